@@ -1,0 +1,1 @@
+//! Property-generated contract checks against any deployment of the service.

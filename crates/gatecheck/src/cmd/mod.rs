@@ -1,0 +1,7 @@
+//! One module per subcommand. Each exposes its clap arguments and `run(args) -> u8` (the exit code).
+
+pub mod check;
+pub mod diff;
+pub mod schemas;
+pub mod serve;
+pub mod snapshot;
