@@ -2,3 +2,23 @@
 //!
 //! The mock runs these to decide what to answer; the conformance runner runs the same functions
 //! to predict what a target must answer. Keeping one copy means the two cannot drift apart.
+//!
+//! - [`auth`]: parsing the `Authorization` header of model routes and key-management routes.
+//! - [`key`]: admitting a key (status, expiry, quota) and its model limits.
+//! - [`ip`]: the `allow_ips` allowlist.
+//! - [`quota`]: prices in quota units.
+//! - [`token`]: `PUT /api/token/`, check by check, in the order of DECISIONS.md.
+//! - [`catalog`]: paging and filtering of `GET /api/models`.
+//! - [`rejection`]: every way a request is refused, with its status and code per profile.
+
+pub mod auth;
+pub mod catalog;
+pub mod ip;
+pub mod key;
+pub mod media;
+pub mod quota;
+pub mod rejection;
+pub mod token;
+pub mod video;
+
+pub use rejection::Rejection;

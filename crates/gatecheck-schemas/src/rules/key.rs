@@ -1,0 +1,155 @@
+//! Admitting a key on a model route: status, expiry, quota, and model limits.
+
+use super::Rejection;
+use crate::types::{
+    KeyRecord, KEY_STATUS_DISABLED, KEY_STATUS_ENABLED, KEY_STATUS_EXHAUSTED, KEY_STATUS_EXPIRED,
+};
+
+/// Why a key is refused before its request is looked at.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum KeyRejection {
+    /// Status 2, or any status other than 1, 3 and 4.
+    Disabled,
+    /// Status 3 (stored), or a past `expired_time` (found now).
+    Expired,
+    /// Status 4 (stored), or remaining quota ≤ 0 while not unlimited (found now).
+    Exhausted,
+}
+
+impl KeyRejection {
+    /// The [`Rejection`] of this refusal (all answer 401).
+    pub fn rejection(self) -> Rejection {
+        match self {
+            Self::Disabled => Rejection::KeyDisabled,
+            Self::Expired => Rejection::KeyExpired,
+            Self::Exhausted => Rejection::KeyExhausted,
+        }
+    }
+
+    /// The status the service stores on the key when use finds it so, as new-api's
+    /// `ValidateUserToken` does: 3 for a past expiry, 4 for no quota left. `None` when the
+    /// stored status already says why.
+    pub fn status_effect(self, key: &KeyRecord) -> Option<i64> {
+        match self {
+            Self::Expired if key.status == KEY_STATUS_ENABLED => Some(KEY_STATUS_EXPIRED),
+            Self::Exhausted if key.status == KEY_STATUS_ENABLED => Some(KEY_STATUS_EXHAUSTED),
+            _ => None,
+        }
+    }
+}
+
+/// Whether `expired_time` is past at `now` (`-1` never expires).
+///
+/// ```
+/// use gatecheck_schemas::rules::key::is_past_expiry;
+/// assert!(is_past_expiry(100, 200));
+/// assert!(!is_past_expiry(-1, 200));
+/// assert!(!is_past_expiry(300, 200));
+/// ```
+pub fn is_past_expiry(expired_time: i64, now: i64) -> bool {
+    expired_time != -1 && expired_time < now
+}
+
+/// Admits a key at `now` (Unix seconds), in new-api's order: stored status, then expiry, then
+/// remaining quota.
+///
+/// ```
+/// use gatecheck_schemas::rules::key::{admit, KeyRejection};
+/// # let mut key: gatecheck_schemas::types::KeyRecord = serde_json::from_value(serde_json::json!({
+/// #   "id":1,"user_id":1,"key":"k","status":1,"name":"","created_time":0,"accessed_time":0,
+/// #   "expired_time":-1,"remain_quota":10,"unlimited_quota":false,"model_limits_enabled":false,
+/// #   "model_limits":"","allow_ips":null,"used_quota":0,"group":"","cross_group_retry":false
+/// # })).unwrap();
+/// assert_eq!(admit(&key, 1000), Ok(()));
+/// key.expired_time = 999;
+/// assert_eq!(admit(&key, 1000), Err(KeyRejection::Expired));
+/// key.expired_time = -1;
+/// key.remain_quota = 0;
+/// assert_eq!(admit(&key, 1000), Err(KeyRejection::Exhausted));
+/// key.unlimited_quota = true;
+/// assert_eq!(admit(&key, 1000), Ok(()));
+/// ```
+pub fn admit(key: &KeyRecord, now: i64) -> Result<(), KeyRejection> {
+    match key.status {
+        KEY_STATUS_ENABLED => {}
+        KEY_STATUS_EXPIRED => return Err(KeyRejection::Expired),
+        KEY_STATUS_EXHAUSTED => return Err(KeyRejection::Exhausted),
+        KEY_STATUS_DISABLED => return Err(KeyRejection::Disabled),
+        _ => return Err(KeyRejection::Disabled),
+    }
+    if is_past_expiry(key.expired_time, now) {
+        return Err(KeyRejection::Expired);
+    }
+    if !key.unlimited_quota && key.remain_quota <= 0 {
+        return Err(KeyRejection::Exhausted);
+    }
+    Ok(())
+}
+
+/// The model identifiers of `model_limits` (comma-separated; entries trimmed, empty ones
+/// skipped).
+pub fn model_limits(key: &KeyRecord) -> Vec<&str> {
+    key.model_limits
+        .split(',')
+        .map(str::trim)
+        .filter(|m| !m.is_empty())
+        .collect()
+}
+
+/// Whether the key may use `model`: always when `model_limits_enabled` is false; otherwise the
+/// model must be listed (an enabled but empty list allows nothing, as in new-api).
+///
+/// ```
+/// use gatecheck_schemas::rules::key::model_allowed;
+/// # let mut key: gatecheck_schemas::types::KeyRecord = serde_json::from_value(serde_json::json!({
+/// #   "id":1,"user_id":1,"key":"k","status":1,"name":"","created_time":0,"accessed_time":0,
+/// #   "expired_time":-1,"remain_quota":10,"unlimited_quota":false,"model_limits_enabled":true,
+/// #   "model_limits":"tts-1,whisper-1","allow_ips":null,"used_quota":0,"group":"",
+/// #   "cross_group_retry":false
+/// # })).unwrap();
+/// assert!(model_allowed(&key, "tts-1"));
+/// assert!(!model_allowed(&key, "sora-2"));
+/// key.model_limits_enabled = false;
+/// assert!(model_allowed(&key, "sora-2"));
+/// ```
+pub fn model_allowed(key: &KeyRecord, model: &str) -> bool {
+    !key.model_limits_enabled || model_limits(key).contains(&model)
+}
+
+/// The outcome of charging a key `price` quota units (see [`charge`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ChargeOutcome {
+    /// Charged; the key's `remain_quota` and `used_quota` were updated.
+    Charged,
+    /// The remaining quota is lower than the price; nothing changed.
+    Insufficient,
+}
+
+/// Charges `price` to `key` at `now`: refuses when not unlimited and `remain_quota < price`;
+/// otherwise moves `price` from `remain_quota` to `used_quota` (unlimited keys keep their
+/// `remain_quota`) and sets `accessed_time`. Call it under the lock that guards the key, so
+/// check and debit are one atomic step.
+///
+/// ```
+/// use gatecheck_schemas::rules::key::{charge, ChargeOutcome};
+/// # let mut key: gatecheck_schemas::types::KeyRecord = serde_json::from_value(serde_json::json!({
+/// #   "id":1,"user_id":1,"key":"k","status":1,"name":"","created_time":0,"accessed_time":0,
+/// #   "expired_time":-1,"remain_quota":10,"unlimited_quota":false,"model_limits_enabled":false,
+/// #   "model_limits":"","allow_ips":null,"used_quota":0,"group":"","cross_group_retry":false
+/// # })).unwrap();
+/// assert_eq!(charge(&mut key, 6, 5), ChargeOutcome::Charged);
+/// assert_eq!((key.remain_quota, key.used_quota), (4, 6));
+/// assert_eq!(charge(&mut key, 6, 5), ChargeOutcome::Insufficient);
+/// ```
+pub fn charge(key: &mut KeyRecord, price: i64, now: i64) -> ChargeOutcome {
+    let price = price.max(0);
+    if !key.unlimited_quota && key.remain_quota < price {
+        return ChargeOutcome::Insufficient;
+    }
+    if !key.unlimited_quota {
+        key.remain_quota -= price;
+    }
+    key.used_quota = key.used_quota.saturating_add(price);
+    key.accessed_time = now;
+    ChargeOutcome::Charged
+}

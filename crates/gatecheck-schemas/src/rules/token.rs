@@ -1,0 +1,181 @@
+//! `PUT /api/token/`: the checks in the order of DECISIONS.md, and the update itself.
+//!
+//! Every failure is an HTTP 200 `{success:false, message}`; [`UpdateFailure::message`] is the
+//! message text.
+
+use super::key::is_past_expiry;
+use crate::types::{
+    KeyRecord, TokenUpdateRequest, KEY_STATUS_ENABLED, KEY_STATUS_EXHAUSTED, KEY_STATUS_EXPIRED,
+};
+use crate::Profile;
+
+/// The longest key name: 50 Unicode characters (deployed: 50 UTF-8 bytes).
+pub const MAX_NAME_LEN: usize = 50;
+
+/// The message of a name over [`MAX_NAME_LEN`].
+pub const MSG_NAME_TOO_LONG: &str = "token name is too long";
+/// The message of a negative `remain_quota`.
+pub const MSG_QUOTA_NEGATIVE: &str = "Quota value cannot be negative";
+/// The message of an unknown id or another user's key.
+pub const MSG_NOT_FOUND: &str = "record not found";
+/// The message of enabling an expired key.
+pub const MSG_EXPIRED_CANNOT_ENABLE: &str = "Token has expired and cannot be enabled. Please modify the expiration time or set it to never expire";
+/// The message of enabling an exhausted key.
+pub const MSG_EXHAUSTED_CANNOT_ENABLE: &str = "Token quota is exhausted and cannot be enabled. Please modify the remaining quota or set it to unlimited";
+
+/// Why an update is refused, in check order.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum UpdateFailure {
+    /// 1. The name is too long.
+    NameTooLong,
+    /// 2. `remain_quota < 0` while not unlimited.
+    QuotaNegative,
+    /// 3. Unknown id, or another user's key (decided by the caller, see [`check_request`]).
+    NotFound,
+    /// 4. A non-empty group the account may not use.
+    NoAccessToGroup(String),
+    /// 5a. Enabling a key stored as expired with a past expiry.
+    ExpiredCannotEnable,
+    /// 5b. Enabling a key stored as exhausted with no quota left.
+    ExhaustedCannotEnable,
+}
+
+impl UpdateFailure {
+    /// The `message` of the failure envelope.
+    ///
+    /// ```
+    /// use gatecheck_schemas::rules::token::UpdateFailure;
+    /// assert!(UpdateFailure::NoAccessToGroup("x".into()).message().contains("no access to group"));
+    /// ```
+    pub fn message(&self) -> String {
+        match self {
+            Self::NameTooLong => MSG_NAME_TOO_LONG.to_owned(),
+            Self::QuotaNegative => MSG_QUOTA_NEGATIVE.to_owned(),
+            Self::NotFound => MSG_NOT_FOUND.to_owned(),
+            Self::NoAccessToGroup(g) => format!("no access to group {g}"),
+            Self::ExpiredCannotEnable => MSG_EXPIRED_CANNOT_ENABLE.to_owned(),
+            Self::ExhaustedCannotEnable => MSG_EXHAUSTED_CANNOT_ENABLE.to_owned(),
+        }
+    }
+}
+
+/// What an update needs besides the key and the request.
+#[derive(Debug, Clone, Copy)]
+pub struct UpdateContext<'a> {
+    /// The behaviour profile.
+    pub profile: Profile,
+    /// Now, Unix seconds.
+    pub now: i64,
+    /// The groups the account may put on its keys.
+    pub account_groups: &'a [String],
+    /// Whether `?status_only=` was given (any non-empty value).
+    pub status_only: bool,
+}
+
+/// Whether a name is over the limit: Unicode characters in `documented`, UTF-8 bytes in
+/// `new-api`.
+///
+/// ```
+/// use gatecheck_schemas::{rules::token::name_too_long, Profile};
+/// let name = "é".repeat(30); // 30 characters, 60 bytes
+/// assert!(!name_too_long(&name, Profile::Documented));
+/// assert!(name_too_long(&name, Profile::NewApi));
+/// ```
+pub fn name_too_long(name: &str, profile: Profile) -> bool {
+    match profile {
+        Profile::Documented => name.chars().count() > MAX_NAME_LEN,
+        Profile::NewApi => name.len() > MAX_NAME_LEN,
+    }
+}
+
+/// Checks 1 and 2, which need no stored key: the name length and a negative quota.
+pub fn check_request(req: &TokenUpdateRequest, profile: Profile) -> Result<(), UpdateFailure> {
+    if name_too_long(req.name.as_deref().unwrap_or(""), profile) {
+        return Err(UpdateFailure::NameTooLong);
+    }
+    if !req.unlimited_quota.unwrap_or(false) && req.remain_quota.unwrap_or(0) < 0 {
+        return Err(UpdateFailure::QuotaNegative);
+    }
+    Ok(())
+}
+
+/// Applies `req` to `current` (the caller found it, and it belongs to the account), running
+/// checks 1, 2, 4 and 5, and returns the updated record.
+///
+/// - Without `status_only`, every editable field is taken from the body, and omitted fields are
+///   reset to their zero values (`expired_time` 0, `remain_quota` 0, `""`, `false`, and
+///   `allow_ips` null). `status` is taken from the body when present in `documented`, and
+///   ignored in `new-api`. A group other than `auto` clears `cross_group_retry`.
+/// - With `status_only`, only `status` changes (left as is when the body has none).
+///
+/// ```
+/// use gatecheck_schemas::rules::token::{apply_update, UpdateContext};
+/// use gatecheck_schemas::types::TokenUpdateRequest;
+/// use gatecheck_schemas::Profile;
+/// # let key: gatecheck_schemas::types::KeyRecord = serde_json::from_value(serde_json::json!({
+/// #   "id":1,"user_id":1,"key":"k","status":1,"name":"old","created_time":0,"accessed_time":0,
+/// #   "expired_time":-1,"remain_quota":10,"unlimited_quota":false,"model_limits_enabled":false,
+/// #   "model_limits":"","allow_ips":null,"used_quota":0,"group":"","cross_group_retry":false
+/// # })).unwrap();
+/// let groups = vec!["default".to_string()];
+/// let ctx = UpdateContext { profile: Profile::Documented, now: 0, account_groups: &groups,
+///                           status_only: false };
+/// let req = TokenUpdateRequest { id: 1, name: Some("new".into()), ..Default::default() };
+/// let updated = apply_update(&key, &req, &ctx).unwrap();
+/// assert_eq!(updated.name, "new");
+/// assert_eq!(updated.expired_time, 0); // omitted: reset
+/// assert_eq!(updated.remain_quota, 0);
+/// ```
+pub fn apply_update(
+    current: &KeyRecord,
+    req: &TokenUpdateRequest,
+    ctx: &UpdateContext<'_>,
+) -> Result<KeyRecord, UpdateFailure> {
+    check_request(req, ctx.profile)?;
+    if let Some(group) = req.group.as_deref() {
+        if !group.is_empty() && group != "auto" && !ctx.account_groups.iter().any(|g| g == group) {
+            return Err(UpdateFailure::NoAccessToGroup(group.to_owned()));
+        }
+    }
+    if req.status == Some(KEY_STATUS_ENABLED) {
+        if current.status == KEY_STATUS_EXPIRED
+            && current.expired_time != -1
+            && current.expired_time <= ctx.now
+        {
+            return Err(UpdateFailure::ExpiredCannotEnable);
+        }
+        if current.status == KEY_STATUS_EXHAUSTED
+            && current.remain_quota <= 0
+            && !current.unlimited_quota
+        {
+            return Err(UpdateFailure::ExhaustedCannotEnable);
+        }
+    }
+    let mut next = current.clone();
+    if ctx.status_only {
+        if let Some(status) = req.status {
+            next.status = status;
+        }
+        return Ok(next);
+    }
+    next.name = req.name.clone().unwrap_or_default();
+    next.expired_time = req.expired_time.unwrap_or(0);
+    next.remain_quota = req.remain_quota.unwrap_or(0);
+    next.unlimited_quota = req.unlimited_quota.unwrap_or(false);
+    next.model_limits_enabled = req.model_limits_enabled.unwrap_or(false);
+    next.model_limits = req.model_limits.clone().unwrap_or_default();
+    next.allow_ips = req.allow_ips.clone().flatten();
+    next.group = req.group.clone().unwrap_or_default();
+    next.cross_group_retry = req.cross_group_retry.unwrap_or(false) && next.group == "auto";
+    if ctx.profile == Profile::Documented {
+        if let Some(status) = req.status {
+            next.status = status;
+        }
+    }
+    Ok(next)
+}
+
+/// Whether a key, as stored, would be found expired at `now` on its next use.
+pub fn will_be_expired(key: &KeyRecord, now: i64) -> bool {
+    is_past_expiry(key.expired_time, now)
+}
