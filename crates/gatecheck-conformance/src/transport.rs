@@ -1,0 +1,208 @@
+//! The client with the run's safety rules around it: budgets, pacing, concurrency, retries with
+//! backoff, a global deadline, a request count, and dry runs.
+
+use crate::backoff::{is_retryable, parse_retry_after, Backoff};
+use crate::budget::{Budget, BudgetExhausted, Pacer};
+use crate::client::{Client, ClientError, Exchange, RequestSpec};
+use parking_lot::Mutex;
+use rand::rngs::SmallRng;
+use rand::SeedableRng;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::sync::Semaphore;
+use tokio::time::Instant;
+
+/// Why a request was not answered.
+#[derive(Debug, thiserror::Error)]
+pub enum TransportError {
+    /// The client failed (connection, timeout, refused host...).
+    #[error(transparent)]
+    Client(#[from] ClientError),
+    /// A budget cap was reached; the request was not sent.
+    #[error(transparent)]
+    Budget(#[from] BudgetExhausted),
+    /// The run's deadline passed; the request was not sent.
+    #[error("the run's deadline passed")]
+    Deadline,
+    /// Dry run: the request was recorded, not sent.
+    #[error("dry run: request not sent")]
+    DryRun,
+}
+
+impl TransportError {
+    /// Whether the run must stop rather than the one check (budget, deadline, dry run).
+    pub fn is_stop(&self) -> bool {
+        !matches!(self, TransportError::Client(_))
+    }
+}
+
+/// Settings of a [`Transport`].
+#[derive(Debug, Clone)]
+pub struct TransportConfig {
+    /// `--budget-requests`.
+    pub max_requests: Option<u64>,
+    /// `--budget-quota`.
+    pub max_quota: Option<i64>,
+    /// `--rate` (requests per second).
+    pub rate: Option<f64>,
+    /// `--concurrency` (requests in flight).
+    pub concurrency: usize,
+    /// Retry policy.
+    pub backoff: Backoff,
+    /// When the run must end.
+    pub deadline: Instant,
+    /// Record requests instead of sending them.
+    pub dry_run: bool,
+    /// Seed of the jitter.
+    pub seed: u64,
+}
+
+/// The client plus the run's safety rules. Cheap to clone (shared).
+#[derive(Debug, Clone)]
+pub struct Transport {
+    client: Client,
+    inner: Arc<Shared>,
+}
+
+#[derive(Debug)]
+struct Shared {
+    budget: Budget,
+    pacer: Pacer,
+    permits: Semaphore,
+    backoff: Backoff,
+    deadline: Instant,
+    dry_run: bool,
+    rng: Mutex<SmallRng>,
+    sent: AtomicU64,
+    retries: AtomicU64,
+    planned: Mutex<Vec<RequestSpec>>,
+}
+
+impl Transport {
+    /// Wraps a client.
+    pub fn new(client: Client, config: TransportConfig) -> Self {
+        Self {
+            client,
+            inner: Arc::new(Shared {
+                budget: Budget::new(config.max_requests, config.max_quota),
+                pacer: Pacer::new(config.rate),
+                permits: Semaphore::new(config.concurrency.max(1)),
+                backoff: config.backoff,
+                deadline: config.deadline,
+                dry_run: config.dry_run,
+                rng: Mutex::new(SmallRng::seed_from_u64(config.seed)),
+                sent: AtomicU64::new(0),
+                retries: AtomicU64::new(0),
+                planned: Mutex::new(Vec::new()),
+            }),
+        }
+    }
+
+    /// The underlying client.
+    pub fn client(&self) -> &Client {
+        &self.client
+    }
+
+    /// The run's deadline.
+    pub fn deadline(&self) -> Instant {
+        self.inner.deadline
+    }
+
+    /// Whether the deadline has passed.
+    pub fn past_deadline(&self) -> bool {
+        Instant::now() >= self.inner.deadline
+    }
+
+    /// Requests actually sent (retries included).
+    pub fn sent(&self) -> u64 {
+        self.inner.sent.load(Ordering::SeqCst)
+    }
+
+    /// Retries made.
+    pub fn retries(&self) -> u64 {
+        self.inner.retries.load(Ordering::SeqCst)
+    }
+
+    /// Quota spent, as estimated by the callers.
+    pub fn quota_spent(&self) -> i64 {
+        self.inner.budget.quota()
+    }
+
+    /// The requests recorded by a dry run.
+    pub fn planned(&self) -> Vec<RequestSpec> {
+        self.inner.planned.lock().clone()
+    }
+
+    /// Sends `spec`, which may consume up to `quota` units, retrying transient answers.
+    pub async fn send(&self, spec: &RequestSpec, quota: i64) -> Result<Exchange, TransportError> {
+        let shared = &self.inner;
+        if shared.dry_run {
+            shared.planned.lock().push(spec.clone());
+            return Err(TransportError::DryRun);
+        }
+        let mut attempt = 0u32;
+        loop {
+            if self.past_deadline() {
+                return Err(TransportError::Deadline);
+            }
+            shared
+                .budget
+                .acquire(if attempt == 0 { quota } else { 0 })?;
+            shared.pacer.wait().await;
+            let result = {
+                let _permit = shared
+                    .permits
+                    .acquire()
+                    .await
+                    .map_err(|_| TransportError::Deadline)?;
+                shared.sent.fetch_add(1, Ordering::SeqCst);
+                let remaining = shared.deadline.saturating_duration_since(Instant::now());
+                match tokio::time::timeout(remaining, self.client.send(spec)).await {
+                    Ok(r) => r,
+                    Err(_) => return Err(TransportError::Deadline),
+                }
+            };
+            let retry_after = match &result {
+                Ok(ex) if is_retryable(ex.status) && !is_deterministic_error(ex) => {
+                    parse_retry_after(ex.header("retry-after"))
+                }
+                Err(ClientError::Connect(_)) if spec.method == http::Method::GET => None,
+                _ => return result.map_err(Into::into),
+            };
+            if attempt >= shared.backoff.max_retries {
+                return result.map_err(Into::into);
+            }
+            let delay = {
+                let mut rng = shared.rng.lock();
+                shared.backoff.delay(attempt, retry_after, &mut *rng)
+            };
+            if Instant::now() + delay >= shared.deadline {
+                return result.map_err(Into::into);
+            }
+            shared.retries.fetch_add(1, Ordering::SeqCst);
+            tokio::time::sleep(delay).await;
+            attempt += 1;
+        }
+    }
+}
+
+/// A 500 that carries a request-validation code is an answer, not a transient fault: retrying
+/// it would give the same.
+fn is_deterministic_error(ex: &Exchange) -> bool {
+    if ex.status.as_u16() != 500 {
+        return false;
+    }
+    ex.json()
+        .and_then(|v| {
+            v.pointer("/error/code")
+                .and_then(|c| c.as_str())
+                .map(|c| c == "invalid_request" || c.starts_with("invalid"))
+        })
+        .unwrap_or(false)
+}
+
+/// A deadline `d` from now.
+pub fn deadline_in(d: Duration) -> Instant {
+    Instant::now() + d
+}
