@@ -141,7 +141,13 @@ fn responses(status: &str, name: &str, v: &Volatile) -> Vec<(u16, http::HeaderMa
                                  "type": "new_api_error", "param": null, "code": null}});
     [created, done, key, image, error]
         .into_iter()
-        .map(|body| (200, json_headers.clone(), serde_json::to_vec(&body).unwrap()))
+        .map(|body| {
+            (
+                200,
+                json_headers.clone(),
+                serde_json::to_vec(&body).unwrap(),
+            )
+        })
         .collect()
 }
 
@@ -224,7 +230,11 @@ fn media_bodies_are_summarized() {
     let r = n.normalize_response(200, &headers(&[("content-type", "image/png")]), &body);
     assert_eq!(r.binary.as_deref(), Some("[png 1024x1536 ~1KiB]"));
     let srt = "1\n00:00:00,000 --> 00:00:02,000\nHello\n";
-    let r = n.normalize_response(200, &headers(&[("content-type", "text/plain")]), srt.as_bytes());
+    let r = n.normalize_response(
+        200,
+        &headers(&[("content-type", "text/plain")]),
+        srt.as_bytes(),
+    );
     assert_eq!(r.text.unwrap().len(), 3);
 }
 
@@ -253,7 +263,10 @@ fn rules_extend_from_json_and_take_precedence() {
     // A bare array is an extension too; bad rules are refused with a reason.
     assert!(RuleSet::from_json(r#"[{"path": "/a", "action": "drop"}]"#).is_ok());
     let bad = RuleSet::from_json(r#"[{"path": "nope", "action": "drop"}]"#).unwrap();
-    assert!(Normalizer::new(&bad).unwrap_err().to_string().contains("nope"));
+    assert!(Normalizer::new(&bad)
+        .unwrap_err()
+        .to_string()
+        .contains("nope"));
     let bad = RuleSet::from_json(r#"[{"path": "/a", "action": "replace"}]"#).unwrap();
     assert!(Normalizer::new(&bad).is_err());
     assert!(RuleSet::from_json(r#"[{"path": "/a", "action": "explode"}]"#).is_err());
