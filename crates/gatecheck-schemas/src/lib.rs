@@ -3,10 +3,22 @@
 //! - [`types`]: serde types for every resource and request.
 //! - [`Profile`]: the `documented` and `new-api` behaviour profiles.
 //! - [`rules`]: the one behaviour model that both the mock's logic and the runner's oracle use.
-//! - Validation of JSON bodies against the JSON Schemas in `schemas/`, and the OpenAPI document.
+//! - [`validate`]: validation of JSON bodies against the JSON Schemas in `schemas/` (embedded,
+//!   compiled once), by resource name ([`schema_names`], [`names`]).
+//! - [`openapi`]: the OpenAPI 3.1 document of every route (also committed as
+//!   `schemas/openapi.json`).
+//! - `arbitrary` (feature `arbitrary`): proptest strategies for the typed resources.
 
+#[cfg(feature = "arbitrary")]
+pub mod arbitrary;
+mod openapi;
 mod profile;
 pub mod rules;
+mod schemas;
 pub mod types;
+mod validate;
 
+pub use openapi::{openapi, openapi_json};
 pub use profile::{Profile, UnknownProfile};
+pub use schemas::{names, schema, schema_names, COMMON_DEFS, SCHEMA_BASE_URI};
+pub use validate::{is_valid, validate, ValidationError, Violation, MAX_VIOLATIONS};

@@ -203,9 +203,10 @@ pub struct VideoTaskError {
 /// A video task, as returned by the create and poll routes.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct VideoTask {
-    /// Task identifier, `task_` + 32 letters and digits.
+    /// Task identifier (DECISIONS.md: `task_` + 32 letters and digits; a deployment may differ).
     pub id: String,
-    /// Same as `id`.
+    /// Same as `id` (empty when the response omits it, as new-api may).
+    #[serde(default)]
     pub task_id: String,
     /// Always `video`.
     pub object: String,
@@ -215,7 +216,8 @@ pub struct VideoTask {
     pub status: VideoStatus,
     /// 0..=100; 100 exactly when completed.
     pub progress: i64,
-    /// Unix seconds.
+    /// Unix seconds (present in the create response; 0 when a poll response omits it).
+    #[serde(default)]
     pub created_at: i64,
     /// Unix seconds, when completed.
     #[serde(default, skip_serializing_if = "Option::is_none")]

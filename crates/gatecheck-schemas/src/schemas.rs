@@ -1,0 +1,187 @@
+//! The embedded JSON Schema documents of `schemas/`, by resource name.
+//!
+//! The files are compiled into the crate (`include_str!`), so nothing is read from disk or the
+//! network at run time. Each is a draft 2020-12 schema whose `$id` is
+//! `https://gatecheck.dev/schemas/<name>.json`; shared definitions live in `common.json` and are
+//! reached with relative `$ref`s.
+
+use serde_json::Value;
+use std::sync::LazyLock;
+
+/// The base URI of every schema's `$id`.
+pub const SCHEMA_BASE_URI: &str = "https://gatecheck.dev/schemas/";
+
+/// The name of the shared-definitions document (`schemas/common.json`). It is not a resource:
+/// [`schema_names`] does not list it and [`crate::validate`] refuses it.
+pub const COMMON_DEFS: &str = "common";
+
+/// Resource names, as used by [`crate::validate`], [`crate::schema`] and `gatecheck schemas`.
+pub mod names {
+    /// An API key record (`data` of the key-update response).
+    pub const KEY_RECORD: &str = "key-record";
+    /// The body of `PUT /api/token/`.
+    pub const TOKEN_UPDATE_REQUEST: &str = "token-update-request";
+    /// The response of `PUT /api/token/`: success (with the key record) or logical failure.
+    pub const TOKEN_UPDATE_ENVELOPE: &str = "token-update-envelope";
+    /// A video task (create and poll responses).
+    pub const VIDEO_TASK: &str = "video-task";
+    /// The fields of `POST /v1/videos`.
+    pub const VIDEO_CREATE_REQUEST: &str = "video-create-request";
+    /// A model record of the catalog (both forms of `endpoints`).
+    pub const MODEL_RECORD: &str = "model-record";
+    /// The catalog envelope of `GET /api/models`.
+    pub const CATALOG_ENVELOPE: &str = "catalog-envelope";
+    /// The body of `POST /v1/images/generations`.
+    pub const IMAGE_REQUEST: &str = "image-request";
+    /// The result of `POST /v1/images/generations`.
+    pub const IMAGE_RESULT: &str = "image-result";
+    /// The form fields of the translation and transcription routes.
+    pub const TRANSCRIPTION_FORM: &str = "transcription-form";
+    /// The `json` result of translation and transcription.
+    pub const TRANSLATION_RESULT: &str = "translation-result";
+    /// The `verbose_json` result of translation and transcription.
+    pub const VERBOSE_TRANSCRIPTION: &str = "verbose-transcription";
+    /// The body of `POST /v1/audio/speech`.
+    pub const SPEECH_REQUEST: &str = "speech-request";
+    /// The error body of the `/v1/*` routes.
+    pub const V1_ERROR: &str = "v1-error";
+    /// The logical-failure envelope of the `/api/*` routes.
+    pub const API_FAILURE: &str = "api-failure";
+}
+
+/// `(name, file text)` of every embedded document, resources first, `common` last.
+pub(crate) const SOURCES: [(&str, &str); 16] = [
+    (
+        names::KEY_RECORD,
+        include_str!("../schemas/key-record.json"),
+    ),
+    (
+        names::TOKEN_UPDATE_REQUEST,
+        include_str!("../schemas/token-update-request.json"),
+    ),
+    (
+        names::TOKEN_UPDATE_ENVELOPE,
+        include_str!("../schemas/token-update-envelope.json"),
+    ),
+    (
+        names::VIDEO_TASK,
+        include_str!("../schemas/video-task.json"),
+    ),
+    (
+        names::VIDEO_CREATE_REQUEST,
+        include_str!("../schemas/video-create-request.json"),
+    ),
+    (
+        names::MODEL_RECORD,
+        include_str!("../schemas/model-record.json"),
+    ),
+    (
+        names::CATALOG_ENVELOPE,
+        include_str!("../schemas/catalog-envelope.json"),
+    ),
+    (
+        names::IMAGE_REQUEST,
+        include_str!("../schemas/image-request.json"),
+    ),
+    (
+        names::IMAGE_RESULT,
+        include_str!("../schemas/image-result.json"),
+    ),
+    (
+        names::TRANSCRIPTION_FORM,
+        include_str!("../schemas/transcription-form.json"),
+    ),
+    (
+        names::TRANSLATION_RESULT,
+        include_str!("../schemas/translation-result.json"),
+    ),
+    (
+        names::VERBOSE_TRANSCRIPTION,
+        include_str!("../schemas/verbose-transcription.json"),
+    ),
+    (
+        names::SPEECH_REQUEST,
+        include_str!("../schemas/speech-request.json"),
+    ),
+    (names::V1_ERROR, include_str!("../schemas/v1-error.json")),
+    (
+        names::API_FAILURE,
+        include_str!("../schemas/api-failure.json"),
+    ),
+    (COMMON_DEFS, include_str!("../schemas/common.json")),
+];
+
+/// The resource names, in a stable order.
+const NAMES: [&str; 15] = [
+    names::KEY_RECORD,
+    names::TOKEN_UPDATE_REQUEST,
+    names::TOKEN_UPDATE_ENVELOPE,
+    names::VIDEO_TASK,
+    names::VIDEO_CREATE_REQUEST,
+    names::MODEL_RECORD,
+    names::CATALOG_ENVELOPE,
+    names::IMAGE_REQUEST,
+    names::IMAGE_RESULT,
+    names::TRANSCRIPTION_FORM,
+    names::TRANSLATION_RESULT,
+    names::VERBOSE_TRANSCRIPTION,
+    names::SPEECH_REQUEST,
+    names::V1_ERROR,
+    names::API_FAILURE,
+];
+
+/// One parsed document.
+pub(crate) struct Document {
+    /// Resource name, or [`COMMON_DEFS`].
+    pub(crate) name: &'static str,
+    /// The parsed schema, or why the embedded text does not parse (a build defect).
+    pub(crate) value: Result<Value, String>,
+}
+
+/// Every embedded document, parsed once.
+pub(crate) static DOCUMENTS: LazyLock<Vec<Document>> = LazyLock::new(|| {
+    SOURCES
+        .iter()
+        .map(|(name, text)| Document {
+            name,
+            value: serde_json::from_str(text).map_err(|e| format!("{name}.json: {e}")),
+        })
+        .collect()
+});
+
+/// The names of every resource schema, in a stable order (`common` is not one of them).
+///
+/// ```
+/// assert!(gatecheck_schemas::schema_names().contains(&"video-task"));
+/// assert_eq!(gatecheck_schemas::schema_names().len(), 15);
+/// ```
+pub fn schema_names() -> &'static [&'static str] {
+    &NAMES
+}
+
+/// The JSON Schema of a resource, or `None` for an unknown name.
+///
+/// ```
+/// let schema = gatecheck_schemas::schema("video-task").unwrap();
+/// assert_eq!(schema["$id"], "https://gatecheck.dev/schemas/video-task.json");
+/// assert!(gatecheck_schemas::schema("nope").is_none());
+/// ```
+pub fn schema(name: &str) -> Option<&'static Value> {
+    if !NAMES.contains(&name) {
+        return None;
+    }
+    document(name)
+}
+
+/// Any embedded document (a resource or [`COMMON_DEFS`]), if it parses.
+pub(crate) fn document(name: &str) -> Option<&'static Value> {
+    DOCUMENTS
+        .iter()
+        .find(|d| d.name == name)
+        .and_then(|d| d.value.as_ref().ok())
+}
+
+/// The `$id` of a document: [`SCHEMA_BASE_URI`] + `<name>.json`.
+pub(crate) fn id_of(name: &str) -> String {
+    format!("{SCHEMA_BASE_URI}{name}.json")
+}

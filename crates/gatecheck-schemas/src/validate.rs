@@ -1,0 +1,187 @@
+//! Validation of JSON values against the resource schemas, with validators compiled once.
+
+use crate::schemas::{self, DOCUMENTS};
+use jsonschema::{Draft, Registry, Validator};
+use serde_json::Value;
+use std::collections::HashMap;
+use std::fmt;
+use std::sync::LazyLock;
+
+/// At most this many violations are reported for one instance (the rest are counted).
+pub const MAX_VIOLATIONS: usize = 100;
+
+/// One rule an instance breaks.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Violation {
+    /// JSON pointer to the offending value inside the instance (`""` is the whole instance).
+    pub instance_path: String,
+    /// The schema keyword whose rule is broken: `required`, `maximum`, `enum`, `type`...
+    pub keyword: String,
+    /// JSON pointer to that keyword inside the schema (through `$ref`s).
+    pub schema_path: String,
+    /// What is wrong, in words.
+    pub message: String,
+}
+
+impl fmt::Display for Violation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let path = if self.instance_path.is_empty() {
+            "(root)"
+        } else {
+            &self.instance_path
+        };
+        write!(f, "at {path}: {} [{}]", self.message, self.keyword)
+    }
+}
+
+/// Why [`validate`] refused an instance.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ValidationError {
+    /// No resource schema has this name.
+    #[error("unknown schema {name:?}; known schemas: {}", schemas::schema_names().join(", "))]
+    UnknownSchema {
+        /// The name asked for.
+        name: String,
+    },
+    /// The instance breaks one or more rules of the schema.
+    #[error("{}", invalid_message(schema, violations, *omitted))]
+    Invalid {
+        /// The resource name.
+        schema: &'static str,
+        /// Each broken rule (at most [`MAX_VIOLATIONS`]).
+        violations: Vec<Violation>,
+        /// How many further violations were not recorded.
+        omitted: usize,
+    },
+    /// An embedded schema does not compile (a defect of this crate, caught by its tests).
+    #[error("the embedded schema {name:?} is broken: {reason}")]
+    BrokenSchema {
+        /// The resource name.
+        name: String,
+        /// The compiler's reason.
+        reason: String,
+    },
+}
+
+impl ValidationError {
+    /// The violations, empty unless the error is [`ValidationError::Invalid`].
+    pub fn violations(&self) -> &[Violation] {
+        match self {
+            Self::Invalid { violations, .. } => violations,
+            _ => &[],
+        }
+    }
+}
+
+fn invalid_message(schema: &str, violations: &[Violation], omitted: usize) -> String {
+    let total = violations.len() + omitted;
+    let mut out = format!(
+        "not a valid {schema}: {total} violation{}",
+        if total == 1 { "" } else { "s" }
+    );
+    for v in violations {
+        out.push_str("\n  ");
+        out.push_str(&v.to_string());
+    }
+    if omitted > 0 {
+        out.push_str(&format!("\n  ... and {omitted} more"));
+    }
+    out
+}
+
+/// The compiled validators, by resource name, or why compilation failed.
+type Compiled = Result<HashMap<&'static str, Validator>, String>;
+
+static VALIDATORS: LazyLock<Compiled> = LazyLock::new(compile_all);
+
+/// Builds the in-memory registry of every embedded document and compiles each resource schema
+/// against it. Nothing is fetched: `$ref`s resolve only to registered documents.
+fn compile_all() -> Compiled {
+    let mut builder = Registry::new().draft(Draft::Draft202012);
+    for doc in DOCUMENTS.iter() {
+        let value = doc.value.clone()?;
+        builder = builder
+            .add(schemas::id_of(doc.name), value)
+            .map_err(|e| format!("{}: {e}", doc.name))?;
+    }
+    let registry = builder.prepare().map_err(|e| e.to_string())?;
+    let mut out = HashMap::new();
+    for name in schemas::schema_names() {
+        let value = schemas::schema(name).ok_or_else(|| format!("{name}: missing"))?;
+        let validator = jsonschema::options()
+            .with_draft(Draft::Draft202012)
+            .with_registry(&registry)
+            .offline()
+            .build(value)
+            .map_err(|e| format!("{name}: {e}"))?;
+        out.insert(*name, validator);
+    }
+    Ok(out)
+}
+
+/// Validates `instance` against the resource schema `name`.
+///
+/// Every broken rule is reported with the instance path (a JSON pointer), the keyword and a
+/// message. The validators are compiled on first use and shared afterwards.
+///
+/// ```
+/// use serde_json::json;
+/// let task = json!({"id": "t1", "object": "video", "model": "sora-2", "status": "running", "progress": 101});
+/// let err = gatecheck_schemas::validate("video-task", &task).unwrap_err();
+/// let paths: Vec<_> = err.violations().iter().map(|v| v.instance_path.as_str()).collect();
+/// assert!(paths.contains(&"/status") && paths.contains(&"/progress"));
+/// ```
+///
+/// # Errors
+///
+/// [`ValidationError::UnknownSchema`] for a name not in [`crate::schema_names`],
+/// [`ValidationError::Invalid`] when the instance breaks a rule.
+pub fn validate(name: &str, instance: &Value) -> Result<(), ValidationError> {
+    let compiled = VALIDATORS
+        .as_ref()
+        .map_err(|reason| ValidationError::BrokenSchema {
+            name: name.to_owned(),
+            reason: reason.clone(),
+        })?;
+    let Some((schema, validator)) = compiled.get_key_value(name) else {
+        return Err(ValidationError::UnknownSchema {
+            name: name.to_owned(),
+        });
+    };
+    if validator.is_valid(instance) {
+        return Ok(());
+    }
+    let mut violations = Vec::new();
+    let mut omitted = 0;
+    for error in validator.iter_errors(instance) {
+        if violations.len() >= MAX_VIOLATIONS {
+            omitted += 1;
+            continue;
+        }
+        violations.push(Violation {
+            instance_path: error.instance_path().as_str().to_owned(),
+            keyword: error.kind().keyword().to_owned(),
+            schema_path: error.schema_path().as_str().to_owned(),
+            message: message_of(&error),
+        });
+    }
+    Err(ValidationError::Invalid {
+        schema,
+        violations,
+        omitted,
+    })
+}
+
+/// The message of one error; an `enum` error lists every allowed value.
+fn message_of(error: &jsonschema::ValidationError<'_>) -> String {
+    if let jsonschema::error::ValidationErrorKind::Enum { options } = error.kind() {
+        return format!("{} is not one of {options}", error.instance());
+    }
+    error.to_string()
+}
+
+/// Whether `instance` is valid for the resource schema `name` (false for an unknown name).
+pub fn is_valid(name: &str, instance: &Value) -> bool {
+    validate(name, instance).is_ok()
+}

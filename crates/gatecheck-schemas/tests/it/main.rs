@@ -1,0 +1,3 @@
+//! Integration tests of gatecheck-schemas.
+
+mod registry;
