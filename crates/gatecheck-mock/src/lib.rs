@@ -1,4 +1,56 @@
 //! A stateful fake of a new-api model-access gateway.
+//!
+//! Point client code at [`MockServer::uri`] instead of the real gateway: keys are rejected by
+//! status, expiry, quota, IP allowlist and model limits exactly as new-api does; quota is
+//! charged atomically; `/api/token/` edits keys; `/api/models` serves the catalog; video tasks
+//! run queued → terminal on a real or virtual clock; faults and a request journal are under
+//! a control API (`/__mock/*`) and this library API.
+//!
+//! ```no_run
+//! use gatecheck_mock::{Fault, MockServer, NewKey};
+//! # async fn demo() {
+//! let server = MockServer::start().await;
+//! let base_url = server.uri();
+//! let api_key = server.demo_key();
+//! let tiny = server.add_key(NewKey::new().remain_quota(1));
+//! server.inject(Fault::status(503).on("/v1/videos*").times(1));
+//! // ... run the client under test against base_url ...
+//! for call in server.received_requests() {
+//!     println!("{} {} -> {}", call.method, call.path, call.status);
+//! }
+//! # let _ = (base_url, api_key, tiny);
+//! # }
+//! ```
 
+mod app;
+mod auth;
+mod catalog;
+mod clock;
+mod config;
+mod control;
+mod error;
+mod faults;
+mod fixtures;
+mod handle;
+mod ids;
+mod journal;
 pub mod media;
+mod ratelimit;
+mod routes;
+mod server;
+mod state;
+mod token_api;
 pub mod video;
+
+pub use auth::NEW_API_USER;
+pub use catalog::Catalog;
+pub use clock::{Clock, ClockMode, DEFAULT_VIRTUAL_EPOCH};
+pub use config::{MockConfig, RateLimit, DEFAULT_JOURNAL_CAPACITY, DEFAULT_MAX_BODY_BYTES};
+pub use control::CONTROL_TOKEN_HEADER;
+pub use faults::{ActiveFault, Fault, FaultKind};
+pub use fixtures::{FixtureError, Fixtures};
+pub use handle::{demo_key_of, MockServer, MockServerBuilder};
+pub use ids::Ids;
+pub use journal::JournalEntry;
+pub use routes::REQUEST_ID_HEADER;
+pub use state::{NewKey, StateSnapshot};

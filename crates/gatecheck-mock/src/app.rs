@@ -1,0 +1,70 @@
+//! Everything one running mock shares across requests.
+
+use crate::catalog::Catalog;
+use crate::clock::Clock;
+use crate::config::MockConfig;
+use crate::faults::FaultSet;
+use crate::ids::Ids;
+use crate::journal::Journal;
+use crate::ratelimit::RateLimiter;
+use crate::state::{State, StateSnapshot};
+use tokio::sync::watch;
+
+/// The shared parts of a running mock.
+#[derive(Debug)]
+pub(crate) struct App {
+    pub(crate) config: MockConfig,
+    pub(crate) clock: Clock,
+    pub(crate) state: State,
+    pub(crate) catalog: Catalog,
+    pub(crate) journal: Journal,
+    pub(crate) faults: FaultSet,
+    pub(crate) ids: Ids,
+    pub(crate) ratelimit: RateLimiter,
+    /// Flips to true when the server shuts down (ends hanging requests).
+    pub(crate) shutdown: watch::Receiver<bool>,
+}
+
+impl App {
+    pub(crate) fn new(config: MockConfig, shutdown: watch::Receiver<bool>) -> Self {
+        let clock = Clock::new(config.clock);
+        let state = State::new(&config.fixtures);
+        let catalog = Catalog::new(
+            config.fixtures.catalog.clone(),
+            config.fixtures.capabilities.clone(),
+        );
+        Self {
+            clock,
+            state,
+            catalog,
+            journal: Journal::new(config.journal_capacity),
+            faults: FaultSet::new(config.seed),
+            ids: Ids::new(config.seed),
+            ratelimit: RateLimiter::new(config.rate_limit),
+            shutdown,
+            config,
+        }
+    }
+
+    /// Back to the fixtures: state, journal, faults, rate-limit counts and the clock offset.
+    pub(crate) fn reset(&self) {
+        self.state.reset(&self.config.fixtures);
+        self.journal.clear();
+        self.faults.clear();
+        self.ratelimit.clear();
+        self.clock.set_offset_ms(0);
+    }
+
+    /// The whole state, with the clock offset.
+    pub(crate) fn snapshot(&self) -> StateSnapshot {
+        let mut snap = self.state.snapshot();
+        snap.clock_offset_ms = self.clock.offset_ms();
+        snap
+    }
+
+    /// Loads a whole state.
+    pub(crate) fn restore(&self, snap: StateSnapshot) {
+        self.clock.set_offset_ms(snap.clock_offset_ms);
+        self.state.restore(snap);
+    }
+}

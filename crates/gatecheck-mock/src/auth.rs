@@ -1,0 +1,110 @@
+//! Authentication: API keys on `/v1/*`, access tokens on `/api/token/*`.
+
+use crate::app::App;
+use crate::error::{self, MockResponse};
+use crate::state::AuthedKey;
+use gatecheck_schemas::rules::auth::{mask_key, parse_access_token, parse_bearer};
+use gatecheck_schemas::rules::Rejection;
+use gatecheck_schemas::types::Account;
+use gatecheck_schemas::Profile;
+use http::header::AUTHORIZATION;
+use http::HeaderMap;
+use std::net::{IpAddr, SocketAddr};
+
+/// The header naming the user on `/api/token/*`.
+pub const NEW_API_USER: &str = "new-api-user";
+
+/// The client IP: the TCP peer, or the first `X-Forwarded-For` entry when trusted.
+pub(crate) fn client_ip(app: &App, headers: &HeaderMap, peer: SocketAddr) -> IpAddr {
+    if app.config.trust_forwarded_for {
+        let forwarded = headers
+            .get("x-forwarded-for")
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.split(',').next())
+            .and_then(|v| v.trim().parse::<IpAddr>().ok());
+        if let Some(ip) = forwarded {
+            return ip;
+        }
+    }
+    peer.ip()
+}
+
+/// The message of a key rejection, new-api's wording.
+fn key_message(r: Rejection, secret: &str) -> String {
+    match r {
+        Rejection::KeyExhausted => {
+            let masked = mask_key(secret);
+            format!("This token quota is exhausted TokenStatusExhausted[sk-{masked}]")
+        }
+        other => other.default_message().to_owned(),
+    }
+}
+
+/// Authenticates a model request: key parse and lookup (401), status, expiry and quota (401,
+/// storing status 3 or 4 when found so), then the IP allowlist (403 `access_denied`).
+pub(crate) fn authenticate_key(
+    app: &App,
+    headers: &HeaderMap,
+    client: IpAddr,
+) -> Result<AuthedKey, MockResponse> {
+    let profile = app.config.profile;
+    let header = headers
+        .get(AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("");
+    let Some(secret) = parse_bearer(header) else {
+        let r = Rejection::MissingKey;
+        return Err(error::rejection(profile, r, r.default_message()));
+    };
+    app.state
+        .authenticate(secret, app.clock.now(), client)
+        .map_err(|r| error::rejection(profile, r, &key_message(r, secret)))
+}
+
+/// Authenticates a key-management request by personal access token, with `New-Api-User`
+/// (optional in `documented`, required in `new-api`; when sent it must match).
+pub(crate) fn authenticate_account(
+    app: &App,
+    headers: &HeaderMap,
+) -> Result<Account, MockResponse> {
+    let profile = app.config.profile;
+    let header = headers
+        .get(AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("");
+    let Some(token) = parse_access_token(header) else {
+        return Err(error::api_failure_status(
+            401,
+            "Unauthorized, not logged in and no access token provided",
+        ));
+    };
+    let Some(account) = app.state.account_by_token(token) else {
+        let msg = "Unauthorized, invalid access token";
+        return Err(match profile {
+            Profile::Documented => error::api_failure_status(401, msg),
+            Profile::NewApi => error::api_failure(msg),
+        });
+    };
+    match headers.get(NEW_API_USER).map(|v| v.to_str().map(str::trim)) {
+        None if profile == Profile::NewApi => Err(error::api_failure_status(
+            401,
+            "Unauthorized, New-Api-User header not provided",
+        )),
+        None => Ok(account),
+        Some(Ok(v)) => match v.parse::<i64>() {
+            Ok(id) if id == account.id => Ok(account),
+            Ok(_) => Err(error::api_failure_status(
+                401,
+                "Unauthorized, New-Api-User does not match the logged-in user",
+            )),
+            Err(_) => Err(error::api_failure_status(
+                401,
+                "Unauthorized, New-Api-User is not a valid user id",
+            )),
+        },
+        Some(Err(_)) => Err(error::api_failure_status(
+            401,
+            "Unauthorized, New-Api-User is not a valid user id",
+        )),
+    }
+}

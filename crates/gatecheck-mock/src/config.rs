@@ -1,0 +1,70 @@
+//! The mock's configuration (what `gatecheck serve`'s flags and [`MockServerBuilder`] set).
+//!
+//! [`MockServerBuilder`]: crate::MockServerBuilder
+
+use crate::clock::ClockMode;
+use crate::fixtures::Fixtures;
+use gatecheck_schemas::Profile;
+use std::time::Duration;
+
+/// The default upload limit: 25 MiB.
+pub const DEFAULT_MAX_BODY_BYTES: usize = 25 * 1024 * 1024;
+/// The default size of the request journal.
+pub const DEFAULT_JOURNAL_CAPACITY: usize = 1000;
+
+/// A per-key rate limit: at most `requests` per `window`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RateLimit {
+    /// Requests allowed per window.
+    pub requests: u32,
+    /// The window.
+    pub window: Duration,
+}
+
+/// Everything the server needs to start.
+#[derive(Debug, Clone)]
+pub struct MockConfig {
+    /// Behaviour profile.
+    pub profile: Profile,
+    /// Real or virtual clock.
+    pub clock: ClockMode,
+    /// Fixture data.
+    pub fixtures: Fixtures,
+    /// Seed of ids (request ids, task ids, key secrets) and of fault probabilities.
+    pub seed: u64,
+    /// Upload limit; bigger bodies get 413.
+    pub max_body_bytes: usize,
+    /// Whether `/__mock/*` is served.
+    pub control_enabled: bool,
+    /// Token that lets non-loopback peers use the control API.
+    pub control_token: Option<String>,
+    /// Entries kept by the request journal.
+    pub journal_capacity: usize,
+    /// Per-key rate limit (off when `None`).
+    pub rate_limit: Option<RateLimit>,
+    /// Take the client IP from `X-Forwarded-For` instead of the TCP peer.
+    pub trust_forwarded_for: bool,
+    /// Time allowed to send request headers.
+    pub header_timeout: Duration,
+    /// An idle keep-alive connection is closed after this long.
+    pub idle_timeout: Duration,
+}
+
+impl Default for MockConfig {
+    fn default() -> Self {
+        Self {
+            profile: Profile::Documented,
+            clock: ClockMode::Real,
+            fixtures: Fixtures::embedded(),
+            seed: 0x6761_7465_6368_6563,
+            max_body_bytes: DEFAULT_MAX_BODY_BYTES,
+            control_enabled: true,
+            control_token: None,
+            journal_capacity: DEFAULT_JOURNAL_CAPACITY,
+            rate_limit: None,
+            trust_forwarded_for: false,
+            header_timeout: Duration::from_secs(10),
+            idle_timeout: Duration::from_secs(60),
+        }
+    }
+}

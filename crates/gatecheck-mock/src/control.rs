@@ -1,0 +1,213 @@
+//! The control API under `/__mock/` (like WireMock's `/__admin`).
+//!
+//! | Route | What it does |
+//! |---|---|
+//! | `GET /__mock/health` | `{status:"ok", profile, clock, now}` |
+//! | `POST /__mock/reset` | state, journal, faults, rate limits and clock back to the start |
+//! | `GET /__mock/keys` | every key, full records with secrets |
+//! | `POST /__mock/keys` | create a key from a partial record; answers the full record |
+//! | `GET /__mock/accounts` | every account with its access token |
+//! | `GET /__mock/clock` | `{mode, now, now_ms}` |
+//! | `POST /__mock/clock/advance` | `{"seconds":N}` (or `"ms"`) moves the clock forward |
+//! | `GET /__mock/faults` | installed faults |
+//! | `POST /__mock/faults` | install a [`Fault`] (`{"route","kind",...,"times","probability","seed"}`) |
+//! | `DELETE /__mock/faults[/{id}]` | remove all faults, or one |
+//! | `GET /__mock/requests?limit=N` | the journal, oldest first |
+//! | `GET /__mock/state`, `PUT /__mock/state` | dump or load the whole state |
+//! | `/__mock/videos/*` | video controls (the video routes) |
+//!
+//! Turned off by `--no-control` (every route 404). Peers other than loopback are refused (403)
+//! unless the mock has a control token and the request sends it as `X-Mock-Control-Token` or
+//! `Authorization: Bearer <token>`.
+
+use crate::error::{self, MockResponse};
+use crate::faults::Fault;
+use crate::routes::Ctx;
+use crate::state::{NewKey, StateSnapshot};
+use gatecheck_schemas::rules::catalog::query_pairs;
+use http::{Method, Request};
+use hyper::body::Incoming;
+use serde_json::json;
+use std::time::Duration;
+
+/// The header carrying the control token.
+pub const CONTROL_TOKEN_HEADER: &str = "x-mock-control-token";
+
+fn failure(status: u16, message: &str) -> MockResponse {
+    error::json(status, &json!({"success": false, "message": message}))
+}
+
+fn allowed(cx: &Ctx, req: &Request<Incoming>) -> Result<(), MockResponse> {
+    if !cx.app.config.control_enabled {
+        return Err(failure(404, "the control API is turned off"));
+    }
+    if cx.peer.ip().is_loopback() {
+        return Ok(());
+    }
+    let Some(expected) = cx.app.config.control_token.as_deref() else {
+        return Err(failure(
+            403,
+            "the control API only answers loopback peers (start the mock with --control-token)",
+        ));
+    };
+    let sent = req
+        .headers()
+        .get(CONTROL_TOKEN_HEADER)
+        .and_then(|v| v.to_str().ok())
+        .or_else(|| {
+            req.headers()
+                .get(http::header::AUTHORIZATION)
+                .and_then(|v| v.to_str().ok())
+                .and_then(|v| v.strip_prefix("Bearer "))
+        });
+    if sent == Some(expected) {
+        Ok(())
+    } else {
+        Err(failure(403, "missing or wrong control token"))
+    }
+}
+
+/// Serves `/__mock/*`.
+pub(crate) async fn handle(cx: &Ctx, req: Request<Incoming>) -> MockResponse {
+    if let Err(resp) = allowed(cx, &req) {
+        return resp;
+    }
+    let path = req.uri().path().to_owned();
+    let rest = path
+        .trim_start_matches("/__mock")
+        .trim_matches('/')
+        .to_owned();
+    let method = req.method().clone();
+    let query = req.uri().query().unwrap_or("").to_owned();
+    let app = &cx.app;
+    if rest == "videos" || rest.starts_with("videos/") {
+        return crate::routes::video::control(cx, req).await;
+    }
+    match (&method, rest.as_str()) {
+        (&Method::GET, "health" | "") => error::json(
+            200,
+            &json!({
+                "status": "ok",
+                "profile": app.config.profile,
+                "clock": app.clock.mode(),
+                "now": app.clock.now(),
+            }),
+        ),
+        (&Method::POST, "reset") => {
+            app.reset();
+            error::json(200, &json!({"success": true, "message": ""}))
+        }
+        (&Method::GET, "keys") => error::json(200, &app.state.keys()),
+        (&Method::POST, "keys") => {
+            let new: NewKey = match read_json(cx, req).await {
+                Ok(v) => v,
+                Err(resp) => return resp,
+            };
+            let record = app.state.create_key(new, app.clock.now(), &app.ids);
+            error::json(201, &record)
+        }
+        (&Method::GET, "accounts") => error::json(200, &app.state.accounts()),
+        (&Method::GET, "clock") => clock_json(cx),
+        (&Method::POST, "clock/advance") => {
+            let body: serde_json::Value = match read_json(cx, req).await {
+                Ok(v) => v,
+                Err(resp) => return resp,
+            };
+            let ms = match (body.get("seconds"), body.get("ms")) {
+                (Some(s), _) => s.as_f64().map(|s| s * 1000.0),
+                (None, Some(ms)) => ms.as_f64(),
+                (None, None) => None,
+            };
+            match ms {
+                Some(ms) if ms >= 0.0 && ms.is_finite() => {
+                    app.clock.advance(Duration::from_millis(ms as u64));
+                    clock_json(cx)
+                }
+                _ => failure(
+                    400,
+                    "expected {\"seconds\": N} or {\"ms\": N} with N a non-negative number",
+                ),
+            }
+        }
+        (&Method::GET, "faults") => error::json(200, &app.faults.list()),
+        (&Method::POST, "faults") => {
+            let body: serde_json::Value = match read_json(cx, req).await {
+                Ok(v) => v,
+                Err(resp) => return resp,
+            };
+            if let Some(seed) = body.get("seed").and_then(|s| s.as_u64()) {
+                app.faults.reseed(seed);
+            }
+            match serde_json::from_value::<Fault>(body) {
+                Ok(fault) => {
+                    let fault = fault.clone().probability(fault.probability);
+                    let id = app.faults.add(fault.clone());
+                    error::json(201, &json!({"id": id, "fault": fault}))
+                }
+                Err(e) => failure(400, &format!("invalid fault: {e}")),
+            }
+        }
+        (&Method::DELETE, "faults") => {
+            app.faults.clear();
+            error::json(200, &json!({"success": true, "message": ""}))
+        }
+        (&Method::DELETE, r) if r.starts_with("faults/") => {
+            match r["faults/".len()..].parse::<u64>() {
+                Ok(id) if app.faults.remove(id) => {
+                    error::json(200, &json!({"success": true, "message": ""}))
+                }
+                _ => failure(404, "no such fault"),
+            }
+        }
+        (&Method::GET, "requests") => {
+            let limit = query_pairs(&query)
+                .into_iter()
+                .find(|(k, _)| k == "limit")
+                .and_then(|(_, v)| v.parse::<usize>().ok());
+            error::json(
+                200,
+                &json!({
+                    "capacity": app.journal.capacity(),
+                    "held": app.journal.len(),
+                    "total": app.journal.total(),
+                    "requests": app.journal.recent(limit),
+                }),
+            )
+        }
+        (&Method::GET, "state") => error::json(200, &app.snapshot()),
+        (&Method::PUT, "state") => {
+            let snap: StateSnapshot = match read_json(cx, req).await {
+                Ok(v) => v,
+                Err(resp) => return resp,
+            };
+            app.restore(snap);
+            error::json(200, &json!({"success": true, "message": ""}))
+        }
+        _ => failure(404, &format!("unknown control route {method} {path}")),
+    }
+}
+
+fn clock_json(cx: &Ctx) -> MockResponse {
+    let clock = &cx.app.clock;
+    error::json(
+        200,
+        &json!({
+            "mode": if clock.is_virtual() { "virtual" } else { "real" },
+            "now": clock.now(),
+            "now_ms": clock.now_ms(),
+        }),
+    )
+}
+
+async fn read_json<T: serde::de::DeserializeOwned>(
+    cx: &Ctx,
+    req: Request<Incoming>,
+) -> Result<T, MockResponse> {
+    let body = cx.read_body(req).await?;
+    let body = if body.iter().all(u8::is_ascii_whitespace) {
+        bytes::Bytes::from_static(b"{}")
+    } else {
+        body
+    };
+    serde_json::from_slice(&body).map_err(|e| failure(400, &format!("invalid JSON body: {e}")))
+}

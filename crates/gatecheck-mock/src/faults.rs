@@ -1,0 +1,269 @@
+//! Fault injection: answer a matching request with an error status, a delay, a connection
+//! reset or a hang. Faults come only from the control API or the library API, and a seed makes
+//! their probabilities deterministic.
+
+use parking_lot::Mutex;
+use rand::rngs::SmallRng;
+use rand::{Rng, SeedableRng};
+use serde::{Deserialize, Serialize};
+use std::time::Duration;
+
+/// What a fault does.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum FaultKind {
+    /// Answer this status (429, 500, 503, ...) with an error body; 429 and 503 carry
+    /// `Retry-After`.
+    Status {
+        /// The HTTP status.
+        status: u16,
+        /// `Retry-After` seconds (default 1 for 429 and 503).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        retry_after: Option<u64>,
+    },
+    /// Wait, then serve the request normally.
+    Delay {
+        /// Milliseconds to wait.
+        ms: u64,
+    },
+    /// Close the connection without an answer.
+    Reset,
+    /// Never answer (until the client gives up or the mock shuts down).
+    Hang,
+}
+
+fn default_route() -> String {
+    "*".to_owned()
+}
+fn default_probability() -> f64 {
+    1.0
+}
+
+/// A fault rule.
+///
+/// `route` is a pattern over the path, with `*` matching any run of characters, optionally
+/// preceded by a method: `*`, `/v1/videos*`, `POST /v1/images/generations`. Control routes
+/// (`/__mock/*`) are never faulted.
+///
+/// ```
+/// use gatecheck_mock::Fault;
+/// use std::time::Duration;
+/// let f = Fault::status(503).on("POST /v1/videos").times(2);
+/// let d = Fault::delay(Duration::from_millis(200)).probability(0.5);
+/// assert_eq!(f.times, Some(2));
+/// assert_eq!(d.route, "*");
+/// ```
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Fault {
+    /// Route pattern (see above).
+    #[serde(default = "default_route")]
+    pub route: String,
+    /// What happens.
+    #[serde(flatten)]
+    pub kind: FaultKind,
+    /// How many times it fires (forever when `None`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub times: Option<u32>,
+    /// Probability of firing on a matching request, 0 to 1.
+    #[serde(default = "default_probability")]
+    pub probability: f64,
+}
+
+impl Fault {
+    fn of(kind: FaultKind) -> Self {
+        Self {
+            route: default_route(),
+            kind,
+            times: None,
+            probability: 1.0,
+        }
+    }
+
+    /// Answer with `status`.
+    pub fn status(status: u16) -> Self {
+        Self::of(FaultKind::Status {
+            status,
+            retry_after: None,
+        })
+    }
+
+    /// Delay the answer by `by`.
+    pub fn delay(by: Duration) -> Self {
+        Self::of(FaultKind::Delay {
+            ms: u64::try_from(by.as_millis()).unwrap_or(u64::MAX),
+        })
+    }
+
+    /// Reset the connection.
+    pub fn reset() -> Self {
+        Self::of(FaultKind::Reset)
+    }
+
+    /// Never answer.
+    pub fn hang() -> Self {
+        Self::of(FaultKind::Hang)
+    }
+
+    /// Only on requests matching `route`.
+    pub fn on(mut self, route: impl Into<String>) -> Self {
+        self.route = route.into();
+        self
+    }
+
+    /// Fire at most `n` times.
+    pub fn times(mut self, n: u32) -> Self {
+        self.times = Some(n);
+        self
+    }
+
+    /// Fire with probability `p` (clamped to 0..=1).
+    pub fn probability(mut self, p: f64) -> Self {
+        self.probability = if p.is_nan() { 0.0 } else { p.clamp(0.0, 1.0) };
+        self
+    }
+
+    /// Whether the rule's route pattern matches this request.
+    pub fn matches(&self, method: &str, path: &str) -> bool {
+        let pattern = self.route.trim();
+        match pattern.split_once(' ') {
+            Some((m, p)) => m.eq_ignore_ascii_case(method) && glob(p.trim(), path),
+            None => glob(pattern, path),
+        }
+    }
+}
+
+/// An installed fault, as listed by `GET /__mock/faults`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct ActiveFault {
+    /// Rule id.
+    pub id: u64,
+    /// The rule.
+    #[serde(flatten)]
+    pub fault: Fault,
+    /// Times it has fired.
+    pub fired: u32,
+}
+
+/// The installed faults and their seeded RNG.
+#[derive(Debug)]
+pub struct FaultSet {
+    inner: Mutex<FaultInner>,
+}
+
+#[derive(Debug)]
+struct FaultInner {
+    rules: Vec<ActiveFault>,
+    rng: SmallRng,
+    next_id: u64,
+}
+
+impl FaultSet {
+    /// An empty set whose probabilities draw from `seed`.
+    pub fn new(seed: u64) -> Self {
+        Self {
+            inner: Mutex::new(FaultInner {
+                rules: Vec::new(),
+                rng: SmallRng::seed_from_u64(seed ^ 0x00fa_0175),
+                next_id: 1,
+            }),
+        }
+    }
+
+    /// Installs a rule and returns its id.
+    pub fn add(&self, fault: Fault) -> u64 {
+        let mut inner = self.inner.lock();
+        let id = inner.next_id;
+        inner.next_id += 1;
+        inner.rules.push(ActiveFault {
+            id,
+            fault,
+            fired: 0,
+        });
+        id
+    }
+
+    /// Reseeds the probability RNG.
+    pub fn reseed(&self, seed: u64) {
+        self.inner.lock().rng = SmallRng::seed_from_u64(seed);
+    }
+
+    /// Removes every rule.
+    pub fn clear(&self) {
+        self.inner.lock().rules.clear();
+    }
+
+    /// Removes one rule; false when unknown.
+    pub fn remove(&self, id: u64) -> bool {
+        let mut inner = self.inner.lock();
+        let before = inner.rules.len();
+        inner.rules.retain(|r| r.id != id);
+        inner.rules.len() != before
+    }
+
+    /// The installed rules.
+    pub fn list(&self) -> Vec<ActiveFault> {
+        self.inner.lock().rules.clone()
+    }
+
+    /// The fault that fires for this request, if any (the first matching rule that still has
+    /// firings left and wins its probability draw).
+    pub fn pick(&self, method: &str, path: &str) -> Option<FaultKind> {
+        let mut inner = self.inner.lock();
+        if inner.rules.is_empty() {
+            return None;
+        }
+        let FaultInner { rules, rng, .. } = &mut *inner;
+        for rule in rules.iter_mut() {
+            if rule.fault.times.is_some_and(|t| rule.fired >= t) {
+                continue;
+            }
+            if !rule.fault.matches(method, path) {
+                continue;
+            }
+            let p = rule.fault.probability;
+            if p < 1.0 && rng.gen::<f64>() >= p {
+                continue;
+            }
+            rule.fired += 1;
+            return Some(rule.fault.kind.clone());
+        }
+        None
+    }
+}
+
+/// Glob match with `*` as "any run of characters".
+fn glob(pattern: &str, text: &str) -> bool {
+    let (p, t) = (pattern.as_bytes(), text.as_bytes());
+    let (mut pi, mut ti) = (0, 0);
+    let mut star: Option<(usize, usize)> = None;
+    while ti < t.len() {
+        if pi < p.len() && p[pi] == b'*' {
+            star = Some((pi, ti));
+            pi += 1;
+        } else if pi < p.len() && p[pi] == t[ti] {
+            pi += 1;
+            ti += 1;
+        } else if let Some((sp, st)) = star {
+            pi = sp + 1;
+            ti = st + 1;
+            star = Some((sp, st + 1));
+        } else {
+            return false;
+        }
+    }
+    p[pi..].iter().all(|&c| c == b'*')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn glob_matches() {
+        assert!(glob("*", "/v1/videos"));
+        assert!(glob("/v1/*", "/v1/videos/x"));
+        assert!(glob("/v1/videos*", "/v1/videos"));
+        assert!(!glob("/v1/videos", "/v1/videos/x"));
+        assert!(glob("/v1/*/x", "/v1/videos/x"));
+    }
+}

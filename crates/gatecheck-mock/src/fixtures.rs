@@ -1,0 +1,136 @@
+//! Fixture data: accounts, keys, the catalog, model capabilities and the video rules.
+//!
+//! The defaults are embedded in the binary; `--fixtures DIR` (or
+//! [`Fixtures::from_dir`]) reads the same file names from a directory, falling back to the
+//! embedded file for any that is missing.
+
+use gatecheck_schemas::types::{Account, KeyRecord, ModelCapabilities, ModelRecord};
+use serde::Deserialize;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+const ACCOUNTS: &str = include_str!("../fixtures/accounts.json");
+const KEYS: &str = include_str!("../fixtures/keys.json");
+const CATALOG: &str = include_str!("../fixtures/catalog.json");
+const CAPABILITIES: &str = include_str!("../fixtures/capabilities.json");
+const VIDEO: &str = include_str!("../fixtures/video.json");
+
+/// A fixture file could not be read or parsed.
+#[derive(Debug, thiserror::Error)]
+pub enum FixtureError {
+    /// Reading a file failed.
+    #[error("cannot read fixture {path}: {source}")]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The cause.
+        source: std::io::Error,
+    },
+    /// A file is not the expected JSON.
+    #[error("invalid fixture {name}: {source}")]
+    Json {
+        /// The file name.
+        name: String,
+        /// The cause.
+        source: serde_json::Error,
+    },
+}
+
+/// All fixture data of one mock.
+#[derive(Debug, Clone)]
+pub struct Fixtures {
+    /// Accounts (the first is the demo account).
+    pub accounts: Vec<Account>,
+    /// Keys.
+    pub keys: Vec<KeyRecord>,
+    /// The model catalog, in order.
+    pub catalog: Vec<ModelRecord>,
+    /// Capabilities by model id.
+    pub capabilities: BTreeMap<String, ModelCapabilities>,
+    /// `video.json`, as JSON (parsed by the video routes).
+    pub video: serde_json::Value,
+}
+
+#[derive(Deserialize)]
+struct AccountsFile {
+    accounts: Vec<Account>,
+}
+#[derive(Deserialize)]
+struct KeysFile {
+    keys: Vec<KeyRecord>,
+}
+#[derive(Deserialize)]
+struct CatalogFile {
+    models: Vec<ModelRecord>,
+}
+#[derive(Deserialize)]
+struct CapabilitiesFile {
+    models: BTreeMap<String, ModelCapabilities>,
+}
+
+impl Default for Fixtures {
+    fn default() -> Self {
+        Self::embedded()
+    }
+}
+
+impl Fixtures {
+    /// The fixtures embedded in the crate.
+    ///
+    /// ```
+    /// let f = gatecheck_mock::Fixtures::embedded();
+    /// assert!(f.keys.len() >= 6);
+    /// ```
+    pub fn embedded() -> Self {
+        // The embedded files are tested; a parse failure here is a build defect.
+        Self::parse(ACCOUNTS, KEYS, CATALOG, CAPABILITIES, VIDEO)
+            .unwrap_or_else(|e| panic!("embedded fixtures are invalid: {e}"))
+    }
+
+    /// Reads `accounts.json`, `keys.json`, `catalog.json`, `capabilities.json` and
+    /// `video.json` from `dir`; a missing file falls back to the embedded one.
+    pub fn from_dir(dir: &Path) -> Result<Self, FixtureError> {
+        let read = |name: &str, fallback: &str| -> Result<String, FixtureError> {
+            let path = dir.join(name);
+            match std::fs::read_to_string(&path) {
+                Ok(s) => Ok(s),
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(fallback.to_owned()),
+                Err(source) => Err(FixtureError::Io { path, source }),
+            }
+        };
+        Self::parse(
+            &read("accounts.json", ACCOUNTS)?,
+            &read("keys.json", KEYS)?,
+            &read("catalog.json", CATALOG)?,
+            &read("capabilities.json", CAPABILITIES)?,
+            &read("video.json", VIDEO)?,
+        )
+    }
+
+    fn parse(
+        accounts: &str,
+        keys: &str,
+        catalog: &str,
+        capabilities: &str,
+        video: &str,
+    ) -> Result<Self, FixtureError> {
+        fn json<T: serde::de::DeserializeOwned>(name: &str, s: &str) -> Result<T, FixtureError> {
+            serde_json::from_str(s).map_err(|source| FixtureError::Json {
+                name: name.to_owned(),
+                source,
+            })
+        }
+        Ok(Self {
+            accounts: json::<AccountsFile>("accounts.json", accounts)?.accounts,
+            keys: json::<KeysFile>("keys.json", keys)?.keys,
+            catalog: json::<CatalogFile>("catalog.json", catalog)?.models,
+            capabilities: json::<CapabilitiesFile>("capabilities.json", capabilities)?.models,
+            video: json("video.json", video)?,
+        })
+    }
+
+    /// The demo account (the first account).
+    pub fn demo_account(&self) -> Option<&Account> {
+        self.accounts.first()
+    }
+}

@@ -1,0 +1,449 @@
+//! The library API: [`MockServer`] and its [`MockServerBuilder`], in the style of wiremock.
+
+use crate::app::App;
+use crate::clock::{Clock, ClockMode};
+use crate::config::{MockConfig, RateLimit};
+use crate::faults::Fault;
+use crate::fixtures::Fixtures;
+use crate::journal::JournalEntry;
+use crate::state::{NewKey, StateSnapshot};
+use gatecheck_schemas::rules::ip;
+use gatecheck_schemas::types::{Account, KeyRecord, KEY_STATUS_ENABLED};
+use gatecheck_schemas::Profile;
+use std::net::{Ipv4Addr, SocketAddr};
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::net::TcpListener;
+use tokio::sync::watch;
+use tokio::task::JoinHandle;
+
+/// A running mock gateway. It shuts down gracefully when dropped.
+///
+/// ```no_run
+/// # async fn demo() {
+/// let server = gatecheck_mock::MockServer::start().await;
+/// let catalog = format!("{}/api/models", server.uri());
+/// let auth = format!("Bearer {}", server.demo_key());
+/// # let _ = (catalog, auth);
+/// # }
+/// ```
+#[derive(Debug)]
+pub struct MockServer {
+    addr: SocketAddr,
+    app: Arc<App>,
+    shutdown: watch::Sender<bool>,
+    task: Option<JoinHandle<()>>,
+}
+
+/// Configures and starts a [`MockServer`].
+///
+/// ```no_run
+/// use gatecheck_mock::{ClockMode, MockServer};
+/// use gatecheck_schemas::Profile;
+/// # async fn demo() {
+/// let server = MockServer::builder()
+///     .profile(Profile::NewApi)
+///     .clock(ClockMode::virtual_default())
+///     .seed(7)
+///     .start()
+///     .await;
+/// # let _ = server;
+/// # }
+/// ```
+#[derive(Debug, Clone)]
+pub struct MockServerBuilder {
+    config: MockConfig,
+    bind: SocketAddr,
+    state: Option<StateSnapshot>,
+}
+
+impl Default for MockServerBuilder {
+    fn default() -> Self {
+        Self {
+            config: MockConfig::default(),
+            bind: SocketAddr::from((Ipv4Addr::LOCALHOST, 0)),
+            state: None,
+        }
+    }
+}
+
+impl MockServerBuilder {
+    /// Replaces the whole configuration.
+    pub fn config(mut self, config: MockConfig) -> Self {
+        self.config = config;
+        self
+    }
+
+    /// The behaviour profile (default `documented`).
+    pub fn profile(mut self, profile: Profile) -> Self {
+        self.config.profile = profile;
+        self
+    }
+
+    /// Real or virtual clock (default real).
+    pub fn clock(mut self, clock: ClockMode) -> Self {
+        self.config.clock = clock;
+        self
+    }
+
+    /// Fixture data (default: the embedded fixtures).
+    pub fn fixtures(mut self, fixtures: Fixtures) -> Self {
+        self.config.fixtures = fixtures;
+        self
+    }
+
+    /// Seed of ids and fault probabilities.
+    pub fn seed(mut self, seed: u64) -> Self {
+        self.config.seed = seed;
+        self
+    }
+
+    /// Upload limit in bytes (default 25 MiB).
+    pub fn max_body_bytes(mut self, bytes: usize) -> Self {
+        self.config.max_body_bytes = bytes;
+        self
+    }
+
+    /// Turns the control API off.
+    pub fn no_control(mut self) -> Self {
+        self.config.control_enabled = false;
+        self
+    }
+
+    /// Lets non-loopback peers use the control API with this token.
+    pub fn control_token(mut self, token: impl Into<String>) -> Self {
+        self.config.control_token = Some(token.into());
+        self
+    }
+
+    /// Journal size (default 1000).
+    pub fn journal_capacity(mut self, entries: usize) -> Self {
+        self.config.journal_capacity = entries;
+        self
+    }
+
+    /// A per-key rate limit: `requests` per `window`.
+    pub fn rate_limit(mut self, requests: u32, window: Duration) -> Self {
+        self.config.rate_limit = Some(RateLimit { requests, window });
+        self
+    }
+
+    /// Take the client IP from `X-Forwarded-For`.
+    pub fn trust_forwarded_for(mut self, trust: bool) -> Self {
+        self.config.trust_forwarded_for = trust;
+        self
+    }
+
+    /// Time allowed to send request headers.
+    pub fn header_timeout(mut self, timeout: Duration) -> Self {
+        self.config.header_timeout = timeout;
+        self
+    }
+
+    /// Idle keep-alive connections are closed after this long.
+    pub fn idle_timeout(mut self, timeout: Duration) -> Self {
+        self.config.idle_timeout = timeout;
+        self
+    }
+
+    /// The address to listen on (default `127.0.0.1:0`, a random port).
+    pub fn bind(mut self, addr: SocketAddr) -> Self {
+        self.bind = addr;
+        self
+    }
+
+    /// A state to load at start instead of the fixtures' (e.g. from a state file).
+    pub fn state(mut self, state: StateSnapshot) -> Self {
+        self.state = Some(state);
+        self
+    }
+
+    /// Starts the server; panics when it cannot listen (see [`Self::try_start`]).
+    pub async fn start(self) -> MockServer {
+        let bind = self.bind;
+        match self.try_start().await {
+            Ok(server) => server,
+            Err(e) => panic!("gatecheck-mock cannot listen on {bind}: {e}"),
+        }
+    }
+
+    /// Starts the server on the current tokio runtime.
+    pub async fn try_start(self) -> std::io::Result<MockServer> {
+        let listener = TcpListener::bind(self.bind).await?;
+        let addr = listener.local_addr()?;
+        let (tx, rx) = watch::channel(false);
+        let app = Arc::new(App::new(self.config, rx.clone()));
+        if let Some(state) = self.state {
+            app.restore(state);
+        }
+        let task = tokio::spawn(crate::server::serve(listener, app.clone(), rx));
+        tracing::debug!(%addr, "gatecheck-mock listening");
+        Ok(MockServer {
+            addr,
+            app,
+            shutdown: tx,
+            task: Some(task),
+        })
+    }
+}
+
+impl MockServer {
+    /// Starts a mock with the defaults on a random loopback port.
+    ///
+    /// ```no_run
+    /// # async fn demo() {
+    /// let server = gatecheck_mock::MockServer::start().await;
+    /// assert!(server.uri().starts_with("http://127.0.0.1:"));
+    /// # }
+    /// ```
+    pub async fn start() -> Self {
+        MockServerBuilder::default().start().await
+    }
+
+    /// A builder for a configured mock.
+    ///
+    /// ```no_run
+    /// # async fn demo() {
+    /// let server = gatecheck_mock::MockServer::builder().journal_capacity(10).start().await;
+    /// # let _ = server;
+    /// # }
+    /// ```
+    pub fn builder() -> MockServerBuilder {
+        MockServerBuilder::default()
+    }
+
+    /// `http://<address>`, the base URL to point clients at.
+    ///
+    /// ```no_run
+    /// # async fn demo() {
+    /// let server = gatecheck_mock::MockServer::start().await;
+    /// let models = format!("{}/api/models?page_size=5", server.uri());
+    /// # let _ = models;
+    /// # }
+    /// ```
+    pub fn uri(&self) -> String {
+        format!("http://{}", self.addr)
+    }
+
+    /// The listening address.
+    ///
+    /// ```no_run
+    /// # async fn demo() {
+    /// let server = gatecheck_mock::MockServer::start().await;
+    /// assert!(server.address().ip().is_loopback());
+    /// # }
+    /// ```
+    pub fn address(&self) -> SocketAddr {
+        self.addr
+    }
+
+    /// The behaviour profile.
+    ///
+    /// ```no_run
+    /// # async fn demo() {
+    /// let server = gatecheck_mock::MockServer::start().await;
+    /// assert_eq!(server.profile(), gatecheck_schemas::Profile::Documented);
+    /// # }
+    /// ```
+    pub fn profile(&self) -> Profile {
+        self.app.config.profile
+    }
+
+    /// The demo account's enabled, unrestricted key, as clients send it (`sk-...`).
+    ///
+    /// ```no_run
+    /// # async fn demo() {
+    /// let server = gatecheck_mock::MockServer::start().await;
+    /// assert!(server.demo_key().starts_with("sk-"));
+    /// # }
+    /// ```
+    pub fn demo_key(&self) -> String {
+        demo_key_of(&self.app.config.fixtures)
+            .map(|k| format!("sk-{}", k.key))
+            .unwrap_or_default()
+    }
+
+    /// The demo account (its id and personal access token for `/api/token/`).
+    ///
+    /// ```no_run
+    /// # async fn demo() {
+    /// let server = gatecheck_mock::MockServer::start().await;
+    /// let account = server.demo_account();
+    /// let headers = [("Authorization", account.access_token.clone()),
+    ///                ("New-Api-User", account.id.to_string())];
+    /// # let _ = headers;
+    /// # }
+    /// ```
+    pub fn demo_account(&self) -> Account {
+        self.app
+            .config
+            .fixtures
+            .demo_account()
+            .cloned()
+            .unwrap_or(Account {
+                id: 1,
+                username: "demo".into(),
+                access_token: String::new(),
+                groups: vec![],
+            })
+    }
+
+    /// The mock's clock.
+    ///
+    /// ```no_run
+    /// # async fn demo() {
+    /// use gatecheck_mock::{ClockMode, MockServer};
+    /// let server = MockServer::builder().clock(ClockMode::virtual_default()).start().await;
+    /// let before = server.clock().now();
+    /// server.clock().advance(std::time::Duration::from_secs(30));
+    /// assert_eq!(server.clock().now(), before + 30);
+    /// # }
+    /// ```
+    pub fn clock(&self) -> &Clock {
+        &self.app.clock
+    }
+
+    /// Creates a key from a partial record and returns the full record (with its secret,
+    /// without `sk-`).
+    ///
+    /// ```no_run
+    /// # async fn demo() {
+    /// use gatecheck_mock::{MockServer, NewKey};
+    /// let server = MockServer::start().await;
+    /// let key = server.add_key(NewKey::new().remain_quota(100).name("tiny"));
+    /// let bearer = format!("Bearer sk-{}", key.key);
+    /// # let _ = bearer;
+    /// # }
+    /// ```
+    pub fn add_key(&self, new: NewKey) -> KeyRecord {
+        self.app
+            .state
+            .create_key(new, self.app.clock.now(), &self.app.ids)
+    }
+
+    /// One key's current record.
+    ///
+    /// ```no_run
+    /// # async fn demo() {
+    /// let server = gatecheck_mock::MockServer::start().await;
+    /// let used = server.key(1).map(|k| k.used_quota);
+    /// # let _ = used;
+    /// # }
+    /// ```
+    pub fn key(&self, id: i64) -> Option<KeyRecord> {
+        self.app.state.key(id)
+    }
+
+    /// Installs a fault and returns its id.
+    ///
+    /// ```no_run
+    /// # async fn demo() {
+    /// use gatecheck_mock::{Fault, MockServer};
+    /// let server = MockServer::start().await;
+    /// server.inject(Fault::status(503).on("POST /v1/videos").times(1));
+    /// # }
+    /// ```
+    pub fn inject(&self, fault: Fault) -> u64 {
+        self.app.faults.add(fault)
+    }
+
+    /// Removes every fault.
+    ///
+    /// ```no_run
+    /// # async fn demo() {
+    /// let server = gatecheck_mock::MockServer::start().await;
+    /// server.clear_faults();
+    /// # }
+    /// ```
+    pub fn clear_faults(&self) {
+        self.app.faults.clear();
+    }
+
+    /// The journal, oldest first (at most its capacity).
+    ///
+    /// ```no_run
+    /// # async fn demo() {
+    /// let server = gatecheck_mock::MockServer::start().await;
+    /// // ... drive the client under test ...
+    /// let calls = server.received_requests();
+    /// assert!(calls.iter().all(|r| r.status != 500));
+    /// # }
+    /// ```
+    pub fn received_requests(&self) -> Vec<JournalEntry> {
+        self.app.journal.recent(None)
+    }
+
+    /// Dumps the whole state (accounts, keys, video tasks, clock offset).
+    ///
+    /// ```no_run
+    /// # async fn demo() {
+    /// let server = gatecheck_mock::MockServer::start().await;
+    /// let json = serde_json::to_string(&server.state()).unwrap();
+    /// # let _ = json;
+    /// # }
+    /// ```
+    pub fn state(&self) -> StateSnapshot {
+        self.app.snapshot()
+    }
+
+    /// Loads a whole state.
+    ///
+    /// ```no_run
+    /// # async fn demo() {
+    /// let server = gatecheck_mock::MockServer::start().await;
+    /// let saved = server.state();
+    /// server.load_state(saved);
+    /// # }
+    /// ```
+    pub fn load_state(&self, state: StateSnapshot) {
+        self.app.restore(state);
+    }
+
+    /// Back to the fixtures (state, journal, faults, rate limits, clock offset).
+    ///
+    /// ```no_run
+    /// # async fn demo() {
+    /// let server = gatecheck_mock::MockServer::start().await;
+    /// server.reset();
+    /// # }
+    /// ```
+    pub fn reset(&self) {
+        self.app.reset();
+    }
+
+    /// Stops accepting, lets open connections finish (at most 5 s), and waits.
+    ///
+    /// ```no_run
+    /// # async fn demo() {
+    /// let server = gatecheck_mock::MockServer::start().await;
+    /// server.shutdown().await;
+    /// # }
+    /// ```
+    pub async fn shutdown(mut self) {
+        let _ = self.shutdown.send(true);
+        if let Some(task) = self.task.take() {
+            let _ = task.await;
+        }
+    }
+}
+
+impl Drop for MockServer {
+    fn drop(&mut self) {
+        let _ = self.shutdown.send(true);
+    }
+}
+
+/// The demo key of a fixture set: the demo account's first enabled key without IP or model
+/// restrictions and with limited quota.
+pub fn demo_key_of(fixtures: &Fixtures) -> Option<&KeyRecord> {
+    let user = fixtures.demo_account().map(|a| a.id).unwrap_or(1);
+    fixtures.keys.iter().find(|k| {
+        k.user_id == user
+            && k.status == KEY_STATUS_ENABLED
+            && !ip::is_restricted(k.allow_ips.as_deref())
+            && !k.model_limits_enabled
+            && !k.unlimited_quota
+            && k.remain_quota > 0
+            && k.expired_time == -1
+    })
+}

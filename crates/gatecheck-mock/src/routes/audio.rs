@@ -1,0 +1,279 @@
+//! `/v1/audio/*`: translations, transcriptions (multipart) and speech (JSON).
+//!
+//! - `POST /v1/audio/translations`, `POST /v1/audio/transcriptions`: `file` (one of the nine
+//!   extensions, not empty) and `model` (a catalog model with that capability) are required;
+//!   `temperature` within [0,1]; `response_format` one of `json`, `text`, `srt`,
+//!   `verbose_json`, `vtt`. The text and the duration come from the file
+//!   ([`crate::media::transcribe`]).
+//! - `POST /v1/audio/speech`: `input` of 1 to 4096 characters, `voice` one of the model's,
+//!   `response_format` one of the model's formats (default mp3), `speed` within [0.25, 4].
+//!
+//! Validation failures are [`error::validation`]: 400, or 500 `invalid_request` in the
+//! `new-api` profile.
+
+use super::Ctx;
+use crate::error::{self, MockResponse};
+use crate::media::{self, SpeechFormat, Transcript};
+use bytes::Bytes;
+use gatecheck_schemas::rules::quota::Usage;
+use gatecheck_schemas::types::{TranscriptFormat, AUDIO_EXTENSIONS};
+use http::{Method, Request};
+use hyper::body::Incoming;
+use serde_json::json;
+
+/// Longest accepted speech input, characters.
+pub const MAX_SPEECH_INPUT: usize = 4096;
+
+/// Serves `/v1/audio/*` (authenticated).
+pub(crate) async fn handle(cx: &Ctx, req: Request<Incoming>) -> MockResponse {
+    let path = req.uri().path().trim_end_matches('/').to_owned();
+    let method = req.method().clone();
+    let result = match (&method, path.as_str()) {
+        (&Method::POST, "/v1/audio/translations") => transcription(cx, req, true).await,
+        (&Method::POST, "/v1/audio/transcriptions") => transcription(cx, req, false).await,
+        (&Method::POST, "/v1/audio/speech") => speech(cx, req).await,
+        _ => Err(cx.not_found(&method, &path)),
+    };
+    result.unwrap_or_else(|resp| resp)
+}
+
+/// The multipart fields of a transcription request.
+#[derive(Debug, Default)]
+struct Form {
+    model: Option<String>,
+    file: Option<(String, Bytes)>,
+    prompt: Option<String>,
+    response_format: Option<String>,
+    temperature: Option<String>,
+    language: Option<String>,
+}
+
+async fn read_form(cx: &Ctx, req: Request<Incoming>) -> Result<Form, MockResponse> {
+    let mut mp = cx.read_multipart(req).await?;
+    let bad = |e: multer::Error| error::validation(cx.profile(), &format!("bad multipart body: {e}"), None);
+    let mut form = Form::default();
+    while let Some(field) = mp.next_field().await.map_err(bad)? {
+        let name = field.name().unwrap_or("").to_owned();
+        let filename = field.file_name().map(str::to_owned);
+        let data = field.bytes().await.map_err(bad)?;
+        let text = || String::from_utf8_lossy(&data).into_owned();
+        match name.as_str() {
+            "file" => form.file = Some((filename.unwrap_or_default(), data.clone())),
+            "model" => form.model = Some(text()),
+            "prompt" => form.prompt = Some(text()),
+            "response_format" => form.response_format = Some(text()),
+            "temperature" => form.temperature = Some(text()),
+            "language" => form.language = Some(text()),
+            _ => {}
+        }
+    }
+    Ok(form)
+}
+
+fn parse_format(s: Option<&str>) -> Option<TranscriptFormat> {
+    match s.map(str::trim) {
+        None | Some("") => Some(TranscriptFormat::Json),
+        Some(s) => TranscriptFormat::ALL.into_iter().find(|f| f.as_str() == s),
+    }
+}
+
+async fn transcription(
+    cx: &Ctx,
+    req: Request<Incoming>,
+    translate: bool,
+) -> Result<MockResponse, MockResponse> {
+    let invalid = |msg: &str, param: &str| error::validation(cx.profile(), msg, Some(param));
+    let form = read_form(cx, req).await?;
+    let model = match form.model.as_deref().map(str::trim) {
+        Some(m) if !m.is_empty() => m.to_owned(),
+        _ => return Err(invalid("model is required", "model")),
+    };
+    cx.check_model(&model)?;
+    let capable = cx
+        .catalog()
+        .capabilities(&model)
+        .and_then(|c| c.transcription.as_ref())
+        .is_some_and(|t| if translate { t.translation } else { t.transcription });
+    if !capable {
+        let route = if translate { "translation" } else { "transcription" };
+        return Err(invalid(
+            &format!("model {model} is not a speech model that supports {route}"),
+            "model",
+        ));
+    }
+    let Some((filename, bytes)) = form.file else {
+        return Err(invalid("file is required", "file"));
+    };
+    let ext = filename
+        .rsplit_once('.')
+        .map(|(_, e)| e.to_ascii_lowercase())
+        .unwrap_or_default();
+    if !AUDIO_EXTENSIONS.contains(&ext.as_str()) {
+        return Err(invalid(
+            &format!(
+                "unsupported file format {:?}; supported formats: {}",
+                filename,
+                AUDIO_EXTENSIONS.join(", ")
+            ),
+            "file",
+        ));
+    }
+    if bytes.is_empty() {
+        return Err(invalid("the audio file is empty", "file"));
+    }
+    let temperature = match form.temperature.as_deref().map(str::trim) {
+        None | Some("") => 0.0,
+        Some(t) => match t.parse::<f64>() {
+            Ok(v) if (0.0..=1.0).contains(&v) => v,
+            _ => return Err(invalid("temperature must be a number from 0 to 1", "temperature")),
+        },
+    };
+    let Some(format) = parse_format(form.response_format.as_deref()) else {
+        return Err(invalid(
+            "response_format must be one of json, text, srt, verbose_json, vtt",
+            "response_format",
+        ));
+    };
+    let _ = form.prompt; // optional style prompt: accepted, does not change the mock's text
+
+    let transcript = media::transcribe(&bytes, &ext);
+    let words: usize = transcript.segments.iter().map(|s| s.tokens.len()).sum();
+    let usage = Usage {
+        requests: 1,
+        seconds: transcript.duration_ms as f64 / 1000.0,
+        input_tokens: (transcript.duration_ms as i64).div_euclid(100).max(1),
+        output_tokens: words as i64,
+    };
+    cx.charge(cx.price(&model, usage))?;
+
+    let language = if translate {
+        "english".to_owned()
+    } else {
+        form.language
+            .filter(|l| !l.trim().is_empty())
+            .unwrap_or_else(|| "english".to_owned())
+    };
+    Ok(render(&transcript, format, translate, &language, temperature))
+}
+
+fn render(
+    t: &Transcript,
+    format: TranscriptFormat,
+    translate: bool,
+    language: &str,
+    temperature: f64,
+) -> MockResponse {
+    match format {
+        TranscriptFormat::Json => error::json(200, &json!({ "text": t.text })),
+        TranscriptFormat::Text => error::bytes_response(
+            200,
+            "text/plain; charset=utf-8",
+            Bytes::from(format!("{}\n", t.text)),
+        ),
+        TranscriptFormat::Srt => error::bytes_response(
+            200,
+            "text/plain; charset=utf-8",
+            Bytes::from(media::srt(&t.segments)),
+        ),
+        TranscriptFormat::Vtt => error::bytes_response(
+            200,
+            "text/vtt; charset=utf-8",
+            Bytes::from(media::vtt(&t.segments)),
+        ),
+        TranscriptFormat::VerboseJson => {
+            let segments: Vec<_> = t
+                .segments
+                .iter()
+                .enumerate()
+                .map(|(i, s)| {
+                    json!({
+                        "id": i,
+                        "seek": s.start_ms / 10,
+                        "start": s.start_ms as f64 / 1000.0,
+                        "end": s.end_ms as f64 / 1000.0,
+                        "text": format!(" {}", s.text),
+                        "tokens": s.tokens,
+                        "temperature": temperature,
+                        "avg_logprob": -0.25,
+                        "compression_ratio": 1.25,
+                        "no_speech_prob": 0.01,
+                    })
+                })
+                .collect();
+            error::json(
+                200,
+                &json!({
+                    "task": if translate { "translate" } else { "transcribe" },
+                    "language": language,
+                    "duration": t.duration_ms as f64 / 1000.0,
+                    "text": t.text,
+                    "segments": segments,
+                }),
+            )
+        }
+    }
+}
+
+async fn speech(cx: &Ctx, req: Request<Incoming>) -> Result<MockResponse, MockResponse> {
+    let invalid = |msg: &str, param: &str| error::validation(cx.profile(), msg, Some(param));
+    let body = cx.read_body(req).await?;
+    let v: serde_json::Value = serde_json::from_slice(&body)
+        .map_err(|e| error::validation(cx.profile(), &format!("invalid JSON body: {e}"), None))?;
+    let field = |k: &str| v.get(k).and_then(|x| x.as_str());
+    let model = match field("model").map(str::trim) {
+        Some(m) if !m.is_empty() => m.to_owned(),
+        _ => return Err(invalid("model is required", "model")),
+    };
+    cx.check_model(&model)?;
+    let Some(cap) = cx
+        .catalog()
+        .capabilities(&model)
+        .and_then(|c| c.speech.as_ref())
+    else {
+        return Err(invalid(&format!("model {model} is not a text-to-speech model"), "model"));
+    };
+    let input = field("input").unwrap_or("");
+    let chars = input.chars().count();
+    if chars == 0 || chars > MAX_SPEECH_INPUT {
+        return Err(invalid(
+            &format!("input must be 1 to {MAX_SPEECH_INPUT} characters (got {chars})"),
+            "input",
+        ));
+    }
+    let voice = field("voice").unwrap_or("");
+    if !cap.voices.iter().any(|x| x == voice) {
+        return Err(invalid(
+            &format!("voice {voice:?} is not one of {}", cap.voices.join(", ")),
+            "voice",
+        ));
+    }
+    let format_name = match v.get("response_format") {
+        None | Some(serde_json::Value::Null) => "mp3",
+        Some(f) => f.as_str().unwrap_or("?"),
+    };
+    let format = SpeechFormat::parse(format_name)
+        .filter(|f| cap.formats.iter().any(|x| x == f.as_str()))
+        .ok_or_else(|| {
+            invalid(
+                &format!("response_format {format_name:?} is not one of {}", cap.formats.join(", ")),
+                "response_format",
+            )
+        })?;
+    let speed = match v.get("speed") {
+        None | Some(serde_json::Value::Null) => 1.0,
+        Some(s) => match s.as_f64() {
+            Some(x) if (0.25..=4.0).contains(&x) => x,
+            _ => return Err(invalid("speed must be a number from 0.25 to 4", "speed")),
+        },
+    };
+    let ms = media::speech_duration_ms(input, speed);
+    let usage = Usage {
+        requests: 1,
+        seconds: ms as f64 / 1000.0,
+        input_tokens: chars as i64,
+        output_tokens: (ms as i64).div_euclid(50).max(1),
+    };
+    cx.charge(cx.price(&model, usage))?;
+    let audio = media::speech(format, input, voice, speed);
+    Ok(error::bytes_response(200, format.content_type(), audio))
+}

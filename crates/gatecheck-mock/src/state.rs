@@ -1,0 +1,395 @@
+//! The mock's mutable state: accounts, keys and video tasks, with dump and load.
+
+use crate::fixtures::Fixtures;
+use crate::ids::Ids;
+use crate::video::{VideoSnapshot, VideoStore};
+use gatecheck_schemas::rules::key::{self as key_rules, ChargeOutcome};
+use gatecheck_schemas::rules::{ip, Rejection};
+use gatecheck_schemas::types::{Account, KeyRecord, KEY_STATUS_ENABLED};
+use parking_lot::{Mutex, RwLock};
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, HashMap};
+use std::net::IpAddr;
+
+/// The whole state as JSON: `GET|PUT /__mock/state` and `--state-file`.
+#[derive(Debug, Clone, Default, Serialize, Deserialize)]
+pub struct StateSnapshot {
+    /// Accounts.
+    pub accounts: Vec<Account>,
+    /// Keys, full records with secrets.
+    pub keys: Vec<KeyRecord>,
+    /// Video tasks.
+    #[serde(default)]
+    pub videos: VideoSnapshot,
+    /// Offset of the mock clock from its base, milliseconds.
+    #[serde(default)]
+    pub clock_offset_ms: i64,
+}
+
+/// A key record to create: every field optional (`POST /__mock/keys`, [`MockServer::add_key`]).
+///
+/// Missing fields default to: user 1, status 1, name `key-<id>`, created now, never expires,
+/// 50 000 000 quota, no limits, no IP restriction, a fresh 48-character secret.
+///
+/// [`MockServer::add_key`]: crate::MockServer::add_key
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct NewKey {
+    /// Key id (next free when absent).
+    pub id: Option<i64>,
+    /// Owning account.
+    pub user_id: Option<i64>,
+    /// Secret without `sk-` (generated when absent; a leading `sk-` is stripped).
+    pub key: Option<String>,
+    /// Status.
+    pub status: Option<i64>,
+    /// Name.
+    pub name: Option<String>,
+    /// Unix seconds; -1 never.
+    pub expired_time: Option<i64>,
+    /// Remaining quota.
+    pub remain_quota: Option<i64>,
+    /// Unlimited quota.
+    pub unlimited_quota: Option<bool>,
+    /// Model limits on.
+    pub model_limits_enabled: Option<bool>,
+    /// Comma-separated models.
+    pub model_limits: Option<String>,
+    /// Allowlist.
+    pub allow_ips: Option<String>,
+    /// Used quota.
+    pub used_quota: Option<i64>,
+    /// Group.
+    pub group: Option<String>,
+    /// Cross-group retry.
+    pub cross_group_retry: Option<bool>,
+}
+
+impl NewKey {
+    /// A key with quota for nothing else specified.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Sets `remain_quota`.
+    pub fn remain_quota(mut self, quota: i64) -> Self {
+        self.remain_quota = Some(quota);
+        self
+    }
+
+    /// Sets `status`.
+    pub fn status(mut self, status: i64) -> Self {
+        self.status = Some(status);
+        self
+    }
+
+    /// Sets `name`.
+    pub fn name(mut self, name: impl Into<String>) -> Self {
+        self.name = Some(name.into());
+        self
+    }
+
+    /// Sets `expired_time`.
+    pub fn expired_time(mut self, t: i64) -> Self {
+        self.expired_time = Some(t);
+        self
+    }
+
+    /// Sets `allow_ips`.
+    pub fn allow_ips(mut self, ips: impl Into<String>) -> Self {
+        self.allow_ips = Some(ips.into());
+        self
+    }
+
+    /// Enables model limits with this comma-separated list.
+    pub fn model_limits(mut self, models: impl Into<String>) -> Self {
+        self.model_limits_enabled = Some(true);
+        self.model_limits = Some(models.into());
+        self
+    }
+
+    /// Sets `unlimited_quota`.
+    pub fn unlimited(mut self, unlimited: bool) -> Self {
+        self.unlimited_quota = Some(unlimited);
+        self
+    }
+
+    /// Sets `user_id`.
+    pub fn user_id(mut self, user: i64) -> Self {
+        self.user_id = Some(user);
+        self
+    }
+}
+
+/// A key that passed authentication (status, expiry, quota and IP).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct AuthedKey {
+    /// Key id.
+    pub id: i64,
+    /// Owning account.
+    pub user_id: i64,
+}
+
+/// The outcome of a successful charge.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Charge {
+    /// Quota charged.
+    pub price: i64,
+    /// Remaining quota after the charge.
+    pub remain_quota: i64,
+    /// Used quota after the charge.
+    pub used_quota: i64,
+}
+
+#[derive(Debug, Default)]
+struct KeyTable {
+    by_id: BTreeMap<i64, KeyRecord>,
+    by_secret: HashMap<String, i64>,
+}
+
+impl KeyTable {
+    fn from_keys(keys: Vec<KeyRecord>) -> Self {
+        let mut t = Self::default();
+        for k in keys {
+            t.insert(k);
+        }
+        t
+    }
+
+    fn insert(&mut self, k: KeyRecord) {
+        if let Some(old) = self.by_id.get(&k.id) {
+            self.by_secret.remove(&old.key);
+        }
+        self.by_secret.insert(k.key.clone(), k.id);
+        self.by_id.insert(k.id, k);
+    }
+
+    fn remove(&mut self, id: i64) -> Option<KeyRecord> {
+        let k = self.by_id.remove(&id)?;
+        self.by_secret.remove(&k.key);
+        Some(k)
+    }
+
+    fn next_id(&self) -> i64 {
+        self.by_id.keys().next_back().copied().unwrap_or(0) + 1
+    }
+}
+
+/// Accounts, keys and video tasks.
+#[derive(Debug)]
+pub struct State {
+    keys: Mutex<KeyTable>,
+    accounts: RwLock<Vec<Account>>,
+    /// Video tasks (owned by the video routes).
+    pub videos: VideoStore,
+}
+
+impl State {
+    /// The state of `fixtures`.
+    pub fn new(fixtures: &Fixtures) -> Self {
+        Self {
+            keys: Mutex::new(KeyTable::from_keys(fixtures.keys.clone())),
+            accounts: RwLock::new(fixtures.accounts.clone()),
+            videos: VideoStore::default(),
+        }
+    }
+
+    /// Back to the fixtures: keys, accounts and video tasks.
+    pub fn reset(&self, fixtures: &Fixtures) {
+        *self.keys.lock() = KeyTable::from_keys(fixtures.keys.clone());
+        *self.accounts.write() = fixtures.accounts.clone();
+        self.videos.reset();
+    }
+
+    /// Dumps keys, accounts and videos (`clock_offset_ms` is filled by the caller).
+    pub fn snapshot(&self) -> StateSnapshot {
+        StateSnapshot {
+            accounts: self.accounts.read().clone(),
+            keys: self.keys.lock().by_id.values().cloned().collect(),
+            videos: self.videos.snapshot(),
+            clock_offset_ms: 0,
+        }
+    }
+
+    /// Replaces keys, accounts and videos.
+    pub fn restore(&self, snapshot: StateSnapshot) {
+        *self.keys.lock() = KeyTable::from_keys(snapshot.keys);
+        *self.accounts.write() = snapshot.accounts;
+        self.videos.restore(snapshot.videos);
+    }
+
+    // ---- accounts ----
+
+    /// Every account.
+    pub fn accounts(&self) -> Vec<Account> {
+        self.accounts.read().clone()
+    }
+
+    /// The account of an access token.
+    pub fn account_by_token(&self, token: &str) -> Option<Account> {
+        self.accounts
+            .read()
+            .iter()
+            .find(|a| a.access_token == token)
+            .cloned()
+    }
+
+    // ---- keys ----
+
+    /// Authenticates a key secret (without `sk-`) at `now` for a client at `ip`, in new-api's
+    /// order: lookup, stored status, expiry, quota (the last two store status 3 or 4), then the
+    /// IP allowlist.
+    pub fn authenticate(
+        &self,
+        secret: &str,
+        now: i64,
+        client: IpAddr,
+    ) -> Result<AuthedKey, Rejection> {
+        let mut table = self.keys.lock();
+        let Some(&id) = table.by_secret.get(secret) else {
+            return Err(Rejection::InvalidKey);
+        };
+        let Some(key) = table.by_id.get_mut(&id) else {
+            return Err(Rejection::InvalidKey);
+        };
+        if let Err(why) = key_rules::admit(key, now) {
+            if let Some(status) = why.status_effect(key) {
+                key.status = status;
+            }
+            return Err(why.rejection());
+        }
+        if !ip::allows(key.allow_ips.as_deref(), client) {
+            return Err(Rejection::IpNotAllowed);
+        }
+        Ok(AuthedKey {
+            id,
+            user_id: key.user_id,
+        })
+    }
+
+    /// Whether key `id` may use `model` (a deleted key may not).
+    pub fn model_allowed(&self, id: i64, model: &str) -> bool {
+        self.keys
+            .lock()
+            .by_id
+            .get(&id)
+            .is_some_and(|k| key_rules::model_allowed(k, model))
+    }
+
+    /// Charges `price` to key `id` atomically (check and debit under one lock).
+    pub fn charge(&self, id: i64, price: i64, now: i64) -> Result<Charge, Rejection> {
+        let mut table = self.keys.lock();
+        let Some(key) = table.by_id.get_mut(&id) else {
+            return Err(Rejection::InvalidKey);
+        };
+        match key_rules::charge(key, price, now) {
+            ChargeOutcome::Charged => Ok(Charge {
+                price: price.max(0),
+                remain_quota: key.remain_quota,
+                used_quota: key.used_quota,
+            }),
+            ChargeOutcome::Insufficient => Err(Rejection::InsufficientQuota),
+        }
+    }
+
+    /// Gives back a charge (when the handler fails after charging).
+    pub fn refund(&self, id: i64, price: i64) {
+        if let Some(key) = self.keys.lock().by_id.get_mut(&id) {
+            if !key.unlimited_quota {
+                key.remain_quota += price;
+            }
+            key.used_quota -= price;
+        }
+    }
+
+    /// One key.
+    pub fn key(&self, id: i64) -> Option<KeyRecord> {
+        self.keys.lock().by_id.get(&id).cloned()
+    }
+
+    /// Every key, by id.
+    pub fn keys(&self) -> Vec<KeyRecord> {
+        self.keys.lock().by_id.values().cloned().collect()
+    }
+
+    /// The keys of one account, newest (highest id) first.
+    pub fn keys_of(&self, user_id: i64) -> Vec<KeyRecord> {
+        self.keys
+            .lock()
+            .by_id
+            .values()
+            .rev()
+            .filter(|k| k.user_id == user_id)
+            .cloned()
+            .collect()
+    }
+
+    /// Replaces a key record with `update(current)` when it exists and `owner` matches.
+    /// The closure's error is passed through.
+    pub fn update_key<E>(
+        &self,
+        id: i64,
+        owner: i64,
+        update: impl FnOnce(&KeyRecord) -> Result<KeyRecord, E>,
+        not_found: E,
+    ) -> Result<KeyRecord, E> {
+        let mut table = self.keys.lock();
+        let current = match table.by_id.get(&id) {
+            Some(k) if k.user_id == owner => k,
+            _ => return Err(not_found),
+        };
+        let mut next = update(current)?;
+        next.id = id;
+        next.key = current.key.clone();
+        next.user_id = current.user_id;
+        table.insert(next.clone());
+        Ok(next)
+    }
+
+    /// Deletes key `id` of `owner`; false when there is none.
+    pub fn delete_key(&self, id: i64, owner: i64) -> bool {
+        let mut table = self.keys.lock();
+        match table.by_id.get(&id) {
+            Some(k) if k.user_id == owner => table.remove(id).is_some(),
+            _ => false,
+        }
+    }
+
+    /// Creates a key from a partial record at `now`, generating what is missing.
+    pub fn create_key(&self, new: NewKey, now: i64, ids: &Ids) -> KeyRecord {
+        let mut table = self.keys.lock();
+        let id = new.id.unwrap_or_else(|| table.next_id());
+        let mut secret = new
+            .key
+            .map(|k| k.strip_prefix("sk-").map(str::to_owned).unwrap_or(k))
+            .filter(|k| !k.is_empty())
+            .unwrap_or_else(|| ids.key_secret());
+        while table
+            .by_secret
+            .get(&secret)
+            .is_some_and(|&other| other != id)
+        {
+            secret = ids.key_secret();
+        }
+        let record = KeyRecord {
+            id,
+            user_id: new.user_id.unwrap_or(1),
+            key: secret,
+            status: new.status.unwrap_or(KEY_STATUS_ENABLED),
+            name: new.name.unwrap_or_else(|| format!("key-{id}")),
+            created_time: now,
+            accessed_time: now,
+            expired_time: new.expired_time.unwrap_or(-1),
+            remain_quota: new.remain_quota.unwrap_or(50_000_000),
+            unlimited_quota: new.unlimited_quota.unwrap_or(false),
+            model_limits_enabled: new.model_limits_enabled.unwrap_or(false),
+            model_limits: new.model_limits.unwrap_or_default(),
+            allow_ips: Some(new.allow_ips.unwrap_or_default()),
+            used_quota: new.used_quota.unwrap_or(0),
+            group: new.group.unwrap_or_default(),
+            cross_group_retry: new.cross_group_retry.unwrap_or(false),
+        };
+        table.insert(record.clone());
+        record
+    }
+}

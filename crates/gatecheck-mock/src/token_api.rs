@@ -1,0 +1,203 @@
+//! `/api/token/*`: key management by personal access token, in new-api's shapes.
+//!
+//! - `PUT /api/token/[?status_only=1]`: update (the checks of DECISIONS.md, in order).
+//! - `GET /api/token/?p=&size=`: list `{page, page_size, total, items}`.
+//! - `GET /api/token/{id}`, `DELETE /api/token/{id}`, `POST /api/token/` (create),
+//!   `POST /api/token/{id}/key` (the full secret).
+
+use crate::auth;
+use crate::error::{self, MockResponse};
+use crate::routes::Ctx;
+use crate::state::NewKey;
+use gatecheck_schemas::rules::catalog::query_pairs;
+use gatecheck_schemas::rules::token::{self as rules, UpdateContext, UpdateFailure};
+use gatecheck_schemas::types::{Account, TokenUpdateRequest};
+use http::{Method, Request};
+use hyper::body::Incoming;
+use serde::Deserialize;
+
+/// Default page size of the listing.
+const DEFAULT_PAGE_SIZE: usize = 10;
+/// Largest page size of the listing.
+const MAX_PAGE_SIZE: usize = 100;
+
+/// Serves `/api/token` and `/api/token/*`.
+pub(crate) async fn handle(cx: &Ctx, req: Request<Incoming>) -> MockResponse {
+    let account = match auth::authenticate_account(&cx.app, req.headers()) {
+        Ok(a) => a,
+        Err(resp) => return resp,
+    };
+    let path = req.uri().path().to_owned();
+    let rest = path
+        .strip_prefix("/api/token")
+        .unwrap_or("")
+        .trim_start_matches('/')
+        .to_owned();
+    let query = req.uri().query().unwrap_or("").to_owned();
+    let method = req.method().clone();
+    let segments: Vec<&str> = rest.split('/').filter(|s| !s.is_empty()).collect();
+    match (&method, segments.as_slice()) {
+        (&Method::PUT, []) => {
+            let body = match cx.read_body(req).await {
+                Ok(b) => b,
+                Err(resp) => return resp,
+            };
+            update(cx, &account, &body, &query)
+        }
+        (&Method::GET, []) => list(cx, &account, &query),
+        (&Method::POST, []) => {
+            let body = match cx.read_body(req).await {
+                Ok(b) => b,
+                Err(resp) => return resp,
+            };
+            create(cx, &account, &body)
+        }
+        (&Method::GET, [id]) => with_id(id, |id| match cx.app.state.key(id) {
+            Some(k) if k.user_id == account.id => error::api_success(&k),
+            _ => error::api_failure(rules::MSG_NOT_FOUND),
+        }),
+        (&Method::DELETE, [id]) => with_id(id, |id| {
+            if cx.app.state.delete_key(id, account.id) {
+                error::api_ok()
+            } else {
+                error::api_failure(rules::MSG_NOT_FOUND)
+            }
+        }),
+        (&Method::POST, [id, "key"]) => with_id(id, |id| match cx.app.state.key(id) {
+            Some(k) if k.user_id == account.id => {
+                error::api_success(&serde_json::json!({"key": k.key}))
+            }
+            _ => error::api_failure(rules::MSG_NOT_FOUND),
+        }),
+        _ => error::json(
+            404,
+            &serde_json::json!({"success": false, "message": format!("Invalid URL ({method} {path})")}),
+        ),
+    }
+}
+
+fn with_id(raw: &str, f: impl FnOnce(i64) -> MockResponse) -> MockResponse {
+    match raw.parse::<i64>() {
+        Ok(id) => f(id),
+        Err(e) => error::api_failure(&format!("invalid id `{raw}`: {e}")),
+    }
+}
+
+fn status_only(query: &str) -> bool {
+    query_pairs(query)
+        .iter()
+        .any(|(k, v)| k == "status_only" && !v.is_empty())
+}
+
+/// `PUT /api/token/`.
+fn update(cx: &Ctx, account: &Account, body: &[u8], query: &str) -> MockResponse {
+    let req: TokenUpdateRequest = match serde_json::from_slice(body) {
+        Ok(r) => r,
+        Err(e) => return error::api_failure(&format!("invalid request body: {e}")),
+    };
+    let profile = cx.profile();
+    // Checks 1 and 2 come before the lookup (3).
+    if let Err(f) = rules::check_request(&req, profile) {
+        return error::api_failure(&f.message());
+    }
+    let ctx = UpdateContext {
+        profile,
+        now: cx.now(),
+        account_groups: &account.groups,
+        status_only: status_only(query),
+    };
+    match cx.app.state.update_key(
+        req.id,
+        account.id,
+        |current| rules::apply_update(current, &req, &ctx),
+        UpdateFailure::NotFound,
+    ) {
+        Ok(record) => error::api_success(&record),
+        Err(f) => error::api_failure(&f.message()),
+    }
+}
+
+/// `GET /api/token/?p=&size=`.
+fn list(cx: &Ctx, account: &Account, query: &str) -> MockResponse {
+    let mut page = 1usize;
+    let mut size = DEFAULT_PAGE_SIZE;
+    for (k, v) in query_pairs(query) {
+        match k.as_str() {
+            "p" | "page" => page = v.parse::<usize>().ok().filter(|p| *p >= 1).unwrap_or(1),
+            "size" | "page_size" | "ps" => {
+                size = v
+                    .parse::<usize>()
+                    .ok()
+                    .filter(|s| *s >= 1)
+                    .unwrap_or(DEFAULT_PAGE_SIZE)
+                    .min(MAX_PAGE_SIZE)
+            }
+            _ => {}
+        }
+    }
+    let keys = cx.app.state.keys_of(account.id);
+    let total = keys.len();
+    let items: Vec<_> = keys
+        .into_iter()
+        .skip((page - 1).saturating_mul(size))
+        .take(size)
+        .collect();
+    error::api_success(&serde_json::json!({
+        "page": page,
+        "page_size": size,
+        "total": total,
+        "items": items,
+    }))
+}
+
+/// The body of `POST /api/token/` (new-api's token fields; the rest is ignored).
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+struct CreateRequest {
+    name: String,
+    expired_time: i64,
+    remain_quota: i64,
+    unlimited_quota: bool,
+    model_limits_enabled: bool,
+    model_limits: String,
+    allow_ips: Option<String>,
+    group: String,
+    cross_group_retry: bool,
+}
+
+/// `POST /api/token/`.
+fn create(cx: &Ctx, account: &Account, body: &[u8]) -> MockResponse {
+    let req: CreateRequest = match serde_json::from_slice(body) {
+        Ok(r) => r,
+        Err(e) => return error::api_failure(&format!("invalid request body: {e}")),
+    };
+    if rules::name_too_long(&req.name, cx.profile()) {
+        return error::api_failure(rules::MSG_NAME_TOO_LONG);
+    }
+    if !req.unlimited_quota && req.remain_quota < 0 {
+        return error::api_failure(rules::MSG_QUOTA_NEGATIVE);
+    }
+    if !req.group.is_empty() && req.group != "auto" && !account.groups.contains(&req.group) {
+        return error::api_failure(&UpdateFailure::NoAccessToGroup(req.group).message());
+    }
+    let new = NewKey {
+        user_id: Some(account.id),
+        name: Some(req.name),
+        // A zero expiry takes the column default, -1 (never), as GORM does.
+        expired_time: Some(if req.expired_time == 0 {
+            -1
+        } else {
+            req.expired_time
+        }),
+        remain_quota: Some(req.remain_quota),
+        unlimited_quota: Some(req.unlimited_quota),
+        model_limits_enabled: Some(req.model_limits_enabled),
+        model_limits: Some(req.model_limits),
+        allow_ips: req.allow_ips,
+        cross_group_retry: Some(req.cross_group_retry && req.group == "auto"),
+        group: Some(req.group),
+        ..NewKey::default()
+    };
+    let record = cx.app.state.create_key(new, cx.now(), cx.ids());
+    error::api_success(&record)
+}
