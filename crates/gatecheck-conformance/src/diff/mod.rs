@@ -1,0 +1,185 @@
+//! Differential runs: one seeded sequence against two targets in lockstep, each response
+//! normalized, then diffed structurally (status, chosen headers, body).
+//!
+//! The report groups differences by the step's check id, notes which of them are the known
+//! `new-api` profile differences of DECISIONS.md, and gives for each a reproduction: the seed,
+//! the minimal list of steps (the step and the steps it takes values from) and a curl command
+//! per side.
+
+mod known;
+pub mod render;
+mod structural;
+
+pub use known::{known_difference, KnownDifference, KNOWN_DIFFERENCES};
+pub use render::{render_text, to_junit, Style};
+pub use structural::{diff_values, Difference};
+
+use crate::normalize::Normalizer;
+use crate::redact::Redactor;
+use crate::sequence::{NormalizedOutcome, Sequence, SideRunner};
+use serde::Serialize;
+use serde_json::Value;
+
+/// One step of a differential run.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct StepDiff {
+    /// Position in the sequence, from 0.
+    pub index: usize,
+    /// The step's check id.
+    pub check_id: String,
+    /// What the step shows.
+    pub title: String,
+    /// `METHOD path` as sent to the left target (or why it was not sent).
+    pub request: String,
+    /// The left side, normalized.
+    pub left: Value,
+    /// The right side, normalized.
+    pub right: Value,
+    /// Where they differ; empty when equal.
+    pub differences: Vec<Difference>,
+    /// The known profile difference this step shows (when it differs and is one).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub known: Option<KnownDifference>,
+    /// The steps that reproduce this one (indices), when it differs.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub minimal_steps: Vec<usize>,
+    /// curl for the left side (secrets as shell variables or redacted), when it differs.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub curl_left: Option<String>,
+    /// curl for the right side, when it differs.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub curl_right: Option<String>,
+}
+
+impl StepDiff {
+    /// Whether the two sides differ.
+    pub fn differs(&self) -> bool {
+        !self.differences.is_empty()
+    }
+}
+
+/// The result of a differential run.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct DiffReport {
+    /// The sequence's seed.
+    pub seed: u64,
+    /// The left target (a URL, or `mock (<profile>)`).
+    pub left: String,
+    /// The right target.
+    pub right: String,
+    /// Every step, equal or not.
+    pub steps: Vec<StepDiff>,
+}
+
+impl DiffReport {
+    /// The steps that differ.
+    pub fn differing(&self) -> impl Iterator<Item = &StepDiff> {
+        self.steps.iter().filter(|s| s.differs())
+    }
+
+    /// Whether no step differs.
+    pub fn is_empty(&self) -> bool {
+        self.differing().next().is_none()
+    }
+
+    /// The rows of DECISIONS.md's profile table that some differing step shows.
+    pub fn known_rows(&self) -> Vec<KnownDifference> {
+        let mut rows: Vec<KnownDifference> = Vec::new();
+        for k in self.differing().filter_map(|s| s.known) {
+            if !rows.contains(&k) {
+                rows.push(k);
+            }
+        }
+        rows
+    }
+
+    /// The check ids of differing steps that are not known profile differences.
+    pub fn unexplained(&self) -> Vec<&str> {
+        self.differing()
+            .filter(|s| s.known.is_none())
+            .map(|s| s.check_id.as_str())
+            .collect()
+    }
+
+    /// The report as pretty JSON.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).unwrap_or_default()
+    }
+}
+
+/// Two sides and how to compare them.
+#[derive(Debug)]
+pub struct DiffRun<'a> {
+    /// The sequence, run in full (or the subset kept by `--only`).
+    pub sequence: &'a Sequence,
+    /// Left label.
+    pub left_label: String,
+    /// Right label.
+    pub right_label: String,
+    /// The normalization rules (each side gets its own copy, so ids number independently).
+    pub normalizer: &'a Normalizer,
+    /// Redacts secrets in the curl commands.
+    pub redactor: &'a Redactor,
+}
+
+impl DiffRun<'_> {
+    /// Runs the sequence against both sides in lockstep and diffs each step.
+    pub async fn run(&self, left: &mut SideRunner, right: &mut SideRunner) -> DiffReport {
+        let mut left_norm = self.normalizer.fresh();
+        let mut right_norm = self.normalizer.fresh();
+        let mut steps = Vec::with_capacity(self.sequence.steps.len());
+        for (index, step) in self.sequence.steps.iter().enumerate() {
+            let (lo, ro) = tokio::join!(left.run(step), right.run(step));
+            let ln = lo.normalize(&mut left_norm);
+            let rn = ro.normalize(&mut right_norm);
+            let (lv, rv) = (ln.to_value(), rn.to_value());
+            let differences = diff_values(&lv, &rv);
+            let differs = !differences.is_empty();
+            let request = lo
+                .request()
+                .or(ro.request())
+                .map(|r| r.summary())
+                .unwrap_or_else(|| match &ln {
+                    NormalizedOutcome::NotAnswered { not_answered } => not_answered.clone(),
+                    NormalizedOutcome::Response(_) => String::new(),
+                });
+            steps.push(StepDiff {
+                index,
+                check_id: step.id.clone(),
+                title: step.title.clone(),
+                request,
+                left: lv,
+                right: rv,
+                known: if differs {
+                    known_difference(&step.id)
+                } else {
+                    None
+                },
+                minimal_steps: if differs {
+                    self.sequence.minimal_for(index)
+                } else {
+                    Vec::new()
+                },
+                curl_left: differs
+                    .then(|| {
+                        lo.request()
+                            .map(|r| r.to_curl(left.target(), self.redactor))
+                    })
+                    .flatten(),
+                curl_right: differs
+                    .then(|| {
+                        ro.request()
+                            .map(|r| r.to_curl(right.target(), self.redactor))
+                    })
+                    .flatten(),
+                differences,
+            });
+        }
+        DiffReport {
+            seed: self.sequence.seed,
+            left: self.left_label.clone(),
+            right: self.right_label.clone(),
+            steps,
+        }
+    }
+}

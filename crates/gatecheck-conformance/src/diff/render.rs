@@ -1,0 +1,180 @@
+//! Rendering of a [`DiffReport`]: text (colored on a terminal, plain in files) and JUnit XML.
+
+use super::{DiffReport, StepDiff};
+use quick_junit::{NonSuccessKind, Report, TestCase, TestCaseStatus, TestSuite};
+use similar::{ChangeTag, TextDiff};
+use std::fmt::Write as _;
+
+/// How text is rendered.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Style {
+    /// ANSI colors (for a terminal).
+    pub color: bool,
+    /// Show the equal steps too.
+    pub verbose: bool,
+}
+
+const RED: &str = "\x1b[31m";
+const GREEN: &str = "\x1b[32m";
+const BOLD: &str = "\x1b[1m";
+const DIM: &str = "\x1b[2m";
+const RESET: &str = "\x1b[0m";
+
+fn paint(style: Style, code: &str, text: &str) -> String {
+    if style.color {
+        format!("{code}{text}{RESET}")
+    } else {
+        text.to_owned()
+    }
+}
+
+/// A unified diff of two JSON values pretty-printed, `-` for left and `+` for right.
+pub fn unified(left: &serde_json::Value, right: &serde_json::Value, style: Style) -> String {
+    let l = serde_json::to_string_pretty(left).unwrap_or_default() + "\n";
+    let r = serde_json::to_string_pretty(right).unwrap_or_default() + "\n";
+    let diff = TextDiff::from_lines(&l, &r);
+    let mut out = String::new();
+    for group in diff.grouped_ops(2) {
+        let _ = writeln!(out, "{}", paint(style, DIM, "@@"));
+        for op in group {
+            for change in diff.iter_changes(&op) {
+                let (sign, color) = match change.tag() {
+                    ChangeTag::Delete => ("-", Some(RED)),
+                    ChangeTag::Insert => ("+", Some(GREEN)),
+                    ChangeTag::Equal => (" ", None),
+                };
+                let line = format!("{sign}{}", change.value().trim_end_matches('\n'));
+                match color {
+                    Some(c) => {
+                        let _ = writeln!(out, "{}", paint(style, c, &line));
+                    }
+                    None => {
+                        let _ = writeln!(out, "{line}");
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+fn render_step(out: &mut String, report: &DiffReport, step: &StepDiff, style: Style) {
+    let mark = if step.differs() {
+        paint(style, RED, "✗")
+    } else {
+        paint(style, GREEN, "✓")
+    };
+    let _ = writeln!(
+        out,
+        "{mark} {} {}",
+        paint(style, BOLD, &step.check_id),
+        paint(
+            style,
+            DIM,
+            &format!("(step {}: {}; {})", step.index, step.request, step.title)
+        )
+    );
+    if !step.differs() {
+        return;
+    }
+    if let Some(k) = step.known {
+        let _ = writeln!(
+            out,
+            "  known new-api profile difference ({}): {}",
+            k.verdict, k.place
+        );
+    }
+    for d in &step.differences {
+        let _ = writeln!(out, "  {}", d.describe());
+    }
+    for line in unified(&step.left, &step.right, style).lines() {
+        let _ = writeln!(out, "    {line}");
+    }
+    let only: Vec<String> = step.minimal_steps.iter().map(usize::to_string).collect();
+    let _ = writeln!(
+        out,
+        "  repro: --seed {} --only {}",
+        report.seed,
+        only.join(",")
+    );
+    if let Some(c) = &step.curl_left {
+        let _ = writeln!(out, "  left:  {c}");
+    }
+    if let Some(c) = &step.curl_right {
+        let _ = writeln!(out, "  right: {c}");
+    }
+}
+
+/// The report as text: a header, each differing step (each step with `verbose`) with its
+/// differences by JSON path, a unified diff of the normalized responses and a reproduction;
+/// then a summary.
+pub fn render_text(report: &DiffReport, style: Style) -> String {
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "gatecheck diff  seed {}\n  left:  {}\n  right: {}\n",
+        report.seed, report.left, report.right
+    );
+    for step in &report.steps {
+        if step.differs() || style.verbose {
+            render_step(&mut out, report, step, style);
+        }
+    }
+    let differing = report.differing().count();
+    let _ = writeln!(
+        out,
+        "\n{} steps, {} equal, {} differ",
+        report.steps.len(),
+        report.steps.len() - differing,
+        differing
+    );
+    let rows = report.known_rows();
+    if !rows.is_empty() {
+        let _ = writeln!(
+            out,
+            "known new-api profile differences shown: {}",
+            rows.len()
+        );
+        for k in rows {
+            let _ = writeln!(out, "  - {} [{}]", k.place, k.verdict);
+        }
+    }
+    let unexplained = report.unexplained();
+    if !unexplained.is_empty() {
+        let _ = writeln!(out, "other differences: {}", unexplained.join(", "));
+    }
+    out
+}
+
+/// The report as JUnit XML: one test case per step; a differing step is a failure whose
+/// message lists the differing paths.
+pub fn to_junit(report: &DiffReport) -> String {
+    let mut suite = TestSuite::new("gatecheck diff");
+    suite.add_property(("seed", report.seed.to_string().as_str()));
+    suite.add_property(("left", report.left.as_str()));
+    suite.add_property(("right", report.right.as_str()));
+    for step in &report.steps {
+        let status = if step.differs() {
+            let mut s = TestCaseStatus::non_success(NonSuccessKind::Failure);
+            let paths: Vec<&str> = step.differences.iter().map(|d| d.path.as_str()).collect();
+            s.set_message(format!("differs at {}", paths.join(", ")));
+            s.set_type(match step.known {
+                Some(k) => format!("known-profile-difference ({})", k.verdict),
+                None => "difference".to_owned(),
+            });
+            let mut text = String::new();
+            render_step(&mut text, report, step, Style::default());
+            s.set_description(text);
+            s
+        } else {
+            TestCaseStatus::success()
+        };
+        let mut case = TestCase::new(step.check_id.clone(), status);
+        let class = step.check_id.split('.').next().unwrap_or("diff").to_owned();
+        case.set_classname(format!("diff.{class}"));
+        suite.add_test_case(case);
+    }
+    let mut junit = Report::new("gatecheck");
+    junit.add_test_suite(suite);
+    junit.to_string().unwrap_or_default()
+}

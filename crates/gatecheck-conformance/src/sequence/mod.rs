@@ -1,0 +1,407 @@
+//! The seeded, stateful request sequence shared by `gatecheck diff` and snapshots.
+//!
+//! A [`Sequence`] is a list of [`Step`]s. Each step has a stable check id (its name in reports
+//! and its snapshot file name), builds one request from the values earlier steps captured
+//! (a video task id, the key record before the run), and either sends it once or polls until a
+//! video task is terminal. A [`SideRunner`] runs steps against one target and keeps that target's
+//! captured values; `gatecheck diff` drives two of them in lockstep.
+
+mod standard;
+
+pub use standard::{wav_tone, SequenceOptions};
+
+use crate::client::{Auth, Client, ClientError, Exchange, RequestSpec, Target};
+use crate::normalize::{NormalizedResponse, Normalizer};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use std::collections::HashMap;
+use std::fmt;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// What a step's request builder sees: the target and the values captured so far.
+#[derive(Debug)]
+pub struct Ctx<'a> {
+    /// The target (credentials, key id, user id).
+    pub target: &'a Target,
+    /// Values captured by earlier steps, by name.
+    pub vars: &'a HashMap<String, Value>,
+}
+
+impl Ctx<'_> {
+    /// A captured value, or the reason the step cannot run.
+    pub fn var(&self, name: &str) -> Result<&Value, String> {
+        self.vars
+            .get(name)
+            .ok_or_else(|| format!("needs `{name}`, which an earlier step did not capture"))
+    }
+
+    /// A captured string.
+    pub fn str_var(&self, name: &str) -> Result<&str, String> {
+        self.var(name)?
+            .as_str()
+            .ok_or_else(|| format!("`{name}` is not a string"))
+    }
+
+    /// The target's key id, needed by the key-management steps.
+    pub fn key_id(&self) -> Result<i64, String> {
+        self.target
+            .key_id
+            .ok_or_else(|| "needs the id of the target's key (--key-id)".to_owned())
+    }
+}
+
+/// Builds a step's request.
+pub type BuildFn = Arc<dyn Fn(&Ctx<'_>) -> Result<RequestSpec, String> + Send + Sync>;
+
+/// How a step sends its request.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Mode {
+    /// Once.
+    Once,
+    /// Again and again (advancing the mock's clock, or waiting on a real target) until the
+    /// body's `status` is `completed`, `failed` or `error`; the last response counts.
+    PollUntilTerminal,
+}
+
+/// One value a step takes from its response (when the response is 2xx JSON).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Capture {
+    /// The name later steps use.
+    pub var: String,
+    /// JSON Pointer into the body.
+    pub pointer: String,
+}
+
+/// One step of a sequence.
+#[derive(Clone)]
+pub struct Step {
+    /// Stable check id (`token.update.name-51-chars`): report group and snapshot name.
+    pub id: String,
+    /// What the step shows, in a few words.
+    pub title: String,
+    /// Once or poll.
+    pub mode: Mode,
+    /// Values taken from the response.
+    pub captures: Vec<Capture>,
+    /// Names of the values this step needs (for the minimal reproduction of a step).
+    pub needs: Vec<String>,
+    /// Builds the request.
+    pub build: BuildFn,
+}
+
+impl fmt::Debug for Step {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Step")
+            .field("id", &self.id)
+            .field("title", &self.title)
+            .field("mode", &self.mode)
+            .finish()
+    }
+}
+
+impl Step {
+    /// A step sent once.
+    pub fn new(
+        id: &str,
+        title: &str,
+        build: impl Fn(&Ctx<'_>) -> Result<RequestSpec, String> + Send + Sync + 'static,
+    ) -> Self {
+        Self {
+            id: id.to_owned(),
+            title: title.to_owned(),
+            mode: Mode::Once,
+            captures: Vec::new(),
+            needs: Vec::new(),
+            build: Arc::new(build),
+        }
+    }
+
+    /// Captures `pointer` of the response body as `var`.
+    pub fn capture(mut self, var: &str, pointer: &str) -> Self {
+        self.captures.push(Capture {
+            var: var.to_owned(),
+            pointer: pointer.to_owned(),
+        });
+        self
+    }
+
+    /// Declares that the step needs `var`.
+    pub fn needs(mut self, var: &str) -> Self {
+        self.needs.push(var.to_owned());
+        self
+    }
+
+    /// Polls until terminal.
+    pub fn poll(mut self) -> Self {
+        self.mode = Mode::PollUntilTerminal;
+        self
+    }
+}
+
+/// An ordered list of steps, made from a seed.
+#[derive(Debug, Clone)]
+pub struct Sequence {
+    /// The seed the request values came from.
+    pub seed: u64,
+    /// The steps, in order.
+    pub steps: Vec<Step>,
+}
+
+impl Sequence {
+    /// The indices of the steps `index` depends on (through captured values), and itself:
+    /// the minimal sequence that reproduces step `index`.
+    pub fn minimal_for(&self, index: usize) -> Vec<usize> {
+        let mut wanted: Vec<String> = self
+            .steps
+            .get(index)
+            .map(|s| s.needs.clone())
+            .unwrap_or_default();
+        let mut out = vec![index];
+        for i in (0..index).rev() {
+            let step = &self.steps[i];
+            if step.captures.iter().any(|c| wanted.contains(&c.var)) {
+                out.push(i);
+                wanted.extend(step.needs.iter().cloned());
+            }
+        }
+        out.sort_unstable();
+        out
+    }
+
+    /// Keeps only the steps at these indices (for `--only`).
+    pub fn retain_indices(&mut self, keep: &[usize]) {
+        let mut i = 0;
+        self.steps.retain(|_| {
+            let k = keep.contains(&i);
+            i += 1;
+            k
+        });
+    }
+
+    /// The index of the step with this id.
+    pub fn position(&self, id: &str) -> Option<usize> {
+        self.steps.iter().position(|s| s.id == id)
+    }
+}
+
+/// What happened at one step on one target.
+#[derive(Debug, Clone)]
+pub enum Outcome {
+    /// The target answered.
+    Response {
+        /// The request as sent (for `to_curl`).
+        request: Box<RequestSpec>,
+        /// The answer.
+        exchange: Box<Exchange>,
+        /// How many requests the step sent (polls).
+        attempts: u32,
+    },
+    /// The step could not be built (a value it needs is missing).
+    Skipped(String),
+    /// The request failed on the way.
+    Failed {
+        /// The request.
+        request: Box<RequestSpec>,
+        /// The error.
+        error: String,
+        /// Whether the target could not be reached at all.
+        unreachable: bool,
+    },
+}
+
+/// An [`Outcome`] after normalization: what is compared and snapshotted.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum NormalizedOutcome {
+    /// A normalized response.
+    Response(NormalizedResponse),
+    /// A step that did not send, or whose request failed.
+    NotAnswered {
+        /// Why.
+        not_answered: String,
+    },
+}
+
+impl NormalizedOutcome {
+    /// As one JSON value.
+    pub fn to_value(&self) -> Value {
+        serde_json::to_value(self).unwrap_or(Value::Null)
+    }
+}
+
+impl Outcome {
+    /// The request, when one was built.
+    pub fn request(&self) -> Option<&RequestSpec> {
+        match self {
+            Outcome::Response { request, .. } | Outcome::Failed { request, .. } => Some(request),
+            Outcome::Skipped(_) => None,
+        }
+    }
+
+    /// Normalizes the outcome. Errors keep only their kind (their text holds hosts and ports).
+    pub fn normalize(&self, normalizer: &mut Normalizer) -> NormalizedOutcome {
+        match self {
+            Outcome::Response { exchange, .. } => {
+                NormalizedOutcome::Response(normalizer.normalize_response(
+                    exchange.status.as_u16(),
+                    &exchange.headers,
+                    &exchange.body,
+                ))
+            }
+            Outcome::Skipped(reason) => NormalizedOutcome::NotAnswered {
+                not_answered: format!("skipped: {reason}"),
+            },
+            Outcome::Failed { unreachable, .. } => NormalizedOutcome::NotAnswered {
+                not_answered: if *unreachable {
+                    "request failed: target unreachable or timed out".to_owned()
+                } else {
+                    "request failed".to_owned()
+                },
+            },
+        }
+    }
+}
+
+/// Polling settings.
+#[derive(Debug, Clone, Copy)]
+pub struct PollSettings {
+    /// Seconds the mock's clock is advanced before each poll (when it has a control API).
+    pub advance_seconds: u64,
+    /// Wall-clock wait between polls on a target without a control API.
+    pub interval: Duration,
+    /// Most polls per step.
+    pub max_polls: u32,
+}
+
+impl Default for PollSettings {
+    fn default() -> Self {
+        Self {
+            advance_seconds: 15,
+            interval: Duration::from_secs(10),
+            max_polls: 60,
+        }
+    }
+}
+
+/// Runs steps against one target, keeping its captured values.
+#[derive(Debug)]
+pub struct SideRunner {
+    client: Client,
+    vars: HashMap<String, Value>,
+    control: Option<bool>,
+    poll: PollSettings,
+}
+
+impl SideRunner {
+    /// A runner over this client.
+    pub fn new(client: Client, poll: PollSettings) -> Self {
+        Self {
+            client,
+            vars: HashMap::new(),
+            control: None,
+            poll,
+        }
+    }
+
+    /// The target.
+    pub fn target(&self) -> &Target {
+        self.client.target()
+    }
+
+    /// The values captured so far.
+    pub fn vars(&self) -> &HashMap<String, Value> {
+        &self.vars
+    }
+
+    /// Runs one step.
+    pub async fn run(&mut self, step: &Step) -> Outcome {
+        let built = {
+            let ctx = Ctx {
+                target: self.client.target(),
+                vars: &self.vars,
+            };
+            (step.build)(&ctx)
+        };
+        let request = match built {
+            Ok(r) => r,
+            Err(reason) => return Outcome::Skipped(reason),
+        };
+        let mut attempts = 0;
+        let result = loop {
+            attempts += 1;
+            let result = self.client.send(&request).await;
+            let done = match (&result, step.mode) {
+                (_, Mode::Once) | (Err(_), _) => true,
+                (Ok(ex), Mode::PollUntilTerminal) => {
+                    is_terminal(ex) || attempts >= self.poll.max_polls
+                }
+            };
+            if done {
+                break result;
+            }
+            self.let_time_pass().await;
+        };
+        match result {
+            Ok(exchange) => {
+                if exchange.status.is_success() {
+                    if let Some(body) = exchange.json() {
+                        for c in &step.captures {
+                            if let Some(v) = body.pointer(&c.pointer) {
+                                self.vars.insert(c.var.clone(), v.clone());
+                            }
+                        }
+                    }
+                }
+                Outcome::Response {
+                    request: Box::new(request),
+                    exchange: Box::new(exchange),
+                    attempts,
+                }
+            }
+            Err(e) => Outcome::Failed {
+                unreachable: e.is_unreachable(),
+                error: e.to_string(),
+                request: Box::new(request),
+            },
+        }
+    }
+
+    /// Advances the mock's virtual clock, or waits on a target without a control API.
+    async fn let_time_pass(&mut self) {
+        if self.control != Some(false) {
+            let advance = RequestSpec::post("/__mock/clock/advance")
+                .auth(Auth::None)
+                .json(serde_json::json!({ "seconds": self.poll.advance_seconds }));
+            let ok = matches!(self.client.send(&advance).await, Ok(ex) if ex.status.is_success());
+            self.control = Some(ok);
+            if ok {
+                return;
+            }
+        }
+        tokio::time::sleep(self.poll.interval).await;
+    }
+}
+
+fn is_terminal(exchange: &Exchange) -> bool {
+    if !exchange.status.is_success() {
+        return true;
+    }
+    let status = exchange
+        .json()
+        .and_then(|b| b.get("status").and_then(Value::as_str).map(str::to_owned));
+    !matches!(
+        status.as_deref(),
+        Some("queued" | "in_progress" | "processing" | "pending")
+    )
+}
+
+/// A short, stable description of a client error's kind.
+pub fn error_kind(e: &ClientError) -> &'static str {
+    if e.is_unreachable() {
+        "unreachable"
+    } else {
+        "refused"
+    }
+}

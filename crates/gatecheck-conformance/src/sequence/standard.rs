@@ -1,0 +1,554 @@
+//! The standard sequence: every route, its main error cases, and the places where the two
+//! profiles of DECISIONS.md differ, with request values drawn from a seed.
+
+use super::{Ctx, Sequence, Step};
+use crate::client::{Auth, Part, RequestSpec};
+use crate::redact::Secret;
+use rand::rngs::SmallRng;
+use rand::seq::SliceRandom;
+use rand::{Rng, SeedableRng};
+use serde_json::{json, Value};
+
+/// Which models the sequence uses (defaults: the fixture catalog's).
+#[derive(Debug, Clone)]
+pub struct SequenceOptions {
+    /// An image model answering `b64_json`, and its sizes.
+    pub image_b64_model: (String, Vec<String>),
+    /// An image model answering `url`, and its sizes.
+    pub image_url_model: (String, Vec<String>),
+    /// A translation model.
+    pub translation_model: String,
+    /// A speech model and its voices.
+    pub speech_model: (String, Vec<String>),
+    /// A video model and its durations.
+    pub video_model: (String, Vec<i64>),
+    /// Whether to include the key-management steps (they edit the target's key, and restore it).
+    pub key_steps: bool,
+}
+
+impl Default for SequenceOptions {
+    fn default() -> Self {
+        let strings = |xs: &[&str]| xs.iter().map(|s| (*s).to_owned()).collect::<Vec<_>>();
+        Self {
+            image_b64_model: (
+                "gpt-image-1".into(),
+                strings(&["1024x1024", "1024x1536", "1536x1024"]),
+            ),
+            image_url_model: ("dall-e-3".into(), strings(&["1024x1024", "1792x1024"])),
+            translation_model: "whisper-1".into(),
+            speech_model: (
+                "tts-1".into(),
+                strings(&["alloy", "ash", "coral", "echo", "fable", "nova", "onyx"]),
+            ),
+            video_model: ("sora-2".into(), vec![4, 8]),
+            key_steps: true,
+        }
+    }
+}
+
+const WORDS: [&str; 12] = [
+    "harbor", "lantern", "meadow", "copper", "falcon", "river", "orchid", "summit", "velvet",
+    "glacier", "ember", "willow",
+];
+/// Multi-byte characters (3 bytes each in UTF-8).
+const WIDE: [char; 10] = ['名', '前', '鍵', '試', '験', '東', '京', '海', '山', '川'];
+
+fn words(rng: &mut SmallRng, n: usize) -> String {
+    (0..n)
+        .map(|_| *WORDS.choose(rng).unwrap_or(&"word"))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn alnum(rng: &mut SmallRng, n: usize) -> String {
+    const CHARS: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+    (0..n)
+        .map(|_| CHARS[rng.gen_range(0..CHARS.len())] as char)
+        .collect()
+}
+
+fn pick<T: Clone>(rng: &mut SmallRng, xs: &[T], fallback: T) -> T {
+    xs.choose(rng).cloned().unwrap_or(fallback)
+}
+
+/// A mono 16-bit PCM WAV file: `millis` of a sine tone at `hz`, sampled at 8 kHz.
+pub fn wav_tone(hz: u32, millis: u32) -> Vec<u8> {
+    let rate = 8000u32;
+    let samples = rate * millis / 1000;
+    let data_len = samples * 2;
+    let mut out = Vec::with_capacity(44 + data_len as usize);
+    out.extend_from_slice(b"RIFF");
+    out.extend_from_slice(&(36 + data_len).to_le_bytes());
+    out.extend_from_slice(b"WAVEfmt ");
+    out.extend_from_slice(&16u32.to_le_bytes());
+    out.extend_from_slice(&1u16.to_le_bytes()); // PCM
+    out.extend_from_slice(&1u16.to_le_bytes()); // mono
+    out.extend_from_slice(&rate.to_le_bytes());
+    out.extend_from_slice(&(rate * 2).to_le_bytes());
+    out.extend_from_slice(&2u16.to_le_bytes());
+    out.extend_from_slice(&16u16.to_le_bytes());
+    out.extend_from_slice(b"data");
+    out.extend_from_slice(&data_len.to_le_bytes());
+    for i in 0..samples {
+        let t = i as f64 / rate as f64;
+        let v = (t * hz as f64 * std::f64::consts::TAU).sin() * 8000.0;
+        out.extend_from_slice(&(v as i16).to_le_bytes());
+    }
+    out
+}
+
+fn api_key(ctx: &Ctx<'_>) -> Result<Auth, String> {
+    ctx.target
+        .api_key
+        .as_ref()
+        .map(|_| Auth::ApiKey)
+        .ok_or_else(|| "needs an API key (--api-key)".to_owned())
+}
+
+fn access_token(ctx: &Ctx<'_>) -> Result<Auth, String> {
+    ctx.target
+        .access_token
+        .as_ref()
+        .map(|_| Auth::AccessToken)
+        .ok_or_else(|| "needs an access token (--access-token)".to_owned())
+}
+
+/// The key record captured before the run, with `overrides` applied: every field is sent, as
+/// the route resets omitted ones.
+fn full_record(ctx: &Ctx<'_>, overrides: Value) -> Result<Value, String> {
+    let mut record = ctx.var("key_before")?.clone();
+    let obj = record
+        .as_object_mut()
+        .ok_or_else(|| "`key_before` is not an object".to_owned())?;
+    for field in [
+        "key",
+        "user_id",
+        "created_time",
+        "accessed_time",
+        "used_quota",
+    ] {
+        obj.remove(field);
+    }
+    if let Some(o) = overrides.as_object() {
+        for (k, v) in o {
+            obj.insert(k.clone(), v.clone());
+        }
+    }
+    Ok(record)
+}
+
+fn translation(model: &str, wav: &[u8], filename: &str, extra: &[(&str, &str)]) -> Vec<Part> {
+    let mut parts = vec![
+        Part::file("file", filename, "audio/wav", wav.to_vec()),
+        Part::text("model", model),
+    ];
+    parts.extend(extra.iter().map(|(k, v)| Part::text(k, *v)));
+    parts
+}
+
+impl Sequence {
+    /// The standard sequence for `seed`.
+    ///
+    /// It runs the model routes first and the key-management steps last, and leaves the
+    /// target's key as it found it (the last steps restore it). It sends `New-Api-User`
+    /// wherever it sends the access token, except in the one step that checks that header.
+    pub fn standard(seed: u64, options: &SequenceOptions) -> Self {
+        let mut rng = SmallRng::seed_from_u64(seed);
+        let o = options.clone();
+        let mut steps = Vec::new();
+
+        // Catalog.
+        let page_size = rng.gen_range(3..=6);
+        steps.push(Step::new(
+            "catalog.list.page",
+            "first catalog page",
+            move |_| {
+                Ok(RequestSpec::get(format!(
+                    "/api/models?p=1&page_size={page_size}"
+                )))
+            },
+        ));
+        steps.push(Step::new(
+            "catalog.list.video",
+            "catalog filtered by type",
+            |_| Ok(RequestSpec::get("/api/models?model_type=video")),
+        ));
+
+        // Images.
+        let (b64_model, b64_sizes) = o.image_b64_model.clone();
+        let b64_size = pick(&mut rng, &b64_sizes, "1024x1024".into());
+        let prompt = words(&mut rng, 4);
+        let image_body = json!({"model": b64_model, "prompt": prompt, "size": b64_size});
+        let body = image_body.clone();
+        steps.push(Step::new(
+            "auth.v1.missing-key-401",
+            "no Authorization",
+            move |_| Ok(RequestSpec::post("/v1/images/generations").json(body.clone())),
+        ));
+        let body = image_body.clone();
+        let basic = format!("Basic {}", alnum(&mut rng, 24));
+        steps.push(Step::new(
+            "auth.v1.wrong-scheme-401",
+            "Basic scheme",
+            move |_| {
+                Ok(RequestSpec::post("/v1/images/generations")
+                    .auth(Auth::Raw(Secret::new(basic.clone())))
+                    .json(body.clone()))
+            },
+        ));
+        let body = image_body.clone();
+        let unknown = format!("sk-{}", alnum(&mut rng, 48));
+        steps.push(Step::new(
+            "auth.v1.unknown-key-401",
+            "unknown key",
+            move |_| {
+                Ok(RequestSpec::post("/v1/images/generations")
+                    .auth(Auth::Key(Secret::new(unknown.clone())))
+                    .json(body.clone()))
+            },
+        ));
+        let body = image_body.clone();
+        steps.push(Step::new(
+            "image.generate.b64",
+            "image as b64_json",
+            move |ctx| {
+                Ok(RequestSpec::post("/v1/images/generations")
+                    .auth(api_key(ctx)?)
+                    .json(body.clone()))
+            },
+        ));
+        let (url_model, url_sizes) = o.image_url_model.clone();
+        let url_size = pick(&mut rng, &url_sizes, "1024x1024".into());
+        let body = json!({"model": url_model, "prompt": words(&mut rng, 3), "size": url_size});
+        steps.push(Step::new(
+            "image.generate.url",
+            "image as url",
+            move |ctx| {
+                Ok(RequestSpec::post("/v1/images/generations")
+                    .auth(api_key(ctx)?)
+                    .json(body.clone()))
+            },
+        ));
+        let body = json!({"model": o.image_b64_model.0, "prompt": words(&mut rng, 2),
+                          "size": format!("{}x{}", rng.gen_range(3..99), rng.gen_range(3..99))});
+        steps.push(Step::new(
+            "image.generate.bad-size-400",
+            "size the model refuses",
+            move |ctx| {
+                Ok(RequestSpec::post("/v1/images/generations")
+                    .auth(api_key(ctx)?)
+                    .json(body.clone()))
+            },
+        ));
+
+        // Audio translation, each response format; then validation errors.
+        let wav = wav_tone(rng.gen_range(200..900), 400);
+        let model = o.translation_model.clone();
+        for format in ["json", "text", "srt", "verbose_json", "vtt"] {
+            let (wav, model) = (wav.clone(), model.clone());
+            let id = format!("audio.translation.{}", format.replace('_', "-"));
+            steps.push(Step::new(&id, "translation", move |ctx| {
+                Ok(RequestSpec::post("/v1/audio/translations")
+                    .auth(api_key(ctx)?)
+                    .multipart(translation(
+                        &model,
+                        &wav,
+                        "speech.wav",
+                        &[("response_format", format)],
+                    )))
+            }));
+        }
+        let (w, m) = (wav.clone(), model.clone());
+        let temperature = format!("{:.1}", rng.gen_range(1.1..3.0));
+        steps.push(Step::new(
+            "audio.translation.temperature-400",
+            "temperature above 1",
+            move |ctx| {
+                Ok(RequestSpec::post("/v1/audio/translations")
+                    .auth(api_key(ctx)?)
+                    .multipart(translation(
+                        &m,
+                        &w,
+                        "speech.wav",
+                        &[("temperature", &temperature)],
+                    )))
+            },
+        ));
+        let (w, m) = (wav.clone(), model.clone());
+        steps.push(Step::new(
+            "audio.translation.extension-400",
+            "file extension not allowed",
+            move |ctx| {
+                Ok(RequestSpec::post("/v1/audio/translations")
+                    .auth(api_key(ctx)?)
+                    .multipart(translation(&m, &w, "speech.txt", &[])))
+            },
+        ));
+
+        // Speech.
+        let (speech_model, voices) = o.speech_model.clone();
+        for format in ["mp3", "wav"] {
+            let voice = pick(&mut rng, &voices, "alloy".into());
+            let body = json!({"model": speech_model, "input": words(&mut rng, 6),
+                              "voice": voice, "response_format": format});
+            steps.push(Step::new(
+                &format!("audio.speech.{format}"),
+                "speech",
+                move |ctx| {
+                    Ok(RequestSpec::post("/v1/audio/speech")
+                        .auth(api_key(ctx)?)
+                        .json(body.clone()))
+                },
+            ));
+        }
+        let body = json!({"model": speech_model, "input": words(&mut rng, 2),
+                          "voice": format!("voice-{}", alnum(&mut rng, 6))});
+        steps.push(Step::new(
+            "audio.speech.voice-400",
+            "unknown voice",
+            move |ctx| {
+                Ok(RequestSpec::post("/v1/audio/speech")
+                    .auth(api_key(ctx)?)
+                    .json(body.clone()))
+            },
+        ));
+
+        // Video: create, poll, complete, content; a failing task; an unknown id.
+        let (video_model, seconds) = o.video_model.clone();
+        let secs = pick(&mut rng, &seconds, 4).to_string();
+        let (vm, prompt) = (video_model.clone(), words(&mut rng, 5));
+        steps.push(
+            Step::new(
+                "video.create",
+                "create a video task (multipart)",
+                move |ctx| {
+                    Ok(RequestSpec::post("/v1/videos")
+                        .auth(api_key(ctx)?)
+                        .multipart(vec![
+                            Part::text("model", vm.clone()),
+                            Part::text("prompt", prompt.clone()),
+                            Part::text("seconds", secs.clone()),
+                        ]))
+                },
+            )
+            .capture("video_id", "/id"),
+        );
+        steps.push(
+            Step::new("video.poll.first", "poll right after create", |ctx| {
+                Ok(
+                    RequestSpec::get(format!("/v1/videos/{}", ctx.str_var("video_id")?))
+                        .auth(api_key(ctx)?),
+                )
+            })
+            .needs("video_id"),
+        );
+        steps.push(
+            Step::new("video.poll.terminal", "poll until terminal", |ctx| {
+                Ok(
+                    RequestSpec::get(format!("/v1/videos/{}", ctx.str_var("video_id")?))
+                        .auth(api_key(ctx)?),
+                )
+            })
+            .needs("video_id")
+            .poll(),
+        );
+        steps.push(
+            Step::new("video.content", "the video's bytes", |ctx| {
+                Ok(
+                    RequestSpec::get(format!("/v1/videos/{}/content", ctx.str_var("video_id")?))
+                        .auth(api_key(ctx)?),
+                )
+            })
+            .needs("video_id"),
+        );
+        let body =
+            json!({"model": video_model, "prompt": format!("{} [fail]", words(&mut rng, 3))});
+        steps.push(
+            Step::new(
+                "video.create.json-failing",
+                "a task that fails (JSON body)",
+                move |ctx| {
+                    Ok(RequestSpec::post("/v1/videos")
+                        .auth(api_key(ctx)?)
+                        .json(body.clone()))
+                },
+            )
+            .capture("failing_id", "/id"),
+        );
+        steps.push(
+            Step::new(
+                "video.content.not-completed-400",
+                "content of a queued task",
+                |ctx| {
+                    Ok(RequestSpec::get(format!(
+                        "/v1/videos/{}/content",
+                        ctx.str_var("failing_id")?
+                    ))
+                    .auth(api_key(ctx)?))
+                },
+            )
+            .needs("failing_id"),
+        );
+        steps.push(
+            Step::new("video.poll.failed", "poll the failing task", |ctx| {
+                Ok(
+                    RequestSpec::get(format!("/v1/videos/{}", ctx.str_var("failing_id")?))
+                        .auth(api_key(ctx)?),
+                )
+            })
+            .needs("failing_id")
+            .poll(),
+        );
+        let unknown_task = format!("task_{}", alnum(&mut rng, 32));
+        steps.push(Step::new(
+            "video.poll.unknown-id-404",
+            "unknown task id",
+            move |ctx| {
+                Ok(RequestSpec::get(format!("/v1/videos/{unknown_task}")).auth(api_key(ctx)?))
+            },
+        ));
+
+        if o.key_steps {
+            key_steps(&mut rng, &mut steps);
+        }
+        Sequence { seed, steps }
+    }
+}
+
+/// Key management: read, update (valid, too long, multi-byte), status without `status_only`,
+/// a disabled key, a wrong access token, a missing `New-Api-User`; then restore.
+fn key_steps(rng: &mut SmallRng, steps: &mut Vec<Step>) {
+    steps.push(
+        Step::new("token.get", "the key before the run", |ctx| {
+            Ok(RequestSpec::get(format!("/api/token/{}", ctx.key_id()?)).auth(access_token(ctx)?))
+        })
+        .capture("key_before", "/data"),
+    );
+    let put = |ctx: &Ctx<'_>, overrides: Value| -> Result<RequestSpec, String> {
+        Ok(RequestSpec::put("/api/token/")
+            .auth(access_token(ctx)?)
+            .json(full_record(ctx, overrides)?))
+    };
+    let name = format!("gc-{}", alnum(rng, 8));
+    steps.push(
+        Step::new("token.update.valid", "rename the key", move |ctx| {
+            put(ctx, json!({"name": name}))
+        })
+        .needs("key_before"),
+    );
+    let long: String = (0..51).map(|_| 'n').collect();
+    steps.push(
+        Step::new(
+            "token.update.name-51-chars",
+            "name of 51 characters",
+            move |ctx| put(ctx, json!({"name": long})),
+        )
+        .needs("key_before"),
+    );
+    let wide: String = (0..20)
+        .map(|_| *WIDE.choose(rng).unwrap_or(&'名'))
+        .collect();
+    steps.push(
+        Step::new(
+            "token.update.name-20-multibyte",
+            "name of 20 characters, 60 UTF-8 bytes",
+            move |ctx| put(ctx, json!({"name": wide})),
+        )
+        .needs("key_before"),
+    );
+    let name = format!("gc-{}", alnum(rng, 8));
+    steps.push(
+        Step::new(
+            "token.update.status-without-status-only",
+            "status 2 in the body, no status_only",
+            move |ctx| put(ctx, json!({"name": name, "status": 2})),
+        )
+        .needs("key_before"),
+    );
+    let status_only = |status: i64| {
+        move |ctx: &Ctx<'_>| -> Result<RequestSpec, String> {
+            Ok(RequestSpec::put("/api/token/?status_only=1")
+                .auth(access_token(ctx)?)
+                .json(json!({"id": ctx.key_id()?, "status": status})))
+        }
+    };
+    steps.push(Step::new(
+        "token.update.status-only-enable",
+        "enable",
+        status_only(1),
+    ));
+    steps.push(Step::new(
+        "token.update.status-only-disable",
+        "disable",
+        status_only(2),
+    ));
+    let prompt = words(rng, 3);
+    steps.push(Step::new(
+        "auth.v1.disabled-key-401",
+        "request with the disabled key",
+        move |ctx| {
+            Ok(RequestSpec::post("/v1/images/generations")
+                .auth(api_key(ctx)?)
+                .json(json!({"model": "gpt-image-1", "prompt": prompt, "size": "1024x1024"})))
+        },
+    ));
+    steps.push(Step::new(
+        "token.update.status-only-reenable",
+        "enable again",
+        status_only(1),
+    ));
+    let wrong = alnum(rng, 32);
+    steps.push(
+        Step::new(
+            "token.update.wrong-access-token",
+            "unknown access token",
+            move |ctx| {
+                Ok(RequestSpec::put("/api/token/")
+                    .auth(Auth::Raw(Secret::new(wrong.clone())))
+                    .json(full_record(ctx, json!({}))?))
+            },
+        )
+        .needs("key_before"),
+    );
+    steps.push(
+        Step::new(
+            "token.update.missing-new-api-user",
+            "access token without New-Api-User",
+            |ctx| {
+                let token = ctx
+                    .target
+                    .access_token
+                    .as_ref()
+                    .ok_or_else(|| "needs an access token (--access-token)".to_owned())?;
+                Ok(RequestSpec::put("/api/token/")
+                    .header("Authorization", token.expose())
+                    .json(full_record(ctx, json!({}))?))
+            },
+        )
+        .needs("key_before"),
+    );
+    // Restore: every field as it was, then the status.
+    steps.push(
+        Step::new("token.restore", "the key as it was", move |ctx| {
+            put(ctx, json!({}))
+        })
+        .needs("key_before"),
+    );
+    steps.push(
+        Step::new(
+            "token.restore.status",
+            "the key's status as it was",
+            |ctx| {
+                let status = ctx
+                    .var("key_before")?
+                    .get("status")
+                    .cloned()
+                    .unwrap_or(json!(1));
+                Ok(RequestSpec::put("/api/token/?status_only=1")
+                    .auth(access_token(ctx)?)
+                    .json(json!({"id": ctx.key_id()?, "status": status})))
+            },
+        )
+        .needs("key_before"),
+    );
+}

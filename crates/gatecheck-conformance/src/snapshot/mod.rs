@@ -1,0 +1,340 @@
+//! Contract snapshots: the normalized responses of a fixed, seeded sequence, one insta `.snap`
+//! file per step (named by the step's check id), plus a manifest (`gatecheck-snapshots.json`:
+//! the seed and the step list).
+//!
+//! `record` writes them; `verify` runs the sequence again, compares each step with its file
+//! (as JSON, so formatting does not matter), and on a mismatch writes `<id>.snap.new` beside the
+//! file, so that `cargo insta review` can accept it, and reports the step and the JSON paths
+//! that changed.
+
+mod format;
+
+pub use format::{SnapFile, SnapFormatError};
+
+use crate::diff::{diff_values, render::unified, Difference, Style};
+use crate::normalize::Normalizer;
+use crate::sequence::{NormalizedOutcome, Sequence, SideRunner};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+/// The manifest's file name.
+pub const MANIFEST: &str = "gatecheck-snapshots.json";
+/// The `source` written into every snapshot.
+pub const SOURCE: &str = "gatecheck snapshot record";
+
+/// One step's normalized outcome, ready to snapshot.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Recorded {
+    /// Position in the sequence.
+    pub index: usize,
+    /// The step's check id (the file name).
+    pub check_id: String,
+    /// `METHOD path`, or why nothing was sent.
+    pub request: String,
+    /// What the step shows.
+    pub title: String,
+    /// The normalized outcome.
+    pub outcome: NormalizedOutcome,
+}
+
+impl Recorded {
+    fn description(&self) -> String {
+        format!("step {}: {} ({})", self.index, self.request, self.title)
+    }
+
+    fn content(&self) -> String {
+        serde_json::to_string_pretty(&self.outcome.to_value()).unwrap_or_default()
+    }
+}
+
+/// The manifest of a snapshot directory.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Manifest {
+    /// The sequence's seed.
+    pub seed: u64,
+    /// The check ids, in order.
+    pub steps: Vec<String>,
+}
+
+/// An I/O or format error.
+#[derive(Debug, thiserror::Error)]
+pub enum SnapshotError {
+    /// Reading or writing failed.
+    #[error("{path}: {source}")]
+    Io {
+        /// The file.
+        path: String,
+        /// The cause.
+        source: std::io::Error,
+    },
+    /// A file is not a snapshot, or its content is not JSON.
+    #[error("{path}: {reason}")]
+    Format {
+        /// The file.
+        path: String,
+        /// Why.
+        reason: String,
+    },
+}
+
+fn io_err(path: &Path) -> impl FnOnce(std::io::Error) -> SnapshotError + '_ {
+    move |source| SnapshotError::Io {
+        path: path.display().to_string(),
+        source,
+    }
+}
+
+/// Runs a sequence against one target and normalizes each step.
+pub async fn run_sequence(
+    sequence: &Sequence,
+    runner: &mut SideRunner,
+    normalizer: &Normalizer,
+) -> Vec<Recorded> {
+    let mut normalizer = normalizer.fresh();
+    let mut out = Vec::with_capacity(sequence.steps.len());
+    for (index, step) in sequence.steps.iter().enumerate() {
+        let outcome = runner.run(step).await;
+        let normalized = outcome.normalize(&mut normalizer);
+        let request = match (outcome.request(), &normalized) {
+            (Some(r), _) => r.summary(),
+            (None, NormalizedOutcome::NotAnswered { not_answered }) => not_answered.clone(),
+            (None, _) => String::new(),
+        };
+        out.push(Recorded {
+            index,
+            check_id: step.id.clone(),
+            request,
+            title: step.title.clone(),
+            outcome: normalized,
+        });
+    }
+    out
+}
+
+/// The path of a step's snapshot.
+pub fn snap_path(dir: &Path, check_id: &str) -> PathBuf {
+    dir.join(format!("{check_id}.snap"))
+}
+
+/// Reads a directory's manifest, if it has one.
+pub fn read_manifest(dir: &Path) -> Result<Option<Manifest>, SnapshotError> {
+    let path = dir.join(MANIFEST);
+    match std::fs::read_to_string(&path) {
+        Ok(text) => serde_json::from_str(&text)
+            .map(Some)
+            .map_err(|e| SnapshotError::Format {
+                path: path.display().to_string(),
+                reason: e.to_string(),
+            }),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(io_err(&path)(e)),
+    }
+}
+
+/// Writes every step's snapshot and the manifest; removes stale `.snap.new` files of these
+/// steps and `.snap` files of steps no longer in the sequence. Returns the files written.
+pub fn record(dir: &Path, seed: u64, steps: &[Recorded]) -> Result<Vec<PathBuf>, SnapshotError> {
+    std::fs::create_dir_all(dir).map_err(io_err(dir))?;
+    let mut written = Vec::new();
+    for step in steps {
+        let path = snap_path(dir, &step.check_id);
+        let snap = SnapFile::new(SOURCE, &step.description(), &step.check_id, step.content());
+        std::fs::write(&path, snap.render()).map_err(io_err(&path))?;
+        let _ = std::fs::remove_file(path.with_extension("snap.new"));
+        written.push(path);
+    }
+    if let Some(old) = read_manifest(dir)? {
+        for id in old.steps {
+            if !steps.iter().any(|s| s.check_id == id) {
+                let _ = std::fs::remove_file(snap_path(dir, &id));
+            }
+        }
+    }
+    let manifest = Manifest {
+        seed,
+        steps: steps.iter().map(|s| s.check_id.clone()).collect(),
+    };
+    let path = dir.join(MANIFEST);
+    let text = serde_json::to_string_pretty(&manifest).unwrap_or_default() + "\n";
+    std::fs::write(&path, text).map_err(io_err(&path))?;
+    written.push(path);
+    Ok(written)
+}
+
+/// What to do with a mismatch.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum UpdateMode {
+    /// Write `<id>.snap.new` beside the file (insta's default).
+    #[default]
+    New,
+    /// Overwrite the `.snap` file (`INSTA_UPDATE=always`).
+    Always,
+    /// Write nothing (`INSTA_UPDATE=no`, and on CI).
+    No,
+}
+
+impl UpdateMode {
+    /// From `INSTA_UPDATE` (`always`, `new`, `no`, `auto`) and `CI`, as insta reads them.
+    pub fn from_env() -> Self {
+        match std::env::var("INSTA_UPDATE").as_deref() {
+            Ok("always") | Ok("overwrite") => Self::Always,
+            Ok("no") => Self::No,
+            Ok("new") => Self::New,
+            _ if std::env::var_os("CI").is_some() => Self::No,
+            _ => Self::New,
+        }
+    }
+}
+
+/// One step whose response no longer matches its snapshot.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Mismatch {
+    /// The step.
+    pub index: usize,
+    /// Its check id.
+    pub check_id: String,
+    /// `METHOD path`.
+    pub request: String,
+    /// The snapshot file.
+    pub file: PathBuf,
+    /// Where the new response differs (left: snapshot, right: now). Empty when the snapshot
+    /// file is missing.
+    pub differences: Vec<Difference>,
+    /// The snapshot's content (`None`: no snapshot yet).
+    pub expected: Option<Value>,
+    /// The new content.
+    pub actual: Value,
+    /// The `.snap.new` or updated file written, if any.
+    pub written: Option<PathBuf>,
+}
+
+/// The result of `verify`.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct VerifyReport {
+    /// Steps that match.
+    pub matched: usize,
+    /// Steps that do not (or have no snapshot).
+    pub mismatches: Vec<Mismatch>,
+    /// Snapshot files of steps no longer in the sequence.
+    pub stale: Vec<PathBuf>,
+}
+
+impl VerifyReport {
+    /// Whether every step matched.
+    pub fn passed(&self) -> bool {
+        self.mismatches.is_empty()
+    }
+
+    /// A readable account: each mismatch with its step, JSON paths and a unified diff.
+    pub fn render(&self, style: Style) -> String {
+        let mut out = String::new();
+        for m in &self.mismatches {
+            let _ = writeln!(
+                out,
+                "✗ step {} {} ({}): {}",
+                m.index,
+                m.check_id,
+                m.request,
+                m.file.display()
+            );
+            match &m.expected {
+                None => {
+                    let _ = writeln!(out, "  no snapshot recorded for this step");
+                }
+                Some(expected) => {
+                    for d in &m.differences {
+                        let _ = writeln!(out, "  {}", d.describe());
+                    }
+                    for line in unified(expected, &m.actual, style).lines() {
+                        let _ = writeln!(out, "    {line}");
+                    }
+                }
+            }
+            if let Some(w) = &m.written {
+                let _ = writeln!(
+                    out,
+                    "  wrote {} (accept with `cargo insta review`, or re-record)",
+                    w.display()
+                );
+            }
+        }
+        for s in &self.stale {
+            let _ = writeln!(out, "! stale snapshot (no such step): {}", s.display());
+        }
+        let _ = writeln!(
+            out,
+            "{} steps match, {} differ",
+            self.matched,
+            self.mismatches.len()
+        );
+        out
+    }
+}
+
+/// Compares each step with its snapshot in `dir`.
+pub fn verify(
+    dir: &Path,
+    steps: &[Recorded],
+    mode: UpdateMode,
+) -> Result<VerifyReport, SnapshotError> {
+    let mut report = VerifyReport::default();
+    for step in steps {
+        let file = snap_path(dir, &step.check_id);
+        let actual = step.outcome.to_value();
+        let expected = match std::fs::read_to_string(&file) {
+            Ok(text) => {
+                let snap = SnapFile::parse(&text).map_err(|e| SnapshotError::Format {
+                    path: file.display().to_string(),
+                    reason: e.to_string(),
+                })?;
+                let value: Value =
+                    serde_json::from_str(&snap.content).map_err(|e| SnapshotError::Format {
+                        path: file.display().to_string(),
+                        reason: format!("content is not JSON: {e}"),
+                    })?;
+                Some(value)
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+            Err(e) => return Err(io_err(&file)(e)),
+        };
+        let differences = match &expected {
+            Some(v) => diff_values(v, &actual),
+            None => Vec::new(),
+        };
+        if expected.is_some() && differences.is_empty() {
+            report.matched += 1;
+            let _ = std::fs::remove_file(file.with_extension("snap.new"));
+            continue;
+        }
+        let snap = SnapFile::new(SOURCE, &step.description(), &step.check_id, step.content());
+        let written = match mode {
+            UpdateMode::No => None,
+            UpdateMode::New => Some(file.with_extension("snap.new")),
+            UpdateMode::Always => Some(file.clone()),
+        };
+        if let Some(path) = &written {
+            std::fs::create_dir_all(dir).map_err(io_err(dir))?;
+            std::fs::write(path, snap.render()).map_err(io_err(path))?;
+        }
+        report.mismatches.push(Mismatch {
+            index: step.index,
+            check_id: step.check_id.clone(),
+            request: step.request.clone(),
+            file,
+            differences,
+            expected,
+            actual,
+            written,
+        });
+    }
+    if let Some(manifest) = read_manifest(dir)? {
+        for id in manifest.steps {
+            if !steps.iter().any(|s| s.check_id == id) {
+                report.stale.push(snap_path(dir, &id));
+            }
+        }
+    }
+    Ok(report)
+}
