@@ -1,0 +1,12 @@
+//! Integration tests of the mock over real HTTP (one module per area; one test per rule).
+
+mod auth;
+mod catalog;
+mod control;
+mod journal;
+mod library;
+mod limits;
+mod media_formats;
+mod quota;
+mod support;
+mod token_api;

@@ -1,0 +1,390 @@
+//! `/api/token/*`: the update checks in DECISIONS order, resets, status_only, profiles, auth,
+//! and the list/get/create/delete extensions.
+
+use crate::support::*;
+use gatecheck_mock::{ClockMode, MockServer};
+use gatecheck_schemas::Profile;
+use serde_json::{json, Value};
+
+const DEMO: [(&str, &str); 2] = [("authorization", ACCESS_TOKEN), ("new-api-user", "1")];
+
+async fn put(server: &MockServer, query: &str, body: Value) -> Value {
+    let resp = Http::new(server.uri())
+        .json("PUT", &format!("/api/token/{query}"), &DEMO, body)
+        .await;
+    assert_eq!(resp.status, 200, "{}", resp.text());
+    resp.json()
+}
+
+fn full(id: i64) -> Value {
+    json!({
+        "id": id, "name": "kept", "expired_time": -1, "remain_quota": 1000,
+        "unlimited_quota": false, "model_limits_enabled": false, "model_limits": "",
+        "allow_ips": "", "group": "", "cross_group_retry": false
+    })
+}
+
+fn failure_message(v: &Value) -> String {
+    assert_eq!(v["success"], false, "{v}");
+    v["message"].as_str().unwrap_or_default().to_owned()
+}
+
+#[tokio::test]
+async fn put_updates_and_answers_the_record() {
+    let server = MockServer::start().await;
+    let v = put(&server, "", full(1)).await;
+    assert_eq!(v["success"], true);
+    assert_eq!(v["message"], "");
+    assert_eq!(v["data"]["name"], "kept");
+    assert_eq!(v["data"]["remain_quota"], 1000);
+    assert_eq!(server.key(1).unwrap().name, "kept");
+}
+
+#[tokio::test]
+async fn put_name_longer_than_50_characters_fails() {
+    let server = MockServer::start().await;
+    let mut body = full(1);
+    body["name"] = json!("x".repeat(51));
+    assert!(
+        failure_message(&put(&server, "", body.clone()).await).contains("token name is too long")
+    );
+    body["name"] = json!("é".repeat(50)); // 50 characters, 100 bytes
+    assert_eq!(put(&server, "", body).await["success"], true);
+}
+
+#[tokio::test]
+async fn put_name_length_counts_bytes_in_new_api_profile() {
+    let server = MockServer::builder().profile(Profile::NewApi).start().await;
+    let mut body = full(1);
+    body["name"] = json!("é".repeat(26)); // 26 characters, 52 bytes
+    assert!(failure_message(&put(&server, "", body).await).contains("token name is too long"));
+}
+
+#[tokio::test]
+async fn put_negative_quota_fails() {
+    let server = MockServer::start().await;
+    let mut body = full(1);
+    body["remain_quota"] = json!(-1);
+    assert_eq!(
+        failure_message(&put(&server, "", body.clone()).await),
+        "Quota value cannot be negative"
+    );
+    body["unlimited_quota"] = json!(true);
+    assert_eq!(put(&server, "", body).await["success"], true);
+}
+
+#[tokio::test]
+async fn put_unknown_id_is_record_not_found() {
+    let server = MockServer::start().await;
+    assert_eq!(
+        failure_message(&put(&server, "", full(999)).await),
+        "record not found"
+    );
+}
+
+#[tokio::test]
+async fn put_other_users_key_is_record_not_found() {
+    let server = MockServer::start().await;
+    assert_eq!(
+        failure_message(&put(&server, "", full(8)).await),
+        "record not found"
+    );
+    assert_eq!(server.key(8).unwrap().name, "other-enabled");
+}
+
+#[tokio::test]
+async fn put_group_without_access_fails() {
+    let server = MockServer::start().await;
+    let mut body = full(1);
+    body["group"] = json!("svip");
+    assert!(failure_message(&put(&server, "", body.clone()).await).contains("no access to group"));
+    body["group"] = json!("vip");
+    assert_eq!(put(&server, "", body).await["data"]["group"], "vip");
+}
+
+#[tokio::test]
+async fn put_enabling_an_expired_key_fails() {
+    let server = MockServer::start().await;
+    let mut body = full(3);
+    body["status"] = json!(1);
+    body["expired_time"] = json!(1_700_000_000);
+    let msg = failure_message(&put(&server, "?status_only=1", body).await);
+    assert!(msg.to_lowercase().contains("expired"), "{msg}");
+    assert_eq!(server.key(3).unwrap().status, 3);
+}
+
+#[tokio::test]
+async fn put_enabling_an_exhausted_key_fails() {
+    let server = MockServer::start().await;
+    let mut body = full(4);
+    body["status"] = json!(1);
+    let msg = failure_message(&put(&server, "?status_only=1", body).await);
+    assert!(msg.to_lowercase().contains("quota"), "{msg}");
+    assert_eq!(server.key(4).unwrap().status, 4);
+}
+
+#[tokio::test]
+async fn put_checks_run_in_decisions_order() {
+    let server = MockServer::start().await;
+    // name + negative quota + unknown id + group: the name wins.
+    let body = json!({"id": 999, "name": "n".repeat(60), "remain_quota": -5, "group": "svip"});
+    assert!(failure_message(&put(&server, "", body).await).contains("too long"));
+    // negative quota + unknown id: the quota wins.
+    let body = json!({"id": 999, "remain_quota": -5, "group": "svip"});
+    assert!(failure_message(&put(&server, "", body).await).contains("negative"));
+    // unknown id + group: not found wins.
+    let body = json!({"id": 999, "group": "svip"});
+    assert_eq!(
+        failure_message(&put(&server, "", body).await),
+        "record not found"
+    );
+    // group + re-enable of an expired key: the group wins.
+    let body = json!({"id": 3, "group": "svip", "status": 1});
+    assert!(failure_message(&put(&server, "", body).await).contains("no access to group"));
+}
+
+#[tokio::test]
+async fn put_resets_omitted_fields_to_zero_values() {
+    let server = MockServer::builder()
+        .clock(ClockMode::virtual_default())
+        .start()
+        .await;
+    let v = put(&server, "", json!({"id": 1, "name": "only-name"})).await;
+    let data = &v["data"];
+    assert_eq!(data["expired_time"], 0);
+    assert_eq!(data["remain_quota"], 0);
+    assert_eq!(data["model_limits"], "");
+    assert_eq!(data["unlimited_quota"], false);
+    assert_eq!(data["allow_ips"], Value::Null);
+    // The reset is not an error: the next model request finds the key expired.
+    let resp = Http::new(server.uri())
+        .get("/v1/models", &[("authorization", &bearer(KEY_ENABLED))])
+        .await;
+    assert_eq!(resp.status, 401);
+    assert_eq!(server.key(1).unwrap().status, 3);
+}
+
+#[tokio::test]
+async fn put_status_only_changes_status_alone() {
+    let server = MockServer::start().await;
+    let v = put(
+        &server,
+        "?status_only=1",
+        json!({"id": 1, "status": 2, "name": "ignored"}),
+    )
+    .await;
+    assert_eq!(v["data"]["status"], 2);
+    assert_eq!(v["data"]["name"], "demo-enabled");
+    assert_eq!(v["data"]["remain_quota"], 50_000_000);
+}
+
+#[tokio::test]
+async fn put_status_is_applied_in_documented_profile() {
+    let server = MockServer::start().await;
+    let mut body = full(1);
+    body["status"] = json!(2);
+    assert_eq!(put(&server, "", body).await["data"]["status"], 2);
+}
+
+#[tokio::test]
+async fn put_status_is_ignored_without_status_only_in_new_api_profile() {
+    let server = MockServer::builder().profile(Profile::NewApi).start().await;
+    let mut body = full(1);
+    body["status"] = json!(2);
+    assert_eq!(put(&server, "", body).await["data"]["status"], 1);
+}
+
+#[tokio::test]
+async fn access_token_missing_is_401_envelope() {
+    let server = MockServer::start().await;
+    let resp = Http::new(server.uri())
+        .json("PUT", "/api/token/", &[], full(1))
+        .await;
+    assert_eq!(resp.status, 401);
+    assert_eq!(resp.json()["success"], false);
+}
+
+#[tokio::test]
+async fn wrong_access_token_is_401_in_documented_profile() {
+    let server = MockServer::start().await;
+    let resp = Http::new(server.uri())
+        .json("PUT", "/api/token/", &[("authorization", "wrong")], full(1))
+        .await;
+    assert_eq!(resp.status, 401);
+    assert_eq!(resp.json()["success"], false);
+}
+
+#[tokio::test]
+async fn wrong_access_token_is_200_failure_in_new_api_profile() {
+    let server = MockServer::builder().profile(Profile::NewApi).start().await;
+    let resp = Http::new(server.uri())
+        .json(
+            "PUT",
+            "/api/token/",
+            &[("authorization", "wrong"), ("new-api-user", "1")],
+            full(1),
+        )
+        .await;
+    assert_eq!(resp.status, 200);
+    assert_eq!(resp.json()["success"], false);
+}
+
+#[tokio::test]
+async fn bearer_access_token_is_accepted() {
+    let server = MockServer::start().await;
+    let auth = format!("Bearer {ACCESS_TOKEN}");
+    let resp = Http::new(server.uri())
+        .json("PUT", "/api/token/", &[("authorization", &auth)], full(1))
+        .await;
+    assert_eq!(resp.json()["success"], true);
+}
+
+#[tokio::test]
+async fn new_api_user_is_optional_in_documented_profile_but_must_match() {
+    let server = MockServer::start().await;
+    let http = Http::new(server.uri());
+    let ok = http
+        .json(
+            "PUT",
+            "/api/token/",
+            &[("authorization", ACCESS_TOKEN)],
+            full(1),
+        )
+        .await;
+    assert_eq!(ok.json()["success"], true);
+    let mismatch = http
+        .json(
+            "PUT",
+            "/api/token/",
+            &[("authorization", ACCESS_TOKEN), ("new-api-user", "2")],
+            full(1),
+        )
+        .await;
+    assert_eq!(mismatch.status, 401);
+    assert_eq!(mismatch.json()["success"], false);
+}
+
+#[tokio::test]
+async fn new_api_user_is_required_in_new_api_profile() {
+    let server = MockServer::builder().profile(Profile::NewApi).start().await;
+    let http = Http::new(server.uri());
+    let missing = http
+        .json(
+            "PUT",
+            "/api/token/",
+            &[("authorization", ACCESS_TOKEN)],
+            full(1),
+        )
+        .await;
+    assert_eq!(missing.status, 401);
+    let ok = http.json("PUT", "/api/token/", &DEMO, full(1)).await;
+    assert_eq!(ok.json()["success"], true);
+}
+
+#[tokio::test]
+async fn invalid_json_body_is_a_200_failure() {
+    let server = MockServer::start().await;
+    let resp = Http::new(server.uri())
+        .send("PUT", "/api/token/", &DEMO, "{not json")
+        .await;
+    assert_eq!(resp.status, 200);
+    assert_eq!(resp.json()["success"], false);
+}
+
+#[tokio::test]
+async fn list_keys_pages_the_accounts_keys() {
+    let server = MockServer::start().await;
+    let v = Http::new(server.uri())
+        .get("/api/token/?p=1&size=3", &DEMO)
+        .await
+        .json();
+    assert_eq!(v["success"], true);
+    assert_eq!(v["data"]["total"], 7);
+    assert_eq!(v["data"]["page_size"], 3);
+    let items = v["data"]["items"].as_array().unwrap();
+    assert_eq!(items.len(), 3);
+    assert!(items.iter().all(|k| k["user_id"] == 1));
+    let v = Http::new(server.uri())
+        .get("/api/token/?p=3&size=3", &DEMO)
+        .await
+        .json();
+    assert_eq!(v["data"]["items"].as_array().unwrap().len(), 1);
+}
+
+#[tokio::test]
+async fn get_key_by_id_and_others_key_is_not_found() {
+    let server = MockServer::start().await;
+    let http = Http::new(server.uri());
+    let v = http.get("/api/token/2", &DEMO).await.json();
+    assert_eq!(v["data"]["name"], "demo-disabled");
+    let v = http.get("/api/token/8", &DEMO).await.json();
+    assert_eq!(v["success"], false);
+}
+
+#[tokio::test]
+async fn create_then_delete_a_key() {
+    let server = MockServer::start().await;
+    let http = Http::new(server.uri());
+    let v = http
+        .json(
+            "POST",
+            "/api/token/",
+            &DEMO,
+            json!({"name": "scratch", "remain_quota": 500}),
+        )
+        .await
+        .json();
+    assert_eq!(v["success"], true, "{v}");
+    let id = v["data"]["id"].as_i64().unwrap();
+    assert_eq!(v["data"]["expired_time"], -1);
+    let key = http
+        .send("POST", &format!("/api/token/{id}/key"), &DEMO, "")
+        .await
+        .json();
+    let secret = key["data"]["key"].as_str().unwrap().to_owned();
+    assert_eq!(secret.len(), 48);
+    let models = http
+        .get("/v1/models", &[("authorization", &bearer(&secret))])
+        .await;
+    assert_eq!(models.status, 200);
+    let del = http
+        .send("DELETE", &format!("/api/token/{id}"), &DEMO, "")
+        .await
+        .json();
+    assert_eq!(del["success"], true);
+    assert!(server.key(id).is_none());
+    let again = http
+        .send("DELETE", &format!("/api/token/{id}"), &DEMO, "")
+        .await
+        .json();
+    assert_eq!(again["success"], false);
+    let models = http
+        .get("/v1/models", &[("authorization", &bearer(&secret))])
+        .await;
+    assert_eq!(models.status, 401);
+}
+
+#[tokio::test]
+async fn create_checks_name_quota_and_group() {
+    let server = MockServer::start().await;
+    let http = Http::new(server.uri());
+    for body in [
+        json!({"name": "x".repeat(51)}),
+        json!({"name": "n", "remain_quota": -1}),
+        json!({"name": "n", "group": "svip"}),
+    ] {
+        let v = http.json("POST", "/api/token/", &DEMO, body).await.json();
+        assert_eq!(v["success"], false, "{v}");
+    }
+}
+
+#[tokio::test]
+async fn other_account_sees_only_its_keys() {
+    let server = MockServer::start().await;
+    let v = Http::new(server.uri())
+        .get("/api/token/", &[("authorization", OTHER_ACCESS_TOKEN)])
+        .await
+        .json();
+    assert_eq!(v["data"]["total"], 1);
+    assert_eq!(v["data"]["items"][0]["id"], 8);
+}
