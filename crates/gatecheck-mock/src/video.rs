@@ -1,26 +1,280 @@
 //! Video tasks: the store the `/v1/videos` routes read and write (owned by the media routes).
+//!
+//! A task is stored as its [`VideoPlan`] (when it leaves `queued`, when it ends, and how): its
+//! state at any instant is computed from the mock clock by
+//! [`gatecheck_schemas::rules::video::state_at`], so the virtual clock drives every task at
+//! once with no background work. The store is bounded: past [`DEFAULT_MAX_VIDEO_TASKS`] the
+//! oldest terminal task is evicted first (the oldest task if none is terminal).
 
+use std::collections::{HashMap, VecDeque};
+use std::sync::OnceLock;
+
+use gatecheck_schemas::rules::video::{
+    override_outcome, state_at, OverrideError, VideoConfig, VideoOutcome, VideoPlan,
+};
+use gatecheck_schemas::types::{VideoStatus, VideoTask, VideoTaskError};
+use parking_lot::Mutex;
 use serde::{Deserialize, Serialize};
 
-/// All video tasks of the mock.
+/// How many tasks the store keeps at most.
+pub const DEFAULT_MAX_VIDEO_TASKS: usize = 10_000;
+
+/// The built-in video configuration (`fixtures/video.json`).
+pub const DEFAULT_VIDEO_JSON: &str = include_str!("../fixtures/video.json");
+
+/// One stored task.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct StoredVideo {
+    /// `task_` + 32 letters and digits.
+    pub id: String,
+    /// The user whose key created it; other users see 404.
+    pub owner: i64,
+    /// Model identifier.
+    pub model: String,
+    /// Requested duration, seconds.
+    pub seconds: i64,
+    /// Requested size, `<w>x<h>`.
+    pub size: String,
+    /// Its schedule and outcome.
+    pub plan: VideoPlan,
+}
+
+impl StoredVideo {
+    /// The task as the API shows it at `now_ms`, with result URLs under `base_url`.
+    pub fn render(&self, now_ms: i64, base_url: &str) -> VideoTask {
+        let s = state_at(&self.plan, now_ms);
+        let url = (s.status == VideoStatus::Completed)
+            .then(|| format!("{base_url}/v1/videos/{}/content", self.id));
+        VideoTask {
+            id: self.id.clone(),
+            task_id: self.id.clone(),
+            object: "video".into(),
+            model: self.model.clone(),
+            status: s.status,
+            progress: s.progress,
+            created_at: self.plan.created_at_ms.div_euclid(1000),
+            completed_at: s.completed_at,
+            metadata: url.as_ref().map(|u| serde_json::json!({ "url": u })),
+            video_url: url,
+            seconds: Some(self.seconds.to_string()),
+            size: Some(self.size.clone()),
+            error: s.error,
+        }
+    }
+
+    /// The status at `now_ms`.
+    pub fn status_at(&self, now_ms: i64) -> VideoStatus {
+        state_at(&self.plan, now_ms).status
+    }
+}
+
 #[derive(Debug, Default)]
-pub struct VideoStore {}
+struct Inner {
+    tasks: HashMap<String, StoredVideo>,
+    /// Ids in creation order.
+    order: VecDeque<String>,
+}
+
+/// All video tasks of the mock.
+#[derive(Debug)]
+pub struct VideoStore {
+    inner: Mutex<Inner>,
+    cap: usize,
+    config: OnceLock<VideoConfig>,
+}
+
+impl Default for VideoStore {
+    fn default() -> Self {
+        Self::with_capacity(DEFAULT_MAX_VIDEO_TASKS)
+    }
+}
 
 /// A serializable dump of the [`VideoStore`], part of `GET|PUT /__mock/state`.
-#[derive(Debug, Clone, Default, Serialize, Deserialize)]
-pub struct VideoSnapshot {}
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct VideoSnapshot {
+    /// Every task, oldest first.
+    #[serde(default)]
+    pub tasks: Vec<StoredVideo>,
+}
+
+/// Why an outcome override failed.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum OutcomeOverrideError {
+    /// No task with that id.
+    #[error("no video task {0}")]
+    NotFound(String),
+    /// The task is terminal already.
+    #[error(transparent)]
+    Terminal(#[from] OverrideError),
+}
 
 impl VideoStore {
+    /// A store keeping at most `cap` tasks (at least 1).
+    pub fn with_capacity(cap: usize) -> Self {
+        Self {
+            inner: Mutex::new(Inner::default()),
+            cap: cap.max(1),
+            config: OnceLock::new(),
+        }
+    }
+
+    /// The video configuration: `fixture` (the `video` fixture) when it parses, else the
+    /// built-in one. Read once per store.
+    pub fn config(&self, fixture: &serde_json::Value) -> &VideoConfig {
+        self.config.get_or_init(|| {
+            serde_json::from_value(fixture.clone())
+                .or_else(|_| serde_json::from_str(DEFAULT_VIDEO_JSON))
+                .unwrap_or(VideoConfig {
+                    timing: gatecheck_schemas::rules::video::VideoTiming {
+                        queued_seconds: 5.0,
+                        in_progress_seconds_per_video_second: 2.5,
+                        min_in_progress_seconds: 10.0,
+                    },
+                    poll_after_ms: 10_000,
+                    outcomes: Vec::new(),
+                    default_outcome: VideoOutcome::Completed,
+                })
+        })
+    }
+
     /// Forgets every task.
-    pub fn reset(&self) {}
+    pub fn reset(&self) {
+        let mut inner = self.inner.lock();
+        inner.tasks.clear();
+        inner.order.clear();
+    }
 
     /// Dumps every task.
     pub fn snapshot(&self) -> VideoSnapshot {
-        VideoSnapshot::default()
+        let inner = self.inner.lock();
+        VideoSnapshot {
+            tasks: inner
+                .order
+                .iter()
+                .filter_map(|id| inner.tasks.get(id).cloned())
+                .collect(),
+        }
     }
 
-    /// Replaces every task with those of `snapshot`.
+    /// Replaces every task with those of `snapshot` (the newest `cap` of them).
     pub fn restore(&self, snapshot: VideoSnapshot) {
-        let _ = snapshot;
+        let mut inner = self.inner.lock();
+        inner.tasks.clear();
+        inner.order.clear();
+        let skip = snapshot.tasks.len().saturating_sub(self.cap);
+        for t in snapshot.tasks.into_iter().skip(skip) {
+            if inner.tasks.contains_key(&t.id) {
+                continue;
+            }
+            inner.order.push_back(t.id.clone());
+            inner.tasks.insert(t.id.clone(), t);
+        }
+    }
+
+    /// Number of stored tasks.
+    pub fn len(&self) -> usize {
+        self.inner.lock().tasks.len()
+    }
+
+    /// Whether no task is stored.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Stores a new task, evicting the oldest terminal task (at `now_ms`) when full.
+    pub fn insert(&self, task: StoredVideo, now_ms: i64) {
+        let mut inner = self.inner.lock();
+        while inner.tasks.len() >= self.cap {
+            let victim = inner
+                .order
+                .iter()
+                .position(|id| {
+                    inner
+                        .tasks
+                        .get(id)
+                        .is_none_or(|t| t.status_at(now_ms).is_terminal())
+                })
+                .unwrap_or(0);
+            match inner.order.remove(victim) {
+                Some(id) => {
+                    inner.tasks.remove(&id);
+                }
+                None => break,
+            }
+        }
+        inner.order.push_back(task.id.clone());
+        inner.tasks.insert(task.id.clone(), task);
+    }
+
+    /// The task `id` when it belongs to `owner` (`None` for an unknown id or another user's).
+    pub fn get(&self, id: &str, owner: i64) -> Option<StoredVideo> {
+        self.inner
+            .lock()
+            .tasks
+            .get(id)
+            .filter(|t| t.owner == owner)
+            .cloned()
+    }
+
+    /// The task `id`, whoever owns it.
+    pub fn get_any(&self, id: &str) -> Option<StoredVideo> {
+        self.inner.lock().tasks.get(id).cloned()
+    }
+
+    /// Sets the outcome of a task that is not terminal yet (see
+    /// [`gatecheck_schemas::rules::video::override_outcome`]).
+    pub fn set_outcome(
+        &self,
+        id: &str,
+        now_ms: i64,
+        outcome: VideoOutcome,
+        error: Option<VideoTaskError>,
+        immediate: bool,
+    ) -> Result<StoredVideo, OutcomeOverrideError> {
+        let mut inner = self.inner.lock();
+        let task = inner
+            .tasks
+            .get_mut(id)
+            .ok_or_else(|| OutcomeOverrideError::NotFound(id.to_owned()))?;
+        task.plan = override_outcome(&task.plan, now_ms, outcome, error, immediate)?;
+        Ok(task.clone())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use gatecheck_schemas::rules::video::plan;
+
+    fn task(id: &str, created: i64, cfg: &VideoConfig) -> StoredVideo {
+        StoredVideo {
+            id: id.into(),
+            owner: 1,
+            model: "sora-2".into(),
+            seconds: 4,
+            size: "720x1280".into(),
+            plan: plan(created, 4, &cfg.timing, VideoOutcome::Completed, None),
+        }
+    }
+
+    #[test]
+    fn bounded_and_evicts_terminal_tasks_first() {
+        let store = VideoStore::with_capacity(3);
+        let cfg = store.config(&serde_json::Value::Null).clone();
+        store.insert(task("a", 0, &cfg), 0);
+        store.insert(task("b", 1_000_000, &cfg), 0);
+        store.insert(task("c", 0, &cfg), 0);
+        // At t=100s, a and c are completed, b (created at 1000 s) is not: a goes first.
+        store.insert(task("d", 0, &cfg), 100_000);
+        assert!(store.get_any("a").is_none());
+        store.insert(task("e", 0, &cfg), 100_000);
+        assert!(store.get_any("b").is_some() && store.get_any("c").is_none());
+        assert_eq!(store.len(), 3);
+        assert!(store.get("b", 2).is_none());
+        let snap = store.snapshot();
+        store.reset();
+        assert!(store.is_empty());
+        store.restore(snap.clone());
+        assert_eq!(store.snapshot(), snap);
     }
 }

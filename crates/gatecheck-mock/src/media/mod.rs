@@ -1,1 +1,104 @@
-//! Media generated in code: PNG, MP3, WAV, MP4 and subtitles.
+//! Media generated in code: PNG images, speech audio (MP3, WAV, FLAC, Ogg Opus, AAC, PCM), MP4
+//! video with an H.264 track, subtitles and deterministic transcripts.
+//!
+//! Everything is deterministic: the same input gives the same bytes. Each format is parsed
+//! back by [`gatecheck_schemas::rules::media`] in the tests; `docs/media.md` says which formats
+//! carry real signal and which carry silence.
+
+mod aac;
+mod bits;
+mod flac;
+mod h264;
+mod mp3;
+mod mp4;
+mod opus;
+mod png;
+mod speech;
+mod subtitles;
+mod transcript;
+mod wav;
+
+use std::collections::VecDeque;
+use std::hash::Hash;
+
+use bytes::Bytes;
+use parking_lot::Mutex;
+
+pub use aac::aac;
+pub use flac::flac;
+pub use mp3::{mp3, FRAME_HEADER as MP3_FRAME_HEADER};
+pub use mp4::{mp4, FPS as MP4_FPS};
+pub use opus::opus;
+pub use png::{png, PngError, MAX_PIXELS};
+pub use speech::{speech, speech_duration_ms, SpeechFormat};
+pub use subtitles::{srt, vtt};
+pub use transcript::{audio_duration_ms, audio_seed, transcribe, Segment, Transcript};
+pub use wav::{pcm, tone, wav, wav_header, SPEECH_RATE};
+
+/// 64-bit FNV-1a hash (stable across runs and platforms).
+pub fn fnv1a(data: &[u8]) -> u64 {
+    let mut h = 0xcbf2_9ce4_8422_2325u64;
+    for &b in data {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0000_0100_0000_01B3);
+    }
+    h
+}
+
+/// The SplitMix64 generator: advances `state` and returns the next value.
+pub fn splitmix(state: &mut u64) -> u64 {
+    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    let mut z = *state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// A small bounded cache of encoded media (first in, first out).
+pub(crate) struct Cache<K> {
+    cap: usize,
+    items: Mutex<VecDeque<(K, Bytes)>>,
+}
+
+impl<K: Eq + Hash + Clone> Cache<K> {
+    /// A cache holding at most `cap` items.
+    pub(crate) const fn new(cap: usize) -> Self {
+        Self {
+            cap,
+            items: Mutex::new(VecDeque::new()),
+        }
+    }
+
+    /// The cached bytes for `key`.
+    pub(crate) fn get(&self, key: &K) -> Option<Bytes> {
+        self.items
+            .lock()
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.clone())
+    }
+
+    /// Caches `value` under `key`, evicting the oldest item when full.
+    pub(crate) fn put(&self, key: K, value: Bytes) {
+        let mut items = self.items.lock();
+        if items.iter().any(|(k, _)| *k == key) {
+            return;
+        }
+        if items.len() >= self.cap {
+            items.pop_front();
+        }
+        items.push_back((key, value));
+    }
+}
+
+/// An MP4 of `seconds` at `width` × `height`, from a small cache.
+pub fn cached_mp4(width: u32, height: u32, seconds: u32) -> Bytes {
+    static MP4S: Cache<(u32, u32, u32)> = Cache::new(8);
+    let key = (width, height, seconds);
+    if let Some(b) = MP4S.get(&key) {
+        return b;
+    }
+    let b = mp4(width, height, seconds);
+    MP4S.put(key, b.clone());
+    b
+}

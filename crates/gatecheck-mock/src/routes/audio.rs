@@ -50,7 +50,9 @@ struct Form {
 
 async fn read_form(cx: &Ctx, req: Request<Incoming>) -> Result<Form, MockResponse> {
     let mut mp = cx.read_multipart(req).await?;
-    let bad = |e: multer::Error| error::validation(cx.profile(), &format!("bad multipart body: {e}"), None);
+    let bad = |e: multer::Error| {
+        error::validation(cx.profile(), &format!("bad multipart body: {e}"), None)
+    };
     let mut form = Form::default();
     while let Some(field) = mp.next_field().await.map_err(bad)? {
         let name = field.name().unwrap_or("").to_owned();
@@ -93,9 +95,19 @@ async fn transcription(
         .catalog()
         .capabilities(&model)
         .and_then(|c| c.transcription.as_ref())
-        .is_some_and(|t| if translate { t.translation } else { t.transcription });
+        .is_some_and(|t| {
+            if translate {
+                t.translation
+            } else {
+                t.transcription
+            }
+        });
     if !capable {
-        let route = if translate { "translation" } else { "transcription" };
+        let route = if translate {
+            "translation"
+        } else {
+            "transcription"
+        };
         return Err(invalid(
             &format!("model {model} is not a speech model that supports {route}"),
             "model",
@@ -125,7 +137,12 @@ async fn transcription(
         None | Some("") => 0.0,
         Some(t) => match t.parse::<f64>() {
             Ok(v) if (0.0..=1.0).contains(&v) => v,
-            _ => return Err(invalid("temperature must be a number from 0 to 1", "temperature")),
+            _ => {
+                return Err(invalid(
+                    "temperature must be a number from 0 to 1",
+                    "temperature",
+                ))
+            }
         },
     };
     let Some(format) = parse_format(form.response_format.as_deref()) else {
@@ -153,7 +170,13 @@ async fn transcription(
             .filter(|l| !l.trim().is_empty())
             .unwrap_or_else(|| "english".to_owned())
     };
-    Ok(render(&transcript, format, translate, &language, temperature))
+    Ok(render(
+        &transcript,
+        format,
+        translate,
+        &language,
+        temperature,
+    ))
 }
 
 fn render(
@@ -230,7 +253,10 @@ async fn speech(cx: &Ctx, req: Request<Incoming>) -> Result<MockResponse, MockRe
         .capabilities(&model)
         .and_then(|c| c.speech.as_ref())
     else {
-        return Err(invalid(&format!("model {model} is not a text-to-speech model"), "model"));
+        return Err(invalid(
+            &format!("model {model} is not a text-to-speech model"),
+            "model",
+        ));
     };
     let input = field("input").unwrap_or("");
     let chars = input.chars().count();
@@ -255,7 +281,10 @@ async fn speech(cx: &Ctx, req: Request<Incoming>) -> Result<MockResponse, MockRe
         .filter(|f| cap.formats.iter().any(|x| x == f.as_str()))
         .ok_or_else(|| {
             invalid(
-                &format!("response_format {format_name:?} is not one of {}", cap.formats.join(", ")),
+                &format!(
+                    "response_format {format_name:?} is not one of {}",
+                    cap.formats.join(", ")
+                ),
                 "response_format",
             )
         })?;

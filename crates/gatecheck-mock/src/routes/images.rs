@@ -1,26 +1,219 @@
-//! `/v1/images/*` and the public `/media/*` result files (stub until the media routes land).
+//! `POST /v1/images/generations` and the public `/media/images/*` result files.
+//!
+//! The output mode (`b64_json` or `url`) is the model's fixture capability. A `url` is
+//! `{base}/media/images/{seed}_{w}x{h}.png`: the name encodes everything needed to draw the
+//! image again, so nothing is stored and the route needs no auth.
 
 use super::Ctx;
 use crate::error::{self, MockResponse};
-use http::Request;
+use crate::media::{self, fnv1a};
+use base64::Engine as _;
+use gatecheck_schemas::rules::quota::Usage;
+use http::{Method, Request};
 use hyper::body::Incoming;
+use serde_json::json;
+
+/// Longest accepted prompt, characters.
+pub const MAX_IMAGE_PROMPT: usize = 32_000;
 
 /// Serves `/v1/images/*` (authenticated).
 pub(crate) async fn handle(cx: &Ctx, req: Request<Incoming>) -> MockResponse {
-    let _ = cx;
-    error::v1_error(
-        501,
-        &format!(
-            "{} {} is not implemented yet",
-            req.method(),
-            req.uri().path()
-        ),
-        Some("not_implemented"),
-        None,
-    )
+    let path = req.uri().path().trim_end_matches('/').to_owned();
+    let method = req.method().clone();
+    if method == Method::POST && path == "/v1/images/generations" {
+        generate(cx, req).await.unwrap_or_else(|r| r)
+    } else {
+        cx.not_found(&method, &path)
+    }
 }
 
-/// Serves `/media/*` (no auth): files behind result URLs.
+/// `<w>x<h>` to numbers.
+pub(crate) fn parse_size(s: &str) -> Option<(u32, u32)> {
+    let (w, h) = s.split_once('x')?;
+    let (w, h) = (w.parse().ok()?, h.parse().ok()?);
+    (w > 0 && h > 0).then_some((w, h))
+}
+
+/// Output image tokens of one image: OpenAI's 272 / 1056 / 4160 for a 1024×1024 image at
+/// low / medium / high quality, scaled by area.
+fn image_tokens(quality: &str, w: u32, h: u32) -> i64 {
+    let base = match quality {
+        "medium" | "standard" => 1056,
+        "high" | "hd" => 4160,
+        _ => 272,
+    };
+    (base * i64::from(w) * i64::from(h)).div_euclid(1024 * 1024)
+}
+
+async fn generate(cx: &Ctx, req: Request<Incoming>) -> Result<MockResponse, MockResponse> {
+    let invalid = |msg: &str, param: &str| error::validation(cx.profile(), msg, Some(param));
+    let body = cx.read_body(req).await?;
+    let v: serde_json::Value = serde_json::from_slice(&body)
+        .map_err(|e| error::validation(cx.profile(), &format!("invalid JSON body: {e}"), None))?;
+    let field = |k: &str| v.get(k).and_then(|x| x.as_str());
+    let model = match field("model").map(str::trim) {
+        Some(m) if !m.is_empty() => m.to_owned(),
+        _ => return Err(invalid("model is required", "model")),
+    };
+    cx.check_model(&model)?;
+    let Some(cap) = cx
+        .catalog()
+        .capabilities(&model)
+        .and_then(|c| c.image.as_ref())
+    else {
+        return Err(invalid(
+            &format!("model {model} is not an image model"),
+            "model",
+        ));
+    };
+    let prompt = field("prompt").unwrap_or("");
+    let chars = prompt.chars().count();
+    if prompt.trim().is_empty() || chars > MAX_IMAGE_PROMPT {
+        return Err(invalid(
+            &format!("prompt must be 1 to {MAX_IMAGE_PROMPT} characters"),
+            "prompt",
+        ));
+    }
+    let size = match field("size") {
+        None | Some("auto") => cap.sizes.first().cloned().unwrap_or_default(),
+        Some(s) => s.to_owned(),
+    };
+    let (w, h) = match parse_size(&size) {
+        Some(wh) if cap.sizes.contains(&size) => wh,
+        _ => {
+            return Err(invalid(
+                &format!("size {size:?} is not one of {}", cap.sizes.join(", ")),
+                "size",
+            ))
+        }
+    };
+    let n = match v.get("n") {
+        None | Some(serde_json::Value::Null) => 1,
+        Some(n) => match n.as_i64() {
+            Some(n @ 1..=10) => n,
+            _ => return Err(invalid("n must be an integer from 1 to 10", "n")),
+        },
+    };
+    if let Some(f) = v.get("response_format").filter(|f| !f.is_null()) {
+        if !matches!(f.as_str(), Some("b64_json" | "url")) {
+            return Err(invalid(
+                "response_format must be b64_json or url",
+                "response_format",
+            ));
+        }
+    }
+    if let Some(f) = v.get("output_format").filter(|f| !f.is_null()) {
+        if f.as_str() != Some("png") {
+            return Err(invalid(
+                "output_format must be png (the mock draws PNG only)",
+                "output_format",
+            ));
+        }
+    }
+    let quality = match field("quality") {
+        None | Some("auto") => "low",
+        Some(q @ ("low" | "medium" | "high" | "standard" | "hd")) => q,
+        Some(_) => {
+            return Err(invalid(
+                "quality must be low, medium, high, standard, hd or auto",
+                "quality",
+            ))
+        }
+    };
+    let background = match field("background") {
+        None | Some("auto") => "opaque",
+        Some(b @ ("opaque" | "transparent")) => b,
+        Some(_) => {
+            return Err(invalid(
+                "background must be opaque, transparent or auto",
+                "background",
+            ))
+        }
+    };
+
+    let text_tokens = (chars as i64 + 3).div_euclid(4).max(1);
+    let out_tokens = n * image_tokens(quality, w, h);
+    let usage = Usage {
+        requests: n,
+        seconds: 0.0,
+        input_tokens: text_tokens,
+        output_tokens: out_tokens,
+    };
+    let charge = cx.charge(cx.price(&model, usage))?;
+
+    let seed = fnv1a(prompt.as_bytes());
+    let mut data = Vec::with_capacity(n as usize);
+    for i in 0..n as u64 {
+        let s = seed ^ i.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        if cap.output == "url" {
+            data.push(json!({
+                "url": format!("{}/media/images/{s:016x}_{w}x{h}.png", cx.base_url()),
+                "revised_prompt": prompt,
+            }));
+        } else {
+            match media::png(s, w, h) {
+                Ok(png) => data.push(json!({
+                    "b64_json": base64::engine::general_purpose::STANDARD.encode(&png),
+                })),
+                Err(e) => {
+                    cx.refund(&charge);
+                    return Err(error::v1_error(
+                        500,
+                        &e.to_string(),
+                        Some("image_failed"),
+                        None,
+                    ));
+                }
+            }
+        }
+    }
+    Ok(error::json(
+        200,
+        &json!({
+            "created": cx.now(),
+            "background": background,
+            "data": data,
+            "output_format": "png",
+            "quality": quality,
+            "size": size,
+            "usage": {
+                "input_tokens": text_tokens,
+                "output_tokens": out_tokens,
+                "total_tokens": text_tokens + out_tokens,
+                "input_tokens_details": { "image_tokens": 0, "text_tokens": text_tokens },
+                "output_tokens_details": { "image_tokens": out_tokens, "text_tokens": 0 },
+            },
+        }),
+    ))
+}
+
+/// Serves `/media/*` (no auth): `GET /media/images/{seed}_{w}x{h}.png`.
 pub(crate) async fn public(cx: &Ctx, req: Request<Incoming>) -> MockResponse {
-    cx.not_found(req.method(), req.uri().path())
+    let path = req.uri().path();
+    let not_found = || {
+        error::json(
+            404,
+            &json!({"success": false, "message": format!("no such media file: {path}")}),
+        )
+    };
+    if !matches!(*req.method(), Method::GET | Method::HEAD) {
+        return not_found();
+    }
+    let Some(name) = path
+        .strip_prefix("/media/images/")
+        .and_then(|n| n.strip_suffix(".png"))
+    else {
+        return not_found();
+    };
+    let Some((seed, size)) = name.split_once('_') else {
+        return not_found();
+    };
+    let (Ok(seed), Some((w, h))) = (u64::from_str_radix(seed, 16), parse_size(size)) else {
+        return not_found();
+    };
+    let _ = cx;
+    match media::png(seed, w, h) {
+        Ok(png) => error::bytes_response(200, "image/png", png),
+        Err(_) => not_found(),
+    }
 }

@@ -1,30 +1,321 @@
-//! `/v1/videos*` and `/__mock/videos/*` (stub until the media routes land).
+//! `/v1/videos*` and `/__mock/videos/*`.
+//!
+//! - `POST /v1/videos`: multipart/form-data (what the OpenAI SDK sends),
+//!   x-www-form-urlencoded or JSON with `model`, `prompt`, `seconds` (string or integer),
+//!   `size` (`input_reference` is accepted and ignored). Defaults come from the model's
+//!   capabilities. Answers the queued task.
+//! - `GET /v1/videos`: the caller's tasks, newest first (OpenAI's list shape).
+//! - `GET /v1/videos/{id}`: the task now (404, or the `new-api` 400 `task_not_exist`, for an
+//!   unknown id or another user's task).
+//! - `GET /v1/videos/{id}/content`: the MP4 of a completed task (400 before that);
+//!   `?variant=thumbnail` gives a PNG still.
+//! - `POST /__mock/videos/{id}/outcome` `{"outcome":"completed|failed|error","code"?,
+//!   "message"?,"immediate"?}` overrides the outcome of a task that is not terminal yet (409
+//!   when it is). `GET /__mock/videos` lists every task.
+//!
+//! Task answers carry `openai-poll-after-ms`.
 
+use super::images::parse_size;
 use super::Ctx;
 use crate::error::{self, MockResponse};
-use http::Request;
+use crate::media;
+use crate::video::{OutcomeOverrideError, StoredVideo};
+use gatecheck_schemas::rules::quota::Usage;
+use gatecheck_schemas::rules::video::{error_for, VideoOutcome};
+use gatecheck_schemas::types::{VideoStatus, VideoTaskError};
+use http::{HeaderValue, Method, Request};
 use hyper::body::Incoming;
+use serde_json::json;
+
+/// The polling hint header.
+pub const POLL_AFTER_HEADER: &str = "openai-poll-after-ms";
+/// Longest accepted prompt, characters.
+pub const MAX_VIDEO_PROMPT: usize = 32_000;
 
 /// Serves `/v1/videos` and `/v1/videos/*` (authenticated).
 pub(crate) async fn handle(cx: &Ctx, req: Request<Incoming>) -> MockResponse {
-    let _ = cx;
-    error::v1_error(
-        501,
-        &format!(
-            "{} {} is not implemented yet",
-            req.method(),
-            req.uri().path()
-        ),
-        Some("not_implemented"),
-        None,
+    let path = req.uri().path().trim_end_matches('/').to_owned();
+    let method = req.method().clone();
+    let query = req.uri().query().unwrap_or("").to_owned();
+    let rest = path.strip_prefix("/v1/videos").unwrap_or("");
+    let parts: Vec<&str> = rest.split('/').filter(|s| !s.is_empty()).collect();
+    let result = match (&method, parts.as_slice()) {
+        (&Method::POST, []) => create(cx, req).await,
+        (&Method::GET, []) => Ok(list(cx)),
+        (&Method::GET, [id]) => retrieve(cx, id),
+        (&Method::GET, [id, "content"]) => content(cx, id, &query),
+        _ => Err(cx.not_found(&method, &path)),
+    };
+    result.unwrap_or_else(|r| r)
+}
+
+fn owner(cx: &Ctx) -> i64 {
+    cx.key().map(|k| k.user_id).unwrap_or(0)
+}
+
+fn poll_after(cx: &Ctx) -> u64 {
+    cx.videos().config(&cx.fixtures().video).poll_after_ms
+}
+
+fn task_response(cx: &Ctx, t: &StoredVideo) -> MockResponse {
+    let mut resp = error::json(200, &t.render(cx.now_ms(), &cx.base_url()));
+    if let Ok(v) = HeaderValue::from_str(&poll_after(cx).to_string()) {
+        resp.headers_mut().insert(POLL_AFTER_HEADER, v);
+    }
+    resp
+}
+
+/// The create fields, from any of the three encodings.
+#[derive(Debug, Default)]
+struct Fields {
+    model: Option<String>,
+    prompt: Option<String>,
+    seconds: Option<String>,
+    size: Option<String>,
+}
+
+impl Fields {
+    fn set(&mut self, name: &str, value: String) {
+        match name {
+            "model" => self.model = Some(value),
+            "prompt" => self.prompt = Some(value),
+            "seconds" => self.seconds = Some(value),
+            "size" => self.size = Some(value),
+            _ => {}
+        }
+    }
+}
+
+async fn read_fields(cx: &Ctx, req: Request<Incoming>) -> Result<Fields, MockResponse> {
+    let ct = req
+        .headers()
+        .get(http::header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("")
+        .to_ascii_lowercase();
+    let mut f = Fields::default();
+    if ct.starts_with("multipart/form-data") {
+        let mut mp = cx.read_multipart(req).await?;
+        let bad = |e: multer::Error| error::invalid(&format!("bad multipart body: {e}"), None);
+        while let Some(field) = mp.next_field().await.map_err(bad)? {
+            let name = field.name().unwrap_or("").to_owned();
+            let data = field.bytes().await.map_err(bad)?;
+            if name != "input_reference" {
+                f.set(&name, String::from_utf8_lossy(&data).into_owned());
+            }
+        }
+    } else if ct.starts_with("application/x-www-form-urlencoded") {
+        let body = cx.read_body(req).await?;
+        for (k, v) in url::form_urlencoded::parse(&body) {
+            f.set(&k, v.into_owned());
+        }
+    } else {
+        let body = cx.read_body(req).await?;
+        let v: serde_json::Value = serde_json::from_slice(&body)
+            .map_err(|e| error::invalid(&format!("invalid JSON body: {e}"), None))?;
+        let Some(obj) = v.as_object() else {
+            return Err(error::invalid("the JSON body must be an object", None));
+        };
+        for (k, v) in obj {
+            let text = match v {
+                serde_json::Value::String(s) => s.clone(),
+                serde_json::Value::Number(n) => n.to_string(),
+                serde_json::Value::Null => continue,
+                other => other.to_string(),
+            };
+            f.set(k, text);
+        }
+    }
+    Ok(f)
+}
+
+async fn create(cx: &Ctx, req: Request<Incoming>) -> Result<MockResponse, MockResponse> {
+    let f = read_fields(cx, req).await?;
+    let model = match f.model.as_deref().map(str::trim) {
+        Some(m) if !m.is_empty() => m.to_owned(),
+        _ => return Err(error::invalid("model is required", Some("model"))),
+    };
+    cx.check_model(&model)?;
+    let Some(cap) = cx
+        .catalog()
+        .capabilities(&model)
+        .and_then(|c| c.video.as_ref())
+    else {
+        return Err(error::invalid(
+            &format!("model {model} is unknown or not a video model"),
+            Some("model"),
+        ));
+    };
+    let prompt = f.prompt.unwrap_or_default();
+    if prompt.trim().is_empty() || prompt.chars().count() > MAX_VIDEO_PROMPT {
+        return Err(error::invalid(
+            &format!("prompt must be 1 to {MAX_VIDEO_PROMPT} characters"),
+            Some("prompt"),
+        ));
+    }
+    let seconds = match f.seconds.as_deref().map(str::trim) {
+        None | Some("") => cap.default_seconds,
+        Some(s) => match s.parse::<i64>() {
+            Ok(n) if cap.seconds.contains(&n) => n,
+            _ => {
+                let allowed: Vec<String> = cap.seconds.iter().map(i64::to_string).collect();
+                return Err(error::invalid(
+                    &format!("seconds {s:?} is not one of {}", allowed.join(", ")),
+                    Some("seconds"),
+                ));
+            }
+        },
+    };
+    let size = match f.size.as_deref().map(str::trim) {
+        None | Some("") => cap.default_size.clone(),
+        Some(s) if cap.sizes.iter().any(|x| x == s) && parse_size(s).is_some() => s.to_owned(),
+        Some(s) => {
+            return Err(error::invalid(
+                &format!("size {s:?} is not one of {}", cap.sizes.join(", ")),
+                Some("size"),
+            ))
+        }
+    };
+    let usage = Usage {
+        requests: 1,
+        seconds: seconds as f64,
+        ..Usage::default()
+    };
+    cx.charge(cx.price(&model, usage))?;
+    let now_ms = cx.now_ms();
+    let plan = cx
+        .videos()
+        .config(&cx.fixtures().video)
+        .plan(now_ms, seconds, &prompt);
+    let task = StoredVideo {
+        id: cx.ids().task_id(),
+        owner: owner(cx),
+        model,
+        seconds,
+        size,
+        plan,
+    };
+    cx.videos().insert(task.clone(), now_ms);
+    Ok(task_response(cx, &task))
+}
+
+fn list(cx: &Ctx) -> MockResponse {
+    let now = cx.now_ms();
+    let base = cx.base_url();
+    let mut data: Vec<_> = cx
+        .videos()
+        .snapshot()
+        .tasks
+        .into_iter()
+        .filter(|t| t.owner == owner(cx))
+        .map(|t| t.render(now, &base))
+        .collect();
+    data.reverse();
+    data.truncate(100);
+    let first = data.first().map(|t| t.id.clone());
+    let last = data.last().map(|t| t.id.clone());
+    error::json(
+        200,
+        &json!({"object": "list", "data": data, "first_id": first, "last_id": last, "has_more": false}),
     )
+}
+
+fn find(cx: &Ctx, id: &str) -> Result<StoredVideo, MockResponse> {
+    cx.videos()
+        .get(id, owner(cx))
+        .ok_or_else(|| error::task_not_found(cx.profile()))
+}
+
+fn retrieve(cx: &Ctx, id: &str) -> Result<MockResponse, MockResponse> {
+    Ok(task_response(cx, &find(cx, id)?))
+}
+
+fn content(cx: &Ctx, id: &str, query: &str) -> Result<MockResponse, MockResponse> {
+    let task = find(cx, id)?;
+    let status = task.status_at(cx.now_ms());
+    if status != VideoStatus::Completed {
+        return Err(error::invalid(
+            &format!("the video is not ready: task status is {}", status.as_str()),
+            None,
+        ));
+    }
+    let (w, h) = parse_size(&task.size).unwrap_or((1280, 720));
+    let variant = url::form_urlencoded::parse(query.as_bytes())
+        .find(|(k, _)| k == "variant")
+        .map(|(_, v)| v.into_owned())
+        .unwrap_or_else(|| "video".to_owned());
+    match variant.as_str() {
+        "video" => Ok(error::bytes_response(
+            200,
+            "video/mp4",
+            media::cached_mp4(w, h, task.seconds.clamp(1, 600) as u32),
+        )),
+        "thumbnail" | "spritesheet" => {
+            let png = media::png(media::fnv1a(task.id.as_bytes()), w.min(512), h.min(512))
+                .map_err(|e| error::v1_error(500, &e.to_string(), None, None))?;
+            Ok(error::bytes_response(200, "image/png", png))
+        }
+        other => Err(error::invalid(
+            &format!("variant {other:?} is not one of video, thumbnail, spritesheet"),
+            Some("variant"),
+        )),
+    }
+}
+
+fn control_failure(status: u16, message: &str) -> MockResponse {
+    error::json(status, &json!({"success": false, "message": message}))
 }
 
 /// Serves `/__mock/videos/*` (control API, access already checked).
 pub(crate) async fn control(cx: &Ctx, req: Request<Incoming>) -> MockResponse {
-    let _ = cx;
-    error::json(
-        404,
-        &serde_json::json!({"success": false, "message": format!("unknown control route {}", req.uri().path())}),
-    )
+    let path = req.uri().path().trim_end_matches('/').to_owned();
+    let method = req.method().clone();
+    let rest = path.strip_prefix("/__mock/videos").unwrap_or("");
+    let parts: Vec<&str> = rest.split('/').filter(|s| !s.is_empty()).collect();
+    match (&method, parts.as_slice()) {
+        (&Method::GET, []) => {
+            let now = cx.now_ms();
+            let base = cx.base_url();
+            let tasks: Vec<_> = cx
+                .videos()
+                .snapshot()
+                .tasks
+                .into_iter()
+                .map(|t| json!({"owner": t.owner, "task": t.render(now, &base)}))
+                .collect();
+            error::json(200, &json!({"success": true, "data": tasks}))
+        }
+        (&Method::POST, [id, "outcome"]) => {
+            let id = (*id).to_owned();
+            let body = match cx.read_body(req).await {
+                Ok(b) => b,
+                Err(resp) => return resp,
+            };
+            let v: serde_json::Value = match serde_json::from_slice(&body) {
+                Ok(v) => v,
+                Err(e) => return control_failure(400, &format!("invalid JSON body: {e}")),
+            };
+            let field = |k: &str| v.get(k).and_then(|x| x.as_str()).unwrap_or("");
+            let Some(outcome) = VideoOutcome::parse(field("outcome")) else {
+                return control_failure(400, "outcome must be completed, failed or error");
+            };
+            let immediate = v
+                .get("immediate")
+                .and_then(|x| x.as_bool())
+                .unwrap_or(false);
+            let err: Option<VideoTaskError> = error_for(outcome, field("code"), field("message"));
+            match cx
+                .videos()
+                .set_outcome(&id, cx.now_ms(), outcome, err, immediate)
+            {
+                Ok(t) => error::json(
+                    200,
+                    &json!({"success": true, "data": t.render(cx.now_ms(), &cx.base_url())}),
+                ),
+                Err(e @ OutcomeOverrideError::NotFound(_)) => control_failure(404, &e.to_string()),
+                Err(e @ OutcomeOverrideError::Terminal(_)) => control_failure(409, &e.to_string()),
+            }
+        }
+        _ => control_failure(404, &format!("unknown control route {method} {path}")),
+    }
 }

@@ -1,0 +1,125 @@
+//! Deterministic "transcripts": English text chosen by a generator seeded from the audio
+//! bytes, spread over segments whose times tile the audio's duration.
+//!
+//! The duration is exact for WAV (from the header), FLAC (STREAMINFO) and clean MP3 streams
+//! (from the frames), and estimated from the file size at a typical bit rate otherwise.
+
+use gatecheck_schemas::rules::media::{parse_mp3, parse_wav};
+
+use super::{fnv1a, splitmix};
+
+/// One timed piece of a transcript.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Segment {
+    /// Start, milliseconds.
+    pub start_ms: u64,
+    /// End, milliseconds.
+    pub end_ms: u64,
+    /// Text of the segment.
+    pub text: String,
+    /// Token ids of the text (one per word, deterministic).
+    pub tokens: Vec<i64>,
+}
+
+/// A transcript of one audio file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Transcript {
+    /// Audio duration, milliseconds.
+    pub duration_ms: u64,
+    /// The segments: contiguous, from 0 to `duration_ms`.
+    pub segments: Vec<Segment>,
+    /// All segment texts joined by spaces.
+    pub text: String,
+}
+
+const WORDS: [&str; 64] = [
+    "the", "quick", "river", "morning", "light", "falls", "across", "quiet", "fields", "and", "we",
+    "walk", "toward", "old", "harbor", "where", "boats", "rest", "under", "grey", "clouds", "a",
+    "small", "bird", "sings", "near", "window", "while", "children", "laugh", "in", "garden",
+    "every", "story", "begins", "with", "simple", "question", "about", "time", "people", "gather",
+    "market", "to", "share", "bread", "news", "from", "distant", "towns", "music", "drifts",
+    "through", "warm", "evening", "air", "as", "lamps", "glow", "along", "street", "then", "night",
+    "comes",
+];
+
+/// Average speaking rate used to size the text: words per second.
+const WORDS_PER_SECOND: f64 = 2.5;
+/// Target segment length, milliseconds.
+const SEGMENT_MS: u64 = 5_000;
+/// Most segments in one transcript (long files get longer segments).
+const MAX_SEGMENTS: u64 = 200;
+
+/// The duration of an audio file, milliseconds (at least 100).
+pub fn audio_duration_ms(bytes: &[u8], ext: &str) -> u64 {
+    let exact = match ext {
+        "wav" => parse_wav(bytes).ok().map(|w| w.duration_secs),
+        "mp3" | "mpeg" | "mpga" => parse_mp3(bytes).ok().map(|m| m.duration_secs),
+        "flac" if bytes.starts_with(b"fLaC") && bytes.len() >= 26 => {
+            let mut b = [0u8; 8];
+            b.copy_from_slice(&bytes[18..26]);
+            let x = u64::from_be_bytes(b);
+            let rate = x >> 44;
+            (rate > 0).then(|| (x & 0xF_FFFF_FFFF) as f64 / rate as f64)
+        }
+        _ => None,
+    };
+    let secs = exact.unwrap_or_else(|| {
+        let bits_per_second = match ext {
+            "flac" => 700_000.0,
+            "wav" => 384_000.0,
+            "ogg" | "webm" => 96_000.0,
+            _ => 128_000.0,
+        };
+        bytes.len() as f64 * 8.0 / bits_per_second
+    });
+    ((secs * 1000.0).round() as u64).max(100)
+}
+
+/// A deterministic seed from the audio bytes (its length, first and last MiB).
+pub fn audio_seed(bytes: &[u8]) -> u64 {
+    const SPAN: usize = 1 << 20;
+    let head = &bytes[..bytes.len().min(SPAN)];
+    let tail = &bytes[bytes.len().saturating_sub(SPAN)..];
+    fnv1a(head) ^ fnv1a(tail).rotate_left(17) ^ (bytes.len() as u64).wrapping_mul(0x9E37_79B9)
+}
+
+/// The transcript of `bytes` (an audio file with extension `ext`).
+pub fn transcribe(bytes: &[u8], ext: &str) -> Transcript {
+    let duration_ms = audio_duration_ms(bytes, ext);
+    let mut seed = audio_seed(bytes);
+    let count = duration_ms.div_ceil(SEGMENT_MS).clamp(1, MAX_SEGMENTS);
+    let mut segments = Vec::with_capacity(count as usize);
+    for i in 0..count {
+        let start_ms = duration_ms * i / count;
+        let end_ms = duration_ms * (i + 1) / count;
+        let n = (((end_ms - start_ms) as f64 / 1000.0 * WORDS_PER_SECOND).round() as usize).max(1);
+        let mut words = Vec::with_capacity(n);
+        let mut tokens = Vec::with_capacity(n);
+        for _ in 0..n {
+            let k = (splitmix(&mut seed) % WORDS.len() as u64) as usize;
+            words.push(WORDS[k]);
+            tokens.push(1000 + k as i64);
+        }
+        let mut text = words.join(" ");
+        if let Some(first) = text.get_mut(0..1) {
+            first.make_ascii_uppercase();
+        }
+        text.push('.');
+        segments.push(Segment {
+            start_ms,
+            end_ms,
+            text,
+            tokens,
+        });
+    }
+    let text = segments
+        .iter()
+        .map(|s| s.text.as_str())
+        .collect::<Vec<_>>()
+        .join(" ");
+    Transcript {
+        duration_ms,
+        segments,
+        text,
+    }
+}

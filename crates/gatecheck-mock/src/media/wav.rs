@@ -1,0 +1,75 @@
+//! WAV (RIFF/WAVE, PCM s16le) and raw PCM, with a deterministic voice-like test signal.
+
+use bytes::Bytes;
+
+/// Sample rate of generated speech, Hz (as OpenAI's `pcm` and `wav` outputs).
+pub const SPEECH_RATE: u32 = 24_000;
+
+/// `duration_ms` of a mono voice-like signal at `rate`: a triangle wave whose pitch comes from
+/// `seed`, shaped into 250 ms "syllables". Integer arithmetic only; deterministic.
+pub fn tone(duration_ms: u64, rate: u32, seed: u64) -> Vec<i16> {
+    let n = (duration_ms * u64::from(rate) / 1000) as usize;
+    let period = 100 + (seed % 61) as usize; // 150 to 240 Hz at 24 kHz
+    let syllable = (rate / 4) as usize;
+    let ramp = syllable / 5;
+    let mut out = Vec::with_capacity(n);
+    for i in 0..n {
+        let phase = (i % period) as i64;
+        let half = (period / 2) as i64;
+        let tri = if phase < half {
+            phase * 2 * 8000 / half - 8000
+        } else {
+            8000 - (phase - half) * 2 * 8000 / half
+        };
+        let pos = i % syllable;
+        // The gain envelope rises, holds, falls, and leaves a short gap between syllables.
+        let env = if pos < ramp {
+            pos * 256 / ramp
+        } else if pos < syllable - 2 * ramp {
+            256
+        } else if pos < syllable - ramp {
+            (syllable - ramp - pos) * 256 / ramp
+        } else {
+            0
+        } as i64;
+        out.push((tri * env / 256) as i16);
+    }
+    out
+}
+
+/// Raw PCM: signed 16-bit little-endian mono samples.
+pub fn pcm(samples: &[i16]) -> Bytes {
+    let mut out = Vec::with_capacity(samples.len() * 2);
+    for s in samples {
+        out.extend_from_slice(&s.to_le_bytes());
+    }
+    Bytes::from(out)
+}
+
+/// A 44-byte canonical WAV header for `data_len` bytes of mono s16le at `rate`.
+pub fn wav_header(data_len: u32, rate: u32) -> [u8; 44] {
+    let mut h = [0u8; 44];
+    h[0..4].copy_from_slice(b"RIFF");
+    h[4..8].copy_from_slice(&(36 + data_len).to_le_bytes());
+    h[8..12].copy_from_slice(b"WAVE");
+    h[12..16].copy_from_slice(b"fmt ");
+    h[16..20].copy_from_slice(&16u32.to_le_bytes());
+    h[20..22].copy_from_slice(&1u16.to_le_bytes()); // PCM
+    h[22..24].copy_from_slice(&1u16.to_le_bytes()); // mono
+    h[24..28].copy_from_slice(&rate.to_le_bytes());
+    h[28..32].copy_from_slice(&(rate * 2).to_le_bytes()); // byte rate
+    h[32..34].copy_from_slice(&2u16.to_le_bytes()); // block align
+    h[34..36].copy_from_slice(&16u16.to_le_bytes()); // bits
+    h[36..40].copy_from_slice(b"data");
+    h[40..44].copy_from_slice(&data_len.to_le_bytes());
+    h
+}
+
+/// A WAV file of `samples` (mono s16le at `rate`).
+pub fn wav(samples: &[i16], rate: u32) -> Bytes {
+    let data = pcm(samples);
+    let mut out = Vec::with_capacity(44 + data.len());
+    out.extend_from_slice(&wav_header(data.len() as u32, rate));
+    out.extend_from_slice(&data);
+    Bytes::from(out)
+}
