@@ -116,6 +116,7 @@ mod double_option {
 
 /// The `/api/*` envelope: `{success, message, data}`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(bound(deserialize = "T: Deserialize<'de>"))]
 pub struct ApiEnvelope<T> {
     /// True on success.
     pub success: bool,

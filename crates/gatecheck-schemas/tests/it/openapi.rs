@@ -1,0 +1,215 @@
+//! The OpenAPI document: the committed `schemas/openapi.json` matches the generator, every route
+//! is there, every `$ref` is local and resolves, and the components judge bodies as the schema
+//! files do.
+
+use gatecheck_schemas::{openapi, openapi_json, schema_names};
+use serde_json::{json, Value};
+use std::path::Path;
+
+const COMMITTED: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/schemas/openapi.json");
+
+#[test]
+fn committed_openapi_json_matches_the_generator() {
+    let generated = openapi_json();
+    if std::env::var_os("GATECHECK_BLESS").is_some_and(|v| v == "1") {
+        std::fs::write(COMMITTED, &generated).expect("write schemas/openapi.json");
+        return;
+    }
+    let committed = std::fs::read_to_string(COMMITTED).unwrap_or_default();
+    assert!(
+        committed == generated,
+        "schemas/openapi.json is out of date with the generator in \
+         crates/gatecheck-schemas/src/openapi.rs (or the schema files).\n\
+         Regenerate it with:\n\n    GATECHECK_BLESS=1 cargo test -p gatecheck-schemas --test it openapi\n\n\
+         or: cargo run -p gatecheck -- schemas openapi > schemas/openapi.json"
+    );
+}
+
+#[test]
+fn every_route_of_the_spec_and_the_extensions_is_documented() {
+    let doc = openapi();
+    assert_eq!(doc["openapi"], "3.1.0");
+    let routes = [
+        ("/v1/audio/translations", "post"),
+        ("/v1/audio/transcriptions", "post"),
+        ("/v1/audio/speech", "post"),
+        ("/v1/videos", "post"),
+        ("/v1/videos/{task_id}", "get"),
+        ("/v1/videos/{task_id}/content", "get"),
+        ("/v1/images/generations", "post"),
+        ("/api/models", "get"),
+        ("/api/token/", "put"),
+        ("/api/token/", "get"),
+        ("/api/token/", "post"),
+        ("/api/token/{id}", "get"),
+        ("/api/token/{id}", "delete"),
+    ];
+    let mut count = 0;
+    for (path, item) in doc["paths"].as_object().unwrap() {
+        for method in item.as_object().unwrap().keys() {
+            if method != "parameters" {
+                assert!(
+                    routes.contains(&(path.as_str(), method.as_str())),
+                    "{method} {path}"
+                );
+                count += 1;
+            }
+        }
+    }
+    assert_eq!(count, routes.len());
+    for (path, method) in routes {
+        let op = &doc["paths"][path][method];
+        assert!(op["operationId"].is_string(), "{method} {path}");
+        let security = &op["security"];
+        if path.starts_with("/v1/") {
+            assert_eq!(security, &json!([{"bearerAuth": []}]), "{path}");
+        } else if path.starts_with("/api/token/") {
+            assert_eq!(security, &json!([{"accessToken": []}]), "{path}");
+        } else {
+            assert_eq!(security, &json!([]), "{path}");
+        }
+    }
+    let params: Vec<&str> = doc["paths"]["/api/models"]["get"]["parameters"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        params,
+        ["p", "page", "page_size", "model_type", "provider_code"]
+    );
+    assert_eq!(
+        doc["components"]["securitySchemes"]["accessToken"]["name"],
+        "Authorization"
+    );
+    assert_eq!(
+        doc["components"]["securitySchemes"]["bearerAuth"]["scheme"],
+        "bearer"
+    );
+}
+
+fn collect_refs<'a>(value: &'a Value, out: &mut Vec<&'a str>) {
+    match value {
+        Value::Object(map) => {
+            for (k, v) in map {
+                match (k.as_str(), v) {
+                    ("$ref", Value::String(r)) => out.push(r),
+                    _ => collect_refs(v, out),
+                }
+            }
+        }
+        Value::Array(items) => items.iter().for_each(|v| collect_refs(v, out)),
+        _ => {}
+    }
+}
+
+#[test]
+fn every_ref_is_local_and_resolves() {
+    let doc = openapi();
+    let mut refs = Vec::new();
+    collect_refs(&doc, &mut refs);
+    assert!(refs.len() > 50);
+    for r in refs {
+        let pointer = r
+            .strip_prefix('#')
+            .unwrap_or_else(|| panic!("external $ref {r}"));
+        let pointer = pointer.replace("~1", "/").replace("~0", "~");
+        assert!(doc.pointer(&pointer).is_some(), "dangling $ref {r}");
+    }
+    let text = openapi_json();
+    assert!(!text.contains("\"$id\""), "no $id left in components");
+    assert!(!text.contains("common.json"));
+}
+
+/// Compiles a component of the OpenAPI document with the document as its only resource.
+fn component_validator(doc: &Value, component: &str) -> jsonschema::Validator {
+    let registry = jsonschema::Registry::new()
+        .draft(jsonschema::Draft::Draft202012)
+        .add("https://gatecheck.dev/openapi.json", doc.clone())
+        .unwrap()
+        .prepare()
+        .unwrap();
+    let schema = json!({"$ref": format!("https://gatecheck.dev/openapi.json#/components/schemas/{component}")});
+    jsonschema::options()
+        .with_draft(jsonschema::Draft::Draft202012)
+        .with_registry(&registry)
+        .offline()
+        .build(&schema)
+        .unwrap_or_else(|e| panic!("{component}: {e}"))
+}
+
+fn pascal(name: &str) -> String {
+    name.split('-')
+        .map(|p| p[..1].to_uppercase() + &p[1..])
+        .collect()
+}
+
+#[test]
+fn components_judge_bodies_as_the_schema_files_do() {
+    let doc = openapi();
+    let keys: Value = serde_json::from_str(include_str!("../../fixtures/keys.json")).unwrap();
+    let key = keys["keys"][4].clone();
+    let task =
+        json!({"id": "t", "object": "video", "model": "m", "status": "completed", "progress": 100});
+    let bodies: Vec<(&str, Value)> = vec![
+        ("key-record", key.clone()),
+        ("key-record", json!({"id": 1})),
+        (
+            "token-update-envelope",
+            json!({"success": true, "message": "", "data": key}),
+        ),
+        (
+            "token-update-envelope",
+            json!({"success": true, "message": ""}),
+        ),
+        (
+            "token-update-envelope",
+            json!({"success": false, "message": "token name is too long"}),
+        ),
+        ("video-task", task.clone()),
+        (
+            "video-task",
+            json!({"id": "t", "object": "video", "model": "m", "status": "running", "progress": 101}),
+        ),
+        (
+            "video-task",
+            json!({"id": "t", "object": "video", "model": "m", "status": "queued", "progress": 3}),
+        ),
+        (
+            "image-request",
+            json!({"model": "m", "prompt": "p", "size": "1024x1024"}),
+        ),
+        (
+            "image-request",
+            json!({"model": "m", "prompt": "p", "size": "big"}),
+        ),
+        (
+            "transcription-form",
+            json!({"model": "w", "temperature": 2}),
+        ),
+        (
+            "token-update-request",
+            json!({"id": 1, "name": "n".repeat(51)}),
+        ),
+    ];
+    for name in schema_names() {
+        let validator = component_validator(&doc, &pascal(name));
+        for (_, body) in bodies.iter().filter(|(n, _)| n == name) {
+            assert_eq!(
+                validator.is_valid(body),
+                gatecheck_schemas::is_valid(name, body),
+                "{name}: {body}"
+            );
+        }
+    }
+}
+
+#[test]
+fn the_committed_file_is_pretty_json() {
+    assert!(Path::new(COMMITTED).exists() || std::env::var_os("GATECHECK_BLESS").is_some());
+    let text = openapi_json();
+    let parsed: Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(parsed, openapi());
+    assert!(text.ends_with("}\n"));
+}
