@@ -1,3 +1,7 @@
 //! Integration tests of gatecheck-conformance (one test binary; one module per area).
 
+mod against_mock;
+mod diff;
+mod mutations;
 mod normalize;
+mod reports;

@@ -1,0 +1,524 @@
+//! Audio routes: translation (multipart), transcription, speech.
+
+use super::{def, is_validation_rejection, CheckDef, Ctx, Halt, Outcome, Pass, Phase};
+use crate::catalog::Kind::{Deviation, Failure};
+use crate::client::{Part, RequestSpec};
+use crate::gen::strategies::{invalid_temperature, response_format, valid_temperature};
+use crate::gen::{for_all, media};
+use gatecheck_schemas::rules::media::{parse_mp3, parse_srt, parse_vtt, parse_wav};
+use gatecheck_schemas::rules::quota::Usage;
+use gatecheck_schemas::types::{TranscriptFormat, AUDIO_EXTENSIONS};
+use proptest::prelude::*;
+use serde_json::{json, Value};
+
+pub(crate) const CHECKS: &[CheckDef] = &[
+    def("audio.translation.json-text", Failure, "POST /v1/audio/translations", "spec: POST /v1/audio/translations (Response 200); Translation result",
+        "The default format answers 200 `application/json` with a string `text`.",
+        Phase::Shared, |c| Box::pin(json_text(c, "/v1/audio/translations"))),
+    def("audio.translation.response-formats", Failure, "POST /v1/audio/translations", "spec: POST /v1/audio/translations (response_format: json, text, srt, verbose_json, vtt)",
+        "Every `response_format`, with any temperature in [0, 1], is accepted with 200; `json` carries `text`.",
+        Phase::Shared, |c| Box::pin(formats(c))),
+    def("audio.translation.format-bodies", Deviation, "POST /v1/audio/translations", "DECISIONS: Images, audio (text/plain, SRT, VTT, verbose_json)",
+        "`text` is text/plain, `srt` and `vtt` parse as subtitles, `verbose_json` is valid against verbose-transcription.",
+        Phase::Shared, |c| Box::pin(format_bodies(c))),
+    def("audio.translation.temperature-range", Failure, "POST /v1/audio/translations", "spec: POST /v1/audio/translations (temperature 0 to 1 inclusive); Limits",
+        "Temperatures at and within 0 and 1 are accepted; just past them are refused as bad requests.",
+        Phase::Shared, |c| Box::pin(temperature(c))),
+    def("audio.translation.file-formats", Failure, "POST /v1/audio/translations", "spec: POST /v1/audio/translations (file formats); Limits",
+        "Files named with each of the nine accepted extensions are accepted.",
+        Phase::Shared, |c| Box::pin(file_formats(c))),
+    def("audio.translation.bad-request-rejected", Failure, "POST /v1/audio/translations", "spec: POST /v1/audio/translations (file, model required); Errors (400)",
+        "A missing file or model, an unknown model, or a file of another format is refused as a bad request.",
+        Phase::Shared, |c| Box::pin(bad_request(c))),
+    def("audio.translation.empty-file-400", Deviation, "POST /v1/audio/translations", "DECISIONS: Images, audio (an empty file gives 400)",
+        "An empty audio file is refused as a bad request.",
+        Phase::Shared, |c| Box::pin(empty_file(c))),
+    def("audio.transcription.json-text", Deviation, "POST /v1/audio/transcriptions", "DECISIONS: Images, audio (transcriptions)",
+        "The transcription route answers 200 `application/json` with a string `text`.",
+        Phase::Shared, |c| Box::pin(json_text(c, "/v1/audio/transcriptions"))),
+    def("audio.speech.mp3", Failure, "POST /v1/audio/speech", "spec: POST /v1/audio/speech (With mp3 the Content-Type is audio/mpeg)",
+        "Speech in mp3 answers 200 `audio/mpeg` bytes that parse as MPEG audio frames.",
+        Phase::Shared, |c| Box::pin(speech_mp3(c))),
+    def("audio.speech.formats", Deviation, "POST /v1/audio/speech", "DECISIONS: Images, audio (speech formats)",
+        "Every decided speech format is accepted with an audio content type; wav is `audio/wav` and parses.",
+        Phase::Shared, |c| Box::pin(speech_formats(c))),
+    def("audio.speech.bad-request-rejected", Failure, "POST /v1/audio/speech", "spec: Errors (400 invalid text, voice, model)",
+        "An empty input, an unknown voice or a missing field is refused as a bad request.",
+        Phase::Shared, |c| Box::pin(speech_bad(c))),
+    def("audio.upload.too-large-413", Deviation, "POST /v1/audio/translations", "spec: Limits (uploads over the permitted size give 413); DECISIONS: 25 MiB",
+        "An upload over 25 MiB is answered 413.",
+        Phase::Shared, |c| Box::pin(too_large(c))),
+];
+
+fn translation_model(ctx: &Ctx, route: &str) -> Result<String, Halt> {
+    let translation = route.ends_with("translations");
+    ctx.model_with(|c| {
+        c.transcription.as_ref().is_some_and(|t| {
+            if translation {
+                t.translation
+            } else {
+                t.transcription
+            }
+        })
+    })
+    .map(|(m, _)| m.id.clone())
+}
+
+fn upload(
+    ctx: &Ctx,
+    route: &str,
+    model: Option<&str>,
+    file: Option<(&str, Vec<u8>)>,
+    extra: &[(&str, String)],
+) -> Result<RequestSpec, Halt> {
+    let mut parts = Vec::new();
+    if let Some((name, bytes)) = file {
+        parts.push(Part::file("file", name, "application/octet-stream", bytes));
+    }
+    if let Some(m) = model {
+        parts.push(Part::text("model", m));
+    }
+    for (k, v) in extra {
+        parts.push(Part::text(k, v.clone()));
+    }
+    Ok(RequestSpec::post(route)
+        .auth(ctx.model_auth()?)
+        .multipart(parts))
+}
+
+fn price(ctx: &Ctx, model: &str) -> i64 {
+    ctx.price(
+        model,
+        Usage {
+            seconds: 1.0,
+            input_tokens: 100,
+            output_tokens: 100,
+            ..Usage::one_request()
+        },
+    )
+}
+
+async fn json_text(ctx: &Ctx, route: &'static str) -> Outcome {
+    let model = translation_model(ctx, route)?;
+    let spec = upload(
+        ctx,
+        route,
+        Some(&model),
+        Some(("speech.wav", media::wav(300))),
+        &[],
+    )?;
+    let ex = ctx.send(&spec, price(ctx, &model)).await?;
+    if ex.status.as_u16() != 200 || ex.content_type().as_deref() != Some("application/json") {
+        return Err(ctx.fail(
+            format!(
+                "expected 200 application/json, got {} {:?}",
+                ex.status,
+                ex.content_type()
+            ),
+            &spec,
+            Some(&ex),
+        ));
+    }
+    let v = ex.json().unwrap_or(Value::Null);
+    if !v.get("text").is_some_and(Value::is_string) {
+        return Err(ctx.fail("the body has no string `text`", &spec, Some(&ex)));
+    }
+    if let Err(e) = gatecheck_schemas::validate("translation-result", &v) {
+        return Err(ctx.fail(format!("schema translation-result: {e}"), &spec, Some(&ex)));
+    }
+    Ok(Pass {
+        cases: 1,
+        note: None,
+    })
+}
+
+async fn formats(ctx: &Ctx) -> Outcome {
+    let route = "/v1/audio/translations";
+    let model = translation_model(ctx, route)?;
+    let strat = (response_format(), prop::option::of(valid_temperature()));
+    for_all(
+        ctx,
+        ctx.cfg.cases,
+        strat,
+        |(fmt, temp): (TranscriptFormat, Option<f64>)| {
+            let mut extra = vec![("response_format", fmt.as_str().to_string())];
+            if let Some(t) = temp {
+                extra.push(("temperature", t.to_string()));
+            }
+            let spec = upload(
+                ctx,
+                route,
+                Some(&model),
+                Some(("speech.mp3", media::wav(200))),
+                &extra,
+            );
+            let p = price(ctx, &model);
+            async move {
+                let spec = spec?;
+                let ex = ctx.send(&spec, p).await?;
+                if ex.status.as_u16() != 200 {
+                    return Err(ctx.fail(
+                        format!(
+                            "response_format {} was answered {}",
+                            fmt.as_str(),
+                            ex.status
+                        ),
+                        &spec,
+                        Some(&ex),
+                    ));
+                }
+                if fmt == TranscriptFormat::Json
+                    && !ex
+                        .json()
+                        .is_some_and(|v| v.get("text").is_some_and(Value::is_string))
+                {
+                    return Err(ctx.fail("the json format has no string `text`", &spec, Some(&ex)));
+                }
+                Ok(())
+            }
+        },
+    )
+    .await
+}
+
+async fn format_bodies(ctx: &Ctx) -> Outcome {
+    let route = "/v1/audio/translations";
+    let model = translation_model(ctx, route)?;
+    let mut n = 0;
+    for fmt in TranscriptFormat::ALL {
+        let spec = upload(
+            ctx,
+            route,
+            Some(&model),
+            Some(("speech.wav", media::wav(300))),
+            &[("response_format", fmt.as_str().to_string())],
+        )?;
+        let ex = ctx.send(&spec, price(ctx, &model)).await?;
+        if ex.status.as_u16() != 200 {
+            return Err(Halt::Skip(format!(
+                "{} was answered {} (see audio.translation.response-formats)",
+                fmt.as_str(),
+                ex.status
+            )));
+        }
+        let ct = ex.content_type().unwrap_or_default();
+        let text = ex.text();
+        let problem = match fmt {
+            TranscriptFormat::Json => (ct != "application/json").then(|| format!("json as {ct}")),
+            TranscriptFormat::Text => (ct != "text/plain").then(|| format!("text as {ct}")),
+            TranscriptFormat::Srt => parse_srt(&text)
+                .err()
+                .map(|e| format!("srt does not parse: {e}")),
+            TranscriptFormat::Vtt => parse_vtt(&text)
+                .err()
+                .map(|e| format!("vtt does not parse: {e}")),
+            TranscriptFormat::VerboseJson => gatecheck_schemas::validate(
+                "verbose-transcription",
+                &ex.json().unwrap_or(Value::Null),
+            )
+            .err()
+            .map(|e| format!("schema verbose-transcription: {e}")),
+        };
+        if let Some(p) = problem {
+            return Err(ctx.fail(p, &spec, Some(&ex)));
+        }
+        n += 1;
+    }
+    Ok(Pass {
+        cases: n,
+        note: None,
+    })
+}
+
+async fn temperature(ctx: &Ctx) -> Outcome {
+    let route = "/v1/audio/translations";
+    let model = translation_model(ctx, route)?;
+    let strat = prop_oneof![
+        valid_temperature().prop_map(|t| (t, true)),
+        invalid_temperature().prop_map(|t| (t, false))
+    ];
+    for_all(ctx, ctx.cfg.cases, strat, |(t, valid): (f64, bool)| {
+        let spec = upload(
+            ctx,
+            route,
+            Some(&model),
+            Some(("speech.wav", media::wav(200))),
+            &[("temperature", t.to_string())],
+        );
+        let p = price(ctx, &model);
+        async move {
+            let spec = spec?;
+            let ex = ctx.send(&spec, if valid { p } else { 0 }).await?;
+            if valid && ex.status.as_u16() != 200 {
+                return Err(ctx.fail(
+                    format!(
+                        "temperature {t} is within [0, 1] but was answered {}",
+                        ex.status
+                    ),
+                    &spec,
+                    Some(&ex),
+                ));
+            }
+            if !valid && !is_validation_rejection(&ex) {
+                return Err(ctx.fail(
+                    format!(
+                        "temperature {t} is outside [0, 1] but was answered {}",
+                        ex.status
+                    ),
+                    &spec,
+                    Some(&ex),
+                ));
+            }
+            Ok(())
+        }
+    })
+    .await
+}
+
+async fn file_formats(ctx: &Ctx) -> Outcome {
+    let route = "/v1/audio/translations";
+    let model = translation_model(ctx, route)?;
+    let strat = prop::sample::select(
+        AUDIO_EXTENSIONS
+            .iter()
+            .map(|e| e.to_string())
+            .collect::<Vec<_>>(),
+    );
+    for_all(ctx, ctx.cfg.cases.min(9), strat, |ext: String| {
+        let spec = upload(
+            ctx,
+            route,
+            Some(&model),
+            Some((&format!("speech.{ext}"), media::wav(200))),
+            &[],
+        );
+        let p = price(ctx, &model);
+        async move {
+            let spec = spec?;
+            let ex = ctx.send(&spec, p).await?;
+            if ex.status.as_u16() != 200 {
+                return Err(ctx.fail(
+                    format!("a .{ext} file was answered {}", ex.status),
+                    &spec,
+                    Some(&ex),
+                ));
+            }
+            Ok(())
+        }
+    })
+    .await
+}
+
+#[derive(Debug, Clone)]
+enum BadUpload {
+    NoFile,
+    NoModel,
+    UnknownModel,
+    WrongExtension(String),
+}
+
+async fn bad_request(ctx: &Ctx) -> Outcome {
+    let route = "/v1/audio/translations";
+    let model = translation_model(ctx, route)?;
+    let strat = prop_oneof![
+        Just(BadUpload::NoFile),
+        Just(BadUpload::NoModel),
+        Just(BadUpload::UnknownModel),
+        prop::sample::select(vec![
+            "txt".to_string(),
+            "exe".into(),
+            "png".into(),
+            "mid".into()
+        ])
+        .prop_map(BadUpload::WrongExtension),
+    ];
+    for_all(ctx, ctx.cfg.cases.min(8), strat, |bad: BadUpload| {
+        let wav = media::wav(200);
+        let spec = match &bad {
+            BadUpload::NoFile => upload(ctx, route, Some(&model), None, &[]),
+            BadUpload::NoModel => upload(ctx, route, None, Some(("speech.wav", wav)), &[]),
+            BadUpload::UnknownModel => upload(
+                ctx,
+                route,
+                Some("gatecheck-no-such-model"),
+                Some(("speech.wav", wav)),
+                &[],
+            ),
+            BadUpload::WrongExtension(ext) => upload(
+                ctx,
+                route,
+                Some(&model),
+                Some((&format!("speech.{ext}"), wav)),
+                &[],
+            ),
+        };
+        async move {
+            let spec = spec?;
+            let ex = ctx.send(&spec, 0).await?;
+            let s = ex.status.as_u16();
+            let ok = is_validation_rejection(&ex)
+                || (matches!(bad, BadUpload::UnknownModel) && s == 404);
+            if !ok {
+                return Err(ctx.fail(format!("{bad:?} was answered {s}"), &spec, Some(&ex)));
+            }
+            Ok(())
+        }
+    })
+    .await
+}
+
+async fn empty_file(ctx: &Ctx) -> Outcome {
+    let route = "/v1/audio/translations";
+    let model = translation_model(ctx, route)?;
+    let spec = upload(
+        ctx,
+        route,
+        Some(&model),
+        Some(("speech.wav", Vec::new())),
+        &[],
+    )?;
+    let ex = ctx.send(&spec, 0).await?;
+    if !is_validation_rejection(&ex) {
+        return Err(ctx.fail(
+            format!("an empty file was answered {}", ex.status),
+            &spec,
+            Some(&ex),
+        ));
+    }
+    Ok(Pass {
+        cases: 1,
+        note: None,
+    })
+}
+
+fn speech_model(ctx: &Ctx) -> Result<(String, Vec<String>, Vec<String>), Halt> {
+    let (m, c) = ctx.model_with(|c| c.speech.is_some())?;
+    let s = c
+        .speech
+        .as_ref()
+        .ok_or_else(|| Halt::Skip("no speech model".into()))?;
+    Ok((m.id.clone(), s.voices.clone(), s.formats.clone()))
+}
+
+async fn speech_mp3(ctx: &Ctx) -> Outcome {
+    let (model, voices, _) = speech_model(ctx)?;
+    let auth = ctx.model_auth()?;
+    let strat = (prop::sample::select(voices), "[a-zA-Z ,.]{1,80}");
+    for_all(ctx, ctx.cfg.cases.min(6), strat, |(voice, input): (String, String)| {
+        let p = ctx.price(&model, Usage { input_tokens: input.chars().count() as i64, ..Usage::one_request() });
+        let spec = RequestSpec::post("/v1/audio/speech")
+            .auth(auth.clone())
+            .json(json!({"model": model, "input": input, "voice": voice, "response_format": "mp3"}));
+        async move {
+            let ex = ctx.send(&spec, p).await?;
+            if ex.status.as_u16() != 200 || ex.content_type().as_deref() != Some("audio/mpeg") {
+                return Err(ctx.fail(format!("expected 200 audio/mpeg, got {} {:?}", ex.status, ex.content_type()), &spec, Some(&ex)));
+            }
+            if let Err(e) = parse_mp3(&ex.body) {
+                return Err(ctx.fail(format!("the body is not MPEG audio: {e}"), &spec, Some(&ex)));
+            }
+            Ok(())
+        }
+    })
+    .await
+}
+
+async fn speech_formats(ctx: &Ctx) -> Outcome {
+    let (model, voices, formats) = speech_model(ctx)?;
+    let auth = ctx.model_auth()?;
+    let voice = voices.first().cloned().unwrap_or_else(|| "alloy".into());
+    let mut n = 0;
+    for fmt in formats {
+        let spec = RequestSpec::post("/v1/audio/speech")
+            .auth(auth.clone())
+            .json(json!({"model": model, "input": "one two three", "voice": voice, "response_format": fmt}));
+        let ex = ctx
+            .send(
+                &spec,
+                ctx.price(
+                    &model,
+                    Usage {
+                        input_tokens: 13,
+                        ..Usage::one_request()
+                    },
+                ),
+            )
+            .await?;
+        let ct = ex.content_type().unwrap_or_default();
+        if ex.status.as_u16() != 200 || !ct.starts_with("audio/") {
+            return Err(ctx.fail(
+                format!("{fmt}: expected 200 audio/*, got {} {ct}", ex.status),
+                &spec,
+                Some(&ex),
+            ));
+        }
+        if fmt == "wav" && (ct != "audio/wav" || parse_wav(&ex.body).is_err()) {
+            return Err(ctx.fail("wav must be audio/wav and parse", &spec, Some(&ex)));
+        }
+        n += 1;
+    }
+    Ok(Pass {
+        cases: n,
+        note: None,
+    })
+}
+
+async fn speech_bad(ctx: &Ctx) -> Outcome {
+    let (model, _, _) = speech_model(ctx)?;
+    let auth = ctx.model_auth()?;
+    let strat = prop_oneof![
+        Just(("input".to_string(), json!(""))),
+        "gatecheck-[a-z]{4,8}".prop_map(|v| ("voice".to_string(), json!(v))),
+        Just(("no-input".to_string(), Value::Null)),
+        Just(("no-voice".to_string(), Value::Null)),
+    ];
+    for_all(ctx, ctx.cfg.cases.min(8), strat, |(field, value): (String, Value)| {
+        let mut body = json!({"model": model, "input": "hello", "voice": "alloy", "response_format": "mp3"});
+        if let Some(o) = body.as_object_mut() {
+            match field.strip_prefix("no-") {
+                Some(missing) => {
+                    o.remove(missing);
+                }
+                None => {
+                    o.insert(field.clone(), value.clone());
+                }
+            }
+        }
+        let spec = RequestSpec::post("/v1/audio/speech").auth(auth.clone()).json(body);
+        async move {
+            let ex = ctx.send(&spec, 0).await?;
+            if !is_validation_rejection(&ex) {
+                return Err(ctx.fail(format!("{field} {value} was answered {}", ex.status), &spec, Some(&ex)));
+            }
+            Ok(())
+        }
+    })
+    .await
+}
+
+async fn too_large(ctx: &Ctx) -> Outcome {
+    if ctx.env.mock.is_none() {
+        return Err(Halt::Skip(
+            "not sent to real deployments (26 MiB upload)".into(),
+        ));
+    }
+    let route = "/v1/audio/translations";
+    let model = translation_model(ctx, route)?;
+    let big = vec![0u8; 26 * 1024 * 1024];
+    let spec = upload(ctx, route, Some(&model), Some(("big.wav", big)), &[])?;
+    let ex = ctx.send(&spec, 0).await;
+    match ex {
+        Ok(ex) if ex.status.as_u16() == 413 => Ok(Pass {
+            cases: 1,
+            note: None,
+        }),
+        Ok(ex) => Err(ctx.fail(
+            format!("a 26 MiB upload was answered {}", ex.status),
+            &spec,
+            Some(&ex),
+        )),
+        // A server may close the connection after answering 413 before the body is read.
+        Err(Halt::Error(e)) => Err(Halt::Error(format!("the 26 MiB upload failed: {e}"))),
+        Err(h) => Err(h),
+    }
+}

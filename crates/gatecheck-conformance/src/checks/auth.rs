@@ -1,0 +1,327 @@
+//! Authentication of the model routes and of the key-management route.
+
+use super::{def, for_all_routes, pass1, CheckDef, Ctx, Halt, Outcome, Phase};
+use crate::catalog::Kind::{Deviation, Failure};
+use crate::client::{Auth, Part, RequestSpec};
+use crate::gen::strategies::{bad_auth, BadAuth};
+use crate::gen::{for_all, media};
+use crate::redact::Secret;
+use crate::target::full_update_body;
+use proptest::prelude::*;
+use serde_json::{json, Value};
+
+pub(crate) const CHECKS: &[CheckDef] = &[
+    def("auth.v1.missing-key-401", Failure, "/v1/*", "spec: Authentication, rule 1",
+        "A model request without `Authorization` is answered 401, on every model route.",
+        Phase::Shared, |c| Box::pin(missing_key(c))),
+    def("auth.v1.invalid-key-401", Failure, "/v1/*", "spec: Authentication, rule 1; Errors (401)",
+        "A model request with an unknown, empty or malformed key is answered 401.",
+        Phase::Shared, |c| Box::pin(invalid_key(c))),
+    def("auth.v1.wrong-scheme-401", Failure, "/v1/*", "spec: Authentication (Bearer <API_KEY>; rule 3)",
+        "A valid key sent under another scheme (`Basic`, `Token`) is answered 401.",
+        Phase::Shared, |c| Box::pin(wrong_scheme(c))),
+    def("auth.v1.bearer-case-insensitive", Deviation, "/v1/*", "DECISIONS: Identity and auth",
+        "The `Bearer` prefix is matched case-insensitively.",
+        Phase::Shared, |c| Box::pin(bearer_case(c))),
+    def("auth.v1.key-with-or-without-sk", Deviation, "/v1/*", "DECISIONS: Identity and auth",
+        "A key is accepted with and without its `sk-` prefix.",
+        Phase::Shared, |c| Box::pin(sk_prefix(c))),
+    def("auth.token.missing-token-401", Deviation, "PUT /api/token/", "DECISIONS: Identity and auth (/api/token/*)",
+        "`PUT /api/token/` without an access token is answered 401 with `{success:false, message}`.",
+        Phase::Shared, |c| Box::pin(token_missing(c))),
+    def("auth.token.wrong-token-rejected", Failure, "PUT /api/token/", "spec: Authentication (ACCESS_TOKEN); DECISIONS: wrong token",
+        "A wrong access token never succeeds (401, or 200 with `success:false`).",
+        Phase::Shared, |c| Box::pin(token_wrong(c))),
+    def("auth.token.raw-token-accepted", Failure, "PUT /api/token/", "spec: Authentication (the access token is sent raw, without Bearer)",
+        "The raw access token in `Authorization` is accepted by `PUT /api/token/`.",
+        Phase::Exclusive, |c| Box::pin(token_raw(c))),
+    def("auth.token.bearer-token-accepted", Deviation, "PUT /api/token/", "DECISIONS: Identity and auth (a Bearer prefix is also accepted)",
+        "`Authorization: Bearer <ACCESS_TOKEN>` is also accepted by `PUT /api/token/`.",
+        Phase::Exclusive, |c| Box::pin(token_bearer(c))),
+];
+
+/// The model routes, each with a request that is valid but for its auth.
+pub(crate) fn model_routes(ctx: &Ctx) -> Vec<RequestSpec> {
+    let pick = |f: &dyn Fn(&gatecheck_schemas::types::ModelCapabilities) -> bool,
+                fallback: &str| {
+        ctx.model_with(f)
+            .map(|(m, _)| m.id.clone())
+            .unwrap_or_else(|_| fallback.to_owned())
+    };
+    let whisper = pick(
+        &|c| c.transcription.as_ref().is_some_and(|t| t.translation),
+        "whisper-1",
+    );
+    let tts = pick(&|c| c.speech.is_some(), "tts-1");
+    let video = pick(&|c| c.video.is_some(), "sora-2");
+    let (image, size) = ctx
+        .model_with(|c| c.image.is_some())
+        .map(|(m, c)| {
+            (
+                m.id.clone(),
+                c.image
+                    .as_ref()
+                    .and_then(|i| i.sizes.first().cloned())
+                    .unwrap_or_default(),
+            )
+        })
+        .unwrap_or_else(|_| ("gpt-image-1".into(), "1024x1024".into()));
+    vec![
+        RequestSpec::post("/v1/audio/translations").multipart(vec![
+            Part::file("file", "speech.wav", "audio/wav", media::wav(200)),
+            Part::text("model", whisper),
+        ]),
+        RequestSpec::post("/v1/audio/speech").json(
+            json!({"model": tts, "input": "hello", "voice": "alloy", "response_format": "mp3"}),
+        ),
+        RequestSpec::post("/v1/videos")
+            .json(json!({"model": video, "prompt": "a lighthouse at dawn"})),
+        RequestSpec::get("/v1/videos/task_00000000000000000000000000000000"),
+        RequestSpec::post("/v1/images/generations")
+            .json(json!({"model": image, "prompt": "a red cube", "size": size})),
+    ]
+}
+
+async fn missing_key(ctx: &Ctx) -> Outcome {
+    for_all_routes(ctx, |spec| async move {
+        let ex = ctx.send(&spec, 0).await?;
+        if ex.status.as_u16() != 401 {
+            return Err(ctx.fail(
+                format!("expected 401 without a key, got {}", ex.status),
+                &spec,
+                Some(&ex),
+            ));
+        }
+        Ok(())
+    })
+    .await
+}
+
+async fn invalid_key(ctx: &Ctx) -> Outcome {
+    let routes = model_routes(ctx);
+    let n = routes.len();
+    let strat = (
+        0..n,
+        bad_auth().prop_filter("not a scheme case", |b| {
+            !matches!(b, BadAuth::Basic | BadAuth::Token)
+        }),
+    );
+    for_all(ctx, ctx.cfg.cases, strat, |(i, bad)| {
+        let spec = routes[i]
+            .clone()
+            .auth(Auth::Raw(Secret::new(bad.header(""))));
+        async move {
+            let ex = ctx.send(&spec, 0).await?;
+            if ex.status.as_u16() != 401 {
+                return Err(ctx.fail(
+                    format!("expected 401 for an invalid key, got {}", ex.status),
+                    &spec,
+                    Some(&ex),
+                ));
+            }
+            Ok(())
+        }
+    })
+    .await
+}
+
+fn valid_secret(ctx: &Ctx) -> Result<String, Halt> {
+    if let Some(k) = &ctx.env.key {
+        return Ok(k.secret.expose().to_owned());
+    }
+    ctx.cfg
+        .target
+        .api_key
+        .as_ref()
+        .map(|k| k.expose().to_owned())
+        .ok_or_else(|| Halt::Skip("no API key".into()))
+}
+
+async fn wrong_scheme(ctx: &Ctx) -> Outcome {
+    let key = valid_secret(ctx)?;
+    let routes = model_routes(ctx);
+    let strat = (
+        0..routes.len(),
+        prop_oneof![Just(BadAuth::Basic), Just(BadAuth::Token)],
+    );
+    for_all(ctx, ctx.cfg.cases, strat, |(i, bad)| {
+        let spec = routes[i]
+            .clone()
+            .auth(Auth::Raw(Secret::new(bad.header(&key))));
+        async move {
+            let ex = ctx.send(&spec, 0).await?;
+            if ex.status.as_u16() != 401 {
+                return Err(ctx.fail(
+                    format!("expected 401 for a non-Bearer scheme, got {}", ex.status),
+                    &spec,
+                    Some(&ex),
+                ));
+            }
+            Ok(())
+        }
+    })
+    .await
+}
+
+/// A cheap admission probe: a video request with an empty prompt. Past the key checks it is
+/// refused as invalid (400), so nothing is charged; a key refusal is 401 or 403.
+pub(crate) fn probe_spec(ctx: &Ctx, model: &str, auth: Auth) -> RequestSpec {
+    let _ = ctx;
+    RequestSpec::post("/v1/videos")
+        .auth(auth)
+        .json(json!({"model": model, "prompt": ""}))
+}
+
+/// The video model used by probes.
+pub(crate) fn probe_model(ctx: &Ctx) -> String {
+    ctx.model_with(|c| c.video.is_some())
+        .map(|(m, _)| m.id.clone())
+        .unwrap_or_else(|_| "sora-2".into())
+}
+
+/// Whether a probe's answer is a key refusal (401/403).
+pub(crate) fn refused(status: u16) -> bool {
+    status == 401 || status == 403
+}
+
+async fn bearer_case(ctx: &Ctx) -> Outcome {
+    let key = valid_secret(ctx)?;
+    let model = probe_model(ctx);
+    for scheme in ["bearer", "BEARER", "BeArEr"] {
+        let spec = probe_spec(
+            ctx,
+            &model,
+            Auth::Raw(Secret::new(format!("{scheme} {key}"))),
+        );
+        let ex = ctx.send(&spec, 0).await?;
+        if refused(ex.status.as_u16()) {
+            return Err(ctx.fail(
+                format!("`{scheme} <key>` was refused with {}", ex.status),
+                &spec,
+                Some(&ex),
+            ));
+        }
+    }
+    Ok(super::Pass {
+        cases: 3,
+        note: None,
+    })
+}
+
+async fn sk_prefix(ctx: &Ctx) -> Outcome {
+    let key = valid_secret(ctx)?;
+    let bare = key.strip_prefix("sk-").unwrap_or(&key).to_owned();
+    let model = probe_model(ctx);
+    for form in [format!("sk-{bare}"), bare.clone()] {
+        let spec = probe_spec(
+            ctx,
+            &model,
+            Auth::Raw(Secret::new(format!("Bearer {form}"))),
+        );
+        let ex = ctx.send(&spec, 0).await?;
+        if refused(ex.status.as_u16()) {
+            return Err(ctx.fail(
+                format!("the key was refused ({}) in one of its forms", ex.status),
+                &spec,
+                Some(&ex),
+            ));
+        }
+    }
+    Ok(super::Pass {
+        cases: 2,
+        note: None,
+    })
+}
+
+fn token_probe_body(ctx: &Ctx) -> Value {
+    match &ctx.env.key {
+        Some(k) => full_update_body(&k.baseline),
+        None => json!({"id": 1, "name": "gatecheck-probe"}),
+    }
+}
+
+async fn token_missing(ctx: &Ctx) -> Outcome {
+    let spec = RequestSpec::put("/api/token/").json(token_probe_body(ctx));
+    let ex = ctx.send(&spec, 0).await?;
+    let v = ex.json().unwrap_or(Value::Null);
+    if ex.status.as_u16() != 401 {
+        return Err(ctx.fail(
+            format!("expected 401 without an access token, got {}", ex.status),
+            &spec,
+            Some(&ex),
+        ));
+    }
+    if v.get("success").and_then(Value::as_bool) != Some(false)
+        || !v.get("message").is_some_and(Value::is_string)
+    {
+        return Err(ctx.fail(
+            "the 401 body is not {success:false, message}",
+            &spec,
+            Some(&ex),
+        ));
+    }
+    pass1()
+}
+
+async fn token_wrong(ctx: &Ctx) -> Outcome {
+    let strat = "[A-Za-z0-9]{8,40}";
+    for_all(ctx, ctx.cfg.cases.min(8), strat, |tok: String| {
+        let spec = RequestSpec::put("/api/token/")
+            .auth(Auth::Raw(Secret::new(format!("wrong{tok}"))))
+            .json(token_probe_body(ctx));
+        async move {
+            let ex = ctx.send(&spec, 0).await?;
+            let v = ex.json().unwrap_or(Value::Null);
+            let success = v.get("success").and_then(Value::as_bool);
+            let ok = match ex.status.as_u16() {
+                401 | 403 => success != Some(true),
+                200 => success == Some(false),
+                _ => false,
+            };
+            if !ok {
+                return Err(ctx.fail(
+                    format!(
+                        "a wrong access token was answered {} success={success:?}",
+                        ex.status
+                    ),
+                    &spec,
+                    Some(&ex),
+                ));
+            }
+            Ok(())
+        }
+    })
+    .await
+}
+
+async fn token_put_ok(ctx: &Ctx, auth: Auth, what: &str) -> Outcome {
+    let key = ctx.work_key()?;
+    let spec = RequestSpec::put("/api/token/")
+        .auth(auth)
+        .json(full_update_body(&key.baseline));
+    let ex = ctx.send(&spec, 0).await?;
+    let v = ex.json().unwrap_or(Value::Null);
+    if !ex.status.is_success() || v.get("success").and_then(Value::as_bool) != Some(true) {
+        return Err(ctx.fail(format!("{what} was not accepted"), &spec, Some(&ex)));
+    }
+    pass1()
+}
+
+async fn token_raw(ctx: &Ctx) -> Outcome {
+    token_put_ok(ctx, Auth::AccessToken, "the raw access token").await
+}
+
+async fn token_bearer(ctx: &Ctx) -> Outcome {
+    let tok = ctx
+        .cfg
+        .target
+        .access_token
+        .clone()
+        .ok_or_else(|| Halt::Skip("no access token".into()))?;
+    token_put_ok(
+        ctx,
+        Auth::Raw(Secret::new(format!("Bearer {}", tok.expose()))),
+        "`Bearer <ACCESS_TOKEN>`",
+    )
+    .await
+}

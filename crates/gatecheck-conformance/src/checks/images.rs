@@ -1,0 +1,281 @@
+//! `POST /v1/images/generations`: results, media bytes, sizes and validation.
+
+use super::{def, is_validation_rejection, CheckDef, Ctx, Halt, Outcome, Pass, Phase};
+use crate::catalog::Kind::{Deviation, Failure};
+use crate::client::{Exchange, RequestSpec};
+use crate::gen::for_all;
+use base64::Engine;
+use gatecheck_schemas::rules::media::parse_png;
+use gatecheck_schemas::rules::quota::Usage;
+use gatecheck_schemas::types::ImageResult;
+use proptest::prelude::*;
+use serde_json::{json, Value};
+
+pub(crate) const CHECKS: &[CheckDef] = &[
+    def("images.result", Failure, "POST /v1/images/generations", "spec: Image generation result; POST /v1/images/generations (Response 200)",
+        "A valid request with a size the model accepts answers 200 JSON valid against image-result, each item with `b64_json` or `url`, and `size` as requested.",
+        Phase::Shared, |c| Box::pin(result(c))),
+    def("images.png-matches-size", Deviation, "POST /v1/images/generations", "DECISIONS: Images, audio (a real PNG of the requested size)",
+        "Each result image (base64, or fetched from its URL on the target) is a PNG of the requested size.",
+        Phase::Shared, |c| Box::pin(png_size(c))),
+    def("images.usage-consistent", Deviation, "POST /v1/images/generations", "spec: Image generation result (usage)",
+        "`usage.total_tokens` is `input_tokens + output_tokens`, and each details sum matches.",
+        Phase::Shared, |c| Box::pin(usage(c))),
+    def("images.size-must-match-model", Failure, "POST /v1/images/generations", "spec: POST /v1/images/generations (size must be accepted by the selected model); Errors (400)",
+        "A size the model does not accept is refused as a bad request.",
+        Phase::Shared, |c| Box::pin(bad_size(c))),
+    def("images.missing-field-rejected", Failure, "POST /v1/images/generations", "spec: POST /v1/images/generations (model, prompt, size); Errors (400)",
+        "A request missing `model` or `prompt`, or with an empty prompt, is refused as a bad request.",
+        Phase::Shared, |c| Box::pin(missing_field(c))),
+];
+
+fn image_models(ctx: &Ctx) -> Vec<(String, Vec<String>, String)> {
+    ctx.models_with(|c| c.image.is_some())
+        .into_iter()
+        .filter_map(|(m, c)| {
+            c.image
+                .as_ref()
+                .map(|i| (m.id.clone(), i.sizes.clone(), i.output.clone()))
+        })
+        .collect()
+}
+
+/// One valid request per image model (first size), sent once per run and shared.
+async fn results(ctx: &Ctx) -> Result<Vec<(RequestSpec, Exchange, String)>, Halt> {
+    let auth = ctx.model_auth()?;
+    let models = image_models(ctx);
+    if models.is_empty() {
+        return Err(Halt::Skip("no image model in the catalog".into()));
+    }
+    let cell = &ctx.env.images;
+    let r = cell
+        .get_or_init(|| async {
+            let mut out = Vec::new();
+            for (model, sizes, _) in &models {
+                let size = sizes.first().cloned().unwrap_or_default();
+                let spec = RequestSpec::post("/v1/images/generations")
+                    .auth(auth.clone())
+                    .json(json!({"model": model, "prompt": "a blue circle on white (gatecheck)", "size": size}));
+                let price = ctx.price(model, Usage::one_request());
+                let ex = ctx.send(&spec, price).await?;
+                out.push((spec, ex, size));
+            }
+            Ok(out)
+        })
+        .await;
+    r.clone()
+}
+
+async fn result(ctx: &Ctx) -> Outcome {
+    let rs = results(ctx).await?;
+    for (spec, ex, size) in &rs {
+        if ex.status.as_u16() != 200 || ex.content_type().as_deref() != Some("application/json") {
+            return Err(ctx.fail(
+                format!(
+                    "expected 200 application/json, got {} {:?}",
+                    ex.status,
+                    ex.content_type()
+                ),
+                spec,
+                Some(ex),
+            ));
+        }
+        let v = ex.json().unwrap_or(Value::Null);
+        if let Err(e) = gatecheck_schemas::validate("image-result", &v) {
+            return Err(ctx.fail(format!("schema image-result: {e}"), spec, Some(ex)));
+        }
+        let r: ImageResult = serde_json::from_value(v)
+            .map_err(|e| ctx.fail(format!("not an image result: {e}"), spec, Some(ex)))?;
+        if r.data.is_empty()
+            || r.data
+                .iter()
+                .any(|i| i.b64_json.is_none() && i.url.is_none())
+        {
+            return Err(ctx.fail("every item needs b64_json or url", spec, Some(ex)));
+        }
+        if &r.size != size {
+            return Err(ctx.fail(
+                format!("size {:?}, requested {size:?}", r.size),
+                spec,
+                Some(ex),
+            ));
+        }
+    }
+    Ok(Pass {
+        cases: rs.len() as u32,
+        note: None,
+    })
+}
+
+async fn png_size(ctx: &Ctx) -> Outcome {
+    let rs = results(ctx).await?;
+    let auth = ctx.model_auth()?;
+    let mut n = 0;
+    for (spec, ex, size) in &rs {
+        let Some(r) = ex
+            .json()
+            .and_then(|v| serde_json::from_value::<ImageResult>(v).ok())
+        else {
+            return Err(Halt::Skip(
+                "no image result to inspect (see images.result)".into(),
+            ));
+        };
+        let (w, h) = size
+            .split_once('x')
+            .and_then(|(w, h)| Some((w.parse::<u32>().ok()?, h.parse::<u32>().ok()?)))
+            .unwrap_or((0, 0));
+        for item in &r.data {
+            let bytes = if let Some(b) = &item.b64_json {
+                base64::engine::general_purpose::STANDARD
+                    .decode(b)
+                    .map_err(|e| ctx.fail(format!("b64_json is not base64: {e}"), spec, Some(ex)))?
+            } else if let Some(url) = &item.url {
+                let fetch = RequestSpec::get(url.clone()).auth(auth.clone());
+                match ctx.t.send(&fetch, 0).await {
+                    Ok(img) if img.status.is_success() => img.body.to_vec(),
+                    Ok(img) => {
+                        return Err(ctx.fail(
+                            format!("the image URL answered {}", img.status),
+                            &fetch,
+                            Some(&img),
+                        ))
+                    }
+                    Err(crate::transport::TransportError::Client(
+                        crate::client::ClientError::OffHost { .. },
+                    )) => continue,
+                    Err(e) => return Err(e.into()),
+                }
+            } else {
+                continue;
+            };
+            match parse_png(&bytes) {
+                Ok(info) if (info.width, info.height) == (w, h) => n += 1,
+                Ok(info) => {
+                    return Err(ctx.fail(
+                        format!("a {}x{} PNG for size {size}", info.width, info.height),
+                        spec,
+                        Some(ex),
+                    ))
+                }
+                Err(e) => return Err(ctx.fail(format!("not a valid PNG: {e}"), spec, Some(ex))),
+            }
+        }
+    }
+    if n == 0 {
+        return Err(Halt::Skip(
+            "no image bytes could be inspected on the target's host".into(),
+        ));
+    }
+    Ok(Pass {
+        cases: n,
+        note: None,
+    })
+}
+
+async fn usage(ctx: &Ctx) -> Outcome {
+    let rs = results(ctx).await?;
+    for (spec, ex, _) in &rs {
+        let Some(r) = ex
+            .json()
+            .and_then(|v| serde_json::from_value::<ImageResult>(v).ok())
+        else {
+            return Err(Halt::Skip(
+                "no image result to inspect (see images.result)".into(),
+            ));
+        };
+        let u = r.usage;
+        let ok = u.total_tokens == u.input_tokens + u.output_tokens
+            && u.input_tokens_details.image_tokens + u.input_tokens_details.text_tokens
+                == u.input_tokens
+            && u.output_tokens_details.image_tokens + u.output_tokens_details.text_tokens
+                == u.output_tokens;
+        if !ok {
+            return Err(ctx.fail(format!("inconsistent usage {u:?}"), spec, Some(ex)));
+        }
+    }
+    Ok(Pass {
+        cases: rs.len() as u32,
+        note: None,
+    })
+}
+
+async fn bad_size(ctx: &Ctx) -> Outcome {
+    let auth = ctx.model_auth()?;
+    let models = image_models(ctx);
+    if models.is_empty() {
+        return Err(Halt::Skip("no image model in the catalog".into()));
+    }
+    let strat = (
+        0..models.len(),
+        (1u32..=4096, 1u32..=4096),
+        prop_oneof![
+            Just(None),
+            Just(Some("huge".to_string())),
+            Just(Some("1024*1024".to_string())),
+            Just(Some(String::new()))
+        ],
+    );
+    for_all(ctx, ctx.cfg.cases, strat, |(i, (w, h), odd)| {
+        let (model, sizes, _) = models[i].clone();
+        let size = odd.unwrap_or_else(|| format!("{w}x{h}"));
+        let spec = RequestSpec::post("/v1/images/generations")
+            .auth(auth.clone())
+            .json(json!({"model": model, "prompt": "a green square", "size": size}));
+        let accepted = sizes.contains(&size);
+        async move {
+            if accepted {
+                return Ok(());
+            }
+            let ex = ctx.send(&spec, 0).await?;
+            if !is_validation_rejection(&ex) {
+                return Err(ctx.fail(
+                    format!(
+                        "size {size:?} is not accepted by {model}, but the answer was {}",
+                        ex.status
+                    ),
+                    &spec,
+                    Some(&ex),
+                ));
+            }
+            Ok(())
+        }
+    })
+    .await
+}
+
+async fn missing_field(ctx: &Ctx) -> Outcome {
+    let auth = ctx.model_auth()?;
+    let models = image_models(ctx);
+    let Some((model, sizes, _)) = models.first().cloned() else {
+        return Err(Halt::Skip("no image model in the catalog".into()));
+    };
+    let size = sizes.first().cloned().unwrap_or_default();
+    let strat = prop::sample::select(vec![
+        "model".to_string(),
+        "prompt".into(),
+        "empty-prompt".into(),
+    ]);
+    for_all(ctx, ctx.cfg.cases.min(8), strat, |which: String| {
+        let mut body = json!({"model": model, "prompt": "a yellow star", "size": size});
+        if which == "empty-prompt" {
+            body["prompt"] = json!("");
+        } else if let Some(o) = body.as_object_mut() {
+            o.remove(&which);
+        }
+        let spec = RequestSpec::post("/v1/images/generations")
+            .auth(auth.clone())
+            .json(body);
+        async move {
+            let ex = ctx.send(&spec, 0).await?;
+            if !is_validation_rejection(&ex) {
+                return Err(ctx.fail(
+                    format!("a request without {which} was answered {}", ex.status),
+                    &spec,
+                    Some(&ex),
+                ));
+            }
+            Ok(())
+        }
+    })
+    .await
+}

@@ -1,0 +1,635 @@
+//! Key admission on the model routes: status, expiry, quota, IP allowlist and model limits, and
+//! the stateful property that holds a key's record and admission to the shared model.
+
+use super::auth::{probe_model, probe_spec, refused};
+use super::{def, pass1, CheckDef, Ctx, Halt, Outcome, Pass, Phase};
+use crate::catalog::Kind::{Deviation, Failure};
+use crate::client::{Auth, Exchange, RequestSpec};
+use crate::gen::for_all;
+use crate::gen::strategies::{allowlist, ascii_name, foreign_ip_entry};
+use crate::target::{get_key, put_record};
+use gatecheck_schemas::rules::ip;
+use gatecheck_schemas::rules::key::{admit, model_allowed};
+use gatecheck_schemas::rules::quota::Usage;
+use gatecheck_schemas::rules::token::{apply_update, UpdateContext};
+use gatecheck_schemas::types::{KeyRecord, TokenUpdateRequest};
+use gatecheck_schemas::Profile;
+use proptest::prelude::*;
+use proptest::strategy::ValueTree;
+use serde_json::{json, Value};
+
+pub(crate) const CHECKS: &[CheckDef] = &[
+    def("key.disabled-rejected", Failure, "/v1/*", "spec: States (API key status), rule 1; Authentication, rule 2",
+        "A disabled key (status 2) is refused by the model routes.",
+        Phase::Exclusive, |c| Box::pin(status_refused(c, 2))),
+    def("key.expired-status-rejected", Failure, "/v1/*", "spec: States (API key status), rule 1",
+        "An expired key (status 3) is refused by the model routes.",
+        Phase::Exclusive, |c| Box::pin(status_refused(c, 3))),
+    def("key.exhausted-status-rejected", Failure, "/v1/*", "spec: States (API key status), rule 1",
+        "A quota-exhausted key (status 4) is refused by the model routes.",
+        Phase::Exclusive, |c| Box::pin(status_refused(c, 4))),
+    def("key.expired-time-past-rejected", Failure, "/v1/*", "spec: States (API key status), rule 2",
+        "An enabled key whose `expired_time` is past is refused.",
+        Phase::Exclusive, |c| Box::pin(expired_time_past(c))),
+    def("key.zero-quota-rejected", Failure, "/v1/*", "spec: States (API key status), rule 3",
+        "An enabled key with `remain_quota` 0 and `unlimited_quota` false is refused.",
+        Phase::Exclusive, |c| Box::pin(zero_quota(c))),
+    def("key.unlimited-quota-bypass", Failure, "/v1/*", "spec: API key record (unlimited_quota)",
+        "A key with `unlimited_quota` true is admitted with `remain_quota` 0.",
+        Phase::Exclusive, |c| Box::pin(unlimited(c))),
+    def("key.refusal-status-401", Deviation, "/v1/*", "DECISIONS: Identity and auth",
+        "A disabled, expired or exhausted key is answered 401 with the `/v1` error body.",
+        Phase::Exclusive, |c| Box::pin(refusal_401(c))),
+    def("key.ip-allowlist", Failure, "/v1/*", "spec: PUT /api/token/ (allow_ips); Authentication, rule 2",
+        "With `allow_ips` set (IPv4, IPv6, CIDR entries), a model request is admitted exactly when the client IP is in the list.",
+        Phase::Exclusive, |c| Box::pin(ip_allowlist(c))),
+    def("key.ip-refusal-403", Deviation, "/v1/*", "DECISIONS: Identity and auth",
+        "A client outside `allow_ips` is answered 403 with code `access_denied`.",
+        Phase::Exclusive, |c| Box::pin(ip_403(c))),
+    def("key.model-limits", Failure, "/v1/*", "spec: API key record (model_limits, model_limits_enabled); Authentication, rule 2",
+        "With model limits enabled, only the listed models are admitted; disabled limits are ignored.",
+        Phase::Exclusive, |c| Box::pin(model_limits(c))),
+    def("key.model-refusal-403", Deviation, "/v1/*", "DECISIONS: Identity and auth",
+        "A model outside `model_limits` is answered 403.",
+        Phase::Exclusive, |c| Box::pin(model_403(c))),
+    def("key.state.matches-model", Failure, "PUT /api/token/ + /v1/*", "spec: PUT /api/token/; States (API key status); Authentication, rule 2",
+        "Over generated update sequences, every record matches the shared key model, and model-route admission matches its prediction (status, expiry, quota, IP, model limits).",
+        Phase::Exclusive, |c| Box::pin(state_machine(c))),
+    def("key.use-marks-status", Deviation, "/v1/* + GET /api/token/{id}", "DECISIONS: Identity and auth (the key's status becomes 3 or 4 on use)",
+        "Using a key past its expiry sets its status to 3; with no quota left, to 4.",
+        Phase::Exclusive, |c| Box::pin(use_marks(c))),
+    def("quota.insufficient-403", Deviation, "/v1/images/generations", "DECISIONS: Identity and auth (pre_consume_token_quota_failed)",
+        "A key whose remaining quota is below the request's price is answered 403 `pre_consume_token_quota_failed`.",
+        Phase::Exclusive, |c| Box::pin(insufficient(c))),
+    def("quota.charged", Deviation, "/v1/images/generations + GET /api/token/{id}", "DECISIONS: Quota and limits",
+        "An accepted request moves exactly its catalog price from `remain_quota` to `used_quota`.",
+        Phase::Exclusive, |c| Box::pin(charged(c))),
+];
+
+/// Puts the working key in the state `rec` and checks that the fields took.
+pub(crate) async fn set_key(ctx: &Ctx, rec: &KeyRecord) -> Result<KeyRecord, Halt> {
+    let got = put_record(&ctx.t, rec)
+        .await?
+        .ok_or_else(|| Halt::Skip("could not update the working key".into()))?;
+    let same = got.status == rec.status
+        && got.expired_time == rec.expired_time
+        && got.remain_quota == rec.remain_quota
+        && got.unlimited_quota == rec.unlimited_quota
+        && got.model_limits_enabled == rec.model_limits_enabled
+        && got.model_limits == rec.model_limits
+        && got.allow_ips.clone().unwrap_or_default() == rec.allow_ips.clone().unwrap_or_default();
+    if !same {
+        return Err(Halt::Skip(
+            "the working key could not be put in the needed state (see token.update.* checks)"
+                .into(),
+        ));
+    }
+    Ok(got)
+}
+
+/// Sends the admission probe with the working key; returns the request and its answer.
+pub(crate) async fn probe(ctx: &Ctx, model: &str) -> Result<(RequestSpec, Exchange), Halt> {
+    let key = ctx.work_key()?;
+    let spec = probe_spec(ctx, model, Auth::Key(key.secret.clone()));
+    let ex = ctx.send(&spec, 0).await?;
+    Ok((spec, ex))
+}
+
+async fn refused_with(
+    ctx: &Ctx,
+    rec: KeyRecord,
+    what: &str,
+) -> Result<(RequestSpec, Exchange), Halt> {
+    set_key(ctx, &rec).await?;
+    let (spec, ex) = probe(ctx, &probe_model(ctx)).await?;
+    if !refused(ex.status.as_u16()) {
+        return Err(ctx.fail(
+            format!(
+                "{what}: the model route did not refuse the key ({})",
+                ex.status
+            ),
+            &spec,
+            Some(&ex),
+        ));
+    }
+    Ok((spec, ex))
+}
+
+fn baseline(ctx: &Ctx) -> Result<KeyRecord, Halt> {
+    Ok(ctx.work_key()?.baseline.clone())
+}
+
+async fn status_refused(ctx: &Ctx, status: i64) -> Outcome {
+    let mut rec = baseline(ctx)?;
+    rec.status = status;
+    refused_with(ctx, rec, &format!("status {status}")).await?;
+    pass1()
+}
+
+async fn expired_time_past(ctx: &Ctx) -> Outcome {
+    let mut rec = baseline(ctx)?;
+    rec.expired_time = ctx.now().await? - 3600;
+    refused_with(ctx, rec, "expired_time an hour ago").await?;
+    pass1()
+}
+
+async fn zero_quota(ctx: &Ctx) -> Outcome {
+    let mut rec = baseline(ctx)?;
+    rec.remain_quota = 0;
+    rec.unlimited_quota = false;
+    refused_with(ctx, rec, "remain_quota 0").await?;
+    pass1()
+}
+
+async fn unlimited(ctx: &Ctx) -> Outcome {
+    let mut rec = baseline(ctx)?;
+    rec.remain_quota = 0;
+    rec.unlimited_quota = true;
+    set_key(ctx, &rec).await?;
+    let (spec, ex) = probe(ctx, &probe_model(ctx)).await?;
+    if refused(ex.status.as_u16()) {
+        return Err(ctx.fail(
+            "an unlimited key with remain_quota 0 was refused",
+            &spec,
+            Some(&ex),
+        ));
+    }
+    pass1()
+}
+
+async fn refusal_401(ctx: &Ctx) -> Outcome {
+    let now = ctx.now().await?;
+    let base = baseline(ctx)?;
+    let mut states = Vec::new();
+    for status in [2, 3, 4] {
+        states.push(KeyRecord {
+            status,
+            ..base.clone()
+        });
+    }
+    states.push(KeyRecord {
+        expired_time: now - 3600,
+        ..base.clone()
+    });
+    states.push(KeyRecord {
+        remain_quota: 0,
+        unlimited_quota: false,
+        ..base.clone()
+    });
+    let n = states.len() as u32;
+    for rec in states {
+        let (spec, ex) = refused_with(ctx, rec, "refusal").await?;
+        if ex.status.as_u16() != 401 {
+            return Err(ctx.fail(
+                format!("a refused key was answered {}, not 401", ex.status),
+                &spec,
+                Some(&ex),
+            ));
+        }
+        if let Err(e) = gatecheck_schemas::validate("v1-error", &ex.json().unwrap_or(Value::Null)) {
+            return Err(ctx.fail(
+                format!("the refusal body is not a /v1 error: {e}"),
+                &spec,
+                Some(&ex),
+            ));
+        }
+        set_key(ctx, &base).await?;
+    }
+    Ok(Pass {
+        cases: n,
+        note: None,
+    })
+}
+
+async fn ip_allowlist(ctx: &Ctx) -> Outcome {
+    let base = baseline(ctx)?;
+    let client = ctx.env.client_ip;
+    let model = probe_model(ctx);
+    for_all(ctx, ctx.cfg.cases, allowlist(client), |(list, admits)| {
+        let rec = KeyRecord {
+            allow_ips: Some(list.clone()),
+            ..base.clone()
+        };
+        let model = model.clone();
+        async move {
+            set_key(ctx, &rec).await?;
+            let (spec, ex) = probe(ctx, &model).await?;
+            let expected = match client {
+                Some(ip_addr) => ip::allows(Some(&list), ip_addr),
+                None => admits,
+            };
+            let was_refused = refused(ex.status.as_u16());
+            if was_refused == expected {
+                return Err(ctx.fail(
+                    format!(
+                        "allow_ips {list:?}: expected the client to be {}, but it was {}",
+                        if expected { "admitted" } else { "refused" },
+                        if was_refused { "refused" } else { "admitted" }
+                    ),
+                    &spec,
+                    Some(&ex),
+                ));
+            }
+            Ok(())
+        }
+    })
+    .await
+}
+
+async fn ip_403(ctx: &Ctx) -> Outcome {
+    let base = baseline(ctx)?;
+    let mut runner = crate::gen::test_runner(ctx.seed, 1);
+    let entry = foreign_ip_entry()
+        .new_tree(&mut runner)
+        .map(|t| t.current())
+        .unwrap_or_else(|_| "203.0.113.7".into());
+    let rec = KeyRecord {
+        allow_ips: Some(entry),
+        ..base
+    };
+    let (spec, ex) = refused_with(ctx, rec, "a foreign allowlist").await?;
+    let code = ex.json().and_then(|v| {
+        v.pointer("/error/code")
+            .and_then(Value::as_str)
+            .map(str::to_owned)
+    });
+    if ex.status.as_u16() != 403 || code.as_deref() != Some("access_denied") {
+        return Err(ctx.fail(
+            format!("expected 403 access_denied, got {} {code:?}", ex.status),
+            &spec,
+            Some(&ex),
+        ));
+    }
+    pass1()
+}
+
+fn catalog_ids(ctx: &Ctx) -> Vec<String> {
+    ctx.env.models.iter().map(|m| m.id.clone()).collect()
+}
+
+async fn model_limits(ctx: &Ctx) -> Outcome {
+    let base = baseline(ctx)?;
+    let ids = catalog_ids(ctx);
+    if ids.is_empty() {
+        return Err(Halt::Skip("empty catalog".into()));
+    }
+    let model = probe_model(ctx);
+    // An enabled but empty list is left out: the spec reads "empty string means no
+    // restriction", new-api reads it as "nothing allowed".
+    let strat = (
+        any::<bool>(),
+        proptest::sample::subsequence(ids.clone(), 1..=ids.len().min(4)),
+    );
+    for_all(ctx, ctx.cfg.cases, strat, |(enabled, list)| {
+        let rec = KeyRecord {
+            model_limits_enabled: enabled,
+            model_limits: list.join(","),
+            ..base.clone()
+        };
+        let model = model.clone();
+        async move {
+            set_key(ctx, &rec).await?;
+            let (spec, ex) = probe(ctx, &model).await?;
+            let expected = model_allowed(&rec, &model);
+            let was_refused = refused(ex.status.as_u16());
+            if was_refused == expected {
+                return Err(ctx.fail(
+                    format!(
+                        "model_limits_enabled={enabled} model_limits={:?}: {model} should be {}",
+                        rec.model_limits,
+                        if expected { "admitted" } else { "refused" }
+                    ),
+                    &spec,
+                    Some(&ex),
+                ));
+            }
+            Ok(())
+        }
+    })
+    .await
+}
+
+async fn model_403(ctx: &Ctx) -> Outcome {
+    let base = baseline(ctx)?;
+    let model = probe_model(ctx);
+    let other = catalog_ids(ctx)
+        .into_iter()
+        .find(|m| *m != model)
+        .unwrap_or_else(|| "gatecheck-none".into());
+    let rec = KeyRecord {
+        model_limits_enabled: true,
+        model_limits: other,
+        ..base
+    };
+    let (spec, ex) = refused_with(ctx, rec, "a model outside model_limits").await?;
+    if ex.status.as_u16() != 403 {
+        return Err(ctx.fail(format!("expected 403, got {}", ex.status), &spec, Some(&ex)));
+    }
+    pass1()
+}
+
+/// Expiry relative to the target's now, resolved when the step runs.
+#[derive(Debug, Clone, Copy)]
+enum Expiry {
+    Never,
+    PastHours(u16),
+    FutureHours(u16),
+}
+
+#[derive(Debug, Clone)]
+enum Step {
+    /// A full or partial update without `status` (omitted fields reset).
+    Update {
+        name: Option<String>,
+        expiry: Option<Expiry>,
+        remain_quota: Option<i64>,
+        unlimited_quota: Option<bool>,
+        limits: Option<(bool, Vec<String>)>,
+        allow_ips: Option<(String, bool)>,
+        group: Option<String>,
+    },
+    /// `?status_only=1`.
+    SetStatus(i64),
+}
+
+fn step(
+    ids: Vec<String>,
+    groups: Vec<String>,
+    client: Option<std::net::IpAddr>,
+) -> impl Strategy<Value = Step> {
+    let expiry = prop_oneof![
+        Just(Expiry::Never),
+        (1u16..=72).prop_map(Expiry::PastHours),
+        (1u16..=72).prop_map(Expiry::FutureHours),
+    ];
+    let quota = prop_oneof![Just(0i64), 1i64..1_000, Just(50_000_000i64), -5i64..0];
+    let limits = (
+        any::<bool>(),
+        proptest::sample::subsequence(ids.clone(), 1..=ids.len().clamp(1, 3)),
+    );
+    let mut group_choices = vec![String::new()];
+    group_choices.extend(groups);
+    let update = (
+        prop::option::weighted(0.9, ascii_name()),
+        prop::option::weighted(0.85, expiry),
+        prop::option::weighted(0.85, quota),
+        prop::option::weighted(0.8, any::<bool>()),
+        prop::option::weighted(0.5, limits),
+        prop::option::weighted(0.4, allowlist(client)),
+        prop::option::weighted(0.5, prop::sample::select(group_choices)),
+    )
+        .prop_map(
+            |(name, expiry, remain_quota, unlimited_quota, limits, allow_ips, group)| {
+                Step::Update {
+                    name,
+                    expiry,
+                    remain_quota,
+                    unlimited_quota,
+                    limits,
+                    allow_ips,
+                    group,
+                }
+            },
+        );
+    prop_oneof![3 => update, 1 => (1i64..=4).prop_map(Step::SetStatus)]
+}
+
+fn normalize(mut k: KeyRecord) -> KeyRecord {
+    if k.allow_ips.as_deref() == Some("") {
+        k.allow_ips = None;
+    }
+    k.key = String::new();
+    k.accessed_time = 0;
+    k.used_quota = 0;
+    k.created_time = 0;
+    k.user_id = 0;
+    k
+}
+
+async fn state_machine(ctx: &Ctx) -> Outcome {
+    let base = baseline(ctx)?;
+    let ids = catalog_ids(ctx);
+    if ids.is_empty() {
+        return Err(Halt::Skip("empty catalog".into()));
+    }
+    let groups = if ctx.env.mock.is_some() {
+        ctx.env.groups.clone()
+    } else {
+        Vec::new()
+    };
+    let client = ctx.env.client_ip;
+    let model = probe_model(ctx);
+    let strat = proptest::collection::vec(step(ids, groups.clone(), client), 1..6);
+    for_all(ctx, ctx.cfg.cases, strat, |steps| {
+        let base = base.clone();
+        let groups = groups.clone();
+        let model = model.clone();
+        async move {
+            let mut model_rec = set_key(ctx, &base).await?;
+            for (i, s) in steps.iter().enumerate() {
+                let now = ctx.now().await?;
+                let (req, status_only) = match s {
+                    Step::Update { name, expiry, remain_quota, unlimited_quota, limits, allow_ips, group } => (
+                        TokenUpdateRequest {
+                            id: base.id,
+                            name: name.clone(),
+                            status: None,
+                            expired_time: expiry.map(|e| match e {
+                                Expiry::Never => -1,
+                                Expiry::PastHours(h) => now - i64::from(h) * 3600,
+                                Expiry::FutureHours(h) => now + i64::from(h) * 3600,
+                            }),
+                            remain_quota: *remain_quota,
+                            unlimited_quota: *unlimited_quota,
+                            model_limits_enabled: limits.as_ref().map(|l| l.0),
+                            model_limits: limits.as_ref().map(|l| l.1.join(",")),
+                            allow_ips: allow_ips.as_ref().map(|a| Some(a.0.clone())),
+                            group: group.clone(),
+                            cross_group_retry: None,
+                        },
+                        false,
+                    ),
+                    Step::SetStatus(st) => (
+                        TokenUpdateRequest { id: base.id, status: Some(*st), ..Default::default() },
+                        true,
+                    ),
+                };
+                let uctx = UpdateContext { profile: Profile::Documented, now, account_groups: &groups, status_only };
+                let predicted = apply_update(&model_rec, &req, &uctx);
+                let path = if status_only { "/api/token/?status_only=1" } else { "/api/token/" };
+                let body = serde_json::to_value(&req).unwrap_or(Value::Null);
+                let spec = RequestSpec::put(path).auth(Auth::AccessToken).json(body);
+                let ex = ctx.send(&spec, 0).await?;
+                let v = ex.json().unwrap_or(Value::Null);
+                let success = v.get("success").and_then(Value::as_bool);
+                match predicted {
+                    Ok(next) => {
+                        let got: Option<KeyRecord> = v.get("data").cloned().and_then(|d| serde_json::from_value(d).ok());
+                        let Some(got) = got.filter(|_| success == Some(true)) else {
+                            return Err(ctx.fail(format!("step {}: the model predicts success; the target refused", i + 1), &spec, Some(&ex)));
+                        };
+                        if normalize(got.clone()) != normalize(next.clone()) {
+                            return Err(ctx.fail(
+                                format!("step {}: the record differs from the model: expected {}, got {}", i + 1,
+                                    ctx.redactor.json(&serde_json::to_value(normalize(next)).unwrap_or_default()),
+                                    ctx.redactor.json(&serde_json::to_value(normalize(got)).unwrap_or_default())),
+                                &spec, Some(&ex)));
+                        }
+                        model_rec = KeyRecord { key: model_rec.key.clone(), ..next };
+                    }
+                    Err(f) => {
+                        if success != Some(false) {
+                            return Err(ctx.fail(format!("step {}: the model predicts a refusal ({}); the target did not refuse", i + 1, f.message()), &spec, Some(&ex)));
+                        }
+                    }
+                }
+                // Admission must match the model's prediction.
+                let (pspec, pex) = probe(ctx, &model).await?;
+                let admitted = admit(&model_rec, now);
+                let expected_ok = admitted.is_ok()
+                    && client.is_none_or(|ip_addr| ip::allows(model_rec.allow_ips.as_deref(), ip_addr))
+                    && model_allowed(&model_rec, &model);
+                let skip_ip_unknown = client.is_none() && ip::is_restricted(model_rec.allow_ips.as_deref());
+                let was_refused = refused(pex.status.as_u16());
+                if !skip_ip_unknown && was_refused == expected_ok {
+                    return Err(ctx.fail(
+                        format!("step {}: the model predicts the key is {}; the target {} it", i + 1,
+                            if expected_ok { "admitted" } else { "refused" },
+                            if was_refused { "refused" } else { "admitted" }),
+                        &pspec, Some(&pex)));
+                }
+                if let Err(rej) = admitted {
+                    if let Some(st) = rej.status_effect(&model_rec) {
+                        model_rec.status = st;
+                    }
+                }
+            }
+            Ok(())
+        }
+    })
+    .await
+}
+
+async fn use_marks(ctx: &Ctx) -> Outcome {
+    let base = baseline(ctx)?;
+    let now = ctx.now().await?;
+    let cases = [
+        (
+            KeyRecord {
+                expired_time: now - 3600,
+                ..base.clone()
+            },
+            3,
+        ),
+        (
+            KeyRecord {
+                remain_quota: 0,
+                unlimited_quota: false,
+                ..base.clone()
+            },
+            4,
+        ),
+    ];
+    for (rec, expected) in cases {
+        let (spec, _) = refused_with(ctx, rec, "marking").await?;
+        let got = get_key(&ctx.t, base.id)
+            .await?
+            .ok_or_else(|| Halt::Skip("GET /api/token/{id} is not available".into()))?;
+        if got.status != expected {
+            return Err(ctx.fail(
+                format!(
+                    "after use the key's status is {}, expected {expected}",
+                    got.status
+                ),
+                &spec,
+                None,
+            ));
+        }
+        set_key(ctx, &base).await?;
+    }
+    Ok(Pass {
+        cases: 2,
+        note: None,
+    })
+}
+
+/// The cheapest image request the catalog allows, with its price.
+fn cheap_image(ctx: &Ctx) -> Result<(RequestSpec, i64), Halt> {
+    let mut best: Option<(String, String, i64)> = None;
+    for (m, c) in ctx.models_with(|c| c.image.is_some()) {
+        let price = ctx.price(&m.id, Usage::one_request());
+        let size = c
+            .image
+            .as_ref()
+            .and_then(|i| i.sizes.first().cloned())
+            .unwrap_or_default();
+        if price > 0 && best.as_ref().is_none_or(|b| price < b.2) {
+            best = Some((m.id.clone(), size, price));
+        }
+    }
+    let (model, size, price) = best.ok_or_else(|| Halt::Skip("no priced image model".into()))?;
+    let key = ctx.work_key()?;
+    Ok((
+        RequestSpec::post("/v1/images/generations")
+            .auth(Auth::Key(key.secret.clone()))
+            .json(json!({"model": model, "prompt": "a small grey pebble", "size": size})),
+        price,
+    ))
+}
+
+async fn insufficient(ctx: &Ctx) -> Outcome {
+    let (spec, price) = cheap_image(ctx)?;
+    if price < 2 {
+        return Err(Halt::Skip(
+            "the cheapest request costs under 2 units".into(),
+        ));
+    }
+    let rec = KeyRecord {
+        remain_quota: price - 1,
+        unlimited_quota: false,
+        ..baseline(ctx)?
+    };
+    set_key(ctx, &rec).await?;
+    let ex = ctx.send(&spec, price).await?;
+    let code = ex.json().and_then(|v| {
+        v.pointer("/error/code")
+            .and_then(Value::as_str)
+            .map(str::to_owned)
+    });
+    if ex.status.as_u16() != 403 || code.as_deref() != Some("pre_consume_token_quota_failed") {
+        return Err(ctx.fail(format!("remain_quota {} below the price {price}: expected 403 pre_consume_token_quota_failed, got {} {code:?}", price - 1, ex.status), &spec, Some(&ex)));
+    }
+    pass1()
+}
+
+async fn charged(ctx: &Ctx) -> Outcome {
+    let (spec, price) = cheap_image(ctx)?;
+    let base = baseline(ctx)?;
+    set_key(ctx, &base).await?;
+    let before = get_key(&ctx.t, base.id)
+        .await?
+        .ok_or_else(|| Halt::Skip("GET /api/token/{id} is not available".into()))?;
+    let ex = ctx.send(&spec, price).await?;
+    if !ex.status.is_success() {
+        return Err(Halt::Skip(format!(
+            "the image request was not accepted ({}); see images.* checks",
+            ex.status
+        )));
+    }
+    let after = get_key(&ctx.t, base.id)
+        .await?
+        .ok_or_else(|| Halt::Skip("GET /api/token/{id} is not available".into()))?;
+    if before.remain_quota - after.remain_quota != price
+        || after.used_quota - before.used_quota != price
+    {
+        return Err(ctx.fail(
+            format!(
+                "price {price}: remain_quota {} -> {}, used_quota {} -> {}",
+                before.remain_quota, after.remain_quota, before.used_quota, after.used_quota
+            ),
+            &spec,
+            Some(&ex),
+        ));
+    }
+    pass1()
+}

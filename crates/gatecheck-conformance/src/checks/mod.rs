@@ -1,0 +1,329 @@
+//! The checks, by route family, and what every check runs with: [`Ctx`].
+
+pub(crate) mod audio;
+pub(crate) mod auth;
+pub(crate) mod catalog;
+pub(crate) mod images;
+pub(crate) mod keys;
+pub(crate) mod token;
+pub(crate) mod video;
+
+use crate::catalog::{CheckInfo, Kind};
+use crate::client::{Auth, Exchange, RequestSpec};
+use crate::config::RunnerConfig;
+use crate::redact::Redactor;
+use crate::target::{wall_now, MockControl, WorkKey};
+use crate::transport::{Transport, TransportError};
+use futures_util::future::BoxFuture;
+use gatecheck_schemas::rules::quota::{price_quota, Usage};
+use gatecheck_schemas::types::{ModelCapabilities, ModelRecord};
+use serde::Serialize;
+use std::collections::BTreeMap;
+use std::net::IpAddr;
+use std::sync::{Arc, OnceLock};
+use std::time::Duration;
+
+/// When a check runs: with others in parallel, or alone because it changes the working key.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Phase {
+    /// Uses the working key as it is; runs concurrently with other shared checks.
+    Shared,
+    /// Changes the working key; runs alone, after the shared phase, and resets the key first.
+    Exclusive,
+}
+
+/// A check's function.
+pub(crate) type CheckFn = for<'a> fn(&'a Ctx) -> BoxFuture<'a, Outcome>;
+
+/// A catalog entry and its function.
+#[derive(Clone, Copy)]
+pub(crate) struct CheckDef {
+    pub info: CheckInfo,
+    pub phase: Phase,
+    pub run: CheckFn,
+}
+
+/// Declares a check: `def(id, kind, route, spec, title, phase, fn)`.
+pub(crate) const fn def(
+    id: &'static str,
+    kind: Kind,
+    route: &'static str,
+    spec: &'static str,
+    title: &'static str,
+    phase: Phase,
+    run: CheckFn,
+) -> CheckDef {
+    CheckDef {
+        info: CheckInfo {
+            id,
+            title,
+            spec,
+            kind,
+            route,
+        },
+        phase,
+        run,
+    }
+}
+
+/// Every check.
+pub(crate) fn registry() -> &'static [CheckDef] {
+    static ALL: OnceLock<Vec<CheckDef>> = OnceLock::new();
+    ALL.get_or_init(|| {
+        let mut v = Vec::new();
+        v.extend_from_slice(auth::CHECKS);
+        v.extend_from_slice(keys::CHECKS);
+        v.extend_from_slice(token::CHECKS);
+        v.extend_from_slice(video::CHECKS);
+        v.extend_from_slice(images::CHECKS);
+        v.extend_from_slice(audio::CHECKS);
+        v.extend_from_slice(catalog::CHECKS);
+        v.sort_by(|a, b| a.info.id.cmp(b.info.id));
+        v
+    })
+}
+
+/// What a failing check shows: the rule broken, the request (as curl) and the answer.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct Evidence {
+    /// What was expected and what was seen.
+    pub message: String,
+    /// The request, as a curl command with secrets redacted.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub curl: Option<String>,
+    /// The response status.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub status: Option<u16>,
+    /// The response content type.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub content_type: Option<String>,
+    /// The response body (redacted, truncated).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub body: Option<String>,
+    /// The minimal generated input that fails (after shrinking).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub case: Option<String>,
+    /// Shrink steps taken.
+    pub shrink_steps: u32,
+}
+
+/// How a check ended early.
+#[derive(Debug, Clone)]
+pub(crate) enum Halt {
+    /// The contract is broken.
+    Fail(Box<Evidence>),
+    /// The check cannot run here (missing credentials, no model...).
+    Skip(String),
+    /// The run must stop (budget, deadline, dry run).
+    Stop(String),
+    /// Something went wrong that is not a contract verdict (connection lost...).
+    Error(String),
+}
+
+/// A passing check.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Pass {
+    /// Cases run.
+    pub cases: u32,
+    /// Anything worth reporting.
+    pub note: Option<String>,
+}
+
+/// The result of a check function.
+pub(crate) type Outcome = Result<Pass, Halt>;
+
+/// One pass with one case.
+pub(crate) fn pass1() -> Outcome {
+    Ok(Pass {
+        cases: 1,
+        note: None,
+    })
+}
+
+/// What the runner learned about the target.
+#[derive(Debug)]
+pub(crate) struct Env {
+    pub mock: Option<MockControl>,
+    pub client_ip: Option<IpAddr>,
+    pub models: Vec<ModelRecord>,
+    pub caps: BTreeMap<String, ModelCapabilities>,
+    pub groups: Vec<String>,
+    pub key: Option<WorkKey>,
+    pub has_access_token: bool,
+    pub has_api_key: bool,
+    /// The observed video run, shared by the lifecycle checks.
+    pub video: tokio::sync::OnceCell<Arc<Result<video::VideoRun, Halt>>>,
+    /// The image results, shared by the image checks.
+    pub images: tokio::sync::OnceCell<Result<Vec<(RequestSpec, Exchange, String)>, Halt>>,
+}
+
+/// Everything one check runs with.
+#[derive(Clone)]
+pub(crate) struct Ctx {
+    pub t: Transport,
+    pub env: Arc<Env>,
+    pub cfg: Arc<RunnerConfig>,
+    pub redactor: Redactor,
+    pub seed: u64,
+}
+
+impl From<TransportError> for Halt {
+    fn from(e: TransportError) -> Self {
+        if e.is_stop() {
+            Halt::Stop(e.to_string())
+        } else {
+            Halt::Error(e.to_string())
+        }
+    }
+}
+
+impl Ctx {
+    /// Sends a request that may consume `quota` units.
+    pub async fn send(&self, spec: &RequestSpec, quota: i64) -> Result<Exchange, Halt> {
+        Ok(self.t.send(spec, quota).await?)
+    }
+
+    /// A failure with the request and the answer as evidence.
+    pub fn fail(
+        &self,
+        message: impl Into<String>,
+        spec: &RequestSpec,
+        ex: Option<&Exchange>,
+    ) -> Halt {
+        Halt::Fail(Box::new(self.evidence(message, spec, ex)))
+    }
+
+    /// Evidence for a request and its answer.
+    pub fn evidence(
+        &self,
+        message: impl Into<String>,
+        spec: &RequestSpec,
+        ex: Option<&Exchange>,
+    ) -> Evidence {
+        Evidence {
+            message: self.redactor.text(&message.into()),
+            curl: Some(spec.to_curl(self.t.client().target(), &self.redactor)),
+            status: ex.map(|e| e.status.as_u16()),
+            content_type: ex.and_then(|e| e.content_type()),
+            body: ex.map(|e| self.redactor.body(&e.body, 600)),
+            case: None,
+            shrink_steps: 0,
+        }
+    }
+
+    /// The auth of model requests: the working key, or `--api-key`.
+    pub fn model_auth(&self) -> Result<Auth, Halt> {
+        if let Some(k) = &self.env.key {
+            return Ok(Auth::Key(k.secret.clone()));
+        }
+        if self.env.has_api_key {
+            return Ok(Auth::ApiKey);
+        }
+        Err(Halt::Skip(
+            "no API key: give --api-key, --key-id or --allow-create-keys".into(),
+        ))
+    }
+
+    /// The working key, for checks that change it.
+    pub fn work_key(&self) -> Result<&WorkKey, Halt> {
+        if !self.env.has_access_token {
+            return Err(Halt::Skip("no access token: give --access-token".into()));
+        }
+        self.env.key.as_ref().ok_or_else(|| {
+            Halt::Skip("no working key: give --key-id or --allow-create-keys".into())
+        })
+    }
+
+    /// Requires the access token.
+    pub fn need_access_token(&self) -> Result<(), Halt> {
+        if self.env.has_access_token {
+            Ok(())
+        } else {
+            Err(Halt::Skip("no access token: give --access-token".into()))
+        }
+    }
+
+    /// The target's current time, Unix seconds (the mock's clock when it has one).
+    pub async fn now(&self) -> Result<i64, Halt> {
+        if let Some(m) = &self.env.mock {
+            if let Some(n) = m.now(&self.t).await? {
+                return Ok(n);
+            }
+        }
+        Ok(wall_now())
+    }
+
+    /// A catalog model with this capability, with its capabilities.
+    pub fn model_with(
+        &self,
+        has: impl Fn(&ModelCapabilities) -> bool,
+    ) -> Result<(&ModelRecord, &ModelCapabilities), Halt> {
+        self.env
+            .models
+            .iter()
+            .filter_map(|m| self.env.caps.get(&m.id).map(|c| (m, c)))
+            .find(|(_, c)| has(c))
+            .ok_or_else(|| {
+                Halt::Skip(
+                    "the catalog lists no model with known capabilities for this route".into(),
+                )
+            })
+    }
+
+    /// Every catalog model with this capability.
+    pub fn models_with(
+        &self,
+        has: impl Fn(&ModelCapabilities) -> bool,
+    ) -> Vec<(&ModelRecord, &ModelCapabilities)> {
+        self.env
+            .models
+            .iter()
+            .filter_map(|m| self.env.caps.get(&m.id).map(|c| (m, c)))
+            .filter(|(_, c)| has(c))
+            .collect()
+    }
+
+    /// The price of `usage` on `model`, in quota units.
+    pub fn price(&self, model: &str, usage: Usage) -> i64 {
+        self.env
+            .models
+            .iter()
+            .find(|m| m.id == model)
+            .map(|m| price_quota(&m.pricing, usage))
+            .unwrap_or(0)
+    }
+}
+
+/// The status of a `/v1` validation rejection: 400 by the spec; a deployed gateway's 500 with
+/// code `invalid_request` is judged only by `v1.validation-status-400`.
+pub(crate) fn is_validation_rejection(ex: &Exchange) -> bool {
+    match ex.status.as_u16() {
+        400 => true,
+        500 => ex
+            .json()
+            .and_then(|v| {
+                v.pointer("/error/code")
+                    .and_then(|c| c.as_str())
+                    .map(str::to_owned)
+            })
+            .is_some_and(|c| c == "invalid_request"),
+        _ => false,
+    }
+}
+
+/// Runs `test` on every model route's request (no auth set), one case each.
+pub(crate) async fn for_all_routes<'a, F, Fut>(ctx: &'a Ctx, test: F) -> Outcome
+where
+    F: Fn(crate::client::RequestSpec) -> Fut,
+    Fut: std::future::Future<Output = Result<(), Halt>> + 'a,
+{
+    let routes = auth::model_routes(ctx);
+    let n = routes.len() as u32;
+    for spec in routes {
+        test(spec).await?;
+    }
+    Ok(Pass {
+        cases: n,
+        note: None,
+    })
+}

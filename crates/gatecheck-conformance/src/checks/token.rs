@@ -1,0 +1,512 @@
+//! `PUT /api/token/`: the envelope, names, given and omitted fields, status, and failures.
+
+use super::keys::set_key;
+use super::{def, pass1, CheckDef, Ctx, Halt, Outcome, Pass, Phase};
+use crate::catalog::Kind::{Deviation, Failure};
+use crate::client::{Auth, Exchange, RequestSpec};
+use crate::gen::for_all;
+use crate::gen::strategies::{allowlist, ascii_name, long_name, valid_name};
+use crate::target::full_update_body;
+use gatecheck_schemas::types::KeyRecord;
+use proptest::prelude::*;
+use proptest::strategy::ValueTree;
+use serde_json::{json, Value};
+
+pub(crate) const CHECKS: &[CheckDef] = &[
+    def("token.update.envelope", Failure, "PUT /api/token/", "spec: PUT /api/token/ (Response)",
+        "A successful update answers `{success:true, message:\"\", data:<key record>}` as JSON, valid against the schemas.",
+        Phase::Exclusive, |c| Box::pin(envelope(c))),
+    def("token.update.name-50-chars", Failure, "PUT /api/token/", "spec: API key record (name); Limits (50 Unicode characters)",
+        "Names of up to 50 Unicode characters (multi-byte letters and emoji included) are accepted and stored exactly.",
+        Phase::Exclusive, |c| Box::pin(name_ok(c))),
+    def("token.update.name-51-chars-rejected", Failure, "PUT /api/token/", "spec: Key update failures (token name is too long)",
+        "A name of 51 or more characters is refused with `success:false` and `token name is too long`.",
+        Phase::Exclusive, |c| Box::pin(name_long(c))),
+    def("token.update.given-fields-applied", Failure, "PUT /api/token/", "spec: PUT /api/token/ (the update replaces the given editable fields)",
+        "Every editable field given in the body is stored as given.",
+        Phase::Exclusive, |c| Box::pin(given_fields(c))),
+    def("token.update.allow-ips-forms", Failure, "PUT /api/token/", "spec: PUT /api/token/ (allow_ips: IPv4, IPv6, IPv4 CIDR, IPv6 CIDR; null or empty)",
+        "`allow_ips` lists of IPv4, IPv6 and CIDR entries, null and the empty string are accepted and stored.",
+        Phase::Exclusive, |c| Box::pin(allow_ips(c))),
+    def("token.update.expired-time-forms", Failure, "PUT /api/token/", "spec: Limits (expired_time: -1 or a Unix timestamp)",
+        "`expired_time` -1 and Unix timestamps are accepted and stored.",
+        Phase::Exclusive, |c| Box::pin(expired_time(c))),
+    def("token.update.omitted-fields-reset", Deviation, "PUT /api/token/", "DECISIONS: PUT /api/token/ (omitted fields reset to zero values)",
+        "Fields omitted from the body are reset to their zero values.",
+        Phase::Exclusive, |c| Box::pin(omitted_reset(c))),
+    def("token.update.status-applied", Failure, "PUT /api/token/", "spec: PUT /api/token/ (status is an editable field)",
+        "`status` in the body (without `status_only`) is applied.",
+        Phase::Exclusive, |c| Box::pin(status_applied(c))),
+    def("token.update.status-only", Deviation, "PUT /api/token/?status_only=1", "DECISIONS: PUT /api/token/ (status_only)",
+        "`?status_only=1` changes the status and nothing else.",
+        Phase::Exclusive, |c| Box::pin(status_only(c))),
+    def("token.update.negative-quota-rejected", Deviation, "PUT /api/token/", "DECISIONS: PUT /api/token/ (check 2)",
+        "A negative `remain_quota` on a limited key is refused with `Quota value cannot be negative`.",
+        Phase::Exclusive, |c| Box::pin(negative_quota(c))),
+    def("token.update.unknown-id-rejected", Deviation, "PUT /api/token/", "DECISIONS: PUT /api/token/ (check 3)",
+        "An unknown key id is refused with `success:false` (`record not found`).",
+        Phase::Shared, |c| Box::pin(unknown_id(c))),
+    def("token.update.group-no-access", Failure, "PUT /api/token/", "spec: Key update failures (no access to group)",
+        "A group the account may not use is refused with a message containing `no access to group`.",
+        Phase::Exclusive, |c| Box::pin(group_no_access(c))),
+    def("token.update.enable-expired-rejected", Deviation, "PUT /api/token/", "DECISIONS: PUT /api/token/ (check 5)",
+        "Enabling a key stored as expired with a past expiry is refused.",
+        Phase::Exclusive, |c| Box::pin(enable_expired(c))),
+];
+
+/// Sends `PUT /api/token/` (with `query`) and returns the request, answer and JSON body.
+async fn put(ctx: &Ctx, query: &str, body: Value) -> Result<(RequestSpec, Exchange, Value), Halt> {
+    let spec = RequestSpec::put(format!("/api/token/{query}"))
+        .auth(Auth::AccessToken)
+        .json(body);
+    let ex = ctx.send(&spec, 0).await?;
+    let v = ex.json().unwrap_or(Value::Null);
+    Ok((spec, ex, v))
+}
+
+fn success(v: &Value) -> Option<bool> {
+    v.get("success").and_then(Value::as_bool)
+}
+
+fn record(v: &Value) -> Option<KeyRecord> {
+    v.get("data")
+        .cloned()
+        .and_then(|d| serde_json::from_value(d).ok())
+}
+
+/// Expects a successful update and returns the stored record.
+fn expect_ok(
+    ctx: &Ctx,
+    spec: &RequestSpec,
+    ex: &Exchange,
+    v: &Value,
+    what: &str,
+) -> Result<KeyRecord, Halt> {
+    if !ex.status.is_success() || success(v) != Some(true) {
+        return Err(ctx.fail(format!("{what}: the update was refused"), spec, Some(ex)));
+    }
+    record(v).ok_or_else(|| {
+        ctx.fail(
+            format!("{what}: `data` is not a key record"),
+            spec,
+            Some(ex),
+        )
+    })
+}
+
+fn base(ctx: &Ctx) -> Result<KeyRecord, Halt> {
+    Ok(ctx.work_key()?.baseline.clone())
+}
+
+async fn envelope(ctx: &Ctx) -> Outcome {
+    let b = base(ctx)?;
+    let (spec, ex, v) = put(ctx, "", full_update_body(&b)).await?;
+    if ex.content_type().as_deref() != Some("application/json") {
+        return Err(ctx.fail("the answer is not application/json", &spec, Some(&ex)));
+    }
+    if let Err(e) = gatecheck_schemas::validate("token-update-envelope", &v) {
+        return Err(ctx.fail(
+            format!("schema token-update-envelope: {e}"),
+            &spec,
+            Some(&ex),
+        ));
+    }
+    if success(&v) != Some(true) || v.get("message").and_then(Value::as_str) != Some("") {
+        return Err(ctx.fail(
+            "success must be true and message the empty string",
+            &spec,
+            Some(&ex),
+        ));
+    }
+    let data = v.get("data").cloned().unwrap_or(Value::Null);
+    if let Err(e) = gatecheck_schemas::validate("key-record", &data) {
+        return Err(ctx.fail(format!("schema key-record: {e}"), &spec, Some(&ex)));
+    }
+    pass1()
+}
+
+async fn name_ok(ctx: &Ctx) -> Outcome {
+    let b = base(ctx)?;
+    for_all(ctx, ctx.cfg.cases, valid_name(), |name: String| {
+        let mut rec = b.clone();
+        rec.name = name.clone();
+        async move {
+            let (spec, ex, v) = put(ctx, "", full_update_body(&rec)).await?;
+            let what = format!(
+                "a name of {} characters ({} bytes)",
+                name.chars().count(),
+                name.len()
+            );
+            let got = expect_ok(ctx, &spec, &ex, &v, &what)?;
+            if got.name != name {
+                return Err(ctx.fail(
+                    format!("{what} was stored as {:?}", got.name),
+                    &spec,
+                    Some(&ex),
+                ));
+            }
+            Ok(())
+        }
+    })
+    .await
+}
+
+async fn name_long(ctx: &Ctx) -> Outcome {
+    let b = base(ctx)?;
+    for_all(ctx, ctx.cfg.cases, long_name(), |name: String| {
+        let mut rec = b.clone();
+        rec.name = name.clone();
+        async move {
+            let (spec, ex, v) = put(ctx, "", full_update_body(&rec)).await?;
+            let msg = v.get("message").and_then(Value::as_str).unwrap_or("");
+            if success(&v) != Some(false) || !msg.contains("token name is too long") {
+                return Err(ctx.fail(
+                    format!(
+                        "a name of {} characters must be refused with `token name is too long`",
+                        name.chars().count()
+                    ),
+                    &spec,
+                    Some(&ex),
+                ));
+            }
+            Ok(())
+        }
+    })
+    .await
+}
+
+#[derive(Debug, Clone)]
+struct Fields {
+    name: String,
+    expired_future_hours: Option<u16>,
+    remain_quota: i64,
+    unlimited_quota: bool,
+    limits: (bool, Vec<String>),
+    allow_ips: String,
+}
+
+async fn given_fields(ctx: &Ctx) -> Outcome {
+    let b = base(ctx)?;
+    let ids: Vec<String> = ctx.env.models.iter().map(|m| m.id.clone()).collect();
+    if ids.is_empty() {
+        return Err(Halt::Skip("empty catalog".into()));
+    }
+    let strat = (
+        ascii_name(),
+        prop::option::of(1u16..=2000),
+        0i64..100_000_000,
+        any::<bool>(),
+        (
+            any::<bool>(),
+            proptest::sample::subsequence(ids.clone(), 0..=ids.len().min(3)),
+        ),
+        allowlist(ctx.env.client_ip).prop_map(|(l, _)| l),
+    )
+        .prop_map(
+            |(name, expired_future_hours, remain_quota, unlimited_quota, limits, allow_ips)| {
+                Fields {
+                    name,
+                    expired_future_hours,
+                    remain_quota,
+                    unlimited_quota,
+                    limits,
+                    allow_ips,
+                }
+            },
+        );
+    let now = ctx.now().await?;
+    for_all(ctx, ctx.cfg.cases, strat, |f: Fields| {
+        let rec = KeyRecord {
+            name: f.name.clone(),
+            expired_time: f
+                .expired_future_hours
+                .map_or(-1, |h| now + i64::from(h) * 3600),
+            remain_quota: f.remain_quota,
+            unlimited_quota: f.unlimited_quota,
+            model_limits_enabled: f.limits.0,
+            model_limits: f.limits.1.join(","),
+            allow_ips: Some(f.allow_ips.clone()),
+            ..b.clone()
+        };
+        async move {
+            let (spec, ex, v) = put(ctx, "", full_update_body(&rec)).await?;
+            let got = expect_ok(ctx, &spec, &ex, &v, "a full update")?;
+            let diffs = differences(&rec, &got);
+            if !diffs.is_empty() {
+                return Err(ctx.fail(
+                    format!("given fields not stored as given: {}", diffs.join(", ")),
+                    &spec,
+                    Some(&ex),
+                ));
+            }
+            Ok(())
+        }
+    })
+    .await
+}
+
+fn differences(want: &KeyRecord, got: &KeyRecord) -> Vec<String> {
+    let mut d = Vec::new();
+    let mut cmp = |name: &str, a: String, b: String| {
+        if a != b {
+            d.push(format!("{name}: sent {a}, stored {b}"));
+        }
+    };
+    cmp(
+        "name",
+        format!("{:?}", want.name),
+        format!("{:?}", got.name),
+    );
+    cmp(
+        "expired_time",
+        want.expired_time.to_string(),
+        got.expired_time.to_string(),
+    );
+    cmp(
+        "remain_quota",
+        want.remain_quota.to_string(),
+        got.remain_quota.to_string(),
+    );
+    cmp(
+        "unlimited_quota",
+        want.unlimited_quota.to_string(),
+        got.unlimited_quota.to_string(),
+    );
+    cmp(
+        "model_limits_enabled",
+        want.model_limits_enabled.to_string(),
+        got.model_limits_enabled.to_string(),
+    );
+    cmp(
+        "model_limits",
+        format!("{:?}", want.model_limits),
+        format!("{:?}", got.model_limits),
+    );
+    cmp(
+        "allow_ips",
+        format!("{:?}", want.allow_ips.clone().unwrap_or_default()),
+        format!("{:?}", got.allow_ips.clone().unwrap_or_default()),
+    );
+    cmp(
+        "group",
+        format!("{:?}", want.group),
+        format!("{:?}", got.group),
+    );
+    d
+}
+
+async fn allow_ips(ctx: &Ctx) -> Outcome {
+    let b = base(ctx)?;
+    let strat = prop_oneof![
+        Just(None),
+        Just(Some(String::new())),
+        allowlist(ctx.env.client_ip).prop_map(|(l, _)| Some(l)),
+    ];
+    for_all(ctx, ctx.cfg.cases, strat, |list: Option<String>| {
+        let rec = KeyRecord {
+            allow_ips: list.clone(),
+            ..b.clone()
+        };
+        async move {
+            let (spec, ex, v) = put(ctx, "", full_update_body(&rec)).await?;
+            let got = expect_ok(ctx, &spec, &ex, &v, "an allow_ips update")?;
+            if got.allow_ips.clone().unwrap_or_default() != list.clone().unwrap_or_default() {
+                return Err(ctx.fail(
+                    format!("allow_ips {list:?} was stored as {:?}", got.allow_ips),
+                    &spec,
+                    Some(&ex),
+                ));
+            }
+            Ok(())
+        }
+    })
+    .await
+}
+
+async fn expired_time(ctx: &Ctx) -> Outcome {
+    let b = base(ctx)?;
+    let now = ctx.now().await?;
+    let strat = prop_oneof![
+        Just(-1i64),
+        (1i64..=86_400 * 365).prop_map(move |d| now + d)
+    ];
+    for_all(ctx, ctx.cfg.cases.min(8), strat, |t: i64| {
+        let rec = KeyRecord {
+            expired_time: t,
+            ..b.clone()
+        };
+        async move {
+            let (spec, ex, v) = put(ctx, "", full_update_body(&rec)).await?;
+            let got = expect_ok(ctx, &spec, &ex, &v, "an expired_time update")?;
+            if got.expired_time != t {
+                return Err(ctx.fail(
+                    format!("expired_time {t} was stored as {}", got.expired_time),
+                    &spec,
+                    Some(&ex),
+                ));
+            }
+            Ok(())
+        }
+    })
+    .await
+}
+
+async fn omitted_reset(ctx: &Ctx) -> Outcome {
+    let b = base(ctx)?;
+    let mut full = b.clone();
+    full.name = "gatecheck-full".into();
+    full.remain_quota = 1234;
+    full.model_limits_enabled = true;
+    full.model_limits = ctx
+        .env
+        .models
+        .first()
+        .map(|m| m.id.clone())
+        .unwrap_or_default();
+    full.allow_ips = Some("203.0.113.9".into());
+    set_key(ctx, &full).await?;
+    let (spec, ex, v) = put(ctx, "", json!({"id": b.id, "name": "gatecheck-partial"})).await?;
+    let got = expect_ok(ctx, &spec, &ex, &v, "a partial update")?;
+    let reset = got.expired_time == 0
+        && got.remain_quota == 0
+        && !got.unlimited_quota
+        && !got.model_limits_enabled
+        && got.model_limits.is_empty()
+        && got.allow_ips.clone().unwrap_or_default().is_empty()
+        && got.group.is_empty();
+    if !reset {
+        return Err(ctx.fail(
+            "omitted fields were not reset to zero values",
+            &spec,
+            Some(&ex),
+        ));
+    }
+    pass1()
+}
+
+async fn status_applied(ctx: &Ctx) -> Outcome {
+    let b = base(ctx)?;
+    for status in [2i64, 1] {
+        let rec = KeyRecord {
+            status,
+            ..b.clone()
+        };
+        let (spec, ex, v) = put(ctx, "", full_update_body(&rec)).await?;
+        let got = expect_ok(ctx, &spec, &ex, &v, "a status update")?;
+        if got.status != status {
+            return Err(ctx.fail(
+                format!(
+                    "status {status} in the body was not applied (stored {})",
+                    got.status
+                ),
+                &spec,
+                Some(&ex),
+            ));
+        }
+    }
+    Ok(Pass {
+        cases: 2,
+        note: None,
+    })
+}
+
+async fn status_only(ctx: &Ctx) -> Outcome {
+    let b = base(ctx)?;
+    let (spec, ex, v) = put(
+        ctx,
+        "?status_only=1",
+        json!({"id": b.id, "status": 2, "name": "ignored-name", "remain_quota": 1}),
+    )
+    .await?;
+    let got = expect_ok(ctx, &spec, &ex, &v, "a status_only update")?;
+    if got.status != 2 || got.name != b.name || got.remain_quota != b.remain_quota {
+        return Err(ctx.fail(
+            "status_only must change the status and nothing else",
+            &spec,
+            Some(&ex),
+        ));
+    }
+    pass1()
+}
+
+async fn expect_refused(ctx: &Ctx, body: Value, needle: &str, what: &str) -> Outcome {
+    let (spec, ex, v) = put(ctx, "", body).await?;
+    let msg = v.get("message").and_then(Value::as_str).unwrap_or("");
+    if success(&v) != Some(false) || !msg.contains(needle) {
+        return Err(ctx.fail(
+            format!("{what} must be refused with a message containing {needle:?}"),
+            &spec,
+            Some(&ex),
+        ));
+    }
+    pass1()
+}
+
+async fn negative_quota(ctx: &Ctx) -> Outcome {
+    let b = base(ctx)?;
+    let rec = KeyRecord {
+        remain_quota: -1,
+        unlimited_quota: false,
+        ..b
+    };
+    expect_refused(
+        ctx,
+        full_update_body(&rec),
+        "Quota value cannot be negative",
+        "remain_quota -1",
+    )
+    .await
+}
+
+async fn unknown_id(ctx: &Ctx) -> Outcome {
+    ctx.need_access_token()?;
+    let (spec, ex, v) = put(ctx, "", json!({"id": 987_654_321_i64, "name": "gatecheck"})).await?;
+    if success(&v) != Some(false) {
+        return Err(ctx.fail(
+            "an unknown id must be refused with success:false",
+            &spec,
+            Some(&ex),
+        ));
+    }
+    pass1()
+}
+
+async fn group_no_access(ctx: &Ctx) -> Outcome {
+    let b = base(ctx)?;
+    let mut runner = crate::gen::test_runner(ctx.seed, 1);
+    let suffix = "[a-z0-9]{12}"
+        .new_tree(&mut runner)
+        .map(|t| t.current())
+        .unwrap_or_else(|_| "x".into());
+    let rec = KeyRecord {
+        group: format!("gatecheck-no-such-group-{suffix}"),
+        ..b
+    };
+    expect_refused(
+        ctx,
+        full_update_body(&rec),
+        "no access to group",
+        "a group the account may not use",
+    )
+    .await
+}
+
+async fn enable_expired(ctx: &Ctx) -> Outcome {
+    let b = base(ctx)?;
+    let now = ctx.now().await?;
+    let expired = KeyRecord {
+        status: 3,
+        expired_time: now - 3600,
+        ..b.clone()
+    };
+    set_key(ctx, &expired).await?;
+    let (spec, ex, v) = put(ctx, "?status_only=1", json!({"id": b.id, "status": 1})).await?;
+    if success(&v) != Some(false) {
+        return Err(ctx.fail(
+            "enabling a key stored as expired with a past expiry must be refused",
+            &spec,
+            Some(&ex),
+        ));
+    }
+    pass1()
+}

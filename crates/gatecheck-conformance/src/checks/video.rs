@@ -1,0 +1,611 @@
+//! Video tasks: creation, polling to a terminal state, the lifecycle invariants, the content
+//! route. One observed run (tasks created and polled once) serves every lifecycle check.
+
+use super::{def, is_validation_rejection, CheckDef, Ctx, Halt, Outcome, Pass, Phase};
+use crate::catalog::Kind::{Deviation, Failure};
+use crate::client::{Exchange, Part, RequestSpec};
+use crate::gen::for_all;
+use gatecheck_schemas::rules::quota::Usage;
+use gatecheck_schemas::rules::video::{check_task_decisions, check_transition, is_task_id};
+use gatecheck_schemas::types::{VideoStatus, VideoTask};
+use proptest::prelude::*;
+use serde_json::{json, Value};
+use std::sync::Arc;
+use std::time::Duration;
+
+pub(crate) const CHECKS: &[CheckDef] = &[
+    def("video.create.queued", Failure, "POST /v1/videos", "spec: POST /v1/videos (Response); Video task (id, task_id, created_at)",
+        "Creating a task answers a video task with status `queued`, progress 0, `object` `video`, `created_at`, and `task_id` equal to `id`.",
+        Phase::Shared, |c| Box::pin(create_queued(c))),
+    def("video.task.schema", Failure, "POST /v1/videos, GET /v1/videos/{task_id}", "spec: Video task",
+        "Every create and poll answer is a JSON video task valid against the schema.",
+        Phase::Shared, |c| Box::pin(task_schema(c))),
+    def("video.poll.id-matches", Failure, "GET /v1/videos/{task_id}", "spec: GET /v1/videos/{task_id}",
+        "Polling a task answers that task: the same `id`, model and `created_at`.",
+        Phase::Shared, |c| Box::pin(id_matches(c))),
+    def("video.progress.range", Failure, "GET /v1/videos/{task_id}", "spec: Video task (progress 0 at creation, 100 when completed)",
+        "`progress` is always within [0, 100].",
+        Phase::Shared, |c| Box::pin(progress_range(c))),
+    def("video.progress.monotone", Failure, "GET /v1/videos/{task_id}", "issue #5 oracles; spec: States (video task status)",
+        "Between polls, progress never decreases and the status never goes back.",
+        Phase::Shared, |c| Box::pin(monotone(c))),
+    def("video.completed.progress-100", Failure, "GET /v1/videos/{task_id}", "spec: Video task (progress: 100 when completed)",
+        "`progress` is 100 exactly when the task is completed.",
+        Phase::Shared, |c| Box::pin(progress_100(c))),
+    def("video.completed.timestamps", Failure, "GET /v1/videos/{task_id}", "spec: Video task (completed_at)",
+        "A completed task's `completed_at` is not before its `created_at`.",
+        Phase::Shared, |c| Box::pin(timestamps(c))),
+    def("video.reaches-terminal", Failure, "GET /v1/videos/{task_id}", "spec: States (video task status: polling stops at completed, failed, error)",
+        "Every task reaches a terminal state (completed, failed, error) within the video deadline.",
+        Phase::Shared, |c| Box::pin(reaches_terminal(c))),
+    def("video.terminal.stable", Failure, "GET /v1/videos/{task_id}", "spec: States (completed, failed and error are terminal)",
+        "Once terminal, a task never changes again.",
+        Phase::Shared, |c| Box::pin(terminal_stable(c))),
+    def("video.task.decided-fields", Deviation, "POST /v1/videos, GET /v1/videos/{task_id}", "DECISIONS: Video tasks",
+        "Decided fields: `task_` + 32 letters and digits ids, `video_url` and `metadata.url` when completed, `error{code,message}` when failed.",
+        Phase::Shared, |c| Box::pin(decided_fields(c))),
+    def("video.content.mp4", Deviation, "GET /v1/videos/{task_id}/content", "DECISIONS: Video tasks (content route)",
+        "A completed task's content is `video/mp4` bytes that parse as an MP4 with a video track.",
+        Phase::Shared, |c| Box::pin(content_mp4(c))),
+    def("video.content.not-ready-400", Deviation, "GET /v1/videos/{task_id}/content", "DECISIONS: Video tasks (content route)",
+        "The content of a task that is not completed is answered 400.",
+        Phase::Shared, |c| Box::pin(content_not_ready(c))),
+    def("video.create.empty-prompt-400", Failure, "POST /v1/videos", "spec: Errors (400 invalid prompt)",
+        "A create request with an empty or missing prompt is answered 400.",
+        Phase::Shared, |c| Box::pin(empty_prompt(c))),
+    def("video.create.unknown-model-rejected", Failure, "POST /v1/videos", "spec: Errors (400 invalid model identifier; 404 wrong model identifier)",
+        "A create request naming an unknown model is answered 400 or 404.",
+        Phase::Shared, |c| Box::pin(unknown_model(c))),
+    def("video.create.encodings", Deviation, "POST /v1/videos", "DECISIONS: Video tasks (multipart, urlencoded and JSON)",
+        "Task creation accepts JSON and x-www-form-urlencoded bodies as well as multipart.",
+        Phase::Shared, |c| Box::pin(encodings(c))),
+    def("video.poll.unknown-id-404", Failure, "GET /v1/videos/{task_id}", "spec: Errors (404 wrong task identifier)",
+        "Polling an unknown task id is answered 404.",
+        Phase::Shared, |c| Box::pin(unknown_id(c))),
+];
+
+/// One polled observation.
+#[derive(Debug, Clone)]
+pub(crate) struct Obs {
+    spec: RequestSpec,
+    ex: Exchange,
+    task: Option<VideoTask>,
+}
+
+/// One task followed from creation.
+#[derive(Debug, Clone)]
+pub(crate) struct Trace {
+    create: Obs,
+    content_early: Option<Obs>,
+    polls: Vec<Obs>,
+    terminal: bool,
+    waited: Duration,
+}
+
+/// The observed run shared by the lifecycle checks.
+#[derive(Debug, Clone)]
+pub(crate) struct VideoRun {
+    traces: Vec<Trace>,
+    model: String,
+}
+
+fn parse_task(ex: &Exchange) -> Option<VideoTask> {
+    serde_json::from_slice(&ex.body).ok()
+}
+
+fn video_model(ctx: &Ctx) -> Result<(String, i64, String), Halt> {
+    let (m, c) = ctx.model_with(|c| c.video.is_some())?;
+    let v = c
+        .video
+        .as_ref()
+        .ok_or_else(|| Halt::Skip("no video model".into()))?;
+    Ok((m.id.clone(), v.default_seconds, v.default_size.clone()))
+}
+
+/// The observed run (made once per run; later checks reuse it).
+async fn run(ctx: &Ctx) -> Result<Arc<VideoRun>, Halt> {
+    let cell = &ctx.env.video;
+    let result = cell
+        .get_or_init(|| async { Arc::new(observe(ctx).await) })
+        .await;
+    match result.as_ref() {
+        Ok(r) => Ok(Arc::new(r.clone())),
+        Err(h) => Err(h.clone()),
+    }
+}
+
+async fn observe(ctx: &Ctx) -> Result<VideoRun, Halt> {
+    let auth = ctx.model_auth()?;
+    let (model, seconds, size) = video_model(ctx)?;
+    let price = ctx.price(
+        &model,
+        Usage {
+            seconds: seconds as f64,
+            ..Usage::one_request()
+        },
+    );
+    let mut prompts = vec!["a lighthouse at dawn (gatecheck)".to_string()];
+    if ctx.env.mock.is_some() {
+        prompts.push("a storm at sea [fail] (gatecheck)".to_string());
+    }
+    let mut traces = Vec::new();
+    for prompt in prompts {
+        let spec = RequestSpec::post("/v1/videos")
+            .auth(auth.clone())
+            .multipart(vec![
+                Part::text("model", model.clone()),
+                Part::text("prompt", prompt),
+                Part::text("seconds", seconds.to_string()),
+                Part::text("size", size.clone()),
+            ]);
+        let ex = ctx.send(&spec, price).await?;
+        let task = parse_task(&ex);
+        let create = Obs {
+            spec,
+            ex: ex.clone(),
+            task: task.clone(),
+        };
+        let Some(task) = task.filter(|_| ex.status.is_success()) else {
+            traces.push(Trace {
+                create,
+                content_early: None,
+                polls: vec![],
+                terminal: false,
+                waited: Duration::ZERO,
+            });
+            continue;
+        };
+        let early_spec =
+            RequestSpec::get(format!("/v1/videos/{}/content", task.id)).auth(auth.clone());
+        let early_ex = ctx.send(&early_spec, 0).await?;
+        let content_early = Some(Obs {
+            spec: early_spec,
+            ex: early_ex,
+            task: None,
+        });
+        let interval = ctx
+            .cfg
+            .poll_interval
+            .or_else(|| {
+                ex.header("openai-poll-after-ms")
+                    .and_then(|v| v.trim().parse::<u64>().ok())
+                    .map(Duration::from_millis)
+            })
+            .unwrap_or(Duration::from_secs(10))
+            .max(Duration::from_millis(100));
+        let mut waited = Duration::ZERO;
+        let mut polls = Vec::new();
+        let mut terminal = false;
+        let mut after_terminal = 0;
+        while waited < ctx.cfg.video_deadline && after_terminal < 2 {
+            advance(ctx, interval).await?;
+            waited += interval;
+            let spec = RequestSpec::get(format!("/v1/videos/{}", task.id)).auth(auth.clone());
+            let ex = ctx.send(&spec, 0).await?;
+            let t = parse_task(&ex);
+            let is_terminal = t.as_ref().is_some_and(|t| t.status.is_terminal());
+            polls.push(Obs { spec, ex, task: t });
+            if terminal || is_terminal {
+                terminal = true;
+                after_terminal += 1;
+            }
+        }
+        traces.push(Trace {
+            create,
+            content_early,
+            polls,
+            terminal,
+            waited,
+        });
+    }
+    Ok(VideoRun { traces, model })
+}
+
+/// Moves time forward: the mock's clock when it has one, else a real wait.
+async fn advance(ctx: &Ctx, by: Duration) -> Result<(), Halt> {
+    if let Some(m) = &ctx.env.mock {
+        if m.advance(&ctx.t, by).await? {
+            return Ok(());
+        }
+    }
+    let remaining = ctx
+        .t
+        .deadline()
+        .saturating_duration_since(tokio::time::Instant::now());
+    if remaining <= by {
+        return Err(Halt::Stop(
+            "the run's deadline passed while waiting for a video task".into(),
+        ));
+    }
+    tokio::time::sleep(by).await;
+    Ok(())
+}
+
+fn all_obs(t: &Trace) -> impl Iterator<Item = &Obs> {
+    std::iter::once(&t.create).chain(t.polls.iter())
+}
+
+fn cases(r: &VideoRun) -> u32 {
+    r.traces.iter().map(|t| 1 + t.polls.len() as u32).sum()
+}
+
+fn verdict(
+    ctx: &Ctx,
+    r: &VideoRun,
+    mut bad: impl FnMut(&Trace, &Obs, Option<&Obs>) -> Option<String>,
+) -> Outcome {
+    for t in &r.traces {
+        let mut prev: Option<&Obs> = None;
+        for o in all_obs(t) {
+            if let Some(msg) = bad(t, o, prev) {
+                return Err(ctx.fail(msg, &o.spec, Some(&o.ex)));
+            }
+            if o.task.is_some() {
+                prev = Some(o);
+            }
+        }
+    }
+    Ok(Pass {
+        cases: cases(r),
+        note: None,
+    })
+}
+
+async fn create_queued(ctx: &Ctx) -> Outcome {
+    let r = run(ctx).await?;
+    for t in &r.traces {
+        let o = &t.create;
+        let Some(task) = o.task.as_ref().filter(|_| o.ex.status.is_success()) else {
+            return Err(ctx.fail(
+                format!("creating a task was answered {}", o.ex.status),
+                &o.spec,
+                Some(&o.ex),
+            ));
+        };
+        let problem = if task.status != VideoStatus::Queued || task.progress != 0 {
+            Some(format!(
+                "created with status {} and progress {}",
+                task.status.as_str(),
+                task.progress
+            ))
+        } else if task.object != "video" {
+            Some(format!("object is {:?}", task.object))
+        } else if task.task_id != task.id {
+            Some(format!(
+                "task_id {:?} differs from id {:?}",
+                task.task_id, task.id
+            ))
+        } else if task.model != r.model {
+            Some(format!("model {:?}, requested {:?}", task.model, r.model))
+        } else {
+            None
+        };
+        if let Some(p) = problem {
+            return Err(ctx.fail(p, &o.spec, Some(&o.ex)));
+        }
+    }
+    Ok(Pass {
+        cases: r.traces.len() as u32,
+        note: None,
+    })
+}
+
+async fn task_schema(ctx: &Ctx) -> Outcome {
+    let r = run(ctx).await?;
+    verdict(ctx, &r, |_, o, _| {
+        if !o.ex.status.is_success() {
+            return Some(format!("answered {}", o.ex.status));
+        }
+        if o.ex.content_type().as_deref() != Some("application/json") {
+            return Some("not application/json".into());
+        }
+        let v = o.ex.json().unwrap_or(Value::Null);
+        gatecheck_schemas::validate("video-task", &v)
+            .err()
+            .map(|e| format!("schema video-task: {e}"))
+    })
+}
+
+async fn id_matches(ctx: &Ctx) -> Outcome {
+    let r = run(ctx).await?;
+    verdict(ctx, &r, |t, o, _| {
+        let created = t.create.task.as_ref()?;
+        let task = o.task.as_ref()?;
+        if task.id != created.id
+            || task.model != created.model
+            || task.created_at != created.created_at
+        {
+            return Some(format!(
+                "polled {:?} and got task {:?} (model {}, created_at {})",
+                created.id, task.id, task.model, task.created_at
+            ));
+        }
+        None
+    })
+}
+
+async fn progress_range(ctx: &Ctx) -> Outcome {
+    let r = run(ctx).await?;
+    verdict(ctx, &r, |_, o, _| {
+        let t = o.task.as_ref()?;
+        (!(0..=100).contains(&t.progress)).then(|| format!("progress {}", t.progress))
+    })
+}
+
+async fn monotone(ctx: &Ctx) -> Outcome {
+    let r = run(ctx).await?;
+    verdict(ctx, &r, |_, o, prev| {
+        let (a, b) = (prev?.task.as_ref()?, o.task.as_ref()?);
+        if a.status.is_terminal() {
+            return None;
+        }
+        match check_transition(a, b) {
+            Err(v) if v.rule == "video.progress_monotonic" || v.rule == "video.status_order" => {
+                Some(v.to_string())
+            }
+            _ => None,
+        }
+    })
+}
+
+async fn progress_100(ctx: &Ctx) -> Outcome {
+    let r = run(ctx).await?;
+    verdict(ctx, &r, |_, o, _| {
+        let t = o.task.as_ref()?;
+        ((t.progress == 100) != (t.status == VideoStatus::Completed))
+            .then(|| format!("status {} with progress {}", t.status.as_str(), t.progress))
+    })
+}
+
+async fn timestamps(ctx: &Ctx) -> Outcome {
+    let r = run(ctx).await?;
+    verdict(ctx, &r, |_, o, _| {
+        let t = o.task.as_ref()?;
+        match t.completed_at {
+            Some(c) if c < t.created_at => Some(format!(
+                "completed_at {c} is before created_at {}",
+                t.created_at
+            )),
+            _ => None,
+        }
+    })
+}
+
+async fn reaches_terminal(ctx: &Ctx) -> Outcome {
+    let r = run(ctx).await?;
+    for t in &r.traces {
+        if t.create.task.is_none() {
+            continue;
+        }
+        if !t.terminal {
+            let last = t.polls.last().unwrap_or(&t.create);
+            let status = last
+                .task
+                .as_ref()
+                .map(|t| t.status.as_str())
+                .unwrap_or("unreadable");
+            return Err(ctx.fail(
+                format!(
+                    "no terminal state after {:?} ({} polls); last status {status}",
+                    t.waited,
+                    t.polls.len()
+                ),
+                &last.spec,
+                Some(&last.ex),
+            ));
+        }
+    }
+    Ok(Pass {
+        cases: r.traces.len() as u32,
+        note: None,
+    })
+}
+
+async fn terminal_stable(ctx: &Ctx) -> Outcome {
+    let r = run(ctx).await?;
+    verdict(ctx, &r, |_, o, prev| {
+        let (a, b) = (prev?.task.as_ref()?, o.task.as_ref()?);
+        if !a.status.is_terminal() {
+            return None;
+        }
+        match check_transition(a, b) {
+            Err(v) if v.rule == "video.terminal_stable" => Some(v.to_string()),
+            _ => None,
+        }
+    })
+}
+
+async fn decided_fields(ctx: &Ctx) -> Outcome {
+    let r = run(ctx).await?;
+    verdict(ctx, &r, |_, o, _| {
+        let t = o.task.as_ref()?;
+        if !is_task_id(&t.id) {
+            return Some(format!(
+                "id {:?} is not task_ + 32 letters and digits",
+                t.id
+            ));
+        }
+        check_task_decisions(t).err().map(|v| v.to_string())
+    })
+}
+
+async fn content_mp4(ctx: &Ctx) -> Outcome {
+    let r = run(ctx).await?;
+    let auth = ctx.model_auth()?;
+    let mut n = 0;
+    for t in &r.traces {
+        let Some(done) = t.polls.iter().rev().find_map(|o| {
+            o.task
+                .as_ref()
+                .filter(|t| t.status == VideoStatus::Completed)
+        }) else {
+            continue;
+        };
+        let spec = RequestSpec::get(format!("/v1/videos/{}/content", done.id)).auth(auth.clone());
+        let ex = ctx.send(&spec, 0).await?;
+        if !ex.status.is_success() || ex.content_type().as_deref() != Some("video/mp4") {
+            return Err(ctx.fail(
+                format!(
+                    "expected 200 video/mp4, got {} {:?}",
+                    ex.status,
+                    ex.content_type()
+                ),
+                &spec,
+                Some(&ex),
+            ));
+        }
+        match gatecheck_schemas::rules::media::parse_mp4(&ex.body) {
+            Ok(info) if info.tracks.iter().any(|t| t.handler == "vide") => {}
+            Ok(_) => return Err(ctx.fail("the MP4 has no video track", &spec, Some(&ex))),
+            Err(e) => {
+                return Err(ctx.fail(
+                    format!("the content is not a valid MP4: {e}"),
+                    &spec,
+                    Some(&ex),
+                ))
+            }
+        }
+        n += 1;
+    }
+    if n == 0 {
+        return Err(Halt::Skip("no task completed".into()));
+    }
+    Ok(Pass {
+        cases: n,
+        note: None,
+    })
+}
+
+async fn content_not_ready(ctx: &Ctx) -> Outcome {
+    let r = run(ctx).await?;
+    let mut n = 0;
+    for t in &r.traces {
+        if let Some(o) = &t.content_early {
+            if o.ex.status.as_u16() != 400 {
+                return Err(ctx.fail(
+                    format!("content of a queued task was answered {}", o.ex.status),
+                    &o.spec,
+                    Some(&o.ex),
+                ));
+            }
+            n += 1;
+        }
+    }
+    Ok(Pass {
+        cases: n,
+        note: None,
+    })
+}
+
+async fn empty_prompt(ctx: &Ctx) -> Outcome {
+    let auth = ctx.model_auth()?;
+    let (model, _, _) = video_model(ctx)?;
+    let strat = prop_oneof![Just(None), Just(Some(String::new()))];
+    for_all(
+        ctx,
+        ctx.cfg.cases.min(4),
+        strat,
+        |prompt: Option<String>| {
+            let mut body = json!({"model": model});
+            if let Some(p) = prompt {
+                body["prompt"] = json!(p);
+            }
+            let spec = RequestSpec::post("/v1/videos")
+                .auth(auth.clone())
+                .json(body);
+            async move {
+                let ex = ctx.send(&spec, 0).await?;
+                if ex.status.as_u16() != 400 {
+                    return Err(ctx.fail(
+                        format!("an empty or missing prompt was answered {}", ex.status),
+                        &spec,
+                        Some(&ex),
+                    ));
+                }
+                Ok(())
+            }
+        },
+    )
+    .await
+}
+
+async fn unknown_model(ctx: &Ctx) -> Outcome {
+    let auth = ctx.model_auth()?;
+    let strat = "gatecheck-[a-z0-9]{6,12}";
+    for_all(ctx, ctx.cfg.cases.min(4), strat, |model: String| {
+        let spec = RequestSpec::post("/v1/videos")
+            .auth(auth.clone())
+            .json(json!({"model": model, "prompt": "a cat"}));
+        async move {
+            let ex = ctx.send(&spec, 0).await?;
+            let s = ex.status.as_u16();
+            if s != 400 && s != 404 && !is_validation_rejection(&ex) {
+                return Err(ctx.fail(
+                    format!("an unknown model was answered {s}"),
+                    &spec,
+                    Some(&ex),
+                ));
+            }
+            Ok(())
+        }
+    })
+    .await
+}
+
+async fn encodings(ctx: &Ctx) -> Outcome {
+    let auth = ctx.model_auth()?;
+    let (model, seconds, size) = video_model(ctx)?;
+    let price = ctx.price(
+        &model,
+        Usage {
+            seconds: seconds as f64,
+            ..Usage::one_request()
+        },
+    );
+    let fields = vec![
+        ("model".to_string(), model.clone()),
+        ("prompt".to_string(), "a paper boat (gatecheck)".to_string()),
+        ("seconds".to_string(), seconds.to_string()),
+        ("size".to_string(), size.clone()),
+    ];
+    let specs = [
+        RequestSpec::post("/v1/videos").auth(auth.clone()).json(json!({"model": model, "prompt": "a paper boat (gatecheck)", "seconds": seconds, "size": size})),
+        RequestSpec::post("/v1/videos").auth(auth.clone()).form(fields),
+    ];
+    for spec in specs {
+        let ex = ctx.send(&spec, price).await?;
+        let ok = ex.status.is_success()
+            && parse_task(&ex).is_some_and(|t| t.status == VideoStatus::Queued);
+        if !ok {
+            return Err(ctx.fail(
+                format!("the encoding was not accepted ({})", ex.status),
+                &spec,
+                Some(&ex),
+            ));
+        }
+    }
+    Ok(Pass {
+        cases: 2,
+        note: None,
+    })
+}
+
+async fn unknown_id(ctx: &Ctx) -> Outcome {
+    let auth = ctx.model_auth()?;
+    let strat = "[A-Za-z0-9]{32}";
+    for_all(ctx, ctx.cfg.cases.min(4), strat, |suffix: String| {
+        let spec = RequestSpec::get(format!("/v1/videos/task_{suffix}")).auth(auth.clone());
+        async move {
+            let ex = ctx.send(&spec, 0).await?;
+            if ex.status.as_u16() != 404 {
+                return Err(ctx.fail(
+                    format!("an unknown task id was answered {}", ex.status),
+                    &spec,
+                    Some(&ex),
+                ));
+            }
+            Ok(())
+        }
+    })
+    .await
+}

@@ -1,0 +1,204 @@
+//! The runner's configuration, with a builder.
+
+use crate::client::Target;
+use crate::redact::Secret;
+use crate::shard::Shard;
+use std::net::IpAddr;
+use std::time::Duration;
+use url::Url;
+
+/// Everything a run needs. Build it with [`RunnerConfig::new`] and the `with_*` methods.
+///
+/// ```
+/// use gatecheck_conformance::RunnerConfig;
+/// let config = RunnerConfig::new("http://127.0.0.1:8080".parse().unwrap())
+///     .with_cases(8)
+///     .with_seed(42)
+///     .with_only(["auth.*"]);
+/// assert_eq!(config.cases, 8);
+/// ```
+#[derive(Debug, Clone)]
+pub struct RunnerConfig {
+    /// The target and its credentials.
+    pub target: Target,
+    /// Run only checks whose id matches one of these globs (all when empty).
+    pub only: Vec<String>,
+    /// Skip checks whose id matches one of these globs.
+    pub skip: Vec<String>,
+    /// Generated cases per property.
+    pub cases: u32,
+    /// The seed of every generator; `None`: chosen at random and printed.
+    pub seed: Option<u64>,
+    /// Deviations fail the run too.
+    pub strict: bool,
+    /// Run only this shard of the selected checks.
+    pub shard: Option<Shard>,
+    /// Cap on requests sent.
+    pub budget_requests: Option<u64>,
+    /// Cap on quota units the run may consume (estimated from catalog prices).
+    pub budget_quota: Option<i64>,
+    /// Requests in flight at once.
+    pub concurrency: usize,
+    /// Requests per second.
+    pub rate: Option<f64>,
+    /// The whole run ends by then.
+    pub deadline: Duration,
+    /// List the planned requests instead of sending them.
+    pub dry_run: bool,
+    /// Make a scratch key with `POST /api/token/` (deleted at the end).
+    pub allow_create_keys: bool,
+    /// Per-request timeout.
+    pub request_timeout: Duration,
+    /// How long a video task may take to reach a terminal state (virtual time on the mock).
+    pub video_deadline: Duration,
+    /// Poll interval on real targets; `None`: `openai-poll-after-ms`, or 10 s.
+    pub poll_interval: Option<Duration>,
+    /// Most shrink steps per failing property.
+    pub max_shrink: u32,
+    /// Use the mock's control API when the target has one.
+    pub use_mock_control: bool,
+    /// The client IP as the target sees it, when known (used by allowlist checks).
+    pub client_ip: Option<IpAddr>,
+    /// Show a progress bar (on a terminal).
+    pub progress: bool,
+}
+
+impl RunnerConfig {
+    /// Defaults for a target at `base_url`: 16 cases, 10 minutes, 4 in flight.
+    pub fn new(base_url: Url) -> Self {
+        Self {
+            target: Target::new(base_url),
+            only: Vec::new(),
+            skip: Vec::new(),
+            cases: 16,
+            seed: None,
+            strict: false,
+            shard: None,
+            budget_requests: None,
+            budget_quota: None,
+            concurrency: 4,
+            rate: None,
+            deadline: Duration::from_secs(600),
+            dry_run: false,
+            allow_create_keys: false,
+            request_timeout: Duration::from_secs(30),
+            video_deadline: Duration::from_secs(900),
+            poll_interval: None,
+            max_shrink: 64,
+            use_mock_control: true,
+            client_ip: None,
+            progress: false,
+        }
+    }
+
+    /// Sets the API key.
+    pub fn with_api_key(mut self, key: impl Into<String>) -> Self {
+        self.target.api_key = Some(Secret::new(key));
+        self
+    }
+
+    /// Sets the access token.
+    pub fn with_access_token(mut self, token: impl Into<String>) -> Self {
+        self.target.access_token = Some(Secret::new(token));
+        self
+    }
+
+    /// Sets the user id (`New-Api-User`).
+    pub fn with_user_id(mut self, user_id: i64) -> Self {
+        self.target.user_id = Some(user_id);
+        self
+    }
+
+    /// Sets the id of the key to snapshot, use and restore.
+    pub fn with_key_id(mut self, key_id: i64) -> Self {
+        self.target.key_id = Some(key_id);
+        self
+    }
+
+    /// Sets the cases per property.
+    pub fn with_cases(mut self, cases: u32) -> Self {
+        self.cases = cases.max(1);
+        self
+    }
+
+    /// Sets the seed.
+    pub fn with_seed(mut self, seed: u64) -> Self {
+        self.seed = Some(seed);
+        self
+    }
+
+    /// Runs only the checks matching these globs.
+    pub fn with_only<I, S>(mut self, globs: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        self.only = globs.into_iter().map(Into::into).collect();
+        self
+    }
+
+    /// Skips the checks matching these globs.
+    pub fn with_skip<I, S>(mut self, globs: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        self.skip = globs.into_iter().map(Into::into).collect();
+        self
+    }
+
+    /// Makes deviations fail the run.
+    pub fn with_strict(mut self, strict: bool) -> Self {
+        self.strict = strict;
+        self
+    }
+
+    /// Runs one shard.
+    pub fn with_shard(mut self, shard: Shard) -> Self {
+        self.shard = Some(shard);
+        self
+    }
+
+    /// Sets the global deadline.
+    pub fn with_deadline(mut self, deadline: Duration) -> Self {
+        self.deadline = deadline;
+        self
+    }
+
+    /// Sets the video deadline.
+    pub fn with_video_deadline(mut self, deadline: Duration) -> Self {
+        self.video_deadline = deadline;
+        self
+    }
+
+    /// Sets the budgets.
+    pub fn with_budget(mut self, requests: Option<u64>, quota: Option<i64>) -> Self {
+        self.budget_requests = requests;
+        self.budget_quota = quota;
+        self
+    }
+
+    /// Allows creating a scratch key.
+    pub fn with_allow_create_keys(mut self, allow: bool) -> Self {
+        self.allow_create_keys = allow;
+        self
+    }
+
+    /// Sets dry-run mode.
+    pub fn with_dry_run(mut self, dry_run: bool) -> Self {
+        self.dry_run = dry_run;
+        self
+    }
+
+    /// Sets the requests in flight.
+    pub fn with_concurrency(mut self, concurrency: usize) -> Self {
+        self.concurrency = concurrency.max(1);
+        self
+    }
+
+    /// Sets the per-request timeout.
+    pub fn with_request_timeout(mut self, timeout: Duration) -> Self {
+        self.request_timeout = timeout;
+        self
+    }
+}

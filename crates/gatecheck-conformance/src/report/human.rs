@@ -1,0 +1,74 @@
+//! The human summary: a table of the checks that did not pass, and the counts.
+
+use super::{Report, Status};
+
+/// The summary table printed at the end of a run.
+pub fn summary_table(report: &Report) -> String {
+    let mut out = String::new();
+    let notable: Vec<_> = report
+        .checks
+        .iter()
+        .filter(|c| c.status != Status::Passed)
+        .collect();
+    if !notable.is_empty() {
+        let w = notable.iter().map(|c| c.id.len()).max().unwrap_or(8).max(8);
+        out.push_str(&format!("{:<10} {:<w$}  {}\n", "STATUS", "CHECK", "DETAIL"));
+        for c in &notable {
+            let detail = c
+                .evidence
+                .as_ref()
+                .map(|e| e.message.clone())
+                .or_else(|| c.message.clone())
+                .unwrap_or_default();
+            out.push_str(&format!(
+                "{:<10} {:<w$}  {}\n",
+                c.status.as_str(),
+                c.id,
+                first_line(&detail)
+            ));
+        }
+        out.push('\n');
+        for c in notable
+            .iter()
+            .filter(|c| matches!(c.status, Status::Failed | Status::Deviation))
+        {
+            if let Some(e) = &c.evidence {
+                out.push_str(&format!(
+                    "── {} ({}; {})\n   {}\n",
+                    c.id, c.kind, c.spec, e.message
+                ));
+                if let Some(case) = &e.case {
+                    out.push_str(&format!(
+                        "   minimal case ({} shrink steps): {case}\n",
+                        e.shrink_steps
+                    ));
+                }
+                if let Some(curl) = &e.curl {
+                    out.push_str(&format!("   reproduce: {curl}\n"));
+                }
+                if let (Some(s), Some(b)) = (e.status, &e.body) {
+                    out.push_str(&format!("   answer: {s} {}\n", first_line(b)));
+                }
+            }
+        }
+    }
+    let s = &report.summary;
+    out.push_str(&format!(
+        "\n{} checks: {} passed, {} failed, {} deviations, {} skipped, {} errors  ·  {} requests, {} retries, ~{} quota  ·  {:.1}s  ·  seed {}\n",
+        s.total, s.passed, s.failed, s.deviations, s.skipped, s.errors,
+        report.requests_sent, report.retries, report.quota_spent,
+        report.duration_ms as f64 / 1000.0, report.seed
+    ));
+    if report.deadline_reached {
+        out.push_str("the run's deadline was reached; the remaining checks were skipped\n");
+    }
+    if report.interrupted {
+        out.push_str("interrupted; the working key was restored\n");
+    }
+    out
+}
+
+fn first_line(s: &str) -> String {
+    let line = s.lines().next().unwrap_or_default();
+    crate::redact::truncate(line, 160)
+}

@@ -1,0 +1,78 @@
+//! JUnit XML: one test case per check; failures and (with `--strict`) deviations fail.
+
+use super::{Report, Status};
+use quick_junit::{NonSuccessKind, TestCase, TestCaseStatus, TestSuite};
+use std::time::Duration;
+
+/// The report as JUnit XML.
+pub fn to_junit(report: &Report) -> String {
+    let mut junit = quick_junit::Report::new("gatecheck");
+    let mut suite = TestSuite::new("gatecheck check");
+    suite.set_time(Duration::from_millis(report.duration_ms));
+    suite.add_property(quick_junit::Property::new("target", report.target.as_str()));
+    suite.add_property(quick_junit::Property::new("seed", report.seed.to_string()));
+    for c in &report.checks {
+        let describe = || {
+            let mut text = c.message.clone().unwrap_or_default();
+            if let Some(e) = &c.evidence {
+                text = e.message.clone();
+                if let Some(curl) = &e.curl {
+                    text.push_str(&format!("\nreproduce: {curl}"));
+                }
+                if let Some(s) = e.status {
+                    text.push_str(&format!("\nstatus: {s}"));
+                }
+                if let Some(b) = &e.body {
+                    text.push_str(&format!("\nbody: {b}"));
+                }
+                if let Some(case) = &e.case {
+                    text.push_str(&format!("\nminimal case: {case}"));
+                }
+            }
+            text
+        };
+        let status = match c.status {
+            Status::Passed => TestCaseStatus::success(),
+            Status::Skipped => {
+                let mut s = TestCaseStatus::skipped();
+                s.set_message(c.message.clone().unwrap_or_default());
+                s
+            }
+            Status::Deviation if !report.strict => {
+                // Reported, not failing: a passing case with the evidence on stdout.
+                TestCaseStatus::success()
+            }
+            Status::Failed | Status::Deviation => {
+                let mut s = TestCaseStatus::non_success(NonSuccessKind::Failure);
+                s.set_message(format!(
+                    "{}: {}",
+                    c.status.as_str(),
+                    c.evidence
+                        .as_ref()
+                        .map(|e| e.message.clone())
+                        .unwrap_or_default()
+                ));
+                s.set_type(c.kind.as_str());
+                s.set_description(describe());
+                s
+            }
+            Status::Error => {
+                let mut s = TestCaseStatus::non_success(NonSuccessKind::Error);
+                s.set_message(c.message.clone().unwrap_or_default());
+                s
+            }
+        };
+        let mut case = TestCase::new(c.id.as_str(), status);
+        case.set_classname(format!(
+            "gatecheck.{}",
+            c.id.split('.').next().unwrap_or("check")
+        ));
+        case.set_time(Duration::from_millis(c.duration_ms));
+        if c.status == Status::Deviation && !report.strict {
+            case.set_system_out(format!("deviation: {}", describe()));
+        }
+        suite.add_test_case(case);
+    }
+    junit.add_test_suite(suite);
+    junit.to_string().unwrap_or_default()
+}

@@ -1,0 +1,170 @@
+//! The run's report: JSON (valid against `schemas/report.schema.json`), JUnit XML, and the
+//! human summary table.
+
+mod human;
+mod junit;
+
+pub use human::summary_table;
+pub use junit::to_junit;
+
+use crate::catalog::Kind;
+use crate::checks::Evidence;
+use crate::exit;
+use serde::{Deserialize, Serialize};
+
+/// How one check ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Status {
+    /// Every case held.
+    Passed,
+    /// A rule of the spec is broken.
+    Failed,
+    /// A choice of DECISIONS.md is not followed (fails only with `--strict`).
+    Deviation,
+    /// Not run (credentials, capabilities, budget, deadline, dry run).
+    Skipped,
+    /// Something else went wrong (connection lost...).
+    Error,
+}
+
+impl Status {
+    /// The wire name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Status::Passed => "passed",
+            Status::Failed => "failed",
+            Status::Deviation => "deviation",
+            Status::Skipped => "skipped",
+            Status::Error => "error",
+        }
+    }
+}
+
+/// The result of one check.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct CheckResult {
+    /// Stable check id.
+    pub id: String,
+    /// What it checks.
+    pub title: String,
+    /// Spec reference.
+    pub spec: String,
+    /// Failure or deviation.
+    pub kind: Kind,
+    /// How it ended.
+    pub status: Status,
+    /// Generated cases run.
+    pub cases: u32,
+    /// Wall time.
+    pub duration_ms: u64,
+    /// Why it was skipped or errored, or a note.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub message: Option<String>,
+    /// Evidence of a failure or deviation.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub evidence: Option<Evidence>,
+}
+
+/// Counts by status.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+pub struct Summary {
+    /// Checks run or skipped.
+    pub total: u32,
+    /// Passed.
+    pub passed: u32,
+    /// Contract failures.
+    pub failed: u32,
+    /// Deviations.
+    pub deviations: u32,
+    /// Skipped.
+    pub skipped: u32,
+    /// Errored.
+    pub errors: u32,
+}
+
+/// The report of a run.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Report {
+    /// The version of gatecheck that made it.
+    pub gatecheck_version: String,
+    /// The base URL checked.
+    pub target: String,
+    /// The mock's profile, when the target is a gatecheck mock.
+    pub mock_profile: Option<String>,
+    /// The seed of every generator (pass it to `--seed` to replay).
+    pub seed: u64,
+    /// Cases per property.
+    pub cases: u32,
+    /// Whether deviations fail the run.
+    pub strict: bool,
+    /// The shard run, `k/n`.
+    pub shard: Option<String>,
+    /// Unix seconds at start.
+    pub started_at: i64,
+    /// Wall time of the run.
+    pub duration_ms: u64,
+    /// Requests sent (retries included).
+    pub requests_sent: u64,
+    /// Retries after 429/500/503.
+    pub retries: u64,
+    /// Quota spent, estimated from catalog prices.
+    pub quota_spent: i64,
+    /// Ctrl-C stopped the run.
+    pub interrupted: bool,
+    /// The global deadline stopped the run.
+    pub deadline_reached: bool,
+    /// A dry run: `planned` lists the requests, nothing was sent to model routes.
+    pub dry_run: bool,
+    /// What happened to the working key at the end (restored, deleted...).
+    pub key_cleanup: Option<String>,
+    /// Counts by status.
+    pub summary: Summary,
+    /// One entry per selected check, by id.
+    pub checks: Vec<CheckResult>,
+    /// Dry run: the planned requests as curl commands (secrets redacted).
+    pub planned: Vec<String>,
+}
+
+impl Report {
+    /// Recounts `summary` from `checks`.
+    pub fn recount(&mut self) {
+        let mut s = Summary::default();
+        for c in &self.checks {
+            s.total += 1;
+            match c.status {
+                Status::Passed => s.passed += 1,
+                Status::Failed => s.failed += 1,
+                Status::Deviation => s.deviations += 1,
+                Status::Skipped => s.skipped += 1,
+                Status::Error => s.errors += 1,
+            }
+        }
+        self.summary = s;
+    }
+
+    /// The exit code: [`exit::CONTRACT_FAILURES`] on failures, errors, or deviations with
+    /// `--strict`; [`exit::PASSED`] otherwise.
+    pub fn exit_code(&self) -> u8 {
+        let s = &self.summary;
+        if s.failed > 0 || s.errors > 0 || (self.strict && s.deviations > 0) {
+            exit::CONTRACT_FAILURES
+        } else {
+            exit::PASSED
+        }
+    }
+
+    /// The ids of checks with this status.
+    pub fn ids_with(&self, status: Status) -> Vec<&str> {
+        self.checks
+            .iter()
+            .filter(|c| c.status == status)
+            .map(|c| c.id.as_str())
+            .collect()
+    }
+
+    /// The report as pretty JSON.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).unwrap_or_else(|_| "{}".into())
+    }
+}

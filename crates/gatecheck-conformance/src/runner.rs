@@ -1,0 +1,616 @@
+//! The runner: discovers the target, runs the selected checks, cleans up, and reports.
+
+use crate::catalog::Kind;
+use crate::checks::{registry, CheckDef, Ctx, Env, Halt, Phase};
+use crate::client::{Client, ClientConfig};
+use crate::config::RunnerConfig;
+use crate::redact::{Redactor, Secret};
+use crate::report::{CheckResult, Report, Status, Summary};
+use crate::shard::fnv1a;
+use crate::target::{
+    create_scratch_key, delete_key, fetch_catalog, get_key, known_capabilities, put_record,
+    wall_now, KeyOrigin, MockControl, SetupError, WorkKey,
+};
+use crate::transport::{Transport, TransportConfig};
+use futures_util::stream::{self, StreamExt};
+use gatecheck_schemas::types::{KeyRecord, ModelRecord};
+use globset::{Glob, GlobSet, GlobSetBuilder};
+use parking_lot::Mutex;
+use serde_json::{json, Value};
+use std::collections::BTreeMap;
+use std::net::{IpAddr, Ipv4Addr};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+const FIXTURE_CATALOG: &str = include_str!("../fixtures/catalog.json");
+
+/// Why a run could not start.
+#[derive(Debug, thiserror::Error)]
+pub enum RunError {
+    /// Bad configuration (exit code 2).
+    #[error("configuration error: {0}")]
+    Config(String),
+    /// The target could not be reached (exit code 3).
+    #[error("target unreachable: {0}")]
+    Unreachable(String),
+}
+
+impl RunError {
+    /// The documented exit code of this error.
+    pub fn exit_code(&self) -> u8 {
+        match self {
+            RunError::Config(_) => crate::exit::USAGE,
+            RunError::Unreachable(_) => crate::exit::UNREACHABLE,
+        }
+    }
+}
+
+impl From<SetupError> for RunError {
+    fn from(e: SetupError) -> Self {
+        match e {
+            SetupError::Unreachable(m) => RunError::Unreachable(m),
+            SetupError::Config(m) | SetupError::Stopped(m) => RunError::Config(m),
+        }
+    }
+}
+
+/// Called after each check (for progress display).
+pub type ProgressFn = Arc<dyn Fn(&CheckResult, usize, usize) + Send + Sync>;
+
+/// Runs the catalog against a target.
+///
+/// ```no_run
+/// # async fn demo() -> Result<(), Box<dyn std::error::Error>> {
+/// use gatecheck_conformance::{Runner, RunnerConfig};
+/// let config = RunnerConfig::new("http://127.0.0.1:8080".parse()?).with_cases(8);
+/// let report = Runner::new(config).run().await?;
+/// println!("{} failed", report.summary.failed);
+/// # Ok(()) }
+/// ```
+pub struct Runner {
+    config: RunnerConfig,
+    progress: Option<ProgressFn>,
+    redactor: Redactor,
+}
+
+impl std::fmt::Debug for Runner {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Runner")
+            .field("target", &self.config.target.base_url.as_str())
+            .finish()
+    }
+}
+
+/// The checks a configuration selects (by `--only`, `--skip` and `--shard`), sorted by id.
+pub fn select_checks(config: &RunnerConfig) -> Result<Vec<&'static str>, RunError> {
+    let only = globs(&config.only)?;
+    let skip = globs(&config.skip)?;
+    Ok(registry()
+        .iter()
+        .map(|d| d.info.id)
+        .filter(|id| config.only.is_empty() || only.is_match(id))
+        .filter(|id| !skip.is_match(id))
+        .filter(|id| config.shard.is_none_or(|s| s.contains(id)))
+        .collect())
+}
+
+fn globs(patterns: &[String]) -> Result<GlobSet, RunError> {
+    let mut b = GlobSetBuilder::new();
+    for p in patterns {
+        for part in p.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+            b.add(
+                Glob::new(part).map_err(|e| RunError::Config(format!("bad glob {part:?}: {e}")))?,
+            );
+        }
+    }
+    b.build().map_err(|e| RunError::Config(e.to_string()))
+}
+
+impl Runner {
+    /// A runner for this configuration.
+    pub fn new(config: RunnerConfig) -> Self {
+        Self {
+            config,
+            progress: None,
+            redactor: Redactor::new(),
+        }
+    }
+
+    /// Calls `f` after each check.
+    pub fn on_progress(mut self, f: ProgressFn) -> Self {
+        self.progress = Some(f);
+        self
+    }
+
+    /// The redactor of the run (it learns every secret the run uses).
+    pub fn redactor(&self) -> Redactor {
+        self.redactor.clone()
+    }
+
+    /// Runs the selected checks and returns the report. Never hangs past the deadline (plus
+    /// the time to restore the working key).
+    pub async fn run(self) -> Result<Report, RunError> {
+        let started = Instant::now();
+        let started_at = wall_now();
+        let mut cfg = self.config.clone();
+        let seed = cfg.seed.unwrap_or_else(rand::random::<u64>);
+        cfg.seed = Some(seed);
+        let selected = select_checks(&cfg)?;
+        let redactor = self.redactor.clone();
+        for s in [&cfg.target.api_key, &cfg.target.access_token]
+            .into_iter()
+            .flatten()
+        {
+            redactor.add_secret(s);
+        }
+        let deadline = tokio::time::Instant::now() + cfg.deadline;
+        let (max_requests, max_quota, rate, concurrency) = (
+            cfg.budget_requests,
+            cfg.budget_quota,
+            cfg.rate,
+            cfg.concurrency,
+        );
+        let tconf = move |dry_run: bool| TransportConfig {
+            max_requests,
+            max_quota,
+            rate,
+            concurrency,
+            backoff: crate::backoff::Backoff::default(),
+            deadline,
+            dry_run,
+            seed,
+        };
+        let client = Client::new(ClientConfig {
+            timeout: cfg.request_timeout,
+            ..ClientConfig::new(cfg.target.clone())
+        })
+        .map_err(|e| RunError::Config(e.to_string()))?;
+        let probe_t = Transport::new(client, tconf(false));
+
+        // Discovery.
+        let mut env = discover(&mut cfg, &probe_t, &redactor).await;
+        if let Err(e) = &env {
+            if !(cfg.dry_run && matches!(e, SetupError::Unreachable(_))) {
+                return Err(env
+                    .err()
+                    .map(RunError::from)
+                    .unwrap_or(RunError::Config("setup".into())));
+            }
+            env = Ok(offline_env(&cfg));
+        }
+        let mut env = env.map_err(RunError::from)?;
+        let client = Client::new(ClientConfig {
+            timeout: cfg.request_timeout,
+            ..ClientConfig::new(cfg.target.clone())
+        })
+        .map_err(|e| RunError::Config(e.to_string()))?;
+        let t = Transport::new(client.clone(), tconf(cfg.dry_run));
+        if cfg.dry_run && env.key.is_none() {
+            env.key = Some(placeholder_key(&cfg));
+            env.has_access_token = true;
+        }
+        let env = Arc::new(env);
+        let cfg = Arc::new(cfg);
+
+        // The checks.
+        let results: Arc<Mutex<BTreeMap<&'static str, CheckResult>>> =
+            Arc::new(Mutex::new(BTreeMap::new()));
+        let defs: Vec<CheckDef> = registry()
+            .iter()
+            .filter(|d| selected.contains(&d.info.id))
+            .copied()
+            .collect();
+        let total = defs.len();
+        let work = run_checks(
+            &defs,
+            &t,
+            &env,
+            &cfg,
+            &redactor,
+            &results,
+            self.progress.clone(),
+            total,
+        );
+        let mut interrupted = false;
+        let grace = deadline + Duration::from_secs(5);
+        tokio::select! {
+            _ = work => {}
+            _ = tokio::signal::ctrl_c() => { interrupted = true; }
+            _ = tokio::time::sleep_until(grace) => {}
+        }
+        let deadline_reached = tokio::time::Instant::now() >= deadline;
+
+        // Clean up the working key, with its own short deadline.
+        let key_cleanup = if cfg.dry_run {
+            None
+        } else {
+            let cleanup_t = Transport::new(
+                client,
+                TransportConfig {
+                    max_requests: None,
+                    max_quota: None,
+                    deadline: tokio::time::Instant::now() + Duration::from_secs(30),
+                    dry_run: false,
+                    ..tconf(false)
+                },
+            );
+            cleanup(&cleanup_t, env.key.as_ref()).await
+        };
+
+        let mut checks = Vec::new();
+        let done = results.lock().clone();
+        for d in &defs {
+            let r = done.get(d.info.id).cloned().unwrap_or_else(|| CheckResult {
+                id: d.info.id.to_owned(),
+                title: d.info.title.to_owned(),
+                spec: d.info.spec.to_owned(),
+                kind: d.info.kind,
+                status: Status::Skipped,
+                cases: 0,
+                duration_ms: 0,
+                message: Some(if interrupted {
+                    "interrupted".into()
+                } else {
+                    "the run's deadline passed".into()
+                }),
+                evidence: None,
+            });
+            checks.push(r);
+        }
+        let planned = t
+            .planned()
+            .iter()
+            .map(|s| s.to_curl(t.client().target(), &redactor))
+            .collect();
+        let mut report = Report {
+            gatecheck_version: env!("CARGO_PKG_VERSION").to_owned(),
+            target: cfg.target.base_url.to_string(),
+            mock_profile: env.mock.as_ref().and_then(|m| m.profile.clone()),
+            seed,
+            cases: cfg.cases,
+            strict: cfg.strict,
+            shard: cfg.shard.map(|s| s.to_string()),
+            started_at,
+            duration_ms: started.elapsed().as_millis() as u64,
+            requests_sent: probe_t.sent() + t.sent(),
+            retries: probe_t.retries() + t.retries(),
+            quota_spent: t.quota_spent(),
+            interrupted,
+            deadline_reached,
+            dry_run: cfg.dry_run,
+            key_cleanup,
+            summary: Summary::default(),
+            checks,
+            planned,
+        };
+        report.recount();
+        Ok(report)
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+async fn run_checks(
+    defs: &[CheckDef],
+    t: &Transport,
+    env: &Arc<Env>,
+    cfg: &Arc<RunnerConfig>,
+    redactor: &Redactor,
+    results: &Arc<Mutex<BTreeMap<&'static str, CheckResult>>>,
+    progress: Option<ProgressFn>,
+    total: usize,
+) {
+    let ctx_for = |d: &CheckDef| Ctx {
+        t: t.clone(),
+        env: env.clone(),
+        cfg: cfg.clone(),
+        redactor: redactor.clone(),
+        seed: cfg.seed.unwrap_or(0) ^ fnv1a(d.info.id),
+    };
+    let record = |r: CheckResult| {
+        let n = {
+            let mut map = results.lock();
+            map.insert(leak_id(defs, &r.id), r.clone());
+            map.len()
+        };
+        if let Some(p) = &progress {
+            p(&r, n, total);
+        }
+    };
+    let shared: Vec<&CheckDef> = defs.iter().filter(|d| d.phase == Phase::Shared).collect();
+    let exclusive: Vec<&CheckDef> = defs
+        .iter()
+        .filter(|d| d.phase == Phase::Exclusive)
+        .collect();
+    let mut s = stream::iter(shared.into_iter().map(|d| {
+        let ctx = ctx_for(d);
+        async move { run_one(d, &ctx).await }
+    }))
+    .buffer_unordered(cfg.concurrency.max(1));
+    while let Some(r) = s.next().await {
+        record(r);
+    }
+    for d in exclusive {
+        let ctx = ctx_for(d);
+        if let Some(k) = &env.key {
+            if !cfg.dry_run {
+                let _ = put_record(t, &k.baseline).await;
+            }
+        }
+        record(run_one(d, &ctx).await);
+    }
+}
+
+fn leak_id(defs: &[CheckDef], id: &str) -> &'static str {
+    defs.iter()
+        .find(|d| d.info.id == id)
+        .map(|d| d.info.id)
+        .unwrap_or("unknown")
+}
+
+async fn run_one(d: &CheckDef, ctx: &Ctx) -> CheckResult {
+    let start = Instant::now();
+    let outcome = (d.run)(ctx).await;
+    let mut r = CheckResult {
+        id: d.info.id.to_owned(),
+        title: d.info.title.to_owned(),
+        spec: d.info.spec.to_owned(),
+        kind: d.info.kind,
+        status: Status::Passed,
+        cases: 0,
+        duration_ms: 0,
+        message: None,
+        evidence: None,
+    };
+    match outcome {
+        Ok(p) => {
+            r.cases = p.cases;
+            r.message = p.note;
+        }
+        Err(Halt::Fail(ev)) => {
+            r.status = match d.info.kind {
+                Kind::Failure => Status::Failed,
+                Kind::Deviation => Status::Deviation,
+            };
+            r.evidence = Some(*ev);
+        }
+        Err(Halt::Skip(m)) | Err(Halt::Stop(m)) => {
+            r.status = Status::Skipped;
+            r.message = Some(m);
+        }
+        Err(Halt::Error(m)) => {
+            r.status = Status::Error;
+            r.message = Some(ctx.redactor.text(&m));
+        }
+    }
+    r.duration_ms = start.elapsed().as_millis() as u64;
+    r
+}
+
+fn fixture_models() -> Vec<ModelRecord> {
+    #[derive(serde::Deserialize)]
+    struct File {
+        models: Vec<ModelRecord>,
+    }
+    serde_json::from_str::<File>(FIXTURE_CATALOG)
+        .map(|f| f.models)
+        .unwrap_or_default()
+}
+
+fn offline_env(cfg: &RunnerConfig) -> Env {
+    Env {
+        mock: None,
+        client_ip: cfg.client_ip,
+        models: fixture_models(),
+        caps: known_capabilities(),
+        groups: Vec::new(),
+        key: None,
+        has_access_token: cfg.target.access_token.is_some(),
+        has_api_key: cfg.target.api_key.is_some(),
+        video: Default::default(),
+        images: Default::default(),
+    }
+}
+
+fn placeholder_key(cfg: &RunnerConfig) -> WorkKey {
+    let rec: KeyRecord = serde_json::from_value(json!({
+        "id": cfg.target.key_id.unwrap_or(0), "user_id": cfg.target.user_id.unwrap_or(0),
+        "key": "", "status": 1, "name": "gatecheck-scratch", "created_time": 0, "accessed_time": 0,
+        "expired_time": -1, "remain_quota": 5000000, "unlimited_quota": false,
+        "model_limits_enabled": false, "model_limits": "", "allow_ips": "", "used_quota": 0,
+        "group": "", "cross_group_retry": false
+    }))
+    .unwrap_or_else(|_| unreachable_record());
+    WorkKey {
+        id: rec.id,
+        secret: Secret::new("$GATECHECK_SCRATCH_KEY"),
+        baseline: rec,
+        origin: KeyOrigin::Mock,
+    }
+}
+
+fn unreachable_record() -> KeyRecord {
+    KeyRecord {
+        id: 0,
+        user_id: 0,
+        key: String::new(),
+        status: 1,
+        name: String::new(),
+        created_time: 0,
+        accessed_time: 0,
+        expired_time: -1,
+        remain_quota: 0,
+        unlimited_quota: false,
+        model_limits_enabled: false,
+        model_limits: String::new(),
+        allow_ips: None,
+        used_quota: 0,
+        group: String::new(),
+        cross_group_retry: false,
+    }
+}
+
+/// Learns about the target and sets up the working key.
+async fn discover(
+    cfg: &mut RunnerConfig,
+    t: &Transport,
+    redactor: &Redactor,
+) -> Result<Env, SetupError> {
+    let mock = MockControl::probe(t).await?;
+    let mock = if cfg.use_mock_control { mock } else { None };
+    let mut groups = Vec::new();
+    if let Some(m) = &mock {
+        let accounts = m.accounts(t).await?;
+        for a in &accounts {
+            if let Some(tok) = a.get("access_token").and_then(Value::as_str) {
+                redactor.add(tok);
+            }
+        }
+        let want = cfg.target.user_id.unwrap_or(1);
+        if let Some(a) = accounts
+            .iter()
+            .find(|a| a.get("id").and_then(Value::as_i64) == Some(want))
+        {
+            if cfg.target.access_token.is_none() {
+                if let Some(tok) = a.get("access_token").and_then(Value::as_str) {
+                    cfg.target.access_token = Some(Secret::new(tok));
+                }
+            }
+            cfg.target.user_id.get_or_insert(want);
+            groups = a
+                .get("groups")
+                .and_then(Value::as_array)
+                .map(|g| {
+                    g.iter()
+                        .filter_map(Value::as_str)
+                        .map(str::to_owned)
+                        .collect()
+                })
+                .unwrap_or_default();
+        }
+    }
+    let client_ip = cfg.client_ip.or_else(|| loopback_ip(cfg));
+    let models = fetch_catalog(t).await?;
+    // A transport with the enriched target (access token, user id) for key setup.
+    let client = Client::new(ClientConfig {
+        timeout: cfg.request_timeout,
+        ..ClientConfig::new(cfg.target.clone())
+    })
+    .map_err(|e| SetupError::Config(e.to_string()))?;
+    let kt = Transport::new(
+        client,
+        TransportConfig {
+            max_requests: None,
+            max_quota: None,
+            rate: cfg.rate,
+            concurrency: 1,
+            backoff: crate::backoff::Backoff::default(),
+            deadline: tokio::time::Instant::now() + Duration::from_secs(60),
+            dry_run: false,
+            seed: 0,
+        },
+    );
+    let has_token = cfg.target.access_token.is_some();
+    let key = if cfg.dry_run {
+        None
+    } else if let (Some(m), None) = (&mock, cfg.target.key_id) {
+        let rec = m
+            .create_key(&kt, json!({"name": "gatecheck-work", "user_id": cfg.target.user_id.unwrap_or(1), "remain_quota": 50_000_000, "expired_time": -1}))
+            .await?
+            .ok_or_else(|| SetupError::Config("the mock did not create a key".into()))?;
+        Some(WorkKey {
+            id: rec.id,
+            secret: Secret::new(rec.key.clone()),
+            baseline: rec,
+            origin: KeyOrigin::Mock,
+        })
+    } else if let (Some(id), true) = (cfg.target.key_id, has_token) {
+        let snap = get_key(&kt, id).await?.ok_or_else(|| {
+            SetupError::Config(format!("GET /api/token/{id} did not return the key"))
+        })?;
+        let secret = cfg
+            .target
+            .api_key
+            .clone()
+            .or_else(|| {
+                (!snap.key.contains('*') && !snap.key.is_empty())
+                    .then(|| Secret::new(snap.key.clone()))
+            })
+            .ok_or_else(|| {
+                SetupError::Config("give --api-key: the key's secret is masked".into())
+            })?;
+        let mut baseline = snap.clone();
+        baseline.status = 1;
+        baseline.allow_ips = Some(String::new());
+        baseline.model_limits_enabled = false;
+        if baseline.expired_time != -1 && baseline.expired_time < wall_now() + 3600 {
+            baseline.expired_time = -1;
+        }
+        Some(WorkKey {
+            id,
+            secret,
+            baseline,
+            origin: KeyOrigin::Snapshot(Box::new(snap)),
+        })
+    } else if cfg.allow_create_keys && has_token {
+        let name = format!("gatecheck-{:08x}", cfg.seed.unwrap_or(0) as u32);
+        let rec = create_scratch_key(&kt, &name).await?;
+        if rec.key.contains('*') || rec.key.is_empty() {
+            let _ = delete_key(&kt, rec.id).await;
+            return Err(SetupError::Config(
+                "the scratch key's secret is masked in the listing".into(),
+            ));
+        }
+        Some(WorkKey {
+            id: rec.id,
+            secret: Secret::new(rec.key.clone()),
+            baseline: rec,
+            origin: KeyOrigin::Created,
+        })
+    } else {
+        None
+    };
+    if let Some(k) = &key {
+        redactor.add_secret(&k.secret);
+    }
+    Ok(Env {
+        mock,
+        client_ip,
+        models,
+        caps: known_capabilities(),
+        groups,
+        key,
+        has_access_token: has_token,
+        has_api_key: cfg.target.api_key.is_some(),
+        video: Default::default(),
+        images: Default::default(),
+    })
+}
+
+fn loopback_ip(cfg: &RunnerConfig) -> Option<IpAddr> {
+    match cfg.target.base_url.host() {
+        Some(url::Host::Ipv4(ip)) if ip.is_loopback() => Some(IpAddr::V4(ip)),
+        Some(url::Host::Ipv6(ip)) if ip.is_loopback() => Some(IpAddr::V6(ip)),
+        Some(url::Host::Domain("localhost")) => Some(IpAddr::V4(Ipv4Addr::LOCALHOST)),
+        _ => None,
+    }
+}
+
+/// Restores, deletes or keeps the working key; returns what was done.
+async fn cleanup(t: &Transport, key: Option<&WorkKey>) -> Option<String> {
+    let key = key?;
+    Some(match &key.origin {
+        KeyOrigin::Mock => format!("key {} left in the mock", key.id),
+        KeyOrigin::Created => match delete_key(t, key.id).await {
+            Ok(true) => format!("scratch key {} deleted", key.id),
+            Ok(false) => format!("scratch key {} could NOT be deleted", key.id),
+            Err(e) => format!("scratch key {} could NOT be deleted: {e}", key.id),
+        },
+        KeyOrigin::Snapshot(snap) => match put_record(t, snap).await {
+            Ok(Some(rec)) if rec.status == snap.status => {
+                format!("key {} restored from its snapshot", key.id)
+            }
+            Ok(_) => format!("key {} restore incomplete: check it by hand", key.id),
+            Err(e) => format!("key {} could NOT be restored: {e}", key.id),
+        },
+    })
+}

@@ -1,0 +1,334 @@
+//! What the runner learns about its target before the checks, and the key it works with.
+//!
+//! - The mock's control API (probed at `/__mock/health`): accounts, key creation, the clock.
+//! - The model catalog and the capabilities of the models the runner knows.
+//! - The working key: made through the control API (mock), made with `POST /api/token/`
+//!   (`--allow-create-keys`), or the named `--key-id`, snapshotted and restored at the end.
+
+use crate::client::{Auth, RequestSpec};
+use crate::redact::Secret;
+use crate::transport::{Transport, TransportError};
+use gatecheck_schemas::types::{KeyRecord, ModelCapabilities, ModelRecord};
+use serde_json::{json, Value};
+use std::collections::BTreeMap;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+const CAPABILITIES: &str = include_str!("../fixtures/capabilities.json");
+
+/// The capabilities of the models the runner knows (sizes, voices, durations), by model id.
+pub fn known_capabilities() -> BTreeMap<String, ModelCapabilities> {
+    #[derive(serde::Deserialize)]
+    struct File {
+        models: BTreeMap<String, ModelCapabilities>,
+    }
+    serde_json::from_str::<File>(CAPABILITIES)
+        .map(|f| f.models)
+        .unwrap_or_default()
+}
+
+/// Why setting up the target failed.
+#[derive(Debug, thiserror::Error)]
+pub enum SetupError {
+    /// The target did not answer.
+    #[error("target unreachable: {0}")]
+    Unreachable(String),
+    /// The configuration cannot work with this target.
+    #[error("configuration: {0}")]
+    Config(String),
+    /// The run stopped (budget, deadline, dry run).
+    #[error("{0}")]
+    Stopped(String),
+}
+
+impl From<TransportError> for SetupError {
+    fn from(e: TransportError) -> Self {
+        match e {
+            TransportError::Client(c) if c.is_unreachable() => {
+                SetupError::Unreachable(c.to_string())
+            }
+            TransportError::Client(c) => SetupError::Config(c.to_string()),
+            other => SetupError::Stopped(other.to_string()),
+        }
+    }
+}
+
+/// The mock's control API.
+#[derive(Debug, Clone)]
+pub struct MockControl {
+    /// The mock's behaviour profile, as its health route reports it.
+    pub profile: Option<String>,
+}
+
+impl MockControl {
+    /// Probes `GET /__mock/health`: `Some` when the target is a gatecheck mock.
+    pub async fn probe(t: &Transport) -> Result<Option<MockControl>, TransportError> {
+        let ex = t.send(&RequestSpec::get("/__mock/health"), 0).await?;
+        if !ex.status.is_success() {
+            return Ok(None);
+        }
+        let v = ex.json().unwrap_or(Value::Null);
+        Ok(Some(MockControl {
+            profile: v.get("profile").and_then(Value::as_str).map(str::to_owned),
+        }))
+    }
+
+    /// The mock's accounts (with access tokens).
+    pub async fn accounts(&self, t: &Transport) -> Result<Vec<Value>, TransportError> {
+        let ex = t.send(&RequestSpec::get("/__mock/accounts"), 0).await?;
+        let v = ex.json().unwrap_or(Value::Null);
+        let list = v
+            .get("accounts")
+            .or_else(|| v.get("data"))
+            .cloned()
+            .unwrap_or(v);
+        Ok(list.as_array().cloned().unwrap_or_default())
+    }
+
+    /// Creates a key directly; returns its full record.
+    pub async fn create_key(
+        &self,
+        t: &Transport,
+        fields: Value,
+    ) -> Result<Option<KeyRecord>, TransportError> {
+        let ex = t
+            .send(&RequestSpec::post("/__mock/keys").json(fields), 0)
+            .await?;
+        let v = ex.json().unwrap_or(Value::Null);
+        let rec = v.get("data").cloned().unwrap_or(v);
+        Ok(serde_json::from_value(rec).ok())
+    }
+
+    /// The mock's current time, Unix seconds.
+    pub async fn now(&self, t: &Transport) -> Result<Option<i64>, TransportError> {
+        let ex = t.send(&RequestSpec::get("/__mock/clock"), 0).await?;
+        let v = ex.json().unwrap_or(Value::Null);
+        let secs = v
+            .get("now")
+            .and_then(Value::as_i64)
+            .or_else(|| v.get("now_ms").and_then(Value::as_i64).map(|ms| ms / 1000))
+            .or_else(|| v.get("unix").and_then(Value::as_i64));
+        Ok(secs)
+    }
+
+    /// Advances the mock's clock.
+    pub async fn advance(&self, t: &Transport, by: Duration) -> Result<bool, TransportError> {
+        let ms = by.as_millis() as i64;
+        let ex = t
+            .send(
+                &RequestSpec::post("/__mock/clock/advance").json(json!({ "ms": ms })),
+                0,
+            )
+            .await?;
+        Ok(ex.status.is_success())
+    }
+}
+
+/// Wall-clock Unix seconds.
+pub fn wall_now() -> i64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_secs() as i64)
+        .unwrap_or(0)
+}
+
+/// How the working key came to be, so the end of the run knows what to undo.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum KeyOrigin {
+    /// Created through the mock's control API (left in the mock).
+    Mock,
+    /// Created with `POST /api/token/` (deleted at the end).
+    Created,
+    /// The named `--key-id` (restored from its snapshot at the end).
+    Snapshot(Box<KeyRecord>),
+}
+
+/// The key the runner uses and changes.
+#[derive(Debug, Clone)]
+pub struct WorkKey {
+    /// Its id.
+    pub id: i64,
+    /// Its secret, for `Authorization: Bearer`.
+    pub secret: Secret,
+    /// Its record as the run starts.
+    pub baseline: KeyRecord,
+    /// How it was obtained.
+    pub origin: KeyOrigin,
+}
+
+/// The fields of a key record that `PUT /api/token/` edits, as a full-update body.
+pub fn full_update_body(rec: &KeyRecord) -> Value {
+    json!({
+        "id": rec.id,
+        "name": rec.name,
+        "status": rec.status,
+        "expired_time": rec.expired_time,
+        "remain_quota": rec.remain_quota,
+        "unlimited_quota": rec.unlimited_quota,
+        "model_limits_enabled": rec.model_limits_enabled,
+        "model_limits": rec.model_limits,
+        "allow_ips": rec.allow_ips,
+        "group": rec.group,
+        "cross_group_retry": rec.cross_group_retry,
+    })
+}
+
+/// Reads one key with `GET /api/token/{id}`.
+pub async fn get_key(t: &Transport, id: i64) -> Result<Option<KeyRecord>, TransportError> {
+    let ex = t
+        .send(
+            &RequestSpec::get(format!("/api/token/{id}")).auth(Auth::AccessToken),
+            0,
+        )
+        .await?;
+    let v = ex.json().unwrap_or(Value::Null);
+    if v.get("success").and_then(Value::as_bool) != Some(true) {
+        return Ok(None);
+    }
+    Ok(v.get("data")
+        .cloned()
+        .and_then(|d| serde_json::from_value(d).ok()))
+}
+
+/// Writes a whole record back: a full `PUT /api/token/` without `status` (so enabling rules
+/// judge the new expiry and quota, not the old ones), then `?status_only=1` when the status
+/// differs. Returns the record the target reports.
+pub async fn put_record(
+    t: &Transport,
+    rec: &KeyRecord,
+) -> Result<Option<KeyRecord>, TransportError> {
+    let mut body = full_update_body(rec);
+    if let Some(o) = body.as_object_mut() {
+        o.remove("status");
+    }
+    let ex = t
+        .send(
+            &RequestSpec::put("/api/token/")
+                .auth(Auth::AccessToken)
+                .json(body),
+            0,
+        )
+        .await?;
+    let v = ex.json().unwrap_or(Value::Null);
+    let mut got: Option<KeyRecord> = v
+        .get("data")
+        .cloned()
+        .and_then(|d| serde_json::from_value(d).ok());
+    if got.as_ref().map(|g| g.status) != Some(rec.status) {
+        let ex = t
+            .send(
+                &RequestSpec::put("/api/token/?status_only=1")
+                    .auth(Auth::AccessToken)
+                    .json(json!({ "id": rec.id, "status": rec.status })),
+                0,
+            )
+            .await?;
+        let v = ex.json().unwrap_or(Value::Null);
+        if let Some(rec) = v
+            .get("data")
+            .cloned()
+            .and_then(|d| serde_json::from_value::<KeyRecord>(d).ok())
+        {
+            got = Some(rec);
+        }
+    }
+    Ok(got)
+}
+
+/// Makes a scratch key with `POST /api/token/` and finds its record (in the answer, or by name
+/// in the listing).
+pub async fn create_scratch_key(t: &Transport, name: &str) -> Result<KeyRecord, SetupError> {
+    let body = json!({
+        "name": name,
+        "expired_time": -1,
+        "remain_quota": 5_000_000,
+        "unlimited_quota": false,
+        "model_limits_enabled": false,
+        "model_limits": "",
+        "allow_ips": "",
+        "group": "",
+    });
+    let ex = t
+        .send(
+            &RequestSpec::post("/api/token/")
+                .auth(Auth::AccessToken)
+                .json(body),
+            0,
+        )
+        .await?;
+    let v = ex.json().unwrap_or(Value::Null);
+    if v.get("success").and_then(Value::as_bool) != Some(true) {
+        return Err(SetupError::Config(format!(
+            "POST /api/token/ refused to create a scratch key (HTTP {}): {}",
+            ex.status,
+            v.get("message").and_then(Value::as_str).unwrap_or("")
+        )));
+    }
+    if let Some(rec) = v
+        .get("data")
+        .cloned()
+        .and_then(|d| serde_json::from_value::<KeyRecord>(d).ok())
+    {
+        return Ok(rec);
+    }
+    let ex = t
+        .send(
+            &RequestSpec::get("/api/token/?p=0&size=100").auth(Auth::AccessToken),
+            0,
+        )
+        .await?;
+    let v = ex.json().unwrap_or(Value::Null);
+    let items = v
+        .pointer("/data/items")
+        .or_else(|| v.get("data"))
+        .and_then(Value::as_array)
+        .cloned()
+        .unwrap_or_default();
+    items
+        .into_iter()
+        .filter_map(|i| serde_json::from_value::<KeyRecord>(i).ok())
+        .find(|k| k.name == name)
+        .ok_or_else(|| SetupError::Config("the scratch key was not found in the listing".into()))
+}
+
+/// Deletes a key with `DELETE /api/token/{id}`.
+pub async fn delete_key(t: &Transport, id: i64) -> Result<bool, TransportError> {
+    let ex = t
+        .send(
+            &RequestSpec::delete(format!("/api/token/{id}")).auth(Auth::AccessToken),
+            0,
+        )
+        .await?;
+    Ok(ex
+        .json()
+        .and_then(|v| v.get("success").and_then(Value::as_bool))
+        == Some(true))
+}
+
+/// Every model of the catalog (all pages of `GET /api/models`).
+pub async fn fetch_catalog(t: &Transport) -> Result<Vec<ModelRecord>, TransportError> {
+    let mut out = Vec::new();
+    for page in 1..=20 {
+        let ex = t
+            .send(
+                &RequestSpec::get(format!("/api/models?p={page}&page_size=100")),
+                0,
+            )
+            .await?;
+        let v = ex.json().unwrap_or(Value::Null);
+        let data = v
+            .get("data")
+            .and_then(Value::as_array)
+            .cloned()
+            .unwrap_or_default();
+        let n = data.len();
+        out.extend(
+            data.into_iter()
+                .filter_map(|m| serde_json::from_value::<ModelRecord>(m).ok()),
+        );
+        let total = v.get("total").and_then(Value::as_i64).unwrap_or(0);
+        if n == 0 || out.len() as i64 >= total {
+            break;
+        }
+    }
+    Ok(out)
+}
