@@ -125,6 +125,11 @@ pub struct DiffRun<'a> {
 impl DiffRun<'_> {
     /// Runs the sequence against both sides in lockstep and diffs each step.
     pub async fn run(&self, left: &mut SideRunner, right: &mut SideRunner) -> DiffReport {
+        for t in [left.target(), right.target()] {
+            for secret in [&t.api_key, &t.access_token].into_iter().flatten() {
+                self.redactor.add_secret(secret);
+            }
+        }
         let mut left_norm = self.normalizer.fresh();
         let mut right_norm = self.normalizer.fresh();
         let mut steps = Vec::with_capacity(self.sequence.steps.len());

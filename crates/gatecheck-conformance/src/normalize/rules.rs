@@ -156,6 +156,12 @@ impl Rule {
         self
     }
 
+    /// Sets the value of `replace`.
+    pub fn value(mut self, value: Value) -> Self {
+        self.value = Some(value);
+        self
+    }
+
     /// Sets the note.
     pub fn note(mut self, note: &str) -> Self {
         self.note = Some(note.to_owned());
@@ -274,6 +280,14 @@ impl RuleSet {
             Rule::path("**/url", UrlHost),
             Rule::path("**/video_url", UrlHost),
             Rule::pattern(r#"https?://[^\s"'<>]+"#, UrlHost),
+            // Quota balances: they move with every use of the key, by anyone.
+            Rule::path("**/remain_quota", Replace)
+                .of_type(ValueType::Integer)
+                .value(Value::String("[quota]".into()))
+                .note("balances are state, not contract; pricing is checked by `gatecheck check`"),
+            Rule::path("**/used_quota", Replace)
+                .of_type(ValueType::Integer)
+                .value(Value::String("[quota]".into())),
             // Unordered collections.
             Rule::path("/data/*/features", Sort),
             Rule::path("/data/*/endpoints", Sort).of_type(ValueType::Array),

@@ -7,8 +7,10 @@
 //! captured values; `gatecheck diff` drives two of them in lockstep.
 
 mod standard;
+mod target;
 
 pub use standard::{wav_tone, SequenceOptions};
+pub use target::{discover_mock_credentials, mock_target, parse_target, OpenSide, SideSpec};
 
 use crate::client::{Auth, Client, ClientError, Exchange, RequestSpec, Target};
 use crate::normalize::{NormalizedResponse, Normalizer};

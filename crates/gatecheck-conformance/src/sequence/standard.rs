@@ -220,15 +220,25 @@ impl Sequence {
         let (url_model, url_sizes) = o.image_url_model.clone();
         let url_size = pick(&mut rng, &url_sizes, "1024x1024".into());
         let body = json!({"model": url_model, "prompt": words(&mut rng, 3), "size": url_size});
-        steps.push(Step::new(
-            "image.generate.url",
-            "image as url",
-            move |ctx| {
+        steps.push(
+            Step::new("image.generate.url", "image as url", move |ctx| {
                 Ok(RequestSpec::post("/v1/images/generations")
                     .auth(api_key(ctx)?)
                     .json(body.clone()))
-            },
-        ));
+            })
+            .capture("image_url", "/data/0/url"),
+        );
+        steps.push(
+            Step::new("image.url.fetch", "the image behind the url", |ctx| {
+                let url = ctx.str_var("image_url")?;
+                let base = ctx.target.base_url.as_str().trim_end_matches('/');
+                if !url.starts_with(base) {
+                    return Err("the image URL is not on the target's host".to_owned());
+                }
+                Ok(RequestSpec::get(url.to_owned()))
+            })
+            .needs("image_url"),
+        );
         let body = json!({"model": o.image_b64_model.0, "prompt": words(&mut rng, 2),
                           "size": format!("{}x{}", rng.gen_range(3..99), rng.gen_range(3..99))});
         steps.push(Step::new(

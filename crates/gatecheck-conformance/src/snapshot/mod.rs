@@ -97,8 +97,9 @@ pub async fn run_sequence(
     for (index, step) in sequence.steps.iter().enumerate() {
         let outcome = runner.run(step).await;
         let normalized = outcome.normalize(&mut normalizer);
+        // The request line is normalized too (after the response, so ids keep their numbers).
         let request = match (outcome.request(), &normalized) {
-            (Some(r), _) => r.summary(),
+            (Some(r), _) => normalizer.normalize_text(&r.summary()).join(" "),
             (None, NormalizedOutcome::NotAnswered { not_answered }) => not_answered.clone(),
             (None, _) => String::new(),
         };

@@ -1,11 +1,258 @@
-//! `gatecheck diff`.
+//! `gatecheck diff`: one seeded request sequence against two targets in lockstep; the
+//! normalized responses are diffed per step.
+
+use anyhow::Context as _;
+use gatecheck_conformance::diff::{render_text, to_junit, DiffRun, Style};
+use gatecheck_conformance::normalize::{Normalizer, RuleSet};
+use gatecheck_conformance::sequence::{
+    OpenSide, PollSettings, Sequence, SequenceOptions, SideSpec,
+};
+use gatecheck_conformance::Redactor;
+use gatecheck_schemas::Profile;
+use std::io::IsTerminal as _;
+use std::path::{Path, PathBuf};
 
 /// Arguments of `gatecheck diff`.
 #[derive(Debug, clap::Args)]
-pub struct DiffArgs {}
+pub struct DiffArgs {
+    /// Base URL of the left target.
+    #[arg(long, value_name = "URL", conflicts_with = "left_mock")]
+    pub left: Option<String>,
+    /// Use an embedded mock as the left target.
+    #[arg(long)]
+    pub left_mock: bool,
+    /// Profile of the embedded left mock.
+    #[arg(long, value_name = "P", default_value = "documented")]
+    pub left_profile: Profile,
+    /// API key for the left target's model routes.
+    #[arg(
+        long,
+        value_name = "KEY",
+        env = "GATECHECK_LEFT_API_KEY",
+        hide_env_values = true
+    )]
+    pub left_api_key: Option<String>,
+    /// Access token for the left target's /api/token/.
+    #[arg(
+        long,
+        value_name = "T",
+        env = "GATECHECK_LEFT_ACCESS_TOKEN",
+        hide_env_values = true
+    )]
+    pub left_access_token: Option<String>,
+    /// Account id of the left access token (sent as New-Api-User).
+    #[arg(long, value_name = "ID")]
+    pub left_user_id: Option<i64>,
+    /// Id of the left API key (the key-management steps edit it, then restore it).
+    #[arg(long, value_name = "ID")]
+    pub left_key_id: Option<i64>,
 
-/// Runs the subcommand and returns the exit code.
-pub fn run(_args: DiffArgs) -> u8 {
-    eprintln!("gatecheck diff: not implemented yet");
-    2
+    /// Base URL of the right target.
+    #[arg(long, value_name = "URL", conflicts_with = "right_mock")]
+    pub right: Option<String>,
+    /// Use an embedded mock as the right target.
+    #[arg(long)]
+    pub right_mock: bool,
+    /// Profile of the embedded right mock.
+    #[arg(long, value_name = "P", default_value = "documented")]
+    pub right_profile: Profile,
+    /// API key for the right target's model routes.
+    #[arg(
+        long,
+        value_name = "KEY",
+        env = "GATECHECK_RIGHT_API_KEY",
+        hide_env_values = true
+    )]
+    pub right_api_key: Option<String>,
+    /// Access token for the right target's /api/token/.
+    #[arg(
+        long,
+        value_name = "T",
+        env = "GATECHECK_RIGHT_ACCESS_TOKEN",
+        hide_env_values = true
+    )]
+    pub right_access_token: Option<String>,
+    /// Account id of the right access token (sent as New-Api-User).
+    #[arg(long, value_name = "ID")]
+    pub right_user_id: Option<i64>,
+    /// Id of the right API key.
+    #[arg(long, value_name = "ID")]
+    pub right_key_id: Option<i64>,
+
+    /// Seed of the request sequence (random when absent; printed for reproduction).
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Run only these steps (indices, comma-separated), as printed by a repro line.
+    #[arg(long, value_delimiter = ',', value_name = "I,J")]
+    pub only: Vec<usize>,
+    /// Skip the key-management steps (they edit the target's key, then restore it).
+    #[arg(long)]
+    pub no_key_steps: bool,
+    /// Extra normalization rules (JSON), applied before the built-in ones.
+    #[arg(long, value_name = "FILE")]
+    pub rules: Option<PathBuf>,
+    /// Write the report as JSON.
+    #[arg(long, value_name = "FILE")]
+    pub json: Option<PathBuf>,
+    /// Write the report as JUnit XML.
+    #[arg(long, value_name = "FILE")]
+    pub junit: Option<PathBuf>,
+    /// Colors: auto (on a terminal), always, never.
+    #[arg(long, default_value = "auto", value_parser = ["auto", "always", "never"])]
+    pub color: String,
+    /// Show equal steps too.
+    #[arg(long, short)]
+    pub verbose: bool,
+    /// Seconds to wait between polls on a target without the mock's control API.
+    #[arg(long, default_value_t = 10, value_name = "SECS")]
+    pub poll_interval: u64,
+    /// Per-request timeout, seconds.
+    #[arg(long, default_value_t = 30, value_name = "SECS")]
+    pub timeout: u64,
+}
+
+/// Runs the subcommand and returns the exit code: 0 equal, 1 differences, 2 error.
+pub fn run(args: DiffArgs) -> u8 {
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+    {
+        Ok(rt) => rt,
+        Err(e) => {
+            eprintln!("gatecheck diff: cannot start the runtime: {e}");
+            return 2;
+        }
+    };
+    match runtime.block_on(run_async(args)) {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("gatecheck diff: {e:#}");
+            2
+        }
+    }
+}
+
+async fn run_async(args: DiffArgs) -> anyhow::Result<u8> {
+    let left_args = SideSpec {
+        url: args.left.clone(),
+        mock: args.left_mock.then_some(args.left_profile),
+        api_key: args.left_api_key.clone(),
+        access_token: args.left_access_token.clone(),
+        user_id: args.left_user_id,
+        key_id: args.left_key_id,
+        mock_seed: 1,
+    };
+    let right_args = SideSpec {
+        url: args.right.clone(),
+        mock: args.right_mock.then_some(args.right_profile),
+        api_key: args.right_api_key.clone(),
+        access_token: args.right_access_token.clone(),
+        user_id: args.right_user_id,
+        key_id: args.right_key_id,
+        mock_seed: 2,
+    };
+    let redactor = Redactor::new();
+    let poll = poll_settings(args.poll_interval);
+    let timeout = std::time::Duration::from_secs(args.timeout.max(1));
+    let mut left = OpenSide::open(&left_args, &redactor, poll, timeout)
+        .await
+        .map_err(anyhow::Error::msg)
+        .context("left target")?;
+    let mut right = OpenSide::open(&right_args, &redactor, poll, timeout)
+        .await
+        .map_err(anyhow::Error::msg)
+        .context("right target")?;
+    let normalizer = normalizer(args.rules.as_deref())?;
+    let seed = args.seed.unwrap_or_else(random_seed);
+    let options = SequenceOptions {
+        key_steps: !args.no_key_steps,
+        ..SequenceOptions::default()
+    };
+    let mut sequence = Sequence::standard(seed, &options);
+    if !args.only.is_empty() {
+        if let Some(bad) = args.only.iter().find(|i| **i >= sequence.steps.len()) {
+            anyhow::bail!(
+                "--only {bad}: the sequence has {} steps",
+                sequence.steps.len()
+            );
+        }
+        sequence.retain_indices(&args.only);
+    }
+    eprintln!(
+        "gatecheck diff: seed {seed}, {} steps (reproduce with --seed {seed})",
+        sequence.steps.len()
+    );
+    let run = DiffRun {
+        sequence: &sequence,
+        left_label: left.label.clone(),
+        right_label: right.label.clone(),
+        normalizer: &normalizer,
+        redactor: &redactor,
+    };
+    let mut report = run.run(&mut left.runner, &mut right.runner).await;
+    if !args.only.is_empty() {
+        // Indices as in the full sequence, so that repro lines stay valid.
+        for step in &mut report.steps {
+            step.index = args.only.get(step.index).copied().unwrap_or(step.index);
+            for i in &mut step.minimal_steps {
+                *i = args.only.get(*i).copied().unwrap_or(*i);
+            }
+        }
+    }
+    let color = match args.color.as_str() {
+        "always" => true,
+        "never" => false,
+        _ => std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none(),
+    };
+    print!(
+        "{}",
+        render_text(
+            &report,
+            Style {
+                color,
+                verbose: args.verbose
+            }
+        )
+    );
+    if let Some(path) = &args.json {
+        std::fs::write(path, report.to_json() + "\n")
+            .with_context(|| format!("writing {}", path.display()))?;
+    }
+    if let Some(path) = &args.junit {
+        std::fs::write(path, to_junit(&report))
+            .with_context(|| format!("writing {}", path.display()))?;
+    }
+    left.shutdown().await;
+    right.shutdown().await;
+    Ok(if report.is_empty() { 0 } else { 1 })
+}
+
+/// Poll settings: the mock's clock moves 15 s per poll; a real target is polled every
+/// `interval_secs` for up to ten minutes.
+pub(crate) fn poll_settings(interval_secs: u64) -> PollSettings {
+    let interval = interval_secs.max(1);
+    PollSettings {
+        advance_seconds: 15,
+        interval: std::time::Duration::from_secs(interval),
+        max_polls: (600 / interval).clamp(10, 600) as u32,
+    }
+}
+
+/// The built-in normalization rules, extended by `--rules FILE`.
+pub(crate) fn normalizer(rules: Option<&Path>) -> anyhow::Result<Normalizer> {
+    let set = match rules {
+        Some(path) => RuleSet::builtin_extended_from(path)?,
+        None => RuleSet::builtin(),
+    };
+    Ok(Normalizer::new(&set)?)
+}
+
+/// A seed from the clock, for runs without `--seed`.
+pub(crate) fn random_seed() -> u64 {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_nanos())
+        .unwrap_or(0);
+    (nanos as u64) % 1_000_000
 }

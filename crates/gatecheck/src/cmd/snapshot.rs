@@ -1,14 +1,196 @@
-//! `gatecheck snapshot`.
+//! `gatecheck snapshot record|verify`: contract snapshots of a target's normalized responses,
+//! in insta's `.snap` format (`cargo insta review` works on them).
+
+use super::diff::{normalizer, poll_settings};
+use anyhow::Context as _;
+use gatecheck_conformance::diff::Style;
+use gatecheck_conformance::sequence::{OpenSide, Sequence, SequenceOptions, SideSpec};
+use gatecheck_conformance::snapshot::{self, UpdateMode};
+use gatecheck_conformance::Redactor;
+use gatecheck_schemas::Profile;
+use std::io::IsTerminal as _;
+use std::path::PathBuf;
+
+/// The seed `record` uses without `--seed`.
+pub const DEFAULT_SNAPSHOT_SEED: u64 = 1;
 
 /// Subcommands of `gatecheck snapshot`.
 #[derive(Debug, clap::Subcommand)]
 pub enum SnapshotCommand {
-    /// Placeholder.
-    List,
+    /// Run the fixed, seeded sequence and store each step's normalized response.
+    Record(SnapshotArgs),
+    /// Run the sequence again and fail, with a diff naming the step and JSON path, on drift.
+    Verify(VerifyArgs),
 }
 
-/// Runs the subcommand and returns the exit code.
-pub fn run(_command: SnapshotCommand) -> u8 {
-    eprintln!("gatecheck snapshot: not implemented yet");
-    2
+/// The target and where the snapshots live.
+#[derive(Debug, clap::Args)]
+pub struct SnapshotArgs {
+    /// Base URL of the target (the embedded mock when absent).
+    #[arg(long, value_name = "URL")]
+    pub base_url: Option<String>,
+    /// Profile of the embedded mock (without --base-url).
+    #[arg(long, value_name = "P", default_value = "documented")]
+    pub profile: Profile,
+    /// Snapshot directory.
+    #[arg(long, value_name = "DIR", default_value = "snapshots")]
+    pub dir: PathBuf,
+    /// Seed of the sequence (record: 1 by default; verify: the one recorded).
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// API key for the model routes.
+    #[arg(
+        long,
+        value_name = "KEY",
+        env = "GATECHECK_API_KEY",
+        hide_env_values = true
+    )]
+    pub api_key: Option<String>,
+    /// Access token for /api/token/.
+    #[arg(
+        long,
+        value_name = "T",
+        env = "GATECHECK_ACCESS_TOKEN",
+        hide_env_values = true
+    )]
+    pub access_token: Option<String>,
+    /// Account id of the access token (sent as New-Api-User).
+    #[arg(long, value_name = "ID")]
+    pub user_id: Option<i64>,
+    /// Id of the API key (the key-management steps edit it, then restore it).
+    #[arg(long, value_name = "ID")]
+    pub key_id: Option<i64>,
+    /// Skip the key-management steps.
+    #[arg(long)]
+    pub no_key_steps: bool,
+    /// Extra normalization rules (JSON), applied before the built-in ones.
+    #[arg(long, value_name = "FILE")]
+    pub rules: Option<PathBuf>,
+    /// Seconds between polls on a target without the mock's control API.
+    #[arg(long, default_value_t = 10, value_name = "SECS")]
+    pub poll_interval: u64,
+    /// Per-request timeout, seconds.
+    #[arg(long, default_value_t = 30, value_name = "SECS")]
+    pub timeout: u64,
+}
+
+/// Arguments of `verify`.
+#[derive(Debug, clap::Args)]
+pub struct VerifyArgs {
+    /// Target and directory.
+    #[command(flatten)]
+    pub target: SnapshotArgs,
+    /// On a mismatch: `new` writes `<id>.snap.new` (for `cargo insta review`), `always`
+    /// overwrites the snapshot, `no` writes nothing. Default: from INSTA_UPDATE and CI.
+    #[arg(long, value_parser = ["new", "always", "no"])]
+    pub update: Option<String>,
+    /// Colors: auto (on a terminal), always, never.
+    #[arg(long, default_value = "auto", value_parser = ["auto", "always", "never"])]
+    pub color: String,
+}
+
+/// Runs the subcommand and returns the exit code: 0 ok, 1 drift, 2 error.
+pub fn run(command: SnapshotCommand) -> u8 {
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+    {
+        Ok(rt) => rt,
+        Err(e) => {
+            eprintln!("gatecheck snapshot: cannot start the runtime: {e}");
+            return 2;
+        }
+    };
+    match runtime.block_on(run_async(command)) {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("gatecheck snapshot: {e:#}");
+            2
+        }
+    }
+}
+
+async fn run_async(command: SnapshotCommand) -> anyhow::Result<u8> {
+    match command {
+        SnapshotCommand::Record(args) => {
+            let seed = args.seed.unwrap_or(DEFAULT_SNAPSHOT_SEED);
+            let recorded = run_sequence(&args, seed).await?;
+            let written = snapshot::record(&args.dir, seed, &recorded)?;
+            println!(
+                "recorded {} steps (seed {seed}) in {}",
+                recorded.len(),
+                args.dir.display()
+            );
+            let _ = written;
+            Ok(0)
+        }
+        SnapshotCommand::Verify(args) => {
+            let dir = &args.target.dir;
+            let manifest = snapshot::read_manifest(dir)?;
+            let seed = match (args.target.seed, &manifest) {
+                (Some(s), _) => s,
+                (None, Some(m)) => m.seed,
+                (None, None) => anyhow::bail!(
+                    "{} has no {} (record first, or give --seed)",
+                    dir.display(),
+                    snapshot::MANIFEST
+                ),
+            };
+            let recorded = run_sequence(&args.target, seed).await?;
+            let mode = match args.update.as_deref() {
+                Some("always") => UpdateMode::Always,
+                Some("no") => UpdateMode::No,
+                Some(_) => UpdateMode::New,
+                None => UpdateMode::from_env(),
+            };
+            let report = snapshot::verify(dir, &recorded, mode)?;
+            let color = match args.color.as_str() {
+                "always" => true,
+                "never" => false,
+                _ => std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none(),
+            };
+            print!(
+                "{}",
+                report.render(Style {
+                    color,
+                    verbose: false
+                })
+            );
+            Ok(if report.passed() { 0 } else { 1 })
+        }
+    }
+}
+
+async fn run_sequence(args: &SnapshotArgs, seed: u64) -> anyhow::Result<Vec<snapshot::Recorded>> {
+    let spec = SideSpec {
+        url: args.base_url.clone(),
+        mock: args.base_url.is_none().then_some(args.profile),
+        mock_seed: 1,
+        api_key: args.api_key.clone(),
+        access_token: args.access_token.clone(),
+        user_id: args.user_id,
+        key_id: args.key_id,
+    };
+    let redactor = Redactor::new();
+    let timeout = std::time::Duration::from_secs(args.timeout.max(1));
+    let mut side = OpenSide::open(&spec, &redactor, poll_settings(args.poll_interval), timeout)
+        .await
+        .map_err(anyhow::Error::msg)
+        .context("target")?;
+    let normalizer = normalizer(args.rules.as_deref())?;
+    let options = SequenceOptions {
+        key_steps: !args.no_key_steps,
+        ..SequenceOptions::default()
+    };
+    let sequence = Sequence::standard(seed, &options);
+    eprintln!(
+        "gatecheck snapshot: {} against {}, seed {seed}, {} steps",
+        args.dir.display(),
+        side.label,
+        sequence.steps.len()
+    );
+    let recorded = snapshot::run_sequence(&sequence, &mut side.runner, &normalizer).await;
+    side.shutdown().await;
+    Ok(recorded)
 }

@@ -1,0 +1,177 @@
+//! Targets for a sequence: a URL with credentials, an embedded mock, or a served mock whose
+//! demo credentials are read from its control API.
+
+use crate::client::{Client, RequestSpec, Target};
+use crate::redact::Secret;
+use gatecheck_schemas::types::{Account, KeyRecord, KEY_STATUS_ENABLED};
+
+/// A target from a base URL (`http` or `https`).
+pub fn parse_target(base_url: &str) -> Result<Target, String> {
+    let url = url::Url::parse(base_url).map_err(|e| format!("bad URL `{base_url}`: {e}"))?;
+    if url.scheme() != "http" && url.scheme() != "https" {
+        return Err(format!(
+            "bad URL `{base_url}`: the scheme must be http or https"
+        ));
+    }
+    Ok(Target::new(url))
+}
+
+/// The target of an embedded mock, with the demo account's credentials (its key, key id,
+/// access token and user id).
+pub fn mock_target(server: &gatecheck_mock::MockServer) -> Result<Target, String> {
+    let mut target = parse_target(&server.uri())?;
+    let account = server.demo_account();
+    let fixtures = gatecheck_mock::Fixtures::embedded();
+    target.key_id = gatecheck_mock::demo_key_of(&fixtures).map(|k| k.id);
+    target.api_key = Some(Secret::new(server.demo_key()));
+    target.access_token = Some(Secret::new(account.access_token));
+    target.user_id = Some(account.id);
+    Ok(target)
+}
+
+/// When the target is a gatecheck mock with its control API on, fills in the credentials the
+/// caller did not give from `GET /__mock/accounts` and `GET /__mock/keys`: the first account,
+/// and its first enabled key with no IP or model restriction, limited quota and no expiry.
+/// Returns whether the target answered as a mock.
+pub async fn discover_mock_credentials(client: &Client, target: &mut Target) -> bool {
+    let get = |path: &'static str| async move {
+        match client.send(&RequestSpec::get(path)).await {
+            Ok(ex) if ex.status.is_success() => ex.json(),
+            _ => None,
+        }
+    };
+    let Some(accounts) = get("/__mock/accounts").await else {
+        return false;
+    };
+    let Ok(accounts) = serde_json::from_value::<Vec<Account>>(accounts) else {
+        return false;
+    };
+    let Some(account) = accounts.into_iter().min_by_key(|a| a.id) else {
+        return false;
+    };
+    let keys: Vec<KeyRecord> = get("/__mock/keys")
+        .await
+        .and_then(|v| serde_json::from_value(v).ok())
+        .unwrap_or_default();
+    let key = keys.into_iter().filter(|k| {
+        k.user_id == account.id
+            && k.status == KEY_STATUS_ENABLED
+            && k.allow_ips.as_deref().unwrap_or("").trim().is_empty()
+            && !k.model_limits_enabled
+            && !k.unlimited_quota
+            && k.remain_quota > 0
+            && k.expired_time == -1
+    });
+    let key = key.min_by_key(|k| k.id);
+    if target.access_token.is_none() {
+        target.access_token = Some(Secret::new(account.access_token.clone()));
+    }
+    if target.user_id.is_none() {
+        target.user_id = Some(account.id);
+    }
+    if let Some(k) = key {
+        if target.api_key.is_none() {
+            target.api_key = Some(Secret::new(format!("sk-{}", k.key)));
+            if target.key_id.is_none() {
+                target.key_id = Some(k.id);
+            }
+        }
+    }
+    true
+}
+
+/// How to reach one side of a diff or a snapshot run.
+#[derive(Debug, Clone, Default)]
+pub struct SideSpec {
+    /// A deployment's base URL (or a served mock's).
+    pub url: Option<String>,
+    /// An embedded mock in this profile instead of a URL.
+    pub mock: Option<gatecheck_schemas::Profile>,
+    /// Seed of the embedded mock's ids.
+    pub mock_seed: u64,
+    /// API key.
+    pub api_key: Option<String>,
+    /// Access token.
+    pub access_token: Option<String>,
+    /// Account id (New-Api-User).
+    pub user_id: Option<i64>,
+    /// Id of the API key.
+    pub key_id: Option<i64>,
+}
+
+/// One side, ready to run steps: its label, its runner and, for an embedded mock, the server.
+#[derive(Debug)]
+pub struct OpenSide {
+    /// `mock (documented)` or the URL.
+    pub label: String,
+    /// Runs the steps.
+    pub runner: super::SideRunner,
+    server: Option<gatecheck_mock::MockServer>,
+}
+
+impl OpenSide {
+    /// Starts the embedded mock or connects to the URL; for a URL, fills in missing
+    /// credentials from the mock control API when the target has one. Registers the
+    /// credentials with `redactor`.
+    pub async fn open(
+        spec: &SideSpec,
+        redactor: &crate::redact::Redactor,
+        poll: super::PollSettings,
+        timeout: std::time::Duration,
+    ) -> Result<Self, String> {
+        let (mut target, server, label) = match (&spec.url, spec.mock) {
+            (Some(_), Some(_)) => return Err("give a URL or a mock, not both".into()),
+            (None, None) => return Err("give a URL or a mock".into()),
+            (None, Some(profile)) => {
+                let server = gatecheck_mock::MockServer::builder()
+                    .profile(profile)
+                    .clock(gatecheck_mock::ClockMode::virtual_default())
+                    .seed(spec.mock_seed)
+                    .try_start()
+                    .await
+                    .map_err(|e| format!("cannot start the embedded mock: {e}"))?;
+                let target = mock_target(&server)?;
+                (target, Some(server), format!("mock ({profile})"))
+            }
+            (Some(url), None) => (parse_target(url)?, None, url.clone()),
+        };
+        if let Some(k) = &spec.api_key {
+            target.api_key = Some(Secret::new(k.clone()));
+        }
+        if let Some(t) = &spec.access_token {
+            target.access_token = Some(Secret::new(t.clone()));
+        }
+        target.user_id = spec.user_id.or(target.user_id);
+        target.key_id = spec.key_id.or(target.key_id);
+        let config = |target: Target| {
+            let mut c = crate::client::ClientConfig::new(target);
+            c.timeout = timeout;
+            c
+        };
+        let mut client = Client::new(config(target.clone())).map_err(|e| e.to_string())?;
+        if server.is_none()
+            && (target.api_key.is_none() || target.access_token.is_none())
+            && discover_mock_credentials(&client, &mut target).await
+        {
+            client = Client::new(config(target.clone())).map_err(|e| e.to_string())?;
+        }
+        for secret in [&target.api_key, &target.access_token]
+            .into_iter()
+            .flatten()
+        {
+            redactor.add_secret(secret);
+        }
+        Ok(Self {
+            label,
+            runner: super::SideRunner::new(client, poll),
+            server,
+        })
+    }
+
+    /// Stops the embedded mock, if any.
+    pub async fn shutdown(self) {
+        if let Some(server) = self.server {
+            server.shutdown().await;
+        }
+    }
+}

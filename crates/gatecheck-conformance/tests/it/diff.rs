@@ -1,0 +1,86 @@
+//! Differential runs against embedded mocks: profile differences, and nothing volatile.
+
+use gatecheck_conformance::diff::{render_text, DiffReport, DiffRun, Style, KNOWN_DIFFERENCES};
+use gatecheck_conformance::normalize::Normalizer;
+use gatecheck_conformance::sequence::{
+    mock_target, PollSettings, Sequence, SequenceOptions, SideRunner,
+};
+use gatecheck_conformance::{Client, ClientConfig, Redactor};
+use gatecheck_mock::{ClockMode, MockServer};
+use gatecheck_schemas::Profile;
+
+fn runner(server: &MockServer) -> SideRunner {
+    let target = mock_target(server).unwrap();
+    let mut config = ClientConfig::new(target);
+    config.use_env_proxy = false;
+    SideRunner::new(Client::new(config).unwrap(), PollSettings::default())
+}
+
+async fn diff(left: &MockServer, right: &MockServer, seed: u64) -> DiffReport {
+    let sequence = Sequence::standard(seed, &SequenceOptions::default());
+    let normalizer = Normalizer::builtin();
+    let redactor = Redactor::new();
+    let run = DiffRun {
+        sequence: &sequence,
+        left_label: format!("mock ({})", left.profile()),
+        right_label: format!("mock ({})", right.profile()),
+        normalizer: &normalizer,
+        redactor: &redactor,
+    };
+    run.run(&mut runner(left), &mut runner(right)).await
+}
+
+#[tokio::test]
+async fn documented_vs_new_api_shows_exactly_the_profile_differences() {
+    let left = MockServer::builder()
+        .clock(ClockMode::virtual_default())
+        .start()
+        .await;
+    let right = MockServer::builder()
+        .profile(Profile::NewApi)
+        .clock(ClockMode::virtual_default())
+        .start()
+        .await;
+    let report = diff(&left, &right, 7).await;
+    println!("{}", render_text(&report, Style::default()));
+    assert!(
+        report.unexplained().is_empty(),
+        "unexplained: {:?}",
+        report.unexplained()
+    );
+    assert_eq!(report.known_rows().len(), KNOWN_DIFFERENCES.len());
+}
+
+#[tokio::test]
+async fn mock_against_itself_with_other_ids_and_times_is_empty() {
+    let left = MockServer::builder()
+        .seed(1)
+        .clock(ClockMode::Virtual {
+            epoch: 1_763_683_200,
+        })
+        .start()
+        .await;
+    let right = MockServer::builder()
+        .seed(2)
+        .clock(ClockMode::Virtual {
+            epoch: 1_800_000_000,
+        })
+        .start()
+        .await;
+    let report = diff(&left, &right, 11).await;
+    println!(
+        "{}",
+        render_text(
+            &report,
+            Style {
+                color: false,
+                verbose: true
+            }
+        )
+    );
+    assert!(
+        report.is_empty(),
+        "{}",
+        render_text(&report, Style::default())
+    );
+}

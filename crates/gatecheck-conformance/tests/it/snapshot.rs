@@ -1,0 +1,124 @@
+//! Snapshots: record, then verify against the same target passes; a planted change fails and
+//! names the step and the JSON path; `.snap.new` files appear for `cargo insta review`.
+
+use gatecheck_conformance::diff::Style;
+use gatecheck_conformance::normalize::Normalizer;
+use gatecheck_conformance::sequence::{
+    mock_target, PollSettings, Sequence, SequenceOptions, SideRunner,
+};
+use gatecheck_conformance::snapshot::{self, Recorded, SnapFile, UpdateMode};
+use gatecheck_conformance::{Client, ClientConfig};
+use gatecheck_mock::{ClockMode, Fixtures, MockServer};
+use gatecheck_schemas::Profile;
+use std::path::PathBuf;
+
+fn temp_dir(name: &str) -> PathBuf {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_nanos();
+    let dir = std::env::temp_dir().join(format!(
+        "gatecheck-snap-{name}-{}-{nanos}",
+        std::process::id()
+    ));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+async fn record_against(server: &MockServer, seed: u64) -> Vec<Recorded> {
+    let mut config = ClientConfig::new(mock_target(server).unwrap());
+    config.use_env_proxy = false;
+    let mut runner = SideRunner::new(Client::new(config).unwrap(), PollSettings::default());
+    let sequence = Sequence::standard(seed, &SequenceOptions::default());
+    snapshot::run_sequence(&sequence, &mut runner, &Normalizer::builtin()).await
+}
+
+async fn mock(seed: u64, fixtures: Option<Fixtures>, profile: Profile) -> MockServer {
+    let mut builder = MockServer::builder()
+        .seed(seed)
+        .profile(profile)
+        .clock(ClockMode::virtual_default());
+    if let Some(f) = fixtures {
+        builder = builder.fixtures(f);
+    }
+    builder.start().await
+}
+
+#[tokio::test]
+async fn record_then_verify_passes_and_a_planted_change_is_named() {
+    let dir = temp_dir("plant");
+    let first = mock(1, None, Profile::Documented).await;
+    let recorded = record_against(&first, 3).await;
+    snapshot::record(&dir, 3, &recorded).unwrap();
+    assert_eq!(
+        snapshot::read_manifest(&dir).unwrap().unwrap().steps.len(),
+        recorded.len()
+    );
+
+    // The same target again (another mock instance, other ids): passes.
+    let again = mock(99, None, Profile::Documented).await;
+    let report = snapshot::verify(&dir, &record_against(&again, 3).await, UpdateMode::New).unwrap();
+    assert!(report.passed(), "{}", report.render(Style::default()));
+    assert_eq!(report.matched, recorded.len());
+
+    // A target whose catalog changed one field: fails, naming the step and the JSON path.
+    let mut fixtures = Fixtures::embedded();
+    fixtures.catalog[0].name = "Sora Two".into();
+    let planted = mock(1, Some(fixtures), Profile::Documented).await;
+    let report =
+        snapshot::verify(&dir, &record_against(&planted, 3).await, UpdateMode::New).unwrap();
+    assert!(!report.passed());
+    let text = report.render(Style::default());
+    println!("{text}");
+    let ids: Vec<&str> = report
+        .mismatches
+        .iter()
+        .map(|m| m.check_id.as_str())
+        .collect();
+    assert_eq!(ids, ["catalog.list.page", "catalog.list.video"]);
+    let m = &report.mismatches[0];
+    assert_eq!(m.differences.len(), 1);
+    assert_eq!(m.differences[0].path, "/body/data/0/name");
+    assert!(text.contains("catalog.list.page"));
+    assert!(text.contains("/body/data/0/name: \"Sora 2\" → \"Sora Two\""));
+    // The pending snapshot sits beside the file, in insta's format.
+    let pending = dir.join("catalog.list.page.snap.new");
+    let snap = SnapFile::parse(&std::fs::read_to_string(&pending).unwrap()).unwrap();
+    assert_eq!(snap.metadata["expression"], "catalog.list.page");
+    assert!(snap.content.contains("Sora Two"));
+
+    // A planted change in a snapshot file is found the same way.
+    let file = dir.join("video.poll.terminal.snap");
+    let text = std::fs::read_to_string(&file).unwrap();
+    std::fs::write(&file, text.replace("\"completed\"", "\"failed\"")).unwrap();
+    let report = snapshot::verify(&dir, &record_against(&again, 3).await, UpdateMode::No).unwrap();
+    let m = report
+        .mismatches
+        .iter()
+        .find(|m| m.check_id == "video.poll.terminal")
+        .expect("the edited step fails");
+    assert_eq!(m.differences[0].path, "/body/status");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[tokio::test]
+async fn verify_against_the_other_profile_names_the_profile_differences() {
+    let dir = temp_dir("profile");
+    let documented = mock(1, None, Profile::Documented).await;
+    snapshot::record(&dir, 5, &record_against(&documented, 5).await).unwrap();
+    let new_api = mock(1, None, Profile::NewApi).await;
+    let report =
+        snapshot::verify(&dir, &record_against(&new_api, 5).await, UpdateMode::No).unwrap();
+    let failing: Vec<(&str, &str)> = report
+        .mismatches
+        .iter()
+        .map(|m| (m.check_id.as_str(), m.differences[0].path.as_str()))
+        .collect();
+    assert!(failing.contains(&("video.poll.unknown-id-404", "/status")));
+    assert!(failing.contains(&(
+        "token.update.status-without-status-only",
+        "/body/data/status"
+    )));
+    assert!(!dir.join("video.poll.unknown-id-404.snap.new").exists());
+    let _ = std::fs::remove_dir_all(&dir);
+}
