@@ -5,3 +5,5 @@ mod diff;
 mod mutations;
 mod normalize;
 mod reports;
+mod snapshot;
+mod snapshot_golden;
