@@ -223,14 +223,14 @@ fn key_list_envelope() -> Value {
 
 /// The body of `POST /api/token/`: the editable fields of a key, no id.
 fn token_create_request() -> Value {
-    let mut properties = schemas::schema(names::TOKEN_UPDATE_REQUEST)
+    let properties: Map<String, Value> = schemas::schema(names::TOKEN_UPDATE_REQUEST)
         .and_then(|s| s.get("properties"))
-        .map(to_component)
-        .unwrap_or_else(|| json!({}));
-    if let Some(map) = properties.as_object_mut() {
-        map.remove("id");
-        map.remove("status");
-    }
+        .and_then(Value::as_object)
+        .into_iter()
+        .flatten()
+        .filter(|(field, _)| !matches!(field.as_str(), "id" | "status"))
+        .map(|(field, schema)| (field.clone(), to_component(schema)))
+        .collect();
     json!({
         "title": "Key-create request",
         "description": "The body of `POST /api/token/` (DECISIONS.md extension, new-api's shape): the editable fields of a key.",

@@ -17,8 +17,12 @@ pub struct Violation {
     pub instance_path: String,
     /// The schema keyword whose rule is broken: `required`, `maximum`, `enum`, `type`...
     pub keyword: String,
-    /// JSON pointer to that keyword inside the schema (through `$ref`s).
+    /// JSON pointer to that keyword inside the resource schema, through `$ref`s
+    /// (e.g. `/properties/status/$ref/enum`).
     pub schema_path: String,
+    /// The absolute URI of that keyword in the document that holds it
+    /// (e.g. `https://gatecheck.dev/schemas/common.json#/$defs/video_status/enum`).
+    pub keyword_location: Option<String>,
     /// What is wrong, in words.
     pub message: String,
 }
@@ -162,7 +166,8 @@ pub fn validate(name: &str, instance: &Value) -> Result<(), ValidationError> {
         violations.push(Violation {
             instance_path: error.instance_path().as_str().to_owned(),
             keyword: error.kind().keyword().to_owned(),
-            schema_path: error.schema_path().as_str().to_owned(),
+            schema_path: error.evaluation_path().as_str().to_owned(),
+            keyword_location: error.absolute_keyword_location().map(|u| u.to_string()),
             message: message_of(&error),
         });
     }

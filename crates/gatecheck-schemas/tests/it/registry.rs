@@ -190,3 +190,18 @@ fn validators_are_shared_across_threads() {
         assert!(h.join().unwrap());
     }
 }
+
+#[test]
+fn violations_locate_the_rule_through_refs_and_absolutely() {
+    let task =
+        json!({"id": "t", "object": "video", "model": "m", "status": "running", "progress": 1});
+    let err = validate("video-task", &task).unwrap_err();
+    let v = &err.violations()[0];
+    assert_eq!(v.instance_path, "/status");
+    assert_eq!(v.keyword, "enum");
+    assert_eq!(v.schema_path, "/properties/status/$ref/enum");
+    assert_eq!(
+        v.keyword_location.as_deref(),
+        Some("https://gatecheck.dev/schemas/common.json#/$defs/video_status/enum")
+    );
+}
