@@ -49,7 +49,7 @@ pub fn flac(samples: &[i16], rate: u32) -> Bytes {
         out.extend_from_slice(&[0xFF, 0xF8]); // sync, fixed block size
         let short = block.len() != BLOCK;
         let bs_code = if short { 0x7 } else { 0xC }; // 16-bit size at end, or 4096
-        out.push((bs_code << 4) | 0x0); // sample rate from STREAMINFO
+        out.push(bs_code << 4); // sample rate code 0: from STREAMINFO
         out.push(0x08); // mono, 16 bits per sample
         coded_number(i as u32, &mut out);
         if short {

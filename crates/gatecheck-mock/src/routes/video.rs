@@ -42,8 +42,8 @@ pub(crate) async fn handle(cx: &Ctx, req: Request<Incoming>) -> MockResponse {
     let result = match (&method, parts.as_slice()) {
         (&Method::POST, []) => create(cx, req).await,
         (&Method::GET, []) => Ok(list(cx)),
-        (&Method::GET, [id]) => retrieve(cx, id),
-        (&Method::GET, [id, "content"]) => content(cx, id, &query),
+        (&Method::GET, [id]) => Ok(retrieve(cx, id)),
+        (&Method::GET, [id, "content"]) => Ok(content(cx, id, &query)),
         _ => Err(cx.not_found(&method, &path)),
     };
     result.unwrap_or_else(|r| r)
@@ -220,24 +220,27 @@ fn list(cx: &Ctx) -> MockResponse {
     )
 }
 
-fn find(cx: &Ctx, id: &str) -> Result<StoredVideo, MockResponse> {
-    cx.videos()
-        .get(id, owner(cx))
-        .ok_or_else(|| error::task_not_found(cx.profile()))
+fn find(cx: &Ctx, id: &str) -> Option<StoredVideo> {
+    cx.videos().get(id, owner(cx))
 }
 
-fn retrieve(cx: &Ctx, id: &str) -> Result<MockResponse, MockResponse> {
-    Ok(task_response(cx, &find(cx, id)?))
+fn retrieve(cx: &Ctx, id: &str) -> MockResponse {
+    match find(cx, id) {
+        Some(t) => task_response(cx, &t),
+        None => error::task_not_found(cx.profile()),
+    }
 }
 
-fn content(cx: &Ctx, id: &str, query: &str) -> Result<MockResponse, MockResponse> {
-    let task = find(cx, id)?;
+fn content(cx: &Ctx, id: &str, query: &str) -> MockResponse {
+    let Some(task) = find(cx, id) else {
+        return error::task_not_found(cx.profile());
+    };
     let status = task.status_at(cx.now_ms());
     if status != VideoStatus::Completed {
-        return Err(error::invalid(
+        return error::invalid(
             &format!("the video is not ready: task status is {}", status.as_str()),
             None,
-        ));
+        );
     }
     let (w, h) = parse_size(&task.size).unwrap_or((1280, 720));
     let variant = url::form_urlencoded::parse(query.as_bytes())
@@ -245,20 +248,21 @@ fn content(cx: &Ctx, id: &str, query: &str) -> Result<MockResponse, MockResponse
         .map(|(_, v)| v.into_owned())
         .unwrap_or_else(|| "video".to_owned());
     match variant.as_str() {
-        "video" => Ok(error::bytes_response(
+        "video" => error::bytes_response(
             200,
             "video/mp4",
             media::cached_mp4(w, h, task.seconds.clamp(1, 600) as u32),
-        )),
+        ),
         "thumbnail" | "spritesheet" => {
-            let png = media::png(media::fnv1a(task.id.as_bytes()), w.min(512), h.min(512))
-                .map_err(|e| error::v1_error(500, &e.to_string(), None, None))?;
-            Ok(error::bytes_response(200, "image/png", png))
+            match media::png(media::fnv1a(task.id.as_bytes()), w.min(512), h.min(512)) {
+                Ok(png) => error::bytes_response(200, "image/png", png),
+                Err(e) => error::v1_error(500, &e.to_string(), None, None),
+            }
         }
-        other => Err(error::invalid(
+        other => error::invalid(
             &format!("variant {other:?} is not one of video, thumbnail, spritesheet"),
             Some("variant"),
-        )),
+        ),
     }
 }
 
