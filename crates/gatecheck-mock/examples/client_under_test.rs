@@ -9,7 +9,7 @@
 //! with `cargo run -p gatecheck-mock --example client_under_test`.
 
 use bytes::Bytes;
-use gatecheck_mock::{Fault, MockServer, NewKey};
+use gatecheck_mock::MockServer;
 use http_body_util::{BodyExt, Empty};
 use hyper_util::client::legacy::{connect::HttpConnector, Client};
 use hyper_util::rt::TokioExecutor;
@@ -85,6 +85,7 @@ async fn main() {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use gatecheck_mock::{Fault, NewKey};
 
     #[tokio::test]
     async fn lists_video_models() {
