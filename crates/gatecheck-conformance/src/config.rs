@@ -84,7 +84,7 @@ impl RunnerConfig {
             request_timeout: Duration::from_secs(30),
             video_deadline: Duration::from_secs(900),
             poll_interval: None,
-            max_shrink: 64,
+            max_shrink: 200,
             use_mock_control: true,
             client_ip: None,
             progress: false,

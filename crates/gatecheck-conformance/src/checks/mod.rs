@@ -21,7 +21,6 @@ use serde::Serialize;
 use std::collections::BTreeMap;
 use std::net::IpAddr;
 use std::sync::{Arc, OnceLock};
-use std::time::Duration;
 
 /// When a check runs: with others in parallel, or alone because it changes the working key.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -25,7 +25,9 @@ use serde_json::Value;
 pub struct StepDiff {
     /// Position in the sequence, from 0.
     pub index: usize,
-    /// The step's check id.
+    /// The step's id (unique in the sequence).
+    pub step: String,
+    /// The check of the runner's catalog the step exercises: differences are grouped by it.
     pub check_id: String,
     /// What the step shows.
     pub title: String,
@@ -93,12 +95,24 @@ impl DiffReport {
         rows
     }
 
-    /// The check ids of differing steps that are not known profile differences.
+    /// The ids of differing steps that are not known profile differences.
     pub fn unexplained(&self) -> Vec<&str> {
         self.differing()
             .filter(|s| s.known.is_none())
-            .map(|s| s.check_id.as_str())
+            .map(|s| s.step.as_str())
             .collect()
+    }
+
+    /// The differing steps grouped by check id, in the order checks first appear.
+    pub fn groups(&self) -> Vec<(&str, Vec<&StepDiff>)> {
+        let mut groups: Vec<(&str, Vec<&StepDiff>)> = Vec::new();
+        for step in self.differing() {
+            match groups.iter_mut().find(|(c, _)| *c == step.check_id) {
+                Some((_, steps)) => steps.push(step),
+                None => groups.push((step.check_id.as_str(), vec![step])),
+            }
+        }
+        groups
     }
 
     /// The report as pretty JSON.
@@ -150,7 +164,8 @@ impl DiffRun<'_> {
                 });
             steps.push(StepDiff {
                 index,
-                check_id: step.id.clone(),
+                step: step.id.clone(),
+                check_id: step.check.clone(),
                 title: step.title.clone(),
                 request,
                 left: lv,

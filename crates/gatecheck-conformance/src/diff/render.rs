@@ -67,7 +67,7 @@ fn render_step(out: &mut String, report: &DiffReport, step: &StepDiff, style: St
     let _ = writeln!(
         out,
         "{mark} {} {}",
-        paint(style, BOLD, &step.check_id),
+        paint(style, BOLD, &step.step),
         paint(
             style,
             DIM,
@@ -115,8 +115,19 @@ pub fn render_text(report: &DiffReport, style: Style) -> String {
         "gatecheck diff  seed {}\n  left:  {}\n  right: {}\n",
         report.seed, report.left, report.right
     );
-    for step in &report.steps {
-        if step.differs() || style.verbose {
+    if style.verbose {
+        for step in &report.steps {
+            render_step(&mut out, report, step, style);
+        }
+        out.push('\n');
+    }
+    for (check, steps) in report.groups() {
+        let about = match crate::find(check) {
+            Some(info) => format!(" [{}] {}", info.kind, info.title),
+            None => String::new(),
+        };
+        let _ = writeln!(out, "── check {}{about}", paint(style, BOLD, check));
+        for step in steps {
             render_step(&mut out, report, step, style);
         }
     }
@@ -169,9 +180,8 @@ pub fn to_junit(report: &DiffReport) -> String {
         } else {
             TestCaseStatus::success()
         };
-        let mut case = TestCase::new(step.check_id.clone(), status);
-        let class = step.check_id.split('.').next().unwrap_or("diff").to_owned();
-        case.set_classname(format!("diff.{class}"));
+        let mut case = TestCase::new(step.step.clone(), status);
+        case.set_classname(step.check_id.clone());
         suite.add_test_case(case);
     }
     let mut junit = Report::new("gatecheck");

@@ -256,6 +256,10 @@ impl RuleSet {
                 .kind("key")
                 .of_type(ValueType::Integer)
                 .note("key listings; the catalog's string ids are kept"),
+            Rule::path("/data/items/*/id", RedactId)
+                .kind("key")
+                .of_type(ValueType::Integer)
+                .note("key listings in the paged shape"),
             Rule::path("**/user_id", RedactId).kind("user"),
             // Secrets.
             Rule::path("**/key", Secret).of_type(ValueType::String),

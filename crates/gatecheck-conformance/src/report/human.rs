@@ -72,3 +72,27 @@ fn first_line(s: &str) -> String {
     let line = s.lines().next().unwrap_or_default();
     crate::redact::truncate(line, 160)
 }
+
+/// A progress display for [`crate::Runner::on_progress`]: an indicatif bar on a terminal
+/// (stderr), nothing otherwise.
+pub fn progress_bar(total: usize) -> Option<crate::runner::ProgressFn> {
+    use std::io::IsTerminal;
+    if !std::io::stderr().is_terminal() {
+        return None;
+    }
+    let bar = indicatif::ProgressBar::new(total as u64);
+    if let Ok(style) =
+        indicatif::ProgressStyle::with_template("{spinner} [{bar:30}] {pos}/{len} checks  {msg}")
+    {
+        bar.set_style(style.progress_chars("=> "));
+    }
+    Some(std::sync::Arc::new(
+        move |r: &super::CheckResult, done: usize, total: usize| {
+            bar.set_position(done as u64);
+            bar.set_message(format!("{} {}", r.status.as_str(), r.id));
+            if done >= total {
+                bar.finish_and_clear();
+            }
+        },
+    ))
+}

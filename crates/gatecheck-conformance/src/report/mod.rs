@@ -4,7 +4,7 @@
 mod human;
 mod junit;
 
-pub use human::summary_table;
+pub use human::{progress_bar, summary_table};
 pub use junit::to_junit;
 
 use crate::catalog::Kind;

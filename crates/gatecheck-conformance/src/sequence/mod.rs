@@ -9,7 +9,7 @@
 mod standard;
 mod target;
 
-pub use standard::{wav_tone, SequenceOptions};
+pub use standard::{check_of, wav_tone, SequenceOptions};
 pub use target::{discover_mock_credentials, mock_target, parse_target, OpenSide, SideSpec};
 
 use crate::client::{Auth, Client, ClientError, Exchange, RequestSpec, Target};
@@ -79,8 +79,11 @@ pub struct Capture {
 /// One step of a sequence.
 #[derive(Clone)]
 pub struct Step {
-    /// Stable check id (`token.update.name-51-chars`): report group and snapshot name.
+    /// Stable, unique step id (`token.update.name-20-multibyte`): the snapshot's file name.
     pub id: String,
+    /// The check of the runner's catalog this step exercises (`token.update.name-50-chars`):
+    /// the group of its differences in reports. Several steps may share one.
+    pub check: String,
     /// What the step shows, in a few words.
     pub title: String,
     /// Once or poll.
@@ -97,6 +100,7 @@ impl fmt::Debug for Step {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Step")
             .field("id", &self.id)
+            .field("check", &self.check)
             .field("title", &self.title)
             .field("mode", &self.mode)
             .finish()
@@ -112,12 +116,19 @@ impl Step {
     ) -> Self {
         Self {
             id: id.to_owned(),
+            check: id.to_owned(),
             title: title.to_owned(),
             mode: Mode::Once,
             captures: Vec::new(),
             needs: Vec::new(),
             build: Arc::new(build),
         }
+    }
+
+    /// Sets the check id (by default the step id).
+    pub fn check(mut self, check: &str) -> Self {
+        self.check = check.to_owned();
+        self
     }
 
     /// Captures `pointer` of the response body as `var`.

@@ -421,6 +421,9 @@ impl Sequence {
         if o.key_steps {
             key_steps(&mut rng, &mut steps);
         }
+        for step in &mut steps {
+            step.check = check_of(&step.id).to_owned();
+        }
         Sequence { seed, steps }
     }
 }
@@ -561,4 +564,45 @@ fn key_steps(rng: &mut SmallRng, steps: &mut Vec<Step>) {
         )
         .needs("key_before"),
     );
+}
+
+/// The check of the runner's catalog each step exercises (steps that only set up or restore
+/// state have `sequence.*` ids).
+pub fn check_of(step: &str) -> &str {
+    match step {
+        "catalog.list.page" => "catalog.paging",
+        "catalog.list.video" => "catalog.filter",
+        "auth.v1.unknown-key-401" => "auth.v1.invalid-key-401",
+        "image.generate.b64" | "image.generate.url" => "images.result",
+        "image.url.fetch" => "images.png-matches-size",
+        "image.generate.bad-size-400" => "images.size-must-match-model",
+        "audio.translation.json" => "audio.translation.json-text",
+        "audio.translation.text"
+        | "audio.translation.srt"
+        | "audio.translation.verbose-json"
+        | "audio.translation.vtt" => "audio.translation.format-bodies",
+        "audio.translation.temperature-400" => "audio.translation.temperature-range",
+        "audio.translation.extension-400" => "audio.translation.file-formats",
+        "audio.speech.wav" => "audio.speech.formats",
+        "audio.speech.voice-400" => "audio.speech.bad-request-rejected",
+        "video.create" => "video.create.queued",
+        "video.poll.first" => "video.poll.id-matches",
+        "video.poll.terminal" | "video.poll.failed" => "video.reaches-terminal",
+        "video.content" => "video.content.mp4",
+        "video.create.json-failing" => "video.create.encodings",
+        "video.content.not-completed-400" => "video.content.not-ready-400",
+        "token.get" => "sequence.setup",
+        "token.update.valid" => "token.update.given-fields-applied",
+        "token.update.name-51-chars" => "token.update.name-51-chars-rejected",
+        "token.update.name-20-multibyte" => "token.update.name-50-chars",
+        "token.update.status-without-status-only" => "token.update.status-applied",
+        "token.update.status-only-enable"
+        | "token.update.status-only-disable"
+        | "token.update.status-only-reenable" => "token.update.status-only",
+        "auth.v1.disabled-key-401" => "key.disabled-rejected",
+        "token.update.wrong-access-token" => "auth.token.wrong-token-rejected",
+        "token.update.missing-new-api-user" => "auth.token.new-api-user-optional",
+        "token.restore" | "token.restore.status" => "sequence.restore",
+        other => other,
+    }
 }

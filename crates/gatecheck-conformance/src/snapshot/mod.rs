@@ -29,8 +29,10 @@ pub const SOURCE: &str = "gatecheck snapshot record";
 pub struct Recorded {
     /// Position in the sequence.
     pub index: usize,
-    /// The step's check id (the file name).
-    pub check_id: String,
+    /// The step's id (the file name).
+    pub step: String,
+    /// The check it exercises.
+    pub check: String,
     /// `METHOD path`, or why nothing was sent.
     pub request: String,
     /// What the step shows.
@@ -41,7 +43,10 @@ pub struct Recorded {
 
 impl Recorded {
     fn description(&self) -> String {
-        format!("step {}: {} ({})", self.index, self.request, self.title)
+        format!(
+            "step {}: {} ({}; check {})",
+            self.index, self.request, self.title, self.check
+        )
     }
 
     fn content(&self) -> String {
@@ -105,7 +110,8 @@ pub async fn run_sequence(
         };
         out.push(Recorded {
             index,
-            check_id: step.id.clone(),
+            step: step.id.clone(),
+            check: step.check.clone(),
             request,
             title: step.title.clone(),
             outcome: normalized,
@@ -115,8 +121,8 @@ pub async fn run_sequence(
 }
 
 /// The path of a step's snapshot.
-pub fn snap_path(dir: &Path, check_id: &str) -> PathBuf {
-    dir.join(format!("{check_id}.snap"))
+pub fn snap_path(dir: &Path, step: &str) -> PathBuf {
+    dir.join(format!("{step}.snap"))
 }
 
 /// Reads a directory's manifest, if it has one.
@@ -140,22 +146,22 @@ pub fn record(dir: &Path, seed: u64, steps: &[Recorded]) -> Result<Vec<PathBuf>,
     std::fs::create_dir_all(dir).map_err(io_err(dir))?;
     let mut written = Vec::new();
     for step in steps {
-        let path = snap_path(dir, &step.check_id);
-        let snap = SnapFile::new(SOURCE, &step.description(), &step.check_id, step.content());
+        let path = snap_path(dir, &step.step);
+        let snap = SnapFile::new(SOURCE, &step.description(), &step.step, step.content());
         std::fs::write(&path, snap.render()).map_err(io_err(&path))?;
         let _ = std::fs::remove_file(path.with_extension("snap.new"));
         written.push(path);
     }
     if let Some(old) = read_manifest(dir)? {
         for id in old.steps {
-            if !steps.iter().any(|s| s.check_id == id) {
+            if !steps.iter().any(|s| s.step == id) {
                 let _ = std::fs::remove_file(snap_path(dir, &id));
             }
         }
     }
     let manifest = Manifest {
         seed,
-        steps: steps.iter().map(|s| s.check_id.clone()).collect(),
+        steps: steps.iter().map(|s| s.step.clone()).collect(),
     };
     let path = dir.join(MANIFEST);
     let text = serde_json::to_string_pretty(&manifest).unwrap_or_default() + "\n";
@@ -194,8 +200,10 @@ impl UpdateMode {
 pub struct Mismatch {
     /// The step.
     pub index: usize,
-    /// Its check id.
-    pub check_id: String,
+    /// Its id.
+    pub step: String,
+    /// The check it exercises.
+    pub check: String,
     /// `METHOD path`.
     pub request: String,
     /// The snapshot file.
@@ -234,10 +242,11 @@ impl VerifyReport {
         for m in &self.mismatches {
             let _ = writeln!(
                 out,
-                "✗ step {} {} ({}): {}",
+                "✗ step {} {} ({}; check {}): {}",
                 m.index,
-                m.check_id,
+                m.step,
                 m.request,
+                m.check,
                 m.file.display()
             );
             match &m.expected {
@@ -282,7 +291,7 @@ pub fn verify(
 ) -> Result<VerifyReport, SnapshotError> {
     let mut report = VerifyReport::default();
     for step in steps {
-        let file = snap_path(dir, &step.check_id);
+        let file = snap_path(dir, &step.step);
         let actual = step.outcome.to_value();
         let expected = match std::fs::read_to_string(&file) {
             Ok(text) => {
@@ -309,7 +318,7 @@ pub fn verify(
             let _ = std::fs::remove_file(file.with_extension("snap.new"));
             continue;
         }
-        let snap = SnapFile::new(SOURCE, &step.description(), &step.check_id, step.content());
+        let snap = SnapFile::new(SOURCE, &step.description(), &step.step, step.content());
         let written = match mode {
             UpdateMode::No => None,
             UpdateMode::New => Some(file.with_extension("snap.new")),
@@ -321,7 +330,8 @@ pub fn verify(
         }
         report.mismatches.push(Mismatch {
             index: step.index,
-            check_id: step.check_id.clone(),
+            step: step.step.clone(),
+            check: step.check.clone(),
             request: step.request.clone(),
             file,
             differences,
@@ -332,7 +342,7 @@ pub fn verify(
     }
     if let Some(manifest) = read_manifest(dir)? {
         for id in manifest.steps {
-            if !steps.iter().any(|s| s.check_id == id) {
+            if !steps.iter().any(|s| s.step == id) {
                 report.stale.push(snap_path(dir, &id));
             }
         }

@@ -84,3 +84,26 @@ async fn mock_against_itself_with_other_ids_and_times_is_empty() {
         render_text(&report, Style::default())
     );
 }
+
+#[test]
+fn every_step_names_a_check_of_the_catalog() {
+    let sequence = Sequence::standard(1, &SequenceOptions::default());
+    let own = [
+        "sequence.setup",
+        "sequence.restore",
+        "auth.token.new-api-user-optional",
+    ];
+    for step in &sequence.steps {
+        assert!(
+            gatecheck_conformance::find(&step.check).is_some()
+                || own.contains(&step.check.as_str()),
+            "step {} names unknown check {}",
+            step.id,
+            step.check
+        );
+    }
+    let mut ids: Vec<&str> = sequence.steps.iter().map(|s| s.id.as_str()).collect();
+    ids.sort_unstable();
+    ids.dedup();
+    assert_eq!(ids.len(), sequence.steps.len(), "step ids are unique");
+}

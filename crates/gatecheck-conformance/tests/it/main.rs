@@ -5,5 +5,6 @@ mod diff;
 mod mutations;
 mod normalize;
 mod reports;
+mod safety;
 mod snapshot;
 mod snapshot_golden;

@@ -1,1 +1,99 @@
-//! placeholder
+//! Reports: the JSON report validates against `schemas/report.schema.json`, the JUnit report of
+//! a failing run parses, and no secret reaches any output.
+
+use super::against_mock::run_against;
+use gatecheck_conformance::report::{summary_table, to_junit};
+use gatecheck_conformance::Status;
+use gatecheck_schemas::Profile;
+use quick_xml::events::Event;
+use serde_json::Value;
+
+fn report_schema() -> Value {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../schemas/report.schema.json"
+    );
+    serde_json::from_str(&std::fs::read_to_string(path).expect("schema file")).expect("schema json")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn reports_of_a_failing_run_validate_and_parse() {
+    let report = run_against(Profile::NewApi).await;
+    assert!(report.summary.failed > 0);
+
+    // JSON, against the committed schema.
+    let json: Value = serde_json::from_str(&report.to_json()).expect("report json");
+    let validator = jsonschema::validator_for(&report_schema()).expect("schema compiles");
+    let errors: Vec<String> = validator
+        .iter_errors(&json)
+        .map(|e| format!("{} at {}", e, e.instance_path()))
+        .collect();
+    assert!(errors.is_empty(), "{errors:#?}");
+
+    // JUnit: well-formed XML, one testcase per check, a <failure> per failed check.
+    let xml = to_junit(&report);
+    let mut reader = quick_xml::Reader::from_str(&xml);
+    let (mut cases, mut failures, mut suites) = (0, 0, 0);
+    let mut failed_names = Vec::new();
+    let mut current = String::new();
+    loop {
+        match reader.read_event().expect("well-formed JUnit XML") {
+            Event::Start(e) | Event::Empty(e) => match e.name().as_ref() {
+                b"testsuite" => suites += 1,
+                b"testcase" => {
+                    cases += 1;
+                    current = e
+                        .attributes()
+                        .filter_map(Result::ok)
+                        .find(|a| a.key.as_ref() == b"name")
+                        .map(|a| String::from_utf8_lossy(&a.value).into_owned())
+                        .unwrap_or_default();
+                }
+                b"failure" => {
+                    failures += 1;
+                    failed_names.push(current.clone());
+                }
+                _ => {}
+            },
+            Event::Eof => break,
+            _ => {}
+        }
+    }
+    assert_eq!(suites, 1);
+    assert_eq!(cases, report.checks.len());
+    assert_eq!(failures as u32, report.summary.failed);
+    failed_names.sort();
+    let mut expected: Vec<String> = report
+        .ids_with(Status::Failed)
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    expected.sort();
+    assert_eq!(failed_names, expected);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn no_secret_appears_in_any_output() {
+    use gatecheck_mock::{ClockMode, MockServer};
+    let server = MockServer::builder()
+        .profile(Profile::NewApi)
+        .clock(ClockMode::virtual_default())
+        .start()
+        .await;
+    let report = gatecheck_conformance::Runner::new(super::against_mock::config(&server.uri()))
+        .run()
+        .await
+        .expect("run");
+    let state = server.state();
+    let mut secrets: Vec<String> = state.keys.iter().map(|k| k.key.clone()).collect();
+    secrets.extend(state.accounts.iter().map(|a| a.access_token.clone()));
+    server.shutdown().await;
+    let outputs = [report.to_json(), to_junit(&report), summary_table(&report)];
+    for out in &outputs {
+        for s in &secrets {
+            assert!(!out.contains(s.as_str()), "a secret leaked into the output");
+        }
+    }
+    // The failing evidence still shows the request, with the secrets as variables.
+    assert!(outputs[0].contains("$GATECHECK_ACCESS_TOKEN"));
+}

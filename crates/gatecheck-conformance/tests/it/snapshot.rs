@@ -70,11 +70,7 @@ async fn record_then_verify_passes_and_a_planted_change_is_named() {
     assert!(!report.passed());
     let text = report.render(Style::default());
     println!("{text}");
-    let ids: Vec<&str> = report
-        .mismatches
-        .iter()
-        .map(|m| m.check_id.as_str())
-        .collect();
+    let ids: Vec<&str> = report.mismatches.iter().map(|m| m.step.as_str()).collect();
     assert_eq!(ids, ["catalog.list.page", "catalog.list.video"]);
     let m = &report.mismatches[0];
     assert_eq!(m.differences.len(), 1);
@@ -95,7 +91,7 @@ async fn record_then_verify_passes_and_a_planted_change_is_named() {
     let m = report
         .mismatches
         .iter()
-        .find(|m| m.check_id == "video.poll.terminal")
+        .find(|m| m.step == "video.poll.terminal")
         .expect("the edited step fails");
     assert_eq!(m.differences[0].path, "/body/status");
     let _ = std::fs::remove_dir_all(&dir);
@@ -112,7 +108,7 @@ async fn verify_against_the_other_profile_names_the_profile_differences() {
     let failing: Vec<(&str, &str)> = report
         .mismatches
         .iter()
-        .map(|m| (m.check_id.as_str(), m.differences[0].path.as_str()))
+        .map(|m| (m.step.as_str(), m.differences[0].path.as_str()))
         .collect();
     assert!(failing.contains(&("video.poll.unknown-id-404", "/status")));
     assert!(failing.contains(&(

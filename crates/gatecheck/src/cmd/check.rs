@@ -1,11 +1,315 @@
-//! `gatecheck check`.
+//! `gatecheck check`: run the conformance checks against a deployment, or the embedded mock.
+
+use anyhow::{anyhow, bail, Context as _};
+use gatecheck_conformance::report::{progress_bar, summary_table, to_junit};
+use gatecheck_conformance::{exit, Report, Runner, RunnerConfig, Shard};
+use gatecheck_mock::{ClockMode, MockServer};
+use gatecheck_schemas::Profile;
+use std::net::IpAddr;
+use std::path::PathBuf;
+use std::time::Duration;
 
 /// Arguments of `gatecheck check`.
+///
+/// Exit codes: 0 passed, 1 contract failures (or deviations with `--strict`), 2 usage or
+/// configuration error, 3 target unreachable.
 #[derive(Debug, clap::Args)]
-pub struct CheckArgs {}
+pub struct CheckArgs {
+    /// Base URL of the deployment. Without it, the embedded mock is started and checked.
+    #[arg(long, value_name = "URL", env = "GATECHECK_BASE_URL")]
+    pub base_url: Option<String>,
+    /// API key for the model routes (`Authorization: Bearer <key>`).
+    #[arg(
+        long,
+        value_name = "K",
+        env = "GATECHECK_API_KEY",
+        hide_env_values = true
+    )]
+    pub api_key: Option<String>,
+    /// Personal access token for `/api/token/` (sent raw).
+    #[arg(
+        long,
+        value_name = "T",
+        env = "GATECHECK_ACCESS_TOKEN",
+        hide_env_values = true
+    )]
+    pub access_token: Option<String>,
+    /// Account id, sent as `New-Api-User`.
+    #[arg(long, value_name = "U", env = "GATECHECK_USER_ID")]
+    pub user_id: Option<i64>,
+    /// Id of the key to use; it is snapshotted first and restored at the end (also on Ctrl-C).
+    #[arg(long, value_name = "ID")]
+    pub key_id: Option<i64>,
+    /// Make a scratch key with `POST /api/token/` (deleted at the end).
+    #[arg(long)]
+    pub allow_create_keys: bool,
+    /// Run only checks whose id matches (glob; repeatable or comma-separated).
+    #[arg(long, value_name = "GLOB")]
+    pub only: Vec<String>,
+    /// Skip checks whose id matches (glob; repeatable or comma-separated).
+    #[arg(long, value_name = "GLOB")]
+    pub skip: Vec<String>,
+    /// Generated cases per property.
+    #[arg(long, value_name = "N", default_value_t = 16)]
+    pub cases: u32,
+    /// Seed of every generator (printed; pass it again to replay a run).
+    #[arg(long, value_name = "S")]
+    pub seed: Option<u64>,
+    /// Deviations from DECISIONS.md fail the run too.
+    #[arg(long)]
+    pub strict: bool,
+    /// Write a report: `json=FILE` (repeatable).
+    #[arg(long, value_name = "FORMAT=FILE")]
+    pub report: Vec<String>,
+    /// Write a JUnit XML report.
+    #[arg(long, value_name = "FILE")]
+    pub junit: Option<PathBuf>,
+    /// Run shard k of n (a deterministic split of the checks).
+    #[arg(long, value_name = "K/N")]
+    pub shard: Option<String>,
+    /// Stop sending after this many requests.
+    #[arg(long, value_name = "N")]
+    pub budget_requests: Option<u64>,
+    /// Stop spending after this many quota units (estimated from catalog prices).
+    #[arg(long, value_name = "UNITS")]
+    pub budget_quota: Option<i64>,
+    /// Requests in flight at once.
+    #[arg(long, value_name = "N", default_value_t = 4)]
+    pub concurrency: usize,
+    /// Requests per second at most.
+    #[arg(long, value_name = "R")]
+    pub rate: Option<f64>,
+    /// The whole run ends by then (e.g. `600`, `90s`, `10m`).
+    #[arg(long, value_name = "DURATION", default_value = "10m")]
+    pub deadline: String,
+    /// How long a video task may take to end (virtual time on the mock).
+    #[arg(long, value_name = "DURATION", default_value = "15m")]
+    pub video_deadline: String,
+    /// Poll interval on real deployments (default: `openai-poll-after-ms`, or 10 s).
+    #[arg(long, value_name = "DURATION")]
+    pub poll_interval: Option<String>,
+    /// Per-request timeout.
+    #[arg(long, value_name = "DURATION", default_value = "30s")]
+    pub timeout: String,
+    /// The client IP as the target sees it (for allowlist checks).
+    #[arg(long, value_name = "IP")]
+    pub client_ip: Option<IpAddr>,
+    /// List the planned requests instead of sending them.
+    #[arg(long)]
+    pub dry_run: bool,
+    /// Print the catalog of checks and exit.
+    #[arg(long)]
+    pub list: bool,
+    /// Format of `--list`: `text`, `markdown` or `json`.
+    #[arg(long, value_name = "FORMAT", default_value = "text")]
+    pub format: String,
+    /// Profile of the embedded mock (without `--base-url`).
+    #[arg(long, default_value = "documented")]
+    pub profile: Profile,
+    /// Don't use the mock control API even when the target has one.
+    #[arg(long)]
+    pub no_mock_control: bool,
+    /// No progress bar.
+    #[arg(long)]
+    pub quiet: bool,
+}
 
 /// Runs the subcommand and returns the exit code.
-pub fn run(_args: CheckArgs) -> u8 {
-    eprintln!("gatecheck check: not implemented yet");
-    2
+pub fn run(args: CheckArgs) -> u8 {
+    if args.list {
+        return match list(&args.format) {
+            Ok(text) => {
+                print!("{text}");
+                exit::PASSED
+            }
+            Err(e) => {
+                eprintln!("gatecheck check: {e:#}");
+                exit::USAGE
+            }
+        };
+    }
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("gatecheck check: cannot start the runtime: {e}");
+            return exit::USAGE;
+        }
+    };
+    runtime.block_on(run_async(args))
+}
+
+fn list(format: &str) -> anyhow::Result<String> {
+    Ok(match format {
+        "text" => gatecheck_conformance::text_list(),
+        "markdown" | "md" => gatecheck_conformance::markdown_table(),
+        "json" => serde_json::to_string_pretty(&gatecheck_conformance::catalog())? + "\n",
+        other => bail!("unknown --format {other:?}: expected text, markdown or json"),
+    })
+}
+
+/// Parses `90`, `90s`, `500ms`, `10m`, `1h`.
+fn duration(s: &str) -> anyhow::Result<Duration> {
+    let s = s.trim();
+    let (num, unit) = s
+        .find(|c: char| !c.is_ascii_digit() && c != '.')
+        .map_or((s, ""), |i| s.split_at(i));
+    let n: f64 = num.parse().map_err(|_| anyhow!("invalid duration {s:?}"))?;
+    let secs = match unit {
+        "" | "s" => n,
+        "ms" => n / 1000.0,
+        "m" => n * 60.0,
+        "h" => n * 3600.0,
+        _ => bail!("invalid duration {s:?}: use s, ms, m or h"),
+    };
+    if !secs.is_finite() || secs < 0.0 {
+        bail!("invalid duration {s:?}");
+    }
+    Ok(Duration::from_secs_f64(secs))
+}
+
+fn config(args: &CheckArgs, base_url: &str) -> anyhow::Result<RunnerConfig> {
+    let url = base_url
+        .parse()
+        .with_context(|| format!("invalid --base-url {base_url:?}"))?;
+    let mut c = RunnerConfig::new(url)
+        .with_cases(args.cases)
+        .with_only(args.only.clone())
+        .with_skip(args.skip.clone())
+        .with_strict(args.strict)
+        .with_budget(args.budget_requests, args.budget_quota)
+        .with_concurrency(args.concurrency)
+        .with_deadline(duration(&args.deadline)?)
+        .with_video_deadline(duration(&args.video_deadline)?)
+        .with_request_timeout(duration(&args.timeout)?)
+        .with_allow_create_keys(args.allow_create_keys)
+        .with_dry_run(args.dry_run);
+    if let Some(k) = &args.api_key {
+        c = c.with_api_key(k.clone());
+    }
+    if let Some(t) = &args.access_token {
+        c = c.with_access_token(t.clone());
+    }
+    if let Some(u) = args.user_id {
+        c = c.with_user_id(u);
+    }
+    if let Some(k) = args.key_id {
+        c = c.with_key_id(k);
+    }
+    if let Some(s) = args.seed {
+        c = c.with_seed(s);
+    }
+    if let Some(s) = &args.shard {
+        c = c.with_shard(s.parse::<Shard>()?);
+    }
+    if let Some(p) = &args.poll_interval {
+        c.poll_interval = Some(duration(p)?);
+    }
+    c.rate = args.rate;
+    c.client_ip = args.client_ip;
+    c.use_mock_control = !args.no_mock_control;
+    c.progress = !args.quiet;
+    gatecheck_conformance::select_checks(&c)?;
+    Ok(c)
+}
+
+fn report_paths(args: &CheckArgs) -> anyhow::Result<Vec<PathBuf>> {
+    args.report
+        .iter()
+        .map(|r| match r.split_once('=') {
+            Some(("json", path)) if !path.is_empty() => Ok(PathBuf::from(path)),
+            _ => Err(anyhow!("invalid --report {r:?}: expected json=FILE")),
+        })
+        .collect()
+}
+
+async fn run_async(args: CheckArgs) -> u8 {
+    let json_paths = match report_paths(&args) {
+        Ok(p) => p,
+        Err(e) => {
+            eprintln!("gatecheck check: {e:#}");
+            return exit::USAGE;
+        }
+    };
+    let mut mock = None;
+    let base_url = match &args.base_url {
+        Some(u) => u.clone(),
+        None => {
+            let server = MockServer::builder()
+                .profile(args.profile)
+                .clock(ClockMode::virtual_default())
+                .start()
+                .await;
+            let uri = server.uri();
+            eprintln!(
+                "gatecheck check: no --base-url; checking the embedded mock ({}) at {uri}",
+                args.profile
+            );
+            mock = Some(server);
+            uri
+        }
+    };
+    let config = match config(&args, &base_url) {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("gatecheck check: {e:#}");
+            return exit::USAGE;
+        }
+    };
+    let total = gatecheck_conformance::select_checks(&config)
+        .map(|v| v.len())
+        .unwrap_or(0);
+    let mut runner = Runner::new(config.clone());
+    if config.progress {
+        if let Some(p) = progress_bar(total) {
+            runner = runner.on_progress(p);
+        }
+    }
+    let redactor = runner.redactor();
+    let result = runner.run().await;
+    if let Some(server) = mock {
+        server.shutdown().await;
+    }
+    let report = match result {
+        Ok(r) => r,
+        Err(e) => {
+            eprintln!("gatecheck check: {}", redactor.text(&e.to_string()));
+            return e.exit_code();
+        }
+    };
+    if let Err(e) = write_reports(&report, &json_paths, args.junit.as_ref()) {
+        eprintln!("gatecheck check: {e:#}");
+        return exit::USAGE;
+    }
+    print_human(&report, &redactor);
+    report.exit_code()
+}
+
+fn write_reports(report: &Report, json: &[PathBuf], junit: Option<&PathBuf>) -> anyhow::Result<()> {
+    for p in json {
+        std::fs::write(p, report.to_json() + "\n")
+            .with_context(|| format!("writing {}", p.display()))?;
+    }
+    if let Some(p) = junit {
+        std::fs::write(p, to_junit(report)).with_context(|| format!("writing {}", p.display()))?;
+    }
+    Ok(())
+}
+
+fn print_human(report: &Report, redactor: &gatecheck_conformance::Redactor) {
+    if report.dry_run {
+        println!(
+            "dry run: {} planned requests (nothing sent to model or key routes)",
+            report.planned.len()
+        );
+        for p in &report.planned {
+            println!("  {p}");
+        }
+    }
+    print!("{}", redactor.text(&summary_table(report)));
+    if let Some(k) = &report.key_cleanup {
+        println!("{k}");
+    }
 }

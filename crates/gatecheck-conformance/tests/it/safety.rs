@@ -1,0 +1,185 @@
+//! Safety on real deployments: snapshot and restore of `--key-id`, scratch keys, budgets, the
+//! deadline, dry runs, retries with backoff, and shards. The mock stands in for a real
+//! deployment here: its control API is turned off in the runner (`use_mock_control = false`).
+
+use super::against_mock::config;
+use gatecheck_conformance::{Runner, RunnerConfig, Shard, Status};
+use gatecheck_mock::{ClockMode, Fault, MockServer};
+use std::time::{Duration, Instant};
+
+async fn mock() -> MockServer {
+    MockServer::builder()
+        .clock(ClockMode::virtual_default())
+        .start()
+        .await
+}
+
+/// A mock on the real clock, as a real deployment would be.
+async fn real_clock_mock() -> MockServer {
+    MockServer::start().await
+}
+
+/// A configuration that treats the mock as a real deployment.
+fn as_real(server: &MockServer) -> RunnerConfig {
+    let mut c = config(&server.uri())
+        .with_access_token(server.demo_account().access_token)
+        .with_user_id(1);
+    c.use_mock_control = false;
+    c
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_named_key_is_snapshotted_and_restored() {
+    let server = real_clock_mock().await;
+    let before = server.key(1).expect("key 1");
+    let c = as_real(&server)
+        .with_key_id(1)
+        .with_api_key(server.demo_key())
+        .with_only(["key.*", "token.update.*"])
+        .with_skip(["key.state.*"]);
+    let report = Runner::new(c).run().await.expect("run");
+    assert!(
+        report
+            .key_cleanup
+            .as_deref()
+            .is_some_and(|s| s.contains("restored")),
+        "{:?}",
+        report.key_cleanup
+    );
+    let after = server.key(1).expect("key 1");
+    let editable = |k: &gatecheck_schemas::types::KeyRecord| {
+        (
+            k.name.clone(),
+            k.status,
+            k.expired_time,
+            k.remain_quota,
+            k.unlimited_quota,
+            k.model_limits_enabled,
+            k.model_limits.clone(),
+            k.allow_ips.clone().unwrap_or_default(),
+            k.group.clone(),
+        )
+    };
+    assert_eq!(editable(&after), editable(&before));
+    assert_eq!(
+        report.summary.failed,
+        0,
+        "{}",
+        gatecheck_conformance::report::summary_table(&report)
+    );
+    server.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_scratch_key_is_created_and_deleted() {
+    let server = real_clock_mock().await;
+    let keys_before = server.state().keys.len();
+    let c = as_real(&server)
+        .with_allow_create_keys(true)
+        .with_only(["key.disabled-rejected", "token.update.envelope"]);
+    let report = Runner::new(c).run().await.expect("run");
+    assert_eq!(
+        report.ids_with(Status::Passed).len(),
+        2,
+        "{}",
+        gatecheck_conformance::report::summary_table(&report)
+    );
+    assert!(
+        report
+            .key_cleanup
+            .as_deref()
+            .is_some_and(|s| s.contains("deleted")),
+        "{:?}",
+        report.key_cleanup
+    );
+    assert_eq!(server.state().keys.len(), keys_before);
+    server.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_request_budget_is_never_exceeded() {
+    let server = mock().await;
+    let before = server.received_requests().len();
+    let c = config(&server.uri()).with_budget(Some(25), None);
+    let report = Runner::new(c).run().await.expect("run");
+    let after = server.received_requests().len();
+    // Discovery and key clean-up are outside the budget; at most a handful of them.
+    assert!(after - before <= 25 + 12, "{} requests", after - before);
+    assert!(report.summary.skipped > 0);
+    assert!(report
+        .checks
+        .iter()
+        .any(|c| c.message.as_deref().is_some_and(|m| m.contains("budget"))));
+    assert_eq!(report.summary.failed, 0);
+    server.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_hanging_target_ends_at_the_deadline() {
+    let server = mock().await;
+    server.inject(Fault::hang().on("/v1/*"));
+    let start = Instant::now();
+    let c = config(&server.uri())
+        .with_deadline(Duration::from_secs(3))
+        .with_request_timeout(Duration::from_secs(60));
+    let report = Runner::new(c).run().await.expect("run");
+    assert!(
+        start.elapsed() < Duration::from_secs(15),
+        "took {:?}",
+        start.elapsed()
+    );
+    assert!(report.deadline_reached);
+    server.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_dry_run_sends_nothing_to_model_or_key_routes() {
+    let server = mock().await;
+    let keys = server.state().keys.len();
+    let report = Runner::new(config(&server.uri()).with_dry_run(true))
+        .run()
+        .await
+        .expect("run");
+    assert!(report.dry_run);
+    assert!(
+        report.planned.len() >= 20,
+        "{} planned",
+        report.planned.len()
+    );
+    assert!(report.planned.iter().all(|p| p.starts_with("curl ")));
+    let touched = server
+        .received_requests()
+        .iter()
+        .filter(|e| e.path.starts_with("/v1/") || e.path.starts_with("/api/token"))
+        .count();
+    assert_eq!(touched, 0);
+    assert_eq!(server.state().keys.len(), keys);
+    server.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn transient_errors_are_retried_with_backoff() {
+    let server = mock().await;
+    server.inject(Fault::status(503).on("GET /api/models").times(2));
+    let c = config(&server.uri()).with_only(["catalog.envelope-schema"]);
+    let report = Runner::new(c).run().await.expect("run");
+    assert!(report.retries >= 2, "{} retries", report.retries);
+    assert_eq!(
+        report.ids_with(Status::Passed),
+        vec!["catalog.envelope-schema"]
+    );
+    server.shutdown().await;
+}
+
+#[tokio::test]
+async fn shards_split_the_checks_without_overlap() {
+    let base = RunnerConfig::new("http://127.0.0.1:1".parse().expect("url"));
+    let all = gatecheck_conformance::select_checks(&base).expect("all");
+    let mut union = Vec::new();
+    for k in 1..=3 {
+        let c = base.clone().with_shard(Shard { index: k, count: 3 });
+        union.extend(gatecheck_conformance::select_checks(&c).expect("shard"));
+    }
+    union.sort();
+    assert_eq!(union, all);
+}
