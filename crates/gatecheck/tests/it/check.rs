@@ -1,1 +1,164 @@
-//! Tests of `gatecheck` (check).
+//! Tests of `gatecheck check`: the catalog listing, exit codes, dry runs, reports, and the
+//! generated `docs/checks.md`.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn gatecheck(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_gatecheck"))
+        .arg("check")
+        .args(args)
+        .env_remove("GATECHECK_BASE_URL")
+        .env_remove("GATECHECK_API_KEY")
+        .env_remove("GATECHECK_ACCESS_TOKEN")
+        .output()
+        .expect("run gatecheck check")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn repo_root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+#[test]
+fn list_prints_the_catalog() {
+    let out = gatecheck(&["--list"]);
+    assert_eq!(out.status.code(), Some(0));
+    insta::assert_snapshot!("check_list", stdout(&out));
+}
+
+#[test]
+fn docs_checks_md_matches_the_catalog() {
+    let out = gatecheck(&["--list", "--format", "markdown"]);
+    assert_eq!(out.status.code(), Some(0));
+    let table = stdout(&out);
+    let doc = std::fs::read_to_string(repo_root().join("docs/checks.md")).expect("docs/checks.md");
+    assert!(
+        doc.contains(&table),
+        "docs/checks.md drifted from the catalog: regenerate its table with \
+         `gatecheck check --list --format markdown`"
+    );
+}
+
+#[test]
+fn the_embedded_mock_passes_and_writes_reports() {
+    let dir = std::env::temp_dir().join(format!("gatecheck-check-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("tmp dir");
+    let json = dir.join("report.json");
+    let junit = dir.join("junit.xml");
+    let out = gatecheck(&[
+        "--cases",
+        "3",
+        "--seed",
+        "11",
+        "--quiet",
+        "--report",
+        &format!("json={}", json.display()),
+        "--junit",
+        &junit.display().to_string(),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
+    assert!(stdout(&out).contains("0 failed"));
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).expect("json")).expect("json");
+    assert_eq!(report["seed"], 11);
+    assert_eq!(report["summary"]["failed"], 0);
+    assert!(std::fs::read_to_string(&junit)
+        .expect("junit")
+        .contains("<testsuites"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn contract_failures_exit_1() {
+    let out = gatecheck(&[
+        "--profile",
+        "new-api",
+        "--cases",
+        "3",
+        "--seed",
+        "5",
+        "--quiet",
+    ]);
+    assert_eq!(out.status.code(), Some(1), "{}", stdout(&out));
+    let text = stdout(&out);
+    for id in [
+        "token.update.name-50-chars",
+        "token.update.status-applied",
+        "v1.validation-status-400",
+        "video.poll.unknown-id-404",
+    ] {
+        assert!(text.contains(id), "{id} missing from:\n{text}");
+    }
+    assert!(text.contains("reproduce: curl "));
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    assert_eq!(
+        gatecheck(&["--shard", "3/2", "--base-url", "http://127.0.0.1:9"])
+            .status
+            .code(),
+        Some(2)
+    );
+    assert_eq!(
+        gatecheck(&["--base-url", "ftp://example.invalid"])
+            .status
+            .code(),
+        Some(2)
+    );
+    assert_eq!(
+        gatecheck(&["--deadline", "soon", "--base-url", "http://127.0.0.1:9"])
+            .status
+            .code(),
+        Some(2)
+    );
+    assert_eq!(
+        gatecheck(&["--list", "--format", "yaml"]).status.code(),
+        Some(2)
+    );
+    assert_eq!(
+        gatecheck(&["--report", "xml=out", "--base-url", "http://127.0.0.1:9"])
+            .status
+            .code(),
+        Some(2)
+    );
+}
+
+#[test]
+fn an_unreachable_target_exits_3() {
+    // Port 9 (discard) on loopback: nothing listens there in the test environment.
+    let out = gatecheck(&[
+        "--base-url",
+        "http://127.0.0.1:9",
+        "--quiet",
+        "--timeout",
+        "2s",
+    ]);
+    assert_eq!(
+        out.status.code(),
+        Some(3),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[test]
+fn dry_run_lists_planned_requests_with_secrets_redacted() {
+    let out = gatecheck(&[
+        "--dry-run",
+        "--quiet",
+        "--only",
+        "token.*,auth.*",
+        "--access-token",
+        "tok-SECRET-123456",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
+    let text = stdout(&out);
+    assert!(text.contains("dry run:"));
+    assert!(text.contains("curl -sS -X PUT"));
+    assert!(!text.contains("tok-SECRET-123456"));
+}
