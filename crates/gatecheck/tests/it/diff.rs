@@ -1,1 +1,112 @@
-//! Tests of `gatecheck` (diff).
+//! Tests of `gatecheck diff`: the embedded mock against a served `new-api` mock shows exactly
+//! the profile differences; a mock against itself shows nothing; reports and repro lines.
+
+use std::process::{Command, Output};
+
+fn gatecheck(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_gatecheck"))
+        .args(args)
+        .env_remove("GATECHECK_LEFT_API_KEY")
+        .env_remove("GATECHECK_RIGHT_API_KEY")
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("run gatecheck")
+}
+
+fn temp_file(name: &str) -> std::path::PathBuf {
+    std::env::temp_dir().join(format!("gatecheck-cli-diff-{}-{name}", std::process::id()))
+}
+
+#[test]
+fn left_mock_against_a_new_api_mock_reports_the_profile_differences() {
+    let served = super::serve::start(&["--profile", "new-api", "--clock", "virtual"]);
+    let (json, junit) = (temp_file("report.json"), temp_file("report.xml"));
+    let out = gatecheck(&[
+        "diff",
+        "--left-mock",
+        "--right",
+        &served.base,
+        "--seed",
+        "3",
+        "--json",
+        json.to_str().unwrap(),
+        "--junit",
+        junit.to_str().unwrap(),
+    ]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert!(!stdout.contains('\x1b'), "no colors when not on a terminal");
+    assert!(
+        stdout.contains("known new-api profile differences shown: 6"),
+        "{stdout}"
+    );
+    assert!(!stdout.contains("other differences"), "{stdout}");
+    assert!(
+        stdout.contains("── check token.update.name-50-chars"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("/status: 404 → 400"), "{stdout}");
+    assert!(stdout.contains("repro: --seed 3 --only "), "{stdout}");
+    // No secret reaches the output.
+    assert!(
+        !stdout.contains("8HlrwYMfvea9lkxwkkMxzwwM5hpA6eEf"),
+        "{stdout}"
+    );
+
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let differing: Vec<&str> = report["steps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|s| !s["differences"].as_array().unwrap().is_empty())
+        .map(|s| s["step"].as_str().unwrap())
+        .collect();
+    assert_eq!(differing.len(), 9, "{differing:?}");
+    let xml = std::fs::read_to_string(&junit).unwrap();
+    assert!(xml.contains("failures=\"9\""), "{xml}");
+    assert!(
+        xml.contains("classname=\"video.poll.unknown-id-404\""),
+        "{xml}"
+    );
+    let _ = std::fs::remove_file(json);
+    let _ = std::fs::remove_file(junit);
+
+    // The repro line runs just that step (and what it needs).
+    let out = gatecheck(&[
+        "diff",
+        "--left-mock",
+        "--right",
+        &served.base,
+        "--seed",
+        "3",
+        "--only",
+        "26",
+    ]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert!(
+        stdout.contains("video.poll.unknown-id-404 (step 26"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("1 steps, 0 equal, 1 differ"), "{stdout}");
+}
+
+#[test]
+fn a_mock_against_itself_is_empty() {
+    let out = gatecheck(&["diff", "--left-mock", "--right-mock", "--seed", "8"]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}");
+    assert!(stdout.contains("0 differ"), "{stdout}");
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    let out = gatecheck(&["diff", "--left-mock"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("right target"));
+    let out = gatecheck(&["diff", "--left-mock", "--right-mock", "--only", "999"]);
+    assert_eq!(out.status.code(), Some(2));
+    let out = gatecheck(&["diff", "--left", "ftp://x", "--right-mock"]);
+    assert_eq!(out.status.code(), Some(2));
+}
