@@ -11,6 +11,7 @@
 
 #[cfg(feature = "arbitrary")]
 pub mod arbitrary;
+mod content;
 mod openapi;
 mod profile;
 pub mod rules;

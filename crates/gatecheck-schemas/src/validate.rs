@@ -1,5 +1,6 @@
 //! Validation of JSON values against the resource schemas, with validators compiled once.
 
+use crate::content;
 use crate::schemas::{self, DOCUMENTS};
 use jsonschema::{Draft, Registry, Validator};
 use serde_json::Value;
@@ -153,24 +154,25 @@ pub fn validate(name: &str, instance: &Value) -> Result<(), ValidationError> {
             name: name.to_owned(),
         });
     };
-    if validator.is_valid(instance) {
-        return Ok(());
-    }
     let mut violations = Vec::new();
     let mut omitted = 0;
-    for error in validator.iter_errors(instance) {
-        if violations.len() >= MAX_VIOLATIONS {
-            omitted += 1;
-            continue;
-        }
-        violations.push(Violation {
+    if !validator.is_valid(instance) {
+        let mut errors = validator.iter_errors(instance);
+        violations.extend(errors.by_ref().take(MAX_VIOLATIONS).map(|error| Violation {
             instance_path: error.instance_path().as_str().to_owned(),
             keyword: error.kind().keyword().to_owned(),
             schema_path: error.evaluation_path().as_str().to_owned(),
             keyword_location: error.absolute_keyword_location().map(|u| u.to_string()),
             message: message_of(&error),
-        });
+        }));
+        omitted = errors.count();
     }
+    content::check(name, instance, &mut violations);
+    if violations.is_empty() {
+        return Ok(());
+    }
+    omitted += violations.len().saturating_sub(MAX_VIOLATIONS);
+    violations.truncate(MAX_VIOLATIONS);
     Err(ValidationError::Invalid {
         schema,
         violations,

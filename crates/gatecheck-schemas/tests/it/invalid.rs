@@ -499,3 +499,83 @@ fn invalid_error_bodies() {
     );
     rejects("v1-error", json!({"error": "boom"}), &[("/error", "type")]);
 }
+
+#[test]
+fn the_encoded_endpoints_must_decode_to_a_map_of_routes() {
+    let encoded = |text: &str| with(model(), "/endpoints", Some(json!(text)));
+    crate::assert_valid(
+        "model-record",
+        &encoded(r#"{"a":{"path":"/v1/videos","method":"POST"}}"#),
+    );
+    crate::assert_valid("model-record", &encoded("{}"));
+    rejects(
+        "model-record",
+        encoded("not json"),
+        &[("/endpoints", "contentMediaType")],
+    );
+    rejects(
+        "model-record",
+        encoded(r#"{"a":{"path":"/v1/x"}"#),
+        &[("/endpoints", "contentMediaType")],
+    );
+    rejects(
+        "model-record",
+        encoded(r#"{"a":{"path":"/v1/x"}}"#),
+        &[("/endpoints", "contentSchema")],
+    );
+    rejects(
+        "model-record",
+        encoded(r#"["openai"]"#),
+        &[("/endpoints", "contentSchema")],
+    );
+    rejects(
+        "model-record",
+        encoded(r#"{"a":{"path":1,"method":"GET"}}"#),
+        &[("/endpoints", "contentSchema")],
+    );
+    let catalog = json!({"success": true, "page": 1, "page_size": 10, "total": 2,
+                         "data": [model(), encoded(r#"{"a":1}"#)]});
+    rejects(
+        "catalog-envelope",
+        catalog,
+        &[("/data/1/endpoints", "contentSchema")],
+    );
+    let err = gatecheck_schemas::validate("model-record", &encoded(r#"{"a":{"path":"/v1/x"}}"#))
+        .unwrap_err();
+    let v = &err.violations()[0];
+    assert_eq!(
+        v.schema_path,
+        "/properties/endpoints/anyOf/0/contentSchema/additionalProperties/required"
+    );
+    assert!(
+        v.message
+            .starts_with("the decoded JSON at /a: \"method\" is a required property"),
+        "{}",
+        v.message
+    );
+}
+
+#[test]
+fn violations_are_bounded() {
+    let many: Vec<Value> = (0..500).map(|_| json!("x")).collect();
+    let body = json!({"created": 0, "id": "m", "code": "m", "provider": "P", "provider_code": "p",
+                      "name": "M", "model_type": "audio", "features": many, "endpoints": [],
+                      "pricing": {"currency": "USD", "input": null, "output": null,
+                                  "per_request": null, "per_second": null}});
+    crate::assert_valid("model-record", &body);
+    let bad: Vec<Value> = (0..500).map(|i| json!(i)).collect();
+    let err =
+        gatecheck_schemas::validate("model-record", &with(body, "/features", Some(json!(bad))))
+            .unwrap_err();
+    match err {
+        gatecheck_schemas::ValidationError::Invalid {
+            violations,
+            omitted,
+            ..
+        } => {
+            assert_eq!(violations.len(), gatecheck_schemas::MAX_VIOLATIONS);
+            assert_eq!(violations.len() + omitted, 500);
+        }
+        other => panic!("{other}"),
+    }
+}
