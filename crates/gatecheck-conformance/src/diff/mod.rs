@@ -45,6 +45,12 @@ pub struct StepDiff {
     /// The steps that reproduce this one (indices), when it differs.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub minimal_steps: Vec<usize>,
+    /// The left request's transport error (redacted), when it failed on the way.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub left_error: Option<String>,
+    /// The right request's transport error (redacted).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub right_error: Option<String>,
     /// curl for the left side (secrets as shell variables or redacted), when it differs.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub curl_left: Option<String>,
@@ -115,6 +121,13 @@ impl DiffReport {
         groups
     }
 
+    /// Whether some request failed on the way (the comparison is incomplete).
+    pub fn has_errors(&self) -> bool {
+        self.steps
+            .iter()
+            .any(|s| s.left_error.is_some() || s.right_error.is_some())
+    }
+
     /// The report as pretty JSON.
     pub fn to_json(&self) -> String {
         serde_json::to_string_pretty(self).unwrap_or_default()
@@ -167,6 +180,8 @@ impl DiffRun<'_> {
                 step: step.id.clone(),
                 check_id: step.check.clone(),
                 title: step.title.clone(),
+                left_error: lo.error().map(|e| self.redactor.text(e)),
+                right_error: ro.error().map(|e| self.redactor.text(e)),
                 request,
                 left: lv,
                 right: rv,

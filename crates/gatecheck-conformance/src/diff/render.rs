@@ -74,6 +74,11 @@ fn render_step(out: &mut String, report: &DiffReport, step: &StepDiff, style: St
             &format!("(step {}: {}; {})", step.index, step.request, step.title)
         )
     );
+    for (side, error) in [("left", &step.left_error), ("right", &step.right_error)] {
+        if let Some(e) = error {
+            let _ = writeln!(out, "  {side} request failed: {e}");
+        }
+    }
     if !step.differs() {
         return;
     }
@@ -148,6 +153,26 @@ pub fn render_text(report: &DiffReport, style: Style) -> String {
         );
         for k in rows {
             let _ = writeln!(out, "  - {} [{}]", k.place, k.verdict);
+        }
+    }
+    let failed: Vec<String> = report
+        .steps
+        .iter()
+        .filter(|s| s.left_error.is_some() || s.right_error.is_some())
+        .map(|s| s.step.clone())
+        .collect();
+    if !failed.is_empty() {
+        let _ = writeln!(
+            out,
+            "requests that failed (the comparison is incomplete): {}",
+            failed.join(", ")
+        );
+        for step in report.steps.iter().filter(|s| !s.differs()) {
+            for (side, error) in [("left", &step.left_error), ("right", &step.right_error)] {
+                if let Some(e) = error {
+                    let _ = writeln!(out, "  {} ({side}): {e}", step.step);
+                }
+            }
         }
     }
     let unexplained = report.unexplained();

@@ -253,6 +253,14 @@ impl Outcome {
         }
     }
 
+    /// The transport error, when the request was built but failed on the way.
+    pub fn error(&self) -> Option<&str> {
+        match self {
+            Outcome::Failed { error, .. } => Some(error),
+            _ => None,
+        }
+    }
+
     /// Normalizes the outcome. Errors keep only their kind (their text holds hosts and ports).
     pub fn normalize(&self, normalizer: &mut Normalizer) -> NormalizedOutcome {
         match self {

@@ -39,6 +39,8 @@ pub struct Recorded {
     pub title: String,
     /// The normalized outcome.
     pub outcome: NormalizedOutcome,
+    /// The transport error, when the request failed on the way.
+    pub error: Option<String>,
 }
 
 impl Recorded {
@@ -114,6 +116,7 @@ pub async fn run_sequence(
             check: step.check.clone(),
             request,
             title: step.title.clone(),
+            error: outcome.error().map(str::to_owned),
             outcome: normalized,
         });
     }

@@ -111,7 +111,8 @@ pub struct DiffArgs {
     pub timeout: u64,
 }
 
-/// Runs the subcommand and returns the exit code: 0 equal, 1 differences, 2 error.
+/// Runs the subcommand and returns the exit code: 0 equal, 1 differences, 2 error (including a
+/// request that failed on the way: the comparison is then incomplete).
 pub fn run(args: DiffArgs) -> u8 {
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
@@ -225,7 +226,14 @@ async fn run_async(args: DiffArgs) -> anyhow::Result<u8> {
     }
     left.shutdown().await;
     right.shutdown().await;
-    Ok(if report.is_empty() { 0 } else { 1 })
+    Ok(if report.has_errors() {
+        eprintln!("gatecheck diff: some requests failed on the way; the comparison is incomplete");
+        2
+    } else if report.is_empty() {
+        0
+    } else {
+        1
+    })
 }
 
 /// Poll settings: the mock's clock moves 15 s per poll; a real target is polled every

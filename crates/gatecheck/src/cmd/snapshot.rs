@@ -32,8 +32,8 @@ pub struct SnapshotArgs {
     /// Profile of the embedded mock (without --base-url).
     #[arg(long, value_name = "P", default_value = "documented")]
     pub profile: Profile,
-    /// Snapshot directory.
-    #[arg(long, value_name = "DIR", default_value = "snapshots")]
+    /// Snapshot directory (one `.snap` file per step, and a manifest).
+    #[arg(long, value_name = "DIR")]
     pub dir: PathBuf,
     /// Seed of the sequence (record: 1 by default; verify: the one recorded).
     #[arg(long)]
@@ -192,5 +192,20 @@ async fn run_sequence(args: &SnapshotArgs, seed: u64) -> anyhow::Result<Vec<snap
     );
     let recorded = snapshot::run_sequence(&sequence, &mut side.runner, &normalizer).await;
     side.shutdown().await;
+    let failed: Vec<String> = recorded
+        .iter()
+        .filter_map(|r| {
+            r.error
+                .as_ref()
+                .map(|e| format!("  step {} {}: {e}", r.index, r.step))
+        })
+        .collect();
+    if !failed.is_empty() {
+        anyhow::bail!(
+            "{} requests failed on the way (nothing compared or written):\n{}",
+            failed.len(),
+            failed.join("\n")
+        );
+    }
     Ok(recorded)
 }

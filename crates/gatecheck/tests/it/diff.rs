@@ -110,3 +110,62 @@ fn usage_errors_exit_2() {
     let out = gatecheck(&["diff", "--left", "ftp://x", "--right-mock"]);
     assert_eq!(out.status.code(), Some(2));
 }
+
+#[test]
+fn an_unreachable_target_is_an_error_not_an_empty_diff() {
+    // A port nobody listens on (bound, then released).
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let url = format!("http://127.0.0.1:{port}");
+    let out = gatecheck(&[
+        "diff",
+        "--left",
+        &url,
+        "--right",
+        &url,
+        "--seed",
+        "1",
+        "--only",
+        "0",
+        "--timeout",
+        "2",
+    ]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(2), "{stdout}");
+    assert!(stdout.contains("requests that failed"), "{stdout}");
+}
+
+#[test]
+fn rules_files_extend_the_normalization() {
+    let served = super::serve::start(&["--profile", "new-api", "--clock", "virtual"]);
+    let rules = temp_file("rules.json");
+    std::fs::write(
+        &rules,
+        r#"[{"path": "/error", "action": "drop"}, {"path": "/code", "action": "drop"},
+            {"path": "/message", "action": "drop"}, {"path": "/data", "action": "drop"}]"#,
+    )
+    .unwrap();
+    let args = [
+        "diff",
+        "--left-mock",
+        "--right",
+        &served.base,
+        "--seed",
+        "3",
+        "--only",
+        "26",
+    ];
+    let mut with_rules = args.to_vec();
+    with_rules.extend(["--rules", rules.to_str().unwrap()]);
+    let stdout = String::from_utf8_lossy(&gatecheck(&with_rules).stdout).into_owned();
+    assert!(stdout.contains("/status: 404 → 400"), "{stdout}");
+    assert!(!stdout.contains("/body/code"), "{stdout}");
+    std::fs::write(&rules, r#"[{"path": "nope", "action": "drop"}]"#).unwrap();
+    let out = gatecheck(&with_rules);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("nope"));
+    let _ = std::fs::remove_file(rules);
+}
