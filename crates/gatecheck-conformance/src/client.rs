@@ -638,10 +638,8 @@ impl Client {
             headers.append(name, header_value(v)?);
         }
         if uri.scheme_str() == Some("http") {
-            if let Some(intercept) = self.proxy_for(&uri) {
-                if let Some(auth) = intercept {
-                    headers.insert(http::header::PROXY_AUTHORIZATION, auth);
-                }
+            if let Some(Some(auth)) = self.proxy_for(&uri) {
+                headers.insert(http::header::PROXY_AUTHORIZATION, auth);
             }
         }
         let request = builder

@@ -16,7 +16,7 @@ pub(crate) const CHECKS: &[CheckDef] = &[
         "The default format answers 200 `application/json` with a string `text`.",
         Phase::Shared, |c| Box::pin(json_text(c, "/v1/audio/translations"))),
     def("audio.translation.response-formats", Failure, "POST /v1/audio/translations", "spec: POST /v1/audio/translations (response_format: json, text, srt, verbose_json, vtt)",
-        "Every `response_format`, with any temperature in [0, 1], is accepted with 200; `json` carries `text`.",
+        "Every `response_format`, with any temperature in [0, 1] and an optional English prompt, is accepted with 200; `json` carries `text`.",
         Phase::Shared, |c| Box::pin(formats(c))),
     def("audio.translation.format-bodies", Deviation, "POST /v1/audio/translations", "DECISIONS: Images, audio (text/plain, SRT, VTT, verbose_json)",
         "`text` is text/plain, `srt` and `vtt` parse as subtitles, `verbose_json` is valid against verbose-transcription.",
@@ -135,15 +135,22 @@ async fn json_text(ctx: &Ctx, route: &'static str) -> Outcome {
 async fn formats(ctx: &Ctx) -> Outcome {
     let route = "/v1/audio/translations";
     let model = translation_model(ctx, route)?;
-    let strat = (response_format(), prop::option::of(valid_temperature()));
+    let strat = (
+        response_format(),
+        prop::option::of(valid_temperature()),
+        prop::option::of("[A-Za-z ,.]{1,40}"),
+    );
     for_all(
         ctx,
         ctx.cfg.cases,
         strat,
-        |(fmt, temp): (TranscriptFormat, Option<f64>)| {
+        |(fmt, temp, prompt): (TranscriptFormat, Option<f64>, Option<String>)| {
             let mut extra = vec![("response_format", fmt.as_str().to_string())];
             if let Some(t) = temp {
                 extra.push(("temperature", t.to_string()));
+            }
+            if let Some(p) = prompt {
+                extra.push(("prompt", p));
             }
             let spec = upload(
                 ctx,

@@ -27,6 +27,9 @@ pub(crate) const CHECKS: &[CheckDef] = &[
     def("v1.validation-status-400", Failure, "/v1/audio/*, /v1/images/generations", "spec: Errors (400: invalid prompt, text, file, model, voice, format, size)",
         "Invalid requests on the audio and image routes are answered exactly 400.",
         Phase::Shared, |c| Box::pin(validation_400(c))),
+    def("v1.unknown-path-404", Failure, "/v1/*", "spec: Errors (404: wrong base URL or path)",
+        "A request to a path the service does not have is answered 404.",
+        Phase::Shared, |c| Box::pin(unknown_path(c))),
     def("v1.error-body", Deviation, "/v1/*", "DECISIONS: Error bodies",
         "`/v1` errors are JSON `{error:{message, type, param, code}}` with type `new_api_error`.",
         Phase::Shared, |c| Box::pin(error_body(c))),
@@ -310,5 +313,36 @@ async fn request_id(ctx: &Ctx) -> Outcome {
             Ok(())
         }
     })
+    .await
+}
+
+async fn unknown_path(ctx: &Ctx) -> Outcome {
+    let auth = ctx.model_auth()?;
+    let strat = ("[a-z]{3,12}", proptest::bool::ANY);
+    crate::gen::for_all(
+        ctx,
+        ctx.cfg.cases.min(4),
+        strat,
+        |(seg, post): (String, bool)| {
+            let path = format!("/v1/gatecheck-{seg}");
+            let spec = if post {
+                RequestSpec::post(path).json(json!({"model": "x"}))
+            } else {
+                RequestSpec::get(path)
+            }
+            .auth(auth.clone());
+            async move {
+                let ex = ctx.send(&spec, 0).await?;
+                if ex.status.as_u16() != 404 {
+                    return Err(ctx.fail(
+                        format!("an unknown path was answered {}", ex.status),
+                        &spec,
+                        Some(&ex),
+                    ));
+                }
+                Ok(())
+            }
+        },
+    )
     .await
 }

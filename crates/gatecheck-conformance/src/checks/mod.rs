@@ -139,6 +139,9 @@ pub(crate) fn pass1() -> Outcome {
     })
 }
 
+/// One image request, its answer, and the size it asked for.
+pub(crate) type ImageExchange = (RequestSpec, Exchange, String);
+
 /// What the runner learned about the target.
 #[derive(Debug)]
 pub(crate) struct Env {
@@ -153,7 +156,7 @@ pub(crate) struct Env {
     /// The observed video run, shared by the lifecycle checks.
     pub video: tokio::sync::OnceCell<Arc<Result<video::VideoRun, Halt>>>,
     /// The image results, shared by the image checks.
-    pub images: tokio::sync::OnceCell<Result<Vec<(RequestSpec, Exchange, String)>, Halt>>,
+    pub images: tokio::sync::OnceCell<Result<Vec<ImageExchange>, Halt>>,
 }
 
 /// Everything one check runs with.

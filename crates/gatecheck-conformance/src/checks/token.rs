@@ -49,6 +49,9 @@ pub(crate) const CHECKS: &[CheckDef] = &[
     def("token.update.group-no-access", Failure, "PUT /api/token/", "spec: Key update failures (no access to group)",
         "A group the account may not use is refused with a message containing `no access to group`.",
         Phase::Exclusive, |c| Box::pin(group_no_access(c))),
+    def("token.update.group-allowed", Failure, "PUT /api/token/", "spec: PUT /api/token/ (group: empty for none; a non-empty value must be available to the account)",
+        "The empty group and every group available to the account are accepted and stored.",
+        Phase::Exclusive, |c| Box::pin(group_allowed(c))),
     def("token.update.enable-expired-rejected", Deviation, "PUT /api/token/", "DECISIONS: PUT /api/token/ (check 5)",
         "Enabling a key stored as expired with a past expiry is refused.",
         Phase::Exclusive, |c| Box::pin(enable_expired(c))),
@@ -509,4 +512,34 @@ async fn enable_expired(ctx: &Ctx) -> Outcome {
         ));
     }
     pass1()
+}
+
+async fn group_allowed(ctx: &Ctx) -> Outcome {
+    let b = base(ctx)?;
+    let mut groups = vec![String::new()];
+    groups.extend(ctx.env.groups.iter().cloned());
+    let n = groups.len() as u32;
+    for g in groups {
+        let rec = KeyRecord {
+            group: g.clone(),
+            ..b.clone()
+        };
+        let (spec, ex, v) = put(ctx, "", full_update_body(&rec)).await?;
+        let got = expect_ok(ctx, &spec, &ex, &v, &format!("group {g:?}"))?;
+        if got.group != g {
+            return Err(ctx.fail(
+                format!("group {g:?} was stored as {:?}", got.group),
+                &spec,
+                Some(&ex),
+            ));
+        }
+    }
+    Ok(Pass {
+        cases: n,
+        note: if n == 1 {
+            Some("the account's groups are unknown; only the empty group was tried".into())
+        } else {
+            None
+        },
+    })
 }

@@ -1,6 +1,7 @@
 //! Integration tests of gatecheck-conformance (one test binary; one module per area).
 
 mod against_mock;
+mod client;
 mod diff;
 mod mutations;
 mod normalize;
