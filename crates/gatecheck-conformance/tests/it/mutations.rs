@@ -511,3 +511,28 @@ async fn a_task_that_never_ends_is_reported_at_the_deadline_not_hung() {
     assert!(msg.contains("no terminal state"), "{msg}");
     assert!(took < Duration::from_secs(60), "took {took:?}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn strict_turns_a_deviation_into_a_failing_run() {
+    let server = MockServer::builder()
+        .clock(ClockMode::virtual_default())
+        .start()
+        .await;
+    let proxy = start_proxy(server.uri(), Bug::NoRequestId).await;
+    let lenient = super::against_mock::config(&proxy).with_only(["v1.*"]);
+    let report = Runner::new(lenient.clone()).run().await.expect("run");
+    assert_eq!(
+        report.ids_with(Status::Deviation),
+        vec!["v1.request-id-header"]
+    );
+    assert_eq!(report.exit_code(), gatecheck_conformance::exit::PASSED);
+    let strict = Runner::new(lenient.with_strict(true))
+        .run()
+        .await
+        .expect("run");
+    assert_eq!(
+        strict.exit_code(),
+        gatecheck_conformance::exit::CONTRACT_FAILURES
+    );
+    server.shutdown().await;
+}
