@@ -299,6 +299,21 @@ fn json_response(description: &str, schema: Value) -> Value {
     })
 }
 
+/// `response` with OpenAPI links: `(name, operationId, parameter, runtime expression)`.
+fn with_links(mut response: Value, links: &[(&str, &str, &str, &str)]) -> Value {
+    let links: Map<String, Value> = links
+        .iter()
+        .map(|(name, operation, parameter, expression)| {
+            (
+                (*name).to_owned(),
+                json!({ "operationId": operation, "parameters": { *parameter: expression } }),
+            )
+        })
+        .collect();
+    response["links"] = Value::Object(links);
+    response
+}
+
 /// A binary response of the given media types.
 fn binary_response(description: &str, media_types: &[&str]) -> Value {
     let content: Map<String, Value> = media_types
@@ -451,7 +466,11 @@ fn paths() -> Value {
                     }
                 },
                 "responses": responses(
-                    &[("200", json_response("The task (status `queued`, progress 0).", schema_ref("VideoTask")))],
+                    &[("200", with_links(
+                        json_response("The task (status `queued`, progress 0).", schema_ref("VideoTask")),
+                        &[("PollVideo", "getVideo", "task_id", "$response.body#/id"),
+                          ("DownloadVideo", "getVideoContent", "task_id", "$response.body#/id")],
+                    ))],
                     &[400, 401, 403, 429, 500, 503],
                 )
             }
@@ -464,7 +483,10 @@ fn paths() -> Value {
                 "tags": ["video"],
                 "security": [{ "bearerAuth": [] }],
                 "responses": responses(
-                    &[("200", json_response("The task.", schema_ref("VideoTask")))],
+                    &[("200", with_links(
+                        json_response("The task.", schema_ref("VideoTask")),
+                        &[("DownloadVideo", "getVideoContent", "task_id", "$response.body#/id")],
+                    ))],
                     &[400, 401, 404, 429, 500, 503],
                 )
             }
@@ -537,7 +559,10 @@ fn paths() -> Value {
                     "content": { "application/json": { "schema": schema_ref("TokenUpdateRequest") } }
                 },
                 "responses": {
-                    "200": key_envelope("Success with the key record, or a logical failure (`success` false)."),
+                    "200": with_links(
+                        key_envelope("Success with the key record, or a logical failure (`success` false)."),
+                        &[("GetToken", "getToken", "id", "$request.body#/id")],
+                    ),
                     "401": api_failure
                 }
             },

@@ -213,3 +213,49 @@ fn the_committed_file_is_pretty_json() {
     assert_eq!(parsed, openapi());
     assert!(text.ends_with("}\n"));
 }
+
+#[test]
+fn every_link_names_an_operation_and_one_of_its_parameters() {
+    let doc = openapi();
+    let mut operations = std::collections::BTreeMap::new();
+    for item in doc["paths"].as_object().unwrap().values() {
+        let shared = item.get("parameters").cloned().unwrap_or(json!([]));
+        for (method, op) in item.as_object().unwrap() {
+            if method != "parameters" {
+                operations.insert(
+                    op["operationId"].as_str().unwrap().to_owned(),
+                    (op.clone(), shared.clone()),
+                );
+            }
+        }
+    }
+    let mut links = 0;
+    for (op, _) in operations.values() {
+        for response in op["responses"].as_object().unwrap().values() {
+            for link in response
+                .get("links")
+                .and_then(Value::as_object)
+                .into_iter()
+                .flat_map(|l| l.values())
+            {
+                links += 1;
+                let target = link["operationId"].as_str().unwrap();
+                let (_, shared) = operations
+                    .get(target)
+                    .unwrap_or_else(|| panic!("no operation {target}"));
+                for param in link["parameters"].as_object().unwrap().keys() {
+                    let declared = shared.as_array().unwrap().iter().any(|p| {
+                        let p = if let Some(r) = p["$ref"].as_str() {
+                            doc.pointer(&r[1..]).unwrap()
+                        } else {
+                            p
+                        };
+                        p["name"] == param.as_str()
+                    });
+                    assert!(declared, "{target} has no parameter {param}");
+                }
+            }
+        }
+    }
+    assert_eq!(links, 4);
+}
