@@ -206,3 +206,28 @@ fn violations_locate_the_rule_through_refs_and_absolutely() {
         Some("https://gatecheck.dev/schemas/common.json#/$defs/video_status/enum")
     );
 }
+
+/// Adds `"x_gatecheck_extra": true` to every object inside `value`.
+fn add_unknown_fields(value: &mut Value) {
+    match value {
+        Value::Object(map) => {
+            map.values_mut().for_each(add_unknown_fields);
+            map.insert("x_gatecheck_extra".into(), json!(true));
+        }
+        Value::Array(items) => items.iter_mut().for_each(add_unknown_fields),
+        _ => {}
+    }
+}
+
+#[test]
+fn every_schema_accepts_unknown_extra_fields_at_every_level() {
+    for name in schema_names() {
+        for example in schema(name).unwrap()["examples"].as_array().unwrap() {
+            let mut extended = example.clone();
+            add_unknown_fields(&mut extended);
+            if let Err(e) = validate(name, &extended) {
+                panic!("{e}");
+            }
+        }
+    }
+}
