@@ -275,3 +275,8 @@ fn rules_extend_from_json_and_take_precedence() {
     assert_eq!(RuleSet::from_json(&text).unwrap(), RuleSet::builtin());
     let _ = Rule::path("/x", Action::Sort);
 }
+
+#[test]
+fn the_builtin_rules_compile() {
+    assert!(Normalizer::new(&RuleSet::builtin()).is_ok());
+}

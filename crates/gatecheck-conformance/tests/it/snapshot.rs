@@ -118,3 +118,29 @@ async fn verify_against_the_other_profile_names_the_profile_differences() {
     assert!(!dir.join("video.poll.unknown-id-404.snap.new").exists());
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn insta_reads_the_golden_snapshots() {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../snapshots/documented");
+    for name in [
+        "video.poll.terminal",
+        "token.update.name-20-multibyte",
+        "audio.translation.srt",
+    ] {
+        let path = dir.join(format!("{name}.snap"));
+        let ours = SnapFile::parse(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        let theirs = insta::Snapshot::from_file(&path).expect("insta parses the file");
+        assert_eq!(theirs.metadata().expression(), Some(name));
+        assert_eq!(theirs.metadata().source(), Some(snapshot::SOURCE));
+        assert_eq!(
+            theirs.metadata().description(),
+            ours.metadata.get("description").map(String::as_str)
+        );
+        match theirs.contents() {
+            insta::internals::SnapshotContents::Text(text) => {
+                assert_eq!(text.to_string(), ours.content)
+            }
+            other => panic!("unexpected contents {other:?}"),
+        }
+    }
+}
