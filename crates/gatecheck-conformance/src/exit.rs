@@ -8,3 +8,5 @@ pub const CONTRACT_FAILURES: u8 = 1;
 pub const USAGE: u8 = 2;
 /// The target could not be reached.
 pub const UNREACHABLE: u8 = 3;
+/// The run was interrupted (Ctrl-C) before every check ran; the working key was restored.
+pub const INTERRUPTED: u8 = 130;

@@ -143,11 +143,13 @@ impl Report {
         self.summary = s;
     }
 
-    /// The exit code: [`exit::CONTRACT_FAILURES`] on failures, errors, or deviations with
-    /// `--strict`; [`exit::PASSED`] otherwise.
+    /// The exit code: [`exit::INTERRUPTED`] after Ctrl-C; [`exit::CONTRACT_FAILURES`] on
+    /// failures, errors, or deviations with `--strict`; [`exit::PASSED`] otherwise.
     pub fn exit_code(&self) -> u8 {
         let s = &self.summary;
-        if s.failed > 0 || s.errors > 0 || (self.strict && s.deviations > 0) {
+        if self.interrupted {
+            exit::INTERRUPTED
+        } else if s.failed > 0 || s.errors > 0 || (self.strict && s.deviations > 0) {
             exit::CONTRACT_FAILURES
         } else {
             exit::PASSED
