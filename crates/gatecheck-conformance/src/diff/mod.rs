@@ -51,6 +51,10 @@ pub struct StepDiff {
     /// The right request's transport error (redacted).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub right_error: Option<String>,
+    /// Whether replaying `minimal_steps` alone on reset targets showed the same differing
+    /// paths (`None`: not tried; see [`DiffRun::confirm`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub repro_confirmed: Option<bool>,
     /// curl for the left side (secrets as shell variables or redacted), when it differs.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub curl_left: Option<String>,
@@ -180,6 +184,7 @@ impl DiffRun<'_> {
                 step: step.id.clone(),
                 check_id: step.check.clone(),
                 title: step.title.clone(),
+                repro_confirmed: None,
                 left_error: lo.error().map(|e| self.redactor.text(e)),
                 right_error: ro.error().map(|e| self.redactor.text(e)),
                 request,
@@ -216,5 +221,51 @@ impl DiffRun<'_> {
             right: self.right_label.clone(),
             steps,
         }
+    }
+
+    /// Confirms each difference's reproduction: resets both targets through the mock control
+    /// API, replays the step's minimal steps alone and records whether the same paths differ.
+    /// Returns false, confirming nothing more, as soon as a side cannot be reset (no control
+    /// API). Leaves both targets reset.
+    pub async fn confirm(
+        &self,
+        report: &mut DiffReport,
+        left: &mut SideRunner,
+        right: &mut SideRunner,
+    ) -> bool {
+        let differing: Vec<usize> = report
+            .steps
+            .iter()
+            .filter(|s| s.differs())
+            .map(|s| s.index)
+            .collect();
+        for index in differing {
+            if !(left.reset().await && right.reset().await) {
+                return false;
+            }
+            let minimal = self.sequence.minimal_for(index);
+            let mut sub = self.sequence.clone();
+            sub.retain_indices(&minimal);
+            let replay = DiffRun {
+                sequence: &sub,
+                left_label: self.left_label.clone(),
+                right_label: self.right_label.clone(),
+                normalizer: self.normalizer,
+                redactor: self.redactor,
+            }
+            .run(left, right)
+            .await;
+            let paths = |s: &StepDiff| -> Vec<String> {
+                s.differences.iter().map(|d| d.path.clone()).collect()
+            };
+            if let Some(step) = report.steps.iter_mut().find(|s| s.index == index) {
+                let confirmed = replay
+                    .steps
+                    .last()
+                    .is_some_and(|last| last.step == step.step && paths(last) == paths(step));
+                step.repro_confirmed = Some(confirmed);
+            }
+        }
+        left.reset().await && right.reset().await
     }
 }

@@ -96,9 +96,14 @@ fn render_step(out: &mut String, report: &DiffReport, step: &StepDiff, style: St
         let _ = writeln!(out, "    {line}");
     }
     let only: Vec<String> = step.minimal_steps.iter().map(usize::to_string).collect();
+    let confirmed = match step.repro_confirmed {
+        Some(true) => " (confirmed alone on reset targets)",
+        Some(false) => " (did not reproduce alone on reset targets)",
+        None => "",
+    };
     let _ = writeln!(
         out,
-        "  repro: --seed {} --only {}",
+        "  repro: --seed {} --only {}{confirmed}",
         report.seed,
         only.join(",")
     );

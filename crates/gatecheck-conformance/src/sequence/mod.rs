@@ -336,6 +336,18 @@ impl SideRunner {
         &self.vars
     }
 
+    /// Resets the target through the mock control API (`POST /__mock/reset`: fixture state,
+    /// no tasks, clock offset 0) and forgets the captured values. False when the target has
+    /// no control API.
+    pub async fn reset(&mut self) -> bool {
+        let reset = RequestSpec::post("/__mock/reset").auth(Auth::None);
+        let ok = matches!(self.client.send(&reset).await, Ok(ex) if ex.status.is_success());
+        if ok {
+            self.vars.clear();
+        }
+        ok
+    }
+
     /// Runs one step.
     pub async fn run(&mut self, step: &Step) -> Outcome {
         let built = {

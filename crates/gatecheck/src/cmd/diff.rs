@@ -88,6 +88,10 @@ pub struct DiffArgs {
     /// Skip the key-management steps (they edit the target's key, then restore it).
     #[arg(long)]
     pub no_key_steps: bool,
+    /// Confirm each difference's reproduction: reset both targets through the mock control API
+    /// (their state is lost) and replay the difference's minimal steps alone.
+    #[arg(long)]
+    pub confirm: bool,
     /// Extra normalization rules (JSON), applied before the built-in ones.
     #[arg(long, value_name = "FILE")]
     pub rules: Option<PathBuf>,
@@ -192,6 +196,13 @@ async fn run_async(args: DiffArgs) -> anyhow::Result<u8> {
         redactor: &redactor,
     };
     let mut report = run.run(&mut left.runner, &mut right.runner).await;
+    if args.confirm
+        && !run
+            .confirm(&mut report, &mut left.runner, &mut right.runner)
+            .await
+    {
+        eprintln!("gatecheck diff: --confirm needs the mock control API on both targets");
+    }
     if !args.only.is_empty() {
         // Indices as in the full sequence, so that repro lines stay valid.
         for step in &mut report.steps {
