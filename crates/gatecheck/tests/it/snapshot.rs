@@ -20,8 +20,19 @@ fn record_verify_and_drift() {
     let _ = std::fs::remove_dir_all(&dir);
     let d = dir.to_str().unwrap();
 
-    // Record against the embedded mock, verify against a served one with the same profile.
-    let out = gatecheck(&["snapshot", "record", "--dir", d, "--seed", "4"]);
+    // Record against a served mock; verify against the same target (its state has moved on:
+    // quota spent, tasks made), then against the embedded mock: both pass.
+    let served = super::serve::start(&["--clock", "virtual"]);
+    let out = gatecheck(&[
+        "snapshot",
+        "record",
+        "--base-url",
+        &served.base,
+        "--dir",
+        d,
+        "--seed",
+        "4",
+    ]);
     assert_eq!(
         out.status.code(),
         Some(0),
@@ -29,11 +40,14 @@ fn record_verify_and_drift() {
         String::from_utf8_lossy(&out.stderr)
     );
     assert!(dir.join("video.poll.terminal.snap").exists());
-    let served = super::serve::start(&["--clock", "virtual"]);
-    let out = gatecheck(&["snapshot", "verify", "--base-url", &served.base, "--dir", d]);
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert_eq!(out.status.code(), Some(0), "{stdout}");
-    assert!(stdout.contains("0 differ"), "{stdout}");
+    for target in [vec!["--base-url", served.base.as_str()], vec![]] {
+        let mut args = vec!["snapshot", "verify", "--dir", d];
+        args.extend(target);
+        let out = gatecheck(&args);
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert_eq!(out.status.code(), Some(0), "{stdout}");
+        assert!(stdout.contains("0 differ"), "{stdout}");
+    }
 
     // A target with other behaviour: fails, names step and path, writes .snap.new.
     let drifted = super::serve::start(&["--clock", "virtual", "--profile", "new-api"]);
