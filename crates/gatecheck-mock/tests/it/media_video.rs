@@ -3,7 +3,7 @@
 
 use crate::media_util::*;
 use crate::support::*;
-use gatecheck_mock::{ClockMode, Fault, MockServer};
+use gatecheck_mock::{ClockMode, Fault, MockServer, NewKey};
 use gatecheck_schemas::rules::media::parse_mp4;
 use gatecheck_schemas::rules::video::{check_created, check_task_decisions, check_transition};
 use gatecheck_schemas::types::{VideoStatus, VideoTask};
@@ -366,6 +366,73 @@ async fn injected_503_on_create_leaves_existing_tasks_alone() {
     assert!(journal
         .iter()
         .any(|e| e.path == VIDEOS && e.status == 503 && e.fault.is_some()));
+}
+
+#[tokio::test]
+async fn polls_refused_during_a_fault_window_find_the_task_moved_on_after_it() {
+    let server = virtual_server().await;
+    let t = create(&server, json!({"model": "sora-2", "prompt": "steady"})).await;
+    server.inject(Fault::status(503).on("/v1/videos*").times(3));
+    for _ in 0..3 {
+        let resp = get_with(&server, &format!("{VIDEOS}/{}", t.id), KEY_ENABLED).await;
+        assert_eq!(resp.status, 503);
+        advance(&server, 2.0).await;
+    }
+    // 6 s after creation: past the 5 s queue.
+    let now = poll(&server, &t.id).await;
+    assert_eq!(now.status, VideoStatus::InProgress);
+    check_transition(&t, &now).expect("transition rules");
+}
+
+#[tokio::test]
+async fn a_key_short_of_quota_gets_403_and_no_task() {
+    let server = MockServer::start().await;
+    let key = server.add_key(NewKey::new().remain_quota(100_000));
+    // sora-2 for 4 s costs 200000 units.
+    let resp = post_json(
+        &server,
+        VIDEOS,
+        &key.key,
+        json!({"model": "sora-2", "prompt": "p", "seconds": "4"}),
+    )
+    .await;
+    assert_eq!(resp.status, 403, "{}", resp.text());
+    assert_eq!(
+        v1_error(&resp).2.as_deref(),
+        Some("pre_consume_token_quota_failed")
+    );
+    assert!(server.state().videos.tasks.is_empty());
+    assert_eq!(server.key(key.id).map(|k| k.remain_quota), Some(100_000));
+}
+
+#[tokio::test]
+async fn tasks_survive_a_state_dump_and_load() {
+    let server = virtual_server().await;
+    let t = create(&server, json!({"model": "sora-2", "prompt": "keep me"})).await;
+    let http = Http::new(server.uri());
+    let dump = http.get("/__mock/state", &[]).await;
+    assert_eq!(dump.status, 200);
+    assert_eq!(
+        http.send("POST", "/__mock/reset", &[], "").await.status,
+        200
+    );
+    assert_eq!(
+        get_with(&server, &format!("{VIDEOS}/{}", t.id), KEY_ENABLED)
+            .await
+            .status,
+        404
+    );
+    let load = http
+        .send(
+            "PUT",
+            "/__mock/state",
+            &[("content-type", "application/json")],
+            dump.body.clone(),
+        )
+        .await;
+    assert_eq!(load.status, 200, "{}", load.text());
+    let back = poll(&server, &t.id).await;
+    assert_eq!((back.id, back.created_at), (t.id, t.created_at));
 }
 
 #[tokio::test]

@@ -78,3 +78,36 @@ pub(crate) fn le64(b: &[u8], at: usize) -> Option<u64> {
 }
 
 pub use crc::{crc16_flac, crc32_ieee, crc32_ogg, crc8_flac};
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// The parsers are oracles on untrusted answers: any bytes give Ok or Err, never a
+        /// panic, also behind each format's magic number.
+        #[test]
+        fn parsers_never_panic(
+            magic in 0usize..9,
+            body in proptest::collection::vec(any::<u8>(), 0..600),
+        ) {
+            let prefixes: [&[u8]; 9] = [
+                b"", b"\x89PNG\r\n\x1a\n", b"ID3\x03\0\0\0\0\0\x10", b"RIFF\0\0\0\0WAVEfmt ",
+                b"fLaC\x80\0\0\x22", b"OggS\0\x02", b"\xFF\xF1", b"\0\0\0\x10ftypisom", b"WEBVTT\n\n",
+            ];
+            let mut b = prefixes[magic].to_vec();
+            b.extend_from_slice(&body);
+            let _ = parse_png(&b);
+            let _ = parse_mp3(&b);
+            let _ = parse_wav(&b);
+            let _ = parse_flac(&b);
+            let _ = parse_ogg_opus(&b);
+            let _ = parse_adts(&b);
+            let _ = parse_mp4(&b);
+            let s = String::from_utf8_lossy(&b);
+            let _ = parse_srt(&s);
+            let _ = parse_vtt(&s);
+        }
+    }
+}

@@ -547,6 +547,61 @@ mod tests {
         assert!(!is_task_id("task_short"));
     }
 
+    fn outcome_of(k: u8) -> VideoOutcome {
+        [
+            VideoOutcome::Completed,
+            VideoOutcome::Failed,
+            VideoOutcome::Error,
+        ][usize::from(k % 3)]
+    }
+
+    proptest::proptest! {
+        /// For any timing, duration, outcome, poll times and (optional) override, every
+        /// observed task and every pair of successive polls satisfies the invariants, and the
+        /// task ends in its (possibly overridden) outcome.
+        #[test]
+        fn any_schedule_satisfies_the_invariants(
+            queued in 0.0f64..100.0,
+            per in 0.0f64..10.0,
+            min in 0.0f64..100.0,
+            secs in 0i64..120,
+            outcome in 0u8..3,
+            mut times in proptest::collection::vec(0i64..2_000_000, 1..40),
+            change in proptest::option::of((0i64..2_000_000, 0u8..3, proptest::bool::ANY)),
+        ) {
+            let timing = VideoTiming {
+                queued_seconds: queued,
+                in_progress_seconds_per_video_second: per,
+                min_in_progress_seconds: min,
+            };
+            let o = outcome_of(outcome);
+            let mut p = plan(0, secs, &timing, o, error_for(o, "", ""));
+            let mut expected = o;
+            times.sort_unstable();
+            let mut prev = task(&p, 0);
+            check_created(&prev).map_err(|v| proptest::test_runner::TestCaseError::fail(v.to_string()))?;
+            let mut pending = change;
+            for t in times {
+                if let Some((at, k, immediate)) = pending {
+                    if at <= t {
+                        pending = None;
+                        if let Ok(q) = override_outcome(&p, at, outcome_of(k), None, immediate) {
+                            p = q;
+                            expected = outcome_of(k);
+                        }
+                    }
+                }
+                let next = task(&p, t);
+                check_task_decisions(&next).map_err(|v| proptest::test_runner::TestCaseError::fail(v.to_string()))?;
+                check_transition(&prev, &next).map_err(|v| proptest::test_runner::TestCaseError::fail(v.to_string()))?;
+                prev = next;
+            }
+            let end = task(&p, i64::MAX / 4);
+            proptest::prop_assert_eq!(end.status, expected.status());
+            check_transition(&prev, &end).map_err(|v| proptest::test_runner::TestCaseError::fail(v.to_string()))?;
+        }
+    }
+
     #[test]
     fn fixture_rules_pick_outcomes() {
         let cfg = VideoConfig {
