@@ -76,7 +76,15 @@ impl Selector {
                 s if s.contains('*') => Seg::Glob(s.split('*').map(str::to_owned).collect()),
                 s => Seg::Exact(s.to_owned()),
             };
+            // `**/**` is `**`.
+            if compiled == Seg::AnyDepth && segs.last() == Some(&Seg::AnyDepth) {
+                continue;
+            }
             segs.push(compiled);
+        }
+        // Each `**` multiplies the matching work by the path depth: keep it bounded.
+        if segs.iter().filter(|s| **s == Seg::AnyDepth).count() > 3 {
+            return Err(err("at most three `**` segments"));
         }
         Ok(Self {
             source: source.to_owned(),
@@ -166,5 +174,7 @@ mod tests {
         assert!(s("/a~1b").matches(&["a/b"]));
         assert!(Selector::parse("data").is_err());
         assert!(Selector::parse("/a**").is_err());
+        assert!(s("**/**/id").matches(&["id"]));
+        assert!(Selector::parse("**/a/**/b/**/c/**/d").is_err());
     }
 }
