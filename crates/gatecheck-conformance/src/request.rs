@@ -1,0 +1,316 @@
+//! A request the runner means to send: method, path, auth, headers and body, and its curl
+//! reproduction with secrets redacted.
+
+use crate::client::Target;
+use crate::redact::{Redactor, Secret};
+use bytes::Bytes;
+use http::Method;
+use serde_json::Value;
+
+/// How a request authenticates.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub enum Auth {
+    /// No `Authorization` header.
+    #[default]
+    None,
+    /// `Authorization: Bearer <the target's API key>`.
+    ApiKey,
+    /// `Authorization: Bearer <this key>` (a scratch or fixture key).
+    Key(Secret),
+    /// `Authorization: <the target's access token>` (raw) and `New-Api-User` when known.
+    AccessToken,
+    /// This exact `Authorization` value (wrong schemes, wrong keys); `None` value omits the
+    /// header but still sends `New-Api-User` for access-token routes.
+    Raw(Secret),
+}
+
+/// One part of a multipart body.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Part {
+    /// Field name.
+    pub name: String,
+    /// File name, for file parts.
+    pub filename: Option<String>,
+    /// Content type, for file parts.
+    pub content_type: Option<String>,
+    /// The bytes.
+    pub data: Bytes,
+}
+
+impl Part {
+    /// A text field.
+    pub fn text(name: &str, value: impl Into<String>) -> Self {
+        Self {
+            name: name.to_owned(),
+            filename: None,
+            content_type: None,
+            data: Bytes::from(value.into()),
+        }
+    }
+
+    /// A file field.
+    pub fn file(name: &str, filename: &str, content_type: &str, data: impl Into<Bytes>) -> Self {
+        Self {
+            name: name.to_owned(),
+            filename: Some(filename.to_owned()),
+            content_type: Some(content_type.to_owned()),
+            data: data.into(),
+        }
+    }
+}
+
+/// A request body.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub enum Body {
+    /// No body.
+    #[default]
+    Empty,
+    /// `application/json`.
+    Json(Value),
+    /// `application/x-www-form-urlencoded`.
+    Form(Vec<(String, String)>),
+    /// `multipart/form-data`.
+    Multipart(Vec<Part>),
+    /// Any bytes with a content type.
+    Raw {
+        /// The `Content-Type` header.
+        content_type: String,
+        /// The bytes.
+        bytes: Bytes,
+    },
+}
+
+/// The boundary of generated multipart bodies.
+pub const MULTIPART_BOUNDARY: &str = "gatecheck-boundary-7f3a9c2e1b";
+
+impl Body {
+    /// The content type and encoded bytes of the body.
+    pub fn encode(&self) -> (Option<String>, Bytes) {
+        match self {
+            Body::Empty => (None, Bytes::new()),
+            Body::Json(v) => (
+                Some("application/json".into()),
+                Bytes::from(serde_json::to_vec(v).unwrap_or_default()),
+            ),
+            Body::Form(fields) => {
+                let mut ser = url::form_urlencoded::Serializer::new(String::new());
+                for (k, v) in fields {
+                    ser.append_pair(k, v);
+                }
+                (
+                    Some("application/x-www-form-urlencoded".into()),
+                    Bytes::from(ser.finish()),
+                )
+            }
+            Body::Multipart(parts) => {
+                let mut out = Vec::new();
+                for p in parts {
+                    out.extend_from_slice(format!("--{MULTIPART_BOUNDARY}\r\n").as_bytes());
+                    let name = p.name.replace('"', "%22");
+                    match &p.filename {
+                        Some(f) => out.extend_from_slice(
+                            format!(
+                                "Content-Disposition: form-data; name=\"{name}\"; filename=\"{}\"\r\n",
+                                f.replace('"', "%22")
+                            )
+                            .as_bytes(),
+                        ),
+                        None => out.extend_from_slice(
+                            format!("Content-Disposition: form-data; name=\"{name}\"\r\n")
+                                .as_bytes(),
+                        ),
+                    }
+                    if let Some(ct) = &p.content_type {
+                        out.extend_from_slice(format!("Content-Type: {ct}\r\n").as_bytes());
+                    }
+                    out.extend_from_slice(b"\r\n");
+                    out.extend_from_slice(&p.data);
+                    out.extend_from_slice(b"\r\n");
+                }
+                out.extend_from_slice(format!("--{MULTIPART_BOUNDARY}--\r\n").as_bytes());
+                (
+                    Some(format!(
+                        "multipart/form-data; boundary={MULTIPART_BOUNDARY}"
+                    )),
+                    Bytes::from(out),
+                )
+            }
+            Body::Raw {
+                content_type,
+                bytes,
+            } => (Some(content_type.clone()), bytes.clone()),
+        }
+    }
+}
+
+/// One request the runner means to send.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RequestSpec {
+    /// Method.
+    pub method: Method,
+    /// Path and query, relative to the base URL (`/v1/videos?x=1`), or an absolute URL on the
+    /// target's host.
+    pub path: String,
+    /// How it authenticates.
+    pub auth: Auth,
+    /// Extra headers (non-secret).
+    pub headers: Vec<(String, String)>,
+    /// The body.
+    pub body: Body,
+}
+
+impl RequestSpec {
+    /// A request with no body and no auth.
+    pub fn new(method: Method, path: impl Into<String>) -> Self {
+        Self {
+            method,
+            path: path.into(),
+            auth: Auth::None,
+            headers: Vec::new(),
+            body: Body::Empty,
+        }
+    }
+
+    /// `GET path`.
+    pub fn get(path: impl Into<String>) -> Self {
+        Self::new(Method::GET, path)
+    }
+
+    /// `POST path`.
+    pub fn post(path: impl Into<String>) -> Self {
+        Self::new(Method::POST, path)
+    }
+
+    /// `PUT path`.
+    pub fn put(path: impl Into<String>) -> Self {
+        Self::new(Method::PUT, path)
+    }
+
+    /// `DELETE path`.
+    pub fn delete(path: impl Into<String>) -> Self {
+        Self::new(Method::DELETE, path)
+    }
+
+    /// Sets the auth.
+    pub fn auth(mut self, auth: Auth) -> Self {
+        self.auth = auth;
+        self
+    }
+
+    /// Adds a header.
+    pub fn header(mut self, name: &str, value: impl Into<String>) -> Self {
+        self.headers.push((name.to_owned(), value.into()));
+        self
+    }
+
+    /// Sets a JSON body.
+    pub fn json(mut self, value: Value) -> Self {
+        self.body = Body::Json(value);
+        self
+    }
+
+    /// Sets a urlencoded form body.
+    pub fn form(mut self, fields: Vec<(String, String)>) -> Self {
+        self.body = Body::Form(fields);
+        self
+    }
+
+    /// Sets a multipart body.
+    pub fn multipart(mut self, parts: Vec<Part>) -> Self {
+        self.body = Body::Multipart(parts);
+        self
+    }
+
+    /// A one-line summary: `PUT /api/token/`.
+    pub fn summary(&self) -> String {
+        format!("{} {}", self.method, self.path)
+    }
+
+    /// A curl command that reproduces the request, with secrets shown as shell variables
+    /// (`$GATECHECK_API_KEY`, `$GATECHECK_ACCESS_TOKEN`) or redacted.
+    pub fn to_curl(&self, target: &Target, redactor: &Redactor) -> String {
+        let url = if self.path.starts_with("http://") || self.path.starts_with("https://") {
+            self.path.clone()
+        } else {
+            target.url(&self.path)
+        };
+        let mut cmd = format!("curl -sS -X {} {}", self.method, shell_quote(&url));
+        match &self.auth {
+            Auth::None => {}
+            Auth::ApiKey => cmd.push_str(" -H \"Authorization: Bearer $GATECHECK_API_KEY\""),
+            Auth::Key(_) => cmd.push_str(" -H \"Authorization: Bearer $GATECHECK_SCRATCH_KEY\""),
+            Auth::AccessToken => {
+                cmd.push_str(" -H \"Authorization: $GATECHECK_ACCESS_TOKEN\"");
+                if let Some(u) = target.user_id {
+                    cmd.push_str(&format!(" -H 'New-Api-User: {u}'"));
+                }
+            }
+            Auth::Raw(v) => {
+                cmd.push_str(&format!(
+                    " -H {}",
+                    shell_quote(&redactor.text(&format!("Authorization: {}", v.expose())))
+                ));
+                if let Some(u) = target.user_id {
+                    cmd.push_str(&format!(" -H 'New-Api-User: {u}'"));
+                }
+            }
+        }
+        for (k, v) in &self.headers {
+            cmd.push_str(&format!(
+                " -H {}",
+                shell_quote(&redactor.text(&format!("{k}: {v}")))
+            ));
+        }
+        match &self.body {
+            Body::Empty => {}
+            Body::Json(v) => {
+                cmd.push_str(" -H 'Content-Type: application/json' --data-binary ");
+                cmd.push_str(&shell_quote(&redactor.json(v).to_string()));
+            }
+            Body::Form(fields) => {
+                for (k, v) in fields {
+                    cmd.push_str(" --data-urlencode ");
+                    cmd.push_str(&shell_quote(&redactor.text(&format!("{k}={v}"))));
+                }
+            }
+            Body::Multipart(parts) => {
+                for p in parts {
+                    let arg = match (&p.filename, &p.content_type) {
+                        (Some(f), ct) => format!(
+                            "{}=@{}{}",
+                            p.name,
+                            f,
+                            ct.as_ref()
+                                .map(|c| format!(";type={c}"))
+                                .unwrap_or_default()
+                        ),
+                        (None, _) => {
+                            format!("{}={}", p.name, String::from_utf8_lossy(&p.data))
+                        }
+                    };
+                    cmd.push_str(" -F ");
+                    cmd.push_str(&shell_quote(&redactor.text(&arg)));
+                }
+            }
+            Body::Raw {
+                content_type,
+                bytes,
+            } => {
+                cmd.push_str(&format!(
+                    " -H {} --data-binary ",
+                    shell_quote(&format!("Content-Type: {content_type}"))
+                ));
+                match std::str::from_utf8(bytes) {
+                    Ok(s) if bytes.len() <= 4096 => cmd.push_str(&shell_quote(&redactor.text(s))),
+                    _ => cmd.push_str(&format!("@body.bin  # {} bytes", bytes.len())),
+                }
+            }
+        }
+        cmd
+    }
+}
+
+/// Quotes a string for a POSIX shell.
+pub fn shell_quote(s: &str) -> String {
+    format!("'{}'", s.replace('\'', "'\\''"))
+}
