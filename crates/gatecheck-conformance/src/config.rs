@@ -3,6 +3,8 @@
 use crate::client::Target;
 use crate::redact::Secret;
 use crate::shard::Shard;
+use gatecheck_schemas::types::ModelCapabilities;
+use std::collections::BTreeMap;
 use std::net::IpAddr;
 use std::time::Duration;
 use url::Url;
@@ -61,6 +63,9 @@ pub struct RunnerConfig {
     pub client_ip: Option<IpAddr>,
     /// Show a progress bar (on a terminal).
     pub progress: bool,
+    /// What each model accepts (sizes, voices, durations); `None`: the fixtures' capabilities.
+    /// A deployment with other models passes its own (the `fixtures/capabilities.json` format).
+    pub capabilities: Option<BTreeMap<String, ModelCapabilities>>,
 }
 
 impl RunnerConfig {
@@ -88,6 +93,7 @@ impl RunnerConfig {
             use_mock_control: true,
             client_ip: None,
             progress: false,
+            capabilities: None,
         }
     }
 

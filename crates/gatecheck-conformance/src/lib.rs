@@ -44,5 +44,5 @@ pub use redact::{truncate, Redactor, Secret, REDACTED, SECRET_FIELDS};
 pub use report::{CheckResult, Report, Status, Summary};
 pub use runner::{select_checks, ProgressFn, RunError, Runner};
 pub use shard::{fnv1a, InvalidShard, Shard};
-pub use target::{known_capabilities, MockControl, SetupError};
+pub use target::{known_capabilities, parse_capabilities, MockControl, SetupError};
 pub use transport::{deadline_in, Transport, TransportConfig, TransportError};

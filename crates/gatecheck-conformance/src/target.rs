@@ -17,13 +17,18 @@ const CAPABILITIES: &str = include_str!("../fixtures/capabilities.json");
 
 /// The capabilities of the models the runner knows (sizes, voices, durations), by model id.
 pub fn known_capabilities() -> BTreeMap<String, ModelCapabilities> {
+    parse_capabilities(CAPABILITIES).unwrap_or_default()
+}
+
+/// Parses capabilities in the `fixtures/capabilities.json` format (`{"models": {id: {...}}}`).
+pub fn parse_capabilities(
+    json: &str,
+) -> Result<BTreeMap<String, ModelCapabilities>, serde_json::Error> {
     #[derive(serde::Deserialize)]
     struct File {
         models: BTreeMap<String, ModelCapabilities>,
     }
-    serde_json::from_str::<File>(CAPABILITIES)
-        .map(|f| f.models)
-        .unwrap_or_default()
+    serde_json::from_str::<File>(json).map(|f| f.models)
 }
 
 /// Why setting up the target failed.

@@ -136,6 +136,20 @@ impl Transport {
 
     /// Sends `spec`, which may consume up to `quota` units, retrying transient answers.
     pub async fn send(&self, spec: &RequestSpec, quota: i64) -> Result<Exchange, TransportError> {
+        self.send_with(spec, quota, true).await
+    }
+
+    /// Sends `spec`, retrying only 429 (rate limits): for probes, where a 5xx is an answer.
+    pub async fn send_probe(&self, spec: &RequestSpec) -> Result<Exchange, TransportError> {
+        self.send_with(spec, 0, false).await
+    }
+
+    async fn send_with(
+        &self,
+        spec: &RequestSpec,
+        quota: i64,
+        retry_5xx: bool,
+    ) -> Result<Exchange, TransportError> {
         let shared = &self.inner;
         if shared.dry_run {
             shared.planned.lock().push(spec.clone());
@@ -164,7 +178,11 @@ impl Transport {
                 }
             };
             let retry_after = match &result {
-                Ok(ex) if is_retryable(ex.status) && !is_deterministic_error(ex) => {
+                Ok(ex)
+                    if is_retryable(ex.status)
+                        && !is_deterministic_error(ex)
+                        && (retry_5xx || ex.status.as_u16() == 429) =>
+                {
                     parse_retry_after(ex.header("retry-after"))
                 }
                 Err(ClientError::Connect(_)) if spec.method == http::Method::GET => None,

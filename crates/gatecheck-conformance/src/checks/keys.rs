@@ -91,7 +91,7 @@ pub(crate) async fn set_key(ctx: &Ctx, rec: &KeyRecord) -> Result<KeyRecord, Hal
 pub(crate) async fn probe(ctx: &Ctx, model: &str) -> Result<(RequestSpec, Exchange), Halt> {
     let key = ctx.work_key()?;
     let spec = probe_spec(ctx, model, Auth::Key(key.secret.clone()));
-    let ex = ctx.send(&spec, 0).await?;
+    let ex = ctx.t.send_probe(&spec).await?;
     Ok((spec, ex))
 }
 

@@ -106,6 +106,10 @@ pub struct CheckArgs {
     /// Profile of the embedded mock (without `--base-url`).
     #[arg(long, default_value = "documented")]
     pub profile: Profile,
+    /// What the deployment's models accept (sizes, voices, durations), in the format of
+    /// `fixtures/capabilities.json`; by default the fixtures' models.
+    #[arg(long, value_name = "FILE")]
+    pub capabilities: Option<PathBuf>,
     /// Don't use the mock control API even when the target has one.
     #[arg(long)]
     pub no_mock_control: bool,
@@ -211,6 +215,14 @@ fn config(args: &CheckArgs, base_url: &str) -> anyhow::Result<RunnerConfig> {
     c.client_ip = args.client_ip;
     c.use_mock_control = !args.no_mock_control;
     c.progress = !args.quiet;
+    if let Some(p) = &args.capabilities {
+        let text =
+            std::fs::read_to_string(p).with_context(|| format!("reading {}", p.display()))?;
+        c.capabilities = Some(
+            gatecheck_conformance::parse_capabilities(&text)
+                .with_context(|| format!("{}: not a capabilities file", p.display()))?,
+        );
+    }
     gatecheck_conformance::select_checks(&c)?;
     Ok(c)
 }

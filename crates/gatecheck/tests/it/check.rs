@@ -162,3 +162,59 @@ fn dry_run_lists_planned_requests_with_secrets_redacted() {
     assert!(text.contains("curl -sS -X PUT"));
     assert!(!text.contains("tok-SECRET-123456"));
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ctrl_c_restores_the_key_and_exits_130() {
+    use gatecheck_mock::{Fault, MockServer};
+    let server = MockServer::start().await;
+    let before = server.key(1).expect("key 1");
+    // The first admission probe hangs, after the check has changed the key's allowlist.
+    server.inject(Fault::hang().on("POST /v1/videos"));
+    let account = server.demo_account();
+    let child = Command::new(env!("CARGO_BIN_EXE_gatecheck"))
+        .args([
+            "check",
+            "--base-url",
+            &server.uri(),
+            "--no-mock-control",
+            "--key-id",
+            "1",
+        ])
+        .args([
+            "--access-token",
+            &account.access_token,
+            "--user-id",
+            "1",
+            "--api-key",
+            &server.demo_key(),
+        ])
+        .args(["--only", "key.ip-allowlist", "--quiet", "--timeout", "60s"])
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    let pid = child.id().to_string();
+    // Wait until the key was changed, then interrupt.
+    let start = std::time::Instant::now();
+    while server.key(1).expect("key").allow_ips == before.allow_ips {
+        assert!(
+            start.elapsed() < std::time::Duration::from_secs(20),
+            "the check never changed the key"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    let status = Command::new("kill")
+        .args(["-INT", &pid])
+        .status()
+        .expect("kill");
+    assert!(status.success());
+    let out = tokio::task::spawn_blocking(move || child.wait_with_output())
+        .await
+        .expect("join")
+        .expect("wait");
+    assert_eq!(out.status.code(), Some(130), "{}", stdout(&out));
+    let after = server.key(1).expect("key 1");
+    assert_eq!(after.allow_ips, before.allow_ips);
+    assert_eq!(after.status, before.status);
+    assert!(stdout(&out).contains("restored"), "{}", stdout(&out));
+    server.shutdown().await;
+}
