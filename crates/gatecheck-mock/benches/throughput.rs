@@ -3,6 +3,9 @@
 //!
 //! `cargo bench -p gatecheck-mock --bench throughput`
 //! (`GATECHECK_BENCH_SECS`, default 3; `GATECHECK_BENCH_CONNS`, default 32).
+//!
+//! With `GATECHECK_BENCH_BARE_PORT=<port>` it only serves the bare hyper hello-world on that
+//! port until killed, as a baseline for an external load generator such as `wrk`.
 
 use bytes::Bytes;
 use http_body_util::{BodyExt, Empty, Full};
@@ -22,8 +25,8 @@ fn env_or(name: &str, default: u64) -> u64 {
         .unwrap_or(default)
 }
 
-async fn bare_hyper() -> SocketAddr {
-    let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind");
+async fn bare_hyper(port: u16) -> SocketAddr {
+    let listener = TcpListener::bind(("127.0.0.1", port)).await.expect("bind");
     let addr = listener.local_addr().expect("addr");
     tokio::spawn(async move {
         loop {
@@ -91,8 +94,19 @@ fn main() {
         .enable_all()
         .build()
         .expect("runtime");
+    if let Some(port) = std::env::var("GATECHECK_BENCH_BARE_PORT")
+        .ok()
+        .and_then(|p| p.parse::<u16>().ok())
+    {
+        runtime.block_on(async move {
+            let addr = bare_hyper(port).await;
+            println!("bare hyper listening on http://{addr}");
+            std::future::pending::<()>().await;
+        });
+        return;
+    }
     runtime.block_on(async move {
-        let bare = bare_hyper().await;
+        let bare = bare_hyper(0).await;
         let mock = gatecheck_mock::MockServer::builder()
             .journal_capacity(1000)
             .start()
