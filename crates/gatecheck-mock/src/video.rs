@@ -216,6 +216,20 @@ impl VideoStore {
             .cloned()
     }
 
+    /// The newest `limit` tasks of `owner`, newest first.
+    pub fn list(&self, owner: i64, limit: usize) -> Vec<StoredVideo> {
+        let inner = self.inner.lock();
+        inner
+            .order
+            .iter()
+            .rev()
+            .filter_map(|id| inner.tasks.get(id))
+            .filter(|t| t.owner == owner)
+            .take(limit)
+            .cloned()
+            .collect()
+    }
+
     /// The task `id`, whoever owns it.
     pub fn get_any(&self, id: &str) -> Option<StoredVideo> {
         self.inner.lock().tasks.get(id).cloned()

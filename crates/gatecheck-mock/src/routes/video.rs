@@ -202,16 +202,12 @@ async fn create(cx: &Ctx, req: Request<Incoming>) -> Result<MockResponse, MockRe
 fn list(cx: &Ctx) -> MockResponse {
     let now = cx.now_ms();
     let base = cx.base_url();
-    let mut data: Vec<_> = cx
+    let data: Vec<_> = cx
         .videos()
-        .snapshot()
-        .tasks
-        .into_iter()
-        .filter(|t| t.owner == owner(cx))
+        .list(owner(cx), 100)
+        .iter()
         .map(|t| t.render(now, &base))
         .collect();
-    data.reverse();
-    data.truncate(100);
     let first = data.first().map(|t| t.id.clone());
     let last = data.last().map(|t| t.id.clone());
     error::json(

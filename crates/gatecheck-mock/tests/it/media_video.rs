@@ -308,6 +308,8 @@ async fn tasks_belong_to_their_user() {
         );
         let list = get_with(&server, VIDEOS, KEY_OTHER_USER).await.json();
         assert_eq!(list["data"].as_array().map(Vec::len), Some(0));
+        let mine = get_with(&server, VIDEOS, KEY_ENABLED).await.json();
+        assert_eq!(mine["data"][0]["id"], t.id.as_str());
     }
 }
 
