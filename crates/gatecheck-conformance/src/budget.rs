@@ -111,6 +111,21 @@ impl Pacer {
 mod tests {
     use super::*;
 
+    #[tokio::test(start_paused = true)]
+    async fn the_pacer_spaces_requests() {
+        let p = Pacer::new(Some(4.0));
+        let start = Instant::now();
+        for _ in 0..5 {
+            p.wait().await;
+        }
+        // Five slots at 4 per second: the fifth is a second after the first.
+        assert_eq!(start.elapsed(), Duration::from_millis(1000));
+        let unpaced = Pacer::new(None);
+        let t = Instant::now();
+        unpaced.wait().await;
+        assert_eq!(t.elapsed(), Duration::ZERO);
+    }
+
     #[test]
     fn caps_hold() {
         let b = Budget::new(Some(2), Some(10));

@@ -67,6 +67,21 @@ async fn put(ctx: &Ctx, query: &str, body: Value) -> Result<(RequestSpec, Exchan
     Ok((spec, ex, v))
 }
 
+/// A logical failure is JSON `{success:false, message}` (schema api-failure).
+fn failure_shape(ctx: &Ctx, spec: &RequestSpec, ex: &Exchange, v: &Value) -> Result<(), Halt> {
+    if ex.content_type().as_deref() != Some("application/json") {
+        return Err(ctx.fail(
+            "the failure envelope is not application/json",
+            spec,
+            Some(ex),
+        ));
+    }
+    if let Err(e) = gatecheck_schemas::validate("api-failure", v) {
+        return Err(ctx.fail(format!("schema api-failure: {e}"), spec, Some(ex)));
+    }
+    Ok(())
+}
+
 fn success(v: &Value) -> Option<bool> {
     v.get("success").and_then(Value::as_bool)
 }
@@ -162,6 +177,7 @@ async fn name_long(ctx: &Ctx) -> Outcome {
         async move {
             let (spec, ex, v) = put(ctx, "", full_update_body(&rec)).await?;
             let msg = v.get("message").and_then(Value::as_str).unwrap_or("");
+            failure_shape(ctx, &spec, &ex, &v)?;
             if success(&v) != Some(false) || !msg.contains("token name is too long") {
                 return Err(ctx.fail(
                     format!(
@@ -304,6 +320,7 @@ async fn allow_ips(ctx: &Ctx) -> Outcome {
         Just(None),
         Just(Some(String::new())),
         allowlist(ctx.env.client_ip).prop_map(|(l, _)| Some(l)),
+        gatecheck_schemas::arbitrary::allow_ips(),
     ];
     for_all(ctx, ctx.cfg.cases, strat, |list: Option<String>| {
         let rec = KeyRecord {
@@ -331,7 +348,8 @@ async fn expired_time(ctx: &Ctx) -> Outcome {
     let now = ctx.now().await?;
     let strat = prop_oneof![
         Just(-1i64),
-        (1i64..=86_400 * 365).prop_map(move |d| now + d)
+        (1i64..=86_400 * 365).prop_map(move |d| now + d),
+        gatecheck_schemas::arbitrary::expired_time(),
     ];
     for_all(ctx, ctx.cfg.cases.min(8), strat, |t: i64| {
         let rec = KeyRecord {
@@ -442,6 +460,7 @@ async fn expect_refused(ctx: &Ctx, body: Value, needle: &str, what: &str) -> Out
             Some(&ex),
         ));
     }
+    failure_shape(ctx, &spec, &ex, &v)?;
     pass1()
 }
 
