@@ -270,6 +270,12 @@ async fn run_async(args: CheckArgs) -> u8 {
             return exit::USAGE;
         }
     };
+    let mut config = config;
+    let seed = *config.seed.get_or_insert_with(random_seed);
+    eprintln!(
+        "gatecheck check: {} (seed {seed}; replay with --seed {seed})",
+        config.target.base_url
+    );
     let total = gatecheck_conformance::select_checks(&config)
         .map(|v| v.len())
         .unwrap_or(0);
@@ -324,4 +330,13 @@ fn print_human(report: &Report, redactor: &gatecheck_conformance::Redactor) {
     if let Some(k) = &report.key_cleanup {
         println!("{k}");
     }
+}
+
+/// A seed from the clock and the process id (the run prints it, so it can be replayed).
+fn random_seed() -> u64 {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_nanos() as u64)
+        .unwrap_or(0);
+    gatecheck_conformance::fnv1a(&format!("{nanos}-{}", std::process::id()))
 }
