@@ -9,7 +9,7 @@
 mod standard;
 mod target;
 
-pub use standard::{check_of, wav_tone, SequenceOptions};
+pub use standard::{check_of, SequenceOptions};
 pub use target::{discover_mock_credentials, mock_target, parse_target, OpenSide, SideSpec};
 
 use crate::client::{Auth, Client, ClientError, Exchange, RequestSpec, Target};

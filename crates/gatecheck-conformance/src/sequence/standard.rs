@@ -3,7 +3,10 @@
 
 use super::{Ctx, Sequence, Step};
 use crate::client::{Auth, Part, RequestSpec};
+use crate::gen::strategies;
 use crate::redact::Secret;
+use proptest::strategy::{Strategy, ValueTree};
+use proptest::test_runner::TestRunner;
 use rand::rngs::SmallRng;
 use rand::seq::SliceRandom;
 use rand::{Rng, SeedableRng};
@@ -50,8 +53,6 @@ const WORDS: [&str; 12] = [
     "harbor", "lantern", "meadow", "copper", "falcon", "river", "orchid", "summit", "velvet",
     "glacier", "ember", "willow",
 ];
-/// Multi-byte characters (3 bytes each in UTF-8).
-const WIDE: [char; 10] = ['名', '前', '鍵', '試', '験', '東', '京', '海', '山', '川'];
 
 fn words(rng: &mut SmallRng, n: usize) -> String {
     (0..n)
@@ -67,34 +68,16 @@ fn alnum(rng: &mut SmallRng, n: usize) -> String {
         .collect()
 }
 
-fn pick<T: Clone>(rng: &mut SmallRng, xs: &[T], fallback: T) -> T {
-    xs.choose(rng).cloned().unwrap_or(fallback)
+/// One value of a strategy of the runner's generators (the ones `gatecheck check` uses).
+fn draw<S: Strategy>(runner: &mut TestRunner, strategy: S, fallback: S::Value) -> S::Value {
+    strategy
+        .new_tree(runner)
+        .map(|tree| tree.current())
+        .unwrap_or(fallback)
 }
 
-/// A mono 16-bit PCM WAV file: `millis` of a sine tone at `hz`, sampled at 8 kHz.
-pub fn wav_tone(hz: u32, millis: u32) -> Vec<u8> {
-    let rate = 8000u32;
-    let samples = rate * millis / 1000;
-    let data_len = samples * 2;
-    let mut out = Vec::with_capacity(44 + data_len as usize);
-    out.extend_from_slice(b"RIFF");
-    out.extend_from_slice(&(36 + data_len).to_le_bytes());
-    out.extend_from_slice(b"WAVEfmt ");
-    out.extend_from_slice(&16u32.to_le_bytes());
-    out.extend_from_slice(&1u16.to_le_bytes()); // PCM
-    out.extend_from_slice(&1u16.to_le_bytes()); // mono
-    out.extend_from_slice(&rate.to_le_bytes());
-    out.extend_from_slice(&(rate * 2).to_le_bytes());
-    out.extend_from_slice(&2u16.to_le_bytes());
-    out.extend_from_slice(&16u16.to_le_bytes());
-    out.extend_from_slice(b"data");
-    out.extend_from_slice(&data_len.to_le_bytes());
-    for i in 0..samples {
-        let t = i as f64 / rate as f64;
-        let v = (t * hz as f64 * std::f64::consts::TAU).sin() * 8000.0;
-        out.extend_from_slice(&(v as i16).to_le_bytes());
-    }
-    out
+fn pick<T: Clone>(rng: &mut SmallRng, xs: &[T], fallback: T) -> T {
+    xs.choose(rng).cloned().unwrap_or(fallback)
 }
 
 fn api_key(ctx: &Ctx<'_>) -> Result<Auth, String> {
@@ -154,6 +137,7 @@ impl Sequence {
     /// wherever it sends the access token, except in the one step that checks that header.
     pub fn standard(seed: u64, options: &SequenceOptions) -> Self {
         let mut rng = SmallRng::seed_from_u64(seed);
+        let mut gen = crate::gen::test_runner(seed, 1);
         let o = options.clone();
         let mut steps = Vec::new();
 
@@ -252,7 +236,7 @@ impl Sequence {
         ));
 
         // Audio translation, each response format; then validation errors.
-        let wav = wav_tone(rng.gen_range(200..900), 400);
+        let wav = crate::gen::media::wav(rng.gen_range(200..900));
         let model = o.translation_model.clone();
         for format in ["json", "text", "srt", "verbose_json", "vtt"] {
             let (wav, model) = (wav.clone(), model.clone());
@@ -269,7 +253,7 @@ impl Sequence {
             }));
         }
         let (w, m) = (wav.clone(), model.clone());
-        let temperature = format!("{:.1}", rng.gen_range(1.1..3.0));
+        let temperature = draw(&mut gen, strategies::invalid_temperature(), 2.0).to_string();
         steps.push(Step::new(
             "audio.translation.temperature-400",
             "temperature above 1",
@@ -419,7 +403,7 @@ impl Sequence {
         ));
 
         if o.key_steps {
-            key_steps(&mut rng, &mut steps);
+            key_steps(&mut rng, &mut gen, &mut steps);
         }
         for step in &mut steps {
             step.check = check_of(&step.id).to_owned();
@@ -430,7 +414,7 @@ impl Sequence {
 
 /// Key management: read, update (valid, too long, multi-byte), status without `status_only`,
 /// a disabled key, a wrong access token, a missing `New-Api-User`; then restore.
-fn key_steps(rng: &mut SmallRng, steps: &mut Vec<Step>) {
+fn key_steps(rng: &mut SmallRng, gen: &mut TestRunner, steps: &mut Vec<Step>) {
     steps.push(
         Step::new("token.get", "the key before the run", |ctx| {
             Ok(RequestSpec::get(format!("/api/token/{}", ctx.key_id()?)).auth(access_token(ctx)?))
@@ -442,34 +426,35 @@ fn key_steps(rng: &mut SmallRng, steps: &mut Vec<Step>) {
             .auth(access_token(ctx)?)
             .json(full_record(ctx, overrides)?))
     };
-    let name = format!("gc-{}", alnum(rng, 8));
+    let name = format!("gc-{}", draw(gen, strategies::ascii_name(), String::new()));
     steps.push(
         Step::new("token.update.valid", "rename the key", move |ctx| {
             put(ctx, json!({"name": name}))
         })
         .needs("key_before"),
     );
-    let long: String = (0..51).map(|_| 'n').collect();
+    let long = draw(gen, strategies::long_name(), "n".repeat(51));
     steps.push(
         Step::new(
             "token.update.name-51-chars",
-            "name of 51 characters",
+            "name of 51 to 60 characters",
             move |ctx| put(ctx, json!({"name": long})),
         )
         .needs("key_before"),
     );
-    let wide: String = (0..20)
-        .map(|_| *WIDE.choose(rng).unwrap_or(&'名'))
-        .collect();
+    // 20 characters of 1 to 4 bytes, more than 50 bytes in all: within the spec's limit,
+    // over new-api's byte count.
+    let wide_name = strategies::name_of_len(20).prop_filter("over 50 bytes", |n| n.len() > 50);
+    let wide = draw(gen, wide_name, "名".repeat(20));
     steps.push(
         Step::new(
             "token.update.name-20-multibyte",
-            "name of 20 characters, 60 UTF-8 bytes",
+            "name of 20 characters, over 50 UTF-8 bytes",
             move |ctx| put(ctx, json!({"name": wide})),
         )
         .needs("key_before"),
     );
-    let name = format!("gc-{}", alnum(rng, 8));
+    let name = format!("gc-{}", draw(gen, strategies::ascii_name(), String::new()));
     steps.push(
         Step::new(
             "token.update.status-without-status-only",

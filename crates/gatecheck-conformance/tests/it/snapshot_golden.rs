@@ -9,7 +9,7 @@
 use gatecheck_conformance::diff::Style;
 use gatecheck_conformance::normalize::Normalizer;
 use gatecheck_conformance::sequence::{
-    mock_target, wav_tone, Ctx, PollSettings, Sequence, SequenceOptions, SideRunner, Step,
+    mock_target, Ctx, PollSettings, Sequence, SequenceOptions, SideRunner, Step,
 };
 use gatecheck_conformance::snapshot::{self, UpdateMode};
 use gatecheck_conformance::{Auth, Body, Client, ClientConfig, Part, RequestSpec, Secret};
@@ -108,7 +108,7 @@ fn multipart(
 
 /// Cases only a mock can show (fixture keys, the control API), after the standard sequence.
 fn extras() -> Vec<Step> {
-    let wav = wav_tone(440, 300);
+    let wav = gatecheck_conformance::wav(300);
     let wav_part = |name: &str| Part::file("file", name, "audio/wav", wav.clone());
     let image =
         |model: &str| json!({"model": model, "prompt": "a lighthouse", "size": "1024x1024"});
