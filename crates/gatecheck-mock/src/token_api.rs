@@ -91,7 +91,15 @@ fn status_only(query: &str) -> bool {
 
 /// `PUT /api/token/`.
 fn update(cx: &Ctx, account: &Account, body: &[u8], query: &str) -> MockResponse {
-    let req: TokenUpdateRequest = match serde_json::from_slice(body) {
+    // A body without `id` is id 0, which no key has (as new-api's zero value).
+    let mut value: serde_json::Value = match serde_json::from_slice(body) {
+        Ok(v) => v,
+        Err(e) => return error::api_failure(&format!("invalid request body: {e}")),
+    };
+    if let Some(obj) = value.as_object_mut() {
+        obj.entry("id").or_insert(serde_json::Value::from(0));
+    }
+    let req: TokenUpdateRequest = match serde_json::from_value(value) {
         Ok(r) => r,
         Err(e) => return error::api_failure(&format!("invalid request body: {e}")),
     };

@@ -323,13 +323,13 @@ pub(crate) async fn dispatch(
     }
 
     let method = req.method().clone();
-    let query = req.uri().query().map(str::to_owned);
+    let query = req.uri().query().map(|q| clip(q).to_owned());
     let mut entry = JournalEntry {
         seq: 0,
         at_ms,
         request_id: cx.request_id.clone(),
         method: method.as_str().to_owned(),
-        path: path.clone(),
+        path: clip(&path).to_owned(),
         query,
         client_ip: client_ip.to_string(),
         key_id: None,
@@ -386,8 +386,30 @@ pub(crate) async fn dispatch(
     Ok(resp)
 }
 
+/// The longest path or query the journal keeps (so its memory stays bounded).
+const JOURNAL_MAX_TEXT: usize = 1024;
+
+fn clip(s: &str) -> &str {
+    if s.len() <= JOURNAL_MAX_TEXT {
+        return s;
+    }
+    let mut end = JOURNAL_MAX_TEXT;
+    while !s.is_char_boundary(end) {
+        end -= 1;
+    }
+    &s[..end]
+}
+
 fn finish(app: &App, mut entry: JournalEntry, started: Instant) {
     entry.duration_us = u64::try_from(started.elapsed().as_micros()).unwrap_or(u64::MAX);
+    tracing::debug!(
+        method = %entry.method,
+        path = %entry.path,
+        status = entry.status,
+        key = ?entry.key_id,
+        us = entry.duration_us,
+        "request"
+    );
     app.journal.push(entry);
 }
 

@@ -388,3 +388,12 @@ async fn other_account_sees_only_its_keys() {
     assert_eq!(v["data"]["total"], 1);
     assert_eq!(v["data"]["items"][0]["id"], 8);
 }
+
+#[tokio::test]
+async fn put_without_id_runs_the_checks_then_is_record_not_found() {
+    let server = MockServer::start().await;
+    let long = put(&server, "", json!({"name": "x".repeat(51)})).await;
+    assert!(failure_message(&long).contains("too long"));
+    let plain = put(&server, "", json!({"name": "ok"})).await;
+    assert_eq!(failure_message(&plain), "record not found");
+}

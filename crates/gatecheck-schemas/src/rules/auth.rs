@@ -15,8 +15,11 @@
 /// ```
 pub fn parse_bearer(header: &str) -> Option<&str> {
     let mut value = header.trim();
-    if value.len() >= 7 && value.as_bytes()[..7].eq_ignore_ascii_case(b"bearer ") {
-        value = value[7..].trim();
+    if let Some(scheme) = value.get(..6) {
+        let rest = &value[6..];
+        if scheme.eq_ignore_ascii_case("bearer") && (rest.is_empty() || rest.starts_with(' ')) {
+            value = rest.trim();
+        }
     }
     let value = value.strip_prefix("sk-").unwrap_or(value);
     let value = value.split('-').next().unwrap_or("");

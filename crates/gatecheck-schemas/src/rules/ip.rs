@@ -81,3 +81,39 @@ fn canonical(ip: IpAddr) -> IpAddr {
         v4 => v4,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+    use std::net::{Ipv4Addr, Ipv6Addr};
+
+    proptest! {
+        #[test]
+        fn an_address_allows_itself_and_its_prefixes(a in any::<u32>(), prefix in 0u8..=32) {
+            let ip = Ipv4Addr::from(a);
+            prop_assert!(allows(Some(&ip.to_string()), IpAddr::V4(ip)));
+            let net = ipnet::Ipv4Net::new(ip, prefix).unwrap().trunc();
+            let list = format!(" \n{}\n", net);
+            prop_assert!(allows(Some(&list), IpAddr::V4(ip)));
+        }
+
+        #[test]
+        fn ipv6_cidr_contains_what_ipnet_says(a in any::<u128>(), b in any::<u128>(), prefix in 0u8..=128) {
+            let net = ipnet::Ipv6Net::new(Ipv6Addr::from(a), prefix).unwrap().trunc();
+            let ip = Ipv6Addr::from(b);
+            prop_assert_eq!(allows(Some(&net.to_string()), IpAddr::V6(ip)), net.contains(&ip));
+        }
+
+        #[test]
+        fn garbage_never_matches(entry in "[a-z!@#]{1,12}", a in any::<u32>()) {
+            prop_assert!(!allows(Some(&entry), IpAddr::V4(Ipv4Addr::from(a))));
+        }
+    }
+
+    #[test]
+    fn ipv4_mapped_ipv6_peers_match_ipv4_entries() {
+        let mapped: IpAddr = "::ffff:10.1.2.3".parse().unwrap();
+        assert!(allows(Some("10.0.0.0/8"), mapped));
+    }
+}

@@ -179,3 +179,99 @@ pub fn apply_update(
 pub fn will_be_expired(key: &KeyRecord, now: i64) -> bool {
     is_past_expiry(key.expired_time, now)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn key() -> KeyRecord {
+        KeyRecord {
+            id: 1,
+            user_id: 1,
+            key: "k".into(),
+            status: 1,
+            name: "old".into(),
+            created_time: 0,
+            accessed_time: 0,
+            expired_time: -1,
+            remain_quota: 100,
+            unlimited_quota: false,
+            model_limits_enabled: true,
+            model_limits: "a".into(),
+            allow_ips: Some("1.2.3.4".into()),
+            used_quota: 5,
+            group: "vip".into(),
+            cross_group_retry: false,
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn status_only_changes_nothing_but_status(
+            status in proptest::option::of(1i64..=4),
+            name in ".{0,20}",
+            quota in 0i64..1000,
+        ) {
+            let groups = vec!["vip".to_string()];
+            let ctx = UpdateContext { profile: Profile::Documented, now: 10, account_groups: &groups, status_only: true };
+            let req = TokenUpdateRequest { id: 1, status, name: Some(name), remain_quota: Some(quota), ..Default::default() };
+            let current = key();
+            let next = apply_update(&current, &req, &ctx).unwrap();
+            let mut expected = current.clone();
+            if let Some(s) = status { expected.status = s; }
+            prop_assert_eq!(next, expected);
+        }
+
+        #[test]
+        fn name_limit_is_fifty_characters_or_bytes(c in proptest::char::any(), n in 0usize..80) {
+            let name: String = std::iter::repeat_n(c, n).collect();
+            prop_assert_eq!(name_too_long(&name, Profile::Documented), n > 50);
+            prop_assert_eq!(name_too_long(&name, Profile::NewApi), name.len() > 50);
+        }
+
+        #[test]
+        fn documented_and_new_api_differ_only_in_status(status in 1i64..=4) {
+            let groups = vec!["vip".to_string()];
+            let req = TokenUpdateRequest { id: 1, status: Some(status), name: Some("n".into()), ..Default::default() };
+            let doc = apply_update(&key(), &req, &UpdateContext { profile: Profile::Documented, now: 10, account_groups: &groups, status_only: false }).unwrap();
+            let dep = apply_update(&key(), &req, &UpdateContext { profile: Profile::NewApi, now: 10, account_groups: &groups, status_only: false }).unwrap();
+            prop_assert_eq!(doc.status, status);
+            prop_assert_eq!(dep.status, 1);
+            prop_assert_eq!(KeyRecord { status: 0, ..doc }, KeyRecord { status: 0, ..dep });
+        }
+    }
+
+    #[test]
+    fn omitted_fields_reset_to_zero_values() {
+        let groups = vec![];
+        let ctx = UpdateContext {
+            profile: Profile::Documented,
+            now: 10,
+            account_groups: &groups,
+            status_only: false,
+        };
+        let next = apply_update(
+            &key(),
+            &TokenUpdateRequest {
+                id: 1,
+                ..Default::default()
+            },
+            &ctx,
+        )
+        .unwrap();
+        assert_eq!(
+            (next.name.as_str(), next.expired_time, next.remain_quota),
+            ("", 0, 0)
+        );
+        assert_eq!(
+            (
+                next.model_limits_enabled,
+                next.model_limits.as_str(),
+                next.allow_ips
+            ),
+            (false, "", None)
+        );
+        assert_eq!((next.group.as_str(), next.used_quota), ("", 5));
+    }
+}
