@@ -216,6 +216,17 @@ impl VideoStore {
             .cloned()
     }
 
+    /// Deletes the task `id` when it belongs to `owner`; whether it did.
+    pub fn remove(&self, id: &str, owner: i64) -> bool {
+        let mut inner = self.inner.lock();
+        if !inner.tasks.get(id).is_some_and(|t| t.owner == owner) {
+            return false;
+        }
+        inner.tasks.remove(id);
+        inner.order.retain(|x| x != id);
+        true
+    }
+
     /// The newest `limit` tasks of `owner`, newest first.
     pub fn list(&self, owner: i64, limit: usize) -> Vec<StoredVideo> {
         let inner = self.inner.lock();

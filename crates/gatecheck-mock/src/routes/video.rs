@@ -7,6 +7,8 @@
 //! - `GET /v1/videos`: the caller's tasks, newest first (OpenAI's list shape).
 //! - `GET /v1/videos/{id}`: the task now (404, or the `new-api` 400 `task_not_exist`, for an
 //!   unknown id or another user's task).
+//! - `DELETE /v1/videos/{id}`: forgets the caller's task (`{id, object: "video.deleted",
+//!   deleted: true}`).
 //! - `GET /v1/videos/{id}/content`: the MP4 of a completed task (400 before that);
 //!   `?variant=thumbnail` gives a PNG still.
 //! - `POST /__mock/videos/{id}/outcome` `{"outcome":"completed|failed|error","code"?,
@@ -44,6 +46,14 @@ pub(crate) async fn handle(cx: &Ctx, req: Request<Incoming>) -> MockResponse {
         (&Method::GET, []) => Ok(list(cx)),
         (&Method::GET, [id]) => Ok(retrieve(cx, id)),
         (&Method::GET, [id, "content"]) => Ok(content(cx, id, &query)),
+        (&Method::DELETE, [id]) => Ok(if cx.videos().remove(id, owner(cx)) {
+            error::json(
+                200,
+                &json!({"id": id, "object": "video.deleted", "deleted": true}),
+            )
+        } else {
+            error::task_not_found(cx.profile())
+        }),
         _ => Err(cx.not_found(&method, &path)),
     };
     result.unwrap_or_else(|r| r)

@@ -310,6 +310,19 @@ async fn tasks_belong_to_their_user() {
         assert_eq!(list["data"].as_array().map(Vec::len), Some(0));
         let mine = get_with(&server, VIDEOS, KEY_ENABLED).await.json();
         assert_eq!(mine["data"][0]["id"], t.id.as_str());
+        // Only the owner deletes it.
+        let path = format!("{VIDEOS}/{}", t.id);
+        let auth = bearer(KEY_OTHER_USER);
+        let other = Http::new(server.uri())
+            .send("DELETE", &path, &[("authorization", auth.as_str())], "")
+            .await;
+        assert_eq!(other.status, status);
+        let auth = bearer(KEY_ENABLED);
+        let del = Http::new(server.uri())
+            .send("DELETE", &path, &[("authorization", auth.as_str())], "")
+            .await;
+        assert_eq!(del.json()["deleted"], true);
+        assert_eq!(get_with(&server, &path, KEY_ENABLED).await.status, status);
     }
 }
 
