@@ -199,7 +199,7 @@ impl UpdateMode {
 }
 
 /// One step whose response no longer matches its snapshot.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Mismatch {
     /// The step.
     pub index: usize,
@@ -223,10 +223,12 @@ pub struct Mismatch {
 }
 
 /// The result of `verify`.
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize)]
 pub struct VerifyReport {
     /// Steps that match.
     pub matched: usize,
+    /// Every step compared: (step id, check id), in order.
+    pub steps: Vec<(String, String)>,
     /// Steps that do not (or have no snapshot).
     pub mismatches: Vec<Mismatch>,
     /// Snapshot files of steps no longer in the sequence.
@@ -237,6 +239,42 @@ impl VerifyReport {
     /// Whether every step matched.
     pub fn passed(&self) -> bool {
         self.mismatches.is_empty()
+    }
+
+    /// The report as pretty JSON.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).unwrap_or_default()
+    }
+
+    /// The report as JUnit XML: one test case per step (classname: its check), a drifted step
+    /// being a failure whose message lists the changed JSON paths.
+    pub fn to_junit(&self) -> String {
+        use quick_junit::{NonSuccessKind, Report, TestCase, TestCaseStatus, TestSuite};
+        let mut suite = TestSuite::new("gatecheck snapshot verify");
+        for (step, check) in &self.steps {
+            let status = match self.mismatches.iter().find(|m| &m.step == step) {
+                None => TestCaseStatus::success(),
+                Some(m) => {
+                    let mut s = TestCaseStatus::non_success(NonSuccessKind::Failure);
+                    let paths: Vec<&str> = m.differences.iter().map(|d| d.path.as_str()).collect();
+                    s.set_message(if m.expected.is_none() {
+                        "no snapshot recorded".to_owned()
+                    } else {
+                        format!("drifted at {}", paths.join(", "))
+                    });
+                    let described: Vec<String> =
+                        m.differences.iter().map(|d| d.describe()).collect();
+                    s.set_description(described.join("\n"));
+                    s
+                }
+            };
+            let mut case = TestCase::new(step.clone(), status);
+            case.set_classname(check.clone());
+            suite.add_test_case(case);
+        }
+        let mut junit = Report::new("gatecheck");
+        junit.add_test_suite(suite);
+        junit.to_string().unwrap_or_default()
     }
 
     /// A readable account: each mismatch with its step, JSON paths and a unified diff.
@@ -294,6 +332,7 @@ pub fn verify(
 ) -> Result<VerifyReport, SnapshotError> {
     let mut report = VerifyReport::default();
     for step in steps {
+        report.steps.push((step.step.clone(), step.check.clone()));
         let file = snap_path(dir, &step.step);
         let actual = step.outcome.to_value();
         let expected = match std::fs::read_to_string(&file) {

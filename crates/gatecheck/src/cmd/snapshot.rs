@@ -87,6 +87,12 @@ pub struct VerifyArgs {
     /// Colors: auto (on a terminal), always, never.
     #[arg(long, default_value = "auto", value_parser = ["auto", "always", "never"])]
     pub color: String,
+    /// Write the result as JSON.
+    #[arg(long, value_name = "FILE")]
+    pub json: Option<PathBuf>,
+    /// Write the result as JUnit XML (one test case per step).
+    #[arg(long, value_name = "FILE")]
+    pub junit: Option<PathBuf>,
 }
 
 /// Runs the subcommand and returns the exit code: 0 ok, 1 drift, 2 error.
@@ -157,6 +163,14 @@ async fn run_async(command: SnapshotCommand) -> anyhow::Result<u8> {
                     verbose: false
                 })
             );
+            if let Some(path) = &args.json {
+                std::fs::write(path, report.to_json() + "\n")
+                    .with_context(|| format!("writing {}", path.display()))?;
+            }
+            if let Some(path) = &args.junit {
+                std::fs::write(path, report.to_junit())
+                    .with_context(|| format!("writing {}", path.display()))?;
+            }
             Ok(if report.passed() { 0 } else { 1 })
         }
     }

@@ -51,6 +51,7 @@ fn record_verify_and_drift() {
 
     // A target with other behaviour: fails, names step and path, writes .snap.new.
     let drifted = super::serve::start(&["--clock", "virtual", "--profile", "new-api"]);
+    let junit = dir.join("verify.xml");
     let out = gatecheck(&[
         "snapshot",
         "verify",
@@ -60,6 +61,8 @@ fn record_verify_and_drift() {
         d,
         "--update",
         "new",
+        "--junit",
+        junit.to_str().unwrap(),
     ]);
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(1), "{stdout}");
@@ -71,6 +74,9 @@ fn record_verify_and_drift() {
     assert!(dir
         .join("token.update.status-without-status-only.snap.new")
         .exists());
+    let xml = std::fs::read_to_string(&junit).unwrap();
+    assert!(xml.contains("failures=\"9\""), "{xml}");
+    assert!(xml.contains("drifted at /body/data/status"), "{xml}");
     let _ = std::fs::remove_dir_all(&dir);
 }
 
