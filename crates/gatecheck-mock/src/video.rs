@@ -219,7 +219,7 @@ impl VideoStore {
     /// Deletes the task `id` when it belongs to `owner`; whether it did.
     pub fn remove(&self, id: &str, owner: i64) -> bool {
         let mut inner = self.inner.lock();
-        if !inner.tasks.get(id).is_some_and(|t| t.owner == owner) {
+        if inner.tasks.get(id).is_none_or(|t| t.owner != owner) {
             return false;
         }
         inner.tasks.remove(id);
