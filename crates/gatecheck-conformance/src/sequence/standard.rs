@@ -256,7 +256,7 @@ impl Sequence {
         let temperature = draw(&mut gen, strategies::invalid_temperature(), 2.0).to_string();
         steps.push(Step::new(
             "audio.translation.temperature-400",
-            "temperature above 1",
+            "temperature outside [0, 1]",
             move |ctx| {
                 Ok(RequestSpec::post("/v1/audio/translations")
                     .auth(api_key(ctx)?)
