@@ -1,10 +1,11 @@
 //! Deterministic "transcripts": English text chosen by a generator seeded from the audio
 //! bytes, spread over segments whose times tile the audio's duration.
 //!
-//! The duration is exact for WAV (from the header), FLAC (STREAMINFO) and clean MP3 streams
-//! (from the frames), and estimated from the file size at a typical bit rate otherwise.
+//! The duration is exact for WAV (from the header), FLAC (STREAMINFO), clean MP3 streams (from
+//! the frames), MP4/M4A (the movie header) and Ogg Opus (the last granule), and estimated from
+//! the file size at a typical bit rate otherwise.
 
-use gatecheck_schemas::rules::media::{parse_mp3, parse_wav};
+use gatecheck_schemas::rules::media::{parse_mp3, parse_mp4, parse_ogg_opus, parse_wav};
 
 use super::{fnv1a, splitmix};
 
@@ -54,6 +55,8 @@ pub fn audio_duration_ms(bytes: &[u8], ext: &str) -> u64 {
     let exact = match ext {
         "wav" => parse_wav(bytes).ok().map(|w| w.duration_secs),
         "mp3" | "mpeg" | "mpga" => parse_mp3(bytes).ok().map(|m| m.duration_secs),
+        "mp4" | "m4a" => parse_mp4(bytes).ok().map(|m| m.duration_secs),
+        "ogg" => parse_ogg_opus(bytes).ok().map(|o| o.duration_secs),
         "flac" if bytes.starts_with(b"fLaC") && bytes.len() >= 26 => {
             let mut b = [0u8; 8];
             b.copy_from_slice(&bytes[18..26]);

@@ -105,6 +105,12 @@ async fn read_fields(cx: &Ctx, req: Request<Incoming>) -> Result<Fields, MockRes
         .to_ascii_lowercase();
     let mut f = Fields::default();
     if ct.starts_with("multipart/form-data") {
+        if multer::parse_boundary(&ct).is_err() {
+            return Err(error::invalid(
+                "multipart/form-data without a boundary",
+                None,
+            ));
+        }
         let mut mp = cx.read_multipart(req).await?;
         let bad = |e: multer::Error| error::invalid(&format!("bad multipart body: {e}"), None);
         while let Some(field) = mp.next_field().await.map_err(bad)? {

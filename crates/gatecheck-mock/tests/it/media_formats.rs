@@ -162,4 +162,16 @@ fn transcripts_are_deterministic_and_subtitles_tile_the_duration() {
     let mp3 = media::mp3(3000);
     assert_eq!(media::audio_duration_ms(&mp3, "mp3"), 3000);
     assert_eq!(media::audio_duration_ms(&[0u8; 16_000], "ogg"), 1333);
+    assert_eq!(
+        media::audio_duration_ms(&media::opus(2500, 24_000), "ogg"),
+        2500
+    );
+    assert_eq!(
+        media::audio_duration_ms(&media::mp4(64, 64, 3), "mp4"),
+        3000
+    );
+    assert_eq!(
+        media::audio_duration_ms(&media::flac(&[0; 48_000], 24_000), "flac"),
+        2000
+    );
 }
