@@ -12,6 +12,10 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 pub const DEFAULT_VIRTUAL_EPOCH: i64 = 1_763_683_200;
 
 /// Which clock the mock runs on.
+///
+/// ```
+/// assert!(gatecheck_mock::ClockMode::parse("sundial").is_none());
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ClockMode {
@@ -26,6 +30,11 @@ pub enum ClockMode {
 
 impl ClockMode {
     /// A virtual clock starting at [`DEFAULT_VIRTUAL_EPOCH`].
+    ///
+    /// ```
+    /// use gatecheck_mock::{ClockMode, DEFAULT_VIRTUAL_EPOCH};
+    /// assert_eq!(ClockMode::virtual_default(), ClockMode::Virtual { epoch: DEFAULT_VIRTUAL_EPOCH });
+    /// ```
     pub fn virtual_default() -> Self {
         Self::Virtual {
             epoch: DEFAULT_VIRTUAL_EPOCH,
@@ -52,6 +61,14 @@ impl ClockMode {
 }
 
 /// A shared handle to the mock's clock (cheap to clone).
+///
+/// ```
+/// use gatecheck_mock::{Clock, ClockMode};
+/// let clock = Clock::new(ClockMode::virtual_default());
+/// let shared = clock.clone();
+/// shared.advance(std::time::Duration::from_secs(1));
+/// assert_eq!(clock.now(), shared.now());
+/// ```
 #[derive(Debug, Clone)]
 pub struct Clock {
     inner: Arc<ClockInner>,
@@ -82,16 +99,31 @@ impl Clock {
     }
 
     /// The clock's mode.
+    ///
+    /// ```
+    /// use gatecheck_mock::{Clock, ClockMode};
+    /// assert_eq!(Clock::new(ClockMode::Real).mode(), ClockMode::Real);
+    /// ```
     pub fn mode(&self) -> ClockMode {
         self.inner.mode
     }
 
     /// Whether this is a virtual clock.
+    ///
+    /// ```
+    /// use gatecheck_mock::{Clock, ClockMode};
+    /// assert!(Clock::new(ClockMode::virtual_default()).is_virtual());
+    /// ```
     pub fn is_virtual(&self) -> bool {
         matches!(self.inner.mode, ClockMode::Virtual { .. })
     }
 
     /// Now, in Unix milliseconds.
+    ///
+    /// ```
+    /// use gatecheck_mock::{Clock, ClockMode};
+    /// assert_eq!(Clock::new(ClockMode::Virtual { epoch: 2 }).now_ms(), 2000);
+    /// ```
     pub fn now_ms(&self) -> i64 {
         let base = match self.inner.mode {
             ClockMode::Real => SystemTime::now()
@@ -104,6 +136,11 @@ impl Clock {
     }
 
     /// Now, in Unix seconds.
+    ///
+    /// ```
+    /// use gatecheck_mock::{Clock, ClockMode};
+    /// assert!(Clock::new(ClockMode::Real).now() > 1_700_000_000);
+    /// ```
     pub fn now(&self) -> i64 {
         self.now_ms().div_euclid(1000)
     }

@@ -13,6 +13,12 @@ pub const DEFAULT_MAX_BODY_BYTES: usize = 25 * 1024 * 1024;
 pub const DEFAULT_JOURNAL_CAPACITY: usize = 1000;
 
 /// A per-key rate limit: at most `requests` per `window`.
+///
+/// ```
+/// let limit = gatecheck_mock::RateLimit { requests: 10, window: std::time::Duration::from_secs(60) };
+/// let config = gatecheck_mock::MockConfig { rate_limit: Some(limit), ..Default::default() };
+/// # let _ = config;
+/// ```
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct RateLimit {
     /// Requests allowed per window.
@@ -22,6 +28,12 @@ pub struct RateLimit {
 }
 
 /// Everything the server needs to start.
+///
+/// ```
+/// use gatecheck_mock::{ClockMode, MockConfig};
+/// let config = MockConfig { clock: ClockMode::virtual_default(), seed: 1, ..MockConfig::default() };
+/// assert_eq!(config.max_body_bytes, gatecheck_mock::DEFAULT_MAX_BODY_BYTES);
+/// ```
 #[derive(Debug, Clone)]
 pub struct MockConfig {
     /// Behaviour profile.

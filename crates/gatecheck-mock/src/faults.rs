@@ -9,6 +9,12 @@ use serde::{Deserialize, Serialize};
 use std::time::Duration;
 
 /// What a fault does.
+///
+/// ```
+/// let kind: gatecheck_mock::FaultKind =
+///     serde_json::from_str(r#"{"kind":"status","status":503}"#).unwrap();
+/// assert_eq!(kind, gatecheck_mock::FaultKind::Status { status: 503, retry_after: None });
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum FaultKind {
@@ -80,6 +86,11 @@ impl Fault {
     }
 
     /// Answer with `status`.
+    ///
+    /// ```
+    /// let f = gatecheck_mock::Fault::status(429);
+    /// assert!(f.matches("GET", "/anything"));
+    /// ```
     pub fn status(status: u16) -> Self {
         Self::of(FaultKind::Status {
             status,
@@ -88,6 +99,12 @@ impl Fault {
     }
 
     /// Delay the answer by `by`.
+    ///
+    /// ```
+    /// use gatecheck_mock::{Fault, FaultKind};
+    /// let f = Fault::delay(std::time::Duration::from_millis(250));
+    /// assert_eq!(f.kind, FaultKind::Delay { ms: 250 });
+    /// ```
     pub fn delay(by: Duration) -> Self {
         Self::of(FaultKind::Delay {
             ms: u64::try_from(by.as_millis()).unwrap_or(u64::MAX),
@@ -95,34 +112,64 @@ impl Fault {
     }
 
     /// Reset the connection.
+    ///
+    /// ```
+    /// let f = gatecheck_mock::Fault::reset().on("/v1/videos*");
+    /// assert!(f.matches("POST", "/v1/videos"));
+    /// ```
     pub fn reset() -> Self {
         Self::of(FaultKind::Reset)
     }
 
     /// Never answer.
+    ///
+    /// ```
+    /// let f = gatecheck_mock::Fault::hang().times(1);
+    /// assert_eq!(f.times, Some(1));
+    /// ```
     pub fn hang() -> Self {
         Self::of(FaultKind::Hang)
     }
 
     /// Only on requests matching `route`.
+    ///
+    /// ```
+    /// let f = gatecheck_mock::Fault::status(500).on("POST /v1/images/*");
+    /// assert!(f.matches("POST", "/v1/images/generations"));
+    /// assert!(!f.matches("GET", "/v1/images/generations"));
+    /// ```
     pub fn on(mut self, route: impl Into<String>) -> Self {
         self.route = route.into();
         self
     }
 
     /// Fire at most `n` times.
+    ///
+    /// ```
+    /// assert_eq!(gatecheck_mock::Fault::reset().times(3).times, Some(3));
+    /// ```
     pub fn times(mut self, n: u32) -> Self {
         self.times = Some(n);
         self
     }
 
     /// Fire with probability `p` (clamped to 0..=1).
+    ///
+    /// ```
+    /// assert_eq!(gatecheck_mock::Fault::hang().probability(2.0).probability, 1.0);
+    /// ```
     pub fn probability(mut self, p: f64) -> Self {
         self.probability = if p.is_nan() { 0.0 } else { p.clamp(0.0, 1.0) };
         self
     }
 
     /// Whether the rule's route pattern matches this request.
+    ///
+    /// ```
+    /// let f = gatecheck_mock::Fault::status(503).on("/api/*");
+    /// assert!(f.matches("GET", "/api/models"));
+    /// assert!(!f.matches("GET", "/v1/models"));
+    /// ```
     pub fn matches(&self, method: &str, path: &str) -> bool {
         let pattern = self.route.trim();
         match pattern.split_once(' ') {

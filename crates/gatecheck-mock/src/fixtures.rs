@@ -16,6 +16,13 @@ const CAPABILITIES: &str = include_str!("../fixtures/capabilities.json");
 const VIDEO: &str = include_str!("../fixtures/video.json");
 
 /// A fixture file could not be read or parsed.
+///
+/// ```
+/// let dir = std::env::temp_dir().join("gatecheck-doc-bad-fixtures");
+/// std::fs::create_dir_all(&dir).unwrap();
+/// std::fs::write(dir.join("keys.json"), "not json").unwrap();
+/// assert!(gatecheck_mock::Fixtures::from_dir(&dir).is_err());
+/// ```
 #[derive(Debug, thiserror::Error)]
 pub enum FixtureError {
     /// Reading a file failed.
@@ -37,6 +44,11 @@ pub enum FixtureError {
 }
 
 /// All fixture data of one mock.
+///
+/// ```
+/// let fixtures = gatecheck_mock::Fixtures::embedded();
+/// assert!(fixtures.capabilities.contains_key("gpt-image-1"));
+/// ```
 #[derive(Debug, Clone)]
 pub struct Fixtures {
     /// Accounts (the first is the demo account).
@@ -89,6 +101,13 @@ impl Fixtures {
 
     /// Reads `accounts.json`, `keys.json`, `catalog.json`, `capabilities.json` and
     /// `video.json` from `dir`; a missing file falls back to the embedded one.
+    ///
+    /// ```
+    /// // Directory without fixture files: everything falls back to the embedded data.
+    /// let dir = std::env::temp_dir();
+    /// let fixtures = gatecheck_mock::Fixtures::from_dir(&dir).unwrap();
+    /// assert!(!fixtures.catalog.is_empty());
+    /// ```
     pub fn from_dir(dir: &Path) -> Result<Self, FixtureError> {
         let read = |name: &str, fallback: &str| -> Result<String, FixtureError> {
             let path = dir.join(name);
@@ -130,6 +149,11 @@ impl Fixtures {
     }
 
     /// The demo account (the first account).
+    ///
+    /// ```
+    /// let f = gatecheck_mock::Fixtures::embedded();
+    /// assert_eq!(f.demo_account().map(|a| a.id), Some(1));
+    /// ```
     pub fn demo_account(&self) -> Option<&Account> {
         self.accounts.first()
     }

@@ -69,96 +69,253 @@ impl Default for MockServerBuilder {
 
 impl MockServerBuilder {
     /// Replaces the whole configuration.
+    ///
+    /// ```no_run
+    /// # async fn demo() {
+    /// let server = gatecheck_mock::MockServer::builder()
+    ///     .config(gatecheck_mock::MockConfig::default())
+    ///     .start()
+    ///     .await;
+    /// # let _ = server;
+    /// # }
+    /// ```
     pub fn config(mut self, config: MockConfig) -> Self {
         self.config = config;
         self
     }
 
     /// The behaviour profile (default `documented`).
+    ///
+    /// ```no_run
+    /// # async fn demo() {
+    /// let server = gatecheck_mock::MockServer::builder()
+    ///     .profile(gatecheck_schemas::Profile::NewApi)
+    ///     .start()
+    ///     .await;
+    /// # let _ = server;
+    /// # }
+    /// ```
     pub fn profile(mut self, profile: Profile) -> Self {
         self.config.profile = profile;
         self
     }
 
     /// Real or virtual clock (default real).
+    ///
+    /// ```no_run
+    /// # async fn demo() {
+    /// let server = gatecheck_mock::MockServer::builder()
+    ///     .clock(gatecheck_mock::ClockMode::virtual_default())
+    ///     .start()
+    ///     .await;
+    /// # let _ = server;
+    /// # }
+    /// ```
     pub fn clock(mut self, clock: ClockMode) -> Self {
         self.config.clock = clock;
         self
     }
 
     /// Fixture data (default: the embedded fixtures).
+    ///
+    /// ```no_run
+    /// # async fn demo() {
+    /// let server = gatecheck_mock::MockServer::builder()
+    ///     .fixtures(gatecheck_mock::Fixtures::embedded())
+    ///     .start()
+    ///     .await;
+    /// # let _ = server;
+    /// # }
+    /// ```
     pub fn fixtures(mut self, fixtures: Fixtures) -> Self {
         self.config.fixtures = fixtures;
         self
     }
 
     /// Seed of ids and fault probabilities.
+    ///
+    /// ```no_run
+    /// # async fn demo() {
+    /// let server = gatecheck_mock::MockServer::builder()
+    ///     .seed(7)
+    ///     .start()
+    ///     .await;
+    /// # let _ = server;
+    /// # }
+    /// ```
     pub fn seed(mut self, seed: u64) -> Self {
         self.config.seed = seed;
         self
     }
 
     /// Upload limit in bytes (default 25 MiB).
+    ///
+    /// ```no_run
+    /// # async fn demo() {
+    /// let server = gatecheck_mock::MockServer::builder()
+    ///     .max_body_bytes(1024 * 1024)
+    ///     .start()
+    ///     .await;
+    /// # let _ = server;
+    /// # }
+    /// ```
     pub fn max_body_bytes(mut self, bytes: usize) -> Self {
         self.config.max_body_bytes = bytes;
         self
     }
 
     /// Turns the control API off.
+    ///
+    /// ```no_run
+    /// # async fn demo() {
+    /// let server = gatecheck_mock::MockServer::builder()
+    ///     .no_control()
+    ///     .start()
+    ///     .await;
+    /// # let _ = server;
+    /// # }
+    /// ```
     pub fn no_control(mut self) -> Self {
         self.config.control_enabled = false;
         self
     }
 
     /// Lets non-loopback peers use the control API with this token.
+    ///
+    /// ```no_run
+    /// # async fn demo() {
+    /// let server = gatecheck_mock::MockServer::builder()
+    ///     .control_token("s3cret")
+    ///     .start()
+    ///     .await;
+    /// # let _ = server;
+    /// # }
+    /// ```
     pub fn control_token(mut self, token: impl Into<String>) -> Self {
         self.config.control_token = Some(token.into());
         self
     }
 
     /// Journal size (default 1000).
+    ///
+    /// ```no_run
+    /// # async fn demo() {
+    /// let server = gatecheck_mock::MockServer::builder()
+    ///     .journal_capacity(100)
+    ///     .start()
+    ///     .await;
+    /// # let _ = server;
+    /// # }
+    /// ```
     pub fn journal_capacity(mut self, entries: usize) -> Self {
         self.config.journal_capacity = entries;
         self
     }
 
     /// A per-key rate limit: `requests` per `window`.
+    ///
+    /// ```no_run
+    /// # async fn demo() {
+    /// let server = gatecheck_mock::MockServer::builder()
+    ///     .rate_limit(10, std::time::Duration::from_secs(60))
+    ///     .start()
+    ///     .await;
+    /// # let _ = server;
+    /// # }
+    /// ```
     pub fn rate_limit(mut self, requests: u32, window: Duration) -> Self {
         self.config.rate_limit = Some(RateLimit { requests, window });
         self
     }
 
     /// Take the client IP from `X-Forwarded-For`.
+    ///
+    /// ```no_run
+    /// # async fn demo() {
+    /// let server = gatecheck_mock::MockServer::builder()
+    ///     .trust_forwarded_for(true)
+    ///     .start()
+    ///     .await;
+    /// # let _ = server;
+    /// # }
+    /// ```
     pub fn trust_forwarded_for(mut self, trust: bool) -> Self {
         self.config.trust_forwarded_for = trust;
         self
     }
 
     /// Time allowed to send request headers.
+    ///
+    /// ```no_run
+    /// # async fn demo() {
+    /// let server = gatecheck_mock::MockServer::builder()
+    ///     .header_timeout(std::time::Duration::from_secs(5))
+    ///     .start()
+    ///     .await;
+    /// # let _ = server;
+    /// # }
+    /// ```
     pub fn header_timeout(mut self, timeout: Duration) -> Self {
         self.config.header_timeout = timeout;
         self
     }
 
     /// Idle keep-alive connections are closed after this long.
+    ///
+    /// ```no_run
+    /// # async fn demo() {
+    /// let server = gatecheck_mock::MockServer::builder()
+    ///     .idle_timeout(std::time::Duration::from_secs(30))
+    ///     .start()
+    ///     .await;
+    /// # let _ = server;
+    /// # }
+    /// ```
     pub fn idle_timeout(mut self, timeout: Duration) -> Self {
         self.config.idle_timeout = timeout;
         self
     }
 
     /// The address to listen on (default `127.0.0.1:0`, a random port).
+    ///
+    /// ```no_run
+    /// # async fn demo() {
+    /// let server = gatecheck_mock::MockServer::builder()
+    ///     .bind("127.0.0.1:0".parse().unwrap())
+    ///     .start()
+    ///     .await;
+    /// # let _ = server;
+    /// # }
+    /// ```
     pub fn bind(mut self, addr: SocketAddr) -> Self {
         self.bind = addr;
         self
     }
 
     /// A state to load at start instead of the fixtures' (e.g. from a state file).
+    ///
+    /// ```no_run
+    /// # async fn demo() {
+    /// let server = gatecheck_mock::MockServer::builder()
+    ///     .state(gatecheck_mock::StateSnapshot::default())
+    ///     .start()
+    ///     .await;
+    /// # let _ = server;
+    /// # }
+    /// ```
     pub fn state(mut self, state: StateSnapshot) -> Self {
         self.state = Some(state);
         self
     }
 
     /// Starts the server; panics when it cannot listen (see [`Self::try_start`]).
+    ///
+    /// ```no_run
+    /// # async fn demo() {
+    /// let server = gatecheck_mock::MockServer::builder().start().await;
+    /// # let _ = server;
+    /// # }
+    /// ```
     pub async fn start(self) -> MockServer {
         let bind = self.bind;
         match self.try_start().await {
@@ -168,6 +325,17 @@ impl MockServerBuilder {
     }
 
     /// Starts the server on the current tokio runtime.
+    ///
+    /// ```no_run
+    /// # async fn demo() -> std::io::Result<()> {
+    /// let server = gatecheck_mock::MockServer::builder()
+    ///     .bind("127.0.0.1:3000".parse().unwrap())
+    ///     .try_start()
+    ///     .await?;
+    /// # let _ = server;
+    /// # Ok(())
+    /// # }
+    /// ```
     pub async fn try_start(self) -> std::io::Result<MockServer> {
         let listener = TcpListener::bind(self.bind).await?;
         let addr = listener.local_addr()?;
@@ -435,6 +603,11 @@ impl Drop for MockServer {
 
 /// The demo key of a fixture set: the demo account's first enabled key without IP or model
 /// restrictions and with limited quota.
+///
+/// ```
+/// let fixtures = gatecheck_mock::Fixtures::embedded();
+/// assert_eq!(gatecheck_mock::demo_key_of(&fixtures).map(|k| k.id), Some(1));
+/// ```
 pub fn demo_key_of(fixtures: &Fixtures) -> Option<&KeyRecord> {
     let user = fixtures.demo_account().map(|a| a.id).unwrap_or(1);
     fixtures.keys.iter().find(|k| {

@@ -45,9 +45,4 @@ impl Ids {
     pub fn key_secret(&self) -> String {
         self.alnum(48)
     }
-
-    /// A uniform float in `[0, 1)`.
-    pub fn unit(&self) -> f64 {
-        self.rng.lock().gen::<f64>()
-    }
 }

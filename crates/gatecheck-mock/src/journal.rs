@@ -5,6 +5,15 @@ use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
 
 /// One served request.
+///
+/// ```
+/// # async fn demo() {
+/// let server = gatecheck_mock::MockServer::start().await;
+/// for entry in server.received_requests() {
+///     println!("{} {} {} -> {}", entry.seq, entry.method, entry.path, entry.status);
+/// }
+/// # }
+/// ```
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct JournalEntry {
     /// Sequence number, from 1, over the mock's life (not reset by eviction).

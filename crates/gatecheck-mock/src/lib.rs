@@ -47,14 +47,12 @@ mod token_api;
 pub mod video;
 
 pub use auth::NEW_API_USER;
-pub use catalog::Catalog;
 pub use clock::{Clock, ClockMode, DEFAULT_VIRTUAL_EPOCH};
 pub use config::{MockConfig, RateLimit, DEFAULT_JOURNAL_CAPACITY, DEFAULT_MAX_BODY_BYTES};
 pub use control::CONTROL_TOKEN_HEADER;
-pub use faults::{ActiveFault, Fault, FaultKind};
+pub use faults::{Fault, FaultKind};
 pub use fixtures::{FixtureError, Fixtures};
 pub use handle::{demo_key_of, MockServer, MockServerBuilder};
-pub use ids::Ids;
 pub use journal::JournalEntry;
 pub use routes::REQUEST_ID_HEADER;
 pub use state::{NewKey, StateSnapshot};

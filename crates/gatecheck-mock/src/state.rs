@@ -12,6 +12,13 @@ use std::collections::{BTreeMap, HashMap};
 use std::net::IpAddr;
 
 /// The whole state as JSON: `GET|PUT /__mock/state` and `--state-file`.
+///
+/// ```
+/// let snapshot = gatecheck_mock::StateSnapshot::default();
+/// let json = serde_json::to_string(&snapshot).unwrap();
+/// let back: gatecheck_mock::StateSnapshot = serde_json::from_str(&json).unwrap();
+/// assert!(back.keys.is_empty());
+/// ```
 #[derive(Debug, Clone, Default, Serialize, Deserialize)]
 pub struct StateSnapshot {
     /// Accounts.
@@ -32,6 +39,14 @@ pub struct StateSnapshot {
 /// 50 000 000 quota, no limits, no IP restriction, a fresh 48-character secret.
 ///
 /// [`MockServer::add_key`]: crate::MockServer::add_key
+///
+/// ```
+/// # async fn demo() {
+/// let server = gatecheck_mock::MockServer::start().await;
+/// let key = server.add_key(gatecheck_mock::NewKey::new().remain_quota(1500).name("ci"));
+/// assert_eq!(key.remain_quota, 1500);
+/// # }
+/// ```
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct NewKey {
@@ -67,41 +82,83 @@ pub struct NewKey {
 
 impl NewKey {
     /// A key with quota for nothing else specified.
+    ///
+    /// ```
+    /// use gatecheck_mock::NewKey;
+    /// let key = NewKey::new();
+    /// # let _ = key;
+    /// ```
     pub fn new() -> Self {
         Self::default()
     }
 
     /// Sets `remain_quota`.
+    ///
+    /// ```
+    /// use gatecheck_mock::NewKey;
+    /// let key = NewKey::new().remain_quota(1500);
+    /// # let _ = key;
+    /// ```
     pub fn remain_quota(mut self, quota: i64) -> Self {
         self.remain_quota = Some(quota);
         self
     }
 
     /// Sets `status`.
+    ///
+    /// ```
+    /// use gatecheck_mock::NewKey;
+    /// let key = NewKey::new().status(2);
+    /// # let _ = key;
+    /// ```
     pub fn status(mut self, status: i64) -> Self {
         self.status = Some(status);
         self
     }
 
     /// Sets `name`.
+    ///
+    /// ```
+    /// use gatecheck_mock::NewKey;
+    /// let key = NewKey::new().name("ci");
+    /// # let _ = key;
+    /// ```
     pub fn name(mut self, name: impl Into<String>) -> Self {
         self.name = Some(name.into());
         self
     }
 
     /// Sets `expired_time`.
+    ///
+    /// ```
+    /// use gatecheck_mock::NewKey;
+    /// let key = NewKey::new().expired_time(-1);
+    /// # let _ = key;
+    /// ```
     pub fn expired_time(mut self, t: i64) -> Self {
         self.expired_time = Some(t);
         self
     }
 
     /// Sets `allow_ips`.
+    ///
+    /// ```
+    /// use gatecheck_mock::NewKey;
+    /// let key = NewKey::new().allow_ips("10.0.0.0/8\n::1");
+    /// # let _ = key;
+    /// ```
     pub fn allow_ips(mut self, ips: impl Into<String>) -> Self {
         self.allow_ips = Some(ips.into());
         self
     }
 
     /// Enables model limits with this comma-separated list.
+    ///
+    /// ```
+    /// use gatecheck_mock::NewKey;
+    /// let key = NewKey::new().model_limits("tts-1,whisper-1");
+    /// # let _ = key;
+    /// ```
     pub fn model_limits(mut self, models: impl Into<String>) -> Self {
         self.model_limits_enabled = Some(true);
         self.model_limits = Some(models.into());
@@ -109,12 +166,24 @@ impl NewKey {
     }
 
     /// Sets `unlimited_quota`.
+    ///
+    /// ```
+    /// use gatecheck_mock::NewKey;
+    /// let key = NewKey::new().unlimited(true);
+    /// # let _ = key;
+    /// ```
     pub fn unlimited(mut self, unlimited: bool) -> Self {
         self.unlimited_quota = Some(unlimited);
         self
     }
 
     /// Sets `user_id`.
+    ///
+    /// ```
+    /// use gatecheck_mock::NewKey;
+    /// let key = NewKey::new().user_id(2);
+    /// # let _ = key;
+    /// ```
     pub fn user_id(mut self, user: i64) -> Self {
         self.user_id = Some(user);
         self
