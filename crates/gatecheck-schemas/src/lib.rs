@@ -4,7 +4,8 @@
 //! - [`Profile`]: the `documented` and `new-api` behaviour profiles.
 //! - [`rules`]: the one behaviour model that both the mock's logic and the runner's oracle use.
 //! - [`validate`]: validation of JSON bodies against the JSON Schemas in `schemas/` (embedded,
-//!   compiled once), by resource name ([`schema_names`], [`names`]).
+//!   compiled once), by resource name ([`schema_names`], [`names`]); [`bundled`] gives a
+//!   resource's schema as one self-contained document.
 //! - [`openapi`]: the OpenAPI 3.1 document of every route (also committed as
 //!   `schemas/openapi.json`).
 //! - `arbitrary` (feature `arbitrary`): proptest strategies for the typed resources.
@@ -14,6 +15,7 @@ pub mod arbitrary;
 mod content;
 mod openapi;
 mod profile;
+mod registry;
 pub mod rules;
 mod schemas;
 pub mod types;
@@ -21,5 +23,6 @@ mod validate;
 
 pub use openapi::{openapi, openapi_json};
 pub use profile::{Profile, UnknownProfile};
+pub use registry::bundled;
 pub use schemas::{names, schema, schema_names, COMMON_DEFS, SCHEMA_BASE_URI};
 pub use validate::{is_valid, validate, ValidationError, Violation, MAX_VIOLATIONS};

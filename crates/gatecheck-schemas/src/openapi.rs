@@ -4,7 +4,7 @@
 //! definition of `common.json` one more (`size` → `Size`); the relative `$ref`s between the
 //! files are rewritten to `#/components/schemas/...`, so the document is self-contained.
 
-use crate::schemas::{self, names, COMMON_DEFS};
+use crate::schemas::{self, names, rewrite_refs, RefTarget, COMMON_DEFS};
 use serde_json::{json, Map, Value};
 
 /// The version of the contract in `info.version` (the spec's translation route is at 1.0.0).
@@ -119,38 +119,15 @@ fn pascal_case(name: &str) -> String {
         .collect()
 }
 
-/// Rewrites the relative `$ref`s of the schema files into component references.
-fn rewrite_ref(reference: &str) -> String {
-    let (file, fragment) = reference.split_once('#').unwrap_or((reference, ""));
-    let stem = file.trim_end_matches(".json");
-    let component = match fragment.strip_prefix("/$defs/") {
-        Some(def) if stem == COMMON_DEFS => pascal_case(def),
-        _ => pascal_case(stem),
-    };
-    format!("#/components/schemas/{component}")
-}
-
-/// A schema file as a component: no `$schema`/`$id`, refs rewritten.
+/// A schema file as a component: no `$schema`/`$id`, refs rewritten to components.
 fn to_component(value: &Value) -> Value {
-    match value {
-        Value::Object(map) => {
-            let mut out = Map::new();
-            for (key, v) in map {
-                match (key.as_str(), v) {
-                    ("$schema" | "$id", _) => {}
-                    ("$ref", Value::String(r)) => {
-                        out.insert(key.clone(), Value::String(rewrite_ref(r)));
-                    }
-                    _ => {
-                        out.insert(key.clone(), to_component(v));
-                    }
-                }
-            }
-            Value::Object(out)
-        }
-        Value::Array(items) => Value::Array(items.iter().map(to_component).collect()),
-        other => other.clone(),
-    }
+    rewrite_refs(value, &mut |target| {
+        let component = match target {
+            RefTarget::Common(def) => pascal_case(&def),
+            RefTarget::Resource(name) => pascal_case(&name),
+        };
+        format!("#/components/schemas/{component}")
+    })
 }
 
 /// Every resource schema and shared definition, plus the envelopes only the extension routes

@@ -185,3 +185,55 @@ pub(crate) fn document(name: &str) -> Option<&'static Value> {
 pub(crate) fn id_of(name: &str) -> String {
     format!("{SCHEMA_BASE_URI}{name}.json")
 }
+
+/// What a relative `$ref` between the schema files points at.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub(crate) enum RefTarget {
+    /// `common.json#/$defs/<name>`.
+    Common(String),
+    /// `<resource>.json`.
+    Resource(String),
+}
+
+impl RefTarget {
+    /// Parses `common.json#/$defs/size` or `key-record.json`.
+    pub(crate) fn parse(reference: &str) -> Self {
+        let (file, fragment) = reference.split_once('#').unwrap_or((reference, ""));
+        let stem = file.trim_end_matches(".json");
+        match fragment.strip_prefix("/$defs/") {
+            Some(def) if stem == COMMON_DEFS => Self::Common(def.to_owned()),
+            _ => Self::Resource(stem.to_owned()),
+        }
+    }
+
+    /// The schema it points at.
+    pub(crate) fn resolve(&self) -> Option<&'static Value> {
+        match self {
+            Self::Common(def) => document(COMMON_DEFS)?.get("$defs")?.get(def),
+            Self::Resource(name) => schema(name),
+        }
+    }
+}
+
+/// A copy of `value` without `$schema` and `$id` at any level, every `$ref` rewritten by `map`.
+pub(crate) fn rewrite_refs(value: &Value, map: &mut dyn FnMut(RefTarget) -> String) -> Value {
+    match value {
+        Value::Object(object) => {
+            let mut out = serde_json::Map::new();
+            for (key, v) in object {
+                match (key.as_str(), v) {
+                    ("$schema" | "$id", _) => {}
+                    ("$ref", Value::String(r)) => {
+                        out.insert(key.clone(), Value::String(map(RefTarget::parse(r))));
+                    }
+                    _ => {
+                        out.insert(key.clone(), rewrite_refs(v, map));
+                    }
+                }
+            }
+            Value::Object(out)
+        }
+        Value::Array(items) => Value::Array(items.iter().map(|v| rewrite_refs(v, map)).collect()),
+        other => other.clone(),
+    }
+}

@@ -1,8 +1,9 @@
 //! Validation of JSON values against the resource schemas, with validators compiled once.
 
 use crate::content;
-use crate::schemas::{self, DOCUMENTS};
-use jsonschema::{Draft, Registry, Validator};
+use crate::registry::REGISTRY;
+use crate::schemas;
+use jsonschema::{Draft, Validator};
 use serde_json::Value;
 use std::collections::HashMap;
 use std::fmt;
@@ -100,23 +101,15 @@ type Compiled = Result<HashMap<&'static str, Validator>, String>;
 
 static VALIDATORS: LazyLock<Compiled> = LazyLock::new(compile_all);
 
-/// Builds the in-memory registry of every embedded document and compiles each resource schema
-/// against it. Nothing is fetched: `$ref`s resolve only to registered documents.
+/// Compiles each resource schema against the shared registry.
 fn compile_all() -> Compiled {
-    let mut builder = Registry::new().draft(Draft::Draft202012);
-    for doc in DOCUMENTS.iter() {
-        let value = doc.value.clone()?;
-        builder = builder
-            .add(schemas::id_of(doc.name), value)
-            .map_err(|e| format!("{}: {e}", doc.name))?;
-    }
-    let registry = builder.prepare().map_err(|e| e.to_string())?;
+    let registry = REGISTRY.as_ref().map_err(Clone::clone)?;
     let mut out = HashMap::new();
     for name in schemas::schema_names() {
         let value = schemas::schema(name).ok_or_else(|| format!("{name}: missing"))?;
         let validator = jsonschema::options()
             .with_draft(Draft::Draft202012)
-            .with_registry(&registry)
+            .with_registry(registry)
             .offline()
             .build(value)
             .map_err(|e| format!("{name}: {e}"))?;

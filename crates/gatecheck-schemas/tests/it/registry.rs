@@ -231,3 +231,42 @@ fn every_schema_accepts_unknown_extra_fields_at_every_level() {
         }
     }
 }
+
+#[test]
+fn bundled_schemas_stand_alone_and_judge_as_validate_does() {
+    let bodies = [
+        json!({"id": "t", "object": "video", "model": "m", "status": "running", "progress": 101}),
+        json!({"id": 1, "name": "n".repeat(51), "status": 3}),
+        json!({"model": "w", "temperature": 0.5, "response_format": "srt"}),
+        json!({"success": false, "message": "no"}),
+        json!({"text": "hi"}),
+        json!({}),
+    ];
+    for name in schema_names() {
+        let bundled = gatecheck_schemas::bundled(name).unwrap();
+        let text = serde_json::to_string(&bundled).unwrap();
+        // No registry: every $ref must resolve inside the document itself.
+        let validator = jsonschema::options()
+            .offline()
+            .build(&bundled)
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        let examples = schema(name).unwrap()["examples"]
+            .as_array()
+            .unwrap()
+            .clone();
+        for body in examples.iter().chain(bodies.iter()) {
+            assert_eq!(
+                validator.is_valid(body),
+                gatecheck_schemas::is_valid(name, body),
+                "{name}: {body}"
+            );
+        }
+        assert!(text.contains(&format!(
+            "\"$id\":\"https://gatecheck.dev/schemas/{name}.json\""
+        )));
+    }
+    assert!(matches!(
+        gatecheck_schemas::bundled("nope"),
+        Err(ValidationError::UnknownSchema { .. })
+    ));
+}

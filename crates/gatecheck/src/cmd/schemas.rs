@@ -22,6 +22,10 @@ pub enum SchemasCommand {
     Show {
         /// Resource name, e.g. `video-task` (see `gatecheck schemas list`).
         name: String,
+        /// Print it self-contained: the shared definitions it references copied under `$defs`
+        /// (for other validators and code generators).
+        #[arg(long)]
+        bundled: bool,
     },
     /// Validate a JSON document (a captured body) against a resource schema.
     ///
@@ -42,7 +46,7 @@ pub fn run(command: SchemasCommand) -> u8 {
     let mut out = std::io::stdout().lock();
     let result = match command {
         SchemasCommand::List => list(&mut out),
-        SchemasCommand::Show { name } => show(&mut out, &name),
+        SchemasCommand::Show { name, bundled } => show(&mut out, &name, bundled),
         SchemasCommand::Validate { name, file } => validate(&mut out, &name, &file),
         SchemasCommand::Openapi => out
             .write_all(gatecheck_schemas::openapi_json().as_bytes())
@@ -85,9 +89,14 @@ fn lookup(name: &str) -> anyhow::Result<&'static Value> {
     }
 }
 
-fn show(out: &mut impl Write, name: &str) -> anyhow::Result<u8> {
+fn show(out: &mut impl Write, name: &str, bundled: bool) -> anyhow::Result<u8> {
     let schema = lookup(name)?;
-    writeln!(out, "{}", serde_json::to_string_pretty(schema)?)?;
+    let text = if bundled {
+        serde_json::to_string_pretty(&gatecheck_schemas::bundled(name)?)?
+    } else {
+        serde_json::to_string_pretty(schema)?
+    };
+    writeln!(out, "{text}")?;
     Ok(0)
 }
 

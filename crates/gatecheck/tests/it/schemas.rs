@@ -189,6 +189,19 @@ fn show_prints_the_schema() {
 }
 
 #[test]
+fn show_bundled_prints_a_self_contained_schema() {
+    let dir = scratch("show_bundled");
+    let output = gatecheck(&dir, &["show", "token-update-envelope", "--bundled"], b"");
+    assert_eq!(output.status.code(), Some(0));
+    let printed: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(
+        printed,
+        gatecheck_schemas::bundled("token-update-envelope").unwrap()
+    );
+    assert!(!String::from_utf8_lossy(&output.stdout).contains(".json#"));
+}
+
+#[test]
 fn openapi_prints_the_committed_document() {
     let dir = scratch("openapi");
     let output = gatecheck(&dir, &["openapi"], b"");
