@@ -79,6 +79,9 @@ use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
 use std::time::Instant;
 
+/// The longest a `hang` fault holds a request (then the connection is dropped).
+const MAX_HANG: std::time::Duration = std::time::Duration::from_secs(600);
+
 /// The answer header carrying the request id.
 pub const REQUEST_ID_HEADER: &str = "x-oneapi-request-id";
 
@@ -286,8 +289,8 @@ pub(crate) enum Dropped {
     /// A `reset` fault.
     #[error("connection reset by fault")]
     Reset,
-    /// A `hang` fault ended by shutdown.
-    #[error("hanging request ended by shutdown")]
+    /// A `hang` fault ended by shutdown or its time limit.
+    #[error("hanging request ended")]
     Shutdown,
 }
 
@@ -348,8 +351,12 @@ pub(crate) async fn dispatch(
         Some(FaultKind::Hang) => {
             entry.fault = Some("hang".into());
             finish(&app, entry, started);
+            // Until shutdown, or at most MAX_HANG, so abandoned hangs cannot pile up forever.
             let mut shutdown = app.shutdown.clone();
-            crate::server::wait_down(&mut shutdown).await;
+            tokio::select! {
+                _ = crate::server::wait_down(&mut shutdown) => {}
+                _ = tokio::time::sleep(MAX_HANG) => {}
+            }
             return Err(Dropped::Shutdown);
         }
         Some(FaultKind::Status {
