@@ -123,7 +123,7 @@ fn every_ref_is_local_and_resolves() {
 }
 
 /// Compiles a component of the OpenAPI document with the document as its only resource.
-fn component_validator(doc: &Value, component: &str) -> jsonschema::Validator {
+pub(crate) fn component_validator(doc: &Value, component: &str) -> jsonschema::Validator {
     let registry = jsonschema::Registry::new()
         .draft(jsonschema::Draft::Draft202012)
         .add("https://gatecheck.dev/openapi.json", doc.clone())
@@ -139,7 +139,7 @@ fn component_validator(doc: &Value, component: &str) -> jsonschema::Validator {
         .unwrap_or_else(|e| panic!("{component}: {e}"))
 }
 
-fn pascal(name: &str) -> String {
+pub(crate) fn pascal(name: &str) -> String {
     name.split('-')
         .map(|p| p[..1].to_uppercase() + &p[1..])
         .collect()
@@ -258,4 +258,103 @@ fn every_link_names_an_operation_and_one_of_its_parameters() {
         }
     }
     assert_eq!(links, 4);
+}
+
+/// Follows a local `$ref` (once), or returns the value itself.
+fn deref<'a>(doc: &'a Value, value: &'a Value) -> &'a Value {
+    match value.get("$ref").and_then(Value::as_str) {
+        Some(r) => doc
+            .pointer(&r[1..])
+            .unwrap_or_else(|| panic!("dangling {r}")),
+        None => value,
+    }
+}
+
+#[test]
+fn operations_are_well_formed() {
+    let doc = openapi();
+    let mut operation_ids = std::collections::BTreeSet::new();
+    for (path, item) in doc["paths"].as_object().unwrap() {
+        let templated: Vec<&str> = path
+            .split('/')
+            .filter_map(|s| s.strip_prefix('{').and_then(|s| s.strip_suffix('}')))
+            .collect();
+        let shared = item
+            .get("parameters")
+            .and_then(Value::as_array)
+            .cloned()
+            .unwrap_or_default();
+        for (method, op) in item.as_object().unwrap() {
+            if method == "parameters" {
+                continue;
+            }
+            assert!(operation_ids.insert(op["operationId"].as_str().unwrap().to_owned()));
+            let own = op
+                .get("parameters")
+                .and_then(Value::as_array)
+                .cloned()
+                .unwrap_or_default();
+            let params: Vec<&Value> = shared
+                .iter()
+                .chain(own.iter())
+                .map(|p| deref(&doc, p))
+                .collect();
+            for p in &params {
+                assert!(
+                    p["name"].is_string() && p["in"].is_string() && p["schema"].is_object(),
+                    "{p}"
+                );
+                if p["in"] == "path" {
+                    assert_eq!(
+                        p["required"], true,
+                        "{method} {path}: path parameters are required"
+                    );
+                    assert!(
+                        templated.contains(&p["name"].as_str().unwrap()),
+                        "{method} {path}: {p}"
+                    );
+                }
+            }
+            for name in &templated {
+                assert!(
+                    params
+                        .iter()
+                        .any(|p| p["in"] == "path" && p["name"] == *name),
+                    "{method} {path}: no parameter for {{{name}}}"
+                );
+            }
+            let responses = op["responses"].as_object().unwrap();
+            assert!(
+                responses.keys().any(|s| s.starts_with('2')),
+                "{method} {path}: no success response"
+            );
+            for (status, response) in responses {
+                assert!(
+                    status.len() == 3 && status.parse::<u16>().is_ok(),
+                    "{status}"
+                );
+                let response = deref(&doc, response);
+                assert!(
+                    response["description"].is_string(),
+                    "{method} {path} {status}"
+                );
+                for media in response
+                    .get("content")
+                    .and_then(Value::as_object)
+                    .into_iter()
+                    .flatten()
+                {
+                    assert!(
+                        media.1["schema"].is_object(),
+                        "{method} {path} {status} {}",
+                        media.0
+                    );
+                }
+            }
+            if let Some(body) = op.get("requestBody") {
+                assert!(body["content"].as_object().is_some_and(|c| !c.is_empty()));
+            }
+        }
+    }
+    assert_eq!(operation_ids.len(), 13);
 }

@@ -174,3 +174,59 @@ proptest! {
         }
     }
 }
+
+/// The OpenAPI components of every resource, compiled once.
+static COMPONENTS: std::sync::LazyLock<Vec<(&'static str, jsonschema::Validator)>> =
+    std::sync::LazyLock::new(|| {
+        let doc = gatecheck_schemas::openapi();
+        gatecheck_schemas::schema_names()
+            .iter()
+            .map(|name| {
+                (
+                    *name,
+                    crate::openapi::component_validator(&doc, &crate::openapi::pascal(name)),
+                )
+            })
+            .collect()
+    });
+
+/// Asserts the OpenAPI component of `name` judges `value` as the schema file does.
+fn component_agrees(name: &str, value: &Value) -> Result<(), TestCaseError> {
+    let (_, component) = COMPONENTS.iter().find(|(n, _)| *n == name).unwrap();
+    prop_assert_eq!(
+        component.is_valid(value),
+        is_valid(name, value),
+        "{}: {}",
+        name,
+        value
+    );
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+
+    #[test]
+    fn openapi_components_agree_with_the_schema_files(
+        key in arb::key_record(),
+        task in arb::video_task(),
+        model in arb::model_record(),
+        form in arb::transcription_form(),
+        junk in prop_oneof![Just(json!(null)), Just(json!(-7)), Just(json!("running")), Just(json!(101)), Just(json!("x".repeat(51))), Just(json!(1.5)), Just(json!([])), Just(json!({}))],
+    ) {
+        for (name, value, field) in [
+            ("key-record", serde_json::to_value(&key).unwrap(), "status"),
+            ("key-record", serde_json::to_value(&key).unwrap(), "name"),
+            ("key-record", serde_json::to_value(&key).unwrap(), "expired_time"),
+            ("video-task", serde_json::to_value(&task).unwrap(), "progress"),
+            ("video-task", serde_json::to_value(&task).unwrap(), "status"),
+            ("model-record", serde_json::to_value(&model).unwrap(), "pricing"),
+            ("transcription-form", serde_json::to_value(&form).unwrap(), "temperature"),
+        ] {
+            component_agrees(name, &value)?;
+            let mut mutated = value.clone();
+            mutated[field] = junk.clone();
+            component_agrees(name, &mutated)?;
+        }
+    }
+}
