@@ -64,6 +64,9 @@ pub(crate) const CHECKS: &[CheckDef] = &[
     def("quota.charged", Deviation, "/v1/images/generations + GET /api/token/{id}", "DECISIONS: Quota and limits",
         "An accepted request moves exactly its catalog price from `remain_quota` to `used_quota`.",
         Phase::Exclusive, |c| Box::pin(charged(c))),
+    def("quota.concurrent-atomic", Deviation, "/v1/images/generations", "DECISIONS: Quota and limits (consumption is atomic)",
+        "With quota for exactly k requests, k of 2k concurrent requests succeed and the quota ends at 0.",
+        Phase::Exclusive, |c| Box::pin(atomic(c))),
 ];
 
 /// Puts the working key in the state `rec` and checks that the fields took.
@@ -632,4 +635,36 @@ async fn charged(ctx: &Ctx) -> Outcome {
         ));
     }
     pass1()
+}
+
+async fn atomic(ctx: &Ctx) -> Outcome {
+    let (spec, price) = cheap_image(ctx)?;
+    let k = 3i64;
+    let rec = KeyRecord {
+        remain_quota: k * price,
+        unlimited_quota: false,
+        ..baseline(ctx)?
+    };
+    set_key(ctx, &rec).await?;
+    let sends = (0..2 * k).map(|_| ctx.send(&spec, price));
+    let results = futures_util::future::join_all(sends).await;
+    let mut ok = 0;
+    for r in results {
+        if r?.status.is_success() {
+            ok += 1;
+        }
+    }
+    let after = get_key(&ctx.t, rec.id).await?;
+    let remain = after.as_ref().map(|a| a.remain_quota);
+    if ok != k || remain.is_some_and(|r| r != 0) {
+        return Err(ctx.fail(
+            format!("quota for {k} requests of {price}: {ok} of {} concurrent requests succeeded, remain_quota {remain:?}", 2 * k),
+            &spec,
+            None,
+        ));
+    }
+    Ok(Pass {
+        cases: 2 * k as u32,
+        note: None,
+    })
 }
