@@ -128,3 +128,38 @@ fn every_step_names_a_check_of_the_catalog() {
     ids.dedup();
     assert_eq!(ids.len(), sequence.steps.len(), "step ids are unique");
 }
+
+fn arb_value() -> impl proptest::strategy::Strategy<Value = serde_json::Value> {
+    use proptest::prelude::*;
+    use serde_json::Value;
+    let leaf = prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::Bool),
+        (-3i64..3).prop_map(Value::from),
+        "[ab/~]{0,2}".prop_map(Value::String),
+    ];
+    leaf.prop_recursive(3, 24, 4, |inner| {
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..4).prop_map(Value::Array),
+            prop::collection::btree_map("[ab/~]{1,2}", inner, 0..4)
+                .prop_map(|m| Value::Object(m.into_iter().collect())),
+        ]
+    })
+}
+
+proptest::proptest! {
+    /// The structural diff is empty exactly when the values are equal, and every difference's
+    /// path points, on each side that has it, at the value it reports.
+    #[test]
+    fn structural_diff_is_exact(a in arb_value(), b in arb_value()) {
+        use gatecheck_conformance::diff::diff_values;
+        let d = diff_values(&a, &b);
+        proptest::prop_assert_eq!(d.is_empty(), a == b);
+        proptest::prop_assert!(diff_values(&a, &a).is_empty());
+        for diff in &d {
+            let pointer = if diff.path == "/" { "" } else { diff.path.as_str() };
+            proptest::prop_assert_eq!(a.pointer(pointer), diff.left.as_ref());
+            proptest::prop_assert_eq!(b.pointer(pointer), diff.right.as_ref());
+        }
+    }
+}
