@@ -85,11 +85,19 @@ impl std::fmt::Debug for Runner {
 pub fn select_checks(config: &RunnerConfig) -> Result<Vec<&'static str>, RunError> {
     let only = globs(&config.only)?;
     let skip = globs(&config.skip)?;
-    Ok(registry()
+    let chosen: Vec<&'static str> = registry()
         .iter()
         .map(|d| d.info.id)
         .filter(|id| config.only.is_empty() || only.is_match(id))
         .filter(|id| !skip.is_match(id))
+        .collect();
+    if chosen.is_empty() {
+        return Err(RunError::Config(
+            "no check matches --only/--skip (see `gatecheck check --list`)".into(),
+        ));
+    }
+    Ok(chosen
+        .into_iter()
         .filter(|id| config.shard.is_none_or(|s| s.contains(id)))
         .collect())
 }

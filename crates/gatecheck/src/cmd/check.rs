@@ -319,7 +319,7 @@ fn write_reports(report: &Report, json: &[PathBuf], junit: Option<&PathBuf>) -> 
 fn print_human(report: &Report, redactor: &gatecheck_conformance::Redactor) {
     if report.dry_run {
         println!(
-            "dry run: {} planned requests (nothing sent to model or key routes)",
+            "dry run: {} planned requests, the first of each check (nothing sent to model or key routes)",
             report.planned.len()
         );
         for p in &report.planned {
