@@ -89,6 +89,9 @@ pub struct SideSpec {
     pub mock: Option<gatecheck_schemas::Profile>,
     /// Seed of the embedded mock's ids.
     pub mock_seed: u64,
+    /// Start of the embedded mock's virtual clock (Unix seconds); the mock's default when
+    /// absent.
+    pub mock_epoch: Option<i64>,
     /// API key.
     pub api_key: Option<String>,
     /// Access token.
@@ -125,7 +128,10 @@ impl OpenSide {
             (None, Some(profile)) => {
                 let server = gatecheck_mock::MockServer::builder()
                     .profile(profile)
-                    .clock(gatecheck_mock::ClockMode::virtual_default())
+                    .clock(match spec.mock_epoch {
+                        Some(epoch) => gatecheck_mock::ClockMode::Virtual { epoch },
+                        None => gatecheck_mock::ClockMode::virtual_default(),
+                    })
                     .seed(spec.mock_seed)
                     .try_start()
                     .await

@@ -24,6 +24,12 @@ pub struct DiffArgs {
     /// Profile of the embedded left mock.
     #[arg(long, value_name = "P", default_value = "documented")]
     pub left_profile: Profile,
+    /// Id seed of the embedded left mock.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    pub left_mock_seed: u64,
+    /// Start of the embedded left mock's virtual clock, Unix seconds.
+    #[arg(long, value_name = "SECS")]
+    pub left_mock_epoch: Option<i64>,
     /// API key for the left target's model routes.
     #[arg(
         long,
@@ -56,6 +62,12 @@ pub struct DiffArgs {
     /// Profile of the embedded right mock.
     #[arg(long, value_name = "P", default_value = "documented")]
     pub right_profile: Profile,
+    /// Id seed of the embedded right mock.
+    #[arg(long, value_name = "N", default_value_t = 2)]
+    pub right_mock_seed: u64,
+    /// Start of the embedded right mock's virtual clock, Unix seconds.
+    #[arg(long, value_name = "SECS")]
+    pub right_mock_epoch: Option<i64>,
     /// API key for the right target's model routes.
     #[arg(
         long,
@@ -146,7 +158,8 @@ async fn run_async(args: DiffArgs) -> anyhow::Result<u8> {
         access_token: args.left_access_token.clone(),
         user_id: args.left_user_id,
         key_id: args.left_key_id,
-        mock_seed: 1,
+        mock_seed: args.left_mock_seed,
+        mock_epoch: args.left_mock_epoch,
     };
     let right_args = SideSpec {
         url: args.right.clone(),
@@ -155,7 +168,8 @@ async fn run_async(args: DiffArgs) -> anyhow::Result<u8> {
         access_token: args.right_access_token.clone(),
         user_id: args.right_user_id,
         key_id: args.right_key_id,
-        mock_seed: 2,
+        mock_seed: args.right_mock_seed,
+        mock_epoch: args.right_mock_epoch,
     };
     let redactor = Redactor::new();
     let poll = poll_settings(args.poll_interval);

@@ -181,6 +181,7 @@ async fn run_sequence(args: &SnapshotArgs, seed: u64) -> anyhow::Result<Vec<snap
         url: args.base_url.clone(),
         mock: args.base_url.is_none().then_some(args.profile),
         mock_seed: 1,
+        mock_epoch: None,
         api_key: args.api_key.clone(),
         access_token: args.access_token.clone(),
         user_id: args.user_id,

@@ -94,7 +94,19 @@ fn left_mock_against_a_new_api_mock_reports_the_profile_differences() {
 
 #[test]
 fn a_mock_against_itself_is_empty() {
-    let out = gatecheck(&["diff", "--left-mock", "--right-mock", "--seed", "8"]);
+    let out = gatecheck(&[
+        "diff",
+        "--left-mock",
+        "--right-mock",
+        "--seed",
+        "8",
+        "--left-mock-seed",
+        "11",
+        "--right-mock-seed",
+        "12",
+        "--right-mock-epoch",
+        "1900000000",
+    ]);
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(0), "{stdout}");
     assert!(stdout.contains("0 differ"), "{stdout}");
