@@ -1,5 +1,12 @@
 //! The accept loop: hyper-util's auto (HTTP/1 and HTTP/2) server over tokio, with the TCP peer
 //! address, a header-read timeout, an idle timeout and graceful shutdown.
+//!
+//! Both timeouts are kept here rather than by hyper, whose header-read timer also runs while a
+//! keep-alive connection waits for its next request (it would act as a second idle timeout).
+//! The socket wrapper notes when the first byte of a new request arrives and when the last
+//! byte moved; the service marks requests in flight. A connection whose request head has not
+//! reached the service within the header timeout is closed; one with nothing in flight and no
+//! traffic for the idle timeout is shut down gracefully.
 
 use crate::app::App;
 use crate::routes;
@@ -29,7 +36,7 @@ pub(crate) async fn serve(
     builder
         .http1()
         .timer(TokioTimer::new())
-        .header_read_timeout(app.config.header_timeout)
+        .header_read_timeout(None)
         .keep_alive(true);
     let builder = Arc::new(builder);
     let (alive_tx, mut alive_rx) = mpsc::channel::<()>(1);
@@ -70,19 +77,33 @@ async fn connection(
     builder: Arc<auto::Builder<TokioExecutor>>,
     mut shutdown: watch::Receiver<bool>,
 ) {
-    let started = Instant::now();
-    let last = Arc::new(AtomicU64::new(0));
+    let activity = Arc::new(Activity {
+        started: Instant::now(),
+        last_io_ms: AtomicU64::new(0),
+        head_started_ms: AtomicU64::new(NONE),
+        in_flight: AtomicU64::new(0),
+    });
     let io = IdleIo {
         inner: stream,
-        started,
-        last: last.clone(),
+        activity: activity.clone(),
     };
-    let idle = app.config.idle_timeout;
+    let idle_ms = app.config.idle_timeout.as_millis() as u64;
+    let header_ms = app.config.header_timeout.as_millis() as u64;
     let svc_app = app.clone();
-    let svc = service_fn(move |req| routes::dispatch(svc_app.clone(), peer, req));
+    let svc_activity = activity.clone();
+    let svc = service_fn(move |req| {
+        let guard = InFlight::start(svc_activity.clone());
+        let fut = routes::dispatch(svc_app.clone(), peer, req);
+        async move {
+            let resp = fut.await;
+            drop(guard);
+            resp
+        }
+    });
     let conn = builder.serve_connection(TokioIo::new(io), svc);
     let mut conn = std::pin::pin!(conn);
-    let tick = (idle / 4).clamp(Duration::from_millis(50), Duration::from_secs(5));
+    let tick = (app.config.idle_timeout.min(app.config.header_timeout) / 4)
+        .clamp(Duration::from_millis(25), Duration::from_secs(5));
     let mut ticker = tokio::time::interval(tick);
     ticker.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     let mut closing = false;
@@ -98,10 +119,17 @@ async fn connection(
                 closing = true;
                 conn.as_mut().graceful_shutdown();
             }
-            _ = ticker.tick(), if !closing => {
-                let since = (started.elapsed().as_millis() as u64)
-                    .saturating_sub(last.load(Ordering::Relaxed));
-                if since >= idle.as_millis() as u64 {
+            _ = ticker.tick() => {
+                let now = activity.now_ms();
+                let head = activity.head_started_ms.load(Ordering::Acquire);
+                if head != NONE && now.saturating_sub(head) >= header_ms {
+                    tracing::debug!(%peer, "request head not received in time; closing");
+                    return;
+                }
+                let idle = activity.in_flight.load(Ordering::Acquire) == 0
+                    && head == NONE
+                    && now.saturating_sub(activity.last_io_ms.load(Ordering::Acquire)) >= idle_ms;
+                if idle && !closing {
                     tracing::debug!(%peer, "closing idle connection");
                     closing = true;
                     conn.as_mut().graceful_shutdown();
@@ -111,17 +139,60 @@ async fn connection(
     }
 }
 
-/// A socket that notes the time of its last read or write (for the idle timeout).
+/// "No time" in the activity fields.
+const NONE: u64 = u64::MAX;
+
+/// What the timeouts of one connection look at.
+struct Activity {
+    started: Instant,
+    /// Last byte read or written, ms since `started`.
+    last_io_ms: AtomicU64,
+    /// First byte of a request head not yet handed to the service, ms since `started`.
+    head_started_ms: AtomicU64,
+    /// Requests being served.
+    in_flight: AtomicU64,
+}
+
+impl Activity {
+    fn now_ms(&self) -> u64 {
+        self.started.elapsed().as_millis() as u64
+    }
+}
+
+/// Marks one request in flight for as long as it lives.
+struct InFlight(Arc<Activity>);
+
+impl InFlight {
+    fn start(activity: Arc<Activity>) -> Self {
+        activity.in_flight.fetch_add(1, Ordering::AcqRel);
+        activity.head_started_ms.store(NONE, Ordering::Release);
+        Self(activity)
+    }
+}
+
+impl Drop for InFlight {
+    fn drop(&mut self) {
+        self.0.in_flight.fetch_sub(1, Ordering::AcqRel);
+        self.0.last_io_ms.store(self.0.now_ms(), Ordering::Release);
+    }
+}
+
+/// A socket that notes its traffic for the timeouts.
 struct IdleIo<T> {
     inner: T,
-    started: Instant,
-    last: Arc<AtomicU64>,
+    activity: Arc<Activity>,
 }
 
 impl<T> IdleIo<T> {
-    fn touch(&self) {
-        self.last
-            .store(self.started.elapsed().as_millis() as u64, Ordering::Relaxed);
+    fn touch(&self, read: bool) {
+        let a = &self.activity;
+        let now = a.now_ms();
+        a.last_io_ms.store(now, Ordering::Release);
+        if read && a.in_flight.load(Ordering::Acquire) == 0 {
+            let _ =
+                a.head_started_ms
+                    .compare_exchange(NONE, now, Ordering::AcqRel, Ordering::Acquire);
+        }
     }
 }
 
@@ -134,7 +205,7 @@ impl<T: AsyncRead + Unpin> AsyncRead for IdleIo<T> {
         let before = buf.filled().len();
         let res = Pin::new(&mut self.inner).poll_read(cx, buf);
         if matches!(res, Poll::Ready(Ok(()))) && buf.filled().len() > before {
-            self.touch();
+            self.touch(true);
         }
         res
     }
@@ -148,7 +219,7 @@ impl<T: AsyncWrite + Unpin> AsyncWrite for IdleIo<T> {
     ) -> Poll<io::Result<usize>> {
         let res = Pin::new(&mut self.inner).poll_write(cx, buf);
         if matches!(res, Poll::Ready(Ok(n)) if n > 0) {
-            self.touch();
+            self.touch(false);
         }
         res
     }
@@ -160,7 +231,7 @@ impl<T: AsyncWrite + Unpin> AsyncWrite for IdleIo<T> {
     ) -> Poll<io::Result<usize>> {
         let res = Pin::new(&mut self.inner).poll_write_vectored(cx, bufs);
         if matches!(res, Poll::Ready(Ok(n)) if n > 0) {
-            self.touch();
+            self.touch(false);
         }
         res
     }

@@ -155,3 +155,25 @@ async fn idle_timeout_closes_an_idle_keep_alive_connection() {
     }
     assert!(started.elapsed() < Duration::from_secs(4));
 }
+
+#[tokio::test]
+async fn header_timeout_does_not_close_an_idle_keep_alive_connection() {
+    let server = MockServer::builder()
+        .header_timeout(Duration::from_millis(200))
+        .idle_timeout(Duration::from_secs(30))
+        .start()
+        .await;
+    let mut stream = TcpStream::connect(server.address()).await.unwrap();
+    for _ in 0..2 {
+        stream
+            .write_all(b"GET /__mock/health HTTP/1.1\r\nhost: x\r\n\r\n")
+            .await
+            .unwrap();
+        let line = read_status_line(&mut stream).await;
+        assert!(line.starts_with("HTTP/1.1 200"), "{line}");
+        // Idle for longer than the header timeout: the connection must stay usable.
+        tokio::time::sleep(Duration::from_millis(700)).await;
+        let mut buf = [0u8; 4096];
+        let _ = tokio::time::timeout(Duration::from_millis(50), stream.read(&mut buf)).await;
+    }
+}
