@@ -31,9 +31,24 @@ impl Ids {
             .collect()
     }
 
-    /// A request id, as new-api's: a timestamp-like prefix and random letters and digits.
+    /// A request id in new-api's shape: `YYYYMMDDhhmmss` (UTC), the sub-second part in
+    /// nanoseconds, then 8 random letters and digits.
+    ///
+    /// ```text
+    /// // 2025-11-21T00:00:00.250Z -> "20251121000000250000000" + 8 random characters
+    /// ```
     pub fn request_id(&self, now_ms: i64) -> String {
-        format!("{now_ms}{}", self.alnum(12))
+        let secs = now_ms.div_euclid(1000);
+        let nanos = now_ms.rem_euclid(1000) * 1_000_000;
+        let (y, mo, d) = civil_from_days(secs.div_euclid(86_400));
+        let sod = secs.rem_euclid(86_400);
+        format!(
+            "{y:04}{mo:02}{d:02}{:02}{:02}{:02}{nanos}{}",
+            sod / 3600,
+            sod % 3600 / 60,
+            sod % 60,
+            self.alnum(8)
+        )
     }
 
     /// A video task id: `task_` + 32 letters and digits.
@@ -44,5 +59,34 @@ impl Ids {
     /// A key secret: 48 letters and digits (without `sk-`).
     pub fn key_secret(&self) -> String {
         self.alnum(48)
+    }
+}
+
+/// The proleptic Gregorian date of a day count since 1970-01-01 (Howard Hinnant's algorithm).
+fn civil_from_days(days: i64) -> (i64, i64, i64) {
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let y = yoe + era * 400;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    (if m <= 2 { y + 1 } else { y }, m, d)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn request_ids_have_new_apis_shape() {
+        let ids = Ids::new(1);
+        let id = ids.request_id(1_763_683_200_250);
+        assert!(id.starts_with("20251121000000250000000"), "{id}");
+        assert_eq!(id.len(), "20251121000000250000000".len() + 8);
+        assert_eq!(civil_from_days(0), (1970, 1, 1));
+        assert_eq!(civil_from_days(11_016), (2000, 2, 29));
     }
 }

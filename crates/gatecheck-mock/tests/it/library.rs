@@ -94,3 +94,27 @@ async fn shutdown_waits_for_the_server_task() {
     server.shutdown().await;
     assert!(tokio::net::TcpStream::connect(addr).await.is_err());
 }
+
+#[tokio::test]
+async fn fixtures_from_a_directory_replace_the_embedded_ones() {
+    let dir = std::env::temp_dir().join(format!("gatecheck-fixtures-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let keys = serde_json::json!({"keys": [{
+        "id": 42, "user_id": 1, "key": "CustomKey0000000000000000000000000000000000000000",
+        "status": 1, "name": "custom", "created_time": 0, "accessed_time": 0,
+        "expired_time": -1, "remain_quota": 10, "unlimited_quota": false,
+        "model_limits_enabled": false, "model_limits": "", "allow_ips": null,
+        "used_quota": 0, "group": "", "cross_group_retry": false
+    }]});
+    std::fs::write(dir.join("keys.json"), keys.to_string()).unwrap();
+    let fixtures = gatecheck_mock::Fixtures::from_dir(&dir).unwrap();
+    let server = MockServer::builder().fixtures(fixtures).start().await;
+    assert_eq!(
+        server.demo_key(),
+        "sk-CustomKey0000000000000000000000000000000000000000"
+    );
+    assert!(server.key(1).is_none());
+    // Files not in the directory come from the embedded fixtures.
+    assert_eq!(server.demo_account().access_token, ACCESS_TOKEN);
+    let _ = std::fs::remove_dir_all(&dir);
+}
