@@ -29,8 +29,9 @@ pub enum SchemasCommand {
     },
     /// Validate a JSON document (a captured body) against a resource schema.
     ///
-    /// Prints each violation with its instance path and the rule broken. Exit code 0 when valid,
-    /// 1 when invalid, 2 for an unknown schema or an unreadable file.
+    /// Prints each violation with its instance path and the rule broken. A `curl -i` capture
+    /// (status line and headers before the body) is accepted. Exit code 0 when valid, 1 when
+    /// invalid, 2 for an unknown schema or an unreadable file.
     Validate {
         /// Resource name, e.g. `video-task` (see `gatecheck schemas list`).
         name: String,
@@ -125,6 +126,27 @@ fn read_instance(file: &Path) -> anyhow::Result<Vec<u8>> {
     Ok(bytes)
 }
 
+/// The body of a capture: the bytes themselves, or, for a `curl -i` capture (status line and
+/// headers first), what follows the last header block.
+fn body_of(bytes: &[u8]) -> &[u8] {
+    let mut rest = bytes;
+    while rest.starts_with(b"HTTP/") {
+        let end = [&b"\r\n\r\n"[..], &b"\n\n"[..]]
+            .iter()
+            .filter_map(|sep| {
+                rest.windows(sep.len())
+                    .position(|w| w == *sep)
+                    .map(|i| i + sep.len())
+            })
+            .min();
+        match end {
+            Some(end) => rest = &rest[end..],
+            None => return rest,
+        }
+    }
+    rest
+}
+
 fn validate(out: &mut impl Write, name: &str, file: &Path) -> anyhow::Result<u8> {
     lookup(name)?;
     let shown = if file.as_os_str() == "-" {
@@ -133,7 +155,7 @@ fn validate(out: &mut impl Write, name: &str, file: &Path) -> anyhow::Result<u8>
         file.display().to_string()
     };
     let bytes = read_instance(file)?;
-    let instance: Value = match serde_json::from_slice(&bytes) {
+    let instance: Value = match serde_json::from_slice(body_of(&bytes)) {
         Ok(v) => v,
         Err(e) => {
             writeln!(out, "invalid: {shown} is not JSON: {e}")?;

@@ -136,6 +136,38 @@ fn validate_reads_standard_input_for_a_dash() {
 }
 
 #[test]
+fn validate_reads_the_body_of_a_curl_i_capture() {
+    let dir = scratch("curl_i");
+    let capture = format!(
+        "HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK\r\ncontent-type: application/json\r\n\
+         x-oneapi-request-id: 42\r\n\r\n{RUNNING_AND_101}"
+    );
+    std::fs::write(dir.join("capture.txt"), capture).unwrap();
+    let output = gatecheck(&dir, &["validate", "video-task", "capture.txt"], b"");
+    assert_eq!(
+        output.status.code(),
+        Some(1),
+        "{}",
+        transcript(&dir, &output)
+    );
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        stdout.contains("(2 violations)") && stdout.contains("  /progress: "),
+        "{stdout}"
+    );
+
+    let ok = "HTTP/2 200\ncontent-type: application/json\n\n{\"text\": \"Hello.\"}\n";
+    std::fs::write(dir.join("ok.txt"), ok).unwrap();
+    let output = gatecheck(&dir, &["validate", "translation-result", "ok.txt"], b"");
+    assert_eq!(
+        output.status.code(),
+        Some(0),
+        "{}",
+        transcript(&dir, &output)
+    );
+}
+
+#[test]
 fn validate_reports_a_body_that_is_not_json_as_invalid() {
     let dir = scratch("not_json");
     std::fs::write(dir.join("body.txt"), "<html>502 Bad Gateway</html>").unwrap();
