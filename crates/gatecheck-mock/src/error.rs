@@ -18,7 +18,6 @@ pub type MockResponse = http::Response<Body>;
 static JSON: HeaderValue = HeaderValue::from_static("application/json");
 
 /// An answer with `body` and `content_type`.
-#[allow(dead_code)] // for the media routes
 pub fn bytes_response(status: u16, content_type: &'static str, body: Bytes) -> MockResponse {
     let mut resp = http::Response::new(Full::new(body));
     *resp.status_mut() = StatusCode::from_u16(status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);

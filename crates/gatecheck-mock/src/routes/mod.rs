@@ -319,6 +319,20 @@ pub(crate) async fn dispatch(
         host,
     };
 
+    let cors = req.headers().contains_key(http::header::ORIGIN);
+    if cors
+        && req.method() == Method::OPTIONS
+        && req
+            .headers()
+            .contains_key(http::header::ACCESS_CONTROL_REQUEST_METHOD)
+    {
+        let mut resp = error::bytes_response(204, "text/plain", Bytes::new());
+        resp.headers_mut().remove(http::header::CONTENT_TYPE);
+        set_cors(&mut resp, true);
+        set_request_id(&mut resp, &cx.request_id);
+        return Ok(resp);
+    }
+
     if path == "/__mock" || path.starts_with("/__mock/") {
         let mut resp = crate::control::handle(&cx, req).await;
         set_request_id(&mut resp, &cx.request_id);
@@ -386,6 +400,9 @@ pub(crate) async fn dispatch(
         None => route(&mut cx, req, &method, &path).await,
     };
     let mut resp = resp;
+    if cors {
+        set_cors(&mut resp, false);
+    }
     set_request_id(&mut resp, &cx.request_id);
     entry.status = resp.status().as_u16();
     entry.key_id = cx.key.map(|k| k.id);
@@ -418,6 +435,28 @@ fn finish(app: &App, mut entry: JournalEntry, started: Instant) {
         "request"
     );
     app.journal.push(entry);
+}
+
+/// CORS as new-api sets it (every origin, credentials allowed; preflights answered 204).
+fn set_cors(resp: &mut MockResponse, preflight: bool) {
+    use http::header::{
+        ACCESS_CONTROL_ALLOW_CREDENTIALS, ACCESS_CONTROL_ALLOW_HEADERS,
+        ACCESS_CONTROL_ALLOW_METHODS, ACCESS_CONTROL_ALLOW_ORIGIN, ACCESS_CONTROL_MAX_AGE,
+    };
+    let h = resp.headers_mut();
+    h.insert(ACCESS_CONTROL_ALLOW_ORIGIN, HeaderValue::from_static("*"));
+    h.insert(
+        ACCESS_CONTROL_ALLOW_CREDENTIALS,
+        HeaderValue::from_static("true"),
+    );
+    if preflight {
+        h.insert(
+            ACCESS_CONTROL_ALLOW_METHODS,
+            HeaderValue::from_static("GET,POST,PUT,PATCH,DELETE,OPTIONS"),
+        );
+        h.insert(ACCESS_CONTROL_ALLOW_HEADERS, HeaderValue::from_static("*"));
+        h.insert(ACCESS_CONTROL_MAX_AGE, HeaderValue::from_static("43200"));
+    }
 }
 
 fn set_request_id(resp: &mut MockResponse, id: &str) {

@@ -263,3 +263,36 @@ async fn request_ids_follow_the_seed() {
     assert_eq!(ids(1).await, ids(1).await);
     assert_ne!(ids(1).await, ids(2).await);
 }
+
+#[tokio::test]
+async fn cors_preflight_and_headers_as_new_api() {
+    let server = MockServer::start().await;
+    let http = Http::new(server.uri());
+    let pre = http
+        .send(
+            "OPTIONS",
+            "/v1/images/generations",
+            &[
+                ("origin", "http://localhost:5173"),
+                ("access-control-request-method", "POST"),
+                (
+                    "access-control-request-headers",
+                    "authorization,content-type",
+                ),
+            ],
+            "",
+        )
+        .await;
+    assert_eq!(pre.status, 204);
+    assert_eq!(pre.header("access-control-allow-origin"), Some("*"));
+    assert!(pre
+        .header("access-control-allow-methods")
+        .unwrap()
+        .contains("POST"));
+    let get = http
+        .get("/api/models", &[("origin", "http://localhost:5173")])
+        .await;
+    assert_eq!(get.header("access-control-allow-origin"), Some("*"));
+    let plain = http.get("/api/models", &[]).await;
+    assert!(plain.header("access-control-allow-origin").is_none());
+}
