@@ -173,8 +173,11 @@ pub struct ClientConfig {
     pub timeout: Duration,
     /// Largest accepted response body.
     pub max_body_bytes: usize,
-    /// Read proxies from the environment.
+    /// Read proxies from the environment (`HTTPS_PROXY`, `HTTP_PROXY`, `ALL_PROXY`,
+    /// `NO_PROXY`).
     pub use_env_proxy: bool,
+    /// A proxy for every request (overrides the environment), e.g. `http://proxy:3128`.
+    pub proxy: Option<String>,
     /// `User-Agent`.
     pub user_agent: String,
 }
@@ -187,6 +190,7 @@ impl ClientConfig {
             timeout: Duration::from_secs(30),
             max_body_bytes: 64 << 20,
             use_env_proxy: true,
+            proxy: None,
             user_agent: format!("gatecheck/{}", env!("CARGO_PKG_VERSION")),
         }
     }
@@ -227,7 +231,9 @@ impl Client {
             )));
         }
         let tls = tls_config()?;
-        let matcher = if config.use_env_proxy {
+        let matcher = if let Some(p) = &config.proxy {
+            Matcher::builder().all(p.clone()).build()
+        } else if config.use_env_proxy {
             Matcher::from_env()
         } else {
             Matcher::builder().build()

@@ -66,6 +66,8 @@ pub struct RunnerConfig {
     /// What each model accepts (sizes, voices, durations); `None`: the fixtures' capabilities.
     /// A deployment with other models passes its own (the `fixtures/capabilities.json` format).
     pub capabilities: Option<BTreeMap<String, ModelCapabilities>>,
+    /// A proxy for every request; `None`: `HTTPS_PROXY`/`HTTP_PROXY`/`NO_PROXY`.
+    pub proxy: Option<String>,
 }
 
 impl RunnerConfig {
@@ -94,6 +96,7 @@ impl RunnerConfig {
             client_ip: None,
             progress: false,
             capabilities: None,
+            proxy: None,
         }
     }
 

@@ -170,6 +170,7 @@ impl Runner {
         };
         let client = Client::new(ClientConfig {
             timeout: cfg.request_timeout,
+            proxy: cfg.proxy.clone(),
             ..ClientConfig::new(cfg.target.clone())
         })
         .map_err(|e| RunError::Config(e.to_string()))?;
@@ -189,6 +190,7 @@ impl Runner {
         let mut env = env.map_err(RunError::from)?;
         let client = Client::new(ClientConfig {
             timeout: cfg.request_timeout,
+            proxy: cfg.proxy.clone(),
             ..ClientConfig::new(cfg.target.clone())
         })
         .map_err(|e| RunError::Config(e.to_string()))?;
@@ -501,6 +503,7 @@ async fn discover(
     // A transport with the enriched target (access token, user id) for key setup.
     let client = Client::new(ClientConfig {
         timeout: cfg.request_timeout,
+        proxy: cfg.proxy.clone(),
         ..ClientConfig::new(cfg.target.clone())
     })
     .map_err(|e| SetupError::Config(e.to_string()))?;

@@ -107,3 +107,74 @@ fn curl_commands_reproduce_requests_without_secrets() {
         .auth(Auth::Raw(Secret::new("Bearer sk-supersecretkey123456")));
     assert!(!raw.to_curl(&target, &r).contains("supersecret"));
 }
+
+#[tokio::test]
+async fn plain_http_goes_through_a_configured_proxy_in_absolute_form() {
+    // A "proxy" that records the request line and answers itself.
+    let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind");
+    let proxy = format!("http://{}", listener.local_addr().expect("addr"));
+    let seen = tokio::spawn(async move {
+        let (mut s, _) = listener.accept().await.expect("accept");
+        let mut buf = vec![0u8; 4096];
+        let n = s.read(&mut buf).await.expect("read");
+        let body = "{\"via\":\"proxy\"}";
+        let answer = format!(
+            "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+            body.len()
+        );
+        s.write_all(answer.as_bytes()).await.expect("write");
+        String::from_utf8_lossy(&buf[..n]).into_owned()
+    });
+    // A non-loopback name: loopback targets never use a proxy. It is never resolved.
+    let target = Target::new("http://gatecheck.invalid:8080".parse().expect("url"));
+    let c = Client::new(ClientConfig {
+        proxy: Some(proxy),
+        ..ClientConfig::new(target)
+    })
+    .expect("client");
+    let ex = c
+        .send(&RequestSpec::get("/api/models"))
+        .await
+        .expect("answer via proxy");
+    assert_eq!(ex.json().expect("json")["via"], "proxy");
+    let request = seen.await.expect("proxy task");
+    assert!(
+        request.starts_with("GET http://gatecheck.invalid:8080/api/models HTTP/1.1"),
+        "{request}"
+    );
+}
+
+#[test]
+fn https_targets_build_with_the_bundled_roots() {
+    let target = Target::new("https://gateway.example.com".parse().expect("url"));
+    assert!(Client::new(ClientConfig::new(target)).is_ok());
+}
+
+#[tokio::test]
+async fn https_goes_through_a_configured_proxy_with_connect() {
+    let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind");
+    let proxy = format!("http://{}", listener.local_addr().expect("addr"));
+    let seen = tokio::spawn(async move {
+        let (mut s, _) = listener.accept().await.expect("accept");
+        let mut buf = vec![0u8; 4096];
+        let n = s.read(&mut buf).await.expect("read");
+        // Accept the tunnel, then drop it: the TLS handshake fails, which is fine here.
+        let _ = s
+            .write_all(b"HTTP/1.1 200 Connection established\r\n\r\n")
+            .await;
+        String::from_utf8_lossy(&buf[..n]).into_owned()
+    });
+    let target = Target::new("https://gateway.example.com".parse().expect("url"));
+    let c = Client::new(ClientConfig {
+        proxy: Some(proxy),
+        timeout: Duration::from_secs(5),
+        ..ClientConfig::new(target)
+    })
+    .expect("client");
+    let _ = c.send(&RequestSpec::get("/api/models")).await;
+    let request = seen.await.expect("proxy task");
+    assert!(
+        request.starts_with("CONNECT gateway.example.com:443 HTTP/1.1"),
+        "{request}"
+    );
+}

@@ -110,6 +110,9 @@ pub struct CheckArgs {
     /// `fixtures/capabilities.json`; by default the fixtures' models.
     #[arg(long, value_name = "FILE")]
     pub capabilities: Option<PathBuf>,
+    /// Send every request through this proxy (default: `HTTPS_PROXY`, `HTTP_PROXY`, `NO_PROXY`).
+    #[arg(long, value_name = "URL")]
+    pub proxy: Option<String>,
     /// Don't use the mock control API even when the target has one.
     #[arg(long)]
     pub no_mock_control: bool,
@@ -214,6 +217,7 @@ fn config(args: &CheckArgs, base_url: &str) -> anyhow::Result<RunnerConfig> {
     c.rate = args.rate;
     c.client_ip = args.client_ip;
     c.use_mock_control = !args.no_mock_control;
+    c.proxy = args.proxy.clone();
     c.progress = !args.quiet;
     if let Some(p) = &args.capabilities {
         let text =
