@@ -41,6 +41,12 @@ pub struct JournalEntry {
     /// The fault that shaped the answer, if any.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fault: Option<String>,
+    /// Length of the request body, when the route read it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub body_len: Option<usize>,
+    /// The first 2 KiB of a JSON, form or text request body (lossy UTF-8).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub body: Option<String>,
 }
 
 /// A bounded journal; pushing is O(1) under a short lock.

@@ -100,6 +100,8 @@ pub(crate) struct Ctx {
     pub(crate) key: Option<AuthedKey>,
     /// The `Host` header, if any.
     pub(crate) host: Option<String>,
+    /// Length and (for textual bodies) a preview of the body read, for the journal.
+    pub(crate) body_seen: parking_lot::Mutex<Option<(usize, Option<String>)>>,
 }
 
 // Several helpers exist for the media routes and are unused until those land.
@@ -187,8 +189,25 @@ impl Ctx {
         if declared.is_some_and(|n| n > limit as u64) {
             return Err(too_large());
         }
+        let textual = req
+            .headers()
+            .get(http::header::CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+            .is_some_and(|ct| {
+                ct.starts_with("application/json")
+                    || ct.starts_with("application/x-www-form-urlencoded")
+                    || ct.starts_with("text/")
+            });
         match Limited::new(req.into_body(), limit).collect().await {
-            Ok(c) => Ok(c.to_bytes()),
+            Ok(c) => {
+                let body = c.to_bytes();
+                let preview = textual.then(|| {
+                    let end = body.len().min(BODY_PREVIEW_BYTES);
+                    String::from_utf8_lossy(&body[..end]).into_owned()
+                });
+                *self.body_seen.lock() = Some((body.len(), preview));
+                Ok(body)
+            }
             Err(e) if e.is::<http_body_util::LengthLimitError>() => Err(too_large()),
             Err(e) => Err(error::invalid(&format!("cannot read the body: {e}"), None)),
         }
@@ -317,6 +336,7 @@ pub(crate) async fn dispatch(
         request_id,
         key: None,
         host,
+        body_seen: parking_lot::Mutex::new(None),
     };
 
     let cors = req.headers().contains_key(http::header::ORIGIN);
@@ -353,6 +373,8 @@ pub(crate) async fn dispatch(
         status: 0,
         duration_us: 0,
         fault: None,
+        body_len: None,
+        body: None,
     };
 
     let fault = app.faults.pick(method.as_str(), &path);
@@ -406,9 +428,16 @@ pub(crate) async fn dispatch(
     set_request_id(&mut resp, &cx.request_id);
     entry.status = resp.status().as_u16();
     entry.key_id = cx.key.map(|k| k.id);
+    if let Some((len, preview)) = cx.body_seen.lock().take() {
+        entry.body_len = Some(len);
+        entry.body = preview;
+    }
     finish(&app, entry, started);
     Ok(resp)
 }
+
+/// The most bytes of a textual request body the journal keeps.
+const BODY_PREVIEW_BYTES: usize = 2048;
 
 /// The longest path or query the journal keeps (so its memory stays bounded).
 const JOURNAL_MAX_TEXT: usize = 1024;

@@ -118,3 +118,22 @@ async fn fixtures_from_a_directory_replace_the_embedded_ones() {
     assert_eq!(server.demo_account().access_token, ACCESS_TOKEN);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[tokio::test]
+async fn received_requests_keep_a_preview_of_json_bodies() {
+    let server = MockServer::start().await;
+    let body = serde_json::json!({"id": 1, "name": "journaled"});
+    Http::new(server.uri())
+        .json(
+            "PUT",
+            "/api/token/",
+            &[("authorization", ACCESS_TOKEN)],
+            body.clone(),
+        )
+        .await;
+    let calls = server.received_requests();
+    let put = calls.last().unwrap();
+    assert_eq!(put.body_len, Some(body.to_string().len()));
+    let seen: serde_json::Value = serde_json::from_str(put.body.as_deref().unwrap()).unwrap();
+    assert_eq!(seen, body);
+}
