@@ -46,6 +46,9 @@ pub(crate) const CHECKS: &[CheckDef] = &[
     def("token.update.unknown-id-rejected", Deviation, "PUT /api/token/", "DECISIONS: PUT /api/token/ (check 3)",
         "An unknown key id is refused with `success:false` (`record not found`).",
         Phase::Shared, |c| Box::pin(unknown_id(c))),
+    def("token.update.bad-body-rejected", Failure, "PUT /api/token/", "spec: PUT /api/token/ (id required; field types)",
+        "A body without a valid `id`, with a field of the wrong type, or not JSON at all never succeeds.",
+        Phase::Exclusive, |c| Box::pin(bad_body(c))),
     def("token.update.group-no-access", Failure, "PUT /api/token/", "spec: Key update failures (no access to group)",
         "A group the account may not use is refused with a message containing `no access to group`.",
         Phase::Exclusive, |c| Box::pin(group_no_access(c))),
@@ -561,4 +564,28 @@ async fn group_allowed(ctx: &Ctx) -> Outcome {
             None
         },
     })
+}
+
+async fn bad_body(ctx: &Ctx) -> Outcome {
+    let b = base(ctx)?;
+    let id = b.id;
+    let strat = prop_oneof![
+        Just(json!({"name": "gatecheck"})),
+        Just(json!({"id": id.to_string(), "name": "gatecheck"})),
+        Just(json!({"id": 0, "name": "gatecheck"})),
+        (1i64..1_000_000).prop_map(|n| json!({"id": -n})),
+        any::<i64>().prop_map(move |n| json!({"id": id, "name": n})),
+        "[a-z]{1,8}".prop_map(move |v| json!({"id": id, "remain_quota": v})),
+        "[a-z]{1,8}".prop_map(move |v| json!({"id": id, "unlimited_quota": v})),
+        Just(json!({"id": id, "model_limits_enabled": 1})),
+        Just(Value::String("not an object".into())),
+    ];
+    for_all(ctx, ctx.cfg.cases, strat, |body: Value| async move {
+        let (spec, ex, v) = put(ctx, "", body).await?;
+        if success(&v) == Some(true) {
+            return Err(ctx.fail("a malformed update succeeded", &spec, Some(&ex)));
+        }
+        Ok(())
+    })
+    .await
 }
