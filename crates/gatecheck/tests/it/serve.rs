@@ -212,3 +212,31 @@ fn serve_profile_new_api_changes_behaviour() {
     assert_eq!(status, 200, "{body}");
     assert!(body.contains("\"success\":false"));
 }
+
+#[test]
+fn serve_virtual_clock_moves_only_through_the_control_api() {
+    let served = start(&["--clock", "virtual:2000000000", "--seed", "7"]);
+    let (_, body) = request(&served.base, "GET", "/__mock/clock", &[], "");
+    let clock: serde_json::Value = serde_json::from_str(&body).expect("clock JSON");
+    assert_eq!(clock["mode"], "virtual");
+    assert_eq!(clock["now"], 2_000_000_000i64);
+    let (status, body) = request(
+        &served.base,
+        "POST",
+        "/__mock/clock/advance",
+        &[("Content-Type", "application/json")],
+        r#"{"seconds":60}"#,
+    );
+    assert_eq!(status, 200, "{body}");
+    assert!(body.contains("2000000060"), "{body}");
+}
+
+#[test]
+fn serve_rejects_an_unknown_clock() {
+    let out = Command::new(env!("CARGO_BIN_EXE_gatecheck"))
+        .args(["serve", "--port", "0", "--clock", "sundial"])
+        .output()
+        .expect("run");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("unknown clock"));
+}
