@@ -165,8 +165,7 @@ async fn wrong_scheme(ctx: &Ctx) -> Outcome {
 
 /// A cheap admission probe: a video request with an empty prompt. Past the key checks it is
 /// refused as invalid (400), so nothing is charged; a key refusal is 401 or 403.
-pub(crate) fn probe_spec(ctx: &Ctx, model: &str, auth: Auth) -> RequestSpec {
-    let _ = ctx;
+pub(crate) fn probe_spec(model: &str, auth: Auth) -> RequestSpec {
     RequestSpec::post("/v1/videos")
         .auth(auth)
         .json(json!({"model": model, "prompt": ""}))
@@ -188,11 +187,7 @@ async fn bearer_case(ctx: &Ctx) -> Outcome {
     let key = valid_secret(ctx)?;
     let model = probe_model(ctx);
     for scheme in ["bearer", "BEARER", "BeArEr"] {
-        let spec = probe_spec(
-            ctx,
-            &model,
-            Auth::Raw(Secret::new(format!("{scheme} {key}"))),
-        );
+        let spec = probe_spec(&model, Auth::Raw(Secret::new(format!("{scheme} {key}"))));
         let ex = ctx.send(&spec, 0).await?;
         if refused(ex.status.as_u16()) {
             return Err(ctx.fail(
@@ -213,11 +208,7 @@ async fn sk_prefix(ctx: &Ctx) -> Outcome {
     let bare = key.strip_prefix("sk-").unwrap_or(&key).to_owned();
     let model = probe_model(ctx);
     for form in [format!("sk-{bare}"), bare.clone()] {
-        let spec = probe_spec(
-            ctx,
-            &model,
-            Auth::Raw(Secret::new(format!("Bearer {form}"))),
-        );
+        let spec = probe_spec(&model, Auth::Raw(Secret::new(format!("Bearer {form}"))));
         let ex = ctx.send(&spec, 0).await?;
         if refused(ex.status.as_u16()) {
             return Err(ctx.fail(

@@ -93,7 +93,7 @@ pub(crate) async fn set_key(ctx: &Ctx, rec: &KeyRecord) -> Result<KeyRecord, Hal
 /// Sends the admission probe with the working key; returns the request and its answer.
 pub(crate) async fn probe(ctx: &Ctx, model: &str) -> Result<(RequestSpec, Exchange), Halt> {
     let key = ctx.work_key()?;
-    let spec = probe_spec(ctx, model, Auth::Key(key.secret.clone()));
+    let spec = probe_spec(model, Auth::Key(key.secret.clone()));
     let ex = ctx.t.send_probe(&spec).await?;
     Ok((spec, ex))
 }
