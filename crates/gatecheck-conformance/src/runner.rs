@@ -331,11 +331,18 @@ async fn run_checks(
         .iter()
         .filter(|d| d.phase == Phase::Exclusive)
         .collect();
-    let mut s = stream::iter(shared.into_iter().map(|d| {
-        let ctx = ctx_for(d);
-        async move { run_one(d, &ctx).await }
-    }))
-    .buffer_unordered(cfg.concurrency.max(1));
+    // Owned futures (no borrowing closure in the stream), so the run future stays `Send`.
+    let futures: Vec<futures_util::future::BoxFuture<'static, CheckResult>> = shared
+        .into_iter()
+        .map(|d| {
+            let d = *d;
+            let ctx = ctx_for(&d);
+            let fut: futures_util::future::BoxFuture<'static, CheckResult> =
+                Box::pin(async move { run_one(&d, &ctx).await });
+            fut
+        })
+        .collect();
+    let mut s = stream::iter(futures).buffer_unordered(cfg.concurrency.max(1));
     while let Some(r) = s.next().await {
         record(r);
     }

@@ -75,3 +75,11 @@ async fn new_api_profile_reports_exactly_the_listed_differences() {
     );
     assert_eq!(report.exit_code(), 1);
 }
+
+#[test]
+fn the_run_future_is_send() {
+    fn assert_send<T: Send>(_: &T) {}
+    let config = RunnerConfig::new("http://127.0.0.1:1".parse().expect("url"));
+    let fut = Runner::new(config).run();
+    assert_send(&fut);
+}
