@@ -25,7 +25,9 @@ fn env_or(name: &str, default: u64) -> u64 {
         .unwrap_or(default)
 }
 
-async fn bare_hyper(port: u16) -> SocketAddr {
+/// A bare hyper server: `GET /` answers "Hello, world!", any other path answers `catalog`
+/// (the same bytes the mock's `GET /api/models` answers, for a same-size baseline).
+async fn bare_hyper(port: u16, catalog: Bytes) -> SocketAddr {
     let listener = TcpListener::bind(("127.0.0.1", port)).await.expect("bind");
     let addr = listener.local_addr().expect("addr");
     tokio::spawn(async move {
@@ -34,11 +36,15 @@ async fn bare_hyper(port: u16) -> SocketAddr {
                 continue;
             };
             let _ = stream.set_nodelay(true);
+            let catalog = catalog.clone();
             tokio::spawn(async move {
-                let svc = service_fn(|_req| async {
-                    Ok::<_, Infallible>(hyper::Response::new(Full::new(Bytes::from_static(
-                        b"Hello, world!",
-                    ))))
+                let svc = service_fn(move |req: hyper::Request<hyper::body::Incoming>| {
+                    let body = if req.uri().path() == "/" {
+                        Bytes::from_static(b"Hello, world!")
+                    } else {
+                        catalog.clone()
+                    };
+                    async move { Ok::<_, Infallible>(hyper::Response::new(Full::new(body))) }
                 });
                 let _ = hyper::server::conn::http1::Builder::new()
                     .serve_connection(TokioIo::new(stream), svc)
@@ -87,6 +93,21 @@ async fn load(addr: SocketAddr, path: &str, auth: Option<String>, conns: u64, se
     count as f64 / elapsed
 }
 
+/// One `GET` on a fresh connection; the body.
+async fn fetch(addr: SocketAddr, path: &str) -> Bytes {
+    let stream = TcpStream::connect(addr).await.expect("connect");
+    let (mut sender, conn) = hyper::client::conn::http1::handshake(TokioIo::new(stream))
+        .await
+        .expect("handshake");
+    tokio::spawn(conn);
+    let req = hyper::Request::get(path)
+        .header("host", "bench")
+        .body(Empty::<Bytes>::new())
+        .expect("request");
+    let resp = sender.send_request(req).await.expect("send");
+    resp.into_body().collect().await.expect("body").to_bytes()
+}
+
 fn main() {
     let secs = env_or("GATECHECK_BENCH_SECS", 3);
     let conns = env_or("GATECHECK_BENCH_CONNS", 32);
@@ -99,32 +120,39 @@ fn main() {
         .and_then(|p| p.parse::<u16>().ok())
     {
         runtime.block_on(async move {
-            let addr = bare_hyper(port).await;
+            let addr = bare_hyper(port, Bytes::new()).await;
             println!("bare hyper listening on http://{addr}");
             std::future::pending::<()>().await;
         });
         return;
     }
     runtime.block_on(async move {
-        let bare = bare_hyper(0).await;
         let mock = gatecheck_mock::MockServer::builder()
             .journal_capacity(1000)
             .start()
             .await;
         let mock_addr = mock.address();
+        let catalog = fetch(mock_addr, "/api/models").await;
+        let bare = bare_hyper(0, catalog.clone()).await;
         let key = format!("Bearer {}", mock.demo_key());
         // Warm up both servers.
         load(bare, "/", None, conns, 1).await;
         load(mock_addr, "/api/models", None, conns, 1).await;
 
         let bare_rps = load(bare, "/", None, conns, secs).await;
+        let bare_catalog_rps = load(bare, "/catalog", None, conns, secs).await;
         let catalog_rps = load(mock_addr, "/api/models", None, conns, secs).await;
         let authed_rps = load(mock_addr, "/v1/models/tts-1", Some(key), conns, secs).await;
         println!("throughput ({conns} keep-alive connections, {secs} s each, same process):");
         println!("  bare hyper GET /                       {bare_rps:>10.0} req/s");
         println!(
-            "  mock GET /api/models                   {catalog_rps:>10.0} req/s  ({:.0}% of bare)",
-            100.0 * catalog_rps / bare_rps
+            "  bare hyper, the catalog's {:>5} bytes   {bare_catalog_rps:>10.0} req/s",
+            catalog.len()
+        );
+        println!(
+            "  mock GET /api/models                   {catalog_rps:>10.0} req/s  ({:.0}% of bare, {:.0}% of bare with the same body)",
+            100.0 * catalog_rps / bare_rps,
+            100.0 * catalog_rps / bare_catalog_rps
         );
         println!(
             "  mock GET /v1/models/tts-1 (authed)     {authed_rps:>10.0} req/s  ({:.0}% of bare)",
