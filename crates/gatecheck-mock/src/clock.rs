@@ -156,7 +156,12 @@ impl Clock {
     /// ```
     pub fn advance(&self, by: Duration) {
         let ms = i64::try_from(by.as_millis()).unwrap_or(i64::MAX);
-        self.inner.offset_ms.fetch_add(ms, Ordering::SeqCst);
+        let _ = self
+            .inner
+            .offset_ms
+            .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |o| {
+                Some(o.saturating_add(ms))
+            });
     }
 
     /// Sets the offset added to the base time (used by reset and state load).

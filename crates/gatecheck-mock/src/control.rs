@@ -140,7 +140,8 @@ pub(crate) async fn handle(cx: &Ctx, req: Request<Incoming>) -> MockResponse {
             }
             match serde_json::from_value::<Fault>(body) {
                 Ok(fault) => {
-                    let fault = fault.clone().probability(fault.probability);
+                    let p = fault.probability;
+                    let fault = fault.probability(p);
                     let id = app.faults.add(fault.clone());
                     error::json(201, &json!({"id": id, "fault": fault}))
                 }

@@ -218,6 +218,8 @@ impl FaultSet {
 
     /// Installs a rule and returns its id.
     pub fn add(&self, fault: Fault) -> u64 {
+        let p = fault.probability;
+        let fault = fault.probability(p);
         let mut inner = self.inner.lock();
         let id = inner.next_id;
         inner.next_id += 1;

@@ -365,9 +365,9 @@ impl State {
     pub fn refund(&self, id: i64, price: i64) {
         if let Some(key) = self.keys.lock().by_id.get_mut(&id) {
             if !key.unlimited_quota {
-                key.remain_quota += price;
+                key.remain_quota = key.remain_quota.saturating_add(price);
             }
-            key.used_quota -= price;
+            key.used_quota = key.used_quota.saturating_sub(price);
         }
     }
 

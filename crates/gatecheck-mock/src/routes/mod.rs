@@ -19,7 +19,7 @@
 //!
 //! Each of those modules exposes
 //!
-//! ```ignore
+//! ```text
 //! pub(crate) async fn handle(cx: &Ctx, req: Request<Incoming>) -> MockResponse
 //! ```
 //!

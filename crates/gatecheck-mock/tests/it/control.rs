@@ -322,3 +322,25 @@ async fn control_refuses_non_loopback_peers_without_the_token() {
     // Model routes are served to any peer.
     assert_eq!(http.get("/api/models", &[]).await.status, 200);
 }
+
+#[tokio::test]
+async fn control_clock_advance_saturates_instead_of_wrapping() {
+    let server = MockServer::builder()
+        .clock(ClockMode::virtual_default())
+        .start()
+        .await;
+    let http = Http::new(server.uri());
+    let before = server.clock().now();
+    for _ in 0..3 {
+        let v = http
+            .json(
+                "POST",
+                "/__mock/clock/advance",
+                &[],
+                json!({"seconds": 1e300}),
+            )
+            .await
+            .json();
+        assert!(v["now"].as_i64().unwrap() > before);
+    }
+}
