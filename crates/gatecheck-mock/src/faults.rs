@@ -6,6 +6,7 @@ use parking_lot::Mutex;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
 use serde::{Deserialize, Serialize};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
 /// What a fault does.
@@ -195,6 +196,8 @@ pub struct ActiveFault {
 #[derive(Debug)]
 pub struct FaultSet {
     inner: Mutex<FaultInner>,
+    /// Whether any rule is installed (lets `pick` skip the lock on the common path).
+    armed: AtomicBool,
 }
 
 #[derive(Debug)]
@@ -213,6 +216,7 @@ impl FaultSet {
                 rng: SmallRng::seed_from_u64(seed ^ 0x00fa_0175),
                 next_id: 1,
             }),
+            armed: AtomicBool::new(false),
         }
     }
 
@@ -228,6 +232,7 @@ impl FaultSet {
             fault,
             fired: 0,
         });
+        self.armed.store(true, Ordering::Release);
         id
     }
 
@@ -238,7 +243,9 @@ impl FaultSet {
 
     /// Removes every rule.
     pub fn clear(&self) {
-        self.inner.lock().rules.clear();
+        let mut inner = self.inner.lock();
+        inner.rules.clear();
+        self.armed.store(false, Ordering::Release);
     }
 
     /// Removes one rule; false when unknown.
@@ -246,6 +253,7 @@ impl FaultSet {
         let mut inner = self.inner.lock();
         let before = inner.rules.len();
         inner.rules.retain(|r| r.id != id);
+        self.armed.store(!inner.rules.is_empty(), Ordering::Release);
         inner.rules.len() != before
     }
 
@@ -257,6 +265,9 @@ impl FaultSet {
     /// The fault that fires for this request, if any (the first matching rule that still has
     /// firings left and wins its probability draw).
     pub fn pick(&self, method: &str, path: &str) -> Option<FaultKind> {
+        if !self.armed.load(Ordering::Acquire) {
+            return None;
+        }
         let mut inner = self.inner.lock();
         if inner.rules.is_empty() {
             return None;

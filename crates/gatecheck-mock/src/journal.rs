@@ -30,7 +30,7 @@ pub struct JournalEntry {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub query: Option<String>,
     /// The client IP the mock saw.
-    pub client_ip: String,
+    pub client_ip: std::net::IpAddr,
     /// The key id that authenticated the request, if any.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub key_id: Option<i64>,

@@ -368,7 +368,7 @@ pub(crate) async fn dispatch(
         method: method.as_str().to_owned(),
         path: clip(&path).to_owned(),
         query,
-        client_ip: client_ip.to_string(),
+        client_ip,
         key_id: None,
         status: 0,
         duration_us: 0,
