@@ -137,3 +137,22 @@ async fn received_requests_keep_a_preview_of_json_bodies() {
     let seen: serde_json::Value = serde_json::from_str(put.body.as_deref().unwrap()).unwrap();
     assert_eq!(seen, body);
 }
+
+#[tokio::test]
+async fn http2_prior_knowledge_is_served_too() {
+    use http_body_util::{BodyExt, Empty};
+    let server = MockServer::start().await;
+    let client = hyper_util::client::legacy::Client::builder(hyper_util::rt::TokioExecutor::new())
+        .http2_only(true)
+        .build_http::<Empty<bytes::Bytes>>();
+    let req = http::Request::get(format!("{}/api/models?page_size=1", server.uri()))
+        .body(Empty::new())
+        .unwrap();
+    let resp = client.request(req).await.unwrap();
+    assert_eq!(resp.version(), http::Version::HTTP_2);
+    assert_eq!(resp.status(), 200);
+    assert!(resp.headers().contains_key("x-oneapi-request-id"));
+    let body = resp.into_body().collect().await.unwrap().to_bytes();
+    let v: serde_json::Value = serde_json::from_slice(&body).unwrap();
+    assert_eq!(v["page_size"], 1);
+}
