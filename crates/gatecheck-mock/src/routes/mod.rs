@@ -6,14 +6,17 @@
 //!
 //! 1. A request id is drawn (seeded) and set as `X-Oneapi-Request-Id` on **every** answer,
 //!    whatever produced it; handlers do not set it.
-//! 2. `/__mock/*` goes to the control API ([`crate::control`]); it is never faulted or
+//! 2. A CORS preflight (`OPTIONS` with `Origin` and `Access-Control-Request-Method`) is
+//!    answered 204; answers to requests with an `Origin` carry new-api's CORS headers.
+//! 3. `/__mock/*` goes to the control API ([`crate::control`]); it is never faulted or
 //!    journaled.
-//! 3. Faults (`/__mock/faults`) are applied: a status, a delay, a reset or a hang.
-//! 4. `/v1/*`: the key is authenticated before any handler runs: parse and lookup (401),
+//! 4. Faults (`/__mock/faults`) are applied: a status, a delay, a reset or a hang.
+//! 5. `/v1/*`: the key is authenticated before any handler runs: parse and lookup (401),
 //!    status / expiry / quota (401, storing status 3 or 4), the IP allowlist (403
 //!    `access_denied`), then the per-key rate limit (429 + `Retry-After`). The handler gets a
 //!    [`Ctx`] whose [`Ctx::key`] is set.
-//! 5. The answer is recorded in the journal.
+//! 6. The answer is recorded in the journal (with the body length and a preview of textual
+//!    bodies read through [`Ctx::read_body`]).
 //!
 //! # Handler contract (audio, images, video: `routes/{audio,images,video}.rs`)
 //!
@@ -87,7 +90,6 @@ pub const REQUEST_ID_HEADER: &str = "x-oneapi-request-id";
 
 /// What a handler knows about its request and the mock.
 #[derive(Debug)]
-#[allow(dead_code)]
 pub(crate) struct Ctx {
     pub(crate) app: Arc<App>,
     /// The TCP peer.
@@ -104,8 +106,6 @@ pub(crate) struct Ctx {
     pub(crate) body_seen: parking_lot::Mutex<Option<(usize, Option<String>)>>,
 }
 
-// Several helpers exist for the media routes and are unused until those land.
-#[allow(dead_code)]
 impl Ctx {
     /// The behaviour profile.
     pub(crate) fn profile(&self) -> Profile {
@@ -143,6 +143,7 @@ impl Ctx {
     }
 
     /// This request's id (also sent as `X-Oneapi-Request-Id`).
+    #[allow(dead_code)] // part of the handler contract
     pub(crate) fn request_id(&self) -> &str {
         &self.request_id
     }
@@ -292,6 +293,7 @@ impl Ctx {
     }
 
     /// [`Ctx::check_model`] then [`Ctx::charge`].
+    #[allow(dead_code)] // part of the handler contract
     pub(crate) fn admit_model_request(
         &self,
         model: &str,
