@@ -78,7 +78,6 @@ pub fn rejection(profile: Profile, r: Rejection, message: &str) -> MockResponse 
 
 /// A validation failure on an **audio or image** route: 400 in `documented`; 500 with code
 /// `invalid_request` in `new-api` (the deployed behaviour).
-#[allow(dead_code)] // for the media routes
 pub fn validation(profile: Profile, message: &str, param: Option<&str>) -> MockResponse {
     let r = Rejection::MediaValidation;
     v1_error(r.http_status(profile), message, r.code(profile), param)
