@@ -54,7 +54,8 @@ pub struct NewKey {
     pub id: Option<i64>,
     /// Owning account.
     pub user_id: Option<i64>,
-    /// Secret without `sk-` (generated when absent; a leading `sk-` is stripped).
+    /// Secret without `sk-` (generated when absent; a leading `sk-` is stripped; a secret that
+    /// another key already has is replaced by a fresh one, so secrets stay unique).
     pub key: Option<String>,
     /// Status.
     pub status: Option<i64>,
