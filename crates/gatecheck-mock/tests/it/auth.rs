@@ -296,3 +296,53 @@ async fn cors_preflight_and_headers_as_new_api() {
     let plain = http.get("/api/models", &[]).await;
     assert!(plain.header("access-control-allow-origin").is_none());
 }
+
+#[tokio::test]
+async fn model_route_checks_run_in_new_api_order() {
+    let server = MockServer::start().await;
+    let http = Http::new(server.uri());
+    let post = |key: String, size: &'static str| {
+        let http = http.clone();
+        async move {
+            http.json(
+                "POST",
+                "/v1/images/generations",
+                &[("authorization", &bearer(&key))],
+                serde_json::json!({"model": "dall-e-3", "prompt": "x", "size": size}),
+            )
+            .await
+        }
+    };
+    // Disabled + IP-restricted + model-restricted + invalid: the status wins (401).
+    let all = server.add_key(
+        NewKey::new()
+            .status(2)
+            .allow_ips("10.0.0.1")
+            .model_limits("tts-1")
+            .remain_quota(1),
+    );
+    assert_eq!(post(all.key, "1x1").await.status, 401);
+    // IP + model + invalid: the IP wins (403 access_denied).
+    let ip = server.add_key(NewKey::new().allow_ips("10.0.0.1").model_limits("tts-1"));
+    let r = post(ip.key, "1x1").await;
+    assert_eq!(
+        (r.status, v1_error(&r).2.as_deref()),
+        (403, Some("access_denied"))
+    );
+    // Model + invalid + no quota: the model limit wins (403).
+    let model = server.add_key(NewKey::new().model_limits("tts-1").remain_quota(1));
+    let r = post(model.key, "1x1").await;
+    assert_eq!(
+        (r.status, v1_error(&r).2.as_deref()),
+        (403, Some("model_not_allowed"))
+    );
+    // Invalid + no quota: validation wins (400).
+    let poor = server.add_key(NewKey::new().remain_quota(1));
+    assert_eq!(post(poor.key.clone(), "1x1").await.status, 400);
+    // Valid + no quota: 403 pre_consume_token_quota_failed.
+    let r = post(poor.key, "1024x1024").await;
+    assert_eq!(
+        (r.status, v1_error(&r).2.as_deref()),
+        (403, Some("pre_consume_token_quota_failed"))
+    );
+}
