@@ -4,9 +4,9 @@
 //! Both timeouts are kept here rather than by hyper, whose header-read timer also runs while a
 //! keep-alive connection waits for its next request (it would act as a second idle timeout).
 //! The socket wrapper notes when the first byte of a new request arrives and when the last
-//! byte moved; the service marks requests in flight. A connection whose request head has not
-//! reached the service within the header timeout is closed; one with nothing in flight and no
-//! traffic for the idle timeout is shut down gracefully.
+//! byte moved; the service marks requests in flight. An HTTP/1 connection whose request head
+//! has not reached the service within the header timeout is closed; any connection with nothing
+//! in flight and no traffic for the idle timeout is shut down gracefully.
 
 use crate::app::App;
 use crate::routes;
@@ -15,7 +15,7 @@ use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
 use hyper_util::server::conn::auto;
 use std::io;
 use std::pin::Pin;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 use std::task::{Context, Poll};
 use std::time::{Duration, Instant};
@@ -82,6 +82,8 @@ async fn connection(
         last_io_ms: AtomicU64::new(0),
         head_started_ms: AtomicU64::new(NONE),
         in_flight: AtomicU64::new(0),
+        h2: AtomicBool::new(false),
+        sniffed: AtomicBool::new(false),
     });
     let io = IdleIo {
         inner: stream,
@@ -151,6 +153,10 @@ struct Activity {
     head_started_ms: AtomicU64,
     /// Requests being served.
     in_flight: AtomicU64,
+    /// The connection speaks HTTP/2 (the header timeout is for HTTP/1 request heads).
+    h2: AtomicBool,
+    /// The first bytes were looked at.
+    sniffed: AtomicBool,
 }
 
 impl Activity {
@@ -184,11 +190,15 @@ struct IdleIo<T> {
 }
 
 impl<T> IdleIo<T> {
-    fn touch(&self, read: bool) {
+    fn touch(&self, read: Option<&[u8]>) {
         let a = &self.activity;
         let now = a.now_ms();
         a.last_io_ms.store(now, Ordering::Release);
-        if read && a.in_flight.load(Ordering::Acquire) == 0 {
+        let Some(bytes) = read else { return };
+        if !a.sniffed.swap(true, Ordering::AcqRel) && bytes.starts_with(b"PRI ") {
+            a.h2.store(true, Ordering::Release);
+        }
+        if !a.h2.load(Ordering::Acquire) && a.in_flight.load(Ordering::Acquire) == 0 {
             let _ =
                 a.head_started_ms
                     .compare_exchange(NONE, now, Ordering::AcqRel, Ordering::Acquire);
@@ -205,7 +215,7 @@ impl<T: AsyncRead + Unpin> AsyncRead for IdleIo<T> {
         let before = buf.filled().len();
         let res = Pin::new(&mut self.inner).poll_read(cx, buf);
         if matches!(res, Poll::Ready(Ok(()))) && buf.filled().len() > before {
-            self.touch(true);
+            self.touch(Some(&buf.filled()[before..]));
         }
         res
     }
@@ -219,7 +229,7 @@ impl<T: AsyncWrite + Unpin> AsyncWrite for IdleIo<T> {
     ) -> Poll<io::Result<usize>> {
         let res = Pin::new(&mut self.inner).poll_write(cx, buf);
         if matches!(res, Poll::Ready(Ok(n)) if n > 0) {
-            self.touch(false);
+            self.touch(None);
         }
         res
     }
@@ -231,7 +241,7 @@ impl<T: AsyncWrite + Unpin> AsyncWrite for IdleIo<T> {
     ) -> Poll<io::Result<usize>> {
         let res = Pin::new(&mut self.inner).poll_write_vectored(cx, bufs);
         if matches!(res, Poll::Ready(Ok(n)) if n > 0) {
-            self.touch(false);
+            self.touch(None);
         }
         res
     }
