@@ -139,9 +139,16 @@ impl Fixtures {
                 source,
             })
         }
+        let mut keys = json::<KeysFile>("keys.json", keys)?.keys;
+        // Stored secrets carry no `sk-` (clients may send it; it is stripped before lookup).
+        for k in &mut keys {
+            if let Some(bare) = k.key.strip_prefix("sk-") {
+                k.key = bare.to_owned();
+            }
+        }
         Ok(Self {
             accounts: json::<AccountsFile>("accounts.json", accounts)?.accounts,
-            keys: json::<KeysFile>("keys.json", keys)?.keys,
+            keys,
             catalog: json::<CatalogFile>("catalog.json", catalog)?.models,
             capabilities: json::<CapabilitiesFile>("capabilities.json", capabilities)?.models,
             video: json("video.json", video)?,

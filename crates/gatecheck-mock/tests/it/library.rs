@@ -100,7 +100,7 @@ async fn fixtures_from_a_directory_replace_the_embedded_ones() {
     let dir = std::env::temp_dir().join(format!("gatecheck-fixtures-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let keys = serde_json::json!({"keys": [{
-        "id": 42, "user_id": 1, "key": "CustomKey0000000000000000000000000000000000000000",
+        "id": 42, "user_id": 1, "key": "sk-CustomKey0000000000000000000000000000000000000000",
         "status": 1, "name": "custom", "created_time": 0, "accessed_time": 0,
         "expired_time": -1, "remain_quota": 10, "unlimited_quota": false,
         "model_limits_enabled": false, "model_limits": "", "allow_ips": null,
