@@ -33,12 +33,16 @@ impl App {
             config.fixtures.catalog.clone(),
             config.fixtures.capabilities.clone(),
         );
+        let faults = FaultSet::new(config.seed);
+        for fault in &config.faults {
+            faults.add(fault.clone());
+        }
         Self {
             clock,
             state,
             catalog,
             journal: Journal::new(config.journal_capacity),
-            faults: FaultSet::new(config.seed),
+            faults,
             ids: Ids::new(config.seed),
             ratelimit: RateLimiter::new(config.rate_limit),
             shutdown,
@@ -46,11 +50,15 @@ impl App {
         }
     }
 
-    /// Back to the fixtures: state, journal, faults, rate-limit counts and the clock offset.
+    /// Back to the start: fixtures' state, empty journal, the configured faults only, no
+    /// rate-limit counts, no clock offset.
     pub(crate) fn reset(&self) {
         self.state.reset(&self.config.fixtures);
         self.journal.clear();
         self.faults.clear();
+        for fault in &self.config.faults {
+            self.faults.add(fault.clone());
+        }
         self.ratelimit.clear();
         self.clock.set_offset_ms(0);
     }

@@ -3,6 +3,7 @@
 //! [`MockServerBuilder`]: crate::MockServerBuilder
 
 use crate::clock::ClockMode;
+use crate::faults::Fault;
 use crate::fixtures::Fixtures;
 use gatecheck_schemas::Profile;
 use std::time::Duration;
@@ -60,6 +61,8 @@ pub struct MockConfig {
     pub header_timeout: Duration,
     /// An idle keep-alive connection is closed after this long.
     pub idle_timeout: Duration,
+    /// Faults installed at start (and again by a reset).
+    pub faults: Vec<Fault>,
 }
 
 impl Default for MockConfig {
@@ -77,6 +80,7 @@ impl Default for MockConfig {
             trust_forwarded_for: false,
             header_timeout: Duration::from_secs(10),
             idle_timeout: Duration::from_secs(60),
+            faults: Vec::new(),
         }
     }
 }

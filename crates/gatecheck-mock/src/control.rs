@@ -3,7 +3,7 @@
 //! | Route | What it does |
 //! |---|---|
 //! | `GET /__mock/health` | `{status:"ok", profile, clock, now}` |
-//! | `POST /__mock/reset` | state, journal, faults, rate limits and clock back to the start |
+//! | `POST /__mock/reset` | state, journal, faults (the configured ones stay), rate limits and clock back to the start |
 //! | `GET /__mock/keys` | every key, full records with secrets |
 //! | `POST /__mock/keys` | create a key from a partial record; answers the full record |
 //! | `GET /__mock/accounts` | every account with its access token |

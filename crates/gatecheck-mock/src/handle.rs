@@ -276,6 +276,24 @@ impl MockServerBuilder {
         self
     }
 
+    /// A fault installed at start (and again by a reset); may be called more than once.
+    ///
+    /// ```no_run
+    /// # async fn demo() {
+    /// use gatecheck_mock::{Fault, MockServer};
+    /// let server = MockServer::builder()
+    ///     .fault(Fault::status(503).on("/v1/*").probability(0.1))
+    ///     .seed(42)
+    ///     .start()
+    ///     .await;
+    /// # let _ = server;
+    /// # }
+    /// ```
+    pub fn fault(mut self, fault: Fault) -> Self {
+        self.config.faults.push(fault);
+        self
+    }
+
     /// The address to listen on (default `127.0.0.1:0`, a random port).
     ///
     /// ```no_run
@@ -567,7 +585,8 @@ impl MockServer {
         self.app.restore(state);
     }
 
-    /// Back to the fixtures (state, journal, faults, rate limits, clock offset).
+    /// Back to the start: the fixtures' state, an empty journal, only the configured faults, no
+    /// rate-limit counts, no clock offset.
     ///
     /// ```no_run
     /// # async fn demo() {

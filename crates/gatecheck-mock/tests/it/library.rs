@@ -156,3 +156,16 @@ async fn http2_prior_knowledge_is_served_too() {
     let v: serde_json::Value = serde_json::from_slice(&body).unwrap();
     assert_eq!(v["page_size"], 1);
 }
+
+#[tokio::test]
+async fn configured_faults_fire_from_the_start_and_survive_a_reset() {
+    let server = MockServer::builder()
+        .fault(Fault::status(429).on("/api/models").times(1))
+        .start()
+        .await;
+    let http = Http::new(server.uri());
+    assert_eq!(http.get("/api/models", &[]).await.status, 429);
+    assert_eq!(http.get("/api/models", &[]).await.status, 200);
+    server.reset();
+    assert_eq!(http.get("/api/models", &[]).await.status, 429);
+}

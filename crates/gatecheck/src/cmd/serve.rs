@@ -2,7 +2,8 @@
 
 use anyhow::{anyhow, Context as _};
 use gatecheck_mock::{
-    ClockMode, Fixtures, MockServer, MockServerBuilder, StateSnapshot, DEFAULT_JOURNAL_CAPACITY,
+    ClockMode, Fault, Fixtures, MockServer, MockServerBuilder, StateSnapshot,
+    DEFAULT_JOURNAL_CAPACITY,
 };
 use gatecheck_schemas::rules::ip;
 use gatecheck_schemas::types::KeyRecord;
@@ -58,6 +59,10 @@ pub struct ServeArgs {
     /// Take the client IP from X-Forwarded-For (only behind a trusted proxy).
     #[arg(long)]
     pub trust_forwarded_for: bool,
+    /// A fault installed at start, as the control API's JSON (repeatable), e.g.
+    /// `{"route":"/v1/*","kind":"status","status":503,"probability":0.1}`.
+    #[arg(long = "fault", value_name = "JSON")]
+    pub faults: Vec<String>,
 }
 
 /// Runs the subcommand and returns the exit code.
@@ -117,6 +122,12 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
     }
     if let Some(n) = args.rate_limit {
         builder = builder.rate_limit(n, Duration::from_secs(args.rate_limit_window.max(1)));
+    }
+    for raw in &args.faults {
+        let fault: Fault =
+            serde_json::from_str(raw).with_context(|| format!("invalid --fault `{raw}`"))?;
+        let p = fault.probability;
+        builder = builder.fault(fault.probability(p));
     }
     if let Some(path) = &args.state_file {
         if let Some(state) = load_state(path)? {

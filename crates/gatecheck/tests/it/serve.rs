@@ -240,3 +240,20 @@ fn serve_rejects_an_unknown_clock() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("unknown clock"));
 }
+
+#[test]
+fn serve_installs_faults_from_the_command_line() {
+    let served = start(&[
+        "--fault",
+        r#"{"route":"GET /api/models","kind":"status","status":503,"times":1}"#,
+    ]);
+    let (status, _) = request(&served.base, "GET", "/api/models", &[], "");
+    assert_eq!(status, 503);
+    let (status, _) = request(&served.base, "GET", "/api/models", &[], "");
+    assert_eq!(status, 200);
+    let bad = Command::new(env!("CARGO_BIN_EXE_gatecheck"))
+        .args(["serve", "--port", "0", "--fault", "{not json"])
+        .output()
+        .expect("run");
+    assert_eq!(bad.status.code(), Some(2));
+}
