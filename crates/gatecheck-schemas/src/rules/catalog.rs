@@ -51,6 +51,12 @@ impl CatalogQuery {
     }
 
     /// Whether a record passes the filters.
+    ///
+    /// ```
+    /// use gatecheck_schemas::rules::catalog::CatalogQuery;
+    /// let q = CatalogQuery::parse("model_type=image");
+    /// assert_eq!(q.model_type.as_deref(), Some("image"));
+    /// ```
     pub fn matches(&self, m: &ModelRecord) -> bool {
         self.model_type.as_deref().is_none_or(|t| m.model_type == t)
             && self
@@ -86,6 +92,11 @@ pub fn page(models: &[ModelRecord], query: &CatalogQuery) -> CatalogEnvelope {
 }
 
 /// Splits and percent-decodes a query string into pairs.
+///
+/// ```
+/// use gatecheck_schemas::rules::catalog::query_pairs;
+/// assert_eq!(query_pairs("a=1&b=x%20y+z"), vec![("a".into(), "1".into()), ("b".into(), "x y z".into())]);
+/// ```
 pub fn query_pairs(query: &str) -> Vec<(String, String)> {
     query
         .split('&')

@@ -18,6 +18,11 @@ pub enum KeyRejection {
 
 impl KeyRejection {
     /// The [`Rejection`] of this refusal (all answer 401).
+    ///
+    /// ```
+    /// use gatecheck_schemas::rules::{key::KeyRejection, Rejection};
+    /// assert_eq!(KeyRejection::Disabled.rejection(), Rejection::KeyDisabled);
+    /// ```
     pub fn rejection(self) -> Rejection {
         match self {
             Self::Disabled => Rejection::KeyDisabled,
@@ -29,6 +34,19 @@ impl KeyRejection {
     /// The status the service stores on the key when use finds it so, as new-api's
     /// `ValidateUserToken` does: 3 for a past expiry, 4 for no quota left. `None` when the
     /// stored status already says why.
+    ///
+    /// ```
+    /// # let mut key: gatecheck_schemas::types::KeyRecord = serde_json::from_value(serde_json::json!({
+    /// #   "id":1,"user_id":1,"key":"k","status":1,"name":"","created_time":0,"accessed_time":0,
+    /// #   "expired_time":-1,"remain_quota":0,"unlimited_quota":false,"model_limits_enabled":true,
+    /// #   "model_limits":" tts-1, ,whisper-1","allow_ips":null,"used_quota":0,"group":"",
+    /// #   "cross_group_retry":false
+    /// # })).unwrap();
+    /// use gatecheck_schemas::rules::key::{admit, KeyRejection};
+    /// let why = admit(&key, 0).unwrap_err();
+    /// assert_eq!(why, KeyRejection::Exhausted);
+    /// assert_eq!(why.status_effect(&key), Some(4));
+    /// ```
     pub fn status_effect(self, key: &KeyRecord) -> Option<i64> {
         match self {
             Self::Expired if key.status == KEY_STATUS_ENABLED => Some(KEY_STATUS_EXPIRED),
@@ -88,6 +106,16 @@ pub fn admit(key: &KeyRecord, now: i64) -> Result<(), KeyRejection> {
 
 /// The model identifiers of `model_limits` (comma-separated; entries trimmed, empty ones
 /// skipped).
+///
+/// ```
+/// # let mut key: gatecheck_schemas::types::KeyRecord = serde_json::from_value(serde_json::json!({
+/// #   "id":1,"user_id":1,"key":"k","status":1,"name":"","created_time":0,"accessed_time":0,
+/// #   "expired_time":-1,"remain_quota":0,"unlimited_quota":false,"model_limits_enabled":true,
+/// #   "model_limits":" tts-1, ,whisper-1","allow_ips":null,"used_quota":0,"group":"",
+/// #   "cross_group_retry":false
+/// # })).unwrap();
+/// assert_eq!(gatecheck_schemas::rules::key::model_limits(&key), vec!["tts-1", "whisper-1"]);
+/// ```
 pub fn model_limits(key: &KeyRecord) -> Vec<&str> {
     key.model_limits
         .split(',')

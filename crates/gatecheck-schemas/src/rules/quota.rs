@@ -20,6 +20,11 @@ pub struct Usage {
 
 impl Usage {
     /// One request and nothing else.
+    ///
+    /// ```
+    /// let u = gatecheck_schemas::rules::quota::Usage::one_request();
+    /// assert_eq!((u.requests, u.seconds), (1, 0.0));
+    /// ```
     pub fn one_request() -> Self {
         Self {
             requests: 1,

@@ -113,6 +113,11 @@ impl Rejection {
     }
 
     /// A default English message (new-api's wording where it has one).
+    ///
+    /// ```
+    /// use gatecheck_schemas::rules::Rejection;
+    /// assert_eq!(Rejection::InvalidKey.default_message(), "Invalid token");
+    /// ```
     pub fn default_message(self) -> &'static str {
         match self {
             Self::MissingKey => "Token not provided",

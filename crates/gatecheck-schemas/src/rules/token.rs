@@ -89,6 +89,13 @@ pub fn name_too_long(name: &str, profile: Profile) -> bool {
 }
 
 /// Checks 1 and 2, which need no stored key: the name length and a negative quota.
+///
+/// ```
+/// use gatecheck_schemas::rules::token::{check_request, UpdateFailure};
+/// use gatecheck_schemas::{types::TokenUpdateRequest, Profile};
+/// let req = TokenUpdateRequest { id: 1, remain_quota: Some(-1), ..Default::default() };
+/// assert_eq!(check_request(&req, Profile::Documented), Err(UpdateFailure::QuotaNegative));
+/// ```
 pub fn check_request(req: &TokenUpdateRequest, profile: Profile) -> Result<(), UpdateFailure> {
     if name_too_long(req.name.as_deref().unwrap_or(""), profile) {
         return Err(UpdateFailure::NameTooLong);
@@ -176,6 +183,17 @@ pub fn apply_update(
 }
 
 /// Whether a key, as stored, would be found expired at `now` on its next use.
+///
+/// ```
+/// # let mut key: gatecheck_schemas::types::KeyRecord = serde_json::from_value(serde_json::json!({
+/// #   "id":1,"user_id":1,"key":"k","status":1,"name":"","created_time":0,"accessed_time":0,
+/// #   "expired_time":-1,"remain_quota":0,"unlimited_quota":false,"model_limits_enabled":true,
+/// #   "model_limits":" tts-1, ,whisper-1","allow_ips":null,"used_quota":0,"group":"",
+/// #   "cross_group_retry":false
+/// # })).unwrap();
+/// key.expired_time = 0; // what an update without `expired_time` stores
+/// assert!(gatecheck_schemas::rules::token::will_be_expired(&key, 1_700_000_000));
+/// ```
 pub fn will_be_expired(key: &KeyRecord, now: i64) -> bool {
     is_past_expiry(key.expired_time, now)
 }
