@@ -372,6 +372,13 @@ impl State {
         }
     }
 
+    /// The key with this secret (without `sk-`).
+    pub fn key_by_secret(&self, secret: &str) -> Option<KeyRecord> {
+        let table = self.keys.lock();
+        let id = table.by_secret.get(secret)?;
+        table.by_id.get(id).cloned()
+    }
+
     /// One key.
     pub fn key(&self, id: i64) -> Option<KeyRecord> {
         self.keys.lock().by_id.get(&id).cloned()

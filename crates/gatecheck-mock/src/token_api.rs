@@ -4,11 +4,13 @@
 //! - `GET /api/token/?p=&size=`: list `{page, page_size, total, items}`.
 //! - `GET /api/token/{id}`, `DELETE /api/token/{id}`, `POST /api/token/` (create),
 //!   `POST /api/token/{id}/key` (the full secret).
+//! - `GET /api/usage/token` (by API key, new-api's read-only usage view of the key).
 
 use crate::auth;
 use crate::error::{self, MockResponse};
 use crate::routes::Ctx;
 use crate::state::NewKey;
+use gatecheck_schemas::rules::auth::parse_bearer;
 use gatecheck_schemas::rules::catalog::query_pairs;
 use gatecheck_schemas::rules::token::{self as rules, UpdateContext, UpdateFailure};
 use gatecheck_schemas::types::{Account, TokenUpdateRequest};
@@ -208,4 +210,56 @@ fn create(cx: &Ctx, account: &Account, body: &[u8]) -> MockResponse {
     };
     let record = cx.app.state.create_key(new, cx.now(), cx.ids());
     error::api_success(&record)
+}
+
+/// `GET /api/usage/token`: the calling key's quota, as new-api's `GetTokenUsage` answers it.
+/// Any key that exists is answered (expired and exhausted ones too), as the route is read-only.
+pub(crate) fn usage(cx: &Ctx, req: &Request<Incoming>) -> MockResponse {
+    let Some(header) = req
+        .headers()
+        .get(http::header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .filter(|h| !h.trim().is_empty())
+    else {
+        return error::api_failure_status(401, "No Authorization header");
+    };
+    let mut parts = header.split(' ');
+    let well_formed = matches!(
+        (parts.next(), parts.next(), parts.next()),
+        (Some(scheme), Some(_), None) if scheme.eq_ignore_ascii_case("bearer")
+    );
+    let secret = if well_formed {
+        parse_bearer(header)
+    } else {
+        None
+    };
+    let Some(secret) = secret else {
+        return error::api_failure_status(401, "Invalid Bearer token");
+    };
+    let Some(key) = cx.app.state.key_by_secret(secret) else {
+        return error::api_failure("Failed to get token info, please try again later");
+    };
+    let limits: serde_json::Map<String, serde_json::Value> =
+        gatecheck_schemas::rules::key::model_limits(&key)
+            .into_iter()
+            .map(|m| (m.to_owned(), serde_json::Value::Bool(true)))
+            .collect();
+    error::json(
+        200,
+        &serde_json::json!({
+            "code": true,
+            "message": "ok",
+            "data": {
+                "object": "token_usage",
+                "name": key.name,
+                "total_granted": key.remain_quota + key.used_quota,
+                "total_used": key.used_quota,
+                "total_available": key.remain_quota,
+                "unlimited_quota": key.unlimited_quota,
+                "model_limits": limits,
+                "model_limits_enabled": key.model_limits_enabled,
+                "expires_at": if key.expired_time == -1 { 0 } else { key.expired_time },
+            }
+        }),
+    )
 }

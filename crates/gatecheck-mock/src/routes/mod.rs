@@ -534,6 +534,9 @@ async fn route(cx: &mut Ctx, req: Request<Incoming>, method: &Method, path: &str
             let query = req.uri().query().unwrap_or("");
             error::json_bytes(200, cx.catalog().page_bytes(query))
         }
+        (&Method::GET, "/api/usage/token" | "/api/usage/token/") => {
+            crate::token_api::usage(cx, &req)
+        }
         (_, p) if p == "/api/token" || p.starts_with("/api/token/") => {
             crate::token_api::handle(cx, req).await
         }

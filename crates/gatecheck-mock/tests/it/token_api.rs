@@ -397,3 +397,39 @@ async fn put_without_id_runs_the_checks_then_is_record_not_found() {
     let plain = put(&server, "", json!({"name": "ok"})).await;
     assert_eq!(failure_message(&plain), "record not found");
 }
+
+#[tokio::test]
+async fn usage_token_reports_the_calling_keys_quota() {
+    let server = MockServer::start().await;
+    let http = Http::new(server.uri());
+    let v = http
+        .get(
+            "/api/usage/token",
+            &[("authorization", &bearer(KEY_MODEL_RESTRICTED))],
+        )
+        .await
+        .json();
+    assert_eq!(v["code"], true);
+    assert_eq!(v["data"]["object"], "token_usage");
+    assert_eq!(v["data"]["total_available"], 50_000_000);
+    assert_eq!(v["data"]["expires_at"], 0);
+    assert_eq!(v["data"]["model_limits"]["tts-1"], true);
+    // Read-only: an exhausted key still sees its usage.
+    let v = http
+        .get(
+            "/api/usage/token",
+            &[("authorization", &bearer(KEY_EXHAUSTED))],
+        )
+        .await
+        .json();
+    assert_eq!(v["data"]["total_used"], 50_000_000);
+    let missing = http.get("/api/usage/token", &[]).await;
+    assert_eq!(missing.status, 401);
+    let unknown = http
+        .get("/api/usage/token", &[("authorization", "Bearer sk-nope")])
+        .await;
+    assert_eq!(
+        (unknown.status, unknown.json()["success"].clone()),
+        (200, json!(false))
+    );
+}
