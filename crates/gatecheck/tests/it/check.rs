@@ -41,6 +41,12 @@ fn docs_checks_md_matches_the_catalog() {
         "docs/checks.md drifted from the catalog: regenerate its table with \
          `gatecheck check --list --format markdown`"
     );
+    let readme = std::fs::read_to_string(repo_root().join("README.md")).expect("README.md");
+    assert!(
+        readme.contains(&table),
+        "the check table in README.md drifted from the catalog: paste the output of \
+         `gatecheck check --list --format markdown` between its check-catalog markers"
+    );
 }
 
 #[test]
