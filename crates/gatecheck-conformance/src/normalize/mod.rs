@@ -15,7 +15,7 @@
 //! | request ids (header, and `request id: …` in messages) | `"[request-id]"` |
 //! | base64 payloads | `"[png 1024x1024 ~1MiB]"` (type, dimensions, size class) |
 //! | URLs | `https://[host]/path`, id-like segments as ids, query `?[query]` |
-//! | quota balances (`remain_quota`, `used_quota`) | `"[quota]"` |
+//! | quota balances (`remain_quota`, `used_quota`, `total_used`, `total_available`) | `"[quota]"` |
 //! | the catalog's `features` | sorted |
 //!
 //! Ids are numbered per [`Normalizer`]: one normalizer per target and sequence keeps equality

@@ -292,6 +292,13 @@ impl RuleSet {
             Rule::path("**/used_quota", Replace)
                 .of_type(ValueType::Integer)
                 .value(Value::String("[quota]".into())),
+            Rule::path("**/total_used", Replace)
+                .of_type(ValueType::Integer)
+                .value(Value::String("[quota]".into()))
+                .note("GET /api/usage/token"),
+            Rule::path("**/total_available", Replace)
+                .of_type(ValueType::Integer)
+                .value(Value::String("[quota]".into())),
             // Unordered collections.
             Rule::path("/data/*/features", Sort),
             Rule::path("/data/*/endpoints", Sort).of_type(ValueType::Array),

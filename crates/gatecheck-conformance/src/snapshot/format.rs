@@ -3,7 +3,7 @@
 //! ```text
 //! ---
 //! source: gatecheck snapshot record
-//! description: "step 3: POST /v1/images/generations (image as b64_json)"
+//! description: "POST /v1/images/generations (image as b64_json; check images.result)"
 //! expression: image.generate.b64
 //! ---
 //! {

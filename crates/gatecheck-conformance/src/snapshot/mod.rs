@@ -45,10 +45,8 @@ pub struct Recorded {
 
 impl Recorded {
     fn description(&self) -> String {
-        format!(
-            "step {}: {} ({}; check {})",
-            self.index, self.request, self.title, self.check
-        )
+        // No step index here: inserting a step must not touch the other files.
+        format!("{} ({}; check {})", self.request, self.title, self.check)
     }
 
     fn content(&self) -> String {

@@ -197,6 +197,23 @@ fn extras() -> Vec<Step> {
             },
         )
         .needs("tiny_key"),
+        // The key's usage view (by API key).
+        get("golden.usage.token", "/api/usage/token", demo),
+        get("golden.usage.no-key", "/api/usage/token", none),
+        with_key(
+            "golden.usage.exhausted-key",
+            "usage of an exhausted key",
+            4,
+            || RequestSpec::get("/api/usage/token"),
+        ),
+        Step::new(
+            "golden.usage.unknown-key",
+            "usage of an unknown key",
+            |_| {
+                let unknown = format!("sk-{}", "0".repeat(48));
+                Ok(RequestSpec::get("/api/usage/token").auth(Auth::Key(Secret::new(unknown))))
+            },
+        ),
         // Key management.
         get("golden.token.list", "/api/token/?p=1&size=3", token),
         get("golden.token.get-unknown", "/api/token/9999", token),
