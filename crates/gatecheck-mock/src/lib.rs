@@ -38,6 +38,7 @@ mod fixtures;
 mod handle;
 mod ids;
 mod journal;
+mod linger;
 pub mod media;
 mod ratelimit;
 mod routes;

@@ -516,8 +516,9 @@ async fn too_large(ctx: &Ctx) -> Outcome {
     if ctx.cfg.dry_run {
         ctx.send(&spec, 0).await?;
     }
-    // A server that answers 413 and closes before reading the body resets the connection, and
-    // the reset can destroy its answer before a client reads it. So this request goes out with
+    // A server that answers 413 and closes before reading the body (without draining it, as
+    // the mock does) resets the connection, and the reset can destroy its answer before a
+    // client reads it. So, for real servers, this request goes out with
     // `Expect: 100-continue`, and the body only follows a `100 Continue`.
     match expect_continue(ctx, &spec).await {
         Ok(413) => Ok(Pass {

@@ -76,7 +76,7 @@ use gatecheck_schemas::rules::quota::{price_quota, Usage};
 use gatecheck_schemas::rules::Rejection;
 use gatecheck_schemas::Profile;
 use http::{HeaderValue, Method, Request};
-use http_body_util::{BodyExt, Limited};
+use http_body_util::BodyExt;
 use hyper::body::Incoming;
 use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
@@ -172,24 +172,30 @@ impl Ctx {
     }
 
     /// Reads the whole body, at most the upload limit: 413 up front when `Content-Length` is
-    /// over it, or as soon as the streamed body passes it.
+    /// over it, or as soon as the streamed body passes it. After a 413 the rest of the body
+    /// is drained in the background (bounded; see [`crate::linger`]) so that the connection
+    /// closes without a reset that could destroy the answer; the 413 says `Connection:
+    /// close` on HTTP/1.
     pub(crate) async fn read_body(&self, req: Request<Incoming>) -> Result<Bytes, MockResponse> {
         let limit = self.app.config.max_body_bytes;
+        let http1 = req.version() < http::Version::HTTP_2;
         let too_large = || {
-            error::rejection(
+            let mut resp = error::rejection(
                 self.profile(),
                 Rejection::BodyTooLarge,
                 &format!("request body is larger than the limit of {limit} bytes"),
-            )
+            );
+            if http1 {
+                resp.headers_mut()
+                    .insert(http::header::CONNECTION, HeaderValue::from_static("close"));
+            }
+            resp
         };
         let declared = req
             .headers()
             .get(http::header::CONTENT_LENGTH)
             .and_then(|v| v.to_str().ok())
             .and_then(|v| v.parse::<u64>().ok());
-        if declared.is_some_and(|n| n > limit as u64) {
-            return Err(too_large());
-        }
         let textual = req
             .headers()
             .get(http::header::CONTENT_TYPE)
@@ -199,19 +205,53 @@ impl Ctx {
                     || ct.starts_with("application/x-www-form-urlencoded")
                     || ct.starts_with("text/")
             });
-        match Limited::new(req.into_body(), limit).collect().await {
-            Ok(c) => {
-                let body = c.to_bytes();
-                let preview = textual.then(|| {
-                    let end = body.len().min(BODY_PREVIEW_BYTES);
-                    String::from_utf8_lossy(&body[..end]).into_owned()
-                });
-                *self.body_seen.lock() = Some((body.len(), preview));
-                Ok(body)
-            }
-            Err(e) if e.is::<http_body_util::LengthLimitError>() => Err(too_large()),
-            Err(e) => Err(error::invalid(&format!("cannot read the body: {e}"), None)),
+        // Drained also when the request says `Expect: 100-continue`: a client may send the
+        // body without waiting (a proxy forwarding the header does), and hyper answers
+        // `100 Continue` only while no final answer has been written, which clients handle.
+        let mut body = req.into_body();
+        let linger =
+            |body: Incoming| crate::linger::drain_in_background(body, self.app.shutdown.clone());
+        if declared.is_some_and(|n| n > limit as u64) {
+            linger(body);
+            return Err(too_large());
         }
+        let mut chunks: Vec<Bytes> = Vec::new();
+        let mut len = 0usize;
+        while let Some(frame) = body.frame().await {
+            let frame = match frame {
+                Ok(f) => f,
+                Err(e) => return Err(error::invalid(&format!("cannot read the body: {e}"), None)),
+            };
+            let Ok(data) = frame.into_data() else {
+                continue; // trailers
+            };
+            len = len.saturating_add(data.len());
+            if len > limit {
+                drop(chunks);
+                linger(body);
+                return Err(too_large());
+            }
+            if !data.is_empty() {
+                chunks.push(data);
+            }
+        }
+        let body = match chunks.len() {
+            0 => Bytes::new(),
+            1 => chunks.pop().unwrap_or_default(),
+            _ => {
+                let mut all = bytes::BytesMut::with_capacity(len);
+                for c in &chunks {
+                    all.extend_from_slice(c);
+                }
+                all.freeze()
+            }
+        };
+        let preview = textual.then(|| {
+            let end = body.len().min(BODY_PREVIEW_BYTES);
+            String::from_utf8_lossy(&body[..end]).into_owned()
+        });
+        *self.body_seen.lock() = Some((body.len(), preview));
+        Ok(body)
     }
 
     /// Reads a `multipart/form-data` body (bounded as [`Ctx::read_body`]) into a parser.

@@ -41,6 +41,98 @@ async fn body_over_the_limit_is_413_before_it_is_read() {
     assert!(line.starts_with("HTTP/1.1 413"), "{line}");
 }
 
+/// A plain client (no `Expect: 100-continue`) that writes the whole request, then reads.
+fn blocking_upload(addr: std::net::SocketAddr, body_len: usize, chunked: bool) -> String {
+    use std::io::{Read, Write};
+    let mut s = std::net::TcpStream::connect(addr).expect("connect");
+    s.set_read_timeout(Some(Duration::from_secs(10))).ok();
+    s.set_write_timeout(Some(Duration::from_secs(10))).ok();
+    let framing = if chunked {
+        "transfer-encoding: chunked".to_owned()
+    } else {
+        format!("content-length: {body_len}")
+    };
+    let head = format!(
+        "POST /v1/audio/translations HTTP/1.1\r\nhost: x\r\nauthorization: Bearer sk-{KEY_ENABLED}\r\n\
+         content-type: multipart/form-data; boundary=b\r\n{framing}\r\n\r\n"
+    );
+    let mut out = head.into_bytes();
+    let data = vec![b'a'; body_len];
+    if chunked {
+        for c in data.chunks(256 * 1024) {
+            out.extend_from_slice(format!("{:x}\r\n", c.len()).as_bytes());
+            out.extend_from_slice(c);
+            out.extend_from_slice(b"\r\n");
+        }
+        out.extend_from_slice(b"0\r\n\r\n");
+    } else {
+        out.extend_from_slice(&data);
+    }
+    if let Err(e) = s.write_all(&out) {
+        return format!("write failed: {e}");
+    }
+    let mut answer = Vec::new();
+    let mut buf = [0u8; 4096];
+    loop {
+        match s.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => {
+                answer.extend_from_slice(&buf[..n]);
+                if answer.windows(4).any(|w| w == b"\r\n\r\n") {
+                    break;
+                }
+            }
+            Err(e) => return format!("read failed: {e} after {answer:?}"),
+        }
+    }
+    String::from_utf8_lossy(&answer).into_owned()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn upload_over_the_limit_is_always_answered_413() {
+    // The 413 goes out before the body is read; the rest of the body is then drained (a
+    // lingering close), so the connection does not end in a reset that eats the answer.
+    let server = MockServer::builder()
+        .max_body_bytes(1024 * 1024)
+        .start()
+        .await;
+    let addr = server.address();
+    for i in 0..20 {
+        let chunked = i % 4 == 3;
+        let answer =
+            tokio::task::spawn_blocking(move || blocking_upload(addr, 6 * 1024 * 1024, chunked))
+                .await
+                .expect("join");
+        assert!(
+            answer.starts_with("HTTP/1.1 413"),
+            "run {i} (chunked {chunked}): {answer}"
+        );
+    }
+    // And through a keep-alive HTTP client that sends the whole body.
+    let http = Http::new(server.uri());
+    let auth = bearer(KEY_ENABLED);
+    for i in 0..20 {
+        let resp = http
+            .try_send(
+                "POST",
+                "/v1/audio/translations",
+                &[
+                    ("authorization", &auth),
+                    ("content-type", "multipart/form-data; boundary=b"),
+                ],
+                vec![b'a'; 3 * 1024 * 1024],
+            )
+            .await;
+        match resp {
+            Ok(r) => assert_eq!(r.status, 413, "run {i}: {}", r.text()),
+            Err(e) => panic!("run {i}: no answer: {e}"),
+        }
+    }
+    // The server still serves.
+    let ok = http.get("/v1/models", &[("authorization", &auth)]).await;
+    assert_eq!(ok.status, 200);
+}
+
 #[tokio::test]
 async fn chunked_body_over_the_limit_is_413() {
     let server = MockServer::builder()
