@@ -220,6 +220,45 @@ async fn model_limits_refuse_other_models_with_403() {
 }
 
 #[tokio::test]
+async fn model_limits_enabled_with_empty_string_means_no_restriction() {
+    // The spec: "empty string means no restriction". Real new-api refuses every model here;
+    // the mock follows the spec in both profiles (DECISIONS.md lists no difference).
+    for profile in [
+        gatecheck_schemas::Profile::Documented,
+        gatecheck_schemas::Profile::NewApi,
+    ] {
+        let server = MockServer::builder().profile(profile).start().await;
+        let http = Http::new(server.uri());
+        let key = server.add_key(NewKey::new().model_limits(""));
+        let auth = bearer(&key.key);
+        for model in ["sora-2", "tts-1", "gpt-image-1"] {
+            let r = http
+                .get(&format!("/v1/models/{model}"), &[("authorization", &auth)])
+                .await;
+            assert_eq!(r.status, 200, "{profile:?} {model}: {}", r.text());
+        }
+        let r = http
+            .send(
+                "POST",
+                "/v1/images/generations",
+                &[
+                    ("authorization", &auth),
+                    ("content-type", "application/json"),
+                ],
+                serde_json::json!({"model": "gpt-image-1", "prompt": "x", "size": "1024x1024"})
+                    .to_string(),
+            )
+            .await;
+        assert_eq!(r.status, 200, "{profile:?}: {}", r.text());
+        let list = http
+            .get("/v1/models", &[("authorization", &auth)])
+            .await
+            .json();
+        assert!(list["data"].as_array().unwrap().len() > 2, "{list}");
+    }
+}
+
+#[tokio::test]
 async fn every_response_carries_a_request_id() {
     let server = MockServer::start().await;
     let http = Http::new(server.uri());

@@ -124,8 +124,9 @@ pub fn model_limits(key: &KeyRecord) -> Vec<&str> {
         .collect()
 }
 
-/// Whether the key may use `model`: always when `model_limits_enabled` is false; otherwise the
-/// model must be listed (an enabled but empty list allows nothing, as in new-api).
+/// Whether the key may use `model`: always when `model_limits_enabled` is false, or when
+/// `model_limits` lists no model (the spec: "empty string means no restriction"); otherwise
+/// the model must be listed.
 ///
 /// ```
 /// use gatecheck_schemas::rules::key::model_allowed;
@@ -139,9 +140,22 @@ pub fn model_limits(key: &KeyRecord) -> Vec<&str> {
 /// assert!(!model_allowed(&key, "sora-2"));
 /// key.model_limits_enabled = false;
 /// assert!(model_allowed(&key, "sora-2"));
+/// key.model_limits_enabled = true;
+/// key.model_limits = String::new();
+/// assert!(model_allowed(&key, "sora-2")); // enabled but empty: no restriction
 /// ```
 pub fn model_allowed(key: &KeyRecord, model: &str) -> bool {
-    !key.model_limits_enabled || model_limits(key).contains(&model)
+    if !key.model_limits_enabled {
+        return true;
+    }
+    // Real new-api denies every model here: its limit map of "" holds no model (or only ""
+    // in older versions; model/token.go GetModelLimitsMap), and with limits enabled the
+    // request's model must be in that map (middleware/distributor.go). The spec's letter
+    // says "empty string means no restriction", and DECISIONS.md does not list this as a
+    // profile difference, so both profiles of the mock follow the spec, and the runner
+    // (which uses this function as its oracle) flags a deployment that refuses here.
+    let listed = model_limits(key);
+    listed.is_empty() || listed.contains(&model)
 }
 
 /// The outcome of charging a key `price` quota units (see [`charge`]).
@@ -180,4 +194,54 @@ pub fn charge(key: &mut KeyRecord, price: i64, now: i64) -> ChargeOutcome {
     key.used_quota = key.used_quota.saturating_add(price);
     key.accessed_time = now;
     ChargeOutcome::Charged
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn key(enabled: bool, limits: &str) -> KeyRecord {
+        KeyRecord {
+            id: 1,
+            user_id: 1,
+            key: "k".into(),
+            status: 1,
+            name: String::new(),
+            created_time: 0,
+            accessed_time: 0,
+            expired_time: -1,
+            remain_quota: 10,
+            unlimited_quota: false,
+            model_limits_enabled: enabled,
+            model_limits: limits.into(),
+            allow_ips: None,
+            used_quota: 0,
+            group: String::new(),
+            cross_group_retry: false,
+        }
+    }
+
+    #[test]
+    fn model_limits_enabled_with_empty_string_means_no_restriction() {
+        for limits in ["", " ", ",", " , "] {
+            let k = key(true, limits);
+            for model in ["sora-2", "tts-1", "anything"] {
+                assert!(model_allowed(&k, model), "{limits:?} must allow {model}");
+            }
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn model_limits_allow_exactly_the_listed_models(
+            enabled in any::<bool>(),
+            list in proptest::collection::vec("[a-z0-9.-]{1,12}", 0..4),
+            model in "[a-z0-9.-]{1,12}",
+        ) {
+            let k = key(enabled, &list.join(","));
+            let expected = !enabled || list.is_empty() || list.contains(&model);
+            prop_assert_eq!(model_allowed(&k, &model), expected);
+        }
+    }
 }
