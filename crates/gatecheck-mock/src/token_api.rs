@@ -187,6 +187,9 @@ fn create(cx: &Ctx, account: &Account, body: &[u8]) -> MockResponse {
     if !req.unlimited_quota && req.remain_quota < 0 {
         return error::api_failure(rules::MSG_QUOTA_NEGATIVE);
     }
+    if !rules::is_valid_expired_time(req.expired_time) {
+        return error::api_failure(&UpdateFailure::ExpiredTimeInvalid(req.expired_time).message());
+    }
     if !req.group.is_empty() && req.group != "auto" && !account.groups.contains(&req.group) {
         return error::api_failure(&UpdateFailure::NoAccessToGroup(req.group).message());
     }

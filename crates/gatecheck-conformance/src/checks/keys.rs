@@ -337,6 +337,8 @@ enum Expiry {
     Never,
     PastHours(u16),
     FutureHours(u16),
+    /// Out of contract (below -1): the model predicts a refusal.
+    Invalid(i64),
 }
 
 #[derive(Debug, Clone)]
@@ -364,6 +366,7 @@ fn step(
         Just(Expiry::Never),
         (1u16..=72).prop_map(Expiry::PastHours),
         (1u16..=72).prop_map(Expiry::FutureHours),
+        (2i64..=1_000_000).prop_map(|n| Expiry::Invalid(-n)),
     ];
     let quota = prop_oneof![Just(0i64), 1i64..1_000, Just(50_000_000i64), -5i64..0];
     let limits = (
@@ -394,7 +397,12 @@ fn step(
                 }
             },
         );
-    prop_oneof![3 => update, 1 => (1i64..=4).prop_map(Step::SetStatus)]
+    // Out-of-contract statuses too: the model predicts a refusal (`status` is 1, 2, 3 or 4).
+    let status = prop_oneof![
+        6 => 1i64..=4,
+        1 => prop_oneof![Just(0i64), 5i64..=20, -20i64..=-1],
+    ];
+    prop_oneof![3 => update, 1 => status.prop_map(Step::SetStatus)]
 }
 
 fn normalize(mut k: KeyRecord) -> KeyRecord {
@@ -441,6 +449,7 @@ async fn state_machine(ctx: &Ctx) -> Outcome {
                                 Expiry::Never => -1,
                                 Expiry::PastHours(h) => now - i64::from(h) * 3600,
                                 Expiry::FutureHours(h) => now + i64::from(h) * 3600,
+                                Expiry::Invalid(t) => t,
                             }),
                             remain_quota: *remain_quota,
                             unlimited_quota: *unlimited_quota,

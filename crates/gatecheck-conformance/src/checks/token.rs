@@ -31,6 +31,12 @@ pub(crate) const CHECKS: &[CheckDef] = &[
     def("token.update.expired-time-forms", Failure, "PUT /api/token/", "spec: Limits (expired_time: -1 or a Unix timestamp)",
         "`expired_time` -1 and Unix timestamps are accepted and stored.",
         Phase::Exclusive, |c| Box::pin(expired_time(c))),
+    def("token.update.expired-time-range", Failure, "PUT /api/token/", "spec: PUT /api/token/ (expired_time: Unix seconds; -1 for no expiry); Limits (expired_time)",
+        "An `expired_time` below -1 is refused with `success:false` and never stored.",
+        Phase::Exclusive, |c| Box::pin(expired_time_range(c))),
+    def("token.update.status-enum", Failure, "PUT /api/token/", "spec: PUT /api/token/ (status: one of 1, 2, 3, 4)",
+        "A `status` other than 1, 2, 3 or 4 is refused with `success:false` (with and without `status_only`) and never stored.",
+        Phase::Exclusive, |c| Box::pin(status_enum(c))),
     def("token.update.omitted-fields-reset", Deviation, "PUT /api/token/", "DECISIONS: PUT /api/token/ (omitted fields reset to zero values)",
         "Fields omitted from the body are reset to their zero values.",
         Phase::Exclusive, |c| Box::pin(omitted_reset(c))),
@@ -370,6 +376,95 @@ async fn expired_time(ctx: &Ctx) -> Outcome {
                 ));
             }
             Ok(())
+        }
+    })
+    .await
+}
+
+/// Expects an update carrying an out-of-contract value to be refused; when the target
+/// accepts it, the working key is put back before the failure is reported.
+async fn expect_value_refused(
+    ctx: &Ctx,
+    b: &KeyRecord,
+    query: &str,
+    body: Value,
+    what: &str,
+) -> Result<(), Halt> {
+    let (spec, ex, v) = put(ctx, query, body).await?;
+    if success(&v) != Some(false) {
+        let stored = record(&v);
+        let _ = crate::target::put_record(&ctx.t, b).await;
+        let how = match stored {
+            Some(r) => format!(
+                " (stored status {}, expired_time {})",
+                r.status, r.expired_time
+            ),
+            None => String::new(),
+        };
+        return Err(ctx.fail(
+            format!("{what} must be refused with success:false{how}"),
+            &spec,
+            Some(&ex),
+        ));
+    }
+    failure_shape(ctx, &spec, &ex, &v)
+}
+
+async fn status_enum(ctx: &Ctx) -> Outcome {
+    let b = base(ctx)?;
+    let strat = prop_oneof![
+        Just(0i64),
+        Just(9i64),
+        Just(-5i64),
+        5i64..=1000,
+        (1i64..=1000).prop_map(|n| -n),
+        any::<i64>().prop_filter("outside 1..=4", |n| !(1..=4).contains(n)),
+    ];
+    for_all(ctx, ctx.cfg.cases.min(8), strat, |status: i64| {
+        let rec = KeyRecord {
+            status,
+            ..b.clone()
+        };
+        let b = b.clone();
+        async move {
+            let what = format!("status {status}");
+            expect_value_refused(ctx, &b, "", full_update_body(&rec), &what).await?;
+            expect_value_refused(
+                ctx,
+                &b,
+                "?status_only=1",
+                json!({"id": b.id, "status": status}),
+                &format!("{what} with status_only"),
+            )
+            .await
+        }
+    })
+    .await
+}
+
+async fn expired_time_range(ctx: &Ctx) -> Outcome {
+    let b = base(ctx)?;
+    let strat = prop_oneof![
+        Just(-2i64),
+        Just(-5i64),
+        (2i64..=100_000_000).prop_map(|n| -n),
+        Just(i64::MIN),
+    ];
+    for_all(ctx, ctx.cfg.cases.min(8), strat, |t: i64| {
+        let rec = KeyRecord {
+            expired_time: t,
+            ..b.clone()
+        };
+        let b = b.clone();
+        async move {
+            expect_value_refused(
+                ctx,
+                &b,
+                "",
+                full_update_body(&rec),
+                &format!("expired_time {t}"),
+            )
+            .await
         }
     })
     .await

@@ -433,3 +433,73 @@ async fn usage_token_reports_the_calling_keys_quota() {
         (200, json!(false))
     );
 }
+
+#[tokio::test]
+async fn token_update_status_enum() {
+    for profile in [Profile::Documented, Profile::NewApi] {
+        let server = MockServer::builder().profile(profile).start().await;
+        let before = server.key(1).unwrap();
+        for status in [0, 5, 9, -5, 1000] {
+            for query in ["", "?status_only=1"] {
+                let mut body = full(1);
+                body["status"] = json!(status);
+                let msg = failure_message(&put(&server, query, body).await);
+                assert!(
+                    msg.contains("1, 2, 3 or 4"),
+                    "{profile:?} {status} {query}: {msg}"
+                );
+            }
+        }
+        assert_eq!(
+            server.key(1).unwrap(),
+            before,
+            "{profile:?}: nothing stored"
+        );
+        // In range, it is taken (status_only applies it in both profiles).
+        let v = put(&server, "?status_only=1", json!({"id": 1, "status": 2})).await;
+        assert_eq!(v["data"]["status"], 2, "{profile:?}");
+        // After name length and negative quota, before the lookup.
+        let body = json!({"id": 999, "remain_quota": -5, "status": 9});
+        assert!(failure_message(&put(&server, "", body).await).contains("negative"));
+        let body = json!({"id": 999, "status": 9});
+        assert!(failure_message(&put(&server, "", body).await).contains("1, 2, 3 or 4"));
+    }
+}
+
+#[tokio::test]
+async fn token_update_expired_time_range() {
+    for profile in [Profile::Documented, Profile::NewApi] {
+        let server = MockServer::builder().profile(profile).start().await;
+        let before = server.key(1).unwrap();
+        for t in [-2i64, -5, i64::MIN] {
+            let mut body = full(1);
+            body["expired_time"] = json!(t);
+            let msg = failure_message(&put(&server, "", body).await);
+            assert!(msg.contains("expired_time"), "{profile:?} {t}: {msg}");
+        }
+        assert_eq!(
+            server.key(1).unwrap(),
+            before,
+            "{profile:?}: nothing stored"
+        );
+        for t in [-1i64, 0, 4_102_444_800] {
+            let mut body = full(1);
+            body["expired_time"] = json!(t);
+            let v = put(&server, "", body).await;
+            assert_eq!(v["data"]["expired_time"], t, "{profile:?} {v}");
+            let record = v["data"].clone();
+            gatecheck_schemas::validate("key-record", &record).expect("key-record schema");
+        }
+        // Creating a key checks the range too.
+        let v = Http::new(server.uri())
+            .json(
+                "POST",
+                "/api/token/",
+                &DEMO,
+                json!({"name": "n", "expired_time": -5}),
+            )
+            .await
+            .json();
+        assert_eq!(v["success"], false, "{v}");
+    }
+}

@@ -1,5 +1,10 @@
 //! `PUT /api/token/`: the checks in the order of DECISIONS.md, and the update itself.
 //!
+//! Besides DECISIONS.md's five checks, the spec's value ranges are enforced right after
+//! check 2 (and before the key is looked up): `status` must be 1, 2, 3 or 4, and
+//! `expired_time` -1 or a Unix timestamp >= 0. Like checks 1 and 2 they need no stored key,
+//! and they are the same in both profiles.
+//!
 //! Every failure is an HTTP 200 `{success:false, message}`; [`UpdateFailure::message`] is the
 //! message text.
 
@@ -16,6 +21,11 @@ pub const MAX_NAME_LEN: usize = 50;
 pub const MSG_NAME_TOO_LONG: &str = "token name is too long";
 /// The message of a negative `remain_quota`.
 pub const MSG_QUOTA_NEGATIVE: &str = "Quota value cannot be negative";
+/// The message of a `status` other than 1, 2, 3 or 4 (followed by the value).
+pub const MSG_STATUS_INVALID: &str = "invalid token status, it must be 1, 2, 3 or 4";
+/// The message of an `expired_time` below -1 (followed by the value).
+pub const MSG_EXPIRED_TIME_INVALID: &str =
+    "invalid expired_time, it must be -1 (never expires) or a Unix timestamp >= 0";
 /// The message of an unknown id or another user's key.
 pub const MSG_NOT_FOUND: &str = "record not found";
 /// The message of enabling an expired key.
@@ -30,6 +40,10 @@ pub enum UpdateFailure {
     NameTooLong,
     /// 2. `remain_quota < 0` while not unlimited.
     QuotaNegative,
+    /// 2a. A `status` other than 1, 2, 3 or 4 (the spec's enum).
+    StatusInvalid(i64),
+    /// 2b. An `expired_time` that is neither -1 nor a Unix timestamp (>= 0).
+    ExpiredTimeInvalid(i64),
     /// 3. Unknown id, or another user's key (decided by the caller, see [`check_request`]).
     NotFound,
     /// 4. A non-empty group the account may not use.
@@ -51,6 +65,8 @@ impl UpdateFailure {
         match self {
             Self::NameTooLong => MSG_NAME_TOO_LONG.to_owned(),
             Self::QuotaNegative => MSG_QUOTA_NEGATIVE.to_owned(),
+            Self::StatusInvalid(v) => format!("{MSG_STATUS_INVALID}: got {v}"),
+            Self::ExpiredTimeInvalid(v) => format!("{MSG_EXPIRED_TIME_INVALID}: got {v}"),
             Self::NotFound => MSG_NOT_FOUND.to_owned(),
             Self::NoAccessToGroup(g) => format!("no access to group {g}"),
             Self::ExpiredCannotEnable => MSG_EXPIRED_CANNOT_ENABLE.to_owned(),
@@ -88,13 +104,20 @@ pub fn name_too_long(name: &str, profile: Profile) -> bool {
     }
 }
 
-/// Checks 1 and 2, which need no stored key: the name length and a negative quota.
+/// Checks 1 and 2, which need no stored key: the name length and a negative quota; then the
+/// spec's value ranges: `status` one of 1, 2, 3, 4 (2a) and `expired_time` -1 or a Unix
+/// timestamp >= 0 (2b). The ranges are checked the same way in both profiles, with or
+/// without `status_only`, whenever the field is present.
 ///
 /// ```
 /// use gatecheck_schemas::rules::token::{check_request, UpdateFailure};
 /// use gatecheck_schemas::{types::TokenUpdateRequest, Profile};
 /// let req = TokenUpdateRequest { id: 1, remain_quota: Some(-1), ..Default::default() };
 /// assert_eq!(check_request(&req, Profile::Documented), Err(UpdateFailure::QuotaNegative));
+/// let req = TokenUpdateRequest { id: 1, status: Some(9), ..Default::default() };
+/// assert_eq!(check_request(&req, Profile::NewApi), Err(UpdateFailure::StatusInvalid(9)));
+/// let req = TokenUpdateRequest { id: 1, expired_time: Some(-5), ..Default::default() };
+/// assert_eq!(check_request(&req, Profile::Documented), Err(UpdateFailure::ExpiredTimeInvalid(-5)));
 /// ```
 pub fn check_request(req: &TokenUpdateRequest, profile: Profile) -> Result<(), UpdateFailure> {
     if name_too_long(req.name.as_deref().unwrap_or(""), profile) {
@@ -103,7 +126,33 @@ pub fn check_request(req: &TokenUpdateRequest, profile: Profile) -> Result<(), U
     if !req.unlimited_quota.unwrap_or(false) && req.remain_quota.unwrap_or(0) < 0 {
         return Err(UpdateFailure::QuotaNegative);
     }
+    if let Some(status) = req.status.filter(|s| !is_valid_status(*s)) {
+        return Err(UpdateFailure::StatusInvalid(status));
+    }
+    if let Some(t) = req.expired_time.filter(|t| !is_valid_expired_time(*t)) {
+        return Err(UpdateFailure::ExpiredTimeInvalid(t));
+    }
     Ok(())
+}
+
+/// Whether `status` is one the spec allows: 1, 2, 3 or 4.
+///
+/// ```
+/// use gatecheck_schemas::rules::token::is_valid_status;
+/// assert!(is_valid_status(4) && !is_valid_status(0) && !is_valid_status(9));
+/// ```
+pub fn is_valid_status(status: i64) -> bool {
+    (1..=4).contains(&status)
+}
+
+/// Whether `expired_time` is one the spec allows: -1 (never) or a Unix timestamp (>= 0).
+///
+/// ```
+/// use gatecheck_schemas::rules::token::is_valid_expired_time;
+/// assert!(is_valid_expired_time(-1) && is_valid_expired_time(0) && !is_valid_expired_time(-5));
+/// ```
+pub fn is_valid_expired_time(expired_time: i64) -> bool {
+    expired_time >= -1
 }
 
 /// Applies `req` to `current` (the caller found it, and it belongs to the account), running
@@ -258,6 +307,85 @@ mod tests {
             prop_assert_eq!(dep.status, 1);
             prop_assert_eq!(KeyRecord { status: 0, ..doc }, KeyRecord { status: 0, ..dep });
         }
+    }
+
+    proptest! {
+        #[test]
+        fn token_update_status_enum(
+            status in prop_oneof![any::<i64>(), -10i64..=10],
+            status_only in any::<bool>(),
+            new_api in any::<bool>(),
+        ) {
+            let groups = vec!["vip".to_string()];
+            let profile = if new_api { Profile::NewApi } else { Profile::Documented };
+            let ctx = UpdateContext { profile, now: 10, account_groups: &groups, status_only };
+            let req = TokenUpdateRequest { id: 1, status: Some(status), name: Some("n".into()), ..Default::default() };
+            let got = apply_update(&key(), &req, &ctx);
+            if (1..=4).contains(&status) {
+                prop_assert!(got.is_ok(), "{:?}", got);
+            } else {
+                prop_assert_eq!(got.clone(), Err(UpdateFailure::StatusInvalid(status)));
+                prop_assert!(got.unwrap_err().message().contains("1, 2, 3 or 4"));
+            }
+        }
+
+        #[test]
+        fn token_update_expired_time_range(
+            t in prop_oneof![any::<i64>(), -10i64..=10],
+            status_only in any::<bool>(),
+            new_api in any::<bool>(),
+        ) {
+            let groups = vec!["vip".to_string()];
+            let profile = if new_api { Profile::NewApi } else { Profile::Documented };
+            let ctx = UpdateContext { profile, now: 10, account_groups: &groups, status_only };
+            let req = TokenUpdateRequest { id: 1, expired_time: Some(t), name: Some("n".into()), ..Default::default() };
+            let got = apply_update(&key(), &req, &ctx);
+            if t >= -1 {
+                let next = got.unwrap();
+                if !status_only {
+                    prop_assert_eq!(next.expired_time, t);
+                }
+            } else {
+                prop_assert_eq!(got, Err(UpdateFailure::ExpiredTimeInvalid(t)));
+            }
+        }
+    }
+
+    #[test]
+    fn range_checks_come_after_name_and_quota() {
+        let req = TokenUpdateRequest {
+            id: 1,
+            name: Some("x".repeat(51)),
+            status: Some(9),
+            expired_time: Some(-5),
+            remain_quota: Some(-1),
+            ..Default::default()
+        };
+        assert_eq!(
+            check_request(&req, Profile::Documented),
+            Err(UpdateFailure::NameTooLong)
+        );
+        let req = TokenUpdateRequest { name: None, ..req };
+        assert_eq!(
+            check_request(&req, Profile::Documented),
+            Err(UpdateFailure::QuotaNegative)
+        );
+        let req = TokenUpdateRequest {
+            remain_quota: Some(0),
+            ..req
+        };
+        assert_eq!(
+            check_request(&req, Profile::Documented),
+            Err(UpdateFailure::StatusInvalid(9))
+        );
+        let req = TokenUpdateRequest {
+            status: Some(1),
+            ..req
+        };
+        assert_eq!(
+            check_request(&req, Profile::Documented),
+            Err(UpdateFailure::ExpiredTimeInvalid(-5))
+        );
     }
 
     #[test]
