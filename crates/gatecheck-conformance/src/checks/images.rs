@@ -25,7 +25,7 @@ pub(crate) const CHECKS: &[CheckDef] = &[
         "A size the model does not accept is refused as a bad request.",
         Phase::Shared, |c| Box::pin(bad_size(c))),
     def("images.missing-field-rejected", Failure, "POST /v1/images/generations", "spec: POST /v1/images/generations (model, prompt, size); Errors (400)",
-        "A request missing `model` or `prompt`, or with an empty prompt, is refused as a bad request.",
+        "A request missing `model`, `prompt` or `size`, or with an empty prompt, is refused as a bad request.",
         Phase::Shared, |c| Box::pin(missing_field(c))),
 ];
 
@@ -253,6 +253,7 @@ async fn missing_field(ctx: &Ctx) -> Outcome {
     let strat = prop::sample::select(vec![
         "model".to_string(),
         "prompt".into(),
+        "size".into(),
         "empty-prompt".into(),
     ]);
     for_all(ctx, ctx.cfg.cases.min(8), strat, |which: String| {

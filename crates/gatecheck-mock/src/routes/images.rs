@@ -74,9 +74,19 @@ async fn generate(cx: &Ctx, req: Request<Incoming>) -> Result<MockResponse, Mock
             "prompt",
         ));
     }
-    let size = match field("size") {
-        None | Some("auto") => cap.sizes.first().cloned().unwrap_or_default(),
-        Some(s) => s.to_owned(),
+    // `size` is required (the spec lists it with model and prompt, and the schema requires
+    // it); it must be `<w>x<h>` and one of the model's sizes, so "auto" is refused too.
+    let size = match v.get("size") {
+        None | Some(serde_json::Value::Null) => {
+            return Err(invalid(
+                &format!("size is required, one of {}", cap.sizes.join(", ")),
+                "size",
+            ))
+        }
+        Some(s) => match s.as_str() {
+            Some(s) => s.to_owned(),
+            None => return Err(invalid("size must be a string <width>x<height>", "size")),
+        },
     };
     let (w, h) = match parse_size(&size) {
         Some(wh) if cap.sizes.contains(&size) => wh,

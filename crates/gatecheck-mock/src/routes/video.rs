@@ -182,9 +182,11 @@ async fn create(cx: &Ctx, req: Request<Incoming>) -> Result<MockResponse, MockRe
             }
         },
     };
-    let size = match f.size.as_deref().map(str::trim) {
-        None | Some("") => cap.default_size.clone(),
-        Some(s) if cap.sizes.iter().any(|x| x == s) && parse_size(s).is_some() => s.to_owned(),
+    // Absent: the model's default. Present: exactly `<w>x<h>` (no trimming, not empty) and
+    // one of the model's sizes.
+    let size = match f.size.as_deref() {
+        None => cap.default_size.clone(),
+        Some(s) if parse_size(s).is_some() && cap.sizes.iter().any(|x| x == s) => s.to_owned(),
         Some(s) => {
             return Err(error::invalid(
                 &format!("size {s:?} is not one of {}", cap.sizes.join(", ")),

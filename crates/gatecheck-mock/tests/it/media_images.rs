@@ -181,3 +181,41 @@ async fn images_charge_their_catalog_price() {
         + u["output_tokens"].as_f64().unwrap() * 40.0 / 1e6;
     assert_eq!(before - remain(&server), (usd * 500_000.0).ceil() as i64);
 }
+
+#[tokio::test]
+async fn image_size_is_required() {
+    // documented: 400; new-api: 500 `invalid_request`, like every image validation error.
+    for (profile, status) in [(Profile::Documented, 400), (Profile::NewApi, 500)] {
+        let server = MockServer::builder().profile(profile).start().await;
+        let before = remain(&server);
+        for (what, body) in [
+            ("no size", json!({"model": "gpt-image-1", "prompt": "p"})),
+            (
+                "null size",
+                json!({"model": "dall-e-3", "prompt": "p", "size": null}),
+            ),
+            (
+                "auto size",
+                json!({"model": "gpt-image-1", "prompt": "p", "size": "auto"}),
+            ),
+            (
+                "numeric size",
+                json!({"model": "gpt-image-1", "prompt": "p", "size": 1024}),
+            ),
+            (
+                "empty size",
+                json!({"model": "flux-schnell", "prompt": "p", "size": ""}),
+            ),
+        ] {
+            let resp = post_json(&server, GENERATIONS, KEY_ENABLED, body).await;
+            assert_eq!(resp.status, status, "{profile:?} {what}: {}", resp.text());
+            let (_, _, code) = v1_error(&resp);
+            if profile == Profile::NewApi {
+                assert_eq!(code.as_deref(), Some("invalid_request"), "{what}");
+            } else {
+                assert_eq!(resp.json()["error"]["param"], "size", "{what}");
+            }
+        }
+        assert_eq!(remain(&server), before, "{profile:?}: nothing charged");
+    }
+}

@@ -152,6 +152,64 @@ async fn create_rules_are_400_in_every_profile() {
 }
 
 #[tokio::test]
+async fn video_size_must_be_wxh_and_one_of_the_models_sizes() {
+    for profile in [Profile::Documented, Profile::NewApi] {
+        let server = MockServer::builder().profile(profile).start().await;
+        for size in [
+            "",
+            " ",
+            "1280X720",
+            "1280*720",
+            "1280x",
+            "x720",
+            "0x0",
+            "-1280x720",
+            "+1280x720",
+            " 1280x720",
+            "1280x720 ",
+            "1280x720x1",
+            "big",
+            "1792x1024",
+        ] {
+            let body = json!({"model": "sora-2", "prompt": "p", "size": size});
+            let resp = post_json(&server, VIDEOS, KEY_ENABLED, body).await;
+            assert_eq!(resp.status, 400, "{profile:?} {size:?}: {}", resp.text());
+            v1_error(&resp);
+            // The same through a form, as the SDK sends it.
+            let resp = post_multipart(
+                &server,
+                VIDEOS,
+                KEY_ENABLED,
+                &[
+                    ("model", None, b"sora-2"),
+                    ("prompt", None, b"p"),
+                    ("size", None, size.as_bytes()),
+                ],
+            )
+            .await;
+            assert_eq!(
+                resp.status,
+                400,
+                "{profile:?} form {size:?}: {}",
+                resp.text()
+            );
+        }
+        assert!(server.state().videos.tasks.is_empty(), "no task made");
+        // Listed sizes, and no size at all (the model's default), are accepted.
+        let listed = json!({"model": "sora-2", "prompt": "p", "size": "1280x720"});
+        assert_eq!(
+            create(&server, listed).await.size.as_deref(),
+            Some("1280x720")
+        );
+        let default = json!({"model": "sora-2", "prompt": "p"});
+        assert_eq!(
+            create(&server, default).await.size.as_deref(),
+            Some("720x1280")
+        );
+    }
+}
+
+#[tokio::test]
 async fn lifecycle_follows_the_virtual_clock_to_a_playable_mp4() {
     let server = virtual_server().await;
     let created = create(
