@@ -86,11 +86,7 @@ async fn transcription(
 ) -> Result<MockResponse, MockResponse> {
     let invalid = |msg: &str, param: &str| error::validation(cx.profile(), msg, Some(param));
     let form = read_form(cx, req).await?;
-    let model = match form.model.as_deref().map(str::trim) {
-        Some(m) if !m.is_empty() => m.to_owned(),
-        _ => return Err(invalid("model is required", "model")),
-    };
-    cx.check_model(&model)?;
+    let model = cx.required_model(form.model.as_deref())?;
     let capable = cx
         .catalog()
         .capabilities(&model)
@@ -239,25 +235,10 @@ fn render(
 
 async fn speech(cx: &Ctx, req: Request<Incoming>) -> Result<MockResponse, MockResponse> {
     let invalid = |msg: &str, param: &str| error::validation(cx.profile(), msg, Some(param));
-    let body = cx.read_body(req).await?;
-    let v: serde_json::Value = serde_json::from_slice(&body)
-        .map_err(|e| error::validation(cx.profile(), &format!("invalid JSON body: {e}"), None))?;
+    let (v, model, cap) = cx
+        .read_json_model(req, |c| c.speech.as_ref(), "a text-to-speech model")
+        .await?;
     let field = |k: &str| v.get(k).and_then(|x| x.as_str());
-    let model = match field("model").map(str::trim) {
-        Some(m) if !m.is_empty() => m.to_owned(),
-        _ => return Err(invalid("model is required", "model")),
-    };
-    cx.check_model(&model)?;
-    let Some(cap) = cx
-        .catalog()
-        .capabilities(&model)
-        .and_then(|c| c.speech.as_ref())
-    else {
-        return Err(invalid(
-            &format!("model {model} is not a text-to-speech model"),
-            "model",
-        ));
-    };
     let input = field("input").unwrap_or("");
     let chars = input.chars().count();
     if chars == 0 || chars > MAX_SPEECH_INPUT {

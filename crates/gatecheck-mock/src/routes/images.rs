@@ -47,25 +47,10 @@ fn image_tokens(quality: &str, w: u32, h: u32) -> i64 {
 
 async fn generate(cx: &Ctx, req: Request<Incoming>) -> Result<MockResponse, MockResponse> {
     let invalid = |msg: &str, param: &str| error::validation(cx.profile(), msg, Some(param));
-    let body = cx.read_body(req).await?;
-    let v: serde_json::Value = serde_json::from_slice(&body)
-        .map_err(|e| error::validation(cx.profile(), &format!("invalid JSON body: {e}"), None))?;
+    let (v, model, cap) = cx
+        .read_json_model(req, |c| c.image.as_ref(), "an image model")
+        .await?;
     let field = |k: &str| v.get(k).and_then(|x| x.as_str());
-    let model = match field("model").map(str::trim) {
-        Some(m) if !m.is_empty() => m.to_owned(),
-        _ => return Err(invalid("model is required", "model")),
-    };
-    cx.check_model(&model)?;
-    let Some(cap) = cx
-        .catalog()
-        .capabilities(&model)
-        .and_then(|c| c.image.as_ref())
-    else {
-        return Err(invalid(
-            &format!("model {model} is not an image model"),
-            "model",
-        ));
-    };
     let prompt = field("prompt").unwrap_or("");
     let chars = prompt.chars().count();
     if prompt.trim().is_empty() || chars > MAX_IMAGE_PROMPT {

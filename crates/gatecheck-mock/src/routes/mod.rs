@@ -38,8 +38,12 @@
 //! Inside a model handler, in this order (new-api's):
 //!
 //! 1. Read the body under the upload limit: [`Ctx::read_body`] (413 before reading it all)
-//!    or [`Ctx::read_multipart`] (a [`multer::Multipart`] over the bounded body). Find `model`.
-//! 2. Model limits: [`Ctx::check_model`] (403).
+//!    or [`Ctx::read_multipart`] (a [`multer::Multipart`] over the bounded body). Find `model`
+//!    (required).
+//! 2. Model limits: [`Ctx::check_model`] (403), then the model's capability. Steps 1 and 2
+//!    for a JSON body (speech, image generation): [`Ctx::read_json_model`]; for a `model`
+//!    found otherwise (multipart): [`Ctx::required_model`]. Video reads JSON, form or
+//!    multipart fields and answers [`error::invalid`], so it does these steps itself.
 //! 3. Validate. Audio and image routes answer [`error::validation`] (400, or 500
 //!    `invalid_request` in the `new-api` profile); video routes answer [`error::invalid`]
 //!    (always 400). An unknown task is [`error::task_not_found`] (profile-aware).
@@ -74,6 +78,7 @@ use crate::video::VideoStore;
 use bytes::Bytes;
 use gatecheck_schemas::rules::quota::{price_quota, Usage};
 use gatecheck_schemas::rules::Rejection;
+use gatecheck_schemas::types::ModelCapabilities;
 use gatecheck_schemas::Profile;
 use http::{HeaderValue, Method, Request};
 use http_body_util::BodyExt;
@@ -289,6 +294,50 @@ impl Ctx {
                 &format!("This token has no access to model {model}"),
             ))
         }
+    }
+
+    /// The `model` of a request, trimmed and required (a [`error::validation`] "model is
+    /// required" otherwise), then checked against the key's model limits
+    /// ([`Ctx::check_model`], 403).
+    pub(crate) fn required_model(&self, raw: Option<&str>) -> Result<String, MockResponse> {
+        let model = match raw.map(str::trim) {
+            Some(m) if !m.is_empty() => m.to_owned(),
+            _ => {
+                return Err(error::validation(
+                    self.profile(),
+                    "model is required",
+                    Some("model"),
+                ))
+            }
+        };
+        self.check_model(&model)?;
+        Ok(model)
+    }
+
+    /// Steps 1 and 2 of a JSON model route (speech, image generation), in this order: read the
+    /// body ([`Ctx::read_body`]), parse it as JSON (a [`error::validation`] "invalid JSON
+    /// body" otherwise), take its `model` ([`Ctx::required_model`]: required, then model
+    /// limits), then look up the model's capability with `capability`; a model without one is
+    /// a [`error::validation`] "model {model} is not {not_a}" on `model`.
+    pub(crate) async fn read_json_model<'a, T: 'a>(
+        &'a self,
+        req: Request<Incoming>,
+        capability: impl FnOnce(&'a ModelCapabilities) -> Option<&'a T>,
+        not_a: &str,
+    ) -> Result<(serde_json::Value, String, &'a T), MockResponse> {
+        let body = self.read_body(req).await?;
+        let v: serde_json::Value = serde_json::from_slice(&body).map_err(|e| {
+            error::validation(self.profile(), &format!("invalid JSON body: {e}"), None)
+        })?;
+        let model = self.required_model(v.get("model").and_then(|x| x.as_str()))?;
+        let Some(cap) = self.catalog().capabilities(&model).and_then(capability) else {
+            return Err(error::validation(
+                self.profile(),
+                &format!("model {model} is not {not_a}"),
+                Some("model"),
+            ));
+        };
+        Ok((v, model, cap))
     }
 
     /// The price of `usage` on `model` in quota units (0 for a model not in the catalog).
