@@ -1,5 +1,6 @@
 //! `gatecheck check`: run the conformance checks against a deployment, or the embedded mock.
 
+use super::target_args::TargetCredentials;
 use anyhow::{anyhow, bail, Context as _};
 use gatecheck_conformance::report::{progress_bar, summary_table, to_junit};
 use gatecheck_conformance::{exit, Report, Runner, RunnerConfig, Shard};
@@ -18,28 +19,9 @@ pub struct CheckArgs {
     /// Base URL of the deployment. Without it, the embedded mock is started and checked.
     #[arg(long, value_name = "URL", env = "GATECHECK_BASE_URL")]
     pub base_url: Option<String>,
-    /// API key for the model routes (`Authorization: Bearer <key>`).
-    #[arg(
-        long,
-        value_name = "K",
-        env = "GATECHECK_API_KEY",
-        hide_env_values = true
-    )]
-    pub api_key: Option<String>,
-    /// Personal access token for `/api/token/` (sent raw).
-    #[arg(
-        long,
-        value_name = "T",
-        env = "GATECHECK_ACCESS_TOKEN",
-        hide_env_values = true
-    )]
-    pub access_token: Option<String>,
-    /// Account id, sent as `New-Api-User`.
-    #[arg(long, value_name = "U", env = "GATECHECK_USER_ID")]
-    pub user_id: Option<i64>,
-    /// Id of the key to use; it is snapshotted first and restored at the end (also on Ctrl-C).
-    #[arg(long, value_name = "ID")]
-    pub key_id: Option<i64>,
+    /// Credentials: `--api-key`, `--access-token`, `--user-id`, `--key-id`.
+    #[command(flatten)]
+    pub credentials: TargetCredentials,
     /// Make a scratch key with `POST /api/token/` (deleted at the end).
     #[arg(long)]
     pub allow_create_keys: bool,
@@ -193,16 +175,16 @@ fn config(args: &CheckArgs, base_url: &str) -> anyhow::Result<RunnerConfig> {
         .with_request_timeout(duration(&args.timeout)?)
         .with_allow_create_keys(args.allow_create_keys)
         .with_dry_run(args.dry_run);
-    if let Some(k) = &args.api_key {
+    if let Some(k) = &args.credentials.api_key {
         c = c.with_api_key(k.clone());
     }
-    if let Some(t) = &args.access_token {
+    if let Some(t) = &args.credentials.access_token {
         c = c.with_access_token(t.clone());
     }
-    if let Some(u) = args.user_id {
+    if let Some(u) = args.credentials.user_id {
         c = c.with_user_id(u);
     }
-    if let Some(k) = args.key_id {
+    if let Some(k) = args.credentials.key_id {
         c = c.with_key_id(k);
     }
     if let Some(s) = args.seed {

@@ -5,3 +5,4 @@ pub mod diff;
 pub mod schemas;
 pub mod serve;
 pub mod snapshot;
+pub mod target_args;

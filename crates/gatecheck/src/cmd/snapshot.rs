@@ -2,6 +2,7 @@
 //! in insta's `.snap` format (`cargo insta review` works on them).
 
 use super::diff::{normalizer, poll_settings};
+use super::target_args::TargetCredentials;
 use anyhow::Context as _;
 use gatecheck_conformance::diff::Style;
 use gatecheck_conformance::sequence::{OpenSide, Sequence, SequenceOptions, SideSpec};
@@ -38,28 +39,9 @@ pub struct SnapshotArgs {
     /// Seed of the sequence (record: 1 by default; verify: the one recorded).
     #[arg(long)]
     pub seed: Option<u64>,
-    /// API key for the model routes.
-    #[arg(
-        long,
-        value_name = "KEY",
-        env = "GATECHECK_API_KEY",
-        hide_env_values = true
-    )]
-    pub api_key: Option<String>,
-    /// Access token for /api/token/.
-    #[arg(
-        long,
-        value_name = "T",
-        env = "GATECHECK_ACCESS_TOKEN",
-        hide_env_values = true
-    )]
-    pub access_token: Option<String>,
-    /// Account id of the access token (sent as New-Api-User).
-    #[arg(long, value_name = "ID")]
-    pub user_id: Option<i64>,
-    /// Id of the API key (the key-management steps edit it, then restore it).
-    #[arg(long, value_name = "ID")]
-    pub key_id: Option<i64>,
+    /// Credentials: `--api-key`, `--access-token`, `--user-id`, `--key-id`.
+    #[command(flatten)]
+    pub credentials: TargetCredentials,
     /// Skip the key-management steps.
     #[arg(long)]
     pub no_key_steps: bool,
@@ -182,10 +164,10 @@ async fn run_sequence(args: &SnapshotArgs, seed: u64) -> anyhow::Result<Vec<snap
         mock: args.base_url.is_none().then_some(args.profile),
         mock_seed: 1,
         mock_epoch: None,
-        api_key: args.api_key.clone(),
-        access_token: args.access_token.clone(),
-        user_id: args.user_id,
-        key_id: args.key_id,
+        api_key: args.credentials.api_key.clone(),
+        access_token: args.credentials.access_token.clone(),
+        user_id: args.credentials.user_id,
+        key_id: args.credentials.key_id,
     };
     let redactor = Redactor::new();
     let timeout = std::time::Duration::from_secs(args.timeout.max(1));
