@@ -2,7 +2,7 @@
 //!
 //! - `POST /v1/audio/translations`, `POST /v1/audio/transcriptions`: `file` (one of the nine
 //!   extensions, not empty) and `model` (a catalog model with that capability) are required;
-//!   `temperature` within [0,1]; `response_format` one of `json`, `text`, `srt`,
+//!   `temperature` within `[0, 1]`; `response_format` one of `json`, `text`, `srt`,
 //!   `verbose_json`, `vtt`. The text and the duration come from the file
 //!   ([`crate::media::transcribe`]).
 //! - `POST /v1/audio/speech`: `input` of 1 to 4096 characters, `voice` one of the model's,
