@@ -77,7 +77,7 @@ pub(crate) fn le64(b: &[u8], at: usize) -> Option<u64> {
     Some(u64::from_le_bytes(a))
 }
 
-pub use crc::{crc16_flac, crc32_ieee, crc32_ogg, crc8_flac};
+pub use crc::{crc16_flac, crc16_flac_update, crc32_ieee, crc32_ogg, crc8_flac};
 
 #[cfg(test)]
 mod tests {

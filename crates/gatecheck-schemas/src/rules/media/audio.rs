@@ -1,6 +1,8 @@
 //! Audio: MP3 (MPEG audio frames), WAV (RIFF), FLAC, Ogg Opus and ADTS AAC.
 
-use super::{be16, be32, crc16_flac, crc32_ogg, crc8_flac, le16, le32, le64, MediaError};
+use super::{
+    be16, be32, crc16_flac, crc16_flac_update, crc32_ogg, crc8_flac, le16, le32, le64, MediaError,
+};
 
 /// What a well-formed MPEG audio stream holds.
 #[derive(Debug, Clone, PartialEq)]
@@ -325,7 +327,7 @@ pub fn parse_flac(b: &[u8]) -> Result<FlacInfo, MediaError> {
         let mut crc = crc16_flac(&b[at..at + hlen]);
         let mut end = None;
         for (i, &x) in b.iter().enumerate().skip(at + hlen) {
-            crc = (crc << 8) ^ crc16_flac(&[((crc >> 8) as u8) ^ x]);
+            crc = crc16_flac_update(crc, &[x]);
             let pos = i + 1;
             if crc == 0 && (pos == b.len() || flac_frame_header(&b[pos..]).is_some()) {
                 end = Some(pos);

@@ -101,7 +101,13 @@ pub fn crc8_flac(data: &[u8]) -> u8 {
 
 /// The CRC-16 of FLAC frames: polynomial 0x8005, zero initial value.
 pub fn crc16_flac(data: &[u8]) -> u16 {
-    let mut c = 0u16;
+    crc16_flac_update(0, data)
+}
+
+/// Continues a FLAC CRC-16 `crc` over `data`: `crc16_flac_update(crc16_flac(a), b)` equals
+/// `crc16_flac(a ++ b)`, so a parser can keep a running checksum byte by byte.
+pub fn crc16_flac_update(crc: u16, data: &[u8]) -> u16 {
+    let mut c = crc;
     for &b in data {
         c = (c << 8) ^ CRC16[(((c >> 8) as u8) ^ b) as usize];
     }
@@ -118,6 +124,7 @@ mod tests {
         assert_eq!(crc32_ieee(b"123456789"), 0xCBF4_3926);
         assert_eq!(crc8_flac(b"123456789"), 0xF4);
         assert_eq!(crc16_flac(b"123456789"), 0xFEE8);
+        assert_eq!(crc16_flac_update(crc16_flac(b"1234"), b"56789"), 0xFEE8);
         assert_eq!(crc32_ogg(b"123456789"), 0x89A1_897F);
     }
 }
