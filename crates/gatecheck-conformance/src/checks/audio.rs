@@ -108,18 +108,7 @@ async fn json_text(ctx: &Ctx, route: &'static str) -> Outcome {
         &[],
     )?;
     let ex = ctx.send(&spec, price(ctx, &model)).await?;
-    if ex.status.as_u16() != 200 || ex.content_type().as_deref() != Some("application/json") {
-        return Err(ctx.fail(
-            format!(
-                "expected 200 application/json, got {} {:?}",
-                ex.status,
-                ex.content_type()
-            ),
-            &spec,
-            Some(&ex),
-        ));
-    }
-    let v = ex.json().unwrap_or(Value::Null);
+    let v = ctx.json_200(&spec, &ex)?;
     if !v.get("text").is_some_and(Value::is_string) {
         return Err(ctx.fail("the body has no string `text`", &spec, Some(&ex)));
     }

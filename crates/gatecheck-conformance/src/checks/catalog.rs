@@ -41,18 +41,7 @@ pub(crate) const CHECKS: &[CheckDef] = &[
 async fn envelope(ctx: &Ctx) -> Outcome {
     let spec = RequestSpec::get("/api/models");
     let ex = ctx.send(&spec, 0).await?;
-    if ex.status.as_u16() != 200 || ex.content_type().as_deref() != Some("application/json") {
-        return Err(ctx.fail(
-            format!(
-                "expected 200 application/json, got {} {:?}",
-                ex.status,
-                ex.content_type()
-            ),
-            &spec,
-            Some(&ex),
-        ));
-    }
-    let v = ex.json().unwrap_or(Value::Null);
+    let v = ctx.json_200(&spec, &ex)?;
     if let Err(e) = gatecheck_schemas::validate("catalog-envelope", &v) {
         return Err(ctx.fail(format!("schema catalog-envelope: {e}"), &spec, Some(&ex)));
     }

@@ -9,7 +9,7 @@ use gatecheck_schemas::rules::media::parse_png;
 use gatecheck_schemas::rules::quota::Usage;
 use gatecheck_schemas::types::ImageResult;
 use proptest::prelude::*;
-use serde_json::{json, Value};
+use serde_json::json;
 
 pub(crate) const CHECKS: &[CheckDef] = &[
     def("images.result", Failure, "POST /v1/images/generations", "spec: Image generation result; POST /v1/images/generations (Response 200)",
@@ -69,18 +69,7 @@ async fn results(ctx: &Ctx) -> Result<Vec<(RequestSpec, Exchange, String)>, Halt
 async fn result(ctx: &Ctx) -> Outcome {
     let rs = results(ctx).await?;
     for (spec, ex, size) in &rs {
-        if ex.status.as_u16() != 200 || ex.content_type().as_deref() != Some("application/json") {
-            return Err(ctx.fail(
-                format!(
-                    "expected 200 application/json, got {} {:?}",
-                    ex.status,
-                    ex.content_type()
-                ),
-                spec,
-                Some(ex),
-            ));
-        }
-        let v = ex.json().unwrap_or(Value::Null);
+        let v = ctx.json_200(spec, ex)?;
         if let Err(e) = gatecheck_schemas::validate("image-result", &v) {
             return Err(ctx.fail(format!("schema image-result: {e}"), spec, Some(ex)));
         }

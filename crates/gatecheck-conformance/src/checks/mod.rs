@@ -18,6 +18,7 @@ use futures_util::future::BoxFuture;
 use gatecheck_schemas::rules::quota::{price_quota, Usage};
 use gatecheck_schemas::types::{ModelCapabilities, ModelRecord};
 use serde::Serialize;
+use serde_json::Value;
 use std::collections::BTreeMap;
 use std::net::IpAddr;
 use std::sync::{Arc, OnceLock};
@@ -193,6 +194,23 @@ impl Ctx {
         ex: Option<&Exchange>,
     ) -> Halt {
         Halt::Fail(Box::new(self.evidence(message, spec, ex)))
+    }
+
+    /// The JSON body of an answer that must be 200 `application/json`; a failure otherwise.
+    /// A body that does not parse is `Value::Null`, for the caller's schema check to judge.
+    pub fn json_200(&self, spec: &RequestSpec, ex: &Exchange) -> Result<Value, Halt> {
+        if ex.status.as_u16() != 200 || ex.content_type().as_deref() != Some("application/json") {
+            return Err(self.fail(
+                format!(
+                    "expected 200 application/json, got {} {:?}",
+                    ex.status,
+                    ex.content_type()
+                ),
+                spec,
+                Some(ex),
+            ));
+        }
+        Ok(ex.json().unwrap_or(Value::Null))
     }
 
     /// Evidence for a request and its answer.
