@@ -8,12 +8,13 @@
 //! layer up, in [`crate::Transport`].
 
 use crate::connector::{is_loopback, tls_config, ProxyConnector};
+use crate::memory::BodyError;
 use crate::redact::Secret;
-pub use crate::request::{shell_quote, Auth, Body, Part, RequestSpec, MULTIPART_BOUNDARY};
+pub use crate::request::{Auth, Body, Part, RequestSpec};
 use bytes::Bytes;
 use http::header::{HeaderMap, HeaderName, HeaderValue, CONTENT_TYPE, LOCATION};
 use http::{StatusCode, Uri};
-use http_body_util::{BodyExt, Full, Limited};
+use http_body_util::Full;
 use hyper_util::client::legacy::connect::HttpConnector;
 use hyper_util::client::legacy::Client as HyperClient;
 use hyper_util::client::proxy::matcher::Matcher;
@@ -95,6 +96,15 @@ impl Exchange {
         serde_json::from_slice(&self.body).ok()
     }
 
+    /// The `error.code` of a JSON error body, when it is a string.
+    pub fn error_code(&self) -> Option<String> {
+        self.json().and_then(|v| {
+            v.pointer("/error/code")
+                .and_then(Value::as_str)
+                .map(str::to_owned)
+        })
+    }
+
     /// The media type of `Content-Type`, lowercased, without parameters.
     pub fn content_type(&self) -> Option<String> {
         self.headers
@@ -155,6 +165,9 @@ pub enum ClientError {
     /// The body was larger than allowed.
     #[error("response body larger than {0} bytes")]
     BodyTooLarge(usize),
+    /// The response bodies being read at once passed the client's memory budget.
+    #[error("response bodies in flight passed the memory budget of {0} bytes")]
+    MemoryBudget(usize),
 }
 
 impl ClientError {
@@ -173,6 +186,8 @@ pub struct ClientConfig {
     pub timeout: Duration,
     /// Largest accepted response body.
     pub max_body_bytes: usize,
+    /// The budget of response bytes buffered at once over all requests (shared by clones).
+    pub memory_budget: crate::MemoryBudget,
     /// Read proxies from the environment (`HTTPS_PROXY`, `HTTP_PROXY`, `ALL_PROXY`,
     /// `NO_PROXY`).
     pub use_env_proxy: bool,
@@ -183,12 +198,14 @@ pub struct ClientConfig {
 }
 
 impl ClientConfig {
-    /// Defaults for `target`: 30 s timeout, 64 MiB bodies, proxies from the environment.
+    /// Defaults for `target`: 30 s timeout, 64 MiB bodies, 256 MiB of bodies at once,
+    /// proxies from the environment.
     pub fn new(target: Target) -> Self {
         Self {
             target,
             timeout: Duration::from_secs(30),
             max_body_bytes: 64 << 20,
+            memory_budget: crate::MemoryBudget::default(),
             use_env_proxy: true,
             proxy: None,
             user_agent: format!("gatecheck/{}", env!("CARGO_PKG_VERSION")),
@@ -350,16 +367,13 @@ impl Client {
                 .await
                 .map_err(|e| ClientError::Connect(error_chain(&e)))?;
             let (parts, body) = response.into_parts();
-            let collected = Limited::new(body, max).collect().await.map_err(|e| {
-                if e.downcast_ref::<http_body_util::LengthLimitError>()
-                    .is_some()
-                {
-                    ClientError::BodyTooLarge(max)
-                } else {
-                    ClientError::Connect(e.to_string())
-                }
+            let budget = &self.config.memory_budget;
+            let (bytes, _held) = budget.read(body, max).await.map_err(|e| match e {
+                BodyError::TooLarge => ClientError::BodyTooLarge(max),
+                BodyError::OverBudget => ClientError::MemoryBudget(budget.total()),
+                BodyError::Read(e) => ClientError::Connect(e),
             })?;
-            Ok::<_, ClientError>((parts, collected.to_bytes()))
+            Ok::<_, ClientError>((parts, bytes))
         };
         let (parts, body) = tokio::time::timeout(timeout, fut)
             .await

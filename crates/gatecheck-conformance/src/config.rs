@@ -4,10 +4,39 @@ use crate::client::Target;
 use crate::redact::Secret;
 use crate::shard::Shard;
 use gatecheck_schemas::types::ModelCapabilities;
+use gatecheck_schemas::Profile;
 use std::collections::BTreeMap;
 use std::net::IpAddr;
 use std::time::Duration;
 use url::Url;
+
+/// What the runner may assume about its target (`gatecheck check --target`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum TargetMode {
+    /// The mock's control API is used only when `GET /__mock/health` answers the mock's
+    /// signature ([`gatecheck_schemas::rules::health`]); anything else is a deployment.
+    #[default]
+    Auto,
+    /// The user says the target is a gatecheck mock: its control API is used.
+    Mock,
+    /// A real deployment: nothing is ever sent to `/__mock/*`, video checks poll in real time.
+    Deployment,
+}
+
+impl std::str::FromStr for TargetMode {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s {
+            "auto" => Ok(Self::Auto),
+            "mock" => Ok(Self::Mock),
+            "deployment" => Ok(Self::Deployment),
+            other => Err(format!(
+                "unknown target {other:?}: expected auto, mock or deployment"
+            )),
+        }
+    }
+}
 
 /// Everything a run needs. Build it with [`RunnerConfig::new`] and the `with_*` methods.
 ///
@@ -57,8 +86,15 @@ pub struct RunnerConfig {
     pub poll_interval: Option<Duration>,
     /// Most shrink steps per failing property.
     pub max_shrink: u32,
-    /// Use the mock's control API when the target has one.
+    /// Use the mock's control API when the target has one (`false` acts as
+    /// [`TargetMode::Deployment`]).
     pub use_mock_control: bool,
+    /// What the runner may assume about the target.
+    pub target_mode: TargetMode,
+    /// Whose behaviour is expected where the spec says "not shown": the documented decisions,
+    /// or new-api's. A target that matches the other profile is a deviation citing the
+    /// decision's id.
+    pub expect: Profile,
     /// The client IP as the target sees it, when known (used by allowlist checks).
     pub client_ip: Option<IpAddr>,
     /// Show a progress bar (on a terminal).
@@ -93,6 +129,8 @@ impl RunnerConfig {
             poll_interval: None,
             max_shrink: 200,
             use_mock_control: true,
+            target_mode: TargetMode::Auto,
+            expect: Profile::Documented,
             client_ip: None,
             progress: false,
             capabilities: None,
@@ -203,6 +241,23 @@ impl RunnerConfig {
     pub fn with_concurrency(mut self, concurrency: usize) -> Self {
         self.concurrency = concurrency.max(1);
         self
+    }
+
+    /// Sets what the runner may assume about the target.
+    pub fn with_target_mode(mut self, mode: TargetMode) -> Self {
+        self.target_mode = mode;
+        self
+    }
+
+    /// Sets whose behaviour is expected where the spec is silent.
+    pub fn with_expect(mut self, expect: Profile) -> Self {
+        self.expect = expect;
+        self
+    }
+
+    /// Whether the mock's control API may be used at all.
+    pub fn mock_control_allowed(&self) -> bool {
+        self.use_mock_control && self.target_mode != TargetMode::Deployment
     }
 
     /// Sets the per-request timeout.

@@ -10,7 +10,6 @@
 
 mod backoff;
 mod budget;
-mod catalog;
 mod checks;
 mod client;
 mod config;
@@ -18,8 +17,11 @@ mod connector;
 pub mod diff;
 pub mod exit;
 mod gen;
+mod memory;
 pub mod normalize;
+pub mod pull;
 mod redact;
+mod registry;
 pub mod report;
 mod request;
 mod runner;
@@ -29,20 +31,20 @@ pub mod snapshot;
 mod target;
 mod transport;
 
-pub use backoff::{is_retryable, parse_retry_after, Backoff};
+pub use backoff::Backoff;
 pub use budget::{Budget, BudgetExhausted, Pacer};
-pub use catalog::{catalog, find, markdown_table, text_list, CheckInfo, Kind};
-pub use checks::Evidence;
+pub use checks::{CheckInfo, Evidence, Kind};
 pub use client::{
-    shell_quote, Auth, Body, Client, ClientConfig, ClientError, Exchange, Part, RequestSpec,
-    Target, MULTIPART_BOUNDARY,
+    Auth, Body, Client, ClientConfig, ClientError, Exchange, Part, RequestSpec, Target,
 };
-pub use config::RunnerConfig;
+pub use config::{RunnerConfig, TargetMode};
 pub use gen::media::wav;
 pub use gen::test_runner;
-pub use redact::{truncate, Redactor, Secret, REDACTED, SECRET_FIELDS};
+pub use memory::MemoryBudget;
+pub use redact::{truncate, Redactor, Secret, REDACTED};
+pub use registry::{catalog, decision_id, find, markdown_table, text_list};
 pub use report::{CheckResult, Report, Status, Summary};
 pub use runner::{select_checks, ProgressFn, RunError, Runner};
-pub use shard::{fnv1a, InvalidShard, Shard};
-pub use target::{known_capabilities, parse_capabilities, MockControl, SetupError};
-pub use transport::{deadline_in, Transport, TransportConfig, TransportError};
+pub use shard::{InvalidShard, Shard};
+pub use target::{known_capabilities, parse_capabilities, SetupError};
+pub use transport::{Transport, TransportConfig, TransportError};

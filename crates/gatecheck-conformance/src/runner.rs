@@ -1,18 +1,19 @@
 //! The runner: discovers the target, runs the selected checks, cleans up, and reports.
 
-use crate::catalog::Kind;
-use crate::checks::{registry, CheckDef, Ctx, Env, Halt, Phase};
+use crate::checks::{CheckDef, Ctx, Env, Halt, Kind, Phase};
 use crate::client::{Client, ClientConfig};
 use crate::config::RunnerConfig;
+use crate::config::TargetMode;
 use crate::redact::{Redactor, Secret};
-use crate::report::{CheckResult, Report, Status, Summary};
-use crate::shard::fnv1a;
+use crate::registry::{decision_id, registry};
+use crate::report::{CheckResult, Report, SetupFailure, Status, Summary, TargetKind};
 use crate::target::{
     create_scratch_key, delete_key, fetch_catalog, get_key, known_capabilities, put_record,
     wall_now, KeyOrigin, MockControl, SetupError, WorkKey,
 };
 use crate::transport::{Transport, TransportConfig};
 use futures_util::stream::{self, StreamExt};
+use gatecheck_schemas::rules::media::fnv1a;
 use gatecheck_schemas::types::{KeyRecord, ModelRecord};
 use globset::{Glob, GlobSet, GlobSetBuilder};
 use parking_lot::Mutex;
@@ -49,7 +50,9 @@ impl From<SetupError> for RunError {
     fn from(e: SetupError) -> Self {
         match e {
             SetupError::Unreachable(m) => RunError::Unreachable(m),
-            SetupError::Config(m) | SetupError::Stopped(m) => RunError::Config(m),
+            SetupError::Config(m) | SetupError::Stopped(m) | SetupError::Target(m) => {
+                RunError::Config(m)
+            }
         }
     }
 }
@@ -176,18 +179,44 @@ impl Runner {
         .map_err(|e| RunError::Config(e.to_string()))?;
         let probe_t = Transport::new(client, tconf(false));
 
-        // Discovery.
-        let mut env = discover(&mut cfg, &probe_t, &redactor).await;
-        if let Err(e) = &env {
-            if !(cfg.dry_run && matches!(e, SetupError::Unreachable(_))) {
-                return Err(env
-                    .err()
-                    .map(RunError::from)
-                    .unwrap_or(RunError::Config("setup".into())));
+        // Discovery: a failure here is a finding, written to the report like any other.
+        let env = match discover(&mut cfg, &probe_t, &redactor).await {
+            Ok(env) => Ok(env),
+            Err((_, SetupError::Unreachable(_))) if cfg.dry_run => Ok(offline_env(&cfg)),
+            Err((stage, e)) => Err(SetupFailure {
+                stage: stage.to_owned(),
+                kind: e.kind(),
+                message: redactor.text(e.detail()),
+            }),
+        };
+        let mut env = match env {
+            Ok(env) => env,
+            Err(failure) => {
+                let checks = selected
+                    .iter()
+                    .filter_map(|id| registry().iter().find(|d| d.info.id == *id))
+                    .map(|d| {
+                        not_run(
+                            d,
+                            format!("not run: the target failed during {}", failure.stage),
+                        )
+                    })
+                    .collect();
+                let mut report = Report {
+                    target_kind: TargetKind::Unknown,
+                    setup_failure: Some(failure),
+                    requests_sent: probe_t.sent(),
+                    retries: probe_t.retries(),
+                    quota_spent: 0,
+                    interrupted: false,
+                    deadline_reached: tokio::time::Instant::now() >= deadline,
+                    checks,
+                    ..report_head(&cfg, seed, started_at, started)
+                };
+                report.recount();
+                return Ok(report);
             }
-            env = Ok(offline_env(&cfg));
-        }
-        let mut env = env.map_err(RunError::from)?;
+        };
         let client = Client::new(ClientConfig {
             timeout: cfg.request_timeout,
             proxy: cfg.proxy.clone(),
@@ -250,20 +279,15 @@ impl Runner {
         let mut checks = Vec::new();
         let done = results.lock().clone();
         for d in &defs {
-            let r = done.get(d.info.id).cloned().unwrap_or_else(|| CheckResult {
-                id: d.info.id.to_owned(),
-                title: d.info.title.to_owned(),
-                spec: d.info.spec.to_owned(),
-                kind: d.info.kind,
-                status: Status::Skipped,
-                cases: 0,
-                duration_ms: 0,
-                message: Some(if interrupted {
-                    "interrupted".into()
-                } else {
-                    "the run's deadline passed".into()
-                }),
-                evidence: None,
+            let r = done.get(d.info.id).cloned().unwrap_or_else(|| {
+                not_run(
+                    d,
+                    if interrupted {
+                        "interrupted".into()
+                    } else {
+                        "the run's deadline passed".into()
+                    },
+                )
             });
             checks.push(r);
         }
@@ -273,28 +297,71 @@ impl Runner {
             .map(|s| s.to_curl(t.client().target(), &redactor))
             .collect();
         let mut report = Report {
-            gatecheck_version: env!("CARGO_PKG_VERSION").to_owned(),
-            target: cfg.target.base_url.to_string(),
             mock_profile: env.mock.as_ref().and_then(|m| m.profile.clone()),
-            seed,
-            cases: cfg.cases,
-            strict: cfg.strict,
-            shard: cfg.shard.map(|s| s.to_string()),
-            started_at,
-            duration_ms: started.elapsed().as_millis() as u64,
+            target_kind: if env.mock.is_some() {
+                TargetKind::Mock
+            } else {
+                TargetKind::Deployment
+            },
+            notes: env.notes.clone(),
             requests_sent: probe_t.sent() + t.sent(),
             retries: probe_t.retries() + t.retries(),
             quota_spent: t.quota_spent(),
             interrupted,
             deadline_reached,
-            dry_run: cfg.dry_run,
             key_cleanup,
-            summary: Summary::default(),
             checks,
             planned,
+            ..report_head(&cfg, seed, started_at, started)
         };
         report.recount();
         Ok(report)
+    }
+}
+
+/// The fields every report of a run has, whether setup failed or the checks ran: the run's
+/// configuration, seed and timing. The rest start empty (no profile, notes, failure, cleanup,
+/// checks or plan; zero counts) and each report sets its own.
+fn report_head(cfg: &RunnerConfig, seed: u64, started_at: i64, started: Instant) -> Report {
+    Report {
+        gatecheck_version: env!("CARGO_PKG_VERSION").to_owned(),
+        target: cfg.target.base_url.to_string(),
+        mock_profile: None,
+        target_kind: TargetKind::Unknown,
+        expect: cfg.expect.as_str().to_owned(),
+        notes: Vec::new(),
+        setup_failure: None,
+        seed,
+        cases: cfg.cases,
+        strict: cfg.strict,
+        shard: cfg.shard.map(|s| s.to_string()),
+        started_at,
+        duration_ms: started.elapsed().as_millis() as u64,
+        requests_sent: 0,
+        retries: 0,
+        quota_spent: 0,
+        interrupted: false,
+        deadline_reached: false,
+        dry_run: cfg.dry_run,
+        key_cleanup: None,
+        summary: Summary::default(),
+        checks: Vec::new(),
+        planned: Vec::new(),
+    }
+}
+
+/// The result of a check that did not run.
+fn not_run(d: &CheckDef, why: String) -> CheckResult {
+    CheckResult {
+        id: d.info.id.to_owned(),
+        title: d.info.title.to_owned(),
+        spec: d.info.spec.to_owned(),
+        kind: d.info.kind,
+        status: Status::Skipped,
+        cases: 0,
+        duration_ms: 0,
+        message: Some(why),
+        evidence: None,
     }
 }
 
@@ -314,7 +381,7 @@ async fn run_checks(
         env: env.clone(),
         cfg: cfg.clone(),
         redactor: redactor.clone(),
-        seed: cfg.seed.unwrap_or(0) ^ fnv1a(d.info.id),
+        seed: cfg.seed.unwrap_or(0) ^ fnv1a(d.info.id.as_bytes()),
     };
     let record = |r: CheckResult| {
         let n = {
@@ -383,11 +450,19 @@ async fn run_one(d: &CheckDef, ctx: &Ctx) -> CheckResult {
             r.cases = p.cases;
             r.message = p.note;
         }
-        Err(Halt::Fail(ev)) => {
+        Err(Halt::Fail(mut ev)) => {
             r.status = match d.info.kind {
                 Kind::Failure => Status::Failed,
-                Kind::Deviation => Status::Deviation,
+                Kind::Deviation => {
+                    ev.decision = decision_id(d.info.id, d.info.spec).map(str::to_owned);
+                    Status::Deviation
+                }
             };
+            r.evidence = Some(*ev);
+        }
+        Err(Halt::Deviation(mut ev, decision)) => {
+            r.status = Status::Deviation;
+            ev.decision = Some(decision.to_owned());
             r.evidence = Some(*ev);
         }
         Err(Halt::Skip(m)) | Err(Halt::Stop(m)) => {
@@ -425,6 +500,7 @@ fn offline_env(cfg: &RunnerConfig) -> Env {
         has_api_key: cfg.target.api_key.is_some(),
         video: Default::default(),
         images: Default::default(),
+        notes: vec!["offline dry run: the target was not reached".into()],
     }
 }
 
@@ -466,17 +542,77 @@ fn unreachable_record() -> KeyRecord {
     }
 }
 
-/// Learns about the target and sets up the working key.
+/// Whether the target is the mock, and what the report says about it.
+async fn classify(
+    cfg: &RunnerConfig,
+    t: &Transport,
+) -> Result<(Option<MockControl>, Vec<String>), SetupError> {
+    const NO_CONTROL: &str = "no control API: virtual-clock checks skipped, real-time polling used";
+    if !cfg.mock_control_allowed() {
+        let why = if cfg.target_mode == TargetMode::Deployment {
+            "--target deployment"
+        } else {
+            "--no-mock-control"
+        };
+        return Ok((None, vec![format!("{why}: {NO_CONTROL}")]));
+    }
+    let seen = MockControl::probe(t).await?;
+    Ok(match (seen, cfg.target_mode) {
+        (Some(m), _) => {
+            let mut notes = vec![format!(
+                "gatecheck mock signature seen (version {}, profile {}): control API and virtual clock used",
+                m.signature.as_ref().map_or("?", |s| s.version.as_str()),
+                m.profile.as_deref().unwrap_or("?"),
+            )];
+            if m.profile.as_deref() != Some(cfg.expect.as_str()) {
+                notes.push(format!(
+                    "the mock's profile is not --expect {}: expect deviations",
+                    cfg.expect
+                ));
+            }
+            (Some(m), notes)
+        }
+        (None, TargetMode::Mock) => (
+            Some(MockControl {
+                profile: None,
+                signature: None,
+            }),
+            vec!["--target mock: control API used although /__mock/health answered no mock signature".into()],
+        ),
+        (None, _) => (
+            None,
+            vec![format!(
+                "no gatecheck mock signature on /__mock/health: a deployment; {NO_CONTROL}"
+            )],
+        ),
+    })
+}
+
+/// Learns about the target and sets up the working key; on failure, names the stage.
 async fn discover(
     cfg: &mut RunnerConfig,
     t: &Transport,
     redactor: &Redactor,
-) -> Result<Env, SetupError> {
-    let mock = MockControl::probe(t).await?;
-    let mock = if cfg.use_mock_control { mock } else { None };
+) -> Result<Env, (&'static str, SetupError)> {
+    let (mock, notes) = classify(cfg, t).await.map_err(|e| ("health probe", e))?;
+    discover_rest(cfg, t, redactor, mock, notes).await
+}
+
+/// Names the discovery stage of an error.
+fn at<E: Into<SetupError>>(stage: &'static str) -> impl Fn(E) -> (&'static str, SetupError) {
+    move |e| (stage, e.into())
+}
+
+async fn discover_rest(
+    cfg: &mut RunnerConfig,
+    t: &Transport,
+    redactor: &Redactor,
+    mock: Option<MockControl>,
+    notes: Vec<String>,
+) -> Result<Env, (&'static str, SetupError)> {
     let mut groups = Vec::new();
     if let Some(m) = &mock {
-        let accounts = m.accounts(t).await?;
+        let accounts = m.accounts(t).await.map_err(at("accounts"))?;
         for a in &accounts {
             if let Some(tok) = a.get("access_token").and_then(Value::as_str) {
                 redactor.add(tok);
@@ -506,14 +642,14 @@ async fn discover(
         }
     }
     let client_ip = cfg.client_ip.or_else(|| loopback_ip(cfg));
-    let models = fetch_catalog(t).await?;
+    let models = fetch_catalog(t).await.map_err(at("catalog"))?;
     // A transport with the enriched target (access token, user id) for key setup.
     let client = Client::new(ClientConfig {
         timeout: cfg.request_timeout,
         proxy: cfg.proxy.clone(),
         ..ClientConfig::new(cfg.target.clone())
     })
-    .map_err(|e| SetupError::Config(e.to_string()))?;
+    .map_err(|e| ("key setup", SetupError::Config(e.to_string())))?;
     let kt = Transport::new(
         client,
         TransportConfig {
@@ -533,8 +669,14 @@ async fn discover(
     } else if let (Some(m), None) = (&mock, cfg.target.key_id) {
         let rec = m
             .create_key(&kt, json!({"name": "gatecheck-work", "user_id": cfg.target.user_id.unwrap_or(1), "remain_quota": 50_000_000, "expired_time": -1}))
-            .await?
-            .ok_or_else(|| SetupError::Config("the mock did not create a key".into()))?;
+            .await
+            .map_err(at("key setup"))?
+            .ok_or_else(|| {
+                (
+                    "key setup",
+                    SetupError::Target("the mock did not create a key".into()),
+                )
+            })?;
         Some(WorkKey {
             id: rec.id,
             secret: Secret::new(rec.key.clone()),
@@ -542,9 +684,15 @@ async fn discover(
             origin: KeyOrigin::Mock,
         })
     } else if let (Some(id), true) = (cfg.target.key_id, has_token) {
-        let snap = get_key(&kt, id).await?.ok_or_else(|| {
-            SetupError::Config(format!("GET /api/token/{id} did not return the key"))
-        })?;
+        let snap = get_key(&kt, id)
+            .await
+            .map_err(at("key setup"))?
+            .ok_or_else(|| {
+                (
+                    "key setup",
+                    SetupError::Config(format!("GET /api/token/{id} did not return the key")),
+                )
+            })?;
         let secret = cfg
             .target
             .api_key
@@ -554,7 +702,10 @@ async fn discover(
                     .then(|| Secret::new(snap.key.clone()))
             })
             .ok_or_else(|| {
-                SetupError::Config("give --api-key: the key's secret is masked".into())
+                (
+                    "key setup",
+                    SetupError::Config("give --api-key: the key's secret is masked".into()),
+                )
             })?;
         let mut baseline = snap.clone();
         baseline.status = 1;
@@ -571,11 +722,14 @@ async fn discover(
         })
     } else if cfg.allow_create_keys && has_token {
         let name = format!("gatecheck-{:08x}", cfg.seed.unwrap_or(0) as u32);
-        let rec = create_scratch_key(&kt, &name).await?;
+        let rec = create_scratch_key(&kt, &name)
+            .await
+            .map_err(at("key setup"))?;
         if rec.key.contains('*') || rec.key.is_empty() {
             let _ = delete_key(&kt, rec.id).await;
-            return Err(SetupError::Config(
-                "the scratch key's secret is masked in the listing".into(),
+            return Err((
+                "key setup",
+                SetupError::Config("the scratch key's secret is masked in the listing".into()),
             ));
         }
         Some(WorkKey {
@@ -601,6 +755,7 @@ async fn discover(
         has_api_key: cfg.target.api_key.is_some(),
         video: Default::default(),
         images: Default::default(),
+        notes,
     })
 }
 
@@ -617,7 +772,10 @@ fn loopback_ip(cfg: &RunnerConfig) -> Option<IpAddr> {
 async fn cleanup(t: &Transport, key: Option<&WorkKey>) -> Option<String> {
     let key = key?;
     Some(match &key.origin {
-        KeyOrigin::Mock => format!("key {} left in the mock", key.id),
+        KeyOrigin::Mock => format!(
+            "key {} left in the mock (a scratch key made through its control API; it goes away with the mock)",
+            key.id
+        ),
         KeyOrigin::Created => match delete_key(t, key.id).await {
             Ok(true) => format!("scratch key {} deleted", key.id),
             Ok(false) => format!("scratch key {} could NOT be deleted", key.id),

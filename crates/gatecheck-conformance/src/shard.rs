@@ -1,5 +1,6 @@
 //! `--shard k/n`: a deterministic split of the checks across CI jobs.
 
+use gatecheck_schemas::rules::media::fnv1a;
 use std::fmt;
 use std::str::FromStr;
 
@@ -42,18 +43,8 @@ impl Shard {
     /// Whether the check `id` belongs to this shard: FNV-1a of the id, modulo `count`. A check
     /// keeps its shard when others are added or removed.
     pub fn contains(&self, id: &str) -> bool {
-        (fnv1a(id) % u64::from(self.count)) as u32 == self.index - 1
+        (fnv1a(id.as_bytes()) % u64::from(self.count)) as u32 == self.index - 1
     }
-}
-
-/// 64-bit FNV-1a.
-pub fn fnv1a(s: &str) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for b in s.bytes() {
-        h ^= u64::from(b);
-        h = h.wrapping_mul(0x0000_0100_0000_01b3);
-    }
-    h
 }
 
 #[cfg(test)]

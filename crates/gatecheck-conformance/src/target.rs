@@ -1,13 +1,17 @@
 //! What the runner learns about its target before the checks, and the key it works with.
 //!
-//! - The mock's control API (probed at `/__mock/health`): accounts, key creation, the clock.
+//! - The mock's control API: used only when `/__mock/health` answers the mock's signature
+//!   ([`gatecheck_schemas::rules::health`]) or with `--target mock`; never with
+//!   `--target deployment`. Accounts, key creation, the clock.
 //! - The model catalog and the capabilities of the models the runner knows.
 //! - The working key: made through the control API (mock), made with `POST /api/token/`
 //!   (`--allow-create-keys`), or the named `--key-id`, snapshotted and restored at the end.
 
-use crate::client::{Auth, RequestSpec};
+use crate::client::{Auth, ClientError, RequestSpec};
 use crate::redact::Secret;
+use crate::report::SetupFailureKind;
 use crate::transport::{Transport, TransportError};
+use gatecheck_schemas::rules::health::{parse_signature, MockSignature, HEALTH_PATH};
 use gatecheck_schemas::types::{KeyRecord, ModelCapabilities, ModelRecord};
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
@@ -37,12 +41,37 @@ pub enum SetupError {
     /// The target did not answer.
     #[error("target unreachable: {0}")]
     Unreachable(String),
-    /// The configuration cannot work with this target.
+    /// The target answered in a way the runner cannot work with.
+    #[error("target misbehaved: {0}")]
+    Target(String),
+    /// The user's configuration cannot work with this target.
     #[error("configuration: {0}")]
     Config(String),
     /// The run stopped (budget, deadline, dry run).
     #[error("{0}")]
     Stopped(String),
+}
+
+impl SetupError {
+    /// The report's kind of this failure.
+    pub fn kind(&self) -> SetupFailureKind {
+        match self {
+            SetupError::Unreachable(_) => SetupFailureKind::Unreachable,
+            SetupError::Target(_) => SetupFailureKind::Target,
+            SetupError::Config(_) => SetupFailureKind::Config,
+            SetupError::Stopped(_) => SetupFailureKind::Stopped,
+        }
+    }
+
+    /// The message without the kind's prefix.
+    pub fn detail(&self) -> &str {
+        match self {
+            SetupError::Unreachable(m)
+            | SetupError::Target(m)
+            | SetupError::Config(m)
+            | SetupError::Stopped(m) => m,
+        }
+    }
 }
 
 impl From<TransportError> for SetupError {
@@ -51,6 +80,9 @@ impl From<TransportError> for SetupError {
             TransportError::Client(c) if c.is_unreachable() => {
                 SetupError::Unreachable(c.to_string())
             }
+            TransportError::Client(
+                c @ (ClientError::OffHostRedirect { .. } | ClientError::BodyTooLarge(_)),
+            ) => SetupError::Target(c.to_string()),
             TransportError::Client(c) => SetupError::Config(c.to_string()),
             other => SetupError::Stopped(other.to_string()),
         }
@@ -60,21 +92,25 @@ impl From<TransportError> for SetupError {
 /// The mock's control API.
 #[derive(Debug, Clone)]
 pub struct MockControl {
-    /// The mock's behaviour profile, as its health route reports it.
+    /// The mock's behaviour profile, as its health signature reports it.
     pub profile: Option<String>,
+    /// The signature seen on `GET /__mock/health` (`None` with `--target mock` and no
+    /// signature).
+    pub signature: Option<MockSignature>,
 }
 
 impl MockControl {
-    /// Probes `GET /__mock/health`: `Some` when the target is a gatecheck mock.
+    /// Probes `GET /__mock/health`: `Some` only when it answers the mock's signature, never for
+    /// a dashboard's `200 text/html` or any other body.
     pub async fn probe(t: &Transport) -> Result<Option<MockControl>, TransportError> {
-        let ex = t.send(&RequestSpec::get("/__mock/health"), 0).await?;
-        if !ex.status.is_success() {
-            return Ok(None);
-        }
-        let v = ex.json().unwrap_or(Value::Null);
-        Ok(Some(MockControl {
-            profile: v.get("profile").and_then(Value::as_str).map(str::to_owned),
-        }))
+        let ex = t.send(&RequestSpec::get(HEALTH_PATH), 0).await?;
+        let ct = ex.content_type();
+        Ok(
+            parse_signature(ex.status.as_u16(), ct.as_deref(), &ex.body).map(|sig| MockControl {
+                profile: Some(sig.profile.as_str().to_owned()),
+                signature: Some(sig),
+            }),
+        )
     }
 
     /// The mock's accounts (with access tokens).
@@ -262,11 +298,17 @@ pub async fn create_scratch_key(t: &Transport, name: &str) -> Result<KeyRecord, 
         .await?;
     let v = ex.json().unwrap_or(Value::Null);
     if v.get("success").and_then(Value::as_bool) != Some(true) {
-        return Err(SetupError::Config(format!(
+        let msg = format!(
             "POST /api/token/ refused to create a scratch key (HTTP {}): {}",
             ex.status,
             v.get("message").and_then(Value::as_str).unwrap_or("")
-        )));
+        );
+        // Refused credentials are the user's to fix; anything else is the target's answer.
+        return Err(if ex.status.is_client_error() {
+            SetupError::Config(msg)
+        } else {
+            SetupError::Target(msg)
+        });
     }
     if let Some(rec) = v
         .get("data")

@@ -4,12 +4,13 @@
 use crate::backoff::{is_retryable, parse_retry_after, Backoff};
 use crate::budget::{Budget, BudgetExhausted, Pacer};
 use crate::client::{Client, ClientError, Exchange, RequestSpec};
+use gatecheck_schemas::rules::Rejection;
+use gatecheck_schemas::Profile;
 use parking_lot::Mutex;
 use rand::rngs::SmallRng;
 use rand::SeedableRng;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
-use std::time::Duration;
 use tokio::sync::Semaphore;
 use tokio::time::Instant;
 
@@ -207,20 +208,23 @@ impl Transport {
 
 /// A 500 that carries a request-validation code is an answer, not a transient fault: retrying
 /// it would give the same.
+/// new-api's 503 `model_not_found` for a model no channel serves is one too (DECISIONS NA5): a
+/// typo in the model name does not heal, so the runner never retries it, although the spec
+/// tells clients to retry 503.
 fn is_deterministic_error(ex: &Exchange) -> bool {
+    if is_new_api_unknown_model(ex) {
+        return true;
+    }
     if ex.status.as_u16() != 500 {
         return false;
     }
-    ex.json()
-        .and_then(|v| {
-            v.pointer("/error/code")
-                .and_then(|c| c.as_str())
-                .map(|c| c == "invalid_request" || c.starts_with("invalid"))
-        })
-        .unwrap_or(false)
+    ex.error_code()
+        .is_some_and(|c| c == "invalid_request" || c.starts_with("invalid"))
 }
 
-/// A deadline `d` from now.
-pub fn deadline_in(d: Duration) -> Instant {
-    Instant::now() + d
+/// Whether `ex` is new-api's answer to a model no channel serves: 503 with code
+/// `model_not_found` (DECISIONS NA5, [`Rejection::UnknownModel`]).
+pub(crate) fn is_new_api_unknown_model(ex: &Exchange) -> bool {
+    let code = ex.error_code();
+    Rejection::UnknownModel.answered_in(Profile::NewApi, ex.status.as_u16(), code.as_deref())
 }

@@ -6,8 +6,10 @@ use crate::config::MockConfig;
 use crate::faults::FaultSet;
 use crate::ids::Ids;
 use crate::journal::Journal;
+use crate::persist::Persist;
 use crate::ratelimit::RateLimiter;
 use crate::state::{State, StateSnapshot};
+use std::sync::Arc;
 use tokio::sync::watch;
 
 /// The shared parts of a running mock.
@@ -23,6 +25,10 @@ pub(crate) struct App {
     pub(crate) ratelimit: RateLimiter,
     /// Flips to true when the server shuts down (ends hanging requests).
     pub(crate) shutdown: watch::Receiver<bool>,
+    /// The render queue of the public media route.
+    pub(crate) renderer: crate::render::Renderer,
+    /// The durable-state writer (with `--state-file`).
+    pub(crate) persist: Option<Arc<Persist>>,
 }
 
 impl App {
@@ -46,6 +52,8 @@ impl App {
             ids: Ids::new(config.seed),
             ratelimit: RateLimiter::new(config.rate_limit),
             shutdown,
+            renderer: Default::default(),
+            persist: None,
             config,
         }
     }
@@ -74,5 +82,26 @@ impl App {
     pub(crate) fn restore(&self, snap: StateSnapshot) {
         self.clock.set_offset_ms(snap.clock_offset_ms);
         self.state.restore(snap);
+    }
+}
+
+impl Drop for App {
+    fn drop(&mut self) {
+        // No request is left (each holds the app): every acknowledged change is on disk.
+        if let Some(persist) = &self.persist {
+            persist.close(true);
+        }
+    }
+}
+
+/// Resolves once `rx` says the server is shutting down (or its sender is gone).
+pub(crate) async fn wait_down(rx: &mut watch::Receiver<bool>) {
+    loop {
+        if *rx.borrow_and_update() {
+            return;
+        }
+        if rx.changed().await.is_err() {
+            return;
+        }
     }
 }

@@ -3,7 +3,7 @@
 use crate::app::App;
 use crate::error::{self, MockResponse};
 use crate::state::AuthedKey;
-use gatecheck_schemas::rules::auth::{mask_key, parse_access_token, parse_bearer};
+use gatecheck_schemas::rules::auth::{mask_key, parse_access_token, parse_bearer, AccessRefusal};
 use gatecheck_schemas::rules::Rejection;
 use gatecheck_schemas::types::Account;
 use gatecheck_schemas::Profile;
@@ -29,14 +29,15 @@ pub(crate) fn client_ip(app: &App, headers: &HeaderMap, peer: SocketAddr) -> IpA
     peer.ip()
 }
 
-/// The message of a key rejection, new-api's wording.
-fn key_message(r: Rejection, secret: &str) -> String {
+/// The message of a key rejection, new-api's wording (`new-api`: `Invalid token` for each,
+/// DECISIONS NA2).
+fn key_message(profile: Profile, r: Rejection, secret: &str) -> String {
     match r {
-        Rejection::KeyExhausted => {
+        Rejection::KeyExhausted if profile == Profile::Documented => {
             let masked = mask_key(secret);
             format!("This token quota is exhausted TokenStatusExhausted[sk-{masked}]")
         }
-        other => other.default_message().to_owned(),
+        other => other.message(profile).to_owned(),
     }
 }
 
@@ -54,11 +55,11 @@ pub(crate) fn authenticate_key(
         .unwrap_or("");
     let Some(secret) = parse_bearer(header) else {
         let r = Rejection::MissingKey;
-        return Err(error::rejection(profile, r, r.default_message()));
+        return Err(error::rejection(profile, r, r.message(profile)));
     };
     app.state
         .authenticate(secret, app.clock.now(), client)
-        .map_err(|r| error::rejection(profile, r, &key_message(r, secret)))
+        .map_err(|r| error::rejection(profile, r, &key_message(profile, r, secret)))
 }
 
 /// Authenticates a key-management request by personal access token, with `New-Api-User`
@@ -74,36 +75,34 @@ pub(crate) fn authenticate_account(
         .unwrap_or("");
     let Some(token) = parse_access_token(header) else {
         return Err(error::api_failure_status(
-            401,
+            AccessRefusal::Missing.http_status(profile),
             "Unauthorized, not logged in and no access token provided",
         ));
     };
     let Some(account) = app.state.account_by_token(token) else {
         let msg = "Unauthorized, invalid access token";
-        return Err(match profile {
-            Profile::Documented => error::api_failure_status(401, msg),
-            Profile::NewApi => error::api_failure(msg),
-        });
+        let status = AccessRefusal::Invalid.http_status(profile);
+        return Err(error::api_failure_status(status, msg));
     };
     match headers.get(NEW_API_USER).map(|v| v.to_str().map(str::trim)) {
         None if profile == Profile::NewApi => Err(error::api_failure_status(
-            401,
+            AccessRefusal::UserMismatch.http_status(profile),
             "Unauthorized, New-Api-User header not provided",
         )),
         None => Ok(account),
         Some(Ok(v)) => match v.parse::<i64>() {
             Ok(id) if id == account.id => Ok(account),
             Ok(_) => Err(error::api_failure_status(
-                401,
+                AccessRefusal::UserMismatch.http_status(profile),
                 "Unauthorized, New-Api-User does not match the logged-in user",
             )),
             Err(_) => Err(error::api_failure_status(
-                401,
+                AccessRefusal::UserMismatch.http_status(profile),
                 "Unauthorized, New-Api-User is not a valid user id",
             )),
         },
         Some(Err(_)) => Err(error::api_failure_status(
-            401,
+            AccessRefusal::UserMismatch.http_status(profile),
             "Unauthorized, New-Api-User is not a valid user id",
         )),
     }

@@ -16,6 +16,8 @@ const CACHE_LIMIT: usize = 512;
 pub struct Catalog {
     models: Vec<ModelRecord>,
     by_id: HashMap<String, usize>,
+    /// `GET /v1/models/{id}` bodies, serialized once (by catalog index).
+    model_bodies: Vec<Bytes>,
     capabilities: BTreeMap<String, ModelCapabilities>,
     cache: RwLock<HashMap<String, Bytes>>,
 }
@@ -31,9 +33,14 @@ impl Catalog {
             .enumerate()
             .map(|(i, m)| (m.id.clone(), i))
             .collect();
+        let model_bodies = models
+            .iter()
+            .map(|m| Bytes::from(serde_json::to_vec(&model_object(m)).unwrap_or_default()))
+            .collect();
         Self {
             models,
             by_id,
+            model_bodies,
             capabilities,
             cache: RwLock::new(HashMap::new()),
         }
@@ -47,6 +54,11 @@ impl Catalog {
     /// One model by id.
     pub fn model(&self, id: &str) -> Option<&ModelRecord> {
         self.by_id.get(id).map(|&i| &self.models[i])
+    }
+
+    /// The serialized [`model_object`] of one model by id.
+    pub fn model_body(&self, id: &str) -> Option<Bytes> {
+        self.by_id.get(id).map(|&i| self.model_bodies[i].clone())
     }
 
     /// What a model can do (fixture data).
@@ -68,4 +80,11 @@ impl Catalog {
         }
         bytes
     }
+}
+
+/// A model as OpenAI's model object: `{id, object: "model", created, owned_by}`.
+pub fn model_object(m: &ModelRecord) -> serde_json::Value {
+    serde_json::json!({
+        "id": m.id, "object": "model", "created": m.created, "owned_by": m.provider_code,
+    })
 }

@@ -6,12 +6,17 @@ use crate::clock::ClockMode;
 use crate::faults::Fault;
 use crate::fixtures::Fixtures;
 use gatecheck_schemas::Profile;
+use std::path::PathBuf;
 use std::time::Duration;
 
 /// The default upload limit: 25 MiB.
-pub const DEFAULT_MAX_BODY_BYTES: usize = 25 * 1024 * 1024;
+pub const DEFAULT_MAX_BODY_BYTES: usize = gatecheck_schemas::rules::media::MAX_UPLOAD_BYTES;
 /// The default size of the request journal.
 pub const DEFAULT_JOURNAL_CAPACITY: usize = 1000;
+/// The default limit of open connections; beyond it new ones wait in the accept queue.
+pub const DEFAULT_MAX_CONNECTIONS: usize = 4096;
+/// The default time allowed to receive a whole request body.
+pub const DEFAULT_BODY_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// A per-key rate limit: at most `requests` per `window`.
 ///
@@ -63,6 +68,16 @@ pub struct MockConfig {
     pub idle_timeout: Duration,
     /// Faults installed at start (and again by a reset).
     pub faults: Vec<Fault>,
+    /// Time allowed to receive a whole request body (a stalled or trickling body gets 408
+    /// and the connection is closed).
+    pub body_timeout: Duration,
+    /// Open connections served at once; further connections wait in the kernel's accept
+    /// queue until one closes.
+    pub max_connections: usize,
+    /// Where the state is kept durably: loaded at start (a corrupt file is an error), written
+    /// through before every answer to a state-changing request, and written once more after
+    /// shutdown has drained the open connections (group commit; see RELIABILITY.md).
+    pub state_file: Option<PathBuf>,
 }
 
 impl Default for MockConfig {
@@ -81,6 +96,9 @@ impl Default for MockConfig {
             header_timeout: Duration::from_secs(10),
             idle_timeout: Duration::from_secs(60),
             faults: Vec::new(),
+            body_timeout: DEFAULT_BODY_TIMEOUT,
+            max_connections: DEFAULT_MAX_CONNECTIONS,
+            state_file: None,
         }
     }
 }

@@ -4,6 +4,7 @@
 //! - `/api/*` logical failures: HTTP 200 `{"success":false,"message"}`.
 
 use bytes::Bytes;
+use gatecheck_schemas::rules::rejection::ACCEPTED;
 use gatecheck_schemas::rules::Rejection;
 use gatecheck_schemas::Profile;
 use http::{header, HeaderValue, StatusCode};
@@ -35,10 +36,34 @@ pub fn json_bytes(status: u16, body: Bytes) -> MockResponse {
     resp
 }
 
+/// Bigger serialization buffers are not kept for the next answer (memory stays flat).
+const KEPT_BUFFER_BYTES: usize = 64 * 1024;
+
+thread_local! {
+    /// Each worker thread's serialization buffer, reused from answer to answer.
+    static JSON_BUFFER: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// `value` as JSON, serialized into this thread's reused buffer and copied out once (one
+/// allocation of the exact size, instead of a growing `Vec`).
+pub fn to_json_bytes<T: Serialize + ?Sized>(value: &T) -> serde_json::Result<Bytes> {
+    JSON_BUFFER.with(|cell| {
+        let Ok(mut buf) = cell.try_borrow_mut() else {
+            return serde_json::to_vec(value).map(Bytes::from);
+        };
+        buf.clear();
+        let out = serde_json::to_writer(&mut *buf, value).map(|()| Bytes::copy_from_slice(&buf));
+        if buf.capacity() > KEPT_BUFFER_BYTES {
+            *buf = Vec::new();
+        }
+        out
+    })
+}
+
 /// A JSON answer.
 pub fn json<T: Serialize + ?Sized>(status: u16, value: &T) -> MockResponse {
-    match serde_json::to_vec(value) {
-        Ok(v) => json_bytes(status, Bytes::from(v)),
+    match to_json_bytes(value) {
+        Ok(v) => json_bytes(status, v),
         Err(e) => v1_error(
             500,
             &format!("cannot serialize the answer: {e}"),
@@ -68,6 +93,41 @@ pub fn v1_error(
     )
 }
 
+/// new-api's shape of a `/v1` error body (DECISIONS NA13): the message ends in
+/// ` (request id: <id>)`, `code` is `""` when unset, and there is no `param`
+/// (middleware/utils.go abortWithOpenAiMessage). Other answers pass through unchanged.
+pub async fn new_api_error_shape(resp: MockResponse, request_id: &str) -> MockResponse {
+    use http_body_util::BodyExt;
+    if resp.status().as_u16() < 400 || resp.headers().get(header::CONTENT_TYPE) != Some(&JSON) {
+        return resp;
+    }
+    let (parts, body) = resp.into_parts();
+    let bytes = match body.collect().await {
+        Ok(c) => c.to_bytes(),
+        Err(never) => match never {},
+    };
+    let Ok(mut value) = serde_json::from_slice::<serde_json::Value>(&bytes) else {
+        return http::Response::from_parts(parts, Full::new(bytes));
+    };
+    let Some(err) = value
+        .get_mut("error")
+        .and_then(|e| e.as_object_mut())
+        .filter(|e| e.get("type").and_then(|t| t.as_str()) == Some("new_api_error"))
+    else {
+        return http::Response::from_parts(parts, Full::new(bytes));
+    };
+    if let Some(msg) = err.get("message").and_then(|m| m.as_str()) {
+        let msg = format!("{msg} (request id: {request_id})");
+        err.insert("message".into(), msg.into());
+    }
+    if err.get("code").is_none_or(|c| c.is_null()) {
+        err.insert("code".into(), "".into());
+    }
+    err.remove("param");
+    let bytes = serde_json::to_vec(&value).map(Bytes::from).unwrap_or(bytes);
+    http::Response::from_parts(parts, Full::new(bytes))
+}
+
 /// The `/v1` error of a [`Rejection`], with its status and code under `profile`.
 pub fn rejection(profile: Profile, r: Rejection, message: &str) -> MockResponse {
     if r == Rejection::TaskNotFound {
@@ -86,16 +146,27 @@ pub fn validation(profile: Profile, message: &str, param: Option<&str>) -> MockR
 /// A validation failure that is 400 in every profile (video routes).
 pub fn invalid(message: &str, param: Option<&str>) -> MockResponse {
     let r = Rejection::Validation;
-    v1_error(400, message, r.code(Profile::Documented), param)
+    v1_error(
+        r.http_status(Profile::Documented),
+        message,
+        r.code(Profile::Documented),
+        param,
+    )
 }
 
 /// An unknown video task: 404 `/v1` error in `documented`; deployed: 400
 /// `{"code":"task_not_exist","message":"task_not_exist","data":null}`.
 pub fn task_not_found(profile: Profile) -> MockResponse {
+    let r = Rejection::TaskNotFound;
     match profile {
-        Profile::Documented => v1_error(404, "task not found", Some("task_not_found"), None),
+        Profile::Documented => v1_error(
+            r.http_status(profile),
+            "task not found",
+            r.code(profile),
+            None,
+        ),
         Profile::NewApi => json(
-            400,
+            r.http_status(profile),
             &serde_json::json!({"code":"task_not_exist","message":"task_not_exist","data":null}),
         ),
     }
@@ -104,19 +175,22 @@ pub fn task_not_found(profile: Profile) -> MockResponse {
 /// The `/api` success envelope `{success:true, message:"", data}`.
 pub fn api_success<T: Serialize>(data: &T) -> MockResponse {
     json(
-        200,
+        ACCEPTED,
         &serde_json::json!({"success": true, "message": "", "data": data}),
     )
 }
 
 /// The `/api` success envelope without data.
 pub fn api_ok() -> MockResponse {
-    json(200, &serde_json::json!({"success": true, "message": ""}))
+    json(
+        ACCEPTED,
+        &serde_json::json!({"success": true, "message": ""}),
+    )
 }
 
 /// The `/api` logical failure: HTTP 200 `{success:false, message}`.
 pub fn api_failure(message: &str) -> MockResponse {
-    api_failure_status(200, message)
+    api_failure_status(ACCEPTED, message)
 }
 
 /// The `/api` failure envelope with another status (401 for auth).

@@ -342,6 +342,55 @@ impl MockServerBuilder {
         }
     }
 
+    /// Keeps the state durably in `path` (JSON, the format of `GET /__mock/state`): loaded at
+    /// start when the file exists (a corrupt or truncated file makes the start fail and is
+    /// left untouched; it wins over [`MockServerBuilder::state`]), written through before
+    /// every answer to a state-changing request, and written once more by
+    /// [`MockServer::close`].
+    ///
+    /// ```no_run
+    /// # async fn demo() {
+    /// let server = gatecheck_mock::MockServer::builder().state_file("state.json").start().await;
+    /// # let _ = server;
+    /// # }
+    /// ```
+    pub fn state_file(mut self, path: impl Into<std::path::PathBuf>) -> Self {
+        self.config.state_file = Some(path.into());
+        self
+    }
+
+    /// Open connections served at once (default [`crate::DEFAULT_MAX_CONNECTIONS`]); further
+    /// connections wait in the kernel's accept queue until one closes.
+    ///
+    /// ```no_run
+    /// # async fn demo() {
+    /// let server = gatecheck_mock::MockServer::builder().max_connections(256).start().await;
+    /// # let _ = server;
+    /// # }
+    /// ```
+    pub fn max_connections(mut self, n: usize) -> Self {
+        self.config.max_connections = n.max(1);
+        self
+    }
+
+    /// Time allowed to receive a whole request body (default
+    /// [`crate::DEFAULT_BODY_TIMEOUT`]); a stalled or trickling body gets 408 and the
+    /// connection is closed.
+    ///
+    /// ```no_run
+    /// # async fn demo() {
+    /// let server = gatecheck_mock::MockServer::builder()
+    ///     .body_timeout(std::time::Duration::from_secs(5))
+    ///     .start()
+    ///     .await;
+    /// # let _ = server;
+    /// # }
+    /// ```
+    pub fn body_timeout(mut self, timeout: std::time::Duration) -> Self {
+        self.config.body_timeout = timeout;
+        self
+    }
+
     /// Starts the server on the current tokio runtime.
     ///
     /// ```no_run
@@ -355,11 +404,23 @@ impl MockServerBuilder {
     /// # }
     /// ```
     pub async fn try_start(self) -> std::io::Result<MockServer> {
+        let stored = match &self.config.state_file {
+            Some(path) => crate::persist::load(path)?,
+            None => None,
+        };
         let listener = TcpListener::bind(self.bind).await?;
         let addr = listener.local_addr()?;
         let (tx, rx) = watch::channel(false);
-        let app = Arc::new(App::new(self.config, rx.clone()));
-        if let Some(state) = self.state {
+        let app = Arc::new_cyclic(|weak| {
+            let mut app = App::new(self.config, rx.clone());
+            app.persist = app
+                .config
+                .state_file
+                .clone()
+                .map(|path| crate::persist::Persist::start(path, weak.clone()));
+            app
+        });
+        if let Some(state) = stored.or(self.state) {
             app.restore(state);
         }
         let task = tokio::spawn(crate::server::serve(listener, app.clone(), rx));
@@ -606,10 +667,37 @@ impl MockServer {
     /// server.shutdown().await;
     /// # }
     /// ```
-    pub async fn shutdown(mut self) {
+    pub async fn shutdown(self) {
+        let _ = self.close().await;
+    }
+
+    /// Like [`MockServer::shutdown`], then (with a state file) writes the final state and
+    /// says whether that worked: stop accepting, drain the open connections, write.
+    ///
+    /// ```no_run
+    /// # async fn demo() -> std::io::Result<()> {
+    /// let server = gatecheck_mock::MockServer::builder()
+    ///     .state_file("state.json")
+    ///     .start()
+    ///     .await;
+    /// server.close().await?;
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub async fn close(mut self) -> std::io::Result<()> {
         let _ = self.shutdown.send(true);
         if let Some(task) = self.task.take() {
             let _ = task.await;
+        }
+        match &self.app.persist {
+            Some(persist) => {
+                let result = persist.write_final(self.app.snapshot()).await;
+                if let Err(e) = &result {
+                    tracing::error!(error = %e, "cannot write the final state");
+                }
+                result
+            }
+            None => Ok(()),
         }
     }
 }

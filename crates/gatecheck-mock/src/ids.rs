@@ -38,17 +38,23 @@ impl Ids {
     /// // 2025-11-21T00:00:00.250Z -> "20251121000000250000000" + 8 random characters
     /// ```
     pub fn request_id(&self, now_ms: i64) -> String {
+        use std::fmt::Write as _;
         let secs = now_ms.div_euclid(1000);
         let nanos = now_ms.rem_euclid(1000) * 1_000_000;
         let (y, mo, d) = civil_from_days(secs.div_euclid(86_400));
         let sod = secs.rem_euclid(86_400);
-        format!(
-            "{y:04}{mo:02}{d:02}{:02}{:02}{:02}{nanos}{}",
+        // One allocation: the 23 digits (at most) and the 8 random characters.
+        let mut id = String::with_capacity(32);
+        let _ = write!(
+            id,
+            "{y:04}{mo:02}{d:02}{:02}{:02}{:02}{nanos}",
             sod / 3600,
             sod % 3600 / 60,
             sod % 60,
-            self.alnum(8)
-        )
+        );
+        let mut rng = self.rng.lock();
+        id.extend((0..8).map(|_| ALNUM[rng.gen_range(0..ALNUM.len())] as char));
+        id
     }
 
     /// A video task id: `task_` + 32 letters and digits.

@@ -28,32 +28,37 @@
 
 mod app;
 mod auth;
+pub mod bench;
 mod catalog;
 mod clock;
 mod config;
-mod control;
 mod error;
 mod faults;
 mod fixtures;
 mod handle;
 mod ids;
+pub mod inputs;
 mod journal;
 mod linger;
 pub mod media;
+mod persist;
 mod ratelimit;
+mod render;
 mod routes;
 mod server;
 mod state;
-mod token_api;
 pub mod video;
 
 pub use auth::NEW_API_USER;
 pub use clock::{Clock, ClockMode, DEFAULT_VIRTUAL_EPOCH};
-pub use config::{MockConfig, RateLimit, DEFAULT_JOURNAL_CAPACITY, DEFAULT_MAX_BODY_BYTES};
-pub use control::CONTROL_TOKEN_HEADER;
+pub use config::{
+    MockConfig, RateLimit, DEFAULT_BODY_TIMEOUT, DEFAULT_JOURNAL_CAPACITY, DEFAULT_MAX_BODY_BYTES,
+    DEFAULT_MAX_CONNECTIONS,
+};
 pub use faults::{Fault, FaultKind};
 pub use fixtures::{FixtureError, Fixtures};
 pub use handle::{demo_key_of, MockServer, MockServerBuilder};
 pub use journal::JournalEntry;
+pub use routes::control::CONTROL_TOKEN_HEADER;
 pub use routes::REQUEST_ID_HEADER;
 pub use state::{NewKey, StateSnapshot};

@@ -9,7 +9,7 @@
 //! the 413 goes out; the connection closes after that. Nothing is kept in memory and no lock
 //! is held.
 
-use crate::server::wait_down;
+use crate::app::wait_down;
 use http_body_util::BodyExt;
 use hyper::body::Body;
 use std::time::Duration;

@@ -6,14 +6,23 @@
 //! The socket wrapper notes when the first byte of a new request arrives and when the last
 //! byte moved; the service marks requests in flight. An HTTP/1 connection whose request head
 //! has not reached the service within the header timeout is closed; any connection with nothing
-//! in flight and no traffic for the idle timeout is shut down gracefully.
+//! in flight and no traffic for the idle timeout is shut down gracefully. The request body has
+//! its own deadline ([`crate::config::MockConfig::body_timeout`], in `Ctx::read_body`).
+//!
+//! At most `max_connections` connections are served at once: the accept loop takes a permit
+//! before accepting, so further clients wait in the kernel's accept queue. HTTP/1 half-closed
+//! requests (the client shut its write side after a whole request) are answered. IPv4-mapped
+//! IPv6 peers (`::ffff:127.0.0.1`, seen when bound to `::`) are handled as their IPv4 address,
+//! so loopback checks and IP allowlists see what the client is. With a state file, the answer
+//! to a state-changing request is held until the state is on disk (see `crate::persist`).
 
-use crate::app::App;
-use crate::routes;
+use crate::app::{wait_down, App};
+use crate::{persist, routes};
 use hyper::service::service_fn;
 use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
 use hyper_util::server::conn::auto;
 use std::io;
+use std::net::SocketAddr;
 use std::pin::Pin;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
@@ -21,7 +30,7 @@ use std::task::{Context, Poll};
 use std::time::{Duration, Instant};
 use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::net::TcpListener;
-use tokio::sync::{mpsc, watch};
+use tokio::sync::{mpsc, watch, Semaphore};
 
 /// How long shutdown waits for open connections to finish.
 const SHUTDOWN_GRACE: Duration = Duration::from_secs(5);
@@ -37,11 +46,20 @@ pub(crate) async fn serve(
         .http1()
         .timer(TokioTimer::new())
         .header_read_timeout(None)
+        .half_close(true)
         .keep_alive(true);
     let builder = Arc::new(builder);
     let (alive_tx, mut alive_rx) = mpsc::channel::<()>(1);
     let conn_shutdown = shutdown.clone();
+    let slots = Arc::new(Semaphore::new(app.config.max_connections.max(1)));
     loop {
+        let slot = tokio::select! {
+            slot = slots.clone().acquire_owned() => match slot {
+                Ok(slot) => slot,
+                Err(_) => break,
+            },
+            _ = wait_down(&mut shutdown) => break,
+        };
         tokio::select! {
             accepted = listener.accept() => {
                 let (stream, peer) = match accepted {
@@ -53,12 +71,14 @@ pub(crate) async fn serve(
                     }
                 };
                 let _ = stream.set_nodelay(true);
+                let peer = SocketAddr::new(peer.ip().to_canonical(), peer.port());
                 let app = app.clone();
                 let builder = builder.clone();
                 let shutdown = conn_shutdown.clone();
                 let alive = alive_tx.clone();
                 tokio::spawn(async move {
                     connection(stream, peer, app, builder, shutdown).await;
+                    drop(slot);
                     drop(alive);
                 });
             }
@@ -72,7 +92,7 @@ pub(crate) async fn serve(
 
 async fn connection(
     stream: tokio::net::TcpStream,
-    peer: std::net::SocketAddr,
+    peer: SocketAddr,
     app: Arc<App>,
     builder: Arc<auto::Builder<TokioExecutor>>,
     mut shutdown: watch::Receiver<bool>,
@@ -93,11 +113,20 @@ async fn connection(
     let header_ms = app.config.header_timeout.as_millis() as u64;
     let svc_app = app.clone();
     let svc_activity = activity.clone();
-    let svc = service_fn(move |req| {
+    let svc = service_fn(move |req: hyper::Request<hyper::body::Incoming>| {
         let guard = InFlight::start(svc_activity.clone());
+        let persist = svc_app
+            .persist
+            .clone()
+            .filter(|_| persist::may_write(req.method()));
         let fut = routes::dispatch(svc_app.clone(), peer, req);
         async move {
-            let resp = fut.await;
+            let mut resp = fut.await;
+            if let (Some(persist), Ok(answer)) = (persist, resp.as_mut()) {
+                if !persist.sync().await {
+                    *answer = persist::not_persisted(answer);
+                }
+            }
             drop(guard);
             resp
         }
@@ -256,17 +285,5 @@ impl<T: AsyncWrite + Unpin> AsyncWrite for IdleIo<T> {
 
     fn poll_shutdown(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
         Pin::new(&mut self.inner).poll_shutdown(cx)
-    }
-}
-
-/// Resolves once `rx` says the server is shutting down (or its sender is gone).
-pub(crate) async fn wait_down(rx: &mut watch::Receiver<bool>) {
-    loop {
-        if *rx.borrow_and_update() {
-            return;
-        }
-        if rx.changed().await.is_err() {
-            return;
-        }
     }
 }

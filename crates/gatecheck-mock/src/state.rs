@@ -6,6 +6,7 @@ use crate::video::{VideoSnapshot, VideoStore};
 use gatecheck_schemas::rules::key::{self as key_rules, ChargeOutcome};
 use gatecheck_schemas::rules::{ip, Rejection};
 use gatecheck_schemas::types::{Account, KeyRecord, KEY_STATUS_ENABLED};
+use gatecheck_schemas::Profile;
 use parking_lot::{Mutex, RwLock};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashMap};
@@ -211,10 +212,33 @@ pub struct Charge {
     pub used_quota: i64,
 }
 
+/// Whether two secrets are equal, in time that depends on their lengths only (`subtle`).
+pub(crate) fn secrets_equal(a: &str, b: &str) -> bool {
+    use subtle::ConstantTimeEq as _;
+    bool::from(a.as_bytes().ct_eq(b.as_bytes()))
+}
+
+/// A key secret as a map key: hashed as usual (SipHash with a random key, so its bucket
+/// tells an attacker nothing), compared in constant time.
+#[derive(Debug, Clone, Eq)]
+struct Secret(String);
+
+impl std::hash::Hash for Secret {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.0.hash(state);
+    }
+}
+
+impl PartialEq for Secret {
+    fn eq(&self, other: &Self) -> bool {
+        secrets_equal(&self.0, &other.0)
+    }
+}
+
 #[derive(Debug, Default)]
 struct KeyTable {
     by_id: BTreeMap<i64, KeyRecord>,
-    by_secret: HashMap<String, i64>,
+    by_secret: HashMap<Secret, i64>,
 }
 
 impl KeyTable {
@@ -228,16 +252,21 @@ impl KeyTable {
 
     fn insert(&mut self, k: KeyRecord) {
         if let Some(old) = self.by_id.get(&k.id) {
-            self.by_secret.remove(&old.key);
+            self.by_secret.remove(&Secret(old.key.clone()));
         }
-        self.by_secret.insert(k.key.clone(), k.id);
+        self.by_secret.insert(Secret(k.key.clone()), k.id);
         self.by_id.insert(k.id, k);
     }
 
     fn remove(&mut self, id: i64) -> Option<KeyRecord> {
         let k = self.by_id.remove(&id)?;
-        self.by_secret.remove(&k.key);
+        self.by_secret.remove(&Secret(k.key.clone()));
         Some(k)
+    }
+
+    /// The id of the key with this secret.
+    fn id_of(&self, secret: &str) -> Option<i64> {
+        self.by_secret.get(&Secret(secret.to_owned())).copied()
     }
 
     fn next_id(&self) -> i64 {
@@ -297,11 +326,15 @@ impl State {
 
     /// The account of an access token.
     pub fn account_by_token(&self, token: &str) -> Option<Account> {
-        self.accounts
-            .read()
-            .iter()
-            .find(|a| a.access_token == token)
-            .cloned()
+        // Every token is compared, each in constant time, so timing tells nothing.
+        let accounts = self.accounts.read();
+        let mut found = None;
+        for a in accounts.iter() {
+            if secrets_equal(&a.access_token, token) && found.is_none() {
+                found = Some(a);
+            }
+        }
+        found.cloned()
     }
 
     // ---- keys ----
@@ -316,7 +349,7 @@ impl State {
         client: IpAddr,
     ) -> Result<AuthedKey, Rejection> {
         let mut table = self.keys.lock();
-        let Some(&id) = table.by_secret.get(secret) else {
+        let Some(id) = table.id_of(secret) else {
             return Err(Rejection::InvalidKey);
         };
         let Some(key) = table.by_id.get_mut(&id) else {
@@ -337,13 +370,13 @@ impl State {
         })
     }
 
-    /// Whether key `id` may use `model` (a deleted key may not).
-    pub fn model_allowed(&self, id: i64, model: &str) -> bool {
+    /// Whether key `id` may use `model` under `profile` (a deleted key may not).
+    pub fn model_allowed(&self, id: i64, model: &str, profile: Profile) -> bool {
         self.keys
             .lock()
             .by_id
             .get(&id)
-            .is_some_and(|k| key_rules::model_allowed(k, model))
+            .is_some_and(|k| key_rules::model_allowed_in(k, model, profile))
     }
 
     /// Charges `price` to key `id` atomically (check and debit under one lock).
@@ -375,8 +408,8 @@ impl State {
     /// The key with this secret (without `sk-`).
     pub fn key_by_secret(&self, secret: &str) -> Option<KeyRecord> {
         let table = self.keys.lock();
-        let id = table.by_secret.get(secret)?;
-        table.by_id.get(id).cloned()
+        let id = table.id_of(secret)?;
+        table.by_id.get(&id).cloned()
     }
 
     /// One key.
@@ -441,11 +474,7 @@ impl State {
             .map(|k| k.strip_prefix("sk-").map(str::to_owned).unwrap_or(k))
             .filter(|k| !k.is_empty())
             .unwrap_or_else(|| ids.key_secret());
-        while table
-            .by_secret
-            .get(&secret)
-            .is_some_and(|&other| other != id)
-        {
+        while table.id_of(&secret).is_some_and(|other| other != id) {
             secret = ids.key_secret();
         }
         let record = KeyRecord {
@@ -468,5 +497,27 @@ impl State {
         };
         table.insert(record.clone());
         record
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn secrets_compare_by_content() {
+        assert!(secrets_equal("abc", "abc"));
+        assert!(!secrets_equal("abc", "abd"));
+        assert!(!secrets_equal("abc", "abcd"));
+        assert!(!secrets_equal("", "a"));
+        let mut t = KeyTable::default();
+        let mut k = Fixtures::embedded().keys[0].clone();
+        k.id = 7;
+        k.key = "secret".into();
+        t.insert(k);
+        assert_eq!(t.id_of("secret"), Some(7));
+        assert_eq!(t.id_of("secreT"), None);
+        t.remove(7);
+        assert_eq!(t.id_of("secret"), None);
     }
 }

@@ -4,15 +4,18 @@
 //! state at any instant is computed from the mock clock by
 //! [`gatecheck_schemas::rules::video::state_at`], so the virtual clock drives every task at
 //! once with no background work. The store is bounded: past [`DEFAULT_MAX_VIDEO_TASKS`] the
-//! oldest terminal task is evicted first (the oldest task if none is terminal).
+//! oldest terminal task is evicted first (the oldest task if none is terminal). Tasks are kept
+//! behind an [`Arc`]: a poll takes the lock only to bump a reference count, and renders
+//! outside it.
 
 use std::collections::{HashMap, VecDeque};
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 use gatecheck_schemas::rules::video::{
     override_outcome, state_at, OverrideError, VideoConfig, VideoOutcome, VideoPlan,
 };
 use gatecheck_schemas::types::{VideoStatus, VideoTask, VideoTaskError};
+use gatecheck_schemas::Profile;
 use parking_lot::Mutex;
 use serde::{Deserialize, Serialize};
 
@@ -40,8 +43,11 @@ pub struct StoredVideo {
 }
 
 impl StoredVideo {
-    /// The task as the API shows it at `now_ms`, with result URLs under `base_url`.
-    pub fn render(&self, now_ms: i64, base_url: &str) -> VideoTask {
+    /// The task as the API shows it at `now_ms`, with result URLs under `base_url`. In
+    /// `new-api` (dto/openai_video.go OpenAIVideo) there is no top-level `video_url` (the URL
+    /// is in `metadata.url`, DECISIONS NA3) and no `error` status: such a task is `failed`
+    /// with its `error` object (NA4).
+    pub fn render(&self, now_ms: i64, base_url: &str, profile: Profile) -> VideoTask {
         let s = state_at(&self.plan, now_ms);
         let url = (s.status == VideoStatus::Completed)
             .then(|| format!("{base_url}/v1/videos/{}/content", self.id));
@@ -50,12 +56,15 @@ impl StoredVideo {
             task_id: self.id.clone(),
             object: "video".into(),
             model: self.model.clone(),
-            status: s.status,
+            status: match (s.status, profile) {
+                (VideoStatus::Error, Profile::NewApi) => VideoStatus::Failed,
+                (status, _) => status,
+            },
             progress: s.progress,
             created_at: self.plan.created_at_ms.div_euclid(1000),
             completed_at: s.completed_at,
             metadata: url.as_ref().map(|u| serde_json::json!({ "url": u })),
-            video_url: url,
+            video_url: url.filter(|_| profile == Profile::Documented),
             seconds: Some(self.seconds.to_string()),
             size: Some(self.size.clone()),
             error: s.error,
@@ -70,7 +79,7 @@ impl StoredVideo {
 
 #[derive(Debug, Default)]
 struct Inner {
-    tasks: HashMap<String, StoredVideo>,
+    tasks: HashMap<String, Arc<StoredVideo>>,
     /// Ids in creation order.
     order: VecDeque<String>,
 }
@@ -151,7 +160,7 @@ impl VideoStore {
             tasks: inner
                 .order
                 .iter()
-                .filter_map(|id| inner.tasks.get(id).cloned())
+                .filter_map(|id| inner.tasks.get(id).map(|t| StoredVideo::clone(t)))
                 .collect(),
         }
     }
@@ -167,7 +176,7 @@ impl VideoStore {
                 continue;
             }
             inner.order.push_back(t.id.clone());
-            inner.tasks.insert(t.id.clone(), t);
+            inner.tasks.insert(t.id.clone(), Arc::new(t));
         }
     }
 
@@ -203,11 +212,11 @@ impl VideoStore {
             }
         }
         inner.order.push_back(task.id.clone());
-        inner.tasks.insert(task.id.clone(), task);
+        inner.tasks.insert(task.id.clone(), Arc::new(task));
     }
 
     /// The task `id` when it belongs to `owner` (`None` for an unknown id or another user's).
-    pub fn get(&self, id: &str, owner: i64) -> Option<StoredVideo> {
+    pub fn get(&self, id: &str, owner: i64) -> Option<Arc<StoredVideo>> {
         self.inner
             .lock()
             .tasks
@@ -228,7 +237,7 @@ impl VideoStore {
     }
 
     /// The newest `limit` tasks of `owner`, newest first.
-    pub fn list(&self, owner: i64, limit: usize) -> Vec<StoredVideo> {
+    pub fn list(&self, owner: i64, limit: usize) -> Vec<Arc<StoredVideo>> {
         let inner = self.inner.lock();
         inner
             .order
@@ -242,7 +251,7 @@ impl VideoStore {
     }
 
     /// The task `id`, whoever owns it.
-    pub fn get_any(&self, id: &str) -> Option<StoredVideo> {
+    pub fn get_any(&self, id: &str) -> Option<Arc<StoredVideo>> {
         self.inner.lock().tasks.get(id).cloned()
     }
 
@@ -261,8 +270,9 @@ impl VideoStore {
             .tasks
             .get_mut(id)
             .ok_or_else(|| OutcomeOverrideError::NotFound(id.to_owned()))?;
-        task.plan = override_outcome(&task.plan, now_ms, outcome, error, immediate)?;
-        Ok(task.clone())
+        let plan = override_outcome(&task.plan, now_ms, outcome, error, immediate)?;
+        Arc::make_mut(task).plan = plan;
+        Ok(StoredVideo::clone(task))
     }
 }
 

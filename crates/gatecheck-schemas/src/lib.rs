@@ -2,20 +2,24 @@
 //!
 //! - [`types`]: serde types for every resource and request.
 //! - [`Profile`]: the `documented` and `new-api` behaviour profiles.
+//! - [`decisions`]: every contract decision as data (the rows of `docs/DECISIONS.md`).
 //! - [`rules`]: the one behaviour model that both the mock's logic and the runner's oracle use.
 //! - [`validate`]: validation of JSON bodies against the JSON Schemas in `schemas/` (embedded,
 //!   compiled once), by resource name ([`schema_names`], [`names`]); [`bundled`] gives a
 //!   resource's schema as one self-contained document.
-//! - [`openapi`]: the OpenAPI 3.1 document of every route (also committed as
-//!   `schemas/openapi.json`).
+//! - [`openapi()`]: the OpenAPI 3.1 document of every route (also committed as
+//!   `schemas/openapi.json`), generated from the route table [`routes`] that the mock
+//!   dispatches on; [`openapi::check`] judges an answer against it.
 //! - `arbitrary` (feature `arbitrary`): proptest strategies for the typed resources.
 
 #[cfg(feature = "arbitrary")]
 pub mod arbitrary;
 mod content;
-mod openapi;
+pub mod decisions;
+pub mod openapi;
 mod profile;
 mod registry;
+pub mod routes;
 pub mod rules;
 mod schemas;
 pub mod types;

@@ -23,6 +23,9 @@ pub enum Profile {
 }
 
 impl Profile {
+    /// Every profile.
+    pub const ALL: [Profile; 2] = [Profile::Documented, Profile::NewApi];
+
     /// The wire and command-line name.
     pub fn as_str(self) -> &'static str {
         match self {

@@ -1,12 +1,17 @@
 //! Authentication of the model routes and of the key-management route.
 
+use super::property::for_all;
+use super::Kind::{Deviation, Failure};
 use super::{def, for_all_routes, pass1, CheckDef, Ctx, Halt, Outcome, Phase};
-use crate::catalog::Kind::{Deviation, Failure};
 use crate::client::{Auth, Part, RequestSpec};
+use crate::gen::media;
 use crate::gen::strategies::{bad_auth, BadAuth};
-use crate::gen::{for_all, media};
 use crate::redact::Secret;
 use crate::target::full_update_body;
+use gatecheck_schemas::rules::auth::{is_access_refusal, AccessRefusal};
+use gatecheck_schemas::rules::rejection::is_key_refusal;
+use gatecheck_schemas::rules::Rejection;
+use gatecheck_schemas::Profile;
 use proptest::prelude::*;
 use serde_json::{json, Value};
 
@@ -85,9 +90,13 @@ pub(crate) fn model_routes(ctx: &Ctx) -> Vec<RequestSpec> {
 async fn missing_key(ctx: &Ctx) -> Outcome {
     for_all_routes(ctx, |spec| async move {
         let ex = ctx.send(&spec, 0).await?;
-        if ex.status.as_u16() != 401 {
+        if !ctx.rejected_as(Rejection::MissingKey, ex.status.as_u16()) {
             return Err(ctx.fail(
-                format!("expected 401 without a key, got {}", ex.status),
+                format!(
+                    "expected {} without a key, got {}",
+                    Rejection::MissingKey.http_status(Profile::Documented),
+                    ex.status
+                ),
                 &spec,
                 Some(&ex),
             ));
@@ -112,9 +121,13 @@ async fn invalid_key(ctx: &Ctx) -> Outcome {
             .auth(Auth::Raw(Secret::new(bad.header(""))));
         async move {
             let ex = ctx.send(&spec, 0).await?;
-            if ex.status.as_u16() != 401 {
+            if !ctx.rejected_as(Rejection::InvalidKey, ex.status.as_u16()) {
                 return Err(ctx.fail(
-                    format!("expected 401 for an invalid key, got {}", ex.status),
+                    format!(
+                        "expected {} for an invalid key, got {}",
+                        Rejection::InvalidKey.http_status(Profile::Documented),
+                        ex.status
+                    ),
                     &spec,
                     Some(&ex),
                 ));
@@ -150,9 +163,13 @@ async fn wrong_scheme(ctx: &Ctx) -> Outcome {
             .auth(Auth::Raw(Secret::new(bad.header(&key))));
         async move {
             let ex = ctx.send(&spec, 0).await?;
-            if ex.status.as_u16() != 401 {
+            if !ctx.rejected_as(Rejection::InvalidKey, ex.status.as_u16()) {
                 return Err(ctx.fail(
-                    format!("expected 401 for a non-Bearer scheme, got {}", ex.status),
+                    format!(
+                        "expected {} for a non-Bearer scheme, got {}",
+                        Rejection::InvalidKey.http_status(Profile::Documented),
+                        ex.status
+                    ),
                     &spec,
                     Some(&ex),
                 ));
@@ -178,9 +195,9 @@ pub(crate) fn probe_model(ctx: &Ctx) -> String {
         .unwrap_or_else(|_| "sora-2".into())
 }
 
-/// Whether a probe's answer is a key refusal (401/403).
+/// Whether a probe's answer is a key refusal ([`is_key_refusal`]).
 pub(crate) fn refused(status: u16) -> bool {
-    status == 401 || status == 403
+    is_key_refusal(status)
 }
 
 async fn bearer_case(ctx: &Ctx) -> Outcome {
@@ -235,9 +252,13 @@ async fn token_missing(ctx: &Ctx) -> Outcome {
     let spec = RequestSpec::put("/api/token/").json(token_probe_body(ctx));
     let ex = ctx.send(&spec, 0).await?;
     let v = ex.json().unwrap_or(Value::Null);
-    if ex.status.as_u16() != 401 {
+    let expected = AccessRefusal::Missing.http_status(Profile::Documented);
+    if ex.status.as_u16() != expected {
         return Err(ctx.fail(
-            format!("expected 401 without an access token, got {}", ex.status),
+            format!(
+                "expected {expected} without an access token, got {}",
+                ex.status
+            ),
             &spec,
             Some(&ex),
         ));
@@ -246,7 +267,7 @@ async fn token_missing(ctx: &Ctx) -> Outcome {
         || !v.get("message").is_some_and(Value::is_string)
     {
         return Err(ctx.fail(
-            "the 401 body is not {success:false, message}",
+            "the refusal body is not {success:false, message}",
             &spec,
             Some(&ex),
         ));
@@ -264,11 +285,7 @@ async fn token_wrong(ctx: &Ctx) -> Outcome {
             let ex = ctx.send(&spec, 0).await?;
             let v = ex.json().unwrap_or(Value::Null);
             let success = v.get("success").and_then(Value::as_bool);
-            let ok = match ex.status.as_u16() {
-                401 | 403 => success != Some(true),
-                200 => success == Some(false),
-                _ => false,
-            };
+            let ok = is_access_refusal(ex.status.as_u16(), success);
             if !ok {
                 return Err(ctx.fail(
                     format!(

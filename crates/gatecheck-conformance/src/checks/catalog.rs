@@ -1,12 +1,11 @@
-//! `GET /api/models`, and the `/v1` error conventions.
+//! `GET /api/models`: the envelope, the records, paging and filters.
 
-use super::auth::model_routes;
-use super::{def, CheckDef, Ctx, Halt, Outcome, Pass, Phase};
-use crate::catalog::Kind::{Deviation, Failure};
-use crate::client::{Part, RequestSpec};
-use crate::gen::{for_all, media};
+use super::property::for_all;
+use super::Kind::{Deviation, Failure};
+use super::{accepted, def, CheckDef, Ctx, Halt, Outcome, Pass, Phase};
+use crate::client::RequestSpec;
 use gatecheck_schemas::types::{CatalogEnvelope, Endpoints};
-use serde_json::{json, Value};
+use serde_json::Value;
 
 pub(crate) const CHECKS: &[CheckDef] = &[
     def("catalog.envelope-schema", Failure, "GET /api/models", "spec: Model record (the catalog envelope)",
@@ -24,18 +23,6 @@ pub(crate) const CHECKS: &[CheckDef] = &[
     def("catalog.filter", Deviation, "GET /api/models", "DECISIONS: Catalog (model_type, provider_code)",
         "`model_type` and `provider_code` filter the records.",
         Phase::Shared, |c| Box::pin(filter(c))),
-    def("v1.validation-status-400", Failure, "/v1/audio/*, /v1/images/generations", "spec: Errors (400: invalid prompt, text, file, model, voice, format, size)",
-        "Invalid requests on the audio and image routes are answered exactly 400.",
-        Phase::Shared, |c| Box::pin(validation_400(c))),
-    def("v1.unknown-path-404", Failure, "/v1/*", "spec: Errors (404: wrong base URL or path)",
-        "A request to a path the service does not have is answered 404.",
-        Phase::Shared, |c| Box::pin(unknown_path(c))),
-    def("v1.error-body", Deviation, "/v1/*", "DECISIONS: Error bodies",
-        "`/v1` errors are JSON `{error:{message, type, param, code}}` with type `new_api_error`.",
-        Phase::Shared, |c| Box::pin(error_body(c))),
-    def("v1.request-id-header", Deviation, "/v1/*", "DECISIONS: Error bodies (X-Oneapi-Request-Id)",
-        "Every `/v1` response carries `X-Oneapi-Request-Id`.",
-        Phase::Shared, |c| Box::pin(request_id(c))),
 ];
 
 async fn envelope(ctx: &Ctx) -> Outcome {
@@ -103,7 +90,7 @@ async fn records(ctx: &Ctx) -> Outcome {
 async fn no_auth(ctx: &Ctx) -> Outcome {
     let spec = RequestSpec::get("/api/models");
     let ex = ctx.send(&spec, 0).await?;
-    if ex.status.as_u16() != 200 {
+    if !accepted(&ex) {
         return Err(ctx.fail(
             format!("the catalog without credentials was answered {}", ex.status),
             &spec,
@@ -214,124 +201,4 @@ async fn filter(ctx: &Ctx) -> Outcome {
         cases: n,
         note: None,
     })
-}
-
-async fn validation_400(ctx: &Ctx) -> Outcome {
-    let auth = ctx.model_auth()?;
-    let routes = model_routes(ctx);
-    let mut invalid = Vec::new();
-    if let Some(r) = routes.first() {
-        // Translation: temperature past 1.
-        let mut parts = match &r.body {
-            crate::client::Body::Multipart(p) => p.clone(),
-            _ => vec![],
-        };
-        parts.push(Part::text("temperature", "1.5"));
-        invalid.push(RequestSpec::post("/v1/audio/translations").multipart(parts));
-        invalid.push(
-            RequestSpec::post("/v1/audio/translations").multipart(vec![Part::file(
-                "file",
-                "a.wav",
-                "audio/wav",
-                media::wav(100),
-            )]),
-        );
-    }
-    if let Some(r) = routes.get(1) {
-        if let crate::client::Body::Json(v) = &r.body {
-            let mut v = v.clone();
-            v["input"] = json!("");
-            invalid.push(RequestSpec::post("/v1/audio/speech").json(v));
-        }
-    }
-    if let Some(r) = routes.get(4) {
-        if let crate::client::Body::Json(v) = &r.body {
-            let mut v = v.clone();
-            v["size"] = json!("3x3");
-            invalid.push(RequestSpec::post("/v1/images/generations").json(v));
-        }
-    }
-    let n = invalid.len();
-    for_all(ctx, ctx.cfg.cases.min(n as u32).max(1), 0..n, |i: usize| {
-        let spec = invalid[i].clone().auth(auth.clone());
-        async move {
-            let ex = ctx.send(&spec, 0).await?;
-            if ex.status.as_u16() != 400 {
-                return Err(ctx.fail(
-                    format!("a validation error was answered {}, not 400", ex.status),
-                    &spec,
-                    Some(&ex),
-                ));
-            }
-            Ok(())
-        }
-    })
-    .await
-}
-
-async fn error_body(ctx: &Ctx) -> Outcome {
-    super::for_all_routes(ctx, |spec| async move {
-        let ex = ctx.send(&spec, 0).await?;
-        let v = ex.json().unwrap_or(Value::Null);
-        if ex.content_type().as_deref() != Some("application/json") {
-            return Err(ctx.fail("the error is not application/json", &spec, Some(&ex)));
-        }
-        if let Err(e) = gatecheck_schemas::validate("v1-error", &v) {
-            return Err(ctx.fail(format!("schema v1-error: {e}"), &spec, Some(&ex)));
-        }
-        if v.pointer("/error/type").and_then(Value::as_str) != Some("new_api_error") {
-            return Err(ctx.fail("error.type is not new_api_error", &spec, Some(&ex)));
-        }
-        Ok(())
-    })
-    .await
-}
-
-async fn request_id(ctx: &Ctx) -> Outcome {
-    let auth = ctx.model_auth().ok();
-    super::for_all_routes(ctx, |spec| {
-        let spec = match &auth {
-            Some(a) if spec.method == http::Method::GET => spec.auth(a.clone()),
-            _ => spec,
-        };
-        async move {
-            let ex = ctx.send(&spec, 0).await?;
-            if ex.header("x-oneapi-request-id").is_none_or(str::is_empty) {
-                return Err(ctx.fail("no X-Oneapi-Request-Id header", &spec, Some(&ex)));
-            }
-            Ok(())
-        }
-    })
-    .await
-}
-
-async fn unknown_path(ctx: &Ctx) -> Outcome {
-    let auth = ctx.model_auth()?;
-    let strat = ("[a-z]{3,12}", proptest::bool::ANY);
-    crate::gen::for_all(
-        ctx,
-        ctx.cfg.cases.min(4),
-        strat,
-        |(seg, post): (String, bool)| {
-            let path = format!("/v1/gatecheck-{seg}");
-            let spec = if post {
-                RequestSpec::post(path).json(json!({"model": "x"}))
-            } else {
-                RequestSpec::get(path)
-            }
-            .auth(auth.clone());
-            async move {
-                let ex = ctx.send(&spec, 0).await?;
-                if ex.status.as_u16() != 404 {
-                    return Err(ctx.fail(
-                        format!("an unknown path was answered {}", ex.status),
-                        &spec,
-                        Some(&ex),
-                    ));
-                }
-                Ok(())
-            }
-        },
-    )
-    .await
 }

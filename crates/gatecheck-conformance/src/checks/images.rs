@@ -1,13 +1,14 @@
 //! `POST /v1/images/generations`: results, media bytes, sizes and validation.
 
+use super::property::for_all;
+use super::Kind::{Deviation, Failure};
 use super::{def, is_validation_rejection, CheckDef, Ctx, Halt, Outcome, Pass, Phase};
-use crate::catalog::Kind::{Deviation, Failure};
 use crate::client::{Exchange, RequestSpec};
-use crate::gen::for_all;
 use base64::Engine;
-use gatecheck_schemas::rules::media::parse_png;
+use gatecheck_schemas::rules::media::{default_image_size, parse_png};
 use gatecheck_schemas::rules::quota::Usage;
 use gatecheck_schemas::types::ImageResult;
+use gatecheck_schemas::Profile;
 use proptest::prelude::*;
 use serde_json::json;
 
@@ -15,8 +16,8 @@ pub(crate) const CHECKS: &[CheckDef] = &[
     def("images.result", Failure, "POST /v1/images/generations", "spec: Image generation result; POST /v1/images/generations (Response 200)",
         "A valid request with a size the model accepts answers 200 JSON valid against image-result, each item with `b64_json` or `url`, and `size` as requested.",
         Phase::Shared, |c| Box::pin(result(c))),
-    def("images.png-matches-size", Deviation, "POST /v1/images/generations", "DECISIONS: Images, audio (a real PNG of the requested size)",
-        "Each result image (base64, or fetched from its URL on the target) is a PNG of the requested size.",
+    def("images.png-matches-size", Failure, "POST /v1/images/generations", "spec: Image generation result (b64_json: a base64 PNG); DECISIONS: Images, audio (the requested size)",
+        "Each result image (base64, or fetched from its URL on the target) is a PNG (a failure otherwise); its pixel size is the requested one (a deviation, D-MEDIA: a model may round it).",
         Phase::Shared, |c| Box::pin(png_size(c))),
     def("images.usage-consistent", Deviation, "POST /v1/images/generations", "spec: Image generation result (usage)",
         "`usage.total_tokens` is `input_tokens + output_tokens`, and each details sum matches.",
@@ -100,6 +101,7 @@ async fn png_size(ctx: &Ctx) -> Outcome {
     let rs = results(ctx).await?;
     let auth = ctx.model_auth()?;
     let mut n = 0;
+    let mut deviation = None;
     for (spec, ex, size) in &rs {
         let Some(r) = ex
             .json()
@@ -140,11 +142,15 @@ async fn png_size(ctx: &Ctx) -> Outcome {
             match parse_png(&bytes) {
                 Ok(info) if (info.width, info.height) == (w, h) => n += 1,
                 Ok(info) => {
-                    return Err(ctx.fail(
-                        format!("a {}x{} PNG for size {size}", info.width, info.height),
-                        spec,
-                        Some(ex),
-                    ))
+                    n += 1;
+                    deviation.get_or_insert_with(|| {
+                        ctx.deviate(
+                            "D-MEDIA",
+                            format!("a {}x{} PNG for size {size}", info.width, info.height),
+                            spec,
+                            Some(ex),
+                        )
+                    });
                 }
                 Err(e) => return Err(ctx.fail(format!("not a valid PNG: {e}"), spec, Some(ex))),
             }
@@ -154,6 +160,9 @@ async fn png_size(ctx: &Ctx) -> Outcome {
         return Err(Halt::Skip(
             "no image bytes could be inspected on the target's host".into(),
         ));
+    }
+    if let Some(d) = deviation {
+        return Err(d);
     }
     Ok(Pass {
         cases: n,
@@ -255,8 +264,22 @@ async fn missing_field(ctx: &Ctx) -> Outcome {
         let spec = RequestSpec::post("/v1/images/generations")
             .auth(auth.clone())
             .json(body);
+        let defaulted = which == "size" && default_image_size(Profile::NewApi, &model).is_some();
+        let model = model.clone();
         async move {
             let ex = ctx.send(&spec, 0).await?;
+            if defaulted && ex.status.is_success() {
+                return ctx.known_difference(
+                    "NA9",
+                    format!(
+                        "a {model} request without size was answered {} (new-api fills in \
+                         1024x1024): a client that forgets size gets an image it did not size",
+                        ex.status
+                    ),
+                    &spec,
+                    Some(&ex),
+                );
+            }
             if !is_validation_rejection(&ex) {
                 return Err(ctx.fail(
                     format!("a request without {which} was answered {}", ex.status),

@@ -1,27 +1,37 @@
-//! The checks, by route family, and what every check runs with: [`Ctx`].
+//! The checks, by check-id family (`key.*` in `key.rs`, `quota.*` in `quota.rs`, ...), and what
+//! every check runs with: [`Ctx`].
 
 pub(crate) mod audio;
 pub(crate) mod auth;
 pub(crate) mod catalog;
 pub(crate) mod images;
-pub(crate) mod keys;
+mod info;
+pub(crate) mod key;
+pub(crate) mod property;
+pub(crate) mod quota;
 pub(crate) mod token;
+pub(crate) mod v1;
 pub(crate) mod video;
 
-use crate::catalog::{CheckInfo, Kind};
+pub use info::{CheckInfo, Kind};
+
 use crate::client::{Auth, Exchange, RequestSpec};
 use crate::config::RunnerConfig;
 use crate::redact::Redactor;
 use crate::target::{wall_now, MockControl, WorkKey};
 use crate::transport::{Transport, TransportError};
 use futures_util::future::BoxFuture;
+use gatecheck_schemas::decisions::{self, Verdict};
 use gatecheck_schemas::rules::quota::{price_quota, Usage};
+use gatecheck_schemas::rules::rejection::{is_accepted, ACCEPTED};
+use gatecheck_schemas::rules::Rejection;
 use gatecheck_schemas::types::{ModelCapabilities, ModelRecord};
+use gatecheck_schemas::Profile;
 use serde::Serialize;
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::net::IpAddr;
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 
 /// When a check runs: with others in parallel, or alone because it changes the working key.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -66,23 +76,6 @@ pub(crate) const fn def(
     }
 }
 
-/// Every check.
-pub(crate) fn registry() -> &'static [CheckDef] {
-    static ALL: OnceLock<Vec<CheckDef>> = OnceLock::new();
-    ALL.get_or_init(|| {
-        let mut v = Vec::new();
-        v.extend_from_slice(auth::CHECKS);
-        v.extend_from_slice(keys::CHECKS);
-        v.extend_from_slice(token::CHECKS);
-        v.extend_from_slice(video::CHECKS);
-        v.extend_from_slice(images::CHECKS);
-        v.extend_from_slice(audio::CHECKS);
-        v.extend_from_slice(catalog::CHECKS);
-        v.sort_by(|a, b| a.info.id.cmp(b.info.id));
-        v
-    })
-}
-
 /// What a failing check shows: the rule broken, the request (as curl) and the answer.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct Evidence {
@@ -105,13 +98,21 @@ pub struct Evidence {
     pub case: Option<String>,
     /// Shrink steps taken.
     pub shrink_steps: u32,
+    /// On a deviation: the id of the decision the target differs from (`D-MEDIA`, `NA5`...),
+    /// a row of docs/DECISIONS.md.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub decision: Option<String>,
 }
 
 /// How a check ended early.
 #[derive(Debug, Clone)]
 pub(crate) enum Halt {
-    /// The contract is broken.
+    /// The contract is broken: a failure in a `failure` check, a deviation in a `deviation`
+    /// check.
     Fail(Box<Evidence>),
+    /// The target differs from a decision (the id) where the spec says "not shown": a
+    /// deviation, whatever the check's kind.
+    Deviation(Box<Evidence>, &'static str),
     /// The check cannot run here (missing credentials, no model...).
     Skip(String),
     /// The run must stop (budget, deadline, dry run).
@@ -158,6 +159,8 @@ pub(crate) struct Env {
     pub video: tokio::sync::OnceCell<Arc<Result<video::VideoRun, Halt>>>,
     /// The image results, shared by the image checks.
     pub images: tokio::sync::OnceCell<Result<Vec<ImageExchange>, Halt>>,
+    /// What discovery decided about the target (for the report).
+    pub notes: Vec<String>,
 }
 
 /// Everything one check runs with.
@@ -199,10 +202,10 @@ impl Ctx {
     /// The JSON body of an answer that must be 200 `application/json`; a failure otherwise.
     /// A body that does not parse is `Value::Null`, for the caller's schema check to judge.
     pub fn json_200(&self, spec: &RequestSpec, ex: &Exchange) -> Result<Value, Halt> {
-        if ex.status.as_u16() != 200 || ex.content_type().as_deref() != Some("application/json") {
+        if !accepted(ex) || ex.content_type().as_deref() != Some("application/json") {
             return Err(self.fail(
                 format!(
-                    "expected 200 application/json, got {} {:?}",
+                    "expected {ACCEPTED} application/json, got {} {:?}",
                     ex.status,
                     ex.content_type()
                 ),
@@ -228,6 +231,40 @@ impl Ctx {
             body: ex.map(|e| self.redactor.body(&e.body, 600)),
             case: None,
             shrink_steps: 0,
+            decision: None,
+        }
+    }
+
+    /// A deviation from the decision `decision`, with the request and the answer as evidence.
+    pub fn deviate(
+        &self,
+        decision: &'static str,
+        message: impl Into<String>,
+        spec: &RequestSpec,
+        ex: Option<&Exchange>,
+    ) -> Halt {
+        Halt::Deviation(Box::new(self.evidence(message, spec, ex)), decision)
+    }
+
+    /// The target behaves as the `new-api` column of DECISIONS row `row` (`NA5`...) says.
+    /// Under `--expect new-api` that is the expected behaviour (`Ok`); otherwise the row's
+    /// verdict decides: a failure naming the row where new-api breaks a rule the spec pins
+    /// ([`Verdict::Failure`]), a deviation citing it everywhere else. The message says which
+    /// row, and what the difference means for a client.
+    pub fn known_difference(
+        &self,
+        row: &'static str,
+        message: impl Into<String>,
+        spec: &RequestSpec,
+        ex: Option<&Exchange>,
+    ) -> Result<(), Halt> {
+        if self.cfg.expect == Profile::NewApi {
+            return Ok(());
+        }
+        let message = format!("DECISIONS {row} (new-api's behaviour): {}", message.into());
+        match decisions::get(row).map(|d| d.verdict) {
+            Some(Verdict::Failure) => Err(self.fail(message, spec, ex)),
+            _ => Err(self.deviate(row, message, spec, ex)),
         }
     }
 
@@ -303,6 +340,39 @@ impl Ctx {
             .collect()
     }
 
+    /// Whether `status` is how the rule set says `rejection` is answered: by the spec
+    /// (the documented profile), or by the profile given with `--expect`.
+    pub fn rejected_as(&self, rejection: Rejection, status: u16) -> bool {
+        status == rejection.http_status(Profile::Documented)
+            || status == rejection.http_status(self.cfg.expect)
+    }
+
+    /// Judges that `ex` answers `rejection` as [`Ctx::rejected_as`] says. When it is answered
+    /// as new-api answers it instead, DECISIONS row `row` names the difference
+    /// ([`Ctx::known_difference`]); any other status fails with `what` and the expected one.
+    pub fn expect_rejection(
+        &self,
+        rejection: Rejection,
+        row: &'static str,
+        what: &str,
+        spec: &RequestSpec,
+        ex: &Exchange,
+    ) -> Result<(), Halt> {
+        let status = ex.status.as_u16();
+        if self.rejected_as(rejection, status) {
+            return Ok(());
+        }
+        let message = format!(
+            "{what} was answered {}, not {}",
+            ex.status,
+            rejection.http_status(self.cfg.expect)
+        );
+        if status == rejection.http_status(Profile::NewApi) {
+            return self.known_difference(row, message, spec, Some(ex));
+        }
+        Err(self.fail(message, spec, Some(ex)))
+    }
+
     /// The price of `usage` on `model`, in quota units.
     pub fn price(&self, model: &str, usage: Usage) -> i64 {
         self.env
@@ -314,21 +384,26 @@ impl Ctx {
     }
 }
 
-/// The status of a `/v1` validation rejection: 400 by the spec; a deployed gateway's 500 with
-/// code `invalid_request` is judged only by `v1.validation-status-400`.
+/// Whether an answer is `rejection` in some profile ([`Rejection::answered_by`]).
+pub(crate) fn answered_as(ex: &Exchange, rejection: Rejection) -> bool {
+    rejection.answered_by(ex.status.as_u16(), ex.error_code().as_deref())
+}
+
+/// Whether an answer is a `/v1` validation rejection: the spec's 400, or a deployed gateway's
+/// 500 with code `invalid_request` (the status itself is judged by `v1.validation-status-400`).
 pub(crate) fn is_validation_rejection(ex: &Exchange) -> bool {
-    match ex.status.as_u16() {
-        400 => true,
-        500 => ex
-            .json()
-            .and_then(|v| {
-                v.pointer("/error/code")
-                    .and_then(|c| c.as_str())
-                    .map(str::to_owned)
-            })
-            .is_some_and(|c| c == "invalid_request"),
-        _ => false,
-    }
+    answered_as(ex, Rejection::Validation) || answered_as(ex, Rejection::MediaValidation)
+}
+
+/// Whether an answer refuses an unknown model: a validation rejection (spec: 400 invalid model
+/// identifier) or [`Rejection::ModelNotFound`] (404 wrong model identifier).
+pub(crate) fn is_unknown_model_rejection(ex: &Exchange) -> bool {
+    is_validation_rejection(ex) || answered_as(ex, Rejection::ModelNotFound)
+}
+
+/// Whether an answer is [`ACCEPTED`].
+pub(crate) fn accepted(ex: &Exchange) -> bool {
+    is_accepted(ex.status.as_u16())
 }
 
 /// Runs `test` on every model route's request (no auth set), one case each.

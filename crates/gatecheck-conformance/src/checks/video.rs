@@ -1,13 +1,21 @@
 //! Video tasks: creation, polling to a terminal state, the lifecycle invariants, the content
 //! route. One observed run (tasks created and polled once) serves every lifecycle check.
 
-use super::{def, is_validation_rejection, CheckDef, Ctx, Halt, Outcome, Pass, Phase};
-use crate::catalog::Kind::{Deviation, Failure};
+use super::property::for_all;
+use super::Kind::{Deviation, Failure};
+use super::{accepted, def, is_unknown_model_rejection, CheckDef, Ctx, Halt, Outcome, Pass, Phase};
 use crate::client::{Exchange, Part, RequestSpec};
-use crate::gen::for_all;
+use crate::transport::is_new_api_unknown_model;
 use gatecheck_schemas::rules::quota::Usage;
-use gatecheck_schemas::rules::video::{check_task_decisions, check_transition, is_task_id};
+use gatecheck_schemas::rules::rejection::ACCEPTED;
+use gatecheck_schemas::rules::video::{
+    check_created, check_task_decisions, check_task_decisions_in, check_task_rule,
+    check_transition, content_rejection, is_task_id, RULE_COMPLETED_AT, RULE_PROGRESS_100,
+    RULE_PROGRESS_RANGE,
+};
+use gatecheck_schemas::rules::Rejection;
 use gatecheck_schemas::types::{VideoStatus, VideoTask};
+use gatecheck_schemas::Profile;
 use proptest::prelude::*;
 use serde_json::{json, Value};
 use std::sync::Arc;
@@ -56,6 +64,9 @@ pub(crate) const CHECKS: &[CheckDef] = &[
     def("video.create.unknown-model-rejected", Failure, "POST /v1/videos", "spec: Errors (400 invalid model identifier; 404 wrong model identifier)",
         "A create request naming an unknown model is answered 400 or 404.",
         Phase::Shared, |c| Box::pin(unknown_model(c))),
+    def("video.create.unknown-model-503", Deviation, "POST /v1/videos", "DECISIONS NA5 (new-api's distributor: 503 model_not_found)",
+        "An unknown model is not answered 503 `model_not_found` (which the spec tells clients to retry).",
+        Phase::Shared, |c| Box::pin(unknown_model_503(c))),
     def("video.create.encodings", Deviation, "POST /v1/videos", "DECISIONS: Video tasks (multipart, urlencoded and JSON)",
         "Task creation accepts JSON and x-www-form-urlencoded bodies as well as multipart.",
         Phase::Shared, |c| Box::pin(encodings(c))),
@@ -268,14 +279,8 @@ async fn create_queued(ctx: &Ctx) -> Outcome {
                 Some(&o.ex),
             ));
         };
-        let problem = if task.status != VideoStatus::Queued || task.progress != 0 {
-            Some(format!(
-                "created with status {} and progress {}",
-                task.status.as_str(),
-                task.progress
-            ))
-        } else if task.object != "video" {
-            Some(format!("object is {:?}", task.object))
+        let problem = if let Err(v) = check_created(task) {
+            Some(v.to_string())
         } else if task.task_id != task.id {
             Some(format!(
                 "task_id {:?} differs from id {:?}",
@@ -334,7 +339,9 @@ async fn progress_range(ctx: &Ctx) -> Outcome {
     let r = run(ctx).await?;
     verdict(ctx, &r, |_, o, _| {
         let t = o.task.as_ref()?;
-        (!(0..=100).contains(&t.progress)).then(|| format!("progress {}", t.progress))
+        check_task_rule(t, RULE_PROGRESS_RANGE)
+            .err()
+            .map(|v| v.to_string())
     })
 }
 
@@ -358,8 +365,9 @@ async fn progress_100(ctx: &Ctx) -> Outcome {
     let r = run(ctx).await?;
     verdict(ctx, &r, |_, o, _| {
         let t = o.task.as_ref()?;
-        ((t.progress == 100) != (t.status == VideoStatus::Completed))
-            .then(|| format!("status {} with progress {}", t.status.as_str(), t.progress))
+        check_task_rule(t, RULE_PROGRESS_100)
+            .err()
+            .map(|v| v.to_string())
     })
 }
 
@@ -367,13 +375,9 @@ async fn timestamps(ctx: &Ctx) -> Outcome {
     let r = run(ctx).await?;
     verdict(ctx, &r, |_, o, _| {
         let t = o.task.as_ref()?;
-        match t.completed_at {
-            Some(c) if c < t.created_at => Some(format!(
-                "completed_at {c} is before created_at {}",
-                t.created_at
-            )),
-            _ => None,
-        }
+        check_task_rule(t, RULE_COMPLETED_AT)
+            .err()
+            .map(|v| v.to_string())
     })
 }
 
@@ -421,9 +425,13 @@ async fn terminal_stable(ctx: &Ctx) -> Outcome {
     })
 }
 
+/// The decided fields of every observed task. A completed task with its URL only in
+/// `metadata.url` is new-api's shape (DECISIONS NA3), judged by `--expect` once all else
+/// passed.
 async fn decided_fields(ctx: &Ctx) -> Outcome {
     let r = run(ctx).await?;
-    verdict(ctx, &r, |_, o, _| {
+    let mut na3: Option<(String, RequestSpec, Exchange)> = None;
+    let pass = verdict(ctx, &r, |_, o, _| {
         let t = o.task.as_ref()?;
         if !is_task_id(&t.id) {
             return Some(format!(
@@ -431,8 +439,28 @@ async fn decided_fields(ctx: &Ctx) -> Outcome {
                 t.id
             ));
         }
-        check_task_decisions(t).err().map(|v| v.to_string())
-    })
+        match check_task_decisions(t) {
+            Ok(()) => None,
+            Err(v) if check_task_decisions_in(t, Profile::NewApi).is_ok() => {
+                if na3.is_none() {
+                    na3 = Some((v.to_string(), o.spec.clone(), o.ex.clone()));
+                }
+                None
+            }
+            Err(v) => Some(v.to_string()),
+        }
+    })?;
+    if let Some((msg, spec, ex)) = na3 {
+        ctx.known_difference(
+            "NA3",
+            format!(
+                "{msg}: the URL is only in metadata.url; a client reading video_url finds none"
+            ),
+            &spec,
+            Some(&ex),
+        )?;
+    }
+    Ok(pass)
 }
 
 async fn content_mp4(ctx: &Ctx) -> Outcome {
@@ -449,10 +477,10 @@ async fn content_mp4(ctx: &Ctx) -> Outcome {
         };
         let spec = RequestSpec::get(format!("/v1/videos/{}/content", done.id)).auth(auth.clone());
         let ex = ctx.send(&spec, 0).await?;
-        if !ex.status.is_success() || ex.content_type().as_deref() != Some("video/mp4") {
+        if !accepted(&ex) || ex.content_type().as_deref() != Some("video/mp4") {
             return Err(ctx.fail(
                 format!(
-                    "expected 200 video/mp4, got {} {:?}",
+                    "expected {ACCEPTED} video/mp4, got {} {:?}",
                     ex.status,
                     ex.content_type()
                 ),
@@ -487,7 +515,8 @@ async fn content_not_ready(ctx: &Ctx) -> Outcome {
     let mut n = 0;
     for t in &r.traces {
         if let Some(o) = &t.content_early {
-            if o.ex.status.as_u16() != 400 {
+            let expected = content_rejection(VideoStatus::Queued);
+            if !expected.is_some_and(|r| ctx.rejected_as(r, o.ex.status.as_u16())) {
                 return Err(ctx.fail(
                     format!("content of a queued task was answered {}", o.ex.status),
                     &o.spec,
@@ -521,7 +550,7 @@ async fn empty_prompt(ctx: &Ctx) -> Outcome {
                 .json(body);
             async move {
                 let ex = ctx.send(&spec, 0).await?;
-                if ex.status.as_u16() != 400 {
+                if !ctx.rejected_as(Rejection::Validation, ex.status.as_u16()) {
                     return Err(ctx.fail(
                         format!("an empty or missing prompt was answered {}", ex.status),
                         &spec,
@@ -545,12 +574,41 @@ async fn unknown_model(ctx: &Ctx) -> Outcome {
         async move {
             let ex = ctx.send(&spec, 0).await?;
             let s = ex.status.as_u16();
-            if s != 400 && s != 404 && !is_validation_rejection(&ex) {
+            // new-api's 503 `model_not_found` is judged by video.create.unknown-model-503 (NA5).
+            if !is_unknown_model_rejection(&ex) && !is_new_api_unknown_model(&ex) {
                 return Err(ctx.fail(
                     format!("an unknown model was answered {s}"),
                     &spec,
                     Some(&ex),
                 ));
+            }
+            Ok(())
+        }
+    })
+    .await
+}
+
+/// DECISIONS NA5: an unknown model answered 503 `model_not_found` is a deviation, because the
+/// spec tells clients to retry 503: a client with a typo in the model name retries forever.
+/// This check sends one request per case and never retries it.
+async fn unknown_model_503(ctx: &Ctx) -> Outcome {
+    let auth = ctx.model_auth()?;
+    let strat = "gatecheck-[a-z0-9]{6,12}";
+    for_all(ctx, ctx.cfg.cases.min(2), strat, |model: String| {
+        let spec = RequestSpec::post("/v1/videos")
+            .auth(auth.clone())
+            .json(json!({"model": model, "prompt": "a cat"}));
+        async move {
+            let ex = ctx.send(&spec, 0).await?;
+            if is_new_api_unknown_model(&ex) {
+                return ctx.known_difference(
+                    "NA5",
+                    "an unknown model was answered 503 model_not_found; the spec tells \
+                     clients to retry 503, so a client with a typo in the model name retries \
+                     forever (documented: 400; this runner does not retry it)",
+                    &spec,
+                    Some(&ex),
+                );
             }
             Ok(())
         }
@@ -603,14 +661,13 @@ async fn unknown_id(ctx: &Ctx) -> Outcome {
         let spec = RequestSpec::get(format!("/v1/videos/task_{suffix}")).auth(auth.clone());
         async move {
             let ex = ctx.send(&spec, 0).await?;
-            if ex.status.as_u16() != 404 {
-                return Err(ctx.fail(
-                    format!("an unknown task id was answered {}", ex.status),
-                    &spec,
-                    Some(&ex),
-                ));
-            }
-            Ok(())
+            ctx.expect_rejection(
+                Rejection::TaskNotFound,
+                "P3",
+                "an unknown task id",
+                &spec,
+                &ex,
+            )
         }
     })
     .await

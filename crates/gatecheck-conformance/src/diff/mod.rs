@@ -1,8 +1,8 @@
 //! Differential runs: one seeded sequence against two targets in lockstep, each response
 //! normalized, then diffed structurally (status, chosen headers, body).
 //!
-//! The report groups differences by the step's check id, notes which of them are the known
-//! `new-api` profile differences of DECISIONS.md, and gives for each a reproduction: the seed,
+//! The report groups differences by the step's check id, labels each difference that a row of
+//! docs/DECISIONS.md explains with the row id ([`known_row`]), and gives for each a reproduction: the seed,
 //! the minimal list of steps (the step and the steps it takes values from) and a curl command
 //! per side.
 
@@ -10,7 +10,7 @@ mod known;
 pub mod render;
 mod structural;
 
-pub use known::{known_difference, KnownDifference, KNOWN_DIFFERENCES};
+pub use known::{known_row, KnownDifference};
 pub use render::{render_text, to_junit, Style};
 pub use structural::{diff_values, Difference};
 
@@ -39,9 +39,10 @@ pub struct StepDiff {
     pub right: Value,
     /// Where they differ; empty when equal.
     pub differences: Vec<Difference>,
-    /// The known profile difference this step shows (when it differs and is one).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub known: Option<KnownDifference>,
+    /// The DECISIONS rows its differences show, in order of first appearance (each
+    /// difference carries its own row id in [`Difference::known`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub known: Vec<KnownDifference>,
     /// The steps that reproduce this one (indices), when it differs.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub minimal_steps: Vec<usize>,
@@ -97,7 +98,7 @@ impl DiffReport {
     /// The rows of DECISIONS.md's profile table that some differing step shows.
     pub fn known_rows(&self) -> Vec<KnownDifference> {
         let mut rows: Vec<KnownDifference> = Vec::new();
-        for k in self.differing().filter_map(|s| s.known) {
+        for &k in self.differing().flat_map(|s| &s.known) {
             if !rows.contains(&k) {
                 rows.push(k);
             }
@@ -105,10 +106,10 @@ impl DiffReport {
         rows
     }
 
-    /// The ids of differing steps that are not known profile differences.
+    /// The ids of differing steps with a difference no DECISIONS row explains.
     pub fn unexplained(&self) -> Vec<&str> {
         self.differing()
-            .filter(|s| s.known.is_none())
+            .filter(|s| s.differences.iter().any(|d| d.known.is_none()))
             .map(|s| s.step.as_str())
             .collect()
     }
@@ -169,7 +170,17 @@ impl DiffRun<'_> {
             let ln = lo.normalize(&mut left_norm);
             let rn = ro.normalize(&mut right_norm);
             let (lv, rv) = (ln.to_value(), rn.to_value());
-            let differences = diff_values(&lv, &rv);
+            let mut differences = diff_values(&lv, &rv);
+            let mut known: Vec<KnownDifference> = Vec::new();
+            for d in &mut differences {
+                let Some(row) = known_row(&step.id, d).and_then(KnownDifference::row) else {
+                    continue;
+                };
+                d.known = Some(row.id.to_owned());
+                if !known.contains(&row) {
+                    known.push(row);
+                }
+            }
             let differs = !differences.is_empty();
             let request = lo
                 .request()
@@ -190,11 +201,7 @@ impl DiffRun<'_> {
                 request,
                 left: lv,
                 right: rv,
-                known: if differs {
-                    known_difference(&step.id)
-                } else {
-                    None
-                },
+                known,
                 minimal_steps: if differs {
                     self.sequence.minimal_for(index)
                 } else {

@@ -82,15 +82,15 @@ fn render_step(out: &mut String, report: &DiffReport, step: &StepDiff, style: St
     if !step.differs() {
         return;
     }
-    if let Some(k) = step.known {
-        let _ = writeln!(
-            out,
-            "  known new-api profile difference ({}): {}",
-            k.verdict, k.place
-        );
-    }
     for d in &step.differences {
-        let _ = writeln!(out, "  {}", d.describe());
+        match &d.known {
+            Some(row) => {
+                let _ = writeln!(out, "  {}  (known difference {row})", d.describe());
+            }
+            None => {
+                let _ = writeln!(out, "  {}", d.describe());
+            }
+        }
     }
     for line in unified(&step.left, &step.right, style).lines() {
         let _ = writeln!(out, "    {line}");
@@ -153,11 +153,11 @@ pub fn render_text(report: &DiffReport, style: Style) -> String {
     if !rows.is_empty() {
         let _ = writeln!(
             out,
-            "known new-api profile differences shown: {}",
+            "known differences shown (docs/DECISIONS.md rows): {}",
             rows.len()
         );
         for k in rows {
-            let _ = writeln!(out, "  - {} [{}]", k.place, k.verdict);
+            let _ = writeln!(out, "  - {} [{}] {}", k.id, k.verdict, k.title);
         }
     }
     let failed: Vec<String> = report
@@ -199,9 +199,13 @@ pub fn to_junit(report: &DiffReport) -> String {
             let mut s = TestCaseStatus::non_success(NonSuccessKind::Failure);
             let paths: Vec<&str> = step.differences.iter().map(|d| d.path.as_str()).collect();
             s.set_message(format!("differs at {}", paths.join(", ")));
-            s.set_type(match step.known {
-                Some(k) => format!("known-profile-difference ({})", k.verdict),
-                None => "difference".to_owned(),
+            let ids: Vec<&str> = step.known.iter().map(|k| k.id).collect();
+            s.set_type(if step.differences.iter().all(|d| d.known.is_some()) {
+                format!("known-difference ({})", ids.join(", "))
+            } else if ids.is_empty() {
+                "difference".to_owned()
+            } else {
+                format!("difference, partly known ({})", ids.join(", "))
             });
             let mut text = String::new();
             render_step(&mut text, report, step, Style::default());

@@ -15,6 +15,10 @@ pub struct Difference {
     /// The right value there (`None`: absent on the right).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub right: Option<Value>,
+    /// The docs/DECISIONS.md row that explains this difference (`NA13`...), when one does
+    /// (see [`super::known_row`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub known: Option<String>,
 }
 
 impl Difference {
@@ -62,6 +66,7 @@ fn walk(left: &Value, right: &Value, path: &mut String, out: &mut Vec<Difference
                         path: path.clone(),
                         left: Some(lv.clone()),
                         right: None,
+                        known: None,
                     }),
                 }
                 path.truncate(len);
@@ -72,6 +77,7 @@ fn walk(left: &Value, right: &Value, path: &mut String, out: &mut Vec<Difference
                         path: format!("{path}/{}", escape_segment(k)),
                         left: None,
                         right: Some(rv.clone()),
+                        known: None,
                     });
                 }
             }
@@ -87,6 +93,7 @@ fn walk(left: &Value, right: &Value, path: &mut String, out: &mut Vec<Difference
                         path: path.clone(),
                         left: lv.cloned(),
                         right: rv.cloned(),
+                        known: None,
                     }),
                 }
                 path.truncate(len);
@@ -101,6 +108,7 @@ fn walk(left: &Value, right: &Value, path: &mut String, out: &mut Vec<Difference
             },
             left: Some(l.clone()),
             right: Some(r.clone()),
+            known: None,
         }),
     }
 }

@@ -6,18 +6,7 @@ pub fn wav(millis: u32) -> Vec<u8> {
     let samples = (rate as u64 * u64::from(millis) / 1000) as u32;
     let data_len = samples * 2;
     let mut out = Vec::with_capacity(44 + data_len as usize);
-    out.extend_from_slice(b"RIFF");
-    out.extend_from_slice(&(36 + data_len).to_le_bytes());
-    out.extend_from_slice(b"WAVEfmt ");
-    out.extend_from_slice(&16u32.to_le_bytes());
-    out.extend_from_slice(&1u16.to_le_bytes());
-    out.extend_from_slice(&1u16.to_le_bytes());
-    out.extend_from_slice(&rate.to_le_bytes());
-    out.extend_from_slice(&(rate * 2).to_le_bytes());
-    out.extend_from_slice(&2u16.to_le_bytes());
-    out.extend_from_slice(&16u16.to_le_bytes());
-    out.extend_from_slice(b"data");
-    out.extend_from_slice(&data_len.to_le_bytes());
+    out.extend_from_slice(&gatecheck_schemas::rules::media::wav_header(data_len, rate));
     for i in 0..samples {
         // A 440 Hz triangle wave, low amplitude.
         let phase = (i * 440 % rate) as i32;

@@ -1,14 +1,11 @@
-//! Generation: proptest strategies for valid and invalid requests, and the property runner
-//! that runs them against a live target and shrinks a failure to a minimal request.
+//! Generation: proptest strategies for valid and invalid requests and media, and the seeded
+//! proptest runner they draw from. The property runner that sends them to a target is
+//! `checks::property` (generation knows nothing of checks).
 
 pub(crate) mod media;
 pub(crate) mod strategies;
 
-use crate::checks::{Ctx, Halt, Pass};
-use proptest::strategy::{Strategy, ValueTree};
 use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
-use std::fmt::Debug;
-use std::future::Future;
 
 /// A seeded proptest runner for `cases` cases.
 pub fn test_runner(seed: u64, cases: u32) -> TestRunner {
@@ -24,108 +21,4 @@ pub fn test_runner(seed: u64, cases: u32) -> TestRunner {
         ..Config::default()
     };
     TestRunner::new_with_rng(config, TestRng::from_seed(RngAlgorithm::ChaCha, &bytes))
-}
-
-/// One step of the shrink path.
-#[derive(Debug, Clone, Copy)]
-enum Op {
-    Simplify,
-    Complicate,
-}
-
-/// Rebuilds case `index` of a seeded run and replays `ops` on its value tree. Returns the value
-/// and whether the last op moved. Value trees are not `Send`, so no tree ever lives across an
-/// `.await`: each shrink candidate is replayed from the seed (cheap, CPU only).
-fn replay<S: Strategy>(
-    strategy: &S,
-    seed: u64,
-    cases: u32,
-    index: u32,
-    ops: &[Op],
-) -> Result<(S::Value, bool), Halt> {
-    let mut runner = test_runner(seed, cases);
-    let mut tree = None;
-    for _ in 0..=index {
-        tree = Some(
-            strategy
-                .new_tree(&mut runner)
-                .map_err(|e| Halt::Error(format!("generator: {e}")))?,
-        );
-    }
-    let mut tree = tree.ok_or_else(|| Halt::Error("generator: no case".into()))?;
-    let mut moved = true;
-    for op in ops {
-        moved = match op {
-            Op::Simplify => tree.simplify(),
-            Op::Complicate => tree.complicate(),
-        };
-    }
-    Ok((tree.current(), moved))
-}
-
-/// The values of cases `0..cases` of a seeded run.
-fn generate<S: Strategy>(strategy: &S, seed: u64, cases: u32) -> Result<Vec<S::Value>, Halt> {
-    let mut runner = test_runner(seed, cases);
-    (0..cases)
-        .map(|_| {
-            strategy
-                .new_tree(&mut runner)
-                .map(|t| t.current())
-                .map_err(|e| Halt::Error(format!("generator: {e}")))
-        })
-        .collect()
-}
-
-/// Runs `test` on `cases` values of `strategy` (the check's seed makes them reproducible). On
-/// the first failure, shrinks the input with proptest's `simplify`/`complicate` loop, against
-/// the live target, at most `max_shrink` steps, and reports the minimal failing case.
-pub(crate) async fn for_all<S, F, Fut>(
-    ctx: &Ctx,
-    cases: u32,
-    strategy: S,
-    test: F,
-) -> Result<Pass, Halt>
-where
-    S: Strategy,
-    S::Value: Debug,
-    F: Fn(S::Value) -> Fut,
-    Fut: Future<Output = Result<(), Halt>>,
-{
-    let seed = ctx.seed;
-    let values = generate(&strategy, seed, cases)?;
-    for (case, value) in values.into_iter().enumerate() {
-        let shown = format!("{value:?}");
-        match test(value).await {
-            Ok(()) => continue,
-            Err(Halt::Fail(mut ev)) => {
-                ev.case = Some(shown);
-                let mut ops: Vec<Op> = Vec::new();
-                let mut steps = 0u32;
-                let mut next = Op::Simplify;
-                while steps < ctx.cfg.max_shrink {
-                    ops.push(next);
-                    let (v, moved) = replay(&strategy, seed, cases, case as u32, &ops)?;
-                    if !moved {
-                        break;
-                    }
-                    steps += 1;
-                    let shown = format!("{v:?}");
-                    match test(v).await {
-                        Err(Halt::Fail(mut smaller)) => {
-                            smaller.case = Some(shown);
-                            ev = smaller;
-                            next = Op::Simplify;
-                        }
-                        Err(Halt::Stop(_)) => break,
-                        _ => next = Op::Complicate,
-                    }
-                }
-                ev.shrink_steps = steps;
-                ev.message = format!("{} (case {} of {cases})", ev.message, case + 1);
-                return Err(Halt::Fail(ev));
-            }
-            Err(other) => return Err(other),
-        }
-    }
-    Ok(Pass { cases, note: None })
 }

@@ -1,6 +1,8 @@
 //! Strategies for the requests of every route: boundary names, temperatures, response formats,
 //! allowlists, auth headers and key updates.
 
+use gatecheck_schemas::rules::media::TEMPERATURE;
+use gatecheck_schemas::rules::token::MAX_NAME_LEN;
 use gatecheck_schemas::types::TranscriptFormat;
 use proptest::collection::vec;
 use proptest::prelude::*;
@@ -20,14 +22,21 @@ pub fn name_of_len(n: usize) -> impl Strategy<Value = String> {
     vec(letter(), n).prop_map(String::from_iter)
 }
 
-/// A valid key name: 1 to 50 characters, half the time exactly 50.
+/// A valid key name: 1 to `MAX_NAME_LEN` characters, half the time exactly `MAX_NAME_LEN`.
 pub fn valid_name() -> impl Strategy<Value = String> {
-    prop_oneof![name_of_len(50), (1usize..=50).prop_flat_map(name_of_len),]
+    prop_oneof![
+        name_of_len(MAX_NAME_LEN),
+        (1usize..=MAX_NAME_LEN).prop_flat_map(name_of_len),
+    ]
 }
 
-/// A name over the limit: 51 to 60 characters, half the time exactly 51.
+/// A name over the limit: `MAX_NAME_LEN + 1` to `+ 10` characters, half the time just over.
 pub fn long_name() -> impl Strategy<Value = String> {
-    prop_oneof![name_of_len(51), (51usize..=60).prop_flat_map(name_of_len)]
+    let over = MAX_NAME_LEN + 1;
+    prop_oneof![
+        name_of_len(over),
+        (over..=MAX_NAME_LEN + 10).prop_flat_map(name_of_len)
+    ]
 }
 
 /// A valid plain ASCII name (the same in characters and bytes), for stateful sequences.
@@ -35,27 +44,29 @@ pub fn ascii_name() -> impl Strategy<Value = String> {
     "[a-z0-9-]{0,40}"
 }
 
-/// A temperature within `[0, 1]`, at the bounds half the time.
+/// A temperature within `rules::media::TEMPERATURE`, at the bounds half the time.
 pub fn valid_temperature() -> impl Strategy<Value = f64> {
+    let (lo, hi) = (*TEMPERATURE.start(), *TEMPERATURE.end());
     prop_oneof![
-        Just(0.0),
-        Just(1.0),
-        Just(0.5),
-        (0u32..=1000).prop_map(|n| f64::from(n) / 1000.0)
+        Just(lo),
+        Just(hi),
+        Just((lo + hi) / 2.0),
+        (0u32..=1000).prop_map(move |n| lo + (hi - lo) * f64::from(n) / 1000.0)
     ]
 }
 
-/// A temperature just outside `[0, 1]` or far outside.
+/// A temperature just outside `rules::media::TEMPERATURE` or far outside.
 pub fn invalid_temperature() -> impl Strategy<Value = f64> {
+    let (lo, hi) = (*TEMPERATURE.start(), *TEMPERATURE.end());
     prop_oneof![
-        Just(-0.01),
-        Just(1.01),
-        Just(1.001),
-        Just(-0.001),
-        Just(2.0),
-        Just(-1.0),
-        (1u32..=1000).prop_map(|n| 1.0 + f64::from(n) / 1000.0),
-        (1u32..=1000).prop_map(|n| -f64::from(n) / 1000.0),
+        Just(lo - 0.01),
+        Just(hi + 0.01),
+        Just(hi + 0.001),
+        Just(lo - 0.001),
+        Just(hi + 1.0),
+        Just(lo - 1.0),
+        (1u32..=1000).prop_map(move |n| hi + f64::from(n) / 1000.0),
+        (1u32..=1000).prop_map(move |n| lo - f64::from(n) / 1000.0),
     ]
 }
 

@@ -52,6 +52,15 @@ pub fn summary_table(report: &Report) -> String {
             }
         }
     }
+    for n in &report.notes {
+        out.push_str(&format!("note: {n}\n"));
+    }
+    if let Some(f) = &report.setup_failure {
+        out.push_str(&format!(
+            "SETUP FAILED during {} ({:?}): {}\nno check ran\n",
+            f.stage, f.kind, f.message
+        ));
+    }
     let s = &report.summary;
     out.push_str(&format!(
         "\n{} checks: {} passed, {} failed, {} deviations, {} skipped, {} errors  ·  {} requests, {} retries, ~{} quota  ·  {:.1}s  ·  seed {}\n",

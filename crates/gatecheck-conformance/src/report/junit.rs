@@ -1,6 +1,6 @@
 //! JUnit XML: one test case per check; failures and (with `--strict`) deviations fail.
 
-use super::{Report, Status};
+use super::{Report, SetupFailureKind, Status};
 use quick_junit::{NonSuccessKind, TestCase, TestCaseStatus, TestSuite};
 use std::time::Duration;
 
@@ -11,6 +11,21 @@ pub fn to_junit(report: &Report) -> String {
     suite.set_time(Duration::from_millis(report.duration_ms));
     suite.add_property(quick_junit::Property::new("target", report.target.as_str()));
     suite.add_property(quick_junit::Property::new("seed", report.seed.to_string()));
+    if let Some(f) = &report.setup_failure {
+        let mut s = TestCaseStatus::non_success(NonSuccessKind::Failure);
+        s.set_message(format!("{} failed: {}", f.stage, f.message));
+        s.set_type(format!("setup-{}", kind_name(f.kind)));
+        s.set_description(format!(
+            "target {} failed during {} ({}): {}\nno check ran",
+            report.target,
+            f.stage,
+            kind_name(f.kind),
+            f.message
+        ));
+        let mut case = TestCase::new("target.setup", s);
+        case.set_classname("gatecheck.target");
+        suite.add_test_case(case);
+    }
     for c in &report.checks {
         let describe = || {
             let mut text = c.message.clone().unwrap_or_default();
@@ -75,4 +90,13 @@ pub fn to_junit(report: &Report) -> String {
     }
     junit.add_test_suite(suite);
     junit.to_string().unwrap_or_default()
+}
+
+fn kind_name(k: SetupFailureKind) -> &'static str {
+    match k {
+        SetupFailureKind::Unreachable => "unreachable",
+        SetupFailureKind::Target => "target",
+        SetupFailureKind::Config => "config",
+        SetupFailureKind::Stopped => "stopped",
+    }
 }

@@ -7,8 +7,8 @@ mod junit;
 pub use human::{progress_bar, summary_table};
 pub use junit::to_junit;
 
-use crate::catalog::Kind;
 use crate::checks::Evidence;
+use crate::checks::Kind;
 use crate::exit;
 use serde::{Deserialize, Serialize};
 
@@ -83,6 +83,43 @@ pub struct Summary {
     pub errors: u32,
 }
 
+/// How the runner judged the target before its checks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum TargetKind {
+    /// A gatecheck mock: its signature was seen, or `--target mock` was given.
+    Mock,
+    /// Anything else: no `/__mock/*` request is sent after the probe.
+    Deployment,
+    /// Not known: discovery did not get that far.
+    Unknown,
+}
+
+/// Why discovery stopped the run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum SetupFailureKind {
+    /// The target could not be reached (connection refused or reset, timeout).
+    Unreachable,
+    /// The target answered, but not in a way the runner can work with.
+    Target,
+    /// The user's configuration cannot work with this target (credentials, `--key-id`).
+    Config,
+    /// A budget or the deadline ran out during discovery.
+    Stopped,
+}
+
+/// The target failed before any check ran; the report says where and why.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SetupFailure {
+    /// What the runner was doing: `health probe`, `accounts`, `catalog`, `key setup`.
+    pub stage: String,
+    /// What kind of failure.
+    pub kind: SetupFailureKind,
+    /// What happened (redacted).
+    pub message: String,
+}
+
 /// The report of a run.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Report {
@@ -92,6 +129,15 @@ pub struct Report {
     pub target: String,
     /// The mock's profile, when the target is a gatecheck mock.
     pub mock_profile: Option<String>,
+    /// Whether the target was judged a mock (control API used) or a deployment.
+    pub target_kind: TargetKind,
+    /// The profile whose decided behaviour was expected (`--expect`).
+    pub expect: String,
+    /// What the runner decided about the target, e.g. "no control API: virtual-clock checks
+    /// skipped, real-time polling used".
+    pub notes: Vec<String>,
+    /// Set when discovery failed and no check ran.
+    pub setup_failure: Option<SetupFailure>,
     /// The seed of every generator (pass it to `--seed` to replay).
     pub seed: u64,
     /// Cases per property.
@@ -145,8 +191,19 @@ impl Report {
 
     /// The exit code: [`exit::INTERRUPTED`] after Ctrl-C; [`exit::CONTRACT_FAILURES`] on
     /// failures, errors, or deviations with `--strict`; [`exit::PASSED`] otherwise.
+    ///
+    /// A failed discovery gives [`exit::UNREACHABLE`] when the target could not be reached,
+    /// [`exit::USAGE`] when the user's configuration cannot work, and
+    /// [`exit::CONTRACT_FAILURES`] when the target misbehaved or the run stopped.
     pub fn exit_code(&self) -> u8 {
         let s = &self.summary;
+        if let Some(f) = &self.setup_failure {
+            return match f.kind {
+                SetupFailureKind::Unreachable => exit::UNREACHABLE,
+                SetupFailureKind::Config => exit::USAGE,
+                SetupFailureKind::Target | SetupFailureKind::Stopped => exit::CONTRACT_FAILURES,
+            };
+        }
         if self.interrupted {
             exit::INTERRUPTED
         } else if s.failed > 0 || s.errors > 0 || (self.strict && s.deviations > 0) {

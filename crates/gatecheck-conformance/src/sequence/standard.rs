@@ -5,6 +5,7 @@ use super::{Ctx, Sequence, Step};
 use crate::client::{Auth, Part, RequestSpec};
 use crate::gen::strategies;
 use crate::redact::Secret;
+use gatecheck_schemas::rules::token::MAX_NAME_LEN;
 use proptest::strategy::{Strategy, ValueTree};
 use proptest::test_runner::TestRunner;
 use rand::rngs::SmallRng;
@@ -433,7 +434,7 @@ fn key_steps(rng: &mut SmallRng, gen: &mut TestRunner, steps: &mut Vec<Step>) {
         })
         .needs("key_before"),
     );
-    let long = draw(gen, strategies::long_name(), "n".repeat(51));
+    let long = draw(gen, strategies::long_name(), "n".repeat(MAX_NAME_LEN + 1));
     steps.push(
         Step::new(
             "token.update.name-51-chars",
@@ -444,7 +445,8 @@ fn key_steps(rng: &mut SmallRng, gen: &mut TestRunner, steps: &mut Vec<Step>) {
     );
     // 20 characters of 1 to 4 bytes, more than 50 bytes in all: within the spec's limit,
     // over new-api's byte count.
-    let wide_name = strategies::name_of_len(20).prop_filter("over 50 bytes", |n| n.len() > 50);
+    let wide_name =
+        strategies::name_of_len(20).prop_filter("over the byte limit", |n| n.len() > MAX_NAME_LEN);
     let wide = draw(gen, wide_name, "名".repeat(20));
     steps.push(
         Step::new(
@@ -475,21 +477,29 @@ fn key_steps(rng: &mut SmallRng, gen: &mut TestRunner, steps: &mut Vec<Step>) {
         "enable",
         status_only(1),
     ));
-    steps.push(Step::new(
-        "token.update.status-only-disable",
-        "disable",
-        status_only(2),
-    ));
+    // The disabled-key request below depends on this step's effect: the capture makes it part
+    // of that request's minimal reproduction.
+    steps.push(
+        Step::new(
+            "token.update.status-only-disable",
+            "disable",
+            status_only(2),
+        )
+        .capture("key_disabled", "/data/status"),
+    );
     let prompt = words(rng, 3);
-    steps.push(Step::new(
-        "auth.v1.disabled-key-401",
-        "request with the disabled key",
-        move |ctx| {
-            Ok(RequestSpec::post("/v1/images/generations")
-                .auth(api_key(ctx)?)
-                .json(json!({"model": "gpt-image-1", "prompt": prompt, "size": "1024x1024"})))
-        },
-    ));
+    steps.push(
+        Step::new(
+            "auth.v1.disabled-key-401",
+            "request with the disabled key",
+            move |ctx| {
+                Ok(RequestSpec::post("/v1/images/generations")
+                    .auth(api_key(ctx)?)
+                    .json(json!({"model": "gpt-image-1", "prompt": prompt, "size": "1024x1024"})))
+            },
+        )
+        .needs("key_disabled"),
+    );
     steps.push(Step::new(
         "token.update.status-only-reenable",
         "enable again",

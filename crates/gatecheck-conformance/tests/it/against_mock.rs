@@ -50,7 +50,9 @@ async fn new_api_profile_reports_exactly_the_listed_differences() {
     assert_eq!(
         failed,
         vec![
+            "token.update.group-no-access",
             "token.update.name-50-chars",
+            "token.update.name-51-chars-rejected",
             "token.update.status-applied",
             "v1.validation-status-400",
             "video.poll.unknown-id-404",
@@ -58,11 +60,48 @@ async fn new_api_profile_reports_exactly_the_listed_differences() {
         "{}",
         show(&report)
     );
-    assert!(
-        report.ids_with(Status::Deviation).is_empty(),
+    let mut deviations = report.ids_with(Status::Deviation);
+    deviations.sort();
+    assert_eq!(
+        deviations,
+        vec![
+            "audio.translation.bad-request-rejected",
+            "key.state.matches-model",
+            "token.update.expired-time-range",
+            "token.update.status-enum",
+            "video.create.unknown-model-503",
+            "video.task.decided-fields",
+        ],
         "{}",
         show(&report)
     );
+    // Every deviation and every failure names its DECISIONS row; a failure's row is one
+    // whose verdict is a failure (new-api breaks a rule the spec pins).
+    for c in &report.checks {
+        let Some(ev) = c.evidence.as_ref() else {
+            continue;
+        };
+        if c.status == Status::Deviation {
+            let row = ev.decision.as_deref().unwrap_or("");
+            assert!(row.starts_with("NA"), "{}: {row}", c.id);
+            assert!(ev.message.contains(&format!("DECISIONS {row}")), "{}", c.id);
+        }
+        if c.status == Status::Failed {
+            let row = ev
+                .message
+                .strip_prefix("DECISIONS ")
+                .and_then(|m| m.split_whitespace().next())
+                .unwrap_or_else(|| panic!("{}: no row in {:?}", c.id, ev.message));
+            let decision = gatecheck_schemas::decisions::get(row)
+                .unwrap_or_else(|| panic!("{}: unknown row {row}", c.id));
+            assert_eq!(
+                decision.verdict,
+                gatecheck_schemas::decisions::Verdict::Failure,
+                "{}: {row}",
+                c.id
+            );
+        }
+    }
     assert!(
         report.ids_with(Status::Error).is_empty(),
         "{}",
@@ -82,4 +121,106 @@ fn the_run_future_is_send() {
     let config = RunnerConfig::new("http://127.0.0.1:1".parse().expect("url"));
     let fut = Runner::new(config).run();
     assert_send(&fut);
+}
+
+/// Each profile, checked with the matching `--expect`, with a freshly created key (the control
+/// API's), the limited fixture key 1 and the unlimited fixture key 7: no failure, no deviation.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn each_profile_passes_with_the_matching_expectation_and_any_key() {
+    for profile in [Profile::Documented, Profile::NewApi] {
+        for key_id in [None, Some(1), Some(7)] {
+            let server = MockServer::builder()
+                .profile(profile)
+                .clock(ClockMode::virtual_default())
+                .start()
+                .await;
+            let mut cfg = config(&server.uri()).with_expect(profile);
+            if let Some(id) = key_id {
+                cfg = cfg.with_key_id(id);
+            }
+            let report = Runner::new(cfg).run().await.expect("run");
+            server.shutdown().await;
+            let not_passed: Vec<_> = report
+                .checks
+                .iter()
+                .filter(|c| c.status != Status::Passed)
+                .map(|c| (c.id.as_str(), c.status))
+                .collect();
+            assert!(
+                not_passed.is_empty(),
+                "{profile} with key {key_id:?}:\n{}",
+                show(&report)
+            );
+            assert_eq!(report.exit_code(), 0);
+        }
+    }
+}
+
+/// DECISIONS NA5: new-api answers a typo'd model 503 `model_not_found`, which the spec tells
+/// clients to retry. The runner reports it as a deviation with that consequence, and never
+/// retries it itself: each case is one request.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn unknown_model_503_is_a_deviation_and_never_retried() {
+    let server = MockServer::builder()
+        .profile(Profile::NewApi)
+        .clock(ClockMode::virtual_default())
+        .start()
+        .await;
+    let cfg = config(&server.uri()).with_only(["video.create.unknown-model-503"]);
+    let report = Runner::new(cfg).run().await.expect("run");
+    let expected = config(&server.uri())
+        .with_only(["video.create.unknown-model-503"])
+        .with_expect(Profile::NewApi);
+    let expected = Runner::new(expected).run().await.expect("run");
+    server.shutdown().await;
+    let c = &report.checks[0];
+    assert_eq!(c.status, Status::Deviation, "{}", show(&report));
+    let ev = c.evidence.as_ref().expect("evidence");
+    assert_eq!(ev.decision.as_deref(), Some("NA5"));
+    assert!(ev.message.contains("retries forever"), "{}", ev.message);
+    assert_eq!(ev.status, Some(503));
+    assert_eq!(report.retries, 0, "{}", show(&report));
+    assert_eq!(
+        expected.checks[0].status,
+        Status::Passed,
+        "{}",
+        show(&expected)
+    );
+    assert_eq!(expected.retries, 0);
+}
+
+/// DECISIONS NA9: with dall-e-3 as the only image model, the new-api profile's default size
+/// is a deviation citing NA9 without `--expect new-api`, and passes with it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn dall_e_default_size_is_judged_by_expect() {
+    let mut fixtures = gatecheck_mock::Fixtures::embedded();
+    fixtures
+        .catalog
+        .retain(|m| m.model_type != "image" || m.id == "dall-e-3");
+    let server = MockServer::builder()
+        .profile(Profile::NewApi)
+        .fixtures(fixtures)
+        .clock(ClockMode::virtual_default())
+        .start()
+        .await;
+    let only = ["images.missing-field-rejected"];
+    let cfg = config(&server.uri()).with_cases(8).with_only(only);
+    let report = Runner::new(cfg).run().await.expect("run");
+    let cfg = config(&server.uri())
+        .with_cases(8)
+        .with_only(only)
+        .with_expect(Profile::NewApi);
+    let expected = Runner::new(cfg).run().await.expect("run");
+    server.shutdown().await;
+    let c = &report.checks[0];
+    assert_eq!(c.status, Status::Deviation, "{}", show(&report));
+    let ev = c.evidence.as_ref().expect("evidence");
+    assert_eq!(ev.decision.as_deref(), Some("NA9"));
+    assert!(ev.message.contains("DECISIONS NA9"), "{}", ev.message);
+    assert_eq!(
+        expected.checks[0].status,
+        Status::Passed,
+        "{}",
+        show(&expected)
+    );
 }

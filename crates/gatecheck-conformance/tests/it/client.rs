@@ -178,3 +178,61 @@ async fn https_goes_through_a_configured_proxy_with_connect() {
         "{request}"
     );
 }
+
+/// A server that answers every request with a chunked body that never ends.
+async fn endless_server() -> String {
+    let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind");
+    let addr = listener.local_addr().expect("addr");
+    tokio::spawn(async move {
+        while let Ok((mut s, _)) = listener.accept().await {
+            tokio::spawn(async move {
+                let mut buf = [0u8; 4096];
+                let _ = s.read(&mut buf).await;
+                let head = "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ntransfer-encoding: chunked\r\n\r\n";
+                if s.write_all(head.as_bytes()).await.is_err() {
+                    return;
+                }
+                let chunk = format!("{:x}\r\n{}\r\n", 64 * 1024, "a".repeat(64 * 1024));
+                while s.write_all(chunk.as_bytes()).await.is_ok() {}
+            });
+        }
+    });
+    format!("http://{addr}")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn endless_bodies_stay_within_one_memory_budget() {
+    let base = endless_server().await;
+    let budget = gatecheck_conformance::MemoryBudget::new(8 << 20);
+    let c = Client::new(ClientConfig {
+        timeout: Duration::from_secs(20),
+        max_body_bytes: 4 << 20,
+        memory_budget: budget.clone(),
+        ..ClientConfig::new(Target::new(base.parse().expect("url")))
+    })
+    .expect("client");
+    let mut tasks = tokio::task::JoinSet::new();
+    for _ in 0..16 {
+        let c = c.clone();
+        tasks.spawn(async move { c.send(&RequestSpec::get("/v1/x")).await });
+    }
+    let (mut too_large, mut over_budget) = (0, 0);
+    while let Some(r) = tasks.join_next().await {
+        match r.expect("task") {
+            Err(ClientError::BodyTooLarge(n)) => {
+                assert_eq!(n, 4 << 20);
+                too_large += 1;
+            }
+            Err(ClientError::MemoryBudget(n)) => {
+                assert_eq!(n, 8 << 20);
+                over_budget += 1;
+            }
+            other => panic!("unexpected: {other:?}"),
+        }
+        // Never more than the budget reserved at once.
+        assert!(budget.available() <= budget.total());
+    }
+    assert_eq!(too_large + over_budget, 16);
+    assert_eq!(budget.available(), budget.total(), "bytes not given back");
+    eprintln!("16 endless bodies: {too_large} hit the 4 MiB cap, {over_budget} the 8 MiB budget");
+}

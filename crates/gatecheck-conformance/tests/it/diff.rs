@@ -1,6 +1,6 @@
 //! Differential runs against embedded mocks: profile differences, and nothing volatile.
 
-use gatecheck_conformance::diff::{render_text, DiffReport, DiffRun, Style, KNOWN_DIFFERENCES};
+use gatecheck_conformance::diff::{render_text, DiffReport, DiffRun, Style};
 use gatecheck_conformance::normalize::Normalizer;
 use gatecheck_conformance::sequence::{
     mock_target, PollSettings, Sequence, SequenceOptions, SideRunner,
@@ -62,7 +62,24 @@ async fn documented_vs_new_api_shows_exactly_the_profile_differences() {
         "unexplained: {:?}",
         report.unexplained()
     );
-    assert_eq!(report.known_rows().len(), KNOWN_DIFFERENCES.len());
+    let mut rows: Vec<&str> = report.known_rows().iter().map(|k| k.id).collect();
+    rows.sort();
+    assert_eq!(
+        rows,
+        ["NA10", "NA12", "NA13", "NA2", "NA3", "P1", "P2", "P3", "P4", "P5", "P6"]
+    );
+    // Every difference carries the id of the row that explains it, in the text too.
+    let text = render_text(&report, Style::default());
+    for step in report.differing() {
+        for d in &step.differences {
+            let row = d.known.as_deref().unwrap_or_default();
+            assert!(
+                text.contains(&format!("{}  (known difference {row})", d.describe())),
+                "{}",
+                d.describe()
+            );
+        }
+    }
     assert!(!report.has_errors());
     // Every difference reproduces with its minimal steps alone; no secret in the repro lines.
     for step in report.differing() {
@@ -162,4 +179,37 @@ proptest::proptest! {
             proptest::prop_assert_eq!(b.pointer(pointer), diff.right.as_ref());
         }
     }
+}
+
+/// A difference no DECISIONS row explains (here a renamed catalog model) stays plain and is
+/// listed under "other differences"; the profile differences keep their row ids.
+#[tokio::test]
+async fn a_difference_no_row_explains_stays_plain() {
+    let mut fixtures = gatecheck_mock::Fixtures::embedded();
+    fixtures.catalog[0].name = "Renamed by the test".into();
+    let left = MockServer::builder()
+        .clock(ClockMode::virtual_default())
+        .start()
+        .await;
+    let right = MockServer::builder()
+        .profile(Profile::NewApi)
+        .fixtures(fixtures)
+        .clock(ClockMode::virtual_default())
+        .start()
+        .await;
+    let report = diff(&left, &right, 7).await;
+    let text = render_text(&report, Style::default());
+    let renamed: Vec<_> = report
+        .differing()
+        .flat_map(|s| &s.differences)
+        .filter(|d| d.right.as_ref().and_then(|v| v.as_str()) == Some("Renamed by the test"))
+        .collect();
+    assert!(!renamed.is_empty(), "{text}");
+    for d in renamed {
+        assert_eq!(d.known, None);
+        assert!(text.contains(&format!("  {}\n", d.describe())), "{text}");
+    }
+    assert!(!report.unexplained().is_empty());
+    assert!(text.contains("other differences: "), "{text}");
+    assert!(text.contains("(known difference P3)"), "{text}");
 }

@@ -1,11 +1,21 @@
 //! Integration tests of gatecheck-conformance (one test binary; one module per area).
 
+mod acceptance;
 mod against_mock;
 mod client;
+mod decisions;
 mod diff;
+mod fuzz_inputs;
+mod healthy;
+mod hostile;
 mod mutations;
 mod normalize;
+mod openapi_replay;
+mod planted;
+mod planted_coverage;
 mod reports;
+mod rule_users;
 mod safety;
 mod snapshot;
 mod snapshot_golden;
+mod targets;

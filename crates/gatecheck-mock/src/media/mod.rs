@@ -35,15 +35,7 @@ pub use subtitles::{srt, vtt};
 pub use transcript::{audio_duration_ms, audio_seed, transcribe, Segment, Transcript};
 pub use wav::{pcm, tone, wav, wav_header, SPEECH_RATE};
 
-/// 64-bit FNV-1a hash (stable across runs and platforms).
-pub fn fnv1a(data: &[u8]) -> u64 {
-    let mut h = 0xcbf2_9ce4_8422_2325u64;
-    for &b in data {
-        h ^= u64::from(b);
-        h = h.wrapping_mul(0x0000_0100_0000_01B3);
-    }
-    h
-}
+pub use gatecheck_schemas::rules::media::fnv1a;
 
 /// The SplitMix64 generator: advances `state` and returns the next value.
 pub fn splitmix(state: &mut u64) -> u64 {

@@ -6,7 +6,7 @@ use bytes::Bytes;
 use super::{splitmix, Cache};
 
 /// Largest accepted pixel count (bounds the memory of one encode).
-pub const MAX_PIXELS: u64 = 4096 * 4096;
+pub const MAX_PIXELS: u64 = gatecheck_schemas::rules::media::MAX_IMAGE_PIXELS;
 
 /// Why an image could not be made.
 #[derive(Debug, thiserror::Error)]

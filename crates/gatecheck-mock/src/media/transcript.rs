@@ -78,9 +78,12 @@ pub fn audio_duration_ms(bytes: &[u8], ext: &str) -> u64 {
     ((secs * 1000.0).round() as u64).max(100)
 }
 
-/// A deterministic seed from the audio bytes (its length, first and last MiB).
+/// A deterministic seed from the audio bytes: its length, first and last 8 KiB.
+///
+/// Sampling keeps the cost flat: hashing the first and last MiB byte by byte took a third of
+/// the server's time on a 1 MiB upload (BENCHMARKS.md, "translation upload").
 pub fn audio_seed(bytes: &[u8]) -> u64 {
-    const SPAN: usize = 1 << 20;
+    const SPAN: usize = 8 << 10;
     let head = &bytes[..bytes.len().min(SPAN)];
     let tail = &bytes[bytes.len().saturating_sub(SPAN)..];
     fnv1a(head) ^ fnv1a(tail).rotate_left(17) ^ (bytes.len() as u64).wrapping_mul(0x9E37_79B9)

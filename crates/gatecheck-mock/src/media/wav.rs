@@ -46,24 +46,7 @@ pub fn pcm(samples: &[i16]) -> Bytes {
     Bytes::from(out)
 }
 
-/// A 44-byte canonical WAV header for `data_len` bytes of mono s16le at `rate`.
-pub fn wav_header(data_len: u32, rate: u32) -> [u8; 44] {
-    let mut h = [0u8; 44];
-    h[0..4].copy_from_slice(b"RIFF");
-    h[4..8].copy_from_slice(&(36 + data_len).to_le_bytes());
-    h[8..12].copy_from_slice(b"WAVE");
-    h[12..16].copy_from_slice(b"fmt ");
-    h[16..20].copy_from_slice(&16u32.to_le_bytes());
-    h[20..22].copy_from_slice(&1u16.to_le_bytes()); // PCM
-    h[22..24].copy_from_slice(&1u16.to_le_bytes()); // mono
-    h[24..28].copy_from_slice(&rate.to_le_bytes());
-    h[28..32].copy_from_slice(&(rate * 2).to_le_bytes()); // byte rate
-    h[32..34].copy_from_slice(&2u16.to_le_bytes()); // block align
-    h[34..36].copy_from_slice(&16u16.to_le_bytes()); // bits
-    h[36..40].copy_from_slice(b"data");
-    h[40..44].copy_from_slice(&data_len.to_le_bytes());
-    h
-}
+pub use gatecheck_schemas::rules::media::wav_header;
 
 /// A WAV file of `samples` (mono s16le at `rate`).
 pub fn wav(samples: &[i16], rate: u32) -> Bytes {

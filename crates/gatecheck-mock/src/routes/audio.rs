@@ -11,11 +11,12 @@
 //! Validation failures are [`error::validation`]: 400, or 500 `invalid_request` in the
 //! `new-api` profile.
 
-use super::Ctx;
+use super::ctx::Ctx;
 use crate::error::{self, MockResponse};
 use crate::media::{self, SpeechFormat, Transcript};
 use bytes::Bytes;
 use gatecheck_schemas::rules::quota::Usage;
+use gatecheck_schemas::rules::rejection::ACCEPTED;
 use gatecheck_schemas::types::{TranscriptFormat, AUDIO_EXTENSIONS};
 use http::{Method, Request};
 use hyper::body::Incoming;
@@ -132,7 +133,7 @@ async fn transcription(
     let temperature = match form.temperature.as_deref().map(str::trim) {
         None | Some("") => 0.0,
         Some(t) => match t.parse::<f64>() {
-            Ok(v) if (0.0..=1.0).contains(&v) => v,
+            Ok(v) if gatecheck_schemas::rules::media::temperature_ok(v) => v,
             _ => {
                 return Err(invalid(
                     "temperature must be a number from 0 to 1",
@@ -183,7 +184,7 @@ fn render(
     temperature: f64,
 ) -> MockResponse {
     match format {
-        TranscriptFormat::Json => error::json(200, &json!({ "text": t.text })),
+        TranscriptFormat::Json => error::json(ACCEPTED, &json!({ "text": t.text })),
         TranscriptFormat::Text => error::bytes_response(
             200,
             "text/plain; charset=utf-8",
@@ -285,5 +286,9 @@ async fn speech(cx: &Ctx, req: Request<Incoming>) -> Result<MockResponse, MockRe
     };
     cx.charge(cx.price(&model, usage))?;
     let audio = media::speech(format, input, voice, speed);
-    Ok(error::bytes_response(200, format.content_type(), audio))
+    Ok(error::bytes_response(
+        ACCEPTED,
+        format.content_type(),
+        audio,
+    ))
 }

@@ -4,11 +4,13 @@
 //! `{base}/media/images/{seed}_{w}x{h}.png`: the name encodes everything needed to draw the
 //! image again, so nothing is stored and the route needs no auth.
 
-use super::Ctx;
+use super::ctx::Ctx;
 use crate::error::{self, MockResponse};
 use crate::media::{self, fnv1a};
 use base64::Engine as _;
+use gatecheck_schemas::rules::media::default_image_size;
 use gatecheck_schemas::rules::quota::Usage;
+use gatecheck_schemas::rules::rejection::ACCEPTED;
 use http::{Method, Request};
 use hyper::body::Incoming;
 use serde_json::json;
@@ -27,8 +29,8 @@ pub(crate) async fn handle(cx: &Ctx, req: Request<Incoming>) -> MockResponse {
     }
 }
 
-/// `<w>x<h>` to numbers.
-pub(crate) fn parse_size(s: &str) -> Option<(u32, u32)> {
+/// `<w>x<h>` to numbers: `None` unless both are positive integers.
+pub fn parse_size(s: &str) -> Option<(u32, u32)> {
     let (w, h) = s.split_once('x')?;
     let (w, h) = (w.parse().ok()?, h.parse().ok()?);
     (w > 0 && h > 0).then_some((w, h))
@@ -61,14 +63,16 @@ async fn generate(cx: &Ctx, req: Request<Incoming>) -> Result<MockResponse, Mock
     }
     // `size` is required (the spec lists it with model and prompt, and the schema requires
     // it); it must be `<w>x<h>` and one of the model's sizes, so "auto" is refused too.
-    let size = match v.get("size") {
-        None | Some(serde_json::Value::Null) => {
+    // new-api fills in a DALL·E model's size (DECISIONS NA9).
+    let size = match (v.get("size"), default_image_size(cx.profile(), &model)) {
+        (None | Some(serde_json::Value::Null), Some(default)) => default.to_owned(),
+        (None | Some(serde_json::Value::Null), None) => {
             return Err(invalid(
                 &format!("size is required, one of {}", cap.sizes.join(", ")),
                 "size",
             ))
         }
-        Some(s) => match s.as_str() {
+        (Some(s), _) => match s.as_str() {
             Some(s) => s.to_owned(),
             None => return Err(invalid("size must be a string <width>x<height>", "size")),
         },
@@ -84,7 +88,9 @@ async fn generate(cx: &Ctx, req: Request<Incoming>) -> Result<MockResponse, Mock
     };
     let n = match v.get("n") {
         None | Some(serde_json::Value::Null) => 1,
-        Some(n) => match n.as_i64() {
+        // A JSON integer, also when written with a zero fraction (`2.0`), as JSON Schema's
+        // `integer` allows.
+        Some(n) => match n.as_i64().or_else(|| integral(n.as_f64()?)) {
             Some(n @ 1..=10) => n,
             _ => return Err(invalid("n must be an integer from 1 to 10", "n")),
         },
@@ -105,7 +111,13 @@ async fn generate(cx: &Ctx, req: Request<Incoming>) -> Result<MockResponse, Mock
             ));
         }
     }
-    let quality = match field("quality") {
+    // An optional text field: absent or `null` is the default, any other non-string refused.
+    let text = |k: &str| match v.get(k) {
+        None | Some(serde_json::Value::Null) => Ok(None),
+        Some(serde_json::Value::String(s)) => Ok(Some(s.as_str())),
+        Some(_) => Err(invalid(&format!("{k} must be a string"), k)),
+    };
+    let quality = match text("quality")? {
         None | Some("auto") => "low",
         Some(q @ ("low" | "medium" | "high" | "standard" | "hd")) => q,
         Some(_) => {
@@ -115,7 +127,7 @@ async fn generate(cx: &Ctx, req: Request<Incoming>) -> Result<MockResponse, Mock
             ))
         }
     };
-    let background = match field("background") {
+    let background = match text("background")? {
         None | Some("auto") => "opaque",
         Some(b @ ("opaque" | "transparent")) => b,
         Some(_) => {
@@ -206,9 +218,39 @@ pub(crate) async fn public(cx: &Ctx, req: Request<Incoming>) -> MockResponse {
     let (Ok(seed), Some((w, h))) = (u64::from_str_radix(seed, 16), parse_size(size)) else {
         return not_found();
     };
-    let _ = cx;
-    match media::png(seed, w, h) {
-        Ok(png) => error::bytes_response(200, "image/png", png),
-        Err(_) => not_found(),
+    match cx.app.renderer.public_png(seed, w, h).await {
+        Ok(png) => error::bytes_response(ACCEPTED, "image/png", png),
+        Err(crate::render::RenderError::Busy) => {
+            let mut resp = error::json(
+                503,
+                &json!({"success": false, "message": "too many images being rendered; retry"}),
+            );
+            resp.headers_mut().insert(
+                http::header::RETRY_AFTER,
+                http::HeaderValue::from_static("1"),
+            );
+            resp
+        }
+        Err(crate::render::RenderError::Invalid) => not_found(),
+    }
+}
+
+/// `f` as an integer when it has no fraction and fits exactly (|f| < 2^53).
+fn integral(f: f64) -> Option<i64> {
+    const EXACT: f64 = 9_007_199_254_740_992.0; // 2^53
+    (f.fract() == 0.0 && f.abs() < EXACT).then_some(f as i64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::integral;
+
+    #[test]
+    fn integral_takes_whole_numbers_only() {
+        assert_eq!(integral(9.0), Some(9));
+        assert_eq!(integral(-2.0), Some(-2));
+        assert_eq!(integral(2.5), None);
+        assert_eq!(integral(1e300), None);
+        assert_eq!(integral(f64::NAN), None);
     }
 }

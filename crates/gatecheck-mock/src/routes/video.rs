@@ -17,14 +17,16 @@
 //!
 //! Task answers carry `openai-poll-after-ms`.
 
+use super::ctx::Ctx;
 use super::images::parse_size;
-use super::Ctx;
 use crate::error::{self, MockResponse};
 use crate::media;
 use crate::video::{OutcomeOverrideError, StoredVideo};
 use gatecheck_schemas::rules::quota::Usage;
-use gatecheck_schemas::rules::video::{error_for, VideoOutcome};
+use gatecheck_schemas::rules::rejection::ACCEPTED;
+use gatecheck_schemas::rules::video::{content_rejection, error_for, VideoOutcome};
 use gatecheck_schemas::types::{VideoStatus, VideoTaskError};
+use gatecheck_schemas::Profile;
 use http::{HeaderValue, Method, Request};
 use hyper::body::Incoming;
 use serde_json::json;
@@ -68,7 +70,10 @@ fn poll_after(cx: &Ctx) -> u64 {
 }
 
 fn task_response(cx: &Ctx, t: &StoredVideo) -> MockResponse {
-    let mut resp = error::json(200, &t.render(cx.now_ms(), &cx.base_url()));
+    let mut resp = error::json(
+        ACCEPTED,
+        &t.render(cx.now_ms(), &cx.base_url(), cx.profile()),
+    );
     if let Ok(v) = HeaderValue::from_str(&poll_after(cx).to_string()) {
         resp.headers_mut().insert(POLL_AFTER_HEADER, v);
     }
@@ -85,6 +90,9 @@ struct Fields {
 }
 
 impl Fields {
+    /// The fields the service reads; any other is ignored.
+    const KNOWN: [&'static str; 4] = ["model", "prompt", "seconds", "size"];
+
     fn set(&mut self, name: &str, value: String) {
         match name {
             "model" => self.model = Some(value),
@@ -134,10 +142,21 @@ async fn read_fields(cx: &Ctx, req: Request<Incoming>) -> Result<Fields, MockRes
         };
         for (k, v) in obj {
             let text = match v {
-                serde_json::Value::String(s) => s.clone(),
-                serde_json::Value::Number(n) => n.to_string(),
                 serde_json::Value::Null => continue,
-                other => other.to_string(),
+                _ if !Fields::KNOWN.contains(&k.as_str()) => continue,
+                serde_json::Value::String(s) => s.clone(),
+                // `seconds` may be a JSON integer (`8`, also written `8.0`).
+                serde_json::Value::Number(n) if k == "seconds" => match n.as_f64() {
+                    Some(x) if n.as_i64().is_none() && x.fract() == 0.0 => format!("{x:.0}"),
+                    _ => n.to_string(),
+                },
+                _ if k == "seconds" => {
+                    return Err(error::invalid(
+                        "seconds must be a string or an integer",
+                        None,
+                    ))
+                }
+                _ => return Err(error::invalid(&format!("{k} must be a string"), None)),
             };
             f.set(k, text);
         }
@@ -152,6 +171,7 @@ async fn create(cx: &Ctx, req: Request<Incoming>) -> Result<MockResponse, MockRe
         _ => return Err(error::invalid("model is required", Some("model"))),
     };
     cx.check_model(&model)?;
+    cx.check_channel(&model)?;
     let Some(cap) = cx
         .catalog()
         .capabilities(&model)
@@ -224,7 +244,7 @@ fn list(cx: &Ctx) -> MockResponse {
         .videos()
         .list(owner(cx), 100)
         .iter()
-        .map(|t| t.render(now, &base))
+        .map(|t| t.render(now, &base, cx.profile()))
         .collect();
     let first = data.first().map(|t| t.id.clone());
     let last = data.last().map(|t| t.id.clone());
@@ -234,7 +254,7 @@ fn list(cx: &Ctx) -> MockResponse {
     )
 }
 
-fn find(cx: &Ctx, id: &str) -> Option<StoredVideo> {
+fn find(cx: &Ctx, id: &str) -> Option<std::sync::Arc<StoredVideo>> {
     cx.videos().get(id, owner(cx))
 }
 
@@ -245,14 +265,46 @@ fn retrieve(cx: &Ctx, id: &str) -> MockResponse {
     }
 }
 
+/// new-api's content-route error (controller/video_proxy.go VideoProxy, DECISIONS NA10).
+fn proxy_error(status: u16, message: &str) -> MockResponse {
+    error::json(
+        status,
+        &json!({"error": {"message": message, "type": "invalid_request_error"}}),
+    )
+}
+
+/// new-api's internal task status, as its content route names it.
+fn internal_status(s: VideoStatus) -> &'static str {
+    match s {
+        VideoStatus::Queued => "QUEUED",
+        VideoStatus::InProgress => "IN_PROGRESS",
+        VideoStatus::Completed => "SUCCESS",
+        VideoStatus::Failed | VideoStatus::Error => "FAILURE",
+    }
+}
+
 fn content(cx: &Ctx, id: &str, query: &str) -> MockResponse {
+    let new_api = cx.profile() == Profile::NewApi;
     let Some(task) = find(cx, id) else {
+        if new_api {
+            return proxy_error(404, "Task not found");
+        }
         return error::task_not_found(cx.profile());
     };
     let status = task.status_at(cx.now_ms());
-    if status != VideoStatus::Completed {
-        return error::invalid(
-            &format!("the video is not ready: task status is {}", status.as_str()),
+    if let Some(r) = content_rejection(status) {
+        if new_api {
+            let message = format!(
+                "Task is not completed yet, current status: {}",
+                internal_status(status)
+            );
+            return proxy_error(r.http_status(cx.profile()), &message);
+        }
+        let message = format!("the video is not ready: task status is {}", status.as_str());
+        return error::v1_error(
+            r.http_status(cx.profile()),
+            &message,
+            r.code(cx.profile()),
             None,
         );
     }
@@ -269,7 +321,7 @@ fn content(cx: &Ctx, id: &str, query: &str) -> MockResponse {
         ),
         "thumbnail" | "spritesheet" => {
             match media::png(media::fnv1a(task.id.as_bytes()), w.min(512), h.min(512)) {
-                Ok(png) => error::bytes_response(200, "image/png", png),
+                Ok(png) => error::bytes_response(ACCEPTED, "image/png", png),
                 Err(e) => error::v1_error(500, &e.to_string(), None, None),
             }
         }
@@ -299,7 +351,7 @@ pub(crate) async fn control(cx: &Ctx, req: Request<Incoming>) -> MockResponse {
                 .snapshot()
                 .tasks
                 .into_iter()
-                .map(|t| json!({"owner": t.owner, "task": t.render(now, &base)}))
+                .map(|t| json!({"owner": t.owner, "task": t.render(now, &base, cx.profile())}))
                 .collect();
             error::json(200, &json!({"success": true, "data": tasks}))
         }
@@ -328,7 +380,7 @@ pub(crate) async fn control(cx: &Ctx, req: Request<Incoming>) -> MockResponse {
             {
                 Ok(t) => error::json(
                     200,
-                    &json!({"success": true, "data": t.render(cx.now_ms(), &cx.base_url())}),
+                    &json!({"success": true, "data": t.render(cx.now_ms(), &cx.base_url(), cx.profile())}),
                 ),
                 Err(e @ OutcomeOverrideError::NotFound(_)) => control_failure(404, &e.to_string()),
                 Err(e @ OutcomeOverrideError::Terminal(_)) => control_failure(409, &e.to_string()),

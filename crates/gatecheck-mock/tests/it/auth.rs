@@ -83,6 +83,23 @@ async fn past_expired_time_is_401_and_sets_status_3() {
     assert_eq!(server.key(key.id).unwrap().status, 3);
 }
 
+/// The expiry boundary (rules::key::is_past_expiry, new-api's `ExpiredTime < now`): a key is
+/// admitted at `now == expired_time` and refused one second later.
+#[tokio::test]
+async fn a_key_is_admitted_at_its_expired_time_and_refused_a_second_later() {
+    let server = MockServer::builder()
+        .clock(ClockMode::Virtual {
+            epoch: 1_800_000_000,
+        })
+        .start()
+        .await;
+    let key = server.add_key(NewKey::new().expired_time(1_800_000_100));
+    server.clock().advance(Duration::from_secs(100));
+    assert_eq!(models_with(&server, &bearer(&key.key)).await.status, 200);
+    server.clock().advance(Duration::from_secs(1));
+    assert_eq!(models_with(&server, &bearer(&key.key)).await.status, 401);
+}
+
 #[tokio::test]
 async fn zero_quota_is_401_and_sets_status_4() {
     let server = MockServer::start().await;
@@ -221,12 +238,10 @@ async fn model_limits_refuse_other_models_with_403() {
 
 #[tokio::test]
 async fn model_limits_enabled_with_empty_string_means_no_restriction() {
-    // The spec: "empty string means no restriction". Real new-api refuses every model here;
-    // the mock follows the spec in both profiles (DECISIONS.md lists no difference).
-    for profile in [
-        gatecheck_schemas::Profile::Documented,
-        gatecheck_schemas::Profile::NewApi,
-    ] {
+    // The spec: "empty string means no restriction". Real new-api refuses every model here:
+    // the new-api profile does too (DECISIONS NA1, tested in profiles.rs).
+    {
+        let profile = gatecheck_schemas::Profile::Documented;
         let server = MockServer::builder().profile(profile).start().await;
         let http = Http::new(server.uri());
         let key = server.add_key(NewKey::new().model_limits(""));

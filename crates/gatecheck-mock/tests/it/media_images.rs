@@ -192,7 +192,8 @@ async fn image_size_is_required() {
             ("no size", json!({"model": "gpt-image-1", "prompt": "p"})),
             (
                 "null size",
-                json!({"model": "dall-e-3", "prompt": "p", "size": null}),
+                // Not a DALL-E model: new-api fills in their size (NA9, tests/it/profiles.rs).
+                json!({"model": "flux-schnell", "prompt": "p", "size": null}),
             ),
             (
                 "auto size",

@@ -141,7 +141,13 @@ async fn create_rules_are_400_in_every_profile() {
         ];
         for (what, body) in cases {
             let resp = post_json(&server, VIDEOS, KEY_ENABLED, body).await;
-            assert_eq!(resp.status, 400, "{profile:?} {what}: {}", resp.text());
+            // new-api's distributor answers an unknown model 503 (DECISIONS NA5).
+            let want = if profile == Profile::NewApi && what == "unknown model" {
+                503
+            } else {
+                400
+            };
+            assert_eq!(resp.status, want, "{profile:?} {what}: {}", resp.text());
             v1_error(&resp);
         }
         assert!(
@@ -349,6 +355,12 @@ async fn tasks_belong_to_their_user() {
             format!("{VIDEOS}/task_unknown"),
         ] {
             let resp = get_with(&server, &path, KEY_OTHER_USER).await;
+            if profile == Profile::NewApi && path.ends_with("/content") {
+                // new-api's content route (DECISIONS NA10).
+                assert_eq!(resp.status, 404, "{path}: {}", resp.text());
+                assert_eq!(resp.json()["error"]["message"], "Task not found");
+                continue;
+            }
             assert_eq!(resp.status, status, "{profile:?} {path}: {}", resp.text());
             if profile == Profile::NewApi {
                 assert_eq!(

@@ -6,24 +6,6 @@ use gatecheck_mock::{ClockMode, MockServer};
 use gatecheck_schemas::Profile;
 use serde_json::{json, Value};
 
-const DEMO: [(&str, &str); 2] = [("authorization", ACCESS_TOKEN), ("new-api-user", "1")];
-
-async fn put(server: &MockServer, query: &str, body: Value) -> Value {
-    let resp = Http::new(server.uri())
-        .json("PUT", &format!("/api/token/{query}"), &DEMO, body)
-        .await;
-    assert_eq!(resp.status, 200, "{}", resp.text());
-    resp.json()
-}
-
-fn full(id: i64) -> Value {
-    json!({
-        "id": id, "name": "kept", "expired_time": -1, "remain_quota": 1000,
-        "unlimited_quota": false, "model_limits_enabled": false, "model_limits": "",
-        "allow_ips": "", "group": "", "cross_group_retry": false
-    })
-}
-
 fn failure_message(v: &Value) -> String {
     assert_eq!(v["success"], false, "{v}");
     v["message"].as_str().unwrap_or_default().to_owned()
@@ -57,7 +39,11 @@ async fn put_name_length_counts_bytes_in_new_api_profile() {
     let server = MockServer::builder().profile(Profile::NewApi).start().await;
     let mut body = full(1);
     body["name"] = json!("é".repeat(26)); // 26 characters, 52 bytes
-    assert!(failure_message(&put(&server, "", body).await).contains("token name is too long"));
+                                          // new-api's own wording (DECISIONS NA12).
+    assert_eq!(
+        failure_message(&put(&server, "", body).await),
+        "Token name is too long"
+    );
 }
 
 #[tokio::test]
@@ -111,6 +97,34 @@ async fn put_enabling_an_expired_key_fails() {
     let msg = failure_message(&put(&server, "?status_only=1", body).await);
     assert!(msg.to_lowercase().contains("expired"), "{msg}");
     assert_eq!(server.key(3).unwrap().status, 3);
+}
+
+/// Enabling uses admission's expiry boundary (rules::key::is_past_expiry): an expired-status
+/// key whose `expired_time` is now may be enabled (it would be admitted); one a second older
+/// may not.
+#[tokio::test]
+async fn put_enabling_an_expired_key_at_its_expired_time_succeeds() {
+    let now = 1_800_000_000;
+    let server = MockServer::builder()
+        .clock(ClockMode::Virtual { epoch: now })
+        .start()
+        .await;
+    for (expired_time, enabled) in [(now, true), (now - 1, false)] {
+        let key = server.add_key(
+            gatecheck_mock::NewKey::new()
+                .status(3)
+                .expired_time(expired_time),
+        );
+        let v = put(
+            &server,
+            "?status_only=1",
+            json!({"id": key.id, "status": 1}),
+        )
+        .await;
+        assert_eq!(v["success"], enabled, "expired_time {expired_time}: {v}");
+        let status = server.key(key.id).unwrap().status;
+        assert_eq!(status, if enabled { 1 } else { 3 });
+    }
 }
 
 #[tokio::test]
@@ -436,7 +450,9 @@ async fn usage_token_reports_the_calling_keys_quota() {
 
 #[tokio::test]
 async fn token_update_status_enum() {
-    for profile in [Profile::Documented, Profile::NewApi] {
+    // new-api stores any status (DECISIONS NA11; profiles.rs tests both profiles).
+    {
+        let profile = Profile::Documented;
         let server = MockServer::builder().profile(profile).start().await;
         let before = server.key(1).unwrap();
         for status in [0, 5, 9, -5, 1000] {
@@ -468,7 +484,9 @@ async fn token_update_status_enum() {
 
 #[tokio::test]
 async fn token_update_expired_time_range() {
-    for profile in [Profile::Documented, Profile::NewApi] {
+    // new-api stores any expired_time (DECISIONS NA11; profiles.rs tests both profiles).
+    {
+        let profile = Profile::Documented;
         let server = MockServer::builder().profile(profile).start().await;
         let before = server.key(1).unwrap();
         for t in [-2i64, -5, i64::MIN] {

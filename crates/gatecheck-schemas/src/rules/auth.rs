@@ -1,4 +1,68 @@
-//! Parsing credentials out of the `Authorization` header.
+//! Parsing credentials out of the `Authorization` header, and how a management route (`/api/*`)
+//! refuses an access token ([`AccessRefusal`]).
+
+use super::rejection::ACCEPTED;
+use crate::Profile;
+
+/// Why a management route (`/api/*`) refuses a request's credentials. The body is always the
+/// `/api` envelope `{success:false, message}`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum AccessRefusal {
+    /// No access token (or, on `GET /api/usage/token`, no well-formed `Bearer` key).
+    Missing,
+    /// An access token that names no account.
+    Invalid,
+    /// `New-Api-User` missing (required by new-api), not a user id, or not the token's user.
+    UserMismatch,
+    /// The account may not use the route (new-api's role check).
+    Forbidden,
+}
+
+impl AccessRefusal {
+    /// Every way a management route refuses credentials.
+    pub const ALL: [AccessRefusal; 4] = [
+        AccessRefusal::Missing,
+        AccessRefusal::Invalid,
+        AccessRefusal::UserMismatch,
+        AccessRefusal::Forbidden,
+    ];
+
+    /// The HTTP status under `profile`: 401, except new-api's logical failure (HTTP 200
+    /// `{success:false}`) for an unknown access token, and 403 for a forbidden route.
+    ///
+    /// ```
+    /// use gatecheck_schemas::{rules::auth::AccessRefusal, Profile};
+    /// assert_eq!(AccessRefusal::Missing.http_status(Profile::NewApi), 401);
+    /// assert_eq!(AccessRefusal::Invalid.http_status(Profile::Documented), 401);
+    /// assert_eq!(AccessRefusal::Invalid.http_status(Profile::NewApi), 200);
+    /// ```
+    pub fn http_status(self, profile: Profile) -> u16 {
+        match (self, profile) {
+            (Self::Invalid, Profile::NewApi) => ACCEPTED,
+            (Self::Forbidden, _) => 403,
+            _ => 401,
+        }
+    }
+}
+
+/// Whether an `/api/*` answer with `status` and envelope `success` refuses the credentials in
+/// some profile: a refusal status without `success:true`, or HTTP 200 with `success:false`.
+///
+/// ```
+/// use gatecheck_schemas::rules::auth::is_access_refusal;
+/// assert!(is_access_refusal(401, Some(false)) && is_access_refusal(403, None));
+/// assert!(is_access_refusal(200, Some(false)));
+/// assert!(!is_access_refusal(200, Some(true)) && !is_access_refusal(500, Some(false)));
+/// ```
+pub fn is_access_refusal(status: u16, success: Option<bool>) -> bool {
+    if status == ACCEPTED {
+        return success == Some(false);
+    }
+    success != Some(true)
+        && AccessRefusal::ALL
+            .iter()
+            .any(|r| Profile::ALL.iter().any(|p| r.http_status(*p) == status))
+}
 
 /// Extracts the API key of a model route from an `Authorization` header value.
 ///

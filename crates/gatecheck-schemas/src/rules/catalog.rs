@@ -6,6 +6,9 @@ use crate::types::{CatalogEnvelope, ModelRecord};
 pub const DEFAULT_PAGE_SIZE: i64 = 20;
 /// The largest page size; larger requests are clamped to it.
 pub const MAX_PAGE_SIZE: i64 = 100;
+/// The largest page number the documented profile takes (a 64-bit integer); larger ones are
+/// answered 400 like any other page number out of range.
+pub const MAX_PAGE: i64 = i64::MAX;
 
 /// The query of `GET /api/models`.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
@@ -89,6 +92,34 @@ pub fn page(models: &[ModelRecord], query: &CatalogQuery) -> CatalogEnvelope {
         total: matching.len() as i64,
         data,
     }
+}
+
+/// The paging parameters of a listing query (`p`/`page`, `page_size`/`size`) in the
+/// documented profile: each present one must be an integer, pages from 1, sizes from 1 to
+/// [`MAX_PAGE_SIZE`]. The message names the first that is not (answered 400 with the `/api`
+/// failure envelope). new-api instead normalises them ([`CatalogQuery::parse`]).
+///
+/// ```
+/// use gatecheck_schemas::rules::catalog::check_paging;
+/// assert!(check_paging("p=2&page_size=100&model_type=video").is_ok());
+/// assert!(check_paging("page_size=0").is_err());
+/// assert!(check_paging("p=x").is_err());
+/// assert!(check_paging("size=101").is_err());
+/// ```
+pub fn check_paging(query: &str) -> Result<(), String> {
+    for (k, v) in query_pairs(query) {
+        let max = match k.as_str() {
+            "p" | "page" => MAX_PAGE,
+            "page_size" | "size" => MAX_PAGE_SIZE,
+            _ => continue,
+        };
+        match v.trim().parse::<i64>() {
+            Ok(n) if (1..=max).contains(&n) => {}
+            _ if max == MAX_PAGE => return Err(format!("{k} must be an integer from 1")),
+            _ => return Err(format!("{k} must be an integer from 1 to {max}")),
+        }
+    }
+    Ok(())
 }
 
 /// Splits and percent-decodes a query string into pairs.

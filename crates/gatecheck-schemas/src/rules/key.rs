@@ -4,6 +4,7 @@ use super::Rejection;
 use crate::types::{
     KeyRecord, KEY_STATUS_DISABLED, KEY_STATUS_ENABLED, KEY_STATUS_EXHAUSTED, KEY_STATUS_EXPIRED,
 };
+use crate::Profile;
 
 /// Why a key is refused before its request is looked at.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -56,11 +57,18 @@ impl KeyRejection {
     }
 }
 
-/// Whether `expired_time` is past at `now` (`-1` never expires).
+/// Whether `expired_time` is past at `now` (`-1` never expires): strictly before `now`, as
+/// new-api's `ValidateUserToken` (model/token.go) admits keys. A key whose `expired_time` is
+/// `now` is still valid. Admission ([`admit`]) and the refusal to enable an expired key
+/// ([`crate::rules::token::apply_update`]) both use it, so they agree at the boundary (new-api's
+/// update controller compares with `<=` there; the one-second difference is not observable
+/// through the spec).
 ///
 /// ```
 /// use gatecheck_schemas::rules::key::is_past_expiry;
 /// assert!(is_past_expiry(100, 200));
+/// assert!(is_past_expiry(199, 200));
+/// assert!(!is_past_expiry(200, 200)); // the boundary: not yet past
 /// assert!(!is_past_expiry(-1, 200));
 /// assert!(!is_past_expiry(300, 200));
 /// ```
@@ -156,6 +164,27 @@ pub fn model_allowed(key: &KeyRecord, model: &str) -> bool {
     // (which uses this function as its oracle) flags a deployment that refuses here.
     let listed = model_limits(key);
     listed.is_empty() || listed.contains(&model)
+}
+
+/// [`model_allowed`] under `profile`: in `new-api` an enabled but empty `model_limits` refuses
+/// every model (DECISIONS NA1: new-api sets an empty limit map, and the distributor finds no
+/// model in it); `documented` follows the spec (no restriction).
+///
+/// ```
+/// # let mut key: gatecheck_schemas::types::KeyRecord = serde_json::from_value(serde_json::json!({
+/// #   "id":1,"user_id":1,"key":"k","status":1,"name":"","created_time":0,"accessed_time":0,
+/// #   "expired_time":-1,"remain_quota":10,"unlimited_quota":false,"model_limits_enabled":true,
+/// #   "model_limits":"","allow_ips":null,"used_quota":0,"group":"","cross_group_retry":false
+/// # })).unwrap();
+/// use gatecheck_schemas::{rules::key::model_allowed_in, Profile};
+/// assert!(model_allowed_in(&key, "sora-2", Profile::Documented));
+/// assert!(!model_allowed_in(&key, "sora-2", Profile::NewApi));
+/// ```
+pub fn model_allowed_in(key: &KeyRecord, model: &str, profile: Profile) -> bool {
+    match profile {
+        Profile::Documented => model_allowed(key, model),
+        Profile::NewApi => !key.model_limits_enabled || model_limits(key).contains(&model),
+    }
 }
 
 /// The outcome of charging a key `price` quota units (see [`charge`]).

@@ -16,6 +16,16 @@ pub use audio::{parse_adts, parse_flac, parse_mp3, parse_ogg_opus, parse_wav};
 pub use audio::{AdtsInfo, FlacInfo, Mp3Info, OggOpusInfo, WavInfo};
 pub use container::{parse_mp4, Mp4Info, Mp4Track};
 pub use image::{parse_png, PngInfo};
+
+/// The largest accepted upload (DECISIONS: 25 MiB); larger bodies are answered 413.
+pub const MAX_UPLOAD_BYTES: usize = 25 * 1024 * 1024;
+
+/// The longest side of a result image the public media route draws (pixels).
+pub const MAX_IMAGE_SIDE: u32 = 4096;
+
+/// The most pixels of a result image the media route draws (bounds the memory of one encode);
+/// a larger one is answered 404.
+pub const MAX_IMAGE_PIXELS: u64 = MAX_IMAGE_SIDE as u64 * MAX_IMAGE_SIDE as u64;
 pub use subtitle::{parse_srt, parse_vtt, Cue};
 
 /// Why a medium failed to parse.
@@ -78,6 +88,61 @@ pub(crate) fn le64(b: &[u8], at: usize) -> Option<u64> {
 }
 
 pub use crc::{crc16_flac, crc16_flac_update, crc32_ieee, crc32_ogg, crc8_flac};
+
+/// The translation route's `temperature` range, inclusive (spec: "temperature 0 to 1").
+pub const TEMPERATURE: std::ops::RangeInclusive<f64> = 0.0..=1.0;
+
+/// The size an image request without `size` gets: none in `documented` (the request is
+/// refused); in `new-api`, `1024x1024` for the DALL·E models, whose size new-api fills in
+/// before relaying (relay/helper/valid_request.go GetAndValidOpenAIImageRequest, DECISIONS
+/// NA9); other models' requests are relayed without one, and the mock refuses them.
+///
+/// ```
+/// use gatecheck_schemas::{rules::media::default_image_size, Profile};
+/// assert_eq!(default_image_size(Profile::NewApi, "dall-e-3"), Some("1024x1024"));
+/// assert_eq!(default_image_size(Profile::NewApi, "gpt-image-1"), None);
+/// assert_eq!(default_image_size(Profile::Documented, "dall-e-3"), None);
+/// ```
+pub fn default_image_size(profile: crate::Profile, model: &str) -> Option<&'static str> {
+    let dall_e = matches!(model, "dall-e" | "dall-e-2" | "dall-e-3");
+    (profile == crate::Profile::NewApi && dall_e).then_some("1024x1024")
+}
+
+/// Whether `t` is an accepted `temperature` (within [`TEMPERATURE`]).
+pub fn temperature_ok(t: f64) -> bool {
+    TEMPERATURE.contains(&t)
+}
+
+/// 64-bit FNV-1a hash (stable across runs and platforms): the one copy, used by the mock's
+/// media seeds and the runner's shards and per-check seeds.
+pub fn fnv1a(data: &[u8]) -> u64 {
+    let mut h = 0xcbf2_9ce4_8422_2325u64;
+    for &b in data {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0000_0100_0000_01B3);
+    }
+    h
+}
+
+/// A 44-byte canonical WAV header for `data_len` bytes of mono s16le at `rate`: the one WAV
+/// writer, used by the mock's speech and the runner's upload files (`parse_wav` reads it).
+pub fn wav_header(data_len: u32, rate: u32) -> [u8; 44] {
+    let mut h = [0u8; 44];
+    h[0..4].copy_from_slice(b"RIFF");
+    h[4..8].copy_from_slice(&(36 + data_len).to_le_bytes());
+    h[8..12].copy_from_slice(b"WAVE");
+    h[12..16].copy_from_slice(b"fmt ");
+    h[16..20].copy_from_slice(&16u32.to_le_bytes());
+    h[20..22].copy_from_slice(&1u16.to_le_bytes()); // PCM
+    h[22..24].copy_from_slice(&1u16.to_le_bytes()); // mono
+    h[24..28].copy_from_slice(&rate.to_le_bytes());
+    h[28..32].copy_from_slice(&(rate * 2).to_le_bytes()); // byte rate
+    h[32..34].copy_from_slice(&2u16.to_le_bytes()); // block align
+    h[34..36].copy_from_slice(&16u16.to_le_bytes()); // bits
+    h[36..40].copy_from_slice(b"data");
+    h[40..44].copy_from_slice(&data_len.to_le_bytes());
+    h
+}
 
 #[cfg(test)]
 mod tests {

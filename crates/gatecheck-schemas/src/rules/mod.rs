@@ -8,11 +8,13 @@
 //! - [`ip`]: the `allow_ips` allowlist.
 //! - [`quota`]: prices in quota units.
 //! - [`token`]: `PUT /api/token/`, check by check, in the order of DECISIONS.md.
+//! - [`health`]: the mock's health signature (how a runner recognises the mock).
 //! - [`catalog`]: paging and filtering of `GET /api/models`.
 //! - [`rejection`]: every way a request is refused, with its status and code per profile.
 
 pub mod auth;
 pub mod catalog;
+pub mod health;
 pub mod ip;
 pub mod key;
 pub mod media;

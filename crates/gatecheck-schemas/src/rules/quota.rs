@@ -1,6 +1,7 @@
 //! Prices in quota units.
 
-use crate::types::Pricing;
+use crate::rules::key::{charge, ChargeOutcome};
+use crate::types::{KeyRecord, Pricing};
 
 /// Quota units per 1 USD of catalog price.
 pub const QUOTA_PER_USD: i64 = 500_000;
@@ -59,4 +60,68 @@ pub fn price_quota(pricing: &Pricing, usage: Usage) -> i64 {
     } else {
         rounded.ceil() as i64
     }
+}
+
+/// Whether charging `price` to the key read as `before` moved its counters to `after` as every
+/// correct deployment does. The expectation is [`charge`] itself, the function the mock charges
+/// with: `used_quota` grows by the price for every key, and `remain_quota` moves as `charge`
+/// moves it (down by the price for a limited key, unchanged for an unlimited one). For an
+/// unlimited key new-api's `decreaseTokenQuota` (model/token.go) also subtracts the price from
+/// `remain_quota`; that is accepted too. `Err` says what moved wrongly.
+///
+/// ```
+/// use gatecheck_schemas::rules::quota::check_charge;
+/// # let key: gatecheck_schemas::types::KeyRecord = serde_json::from_value(serde_json::json!({
+/// #   "id":1,"user_id":1,"key":"k","status":1,"name":"","created_time":0,"accessed_time":0,
+/// #   "expired_time":-1,"remain_quota":100,"unlimited_quota":false,"model_limits_enabled":false,
+/// #   "model_limits":"","allow_ips":null,"used_quota":0,"group":"","cross_group_retry":false
+/// # })).unwrap();
+/// let moved = |remain, used| gatecheck_schemas::types::KeyRecord {
+///     remain_quota: remain, used_quota: used, ..key.clone()
+/// };
+/// let unlimited = gatecheck_schemas::types::KeyRecord { unlimited_quota: true, ..key.clone() };
+/// assert!(check_charge(&key, 10, &moved(90, 10)).is_ok());
+/// assert!(check_charge(&unlimited, 10, &moved(100, 10)).is_ok());
+/// assert!(check_charge(&unlimited, 10, &moved(90, 10)).is_ok());
+/// assert!(check_charge(&key, 10, &moved(100, 10)).is_err());
+/// assert!(check_charge(&unlimited, 10, &moved(100, 0)).is_err());
+/// assert!(check_charge(&key, 200, &moved(-100, 200)).is_err()); // it could not pay
+/// ```
+pub fn check_charge(before: &KeyRecord, price: i64, after: &KeyRecord) -> Result<(), String> {
+    let mut expected = before.clone();
+    if charge(&mut expected, price, before.accessed_time) == ChargeOutcome::Insufficient {
+        return Err(format!(
+            "a request costing {price} was accepted on a limited key with remain_quota {}",
+            before.remain_quota
+        ));
+    }
+    if after.used_quota != expected.used_quota {
+        return Err(format!(
+            "used_quota grew by {}, not by the price {price} ({} -> {})",
+            after.used_quota - before.used_quota,
+            before.used_quota,
+            after.used_quota
+        ));
+    }
+    let new_api_unlimited =
+        before.unlimited_quota && after.remain_quota == before.remain_quota - price;
+    if after.remain_quota != expected.remain_quota && !new_api_unlimited {
+        let want = if before.unlimited_quota {
+            format!("0 or {price} (new-api)")
+        } else {
+            price.to_string()
+        };
+        return Err(format!(
+            "remain_quota of a {} key fell by {}, expected {want} ({} -> {})",
+            if before.unlimited_quota {
+                "unlimited"
+            } else {
+                "limited"
+            },
+            before.remain_quota - after.remain_quota,
+            before.remain_quota,
+            after.remain_quota
+        ));
+    }
+    Ok(())
 }

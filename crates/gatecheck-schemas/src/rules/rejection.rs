@@ -1,9 +1,24 @@
-//! Every way a model route refuses a request, with its HTTP status and error code per profile.
+//! Every way a model route refuses a request, with its HTTP status and error code per profile,
+//! and the status of a request that is not refused ([`ACCEPTED`]).
 //!
 //! The mock answers with these; the runner predicts with them. The order in which a model
 //! route applies its checks is given by [`ORDER`].
 
 use crate::Profile;
+
+/// The status of an accepted request on every route: a `/v1` result, and an `/api` envelope
+/// (logical `/api` failures included, which are HTTP 200 `{success:false}`).
+pub const ACCEPTED: u16 = 200;
+
+/// Whether `status` is [`ACCEPTED`].
+///
+/// ```
+/// assert!(gatecheck_schemas::rules::rejection::is_accepted(200));
+/// assert!(!gatecheck_schemas::rules::rejection::is_accepted(201));
+/// ```
+pub fn is_accepted(status: u16) -> bool {
+    status == ACCEPTED
+}
 
 /// Why a request to a `/v1/*` route is refused.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -34,6 +49,39 @@ pub enum Rejection {
     BodyTooLarge,
     /// An unknown video task id, or another user's task.
     TaskNotFound,
+    /// A path (or method and path) the service does not have (spec: Errors, 404).
+    UnknownPath,
+    /// A model id that names no model (spec: Errors, 404 wrong model identifier).
+    ModelNotFound,
+    /// A model no channel serves (unknown or typo'd). `documented` refuses it as a validation
+    /// failure of its route; `new-api`'s distributor answers 503 `model_not_found` (DECISIONS
+    /// NA5). Checked right after [`Rejection::ModelNotAllowed`]; not in [`ORDER`], which
+    /// lists the checks common to both profiles.
+    UnknownModel,
+}
+
+/// The refusals of a key on a model route (status, expiry, quota, IP, model limits): what an
+/// admission probe answers when the key is not admitted.
+pub const KEY_REFUSALS: [Rejection; 8] = [
+    Rejection::MissingKey,
+    Rejection::InvalidKey,
+    Rejection::KeyDisabled,
+    Rejection::KeyExpired,
+    Rejection::KeyExhausted,
+    Rejection::IpNotAllowed,
+    Rejection::ModelNotAllowed,
+    Rejection::InsufficientQuota,
+];
+
+/// Whether `status` is how some profile answers a refused key ([`KEY_REFUSALS`]).
+///
+/// ```
+/// use gatecheck_schemas::rules::rejection::is_key_refusal;
+/// assert!(is_key_refusal(401) && is_key_refusal(403));
+/// assert!(!is_key_refusal(200) && !is_key_refusal(429));
+/// ```
+pub fn is_key_refusal(status: u16) -> bool {
+    KEY_REFUSALS.iter().any(|r| r.answered_by_status(status))
 }
 
 /// The order in which a model route runs its checks (the first failing one answers).
@@ -75,11 +123,39 @@ impl Rejection {
             },
             Self::RateLimited => 429,
             Self::BodyTooLarge => 413,
+            Self::UnknownModel => match profile {
+                Profile::Documented => 400,
+                Profile::NewApi => 503,
+            },
             Self::TaskNotFound => match profile {
                 Profile::Documented => 404,
                 Profile::NewApi => 400,
             },
+            Self::UnknownPath | Self::ModelNotFound => 404,
         }
+    }
+
+    /// Whether `status` is this rejection's status in some profile.
+    pub fn answered_by_status(self, status: u16) -> bool {
+        Profile::ALL.iter().any(|p| self.http_status(*p) == status)
+    }
+
+    /// Whether an answer with `status` and `error.code` is this rejection: the documented
+    /// status alone (the spec pins it), or another profile's status with that profile's code
+    /// (a deployed gateway's 500 is a validation rejection only with code `invalid_request`).
+    ///
+    /// ```
+    /// use gatecheck_schemas::rules::Rejection;
+    /// let r = Rejection::MediaValidation;
+    /// assert!(r.answered_by(400, None));
+    /// assert!(r.answered_by(500, Some("invalid_request")));
+    /// assert!(!r.answered_by(500, None));
+    /// ```
+    pub fn answered_by(self, status: u16, code: Option<&str>) -> bool {
+        status == self.http_status(Profile::Documented)
+            || Profile::ALL
+                .iter()
+                .any(|p| status == self.http_status(*p) && code.is_some() && code == self.code(*p))
     }
 
     /// The `error.code` of the `/v1` error body, when the service sets one.
@@ -100,7 +176,15 @@ impl Rejection {
             | Self::KeyExpired
             | Self::KeyExhausted => None,
             Self::IpNotAllowed => Some("access_denied"),
-            Self::ModelNotAllowed => Some("model_not_allowed"),
+            // new-api's distributor passes no code (DECISIONS NA13).
+            Self::ModelNotAllowed => match profile {
+                Profile::Documented => Some("model_not_allowed"),
+                Profile::NewApi => None,
+            },
+            Self::UnknownModel => match profile {
+                Profile::Documented => Some("invalid_request"),
+                Profile::NewApi => Some("model_not_found"),
+            },
             Self::Validation | Self::MediaValidation => Some("invalid_request"),
             Self::InsufficientQuota => Some("pre_consume_token_quota_failed"),
             Self::RateLimited => Some("rate_limit_exceeded"),
@@ -109,6 +193,8 @@ impl Rejection {
                 Profile::Documented => Some("task_not_found"),
                 Profile::NewApi => Some("task_not_exist"),
             },
+            Self::UnknownPath => Some("not_found"),
+            Self::ModelNotFound => Some("model_not_found"),
         }
     }
 
@@ -132,6 +218,67 @@ impl Rejection {
             Self::RateLimited => "Too many requests, please retry later",
             Self::BodyTooLarge => "Request body too large",
             Self::TaskNotFound => "task_not_exist",
+            Self::UnknownPath => "Invalid URL",
+            Self::ModelNotFound => "The model does not exist",
+            Self::UnknownModel => "unknown model",
+        }
+    }
+
+    /// Whether an answer with `status` and error `code` is how `profile` answers this
+    /// rejection (both the status and the code match).
+    ///
+    /// ```
+    /// use gatecheck_schemas::{rules::Rejection, Profile};
+    /// assert!(Rejection::UnknownModel.answered_in(Profile::NewApi, 503, Some("model_not_found")));
+    /// assert!(!Rejection::UnknownModel.answered_in(Profile::NewApi, 503, None));
+    /// ```
+    pub fn answered_in(self, profile: Profile, status: u16, code: Option<&str>) -> bool {
+        status == self.http_status(profile) && code == self.code(profile)
+    }
+
+    /// The message under `profile`: new-api answers `Invalid token` for every key refusal
+    /// (DECISIONS NA2) and its own Chinese text for the IP refusal (NA13); otherwise
+    /// [`Rejection::default_message`].
+    ///
+    /// ```
+    /// use gatecheck_schemas::{rules::Rejection, Profile};
+    /// assert_eq!(Rejection::KeyExpired.message(Profile::NewApi), "Invalid token");
+    /// assert_eq!(Rejection::KeyExpired.message(Profile::Documented), "This token has expired");
+    /// ```
+    pub fn message(self, profile: Profile) -> &'static str {
+        match (self, profile) {
+            (
+                Self::MissingKey
+                | Self::InvalidKey
+                | Self::KeyDisabled
+                | Self::KeyExpired
+                | Self::KeyExhausted,
+                Profile::NewApi,
+            ) => "Invalid token",
+            (Self::IpNotAllowed, Profile::NewApi) => IP_REFUSAL_NEW_API,
+            _ => self.default_message(),
+        }
+    }
+}
+
+/// new-api's message for a client outside `allow_ips` (middleware/auth.go TokenAuth).
+pub const IP_REFUSAL_NEW_API: &str = "您的 IP 不在令牌允许访问的列表中";
+
+/// new-api's message for a model no channel serves (i18n
+/// `distributor.no_available_channel`, DECISIONS NA5); the `documented` message otherwise.
+///
+/// ```
+/// use gatecheck_schemas::{rules::rejection::unknown_model_message, Profile};
+/// assert_eq!(
+///     unknown_model_message(Profile::NewApi, "gpt-typo", "default"),
+///     "No available channel for model gpt-typo under group default (distributor)"
+/// );
+/// ```
+pub fn unknown_model_message(profile: Profile, model: &str, group: &str) -> String {
+    match profile {
+        Profile::Documented => format!("model {model} does not exist"),
+        Profile::NewApi => {
+            format!("No available channel for model {model} under group {group} (distributor)")
         }
     }
 }

@@ -8,7 +8,7 @@
 //! Every failure is an HTTP 200 `{success:false, message}`; [`UpdateFailure::message`] is the
 //! message text.
 
-use super::key::is_past_expiry;
+use crate::rules::key::is_past_expiry;
 use crate::types::{
     KeyRecord, TokenUpdateRequest, KEY_STATUS_ENABLED, KEY_STATUS_EXHAUSTED, KEY_STATUS_EXPIRED,
 };
@@ -19,6 +19,12 @@ pub const MAX_NAME_LEN: usize = 50;
 
 /// The message of a name over [`MAX_NAME_LEN`].
 pub const MSG_NAME_TOO_LONG: &str = "token name is too long";
+/// new-api's message of a name over [`MAX_NAME_LEN`] (DECISIONS NA12).
+pub const MSG_NAME_TOO_LONG_NEW_API: &str = "Token name is too long";
+/// The largest `remain_quota` new-api accepts: 10^9 USD × 500000 (`maxTokenQuota`, NA12).
+pub const MAX_REMAIN_QUOTA_NEW_API: i64 = 1_000_000_000 * 500_000;
+/// What the message of a group the account may not use contains (followed by the group).
+pub const MSG_NO_ACCESS_TO_GROUP: &str = "no access to group";
 /// The message of a negative `remain_quota`.
 pub const MSG_QUOTA_NEGATIVE: &str = "Quota value cannot be negative";
 /// The message of a `status` other than 1, 2, 3 or 4 (followed by the value).
@@ -44,6 +50,8 @@ pub enum UpdateFailure {
     StatusInvalid(i64),
     /// 2b. An `expired_time` that is neither -1 nor a Unix timestamp (>= 0).
     ExpiredTimeInvalid(i64),
+    /// 2c. `new-api` only: `remain_quota` above [`MAX_REMAIN_QUOTA_NEW_API`] (NA12).
+    QuotaExceedsMax,
     /// 3. Unknown id, or another user's key (decided by the caller, see [`check_request`]).
     NotFound,
     /// 4. A non-empty group the account may not use.
@@ -62,13 +70,29 @@ impl UpdateFailure {
     /// assert!(UpdateFailure::NoAccessToGroup("x".into()).message().contains("no access to group"));
     /// ```
     pub fn message(&self) -> String {
+        self.message_in(Profile::Documented)
+    }
+
+    /// The `message` of the failure envelope under `profile` (new-api's own wording: NA12).
+    ///
+    /// ```
+    /// use gatecheck_schemas::{rules::token::UpdateFailure, Profile};
+    /// assert_eq!(UpdateFailure::NameTooLong.message_in(Profile::NewApi), "Token name is too long");
+    /// ```
+    pub fn message_in(&self, profile: Profile) -> String {
+        if profile == Profile::NewApi && *self == Self::NameTooLong {
+            return MSG_NAME_TOO_LONG_NEW_API.to_owned();
+        }
         match self {
             Self::NameTooLong => MSG_NAME_TOO_LONG.to_owned(),
             Self::QuotaNegative => MSG_QUOTA_NEGATIVE.to_owned(),
+            Self::QuotaExceedsMax => {
+                format!("Quota value exceeds valid range, maximum is {MAX_REMAIN_QUOTA_NEW_API}")
+            }
             Self::StatusInvalid(v) => format!("{MSG_STATUS_INVALID}: got {v}"),
             Self::ExpiredTimeInvalid(v) => format!("{MSG_EXPIRED_TIME_INVALID}: got {v}"),
             Self::NotFound => MSG_NOT_FOUND.to_owned(),
-            Self::NoAccessToGroup(g) => format!("no access to group {g}"),
+            Self::NoAccessToGroup(g) => format!("{MSG_NO_ACCESS_TO_GROUP} {g}"),
             Self::ExpiredCannotEnable => MSG_EXPIRED_CANNOT_ENABLE.to_owned(),
             Self::ExhaustedCannotEnable => MSG_EXHAUSTED_CANNOT_ENABLE.to_owned(),
         }
@@ -107,7 +131,8 @@ pub fn name_too_long(name: &str, profile: Profile) -> bool {
 /// Checks 1 and 2, which need no stored key: the name length and a negative quota; then the
 /// spec's value ranges: `status` one of 1, 2, 3, 4 (2a) and `expired_time` -1 or a Unix
 /// timestamp >= 0 (2b). The ranges are checked the same way in both profiles, with or
-/// without `status_only`, whenever the field is present.
+/// without `status_only`, whenever the field is present, in `documented`. `new-api` makes no
+/// range checks (NA11) but refuses a `remain_quota` above [`MAX_REMAIN_QUOTA_NEW_API`] (NA12).
 ///
 /// ```
 /// use gatecheck_schemas::rules::token::{check_request, UpdateFailure};
@@ -115,7 +140,8 @@ pub fn name_too_long(name: &str, profile: Profile) -> bool {
 /// let req = TokenUpdateRequest { id: 1, remain_quota: Some(-1), ..Default::default() };
 /// assert_eq!(check_request(&req, Profile::Documented), Err(UpdateFailure::QuotaNegative));
 /// let req = TokenUpdateRequest { id: 1, status: Some(9), ..Default::default() };
-/// assert_eq!(check_request(&req, Profile::NewApi), Err(UpdateFailure::StatusInvalid(9)));
+/// assert_eq!(check_request(&req, Profile::Documented), Err(UpdateFailure::StatusInvalid(9)));
+/// assert_eq!(check_request(&req, Profile::NewApi), Ok(()));
 /// let req = TokenUpdateRequest { id: 1, expired_time: Some(-5), ..Default::default() };
 /// assert_eq!(check_request(&req, Profile::Documented), Err(UpdateFailure::ExpiredTimeInvalid(-5)));
 /// ```
@@ -125,6 +151,14 @@ pub fn check_request(req: &TokenUpdateRequest, profile: Profile) -> Result<(), U
     }
     if !req.unlimited_quota.unwrap_or(false) && req.remain_quota.unwrap_or(0) < 0 {
         return Err(UpdateFailure::QuotaNegative);
+    }
+    if profile == Profile::NewApi {
+        if !req.unlimited_quota.unwrap_or(false)
+            && req.remain_quota.unwrap_or(0) > MAX_REMAIN_QUOTA_NEW_API
+        {
+            return Err(UpdateFailure::QuotaExceedsMax);
+        }
+        return Ok(());
     }
     if let Some(status) = req.status.filter(|s| !is_valid_status(*s)) {
         return Err(UpdateFailure::StatusInvalid(status));
@@ -162,7 +196,8 @@ pub fn is_valid_expired_time(expired_time: i64) -> bool {
 ///   reset to their zero values (`expired_time` 0, `remain_quota` 0, `""`, `false`, and
 ///   `allow_ips` null). `status` is taken from the body when present in `documented`, and
 ///   ignored in `new-api`. A group other than `auto` clears `cross_group_retry`.
-/// - With `status_only`, only `status` changes (left as is when the body has none).
+/// - With `status_only`, only `status` changes (left as is when the body has none; written as
+///   0 in `new-api`, NA12). `new-api` checks no group (NA12).
 ///
 /// ```
 /// use gatecheck_schemas::rules::token::{apply_update, UpdateContext};
@@ -188,16 +223,18 @@ pub fn apply_update(
     ctx: &UpdateContext<'_>,
 ) -> Result<KeyRecord, UpdateFailure> {
     check_request(req, ctx.profile)?;
-    if let Some(group) = req.group.as_deref() {
+    // new-api checks no group on update (NA12).
+    if let Some(group) = req
+        .group
+        .as_deref()
+        .filter(|_| ctx.profile == Profile::Documented)
+    {
         if !group.is_empty() && group != "auto" && !ctx.account_groups.iter().any(|g| g == group) {
             return Err(UpdateFailure::NoAccessToGroup(group.to_owned()));
         }
     }
     if req.status == Some(KEY_STATUS_ENABLED) {
-        if current.status == KEY_STATUS_EXPIRED
-            && current.expired_time != -1
-            && current.expired_time <= ctx.now
-        {
+        if current.status == KEY_STATUS_EXPIRED && is_past_expiry(current.expired_time, ctx.now) {
             return Err(UpdateFailure::ExpiredCannotEnable);
         }
         if current.status == KEY_STATUS_EXHAUSTED
@@ -209,8 +246,11 @@ pub fn apply_update(
     }
     let mut next = current.clone();
     if ctx.status_only {
-        if let Some(status) = req.status {
-            next.status = status;
+        match (req.status, ctx.profile) {
+            (Some(status), _) => next.status = status,
+            // new-api binds the body into a struct: a missing `status` is 0 (NA12).
+            (None, Profile::NewApi) => next.status = 0,
+            (None, Profile::Documented) => {}
         }
         return Ok(next);
     }
@@ -229,22 +269,6 @@ pub fn apply_update(
         }
     }
     Ok(next)
-}
-
-/// Whether a key, as stored, would be found expired at `now` on its next use.
-///
-/// ```
-/// # let mut key: gatecheck_schemas::types::KeyRecord = serde_json::from_value(serde_json::json!({
-/// #   "id":1,"user_id":1,"key":"k","status":1,"name":"","created_time":0,"accessed_time":0,
-/// #   "expired_time":-1,"remain_quota":0,"unlimited_quota":false,"model_limits_enabled":true,
-/// #   "model_limits":" tts-1, ,whisper-1","allow_ips":null,"used_quota":0,"group":"",
-/// #   "cross_group_retry":false
-/// # })).unwrap();
-/// key.expired_time = 0; // what an update without `expired_time` stores
-/// assert!(gatecheck_schemas::rules::token::will_be_expired(&key, 1_700_000_000));
-/// ```
-pub fn will_be_expired(key: &KeyRecord, now: i64) -> bool {
-    is_past_expiry(key.expired_time, now)
 }
 
 #[cfg(test)]
@@ -281,13 +305,19 @@ mod tests {
             quota in 0i64..1000,
         ) {
             let groups = vec!["vip".to_string()];
-            let ctx = UpdateContext { profile: Profile::Documented, now: 10, account_groups: &groups, status_only: true };
-            let req = TokenUpdateRequest { id: 1, status, name: Some(name), remain_quota: Some(quota), ..Default::default() };
-            let current = key();
-            let next = apply_update(&current, &req, &ctx).unwrap();
-            let mut expected = current.clone();
-            if let Some(s) = status { expected.status = s; }
-            prop_assert_eq!(next, expected);
+            for profile in [Profile::Documented, Profile::NewApi] {
+                let ctx = UpdateContext { profile, now: 10, account_groups: &groups, status_only: true };
+                let req = TokenUpdateRequest { id: 1, status, name: Some(name.clone()), remain_quota: Some(quota), ..Default::default() };
+                let current = key();
+                let next = apply_update(&current, &req, &ctx).unwrap();
+                let mut expected = current.clone();
+                match (status, profile) {
+                    (Some(s), _) => expected.status = s,
+                    (None, Profile::NewApi) => expected.status = 0, // NA12
+                    (None, Profile::Documented) => {}
+                }
+                prop_assert_eq!(next, expected);
+            }
         }
 
         #[test]
@@ -323,6 +353,12 @@ mod tests {
             let got = apply_update(&key(), &req, &ctx);
             if (1..=4).contains(&status) {
                 prop_assert!(got.is_ok(), "{:?}", got);
+            } else if new_api {
+                // NA11: new-api stores any status (through status_only).
+                let next = got.unwrap();
+                if status_only {
+                    prop_assert_eq!(next.status, status);
+                }
             } else {
                 prop_assert_eq!(got.clone(), Err(UpdateFailure::StatusInvalid(status)));
                 prop_assert!(got.unwrap_err().message().contains("1, 2, 3 or 4"));
@@ -340,7 +376,8 @@ mod tests {
             let ctx = UpdateContext { profile, now: 10, account_groups: &groups, status_only };
             let req = TokenUpdateRequest { id: 1, expired_time: Some(t), name: Some("n".into()), ..Default::default() };
             let got = apply_update(&key(), &req, &ctx);
-            if t >= -1 {
+            if t >= -1 || new_api {
+                // NA11: new-api stores any expired_time.
                 let next = got.unwrap();
                 if !status_only {
                     prop_assert_eq!(next.expired_time, t);
@@ -385,6 +422,36 @@ mod tests {
         assert_eq!(
             check_request(&req, Profile::Documented),
             Err(UpdateFailure::ExpiredTimeInvalid(-5))
+        );
+    }
+
+    /// Enabling and admitting agree at the expiry boundary: a key whose `expired_time` is
+    /// `now` is not yet past (admitted, may be enabled); one second earlier it is past.
+    #[test]
+    fn enabling_an_expired_key_uses_the_admission_boundary() {
+        let groups = vec![];
+        let ctx = UpdateContext {
+            profile: Profile::Documented,
+            now: 10,
+            account_groups: &groups,
+            status_only: true,
+        };
+        let enable = TokenUpdateRequest {
+            id: 1,
+            status: Some(KEY_STATUS_ENABLED),
+            ..Default::default()
+        };
+        let stored = |expired_time| KeyRecord {
+            status: KEY_STATUS_EXPIRED,
+            expired_time,
+            ..key()
+        };
+        let at_now = apply_update(&stored(ctx.now), &enable, &ctx).unwrap();
+        assert_eq!(at_now.status, KEY_STATUS_ENABLED);
+        assert_eq!(crate::rules::key::admit(&at_now, ctx.now), Ok(()));
+        assert_eq!(
+            apply_update(&stored(ctx.now - 1), &enable, &ctx),
+            Err(UpdateFailure::ExpiredCannotEnable)
         );
     }
 

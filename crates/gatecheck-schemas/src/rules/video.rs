@@ -20,7 +20,9 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::rejection::Rejection;
 use crate::types::{VideoStatus, VideoTask, VideoTaskError};
+use crate::Profile;
 
 /// How long each phase of a task lasts.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
@@ -312,40 +314,104 @@ pub fn is_task_id(id: &str) -> bool {
         .is_some_and(|r| r.len() == 32 && r.bytes().all(|c| c.is_ascii_alphanumeric()))
 }
 
-/// The spec's rules for any observed task: `object` is `video`, progress is within 0..=100,
-/// progress is 100 exactly when completed, and a completed task's `completed_at` (when
-/// present) is not before `created_at`.
-pub fn check_task(t: &VideoTask) -> Result<(), Violation> {
+/// The spec's rules for any observed task, by rule id: `object` is `video`
+/// (`video.object`), progress is within 0..=100 (`video.progress_range`), progress is 100
+/// exactly when completed (`video.progress_100_iff_completed`), and a completed task's
+/// `completed_at` (when present) is not before `created_at` (`video.completed_at`).
+pub const TASK_RULES: [&str; 4] = [
+    RULE_OBJECT,
+    RULE_PROGRESS_RANGE,
+    RULE_PROGRESS_100,
+    RULE_COMPLETED_AT,
+];
+/// `object` is `video`.
+pub const RULE_OBJECT: &str = "video.object";
+/// Progress is within 0..=100.
+pub const RULE_PROGRESS_RANGE: &str = "video.progress_range";
+/// Progress is 100 exactly when the task is completed.
+pub const RULE_PROGRESS_100: &str = "video.progress_100_iff_completed";
+/// `completed_at` is not before `created_at`.
+pub const RULE_COMPLETED_AT: &str = "video.completed_at";
+
+/// Every rule of [`TASK_RULES`] that `t` breaks, each judged on its own.
+///
+/// ```
+/// use gatecheck_schemas::rules::video::task_violations;
+/// use gatecheck_schemas::types::VideoTask;
+/// let t: VideoTask = serde_json::from_value(serde_json::json!({"id": "task_1", "object": "clip",
+///     "model": "sora-2", "status": "in_progress", "progress": 120})).unwrap();
+/// let rules: Vec<_> = task_violations(&t).into_iter().map(|v| v.rule).collect();
+/// assert_eq!(rules, ["video.object", "video.progress_range"]);
+/// ```
+pub fn task_violations(t: &VideoTask) -> Vec<Violation> {
+    let mut out = Vec::new();
     if t.object != "video" {
-        return violation(
-            "video.object",
-            format!("object is {:?}, not \"video\"", t.object),
-        );
+        out.push(Violation {
+            rule: RULE_OBJECT,
+            message: format!("object is {:?}, not \"video\"", t.object),
+        });
     }
     if !(0..=100).contains(&t.progress) {
-        return violation("video.progress_range", format!("progress {}", t.progress));
+        out.push(Violation {
+            rule: RULE_PROGRESS_RANGE,
+            message: format!("progress {}", t.progress),
+        });
     }
     if (t.progress == 100) != (t.status == VideoStatus::Completed) {
-        return violation(
-            "video.progress_100_iff_completed",
-            format!("status {} with progress {}", t.status.as_str(), t.progress),
-        );
+        out.push(Violation {
+            rule: RULE_PROGRESS_100,
+            message: format!("status {} with progress {}", t.status.as_str(), t.progress),
+        });
     }
-    if let Some(c) = t.completed_at {
-        if c < t.created_at {
-            return violation(
-                "video.completed_at",
-                format!("completed_at {c} is before created_at {}", t.created_at),
-            );
-        }
+    if let Some(c) = t.completed_at.filter(|c| *c < t.created_at) {
+        out.push(Violation {
+            rule: RULE_COMPLETED_AT,
+            message: format!("completed_at {c} is before created_at {}", t.created_at),
+        });
     }
-    Ok(())
+    out
+}
+
+/// The rule `rule` of [`TASK_RULES`], alone: the violation when `t` breaks it.
+pub fn check_task_rule(t: &VideoTask, rule: &str) -> Result<(), Violation> {
+    match task_violations(t).into_iter().find(|v| v.rule == rule) {
+        Some(v) => Err(v),
+        None => Ok(()),
+    }
+}
+
+/// The spec's rules for any observed task ([`TASK_RULES`]): the first one `t` breaks.
+pub fn check_task(t: &VideoTask) -> Result<(), Violation> {
+    match task_violations(t).into_iter().next() {
+        Some(v) => Err(v),
+        None => Ok(()),
+    }
 }
 
 /// The decisions' rules on top of [`check_task`]: the id form, `task_id` = `id`, a queued task
 /// at progress 0, a completed task with `completed_at`, `video_url` and `metadata.url`, and a
 /// failed or error task with `error{code,message}`.
 pub fn check_task_decisions(t: &VideoTask) -> Result<(), Violation> {
+    check_task_decisions_in(t, Profile::Documented)
+}
+
+/// [`check_task_decisions`] as `profile` decides it: in `new-api` a completed task carries its
+/// URL in `metadata.url` only (dto/openai_video.go OpenAIVideo has no top-level `video_url`,
+/// DECISIONS NA3); a `video_url`, when present, must still equal it.
+///
+/// ```
+/// use gatecheck_schemas::rules::video::check_task_decisions_in;
+/// use gatecheck_schemas::types::VideoTask;
+/// use gatecheck_schemas::Profile;
+/// let t: VideoTask = serde_json::from_value(serde_json::json!({
+///     "id": "task_0123456789abcdef0123456789abcdef", "task_id": "task_0123456789abcdef0123456789abcdef",
+///     "object": "video", "model": "sora-2", "status": "completed", "progress": 100,
+///     "created_at": 1, "completed_at": 2, "metadata": {"url": "http://x/v1/videos/t/content"}
+/// })).unwrap();
+/// assert!(check_task_decisions_in(&t, Profile::NewApi).is_ok());
+/// assert!(check_task_decisions_in(&t, Profile::Documented).is_err());
+/// ```
+pub fn check_task_decisions_in(t: &VideoTask, profile: Profile) -> Result<(), Violation> {
     check_task(t)?;
     if !is_task_id(&t.id) {
         return violation("video.id_format", format!("id {:?}", t.id));
@@ -372,6 +438,7 @@ pub fn check_task_decisions(t: &VideoTask) -> Result<(), Violation> {
                 .and_then(|u| u.as_str());
             match (&t.video_url, meta_url) {
                 (Some(v), Some(m)) if !v.is_empty() && v == m => Ok(()),
+                (None, Some(m)) if profile == Profile::NewApi && !m.is_empty() => Ok(()),
                 _ => violation(
                     "video.completed_fields",
                     "completed without video_url equal to metadata.url",
@@ -387,6 +454,19 @@ pub fn check_task_decisions(t: &VideoTask) -> Result<(), Violation> {
         },
         _ => Ok(()),
     }
+}
+
+/// How `GET /v1/videos/{task_id}/content` answers a task in `status`: `None` when it serves the
+/// video (a completed task), else the rejection (DECISIONS: Video tasks, content route).
+///
+/// ```
+/// use gatecheck_schemas::rules::{video::content_rejection, Rejection};
+/// use gatecheck_schemas::types::VideoStatus;
+/// assert_eq!(content_rejection(VideoStatus::Completed), None);
+/// assert_eq!(content_rejection(VideoStatus::Queued), Some(Rejection::Validation));
+/// ```
+pub fn content_rejection(status: VideoStatus) -> Option<Rejection> {
+    (status != VideoStatus::Completed).then_some(Rejection::Validation)
 }
 
 /// The create response: status `queued` and progress 0 (spec), plus [`check_task`].

@@ -3,7 +3,7 @@
 use super::target_args::TargetCredentials;
 use anyhow::{anyhow, bail, Context as _};
 use gatecheck_conformance::report::{progress_bar, summary_table, to_junit};
-use gatecheck_conformance::{exit, Report, Runner, RunnerConfig, Shard};
+use gatecheck_conformance::{exit, Report, Runner, RunnerConfig, Shard, TargetMode};
 use gatecheck_mock::{ClockMode, MockServer};
 use gatecheck_schemas::Profile;
 use std::net::IpAddr;
@@ -12,8 +12,9 @@ use std::time::Duration;
 
 /// Arguments of `gatecheck check`.
 ///
-/// Exit codes: 0 passed, 1 contract failures (or deviations with `--strict`), 2 usage or
-/// configuration error, 3 target unreachable.
+/// Exit codes ([`gatecheck_conformance::exit`]): 0 passed, 1 contract failures (or deviations
+/// with `--strict`, or a target that misbehaved during discovery), 2 the user's configuration
+/// error, 3 target unreachable. `--report` and `--junit` are written whenever the run started.
 #[derive(Debug, clap::Args)]
 pub struct CheckArgs {
     /// Base URL of the deployment. Without it, the embedded mock is started and checked.
@@ -95,9 +96,17 @@ pub struct CheckArgs {
     /// Send every request through this proxy (default: `HTTPS_PROXY`, `HTTP_PROXY`, `NO_PROXY`).
     #[arg(long, value_name = "URL")]
     pub proxy: Option<String>,
-    /// Don't use the mock control API even when the target has one.
+    /// Don't use the mock control API even when the target has one (as `--target deployment`).
     #[arg(long)]
     pub no_mock_control: bool,
+    /// What the target is: `auto` (the mock only when `/__mock/health` answers the mock's
+    /// signature), `mock` (use its control API), `deployment` (never send `/__mock/*`).
+    #[arg(long, value_name = "KIND", default_value = "auto")]
+    pub target: TargetMode,
+    /// Whose behaviour to expect where the spec says "not shown": `documented` or `new-api`
+    /// (default: the embedded mock's `--profile`, else `documented`).
+    #[arg(long, value_name = "PROFILE")]
+    pub expect: Option<Profile>,
     /// No progress bar.
     #[arg(long)]
     pub quiet: bool,
@@ -117,17 +126,7 @@ pub fn run(args: CheckArgs) -> u8 {
             }
         };
     }
-    let runtime = match tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-    {
-        Ok(r) => r,
-        Err(e) => {
-            eprintln!("gatecheck check: cannot start the runtime: {e}");
-            return exit::USAGE;
-        }
-    };
-    runtime.block_on(run_async(args))
+    super::runtime::block_on("check", run_async(args))
 }
 
 fn list(format: &str) -> anyhow::Result<String> {
@@ -199,6 +198,12 @@ fn config(args: &CheckArgs, base_url: &str) -> anyhow::Result<RunnerConfig> {
     c.rate = args.rate;
     c.client_ip = args.client_ip;
     c.use_mock_control = !args.no_mock_control;
+    c.target_mode = args.target;
+    c.expect = args.expect.unwrap_or(if args.base_url.is_none() {
+        args.profile
+    } else {
+        Profile::Documented
+    });
     c.proxy = args.proxy.clone();
     c.progress = !args.quiet;
     if let Some(p) = &args.capabilities {
@@ -324,5 +329,5 @@ fn random_seed() -> u64 {
         .duration_since(std::time::UNIX_EPOCH)
         .map(|d| d.as_nanos() as u64)
         .unwrap_or(0);
-    gatecheck_conformance::fnv1a(&format!("{nanos}-{}", std::process::id()))
+    gatecheck_schemas::rules::media::fnv1a(format!("{nanos}-{}", std::process::id()).as_bytes())
 }

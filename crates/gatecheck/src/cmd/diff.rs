@@ -1,96 +1,20 @@
 //! `gatecheck diff`: one seeded request sequence against two targets in lockstep; the
 //! normalized responses are diffed per step.
 
+use super::diff_side::{LeftSide, RightSide};
+use super::runtime;
 use anyhow::Context as _;
 use gatecheck_conformance::diff::{render_text, to_junit, DiffRun, Style};
+use gatecheck_conformance::exit;
 use gatecheck_conformance::normalize::{Normalizer, RuleSet};
-use gatecheck_conformance::sequence::{
-    OpenSide, PollSettings, Sequence, SequenceOptions, SideSpec,
-};
+use gatecheck_conformance::sequence::{OpenSide, PollSettings, Sequence, SequenceOptions};
 use gatecheck_conformance::Redactor;
-use gatecheck_schemas::Profile;
 use std::io::IsTerminal as _;
 use std::path::{Path, PathBuf};
 
 /// Arguments of `gatecheck diff`.
 #[derive(Debug, clap::Args)]
 pub struct DiffArgs {
-    /// Base URL of the left target.
-    #[arg(long, value_name = "URL", conflicts_with = "left_mock")]
-    pub left: Option<String>,
-    /// Use an embedded mock as the left target.
-    #[arg(long)]
-    pub left_mock: bool,
-    /// Profile of the embedded left mock.
-    #[arg(long, value_name = "P", default_value = "documented")]
-    pub left_profile: Profile,
-    /// Id seed of the embedded left mock.
-    #[arg(long, value_name = "N", default_value_t = 1)]
-    pub left_mock_seed: u64,
-    /// Start of the embedded left mock's virtual clock, Unix seconds.
-    #[arg(long, value_name = "SECS")]
-    pub left_mock_epoch: Option<i64>,
-    /// API key for the left target's model routes.
-    #[arg(
-        long,
-        value_name = "KEY",
-        env = "GATECHECK_LEFT_API_KEY",
-        hide_env_values = true
-    )]
-    pub left_api_key: Option<String>,
-    /// Access token for the left target's /api/token/.
-    #[arg(
-        long,
-        value_name = "T",
-        env = "GATECHECK_LEFT_ACCESS_TOKEN",
-        hide_env_values = true
-    )]
-    pub left_access_token: Option<String>,
-    /// Account id of the left access token (sent as New-Api-User).
-    #[arg(long, value_name = "ID")]
-    pub left_user_id: Option<i64>,
-    /// Id of the left API key (the key-management steps edit it, then restore it).
-    #[arg(long, value_name = "ID")]
-    pub left_key_id: Option<i64>,
-
-    /// Base URL of the right target.
-    #[arg(long, value_name = "URL", conflicts_with = "right_mock")]
-    pub right: Option<String>,
-    /// Use an embedded mock as the right target.
-    #[arg(long)]
-    pub right_mock: bool,
-    /// Profile of the embedded right mock.
-    #[arg(long, value_name = "P", default_value = "documented")]
-    pub right_profile: Profile,
-    /// Id seed of the embedded right mock.
-    #[arg(long, value_name = "N", default_value_t = 2)]
-    pub right_mock_seed: u64,
-    /// Start of the embedded right mock's virtual clock, Unix seconds.
-    #[arg(long, value_name = "SECS")]
-    pub right_mock_epoch: Option<i64>,
-    /// API key for the right target's model routes.
-    #[arg(
-        long,
-        value_name = "KEY",
-        env = "GATECHECK_RIGHT_API_KEY",
-        hide_env_values = true
-    )]
-    pub right_api_key: Option<String>,
-    /// Access token for the right target's /api/token/.
-    #[arg(
-        long,
-        value_name = "T",
-        env = "GATECHECK_RIGHT_ACCESS_TOKEN",
-        hide_env_values = true
-    )]
-    pub right_access_token: Option<String>,
-    /// Account id of the right access token (sent as New-Api-User).
-    #[arg(long, value_name = "ID")]
-    pub right_user_id: Option<i64>,
-    /// Id of the right API key.
-    #[arg(long, value_name = "ID")]
-    pub right_key_id: Option<i64>,
-
     /// Seed of the request sequence (random when absent; printed for reproduction).
     #[arg(long)]
     pub seed: Option<u64>,
@@ -125,52 +49,26 @@ pub struct DiffArgs {
     /// Per-request timeout, seconds.
     #[arg(long, default_value_t = 30, value_name = "SECS")]
     pub timeout: u64,
+    /// `--left`, `--left-mock` and the left target's profile, seed, epoch and credentials.
+    #[command(flatten)]
+    pub left: LeftSide,
+    /// The same for the right target (`--right-*`).
+    #[command(flatten)]
+    pub right: RightSide,
 }
 
-/// Runs the subcommand and returns the exit code: 0 equal, 1 differences, 2 error (including a
-/// request that failed on the way: the comparison is then incomplete).
+/// Runs the subcommand and returns the exit code: [`exit::PASSED`] equal,
+/// [`exit::DIFFERENCES`] differences, [`exit::ERROR`] error (including a request that failed on
+/// the way: the comparison is then incomplete).
 pub fn run(args: DiffArgs) -> u8 {
-    let runtime = match tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-    {
-        Ok(rt) => rt,
-        Err(e) => {
-            eprintln!("gatecheck diff: cannot start the runtime: {e}");
-            return 2;
-        }
-    };
-    match runtime.block_on(run_async(args)) {
-        Ok(code) => code,
-        Err(e) => {
-            eprintln!("gatecheck diff: {e:#}");
-            2
-        }
-    }
+    runtime::block_on("diff", async {
+        runtime::exit_code("diff", run_async(args).await)
+    })
 }
 
 async fn run_async(args: DiffArgs) -> anyhow::Result<u8> {
-    let left_args = SideSpec {
-        url: args.left.clone(),
-        mock: args.left_mock.then_some(args.left_profile),
-        api_key: args.left_api_key.clone(),
-        access_token: args.left_access_token.clone(),
-        user_id: args.left_user_id,
-        key_id: args.left_key_id,
-        mock_seed: args.left_mock_seed,
-        mock_epoch: args.left_mock_epoch,
-    };
-    let right_args = SideSpec {
-        url: args.right.clone(),
-        mock: args.right_mock.then_some(args.right_profile),
-        api_key: args.right_api_key.clone(),
-        access_token: args.right_access_token.clone(),
-        user_id: args.right_user_id,
-        key_id: args.right_key_id,
-        mock_seed: args.right_mock_seed,
-        mock_epoch: args.right_mock_epoch,
-    };
+    let left_args = args.left.spec();
+    let right_args = args.right.spec();
     let redactor = Redactor::new();
     let poll = poll_settings(args.poll_interval);
     let timeout = std::time::Duration::from_secs(args.timeout.max(1));
@@ -253,11 +151,11 @@ async fn run_async(args: DiffArgs) -> anyhow::Result<u8> {
     right.shutdown().await;
     Ok(if report.has_errors() {
         eprintln!("gatecheck diff: some requests failed on the way; the comparison is incomplete");
-        2
+        exit::ERROR
     } else if report.is_empty() {
-        0
+        exit::PASSED
     } else {
-        1
+        exit::DIFFERENCES
     })
 }
 

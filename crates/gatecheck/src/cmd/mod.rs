@@ -1,7 +1,12 @@
 //! One module per subcommand. Each exposes its clap arguments and `run(args) -> u8` (the exit code).
 
+pub mod bench;
 pub mod check;
 pub mod diff;
+pub mod diff_side;
+pub mod fixtures;
+pub mod profiles;
+pub mod runtime;
 pub mod schemas;
 pub mod serve;
 pub mod snapshot;

@@ -1,10 +1,11 @@
 //! `gatecheck schemas`: list, show and apply the contract's JSON Schemas, and print the OpenAPI
 //! document.
 //!
-//! Exit codes: 0 valid (or success), 1 the instance is invalid, 2 a usage error (unknown schema
-//! name, unreadable file).
+//! Exit codes: [`exit::PASSED`] valid (or success), [`exit::DIFFERENCES`] the instance is
+//! invalid, [`exit::ERROR`] an unknown schema name or an unreadable file.
 
 use anyhow::{bail, Context};
+use gatecheck_conformance::exit;
 use gatecheck_schemas::ValidationError;
 use serde_json::Value;
 use std::io::{Read, Write};
@@ -51,16 +52,13 @@ pub fn run(command: SchemasCommand) -> u8 {
         SchemasCommand::Validate { name, file } => validate(&mut out, &name, &file),
         SchemasCommand::Openapi => out
             .write_all(gatecheck_schemas::openapi_json().as_bytes())
-            .map(|()| 0)
+            .map(|()| exit::PASSED)
             .map_err(Into::into),
     };
-    match result {
-        Ok(code) => code,
-        Err(e) => {
-            eprintln!("error: {e:#}");
-            2
-        }
-    }
+    result.unwrap_or_else(|e| {
+        eprintln!("error: {e:#}");
+        exit::ERROR
+    })
 }
 
 fn list(out: &mut impl Write) -> anyhow::Result<u8> {
@@ -76,7 +74,7 @@ fn list(out: &mut impl Write) -> anyhow::Result<u8> {
             .unwrap_or("");
         writeln!(out, "{name:<width$}  {title}")?;
     }
-    Ok(0)
+    Ok(exit::PASSED)
 }
 
 /// The schema of `name`, or a usage error naming the known schemas.
@@ -98,7 +96,7 @@ fn show(out: &mut impl Write, name: &str, bundled: bool) -> anyhow::Result<u8> {
         serde_json::to_string_pretty(schema)?
     };
     writeln!(out, "{text}")?;
-    Ok(0)
+    Ok(exit::PASSED)
 }
 
 /// Reads at most [`MAX_INSTANCE_BYTES`] from `file` (`-` is standard input).
@@ -159,13 +157,13 @@ fn validate(out: &mut impl Write, name: &str, file: &Path) -> anyhow::Result<u8>
         Ok(v) => v,
         Err(e) => {
             writeln!(out, "invalid: {shown} is not JSON: {e}")?;
-            return Ok(1);
+            return Ok(exit::DIFFERENCES);
         }
     };
     match gatecheck_schemas::validate(name, &instance) {
         Ok(()) => {
             writeln!(out, "valid: {shown} is a valid {name}")?;
-            Ok(0)
+            Ok(exit::PASSED)
         }
         Err(ValidationError::Invalid {
             violations,
@@ -190,7 +188,7 @@ fn validate(out: &mut impl Write, name: &str, file: &Path) -> anyhow::Result<u8>
             if omitted > 0 {
                 writeln!(out, "  ... and {omitted} more")?;
             }
-            Ok(1)
+            Ok(exit::DIFFERENCES)
         }
         Err(other) => Err(other.into()),
     }

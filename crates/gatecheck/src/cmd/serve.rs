@@ -1,22 +1,23 @@
 //! `gatecheck serve`: run the stateful mock gateway.
 
+use super::runtime;
 use anyhow::{anyhow, Context as _};
+use gatecheck_conformance::exit;
 use gatecheck_mock::{
-    ClockMode, Fault, Fixtures, MockServer, MockServerBuilder, StateSnapshot,
-    DEFAULT_JOURNAL_CAPACITY,
+    ClockMode, Fault, Fixtures, MockServer, MockServerBuilder, DEFAULT_JOURNAL_CAPACITY,
 };
 use gatecheck_schemas::rules::ip;
 use gatecheck_schemas::types::KeyRecord;
 use gatecheck_schemas::Profile;
 use std::io::Write as _;
 use std::net::{IpAddr, SocketAddr};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::Duration;
 
 /// Arguments of `gatecheck serve`.
 #[derive(Debug, clap::Args)]
 pub struct ServeArgs {
-    /// Port to listen on (0 picks a free one).
+    /// Port to listen on; 0 picks a free one (read it from `--ready-json` or `--ready-file`).
     #[arg(long, default_value_t = 3000)]
     pub port: u16,
     /// Address to listen on.
@@ -32,9 +33,17 @@ pub struct ServeArgs {
     /// (missing files fall back to the embedded fixtures).
     #[arg(long, value_name = "DIR")]
     pub fixtures: Option<PathBuf>,
-    /// Load the state from this file at start (when it exists), write it back on SIGINT/SIGTERM.
+    /// Keep the state durably in this file: loaded at start when it exists (a corrupt file is
+    /// an error), written through before each answer to a state-changing request, and once
+    /// more on SIGINT/SIGTERM after the open connections are drained.
     #[arg(long, value_name = "F")]
     pub state_file: Option<PathBuf>,
+    /// Open connections served at once; further ones wait in the accept queue.
+    #[arg(long, default_value_t = gatecheck_mock::DEFAULT_MAX_CONNECTIONS, value_name = "N")]
+    pub max_connections: usize,
+    /// Seconds allowed to receive a whole request body (then 408 and the connection closes).
+    #[arg(long, default_value_t = gatecheck_mock::DEFAULT_BODY_TIMEOUT.as_secs(), value_name = "SECS")]
+    pub body_timeout: u64,
     /// Turn the control API (`/__mock/*`) off.
     #[arg(long)]
     pub no_control: bool,
@@ -63,28 +72,22 @@ pub struct ServeArgs {
     /// `{"route":"/v1/*","kind":"status","status":503,"probability":0.1}`.
     #[arg(long = "fault", value_name = "JSON")]
     pub faults: Vec<String>,
+    /// Once listening, print one JSON line on stdout instead of the banner (which goes to
+    /// stderr): `base_url`, `user_id`, `access_token`, `demo_key` and the labelled `keys`.
+    #[arg(long)]
+    pub ready_json: bool,
+    /// Once listening, write the same JSON object to this file (atomically: it appears complete).
+    #[arg(long, value_name = "F")]
+    pub ready_file: Option<PathBuf>,
 }
 
-/// Runs the subcommand and returns the exit code.
+/// Runs the subcommand and returns the exit code: [`exit::PASSED`] after a clean stop (SIGINT or
+/// SIGTERM), [`exit::ERROR`] when the mock cannot start or its state cannot be saved.
 pub fn run(args: ServeArgs) -> u8 {
     init_tracing();
-    let runtime = match tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-    {
-        Ok(rt) => rt,
-        Err(e) => {
-            eprintln!("gatecheck serve: cannot start the runtime: {e}");
-            return 2;
-        }
-    };
-    match runtime.block_on(serve(args)) {
-        Ok(()) => 0,
-        Err(e) => {
-            eprintln!("gatecheck serve: {e:#}");
-            2
-        }
-    }
+    runtime::block_on("serve", async {
+        runtime::exit_code("serve", serve(args).await.map(|()| exit::PASSED))
+    })
 }
 
 fn init_tracing() {
@@ -110,7 +113,9 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
         .fixtures(fixtures)
         .max_body_bytes(args.max_body_mb.saturating_mul(1024 * 1024))
         .journal_capacity(args.journal_size)
-        .trust_forwarded_for(args.trust_forwarded_for);
+        .trust_forwarded_for(args.trust_forwarded_for)
+        .max_connections(args.max_connections)
+        .body_timeout(Duration::from_secs(args.body_timeout.max(1)));
     if let Some(seed) = args.seed {
         builder = builder.seed(seed);
     }
@@ -130,40 +135,25 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
         builder = builder.fault(fault.probability(p));
     }
     if let Some(path) = &args.state_file {
-        if let Some(state) = load_state(path)? {
-            builder = builder.state(state);
-        }
+        builder = builder.state_file(path);
     }
-    let server = builder
-        .try_start()
-        .await
-        .with_context(|| format!("cannot listen on {}:{}", args.host, args.port))?;
-    print_banner(&server, &args);
+    let server = builder.try_start().await.map_err(|e| {
+        if e.kind() == std::io::ErrorKind::InvalidData {
+            anyhow!("{e}")
+        } else {
+            anyhow!("cannot listen on {}:{}: {e}", args.host, args.port)
+        }
+    })?;
+    announce(&server, &args)?;
     wait_for_signal().await;
-    tracing::info!("shutting down");
+    tracing::info!("shutting down: draining connections");
+    server
+        .close()
+        .await
+        .context("cannot write the final state")?;
     if let Some(path) = &args.state_file {
-        save_state(path, &server.state())?;
         tracing::info!(path = %path.display(), "state written");
     }
-    server.shutdown().await;
-    Ok(())
-}
-
-fn load_state(path: &Path) -> anyhow::Result<Option<StateSnapshot>> {
-    match std::fs::read(path) {
-        Ok(bytes) => serde_json::from_slice(&bytes)
-            .map(Some)
-            .with_context(|| format!("invalid state file {}", path.display())),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
-        Err(e) => Err(e).with_context(|| format!("cannot read state file {}", path.display())),
-    }
-}
-
-fn save_state(path: &Path, state: &StateSnapshot) -> anyhow::Result<()> {
-    let json = serde_json::to_vec_pretty(state)?;
-    let tmp = path.with_extension("tmp");
-    std::fs::write(&tmp, json).with_context(|| format!("cannot write {}", tmp.display()))?;
-    std::fs::rename(&tmp, path).with_context(|| format!("cannot write {}", path.display()))?;
     Ok(())
 }
 
@@ -215,7 +205,64 @@ fn key_state(k: &KeyRecord) -> String {
     parts.join(", ")
 }
 
-fn print_banner(server: &MockServer, args: &ServeArgs) {
+/// Prints the banner (stdout, or stderr under `--ready-json`), the ready line and the ready file.
+fn announce(server: &MockServer, args: &ServeArgs) -> anyhow::Result<()> {
+    let banner = banner(server, args);
+    let ready = ready_line(server, args);
+    if let Some(path) = &args.ready_file {
+        let tmp = path.with_extension("tmp");
+        std::fs::write(&tmp, format!("{ready}\n"))
+            .and_then(|()| std::fs::rename(&tmp, path))
+            .with_context(|| format!("cannot write the ready file {}", path.display()))?;
+    }
+    if args.ready_json {
+        let _ = std::io::stderr().lock().write_all(banner.as_bytes());
+        let mut stdout = std::io::stdout().lock();
+        writeln!(stdout, "{ready}").context("cannot write the ready line")?;
+        stdout.flush().context("cannot write the ready line")?;
+    } else {
+        let mut stdout = std::io::stdout().lock();
+        let _ = stdout.write_all(banner.as_bytes());
+        let _ = stdout.flush();
+    }
+    Ok(())
+}
+
+/// The ready object, one line of JSON: where the mock listens and its demo credentials.
+fn ready_line(server: &MockServer, args: &ServeArgs) -> String {
+    let uri = server.uri();
+    let account = server.demo_account();
+    let state = server.state();
+    let keys: Vec<serde_json::Value> = state
+        .keys
+        .iter()
+        .filter(|k| k.user_id == account.id)
+        .map(|k| {
+            serde_json::json!({
+                "id": k.id,
+                "label": k.name,
+                "key": format!("sk-{}", k.key),
+                "state": key_state(k),
+            })
+        })
+        .collect();
+    let control_url = (!args.no_control).then(|| format!("{uri}/__mock"));
+    serde_json::json!({
+        "event": "ready",
+        "base_url": uri,
+        "profile": server.profile().to_string(),
+        "clock": args.clock,
+        "user_id": account.id,
+        "access_token": account.access_token,
+        "demo_key": server.demo_key(),
+        "keys": keys,
+        "control_url": control_url,
+        "pid": std::process::id(),
+    })
+    .to_string()
+}
+
+fn banner(server: &MockServer, args: &ServeArgs) -> String {
     let uri = server.uri();
     let account = server.demo_account();
     let state = server.state();
@@ -250,7 +297,5 @@ fn print_banner(server: &MockServer, args: &ServeArgs) {
     } else {
         out.push_str(&format!("\n  Control API    {uri}/__mock/health\n"));
     }
-    let mut stdout = std::io::stdout().lock();
-    let _ = stdout.write_all(out.as_bytes());
-    let _ = stdout.flush();
+    out
 }

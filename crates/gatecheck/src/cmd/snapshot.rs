@@ -2,12 +2,13 @@
 //! in insta's `.snap` format (`cargo insta review` works on them).
 
 use super::diff::{normalizer, poll_settings};
+use super::runtime;
 use super::target_args::TargetCredentials;
 use anyhow::Context as _;
 use gatecheck_conformance::diff::Style;
 use gatecheck_conformance::sequence::{OpenSide, Sequence, SequenceOptions, SideSpec};
 use gatecheck_conformance::snapshot::{self, UpdateMode};
-use gatecheck_conformance::Redactor;
+use gatecheck_conformance::{exit, Redactor};
 use gatecheck_schemas::Profile;
 use std::io::IsTerminal as _;
 use std::path::PathBuf;
@@ -77,26 +78,12 @@ pub struct VerifyArgs {
     pub junit: Option<PathBuf>,
 }
 
-/// Runs the subcommand and returns the exit code: 0 ok, 1 drift, 2 error.
+/// Runs the subcommand and returns the exit code: [`exit::PASSED`] recorded or unchanged,
+/// [`exit::DIFFERENCES`] drift, [`exit::ERROR`] error.
 pub fn run(command: SnapshotCommand) -> u8 {
-    let runtime = match tokio::runtime::Builder::new_multi_thread()
-        .worker_threads(2)
-        .enable_all()
-        .build()
-    {
-        Ok(rt) => rt,
-        Err(e) => {
-            eprintln!("gatecheck snapshot: cannot start the runtime: {e}");
-            return 2;
-        }
-    };
-    match runtime.block_on(run_async(command)) {
-        Ok(code) => code,
-        Err(e) => {
-            eprintln!("gatecheck snapshot: {e:#}");
-            2
-        }
-    }
+    runtime::block_on("snapshot", async {
+        runtime::exit_code("snapshot", run_async(command).await)
+    })
 }
 
 async fn run_async(command: SnapshotCommand) -> anyhow::Result<u8> {
@@ -111,7 +98,7 @@ async fn run_async(command: SnapshotCommand) -> anyhow::Result<u8> {
                 args.dir.display()
             );
             let _ = written;
-            Ok(0)
+            Ok(exit::PASSED)
         }
         SnapshotCommand::Verify(args) => {
             let dir = &args.target.dir;
@@ -153,7 +140,11 @@ async fn run_async(command: SnapshotCommand) -> anyhow::Result<u8> {
                 std::fs::write(path, report.to_junit())
                     .with_context(|| format!("writing {}", path.display()))?;
             }
-            Ok(if report.passed() { 0 } else { 1 })
+            Ok(if report.passed() {
+                exit::PASSED
+            } else {
+                exit::DIFFERENCES
+            })
         }
     }
 }

@@ -2,7 +2,7 @@
 
 /// The credentials of a target: `--api-key`, `--access-token`, `--user-id`, `--key-id`
 /// (flattened into `check` and `snapshot record|verify`; `diff` has `--left-*`/`--right-*`
-/// ones).
+/// ones, from `diff_side`).
 #[derive(Debug, Clone, Default, clap::Args)]
 pub struct TargetCredentials {
     /// API key for the model routes (`Authorization: Bearer <key>`).

@@ -80,9 +80,12 @@ fn the_embedded_mock_passes_and_writes_reports() {
 
 #[test]
 fn contract_failures_exit_1() {
+    // The new-api mock judged by the documented expectations: the spec-pinned differences fail.
     let out = gatecheck(&[
         "--profile",
         "new-api",
+        "--expect",
+        "documented",
         "--cases",
         "3",
         "--seed",
@@ -137,12 +140,19 @@ fn usage_errors_exit_2() {
 #[test]
 fn an_unreachable_target_exits_3() {
     // Port 9 (discard) on loopback: nothing listens there in the test environment.
+    let dir = std::env::temp_dir().join(format!("gatecheck-unreachable-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("dir");
+    let (json, junit) = (dir.join("report.json"), dir.join("junit.xml"));
     let out = gatecheck(&[
         "--base-url",
         "http://127.0.0.1:9",
         "--quiet",
         "--timeout",
         "2s",
+        "--report",
+        &format!("json={}", json.display()),
+        "--junit",
+        junit.to_str().expect("utf-8 path"),
     ]);
     assert_eq!(
         out.status.code(),
@@ -150,6 +160,19 @@ fn an_unreachable_target_exits_3() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
+    // The report and the JUnit file are written and name the failure.
+    let report = std::fs::read_to_string(&json).expect("report written");
+    assert!(report.contains("\"setup_failure\""), "{report}");
+    assert!(report.contains("\"unreachable\""), "{report}");
+    let xml = std::fs::read_to_string(&junit).expect("junit written");
+    assert!(xml.contains("name=\"target.setup\""), "{xml}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn an_unknown_target_kind_is_a_usage_error() {
+    let out = gatecheck(&["--target", "prod", "--base-url", "http://127.0.0.1:9"]);
+    assert_eq!(out.status.code(), Some(2));
 }
 
 #[test]

@@ -37,7 +37,7 @@ fn left_mock_against_a_new_api_mock_reports_the_profile_differences() {
     assert_eq!(out.status.code(), Some(1), "{stdout}");
     assert!(!stdout.contains('\x1b'), "no colors when not on a terminal");
     assert!(
-        stdout.contains("known new-api profile differences shown: 6"),
+        stdout.contains("known differences shown (docs/DECISIONS.md rows): 11"),
         "{stdout}"
     );
     assert!(!stdout.contains("other differences"), "{stdout}");
@@ -45,7 +45,11 @@ fn left_mock_against_a_new_api_mock_reports_the_profile_differences() {
         stdout.contains("── check token.update.name-50-chars"),
         "{stdout}"
     );
-    assert!(stdout.contains("/status: 404 → 400"), "{stdout}");
+    assert!(
+        stdout.contains("/status: 404 → 400  (known difference P3)"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("(known difference NA13)"), "{stdout}");
     assert!(stdout.contains("repro: --seed 3 --only "), "{stdout}");
     // No secret reaches the output.
     assert!(
@@ -62,9 +66,16 @@ fn left_mock_against_a_new_api_mock_reports_the_profile_differences() {
         .filter(|s| !s["differences"].as_array().unwrap().is_empty())
         .map(|s| s["step"].as_str().unwrap())
         .collect();
-    assert_eq!(differing.len(), 9, "{differing:?}");
+    assert_eq!(differing.len(), 16, "{differing:?}");
+    // In the JSON every difference names its row.
+    for step in report["steps"].as_array().unwrap() {
+        for d in step["differences"].as_array().unwrap() {
+            assert!(d["known"].is_string(), "{d}");
+        }
+    }
     let xml = std::fs::read_to_string(&junit).unwrap();
-    assert!(xml.contains("failures=\"9\""), "{xml}");
+    assert!(xml.contains("failures=\"16\""), "{xml}");
+    assert!(xml.contains("known-difference (P3)"), "{xml}");
     assert!(
         xml.contains("classname=\"video.poll.unknown-id-404\""),
         "{xml}"

@@ -1,9 +1,19 @@
 //! Integration tests of the `gatecheck` binary (one test binary; one module per subcommand).
 
 mod check;
+mod child;
+mod deps;
 mod diff;
+mod docs_links;
+mod durability;
+mod examples;
+mod fixtures;
+mod help;
+mod profiles;
 mod readme;
+mod ready;
 mod schemas;
 mod sdk;
+mod secrets;
 mod serve;
 mod snapshot;

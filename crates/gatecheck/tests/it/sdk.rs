@@ -6,10 +6,10 @@
 //! SDK from PyPI), else `python3` when it can import `openai`; without either the test prints
 //! a `skipped:` line and passes.
 
+use crate::child::wait_bounded;
 use crate::serve::start;
-use std::io::Read;
 use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// How long the whole script may run.
 const SCRIPT_TIMEOUT: Duration = Duration::from_secs(180);
@@ -38,49 +38,15 @@ fn openai_python_sdk_works_against_serve_unchanged() {
     };
     let served = start(&["--clock", "virtual"]);
     let script = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/sdk/test_sdk.py");
-    let mut child = Command::new(&python)
+    let child = Command::new(&python)
         .arg(script)
         .args(["--base-url", &served.base])
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
         .unwrap_or_else(|e| panic!("cannot run {python}: {e}"));
-    // Drain both pipes on threads so a chatty script never blocks on a full pipe.
-    let drain = |pipe: Option<Box<dyn Read + Send>>| {
-        std::thread::spawn(move || {
-            let mut text = String::new();
-            if let Some(mut p) = pipe {
-                let _ = p.read_to_string(&mut text);
-            }
-            text
-        })
-    };
-    let out_thread = drain(
-        child
-            .stdout
-            .take()
-            .map(|p| Box::new(p) as Box<dyn Read + Send>),
-    );
-    let err_thread = drain(
-        child
-            .stderr
-            .take()
-            .map(|p| Box::new(p) as Box<dyn Read + Send>),
-    );
-    let deadline = Instant::now() + SCRIPT_TIMEOUT;
-    let status = loop {
-        if let Some(status) = child.try_wait().expect("wait for the SDK script") {
-            break Some(status);
-        }
-        if Instant::now() > deadline {
-            let _ = child.kill();
-            let _ = child.wait();
-            break None;
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    };
-    let out = out_thread.join().unwrap_or_default();
-    let err = err_thread.join().unwrap_or_default();
+    let done = wait_bounded(child, SCRIPT_TIMEOUT);
+    let (status, out, err) = (done.status, done.stdout, done.stderr);
     println!("{out}");
     let status = status.unwrap_or_else(|| panic!("the SDK script timed out\n{out}\n{err}"));
     assert!(

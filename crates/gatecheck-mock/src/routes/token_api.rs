@@ -6,22 +6,23 @@
 //!   `POST /api/token/{id}/key` (the full secret).
 //! - `GET /api/usage/token` (by API key, new-api's read-only usage view of the key).
 
+use super::ctx::Ctx;
 use crate::auth;
 use crate::error::{self, MockResponse};
-use crate::routes::Ctx;
 use crate::state::NewKey;
-use gatecheck_schemas::rules::auth::parse_bearer;
+use gatecheck_schemas::rules::auth::{parse_bearer, AccessRefusal};
 use gatecheck_schemas::rules::catalog::query_pairs;
 use gatecheck_schemas::rules::token::{self as rules, UpdateContext, UpdateFailure};
 use gatecheck_schemas::types::{Account, TokenUpdateRequest};
+use gatecheck_schemas::Profile;
 use http::{Method, Request};
 use hyper::body::Incoming;
 use serde::Deserialize;
 
 /// Default page size of the listing.
 const DEFAULT_PAGE_SIZE: usize = 10;
-/// Largest page size of the listing.
-const MAX_PAGE_SIZE: usize = 100;
+/// Largest page size of the listing (the catalog's bound, one rule for both listings).
+const MAX_PAGE_SIZE: usize = gatecheck_schemas::rules::catalog::MAX_PAGE_SIZE as usize;
 
 /// Serves `/api/token` and `/api/token/*`.
 pub(crate) async fn handle(cx: &Ctx, req: Request<Incoming>) -> MockResponse {
@@ -91,24 +92,28 @@ fn status_only(query: &str) -> bool {
         .any(|(k, v)| k == "status_only" && !v.is_empty())
 }
 
-/// `PUT /api/token/`.
-fn update(cx: &Ctx, account: &Account, body: &[u8], query: &str) -> MockResponse {
-    // A body without `id` is id 0, which no key has (as new-api's zero value).
-    let mut value: serde_json::Value = match serde_json::from_slice(body) {
-        Ok(v) => v,
-        Err(e) => return error::api_failure(&format!("invalid request body: {e}")),
-    };
+/// Parses a `PUT /api/token/` body as the mock does: JSON, then a [`TokenUpdateRequest`]
+/// (a body without `id` is id 0, which no key has, as new-api's zero value). The error is the
+/// message the mock answers with.
+pub fn parse_update_body(body: &[u8]) -> Result<TokenUpdateRequest, String> {
+    let mut value: serde_json::Value =
+        serde_json::from_slice(body).map_err(|e| format!("invalid request body: {e}"))?;
     if let Some(obj) = value.as_object_mut() {
         obj.entry("id").or_insert(serde_json::Value::from(0));
     }
-    let req: TokenUpdateRequest = match serde_json::from_value(value) {
+    serde_json::from_value(value).map_err(|e| format!("invalid request body: {e}"))
+}
+
+/// `PUT /api/token/`.
+fn update(cx: &Ctx, account: &Account, body: &[u8], query: &str) -> MockResponse {
+    let req = match parse_update_body(body) {
         Ok(r) => r,
-        Err(e) => return error::api_failure(&format!("invalid request body: {e}")),
+        Err(e) => return error::api_failure(&e),
     };
     let profile = cx.profile();
     // Checks 1 and 2 come before the lookup (3).
     if let Err(f) = rules::check_request(&req, profile) {
-        return error::api_failure(&f.message());
+        return error::api_failure(&f.message_in(profile));
     }
     let ctx = UpdateContext {
         profile,
@@ -122,13 +127,22 @@ fn update(cx: &Ctx, account: &Account, body: &[u8], query: &str) -> MockResponse
         |current| rules::apply_update(current, &req, &ctx),
         UpdateFailure::NotFound,
     ) {
-        Ok(record) => error::api_success(&record),
-        Err(f) => error::api_failure(&f.message()),
+        // new-api answers with the key masked (buildMaskedTokenResponse, DECISIONS NA6).
+        Ok(mut record) => {
+            if profile == Profile::NewApi {
+                record.key = gatecheck_schemas::rules::auth::mask_key(&record.key);
+            }
+            error::api_success(&record)
+        }
+        Err(f) => error::api_failure(&f.message_in(profile)),
     }
 }
 
 /// `GET /api/token/?p=&size=`.
 fn list(cx: &Ctx, account: &Account, query: &str) -> MockResponse {
+    if let Err(resp) = super::ctx::paging_ok(cx, query) {
+        return resp;
+    }
     let mut page = 1usize;
     let mut size = DEFAULT_PAGE_SIZE;
     for (k, v) in query_pairs(query) {
@@ -224,7 +238,10 @@ pub(crate) fn usage(cx: &Ctx, req: &Request<Incoming>) -> MockResponse {
         .and_then(|v| v.to_str().ok())
         .filter(|h| !h.trim().is_empty())
     else {
-        return error::api_failure_status(401, "No Authorization header");
+        return error::api_failure_status(
+            AccessRefusal::Missing.http_status(cx.profile()),
+            "No Authorization header",
+        );
     };
     let mut parts = header.split(' ');
     let well_formed = matches!(
@@ -237,7 +254,10 @@ pub(crate) fn usage(cx: &Ctx, req: &Request<Incoming>) -> MockResponse {
         None
     };
     let Some(secret) = secret else {
-        return error::api_failure_status(401, "Invalid Bearer token");
+        return error::api_failure_status(
+            AccessRefusal::Missing.http_status(cx.profile()),
+            "Invalid Bearer token",
+        );
     };
     let Some(key) = cx.app.state.key_by_secret(secret) else {
         return error::api_failure("Failed to get token info, please try again later");

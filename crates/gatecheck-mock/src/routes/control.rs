@@ -2,7 +2,7 @@
 //!
 //! | Route | What it does |
 //! |---|---|
-//! | `GET /__mock/health` | `{status:"ok", profile, clock, now}` |
+//! | `GET /__mock/health` | the signature `{status:"ok", service:"gatecheck-mock", version, profile, clock, now}` ([`gatecheck_schemas::rules::health`]) |
 //! | `POST /__mock/reset` | state, journal, faults (the configured ones stay), rate limits and clock back to the start |
 //! | `GET /__mock/keys` | every key, full records with secrets |
 //! | `POST /__mock/keys` | create a key from a partial record; answers the full record |
@@ -20,9 +20,10 @@
 //! unless the mock has a control token and the request sends it as `X-Mock-Control-Token` or
 //! `Authorization: Bearer <token>`.
 
+use super::ctx::Ctx;
 use crate::error::{self, MockResponse};
 use crate::faults::Fault;
-use crate::routes::Ctx;
+use crate::state::secrets_equal;
 use crate::state::{NewKey, StateSnapshot};
 use gatecheck_schemas::rules::catalog::query_pairs;
 use http::{Method, Request};
@@ -60,7 +61,7 @@ fn allowed(cx: &Ctx, req: &Request<Incoming>) -> Result<(), MockResponse> {
                 .and_then(|v| v.to_str().ok())
                 .and_then(|v| v.strip_prefix("Bearer "))
         });
-    if sent == Some(expected) {
+    if sent.is_some_and(|sent| secrets_equal(sent, expected)) {
         Ok(())
     } else {
         Err(failure(403, "missing or wrong control token"))
@@ -86,12 +87,11 @@ pub(crate) async fn handle(cx: &Ctx, req: Request<Incoming>) -> MockResponse {
     match (&method, rest.as_str()) {
         (&Method::GET, "health" | "") => error::json(
             200,
-            &json!({
-                "status": "ok",
-                "profile": app.config.profile,
-                "clock": app.clock.mode(),
-                "now": app.clock.now(),
-            }),
+            &gatecheck_schemas::rules::health::signature_body(
+                env!("CARGO_PKG_VERSION"),
+                app.config.profile,
+                json!({ "clock": app.clock.mode(), "now": app.clock.now() }),
+            ),
         ),
         (&Method::POST, "reset") => {
             app.reset();

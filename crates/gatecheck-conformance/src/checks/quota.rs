@@ -1,0 +1,149 @@
+//! Quota on the model routes: refusal below the price, the charge of an accepted request, and
+//! atomic consumption under concurrency.
+
+use super::key::{baseline, set_key};
+use super::Kind::Deviation;
+use super::{def, pass1, CheckDef, Ctx, Halt, Outcome, Pass, Phase};
+use crate::client::{Auth, RequestSpec};
+use crate::target::get_key;
+use gatecheck_schemas::rules::quota::{check_charge, Usage};
+use gatecheck_schemas::rules::Rejection;
+use gatecheck_schemas::types::KeyRecord;
+use serde_json::json;
+
+pub(crate) const CHECKS: &[CheckDef] = &[
+    def("quota.insufficient-403", Deviation, "/v1/images/generations", "DECISIONS: Identity and auth (pre_consume_token_quota_failed)",
+        "A key whose remaining quota is below the request's price is answered 403 `pre_consume_token_quota_failed`.",
+        Phase::Exclusive, |c| Box::pin(insufficient(c))),
+    def("quota.charged", Deviation, "/v1/images/generations + GET /api/token/{id}", "DECISIONS: Quota and limits",
+        "An accepted request adds its catalog price to `used_quota`, and takes it from `remain_quota` on a limited key (an unlimited key may keep it).",
+        Phase::Exclusive, |c| Box::pin(charged(c))),
+    def("quota.concurrent-atomic", Deviation, "/v1/images/generations", "DECISIONS: Quota and limits (consumption is atomic)",
+        "With quota for exactly k requests, k of 2k concurrent requests succeed and the quota ends at 0.",
+        Phase::Exclusive, |c| Box::pin(atomic(c))),
+];
+
+/// The cheapest image request the catalog allows, with its price.
+fn cheap_image(ctx: &Ctx) -> Result<(RequestSpec, i64), Halt> {
+    let mut best: Option<(String, String, i64)> = None;
+    for (m, c) in ctx.models_with(|c| c.image.is_some()) {
+        let price = ctx.price(&m.id, Usage::one_request());
+        let size = c
+            .image
+            .as_ref()
+            .and_then(|i| i.sizes.first().cloned())
+            .unwrap_or_default();
+        if price > 0 && best.as_ref().is_none_or(|b| price < b.2) {
+            best = Some((m.id.clone(), size, price));
+        }
+    }
+    let (model, size, price) = best.ok_or_else(|| Halt::Skip("no priced image model".into()))?;
+    let key = ctx.work_key()?;
+    Ok((
+        RequestSpec::post("/v1/images/generations")
+            .auth(Auth::Key(key.secret.clone()))
+            .json(json!({"model": model, "prompt": "a small grey pebble", "size": size})),
+        price,
+    ))
+}
+
+async fn insufficient(ctx: &Ctx) -> Outcome {
+    let (spec, price) = cheap_image(ctx)?;
+    if price < 2 {
+        return Err(Halt::Skip(
+            "the cheapest request costs under 2 units".into(),
+        ));
+    }
+    let rec = KeyRecord {
+        remain_quota: price - 1,
+        unlimited_quota: false,
+        ..baseline(ctx)?
+    };
+    set_key(ctx, &rec).await?;
+    let ex = ctx.send(&spec, price).await?;
+    let code = ex.error_code();
+    if !ctx.rejected_as(Rejection::InsufficientQuota, ex.status.as_u16())
+        || code.as_deref() != Rejection::InsufficientQuota.code(ctx.cfg.expect)
+    {
+        return Err(ctx.fail(
+            format!(
+                "remain_quota {} below the price {price}: expected {} {:?}, got {} {code:?}",
+                price - 1,
+                Rejection::InsufficientQuota.http_status(ctx.cfg.expect),
+                Rejection::InsufficientQuota.code(ctx.cfg.expect),
+                ex.status
+            ),
+            &spec,
+            Some(&ex),
+        ));
+    }
+    pass1()
+}
+
+async fn charged(ctx: &Ctx) -> Outcome {
+    let (spec, price) = cheap_image(ctx)?;
+    let base = baseline(ctx)?;
+    // A limited key, then an unlimited one, each judged against rules::key::charge, the mock's
+    // own charge (rules::quota::check_charge).
+    for unlimited in [false, true] {
+        let rec = KeyRecord {
+            unlimited_quota: unlimited,
+            // A limited key needs the price in hand (an unlimited baseline may hold 0).
+            remain_quota: base.remain_quota.max(10 * price),
+            ..base.clone()
+        };
+        set_key(ctx, &rec).await?;
+        let before = get_key(&ctx.t, base.id)
+            .await?
+            .ok_or_else(|| Halt::Skip("GET /api/token/{id} is not available".into()))?;
+        let ex = ctx.send(&spec, price).await?;
+        if !ex.status.is_success() {
+            return Err(Halt::Skip(format!(
+                "the image request was not accepted ({}); see images.* checks",
+                ex.status
+            )));
+        }
+        let after = get_key(&ctx.t, base.id)
+            .await?
+            .ok_or_else(|| Halt::Skip("GET /api/token/{id} is not available".into()))?;
+        if let Err(msg) = check_charge(&before, price, &after) {
+            return Err(ctx.fail(msg, &spec, Some(&ex)));
+        }
+    }
+    Ok(Pass {
+        cases: 2,
+        note: None,
+    })
+}
+
+async fn atomic(ctx: &Ctx) -> Outcome {
+    let (spec, price) = cheap_image(ctx)?;
+    let k = 3i64;
+    let rec = KeyRecord {
+        remain_quota: k * price,
+        unlimited_quota: false,
+        ..baseline(ctx)?
+    };
+    set_key(ctx, &rec).await?;
+    let sends = (0..2 * k).map(|_| ctx.send(&spec, price));
+    let results = futures_util::future::join_all(sends).await;
+    let mut ok = 0;
+    for r in results {
+        if r?.status.is_success() {
+            ok += 1;
+        }
+    }
+    let after = get_key(&ctx.t, rec.id).await?;
+    let remain = after.as_ref().map(|a| a.remain_quota);
+    if ok != k || remain.is_some_and(|r| r != 0) {
+        return Err(ctx.fail(
+            format!("quota for {k} requests of {price}: {ok} of {} concurrent requests succeeded, remain_quota {remain:?}", 2 * k),
+            &spec,
+            None,
+        ));
+    }
+    Ok(Pass {
+        cases: 2 * k as u32,
+        note: None,
+    })
+}

@@ -1,0 +1,117 @@
+//! The check registry: every check of every family (`checks::*`), and the catalog views of it
+//! (stable ids, what each checks, its spec reference and its kind).
+
+use crate::checks::{
+    audio, auth, catalog as model_catalog, images, key, quota, token, v1, video, CheckDef,
+    CheckInfo,
+};
+use std::sync::OnceLock;
+
+/// Every check, sorted by id.
+pub(crate) fn registry() -> &'static [CheckDef] {
+    static ALL: OnceLock<Vec<CheckDef>> = OnceLock::new();
+    ALL.get_or_init(|| {
+        let mut v = Vec::new();
+        for family in [
+            auth::CHECKS,
+            key::CHECKS,
+            quota::CHECKS,
+            token::CHECKS,
+            video::CHECKS,
+            images::CHECKS,
+            audio::CHECKS,
+            model_catalog::CHECKS,
+            v1::CHECKS,
+        ] {
+            v.extend_from_slice(family);
+        }
+        v.sort_by(|a, b| a.info.id.cmp(b.info.id));
+        v
+    })
+}
+
+/// The whole catalog, sorted by id.
+pub fn catalog() -> Vec<CheckInfo> {
+    let mut all: Vec<CheckInfo> = registry().iter().map(|d| d.info).collect();
+    all.sort_by(|a, b| a.id.cmp(b.id));
+    all
+}
+
+/// The catalog entry of `id`.
+pub fn find(id: &str) -> Option<CheckInfo> {
+    registry().iter().find(|d| d.info.id == id).map(|d| d.info)
+}
+
+/// The catalog as a Markdown table (the content of `docs/checks.md`).
+pub fn markdown_table() -> String {
+    let mut out = String::from(
+        "| Check id | What it checks | Route | Spec reference | Kind |\n|---|---|---|---|---|\n",
+    );
+    for c in catalog() {
+        out.push_str(&format!(
+            "| `{}` | {} | `{}` | {} | {} |\n",
+            c.id,
+            c.title.replace('|', "\\|"),
+            c.route,
+            c.spec.replace('|', "\\|"),
+            c.kind
+        ));
+    }
+    out
+}
+
+/// The catalog as plain text, one check a line (`gatecheck check --list`).
+pub fn text_list() -> String {
+    let all = catalog();
+    let width = all.iter().map(|c| c.id.len()).max().unwrap_or(0);
+    let mut out = String::new();
+    for c in all {
+        out.push_str(&format!(
+            "{:<width$}  {:<9}  {}\n",
+            c.id,
+            c.kind.as_str(),
+            c.title
+        ));
+    }
+    out
+}
+
+/// The DECISIONS section a deviation check cites, as its id in docs/DECISIONS.md: from the
+/// `DECISIONS: <section>` part of its spec reference, else from its id's area.
+///
+/// ```
+/// use gatecheck_conformance::decision_id;
+/// assert_eq!(decision_id("video.content.mp4", "DECISIONS: Video tasks (content route)"), Some("D-VIDEO"));
+/// assert_eq!(decision_id("images.usage-consistent", "spec: Image generation result"), Some("D-MEDIA"));
+/// ```
+pub fn decision_id(id: &str, spec: &str) -> Option<&'static str> {
+    const SECTIONS: &[(&str, &str)] = &[
+        ("Identity and auth", "D-AUTH"),
+        ("Error bodies", "D-ERR"),
+        ("PUT /api/token/", "D-TOKEN"),
+        ("Video tasks", "D-VIDEO"),
+        ("Images, audio", "D-MEDIA"),
+        ("Catalog", "D-CATALOG"),
+        ("Quota and limits", "D-QUOTA"),
+    ];
+    const AREAS: &[(&str, &str)] = &[
+        ("auth.", "D-AUTH"),
+        ("key.", "D-AUTH"),
+        ("v1.", "D-ERR"),
+        ("token.", "D-TOKEN"),
+        ("video.", "D-VIDEO"),
+        ("images.", "D-MEDIA"),
+        ("audio.", "D-MEDIA"),
+        ("catalog.", "D-CATALOG"),
+        ("quota.", "D-QUOTA"),
+    ];
+    if let Some(rest) = spec.split("DECISIONS: ").nth(1) {
+        if let Some((_, d)) = SECTIONS.iter().find(|(name, _)| rest.starts_with(name)) {
+            return Some(d);
+        }
+    }
+    AREAS
+        .iter()
+        .find(|(prefix, _)| id.starts_with(prefix))
+        .map(|(_, d)| *d)
+}

@@ -1,0 +1,117 @@
+//! The acceptance runs of issue #11: the whole catalog against the embedded mock, in each
+//! profile with the matching expectation, on a limited key, an unlimited key and a key the
+//! runner creates itself (`--allow-create-keys`): 0 failures, 0 deviations, 0 errors.
+
+use super::against_mock::config;
+use gatecheck_conformance::{Report, Runner, RunnerConfig, Status, TargetMode};
+use gatecheck_mock::{ClockMode, Fixtures, MockServer, MockServerBuilder};
+use gatecheck_schemas::Profile;
+use serde_json::json;
+use std::time::Duration;
+
+/// The fixtures' limited key (`remain_quota` 50 000 000) and unlimited key (`remain_quota` 0).
+const LIMITED_KEY: i64 = 1;
+const UNLIMITED_KEY: i64 = 7;
+
+/// A mock that keeps wall time with video tasks that end in about a second (polls every
+/// 200 ms), so that a run without the control API polls them to the end in real time.
+pub(crate) fn fast_real_clock(profile: Profile) -> MockServerBuilder {
+    let mut fixtures = Fixtures::embedded();
+    fixtures.video["timing"] = json!({
+        "queued_seconds": 0.2,
+        "in_progress_seconds_per_video_second": 0.05,
+        "min_in_progress_seconds": 0.5
+    });
+    fixtures.video["poll_after_ms"] = json!(200);
+    MockServer::builder()
+        .profile(profile)
+        .clock(ClockMode::Real)
+        .fixtures(fixtures)
+}
+
+/// The runner's configuration for `server`, with the demo account's credentials.
+pub(crate) fn with_account(server: &MockServer, profile: Profile) -> RunnerConfig {
+    let account = server.demo_account();
+    config(&server.uri())
+        .with_expect(profile)
+        .with_access_token(account.access_token)
+        .with_user_id(account.id)
+        .with_deadline(Duration::from_secs(120))
+}
+
+/// Asserts a clean run and returns its summary line.
+pub(crate) fn assert_clean(what: &str, report: &Report) -> String {
+    let show = gatecheck_conformance::report::summary_table(report);
+    let s = &report.summary;
+    let line = format!(
+        "{what}: passed {}, failed {}, deviations {}, errors {}, skipped {}",
+        s.passed, s.failed, s.deviations, s.errors, s.skipped
+    );
+    println!("{line}");
+    assert_eq!(s.failed, 0, "{what}\n{show}");
+    assert_eq!(s.deviations, 0, "{what}\n{show}");
+    assert_eq!(s.errors, 0, "{what}\n{show}");
+    assert!(s.passed > 0, "{what}\n{show}");
+    line
+}
+
+async fn run_on_key(profile: Profile, key_id: i64) -> Report {
+    let server = MockServer::builder()
+        .profile(profile)
+        .clock(ClockMode::virtual_default())
+        .start()
+        .await;
+    let key = server.key(key_id).expect("fixture key");
+    let cfg = with_account(&server, profile)
+        .with_key_id(key_id)
+        .with_api_key(format!("sk-{}", key.key));
+    let report = Runner::new(cfg).run().await.expect("run");
+    server.shutdown().await;
+    report
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_profile_passes_on_a_limited_and_an_unlimited_key() {
+    for profile in Profile::ALL {
+        for (what, key_id) in [("limited", LIMITED_KEY), ("unlimited", UNLIMITED_KEY)] {
+            let report = run_on_key(profile, key_id).await;
+            assert_clean(&format!("{profile}, {what} key {key_id}"), &report);
+            // Quota checks ran on this key, not skipped.
+            let charged = report.checks.iter().find(|c| c.id == "quota.charged");
+            assert_eq!(charged.map(|c| c.status), Some(Status::Passed));
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_profile_passes_on_a_key_the_runner_creates_and_deletes() {
+    for profile in Profile::ALL {
+        // As a deployment (no control API): the key comes from `POST /api/token/`.
+        let server = fast_real_clock(profile).start().await;
+        let keys_before = server.state().keys.len();
+        let cfg = with_account(&server, profile)
+            .with_target_mode(TargetMode::Deployment)
+            .with_allow_create_keys(true);
+        let report = Runner::new(cfg).run().await.expect("run");
+        assert_clean(&format!("{profile}, a created key"), &report);
+        assert!(
+            report
+                .key_cleanup
+                .as_deref()
+                .is_some_and(|s| s.contains("deleted")),
+            "{:?}",
+            report.key_cleanup
+        );
+        assert_eq!(
+            server.state().keys.len(),
+            keys_before,
+            "the key was not deleted"
+        );
+        let terminal = report
+            .checks
+            .iter()
+            .find(|c| c.id == "video.reaches-terminal");
+        assert_eq!(terminal.map(|c| c.status), Some(Status::Passed));
+        server.shutdown().await;
+    }
+}

@@ -1,0 +1,439 @@
+//! The planted bugs of the mutation suite (`mutations.rs`): what each breaks, the check that
+//! must catch it, the verdict it must get (`Failed` where the spec pins the rule, `Deviation`
+//! where DECISIONS.md does), and the rule of `gatecheck_schemas::rules` it breaks.
+
+use gatecheck_conformance::Status;
+
+/// One planted bug.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Bug {
+    /// No bug: the proxy forwards faithfully.
+    None,
+    /// Key names are limited to 50 bytes instead of 50 characters.
+    NameCountedInBytes,
+    /// A disabled key is let through.
+    DisabledKeyAccepted,
+    /// An expired key is let through.
+    ExpiredKeyAccepted,
+    /// Every 401 on a model route becomes 403.
+    Status401To403,
+    /// Video progress goes backwards every other poll.
+    ProgressRegresses,
+    /// A completed task reports progress 99.
+    CompletedAt99,
+    /// A task never reaches a terminal state.
+    NeverTerminal,
+    /// Speech in mp3 is served as application/octet-stream.
+    WrongSpeechContentType,
+    /// The translation result has no `text`.
+    MissingText,
+    /// Temperatures outside [0, 1] are accepted.
+    UncheckedTemperature,
+    /// `status` in a key update is dropped (not applied).
+    StatusNotApplied,
+    /// The catalog envelope has no `total`.
+    CatalogWithoutTotal,
+    /// Image sizes are not checked against the model.
+    ImageSizeUnchecked,
+    /// An unknown task id is answered 400.
+    UnknownTask400,
+    /// The create response's `task_id` differs from `id`.
+    TaskIdMismatch,
+    /// A wrong access token succeeds.
+    WrongTokenSucceeds,
+    /// The IP allowlist is ignored.
+    IpAllowlistIgnored,
+    /// Model limits are ignored.
+    ModelLimitsIgnored,
+    /// An empty prompt creates a video task.
+    EmptyPromptAccepted,
+    /// `/v1` errors lose `X-Oneapi-Request-Id` (a deviation).
+    NoRequestId,
+    /// `response_format=text` answers a JSON object (as text/plain).
+    TextIsJson,
+    /// SRT cues lose their `-->` timing arrow.
+    BrokenSrtCue,
+    /// WebVTT loses its `WEBVTT` header.
+    NoVttHeader,
+    /// `b64_json` decodes to bytes that are not a PNG.
+    B64NotPng,
+    /// The PNG is 1 pixel wider than asked (a deviation: a model may round sizes).
+    PngOffByOne,
+    /// An enabled key with no quota left is let through.
+    ZeroQuotaAccepted,
+    /// `used_quota` never grows (reads as 0).
+    UsedQuotaNotCharged,
+    /// A price over the remaining quota is answered 402, not 403.
+    InsufficientAs402,
+    /// An unknown `/v1` path is answered 200 text/html (a dashboard).
+    UnknownPathDashboard,
+    /// Audio and image validation errors are answered 422.
+    MediaValidation422,
+    /// Speech in mp3 is served as bytes that are not MPEG frames.
+    Mp3Garbage,
+    /// The content of a completed task is not an MP4.
+    ContentNotMp4,
+    /// The content of an unfinished task is served 200.
+    ContentServedEarly,
+    /// A created task reports `in_progress`.
+    CreatedInProgress,
+    /// `completed_at` is before `created_at`.
+    CompletedBeforeCreated,
+    /// A running task reports progress 150.
+    ProgressOver100,
+    /// A completed task has no `video_url` or `metadata.url`.
+    CompletedWithoutUrl,
+    /// A video request naming an unknown model is run with a known one.
+    UnknownModelAccepted,
+    /// A negative `remain_quota` in a key update is stored as 0.
+    NegativeQuotaStored,
+    /// A client outside `allow_ips` is answered 401, not 403.
+    IpRefusal401,
+    /// An upload over the limit is answered 400, not 413.
+    UploadLimit400,
+    /// `/api/token/` without an access token is answered 200 `{success:false}`.
+    MissingTokenAs200,
+    /// A `status` outside 1..=4 in a key update is stored as 1 (new-api does this: a deviation
+    /// citing DECISIONS NA11, the runner's label for that known difference).
+    StatusOutOfEnumStored,
+    /// An `expired_time` below -1 in a key update is stored as -1 (a deviation citing NA11, as
+    /// above).
+    ExpiredTimeOutOfRangeStored,
+    /// The refusal of a 51-character name says "invalid name", not the spec's message.
+    NameTooLongMessageChanged,
+    /// A group the account may not use is accepted (`success:true`).
+    GroupNoAccessAccepted,
+    /// Enabling an expired key succeeds.
+    EnableExpiredAccepted,
+    /// An update of an unknown key id succeeds.
+    UnknownIdAccepted,
+    /// `used_quota` reads as twice what was charged (the price counted twice).
+    DoubleCharged,
+    /// The catalog's `total` is one more than the models it lists.
+    CatalogTotalOffByOne,
+    /// Speech in wav is served as bytes that are not a RIFF/WAVE file.
+    WavGarbage,
+    /// A generated image is answered 201, not 200.
+    ImageAs201,
+    /// A 51-character name is refused with new-api's message text (NA12: the spec pins the
+    /// message, a failure).
+    NewApiNameMessage,
+}
+
+/// Every planted bug: (bug, the check that catches it, its verdict, the rule it breaks).
+pub(crate) fn planted() -> Vec<(Bug, &'static str, Status, &'static str)> {
+    vec![
+        (
+            Bug::NameCountedInBytes,
+            "token.update.name-50-chars",
+            Status::Failed,
+            "token::name_too_long (MAX_NAME_LEN characters)",
+        ),
+        (
+            Bug::DisabledKeyAccepted,
+            "key.disabled-rejected",
+            Status::Failed,
+            "key::admit (KeyRejection::Disabled)",
+        ),
+        (
+            Bug::ExpiredKeyAccepted,
+            "key.expired-time-past-rejected",
+            Status::Failed,
+            "key::admit (is_past_expiry)",
+        ),
+        (
+            Bug::Status401To403,
+            "auth.v1.missing-key-401",
+            Status::Failed,
+            "Rejection::MissingKey",
+        ),
+        (
+            Bug::ProgressRegresses,
+            "video.progress.monotone",
+            Status::Failed,
+            "video::check_transition",
+        ),
+        (
+            Bug::CompletedAt99,
+            "video.completed.progress-100",
+            Status::Failed,
+            "video::check_task (progress_100_iff_completed)",
+        ),
+        (
+            Bug::WrongSpeechContentType,
+            "audio.speech.mp3",
+            Status::Failed,
+            "types::SpeechFormat content type",
+        ),
+        (
+            Bug::MissingText,
+            "audio.translation.json-text",
+            Status::Failed,
+            "schemas translation-result",
+        ),
+        (
+            Bug::UncheckedTemperature,
+            "audio.translation.temperature-range",
+            Status::Failed,
+            "media::temperature_ok (TEMPERATURE)",
+        ),
+        (
+            Bug::StatusNotApplied,
+            "token.update.status-applied",
+            Status::Failed,
+            "token::apply_update",
+        ),
+        (
+            Bug::CatalogWithoutTotal,
+            "catalog.envelope-schema",
+            Status::Failed,
+            "schemas catalog-envelope",
+        ),
+        (
+            Bug::ImageSizeUnchecked,
+            "images.size-must-match-model",
+            Status::Failed,
+            "media image sizes (capabilities)",
+        ),
+        (
+            Bug::UnknownTask400,
+            "video.poll.unknown-id-404",
+            Status::Failed,
+            "Rejection::TaskNotFound",
+        ),
+        (
+            Bug::TaskIdMismatch,
+            "video.create.queued",
+            Status::Failed,
+            "video::check_task_decisions (task_id)",
+        ),
+        (
+            Bug::WrongTokenSucceeds,
+            "auth.token.wrong-token-rejected",
+            Status::Failed,
+            "auth::AccessRefusal::Invalid",
+        ),
+        (
+            Bug::IpAllowlistIgnored,
+            "key.ip-allowlist",
+            Status::Failed,
+            "ip::allows",
+        ),
+        (
+            Bug::ModelLimitsIgnored,
+            "key.model-limits",
+            Status::Failed,
+            "key::model_allowed (model_limits)",
+        ),
+        (
+            Bug::EmptyPromptAccepted,
+            "video.create.empty-prompt-400",
+            Status::Failed,
+            "Rejection::Validation",
+        ),
+        (
+            Bug::NoRequestId,
+            "v1.request-id-header",
+            Status::Deviation,
+            "D-ERR X-Oneapi-Request-Id",
+        ),
+        (
+            Bug::TextIsJson,
+            "audio.translation.format-bodies",
+            Status::Failed,
+            "TranscriptFormat (json vs text)",
+        ),
+        (
+            Bug::BrokenSrtCue,
+            "audio.translation.format-bodies",
+            Status::Failed,
+            "media::parse_srt",
+        ),
+        (
+            Bug::NoVttHeader,
+            "audio.translation.format-bodies",
+            Status::Failed,
+            "media::parse_vtt",
+        ),
+        (
+            Bug::B64NotPng,
+            "images.png-matches-size",
+            Status::Failed,
+            "media::parse_png",
+        ),
+        (
+            Bug::PngOffByOne,
+            "images.png-matches-size",
+            Status::Deviation,
+            "media::parse_png (size, D-MEDIA)",
+        ),
+        (
+            Bug::ZeroQuotaAccepted,
+            "key.zero-quota-rejected",
+            Status::Failed,
+            "key::admit (quota)",
+        ),
+        (
+            Bug::UsedQuotaNotCharged,
+            "quota.charged",
+            Status::Deviation,
+            "quota::check_charge (key::charge)",
+        ),
+        (
+            Bug::InsufficientAs402,
+            "quota.insufficient-403",
+            Status::Deviation,
+            "Rejection::InsufficientQuota (key::charge: ChargeOutcome::Insufficient)",
+        ),
+        (
+            Bug::UnknownPathDashboard,
+            "v1.unknown-path-404",
+            Status::Failed,
+            "Rejection::UnknownPath",
+        ),
+        (
+            Bug::MediaValidation422,
+            "v1.validation-status-400",
+            Status::Failed,
+            "Rejection::MediaValidation",
+        ),
+        (
+            Bug::Mp3Garbage,
+            "audio.speech.mp3",
+            Status::Failed,
+            "media::parse_mp3",
+        ),
+        (
+            Bug::ContentNotMp4,
+            "video.content.mp4",
+            Status::Deviation,
+            "media::parse_mp4",
+        ),
+        (
+            Bug::ContentServedEarly,
+            "video.content.not-ready-400",
+            Status::Deviation,
+            "video::content_rejection",
+        ),
+        (
+            Bug::CreatedInProgress,
+            "video.create.queued",
+            Status::Failed,
+            "video::check_created",
+        ),
+        (
+            Bug::CompletedBeforeCreated,
+            "video.completed.timestamps",
+            Status::Failed,
+            "video::check_task (completed_at)",
+        ),
+        (
+            Bug::ProgressOver100,
+            "video.progress.range",
+            Status::Failed,
+            "video::check_task (progress_range)",
+        ),
+        (
+            Bug::CompletedWithoutUrl,
+            "video.task.decided-fields",
+            Status::Deviation,
+            "video::check_task_decisions",
+        ),
+        (
+            Bug::UnknownModelAccepted,
+            "video.create.unknown-model-rejected",
+            Status::Failed,
+            "Rejection::ModelNotFound",
+        ),
+        (
+            Bug::NegativeQuotaStored,
+            "token.update.negative-quota-rejected",
+            Status::Deviation,
+            "token::check_request (quota, MSG_QUOTA_NEGATIVE)",
+        ),
+        (
+            Bug::IpRefusal401,
+            "key.ip-refusal-403",
+            Status::Deviation,
+            "Rejection::IpNotAllowed",
+        ),
+        (
+            Bug::UploadLimit400,
+            "audio.upload.too-large-413",
+            Status::Deviation,
+            "Rejection::BodyTooLarge / media::MAX_UPLOAD_BYTES",
+        ),
+        (
+            Bug::MissingTokenAs200,
+            "auth.token.missing-token-401",
+            Status::Deviation,
+            "auth::AccessRefusal::Missing",
+        ),
+        (
+            Bug::StatusOutOfEnumStored,
+            "token.update.status-enum",
+            Status::Deviation,
+            "token::is_valid_status (UpdateFailure::StatusInvalid, MSG_STATUS_INVALID)",
+        ),
+        (
+            Bug::ExpiredTimeOutOfRangeStored,
+            "token.update.expired-time-range",
+            Status::Deviation,
+            "token::is_valid_expired_time (MSG_EXPIRED_TIME_INVALID)",
+        ),
+        (
+            Bug::NameTooLongMessageChanged,
+            "token.update.name-51-chars-rejected",
+            Status::Failed,
+            "token::MSG_NAME_TOO_LONG",
+        ),
+        (
+            Bug::GroupNoAccessAccepted,
+            "token.update.group-no-access",
+            Status::Failed,
+            "token::check_request (group, MSG_NO_ACCESS_TO_GROUP)",
+        ),
+        (
+            Bug::EnableExpiredAccepted,
+            "token.update.enable-expired-rejected",
+            Status::Deviation,
+            "token::apply_update (check 5, MSG_EXPIRED_CANNOT_ENABLE)",
+        ),
+        (
+            Bug::UnknownIdAccepted,
+            "token.update.unknown-id-rejected",
+            Status::Deviation,
+            "token::MSG_NOT_FOUND (check 3)",
+        ),
+        (
+            Bug::DoubleCharged,
+            "quota.charged",
+            Status::Deviation,
+            "quota::price_quota (QUOTA_PER_USD, key::charge)",
+        ),
+        (
+            Bug::CatalogTotalOffByOne,
+            "catalog.paging",
+            Status::Deviation,
+            "catalog::page (total)",
+        ),
+        (
+            Bug::WavGarbage,
+            "audio.speech.formats",
+            Status::Deviation,
+            "media::parse_wav / wav_header",
+        ),
+        (
+            Bug::ImageAs201,
+            "images.result",
+            Status::Failed,
+            "rejection::ACCEPTED",
+        ),
+        (
+            Bug::NewApiNameMessage,
+            "token.update.name-51-chars-rejected",
+            Status::Failed,
+            "token::MSG_NAME_TOO_LONG_NEW_API (NA12)",
+        ),
+    ]
+}

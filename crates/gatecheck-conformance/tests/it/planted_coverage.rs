@@ -1,0 +1,134 @@
+//! Coverage of the planted-bug suite: every shared contract rule (one that `rule_users` finds
+//! used by both the mock and the runner) has at least one planted bug in `planted.rs` naming
+//! it, or a row in [`NOT_PLANTABLE`] saying why not and which planted bug exercises it anyway.
+
+use super::planted::{planted, Bug};
+use super::rule_users::{names, shared_rules};
+
+/// Shared rules with no planted bug of their own: (rule, the bug that exercises it, why).
+pub(crate) const NOT_PLANTABLE: &[(&str, Bug, &str)] = &[
+    ("IP_REFUSAL_NEW_API", Bug::IpAllowlistIgnored, NEW_API_ONLY),
+    (
+        "MAX_REMAIN_QUOTA_NEW_API",
+        Bug::NegativeQuotaStored,
+        NEW_API_ONLY,
+    ),
+    (
+        "default_image_size",
+        Bug::ImageSizeUnchecked,
+        "new-api's default size (NA9); images.missing-field-rejected drops `size` only on the \
+         catalog's first image model, and the mock's is no DALL-E model, so a planted default \
+         is never reached",
+    ),
+    (
+        "MSG_EXHAUSTED_CANNOT_ENABLE",
+        Bug::EnableExpiredAccepted,
+        "the exhausted-key twin of check 5; only key.state.matches-model's random sequences \
+         reach it, so a planted bug would be caught by chance, not by a check",
+    ),
+    ("entries", Bug::IpAllowlistIgnored, IP_PARSER),
+    ("entry_matches", Bug::IpAllowlistIgnored, IP_PARSER),
+    ("is_restricted", Bug::IpAllowlistIgnored, IP_PARSER),
+    (
+        "model_allowed_in",
+        Bug::ModelLimitsIgnored,
+        "model_allowed for a given profile; the suite runs the documented profile, where it is \
+         model_allowed",
+    ),
+    (
+        "fnv1a",
+        Bug::Mp3Garbage,
+        "a hash, not a contract rule: the mock seeds its synthetic audio with it and the runner \
+         shards checks with it; a broken seed only changes the audio that Mp3Garbage replaces",
+    ),
+    (
+        "SERVICE",
+        Bug::UnknownPathDashboard,
+        "the mock's health signature, not a rule of the service; a target without it is a \
+         deployment (healthy.rs runs a dashboard that answers 200 text/html everywhere)",
+    ),
+    (
+        "unknown_model_message",
+        Bug::UnknownModelAccepted,
+        "the message text of the unknown-model refusal, compared only in the new-api diff; \
+         UnknownModelAccepted removes the refusal",
+    ),
+];
+
+const NEW_API_ONLY: &str = "a value of the new-api profile, judged only under --expect new-api; \
+                            the suite runs the documented profile, and the named bug breaks the \
+                            rule it belongs to";
+const IP_PARSER: &str = "a pure parser of allow_ips, exercised through ip::allows, whose bug is \
+                         IpAllowlistIgnored";
+
+/// The shared rules, and those of them that no planted bug names and no row excuses.
+pub(crate) struct Coverage {
+    /// Shared rules in all.
+    pub(crate) shared: usize,
+    /// Shared rules a planted bug names.
+    pub(crate) planted: usize,
+    /// Shared rules excused in [`NOT_PLANTABLE`].
+    pub(crate) excused: usize,
+    /// Shared rules neither planted nor excused.
+    pub(crate) missing: Vec<String>,
+}
+
+/// Measures the suite's coverage of the shared rules.
+pub(crate) fn coverage() -> Coverage {
+    let shared = shared_rules();
+    let bugs = planted();
+    let mut c = Coverage {
+        shared: shared.len(),
+        planted: 0,
+        excused: 0,
+        missing: Vec::new(),
+    };
+    for rule in &shared {
+        if bugs.iter().any(|(_, _, _, named)| names(named, rule)) {
+            c.planted += 1;
+        } else if NOT_PLANTABLE.iter().any(|(r, _, _)| r == rule) {
+            c.excused += 1;
+        } else {
+            c.missing.push(rule.clone());
+        }
+    }
+    c
+}
+
+impl std::fmt::Display for Coverage {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{} of {} shared rules planted, {} exercised through another rule's bug",
+            self.planted, self.shared, self.excused
+        )
+    }
+}
+
+#[test]
+fn every_shared_rule_has_a_planted_bug_or_says_why_not() {
+    let c = coverage();
+    println!("planted-bug coverage: {c}");
+    assert!(c.shared > 20, "the scan found {} shared rules", c.shared);
+    let shared = shared_rules();
+    let bugs = planted();
+    let mut problems: Vec<String> = c
+        .missing
+        .iter()
+        .map(|r| format!("{r}: no planted bug names it and NOT_PLANTABLE has no row for it"))
+        .collect();
+    for (rule, bug, why) in NOT_PLANTABLE {
+        if !shared.contains(*rule) {
+            problems.push(format!("{rule}: in NOT_PLANTABLE but not a shared rule"));
+        }
+        if bugs.iter().any(|(_, _, _, named)| names(named, rule)) {
+            problems.push(format!(
+                "{rule}: in NOT_PLANTABLE but a planted bug names it"
+            ));
+        }
+        if why.is_empty() || !bugs.iter().any(|(b, _, _, _)| b == bug) {
+            problems.push(format!("{rule}: its row names {bug:?}, not a planted bug"));
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}

@@ -1,0 +1,386 @@
+//! What a handler knows about its request and the mock: [`Ctx`], and the request helpers every
+//! route module shares (body reading, paging parameters, multipart). Route modules and the
+//! dispatcher (`routes/mod.rs`) call down into it; it calls no route module.
+
+use crate::app::App;
+use crate::catalog::Catalog;
+use crate::error::{self, MockResponse};
+use crate::fixtures::Fixtures;
+use crate::ids::Ids;
+use crate::state::{AuthedKey, Charge};
+use crate::video::VideoStore;
+use bytes::Bytes;
+use gatecheck_schemas::rules::quota::{price_quota, Usage};
+use gatecheck_schemas::rules::Rejection;
+use gatecheck_schemas::types::ModelCapabilities;
+use gatecheck_schemas::Profile;
+use http::{HeaderValue, Method, Request};
+use http_body_util::BodyExt;
+use hyper::body::Incoming;
+use std::net::{IpAddr, SocketAddr};
+use std::sync::Arc;
+
+/// The most bytes of a textual request body the journal keeps.
+pub(crate) const BODY_PREVIEW_BYTES: usize = 2048;
+
+/// The answer to a request whose body did not arrive within the body timeout (a stalled or
+/// trickling upload): 408, and the connection is closed.
+fn body_timed_out(timeout: std::time::Duration) -> MockResponse {
+    let mut resp = error::json(
+        408,
+        &serde_json::json!({
+            "success": false,
+            "message": format!("the request body did not arrive within {} s", timeout.as_secs_f64()),
+        }),
+    );
+    resp.headers_mut()
+        .insert(http::header::CONNECTION, HeaderValue::from_static("close"));
+    resp
+}
+
+/// The answer header carrying the request id.
+pub const REQUEST_ID_HEADER: &str = "x-oneapi-request-id";
+
+/// What a handler knows about its request and the mock.
+#[derive(Debug)]
+pub(crate) struct Ctx {
+    pub(crate) app: Arc<App>,
+    /// The TCP peer.
+    pub(crate) peer: SocketAddr,
+    /// The client IP used for allowlists.
+    pub(crate) client_ip: IpAddr,
+    /// This request's id.
+    pub(crate) request_id: String,
+    /// The authenticated key (set on `/v1/*`).
+    pub(crate) key: Option<AuthedKey>,
+    /// The `Host` header, if any.
+    pub(crate) host: Option<String>,
+    /// Length and (for textual bodies) a preview of the body read, for the journal.
+    pub(crate) body_seen: parking_lot::Mutex<Option<(usize, Option<String>)>>,
+}
+
+impl Ctx {
+    /// The behaviour profile.
+    pub(crate) fn profile(&self) -> Profile {
+        self.app.config.profile
+    }
+
+    /// Now on the mock clock, Unix seconds.
+    pub(crate) fn now(&self) -> i64 {
+        self.app.clock.now()
+    }
+
+    /// Now on the mock clock, Unix milliseconds.
+    pub(crate) fn now_ms(&self) -> i64 {
+        self.app.clock.now_ms()
+    }
+
+    /// The model catalog and capabilities.
+    pub(crate) fn catalog(&self) -> &Catalog {
+        &self.app.catalog
+    }
+
+    /// All fixture data.
+    pub(crate) fn fixtures(&self) -> &Fixtures {
+        &self.app.config.fixtures
+    }
+
+    /// The seeded id source.
+    pub(crate) fn ids(&self) -> &Ids {
+        &self.app.ids
+    }
+
+    /// The video task store.
+    pub(crate) fn videos(&self) -> &VideoStore {
+        &self.app.state.videos
+    }
+
+    /// This request's id (also sent as `X-Oneapi-Request-Id`).
+    #[allow(dead_code)] // part of the handler contract
+    pub(crate) fn request_id(&self) -> &str {
+        &self.request_id
+    }
+
+    /// The authenticated key; `None` only outside `/v1/*`.
+    pub(crate) fn key(&self) -> Option<AuthedKey> {
+        self.key
+    }
+
+    /// `http://<Host header>` (or the peer-facing address), for result URLs.
+    pub(crate) fn base_url(&self) -> String {
+        match &self.host {
+            Some(h) => format!("http://{h}"),
+            None => "http://127.0.0.1".to_owned(),
+        }
+    }
+
+    /// A `/v1` 404.
+    pub(crate) fn not_found(&self, method: &Method, path: &str) -> MockResponse {
+        let r = Rejection::UnknownPath;
+        error::v1_error(
+            r.http_status(self.profile()),
+            &format!("Invalid URL ({method} {path})"),
+            r.code(self.profile()),
+            None,
+        )
+    }
+
+    /// Reads the whole body, at most the upload limit: 413 up front when `Content-Length` is
+    /// over it, or as soon as the streamed body passes it. After a 413 the rest of the body
+    /// is drained in the background (bounded; see [`crate::linger`]) so that the connection
+    /// closes without a reset that could destroy the answer; the 413 says `Connection:
+    /// close` on HTTP/1.
+    pub(crate) async fn read_body(&self, req: Request<Incoming>) -> Result<Bytes, MockResponse> {
+        let limit = self.app.config.max_body_bytes;
+        let http1 = req.version() < http::Version::HTTP_2;
+        let too_large = || {
+            let mut resp = error::rejection(
+                self.profile(),
+                Rejection::BodyTooLarge,
+                &format!("request body is larger than the limit of {limit} bytes"),
+            );
+            if http1 {
+                resp.headers_mut()
+                    .insert(http::header::CONNECTION, HeaderValue::from_static("close"));
+            }
+            resp
+        };
+        let declared = req
+            .headers()
+            .get(http::header::CONTENT_LENGTH)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.parse::<u64>().ok());
+        let textual = req
+            .headers()
+            .get(http::header::CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+            .is_some_and(|ct| {
+                ct.starts_with("application/json")
+                    || ct.starts_with("application/x-www-form-urlencoded")
+                    || ct.starts_with("text/")
+            });
+        // Drained also when the request says `Expect: 100-continue`: a client may send the
+        // body without waiting (a proxy forwarding the header does), and hyper answers
+        // `100 Continue` only while no final answer has been written, which clients handle.
+        let mut body = req.into_body();
+        let linger =
+            |body: Incoming| crate::linger::drain_in_background(body, self.app.shutdown.clone());
+        if declared.is_some_and(|n| n > limit as u64) {
+            linger(body);
+            return Err(too_large());
+        }
+        let mut chunks: Vec<Bytes> = Vec::new();
+        let mut len = 0usize;
+        let deadline = tokio::time::Instant::now() + self.app.config.body_timeout;
+        loop {
+            let Ok(frame) = tokio::time::timeout_at(deadline, body.frame()).await else {
+                return Err(body_timed_out(self.app.config.body_timeout));
+            };
+            let Some(frame) = frame else { break };
+            let frame = match frame {
+                Ok(f) => f,
+                Err(e) => return Err(error::invalid(&format!("cannot read the body: {e}"), None)),
+            };
+            let Ok(data) = frame.into_data() else {
+                continue; // trailers
+            };
+            len = len.saturating_add(data.len());
+            if len > limit {
+                drop(chunks);
+                linger(body);
+                return Err(too_large());
+            }
+            if !data.is_empty() {
+                chunks.push(data);
+            }
+        }
+        let body = match chunks.len() {
+            0 => Bytes::new(),
+            1 => chunks.pop().unwrap_or_default(),
+            _ => {
+                let mut all = bytes::BytesMut::with_capacity(len);
+                for c in &chunks {
+                    all.extend_from_slice(c);
+                }
+                all.freeze()
+            }
+        };
+        let preview = textual.then(|| {
+            let end = body.len().min(BODY_PREVIEW_BYTES);
+            String::from_utf8_lossy(&body[..end]).into_owned()
+        });
+        *self.body_seen.lock() = Some((body.len(), preview));
+        Ok(body)
+    }
+
+    /// Reads a `multipart/form-data` body (bounded as [`Ctx::read_body`]) into a parser.
+    /// A missing or wrong content type is a validation error (see [`error::validation`]).
+    pub(crate) async fn read_multipart(
+        &self,
+        req: Request<Incoming>,
+    ) -> Result<multer::Multipart<'static>, MockResponse> {
+        let boundary = req
+            .headers()
+            .get(http::header::CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|ct| multer::parse_boundary(ct).ok());
+        let Some(boundary) = boundary else {
+            return Err(error::validation(
+                self.profile(),
+                "expected a multipart/form-data body",
+                None,
+            ));
+        };
+        let body = self.read_body(req).await?;
+        Ok(multipart_over(body, boundary))
+    }
+
+    /// Model limits of the key: 403 when the key may not use `model`.
+    pub(crate) fn check_model(&self, model: &str) -> Result<(), MockResponse> {
+        let Some(key) = self.key else { return Ok(()) };
+        if self.app.state.model_allowed(key.id, model, self.profile()) {
+            Ok(())
+        } else {
+            Err(error::rejection(
+                self.profile(),
+                Rejection::ModelNotAllowed,
+                &format!("This token has no access to model {model}"),
+            ))
+        }
+    }
+
+    /// `new-api` only: a model the catalog does not know has no channel, and new-api's
+    /// distributor answers 503 `model_not_found` (DECISIONS NA5). `documented` leaves the
+    /// model to the route's own validation (400).
+    pub(crate) fn check_channel(&self, model: &str) -> Result<(), MockResponse> {
+        if self.profile() != Profile::NewApi || self.catalog().model(model).is_some() {
+            return Ok(());
+        }
+        let r = Rejection::UnknownModel;
+        let message = gatecheck_schemas::rules::rejection::unknown_model_message(
+            self.profile(),
+            model,
+            "default",
+        );
+        Err(error::v1_error(
+            r.http_status(self.profile()),
+            &message,
+            r.code(self.profile()),
+            None,
+        ))
+    }
+
+    /// The `model` of a request, trimmed and required (a [`error::validation`] "model is
+    /// required" otherwise), then checked against the key's model limits
+    /// ([`Ctx::check_model`], 403).
+    pub(crate) fn required_model(&self, raw: Option<&str>) -> Result<String, MockResponse> {
+        let model = match raw.map(str::trim) {
+            Some(m) if !m.is_empty() => m.to_owned(),
+            _ => {
+                return Err(error::validation(
+                    self.profile(),
+                    "model is required",
+                    Some("model"),
+                ))
+            }
+        };
+        self.check_model(&model)?;
+        self.check_channel(&model)?;
+        Ok(model)
+    }
+
+    /// Steps 1 and 2 of a JSON model route (speech, image generation), in this order: read the
+    /// body ([`Ctx::read_body`]), parse it as JSON (a [`error::validation`] "invalid JSON
+    /// body" otherwise), take its `model` ([`Ctx::required_model`]: required, then model
+    /// limits), then look up the model's capability with `capability`; a model without one is
+    /// a [`error::validation`] "model {model} is not {not_a}" on `model`.
+    pub(crate) async fn read_json_model<'a, T: 'a>(
+        &'a self,
+        req: Request<Incoming>,
+        capability: impl FnOnce(&'a ModelCapabilities) -> Option<&'a T>,
+        not_a: &str,
+    ) -> Result<(serde_json::Value, String, &'a T), MockResponse> {
+        let body = self.read_body(req).await?;
+        let v: serde_json::Value = serde_json::from_slice(&body).map_err(|e| {
+            error::validation(self.profile(), &format!("invalid JSON body: {e}"), None)
+        })?;
+        let model = self.required_model(v.get("model").and_then(|x| x.as_str()))?;
+        let Some(cap) = self.catalog().capabilities(&model).and_then(capability) else {
+            return Err(error::validation(
+                self.profile(),
+                &format!("model {model} is not {not_a}"),
+                Some("model"),
+            ));
+        };
+        Ok((v, model, cap))
+    }
+
+    /// The price of `usage` on `model` in quota units (0 for a model not in the catalog).
+    pub(crate) fn price(&self, model: &str, usage: Usage) -> i64 {
+        self.catalog()
+            .model(model)
+            .map(|m| price_quota(&m.pricing, usage))
+            .unwrap_or(0)
+    }
+
+    /// Charges `price` to the key atomically: 403 `pre_consume_token_quota_failed` when its
+    /// remaining quota is lower.
+    pub(crate) fn charge(&self, price: i64) -> Result<Charge, MockResponse> {
+        let Some(key) = self.key else {
+            return Ok(Charge {
+                price: 0,
+                remain_quota: 0,
+                used_quota: 0,
+            });
+        };
+        self.app
+            .state
+            .charge(key.id, price, self.now())
+            .map_err(|r| {
+                let msg =
+                    match r {
+                        Rejection::InsufficientQuota => format!(
+                        "token quota is not enough, token remain quota: {}, need quota: {price}",
+                        self.app.state.key(key.id).map(|k| k.remain_quota).unwrap_or(0)
+                    ),
+                        other => other.default_message().to_owned(),
+                    };
+                error::rejection(self.profile(), r, &msg)
+            })
+    }
+
+    /// Gives back a charge made by [`Ctx::charge`].
+    pub(crate) fn refund(&self, charge: &Charge) {
+        if let Some(key) = self.key {
+            self.app.state.refund(key.id, charge.price);
+        }
+    }
+
+    /// [`Ctx::check_model`] then [`Ctx::charge`].
+    #[allow(dead_code)] // part of the handler contract
+    pub(crate) fn admit_model_request(
+        &self,
+        model: &str,
+        price: i64,
+    ) -> Result<Charge, MockResponse> {
+        self.check_model(model)?;
+        self.charge(price)
+    }
+}
+
+/// The paging parameters of a listing (`GET /api/models`, `GET /api/token/`): in the
+/// documented profile an out-of-range or non-numeric one is 400 with the `/api` failure
+/// envelope; new-api normalises them.
+pub(crate) fn paging_ok(cx: &Ctx, query: &str) -> Result<(), MockResponse> {
+    if cx.profile() == Profile::NewApi {
+        return Ok(());
+    }
+    gatecheck_schemas::rules::catalog::check_paging(query)
+        .map_err(|msg| error::api_failure_status(400, &msg))
+}
+
+/// A multipart parser over a body already read in full (what [`Ctx::read_multipart`] hands out).
+pub(crate) fn multipart_over(body: Bytes, boundary: String) -> multer::Multipart<'static> {
+    let stream = futures_util::stream::once(async move { Ok::<Bytes, std::io::Error>(body) });
+    multer::Multipart::new(stream, boundary)
+}

@@ -1,0 +1,380 @@
+//! The rows of docs/DECISIONS.md that differ between the profiles: each test runs BOTH
+//! profiles and asserts both answers (the row id is in the test name).
+
+use crate::media_util::*;
+use crate::support::*;
+use gatecheck_mock::{ClockMode, MockServer, NewKey};
+use gatecheck_schemas::Profile;
+use serde_json::{json, Value};
+
+async fn server(profile: Profile) -> MockServer {
+    MockServer::builder()
+        .profile(profile)
+        .clock(ClockMode::virtual_default())
+        .start()
+        .await
+}
+
+fn error_of(resp: &Resp) -> Value {
+    resp.json()["error"].clone()
+}
+
+/// The message of a new-api `/v1` error ends in ` (request id: <X-Oneapi-Request-Id>)`.
+fn assert_new_api_shape(resp: &Resp) {
+    let e = error_of(resp);
+    let id = resp
+        .header("x-oneapi-request-id")
+        .expect("request id header");
+    let msg = e["message"].as_str().unwrap_or_default();
+    assert!(msg.ends_with(&format!(" (request id: {id})")), "{e}");
+    assert!(e.get("param").is_none(), "new-api sends no param: {e}");
+    assert!(e["code"].is_string(), "new-api's code is a string: {e}");
+    assert_eq!(e["type"], "new_api_error");
+}
+
+#[tokio::test]
+async fn na1_empty_model_limits_allow_all_in_documented_and_none_in_new_api() {
+    for profile in [Profile::Documented, Profile::NewApi] {
+        let server = server(profile).await;
+        let key = server.add_key(NewKey::new().model_limits(""));
+        let r = get_with(&server, "/v1/models/sora-2", &key.key).await;
+        match profile {
+            Profile::Documented => assert_eq!(r.status, 200, "{}", r.text()),
+            Profile::NewApi => {
+                assert_eq!(r.status, 403, "{}", r.text());
+                let msg = error_of(&r)["message"]
+                    .as_str()
+                    .unwrap_or_default()
+                    .to_owned();
+                assert!(
+                    msg.starts_with("This token has no access to model sora-2"),
+                    "{msg}"
+                );
+            }
+        }
+    }
+}
+
+#[tokio::test]
+async fn na2_key_refusals_share_one_message_in_new_api() {
+    for profile in [Profile::Documented, Profile::NewApi] {
+        let server = server(profile).await;
+        let mut messages = Vec::new();
+        for key in [KEY_DISABLED, KEY_EXPIRED, KEY_EXHAUSTED, "nosuchkey000"] {
+            let r = get_with(&server, "/v1/models", key).await;
+            assert_eq!(r.status, 401, "{profile:?} {}", r.text());
+            let msg = error_of(&r)["message"]
+                .as_str()
+                .unwrap_or_default()
+                .to_owned();
+            messages.push(
+                msg.split(" (request id:")
+                    .next()
+                    .unwrap_or_default()
+                    .to_owned(),
+            );
+        }
+        match profile {
+            Profile::Documented => {
+                assert_eq!(messages[0], "This token status is unavailable");
+                assert_eq!(messages[1], "This token has expired");
+                assert_eq!(messages[3], "Invalid token");
+            }
+            Profile::NewApi => assert!(
+                messages.iter().all(|m| m == "Invalid token"),
+                "{messages:?}"
+            ),
+        }
+    }
+}
+
+async fn completed_and_errored(server: &MockServer) -> (Value, Value) {
+    let mut ids = Vec::new();
+    for prompt in ["a cat", "a cat [error]"] {
+        let r = post_json(
+            server,
+            "/v1/videos",
+            KEY_ENABLED,
+            json!({"model": "sora-2", "prompt": prompt, "seconds": "4"}),
+        )
+        .await;
+        assert_eq!(r.status, 200, "{}", r.text());
+        ids.push(r.json()["id"].as_str().unwrap_or_default().to_owned());
+    }
+    let advanced = Http::new(server.uri())
+        .json(
+            "POST",
+            "/__mock/clock/advance",
+            &[],
+            json!({"seconds": 3600}),
+        )
+        .await;
+    assert_eq!(advanced.status, 200, "{}", advanced.text());
+    let mut out = Vec::new();
+    for id in &ids {
+        let r = get_with(server, &format!("/v1/videos/{id}"), KEY_ENABLED).await;
+        assert_eq!(r.status, 200, "{}", r.text());
+        out.push(r.json());
+    }
+    (out[0].clone(), out[1].clone())
+}
+
+#[tokio::test]
+async fn na3_na4_video_url_and_error_status_only_in_documented() {
+    for profile in [Profile::Documented, Profile::NewApi] {
+        let server = server(profile).await;
+        let (done, errored) = completed_and_errored(&server).await;
+        assert_eq!(done["status"], "completed");
+        assert!(done["metadata"]["url"].is_string(), "{done}");
+        assert!(errored["error"]["code"].is_string(), "{errored}");
+        match profile {
+            Profile::Documented => {
+                assert_eq!(done["video_url"], done["metadata"]["url"]);
+                assert_eq!(errored["status"], "error");
+            }
+            Profile::NewApi => {
+                assert!(done.get("video_url").is_none(), "NA3: {done}");
+                assert_eq!(errored["status"], "failed", "NA4");
+            }
+        }
+    }
+}
+
+#[tokio::test]
+async fn na5_unknown_model_is_400_documented_and_503_model_not_found_new_api() {
+    for profile in [Profile::Documented, Profile::NewApi] {
+        let server = server(profile).await;
+        let img = post_json(
+            &server,
+            "/v1/images/generations",
+            KEY_ENABLED,
+            json!({"model": "gpt-imgae-1", "prompt": "x"}),
+        )
+        .await;
+        let vid = post_json(
+            &server,
+            "/v1/videos",
+            KEY_ENABLED,
+            json!({"model": "sroa-2", "prompt": "x"}),
+        )
+        .await;
+        match profile {
+            Profile::Documented => {
+                assert_eq!(img.status, 400, "{}", img.text());
+                assert_eq!(vid.status, 400, "{}", vid.text());
+            }
+            Profile::NewApi => {
+                for (r, model) in [(&img, "gpt-imgae-1"), (&vid, "sroa-2")] {
+                    assert_eq!(r.status, 503, "{}", r.text());
+                    let e = error_of(r);
+                    assert_eq!(e["code"], "model_not_found");
+                    let want = format!(
+                        "No available channel for model {model} under group default (distributor)"
+                    );
+                    assert!(
+                        e["message"].as_str().unwrap_or_default().starts_with(&want),
+                        "{e}"
+                    );
+                    assert_new_api_shape(r);
+                }
+            }
+        }
+    }
+}
+
+#[tokio::test]
+async fn na6_put_answer_masks_the_key_in_new_api() {
+    for profile in [Profile::Documented, Profile::NewApi] {
+        let server = server(profile).await;
+        let secret = server.key(1).expect("key 1").key;
+        let v = put(&server, "", full(1)).await;
+        assert_eq!(v["success"], true, "{v}");
+        let key = v["data"]["key"].as_str().unwrap_or_default().to_owned();
+        match profile {
+            Profile::Documented => assert_eq!(key, secret),
+            Profile::NewApi => {
+                assert_eq!(
+                    key,
+                    format!("{}**********{}", &secret[..4], &secret[secret.len() - 4..])
+                );
+                assert_eq!(
+                    server.key(1).expect("key 1").key,
+                    secret,
+                    "only the answer is masked"
+                );
+            }
+        }
+    }
+}
+
+#[tokio::test]
+async fn na10_content_of_unknown_and_unfinished_tasks() {
+    for profile in [Profile::Documented, Profile::NewApi] {
+        let server = server(profile).await;
+        let unknown = get_with(
+            &server,
+            "/v1/videos/task_00000000000000000000000000000000/content",
+            KEY_ENABLED,
+        )
+        .await;
+        let created = post_json(
+            &server,
+            "/v1/videos",
+            KEY_ENABLED,
+            json!({"model": "sora-2", "prompt": "a cat"}),
+        )
+        .await;
+        let id = created.json()["id"].as_str().unwrap_or_default().to_owned();
+        let early = get_with(&server, &format!("/v1/videos/{id}/content"), KEY_ENABLED).await;
+        assert_eq!(unknown.status, 404, "{}", unknown.text());
+        assert_eq!(early.status, 400, "{}", early.text());
+        if profile == Profile::NewApi {
+            assert_eq!(
+                unknown.json(),
+                json!({"error": {"message": "Task not found", "type": "invalid_request_error"}})
+            );
+            assert_eq!(
+                early.json(),
+                json!({"error": {
+                    "message": "Task is not completed yet, current status: QUEUED",
+                    "type": "invalid_request_error"
+                }})
+            );
+        } else {
+            assert_eq!(error_of(&unknown)["code"], "task_not_found");
+            assert_eq!(error_of(&early)["type"], "new_api_error");
+        }
+    }
+}
+
+#[tokio::test]
+async fn na11_unknown_status_and_negative_expiry_are_stored_only_in_new_api() {
+    for profile in [Profile::Documented, Profile::NewApi] {
+        let server = server(profile).await;
+        let status9 = put(&server, "?status_only=1", json!({"id": 1, "status": 9})).await;
+        let mut body = full(1);
+        body["expired_time"] = json!(-5);
+        let expiry = put(&server, "", body).await;
+        let stored = server.key(1).expect("key 1");
+        match profile {
+            Profile::Documented => {
+                assert_eq!(status9["success"], false, "{status9}");
+                assert_eq!(expiry["success"], false, "{expiry}");
+                assert_eq!((stored.status, stored.expired_time), (1, -1));
+            }
+            Profile::NewApi => {
+                assert_eq!(status9["success"], true, "{status9}");
+                assert_eq!(expiry["success"], true, "{expiry}");
+                assert_eq!((stored.status, stored.expired_time), (9, -5));
+            }
+        }
+    }
+}
+
+#[tokio::test]
+async fn na12_update_details() {
+    for profile in [Profile::Documented, Profile::NewApi] {
+        let server = server(profile).await;
+        // No group check on update in new-api.
+        let mut body = full(1);
+        body["group"] = json!("no-such-group");
+        let group = put(&server, "", body).await;
+        // The quota upper bound is new-api's.
+        let mut body = full(1);
+        body["remain_quota"] = json!(600_000_000_000_000_i64);
+        let quota = put(&server, "", body).await;
+        // The exact message.
+        let mut body = full(1);
+        body["name"] = json!("x".repeat(51));
+        let name = put(&server, "", body).await;
+        // status_only without status.
+        let status = put(&server, "?status_only=1", json!({"id": 1})).await;
+        assert_eq!(status["success"], true, "{status}");
+        let stored = server.key(1).expect("key 1");
+        match profile {
+            Profile::Documented => {
+                assert_eq!(group["success"], false, "{group}");
+                assert_eq!(quota["success"], true, "{quota}");
+                assert_eq!(name["message"], "token name is too long");
+                assert_eq!(stored.status, 1);
+            }
+            Profile::NewApi => {
+                assert_eq!(group["success"], true, "{group}");
+                assert_eq!(quota["success"], false, "{quota}");
+                assert!(quota["message"]
+                    .as_str()
+                    .unwrap_or_default()
+                    .starts_with("Quota value exceeds valid range"));
+                assert_eq!(name["message"], "Token name is too long");
+                assert_eq!(stored.status, 0);
+            }
+        }
+    }
+}
+
+#[tokio::test]
+async fn na13_error_bodies_and_ip_message() {
+    for profile in [Profile::Documented, Profile::NewApi] {
+        let server = server(profile).await;
+        let r = get_with(&server, "/v1/models", KEY_IP_RESTRICTED).await;
+        assert_eq!(r.status, 403, "{}", r.text());
+        let e = error_of(&r);
+        assert_eq!(e["code"], "access_denied");
+        let limited = server.add_key(NewKey::new().model_limits("tts-1"));
+        let m = get_with(&server, "/v1/models/sora-2", &limited.key).await;
+        assert_eq!(m.status, 403, "{}", m.text());
+        match profile {
+            Profile::Documented => {
+                assert!(e.get("param").is_some(), "{e}");
+                assert!(!e["message"]
+                    .as_str()
+                    .unwrap_or_default()
+                    .contains("request id"));
+                assert_eq!(error_of(&m)["code"], "model_not_allowed");
+            }
+            Profile::NewApi => {
+                assert_new_api_shape(&r);
+                assert!(e["message"]
+                    .as_str()
+                    .unwrap_or_default()
+                    .starts_with("您的 IP 不在令牌允许访问的列表中"));
+                assert_new_api_shape(&m);
+                assert_eq!(error_of(&m)["code"], "");
+            }
+        }
+    }
+}
+
+/// NA9: new-api fills in `1024x1024` for a DALL·E request without `size`; other models (and
+/// `documented`) refuse it. `n: 2` on dall-e-3 is accepted in both (new-api relays it).
+#[tokio::test]
+async fn na9_dall_e_size_defaults_to_1024_only_in_new_api() {
+    for profile in [Profile::Documented, Profile::NewApi] {
+        let server = server(profile).await;
+        let dalle = post_json(
+            &server,
+            "/v1/images/generations",
+            KEY_ENABLED,
+            json!({"model": "dall-e-3", "prompt": "a red square", "n": 2}),
+        )
+        .await;
+        let other = post_json(
+            &server,
+            "/v1/images/generations",
+            KEY_ENABLED,
+            json!({"model": "gpt-image-1", "prompt": "a red square"}),
+        )
+        .await;
+        let validation = gatecheck_schemas::rules::Rejection::MediaValidation.http_status(profile);
+        assert_eq!(other.status, validation, "{}", other.text());
+        match profile {
+            Profile::Documented => assert_eq!(dalle.status, 400, "{}", dalle.text()),
+            Profile::NewApi => {
+                assert_eq!(dalle.status, 200, "{}", dalle.text());
+                let v = dalle.json();
+                assert_eq!(v["data"].as_array().map(Vec::len), Some(2), "{v}");
+                assert_eq!(v["size"], "1024x1024", "{v}");
+            }
+        }
+    }
+}

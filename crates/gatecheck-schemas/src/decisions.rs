@@ -1,0 +1,405 @@
+//! Every contract decision, as data: the rows of `docs/DECISIONS.md`.
+//!
+//! `docs/DECISIONS.md` is generated from [`DECISIONS`] by [`markdown`]; a test fails when the
+//! committed file drifts (regenerate it with `GATECHECK_UPDATE_DOCS=1 cargo test -p
+//! gatecheck-schemas --lib decisions`). Runner checks cite a row by its [`Decision::id`] on
+//! their deviation verdicts; `gatecheck profiles` prints the rows.
+//!
+//! ```
+//! use gatecheck_schemas::decisions::{self, Verdict};
+//! let row = decisions::get("NA5").unwrap();
+//! assert_eq!(row.verdict, Verdict::Deviation);
+//! assert!(decisions::get("D-VIDEO").is_some(), "a section id names its section");
+//! ```
+
+/// What the conformance runner reports when a target behaves as the `new-api` column says.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Verdict {
+    /// Both profiles behave alike: nothing to report.
+    Same,
+    /// The spec pins the documented behaviour: the other behaviour is a failure.
+    Failure,
+    /// The spec is silent and the target departs from the decision: a deviation citing the id.
+    Deviation,
+    /// The spec is silent and both behaviours are reasonable: nothing is reported.
+    Accepted,
+    /// The audit row was checked against new-api's code and found wrong, or is not reproduced;
+    /// the row says why. Nothing is reported.
+    Rejected,
+}
+
+impl Verdict {
+    /// The word used in `docs/DECISIONS.md` and by `gatecheck profiles`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Same => "same",
+            Self::Failure => "failure",
+            Self::Deviation => "deviation",
+            Self::Accepted => "accepted",
+            Self::Rejected => "rejected",
+        }
+    }
+}
+
+/// One decision.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Decision {
+    /// `D-<SECTION>-n`, a section id `D-<SECTION>`, `P1`..`P6` or `NA1`..`NA14`.
+    pub id: &'static str,
+    /// A short title.
+    pub title: &'static str,
+    /// The new-api file and function the row comes from.
+    pub source: &'static str,
+    /// What the `documented` profile (the spec, and the decision where it is silent) does.
+    pub documented: &'static str,
+    /// What the `new-api` profile (a deployed new-api) does.
+    pub new_api: &'static str,
+    /// What the runner reports for a target that behaves as `new_api`.
+    pub verdict: Verdict,
+}
+
+const fn row(
+    id: &'static str,
+    title: &'static str,
+    source: &'static str,
+    documented: &'static str,
+    new_api: &'static str,
+    verdict: Verdict,
+) -> Decision {
+    Decision {
+        id,
+        title,
+        source,
+        documented,
+        new_api,
+        verdict,
+    }
+}
+
+use Verdict::{Accepted, Deviation, Failure, Rejected, Same};
+
+/// The section ids and their headings, in document order.
+pub const SECTIONS: [(&str, &str); 10] = [
+    ("D-AUTH", "Identity and auth"),
+    ("D-ERR", "Error bodies"),
+    ("D-TOKEN", "PUT /api/token/"),
+    ("D-VIDEO", "Video tasks"),
+    ("D-MEDIA", "Images, audio"),
+    ("D-CATALOG", "Catalog"),
+    ("D-QUOTA", "Quota and limits"),
+    ("D-OAS", "OpenAPI document and peer tools"),
+    ("P", "The profile table (P1..P6)"),
+    ("NA", "The audit of the new-api profile (NA1..NA14)"),
+];
+
+/// Every decision, in document order.
+pub const DECISIONS: &[Decision] = &[
+    // Identity and auth
+    row("D-AUTH-1", "API key format and the Authorization header",
+        "middleware/auth.go TokenAuth",
+        "`sk-` + 48 letters and digits; stored without `sk-`; sent with or without it; `Bearer ` matched case-insensitively.",
+        "Same key handling; only `Bearer ` and `bearer ` are stripped (`strings.HasPrefix`), so `BEARER x` is an unknown key. The mock keeps case-insensitive matching in both profiles (not reproduced).",
+        Same),
+    row("D-AUTH-2", "Missing or unknown key on /v1/*",
+        "middleware/auth.go TokenAuth; model/token.go ValidateUserToken",
+        "401 with the /v1 error body.", "401 (`Invalid token`, see NA2).", Same),
+    row("D-AUTH-3", "Disabled, expired or exhausted key",
+        "model/token.go ValidateUserToken",
+        "401; using a key past its expiry or out of quota stores status 3 or 4.",
+        "401 and the same status writes (messages: NA2).", Same),
+    row("D-AUTH-4", "IP allowlist",
+        "middleware/auth.go TokenAuth; model/token.go GetIpLimits; common IsIpInCIDRList",
+        "Client outside `allow_ips`: 403 `access_denied`. Entries split on newline, trimmed, empty ones skipped; the client IP is the TCP peer, `X-Forwarded-For` only with `--trust-forwarded-for`.",
+        "403 `access_denied` with new-api's own message (NA13); client IP from gin's `ClientIP()` (NA14).",
+        Same),
+    row("D-AUTH-5", "Model limits",
+        "middleware/distributor.go Distribute",
+        "A model not in `model_limits` while `model_limits_enabled`: 403.",
+        "403 `This token has no access to model X` (empty list: NA1).", Same),
+    row("D-AUTH-6", "Quota lower than the price",
+        "service pre-consume (relay quota)",
+        "403 `pre_consume_token_quota_failed`.", "Same.", Same),
+    row("D-AUTH-7", "Key management authentication",
+        "middleware/auth.go UserAuth, authorizationToken",
+        "`Authorization: <ACCESS_TOKEN>` (a `Bearer ` prefix accepted); missing token 401 envelope; `New-Api-User` optional (P6); wrong token 401 (P5).",
+        "Same header parsing; `New-Api-User` required; wrong token answered 200 `success:false`.",
+        Accepted),
+    // Error bodies
+    row("D-ERR-1", "/v1 error body",
+        "middleware/utils.go abortWithOpenAiMessage",
+        "`{error:{message, type:new_api_error, param, code}}`; every answer carries `X-Oneapi-Request-Id`.",
+        "See NA13: message ends in ` (request id: …)`, `code` is `\"\"` when unset, no `param`.",
+        Accepted),
+    row("D-ERR-2", "/api logical failures", "common ApiError",
+        "HTTP 200 `{success:false, message}`.", "Same.", Same),
+    row("D-ERR-3", "Request validation failures on /v1",
+        "relay/helper (validation) ; controller/relay.go",
+        "400.", "Audio and image routes: 500 `invalid_request` (P2).", Failure),
+    // PUT /api/token/
+    row("D-TOKEN-1", "Check order of PUT /api/token/",
+        "controller/token.go UpdateToken",
+        "Name length, negative quota, unknown id, group access, enabling an expired or exhausted key; each 200 `success:false`.",
+        "Name (bytes, P1), negative quota, quota upper bound, unknown id, enabling expired/exhausted; no group check (NA12).",
+        Deviation),
+    row("D-TOKEN-2", "Omitted fields reset to zero values",
+        "controller/token.go UpdateToken; model/token.go Update",
+        "An omitted field is written as its zero value; `?status_only=1` changes `status` alone.",
+        "Same (gorm `Select(...).Updates`).", Same),
+    row("D-TOKEN-3", "`status` without `status_only`",
+        "controller/token.go UpdateToken", "Applied.", "Ignored (P4).", Failure),
+    row("D-TOKEN-4", "Success envelope", "controller/token.go UpdateToken, buildMaskedTokenResponse",
+        "`{success:true, message:\"\", data:<key record>}`.", "Same, key masked (NA6).", Accepted),
+    row("D-TOKEN-5", "Tooling extensions (list, get, create, delete)",
+        "controller/token.go GetAllTokens, GetToken, AddToken, DeleteToken",
+        "`GET /api/token/?p=&size=`, `GET/DELETE /api/token/{id}`, `POST /api/token/` in new-api's shapes.",
+        "Same.", Same),
+    // Video
+    row("D-VIDEO-1", "POST /v1/videos bodies", "middleware/distributor.go getModelFromRequest",
+        "multipart, form and JSON; fields `model`, `prompt`, `seconds`, `size`, `input_reference`.",
+        "Same.", Same),
+    row("D-VIDEO-2", "Empty prompt, unknown or non-video model",
+        "middleware/distributor.go Distribute",
+        "400.", "An unknown model is 503 `model_not_found` (NA5).", Deviation),
+    row("D-VIDEO-3", "Task object on creation", "dto/openai_video.go OpenAIVideo",
+        "`id` = `task_id` = `task_` + 32 alphanumerics, `object:video`, `status:queued`, `progress:0`, `created_at`, `seconds`, `size`.",
+        "Same.", Same),
+    row("D-VIDEO-4", "Lifecycle", "dto/openai_video.go VideoStatus*",
+        "queued → in_progress → completed | failed | error; progress monotonic, 100 exactly when completed; completed has `completed_at`, `video_url` and `metadata.url`.",
+        "No `error` status (NA4), no top-level `video_url` (NA3).", Accepted),
+    row("D-VIDEO-5", "Clock and outcome", "(mock only)",
+        "Mock clock; outcome from fixture rules or the control API.", "Same.", Same),
+    row("D-VIDEO-6", "GET /v1/videos/{id} of an unknown task", "relay task fetch",
+        "404.", "400 `task_not_exist` (P3).", Failure),
+    row("D-VIDEO-7", "GET /v1/videos/{id}/content", "controller/video_proxy.go VideoProxy",
+        "`video/mp4` bytes; not completed: 400.", "Unknown task 404, not completed 400 with new-api's messages (NA10).",
+        Accepted),
+    // Media
+    row("D-MEDIA-1", "POST /v1/images/generations", "relay/relay-image.go; dto image request",
+        "Sizes and output mode per model from fixtures; `n` defaults to 1; PNG of the requested size.",
+        "See NA9.", Same),
+    row("D-MEDIA-2", "Transcriptions and translations", "relay audio",
+        "multipart; `file` and `model` required; nine extensions; empty file 400; `temperature` in [0,1]; json/text/srt/vtt/verbose_json.",
+        "Validation failures 500 (P2).", Same),
+    row("D-MEDIA-3", "POST /v1/audio/speech", "relay audio",
+        "`input` 1..4096 characters; `voice` from fixtures; six formats with their content types.",
+        "Validation failures 500 (P2).", Same),
+    row("D-MEDIA-4", "Upload limit", "(gateway body limit)",
+        "25 MiB by default; above it 413 before the whole body is read.", "Same.", Same),
+    // Catalog
+    row("D-CATALOG-1", "GET /api/models", "controller/model.go (customised in the seed's deployment)",
+        "No auth; `p`/`page`, `page_size`, `model_type`, `provider_code`; `endpoints` in both forms.",
+        "Same as documented: the deployment the spec describes is customised (NA7).", Same),
+    // Quota
+    row("D-QUOTA-1", "Quota unit and charging", "service quota; model/token.go DecreaseTokenQuota",
+        "500000 per USD; price per request, per second or per token; consumption atomic.", "Same.", Same),
+    row("D-QUOTA-2", "Per-key rate limit", "(mock only)",
+        "Off by default; 429 with `Retry-After`.", "Same.", Same),
+    row("D-QUOTA-3", "Faults", "(mock only)",
+        "Only from the control API or the configuration; seeded.", "Same.", Same),
+    // OpenAPI document and peer tools
+    row("D-OAS-1", "Peer tools: content of a task not completed yet",
+        "controller/video_proxy.go VideoProxy",
+        "`GET /v1/videos/{id}/content` of a queued or running task is 400 (D-VIDEO-7), declared in schemas/openapi.json. No schema can say \"a completed task\", so Schemathesis' positive-data check reports ST202 (schema-valid request rejected) on it: a known exception of `scripts/peer-check`.",
+        "Same (NA10).", Same),
+    row("D-OAS-2", "Peer tools: usage view of a key that does not exist",
+        "controller/token.go GetTokenUsage",
+        "`GET /api/usage/token` (new-api's route, not in the spec) with a well-formed `Bearer` of an unknown key: HTTP 200 `{success:false, message}`, as new-api; a missing or malformed header is 401. Schemathesis' ST401 (invalid authentication accepted) flags the 200: a known exception.",
+        "Same.", Same),
+    row("D-OAS-3", "Peer tools: key management answers 200 to schema-violating requests",
+        "controller/token.go UpdateToken, AddToken, GetToken; common ApiError",
+        "`/api/token/*` answers every logical failure, including a body or id the document's schemas refuse (no `id`, a wrong type, an unknown record), with HTTP 200 `{success:false, message}` (D-ERR-2). Schemathesis' negative-data check reports ST201 (schema-violating request accepted) on them: a known exception.",
+        "Same.", Same),
+    // The profile table
+    row("P1", "Key name length", "controller/token.go UpdateToken (`len(token.Name) > 50`)",
+        "50 Unicode characters.", "50 UTF-8 bytes.", Failure),
+    row("P2", "Validation errors on audio and image routes", "relay error wrapping (`invalid_request`)",
+        "400.", "500, code `invalid_request`.", Failure),
+    row("P3", "Unknown video task id", "relay task fetch (`task_not_exist`)",
+        "404.", "400 `{code:task_not_exist, message:task_not_exist, data:null}`.", Failure),
+    row("P4", "`status` in PUT without `status_only`", "controller/token.go UpdateToken",
+        "Applied.", "Ignored.", Failure),
+    row("P5", "Wrong access token on /api/token/", "middleware/auth.go writeDashboardAuthError",
+        "401 envelope.", "200 `success:false`.", Accepted),
+    row("P6", "`New-Api-User` header", "middleware/auth.go authHelper",
+        "Optional.", "Required (401 without it).", Accepted),
+    // The audit
+    row("NA1", "`model_limits_enabled` with an empty `model_limits`",
+        "middleware/auth.go SetupContextForToken; model/token.go GetModelLimitsMap; middleware/distributor.go Distribute",
+        "No restriction (the spec: empty string means no restriction).",
+        "Every model refused: 403 `This token has no access to model X` (the empty map is set, so the `no access to any models` branch is not reached). The spec pins the empty list as no restriction: a failure (`key.state.matches-model`).",
+        Failure),
+    row("NA2", "Messages of disabled, expired, exhausted and unknown keys",
+        "model/token.go ValidateUserToken (ErrTokenInvalid); middleware/auth.go TokenAuth",
+        "401, a message per state.", "401 `Invalid token` for each.", Accepted),
+    row("NA3", "Top-level `video_url`", "dto/openai_video.go OpenAIVideo",
+        "Completed tasks carry `video_url` and `metadata.url`.",
+        "No `video_url` field; the URL is in `metadata.url` (a client reading `video_url` finds none: `video.task.decided-fields`).", Deviation),
+    row("NA4", "Video statuses", "dto/openai_video.go VideoStatus*",
+        "queued, in_progress, completed, failed, error.",
+        "Never `error`: an erroring task reports `failed` with its `error` object.", Accepted),
+    row("NA5", "Unknown or typo'd model",
+        "middleware/distributor.go Distribute (CacheGetRandomSatisfiedChannel, ErrorCodeModelNotFound)",
+        "400 (the spec lists an invalid model identifier under 400).",
+        "503 `model_not_found`, `No available channel for model X under group default (distributor)`. The spec tells clients to retry 503, so a client with a typo retries forever (`video.create.unknown-model-503`, `audio.translation.bad-request-rejected`; the runner itself never retries this 503).",
+        Deviation),
+    row("NA6", "Key in the PUT /api/token/ answer", "controller/token.go buildMaskedTokenResponse; model/token.go MaskTokenKey",
+        "The full key.", "Masked: first 4 + `**********` + last 4.", Accepted),
+    row("NA7", "GET /api/models shape", "router/api-router.go; controller/model.go",
+        "The spec's paged catalog, no auth.",
+        "Upstream new-api serves `{success, message, data:{channelType:[names]}}` behind user auth; the spec describes the seed's customised deployment, so both profiles serve the spec's shape. Not reproduced.",
+        Rejected),
+    row("NA8", "500 for validations new-api never makes",
+        "relay/helper/valid_request.go GetAndValidAudioRequest, GetAndValidOpenAIImageRequest",
+        "400 for each validation of the mock (voice, input length, temperature, file extension, prompt, size, n, quality...).",
+        "The audit is right that new-api makes few checks itself: audio requests only `model is required`; image requests `model is required`, a `×` in `size`, the DALL·E size lists (the `prompt is required` check is commented out). Every other field is relayed, and the upstream provider's own answer comes back. Not reproduced: that answer depends on the provider behind the channel, which the mock has not got, so the mock keeps one rule for its validations (P2: 500 `invalid_request`).",
+        Rejected),
+    row("NA9", "Image defaults", "relay/helper/valid_request.go GetAndValidOpenAIImageRequest",
+        "`size` required, one of the model's sizes; `n` 1 to 10; `response_format` b64_json or url.",
+        "Reproduced: `dall-e`, `dall-e-2` and `dall-e-3` without `size` get 1024x1024 (`images.missing-field-rejected` reports it). `n: 2` on dall-e-3 is relayed, as the mock already accepts it (n 1 to 10); `response_format` is relayed as sent, as the mock already honours b64_json and url for every model.",
+        Deviation),
+    row("NA10", "Content of an unknown or unfinished task", "controller/video_proxy.go VideoProxy",
+        "Unknown: 404 /v1 error; not completed: 400.",
+        "Unknown: 404 `{error:{message:\"Task not found\", type:\"invalid_request_error\"}}`; not completed: 400 `Task is not completed yet, current status: …`.",
+        Accepted),
+    row("NA11", "Unknown `status` and `expired_time` below -1 in PUT", "controller/token.go UpdateToken",
+        "Refused (the spec's ranges).", "Stored without checks (a status only through `status_only`): `token.update.status-enum`, `token.update.expired-time-range`, `key.state.matches-model`.",
+        Deviation),
+    row("NA12", "Key update details", "controller/token.go UpdateToken, maxTokenQuota",
+        "Group checked; `status_only` without `status` keeps the status; no quota upper bound; message `token name is too long`.",
+        "No group check; `status_only` without `status` writes 0; `remain_quota` above 10^9 × 500000 refused; message `Token name is too long`. The spec pins the group refusal and the message `token name is too long`: a failure (`token.update.group-no-access`, `token.update.name-51-chars-rejected`).",
+        Failure),
+    row("NA13", "Error bodies on model routes", "middleware/utils.go abortWithOpenAiMessage; common MessageWithRequestId",
+        "`{message, type:new_api_error, param, code}` with `code` null when unset.",
+        "Message ends in ` (request id: <id>)`, `code` is `\"\"` when unset, no `param`; the IP refusal reads `您的 IP 不在令牌允许访问的列表中`.",
+        Accepted),
+    row("NA14", "Client IP for the allowlist", "middleware/auth.go TokenAuth (`c.ClientIP()`); gin Engine defaults",
+        "The TCP peer; `X-Forwarded-For` only with `--trust-forwarded-for`.",
+        "gin trusts every proxy unless `SetTrustedProxies` is called, so `X-Forwarded-For`/`X-Real-IP` decide. The mock keeps the peer unless `--trust-forwarded-for` (spoofable headers are not trusted by default); documented, not reproduced.",
+        Rejected),
+];
+
+/// The row with `id`, or the first row of a section id (`D-VIDEO`, `P`, `NA`).
+pub fn get(id: &str) -> Option<&'static Decision> {
+    DECISIONS.iter().find(|d| d.id == id).or_else(|| {
+        DECISIONS.iter().find(|d| {
+            d.id.starts_with(id)
+                && d.id[id.len()..].starts_with(['-', '1', '2', '3', '4', '5', '6', '7', '8', '9'])
+        })
+    })
+}
+
+/// The rows whose `new-api` behaviour differs from `documented` (everything but [`Verdict::Same`]).
+pub fn differences() -> impl Iterator<Item = &'static Decision> {
+    DECISIONS.iter().filter(|d| d.verdict != Verdict::Same)
+}
+
+fn cell(s: &str) -> String {
+    s.replace('|', "\\|")
+}
+
+/// `docs/DECISIONS.md`, generated from [`DECISIONS`].
+pub fn markdown() -> String {
+    let mut out = String::from(
+        "# Contract decisions\n\n\
+<!-- Generated from crates/gatecheck-schemas/src/decisions.rs; do not edit by hand. -->\n\n\
+The service spec ([spec.txt](spec.txt)) is the contract. It marks many places \"not shown\"; these rows fix\n\
+what the harness does there, so that the mock, the schemas and the runner agree. The reference for\n\
+unstated behaviour is the gateway the service is built on, new-api (GitHub QuantumNous/new-api);\n\
+each row names the new-api file and function it comes from.\n\n\
+Two profiles: `documented` (the mock's default: the spec's letter, and these decisions where it is\n\
+silent) and `new-api` (what a deployed new-api does). The last column is what the runner reports for\n\
+a target that behaves as the `new-api` column says:\n\n\
+- **failure**: the spec pins the documented behaviour;\n\
+- **deviation**: the spec is silent and the target departs from the decision (a warning citing the\n  row id; it fails the run only with `--strict`);\n\
+- **accepted**: both behaviours are reasonable; nothing is reported;\n\
+- **same**: both profiles behave alike;\n\
+- **rejected**: the audit row is not reproduced; the row says why.\n\n\
+`gatecheck profiles` prints the same table.\n",
+    );
+    for (section, heading) in SECTIONS {
+        let rows: Vec<&Decision> = DECISIONS
+            .iter()
+            .filter(|d| match section {
+                "P" | "NA" => {
+                    d.id.starts_with(section)
+                        && d.id[section.len()..].starts_with(|c: char| c.is_ascii_digit())
+                }
+                s => d.id.starts_with(s) && d.id[s.len()..].starts_with('-'),
+            })
+            .collect();
+        out.push_str(&format!("\n## {heading} (`{section}`)\n\n"));
+        out.push_str(
+            "| Id | Decision | new-api source | documented | new-api | Runner verdict |\n",
+        );
+        out.push_str("|---|---|---|---|---|---|\n");
+        for d in rows {
+            out.push_str(&format!(
+                "| {} | {} | {} | {} | {} | {} |\n",
+                d.id,
+                cell(d.title),
+                cell(d.source),
+                cell(d.documented),
+                cell(d.new_api),
+                d.verdict.as_str()
+            ));
+        }
+    }
+    out.push_str(
+        "\n## Failures listed\n\nRows where new-api breaks a rule the spec pins (the runner reports a failure):\n\n",
+    );
+    for d in DECISIONS.iter().filter(|d| d.verdict == Verdict::Failure) {
+        out.push_str(&format!("- `{}`: {}\n", d.id, cell(d.title)));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashSet;
+
+    #[test]
+    fn ids_are_unique_and_every_row_is_complete() {
+        let mut seen = HashSet::new();
+        for d in DECISIONS {
+            assert!(seen.insert(d.id), "duplicate id {}", d.id);
+            assert!(!d.title.is_empty() && !d.source.is_empty(), "{}", d.id);
+            assert!(
+                !d.documented.is_empty() && !d.new_api.is_empty(),
+                "{}",
+                d.id
+            );
+        }
+        for i in 1..=6 {
+            assert!(get(&format!("P{i}")).is_some(), "P{i}");
+        }
+        for i in 1..=14 {
+            assert!(get(&format!("NA{i}")).is_some(), "NA{i}");
+        }
+        for (section, _) in SECTIONS.iter().filter(|(s, _)| s.starts_with("D-")) {
+            assert!(get(section).is_some(), "{section}");
+        }
+    }
+
+    #[test]
+    fn section_ids_do_not_match_longer_prefixes() {
+        assert_eq!(get("NA1").map(|d| d.id), Some("NA1"));
+        assert_eq!(get("D-AUTH").map(|d| d.id), Some("D-AUTH-1"));
+        assert!(get("D-NOPE").is_none());
+    }
+
+    #[test]
+    fn docs_decisions_md_is_generated_from_the_table() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/DECISIONS.md");
+        let want = markdown();
+        if std::env::var_os("GATECHECK_UPDATE_DOCS").is_some() {
+            std::fs::write(path, &want).expect("write docs/DECISIONS.md");
+        }
+        let have = std::fs::read_to_string(path).unwrap_or_default();
+        assert!(
+            have == want,
+            "docs/DECISIONS.md drifted from decisions.rs; regenerate it with \
+             GATECHECK_UPDATE_DOCS=1 cargo test -p gatecheck-schemas --lib decisions"
+        );
+    }
+}

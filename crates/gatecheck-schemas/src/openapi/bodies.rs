@@ -1,0 +1,326 @@
+//! Request bodies made precise with the fixture catalog's capabilities
+//! (`fixtures/capabilities.json`): one `oneOf` branch per model, each with the model as a
+//! `const` and that model's sizes, seconds, voices and formats as enums. The branches carry an
+//! `x-gatecheck-catalog` note: a deployment's catalog can list other models.
+
+use super::{schema_ref, to_component};
+use crate::schemas::{self, names};
+use crate::types::ModelCapabilities;
+use serde_json::{json, Map, Value};
+use std::sync::LazyLock;
+
+/// The fixture catalog's capabilities, in file order.
+const CAPABILITIES: &str = include_str!("../../fixtures/capabilities.json");
+
+/// The longest image or video prompt the service takes (characters).
+pub(super) const MAX_PROMPT: u64 = 32_000;
+
+/// The longest speech input (characters).
+pub(super) const MAX_SPEECH_INPUT: u64 = 4096;
+
+/// The note on every catalog-derived enum.
+const CATALOG_NOTE: &str = "Models and their options from the fixture catalog (fixtures/capabilities.json), as the mock serves them. A deployment's catalog can differ: its models are listed by GET /api/models, and a model it does not serve is refused with 400 (500 `invalid_request` on audio and image routes of the new-api profile) or 403 when the key may not use it.";
+
+static MODELS: LazyLock<Vec<(String, ModelCapabilities)>> = LazyLock::new(|| {
+    let doc: Value = serde_json::from_str(CAPABILITIES).unwrap_or_default();
+    doc.get("models")
+        .and_then(Value::as_object)
+        .into_iter()
+        .flatten()
+        .filter_map(|(id, caps)| {
+            let caps = serde_json::from_value(caps.clone()).ok()?;
+            Some((id.clone(), caps))
+        })
+        .collect()
+});
+
+/// The fixture models with a capability, in catalog order.
+fn models_with<'a, T: 'a>(
+    pick: impl Fn(&'a ModelCapabilities) -> Option<&'a T>,
+) -> Vec<(&'a str, &'a T)> {
+    MODELS
+        .iter()
+        .filter_map(|(id, caps)| pick(caps).map(|c| (id.as_str(), c)))
+        .collect()
+}
+
+/// A resource schema as a component, with `edit` applied to its `properties`.
+fn resource_with(resource: &str, edit: impl FnOnce(&mut Map<String, Value>)) -> Value {
+    let mut schema = schemas::schema(resource)
+        .map(to_component)
+        .unwrap_or_else(|| json!({"type": "object"}));
+    if let Some(obj) = schema.as_object_mut() {
+        obj.remove("examples");
+        obj.remove("$comment");
+        if let Some(Value::Object(props)) = obj.get_mut("properties") {
+            edit(props);
+        }
+    }
+    schema
+}
+
+/// Lets every optional property of a JSON body also be `null`: the service reads a `null`
+/// field as an absent one (its default), as new-api's Go decoding does.
+fn nullable_optionals(mut schema: Value) -> Value {
+    let required: Vec<String> = schema["required"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|r| r.as_str().map(str::to_owned))
+        .collect();
+    if let Some(Value::Object(props)) = schema.get_mut("properties") {
+        for (name, prop) in props.iter_mut() {
+            if !required.contains(name) {
+                *prop = or_null(prop.take());
+            }
+        }
+    }
+    schema
+}
+
+/// `schema` or `null`: `type` gains `"null"` (and an `enum` the `null` value); a schema
+/// without a single `type` becomes `anyOf [schema, {type: null}]`.
+fn or_null(mut schema: Value) -> Value {
+    if let (Some(Value::String(t)), None) = (schema.get("type"), schema.get("const")) {
+        let t = t.clone();
+        schema["type"] = json!([t, "null"]);
+        if let Some(Value::Array(values)) = schema.get_mut("enum") {
+            values.push(Value::Null);
+        }
+        return schema;
+    }
+    let description = schema.as_object_mut().and_then(|o| o.remove("description"));
+    let mut wrapped = json!({ "anyOf": [schema, { "type": "null" }] });
+    if let Some(d) = description {
+        wrapped["description"] = d;
+    }
+    wrapped
+}
+
+/// `oneOf` of `branches`, with the catalog note.
+fn one_of(branches: Vec<Value>) -> Value {
+    json!({ "oneOf": branches, "x-gatecheck-catalog": CATALOG_NOTE })
+}
+
+/// Text that is not blank (the service trims before checking).
+fn non_blank(max: u64) -> Value {
+    json!({ "type": "string", "minLength": 1, "maxLength": max, "pattern": "\\S" })
+}
+
+/// The model property of a branch: the one model.
+fn model_const(id: &str) -> Value {
+    json!({ "type": "string", "const": id })
+}
+
+/// The body of `POST /v1/audio/speech`.
+pub(super) fn speech_request() -> Value {
+    let branches = models_with(|c| c.speech.as_ref())
+        .into_iter()
+        .map(|(id, cap)| {
+            resource_with(names::SPEECH_REQUEST, |p| {
+                p.insert("model".into(), model_const(id));
+                p.insert(
+                    "input".into(),
+                    json!({ "type": "string", "minLength": 1, "maxLength": MAX_SPEECH_INPUT }),
+                );
+                p.insert(
+                    "voice".into(),
+                    json!({ "type": "string", "enum": cap.voices }),
+                );
+                p.insert(
+                    "response_format".into(),
+                    json!({ "type": "string", "enum": cap.formats, "default": "mp3" }),
+                );
+                p.insert(
+                    "speed".into(),
+                    json!({ "type": "number", "minimum": 0.25, "maximum": 4, "default": 1 }),
+                );
+            })
+        })
+        .map(nullable_optionals)
+        .collect();
+    one_of(branches)
+}
+
+/// The body of `POST /v1/images/generations`.
+pub(super) fn image_request() -> Value {
+    let branches = models_with(|c| c.image.as_ref())
+        .into_iter()
+        .map(|(id, cap)| {
+            resource_with(names::IMAGE_REQUEST, |p| {
+                p.insert("model".into(), model_const(id));
+                p.insert("prompt".into(), non_blank(MAX_PROMPT));
+                p.insert(
+                    "size".into(),
+                    json!({ "type": "string", "enum": cap.sizes, "pattern": "^[1-9][0-9]*x[1-9][0-9]*$" }),
+                );
+                p.insert(
+                    "quality".into(),
+                    json!({ "type": "string", "enum": ["auto", "low", "medium", "high", "standard", "hd"] }),
+                );
+                p.insert(
+                    "background".into(),
+                    json!({ "type": "string", "enum": ["auto", "opaque", "transparent"] }),
+                );
+                p.insert(
+                    "output_format".into(),
+                    json!({ "type": "string", "enum": ["png"], "description": "The mock draws PNG only." }),
+                );
+            })
+        })
+        .map(nullable_optionals)
+        .collect();
+    one_of(branches)
+}
+
+/// How the fields of `POST /v1/videos` are sent.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum VideoBody {
+    /// `application/json`: `seconds` as a string or an integer.
+    Json,
+    /// `application/x-www-form-urlencoded`: every field is text.
+    Form,
+    /// `multipart/form-data`: text fields plus an optional `input_reference` file.
+    Multipart,
+}
+
+/// The fields of `POST /v1/videos`, sent as `body`.
+pub(super) fn video_request(body: VideoBody) -> Value {
+    let branches = models_with(|c| c.video.as_ref())
+        .into_iter()
+        .map(|(id, cap)| {
+            let seconds_text: Vec<String> = cap.seconds.iter().map(i64::to_string).collect();
+            let text = json!({ "type": "string", "enum": seconds_text });
+            let seconds = if body == VideoBody::Json {
+                json!({ "anyOf": [text, { "type": "integer", "enum": cap.seconds }] })
+            } else {
+                text
+            };
+            resource_with(names::VIDEO_CREATE_REQUEST, |p| {
+                p.insert("model".into(), model_const(id));
+                p.insert("prompt".into(), non_blank(MAX_PROMPT));
+                let mut seconds = seconds;
+                seconds["description"] =
+                    json!(format!("Duration in seconds; default {}.", cap.default_seconds));
+                p.insert("seconds".into(), seconds);
+                p.insert(
+                    "size".into(),
+                    json!({
+                        "description": format!("`<width>x<height>`; default {}.", cap.default_size),
+                        "type": "string", "enum": cap.sizes, "pattern": "^[1-9][0-9]*x[1-9][0-9]*$"
+                    }),
+                );
+                if body == VideoBody::Multipart {
+                    p.insert(
+                        "input_reference".into(),
+                        json!({
+                            "description": "Reference image (accepted and ignored by the mock; DECISIONS.md).",
+                            "type": "string", "format": "binary", "contentMediaType": "application/octet-stream"
+                        }),
+                    );
+                }
+            })
+        })
+        .map(|mut schema| match body {
+            VideoBody::Json => nullable_optionals(schema),
+            VideoBody::Multipart => {
+                schema["propertyNames"] = part_names();
+                schema
+            }
+            VideoBody::Form => schema,
+        })
+        .collect();
+    one_of(branches)
+}
+
+/// The multipart form of the translation (`translate`) or transcription route.
+pub(super) fn transcription_form(translate: bool) -> Value {
+    let models: Vec<&str> = models_with(|c| c.transcription.as_ref())
+        .into_iter()
+        .filter(|(_, c)| {
+            if translate {
+                c.translation
+            } else {
+                c.transcription
+            }
+        })
+        .map(|(id, _)| id)
+        .collect();
+    let mut form = resource_with(names::TRANSCRIPTION_FORM, |p| {
+        p.insert(
+            "model".into(),
+            json!({ "type": "string", "enum": models, "x-gatecheck-catalog": CATALOG_NOTE }),
+        );
+        p.insert(
+            "file".into(),
+            json!({
+                "description": format!(
+                    "Audio file, not empty; its file name ends in one of: {}.",
+                    crate::types::AUDIO_EXTENSIONS.join(", ")
+                ),
+                "type": "string", "format": "binary", "contentMediaType": "application/octet-stream",
+                "minLength": 1
+            }),
+        );
+        p.insert(
+            "temperature".into(),
+            json!({ "type": "number", "minimum": 0, "maximum": 1, "default": 0 }),
+        );
+        if translate {
+            p.remove("language");
+        }
+    });
+    if let Some(req) = form["required"].as_array_mut() {
+        req.insert(0, json!("file"));
+    }
+    form["propertyNames"] = part_names();
+    form
+}
+
+/// The `Content-Disposition` of the audio file part: its file name must end in an audio
+/// extension (the service picks the decoder by it).
+pub(super) fn audio_file_disposition() -> Value {
+    let extensions = crate::types::AUDIO_EXTENSIONS.join("|");
+    json!({
+        "description": "The file name must end in one of the audio extensions (any letter case).",
+        "required": true,
+        "schema": {
+            "type": "string",
+            "pattern": format!("filename=\"[^\"]*\\.({extensions})\""),
+            "example": "form-data; name=\"file\"; filename=\"audio.wav\""
+        }
+    })
+}
+
+/// Multipart part names: header parameters, so without control characters.
+fn part_names() -> Value {
+    json!({ "pattern": "^[^\\u0000-\\u001f\\u007f]*$" })
+}
+
+/// The response of `GET /v1/models/{model}` and the items of `GET /v1/models`.
+pub(super) fn key_model() -> Value {
+    json!({
+        "title": "Model (OpenAI's list shape)",
+        "type": "object",
+        "required": ["id", "object"],
+        "properties": {
+            "id": { "type": "string" },
+            "object": { "const": "model" },
+            "created": { "type": "integer" },
+            "owned_by": { "type": "string" }
+        }
+    })
+}
+
+/// The response of `GET /v1/models`.
+pub(super) fn key_model_list() -> Value {
+    json!({
+        "title": "The key's models",
+        "type": "object",
+        "required": ["object", "data"],
+        "properties": {
+            "object": { "const": "list" },
+            "data": { "type": "array", "items": schema_ref("KeyModel") }
+        }
+    })
+}

@@ -1,0 +1,117 @@
+//! The mock's health signature: how a runner tells a gatecheck mock from a real deployment.
+//!
+//! A real gateway serves its web dashboard, `200 text/html`, on every unknown path, so a 2xx on
+//! `GET /__mock/health` proves nothing. The mock answers a JSON body naming the service, its
+//! version and its profile; [`parse_signature`] accepts only that body, and the runner uses
+//! mock-only features (control API, virtual clock) only when it sees it.
+
+use crate::Profile;
+use serde_json::{json, Value};
+
+/// The path of the health route.
+pub const HEALTH_PATH: &str = "/__mock/health";
+
+/// The `service` field of the signature.
+pub const SERVICE: &str = "gatecheck-mock";
+
+/// What the signature says about the mock.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MockSignature {
+    /// The gatecheck version of the mock.
+    pub version: String,
+    /// The mock's behaviour profile.
+    pub profile: Profile,
+}
+
+/// The body of `GET /__mock/health`: `{status, service, version, profile}` plus `extra`'s
+/// fields (the clock, for example).
+///
+/// ```
+/// use gatecheck_schemas::rules::health::{parse_signature, signature_body};
+/// use gatecheck_schemas::Profile;
+/// let body = signature_body("1.2.3", Profile::NewApi, serde_json::json!({"now": 5}));
+/// let sig = parse_signature(200, Some("application/json"), body.to_string().as_bytes()).unwrap();
+/// assert_eq!((sig.version.as_str(), sig.profile), ("1.2.3", Profile::NewApi));
+/// ```
+pub fn signature_body(version: &str, profile: Profile, extra: Value) -> Value {
+    let mut body = json!({
+        "status": "ok",
+        "service": SERVICE,
+        "version": version,
+        "profile": profile.as_str(),
+    });
+    if let (Some(b), Value::Object(extra)) = (body.as_object_mut(), extra) {
+        for (k, v) in extra {
+            b.entry(k).or_insert(v);
+        }
+    }
+    body
+}
+
+/// The signature in a health answer, or `None` when the answer is anything else: another
+/// status, another content type (a dashboard's `text/html`), a body that is not the signature.
+pub fn parse_signature(
+    status: u16,
+    content_type: Option<&str>,
+    body: &[u8],
+) -> Option<MockSignature> {
+    if status != 200 {
+        return None;
+    }
+    let ct = content_type?.split(';').next()?.trim();
+    if !ct.eq_ignore_ascii_case("application/json") {
+        return None;
+    }
+    let v: Value = serde_json::from_slice(body).ok()?;
+    if v.get("service")?.as_str()? != SERVICE || v.get("status")?.as_str()? != "ok" {
+        return None;
+    }
+    let version = v.get("version")?.as_str()?.to_owned();
+    if version.is_empty() {
+        return None;
+    }
+    let profile = v.get("profile")?.as_str()?.parse().ok()?;
+    Some(MockSignature { version, profile })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_dashboard_is_not_a_mock() {
+        let html = b"<!doctype html><html><body>new-api</body></html>";
+        assert_eq!(parse_signature(200, Some("text/html"), html), None);
+        assert_eq!(
+            parse_signature(200, Some("application/json"), b"{\"status\":\"ok\"}"),
+            None
+        );
+        assert_eq!(
+            parse_signature(200, Some("application/json"), b"{\"success\":true}"),
+            None
+        );
+    }
+
+    #[test]
+    fn the_signature_round_trips() {
+        let body = signature_body("0.1.0", Profile::Documented, json!({"clock": "virtual"}));
+        assert_eq!(body["clock"], "virtual");
+        let text = body.to_string();
+        let sig = parse_signature(
+            200,
+            Some("application/json; charset=utf-8"),
+            text.as_bytes(),
+        );
+        assert_eq!(
+            sig,
+            Some(MockSignature {
+                version: "0.1.0".into(),
+                profile: Profile::Documented
+            })
+        );
+        assert_eq!(
+            parse_signature(404, Some("application/json"), text.as_bytes()),
+            None
+        );
+    }
+}

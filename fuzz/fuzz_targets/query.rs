@@ -1,0 +1,8 @@
+//! Fuzz target `query`: see `query` in `fuzz/drivers.rs`.
+#![no_main]
+
+#[path = "../drivers.rs"]
+#[allow(dead_code)]
+mod drivers;
+
+libfuzzer_sys::fuzz_target!(|data: &[u8]| drivers::query(data));

@@ -1,0 +1,8 @@
+//! Fuzz target `token_update`: see `token_update` in `fuzz/drivers.rs`.
+#![no_main]
+
+#[path = "../drivers.rs"]
+#[allow(dead_code)]
+mod drivers;
+
+libfuzzer_sys::fuzz_target!(|data: &[u8]| drivers::token_update(data));

@@ -1,0 +1,77 @@
+"""The official Python SDK's calls, sent through a Prism validating proxy by scripts/peer-check.
+
+Env: PRISM_URL (the proxy's /v1 base URL), API_KEY. Prints one line per call; Prism's own log
+holds the validation verdicts. Exit 1 when a call that must succeed fails.
+"""
+
+import io
+import os
+import struct
+import sys
+import time
+
+from openai import OpenAI
+
+
+def wav(seconds=1.0, rate=16000):
+    frames = int(seconds * rate)
+    data = b"\x00\x00" * frames
+    header = b"RIFF" + struct.pack("<I", 36 + len(data)) + b"WAVEfmt "
+    header += struct.pack("<IHHIIHH", 16, 1, 1, rate, rate * 2, 2, 16)
+    return header + b"data" + struct.pack("<I", len(data)) + data
+
+
+def main():
+    client = OpenAI(base_url=os.environ["PRISM_URL"], api_key=os.environ["API_KEY"], max_retries=0)
+    calls = [
+        ("models.list", lambda: client.models.list()),
+        ("models.retrieve", lambda: client.models.retrieve("whisper-1")),
+        ("translations json", lambda: client.audio.translations.create(
+            model="whisper-1", file=("a.wav", io.BytesIO(wav())))),
+        ("transcriptions verbose_json", lambda: client.audio.transcriptions.create(
+            model="whisper-1", file=("a.wav", io.BytesIO(wav())), response_format="verbose_json")),
+        ("transcriptions vtt", lambda: client.audio.transcriptions.create(
+            model="whisper-1", file=("a.wav", io.BytesIO(wav())), response_format="vtt")),
+        ("transcriptions srt", lambda: client.audio.transcriptions.create(
+            model="whisper-1", file=("a.wav", io.BytesIO(wav())), response_format="srt")),
+        ("speech mp3", lambda: client.audio.speech.create(
+            model="tts-1", voice="alloy", input="hello").read()),
+        ("speech wav", lambda: client.audio.speech.create(
+            model="gpt-4o-mini-tts", voice="verse", input="hello", response_format="wav").read()),
+        ("images b64", lambda: client.images.generate(
+            model="gpt-image-1", prompt="a lighthouse", size="1024x1024")),
+        ("images url", lambda: client.images.generate(
+            model="dall-e-3", prompt="a fox", size="1024x1024")),
+    ]
+    failed = 0
+    for name, call in calls:
+        try:
+            call()
+            print(f"  ok    {name}")
+        except Exception as e:  # noqa: BLE001 - report every SDK failure
+            failed += 1
+            print(f"  FAIL  {name}: {type(e).__name__}: {e}")
+    try:
+        video = client.videos.create(model="sora-2", prompt="a calm lake", seconds="4", size="720x1280")
+        print("  ok    videos.create")
+        client.videos.list()
+        print("  ok    videos.list")
+        deadline = time.time() + 60
+        while video.status not in ("completed", "failed", "error") and time.time() < deadline:
+            time.sleep(1)
+            video = client.videos.retrieve(video.id)
+        print(f"  ok    videos.retrieve ({video.status})")
+        client.videos.download_content(video.id).read()
+        client.videos.download_content(video.id, variant="thumbnail").read()
+        print("  ok    videos.download_content (video, thumbnail)")
+        client.videos.delete(video.id)
+        print("  ok    videos.delete")
+    except Exception as e:  # noqa: BLE001
+        failed += 1
+        print(f"  FAIL  videos: {type(e).__name__}: {e}")
+    print(f"  {failed} SDK call(s) failed")
+    sys.exit(1 if failed else 0)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,131 @@
+"""Summarises scripts/peer-check's Schemathesis reports.
+
+Usage: peer-summary.py DECISIONS.md openapi.json WORKDIR
+
+Reads WORKDIR/all-*.json (the `--checks all` passes) and WORKDIR/positive-*.{json,har} (the
+positive passes), prints every finding (a known exception with its DECISIONS.md row id), the
+share of positive cases accepted per operation, and the reasons of the refusals of an operation
+below 80%. Exit 1 on a finding that is not a listed exception, an error of the run, or an
+operation below 80%.
+"""
+
+import collections
+import glob
+import json
+import re
+import sys
+from urllib.parse import urlparse
+
+WANTED = 80.0
+
+# Findings docs/DECISIONS.md lists with their reason: (check code, operation) -> row id.
+KEY_OPERATIONS = [
+    "PUT /api/token/", "GET /api/token/", "POST /api/token/", "GET /api/token/{id}",
+    "DELETE /api/token/{id}", "POST /api/token/{id}/key",
+]
+EXCEPTIONS = {
+    ("ST202", "GET /v1/videos/{task_id}/content"): "D-OAS-1",
+    ("ST401", "GET /api/usage/token"): "D-OAS-2",
+    **{("ST201", op): "D-OAS-3" for op in KEY_OPERATIONS},
+}
+
+
+def operation_matcher(spec):
+    """(method, path) -> 'METHOD /template' by the document's path templates."""
+    table = []
+    for template, item in spec["paths"].items():
+        segments = [seg for seg in template.split("/") if seg]
+        pattern = "^/*" + "/+".join(
+            re.sub(r"\\\{[^}]*\\\}", "[^/]+", re.escape(seg)) for seg in segments
+        ) + "/*$"
+        for method in item:
+            table.append((method.upper(), re.compile(pattern), f"{method.upper()} {template}"))
+
+    def match(method, path):
+        for m, rx, name in table:
+            if m == method and rx.match(path):
+                return name
+        return None
+
+    return match
+
+
+def main():
+    decisions_md, spec_path, work = sys.argv[1:4]
+    decisions = open(decisions_md, encoding="utf-8").read()
+    spec = json.load(open(spec_path, encoding="utf-8"))
+    bad = 0
+    for row in sorted(set(EXCEPTIONS.values())):
+        if f"| {row} |" not in decisions:
+            print(f"  !! exception {row} is not a row of {decisions_md}")
+            bad += 1
+
+    print("== findings (schemathesis --checks all)")
+    findings = exceptions = 0
+    for report in sorted(glob.glob(f"{work}/all-*.json")):
+        data = json.load(open(report, encoding="utf-8"))
+        for failure in data.get("failures", []):
+            for op in failure.get("operations", []):
+                row = EXCEPTIONS.get((failure["code"], op))
+                if row:
+                    exceptions += 1
+                    print(f"  exception {row:9} {failure['code']} {failure['title']}: {op}")
+                else:
+                    findings += 1
+                    print(f"  FINDING             {failure['code']} {failure['title']}: {op}")
+        for error in data.get("errors", []):
+            findings += 1
+            print(f"  ERROR               {error.get('title')} (x{error.get('count', 1)})")
+        for kind, items in (data.get("warnings") or {}).items():
+            if items:
+                print(f"  warning             {kind}: {items}")
+    print(f"  {findings} finding(s) outside DECISIONS.md, {exceptions} listed exception(s)")
+    bad += findings
+
+    print(f"== positive cases answered 2xx per operation (>= {WANTED:.0f}% wanted)")
+    print("   every answer counts (Schemathesis' own rate leaves out 401/403/5xx; /api answers")
+    print("   200 {success:false} to a logical failure, D-ERR-2: counted as 2xx, shown apart)")
+    rates = collections.defaultdict(lambda: [0, 0])
+    for report in sorted(glob.glob(f"{work}/positive-*.json")):
+        data = json.load(open(report, encoding="utf-8"))
+        for op, phases in (data.get("valid_rates") or {}).items():
+            for counts in phases.values():
+                rates[op][0] += counts.get("accepted", 0)
+                rates[op][1] += sum(counts.values())
+    answered = collections.defaultdict(lambda: [0, 0])
+    logical = collections.Counter()  # 200 `{success:false}`: a logical failure (D-ERR-2)
+    reasons = collections.defaultdict(collections.Counter)
+    match = operation_matcher(spec)
+    for har in sorted(glob.glob(f"{work}/positive-*.har")):
+        for entry in json.load(open(har, encoding="utf-8"))["log"]["entries"]:
+            op = match(entry["request"]["method"], urlparse(entry["request"]["url"]).path)
+            status = entry["response"]["status"]
+            answered[op][1] += 1
+            text = (entry["response"].get("content") or {}).get("text") or ""
+            if 200 <= status < 300:
+                answered[op][0] += 1
+                if text.startswith("{") and '"success":false' in text.replace(" ", ""):
+                    logical[op] += 1
+                continue
+            reasons[op][f"{status} {text[:110]}"] += 1
+    low = 0
+    for template, item in spec["paths"].items():
+        for method in item:
+            op = f"{method.upper()} {template}"
+            ok, sent = answered.get(op, (0, 0))
+            pct = 100.0 * ok / sent if sent else 0.0
+            st_ok, st_all = rates.get(op, (0, 0))
+            own = f"{100.0 * st_ok / st_all:5.1f}%" if st_all else "    -"
+            flag = "" if sent and pct >= WANTED else "   <-- below 80%"
+            low += bool(flag)
+            failures = f", {logical[op]} of them success:false" if logical[op] else ""
+            print(f"  {op:36} {ok:4}/{sent:<4} 2xx  {pct:5.1f}%   (schemathesis {own}{failures}){flag}")
+            if flag:
+                for reason, count in reasons[op].most_common(5):
+                    print(f"      {count:3} x {reason}")
+    bad += low
+    sys.exit(1 if bad else 0)
+
+
+if __name__ == "__main__":
+    main()
