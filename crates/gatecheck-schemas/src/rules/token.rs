@@ -301,7 +301,9 @@ mod tests {
         #[test]
         fn status_only_changes_nothing_but_status(
             status in proptest::option::of(1i64..=4),
-            name in ".{0,20}",
+            // At most 12 characters of at most 4 bytes: within the limit in both profiles
+            // (new-api counts bytes); `check_request` refuses a longer name even here.
+            name in ".{0,12}",
             quota in 0i64..1000,
         ) {
             let groups = vec!["vip".to_string()];
@@ -317,6 +319,17 @@ mod tests {
                     (None, Profile::Documented) => {}
                 }
                 prop_assert_eq!(next, expected);
+            }
+        }
+
+        #[test]
+        fn status_only_still_refuses_a_long_name(status in proptest::option::of(1i64..=4), extra in 1usize..20) {
+            let groups = vec!["vip".to_string()];
+            let name = "n".repeat(MAX_NAME_LEN + extra);
+            for profile in [Profile::Documented, Profile::NewApi] {
+                let ctx = UpdateContext { profile, now: 10, account_groups: &groups, status_only: true };
+                let req = TokenUpdateRequest { id: 1, status, name: Some(name.clone()), ..Default::default() };
+                prop_assert_eq!(apply_update(&key(), &req, &ctx), Err(UpdateFailure::NameTooLong));
             }
         }
 
