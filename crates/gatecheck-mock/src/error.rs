@@ -172,11 +172,25 @@ pub fn task_not_found(profile: Profile) -> MockResponse {
     }
 }
 
+/// The `/api` envelope `{success, message[, data]}`, serialized straight from the borrowed
+/// data (no intermediate `serde_json::Value`).
+#[derive(Serialize)]
+struct Envelope<'a, T: Serialize + ?Sized> {
+    success: bool,
+    message: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    data: Option<&'a T>,
+}
+
 /// The `/api` success envelope `{success:true, message:"", data}`.
-pub fn api_success<T: Serialize>(data: &T) -> MockResponse {
+pub fn api_success<T: Serialize + ?Sized>(data: &T) -> MockResponse {
     json(
         ACCEPTED,
-        &serde_json::json!({"success": true, "message": "", "data": data}),
+        &Envelope {
+            success: true,
+            message: "",
+            data: Some(data),
+        },
     )
 }
 
@@ -184,7 +198,11 @@ pub fn api_success<T: Serialize>(data: &T) -> MockResponse {
 pub fn api_ok() -> MockResponse {
     json(
         ACCEPTED,
-        &serde_json::json!({"success": true, "message": ""}),
+        &Envelope::<()> {
+            success: true,
+            message: "",
+            data: None,
+        },
     )
 }
 
@@ -197,6 +215,10 @@ pub fn api_failure(message: &str) -> MockResponse {
 pub fn api_failure_status(status: u16, message: &str) -> MockResponse {
     json(
         status,
-        &serde_json::json!({"success": false, "message": message}),
+        &Envelope::<()> {
+            success: false,
+            message,
+            data: None,
+        },
     )
 }

@@ -9,7 +9,8 @@ use gatecheck_schemas::types::{Account, KeyRecord, KEY_STATUS_ENABLED};
 use gatecheck_schemas::Profile;
 use parking_lot::{Mutex, RwLock};
 use serde::{Deserialize, Serialize};
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
+use std::hash::RandomState;
 use std::net::IpAddr;
 
 /// The whole state as JSON: `GET|PUT /__mock/state` and `--state-file`.
@@ -235,10 +236,27 @@ impl PartialEq for Secret {
     }
 }
 
+/// A borrowed secret to look a [`Secret`] up by: hashed the same way, compared in constant
+/// time, and no `String` built per lookup.
+struct SecretRef<'a>(&'a str);
+
+impl std::hash::Hash for SecretRef<'_> {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        // `String` hashes as its `str`, so this lands in the bucket of the owned `Secret`.
+        self.0.hash(state);
+    }
+}
+
+impl hashbrown::Equivalent<Secret> for SecretRef<'_> {
+    fn equivalent(&self, key: &Secret) -> bool {
+        secrets_equal(self.0, &key.0)
+    }
+}
+
 #[derive(Debug, Default)]
 struct KeyTable {
     by_id: BTreeMap<i64, KeyRecord>,
-    by_secret: HashMap<Secret, i64>,
+    by_secret: hashbrown::HashMap<Secret, i64, RandomState>,
 }
 
 impl KeyTable {
@@ -251,22 +269,29 @@ impl KeyTable {
     }
 
     fn insert(&mut self, k: KeyRecord) {
-        if let Some(old) = self.by_id.get(&k.id) {
-            self.by_secret.remove(&Secret(old.key.clone()));
+        match self.by_id.get(&k.id) {
+            // An update that keeps the secret (every `PUT /api/token/`) keeps its index entry.
+            Some(old) if secrets_equal(&old.key, &k.key) => {}
+            Some(old) => {
+                self.by_secret.remove(&SecretRef(&old.key));
+                self.by_secret.insert(Secret(k.key.clone()), k.id);
+            }
+            None => {
+                self.by_secret.insert(Secret(k.key.clone()), k.id);
+            }
         }
-        self.by_secret.insert(Secret(k.key.clone()), k.id);
         self.by_id.insert(k.id, k);
     }
 
     fn remove(&mut self, id: i64) -> Option<KeyRecord> {
         let k = self.by_id.remove(&id)?;
-        self.by_secret.remove(&Secret(k.key.clone()));
+        self.by_secret.remove(&SecretRef(&k.key));
         Some(k)
     }
 
     /// The id of the key with this secret.
     fn id_of(&self, secret: &str) -> Option<i64> {
-        self.by_secret.get(&Secret(secret.to_owned())).copied()
+        self.by_secret.get(&SecretRef(secret)).copied()
     }
 
     fn next_id(&self) -> i64 {

@@ -145,7 +145,7 @@ pub(crate) async fn dispatch(
     }
 
     if path == "/__mock" || path.starts_with("/__mock/") {
-        let mut resp = crate::routes::control::handle(&cx, req).await;
+        let mut resp = Box::pin(crate::routes::control::handle(&cx, req)).await;
         set_request_id(&mut resp, &cx.request_id);
         return Ok(resp);
     }
@@ -179,11 +179,7 @@ pub(crate) async fn dispatch(
             entry.fault = Some("hang".into());
             finish(&app, entry, started);
             // Until shutdown, or at most MAX_HANG, so abandoned hangs cannot pile up forever.
-            let mut shutdown = app.shutdown.clone();
-            tokio::select! {
-                _ = crate::app::wait_down(&mut shutdown) => {}
-                _ = tokio::time::sleep(MAX_HANG) => {}
-            }
+            Box::pin(hang(app.shutdown.clone())).await;
             return Err(Dropped::Shutdown);
         }
         Some(FaultKind::Status {
@@ -207,14 +203,14 @@ pub(crate) async fn dispatch(
         }
         Some(FaultKind::Delay { ms }) => {
             entry.fault = Some(format!("delay {ms}ms"));
-            tokio::time::sleep(std::time::Duration::from_millis(ms)).await;
+            Box::pin(tokio::time::sleep(std::time::Duration::from_millis(ms))).await;
             route(&mut cx, req, &method, &path).await
         }
         None => route(&mut cx, req, &method, &path).await,
     };
     let mut resp = resp;
     if app.config.profile == Profile::NewApi && path.starts_with("/v1/") {
-        resp = error::new_api_error_shape(resp, &cx.request_id).await;
+        resp = Box::pin(error::new_api_error_shape(resp, &cx.request_id)).await;
     }
     if cors {
         set_cors(&mut resp, false);
@@ -228,6 +224,16 @@ pub(crate) async fn dispatch(
     }
     finish(&app, entry, started);
     Ok(resp)
+}
+
+/// Holds a `hang` fault's request until shutdown, or at most [`MAX_HANG`], so abandoned hangs
+/// cannot pile up forever. Boxed by its caller: the rare fault paths stay out of the
+/// per-request future that every request moves around.
+async fn hang(mut shutdown: tokio::sync::watch::Receiver<bool>) {
+    tokio::select! {
+        _ = crate::app::wait_down(&mut shutdown) => {}
+        _ = tokio::time::sleep(MAX_HANG) => {}
+    }
 }
 
 /// The longest path or query the journal keeps (so its memory stays bounded).
@@ -309,11 +315,11 @@ async fn route(cx: &mut Ctx, req: Request<Incoming>, method: &Method, path: &str
             return resp;
         }
         return if rest.starts_with("audio/") {
-            audio::handle(cx, req).await
+            Box::pin(audio::handle(cx, req)).await
         } else if rest.starts_with("images/") {
-            images::handle(cx, req).await
+            Box::pin(images::handle(cx, req)).await
         } else if rest == "videos" || rest.starts_with("videos/") {
-            video::handle(cx, req).await
+            Box::pin(video::handle(cx, req)).await
         } else if rest == "models" || rest.starts_with("models/") {
             models(cx, method, rest)
         } else {
@@ -337,9 +343,9 @@ async fn route(cx: &mut Ctx, req: Request<Incoming>, method: &Method, path: &str
             crate::routes::token_api::usage(cx, &req)
         }
         (_, p) if p == "/api/token" || p.starts_with("/api/token/") => {
-            crate::routes::token_api::handle(cx, req).await
+            Box::pin(crate::routes::token_api::handle(cx, req)).await
         }
-        (_, p) if p.starts_with("/media/") => images::public(cx, req).await,
+        (_, p) if p.starts_with("/media/") => Box::pin(images::public(cx, req)).await,
         (_, "/" | "/health") => error::json(200, &serde_json::json!({"status": "ok"})),
         _ => error::json(
             404,
