@@ -94,9 +94,13 @@ impl Fixtures {
     /// assert!(f.keys.len() >= 6);
     /// ```
     pub fn embedded() -> Self {
-        // The embedded files are tested; a parse failure here is a build defect.
-        Self::parse(ACCOUNTS, KEYS, CATALOG, CAPABILITIES, VIDEO)
-            .unwrap_or_else(|e| panic!("embedded fixtures are invalid: {e}"))
+        // Parsed once per process (about 50 us of JSON); every mock after the first clones it.
+        static EMBEDDED: std::sync::LazyLock<Fixtures> = std::sync::LazyLock::new(|| {
+            // The embedded files are tested; a parse failure here is a build defect.
+            Fixtures::parse(ACCOUNTS, KEYS, CATALOG, CAPABILITIES, VIDEO)
+                .unwrap_or_else(|e| panic!("embedded fixtures are invalid: {e}"))
+        });
+        EMBEDDED.clone()
     }
 
     /// Reads `accounts.json`, `keys.json`, `catalog.json`, `capabilities.json` and
