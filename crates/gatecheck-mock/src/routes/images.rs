@@ -13,6 +13,7 @@ use gatecheck_schemas::rules::quota::Usage;
 use gatecheck_schemas::rules::rejection::ACCEPTED;
 use http::{Method, Request};
 use hyper::body::Incoming;
+use serde::Serialize;
 use serde_json::json;
 
 /// Longest accepted prompt, characters.
@@ -153,15 +154,21 @@ async fn generate(cx: &Ctx, req: Request<Incoming>) -> Result<MockResponse, Mock
     for i in 0..n as u64 {
         let s = seed ^ i.wrapping_mul(0x9E37_79B9_7F4A_7C15);
         if cap.output == "url" {
-            data.push(json!({
-                "url": format!("{}/media/images/{s:016x}_{w}x{h}.png", cx.base_url()),
-                "revised_prompt": prompt,
-            }));
+            data.push(ImageItem {
+                url: Some(format!(
+                    "{}/media/images/{s:016x}_{w}x{h}.png",
+                    cx.base_url()
+                )),
+                revised_prompt: Some(prompt),
+                b64_json: None,
+            });
         } else {
             match media::png(s, w, h) {
-                Ok(png) => data.push(json!({
-                    "b64_json": base64::engine::general_purpose::STANDARD.encode(&png),
-                })),
+                Ok(png) => data.push(ImageItem {
+                    url: None,
+                    revised_prompt: None,
+                    b64_json: Some(base64::engine::general_purpose::STANDARD.encode(&png)),
+                }),
                 Err(e) => {
                     cx.refund(&charge);
                     return Err(error::v1_error(
@@ -176,22 +183,67 @@ async fn generate(cx: &Ctx, req: Request<Incoming>) -> Result<MockResponse, Mock
     }
     Ok(error::json(
         200,
-        &json!({
-            "created": cx.now(),
-            "background": background,
-            "data": data,
-            "output_format": "png",
-            "quality": quality,
-            "size": size,
-            "usage": {
-                "input_tokens": text_tokens,
-                "output_tokens": out_tokens,
-                "total_tokens": text_tokens + out_tokens,
-                "input_tokens_details": { "image_tokens": 0, "text_tokens": text_tokens },
-                "output_tokens_details": { "image_tokens": out_tokens, "text_tokens": 0 },
+        &ImagesAnswer {
+            created: cx.now(),
+            background,
+            data,
+            output_format: "png",
+            quality,
+            size: &size,
+            usage: ImageUsage {
+                input_tokens: text_tokens,
+                output_tokens: out_tokens,
+                total_tokens: text_tokens + out_tokens,
+                input_tokens_details: TokenSplit {
+                    image_tokens: 0,
+                    text_tokens,
+                },
+                output_tokens_details: TokenSplit {
+                    image_tokens: out_tokens,
+                    text_tokens: 0,
+                },
             },
-        }),
+        },
     ))
+}
+
+/// The answer of `POST /v1/images/generations`, serialized straight into the reused buffer
+/// (fields in the order the answer has always had).
+#[derive(Serialize)]
+struct ImagesAnswer<'a> {
+    created: i64,
+    background: &'a str,
+    data: Vec<ImageItem<'a>>,
+    output_format: &'a str,
+    quality: &'a str,
+    size: &'a str,
+    usage: ImageUsage,
+}
+
+/// One generated image: a URL with the prompt, or the PNG in base64.
+#[derive(Serialize)]
+struct ImageItem<'a> {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    url: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    revised_prompt: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    b64_json: Option<String>,
+}
+
+#[derive(Serialize)]
+struct ImageUsage {
+    input_tokens: i64,
+    output_tokens: i64,
+    total_tokens: i64,
+    input_tokens_details: TokenSplit,
+    output_tokens_details: TokenSplit,
+}
+
+#[derive(Serialize)]
+struct TokenSplit {
+    image_tokens: i64,
+    text_tokens: i64,
 }
 
 /// Serves `/media/*` (no auth): `GET /media/images/{seed}_{w}x{h}.png`.
