@@ -37,14 +37,17 @@ impl Ids {
     /// ```text
     /// // 2025-11-21T00:00:00.250Z -> "20251121000000250000000" + 8 random characters
     /// ```
-    pub fn request_id(&self, now_ms: i64) -> String {
+    pub fn request_id(&self, now_ms: i64) -> RequestId {
         use std::fmt::Write as _;
         let secs = now_ms.div_euclid(1000);
         let nanos = now_ms.rem_euclid(1000) * 1_000_000;
         let (y, mo, d) = civil_from_days(secs.div_euclid(86_400));
         let sod = secs.rem_euclid(86_400);
-        // One allocation: the 23 digits (at most) and the 8 random characters.
-        let mut id = String::with_capacity(32);
+        // Written in place: no allocation (at most 36 bytes for any i64 time).
+        let mut id = RequestId {
+            bytes: [0; REQUEST_ID_CAPACITY],
+            len: 0,
+        };
         let _ = write!(
             id,
             "{y:04}{mo:02}{d:02}{:02}{:02}{:02}{nanos}",
@@ -53,7 +56,10 @@ impl Ids {
             sod % 60,
         );
         let mut rng = self.rng.lock();
-        id.extend((0..8).map(|_| ALNUM[rng.gen_range(0..ALNUM.len())] as char));
+        for _ in 0..8 {
+            let c = ALNUM[rng.gen_range(0..ALNUM.len())] as char;
+            let _ = id.write_char(c);
+        }
         id
     }
 
@@ -82,6 +88,40 @@ fn civil_from_days(days: i64) -> (i64, i64, i64) {
     (if m <= 2 { y + 1 } else { y }, m, d)
 }
 
+/// Room for a request id: 23 digits for any date up to year 9999 (36 for any `i64` time) and
+/// 8 random characters.
+const REQUEST_ID_CAPACITY: usize = 48;
+
+/// A request id held inline (`Copy`, no allocation), written once per request.
+#[derive(Clone, Copy)]
+pub(crate) struct RequestId {
+    bytes: [u8; REQUEST_ID_CAPACITY],
+    len: usize,
+}
+
+impl RequestId {
+    /// The id as text (ASCII digits and letters only).
+    pub(crate) fn as_str(&self) -> &str {
+        std::str::from_utf8(&self.bytes[..self.len]).unwrap_or_default()
+    }
+}
+
+impl std::fmt::Debug for RequestId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl std::fmt::Write for RequestId {
+    fn write_str(&mut self, s: &str) -> std::fmt::Result {
+        let end = self.len + s.len();
+        let slot = self.bytes.get_mut(self.len..end).ok_or(std::fmt::Error)?;
+        slot.copy_from_slice(s.as_bytes());
+        self.len = end;
+        Ok(())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -90,9 +130,25 @@ mod tests {
     fn request_ids_have_new_apis_shape() {
         let ids = Ids::new(1);
         let id = ids.request_id(1_763_683_200_250);
+        let id = id.as_str();
         assert!(id.starts_with("20251121000000250000000"), "{id}");
         assert_eq!(id.len(), "20251121000000250000000".len() + 8);
         assert_eq!(civil_from_days(0), (1970, 1, 1));
         assert_eq!(civil_from_days(11_016), (2000, 2, 29));
+    }
+
+    #[test]
+    fn request_ids_fit_inline_for_any_time() {
+        let ids = Ids::new(1);
+        // From the epoch to the last millisecond of year 9999: 23 digits and 8 characters.
+        for ms in [0, 1, 1_763_683_200_250, 253_402_300_799_999] {
+            let id = ids.request_id(ms);
+            assert!(id.as_str().len() <= 31, "{id:?}");
+            assert!(id.as_str().len() > 8 + 14, "{id:?}");
+            assert!(
+                id.as_str().bytes().all(|b| b.is_ascii_alphanumeric()),
+                "{id:?}"
+            );
+        }
     }
 }

@@ -1,5 +1,6 @@
 //! The request journal: a bounded ring buffer of what the mock served.
 
+use crate::ids::RequestId;
 use parking_lot::Mutex;
 use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
@@ -49,6 +50,44 @@ pub struct JournalEntry {
     pub body: Option<String>,
 }
 
+/// One served request as the journal keeps it: what a [`JournalEntry`] says, with the request
+/// id and method held without allocating (the entry's strings are made when it is read).
+#[derive(Debug)]
+pub(crate) struct Record {
+    pub(crate) at_ms: i64,
+    pub(crate) request_id: RequestId,
+    pub(crate) method: http::Method,
+    pub(crate) path: String,
+    pub(crate) query: Option<String>,
+    pub(crate) client_ip: std::net::IpAddr,
+    pub(crate) key_id: Option<i64>,
+    pub(crate) status: u16,
+    pub(crate) duration_us: u64,
+    pub(crate) fault: Option<String>,
+    pub(crate) body_len: Option<usize>,
+    pub(crate) body: Option<String>,
+}
+
+impl Record {
+    fn entry(&self, seq: u64) -> JournalEntry {
+        JournalEntry {
+            seq,
+            at_ms: self.at_ms,
+            request_id: self.request_id.as_str().to_owned(),
+            method: self.method.as_str().to_owned(),
+            path: self.path.clone(),
+            query: self.query.clone(),
+            client_ip: self.client_ip,
+            key_id: self.key_id,
+            status: self.status,
+            duration_us: self.duration_us,
+            fault: self.fault.clone(),
+            body_len: self.body_len,
+            body: self.body.clone(),
+        }
+    }
+}
+
 /// A bounded journal; pushing is O(1) under a short lock.
 #[derive(Debug)]
 pub struct Journal {
@@ -58,7 +97,8 @@ pub struct Journal {
 
 #[derive(Debug)]
 struct JournalInner {
-    entries: VecDeque<JournalEntry>,
+    /// Records with their sequence numbers, oldest first.
+    entries: VecDeque<(u64, Record)>,
     next_seq: u64,
 }
 
@@ -81,15 +121,22 @@ impl Journal {
         self.capacity
     }
 
-    /// Records an entry (its `seq` is assigned here), evicting the oldest when full.
-    pub fn push(&self, mut entry: JournalEntry) {
-        let mut inner = self.inner.lock();
-        entry.seq = inner.next_seq;
-        inner.next_seq += 1;
-        if inner.entries.len() == self.capacity {
-            inner.entries.pop_front();
-        }
-        inner.entries.push_back(entry);
+    /// Records a request (its sequence number is assigned here), evicting the oldest when
+    /// full. The evicted record is dropped after the lock is released.
+    pub(crate) fn push(&self, record: Record) {
+        let evicted = {
+            let mut inner = self.inner.lock();
+            let seq = inner.next_seq;
+            inner.next_seq += 1;
+            let evicted = if inner.entries.len() == self.capacity {
+                inner.entries.pop_front()
+            } else {
+                None
+            };
+            inner.entries.push_back((seq, record));
+            evicted
+        };
+        drop(evicted);
     }
 
     /// The last `limit` entries (all when `None`), oldest first.
@@ -100,7 +147,7 @@ impl Journal {
             .entries
             .iter()
             .skip(inner.entries.len() - n)
-            .cloned()
+            .map(|(seq, record)| record.entry(*seq))
             .collect()
     }
 

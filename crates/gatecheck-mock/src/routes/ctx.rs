@@ -50,11 +50,11 @@ pub(crate) struct Ctx {
     /// The client IP used for allowlists.
     pub(crate) client_ip: IpAddr,
     /// This request's id.
-    pub(crate) request_id: String,
+    pub(crate) request_id: crate::ids::RequestId,
     /// The authenticated key (set on `/v1/*`).
     pub(crate) key: Option<AuthedKey>,
-    /// The `Host` header, if any.
-    pub(crate) host: Option<String>,
+    /// The `Host` header, if any (a reference-counted view of the request's header bytes).
+    pub(crate) host: Option<HeaderValue>,
     /// Length and (for textual bodies) a preview of the body read, for the journal.
     pub(crate) body_seen: parking_lot::Mutex<Option<(usize, Option<String>)>>,
 }
@@ -98,7 +98,7 @@ impl Ctx {
     /// This request's id (also sent as `X-Oneapi-Request-Id`).
     #[allow(dead_code)] // part of the handler contract
     pub(crate) fn request_id(&self) -> &str {
-        &self.request_id
+        self.request_id.as_str()
     }
 
     /// The authenticated key; `None` only outside `/v1/*`.
@@ -108,7 +108,7 @@ impl Ctx {
 
     /// `http://<Host header>` (or the peer-facing address), for result URLs.
     pub(crate) fn base_url(&self) -> String {
-        match &self.host {
+        match self.host.as_ref().and_then(|h| h.to_str().ok()) {
             Some(h) => format!("http://{h}"),
             None => "http://127.0.0.1".to_owned(),
         }
