@@ -165,7 +165,7 @@ pub(crate) async fn dispatch(
         body: None,
     };
 
-    let fault = app.faults.pick(method.as_str(), &path);
+    let fault = app.faults.pick(method.as_str(), path);
     let resp = match fault {
         Some(FaultKind::Reset) => {
             entry.fault = Some("reset".into());
@@ -201,9 +201,9 @@ pub(crate) async fn dispatch(
         Some(FaultKind::Delay { ms }) => {
             entry.fault = Some(format!("delay {ms}ms"));
             Box::pin(tokio::time::sleep(std::time::Duration::from_millis(ms))).await;
-            route(&mut cx, req, &method, &path).await
+            route(&mut cx, req, &method, path).await
         }
-        None => route(&mut cx, req, &method, &path).await,
+        None => route(&mut cx, req, &method, path).await,
     };
     let mut resp = resp;
     if app.config.profile == Profile::NewApi && path.starts_with("/v1/") {
