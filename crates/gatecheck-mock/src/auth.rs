@@ -67,7 +67,7 @@ pub(crate) fn authenticate_key(
 pub(crate) fn authenticate_account(
     app: &App,
     headers: &HeaderMap,
-) -> Result<Account, MockResponse> {
+) -> Result<std::sync::Arc<Account>, MockResponse> {
     let profile = app.config.profile;
     let header = headers
         .get(AUTHORIZATION)

@@ -12,6 +12,12 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::hash::RandomState;
 use std::net::IpAddr;
+use std::sync::Arc;
+
+/// Accounts as the state holds them.
+fn shared(accounts: &[Account]) -> Vec<Arc<Account>> {
+    accounts.iter().cloned().map(Arc::new).collect()
+}
 
 /// The whole state as JSON: `GET|PUT /__mock/state` and `--state-file`.
 ///
@@ -303,7 +309,8 @@ impl KeyTable {
 #[derive(Debug)]
 pub struct State {
     keys: Mutex<KeyTable>,
-    accounts: RwLock<Vec<Account>>,
+    /// Behind `Arc`s: authenticating a request hands out a reference count, not a copy.
+    accounts: RwLock<Vec<Arc<Account>>>,
     /// Video tasks (owned by the video routes).
     pub videos: VideoStore,
 }
@@ -313,7 +320,7 @@ impl State {
     pub fn new(fixtures: &Fixtures) -> Self {
         Self {
             keys: Mutex::new(KeyTable::from_keys(fixtures.keys.clone())),
-            accounts: RwLock::new(fixtures.accounts.clone()),
+            accounts: RwLock::new(shared(&fixtures.accounts)),
             videos: VideoStore::default(),
         }
     }
@@ -321,14 +328,14 @@ impl State {
     /// Back to the fixtures: keys, accounts and video tasks.
     pub fn reset(&self, fixtures: &Fixtures) {
         *self.keys.lock() = KeyTable::from_keys(fixtures.keys.clone());
-        *self.accounts.write() = fixtures.accounts.clone();
+        *self.accounts.write() = shared(&fixtures.accounts);
         self.videos.reset();
     }
 
     /// Dumps keys, accounts and videos (`clock_offset_ms` is filled by the caller).
     pub fn snapshot(&self) -> StateSnapshot {
         StateSnapshot {
-            accounts: self.accounts.read().clone(),
+            accounts: self.accounts(),
             keys: self.keys.lock().by_id.values().cloned().collect(),
             videos: self.videos.snapshot(),
             clock_offset_ms: 0,
@@ -338,7 +345,7 @@ impl State {
     /// Replaces keys, accounts and videos.
     pub fn restore(&self, snapshot: StateSnapshot) {
         *self.keys.lock() = KeyTable::from_keys(snapshot.keys);
-        *self.accounts.write() = snapshot.accounts;
+        *self.accounts.write() = snapshot.accounts.into_iter().map(Arc::new).collect();
         self.videos.restore(snapshot.videos);
     }
 
@@ -346,11 +353,15 @@ impl State {
 
     /// Every account.
     pub fn accounts(&self) -> Vec<Account> {
-        self.accounts.read().clone()
+        self.accounts
+            .read()
+            .iter()
+            .map(|a| Account::clone(a))
+            .collect()
     }
 
     /// The account of an access token.
-    pub fn account_by_token(&self, token: &str) -> Option<Account> {
+    pub fn account_by_token(&self, token: &str) -> Option<Arc<Account>> {
         // Every token is compared, each in constant time, so timing tells nothing.
         let accounts = self.accounts.read();
         let mut found = None;

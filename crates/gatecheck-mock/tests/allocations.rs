@@ -204,7 +204,7 @@ fn allocations_per_request_beyond_bare_hyper() {
                 vec![request("GET", "/v1/models/tts-1", &[("authorization", &bearer)], b"")],
                 3.0,
             ),
-            ("video-poll", polls, 18.0),
+            ("video-poll", polls, 16.0),
             (
                 "token-put",
                 vec![request(
@@ -217,7 +217,7 @@ fn allocations_per_request_beyond_bare_hyper() {
                     ],
                     put_body.as_bytes(),
                 )],
-                19.0,
+                14.0,
             ),
             (
                 "image-generation",

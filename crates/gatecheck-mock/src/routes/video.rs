@@ -70,13 +70,16 @@ fn poll_after(cx: &Ctx) -> u64 {
 }
 
 fn task_response(cx: &Ctx, t: &StoredVideo) -> MockResponse {
-    let mut resp = error::json(
-        ACCEPTED,
-        &t.render(cx.now_ms(), &cx.base_url(), cx.profile()),
-    );
-    if let Ok(v) = HeaderValue::from_str(&poll_after(cx).to_string()) {
-        resp.headers_mut().insert(POLL_AFTER_HEADER, v);
-    }
+    let now = cx.now_ms();
+    // Only a completed task shows URLs: the others need no base URL (no String per poll).
+    let base = if t.status_at(now) == VideoStatus::Completed {
+        cx.base_url()
+    } else {
+        String::new()
+    };
+    let mut resp = error::json(ACCEPTED, &t.render(now, &base, cx.profile()));
+    resp.headers_mut()
+        .insert(POLL_AFTER_HEADER, HeaderValue::from(poll_after(cx)));
     resp
 }
 
