@@ -6,6 +6,7 @@
 use bytes::Bytes;
 use gatecheck_schemas::rules::rejection::ACCEPTED;
 use gatecheck_schemas::rules::Rejection;
+use gatecheck_schemas::types::ApiEnvelope;
 use gatecheck_schemas::Profile;
 use http::{header, HeaderValue, StatusCode};
 use http_body_util::Full;
@@ -172,23 +173,14 @@ pub fn task_not_found(profile: Profile) -> MockResponse {
     }
 }
 
-/// The `/api` envelope `{success, message[, data]}`, serialized straight from the borrowed
-/// data (no intermediate `serde_json::Value`).
-#[derive(Serialize)]
-struct Envelope<'a, T: Serialize + ?Sized> {
-    success: bool,
-    message: &'a str,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    data: Option<&'a T>,
-}
-
 /// The `/api` success envelope `{success:true, message:"", data}`.
 pub fn api_success<T: Serialize + ?Sized>(data: &T) -> MockResponse {
     json(
         ACCEPTED,
-        &Envelope {
+        // Borrowing `data`, and an empty `message` (no allocation): no intermediate `Value`.
+        &ApiEnvelope {
             success: true,
-            message: "",
+            message: String::new(),
             data: Some(data),
         },
     )
@@ -198,9 +190,9 @@ pub fn api_success<T: Serialize + ?Sized>(data: &T) -> MockResponse {
 pub fn api_ok() -> MockResponse {
     json(
         ACCEPTED,
-        &Envelope::<()> {
+        &ApiEnvelope::<()> {
             success: true,
-            message: "",
+            message: String::new(),
             data: None,
         },
     )
@@ -215,9 +207,9 @@ pub fn api_failure(message: &str) -> MockResponse {
 pub fn api_failure_status(status: u16, message: &str) -> MockResponse {
     json(
         status,
-        &Envelope::<()> {
+        &ApiEnvelope::<()> {
             success: false,
-            message,
+            message: message.to_owned(),
             data: None,
         },
     )

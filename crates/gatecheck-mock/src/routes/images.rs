@@ -11,6 +11,7 @@ use base64::Engine as _;
 use gatecheck_schemas::rules::media::default_image_size;
 use gatecheck_schemas::rules::quota::Usage;
 use gatecheck_schemas::rules::rejection::ACCEPTED;
+use gatecheck_schemas::types::{ImageUsage, TokenDetails};
 use http::{Method, Request};
 use hyper::body::Incoming;
 use serde::Serialize;
@@ -194,11 +195,11 @@ async fn generate(cx: &Ctx, req: Request<Incoming>) -> Result<MockResponse, Mock
                 input_tokens: text_tokens,
                 output_tokens: out_tokens,
                 total_tokens: text_tokens + out_tokens,
-                input_tokens_details: TokenSplit {
+                input_tokens_details: TokenDetails {
                     image_tokens: 0,
                     text_tokens,
                 },
-                output_tokens_details: TokenSplit {
+                output_tokens_details: TokenDetails {
                     image_tokens: out_tokens,
                     text_tokens: 0,
                 },
@@ -207,8 +208,9 @@ async fn generate(cx: &Ctx, req: Request<Incoming>) -> Result<MockResponse, Mock
     ))
 }
 
-/// The answer of `POST /v1/images/generations`, serialized straight into the reused buffer
-/// (fields in the order the answer has always had).
+/// [`gatecheck_schemas::types::ImageResult`] as the mock writes it: the same fields in the same
+/// order, borrowing the request's strings so that answering copies none of them (the tests
+/// read every answer back as an `ImageResult`).
 #[derive(Serialize)]
 struct ImagesAnswer<'a> {
     created: i64,
@@ -220,7 +222,8 @@ struct ImagesAnswer<'a> {
     usage: ImageUsage,
 }
 
-/// One generated image: a URL with the prompt, or the PNG in base64.
+/// One generated image ([`gatecheck_schemas::types::ImageItem`]): a URL with the prompt, or
+/// the PNG in base64.
 #[derive(Serialize)]
 struct ImageItem<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -229,21 +232,6 @@ struct ImageItem<'a> {
     revised_prompt: Option<&'a str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     b64_json: Option<String>,
-}
-
-#[derive(Serialize)]
-struct ImageUsage {
-    input_tokens: i64,
-    output_tokens: i64,
-    total_tokens: i64,
-    input_tokens_details: TokenSplit,
-    output_tokens_details: TokenSplit,
-}
-
-#[derive(Serialize)]
-struct TokenSplit {
-    image_tokens: i64,
-    text_tokens: i64,
 }
 
 /// Serves `/media/*` (no auth): `GET /media/images/{seed}_{w}x{h}.png`.
