@@ -65,13 +65,17 @@ fn find(hay: &[u8], needle: &[u8]) -> Option<usize> {
     hay.windows(needle.len()).position(|w| w == needle)
 }
 
-fn content_length(head: &[u8]) -> Option<usize> {
+/// The value of header `name` in an answer's head.
+fn header<'a>(head: &'a [u8], name: &str) -> Option<&'a str> {
     let head = std::str::from_utf8(head).ok()?;
     head.split("\r\n").find_map(|line| {
-        let (name, value) = line.split_once(':')?;
-        name.eq_ignore_ascii_case("content-length")
-            .then(|| value.trim().parse().ok())?
+        let (n, value) = line.split_once(':')?;
+        n.eq_ignore_ascii_case(name).then(|| value.trim())
     })
+}
+
+fn content_length(head: &[u8]) -> Option<usize> {
+    header(head, "content-length")?.parse().ok()
 }
 
 /// A bare hyper HTTP/1 server answering every request with `status`, `content_type`, `body`
@@ -147,15 +151,9 @@ async fn answer_of(addr: SocketAddr, request: &[u8]) -> (u16, String, Bytes) {
     let mut client = Client::connect(addr).await;
     let status = client.exchange(request).await;
     let head_end = find(&client.buf, b"\r\n\r\n").expect("head");
-    let head = std::str::from_utf8(&client.buf[..head_end]).expect("utf-8 head");
-    let content_type = head
-        .split("\r\n")
-        .find_map(|l| {
-            let (n, v) = l.split_once(':')?;
-            n.eq_ignore_ascii_case("content-type")
-                .then(|| v.trim().to_owned())
-        })
-        .unwrap_or_else(|| "application/octet-stream".into());
+    let content_type = header(&client.buf[..head_end], "content-type")
+        .unwrap_or("application/octet-stream")
+        .to_owned();
     let body = Bytes::copy_from_slice(&client.buf[head_end + 4..]);
     (status, content_type, body)
 }

@@ -94,19 +94,7 @@ async fn every_profile_passes_on_a_key_the_runner_creates_and_deletes() {
             .with_allow_create_keys(true);
         let report = Runner::new(cfg).run().await.expect("run");
         assert_clean(&format!("{profile}, a created key"), &report);
-        assert!(
-            report
-                .key_cleanup
-                .as_deref()
-                .is_some_and(|s| s.contains("deleted")),
-            "{:?}",
-            report.key_cleanup
-        );
-        assert_eq!(
-            server.state().keys.len(),
-            keys_before,
-            "the key was not deleted"
-        );
+        super::safety::assert_key_deleted(&report, &server, keys_before);
         let terminal = report
             .checks
             .iter()

@@ -156,6 +156,34 @@ async fn each_profile_passes_with_the_matching_expectation_and_any_key() {
     }
 }
 
+/// Runs the one check `check` against the new-api mock at `uri` twice, with `cases` cases:
+/// as is, where it must be a deviation citing DECISIONS `row`, and with `--expect new-api`,
+/// where it must pass. Both reports, for the caller's own assertions.
+async fn deviation_until_expected(
+    uri: &str,
+    check: &str,
+    cases: u32,
+    row: &str,
+) -> (Report, Report) {
+    let cfg = || config(uri).with_cases(cases).with_only([check]);
+    let report = Runner::new(cfg()).run().await.expect("run");
+    let expected = Runner::new(cfg().with_expect(Profile::NewApi))
+        .run()
+        .await
+        .expect("run");
+    let c = &report.checks[0];
+    assert_eq!(c.status, Status::Deviation, "{}", show(&report));
+    let ev = c.evidence.as_ref().expect("evidence");
+    assert_eq!(ev.decision.as_deref(), Some(row));
+    assert_eq!(
+        expected.checks[0].status,
+        Status::Passed,
+        "{}",
+        show(&expected)
+    );
+    (report, expected)
+}
+
 /// DECISIONS NA5: new-api answers a typo'd model 503 `model_not_found`, which the spec tells
 /// clients to retry. The runner reports it as a deviation with that consequence, and never
 /// retries it itself: each case is one request.
@@ -166,26 +194,13 @@ async fn unknown_model_503_is_a_deviation_and_never_retried() {
         .clock(ClockMode::virtual_default())
         .start()
         .await;
-    let cfg = config(&server.uri()).with_only(["video.create.unknown-model-503"]);
-    let report = Runner::new(cfg).run().await.expect("run");
-    let expected = config(&server.uri())
-        .with_only(["video.create.unknown-model-503"])
-        .with_expect(Profile::NewApi);
-    let expected = Runner::new(expected).run().await.expect("run");
+    let (report, expected) =
+        deviation_until_expected(&server.uri(), "video.create.unknown-model-503", 4, "NA5").await;
     server.shutdown().await;
-    let c = &report.checks[0];
-    assert_eq!(c.status, Status::Deviation, "{}", show(&report));
-    let ev = c.evidence.as_ref().expect("evidence");
-    assert_eq!(ev.decision.as_deref(), Some("NA5"));
+    let ev = report.checks[0].evidence.as_ref().expect("evidence");
     assert!(ev.message.contains("retries forever"), "{}", ev.message);
     assert_eq!(ev.status, Some(503));
     assert_eq!(report.retries, 0, "{}", show(&report));
-    assert_eq!(
-        expected.checks[0].status,
-        Status::Passed,
-        "{}",
-        show(&expected)
-    );
     assert_eq!(expected.retries, 0);
 }
 
@@ -203,24 +218,9 @@ async fn dall_e_default_size_is_judged_by_expect() {
         .clock(ClockMode::virtual_default())
         .start()
         .await;
-    let only = ["images.missing-field-rejected"];
-    let cfg = config(&server.uri()).with_cases(8).with_only(only);
-    let report = Runner::new(cfg).run().await.expect("run");
-    let cfg = config(&server.uri())
-        .with_cases(8)
-        .with_only(only)
-        .with_expect(Profile::NewApi);
-    let expected = Runner::new(cfg).run().await.expect("run");
+    let (report, _) =
+        deviation_until_expected(&server.uri(), "images.missing-field-rejected", 8, "NA9").await;
     server.shutdown().await;
-    let c = &report.checks[0];
-    assert_eq!(c.status, Status::Deviation, "{}", show(&report));
-    let ev = c.evidence.as_ref().expect("evidence");
-    assert_eq!(ev.decision.as_deref(), Some("NA9"));
+    let ev = report.checks[0].evidence.as_ref().expect("evidence");
     assert!(ev.message.contains("DECISIONS NA9"), "{}", ev.message);
-    assert_eq!(
-        expected.checks[0].status,
-        Status::Passed,
-        "{}",
-        show(&expected)
-    );
 }

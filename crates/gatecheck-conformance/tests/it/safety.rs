@@ -84,15 +84,7 @@ async fn a_scratch_key_is_created_and_deleted() {
         "{}",
         gatecheck_conformance::report::summary_table(&report)
     );
-    assert!(
-        report
-            .key_cleanup
-            .as_deref()
-            .is_some_and(|s| s.contains("deleted")),
-        "{:?}",
-        report.key_cleanup
-    );
-    assert_eq!(server.state().keys.len(), keys_before);
+    assert_key_deleted(&report, &server, keys_before);
     server.shutdown().await;
 }
 
@@ -182,4 +174,26 @@ async fn shards_split_the_checks_without_overlap() {
     }
     union.sort();
     assert_eq!(union, all);
+}
+
+/// The runner reports that it deleted the key it created, and the mock holds as many keys as
+/// before the run.
+pub(crate) fn assert_key_deleted(
+    report: &gatecheck_conformance::Report,
+    server: &gatecheck_mock::MockServer,
+    keys_before: usize,
+) {
+    assert!(
+        report
+            .key_cleanup
+            .as_deref()
+            .is_some_and(|s| s.contains("deleted")),
+        "{:?}",
+        report.key_cleanup
+    );
+    assert_eq!(
+        server.state().keys.len(),
+        keys_before,
+        "the key was not deleted"
+    );
 }

@@ -68,8 +68,8 @@ async fn exhausted_status_key_is_401() {
     );
 }
 
-#[tokio::test]
-async fn past_expired_time_is_401_and_sets_status_3() {
+/// A mock on a virtual clock at 1 800 000 000 s, and a key that expires 100 s later.
+async fn key_expiring_in_100_s() -> (MockServer, gatecheck_schemas::types::KeyRecord) {
     let server = MockServer::builder()
         .clock(ClockMode::Virtual {
             epoch: 1_800_000_000,
@@ -77,6 +77,12 @@ async fn past_expired_time_is_401_and_sets_status_3() {
         .start()
         .await;
     let key = server.add_key(NewKey::new().expired_time(1_800_000_100));
+    (server, key)
+}
+
+#[tokio::test]
+async fn past_expired_time_is_401_and_sets_status_3() {
+    let (server, key) = key_expiring_in_100_s().await;
     assert_eq!(models_with(&server, &bearer(&key.key)).await.status, 200);
     server.clock().advance(Duration::from_secs(101));
     assert_eq!(models_with(&server, &bearer(&key.key)).await.status, 401);
@@ -87,13 +93,7 @@ async fn past_expired_time_is_401_and_sets_status_3() {
 /// admitted at `now == expired_time` and refused one second later.
 #[tokio::test]
 async fn a_key_is_admitted_at_its_expired_time_and_refused_a_second_later() {
-    let server = MockServer::builder()
-        .clock(ClockMode::Virtual {
-            epoch: 1_800_000_000,
-        })
-        .start()
-        .await;
-    let key = server.add_key(NewKey::new().expired_time(1_800_000_100));
+    let (server, key) = key_expiring_in_100_s().await;
     server.clock().advance(Duration::from_secs(100));
     assert_eq!(models_with(&server, &bearer(&key.key)).await.status, 200);
     server.clock().advance(Duration::from_secs(1));
