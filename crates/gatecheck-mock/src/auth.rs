@@ -41,12 +41,13 @@ fn key_message(profile: Profile, r: Rejection, secret: &str) -> String {
     }
 }
 
-/// Authenticates a model request: key parse and lookup (401), status, expiry and quota (401,
+/// Authenticates a model request at `now` (Unix seconds): key parse and lookup (401), status, expiry and quota (401,
 /// storing status 3 or 4 when found so), then the IP allowlist (403 `access_denied`).
 pub(crate) fn authenticate_key(
     app: &App,
     headers: &HeaderMap,
     client: IpAddr,
+    now: i64,
 ) -> Result<AuthedKey, MockResponse> {
     let profile = app.config.profile;
     let header = headers
@@ -58,7 +59,7 @@ pub(crate) fn authenticate_key(
         return Err(error::rejection(profile, r, r.message(profile)));
     };
     app.state
-        .authenticate(secret, app.clock.now(), client)
+        .authenticate(secret, now, client)
         .map_err(|r| error::rejection(profile, r, &key_message(profile, r, secret)))
 }
 

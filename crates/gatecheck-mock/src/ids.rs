@@ -43,18 +43,33 @@ impl Ids {
         let nanos = now_ms.rem_euclid(1000) * 1_000_000;
         let (y, mo, d) = civil_from_days(secs.div_euclid(86_400));
         let sod = secs.rem_euclid(86_400);
-        // Written in place: no allocation (at most 36 bytes for any i64 time).
+        // Written in place: no allocation (at most 36 bytes for any i64 time), and digit by
+        // digit for the years 0-9999 (`write!` is the general path).
         let mut id = RequestId {
             bytes: [0; REQUEST_ID_CAPACITY],
             len: 0,
         };
-        let _ = write!(
-            id,
-            "{y:04}{mo:02}{d:02}{:02}{:02}{:02}{nanos}",
-            sod / 3600,
-            sod % 3600 / 60,
-            sod % 60,
-        );
+        if (0..=9999).contains(&y) {
+            id.push_decimal(y.unsigned_abs(), 4);
+            for (part, width) in [
+                (mo, 2),
+                (d, 2),
+                (sod / 3600, 2),
+                (sod % 3600 / 60, 2),
+                (sod % 60, 2),
+                (nanos, 1),
+            ] {
+                id.push_decimal(part.unsigned_abs(), width);
+            }
+        } else {
+            let _ = write!(
+                id,
+                "{y:04}{mo:02}{d:02}{:02}{:02}{:02}{nanos}",
+                sod / 3600,
+                sod % 3600 / 60,
+                sod % 60,
+            );
+        }
         let mut rng = self.rng.lock();
         for _ in 0..8 {
             let c = ALNUM[rng.gen_range(0..ALNUM.len())] as char;
@@ -112,6 +127,24 @@ impl std::fmt::Debug for RequestId {
     }
 }
 
+impl RequestId {
+    /// Appends `n` in decimal, zero-padded to at least `width` digits (as `{n:0width$}`).
+    fn push_decimal(&mut self, mut n: u64, width: usize) {
+        let mut digits = [0u8; 20];
+        let mut start = digits.len();
+        while n > 0 || digits.len() - start < width.max(1) {
+            start -= 1;
+            digits[start] = b'0' + (n % 10) as u8;
+            n /= 10;
+        }
+        let end = self.len + digits.len() - start;
+        if let Some(slot) = self.bytes.get_mut(self.len..end) {
+            slot.copy_from_slice(&digits[start..]);
+            self.len = end;
+        }
+    }
+}
+
 impl std::fmt::Write for RequestId {
     fn write_str(&mut self, s: &str) -> std::fmt::Result {
         let end = self.len + s.len();
@@ -125,6 +158,57 @@ impl std::fmt::Write for RequestId {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The digit-by-digit path writes what `write!` writes.
+    #[test]
+    fn digits_match_the_formatter() {
+        use std::fmt::Write as _;
+        for (n, width) in [
+            (0u64, 1),
+            (0, 4),
+            (7, 2),
+            (12, 2),
+            (999_000_000, 1),
+            (2026, 4),
+            (u64::MAX, 1),
+        ] {
+            let mut fast = RequestId {
+                bytes: [0; REQUEST_ID_CAPACITY],
+                len: 0,
+            };
+            fast.push_decimal(n, width);
+            let mut slow = RequestId {
+                bytes: [0; REQUEST_ID_CAPACITY],
+                len: 0,
+            };
+            write!(slow, "{n:0width$}").unwrap();
+            assert_eq!(fast.as_str(), slow.as_str());
+        }
+        let ids = Ids::new(3);
+        for ms in [
+            0,
+            1,
+            999,
+            1_763_683_200_250,
+            253_402_300_799_999,
+            -1,
+            -62_135_596_800_001,
+        ] {
+            let id = ids.request_id(ms);
+            let id = id.as_str();
+            let secs = i64::div_euclid(ms, 1000);
+            let (y, mo, d) = civil_from_days(secs.div_euclid(86_400));
+            let sod = secs.rem_euclid(86_400);
+            let nanos = ms.rem_euclid(1000) * 1_000_000;
+            let want = format!(
+                "{y:04}{mo:02}{d:02}{:02}{:02}{:02}{nanos}",
+                sod / 3600,
+                sod % 3600 / 60,
+                sod % 60
+            );
+            assert_eq!(&id[..id.len() - 8], want, "{ms}");
+        }
+    }
 
     #[test]
     fn request_ids_have_new_apis_shape() {

@@ -3,8 +3,9 @@
 //!
 //! Both timeouts are kept here rather than by hyper, whose header-read timer also runs while a
 //! keep-alive connection waits for its next request (it would act as a second idle timeout).
-//! The socket wrapper notes when the first byte of a new request arrives and when the last
-//! byte moved; the service marks requests in flight. An HTTP/1 connection whose request head
+//! The socket wrapper notes when the first byte of a new request arrives and counts its
+//! traffic (the idle clock advances in ticks, so reads and writes cost no clock read); the
+//! service marks requests in flight. An HTTP/1 connection whose request head
 //! has not reached the service within the header timeout is closed; any connection with nothing
 //! in flight and no traffic for the idle timeout is shut down gracefully. The request body has
 //! its own deadline ([`crate::config::MockConfig::body_timeout`], in `Ctx::read_body`).
@@ -99,7 +100,7 @@ async fn connection(
 ) {
     let activity = Arc::new(Activity {
         started: Instant::now(),
-        last_io_ms: AtomicU64::new(0),
+        io_events: AtomicU64::new(0),
         head_started_ms: AtomicU64::new(NONE),
         in_flight: AtomicU64::new(0),
         h2: AtomicBool::new(false),
@@ -138,8 +139,13 @@ async fn connection(
     let mut ticker = tokio::time::interval(tick);
     ticker.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     let mut closing = false;
+    // The idle clock: the traffic counter as last seen, and when it last moved (ms).
+    let mut seen_events = 0;
+    let mut last_active_ms = 0;
     loop {
         tokio::select! {
+            // The connection first: the other branches only matter once per tick.
+            biased;
             result = conn.as_mut() => {
                 if let Err(e) = result {
                     tracing::debug!(%peer, error = %e, "connection ended with an error");
@@ -157,9 +163,14 @@ async fn connection(
                     tracing::debug!(%peer, "request head not received in time; closing");
                     return;
                 }
+                let events = activity.io_events.load(Ordering::Acquire);
+                if events != seen_events {
+                    seen_events = events;
+                    last_active_ms = now;
+                }
                 let idle = activity.in_flight.load(Ordering::Acquire) == 0
                     && head == NONE
-                    && now.saturating_sub(activity.last_io_ms.load(Ordering::Acquire)) >= idle_ms;
+                    && now.saturating_sub(last_active_ms) >= idle_ms;
                 if idle && !closing {
                     tracing::debug!(%peer, "closing idle connection");
                     closing = true;
@@ -176,8 +187,9 @@ const NONE: u64 = u64::MAX;
 /// What the timeouts of one connection look at.
 struct Activity {
     started: Instant,
-    /// Last byte read or written, ms since `started`.
-    last_io_ms: AtomicU64,
+    /// Counts reads, writes and finished requests: the ticker notes when it last moved, so
+    /// traffic costs no clock read (the idle timeout is measured in ticks).
+    io_events: AtomicU64,
     /// First byte of a request head not yet handed to the service, ms since `started`.
     head_started_ms: AtomicU64,
     /// Requests being served.
@@ -208,7 +220,7 @@ impl InFlight {
 impl Drop for InFlight {
     fn drop(&mut self) {
         self.0.in_flight.fetch_sub(1, Ordering::AcqRel);
-        self.0.last_io_ms.store(self.0.now_ms(), Ordering::Release);
+        self.0.io_events.fetch_add(1, Ordering::Release);
     }
 }
 
@@ -221,16 +233,25 @@ struct IdleIo<T> {
 impl<T> IdleIo<T> {
     fn touch(&self, read: Option<&[u8]>) {
         let a = &self.activity;
-        let now = a.now_ms();
-        a.last_io_ms.store(now, Ordering::Release);
+        a.io_events.fetch_add(1, Ordering::Release);
         let Some(bytes) = read else { return };
-        if !a.sniffed.swap(true, Ordering::AcqRel) && bytes.starts_with(b"PRI ") {
-            a.h2.store(true, Ordering::Release);
+        if !a.sniffed.load(Ordering::Acquire) {
+            a.sniffed.store(true, Ordering::Release);
+            if bytes.starts_with(b"PRI ") {
+                a.h2.store(true, Ordering::Release);
+            }
         }
-        if !a.h2.load(Ordering::Acquire) && a.in_flight.load(Ordering::Acquire) == 0 {
-            let _ =
-                a.head_started_ms
-                    .compare_exchange(NONE, now, Ordering::AcqRel, Ordering::Acquire);
+        // The clock is read once per HTTP/1 request head: when its first bytes arrive.
+        if !a.h2.load(Ordering::Acquire)
+            && a.in_flight.load(Ordering::Acquire) == 0
+            && a.head_started_ms.load(Ordering::Acquire) == NONE
+        {
+            let _ = a.head_started_ms.compare_exchange(
+                NONE,
+                a.now_ms(),
+                Ordering::AcqRel,
+                Ordering::Acquire,
+            );
         }
     }
 }

@@ -8,7 +8,7 @@
 //! behind an [`Arc`]: a poll takes the lock only to bump a reference count, and renders
 //! outside it.
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::VecDeque;
 use std::sync::{Arc, OnceLock};
 
 use gatecheck_schemas::rules::video::{
@@ -18,6 +18,17 @@ use gatecheck_schemas::types::{VideoStatus, VideoTask, VideoTaskError};
 use gatecheck_schemas::Profile;
 use parking_lot::Mutex;
 use serde::{Deserialize, Serialize};
+
+/// `n` in decimal, written into `buf` (an `i64` takes at most 20 bytes).
+fn decimal(n: i64, buf: &mut [u8; 20]) -> &str {
+    use std::io::Write;
+    let mut cursor = std::io::Cursor::new(&mut buf[..]);
+    let len = match write!(cursor, "{n}") {
+        Ok(()) => usize::try_from(cursor.position()).unwrap_or(0),
+        Err(_) => 0,
+    };
+    std::str::from_utf8(&buf[..len]).unwrap_or("")
+}
 
 /// How many tasks the store keeps at most.
 pub const DEFAULT_MAX_VIDEO_TASKS: usize = 10_000;
@@ -48,14 +59,30 @@ impl StoredVideo {
     /// is in `metadata.url`, DECISIONS NA3) and no `error` status: such a task is `failed`
     /// with its `error` object (NA4).
     pub fn render(&self, now_ms: i64, base_url: &str, profile: Profile) -> VideoTask {
+        let url = self.content_url(base_url);
+        let mut seconds = [0; 20];
+        self.view(now_ms, Some(&url), &mut seconds, profile)
+            .into_owned()
+    }
+
+    /// [`StoredVideo::render`] without copying: the strings are borrowed from the task, from
+    /// `url` (its [`StoredVideo::content_url`], shown only when the task is completed, so a
+    /// caller may pass `None` for a task that is not) and from `seconds_buf` (where `seconds`
+    /// is written as text).
+    pub fn view<'a>(
+        &'a self,
+        now_ms: i64,
+        url: Option<&'a str>,
+        seconds_buf: &'a mut [u8; 20],
+        profile: Profile,
+    ) -> VideoTask<&'a str> {
         let s = state_at(&self.plan, now_ms);
-        let url = (s.status == VideoStatus::Completed)
-            .then(|| format!("{base_url}/v1/videos/{}/content", self.id));
+        let url = url.filter(|_| s.status == VideoStatus::Completed);
         VideoTask {
-            id: self.id.clone(),
-            task_id: self.id.clone(),
-            object: "video".into(),
-            model: self.model.clone(),
+            id: &self.id,
+            task_id: &self.id,
+            object: "video",
+            model: &self.model,
             status: match (s.status, profile) {
                 (VideoStatus::Error, Profile::NewApi) => VideoStatus::Failed,
                 (status, _) => status,
@@ -63,12 +90,17 @@ impl StoredVideo {
             progress: s.progress,
             created_at: self.plan.created_at_ms.div_euclid(1000),
             completed_at: s.completed_at,
-            metadata: url.as_ref().map(|u| serde_json::json!({ "url": u })),
+            metadata: url.map(|u| serde_json::json!({ "url": u })),
             video_url: url.filter(|_| profile == Profile::Documented),
-            seconds: Some(self.seconds.to_string()),
-            size: Some(self.size.clone()),
+            seconds: Some(decimal(self.seconds, seconds_buf)),
+            size: Some(&self.size),
             error: s.error,
         }
+    }
+
+    /// The URL of the task's content under `base_url`.
+    pub fn content_url(&self, base_url: &str) -> String {
+        format!("{base_url}/v1/videos/{}/content", self.id)
     }
 
     /// The status at `now_ms`.
@@ -79,7 +111,9 @@ impl StoredVideo {
 
 #[derive(Debug, Default)]
 struct Inner {
-    tasks: HashMap<String, Arc<StoredVideo>>,
+    /// foldhash (hashbrown's default): a poll hashes a 37-byte id, and SipHash's defence
+    /// against chosen keys is not needed for ids the mock draws itself.
+    tasks: hashbrown::HashMap<String, Arc<StoredVideo>>,
     /// Ids in creation order.
     order: VecDeque<String>,
 }

@@ -202,7 +202,7 @@ fn allocations_per_request_beyond_bare_hyper() {
                 vec![request("GET", "/v1/models/tts-1", &[("authorization", &bearer)], b"")],
                 3.0,
             ),
-            ("video-poll", polls, 16.0),
+            ("video-poll", polls, 8.0),
             (
                 "token-put",
                 vec![request(
@@ -215,7 +215,7 @@ fn allocations_per_request_beyond_bare_hyper() {
                     ],
                     put_body.as_bytes(),
                 )],
-                14.0,
+                13.0,
             ),
             (
                 "image-generation",
@@ -225,7 +225,7 @@ fn allocations_per_request_beyond_bare_hyper() {
                     &[("authorization", &bearer), json],
                     br#"{"model":"flux-schnell","prompt":"a lighthouse","size":"512x512","n":1}"#,
                 )],
-                25.0,
+                23.0,
             ),
         ];
         println!("allocations per request (dhat total_blocks / {REQUESTS} requests, after a warm-up)");

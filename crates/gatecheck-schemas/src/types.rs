@@ -202,17 +202,32 @@ pub struct VideoTaskError {
 }
 
 /// A video task, as returned by the create and poll routes.
+///
+/// `S` is its string type: `String` (the default) for a task read from an answer, `&str` for
+/// one rendered from borrowed parts (the mock serializes a poll answer without copying the
+/// task's strings); [`VideoTask::into_owned`] turns the second into the first.
+///
+/// ```
+/// use gatecheck_schemas::types::{VideoStatus, VideoTask};
+/// let view: VideoTask<&str> = VideoTask {
+///     id: "task_1", task_id: "task_1", object: "video", model: "sora-2",
+///     status: VideoStatus::Queued, progress: 0, created_at: 0, completed_at: None,
+///     video_url: None, seconds: Some("4"), size: Some("720x1280"), error: None, metadata: None,
+/// };
+/// let owned: VideoTask = view.clone().into_owned();
+/// assert_eq!(serde_json::to_value(&view).unwrap(), serde_json::to_value(&owned).unwrap());
+/// ```
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct VideoTask {
+pub struct VideoTask<S = String> {
     /// Task identifier (DECISIONS.md: `task_` + 32 letters and digits; a deployment may differ).
-    pub id: String,
+    pub id: S,
     /// Same as `id` (empty when the response omits it, as new-api may).
     #[serde(default)]
-    pub task_id: String,
+    pub task_id: S,
     /// Always `video`.
-    pub object: String,
+    pub object: S,
     /// Model identifier.
-    pub model: String,
+    pub model: S,
     /// Lifecycle status.
     pub status: VideoStatus,
     /// 0..=100; 100 exactly when completed.
@@ -225,19 +240,41 @@ pub struct VideoTask {
     pub completed_at: Option<i64>,
     /// Result URL, when completed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub video_url: Option<String>,
+    pub video_url: Option<S>,
     /// Duration in seconds, as a string.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub seconds: Option<String>,
+    pub seconds: Option<S>,
     /// `<w>x<h>`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub size: Option<String>,
+    pub size: Option<S>,
     /// Set on failed and error tasks.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<VideoTaskError>,
     /// Extra result fields; `metadata.url` mirrors `video_url`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub metadata: Option<serde_json::Value>,
+}
+
+impl<S: AsRef<str>> VideoTask<S> {
+    /// The same task with owned strings.
+    pub fn into_owned(self) -> VideoTask {
+        let own = |s: S| s.as_ref().to_owned();
+        VideoTask {
+            id: own(self.id),
+            task_id: own(self.task_id),
+            object: own(self.object),
+            model: own(self.model),
+            status: self.status,
+            progress: self.progress,
+            created_at: self.created_at,
+            completed_at: self.completed_at,
+            video_url: self.video_url.map(own),
+            seconds: self.seconds.map(own),
+            size: self.size.map(own),
+            error: self.error,
+            metadata: self.metadata,
+        }
+    }
 }
 
 /// `seconds` of a video-create request: a string or an integer.

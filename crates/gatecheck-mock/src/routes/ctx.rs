@@ -51,6 +51,9 @@ pub(crate) struct Ctx {
     pub(crate) client_ip: IpAddr,
     /// This request's id.
     pub(crate) request_id: crate::ids::RequestId,
+    /// The mock clock when the request arrived (after an injected delay), Unix ms: one
+    /// reading serves the whole request ([`Ctx::now`], [`Ctx::now_ms`]).
+    pub(crate) at_ms: i64,
     /// The authenticated key (set on `/v1/*`).
     pub(crate) key: Option<AuthedKey>,
     /// The `Host` header, if any (a reference-counted view of the request's header bytes).
@@ -65,14 +68,14 @@ impl Ctx {
         self.app.config.profile
     }
 
-    /// Now on the mock clock, Unix seconds.
+    /// Now on the mock clock, Unix seconds: the request's arrival ([`Ctx::at_ms`]).
     pub(crate) fn now(&self) -> i64 {
-        self.app.clock.now()
+        self.at_ms.div_euclid(1000)
     }
 
-    /// Now on the mock clock, Unix milliseconds.
+    /// Now on the mock clock, Unix milliseconds: the request's arrival ([`Ctx::at_ms`]).
     pub(crate) fn now_ms(&self) -> i64 {
-        self.app.clock.now_ms()
+        self.at_ms
     }
 
     /// The model catalog and capabilities.

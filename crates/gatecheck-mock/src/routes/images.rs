@@ -22,12 +22,11 @@ pub const MAX_IMAGE_PROMPT: usize = 32_000;
 
 /// Serves `/v1/images/*` (authenticated).
 pub(crate) async fn handle(cx: &Ctx, req: Request<Incoming>) -> MockResponse {
-    let path = req.uri().path().trim_end_matches('/').to_owned();
-    let method = req.method().clone();
-    if method == Method::POST && path == "/v1/images/generations" {
+    let path = req.uri().path().trim_end_matches('/');
+    if req.method() == Method::POST && path == "/v1/images/generations" {
         generate(cx, req).await.unwrap_or_else(|r| r)
     } else {
-        cx.not_found(&method, &path)
+        cx.not_found(req.method(), path)
     }
 }
 
@@ -67,7 +66,7 @@ async fn generate(cx: &Ctx, req: Request<Incoming>) -> Result<MockResponse, Mock
     // it); it must be `<w>x<h>` and one of the model's sizes, so "auto" is refused too.
     // new-api fills in a DALL·E model's size (DECISIONS NA9).
     let size = match (v.get("size"), default_image_size(cx.profile(), &model)) {
-        (None | Some(serde_json::Value::Null), Some(default)) => default.to_owned(),
+        (None | Some(serde_json::Value::Null), Some(default)) => default,
         (None | Some(serde_json::Value::Null), None) => {
             return Err(invalid(
                 &format!("size is required, one of {}", cap.sizes.join(", ")),
@@ -75,12 +74,12 @@ async fn generate(cx: &Ctx, req: Request<Incoming>) -> Result<MockResponse, Mock
             ))
         }
         (Some(s), _) => match s.as_str() {
-            Some(s) => s.to_owned(),
+            Some(s) => s,
             None => return Err(invalid("size must be a string <width>x<height>", "size")),
         },
     };
-    let (w, h) = match parse_size(&size) {
-        Some(wh) if cap.sizes.contains(&size) => wh,
+    let (w, h) = match parse_size(size) {
+        Some(wh) if cap.sizes.iter().any(|s| s == size) => wh,
         _ => {
             return Err(invalid(
                 &format!("size {size:?} is not one of {}", cap.sizes.join(", ")),
@@ -190,7 +189,7 @@ async fn generate(cx: &Ctx, req: Request<Incoming>) -> Result<MockResponse, Mock
             data,
             output_format: "png",
             quality,
-            size: &size,
+            size,
             usage: ImageUsage {
                 input_tokens: text_tokens,
                 output_tokens: out_tokens,

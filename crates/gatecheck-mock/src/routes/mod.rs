@@ -123,6 +123,7 @@ pub(crate) async fn dispatch(
         peer,
         client_ip,
         request_id,
+        at_ms,
         key: None,
         host,
         body_seen: parking_lot::Mutex::new(None),
@@ -201,6 +202,7 @@ pub(crate) async fn dispatch(
         Some(FaultKind::Delay { ms }) => {
             entry.fault = Some(format!("delay {ms}ms"));
             Box::pin(tokio::time::sleep(std::time::Duration::from_millis(ms))).await;
+            cx.at_ms = app.clock.now_ms();
             route(&mut cx, req, &method, path).await
         }
         None => route(&mut cx, req, &method, path).await,
@@ -290,7 +292,7 @@ fn set_request_id(resp: &mut MockResponse, id: &str) {
 
 async fn route(cx: &mut Ctx, req: Request<Incoming>, method: &Method, path: &str) -> MockResponse {
     if let Some(rest) = path.strip_prefix("/v1/") {
-        match auth::authenticate_key(&cx.app, req.headers(), cx.client_ip) {
+        match auth::authenticate_key(&cx.app, req.headers(), cx.client_ip, cx.now()) {
             Ok(key) => cx.key = Some(key),
             Err(resp) => return resp,
         }

@@ -30,48 +30,49 @@ pub(crate) async fn handle(cx: &Ctx, req: Request<Incoming>) -> MockResponse {
         Ok(a) => a,
         Err(resp) => return resp,
     };
-    let path = req.uri().path().to_owned();
-    let rest = path
-        .strip_prefix("/api/token")
-        .unwrap_or("")
-        .trim_start_matches('/')
-        .to_owned();
-    let query = req.uri().query().unwrap_or("").to_owned();
+    // A clone of the URI shares the request's bytes (no copies of the path or query).
+    let uri = req.uri().clone();
+    let path = uri.path();
+    let query = uri.query().unwrap_or("");
     let method = req.method().clone();
-    let segments: Vec<&str> = rest.split('/').filter(|s| !s.is_empty()).collect();
-    match (&method, segments.as_slice()) {
-        (&Method::PUT, []) => {
+    let rest = path.strip_prefix("/api/token").unwrap_or("");
+    let mut segments = rest.split('/').filter(|s| !s.is_empty());
+    let segments = [segments.next(), segments.next(), segments.next()];
+    match (&method, segments) {
+        (&Method::PUT, [None, ..]) => {
             let body = match cx.read_body(req).await {
                 Ok(b) => b,
                 Err(resp) => return resp,
             };
-            update(cx, &account, &body, &query)
+            update(cx, &account, &body, query)
         }
-        (&Method::GET, []) => list(cx, &account, &query),
-        (&Method::POST, []) => {
+        (&Method::GET, [None, ..]) => list(cx, &account, query),
+        (&Method::POST, [None, ..]) => {
             let body = match cx.read_body(req).await {
                 Ok(b) => b,
                 Err(resp) => return resp,
             };
             create(cx, &account, &body)
         }
-        (&Method::GET, [id]) => with_id(id, |id| match cx.app.state.key(id) {
+        (&Method::GET, [Some(id), None, _]) => with_id(id, |id| match cx.app.state.key(id) {
             Some(k) if k.user_id == account.id => error::api_success(&k),
             _ => error::api_failure(rules::MSG_NOT_FOUND),
         }),
-        (&Method::DELETE, [id]) => with_id(id, |id| {
+        (&Method::DELETE, [Some(id), None, _]) => with_id(id, |id| {
             if cx.app.state.delete_key(id, account.id) {
                 error::api_ok()
             } else {
                 error::api_failure(rules::MSG_NOT_FOUND)
             }
         }),
-        (&Method::POST, [id, "key"]) => with_id(id, |id| match cx.app.state.key(id) {
-            Some(k) if k.user_id == account.id => {
-                error::api_success(&serde_json::json!({"key": k.key}))
-            }
-            _ => error::api_failure(rules::MSG_NOT_FOUND),
-        }),
+        (&Method::POST, [Some(id), Some("key"), None]) => {
+            with_id(id, |id| match cx.app.state.key(id) {
+                Some(k) if k.user_id == account.id => {
+                    error::api_success(&serde_json::json!({"key": k.key}))
+                }
+                _ => error::api_failure(rules::MSG_NOT_FOUND),
+            })
+        }
         _ => error::json(
             404,
             &serde_json::json!({"success": false, "message": format!("Invalid URL ({method} {path})")}),

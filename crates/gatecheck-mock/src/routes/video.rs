@@ -38,17 +38,21 @@ pub const MAX_VIDEO_PROMPT: usize = 32_000;
 
 /// Serves `/v1/videos` and `/v1/videos/*` (authenticated).
 pub(crate) async fn handle(cx: &Ctx, req: Request<Incoming>) -> MockResponse {
-    let path = req.uri().path().trim_end_matches('/').to_owned();
+    // A clone of the URI shares the request's bytes: the path and query are read from it
+    // after the request moves on (no copies on the poll path).
+    let uri = req.uri().clone();
+    let path = uri.path().trim_end_matches('/');
     let method = req.method().clone();
-    let query = req.uri().query().unwrap_or("").to_owned();
+    let query = uri.query().unwrap_or("");
     let rest = path.strip_prefix("/v1/videos").unwrap_or("");
-    let parts: Vec<&str> = rest.split('/').filter(|s| !s.is_empty()).collect();
-    let result = match (&method, parts.as_slice()) {
-        (&Method::POST, []) => create(cx, req).await,
-        (&Method::GET, []) => Ok(list(cx)),
-        (&Method::GET, [id]) => Ok(retrieve(cx, id)),
-        (&Method::GET, [id, "content"]) => Ok(content(cx, id, &query)),
-        (&Method::DELETE, [id]) => Ok(if cx.videos().remove(id, owner(cx)) {
+    let mut segments = rest.split('/').filter(|s| !s.is_empty());
+    let parts = [segments.next(), segments.next(), segments.next()];
+    let result = match (&method, parts) {
+        (&Method::POST, [None, ..]) => create(cx, req).await,
+        (&Method::GET, [None, ..]) => Ok(list(cx)),
+        (&Method::GET, [Some(id), None, _]) => Ok(retrieve(cx, id)),
+        (&Method::GET, [Some(id), Some("content"), None]) => Ok(content(cx, id, query)),
+        (&Method::DELETE, [Some(id), None, _]) => Ok(if cx.videos().remove(id, owner(cx)) {
             error::json(
                 200,
                 &json!({"id": id, "object": "video.deleted", "deleted": true}),
@@ -56,7 +60,7 @@ pub(crate) async fn handle(cx: &Ctx, req: Request<Incoming>) -> MockResponse {
         } else {
             error::task_not_found(cx.profile())
         }),
-        _ => Err(cx.not_found(&method, &path)),
+        _ => Err(cx.not_found(&method, path)),
     };
     result.unwrap_or_else(|r| r)
 }
@@ -71,13 +75,14 @@ fn poll_after(cx: &Ctx) -> u64 {
 
 fn task_response(cx: &Ctx, t: &StoredVideo) -> MockResponse {
     let now = cx.now_ms();
-    // Only a completed task shows URLs: the others need no base URL (no String per poll).
-    let base = if t.status_at(now) == VideoStatus::Completed {
-        cx.base_url()
-    } else {
-        String::new()
-    };
-    let mut resp = error::json(ACCEPTED, &t.render(now, &base, cx.profile()));
+    // Only a completed task shows URLs: the others need no URL (no String per poll), and the
+    // rest of the answer is borrowed from the task.
+    let url = (t.status_at(now) == VideoStatus::Completed).then(|| t.content_url(&cx.base_url()));
+    let mut seconds = [0; 20];
+    let mut resp = error::json(
+        ACCEPTED,
+        &t.view(now, url.as_deref(), &mut seconds, cx.profile()),
+    );
     resp.headers_mut()
         .insert(POLL_AFTER_HEADER, HeaderValue::from(poll_after(cx)));
     resp
