@@ -27,8 +27,19 @@ pub(crate) fn is_loopback(uri: &Uri) -> bool {
     }
 }
 
-/// rustls with `ring`, trusting webpki-roots and the platform store.
+/// rustls with `ring`, trusting webpki-roots and the platform store. Built once per process
+/// and cloned (the clone shares the verifier): reading and parsing the platform's certificates
+/// costs milliseconds, and a test suite builds many clients.
 pub(crate) fn tls_config() -> Result<rustls::ClientConfig, ClientError> {
+    static CONFIG: std::sync::OnceLock<Result<rustls::ClientConfig, String>> =
+        std::sync::OnceLock::new();
+    CONFIG
+        .get_or_init(|| build_tls_config().map_err(|e| e.to_string()))
+        .clone()
+        .map_err(ClientError::Tls)
+}
+
+fn build_tls_config() -> Result<rustls::ClientConfig, ClientError> {
     let mut roots = rustls::RootCertStore::empty();
     roots.extend(webpki_roots::TLS_SERVER_ROOTS.iter().cloned());
     let native = rustls_native_certs::load_native_certs();
