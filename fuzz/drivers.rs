@@ -10,12 +10,12 @@
 #[path = "../crates/gatecheck-conformance/src/normalize/mod.rs"]
 #[allow(dead_code, unused_imports)]
 mod normalize;
-use normalize::{summarize_base64, Normalizer, Selector};
 use gatecheck_schemas::rules::catalog::{page, query_pairs, CatalogQuery};
 use gatecheck_schemas::rules::ip;
 use gatecheck_schemas::rules::token::{apply_update, check_request, UpdateContext};
 use gatecheck_schemas::types::{KeyRecord, ModelRecord};
 use gatecheck_schemas::Profile;
+use normalize::{summarize_base64, Normalizer, Selector};
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr};
 use std::sync::OnceLock;
 
