@@ -261,7 +261,9 @@ impl hashbrown::Equivalent<Secret> for SecretRef<'_> {
 
 #[derive(Debug, Default)]
 struct KeyTable {
-    by_id: BTreeMap<i64, KeyRecord>,
+    /// Behind `Arc`s: an update hands its record to the answer by reference count (a write
+    /// copies only a record that an answer still holds, `Arc::make_mut`).
+    by_id: BTreeMap<i64, Arc<KeyRecord>>,
     by_secret: hashbrown::HashMap<Secret, i64, RandomState>,
 }
 
@@ -275,6 +277,10 @@ impl KeyTable {
     }
 
     fn insert(&mut self, k: KeyRecord) {
+        self.insert_shared(Arc::new(k));
+    }
+
+    fn insert_shared(&mut self, k: Arc<KeyRecord>) {
         match self.by_id.get(&k.id) {
             // An update that keeps the secret (every `PUT /api/token/`) keeps its index entry.
             Some(old) if secrets_equal(&old.key, &k.key) => {}
@@ -289,7 +295,7 @@ impl KeyTable {
         self.by_id.insert(k.id, k);
     }
 
-    fn remove(&mut self, id: i64) -> Option<KeyRecord> {
+    fn remove(&mut self, id: i64) -> Option<Arc<KeyRecord>> {
         let k = self.by_id.remove(&id)?;
         self.by_secret.remove(&SecretRef(&k.key));
         Some(k)
@@ -336,7 +342,13 @@ impl State {
     pub fn snapshot(&self) -> StateSnapshot {
         StateSnapshot {
             accounts: self.accounts(),
-            keys: self.keys.lock().by_id.values().cloned().collect(),
+            keys: self
+                .keys
+                .lock()
+                .by_id
+                .values()
+                .map(|k| KeyRecord::clone(k))
+                .collect(),
             videos: self.videos.snapshot(),
             clock_offset_ms: 0,
         }
@@ -393,7 +405,7 @@ impl State {
         };
         if let Err(why) = key_rules::admit(key, now) {
             if let Some(status) = why.status_effect(key) {
-                key.status = status;
+                Arc::make_mut(key).status = status;
             }
             return Err(why.rejection());
         }
@@ -421,6 +433,7 @@ impl State {
         let Some(key) = table.by_id.get_mut(&id) else {
             return Err(Rejection::InvalidKey);
         };
+        let key = Arc::make_mut(key);
         match key_rules::charge(key, price, now) {
             ChargeOutcome::Charged => Ok(Charge {
                 price: price.max(0),
@@ -434,6 +447,7 @@ impl State {
     /// Gives back a charge (when the handler fails after charging).
     pub fn refund(&self, id: i64, price: i64) {
         if let Some(key) = self.keys.lock().by_id.get_mut(&id) {
+            let key = Arc::make_mut(key);
             if !key.unlimited_quota {
                 key.remain_quota = key.remain_quota.saturating_add(price);
             }
@@ -445,17 +459,22 @@ impl State {
     pub fn key_by_secret(&self, secret: &str) -> Option<KeyRecord> {
         let table = self.keys.lock();
         let id = table.id_of(secret)?;
-        table.by_id.get(&id).cloned()
+        table.by_id.get(&id).map(|k| KeyRecord::clone(k))
     }
 
     /// One key.
     pub fn key(&self, id: i64) -> Option<KeyRecord> {
-        self.keys.lock().by_id.get(&id).cloned()
+        self.keys.lock().by_id.get(&id).map(|k| KeyRecord::clone(k))
     }
 
     /// Every key, by id.
     pub fn keys(&self) -> Vec<KeyRecord> {
-        self.keys.lock().by_id.values().cloned().collect()
+        self.keys
+            .lock()
+            .by_id
+            .values()
+            .map(|k| KeyRecord::clone(k))
+            .collect()
     }
 
     /// The keys of one account, newest (highest id) first.
@@ -466,19 +485,20 @@ impl State {
             .values()
             .rev()
             .filter(|k| k.user_id == user_id)
-            .cloned()
+            .map(|k| KeyRecord::clone(k))
             .collect()
     }
 
-    /// Replaces a key record with `update(current)` when it exists and `owner` matches.
-    /// The closure's error is passed through.
+    /// Replaces a key record with `update(current)` when it exists and `owner` matches, and
+    /// hands back the stored record (shared, not copied). The closure's error is passed
+    /// through.
     pub fn update_key<E>(
         &self,
         id: i64,
         owner: i64,
         update: impl FnOnce(&KeyRecord) -> Result<KeyRecord, E>,
         not_found: E,
-    ) -> Result<KeyRecord, E> {
+    ) -> Result<Arc<KeyRecord>, E> {
         let mut table = self.keys.lock();
         let current = match table.by_id.get(&id) {
             Some(k) if k.user_id == owner => k,
@@ -486,9 +506,13 @@ impl State {
         };
         let mut next = update(current)?;
         next.id = id;
-        next.key = current.key.clone();
+        // The secret never changes here (the update starts from a copy of `current`).
+        if !secrets_equal(&next.key, &current.key) {
+            next.key = current.key.clone();
+        }
         next.user_id = current.user_id;
-        table.insert(next.clone());
+        let next = Arc::new(next);
+        table.insert_shared(next.clone());
         Ok(next)
     }
 

@@ -215,7 +215,7 @@ fn allocations_per_request_beyond_bare_hyper() {
                     ],
                     put_body.as_bytes(),
                 )],
-                13.0,
+                11.0,
             ),
             (
                 "image-generation",
@@ -225,7 +225,7 @@ fn allocations_per_request_beyond_bare_hyper() {
                     &[("authorization", &bearer), json],
                     br#"{"model":"flux-schnell","prompt":"a lighthouse","size":"512x512","n":1}"#,
                 )],
-                23.0,
+                13.0,
             ),
         ];
         println!("allocations per request (dhat total_blocks / {REQUESTS} requests, after a warm-up)");

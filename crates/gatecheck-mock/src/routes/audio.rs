@@ -12,6 +12,7 @@
 //! `new-api` profile.
 
 use super::ctx::Ctx;
+use super::fields::Field;
 use crate::error::{self, MockResponse};
 use crate::media::{self, SpeechFormat, Transcript};
 use bytes::Bytes;
@@ -236,9 +237,8 @@ fn render(
 
 async fn speech(cx: &Ctx, req: Request<Incoming>) -> Result<MockResponse, MockResponse> {
     let invalid = |msg: &str, param: &str| error::validation(cx.profile(), msg, Some(param));
-    let (v, model, cap) = cx
-        .read_json_model(req, |c| c.speech.as_ref(), "a text-to-speech model")
-        .await?;
+    let body = cx.read_body(req).await?;
+    let (v, model, cap) = cx.json_model(&body, |c| c.speech.as_ref(), "a text-to-speech model")?;
     let field = |k: &str| v.get(k).and_then(|x| x.as_str());
     let input = field("input").unwrap_or("");
     let chars = input.chars().count();
@@ -256,7 +256,7 @@ async fn speech(cx: &Ctx, req: Request<Incoming>) -> Result<MockResponse, MockRe
         ));
     }
     let format_name = match v.get("response_format") {
-        None | Some(serde_json::Value::Null) => "mp3",
+        None | Some(Field::Null) => "mp3",
         Some(f) => f.as_str().unwrap_or("?"),
     };
     let format = SpeechFormat::parse(format_name)
@@ -271,7 +271,7 @@ async fn speech(cx: &Ctx, req: Request<Incoming>) -> Result<MockResponse, MockRe
             )
         })?;
     let speed = match v.get("speed") {
-        None | Some(serde_json::Value::Null) => 1.0,
+        None | Some(Field::Null) => 1.0,
         Some(s) => match s.as_f64() {
             Some(x) if (0.25..=4.0).contains(&x) => x,
             _ => return Err(invalid("speed must be a number from 0.25 to 4", "speed")),

@@ -2,6 +2,7 @@
 //! route module shares (body reading, paging parameters, multipart). Route modules and the
 //! dispatcher (`routes/mod.rs`) call down into it; it calls no route module.
 
+use super::fields::Fields;
 use crate::app::App;
 use crate::catalog::Catalog;
 use crate::error::{self, MockResponse};
@@ -292,19 +293,19 @@ impl Ctx {
         Ok(model)
     }
 
-    /// Steps 1 and 2 of a JSON model route (speech, image generation), in this order: read the
-    /// body ([`Ctx::read_body`]), parse it as JSON (a [`error::validation`] "invalid JSON
-    /// body" otherwise), take its `model` ([`Ctx::required_model`]: required, then model
-    /// limits), then look up the model's capability with `capability`; a model without one is
-    /// a [`error::validation`] "model {model} is not {not_a}" on `model`.
-    pub(crate) async fn read_json_model<'a, T: 'a>(
+    /// Step 2 of a JSON model route (speech, image generation), after step 1 (the handler's
+    /// [`Ctx::read_body`]), in this order: parse the body as JSON (a [`error::validation`]
+    /// "invalid JSON body" otherwise) into its top-level [`Fields`], borrowed from `body`;
+    /// take its `model` ([`Ctx::required_model`]: required, then model limits), then look up
+    /// the model's capability with `capability`; a model without one is a
+    /// [`error::validation`] "model {model} is not {not_a}" on `model`.
+    pub(crate) fn json_model<'a, 'b, T: 'a>(
         &'a self,
-        req: Request<Incoming>,
+        body: &'b [u8],
         capability: impl FnOnce(&'a ModelCapabilities) -> Option<&'a T>,
         not_a: &str,
-    ) -> Result<(serde_json::Value, String, &'a T), MockResponse> {
-        let body = self.read_body(req).await?;
-        let v: serde_json::Value = serde_json::from_slice(&body).map_err(|e| {
+    ) -> Result<(Fields<'b>, String, &'a T), MockResponse> {
+        let v = Fields::parse(body).map_err(|e| {
             error::validation(self.profile(), &format!("invalid JSON body: {e}"), None)
         })?;
         let model = self.required_model(v.get("model").and_then(|x| x.as_str()))?;

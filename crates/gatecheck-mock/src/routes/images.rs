@@ -5,6 +5,7 @@
 //! image again, so nothing is stored and the route needs no auth.
 
 use super::ctx::Ctx;
+use super::fields::Field;
 use crate::error::{self, MockResponse};
 use crate::media::{self, fnv1a};
 use base64::Engine as _;
@@ -50,9 +51,8 @@ fn image_tokens(quality: &str, w: u32, h: u32) -> i64 {
 
 async fn generate(cx: &Ctx, req: Request<Incoming>) -> Result<MockResponse, MockResponse> {
     let invalid = |msg: &str, param: &str| error::validation(cx.profile(), msg, Some(param));
-    let (v, model, cap) = cx
-        .read_json_model(req, |c| c.image.as_ref(), "an image model")
-        .await?;
+    let body = cx.read_body(req).await?;
+    let (v, model, cap) = cx.json_model(&body, |c| c.image.as_ref(), "an image model")?;
     let field = |k: &str| v.get(k).and_then(|x| x.as_str());
     let prompt = field("prompt").unwrap_or("");
     let chars = prompt.chars().count();
@@ -66,8 +66,8 @@ async fn generate(cx: &Ctx, req: Request<Incoming>) -> Result<MockResponse, Mock
     // it); it must be `<w>x<h>` and one of the model's sizes, so "auto" is refused too.
     // new-api fills in a DALL·E model's size (DECISIONS NA9).
     let size = match (v.get("size"), default_image_size(cx.profile(), &model)) {
-        (None | Some(serde_json::Value::Null), Some(default)) => default,
-        (None | Some(serde_json::Value::Null), None) => {
+        (None | Some(Field::Null), Some(default)) => default,
+        (None | Some(Field::Null), None) => {
             return Err(invalid(
                 &format!("size is required, one of {}", cap.sizes.join(", ")),
                 "size",
@@ -88,7 +88,7 @@ async fn generate(cx: &Ctx, req: Request<Incoming>) -> Result<MockResponse, Mock
         }
     };
     let n = match v.get("n") {
-        None | Some(serde_json::Value::Null) => 1,
+        None | Some(Field::Null) => 1,
         // A JSON integer, also when written with a zero fraction (`2.0`), as JSON Schema's
         // `integer` allows.
         Some(n) => match n.as_i64().or_else(|| integral(n.as_f64()?)) {
@@ -114,8 +114,8 @@ async fn generate(cx: &Ctx, req: Request<Incoming>) -> Result<MockResponse, Mock
     }
     // An optional text field: absent or `null` is the default, any other non-string refused.
     let text = |k: &str| match v.get(k) {
-        None | Some(serde_json::Value::Null) => Ok(None),
-        Some(serde_json::Value::String(s)) => Ok(Some(s.as_str())),
+        None | Some(Field::Null) => Ok(None),
+        Some(Field::Str(s)) => Ok(Some(s.as_ref())),
         Some(_) => Err(invalid(&format!("{k} must be a string"), k)),
     };
     let quality = match text("quality")? {

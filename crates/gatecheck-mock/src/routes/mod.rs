@@ -45,7 +45,7 @@
 //!    or [`Ctx::read_multipart`] (a [`multer::Multipart`] over the bounded body). Find `model`
 //!    (required).
 //! 2. Model limits: [`Ctx::check_model`] (403), then the model's capability. Steps 1 and 2
-//!    for a JSON body (speech, image generation): [`Ctx::read_json_model`]; for a `model`
+//!    for a JSON body (speech, image generation): [`Ctx::json_model`]; for a `model`
 //!    found otherwise (multipart): [`Ctx::required_model`]. Video reads JSON, form or
 //!    multipart fields and answers [`error::invalid`], so it does these steps itself.
 //! 3. Validate. Audio and image routes answer [`error::validation`] (400, or 500
@@ -68,6 +68,7 @@
 pub(crate) mod audio;
 pub(crate) mod control;
 pub(crate) mod ctx;
+pub(crate) mod fields;
 pub(crate) mod images;
 pub(crate) mod token_api;
 pub(crate) mod video;

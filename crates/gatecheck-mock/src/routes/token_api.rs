@@ -140,12 +140,12 @@ fn update(cx: &Ctx, account: &Account, body: &[u8], query: &str) -> MockResponse
         UpdateFailure::NotFound,
     ) {
         // new-api answers with the key masked (buildMaskedTokenResponse, DECISIONS NA6).
-        Ok(mut record) => {
-            if profile == Profile::NewApi {
-                record.key = gatecheck_schemas::rules::auth::mask_key(&record.key);
-            }
-            error::api_success(&record)
+        Ok(record) if profile == Profile::NewApi => {
+            let mut masked = gatecheck_schemas::types::KeyRecord::clone(&record);
+            masked.key = gatecheck_schemas::rules::auth::mask_key(&record.key);
+            error::api_success(&masked)
         }
+        Ok(record) => error::api_success(&*record),
         Err(f) => error::api_failure(&f.message_in(profile)),
     }
 }
