@@ -16,8 +16,9 @@ const CACHE_LIMIT: usize = 512;
 pub struct Catalog {
     models: Vec<ModelRecord>,
     by_id: HashMap<String, usize>,
-    /// `GET /v1/models/{id}` bodies, serialized once (by catalog index).
-    model_bodies: Vec<Bytes>,
+    /// `GET /v1/models/{id}` bodies, serialized once (by catalog index) on the first such
+    /// request: a mock that is never asked costs nothing at start.
+    model_bodies: std::sync::OnceLock<Vec<Bytes>>,
     capabilities: BTreeMap<String, ModelCapabilities>,
     cache: RwLock<HashMap<String, Bytes>>,
 }
@@ -33,14 +34,10 @@ impl Catalog {
             .enumerate()
             .map(|(i, m)| (m.id.clone(), i))
             .collect();
-        let model_bodies = models
-            .iter()
-            .map(|m| Bytes::from(serde_json::to_vec(&model_object(m)).unwrap_or_default()))
-            .collect();
         Self {
             models,
             by_id,
-            model_bodies,
+            model_bodies: std::sync::OnceLock::new(),
             capabilities,
             cache: RwLock::new(HashMap::new()),
         }
@@ -58,7 +55,13 @@ impl Catalog {
 
     /// The serialized [`model_object`] of one model by id.
     pub fn model_body(&self, id: &str) -> Option<Bytes> {
-        self.by_id.get(id).map(|&i| self.model_bodies[i].clone())
+        let bodies = self.model_bodies.get_or_init(|| {
+            self.models
+                .iter()
+                .map(|m| Bytes::from(serde_json::to_vec(&model_object(m)).unwrap_or_default()))
+                .collect()
+        });
+        self.by_id.get(id).map(|&i| bodies[i].clone())
     }
 
     /// What a model can do (fixture data).
