@@ -12,7 +12,7 @@ use std::collections::VecDeque;
 use std::sync::{Arc, OnceLock};
 
 use gatecheck_schemas::rules::video::{
-    override_outcome, state_at, OverrideError, VideoConfig, VideoOutcome, VideoPlan,
+    override_outcome, state_at, OverrideError, VideoConfig, VideoOutcome, VideoPlan, VideoState,
 };
 use gatecheck_schemas::types::{VideoStatus, VideoTask, VideoTaskError};
 use gatecheck_schemas::Profile;
@@ -59,24 +59,25 @@ impl StoredVideo {
     /// is in `metadata.url`, DECISIONS NA3) and no `error` status: such a task is `failed`
     /// with its `error` object (NA4).
     pub fn render(&self, now_ms: i64, base_url: &str, profile: Profile) -> VideoTask {
-        let url = self.content_url(base_url);
+        let state = self.state(now_ms);
+        let url = (state.status == VideoStatus::Completed).then(|| self.content_url(base_url));
         let mut seconds = [0; 20];
-        self.view(now_ms, Some(&url), &mut seconds, profile)
+        self.view(state, url.as_deref(), &mut seconds, profile)
             .into_owned()
     }
 
-    /// [`StoredVideo::render`] without copying: the strings are borrowed from the task, from
-    /// `url` (its [`StoredVideo::content_url`], shown only when the task is completed, so a
-    /// caller may pass `None` for a task that is not) and from `seconds_buf` (where `seconds`
-    /// is written as text).
+    /// [`StoredVideo::render`] of the task in `s` (its [`StoredVideo::state`] at some instant)
+    /// without copying: the strings are borrowed from the task, from `url` (its
+    /// [`StoredVideo::content_url`], shown only when the task is completed, so a caller may
+    /// pass `None` for a task that is not) and from `seconds_buf` (where `seconds` is written
+    /// as text).
     pub fn view<'a>(
         &'a self,
-        now_ms: i64,
+        s: VideoState,
         url: Option<&'a str>,
         seconds_buf: &'a mut [u8; 20],
         profile: Profile,
     ) -> VideoTask<&'a str> {
-        let s = state_at(&self.plan, now_ms);
         let url = url.filter(|_| s.status == VideoStatus::Completed);
         VideoTask {
             id: &self.id,
@@ -105,7 +106,12 @@ impl StoredVideo {
 
     /// The status at `now_ms`.
     pub fn status_at(&self, now_ms: i64) -> VideoStatus {
-        state_at(&self.plan, now_ms).status
+        self.state(now_ms).status
+    }
+
+    /// The task's state at `now_ms` (status, progress, completion, error).
+    pub fn state(&self, now_ms: i64) -> VideoState {
+        state_at(&self.plan, now_ms)
     }
 }
 

@@ -75,13 +75,14 @@ fn poll_after(cx: &Ctx) -> u64 {
 
 fn task_response(cx: &Ctx, t: &StoredVideo) -> MockResponse {
     let now = cx.now_ms();
-    // Only a completed task shows URLs: the others need no URL (no String per poll), and the
+    // The state is computed once. Only a completed task shows URLs: the others need no URL (no String per poll), and the
     // rest of the answer is borrowed from the task.
-    let url = (t.status_at(now) == VideoStatus::Completed).then(|| t.content_url(&cx.base_url()));
+    let state = t.state(now);
+    let url = (state.status == VideoStatus::Completed).then(|| t.content_url(&cx.base_url()));
     let mut seconds = [0; 20];
     let mut resp = error::json(
         ACCEPTED,
-        &t.view(now, url.as_deref(), &mut seconds, cx.profile()),
+        &t.view(state, url.as_deref(), &mut seconds, cx.profile()),
     );
     resp.headers_mut()
         .insert(POLL_AFTER_HEADER, HeaderValue::from(poll_after(cx)));
