@@ -6,7 +6,7 @@
 //!   `POST /api/token/{id}/key` (the full secret).
 //! - `GET /api/usage/token` (by API key, new-api's read-only usage view of the key).
 
-use super::ctx::Ctx;
+use super::ctx::{segments, Ctx};
 use crate::auth;
 use crate::error::{self, MockResponse};
 use crate::state::NewKey;
@@ -36,9 +36,7 @@ pub(crate) async fn handle(cx: &Ctx, req: Request<Incoming>) -> MockResponse {
     let query = uri.query().unwrap_or("");
     let method = req.method().clone();
     let rest = path.strip_prefix("/api/token").unwrap_or("");
-    let mut segments = rest.split('/').filter(|s| !s.is_empty());
-    let segments = [segments.next(), segments.next(), segments.next()];
-    match (&method, segments) {
+    match (&method, segments(rest)) {
         (&Method::PUT, [None, ..]) => {
             let body = match cx.read_body(req).await {
                 Ok(b) => b,

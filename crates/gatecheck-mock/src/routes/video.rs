@@ -17,7 +17,7 @@
 //!
 //! Task answers carry `openai-poll-after-ms`.
 
-use super::ctx::Ctx;
+use super::ctx::{segments, Ctx};
 use super::images::parse_size;
 use crate::error::{self, MockResponse};
 use crate::media;
@@ -45,9 +45,7 @@ pub(crate) async fn handle(cx: &Ctx, req: Request<Incoming>) -> MockResponse {
     let method = req.method().clone();
     let query = uri.query().unwrap_or("");
     let rest = path.strip_prefix("/v1/videos").unwrap_or("");
-    let mut segments = rest.split('/').filter(|s| !s.is_empty());
-    let parts = [segments.next(), segments.next(), segments.next()];
-    let result = match (&method, parts) {
+    let result = match (&method, segments(rest)) {
         (&Method::POST, [None, ..]) => create(cx, req).await,
         (&Method::GET, [None, ..]) => Ok(list(cx)),
         (&Method::GET, [Some(id), None, _]) => Ok(retrieve(cx, id)),
