@@ -38,14 +38,7 @@ async fn a_named_key_is_snapshotted_and_restored() {
         .with_only(["key.*", "token.update.*"])
         .with_skip(["key.state.*"]);
     let report = Runner::new(c).run().await.expect("run");
-    assert!(
-        report
-            .key_cleanup
-            .as_deref()
-            .is_some_and(|s| s.contains("restored")),
-        "{:?}",
-        report.key_cleanup
-    );
+    assert_cleanup_says(&report, "restored");
     let after = server.key(1).expect("key 1");
     let editable = |k: &gatecheck_schemas::types::KeyRecord| {
         (
@@ -183,17 +176,22 @@ pub(crate) fn assert_key_deleted(
     server: &gatecheck_mock::MockServer,
     keys_before: usize,
 ) {
-    assert!(
-        report
-            .key_cleanup
-            .as_deref()
-            .is_some_and(|s| s.contains("deleted")),
-        "{:?}",
-        report.key_cleanup
-    );
+    assert_cleanup_says(report, "deleted");
     assert_eq!(
         server.state().keys.len(),
         keys_before,
         "the key was not deleted"
+    );
+}
+
+/// The runner's report on the key it changed mentions `what` ("restored", "deleted").
+fn assert_cleanup_says(report: &gatecheck_conformance::Report, what: &str) {
+    assert!(
+        report
+            .key_cleanup
+            .as_deref()
+            .is_some_and(|s| s.contains(what)),
+        "{:?}",
+        report.key_cleanup
     );
 }
