@@ -11,22 +11,31 @@
 //!   `schemas/openapi.json`), generated from the route table [`routes`] that the mock
 //!   dispatches on; [`openapi::check`] judges an answer against it.
 //! - `arbitrary` (feature `arbitrary`): proptest strategies for the typed resources.
+//!
+//! Validation ([`validate`], [`is_valid`], [`bundled`], [`openapi::check`]) is the `validate`
+//! feature, on by default. Without it the crate does not depend on `jsonschema`: the mock
+//! (which only needs the types and the rules) and the fuzz targets build without it.
 
 #[cfg(feature = "arbitrary")]
 pub mod arbitrary;
+#[cfg(feature = "validate")]
 mod content;
 pub mod decisions;
 pub mod openapi;
 mod profile;
+#[cfg(feature = "validate")]
 mod registry;
 pub mod routes;
 pub mod rules;
 mod schemas;
 pub mod types;
+#[cfg(feature = "validate")]
 mod validate;
 
 pub use openapi::{openapi, openapi_json};
 pub use profile::{Profile, UnknownProfile};
+#[cfg(feature = "validate")]
 pub use registry::bundled;
 pub use schemas::{names, schema, schema_names, COMMON_DEFS, SCHEMA_BASE_URI};
+#[cfg(feature = "validate")]
 pub use validate::{is_valid, validate, ValidationError, Violation, MAX_VIOLATIONS};

@@ -182,6 +182,7 @@ pub(crate) fn document(name: &str) -> Option<&'static Value> {
 }
 
 /// The `$id` of a document: [`SCHEMA_BASE_URI`] + `<name>.json`.
+#[cfg(feature = "validate")]
 pub(crate) fn id_of(name: &str) -> String {
     format!("{SCHEMA_BASE_URI}{name}.json")
 }
@@ -207,6 +208,7 @@ impl RefTarget {
     }
 
     /// The schema it points at.
+    #[cfg(feature = "validate")]
     pub(crate) fn resolve(&self) -> Option<&'static Value> {
         match self {
             Self::Common(def) => document(COMMON_DEFS)?.get("$defs")?.get(def),

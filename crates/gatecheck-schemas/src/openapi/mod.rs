@@ -10,6 +10,7 @@
 //! document, as a validating proxy does.
 
 mod bodies;
+#[cfg(feature = "validate")]
 pub mod check;
 mod operations;
 

@@ -547,7 +547,7 @@ pub(super) fn operation(operation_id: &str) -> Option<Value> {
     Some(op)
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "validate"))]
 mod tests {
     use super::one_to;
 
