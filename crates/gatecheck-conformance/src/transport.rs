@@ -145,6 +145,72 @@ impl Transport {
         self.send_with(spec, 0, false).await
     }
 
+    /// Sends a request by other means than the client (a raw-socket probe), under the same
+    /// rules as [`Transport::send`] except retries: refused once the deadline has passed or a
+    /// budget is spent, paced, within the concurrency limit, counted as sent, and cut off at
+    /// the deadline. `request` is the whole exchange; its output is returned as is.
+    ///
+    /// ```
+    /// use gatecheck_conformance::{Backoff, Client, ClientConfig, Target};
+    /// use gatecheck_conformance::{Transport, TransportConfig, TransportError};
+    /// use std::time::Duration;
+    ///
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() {
+    /// let target = Target::new("http://127.0.0.1:9".parse().unwrap());
+    /// let client = Client::new(ClientConfig::new(target)).unwrap();
+    /// let t = Transport::new(client, TransportConfig {
+    ///     max_requests: Some(1),
+    ///     max_quota: None,
+    ///     rate: None,
+    ///     concurrency: 1,
+    ///     backoff: Backoff::default(),
+    ///     deadline: tokio::time::Instant::now() + Duration::from_secs(60),
+    ///     dry_run: false,
+    ///     seed: 0,
+    /// });
+    /// // The probe runs and is counted; the budget of one request is then spent.
+    /// assert_eq!(t.send_raw(0, async { 413u16 }).await.unwrap(), 413);
+    /// assert_eq!(t.sent(), 1);
+    /// let refused = t.send_raw(0, async { 413u16 }).await;
+    /// assert!(matches!(refused, Err(TransportError::Budget(_))));
+    /// # }
+    /// ```
+    pub async fn send_raw<T>(
+        &self,
+        quota: i64,
+        request: impl std::future::Future<Output = T>,
+    ) -> Result<T, TransportError> {
+        if self.inner.dry_run {
+            return Err(TransportError::DryRun);
+        }
+        if self.past_deadline() {
+            return Err(TransportError::Deadline);
+        }
+        self.under_rules(quota, request).await
+    }
+
+    /// One exchange under the budget, the pacer, the concurrency permits and the deadline.
+    async fn under_rules<T>(
+        &self,
+        quota: i64,
+        request: impl std::future::Future<Output = T>,
+    ) -> Result<T, TransportError> {
+        let shared = &self.inner;
+        shared.budget.acquire(quota)?;
+        shared.pacer.wait().await;
+        let _permit = shared
+            .permits
+            .acquire()
+            .await
+            .map_err(|_| TransportError::Deadline)?;
+        shared.sent.fetch_add(1, Ordering::SeqCst);
+        let remaining = shared.deadline.saturating_duration_since(Instant::now());
+        tokio::time::timeout(remaining, request)
+            .await
+            .map_err(|_| TransportError::Deadline)
+    }
+
     async fn send_with(
         &self,
         spec: &RequestSpec,
@@ -161,23 +227,8 @@ impl Transport {
             if self.past_deadline() {
                 return Err(TransportError::Deadline);
             }
-            shared
-                .budget
-                .acquire(if attempt == 0 { quota } else { 0 })?;
-            shared.pacer.wait().await;
-            let result = {
-                let _permit = shared
-                    .permits
-                    .acquire()
-                    .await
-                    .map_err(|_| TransportError::Deadline)?;
-                shared.sent.fetch_add(1, Ordering::SeqCst);
-                let remaining = shared.deadline.saturating_duration_since(Instant::now());
-                match tokio::time::timeout(remaining, self.client.send(spec)).await {
-                    Ok(r) => r,
-                    Err(_) => return Err(TransportError::Deadline),
-                }
-            };
+            let quota = if attempt == 0 { quota } else { 0 };
+            let result = self.under_rules(quota, self.client.send(spec)).await?;
             let retry_after = match &result {
                 Ok(ex)
                     if is_retryable(ex.status)

@@ -553,22 +553,25 @@ async fn too_large(ctx: &Ctx) -> Outcome {
     // `Expect: 100-continue`, and the body only follows a `100 Continue`.
     // A transient answer (429, 500, 503) is retried a bounded number of times, waiting at
     // least a second (a typical `Retry-After`), as the transport does for other requests.
+    // The probe goes through the transport's rules: the deadline cuts it off, and it counts
+    // against the request budget.
     let policy = crate::backoff::Backoff::default();
-    let mut answer = expect_continue(ctx, &spec).await;
+    let mut answer = ctx.t.send_raw(0, expect_continue(ctx, &spec)).await?;
     let mut attempt = 0;
     while attempt < policy.max_retries {
         let Ok(status) = answer else { break };
         if !http::StatusCode::from_u16(status).is_ok_and(crate::backoff::is_retryable) {
             break;
         }
-        tokio::time::sleep(
-            policy
-                .ceiling(attempt)
-                .max(std::time::Duration::from_secs(1)),
-        )
-        .await;
+        let wait = policy
+            .ceiling(attempt)
+            .max(std::time::Duration::from_secs(1));
+        if tokio::time::Instant::now() + wait >= ctx.t.deadline() {
+            break;
+        }
+        tokio::time::sleep(wait).await;
         attempt += 1;
-        answer = expect_continue(ctx, &spec).await;
+        answer = ctx.t.send_raw(0, expect_continue(ctx, &spec)).await?;
     }
     match answer {
         Ok(s) if ctx.rejected_as(Rejection::BodyTooLarge, s) => Ok(Pass {
