@@ -16,7 +16,7 @@ mod config;
 mod connector;
 pub mod diff;
 pub mod exit;
-mod gen;
+mod generators;
 mod memory;
 pub mod normalize;
 pub mod pull;
@@ -38,8 +38,8 @@ pub use client::{
     Auth, Body, Client, ClientConfig, ClientError, Exchange, Part, RequestSpec, Target,
 };
 pub use config::{RunnerConfig, TargetMode};
-pub use gen::media::wav;
-pub use gen::test_runner;
+pub use generators::media::wav;
+pub use generators::test_runner;
 pub use memory::MemoryBudget;
 pub use redact::{truncate, Redactor, Secret, REDACTED};
 pub use registry::{catalog, decision_id, find, markdown_table, text_list};

@@ -281,7 +281,7 @@ impl FaultSet {
                 continue;
             }
             let p = rule.fault.probability;
-            if p < 1.0 && rng.gen::<f64>() >= p {
+            if p < 1.0 && rng.sample::<f64, _>(rand::distributions::Standard) >= p {
                 continue;
             }
             rule.fired += 1;

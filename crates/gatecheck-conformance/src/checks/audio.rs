@@ -7,8 +7,8 @@ use super::{
     Outcome, Pass, Phase,
 };
 use crate::client::{Part, RequestSpec};
-use crate::gen::media;
-use crate::gen::strategies::{invalid_temperature, response_format, valid_temperature};
+use crate::generators::media;
+use crate::generators::strategies::{invalid_temperature, response_format, valid_temperature};
 use crate::transport::is_new_api_unknown_model;
 use gatecheck_schemas::rules::media::MAX_UPLOAD_BYTES;
 use gatecheck_schemas::rules::media::{parse_mp3, parse_srt, parse_vtt, parse_wav};

@@ -6,7 +6,7 @@ use super::property::for_all;
 use super::Kind::{Deviation, Failure};
 use super::{def, pass1, CheckDef, Ctx, Halt, Outcome, Pass, Phase};
 use crate::client::{Auth, Exchange, RequestSpec};
-use crate::gen::strategies::{allowlist, ascii_name, foreign_ip_entry};
+use crate::generators::strategies::{allowlist, ascii_name, foreign_ip_entry};
 use crate::target::{get_key, put_record};
 use gatecheck_schemas::rules::ip;
 use gatecheck_schemas::rules::key::{admit, model_allowed, model_allowed_in};
@@ -236,7 +236,7 @@ async fn ip_allowlist(ctx: &Ctx) -> Outcome {
 
 async fn ip_403(ctx: &Ctx) -> Outcome {
     let base = baseline(ctx)?;
-    let mut runner = crate::gen::test_runner(ctx.seed, 1);
+    let mut runner = crate::generators::test_runner(ctx.seed, 1);
     let entry = foreign_ip_entry()
         .new_tree(&mut runner)
         .map(|t| t.current())

@@ -2,7 +2,7 @@
 //! target, and shrinks a failure to a minimal case.
 
 use super::{Ctx, Halt, Pass};
-use crate::gen::test_runner;
+use crate::generators::test_runner;
 use proptest::strategy::{Strategy, ValueTree};
 use std::fmt::Debug;
 use std::future::Future;

@@ -5,7 +5,7 @@ use super::property::for_all;
 use super::Kind::{Deviation, Failure};
 use super::{def, pass1, CheckDef, Ctx, Halt, Outcome, Pass, Phase};
 use crate::client::{Auth, Exchange, RequestSpec};
-use crate::gen::strategies::{allowlist, ascii_name, long_name, valid_name};
+use crate::generators::strategies::{allowlist, ascii_name, long_name, valid_name};
 use crate::target::full_update_body;
 use crate::target::wall_now;
 use gatecheck_schemas::rules::token::{
@@ -655,7 +655,7 @@ async fn unknown_id(ctx: &Ctx) -> Outcome {
 
 async fn group_no_access(ctx: &Ctx) -> Outcome {
     let b = base(ctx)?;
-    let mut runner = crate::gen::test_runner(ctx.seed, 1);
+    let mut runner = crate::generators::test_runner(ctx.seed, 1);
     let suffix = "[a-z0-9]{12}"
         .new_tree(&mut runner)
         .map(|t| t.current())

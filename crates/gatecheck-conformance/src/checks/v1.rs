@@ -6,7 +6,7 @@ use super::property::for_all;
 use super::Kind::{Deviation, Failure};
 use super::{answered_as, def, CheckDef, Ctx, Outcome, Phase};
 use crate::client::{Part, RequestSpec};
-use crate::gen::media;
+use crate::generators::media;
 use gatecheck_schemas::rules::Rejection;
 use serde_json::{json, Value};
 

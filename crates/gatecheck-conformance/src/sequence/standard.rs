@@ -3,7 +3,7 @@
 
 use super::{Ctx, Sequence, Step};
 use crate::client::{Auth, Part, RequestSpec};
-use crate::gen::strategies;
+use crate::generators::strategies;
 use crate::redact::Secret;
 use gatecheck_schemas::rules::token::MAX_NAME_LEN;
 use proptest::strategy::{Strategy, ValueTree};
@@ -138,7 +138,7 @@ impl Sequence {
     /// wherever it sends the access token, except in the one step that checks that header.
     pub fn standard(seed: u64, options: &SequenceOptions) -> Self {
         let mut rng = SmallRng::seed_from_u64(seed);
-        let mut gen = crate::gen::test_runner(seed, 1);
+        let mut draws = crate::generators::test_runner(seed, 1);
         let o = options.clone();
         let mut steps = Vec::new();
 
@@ -237,7 +237,7 @@ impl Sequence {
         ));
 
         // Audio translation, each response format; then validation errors.
-        let wav = crate::gen::media::wav(rng.gen_range(200..900));
+        let wav = crate::generators::media::wav(rng.gen_range(200..900));
         let model = o.translation_model.clone();
         for format in ["json", "text", "srt", "verbose_json", "vtt"] {
             let (wav, model) = (wav.clone(), model.clone());
@@ -254,7 +254,7 @@ impl Sequence {
             }));
         }
         let (w, m) = (wav.clone(), model.clone());
-        let temperature = draw(&mut gen, strategies::invalid_temperature(), 2.0).to_string();
+        let temperature = draw(&mut draws, strategies::invalid_temperature(), 2.0).to_string();
         steps.push(Step::new(
             "audio.translation.temperature-400",
             "temperature outside [0, 1]",
@@ -404,7 +404,7 @@ impl Sequence {
         ));
 
         if o.key_steps {
-            key_steps(&mut rng, &mut gen, &mut steps);
+            key_steps(&mut rng, &mut draws, &mut steps);
         }
         for step in &mut steps {
             step.check = check_of(&step.id).to_owned();
@@ -415,7 +415,7 @@ impl Sequence {
 
 /// Key management: read, update (valid, too long, multi-byte), status without `status_only`,
 /// a disabled key, a wrong access token, a missing `New-Api-User`; then restore.
-fn key_steps(rng: &mut SmallRng, gen: &mut TestRunner, steps: &mut Vec<Step>) {
+fn key_steps(rng: &mut SmallRng, draws: &mut TestRunner, steps: &mut Vec<Step>) {
     steps.push(
         Step::new("token.get", "the key before the run", |ctx| {
             Ok(RequestSpec::get(format!("/api/token/{}", ctx.key_id()?)).auth(access_token(ctx)?))
@@ -427,14 +427,17 @@ fn key_steps(rng: &mut SmallRng, gen: &mut TestRunner, steps: &mut Vec<Step>) {
             .auth(access_token(ctx)?)
             .json(full_record(ctx, overrides)?))
     };
-    let name = format!("gc-{}", draw(gen, strategies::ascii_name(), String::new()));
+    let name = format!(
+        "gc-{}",
+        draw(draws, strategies::ascii_name(), String::new())
+    );
     steps.push(
         Step::new("token.update.valid", "rename the key", move |ctx| {
             put(ctx, json!({"name": name}))
         })
         .needs("key_before"),
     );
-    let long = draw(gen, strategies::long_name(), "n".repeat(MAX_NAME_LEN + 1));
+    let long = draw(draws, strategies::long_name(), "n".repeat(MAX_NAME_LEN + 1));
     steps.push(
         Step::new(
             "token.update.name-51-chars",
@@ -447,7 +450,7 @@ fn key_steps(rng: &mut SmallRng, gen: &mut TestRunner, steps: &mut Vec<Step>) {
     // over new-api's byte count.
     let wide_name =
         strategies::name_of_len(20).prop_filter("over the byte limit", |n| n.len() > MAX_NAME_LEN);
-    let wide = draw(gen, wide_name, "名".repeat(20));
+    let wide = draw(draws, wide_name, "名".repeat(20));
     steps.push(
         Step::new(
             "token.update.name-20-multibyte",
@@ -456,7 +459,10 @@ fn key_steps(rng: &mut SmallRng, gen: &mut TestRunner, steps: &mut Vec<Step>) {
         )
         .needs("key_before"),
     );
-    let name = format!("gc-{}", draw(gen, strategies::ascii_name(), String::new()));
+    let name = format!(
+        "gc-{}",
+        draw(draws, strategies::ascii_name(), String::new())
+    );
     steps.push(
         Step::new(
             "token.update.status-without-status-only",

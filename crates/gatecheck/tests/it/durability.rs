@@ -76,8 +76,7 @@ fn writers_until_killed(state: &Path, signal: &str, round: usize, after: Duratio
     for t in threads {
         let _ = t.join();
     }
-    let names = acked.lock().expect("lock").clone();
-    names
+    acked.lock().expect("lock").clone()
 }
 
 fn assert_all_survive(state: &Path, acked: &[String], what: &str) {
