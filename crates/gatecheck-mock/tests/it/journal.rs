@@ -2,26 +2,78 @@
 
 use crate::support::*;
 use gatecheck_mock::MockServer;
-use std::sync::Arc;
+
+/// Sends `n` pipelined `GET path` requests on one keep-alive connection (writing while it
+/// reads) and returns how many answers were 200. A raw client: the 100k requests of the test
+/// below cost the server's work, not a client stack's.
+async fn pipelined_gets(addr: std::net::SocketAddr, path: &str, n: usize) -> usize {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut stream = tokio::net::TcpStream::connect(addr).await.expect("connect");
+    let (mut rd, mut wr) = stream.split();
+    let request = format!("GET {path} HTTP/1.1\r\nhost: mock\r\n\r\n");
+    let write = async {
+        let batch = request.repeat(50);
+        for _ in 0..n / 50 {
+            wr.write_all(batch.as_bytes()).await.expect("write");
+        }
+        for _ in 0..n % 50 {
+            wr.write_all(request.as_bytes()).await.expect("write");
+        }
+    };
+    let read = async {
+        let (mut buf, mut at, mut ok, mut seen) = (Vec::<u8>::new(), 0, 0, 0);
+        let mut chunk = vec![0u8; 64 * 1024];
+        while seen < n {
+            // One whole answer at `buf[at..]`: its head, then Content-Length bytes.
+            let rest = &buf[at..];
+            if let Some(end) = rest.windows(4).position(|w| w == b"\r\n\r\n") {
+                let head = std::str::from_utf8(&rest[..end]).expect("ASCII head");
+                let length: usize = head
+                    .lines()
+                    .find_map(|l| {
+                        let (k, v) = l.split_once(':')?;
+                        k.eq_ignore_ascii_case("content-length")
+                            .then(|| v.trim().parse().ok())?
+                    })
+                    .expect("content-length");
+                if rest.len() >= end + 4 + length {
+                    ok += usize::from(head.starts_with("HTTP/1.1 200"));
+                    seen += 1;
+                    at += end + 4 + length;
+                    continue;
+                }
+            }
+            buf.drain(..at);
+            at = 0;
+            let got = rd.read(&mut chunk).await.expect("read");
+            assert!(got > 0, "the server closed after {seen} answers");
+            buf.extend_from_slice(&chunk[..got]);
+        }
+        ok
+    };
+    tokio::join!(write, read).1
+}
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn journal_holds_its_limit_after_100k_requests() {
     const TOTAL: usize = 100_000;
     const CONNECTIONS: usize = 16;
     let server = MockServer::builder().journal_capacity(1000).start().await;
-    let http = Arc::new(Http::new(server.uri()));
+    let addr = server.address();
     let mut tasks = Vec::new();
     for _ in 0..CONNECTIONS {
-        let http = http.clone();
-        tasks.push(tokio::spawn(async move {
-            for _ in 0..TOTAL / CONNECTIONS {
-                let r = http.get("/api/models?page_size=1", &[]).await;
-                assert_eq!(r.status, 200);
-            }
-        }));
+        tasks.push(tokio::spawn(pipelined_gets(
+            addr,
+            "/api/models?page_size=1",
+            TOTAL / CONNECTIONS,
+        )));
     }
     for t in tasks {
-        t.await.unwrap();
+        assert_eq!(
+            t.await.unwrap(),
+            TOTAL / CONNECTIONS,
+            "every answer is a 200"
+        );
     }
     let journal = server.received_requests();
     assert_eq!(journal.len(), 1000);
