@@ -115,6 +115,12 @@ impl Transport {
         Instant::now() >= self.inner.deadline
     }
 
+    /// Whether waiting `wait` from now would reach the deadline (a retry or a sleep that
+    /// would is not started).
+    pub fn wait_reaches_deadline(&self, wait: std::time::Duration) -> bool {
+        Instant::now() + wait >= self.inner.deadline
+    }
+
     /// Requests actually sent (retries included).
     pub fn sent(&self) -> u64 {
         self.inner.sent.load(Ordering::SeqCst)
@@ -247,7 +253,7 @@ impl Transport {
                 let mut rng = shared.rng.lock();
                 shared.backoff.delay(attempt, retry_after, &mut *rng)
             };
-            if Instant::now() + delay >= shared.deadline {
+            if self.wait_reaches_deadline(delay) {
                 return result.map_err(Into::into);
             }
             shared.retries.fetch_add(1, Ordering::SeqCst);

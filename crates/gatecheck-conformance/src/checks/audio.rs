@@ -566,7 +566,7 @@ async fn too_large(ctx: &Ctx) -> Outcome {
         let wait = policy
             .ceiling(attempt)
             .max(std::time::Duration::from_secs(1));
-        if tokio::time::Instant::now() + wait >= ctx.t.deadline() {
+        if ctx.t.wait_reaches_deadline(wait) {
             break;
         }
         tokio::time::sleep(wait).await;

@@ -225,11 +225,7 @@ async fn advance(ctx: &Ctx, by: Duration) -> Result<(), Halt> {
             return Ok(());
         }
     }
-    let remaining = ctx
-        .t
-        .deadline()
-        .saturating_duration_since(tokio::time::Instant::now());
-    if remaining <= by {
+    if ctx.t.wait_reaches_deadline(by) {
         return Err(Halt::Stop(
             "the run's deadline passed while waiting for a video task".into(),
         ));
