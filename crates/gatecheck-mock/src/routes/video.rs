@@ -73,8 +73,8 @@ fn poll_after(cx: &Ctx) -> u64 {
 
 fn task_response(cx: &Ctx, t: &StoredVideo) -> MockResponse {
     let now = cx.now_ms();
-    // The state is computed once. Only a completed task shows URLs: the others need no URL (no String per poll), and the
-    // rest of the answer is borrowed from the task.
+    // The state is computed once. Only a completed task shows URLs: the others need no URL
+    // (no String per poll), and the rest of the answer is borrowed from the task.
     let state = t.state(now);
     let url = (state.status == VideoStatus::Completed).then(|| t.content_url(&cx.base_url()));
     let mut seconds = [0; 20];
