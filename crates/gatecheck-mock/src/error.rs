@@ -6,7 +6,7 @@
 use bytes::Bytes;
 use gatecheck_schemas::rules::rejection::ACCEPTED;
 use gatecheck_schemas::rules::Rejection;
-use gatecheck_schemas::types::ApiEnvelope;
+use gatecheck_schemas::types::{ApiEnvelope, KeyRecord};
 use gatecheck_schemas::Profile;
 use http::{header, HeaderValue, StatusCode};
 use http_body_util::Full;
@@ -48,12 +48,18 @@ thread_local! {
 /// `value` as JSON, serialized into this thread's reused buffer and copied out once (one
 /// allocation of the exact size, instead of a growing `Vec`).
 pub fn to_json_bytes<T: Serialize + ?Sized>(value: &T) -> serde_json::Result<Bytes> {
+    with_buffer(|buf| serde_json::to_writer(buf, value))
+}
+
+/// What `write` appends to this thread's reused buffer (an empty one), copied out once.
+fn with_buffer<E>(write: impl FnOnce(&mut Vec<u8>) -> Result<(), E>) -> Result<Bytes, E> {
     JSON_BUFFER.with(|cell| {
         let Ok(mut buf) = cell.try_borrow_mut() else {
-            return serde_json::to_vec(value).map(Bytes::from);
+            let mut own = Vec::new();
+            return write(&mut own).map(|()| Bytes::from(own));
         };
         buf.clear();
-        let out = serde_json::to_writer(&mut *buf, value).map(|()| Bytes::copy_from_slice(&buf));
+        let out = write(&mut buf).map(|()| Bytes::copy_from_slice(&buf));
         if buf.capacity() > KEPT_BUFFER_BYTES {
             *buf = Vec::new();
         }
@@ -186,6 +192,27 @@ pub fn api_success<T: Serialize + ?Sized>(data: &T) -> MockResponse {
     )
 }
 
+/// [`api_success`] of a key record, written by the record's own JSON writer
+/// ([`KeyRecord::write_json`], byte-identical to its `Serialize`): the answer of every
+/// `PUT /api/token/`.
+pub fn api_success_key(record: &KeyRecord) -> MockResponse {
+    json_written(ACCEPTED, |buf| {
+        buf.extend_from_slice(br#"{"success":true,"message":"","data":"#);
+        record.write_json(buf);
+        buf.push(b'}');
+    })
+}
+
+/// A JSON answer whose body `write` appends to this thread's reused buffer (for the
+/// hand-written writers of [`gatecheck_schemas::json`]).
+pub fn json_written(status: u16, write: impl FnOnce(&mut Vec<u8>)) -> MockResponse {
+    let Ok(body) = with_buffer(|buf| {
+        write(buf);
+        Ok::<(), std::convert::Infallible>(())
+    });
+    json_bytes(status, body)
+}
+
 /// The `/api` success envelope without data.
 pub fn api_ok() -> MockResponse {
     json(
@@ -213,4 +240,25 @@ pub fn api_failure_status(status: u16, message: &str) -> MockResponse {
             data: None,
         },
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use http_body_util::BodyExt as _;
+
+    /// The key answer's hand-written envelope is what `api_success` serializes.
+    #[tokio::test]
+    async fn the_key_answer_is_the_serialized_envelope() {
+        for mut record in crate::Fixtures::embedded().keys {
+            record.name = "a \"quoted\" name\n".into();
+            let fast = api_success_key(&record).into_body().collect().await;
+            let slow = api_success(&record).into_body().collect().await;
+            let (fast, slow) = (
+                fast.expect("body").to_bytes(),
+                slow.expect("body").to_bytes(),
+            );
+            assert_eq!(fast, slow);
+        }
+    }
 }

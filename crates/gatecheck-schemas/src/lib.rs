@@ -2,6 +2,7 @@
 //!
 //! - [`types`]: serde types for every resource and request.
 //! - [`Profile`]: the `documented` and `new-api` behaviour profiles.
+//! - [`json`]: fast JSON writers for the hottest records, byte-identical to `serde_json`.
 //! - [`decisions`]: every contract decision as data (the rows of `docs/DECISIONS.md`).
 //! - [`rules`]: the one behaviour model that both the mock's logic and the runner's oracle use.
 //! - [`validate`]: validation of JSON bodies against the JSON Schemas in `schemas/` (embedded,
@@ -21,6 +22,7 @@ pub mod arbitrary;
 #[cfg(feature = "validate")]
 mod content;
 pub mod decisions;
+pub mod json;
 pub mod openapi;
 mod profile;
 #[cfg(feature = "validate")]

@@ -53,7 +53,7 @@ pub(crate) async fn handle(cx: &Ctx, req: Request<Incoming>) -> MockResponse {
             create(cx, &account, &body)
         }
         (&Method::GET, [Some(id), None, _]) => with_id(id, |id| match cx.app.state.key(id) {
-            Some(k) if k.user_id == account.id => error::api_success(&k),
+            Some(k) if k.user_id == account.id => error::api_success_key(&k),
             _ => error::api_failure(rules::MSG_NOT_FOUND),
         }),
         (&Method::DELETE, [Some(id), None, _]) => with_id(id, |id| {
@@ -141,9 +141,9 @@ fn update(cx: &Ctx, account: &Account, body: &[u8], query: &str) -> MockResponse
         Ok(record) if profile == Profile::NewApi => {
             let mut masked = gatecheck_schemas::types::KeyRecord::clone(&record);
             masked.key = gatecheck_schemas::rules::auth::mask_key(&record.key);
-            error::api_success(&masked)
+            error::api_success_key(&masked)
         }
-        Ok(record) => error::api_success(&*record),
+        Ok(record) => error::api_success_key(&record),
         Err(f) => error::api_failure(&f.message_in(profile)),
     }
 }
@@ -236,7 +236,7 @@ fn create(cx: &Ctx, account: &Account, body: &[u8]) -> MockResponse {
         ..NewKey::default()
     };
     let record = cx.app.state.create_key(new, cx.now(), cx.ids());
-    error::api_success(&record)
+    error::api_success_key(&record)
 }
 
 /// `GET /api/usage/token`: the calling key's quota, as new-api's `GetTokenUsage` answers it.

@@ -78,10 +78,8 @@ fn task_response(cx: &Ctx, t: &StoredVideo) -> MockResponse {
     let state = t.state(now);
     let url = (state.status == VideoStatus::Completed).then(|| t.content_url(&cx.base_url()));
     let mut seconds = [0; 20];
-    let mut resp = error::json(
-        ACCEPTED,
-        &t.view(state, url.as_deref(), &mut seconds, cx.profile()),
-    );
+    let view = t.view(state, url.as_deref(), &mut seconds, cx.profile());
+    let mut resp = error::json_written(ACCEPTED, |buf| view.write_json(buf));
     resp.headers_mut()
         .insert(POLL_AFTER_HEADER, HeaderValue::from(poll_after(cx)));
     resp
