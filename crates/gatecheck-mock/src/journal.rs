@@ -3,7 +3,6 @@
 use crate::ids::RequestId;
 use parking_lot::Mutex;
 use serde::{Deserialize, Serialize};
-use std::collections::VecDeque;
 
 /// One served request.
 ///
@@ -50,25 +49,119 @@ pub struct JournalEntry {
     pub body: Option<String>,
 }
 
-/// One served request as the journal keeps it: what a [`JournalEntry`] says, with the request
-/// id and method held without allocating (the entry's strings are made when it is read).
+/// One served request, as the server hands it to [`Journal::push`]: borrowed from the
+/// request (the journal copies what it keeps into buffers it reuses).
 #[derive(Debug)]
-pub(crate) struct Record {
+pub(crate) struct Record<'a> {
     pub(crate) at_ms: i64,
     pub(crate) request_id: RequestId,
     pub(crate) method: http::Method,
-    pub(crate) path: String,
-    pub(crate) query: Option<String>,
+    /// The path (the journal keeps at most [`MAX_TEXT`] bytes of it).
+    pub(crate) path: &'a str,
+    /// The raw query, if any (at most [`MAX_TEXT`] bytes kept).
+    pub(crate) query: Option<&'a str>,
     pub(crate) client_ip: std::net::IpAddr,
     pub(crate) key_id: Option<i64>,
     pub(crate) status: u16,
     pub(crate) duration_us: u64,
     pub(crate) fault: Option<String>,
     pub(crate) body_len: Option<usize>,
-    pub(crate) body: Option<String>,
+    /// The start of a textual body (kept as lossy UTF-8).
+    pub(crate) body: Option<bytes::Bytes>,
 }
 
-impl Record {
+/// The longest path or query the journal keeps (so its memory stays bounded).
+pub(crate) const MAX_TEXT: usize = 1024;
+
+/// `s` cut to at most [`MAX_TEXT`] bytes, on a character boundary.
+fn clip(s: &str) -> &str {
+    if s.len() <= MAX_TEXT {
+        return s;
+    }
+    let mut end = MAX_TEXT;
+    while !s.is_char_boundary(end) {
+        end -= 1;
+    }
+    &s[..end]
+}
+
+/// A [`Record`] as the journal keeps it: the request id and method held without allocating,
+/// and string buffers that the next record written into the same slot reuses (each is
+/// bounded: [`MAX_TEXT`] for the path and the query, the body preview by its reader).
+#[derive(Debug)]
+struct Stored {
+    at_ms: i64,
+    request_id: RequestId,
+    method: http::Method,
+    path: String,
+    query: Option<String>,
+    client_ip: std::net::IpAddr,
+    key_id: Option<i64>,
+    status: u16,
+    duration_us: u64,
+    fault: Option<String>,
+    body_len: Option<usize>,
+    body: Option<String>,
+}
+
+/// `text` into `slot`, reusing the buffer the slot already has.
+fn put(slot: &mut Option<String>, text: Option<&str>) {
+    match (slot.as_mut(), text) {
+        (Some(buf), Some(t)) => {
+            buf.clear();
+            buf.push_str(t);
+        }
+        (None, Some(t)) => *slot = Some(t.to_owned()),
+        (_, None) => *slot = None,
+    }
+}
+
+/// Lossy UTF-8 of `bytes` into `slot` (the common valid case without a second copy).
+fn put_lossy(slot: &mut Option<String>, bytes: Option<&[u8]>) {
+    match bytes.map(std::str::from_utf8) {
+        None => *slot = None,
+        Some(Ok(text)) => put(slot, Some(text)),
+        Some(Err(_)) => put(slot, bytes.map(String::from_utf8_lossy).as_deref()),
+    }
+}
+
+impl Stored {
+    fn new(r: Record<'_>) -> Self {
+        let mut stored = Self {
+            at_ms: 0,
+            request_id: r.request_id,
+            method: http::Method::GET,
+            path: String::new(),
+            query: None,
+            client_ip: r.client_ip,
+            key_id: None,
+            status: 0,
+            duration_us: 0,
+            fault: None,
+            body_len: None,
+            body: None,
+        };
+        stored.fill(r);
+        stored
+    }
+
+    /// Overwrites this slot with `r`.
+    fn fill(&mut self, r: Record<'_>) {
+        self.at_ms = r.at_ms;
+        self.request_id = r.request_id;
+        self.method = r.method;
+        self.path.clear();
+        self.path.push_str(clip(r.path));
+        put(&mut self.query, r.query.map(clip));
+        self.client_ip = r.client_ip;
+        self.key_id = r.key_id;
+        self.status = r.status;
+        self.duration_us = r.duration_us;
+        self.fault = r.fault;
+        self.body_len = r.body_len;
+        put_lossy(&mut self.body, r.body.as_deref());
+    }
+
     fn entry(&self, seq: u64) -> JournalEntry {
         JournalEntry {
             seq,
@@ -88,7 +181,9 @@ impl Record {
     }
 }
 
-/// A bounded journal; pushing is O(1) under a short lock.
+/// A bounded journal; pushing is O(1) under a short lock, and once the journal is full a
+/// push allocates nothing for paths, queries and body previews that fit the buffers of the
+/// slot it overwrites.
 #[derive(Debug)]
 pub struct Journal {
     capacity: usize,
@@ -97,9 +192,20 @@ pub struct Journal {
 
 #[derive(Debug)]
 struct JournalInner {
-    /// Records with their sequence numbers, oldest first.
-    entries: VecDeque<(u64, Record)>,
+    /// A ring of records with their sequence numbers: the oldest is at `head` (0 until the
+    /// ring is full), the newest just before it.
+    slots: Vec<(u64, Stored)>,
+    head: usize,
     next_seq: u64,
+}
+
+impl JournalInner {
+    /// Oldest first.
+    fn iter(&self) -> impl Iterator<Item = &(u64, Stored)> {
+        self.slots[self.head..]
+            .iter()
+            .chain(self.slots[..self.head].iter())
+    }
 }
 
 impl Journal {
@@ -110,7 +216,8 @@ impl Journal {
             capacity,
             inner: Mutex::new(JournalInner {
                 // Grown as requests come: a fresh mock allocates (and touches) next to nothing.
-                entries: VecDeque::new(),
+                slots: Vec::new(),
+                head: 0,
                 next_seq: 1,
             }),
         }
@@ -121,39 +228,37 @@ impl Journal {
         self.capacity
     }
 
-    /// Records a request (its sequence number is assigned here), evicting the oldest when
-    /// full. The evicted record is dropped after the lock is released.
-    pub(crate) fn push(&self, record: Record) {
-        let evicted = {
-            let mut inner = self.inner.lock();
-            let seq = inner.next_seq;
-            inner.next_seq += 1;
-            let evicted = if inner.entries.len() == self.capacity {
-                inner.entries.pop_front()
-            } else {
-                None
-            };
-            inner.entries.push_back((seq, record));
-            evicted
-        };
-        drop(evicted);
+    /// Records a request (its sequence number is assigned here), overwriting the oldest when
+    /// full.
+    pub(crate) fn push(&self, record: Record<'_>) {
+        let mut inner = self.inner.lock();
+        let seq = inner.next_seq;
+        inner.next_seq += 1;
+        if inner.slots.len() < self.capacity {
+            inner.slots.push((seq, Stored::new(record)));
+        } else {
+            let head = inner.head;
+            let slot = &mut inner.slots[head];
+            slot.0 = seq;
+            slot.1.fill(record);
+            inner.head = (head + 1) % self.capacity;
+        }
     }
 
     /// The last `limit` entries (all when `None`), oldest first.
     pub fn recent(&self, limit: Option<usize>) -> Vec<JournalEntry> {
         let inner = self.inner.lock();
-        let n = limit.unwrap_or(usize::MAX).min(inner.entries.len());
+        let n = limit.unwrap_or(usize::MAX).min(inner.slots.len());
         inner
-            .entries
             .iter()
-            .skip(inner.entries.len() - n)
+            .skip(inner.slots.len() - n)
             .map(|(seq, record)| record.entry(*seq))
             .collect()
     }
 
     /// Number of entries held.
     pub fn len(&self) -> usize {
-        self.inner.lock().entries.len()
+        self.inner.lock().slots.len()
     }
 
     /// Total requests recorded over the mock's life.
@@ -163,6 +268,81 @@ impl Journal {
 
     /// Forgets every entry.
     pub fn clear(&self) {
-        self.inner.lock().entries.clear();
+        let mut inner = self.inner.lock();
+        inner.slots.clear();
+        inner.head = 0;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::net::{IpAddr, Ipv4Addr};
+
+    fn record<'a>(ids: &crate::ids::Ids, path: &'a str, body: Option<&'static [u8]>) -> Record<'a> {
+        Record {
+            at_ms: 1,
+            request_id: ids.request_id(1),
+            method: http::Method::PUT,
+            path,
+            query: (path.len() % 2 == 0).then_some("a=1"),
+            client_ip: IpAddr::V4(Ipv4Addr::LOCALHOST),
+            key_id: None,
+            status: 200,
+            duration_us: 3,
+            fault: None,
+            body_len: body.map(<[u8]>::len),
+            body: body.map(bytes::Bytes::from_static),
+        }
+    }
+
+    /// Past its capacity the ring keeps the newest entries, oldest first, with their own
+    /// fields (a reused slot keeps nothing of the record it held).
+    #[test]
+    fn a_full_journal_keeps_the_newest_in_order() {
+        let ids = crate::ids::Ids::new(1);
+        let journal = Journal::new(3);
+        let paths: Vec<String> = (0..8).map(|i| format!("/p/{}", "x".repeat(i))).collect();
+        for (i, p) in paths.iter().enumerate() {
+            let body: Option<&'static [u8]> = (i % 3 == 0).then_some(b"{\"a\":1}");
+            journal.push(record(&ids, p, body));
+            let held = journal.recent(None);
+            assert_eq!(held.len(), (i + 1).min(3));
+            let want: Vec<&str> = paths[..=i]
+                .iter()
+                .rev()
+                .take(3)
+                .rev()
+                .map(String::as_str)
+                .collect();
+            let got: Vec<&str> = held.iter().map(|e| e.path.as_str()).collect();
+            assert_eq!(got, want);
+            let last = held.last().expect("newest");
+            assert_eq!(last.seq, i as u64 + 1);
+            assert_eq!(last.query.is_some(), p.len() % 2 == 0);
+            assert_eq!(last.body.as_deref(), body.map(|_| "{\"a\":1}"));
+        }
+        assert_eq!(journal.total(), 8);
+        assert_eq!(journal.recent(Some(2)).len(), 2);
+        journal.clear();
+        assert_eq!(journal.len(), 0);
+        journal.push(record(&ids, "/after", None));
+        assert_eq!(journal.recent(None)[0].path, "/after");
+    }
+
+    /// Paths and queries are cut at a character boundary; a body preview that is not UTF-8 is
+    /// kept lossily.
+    #[test]
+    fn long_text_is_clipped_and_bad_utf8_is_lossy() {
+        let ids = crate::ids::Ids::new(1);
+        let journal = Journal::new(2);
+        let long = format!("/{}", "é".repeat(MAX_TEXT));
+        let mut r = record(&ids, &long, Some(b"ok \xff end"));
+        r.query = Some(&long);
+        journal.push(r);
+        let e = &journal.recent(None)[0];
+        assert!(e.path.len() <= MAX_TEXT && long.starts_with(&e.path));
+        assert_eq!(e.query.as_deref(), Some(e.path.as_str()));
+        assert_eq!(e.body.as_deref(), Some("ok \u{fffd} end"));
     }
 }

@@ -60,7 +60,8 @@ pub(crate) struct Ctx {
     /// The `Host` header, if any (a reference-counted view of the request's header bytes).
     pub(crate) host: Option<HeaderValue>,
     /// Length and (for textual bodies) a preview of the body read, for the journal.
-    pub(crate) body_seen: parking_lot::Mutex<Option<(usize, Option<String>)>>,
+    /// (The preview shares the body's bytes; the journal copies it.)
+    pub(crate) body_seen: parking_lot::Mutex<Option<(usize, Option<Bytes>)>>,
 }
 
 impl Ctx {
@@ -112,10 +113,20 @@ impl Ctx {
 
     /// `http://<Host header>` (or the peer-facing address), for result URLs.
     pub(crate) fn base_url(&self) -> String {
-        match self.host.as_ref().and_then(|h| h.to_str().ok()) {
-            Some(h) => format!("http://{h}"),
-            None => "http://127.0.0.1".to_owned(),
-        }
+        let mut url = String::new();
+        self.push_base_url(&mut url);
+        url
+    }
+
+    /// Appends [`Ctx::base_url`] to `out` (a result URL is built in one buffer).
+    pub(crate) fn push_base_url(&self, out: &mut String) {
+        out.push_str("http://");
+        out.push_str(
+            self.host
+                .as_ref()
+                .and_then(|h| h.to_str().ok())
+                .unwrap_or("127.0.0.1"),
+        );
     }
 
     /// A `/v1` 404.
@@ -209,10 +220,7 @@ impl Ctx {
                 all.freeze()
             }
         };
-        let preview = textual.then(|| {
-            let end = body.len().min(BODY_PREVIEW_BYTES);
-            String::from_utf8_lossy(&body[..end]).into_owned()
-        });
+        let preview = textual.then(|| body.slice(..body.len().min(BODY_PREVIEW_BYTES)));
         *self.body_seen.lock() = Some((body.len(), preview));
         Ok(body)
     }

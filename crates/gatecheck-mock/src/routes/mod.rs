@@ -151,13 +151,12 @@ pub(crate) async fn dispatch(
     }
 
     let method = req.method().clone();
-    let query = req.uri().query().map(|q| clip(q).to_owned());
     let mut entry = Record {
         at_ms,
         request_id: cx.request_id,
         method: method.clone(),
-        path: clip(path).to_owned(),
-        query,
+        path,
+        query: uri.query(),
         client_ip,
         key_id: None,
         status: 0,
@@ -218,7 +217,7 @@ pub(crate) async fn dispatch(
     set_request_id(&mut resp, cx.request_id.as_str());
     entry.status = resp.status().as_u16();
     entry.key_id = cx.key.map(|k| k.id);
-    if let Some((len, preview)) = cx.body_seen.lock().take() {
+    if let Some((len, preview)) = cx.body_seen.get_mut().take() {
         entry.body_len = Some(len);
         entry.body = preview;
     }
@@ -236,21 +235,7 @@ async fn hang(mut shutdown: tokio::sync::watch::Receiver<bool>) {
     }
 }
 
-/// The longest path or query the journal keeps (so its memory stays bounded).
-const JOURNAL_MAX_TEXT: usize = 1024;
-
-fn clip(s: &str) -> &str {
-    if s.len() <= JOURNAL_MAX_TEXT {
-        return s;
-    }
-    let mut end = JOURNAL_MAX_TEXT;
-    while !s.is_char_boundary(end) {
-        end -= 1;
-    }
-    &s[..end]
-}
-
-fn finish(app: &App, mut entry: Record, started: Instant) {
+fn finish(app: &App, mut entry: Record<'_>, started: Instant) {
     entry.duration_us = u64::try_from(started.elapsed().as_micros()).unwrap_or(u64::MAX);
     tracing::debug!(
         method = %entry.method,
