@@ -220,9 +220,23 @@ pub struct Charge {
 }
 
 /// Whether two secrets are equal, in time that depends on their lengths only (`subtle`).
+///
+/// Compared eight bytes at a time: `subtle` hides each comparison from the optimizer behind a
+/// volatile read, and one per word instead of one per byte makes a key lookup several times
+/// cheaper (a `PUT /api/token/` spent about 6% of its instructions here).
 pub(crate) fn secrets_equal(a: &str, b: &str) -> bool {
-    use subtle::ConstantTimeEq as _;
-    bool::from(a.as_bytes().ct_eq(b.as_bytes()))
+    use subtle::{Choice, ConstantTimeEq as _};
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    let (wa, wb) = (a.chunks_exact(8), b.chunks_exact(8));
+    let tails = wa.remainder().ct_eq(wb.remainder());
+    let word = |c: &[u8]| u64::from_le_bytes(c.try_into().unwrap_or_default());
+    let words = wa
+        .zip(wb)
+        .fold(Choice::from(1), |eq, (x, y)| eq & word(x).ct_eq(&word(y)));
+    bool::from(words & tails)
 }
 
 /// A key secret as a map key: hashed as usual (SipHash with a random key, so its bucket
@@ -579,5 +593,33 @@ mod tests {
         assert_eq!(t.id_of("secreT"), None);
         t.remove(7);
         assert_eq!(t.id_of("secret"), None);
+    }
+
+    /// Word-wise comparison agrees with `==` at every length and every differing position
+    /// (in the whole words and in the tail).
+    #[test]
+    fn secrets_equal_is_string_equality() {
+        let base: String = ('a'..='z').chain('A'..='Z').collect();
+        for len in 0..=base.len() {
+            let a = &base[..len];
+            assert!(secrets_equal(a, a), "{len}");
+            for i in 0..len {
+                let mut b = a.as_bytes().to_vec();
+                b[i] = b'0';
+                let b = String::from_utf8(b).expect("ascii");
+                assert!(!secrets_equal(a, &b), "{len} {i}");
+            }
+            if len > 0 {
+                assert!(!secrets_equal(a, &base[..len - 1]), "{len}");
+            }
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn secrets_equal_agrees_with_eq(a in ".{0,40}", b in ".{0,40}") {
+            proptest::prop_assert_eq!(secrets_equal(&a, &b), a == b);
+            proptest::prop_assert!(secrets_equal(&a, &a.clone()));
+        }
     }
 }
