@@ -155,10 +155,7 @@ async fn generate(cx: &Ctx, req: Request<Incoming>) -> Result<MockResponse, Mock
         let s = seed ^ i.wrapping_mul(0x9E37_79B9_7F4A_7C15);
         if cap.output == "url" {
             data.push(ImageItem {
-                url: Some(format!(
-                    "{}/media/images/{s:016x}_{w}x{h}.png",
-                    cx.base_url()
-                )),
+                url: Some(image_url(cx, s, w, h)),
                 revised_prompt: Some(prompt),
                 b64_json: None,
             });
@@ -205,6 +202,26 @@ async fn generate(cx: &Ctx, req: Request<Incoming>) -> Result<MockResponse, Mock
             },
         },
     ))
+}
+
+/// `{base}/media/images/{seed:016x}_{w}x{h}.png`, written into one buffer.
+fn image_url(cx: &Ctx, seed: u64, w: u32, h: u32) -> String {
+    let mut url = String::with_capacity(96);
+    cx.push_base_url(&mut url);
+    push_image_path(&mut url, seed, w, h);
+    url
+}
+
+/// Appends `/media/images/{seed:016x}_{w}x{h}.png`.
+fn push_image_path(url: &mut String, seed: u64, w: u32, h: u32) {
+    use std::fmt::Write as _;
+    url.push_str("/media/images/");
+    for shift in (0..16).rev() {
+        url.push(char::from(
+            b"0123456789abcdef"[(seed >> (shift * 4)) as usize & 0xf],
+        ));
+    }
+    let _ = write!(url, "_{w}x{h}.png");
 }
 
 /// [`gatecheck_schemas::types::ImageResult`] as the mock writes it: the same fields in the same
@@ -282,7 +299,19 @@ fn integral(f: f64) -> Option<i64> {
 
 #[cfg(test)]
 mod tests {
-    use super::integral;
+    use super::{integral, push_image_path};
+
+    #[test]
+    fn image_paths_are_the_formatted_name() {
+        for (seed, w, h) in [(0, 1, 1), (0xabc, 512, 512), (u64::MAX, 1024, 1792)] {
+            let mut url = "http://h".to_owned();
+            push_image_path(&mut url, seed, w, h);
+            assert_eq!(
+                url,
+                format!("http://h/media/images/{seed:016x}_{w}x{h}.png")
+            );
+        }
+    }
 
     #[test]
     fn integral_takes_whole_numbers_only() {
