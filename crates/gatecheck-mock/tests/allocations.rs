@@ -196,13 +196,13 @@ fn allocations_per_request_beyond_bare_hyper() {
             ));
         }
         let routes: Vec<(&str, Vec<Vec<u8>>, f64)> = vec![
-            ("catalog", vec![request("GET", "/api/models", &[], b"")], 3.0),
+            ("catalog", vec![request("GET", "/api/models", &[], b"")], 2.0),
             (
                 "model-get",
                 vec![request("GET", "/v1/models/tts-1", &[("authorization", &bearer)], b"")],
-                3.0,
+                2.0,
             ),
-            ("video-poll", polls, 8.0),
+            ("video-poll", polls, 7.0),
             (
                 "token-put",
                 vec![request(
@@ -215,7 +215,7 @@ fn allocations_per_request_beyond_bare_hyper() {
                     ],
                     put_body.as_bytes(),
                 )],
-                11.0,
+                9.0,
             ),
             (
                 "image-generation",
@@ -225,7 +225,7 @@ fn allocations_per_request_beyond_bare_hyper() {
                     &[("authorization", &bearer), json],
                     br#"{"model":"flux-schnell","prompt":"a lighthouse","size":"512x512","n":1}"#,
                 )],
-                13.0,
+                8.0,
             ),
         ];
         println!("allocations per request (dhat total_blocks / {REQUESTS} requests, after a warm-up)");
