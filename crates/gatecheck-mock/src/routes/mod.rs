@@ -270,9 +270,13 @@ fn set_cors(resp: &mut MockResponse, preflight: bool) {
     }
 }
 
+/// [`REQUEST_ID_HEADER`] as a header name made at compile time (a `&str` name is parsed and
+/// validated at every insert).
+const REQUEST_ID_NAME: http::HeaderName = http::HeaderName::from_static(REQUEST_ID_HEADER);
+
 fn set_request_id(resp: &mut MockResponse, id: &str) {
     if let Ok(v) = HeaderValue::from_str(id) {
-        resp.headers_mut().insert(REQUEST_ID_HEADER, v);
+        resp.headers_mut().insert(REQUEST_ID_NAME, v);
     }
 }
 

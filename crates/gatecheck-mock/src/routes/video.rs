@@ -33,6 +33,8 @@ use serde_json::json;
 
 /// The polling hint header.
 pub const POLL_AFTER_HEADER: &str = "openai-poll-after-ms";
+/// [`POLL_AFTER_HEADER`] as a header name made at compile time (not parsed per poll).
+const POLL_AFTER_NAME: http::HeaderName = http::HeaderName::from_static(POLL_AFTER_HEADER);
 /// Longest accepted prompt, characters.
 pub const MAX_VIDEO_PROMPT: usize = 32_000;
 
@@ -81,7 +83,7 @@ fn task_response(cx: &Ctx, t: &StoredVideo) -> MockResponse {
     let view = t.view(state, url.as_deref(), &mut seconds, cx.profile());
     let mut resp = error::json_written(ACCEPTED, |buf| view.write_json(buf));
     resp.headers_mut()
-        .insert(POLL_AFTER_HEADER, HeaderValue::from(poll_after(cx)));
+        .insert(POLL_AFTER_NAME, HeaderValue::from(poll_after(cx)));
     resp
 }
 
