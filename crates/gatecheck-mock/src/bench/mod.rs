@@ -3,9 +3,10 @@
 //!
 //! For each route the mock's answer is captured once and the baseline is set to answer the
 //! same status, content type and body. Then, `rounds` times, the baseline and the mock are
-//! each loaded for `duration` (after one warm-up of each); the medians are compared. A
-//! route whose baseline rounds spread more than `max_spread` (max − min over the median) gets
-//! no ratio: the machine was too noisy to say.
+//! each loaded for `duration` (after one warm-up of each), in alternating slices of `slice`;
+//! a round's figure for each server is the median of its slices, and the medians of the
+//! rounds are compared. A route whose baseline rounds spread more than `max_spread` (max −
+//! min over the median) gets no ratio: the machine was too noisy to say.
 //!
 //! The servers run on one runtime (`server_threads` workers) and the client on another
 //! (`client_threads` workers), in this process; memory figures are this process's RSS.
@@ -40,6 +41,10 @@ pub const RSS_LIMIT: u64 = 30 * 1024 * 1024;
 pub struct BenchConfig {
     /// Load time of each server in each round.
     pub duration: Duration,
+    /// A round loads the two servers in turn in slices this long (their order alternating
+    /// from slice to slice), and its requests/s for each server is the median of that
+    /// server's slices: a stall of the machine spoils a slice or two, not the round.
+    pub slice: Duration,
     /// Warm-up load of each server before the first round of a route.
     pub warmup: Duration,
     /// Rounds per route (the median is reported).
@@ -73,6 +78,7 @@ impl Default for BenchConfig {
     fn default() -> Self {
         Self {
             duration: Duration::from_secs(2),
+            slice: Duration::from_millis(250),
             warmup: Duration::from_millis(500),
             rounds: 3,
             connections: 32,
@@ -95,6 +101,7 @@ impl BenchConfig {
     pub fn quick() -> Self {
         Self {
             duration: Duration::from_millis(30),
+            slice: Duration::from_millis(10),
             warmup: Duration::from_millis(10),
             rounds: 3,
             connections: 2,
@@ -263,23 +270,33 @@ pub fn run(config: &BenchConfig) -> Result<BenchReport, BenchError> {
             Until::Elapsed(config.warmup),
         ));
         let (mut b, mut m, mut errors) = (Vec::new(), Vec::new(), 0);
+        let slice = config
+            .slice
+            .min(config.duration)
+            .max(Duration::from_millis(1));
+        let slices = (config.duration.as_secs_f64() / slice.as_secs_f64())
+            .round()
+            .max(1.0) as usize;
         for _ in 0..config.rounds.max(1) {
-            let ob = client.block_on(load::run(
-                base.addr,
-                &r.spec,
-                conns,
-                Until::Elapsed(config.duration),
-            ));
-            let om = client.block_on(load::run(
-                addr,
-                &r.spec,
-                conns,
-                Until::Elapsed(config.duration),
-            ));
-            errors += ob.errors + om.errors;
-            requests += om.ok;
-            b.push(ob.rps());
-            m.push(om.rps());
+            let (mut sb, mut sm) = (Vec::new(), Vec::new());
+            for i in 0..slices {
+                let load =
+                    |at| client.block_on(load::run(at, &r.spec, conns, Until::Elapsed(slice)));
+                // Each server goes first in every other slice.
+                let (ob, om) = if i % 2 == 0 {
+                    let ob = load(base.addr);
+                    (ob, load(addr))
+                } else {
+                    let om = load(addr);
+                    (load(base.addr), om)
+                };
+                errors += ob.errors + om.errors;
+                requests += om.ok;
+                sb.push(ob.rps());
+                sm.push(om.rps());
+            }
+            b.push(median(&sb));
+            m.push(median(&sm));
         }
         results.push(RouteResult::new(r, b, m, errors, config.max_spread));
     }

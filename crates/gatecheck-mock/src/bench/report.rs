@@ -10,6 +10,8 @@ use std::fmt::Write as _;
 pub struct ConfigEcho {
     /// Seconds of load per server per round.
     pub duration_secs: f64,
+    /// Seconds of one slice (a round alternates the servers slice by slice).
+    pub slice_secs: f64,
     /// Rounds per route.
     pub rounds: usize,
     /// Client connections.
@@ -26,6 +28,7 @@ impl From<&BenchConfig> for ConfigEcho {
     fn from(c: &BenchConfig) -> Self {
         Self {
             duration_secs: c.duration.as_secs_f64(),
+            slice_secs: c.slice.min(c.duration).as_secs_f64(),
             rounds: c.rounds,
             connections: c.connections,
             client_threads: c.client_threads,
@@ -162,8 +165,13 @@ impl BenchReport {
         let mut out = String::new();
         let _ = writeln!(
             out,
-            "gatecheck bench: {} rounds x {:.1} s per server, {} connections, {} client / {} server threads; medians",
-            c.rounds, c.duration_secs, c.connections, c.client_threads, c.server_threads
+            "gatecheck bench: {} rounds x {:.1} s per server in alternating {:.2} s slices (a round: the median slice), {} connections, {} client / {} server threads; medians of the rounds",
+            c.rounds,
+            c.duration_secs,
+            c.slice_secs,
+            c.connections,
+            c.client_threads,
+            c.server_threads
         );
         let _ = writeln!(
             out,

@@ -19,6 +19,10 @@ pub struct BenchArgs {
     /// Seconds of warm-up per server before a route's first round.
     #[arg(long, default_value_t = 0.5, value_name = "SECS")]
     pub warmup: f64,
+    /// Seconds of one slice: a round loads the two servers in turn, slice by slice, and takes
+    /// each server's median slice (a stall of the machine spoils a slice, not the round).
+    #[arg(long, default_value_t = 0.25, value_name = "SECS")]
+    pub slice: f64,
     /// Rounds per route (the median is reported).
     #[arg(long, default_value_t = 3)]
     pub rounds: usize,
@@ -86,6 +90,7 @@ fn secs(s: f64, name: &str) -> anyhow::Result<Duration> {
 fn bench(args: &BenchArgs) -> anyhow::Result<()> {
     let config = BenchConfig {
         duration: secs(args.duration, "duration")?,
+        slice: secs(args.slice, "slice")?,
         warmup: secs(args.warmup, "warmup")?,
         rounds: args.rounds.max(1),
         connections: args.connections.max(1),
