@@ -19,7 +19,7 @@
 //! assert_eq!(out, serde_json::to_vec(&record).unwrap());
 //! ```
 
-use crate::types::{KeyRecord, VideoTask};
+use crate::types::{ImageUsage, KeyRecord, TokenDetails, VideoTask};
 
 /// Appends `s` as a JSON string, escaped as `serde_json` escapes it.
 ///
@@ -46,11 +46,25 @@ pub fn push_str(out: &mut Vec<u8>, s: &str) {
     }
 }
 
-fn push_i64(out: &mut Vec<u8>, n: i64) {
+/// Appends `n` as a JSON number.
+///
+/// ```
+/// let mut out = Vec::new();
+/// gatecheck_schemas::json::push_i64(&mut out, -42);
+/// assert_eq!(out, b"-42");
+/// ```
+pub fn push_i64(out: &mut Vec<u8>, n: i64) {
     out.extend_from_slice(itoa::Buffer::new().format(n).as_bytes());
 }
 
-fn push_bool(out: &mut Vec<u8>, b: bool) {
+/// Appends `b` as a JSON boolean.
+///
+/// ```
+/// let mut out = Vec::new();
+/// gatecheck_schemas::json::push_bool(&mut out, true);
+/// assert_eq!(out, b"true");
+/// ```
+pub fn push_bool(out: &mut Vec<u8>, b: bool) {
     out.extend_from_slice(if b { b"true" } else { b"false" });
 }
 
@@ -103,6 +117,40 @@ impl KeyRecord {
         push_str(out, &self.group);
         out.extend_from_slice(b",\"cross_group_retry\":");
         push_bool(out, self.cross_group_retry);
+        out.push(b'}');
+    }
+}
+
+impl TokenDetails {
+    fn write_json(&self, out: &mut Vec<u8>) {
+        out.extend_from_slice(b"{\"image_tokens\":");
+        push_i64(out, self.image_tokens);
+        out.extend_from_slice(b",\"text_tokens\":");
+        push_i64(out, self.text_tokens);
+        out.push(b'}');
+    }
+}
+
+impl ImageUsage {
+    /// Appends this usage as JSON: the bytes `serde_json::to_writer` writes.
+    ///
+    /// ```
+    /// let usage = gatecheck_schemas::types::ImageUsage { input_tokens: 3, ..Default::default() };
+    /// let mut out = Vec::new();
+    /// usage.write_json(&mut out);
+    /// assert_eq!(out, serde_json::to_vec(&usage).unwrap());
+    /// ```
+    pub fn write_json(&self, out: &mut Vec<u8>) {
+        out.extend_from_slice(b"{\"input_tokens\":");
+        push_i64(out, self.input_tokens);
+        out.extend_from_slice(b",\"output_tokens\":");
+        push_i64(out, self.output_tokens);
+        out.extend_from_slice(b",\"total_tokens\":");
+        push_i64(out, self.total_tokens);
+        out.extend_from_slice(b",\"input_tokens_details\":");
+        self.input_tokens_details.write_json(out);
+        out.extend_from_slice(b",\"output_tokens_details\":");
+        self.output_tokens_details.write_json(out);
         out.push(b'}');
     }
 }
@@ -249,6 +297,20 @@ mod tests {
     }
 
     proptest! {
+        #[test]
+        fn image_usages_are_written_as_serde_json_writes_them(n in any::<[i64; 7]>()) {
+            let usage = ImageUsage {
+                input_tokens: n[0],
+                output_tokens: n[1],
+                total_tokens: n[2],
+                input_tokens_details: TokenDetails { image_tokens: n[3], text_tokens: n[4] },
+                output_tokens_details: TokenDetails { image_tokens: n[5], text_tokens: n[6] },
+            };
+            let mut out = Vec::new();
+            usage.write_json(&mut out);
+            prop_assert_eq!(&out, &serde_json::to_vec(&usage).unwrap());
+        }
+
         #[test]
         fn video_tasks_are_written_as_serde_json_writes_them(task in any_task()) {
             let mut out = Vec::new();

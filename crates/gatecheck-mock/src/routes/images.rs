@@ -178,30 +178,28 @@ async fn generate(cx: &Ctx, req: Request<Incoming>) -> Result<MockResponse, Mock
             }
         }
     }
-    Ok(error::json(
-        200,
-        &ImagesAnswer {
-            created: cx.now(),
-            background,
-            data,
-            output_format: "png",
-            quality,
-            size,
-            usage: ImageUsage {
-                input_tokens: text_tokens,
-                output_tokens: out_tokens,
-                total_tokens: text_tokens + out_tokens,
-                input_tokens_details: TokenDetails {
-                    image_tokens: 0,
-                    text_tokens,
-                },
-                output_tokens_details: TokenDetails {
-                    image_tokens: out_tokens,
-                    text_tokens: 0,
-                },
+    let answer = ImagesAnswer {
+        created: cx.now(),
+        background,
+        data,
+        output_format: "png",
+        quality,
+        size,
+        usage: ImageUsage {
+            input_tokens: text_tokens,
+            output_tokens: out_tokens,
+            total_tokens: text_tokens + out_tokens,
+            input_tokens_details: TokenDetails {
+                image_tokens: 0,
+                text_tokens,
+            },
+            output_tokens_details: TokenDetails {
+                image_tokens: out_tokens,
+                text_tokens: 0,
             },
         },
-    ))
+    };
+    Ok(error::json_written(200, |buf| answer.write_json(buf)))
 }
 
 /// `{base}/media/images/{seed:016x}_{w}x{h}.png`, written into one buffer.
@@ -236,6 +234,51 @@ struct ImagesAnswer<'a> {
     quality: &'a str,
     size: &'a str,
     usage: ImageUsage,
+}
+
+impl ImagesAnswer<'_> {
+    /// The bytes `serde_json` writes for this answer (a test compares them), written by
+    /// hand: the answer of every image generation.
+    fn write_json(&self, out: &mut Vec<u8>) {
+        use gatecheck_schemas::json::{push_i64, push_str};
+        out.extend_from_slice(b"{\"created\":");
+        push_i64(out, self.created);
+        out.extend_from_slice(b",\"background\":");
+        push_str(out, self.background);
+        out.extend_from_slice(b",\"data\":[");
+        for (i, item) in self.data.iter().enumerate() {
+            if i > 0 {
+                out.push(b',');
+            }
+            out.push(b'{');
+            let fields = [
+                (&b"\"url\":"[..], item.url.as_deref()),
+                (&b"\"revised_prompt\":"[..], item.revised_prompt),
+                (&b"\"b64_json\":"[..], item.b64_json.as_deref()),
+            ];
+            let mut first = true;
+            for (name, value) in fields {
+                if let Some(value) = value {
+                    if !first {
+                        out.push(b',');
+                    }
+                    first = false;
+                    out.extend_from_slice(name);
+                    push_str(out, value);
+                }
+            }
+            out.push(b'}');
+        }
+        out.extend_from_slice(b"],\"output_format\":");
+        push_str(out, self.output_format);
+        out.extend_from_slice(b",\"quality\":");
+        push_str(out, self.quality);
+        out.extend_from_slice(b",\"size\":");
+        push_str(out, self.size);
+        out.extend_from_slice(b",\"usage\":");
+        self.usage.write_json(out);
+        out.push(b'}');
+    }
 }
 
 /// One generated image ([`gatecheck_schemas::types::ImageItem`]): a URL with the prompt, or
@@ -299,7 +342,44 @@ fn integral(f: f64) -> Option<i64> {
 
 #[cfg(test)]
 mod tests {
-    use super::{integral, push_image_path};
+    use super::{integral, push_image_path, ImageItem, ImagesAnswer};
+    use gatecheck_schemas::types::ImageUsage;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// The hand-written answer is what serde_json writes for it.
+        #[test]
+        fn answers_are_written_as_serde_json_writes_them(
+            created in any::<i64>(),
+            texts in any::<[String; 4]>(),
+            items in proptest::collection::vec(
+                (proptest::option::of(".*"), proptest::option::of(".*"), proptest::option::of(".*")),
+                0..4,
+            ),
+            n in any::<i64>(),
+        ) {
+            let data = items
+                .iter()
+                .map(|(url, prompt, b64)| ImageItem {
+                    url: url.clone(),
+                    revised_prompt: prompt.as_deref(),
+                    b64_json: b64.clone(),
+                })
+                .collect();
+            let answer = ImagesAnswer {
+                created,
+                background: &texts[0],
+                data,
+                output_format: &texts[1],
+                quality: &texts[2],
+                size: &texts[3],
+                usage: ImageUsage { input_tokens: n, ..Default::default() },
+            };
+            let mut out = Vec::new();
+            answer.write_json(&mut out);
+            prop_assert_eq!(out, serde_json::to_vec(&answer).unwrap());
+        }
+    }
 
     #[test]
     fn image_paths_are_the_formatted_name() {
