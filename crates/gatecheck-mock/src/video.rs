@@ -21,13 +21,72 @@ use serde::{Deserialize, Serialize};
 
 /// `n` in decimal, written into `buf` (an `i64` takes at most 20 bytes).
 fn decimal(n: i64, buf: &mut [u8; 20]) -> &str {
-    use std::io::Write;
-    let mut cursor = std::io::Cursor::new(&mut buf[..]);
-    let len = match write!(cursor, "{n}") {
-        Ok(()) => usize::try_from(cursor.position()).unwrap_or(0),
-        Err(_) => 0,
-    };
+    let mut digits = itoa::Buffer::new();
+    let text = digits.format(n).as_bytes();
+    let len = text.len().min(buf.len());
+    buf[..len].copy_from_slice(&text[..len]);
     std::str::from_utf8(&buf[..len]).unwrap_or("")
+}
+
+/// The longest task id kept inline in the store's index (the mock's own ids are 37 bytes).
+const INLINE_ID: usize = 47;
+
+/// A task id as the index's key: inline when it is short, so that a lookup compares it in
+/// the table's own memory instead of reading one more heap line (a poll over 10 000 tasks is
+/// mostly cache misses).
+#[derive(Debug, Clone)]
+enum TaskKey {
+    Inline { len: u8, bytes: [u8; INLINE_ID] },
+    Heap(Box<str>),
+}
+
+impl TaskKey {
+    fn new(id: &str) -> Self {
+        match u8::try_from(id.len()) {
+            Ok(len) if id.len() <= INLINE_ID => {
+                let mut bytes = [0; INLINE_ID];
+                bytes[..id.len()].copy_from_slice(id.as_bytes());
+                Self::Inline { len, bytes }
+            }
+            _ => Self::Heap(id.into()),
+        }
+    }
+
+    fn as_bytes(&self) -> &[u8] {
+        match self {
+            Self::Inline { len, bytes } => &bytes[..usize::from(*len)],
+            Self::Heap(s) => s.as_bytes(),
+        }
+    }
+}
+
+impl std::hash::Hash for TaskKey {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.as_bytes().hash(state);
+    }
+}
+
+impl PartialEq for TaskKey {
+    fn eq(&self, other: &Self) -> bool {
+        self.as_bytes() == other.as_bytes()
+    }
+}
+
+impl Eq for TaskKey {}
+
+/// A borrowed id to look a [`TaskKey`] up by (hashed the same way; no key built per poll).
+struct IdRef<'a>(&'a str);
+
+impl std::hash::Hash for IdRef<'_> {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.0.as_bytes().hash(state);
+    }
+}
+
+impl hashbrown::Equivalent<TaskKey> for IdRef<'_> {
+    fn equivalent(&self, key: &TaskKey) -> bool {
+        self.0.as_bytes() == key.as_bytes()
+    }
 }
 
 /// How many tasks the store keeps at most.
@@ -119,7 +178,7 @@ impl StoredVideo {
 struct Inner {
     /// foldhash (hashbrown's default): a poll hashes a 37-byte id, and SipHash's defence
     /// against chosen keys is not needed for ids the mock draws itself.
-    tasks: hashbrown::HashMap<String, Arc<StoredVideo>>,
+    tasks: hashbrown::HashMap<TaskKey, Arc<StoredVideo>>,
     /// Ids in creation order.
     order: VecDeque<String>,
 }
@@ -200,7 +259,7 @@ impl VideoStore {
             tasks: inner
                 .order
                 .iter()
-                .filter_map(|id| inner.tasks.get(id).map(|t| StoredVideo::clone(t)))
+                .filter_map(|id| inner.tasks.get(&IdRef(id)).map(|t| StoredVideo::clone(t)))
                 .collect(),
         }
     }
@@ -212,11 +271,11 @@ impl VideoStore {
         inner.order.clear();
         let skip = snapshot.tasks.len().saturating_sub(self.cap);
         for t in snapshot.tasks.into_iter().skip(skip) {
-            if inner.tasks.contains_key(&t.id) {
+            if inner.tasks.contains_key(&IdRef(&t.id)) {
                 continue;
             }
             inner.order.push_back(t.id.clone());
-            inner.tasks.insert(t.id.clone(), Arc::new(t));
+            inner.tasks.insert(TaskKey::new(&t.id), Arc::new(t));
         }
     }
 
@@ -240,19 +299,19 @@ impl VideoStore {
                 .position(|id| {
                     inner
                         .tasks
-                        .get(id)
+                        .get(&IdRef(id))
                         .is_none_or(|t| t.status_at(now_ms).is_terminal())
                 })
                 .unwrap_or(0);
             match inner.order.remove(victim) {
                 Some(id) => {
-                    inner.tasks.remove(&id);
+                    inner.tasks.remove(&IdRef(&id));
                 }
                 None => break,
             }
         }
         inner.order.push_back(task.id.clone());
-        inner.tasks.insert(task.id.clone(), Arc::new(task));
+        inner.tasks.insert(TaskKey::new(&task.id), Arc::new(task));
     }
 
     /// The task `id` when it belongs to `owner` (`None` for an unknown id or another user's).
@@ -260,7 +319,7 @@ impl VideoStore {
         self.inner
             .lock()
             .tasks
-            .get(id)
+            .get(&IdRef(id))
             .filter(|t| t.owner == owner)
             .cloned()
     }
@@ -268,10 +327,10 @@ impl VideoStore {
     /// Deletes the task `id` when it belongs to `owner`; whether it did.
     pub fn remove(&self, id: &str, owner: i64) -> bool {
         let mut inner = self.inner.lock();
-        if inner.tasks.get(id).is_none_or(|t| t.owner != owner) {
+        if inner.tasks.get(&IdRef(id)).is_none_or(|t| t.owner != owner) {
             return false;
         }
-        inner.tasks.remove(id);
+        inner.tasks.remove(&IdRef(id));
         inner.order.retain(|x| x != id);
         true
     }
@@ -283,7 +342,7 @@ impl VideoStore {
             .order
             .iter()
             .rev()
-            .filter_map(|id| inner.tasks.get(id))
+            .filter_map(|id| inner.tasks.get(&IdRef(id)))
             .filter(|t| t.owner == owner)
             .take(limit)
             .cloned()
@@ -292,7 +351,7 @@ impl VideoStore {
 
     /// The task `id`, whoever owns it.
     pub fn get_any(&self, id: &str) -> Option<Arc<StoredVideo>> {
-        self.inner.lock().tasks.get(id).cloned()
+        self.inner.lock().tasks.get(&IdRef(id)).cloned()
     }
 
     /// Sets the outcome of a task that is not terminal yet (see
@@ -308,7 +367,7 @@ impl VideoStore {
         let mut inner = self.inner.lock();
         let task = inner
             .tasks
-            .get_mut(id)
+            .get_mut(&IdRef(id))
             .ok_or_else(|| OutcomeOverrideError::NotFound(id.to_owned()))?;
         let plan = override_outcome(&task.plan, now_ms, outcome, error, immediate)?;
         Arc::make_mut(task).plan = plan;
@@ -351,5 +410,29 @@ mod tests {
         assert!(store.is_empty());
         store.restore(snap.clone());
         assert_eq!(store.snapshot(), snap);
+    }
+
+    /// Ids of every length, inline (up to 47 bytes) or not, are stored, found, told apart and
+    /// removed; a prefix of an id is another id.
+    #[test]
+    fn ids_short_and_long_index_alike() {
+        let store = VideoStore::with_capacity(100);
+        let cfg = store.config(&serde_json::Value::Null).clone();
+        let ids: Vec<String> = [0, 1, 37, 46, 47, 48, 200]
+            .iter()
+            .map(|&n| "x".repeat(n))
+            .chain(["task_é".to_owned()])
+            .collect();
+        for id in &ids {
+            store.insert(task(id, 0, &cfg), 0);
+        }
+        for id in &ids {
+            assert_eq!(store.get(id, 1).map(|t| t.id.clone()).as_ref(), Some(id));
+        }
+        assert!(store.get_any(&"x".repeat(2)).is_none());
+        assert!(store.remove(&"x".repeat(48), 1));
+        assert!(store.get_any(&"x".repeat(48)).is_none());
+        assert!(store.get_any(&"x".repeat(47)).is_some());
+        assert_eq!(store.len(), ids.len() - 1);
     }
 }

@@ -73,14 +73,17 @@ fn poll_after(cx: &Ctx) -> u64 {
     cx.videos().config(&cx.fixtures().video).poll_after_ms
 }
 
-fn task_response(cx: &Ctx, t: &StoredVideo) -> MockResponse {
+/// The answer showing task `t`, whose id is `id` (a poll passes the id of its path, equal to
+/// the task's and already in the cache, where the task's own copy is one more heap read).
+fn task_response(cx: &Ctx, t: &StoredVideo, id: &str) -> MockResponse {
     let now = cx.now_ms();
     // The state is computed once. Only a completed task shows URLs: the others need no URL
     // (no String per poll), and the rest of the answer is borrowed from the task.
     let state = t.state(now);
     let url = (state.status == VideoStatus::Completed).then(|| t.content_url(&cx.base_url()));
     let mut seconds = [0; 20];
-    let view = t.view(state, url.as_deref(), &mut seconds, cx.profile());
+    let mut view = t.view(state, url.as_deref(), &mut seconds, cx.profile());
+    (view.id, view.task_id) = (id, id);
     let mut resp = error::json_written(ACCEPTED, |buf| view.write_json(buf));
     resp.headers_mut()
         .insert(POLL_AFTER_NAME, HeaderValue::from(poll_after(cx)));
@@ -241,7 +244,7 @@ async fn create(cx: &Ctx, req: Request<Incoming>) -> Result<MockResponse, MockRe
         plan,
     };
     cx.videos().insert(task.clone(), now_ms);
-    Ok(task_response(cx, &task))
+    Ok(task_response(cx, &task, &task.id))
 }
 
 fn list(cx: &Ctx) -> MockResponse {
@@ -267,7 +270,7 @@ fn find(cx: &Ctx, id: &str) -> Option<std::sync::Arc<StoredVideo>> {
 
 fn retrieve(cx: &Ctx, id: &str) -> MockResponse {
     match find(cx, id) {
-        Some(t) => task_response(cx, &t),
+        Some(t) => task_response(cx, &t, id),
         None => error::task_not_found(cx.profile()),
     }
 }
