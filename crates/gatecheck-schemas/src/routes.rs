@@ -244,7 +244,7 @@ mod tests {
         let methods = ["GET", "get", "POST", "PUT", "DELETE", "HEAD", "PATCH"];
         let mut paths = vec![String::new(), "/".to_owned(), "//".to_owned()];
         for r in ROUTES {
-            paths.push(r.path.replace('{', "").replace('}', ""));
+            paths.push(r.path.replace(['{', '}'], ""));
             paths.push(format!("{}/", r.path));
         }
         for a in words {
