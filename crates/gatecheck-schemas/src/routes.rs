@@ -71,7 +71,7 @@ pub fn find_route(method: &str, path: &str) -> Option<&'static Route> {
     // serves.
     let mut segments = [""; MAX_SEGMENTS];
     let mut n = 0;
-    for segment in path.split('/').filter(|s| !s.is_empty()) {
+    for segment in segments_of(path) {
         // More segments than any template has: nothing matches.
         let slot = segments.get_mut(n)?;
         *slot = segment;
@@ -106,7 +106,7 @@ fn compiled() -> &'static [Compiled] {
             .iter()
             .map(|route| Compiled {
                 route,
-                template: route.path.split('/').filter(|s| !s.is_empty()).collect(),
+                template: segments_of(route.path).collect(),
             })
             .collect()
     });
@@ -150,8 +150,8 @@ pub fn find_in<'t>(table: &'t [Route], method: &str, path: &str) -> Option<&'t R
 /// assert!(!path_matches("/v1/videos/{task_id}", "/v1/videos"));
 /// ```
 pub fn path_matches(template: &str, path: &str) -> bool {
-    let mut want = template.split('/').filter(|s| !s.is_empty());
-    let mut got = path.split('/').filter(|s| !s.is_empty());
+    let mut want = segments_of(template);
+    let mut got = segments_of(path);
     loop {
         match (want.next(), got.next()) {
             (None, None) => return true,
@@ -159,6 +159,11 @@ pub fn path_matches(template: &str, path: &str) -> bool {
             _ => return false,
         }
     }
+}
+
+/// The segments of a path or template: empty ones (a trailing or doubled `/`) are ignored.
+fn segments_of(path: &str) -> impl Iterator<Item = &str> {
+    path.split('/').filter(|s| !s.is_empty())
 }
 
 fn segment_matches(template: &str, segment: &str) -> bool {
