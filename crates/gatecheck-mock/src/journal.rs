@@ -71,7 +71,7 @@ pub(crate) struct Record<'a> {
 }
 
 /// The longest path or query the journal keeps (so its memory stays bounded).
-pub(crate) const MAX_TEXT: usize = 1024;
+const MAX_TEXT: usize = 1024;
 
 /// `s` cut to at most [`MAX_TEXT`] bytes, on a character boundary.
 fn clip(s: &str) -> &str {
