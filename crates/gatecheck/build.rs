@@ -8,6 +8,8 @@
 
 fn main() {
     println!("cargo:rerun-if-changed=build.rs");
+    // `RUSTFLAGS="--cfg gatecheck_system_allocator"`: no jemalloc (see Cargo.toml).
+    println!("cargo::rustc-check-cfg=cfg(gatecheck_system_allocator)");
     let os = std::env::var("CARGO_CFG_TARGET_OS").unwrap_or_default();
     let env = std::env::var("CARGO_CFG_TARGET_ENV").unwrap_or_default();
     if os == "linux" && env == "gnu" {
