@@ -8,7 +8,13 @@ mod cmd;
 /// jemalloc, configured at build time (`.cargo/config.toml`) to purge freed pages from a
 /// background thread: the RSS goes back down after a connection burst. A build with
 /// `--cfg gatecheck_system_allocator` in `RUSTFLAGS` (`.ci/run`'s) keeps the system allocator.
-#[cfg(all(unix, not(target_env = "musl"), not(gatecheck_system_allocator)))]
+/// Not documented: rustdoc does not see `RUSTFLAGS`, and without the dependency it would fail.
+#[cfg(all(
+    unix,
+    not(target_env = "musl"),
+    not(gatecheck_system_allocator),
+    not(doc)
+))]
 #[global_allocator]
 static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
 
