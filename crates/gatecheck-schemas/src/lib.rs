@@ -29,6 +29,7 @@ mod profile;
 mod registry;
 pub mod routes;
 pub mod rules;
+mod scan;
 mod schemas;
 pub mod types;
 #[cfg(feature = "validate")]

@@ -67,8 +67,8 @@ pub const ROUTES: &[Route] = &[
 /// ```
 pub fn find_route(method: &str, path: &str) -> Option<&'static Route> {
     // The same answer as `find_in(ROUTES, ..)` (a test compares them), with the path split
-    // once and the templates split once per process: this runs on every request the mock
-    // serves.
+    // once, and the templates split and grouped by their number of segments once per
+    // process: this runs on every request the mock serves.
     let mut segments = [""; MAX_SEGMENTS];
     let mut n = 0;
     for segment in segments_of(path) {
@@ -79,14 +79,14 @@ pub fn find_route(method: &str, path: &str) -> Option<&'static Route> {
     }
     let segments = &segments[..n];
     compiled()
+        .get(n)?
         .iter()
         .find(|c| {
-            c.template.len() == n
-                && c.route.method.eq_ignore_ascii_case(method)
+            c.route.method.eq_ignore_ascii_case(method)
                 && c.template
                     .iter()
                     .zip(segments)
-                    .all(|(w, g)| segment_matches(w, g))
+                    .all(|(part, got)| part.matches(got))
         })
         .map(|c| c.route)
 }
@@ -97,18 +97,20 @@ const MAX_SEGMENTS: usize = 8;
 /// A route with its template split into its non-empty segments.
 struct Compiled {
     route: &'static Route,
-    template: Vec<&'static str>,
+    template: Vec<Part<'static>>,
 }
 
-fn compiled() -> &'static [Compiled] {
-    static TABLE: std::sync::LazyLock<Vec<Compiled>> = std::sync::LazyLock::new(|| {
-        ROUTES
-            .iter()
-            .map(|route| Compiled {
-                route,
-                template: segments_of(route.path).collect(),
-            })
-            .collect()
+/// The routes whose templates have `n` segments at index `n`, in table order.
+fn compiled() -> &'static [Vec<Compiled>] {
+    static TABLE: std::sync::LazyLock<Vec<Vec<Compiled>>> = std::sync::LazyLock::new(|| {
+        let mut by_len: Vec<Vec<Compiled>> = (0..MAX_SEGMENTS).map(|_| Vec::new()).collect();
+        for route in ROUTES {
+            let template: Vec<Part<'static>> = segments_of(route.path).map(Part::of).collect();
+            if let Some(group) = by_len.get_mut(template.len()) {
+                group.push(Compiled { route, template });
+            }
+        }
+        by_len
     });
     &TABLE
 }
@@ -162,17 +164,64 @@ pub fn path_matches(template: &str, path: &str) -> bool {
 }
 
 /// The segments of a path or template: empty ones (a trailing or doubled `/`) are ignored.
-fn segments_of(path: &str) -> impl Iterator<Item = &str> {
-    path.split('/').filter(|s| !s.is_empty())
+///
+/// ```
+/// use gatecheck_schemas::routes::segments_of;
+/// assert!(segments_of("//v1/videos/").eq(["v1", "videos"]));
+/// assert_eq!(segments_of("/").next(), None);
+/// ```
+pub fn segments_of(path: &str) -> Segments<'_> {
+    Segments { rest: path }
+}
+
+/// The iterator of [`segments_of`]: a scan for `/` eight bytes at a time (this runs on every
+/// request the mock serves).
+#[derive(Debug, Clone)]
+pub struct Segments<'a> {
+    rest: &'a str,
+}
+
+impl<'a> Iterator for Segments<'a> {
+    type Item = &'a str;
+
+    fn next(&mut self) -> Option<&'a str> {
+        let bytes = self.rest.as_bytes();
+        let start = bytes.iter().position(|&b| b != b'/')?;
+        let end = crate::scan::find_byte(&bytes[start..], b'/').map_or(bytes.len(), |i| start + i);
+        // `start` and `end` are at `/` or the ends: ASCII boundaries.
+        let segment = self.rest.get(start..end)?;
+        self.rest = self.rest.get(end..).unwrap_or("");
+        Some(segment)
+    }
 }
 
 fn segment_matches(template: &str, segment: &str) -> bool {
-    match template.strip_prefix('{') {
-        None => template == segment,
-        Some(rest) => {
-            // `{name}` plus an optional literal suffix (`{file}.png`).
-            let suffix = rest.split_once('}').map_or("", |(_, s)| s);
-            segment.len() > suffix.len() && segment.ends_with(suffix)
+    Part::of(template).matches(segment)
+}
+
+/// One segment of a template: a literal, or a `{name}` parameter with an optional literal
+/// suffix (`{file}.png`).
+#[derive(Debug, Clone, Copy)]
+enum Part<'t> {
+    Literal(&'t str),
+    Param { suffix: &'t str },
+}
+
+impl<'t> Part<'t> {
+    fn of(template: &'t str) -> Self {
+        match template.strip_prefix('{') {
+            None => Part::Literal(template),
+            Some(rest) => Part::Param {
+                suffix: rest.split_once('}').map_or("", |(_, s)| s),
+            },
+        }
+    }
+
+    /// A parameter matches one segment longer than its suffix that ends with it.
+    fn matches(self, segment: &str) -> bool {
+        match self {
+            Part::Literal(l) => l == segment,
+            Part::Param { suffix } => segment.len() > suffix.len() && segment.ends_with(suffix),
         }
     }
 }
@@ -214,8 +263,19 @@ mod tests {
 
     #[test]
     fn no_template_has_more_segments_than_the_fast_lookup_holds() {
-        for c in compiled() {
-            assert!(c.template.len() < MAX_SEGMENTS, "{:?}", c.route);
+        for r in ROUTES {
+            assert!(segments_of(r.path).count() < MAX_SEGMENTS, "{r:?}");
+        }
+        let grouped: usize = compiled().iter().map(Vec::len).sum();
+        assert_eq!(grouped, ROUTES.len());
+    }
+
+    proptest::proptest! {
+        /// The byte scan splits as `str::split` with empty segments dropped.
+        #[test]
+        fn segments_split_as_str_split_does(path in "[/a-z.{}é]{0,24}") {
+            let oracle: Vec<&str> = path.split('/').filter(|s| !s.is_empty()).collect();
+            proptest::prop_assert_eq!(segments_of(&path).collect::<Vec<_>>(), oracle);
         }
     }
 

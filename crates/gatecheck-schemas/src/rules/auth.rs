@@ -86,7 +86,11 @@ pub fn parse_bearer(header: &str) -> Option<&str> {
         }
     }
     let value = value.strip_prefix("sk-").unwrap_or(value);
-    let value = value.split('-').next().unwrap_or("");
+    // The key ends at its first `-` (this runs on every model request).
+    let value = match crate::scan::find_byte(value.as_bytes(), b'-') {
+        Some(end) => value.get(..end).unwrap_or(value),
+        None => value,
+    };
     if value.is_empty() {
         None
     } else {
