@@ -12,20 +12,70 @@ const ALNUM: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz01234
 /// A seeded source of identifiers.
 #[derive(Debug)]
 pub struct Ids {
-    rng: Mutex<SmallRng>,
+    inner: Mutex<Inner>,
+}
+
+/// The RNG, and the last second a request id was stamped with.
+#[derive(Debug)]
+struct Inner {
+    rng: SmallRng,
+    stamp: Stamp,
+}
+
+/// A second as `YYYYMMDDhhmmss` (UTC): every request id of that second starts with it, so the
+/// date is worked out once a second, not once a request.
+#[derive(Debug, Clone, Copy)]
+struct Stamp {
+    secs: i64,
+    digits: [u8; STAMP_LEN],
+}
+
+/// `YYYYMMDDhhmmss`.
+const STAMP_LEN: usize = 14;
+
+/// The seconds of years 0000 to 9999, whose stamps have exactly [`STAMP_LEN`] digits.
+const STAMPED_SECS: std::ops::RangeInclusive<i64> = -62_167_219_200..=253_402_300_799;
+
+impl Stamp {
+    /// The stamp of `secs` (one of [`STAMPED_SECS`]).
+    fn of(secs: i64) -> Self {
+        let (y, mo, d) = civil_from_days(secs.div_euclid(86_400));
+        let sod = secs.rem_euclid(86_400);
+        let mut digits = [0; STAMP_LEN];
+        let mut at = 0;
+        for (part, width) in [
+            (y, 4),
+            (mo, 2),
+            (d, 2),
+            (sod / 3600, 2),
+            (sod % 3600 / 60, 2),
+            (sod % 60, 2),
+        ] {
+            let mut n = part.unsigned_abs();
+            for slot in digits[at..at + width].iter_mut().rev() {
+                *slot = b'0' + (n % 10) as u8;
+                n /= 10;
+            }
+            at += width;
+        }
+        Self { secs, digits }
+    }
 }
 
 impl Ids {
     /// A source seeded with `seed`.
     pub fn new(seed: u64) -> Self {
         Self {
-            rng: Mutex::new(SmallRng::seed_from_u64(seed)),
+            inner: Mutex::new(Inner {
+                rng: SmallRng::seed_from_u64(seed),
+                stamp: Stamp::of(0),
+            }),
         }
     }
 
     /// `n` random letters and digits.
     pub fn alnum(&self, n: usize) -> String {
-        let mut rng = self.rng.lock();
+        let rng = &mut self.inner.lock().rng;
         (0..n)
             .map(|_| ALNUM[rng.gen_range(0..ALNUM.len())] as char)
             .collect()
@@ -41,27 +91,24 @@ impl Ids {
         use std::fmt::Write as _;
         let secs = now_ms.div_euclid(1000);
         let nanos = now_ms.rem_euclid(1000) * 1_000_000;
-        let (y, mo, d) = civil_from_days(secs.div_euclid(86_400));
-        let sod = secs.rem_euclid(86_400);
-        // Written in place: no allocation (at most 36 bytes for any i64 time), and digit by
-        // digit for the years 0-9999 (`write!` is the general path).
+        // Written in place: no allocation (at most 36 bytes for any i64 time). The years
+        // 0-9999 take the stamp of the second, kept from the last request (`write!` is the
+        // general path).
         let mut id = RequestId {
             bytes: [0; REQUEST_ID_CAPACITY],
             len: 0,
         };
-        if (0..=9999).contains(&y) {
-            id.push_decimal(y.unsigned_abs(), 4);
-            for (part, width) in [
-                (mo, 2),
-                (d, 2),
-                (sod / 3600, 2),
-                (sod % 3600 / 60, 2),
-                (sod % 60, 2),
-                (nanos, 1),
-            ] {
-                id.push_decimal(part.unsigned_abs(), width);
+        let mut inner = self.inner.lock();
+        if STAMPED_SECS.contains(&secs) {
+            if inner.stamp.secs != secs {
+                inner.stamp = Stamp::of(secs);
             }
+            id.bytes[..STAMP_LEN].copy_from_slice(&inner.stamp.digits);
+            id.len = STAMP_LEN;
+            id.push_decimal(nanos.unsigned_abs(), 1);
         } else {
+            let (y, mo, d) = civil_from_days(secs.div_euclid(86_400));
+            let sod = secs.rem_euclid(86_400);
             let _ = write!(
                 id,
                 "{y:04}{mo:02}{d:02}{:02}{:02}{:02}{nanos}",
@@ -70,11 +117,11 @@ impl Ids {
                 sod % 60,
             );
         }
-        let mut rng = self.rng.lock();
-        for _ in 0..8 {
-            let c = ALNUM[rng.gen_range(0..ALNUM.len())] as char;
-            let _ = id.write_char(c);
+        let end = (id.len + RANDOM_LEN).min(REQUEST_ID_CAPACITY);
+        for slot in &mut id.bytes[id.len..end] {
+            *slot = ALNUM[inner.rng.gen_range(0..ALNUM.len())];
         }
+        id.len = end;
         id
     }
 
@@ -104,8 +151,11 @@ fn civil_from_days(days: i64) -> (i64, i64, i64) {
 }
 
 /// Room for a request id: 23 digits for any date up to year 9999 (36 for any `i64` time) and
-/// 8 random characters.
+/// [`RANDOM_LEN`] random characters.
 const REQUEST_ID_CAPACITY: usize = 48;
+
+/// The random letters and digits that end a request id.
+const RANDOM_LEN: usize = 8;
 
 /// A request id held inline (`Copy`, no allocation), written once per request.
 #[derive(Clone, Copy)]
@@ -207,6 +257,46 @@ mod tests {
                 sod % 60
             );
             assert_eq!(&id[..id.len() - 8], want, "{ms}");
+        }
+    }
+
+    /// The formatter's id of `ms`, without the random part.
+    fn formatted(ms: i64) -> String {
+        let secs = i64::div_euclid(ms, 1000);
+        let (y, mo, d) = civil_from_days(secs.div_euclid(86_400));
+        let sod = secs.rem_euclid(86_400);
+        let nanos = ms.rem_euclid(1000) * 1_000_000;
+        format!(
+            "{y:04}{mo:02}{d:02}{:02}{:02}{:02}{nanos}",
+            sod / 3600,
+            sod % 3600 / 60,
+            sod % 60
+        )
+    }
+
+    use proptest::strategy::Strategy as _;
+
+    proptest::proptest! {
+        /// The kept stamp never shows a stale second: ids of times that go back and forth,
+        /// within one second and across seconds, years and the ends of year 0 and 9999.
+        #[test]
+        fn kept_stamps_match_the_formatter(
+            times in proptest::collection::vec(
+                proptest::prop_oneof![
+                    -62_167_219_200_500i64..-62_167_219_199_000,
+                    1_763_683_199_000i64..1_763_683_202_000,
+                    253_402_300_798_000i64..253_402_300_800_500,
+                    proptest::num::i64::ANY.prop_map(|t| t / 1000),
+                ],
+                1..40,
+            )
+        ) {
+            let ids = Ids::new(9);
+            for ms in times {
+                let id = ids.request_id(ms);
+                let id = id.as_str();
+                proptest::prop_assert_eq!(&id[..id.len() - RANDOM_LEN], formatted(ms));
+            }
         }
     }
 
