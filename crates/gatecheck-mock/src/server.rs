@@ -91,6 +91,26 @@ pub(crate) async fn serve(
     let _ = tokio::time::timeout(SHUTDOWN_GRACE, alive_rx.recv()).await;
 }
 
+/// One request: its answer, written through to the state file first when it changed state.
+/// An `async fn` taking the request (not a future built outside and moved in): hyper keeps
+/// this future in a box, and the request's dispatch is in it once, not twice.
+async fn answer(
+    app: Arc<App>,
+    peer: SocketAddr,
+    req: hyper::Request<hyper::body::Incoming>,
+    persist: Option<Arc<persist::Persist>>,
+    guard: InFlight,
+) -> Result<crate::error::MockResponse, routes::Dropped> {
+    let mut resp = routes::dispatch(app, peer, req).await;
+    if let (Some(persist), Ok(answer)) = (persist, resp.as_mut()) {
+        if !persist.sync().await {
+            *answer = persist::not_persisted(answer);
+        }
+    }
+    drop(guard);
+    resp
+}
+
 async fn connection(
     stream: tokio::net::TcpStream,
     peer: SocketAddr,
@@ -120,17 +140,7 @@ async fn connection(
             .persist
             .clone()
             .filter(|_| persist::may_write(req.method()));
-        let fut = routes::dispatch(svc_app.clone(), peer, req);
-        async move {
-            let mut resp = fut.await;
-            if let (Some(persist), Ok(answer)) = (persist, resp.as_mut()) {
-                if !persist.sync().await {
-                    *answer = persist::not_persisted(answer);
-                }
-            }
-            drop(guard);
-            resp
-        }
+        answer(svc_app.clone(), peer, req, persist, guard)
     });
     let conn = builder.serve_connection(TokioIo::new(io), svc);
     let mut conn = std::pin::pin!(conn);

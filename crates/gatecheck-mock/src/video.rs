@@ -189,6 +189,8 @@ pub struct VideoStore {
     inner: Mutex<Inner>,
     cap: usize,
     config: OnceLock<VideoConfig>,
+    /// `poll_after_ms` of [`Self::config`] as a header value, made once (not per poll).
+    poll_after: OnceLock<http::HeaderValue>,
 }
 
 impl Default for VideoStore {
@@ -223,7 +225,16 @@ impl VideoStore {
             inner: Mutex::new(Inner::default()),
             cap: cap.max(1),
             config: OnceLock::new(),
+            poll_after: OnceLock::new(),
         }
+    }
+
+    /// The `openai-poll-after-ms` value of task answers: `poll_after_ms` of
+    /// [`Self::config`], as a header value made once per store.
+    pub(crate) fn poll_after_header(&self, fixture: &serde_json::Value) -> http::HeaderValue {
+        self.poll_after
+            .get_or_init(|| http::HeaderValue::from(self.config(fixture).poll_after_ms))
+            .clone()
     }
 
     /// The video configuration: `fixture` (the `video` fixture) when it parses, else the

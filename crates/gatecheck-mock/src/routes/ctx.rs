@@ -384,7 +384,7 @@ impl Ctx {
 /// prefix), without collecting them: a route matches `[None, ..]` for no segment,
 /// `[Some(id), None, _]` for exactly one, `[Some(id), Some("x"), None]` for exactly two.
 pub(crate) fn segments(rest: &str) -> [Option<&str>; 3] {
-    let mut it = rest.split('/').filter(|s| !s.is_empty());
+    let mut it = gatecheck_schemas::routes::segments_of(rest);
     [it.next(), it.next(), it.next()]
 }
 

@@ -48,7 +48,9 @@ pub(crate) async fn handle(cx: &Ctx, req: Request<Incoming>) -> MockResponse {
     let query = uri.query().unwrap_or("");
     let rest = path.strip_prefix("/v1/videos").unwrap_or("");
     let result = match (&method, segments(rest)) {
-        (&Method::POST, [None, ..]) => create(cx, req).await,
+        // Boxed: the upload's state would make every poll's future kilobytes larger (and
+        // the router copies it into its box).
+        (&Method::POST, [None, ..]) => Box::pin(create(cx, req)).await,
         (&Method::GET, [None, ..]) => Ok(list(cx)),
         (&Method::GET, [Some(id), None, _]) => Ok(retrieve(cx, id)),
         (&Method::GET, [Some(id), Some("content"), None]) => Ok(content(cx, id, query)),
@@ -69,8 +71,8 @@ fn owner(cx: &Ctx) -> i64 {
     cx.key().map(|k| k.user_id).unwrap_or(0)
 }
 
-fn poll_after(cx: &Ctx) -> u64 {
-    cx.videos().config(&cx.fixtures().video).poll_after_ms
+fn poll_after(cx: &Ctx) -> HeaderValue {
+    cx.videos().poll_after_header(&cx.fixtures().video)
 }
 
 /// The answer showing task `t`, whose id is `id` (a poll passes the id of its path, equal to
@@ -85,8 +87,7 @@ fn task_response(cx: &Ctx, t: &StoredVideo, id: &str) -> MockResponse {
     let mut view = t.view(state, url.as_deref(), &mut seconds, cx.profile());
     (view.id, view.task_id) = (id, id);
     let mut resp = error::json_written(ACCEPTED, |buf| view.write_json(buf));
-    resp.headers_mut()
-        .insert(POLL_AFTER_NAME, HeaderValue::from(poll_after(cx)));
+    resp.headers_mut().insert(POLL_AFTER_NAME, poll_after(cx));
     resp
 }
 
