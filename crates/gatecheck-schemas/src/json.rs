@@ -29,12 +29,9 @@ use crate::types::{ImageUsage, KeyRecord, TokenDetails, VideoTask};
 /// assert_eq!(out, serde_json::to_vec("a \"quoted\"\n é").unwrap());
 /// ```
 pub fn push_str(out: &mut Vec<u8>, s: &str) {
-    // serde_json escapes the control characters, `"` and `\` only. A fold without an early
-    // exit, which the compiler turns into a vector loop.
-    let needs_escape = s.bytes().fold(false, |any, b| {
-        any | (b < 0x20) | (b == b'"') | (b == b'\\')
-    });
-    if !needs_escape {
+    // serde_json escapes the control characters, `"` and `\` only (checked eight bytes at a
+    // time).
+    if !crate::scan::needs_json_escape(s.as_bytes()) {
         out.reserve(s.len() + 2);
         out.push(b'"');
         out.extend_from_slice(s.as_bytes());
