@@ -196,13 +196,13 @@ fn allocations_per_request_beyond_bare_hyper() {
             ));
         }
         let routes: Vec<(&str, Vec<Vec<u8>>, f64)> = vec![
-            ("catalog", vec![request("GET", "/api/models", &[], b"")], 2.0),
+            ("catalog", vec![request("GET", "/api/models", &[], b"")], 1.0),
             (
                 "model-get",
                 vec![request("GET", "/v1/models/tts-1", &[("authorization", &bearer)], b"")],
-                2.0,
+                1.0,
             ),
-            ("video-poll", polls, 7.0),
+            ("video-poll", polls, 3.0),
             (
                 "token-put",
                 vec![request(
@@ -215,7 +215,7 @@ fn allocations_per_request_beyond_bare_hyper() {
                     ],
                     put_body.as_bytes(),
                 )],
-                9.0,
+                8.0,
             ),
             (
                 "image-generation",
@@ -225,7 +225,7 @@ fn allocations_per_request_beyond_bare_hyper() {
                     &[("authorization", &bearer), json],
                     br#"{"model":"flux-schnell","prompt":"a lighthouse","size":"512x512","n":1}"#,
                 )],
-                8.0,
+                7.0,
             ),
         ];
         println!("allocations per request (dhat total_blocks / {REQUESTS} requests, after a warm-up)");
