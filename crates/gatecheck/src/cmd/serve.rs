@@ -84,7 +84,6 @@ pub struct ServeArgs {
 /// Runs the subcommand and returns the exit code: [`exit::PASSED`] after a clean stop (SIGINT or
 /// SIGTERM), [`exit::ERROR`] when the mock cannot start or its state cannot be saved.
 pub fn run(args: ServeArgs) -> u8 {
-    init_tracing();
     runtime::block_on("serve", async {
         runtime::exit_code("serve", serve(args).await.map(|()| exit::PASSED))
     })
@@ -144,6 +143,11 @@ async fn serve(args: ServeArgs) -> anyhow::Result<()> {
             anyhow!("cannot listen on {}:{}: {e}", args.host, args.port)
         }
     })?;
+    // Logging starts once the mock listens: the subscriber's set-up (the `RUST_LOG` filter,
+    // the registry) is then off the path to the first answer (about 0.3 ms of a 3.4 ms start,
+    // BENCHMARKS.md). Nothing logs at `info` or above before this point; the `debug` line of
+    // the listening address is in the banner.
+    init_tracing();
     announce(&server, &args)?;
     wait_for_signal().await;
     tracing::info!("shutting down: draining connections");
