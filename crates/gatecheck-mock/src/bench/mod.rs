@@ -171,7 +171,12 @@ pub fn run(config: &BenchConfig) -> Result<BenchReport, BenchError> {
     let servers = runtime(config.server_threads, "bench-server")?;
     let client = runtime(config.client_threads, "bench-client")?;
 
-    // Start-up first, while nothing of the mock has run in this process yet.
+    // Start-up first, while nothing of the mock has run in this process yet; but after both
+    // runtimes' worker threads are up (a task has run on each), so that their own start does
+    // not share the cores with the timed one.
+    for rt in [&servers, &client] {
+        let _ = rt.block_on(rt.spawn(async {}));
+    }
     let startup = servers.block_on(start_times(config.starts));
     let rss_start = rss_bytes();
 
