@@ -41,8 +41,7 @@ impl Stamp {
     fn of(secs: i64) -> Self {
         let (y, mo, d) = civil_from_days(secs.div_euclid(86_400));
         let sod = secs.rem_euclid(86_400);
-        let mut digits = [0; STAMP_LEN];
-        let mut at = 0;
+        let mut id = RequestId::empty();
         for (part, width) in [
             (y, 4),
             (mo, 2),
@@ -51,13 +50,10 @@ impl Stamp {
             (sod % 3600 / 60, 2),
             (sod % 60, 2),
         ] {
-            let mut n = part.unsigned_abs();
-            for slot in digits[at..at + width].iter_mut().rev() {
-                *slot = b'0' + (n % 10) as u8;
-                n /= 10;
-            }
-            at += width;
+            id.push_decimal(part.unsigned_abs(), width);
         }
+        let mut digits = [0; STAMP_LEN];
+        digits.copy_from_slice(&id.bytes[..STAMP_LEN]);
         Self { secs, digits }
     }
 }
@@ -94,10 +90,7 @@ impl Ids {
         // Written in place: no allocation (at most 36 bytes for any i64 time). The years
         // 0-9999 take the stamp of the second, kept from the last request (`write!` is the
         // general path).
-        let mut id = RequestId {
-            bytes: [0; REQUEST_ID_CAPACITY],
-            len: 0,
-        };
+        let mut id = RequestId::empty();
         let mut inner = self.inner.lock();
         if STAMPED_SECS.contains(&secs) {
             if inner.stamp.secs != secs {
@@ -165,6 +158,14 @@ pub(crate) struct RequestId {
 }
 
 impl RequestId {
+    /// No characters yet.
+    fn empty() -> Self {
+        Self {
+            bytes: [0; REQUEST_ID_CAPACITY],
+            len: 0,
+        }
+    }
+
     /// The id as text (ASCII digits and letters only).
     pub(crate) fn as_str(&self) -> &str {
         std::str::from_utf8(&self.bytes[..self.len]).unwrap_or_default()
@@ -222,15 +223,9 @@ mod tests {
             (2026, 4),
             (u64::MAX, 1),
         ] {
-            let mut fast = RequestId {
-                bytes: [0; REQUEST_ID_CAPACITY],
-                len: 0,
-            };
+            let mut fast = RequestId::empty();
             fast.push_decimal(n, width);
-            let mut slow = RequestId {
-                bytes: [0; REQUEST_ID_CAPACITY],
-                len: 0,
-            };
+            let mut slow = RequestId::empty();
             write!(slow, "{n:0width$}").unwrap();
             assert_eq!(fast.as_str(), slow.as_str());
         }
@@ -246,17 +241,7 @@ mod tests {
         ] {
             let id = ids.request_id(ms);
             let id = id.as_str();
-            let secs = i64::div_euclid(ms, 1000);
-            let (y, mo, d) = civil_from_days(secs.div_euclid(86_400));
-            let sod = secs.rem_euclid(86_400);
-            let nanos = ms.rem_euclid(1000) * 1_000_000;
-            let want = format!(
-                "{y:04}{mo:02}{d:02}{:02}{:02}{:02}{nanos}",
-                sod / 3600,
-                sod % 3600 / 60,
-                sod % 60
-            );
-            assert_eq!(&id[..id.len() - 8], want, "{ms}");
+            assert_eq!(&id[..id.len() - RANDOM_LEN], formatted(ms), "{ms}");
         }
     }
 

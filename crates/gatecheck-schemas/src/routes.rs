@@ -157,7 +157,7 @@ pub fn path_matches(template: &str, path: &str) -> bool {
     loop {
         match (want.next(), got.next()) {
             (None, None) => return true,
-            (Some(w), Some(g)) if segment_matches(w, g) => {}
+            (Some(w), Some(g)) if Part::of(w).matches(g) => {}
             _ => return false,
         }
     }
@@ -193,10 +193,6 @@ impl<'a> Iterator for Segments<'a> {
         self.rest = self.rest.get(end..).unwrap_or("");
         Some(segment)
     }
-}
-
-fn segment_matches(template: &str, segment: &str) -> bool {
-    Part::of(template).matches(segment)
 }
 
 /// One segment of a template: a literal, or a `{name}` parameter with an optional literal

@@ -115,7 +115,7 @@ fn try_parse_serve(
     let matches = command.try_get_matches_from_mut(args)?;
     match matches.subcommand() {
         Some(("serve", sub)) => {
-            cmd::serve::ServeArgs::from_arg_matches(sub).map_err(|e| e.format(&mut serve_only()))
+            cmd::serve::ServeArgs::from_arg_matches(sub).map_err(|e| e.format(&mut command))
         }
         _ => Err(command.error(
             clap::error::ErrorKind::MissingSubcommand,

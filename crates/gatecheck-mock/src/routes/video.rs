@@ -352,7 +352,7 @@ pub(crate) async fn control(cx: &Ctx, req: Request<Incoming>) -> MockResponse {
     let path = req.uri().path().trim_end_matches('/').to_owned();
     let method = req.method().clone();
     let rest = path.strip_prefix("/__mock/videos").unwrap_or("");
-    let parts: Vec<&str> = rest.split('/').filter(|s| !s.is_empty()).collect();
+    let parts: Vec<&str> = gatecheck_schemas::routes::segments_of(rest).collect();
     match (&method, parts.as_slice()) {
         (&Method::GET, []) => {
             let now = cx.now_ms();
