@@ -3,20 +3,8 @@
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
+mod alloc;
 mod cmd;
-
-/// jemalloc, configured at build time (`.cargo/config.toml`) to purge freed pages from a
-/// background thread: the RSS goes back down after a connection burst. A build with
-/// `--cfg gatecheck_system_allocator` in `RUSTFLAGS` (`.ci/run`'s) keeps the system allocator.
-/// Not documented: rustdoc does not see `RUSTFLAGS`, and without the dependency it would fail.
-#[cfg(all(
-    unix,
-    not(target_env = "musl"),
-    not(gatecheck_system_allocator),
-    not(doc)
-))]
-#[global_allocator]
-static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
 
 /// The top-level help's one-line description (from the package).
 const ABOUT: &str = env!("CARGO_PKG_DESCRIPTION");
@@ -67,6 +55,8 @@ fn main() -> ExitCode {
     if std::env::args_os().nth(1).is_some_and(|a| a == "serve") {
         return ExitCode::from(cmd::serve::run(parse_serve(std::env::args_os())));
     }
+    // Every other command: no start-up to keep short.
+    alloc::start_background_purge();
     let cli = Cli::parse();
     let code = match cli.command {
         Command::Serve(args) => cmd::serve::run(args),
