@@ -60,7 +60,7 @@ pub fn multipart(data: &[u8]) {
     let (ct, body) = first_line(data);
     let ct = String::from_utf8_lossy(ct).into_owned();
     let body = bytes::Bytes::copy_from_slice(body);
-    let _ = rt.block_on(gatecheck_mock::inputs::read_multipart(&ct, body));
+    let _ = rt.block_on(gatecheck_schemas::multipart::read(&ct, body));
 }
 
 fn key(status: i64, expired_time: i64) -> KeyRecord {
@@ -87,7 +87,7 @@ fn key(status: i64, expired_time: i64) -> KeyRecord {
 /// The `PUT /api/token/` body: the mock's parse, then the rules' checks and update, in both
 /// profiles, with and without `status_only`, on enabled, expired and exhausted keys.
 pub fn token_update(data: &[u8]) {
-    let Ok(req) = gatecheck_mock::inputs::parse_update_body(data) else {
+    let Ok(req) = gatecheck_schemas::rules::token::parse_update_body(data) else {
         return;
     };
     let groups = vec!["default".to_owned(), "vip".to_owned()];
@@ -134,7 +134,7 @@ pub fn allow_ips(data: &[u8]) {
 /// The image/video `size` (`<w>x<h>`) as the mock parses it.
 pub fn size(data: &[u8]) {
     let s = String::from_utf8_lossy(data);
-    if let Some((w, h)) = gatecheck_mock::inputs::parse_size(&s) {
+    if let Some((w, h)) = gatecheck_schemas::rules::media::parse_size(&s) {
         assert!(w > 0 && h > 0, "{s:?} parsed to {w}x{h}");
     }
 }

@@ -12,6 +12,8 @@
 //!   `schemas/openapi.json`), generated from the route table [`routes`] that the mock
 //!   dispatches on; [`openapi::check`] judges an answer against it.
 //! - `arbitrary` (feature `arbitrary`): proptest strategies for the typed resources.
+//! - `multipart` (feature `multipart`): `multipart/form-data` bodies read as the service
+//!   reads them.
 //!
 //! Validation ([`validate`], [`is_valid`], [`bundled`], [`openapi::check`]) is the `validate`
 //! feature, on by default. Without it the crate does not depend on `jsonschema`: the mock
@@ -23,6 +25,8 @@ pub mod arbitrary;
 mod content;
 pub mod decisions;
 pub mod json;
+#[cfg(feature = "multipart")]
+pub mod multipart;
 pub mod openapi;
 mod profile;
 #[cfg(feature = "validate")]

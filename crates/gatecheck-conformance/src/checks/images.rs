@@ -5,7 +5,7 @@ use super::Kind::{Deviation, Failure};
 use super::{def, is_validation_rejection, CheckDef, Ctx, Halt, Outcome, Pass, Phase};
 use crate::client::{Exchange, RequestSpec};
 use base64::Engine;
-use gatecheck_schemas::rules::media::{default_image_size, parse_png};
+use gatecheck_schemas::rules::media::{default_image_size, parse_png, parse_size};
 use gatecheck_schemas::rules::quota::Usage;
 use gatecheck_schemas::types::ImageResult;
 use gatecheck_schemas::Profile;
@@ -111,10 +111,7 @@ async fn png_size(ctx: &Ctx) -> Outcome {
                 "no image result to inspect (see images.result)".into(),
             ));
         };
-        let (w, h) = size
-            .split_once('x')
-            .and_then(|(w, h)| Some((w.parse::<u32>().ok()?, h.parse::<u32>().ok()?)))
-            .unwrap_or((0, 0));
+        let (w, h) = parse_size(size).unwrap_or((0, 0));
         for item in &r.data {
             let bytes = if let Some(b) = &item.b64_json {
                 base64::engine::general_purpose::STANDARD

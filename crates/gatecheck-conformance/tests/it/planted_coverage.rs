@@ -21,6 +21,13 @@ pub(crate) const NOT_PLANTABLE: &[(&str, Bug, &str)] = &[
          is never reached",
     ),
     (
+        "parse_size",
+        Bug::ImageSizeUnchecked,
+        "the `<w>x<h>` parser: the mock reads a request's size with it, and a parse that let \
+         any size through is what ImageSizeUnchecked plants; the runner reads the requested size \
+         with it to compare the PNG's",
+    ),
+    (
         "MSG_EXHAUSTED_CANNOT_ENABLE",
         Bug::EnableExpiredAccepted,
         "the exhausted-key twin of check 5; only key.state.matches-model's random sequences \

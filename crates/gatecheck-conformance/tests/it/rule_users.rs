@@ -54,6 +54,12 @@ const ONE_SIDED: &[(&str, Lacks, &str)] = &[
     ("parse_bearer", Lacks::Runner, PARSES_CREDENTIALS),
     ("parse_access_token", Lacks::Runner, PARSES_CREDENTIALS),
     (
+        "parse_update_body",
+        Lacks::Runner,
+        "how the service reads a PUT /api/token/ body; the runner writes those bodies and judges \
+         the answers through check_request and apply_update",
+    ),
+    (
         "mask_key",
         Lacks::Runner,
         "the mock masks a key in new-api's exhausted-key message; the runner never matches \

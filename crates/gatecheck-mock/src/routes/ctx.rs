@@ -244,7 +244,7 @@ impl Ctx {
             ));
         };
         let body = self.read_body(req).await?;
-        Ok(multipart_over(body, boundary))
+        Ok(gatecheck_schemas::multipart::over(body, boundary))
     }
 
     /// Model limits of the key: 403 when the key may not use `model`.
@@ -397,10 +397,4 @@ pub(crate) fn paging_ok(cx: &Ctx, query: &str) -> Result<(), MockResponse> {
     }
     gatecheck_schemas::rules::catalog::check_paging(query)
         .map_err(|msg| error::api_failure_status(400, &msg))
-}
-
-/// A multipart parser over a body already read in full (what [`Ctx::read_multipart`] hands out).
-pub(crate) fn multipart_over(body: Bytes, boundary: String) -> multer::Multipart<'static> {
-    let stream = futures_util::stream::once(async move { Ok::<Bytes, std::io::Error>(body) });
-    multer::Multipart::new(stream, boundary)
 }

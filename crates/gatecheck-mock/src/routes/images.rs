@@ -9,7 +9,7 @@ use super::fields::Field;
 use crate::error::{self, MockResponse};
 use crate::media::{self, fnv1a};
 use base64::Engine as _;
-use gatecheck_schemas::rules::media::default_image_size;
+use gatecheck_schemas::rules::media::{default_image_size, parse_size};
 use gatecheck_schemas::rules::quota::Usage;
 use gatecheck_schemas::rules::rejection::ACCEPTED;
 use gatecheck_schemas::types::{ImageUsage, TokenDetails};
@@ -29,13 +29,6 @@ pub(crate) async fn handle(cx: &Ctx, req: Request<Incoming>) -> MockResponse {
     } else {
         cx.not_found(req.method(), path)
     }
-}
-
-/// `<w>x<h>` to numbers: `None` unless both are positive integers.
-pub fn parse_size(s: &str) -> Option<(u32, u32)> {
-    let (w, h) = s.split_once('x')?;
-    let (w, h) = (w.parse().ok()?, h.parse().ok()?);
-    (w > 0 && h > 0).then_some((w, h))
 }
 
 /// Output image tokens of one image: OpenAI's 272 / 1056 / 4160 for a 1024×1024 image at

@@ -12,8 +12,10 @@ use crate::error::{self, MockResponse};
 use crate::state::NewKey;
 use gatecheck_schemas::rules::auth::{parse_bearer, AccessRefusal};
 use gatecheck_schemas::rules::catalog::query_pairs;
-use gatecheck_schemas::rules::token::{self as rules, UpdateContext, UpdateFailure};
-use gatecheck_schemas::types::{Account, TokenUpdateRequest};
+use gatecheck_schemas::rules::token::{
+    self as rules, parse_update_body, UpdateContext, UpdateFailure,
+};
+use gatecheck_schemas::types::Account;
 use gatecheck_schemas::Profile;
 use http::{Method, Request};
 use hyper::body::Incoming;
@@ -89,29 +91,6 @@ fn status_only(query: &str) -> bool {
     query_pairs(query)
         .iter()
         .any(|(k, v)| k == "status_only" && !v.is_empty())
-}
-
-/// Parses a `PUT /api/token/` body as the mock does: JSON, then a [`TokenUpdateRequest`]
-/// (a body without `id` is id 0, which no key has, as new-api's zero value). The error is the
-/// message the mock answers with.
-pub fn parse_update_body(body: &[u8]) -> Result<TokenUpdateRequest, String> {
-    // The usual body (with `id`, no repeated field) goes straight into the struct; any other
-    // takes the general path below, which gives the same result and the same messages.
-    if let Ok(req) = serde_json::from_slice(body) {
-        return Ok(req);
-    }
-    parse_update_value(body)
-}
-
-/// [`parse_update_body`] through a `serde_json::Value`: a missing `id` becomes 0, and a
-/// repeated field keeps its last value.
-fn parse_update_value(body: &[u8]) -> Result<TokenUpdateRequest, String> {
-    let mut value: serde_json::Value =
-        serde_json::from_slice(body).map_err(|e| format!("invalid request body: {e}"))?;
-    if let Some(obj) = value.as_object_mut() {
-        obj.entry("id").or_insert(serde_json::Value::from(0));
-    }
-    serde_json::from_value(value).map_err(|e| format!("invalid request body: {e}"))
 }
 
 /// `PUT /api/token/`.
@@ -295,38 +274,4 @@ pub(crate) fn usage(cx: &Ctx, req: &Request<Incoming>) -> MockResponse {
             }
         }),
     )
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// The direct parse agrees with the general one wherever it succeeds.
-    #[test]
-    fn direct_parse_agrees_with_the_general_one() {
-        let bodies: &[&[u8]] = &[
-            br#"{"id":6,"name":"a","expired_time":-1,"remain_quota":10,"allow_ips":null}"#,
-            br#"{"id":6,"allow_ips":"1.2.3.4","group":"vip","cross_group_retry":true}"#,
-            br#"{"name":"no id"}"#,
-            br#"{"id":1,"id":2}"#,
-            br#"{"id":1,"status":2,"unknown":[1,2]}"#,
-            br#"{"id":null}"#,
-            br#"{"id":1.5}"#,
-            br#"[1]"#,
-            br#"not json"#,
-        ];
-        for body in bodies {
-            assert_eq!(
-                parse_update_body(body),
-                parse_update_value(body),
-                "{}",
-                String::from_utf8_lossy(body)
-            );
-        }
-        assert_eq!(parse_update_body(br#"{"name":"x"}"#).map(|r| r.id), Ok(0));
-        assert_eq!(
-            parse_update_body(br#"{"id":1,"id":2}"#).map(|r| r.id),
-            Ok(2)
-        );
-    }
 }

@@ -18,10 +18,10 @@
 //! Task answers carry `openai-poll-after-ms`.
 
 use super::ctx::{segments, Ctx};
-use super::images::parse_size;
 use crate::error::{self, MockResponse};
 use crate::media;
 use crate::video::{OutcomeOverrideError, StoredVideo};
+use gatecheck_schemas::rules::media::parse_size;
 use gatecheck_schemas::rules::quota::Usage;
 use gatecheck_schemas::rules::rejection::ACCEPTED;
 use gatecheck_schemas::rules::video::{content_rejection, error_for, VideoOutcome};

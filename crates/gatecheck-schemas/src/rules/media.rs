@@ -108,6 +108,20 @@ pub fn default_image_size(profile: crate::Profile, model: &str) -> Option<&'stat
     (profile == crate::Profile::NewApi && dall_e).then_some("1024x1024")
 }
 
+/// An image or video `size`, `<w>x<h>`, as numbers: `None` unless both are positive integers.
+///
+/// ```
+/// use gatecheck_schemas::rules::media::parse_size;
+/// assert_eq!(parse_size("1024x768"), Some((1024, 768)));
+/// assert_eq!(parse_size("0x768"), None);
+/// assert_eq!(parse_size("1024"), None);
+/// ```
+pub fn parse_size(s: &str) -> Option<(u32, u32)> {
+    let (w, h) = s.split_once('x')?;
+    let (w, h) = (w.parse().ok()?, h.parse().ok()?);
+    (w > 0 && h > 0).then_some((w, h))
+}
+
 /// Whether `t` is an accepted `temperature` (within [`TEMPERATURE`]).
 pub fn temperature_ok(t: f64) -> bool {
     TEMPERATURE.contains(&t)

@@ -271,6 +271,35 @@ pub fn apply_update(
     Ok(next)
 }
 
+/// Parses a `PUT /api/token/` body as the mock does (new-api binds it the same way): JSON, then a [`TokenUpdateRequest`]
+/// (a body without `id` is id 0, which no key has, as new-api's zero value). The error is the
+/// message the mock answers with.
+///
+/// ```
+/// use gatecheck_schemas::rules::token::parse_update_body;
+/// assert_eq!(parse_update_body(br#"{"name":"x"}"#).map(|r| r.id), Ok(0));
+/// assert!(parse_update_body(b"not json").is_err());
+/// ```
+pub fn parse_update_body(body: &[u8]) -> Result<TokenUpdateRequest, String> {
+    // The usual body (with `id`, no repeated field) goes straight into the struct; any other
+    // takes the general path below, which gives the same result and the same messages.
+    if let Ok(req) = serde_json::from_slice(body) {
+        return Ok(req);
+    }
+    parse_update_value(body)
+}
+
+/// [`parse_update_body`] through a `serde_json::Value`: a missing `id` becomes 0, and a
+/// repeated field keeps its last value.
+fn parse_update_value(body: &[u8]) -> Result<TokenUpdateRequest, String> {
+    let mut value: serde_json::Value =
+        serde_json::from_slice(body).map_err(|e| format!("invalid request body: {e}"))?;
+    if let Some(obj) = value.as_object_mut() {
+        obj.entry("id").or_insert(serde_json::Value::from(0));
+    }
+    serde_json::from_value(value).map_err(|e| format!("invalid request body: {e}"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -499,5 +528,34 @@ mod tests {
             (false, "", None)
         );
         assert_eq!((next.group.as_str(), next.used_quota), ("", 5));
+    }
+
+    /// The direct parse agrees with the general one wherever it succeeds.
+    #[test]
+    fn direct_parse_agrees_with_the_general_one() {
+        let bodies: &[&[u8]] = &[
+            br#"{"id":6,"name":"a","expired_time":-1,"remain_quota":10,"allow_ips":null}"#,
+            br#"{"id":6,"allow_ips":"1.2.3.4","group":"vip","cross_group_retry":true}"#,
+            br#"{"name":"no id"}"#,
+            br#"{"id":1,"id":2}"#,
+            br#"{"id":1,"status":2,"unknown":[1,2]}"#,
+            br#"{"id":null}"#,
+            br#"{"id":1.5}"#,
+            br#"[1]"#,
+            br#"not json"#,
+        ];
+        for body in bodies {
+            assert_eq!(
+                parse_update_body(body),
+                parse_update_value(body),
+                "{}",
+                String::from_utf8_lossy(body)
+            );
+        }
+        assert_eq!(parse_update_body(br#"{"name":"x"}"#).map(|r| r.id), Ok(0));
+        assert_eq!(
+            parse_update_body(br#"{"id":1,"id":2}"#).map(|r| r.id),
+            Ok(2)
+        );
     }
 }
