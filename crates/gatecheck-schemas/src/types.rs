@@ -303,7 +303,19 @@ pub struct VideoCreateRequest {
 }
 
 /// `endpoints` of a model record: both forms occur.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+///
+/// Read by a visitor of its own rather than serde's `untagged`, which buffers every value
+/// before it tries each form: a catalog parses in half the code, and the mock's first start
+/// reads one (BENCHMARKS.md, "Ninth session"). A property test compares it with the `untagged`
+/// derive.
+///
+/// ```
+/// use gatecheck_schemas::types::Endpoints;
+/// let e: Endpoints = serde_json::from_str(r#"["openai"]"#).unwrap();
+/// assert_eq!(e, Endpoints::Formats(vec!["openai".into()]));
+/// assert!(serde_json::from_str::<Endpoints>("1").is_err());
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(untagged)]
 pub enum Endpoints {
     /// A JSON-encoded string holding a map from label to `{path, method}`.
@@ -319,6 +331,35 @@ pub struct EndpointRoute {
     pub path: String,
     /// HTTP method.
     pub method: String,
+}
+
+impl<'de> Deserialize<'de> for Endpoints {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Forms;
+        impl<'de> serde::de::Visitor<'de> for Forms {
+            type Value = Endpoints;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a JSON-encoded string or an array of format names")
+            }
+            fn visit_str<E: serde::de::Error>(self, s: &str) -> Result<Endpoints, E> {
+                Ok(Endpoints::Encoded(s.to_owned()))
+            }
+            fn visit_string<E: serde::de::Error>(self, s: String) -> Result<Endpoints, E> {
+                Ok(Endpoints::Encoded(s))
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(
+                self,
+                mut seq: A,
+            ) -> Result<Endpoints, A::Error> {
+                let mut formats = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(64));
+                while let Some(format) = seq.next_element::<String>()? {
+                    formats.push(format);
+                }
+                Ok(Endpoints::Formats(formats))
+            }
+        }
+        deserializer.deserialize_any(Forms)
+    }
 }
 
 impl Endpoints {

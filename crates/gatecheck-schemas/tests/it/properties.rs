@@ -230,3 +230,48 @@ proptest! {
         }
     }
 }
+
+/// The `untagged` derive that [`Endpoints`]'s own visitor replaced: the oracle.
+#[derive(Debug, PartialEq, serde::Deserialize)]
+#[serde(untagged)]
+enum UntaggedEndpoints {
+    Encoded(String),
+    Formats(Vec<String>),
+}
+
+/// A JSON value of the shapes `endpoints` meets: strings, arrays (of strings or not), and
+/// anything else.
+fn endpoints_like() -> impl Strategy<Value = Value> {
+    let scalar = prop_oneof![
+        any::<String>().prop_map(Value::from),
+        any::<i64>().prop_map(Value::from),
+        any::<bool>().prop_map(Value::from),
+        Just(Value::Null),
+    ];
+    prop_oneof![
+        any::<String>().prop_map(Value::from),
+        proptest::collection::vec(any::<String>(), 0..4).prop_map(Value::from),
+        proptest::collection::vec(scalar.clone(), 0..4).prop_map(Value::Array),
+        scalar,
+        proptest::collection::btree_map("[a-z]{1,4}", any::<String>(), 0..3).prop_map(|m| json!(m)),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    /// `Endpoints` accepts what the `untagged` derive accepts, as the same value, from a
+    /// `Value` and from text alike.
+    #[test]
+    fn endpoints_read_as_the_untagged_derive_reads_them(value in endpoints_like()) {
+        let text = value.to_string();
+        let ours = serde_json::from_str::<Endpoints>(&text).ok();
+        let oracle = serde_json::from_str::<UntaggedEndpoints>(&text).ok();
+        let oracle = oracle.map(|e| match e {
+            UntaggedEndpoints::Encoded(s) => Endpoints::Encoded(s),
+            UntaggedEndpoints::Formats(v) => Endpoints::Formats(v),
+        });
+        prop_assert_eq!(&ours, &oracle);
+        prop_assert_eq!(serde_json::from_value::<Endpoints>(value).ok(), oracle);
+    }
+}
