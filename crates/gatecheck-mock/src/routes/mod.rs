@@ -308,7 +308,18 @@ async fn route(cx: &mut Ctx, req: Request<Incoming>, method: &Method, path: &str
         } else if rest.starts_with("images/") {
             Box::pin(images::handle(cx, req)).await
         } else if rest == "videos" || rest.starts_with("videos/") {
-            Box::pin(video::handle(cx, req)).await
+            if method == Method::POST {
+                // Creation reads an upload: boxed, so that its state stays out of this future.
+                Box::pin(video::handle(cx, req)).await
+            } else {
+                // A poll: no body, no future of its own.
+                video::answer(
+                    cx,
+                    method,
+                    path.trim_end_matches('/'),
+                    req.uri().query().unwrap_or(""),
+                )
+            }
         } else if rest == "models" || rest.starts_with("models/") {
             models(cx, method, rest)
         } else {

@@ -40,17 +40,24 @@ pub const MAX_VIDEO_PROMPT: usize = 32_000;
 
 /// Serves `/v1/videos` and `/v1/videos/*` (authenticated).
 pub(crate) async fn handle(cx: &Ctx, req: Request<Incoming>) -> MockResponse {
-    // A clone of the URI shares the request's bytes: the path and query are read from it
-    // after the request moves on (no copies on the poll path).
     let uri = req.uri().clone();
     let path = uri.path().trim_end_matches('/');
     let method = req.method().clone();
-    let query = uri.query().unwrap_or("");
+    let result = match (
+        &method,
+        segments(path.strip_prefix("/v1/videos").unwrap_or("")),
+    ) {
+        (&Method::POST, [None, ..]) => create(cx, req).await,
+        _ => return answer(cx, &method, path, uri.query().unwrap_or("")),
+    };
+    result.unwrap_or_else(|r| r)
+}
+
+/// Every video route but creation: none reads a body, so the router calls this without a
+/// future (or its box) of its own. `path` has no trailing `/`.
+pub(crate) fn answer(cx: &Ctx, method: &Method, path: &str, query: &str) -> MockResponse {
     let rest = path.strip_prefix("/v1/videos").unwrap_or("");
-    let result = match (&method, segments(rest)) {
-        // Boxed: the upload's state would make every poll's future kilobytes larger (and
-        // the router copies it into its box).
-        (&Method::POST, [None, ..]) => Box::pin(create(cx, req)).await,
+    let result = match (method, segments(rest)) {
         (&Method::GET, [None, ..]) => Ok(list(cx)),
         (&Method::GET, [Some(id), None, _]) => Ok(retrieve(cx, id)),
         (&Method::GET, [Some(id), Some("content"), None]) => Ok(content(cx, id, query)),
@@ -62,7 +69,7 @@ pub(crate) async fn handle(cx: &Ctx, req: Request<Incoming>) -> MockResponse {
         } else {
             error::task_not_found(cx.profile())
         }),
-        _ => Err(cx.not_found(&method, path)),
+        _ => Err(cx.not_found(method, path)),
     };
     result.unwrap_or_else(|r| r)
 }
