@@ -45,6 +45,7 @@ mod persist;
 mod ratelimit;
 mod render;
 mod routes;
+mod seeds;
 mod server;
 mod state;
 pub mod video;

@@ -188,8 +188,7 @@ struct Inner {
 pub struct VideoStore {
     inner: Mutex<Inner>,
     cap: usize,
-    config: OnceLock<VideoConfig>,
-    /// `poll_after_ms` of [`Self::config`] as a header value, made once (not per poll).
+    /// `poll_after_ms` of the video fixture as a header value, made once (not per poll).
     poll_after: OnceLock<http::HeaderValue>,
 }
 
@@ -224,36 +223,16 @@ impl VideoStore {
         Self {
             inner: Mutex::new(Inner::default()),
             cap: cap.max(1),
-            config: OnceLock::new(),
             poll_after: OnceLock::new(),
         }
     }
 
-    /// The `openai-poll-after-ms` value of task answers: `poll_after_ms` of
-    /// [`Self::config`], as a header value made once per store.
-    pub(crate) fn poll_after_header(&self, fixture: &serde_json::Value) -> http::HeaderValue {
+    /// The `openai-poll-after-ms` value of task answers: `poll_after_ms` of the video
+    /// fixture, as a header value made once per store.
+    pub(crate) fn poll_after_header(&self, config: &VideoConfig) -> http::HeaderValue {
         self.poll_after
-            .get_or_init(|| http::HeaderValue::from(self.config(fixture).poll_after_ms))
+            .get_or_init(|| http::HeaderValue::from(config.poll_after_ms))
             .clone()
-    }
-
-    /// The video configuration: `fixture` (the `video` fixture) when it parses, else the
-    /// built-in one. Read once per store.
-    pub fn config(&self, fixture: &serde_json::Value) -> &VideoConfig {
-        self.config.get_or_init(|| {
-            serde_json::from_value(fixture.clone())
-                .or_else(|_| serde_json::from_str(DEFAULT_VIDEO_JSON))
-                .unwrap_or(VideoConfig {
-                    timing: gatecheck_schemas::rules::video::VideoTiming {
-                        queued_seconds: 5.0,
-                        in_progress_seconds_per_video_second: 2.5,
-                        min_in_progress_seconds: 10.0,
-                    },
-                    poll_after_ms: 10_000,
-                    outcomes: Vec::new(),
-                    default_outcome: VideoOutcome::Completed,
-                })
-        })
     }
 
     /// Forgets every task.
@@ -405,7 +384,7 @@ mod tests {
     #[test]
     fn bounded_and_evicts_terminal_tasks_first() {
         let store = VideoStore::with_capacity(3);
-        let cfg = store.config(&serde_json::Value::Null).clone();
+        let cfg = crate::Fixtures::embedded().video;
         store.insert(task("a", 0, &cfg), 0);
         store.insert(task("b", 1_000_000, &cfg), 0);
         store.insert(task("c", 0, &cfg), 0);
@@ -428,7 +407,7 @@ mod tests {
     #[test]
     fn ids_short_and_long_index_alike() {
         let store = VideoStore::with_capacity(100);
-        let cfg = store.config(&serde_json::Value::Null).clone();
+        let cfg = crate::Fixtures::embedded().video;
         let ids: Vec<String> = [0, 1, 37, 46, 47, 48, 200]
             .iter()
             .map(|&n| "x".repeat(n))

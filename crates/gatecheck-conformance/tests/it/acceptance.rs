@@ -5,8 +5,8 @@
 use super::against_mock::config;
 use gatecheck_conformance::{Report, Runner, RunnerConfig, Status, TargetMode};
 use gatecheck_mock::{ClockMode, Fixtures, MockServer, MockServerBuilder};
+use gatecheck_schemas::rules::video::VideoTiming;
 use gatecheck_schemas::Profile;
-use serde_json::json;
 use std::time::Duration;
 
 /// The fixtures' limited key (`remain_quota` 50 000 000) and unlimited key (`remain_quota` 0).
@@ -17,12 +17,12 @@ const UNLIMITED_KEY: i64 = 7;
 /// 200 ms), so that a run without the control API polls them to the end in real time.
 pub(crate) fn fast_real_clock(profile: Profile) -> MockServerBuilder {
     let mut fixtures = Fixtures::embedded();
-    fixtures.video["timing"] = json!({
-        "queued_seconds": 0.2,
-        "in_progress_seconds_per_video_second": 0.05,
-        "min_in_progress_seconds": 0.5
-    });
-    fixtures.video["poll_after_ms"] = json!(200);
+    fixtures.video.timing = VideoTiming {
+        queued_seconds: 0.2,
+        in_progress_seconds_per_video_second: 0.05,
+        min_in_progress_seconds: 0.5,
+    };
+    fixtures.video.poll_after_ms = 200;
     MockServer::builder()
         .profile(profile)
         .clock(ClockMode::Real)

@@ -239,10 +239,7 @@ async fn create(cx: &Ctx, req: Request<Incoming>) -> Result<MockResponse, MockRe
     };
     cx.charge(cx.price(&model, usage))?;
     let now_ms = cx.now_ms();
-    let plan = cx
-        .videos()
-        .config(&cx.fixtures().video)
-        .plan(now_ms, seconds, &prompt);
+    let plan = cx.fixtures().video.plan(now_ms, seconds, &prompt);
     let task = StoredVideo {
         id: cx.ids().task_id(),
         owner: owner(cx),
