@@ -15,6 +15,8 @@ use tokio::sync::watch;
 /// The shared parts of a running mock.
 #[derive(Debug)]
 pub(crate) struct App {
+    /// The configuration; its fixtures without the catalog and capabilities, which are in
+    /// [`App::catalog`].
     pub(crate) config: MockConfig,
     pub(crate) clock: Clock,
     pub(crate) state: State,
@@ -32,12 +34,14 @@ pub(crate) struct App {
 }
 
 impl App {
-    pub(crate) fn new(config: MockConfig, shutdown: watch::Receiver<bool>) -> Self {
+    pub(crate) fn new(mut config: MockConfig, shutdown: watch::Receiver<bool>) -> Self {
         let clock = Clock::new(config.clock);
         let state = State::new(&config.fixtures);
+        // The catalog and the capabilities move into `catalog`, the one place that reads them
+        // (they never change): `config.fixtures` keeps the rest, which a reset goes back to.
         let catalog = Catalog::new(
-            config.fixtures.catalog.clone(),
-            config.fixtures.capabilities.clone(),
+            std::mem::take(&mut config.fixtures.catalog),
+            std::mem::take(&mut config.fixtures.capabilities),
         );
         let faults = FaultSet::new(config.seed);
         for fault in &config.faults {

@@ -7,6 +7,7 @@ use gatecheck_schemas::rules::catalog::{self as rules, CatalogQuery};
 use gatecheck_schemas::types::{ModelCapabilities, ModelRecord};
 use parking_lot::RwLock;
 use std::collections::{BTreeMap, HashMap};
+use std::hash::BuildHasher as _;
 
 /// The most distinct queries whose answers are cached.
 const CACHE_LIMIT: usize = 512;
@@ -15,7 +16,10 @@ const CACHE_LIMIT: usize = 512;
 #[derive(Debug)]
 pub struct Catalog {
     models: Vec<ModelRecord>,
-    by_id: HashMap<String, usize>,
+    /// Index into `models` by id (the last of equal ids wins), hashed from the records' own
+    /// ids: no copy of them.
+    by_id: hashbrown::HashTable<usize>,
+    hasher: hashbrown::DefaultHashBuilder,
     /// `GET /v1/models/{id}` bodies, serialized once (by catalog index) on the first such
     /// request: a mock that is never asked costs nothing at start.
     model_bodies: std::sync::OnceLock<Vec<Bytes>>,
@@ -29,14 +33,22 @@ impl Catalog {
         models: Vec<ModelRecord>,
         capabilities: BTreeMap<String, ModelCapabilities>,
     ) -> Self {
-        let by_id = models
-            .iter()
-            .enumerate()
-            .map(|(i, m)| (m.id.clone(), i))
-            .collect();
+        let hasher = hashbrown::DefaultHashBuilder::default();
+        let mut by_id = hashbrown::HashTable::with_capacity(models.len());
+        for (i, m) in models.iter().enumerate() {
+            let hash = hasher.hash_one(m.id.as_str());
+            let rehash = |&j: &usize| hasher.hash_one(models[j].id.as_str());
+            match by_id.entry(hash, |&j| models[j].id == m.id, rehash) {
+                hashbrown::hash_table::Entry::Occupied(mut e) => *e.get_mut() = i,
+                hashbrown::hash_table::Entry::Vacant(e) => {
+                    e.insert(i);
+                }
+            }
+        }
         Self {
             models,
             by_id,
+            hasher,
             model_bodies: std::sync::OnceLock::new(),
             capabilities,
             cache: RwLock::new(HashMap::new()),
@@ -44,13 +56,18 @@ impl Catalog {
     }
 
     /// Every model, in catalog order.
+    fn index(&self, id: &str) -> Option<usize> {
+        let hash = self.hasher.hash_one(id);
+        self.by_id.find(hash, |&i| self.models[i].id == id).copied()
+    }
+
     pub fn models(&self) -> &[ModelRecord] {
         &self.models
     }
 
     /// One model by id.
     pub fn model(&self, id: &str) -> Option<&ModelRecord> {
-        self.by_id.get(id).map(|&i| &self.models[i])
+        self.index(id).map(|i| &self.models[i])
     }
 
     /// The serialized [`model_object`] of one model by id.
@@ -61,7 +78,7 @@ impl Catalog {
                 .map(|m| Bytes::from(serde_json::to_vec(&model_object(m)).unwrap_or_default()))
                 .collect()
         });
-        self.by_id.get(id).map(|&i| bodies[i].clone())
+        self.index(id).map(|i| bodies[i].clone())
     }
 
     /// What a model can do (fixture data).

@@ -283,7 +283,10 @@ struct KeyTable {
 
 impl KeyTable {
     fn from_keys(keys: Vec<KeyRecord>) -> Self {
-        let mut t = Self::default();
+        let mut t = Self {
+            by_id: BTreeMap::new(),
+            by_secret: hashbrown::HashMap::with_capacity_and_hasher(keys.len(), Default::default()),
+        };
         for k in keys {
             t.insert(k);
         }
