@@ -104,20 +104,19 @@ fn init_tracing() {
 async fn serve(args: ServeArgs) -> anyhow::Result<()> {
     let clock = ClockMode::parse(&args.clock)
         .ok_or_else(|| anyhow!("unknown clock `{}`: expected real or virtual", args.clock))?;
-    let fixtures = match &args.fixtures {
-        Some(dir) => Fixtures::from_dir(dir)?,
-        None => Fixtures::embedded(),
-    };
+    // The builder starts from the embedded fixtures: only a directory replaces them.
     let mut builder: MockServerBuilder = MockServer::builder()
         .bind(SocketAddr::new(args.host, args.port))
         .profile(args.profile)
         .clock(clock)
-        .fixtures(fixtures)
         .max_body_bytes(args.max_body_mb.saturating_mul(1024 * 1024))
         .journal_capacity(args.journal_size)
         .trust_forwarded_for(args.trust_forwarded_for)
         .max_connections(args.max_connections)
         .body_timeout(Duration::from_secs(args.body_timeout.max(1)));
+    if let Some(dir) = &args.fixtures {
+        builder = builder.fixtures(Fixtures::from_dir(dir)?);
+    }
     if let Some(seed) = args.seed {
         builder = builder.seed(seed);
     }
