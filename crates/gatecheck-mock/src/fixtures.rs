@@ -16,7 +16,8 @@ const CATALOG: &str = include_str!("../fixtures/catalog.json");
 const CAPABILITIES: &str = include_str!("../fixtures/capabilities.json");
 const VIDEO: &str = crate::video::DEFAULT_VIDEO_JSON;
 
-/// A fixture file could not be read or parsed.
+/// A fixture file could not be read or parsed. The message names the file; the cause is the
+/// error's [`source`](std::error::Error::source) (`{:#}` with `anyhow` prints both).
 ///
 /// ```
 /// let dir = std::env::temp_dir().join("gatecheck-doc-bad-fixtures");
@@ -27,7 +28,7 @@ const VIDEO: &str = crate::video::DEFAULT_VIDEO_JSON;
 #[derive(Debug, thiserror::Error)]
 pub enum FixtureError {
     /// Reading a file failed.
-    #[error("cannot read fixture {path}: {source}")]
+    #[error("cannot read fixture {path}")]
     Io {
         /// The file.
         path: PathBuf,
@@ -35,7 +36,7 @@ pub enum FixtureError {
         source: std::io::Error,
     },
     /// A file is not the expected JSON.
-    #[error("invalid fixture {name}: {source}")]
+    #[error("invalid fixture {name}")]
     Json {
         /// The file name.
         name: String,
@@ -193,7 +194,12 @@ mod tests {
         std::fs::create_dir_all(&dir).expect("temp dir");
         std::fs::write(dir.join("video.json"), r#"{"poll_after_ms": 5}"#).expect("write");
         match Fixtures::from_dir(&dir) {
-            Err(FixtureError::Json { name, .. }) => assert_eq!(name, "video.json"),
+            Err(e @ FixtureError::Json { .. }) => {
+                // The message names the file once; the parser's words are the source.
+                assert_eq!(e.to_string(), "invalid fixture video.json");
+                let cause = std::error::Error::source(&e).map(ToString::to_string);
+                assert!(cause.is_some_and(|c| c.contains("missing field `timing`")));
+            }
             other => panic!("expected a video.json error, got {other:?}"),
         }
         let mut video: serde_json::Value =
