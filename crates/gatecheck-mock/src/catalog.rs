@@ -55,12 +55,13 @@ impl Catalog {
         }
     }
 
-    /// Every model, in catalog order.
+    /// The position in `models` of the model `id`.
     fn index(&self, id: &str) -> Option<usize> {
         let hash = self.hasher.hash_one(id);
         self.by_id.find(hash, |&i| self.models[i].id == id).copied()
     }
 
+    /// Every model, in catalog order.
     pub fn models(&self) -> &[ModelRecord] {
         &self.models
     }

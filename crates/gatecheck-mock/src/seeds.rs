@@ -306,6 +306,7 @@ mod tests {
                 ),
                 ("VideoConfig {", "VideoConfigSeed {"),
                 ("OutcomeRule {", "OutcomeSeed {"),
+                // `outcome` and `default_outcome` alike.
                 ("outcome: ", "outcome: VideoOutcome::"),
                 (": [", ": &["),
             ] {

@@ -271,8 +271,8 @@ pub fn apply_update(
     Ok(next)
 }
 
-/// Parses a `PUT /api/token/` body as the mock does (new-api binds it the same way): JSON, then a [`TokenUpdateRequest`]
-/// (a body without `id` is id 0, which no key has, as new-api's zero value). The error is the
+/// Parses a `PUT /api/token/` body as the mock does: JSON, then a [`TokenUpdateRequest`] (a
+/// body without `id` is id 0, which no key has, as new-api's zero value). The error is the
 /// message the mock answers with.
 ///
 /// ```

@@ -105,9 +105,9 @@ fn bench(args: &BenchArgs) -> anyhow::Result<()> {
         only: args.only.clone(),
         starts: 20,
     };
-    // Timed before any load: right after one, this process's allocator is still handing the
-    // load's memory back on the same two cores the child starts on (BENCHMARKS.md, "Ninth
-    // session").
+    // Timed before any load: right after one, the child shares the two cores with this
+    // process, most likely its allocator handing the load's memory back (BENCHMARKS.md,
+    // "Ninth session").
     let serve_first_200_ms = if args.no_serve {
         None
     } else {
