@@ -54,6 +54,8 @@ pub struct MockServer {
 pub struct MockServerBuilder {
     config: MockConfig,
     bind: SocketAddr,
+    /// A socket already listening, which wins over `bind` (shared by clones of the builder).
+    listener: Option<Arc<std::net::TcpListener>>,
     state: Option<StateSnapshot>,
 }
 
@@ -62,6 +64,7 @@ impl Default for MockServerBuilder {
         Self {
             config: MockConfig::default(),
             bind: SocketAddr::from((Ipv4Addr::LOCALHOST, 0)),
+            listener: None,
             state: None,
         }
     }
@@ -310,6 +313,27 @@ impl MockServerBuilder {
         self
     }
 
+    /// Serve on a socket that is already listening, instead of binding [`Self::bind`]'s
+    /// address at start. Bind it with [`crate::listen`] to hold the port before the runtime
+    /// exists: clients that connect early wait in the accept queue. Clones of this builder
+    /// share the socket.
+    ///
+    /// ```no_run
+    /// # async fn demo() -> std::io::Result<()> {
+    /// let listener = gatecheck_mock::listen("127.0.0.1:0".parse().unwrap())?;
+    /// let server = gatecheck_mock::MockServer::builder()
+    ///     .listener(listener)
+    ///     .try_start()
+    ///     .await?;
+    /// # let _ = server;
+    /// # Ok(())
+    /// # }
+    /// ```
+    pub fn listener(mut self, listener: std::net::TcpListener) -> Self {
+        self.listener = Some(Arc::new(listener));
+        self
+    }
+
     /// A state to load at start instead of the fixtures' (e.g. from a state file).
     ///
     /// ```no_run
@@ -408,7 +432,13 @@ impl MockServerBuilder {
             Some(path) => crate::persist::load(path)?,
             None => None,
         };
-        let listener = TcpListener::bind(self.bind).await?;
+        let listener = match &self.listener {
+            Some(listener) => listener.try_clone()?,
+            None => crate::listen(self.bind)?,
+        };
+        // A socket handed in by the caller may still be blocking.
+        listener.set_nonblocking(true)?;
+        let listener = TcpListener::from_std(listener)?;
         let addr = listener.local_addr()?;
         let (tx, rx) = watch::channel(false);
         let app = Arc::new_cyclic(|weak| {

@@ -169,3 +169,36 @@ async fn configured_faults_fire_from_the_start_and_survive_a_reset() {
     server.reset();
     assert_eq!(http.get("/api/models", &[]).await.status, 429);
 }
+
+#[tokio::test]
+async fn a_request_sent_before_the_server_starts_waits_on_the_listener() {
+    use std::io::{Read as _, Write as _};
+    let listener = gatecheck_mock::listen("127.0.0.1:0".parse().unwrap()).unwrap();
+    let addr = listener.local_addr().unwrap();
+    // The client connects and sends while nothing serves the socket yet.
+    let client = std::thread::spawn(move || {
+        let mut s = std::net::TcpStream::connect(addr).unwrap();
+        s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+        s.write_all(b"GET /api/models HTTP/1.1\r\nhost: x\r\nconnection: close\r\n\r\n")
+            .unwrap();
+        let mut answer = String::new();
+        s.read_to_string(&mut answer).unwrap();
+        answer
+    });
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    let server = MockServer::builder().listener(listener).start().await;
+    assert_eq!(server.address(), addr);
+    let answer = tokio::task::spawn_blocking(move || client.join().unwrap())
+        .await
+        .unwrap();
+    assert!(answer.starts_with("HTTP/1.1 200"), "{answer}");
+    assert!(answer.contains("\"success\":true"), "{answer}");
+}
+
+#[tokio::test]
+async fn a_blocking_listener_is_served_too() {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let server = MockServer::builder().listener(listener).start().await;
+    let resp = Http::new(server.uri()).get("/api/models", &[]).await;
+    assert_eq!(resp.status, 200);
+}

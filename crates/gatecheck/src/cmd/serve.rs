@@ -84,8 +84,17 @@ pub struct ServeArgs {
 /// Runs the subcommand and returns the exit code: [`exit::PASSED`] after a clean stop (SIGINT or
 /// SIGTERM), [`exit::ERROR`] when the mock cannot start or its state cannot be saved.
 pub fn run(args: ServeArgs) -> u8 {
+    // The port is bound before the runtime is built (about 0.4 ms): a client that polls it
+    // connects at once, and its first request waits in the accept queue until the mock is up.
+    let listener = match gatecheck_mock::listen(SocketAddr::new(args.host, args.port)) {
+        Ok(listener) => listener,
+        Err(e) => {
+            let e = anyhow!("cannot listen on {}:{}: {e}", args.host, args.port);
+            return runtime::exit_code("serve", Err(e));
+        }
+    };
     runtime::block_on("serve", async {
-        runtime::exit_code("serve", serve(args).await.map(|()| exit::PASSED))
+        runtime::exit_code("serve", serve(args, listener).await.map(|()| exit::PASSED))
     })
 }
 
@@ -101,12 +110,12 @@ fn init_tracing() {
         .try_init();
 }
 
-async fn serve(args: ServeArgs) -> anyhow::Result<()> {
+async fn serve(args: ServeArgs, listener: std::net::TcpListener) -> anyhow::Result<()> {
     let clock = ClockMode::parse(&args.clock)
         .ok_or_else(|| anyhow!("unknown clock `{}`: expected real or virtual", args.clock))?;
     // The builder starts from the embedded fixtures: only a directory replaces them.
     let mut builder: MockServerBuilder = MockServer::builder()
-        .bind(SocketAddr::new(args.host, args.port))
+        .listener(listener)
         .profile(args.profile)
         .clock(clock)
         .max_body_bytes(args.max_body_mb.saturating_mul(1024 * 1024))

@@ -257,3 +257,21 @@ fn serve_installs_faults_from_the_command_line() {
         .expect("run");
     assert_eq!(bad.status.code(), Some(2));
 }
+
+#[test]
+fn serve_reports_a_port_in_use() {
+    let taken = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
+    let port = taken.local_addr().expect("addr").port().to_string();
+    let out = Command::new(env!("CARGO_BIN_EXE_gatecheck"))
+        .args(["serve", "--port", &port])
+        .output()
+        .expect("run");
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains(&format!(
+            "gatecheck serve: cannot listen on 127.0.0.1:{port}: "
+        )),
+        "{stderr}"
+    );
+}
