@@ -34,24 +34,3 @@ pub fn start_background_purge() {
         tracing::warn!("jemalloc's background purging did not start: {e}");
     }
 }
-
-/// Readies the calling thread for its first requests while the main thread is still setting
-/// up: one allocation of each small size class gives the thread its allocator cache, and the
-/// CPU feature probe that `httparse` and `memchr` make on first use is made here.
-///
-/// A new thread's first allocations map and copy fresh pages. When another thread of the
-/// process is running on the other core, each copy also interrupts that core to flush its
-/// TLB, which in this VM is a round trip through the hypervisor: 100-140 µs on the way to
-/// `serve`'s first 200, spent by the worker that answers it (BENCHMARKS.md, "Tenth session").
-/// The runtime's threads call this when they start (`runtime::block_on`).
-pub fn warm_thread() {
-    let mut held = Vec::with_capacity(48);
-    let mut size = 8;
-    while size <= 4096 {
-        held.push(std::hint::black_box(Vec::<u8>::with_capacity(size)));
-        size += (size / 4).max(8);
-    }
-    drop(std::hint::black_box(held));
-    #[cfg(target_arch = "x86_64")]
-    std::hint::black_box(std::arch::is_x86_feature_detected!("avx2"));
-}

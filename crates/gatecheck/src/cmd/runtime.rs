@@ -8,7 +8,6 @@ use std::future::Future;
 pub fn block_on<F: Future<Output = u8>>(command: &str, future: F) -> u8 {
     match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
-        .on_thread_start(crate::alloc::warm_thread)
         .build()
     {
         Ok(runtime) => runtime.block_on(future),
