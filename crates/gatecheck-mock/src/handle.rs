@@ -433,11 +433,14 @@ impl MockServerBuilder {
             None => None,
         };
         let listener = match &self.listener {
-            Some(listener) => listener.try_clone()?,
+            Some(listener) => {
+                // A socket handed in by the caller may still be blocking (`listen`'s is not).
+                let listener = listener.try_clone()?;
+                listener.set_nonblocking(true)?;
+                listener
+            }
             None => crate::listen(self.bind)?,
         };
-        // A socket handed in by the caller may still be blocking.
-        listener.set_nonblocking(true)?;
         let listener = TcpListener::from_std(listener)?;
         let addr = listener.local_addr()?;
         let (tx, rx) = watch::channel(false);

@@ -147,13 +147,9 @@ async fn serve(args: ServeArgs, listener: std::net::TcpListener) -> anyhow::Resu
     if let Some(path) = &args.state_file {
         builder = builder.state_file(path);
     }
-    let server = builder.try_start().await.map_err(|e| {
-        if e.kind() == std::io::ErrorKind::InvalidData {
-            anyhow!("{e}")
-        } else {
-            anyhow!("cannot listen on {}:{}: {e}", args.host, args.port)
-        }
-    })?;
+    // The port is already bound (`run`): what can fail here is the state file, whose errors
+    // name it.
+    let server = builder.try_start().await?;
     // Logging starts once the mock listens: the subscriber's set-up (the `RUST_LOG` filter,
     // the registry) is then off the path to the first answer (about 0.3 ms of a 3.4 ms start,
     // BENCHMARKS.md). Nothing logs at `info` or above before this point; the `debug` line of
