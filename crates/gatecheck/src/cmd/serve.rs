@@ -38,6 +38,12 @@ pub struct ServeArgs {
     /// more on SIGINT/SIGTERM after the open connections are drained.
     #[arg(long, value_name = "F")]
     pub state_file: Option<PathBuf>,
+    /// Threads that serve requests: 1 serves them all on the main thread (the quickest start,
+    /// and as `gatecheck bench` measures the mock); more start a multi-threaded runtime with
+    /// that many workers; 0, one per core.
+    #[arg(long, default_value_t = 1, value_name = "N",
+          value_parser = clap::value_parser!(u16).range(0..=1024))]
+    pub threads: u16,
     /// Open connections served at once; further ones wait in the accept queue.
     #[arg(long, default_value_t = gatecheck_mock::DEFAULT_MAX_CONNECTIONS, value_name = "N")]
     pub max_connections: usize,
@@ -93,7 +99,7 @@ pub fn run(args: ServeArgs) -> u8 {
             return runtime::exit_code("serve", Err(e));
         }
     };
-    runtime::block_on("serve", async {
+    runtime::block_on_threads("serve", args.threads.into(), async {
         runtime::exit_code("serve", serve(args, listener).await.map(|()| exit::PASSED))
     })
 }
@@ -156,7 +162,7 @@ async fn serve(args: ServeArgs, listener: std::net::TcpListener) -> anyhow::Resu
     // the listening address is in the banner.
     init_tracing();
     announce(&server, &args)?;
-    // jemalloc's purging thread starts once the first requests have had the two cores
+    // jemalloc's purging thread starts once the first requests have been answered
     // (crate::alloc): started before `main`, it was a quarter of a millisecond of the way to
     // the first 200.
     tokio::spawn(async {

@@ -1,4 +1,5 @@
-//! Tests of `gatecheck serve`: credentials printed, state file across SIGTERM, `--no-control`.
+//! Tests of `gatecheck serve`: credentials printed, state file across SIGTERM, `--no-control`,
+//! `--threads`.
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
@@ -274,4 +275,33 @@ fn serve_reports_a_port_in_use() {
         )),
         "{stderr}"
     );
+}
+
+#[test]
+fn serve_runs_on_the_threads_it_is_given() {
+    // 1 (the default, every other test here) serves on the main thread; 0 and 3 start a
+    // multi-threaded runtime. Concurrent clients are answered either way.
+    for threads in ["0", "3"] {
+        let served = start(&["--threads", threads]);
+        let clients: Vec<_> = (0..8)
+            .map(|_| {
+                let base = served.base.clone();
+                std::thread::spawn(move || request(&base, "GET", "/api/models", &[], "").0)
+            })
+            .collect();
+        for client in clients {
+            assert_eq!(
+                client.join().expect("client thread"),
+                200,
+                "--threads {threads}"
+            );
+        }
+    }
+    let out = Command::new(env!("CARGO_BIN_EXE_gatecheck"))
+        .args(["serve", "--port", "0", "--threads", "5000"])
+        .output()
+        .expect("run");
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("--threads"), "{stderr}");
 }
