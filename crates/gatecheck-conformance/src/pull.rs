@@ -21,7 +21,7 @@ const MAX_PAGES: u32 = 50;
 #[derive(Debug, thiserror::Error)]
 pub enum PullError {
     /// A request failed on the way.
-    #[error("request failed: {0}")]
+    #[error("request failed")]
     Request(#[from] ClientError),
     /// The deployment answered something that is not a catalog.
     #[error("GET {path} answered {status}: not a catalog page")]
@@ -40,7 +40,7 @@ pub enum PullError {
         status: u16,
     },
     /// Writing the directory failed.
-    #[error("cannot write {path}: {source}")]
+    #[error("cannot write {path}")]
     Io {
         /// The file.
         path: PathBuf,

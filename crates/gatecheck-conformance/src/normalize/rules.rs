@@ -192,7 +192,7 @@ pub struct RuleSet {
 #[derive(Debug, thiserror::Error)]
 pub enum RulesError {
     /// The file could not be read.
-    #[error("cannot read rules file {path}: {source}")]
+    #[error("cannot read rules file {path}")]
     Read {
         /// The file.
         path: String,
@@ -200,7 +200,7 @@ pub enum RulesError {
         source: std::io::Error,
     },
     /// The file is not a rule set.
-    #[error("bad rules file {path}: {source}")]
+    #[error("bad rules file {path}")]
     Parse {
         /// The file.
         path: String,
@@ -211,7 +211,7 @@ pub enum RulesError {
     #[error(transparent)]
     Selector(#[from] SelectorError),
     /// A pattern is not a valid regex.
-    #[error("bad pattern `{pattern}`: {source}")]
+    #[error("bad pattern `{pattern}`")]
     Pattern {
         /// The pattern.
         pattern: String,

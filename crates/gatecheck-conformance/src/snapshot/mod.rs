@@ -67,7 +67,7 @@ pub struct Manifest {
 #[derive(Debug, thiserror::Error)]
 pub enum SnapshotError {
     /// Reading or writing failed.
-    #[error("{path}: {source}")]
+    #[error("{path}")]
     Io {
         /// The file.
         path: String,

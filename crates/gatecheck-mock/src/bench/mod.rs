@@ -120,7 +120,7 @@ impl BenchConfig {
 #[derive(Debug, thiserror::Error)]
 pub enum BenchError {
     /// A runtime or socket could not be set up.
-    #[error("bench setup failed: {0}")]
+    #[error("bench setup failed")]
     Setup(#[from] std::io::Error),
     /// The mock did not answer a setup request as expected.
     #[error("bench setup: {0}")]

@@ -15,7 +15,7 @@ pub enum PngError {
     #[error("image size {0}x{1} is out of range")]
     Size(u32, u32),
     /// The encoder failed.
-    #[error("png encoding failed: {0}")]
+    #[error("png encoding failed")]
     Encode(#[from] png::EncodingError),
 }
 

@@ -192,3 +192,20 @@ fn rules_files_extend_the_normalization() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("nope"));
     let _ = std::fs::remove_file(rules);
 }
+
+#[test]
+fn a_missing_rules_file_names_its_cause_once() {
+    let missing = temp_file("no-such-rules.json");
+    let out = gatecheck(&[
+        "diff",
+        "--left-mock",
+        "--right-mock",
+        "--rules",
+        missing.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("cannot read rules file"), "{stderr}");
+    // The cause is the error's source, printed once by the chain, not also in its message.
+    assert_eq!(stderr.matches("os error 2").count(), 1, "{stderr}");
+}
