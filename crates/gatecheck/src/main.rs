@@ -55,10 +55,17 @@ fn main() -> ExitCode {
     if std::env::args_os().nth(1).is_some_and(|a| a == "serve") {
         return ExitCode::from(cmd::serve::run(parse_serve(std::env::args_os())));
     }
-    // Every other command: no start-up to keep short.
+    ExitCode::from(other_command())
+}
+
+/// Every command but a `gatecheck serve` (parsed with the whole tree): no start-up to keep
+/// short. Not inlined, and neither is serve's path: inlined in `main`, the commands' futures
+/// gave it a 72 KiB stack frame, whose pages the stack probe touched one by one on serve's
+/// way to its first answer too (18 page faults, BENCHMARKS.md, "Eleventh session").
+#[inline(never)]
+fn other_command() -> u8 {
     alloc::start_background_purge();
-    let cli = Cli::parse();
-    let code = match cli.command {
+    match Cli::parse().command {
         Command::Serve(args) => cmd::serve::run(args),
         Command::Check(args) => cmd::check::run(args),
         Command::Diff(args) => cmd::diff::run(args),
@@ -67,8 +74,7 @@ fn main() -> ExitCode {
         Command::Bench(args) => cmd::bench::run(args),
         Command::Profiles(args) => cmd::profiles::run(args),
         Command::Fixtures(command) => cmd::fixtures::run(command),
-    };
-    ExitCode::from(code)
+    }
 }
 
 /// The command tree of `gatecheck serve` alone: the top level as [`Cli`] has it, and the one
