@@ -1,6 +1,7 @@
 //! The runner's configuration, with a builder.
 
 use crate::client::Target;
+use crate::discovery::ModelKind;
 use crate::redact::Secret;
 use crate::shard::Shard;
 use gatecheck_schemas::types::ModelCapabilities;
@@ -104,6 +105,13 @@ pub struct RunnerConfig {
     pub capabilities: Option<BTreeMap<String, ModelCapabilities>>,
     /// A proxy for every request; `None`: `HTTPS_PROXY`/`HTTP_PROXY`/`NO_PROXY`.
     pub proxy: Option<String>,
+    /// Models named by the user (`--model KIND=ID`), used when the target's catalog and model
+    /// list do not name one of that kind.
+    pub models: Vec<(ModelKind, String)>,
+    /// Most retries in the whole run (after 429, 500, 503); past it an answer is judged as is.
+    pub retry_budget: u64,
+    /// Most shrink steps in the whole run, all failing properties together.
+    pub shrink_budget: u32,
 }
 
 impl RunnerConfig {
@@ -135,6 +143,9 @@ impl RunnerConfig {
             progress: false,
             capabilities: None,
             proxy: None,
+            models: Vec::new(),
+            retry_budget: 64,
+            shrink_budget: 400,
         }
     }
 

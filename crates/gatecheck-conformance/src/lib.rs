@@ -15,6 +15,7 @@ mod client;
 mod config;
 mod connector;
 pub mod diff;
+pub mod discovery;
 pub mod exit;
 mod generators;
 mod memory;
@@ -27,13 +28,14 @@ mod request;
 mod runner;
 pub mod sequence;
 mod shard;
+mod skip;
 pub mod snapshot;
 mod target;
 mod transport;
 
 pub use backoff::Backoff;
 pub use budget::{Budget, BudgetExhausted, Pacer};
-pub use checks::{CheckInfo, Evidence, Kind};
+pub use checks::{CheckInfo, Evidence, Kind, Related};
 pub use client::{
     Auth, Body, Client, ClientConfig, ClientError, Exchange, Part, RequestSpec, Target,
 };
@@ -46,5 +48,6 @@ pub use registry::{catalog, decision_id, find, markdown_table, text_list};
 pub use report::{CheckResult, Report, Status, Summary};
 pub use runner::{select_checks, ProgressFn, RunError, Runner};
 pub use shard::{InvalidShard, Shard};
+pub use skip::SkipCause;
 pub use target::{known_capabilities, parse_capabilities, SetupError};
 pub use transport::{Transport, TransportConfig, TransportError};

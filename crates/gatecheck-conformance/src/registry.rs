@@ -2,7 +2,7 @@
 //! (stable ids, what each checks, its spec reference and its kind).
 
 use crate::checks::{
-    audio, auth, catalog as model_catalog, images, key, quota, token, v1, video, CheckDef,
+    audio, auth, catalog as model_catalog, images, key, quota, route, token, v1, video, CheckDef,
     CheckInfo,
 };
 use std::sync::OnceLock;
@@ -22,6 +22,7 @@ pub(crate) fn registry() -> &'static [CheckDef] {
             audio::CHECKS,
             model_catalog::CHECKS,
             v1::CHECKS,
+            route::CHECKS,
         ] {
             v.extend_from_slice(family);
         }

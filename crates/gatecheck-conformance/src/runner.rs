@@ -4,9 +4,14 @@ use crate::checks::{CheckDef, Ctx, Env, Halt, Kind, Phase};
 use crate::client::{Client, ClientConfig};
 use crate::config::RunnerConfig;
 use crate::config::TargetMode;
+use crate::discovery::{
+    apply_model_options, bare_record, fetch_model_list, needs, probe_routes, unmet,
+    DiscoveryReport, ModelsSource, ProbeCredentials, RouteFamily, RouteProbe,
+};
 use crate::redact::{Redactor, Secret};
 use crate::registry::{decision_id, registry};
 use crate::report::{CheckResult, Report, SetupFailure, Status, Summary, TargetKind};
+use crate::skip::SkipCause;
 use crate::target::{
     create_scratch_key, delete_key, fetch_catalog, get_key, known_capabilities, put_record,
     wall_now, KeyOrigin, MockControl, SetupError, WorkKey,
@@ -14,7 +19,7 @@ use crate::target::{
 use crate::transport::{Transport, TransportConfig};
 use futures_util::stream::{self, StreamExt};
 use gatecheck_schemas::rules::media::fnv1a;
-use gatecheck_schemas::types::{KeyRecord, ModelRecord};
+use gatecheck_schemas::types::{KeyRecord, ModelCapabilities, ModelRecord};
 use globset::{Glob, GlobSet, GlobSetBuilder};
 use parking_lot::Mutex;
 use serde_json::{json, Value};
@@ -155,11 +160,12 @@ impl Runner {
             redactor.add_secret(s);
         }
         let deadline = tokio::time::Instant::now() + cfg.deadline;
-        let (max_requests, max_quota, rate, concurrency) = (
+        let (max_requests, max_quota, rate, concurrency, retry_budget) = (
             cfg.budget_requests,
             cfg.budget_quota,
             cfg.rate,
             cfg.concurrency,
+            cfg.retry_budget,
         );
         let tconf = move |dry_run: bool| TransportConfig {
             max_requests,
@@ -170,6 +176,7 @@ impl Runner {
             deadline,
             dry_run,
             seed,
+            retry_budget: Some(retry_budget),
         };
         let client = Client::new(ClientConfig {
             timeout: cfg.request_timeout,
@@ -198,6 +205,7 @@ impl Runner {
                     .map(|d| {
                         not_run(
                             d,
+                            SkipCause::SetupFailed,
                             format!("not run: the target failed during {}", failure.stage),
                         )
                     })
@@ -280,14 +288,11 @@ impl Runner {
         let done = results.lock().clone();
         for d in &defs {
             let r = done.get(d.info.id).cloned().unwrap_or_else(|| {
-                not_run(
-                    d,
-                    if interrupted {
-                        "interrupted".into()
-                    } else {
-                        "the run's deadline passed".into()
-                    },
-                )
+                if interrupted {
+                    not_run(d, SkipCause::Interrupted, "interrupted".into())
+                } else {
+                    not_run(d, SkipCause::Deadline, "the run's deadline passed".into())
+                }
             });
             checks.push(r);
         }
@@ -304,8 +309,13 @@ impl Runner {
                 TargetKind::Deployment
             },
             notes: env.notes.clone(),
-            requests_sent: probe_t.sent() + t.sent(),
+            discovery: (!env.routes.is_empty())
+                .then(|| DiscoveryReport::new(&env.routes, env.models_source, env.models.len())),
+            requests_sent: probe_t.sent() + t.sent() + env.setup_requests,
             retries: probe_t.retries() + t.retries(),
+            retry_budget: cfg.retry_budget,
+            shrink_steps: env.shrink_spent.load(std::sync::atomic::Ordering::SeqCst),
+            shrink_budget: cfg.shrink_budget,
             quota_spent: t.quota_spent(),
             interrupted,
             deadline_reached,
@@ -330,6 +340,7 @@ fn report_head(cfg: &RunnerConfig, seed: u64, started_at: i64, started: Instant)
         target_kind: TargetKind::Unknown,
         expect: cfg.expect.as_str().to_owned(),
         notes: Vec::new(),
+        discovery: None,
         setup_failure: None,
         seed,
         cases: cfg.cases,
@@ -339,6 +350,9 @@ fn report_head(cfg: &RunnerConfig, seed: u64, started_at: i64, started: Instant)
         duration_ms: started.elapsed().as_millis() as u64,
         requests_sent: 0,
         retries: 0,
+        retry_budget: cfg.retry_budget,
+        shrink_steps: 0,
+        shrink_budget: cfg.shrink_budget,
         quota_spent: 0,
         interrupted: false,
         deadline_reached: false,
@@ -351,7 +365,7 @@ fn report_head(cfg: &RunnerConfig, seed: u64, started_at: i64, started: Instant)
 }
 
 /// The result of a check that did not run.
-fn not_run(d: &CheckDef, why: String) -> CheckResult {
+fn not_run(d: &CheckDef, cause: SkipCause, why: String) -> CheckResult {
     CheckResult {
         id: d.info.id.to_owned(),
         title: d.info.title.to_owned(),
@@ -361,6 +375,7 @@ fn not_run(d: &CheckDef, why: String) -> CheckResult {
         cases: 0,
         duration_ms: 0,
         message: Some(why),
+        skip_cause: Some(cause),
         evidence: None,
     }
 }
@@ -393,9 +408,21 @@ async fn run_checks(
             p(&r, n, total);
         }
     };
-    let shared: Vec<&CheckDef> = defs.iter().filter(|d| d.phase == Phase::Shared).collect();
-    let exclusive: Vec<&CheckDef> = defs
+    let mut runnable = Vec::new();
+    for d in defs {
+        match unmet(&needs(d.info.id, d.info.route), &env.routes) {
+            Some(why) => record(not_run(d, SkipCause::RouteNotServed, why)),
+            None => runnable.push(d),
+        }
+    }
+    let shared: Vec<&CheckDef> = runnable
         .iter()
+        .copied()
+        .filter(|d| d.phase == Phase::Shared)
+        .collect();
+    let exclusive: Vec<&CheckDef> = runnable
+        .iter()
+        .copied()
         .filter(|d| d.phase == Phase::Exclusive)
         .collect();
     // Owned futures (no borrowing closure in the stream), so the run future stays `Send`.
@@ -443,14 +470,24 @@ async fn run_one(d: &CheckDef, ctx: &Ctx) -> CheckResult {
         cases: 0,
         duration_ms: 0,
         message: None,
+        skip_cause: None,
         evidence: None,
     };
     match outcome {
+        Ok(p) if p.cases == 0 => {
+            r.status = Status::Skipped;
+            r.skip_cause = Some(SkipCause::NoCase);
+            r.message = Some(match p.note {
+                Some(n) => format!("no case ran: {n}"),
+                None => "no case ran".into(),
+            });
+        }
         Ok(p) => {
             r.cases = p.cases;
             r.message = p.note;
         }
         Err(Halt::Fail(mut ev)) => {
+            r.cases = ev.cases_run.max(1);
             r.status = match d.info.kind {
                 Kind::Failure => Status::Failed,
                 Kind::Deviation => {
@@ -461,13 +498,15 @@ async fn run_one(d: &CheckDef, ctx: &Ctx) -> CheckResult {
             r.evidence = Some(*ev);
         }
         Err(Halt::Deviation(mut ev, decision)) => {
+            r.cases = ev.cases_run.max(1);
             r.status = Status::Deviation;
             ev.decision = Some(decision.to_owned());
             r.evidence = Some(*ev);
         }
-        Err(Halt::Skip(m)) | Err(Halt::Stop(m)) => {
+        Err(Halt::Skip(cause, m)) | Err(Halt::Stop(cause, m)) => {
             r.status = Status::Skipped;
-            r.message = Some(m);
+            r.skip_cause = Some(cause);
+            r.message = Some(ctx.redactor.text(&m));
         }
         Err(Halt::Error(m)) => {
             r.status = Status::Error;
@@ -501,6 +540,10 @@ fn offline_env(cfg: &RunnerConfig) -> Env {
         video: Default::default(),
         images: Default::default(),
         notes: vec!["offline dry run: the target was not reached".into()],
+        routes: Vec::new(),
+        models_source: ModelsSource::None,
+        setup_requests: 0,
+        shrink_spent: Default::default(),
     }
 }
 
@@ -642,7 +685,21 @@ async fn discover_rest(
         }
     }
     let client_ip = cfg.client_ip.or_else(|| loopback_ip(cfg));
-    let models = fetch_catalog(t).await.map_err(at("catalog"))?;
+    let creds = ProbeCredentials {
+        api_key: cfg.target.api_key.is_some(),
+        access_token: cfg.target.access_token.is_some(),
+    };
+    // A dry run sends nothing to model or key routes, not even a probe.
+    let routes = if cfg.dry_run {
+        Vec::new()
+    } else {
+        probe_routes(t, creds)
+            .await
+            .map_err(at("route discovery"))?
+    };
+    let (models, caps, models_source) = discover_models(cfg, t, &routes)
+        .await
+        .map_err(at("catalog"))?;
     // A transport with the enriched target (access token, user id) for key setup.
     let client = Client::new(ClientConfig {
         timeout: cfg.request_timeout,
@@ -661,6 +718,7 @@ async fn discover_rest(
             deadline: tokio::time::Instant::now() + Duration::from_secs(60),
             dry_run: false,
             seed: 0,
+            retry_budget: Some(8),
         },
     );
     let has_token = cfg.target.access_token.is_some();
@@ -744,11 +802,17 @@ async fn discover_rest(
     if let Some(k) = &key {
         redactor.add_secret(&k.secret);
     }
+    let mut notes = notes;
+    notes.push(format!(
+        "models: {} from {}",
+        models.len(),
+        models_source.describe()
+    ));
     Ok(Env {
         mock,
         client_ip,
         models,
-        caps: cfg.capabilities.clone().unwrap_or_else(known_capabilities),
+        caps,
         groups,
         key,
         has_access_token: has_token,
@@ -756,7 +820,55 @@ async fn discover_rest(
         video: Default::default(),
         images: Default::default(),
         notes,
+        routes,
+        models_source,
+        setup_requests: kt.sent(),
+        shrink_spent: Default::default(),
     })
+}
+
+/// The run's models and their capabilities: the catalog (`GET /api/models`) when it is served
+/// and lists any, else OpenAI's model list (`GET /v1/models`, with the API key), then the
+/// user's `--model KIND=ID` on top.
+async fn discover_models(
+    cfg: &RunnerConfig,
+    t: &Transport,
+    routes: &[RouteProbe],
+) -> Result<
+    (
+        Vec<ModelRecord>,
+        BTreeMap<String, ModelCapabilities>,
+        ModelsSource,
+    ),
+    SetupError,
+> {
+    let catalog_served = routes
+        .iter()
+        .find(|p| p.family == RouteFamily::Catalog)
+        .is_none_or(|p| p.served);
+    let mut models = if catalog_served {
+        fetch_catalog(t).await?
+    } else {
+        Vec::new()
+    };
+    let mut source = ModelsSource::Catalog;
+    if models.is_empty() && cfg.target.api_key.is_some() {
+        if let Some(ids) = fetch_model_list(t).await? {
+            models = ids.iter().map(|id| bare_record(id)).collect();
+            source = ModelsSource::ModelList;
+        }
+    }
+    if models.is_empty() {
+        source = if cfg.models.is_empty() {
+            ModelsSource::None
+        } else {
+            ModelsSource::Option
+        };
+    }
+    let known = cfg.capabilities.clone().unwrap_or_else(known_capabilities);
+    let mut caps = known.clone();
+    apply_model_options(&cfg.models, &mut models, &mut caps, &known);
+    Ok((models, caps, source))
 }
 
 fn loopback_ip(cfg: &RunnerConfig) -> Option<IpAddr> {

@@ -7,7 +7,7 @@
 //! - The working key: made through the control API (mock), made with `POST /api/token/`
 //!   (`--allow-create-keys`), or the named `--key-id`, snapshotted and restored at the end.
 
-use crate::client::{Auth, ClientError, RequestSpec};
+use crate::client::{Auth, ClientError, Exchange, RequestSpec};
 use crate::redact::Secret;
 use crate::report::SetupFailureKind;
 use crate::transport::{Transport, TransportError};
@@ -230,6 +230,17 @@ pub async fn get_key(t: &Transport, id: i64) -> Result<Option<KeyRecord>, Transp
         .and_then(|d| serde_json::from_value(d).ok()))
 }
 
+/// What [`put_record_traced`] sent and saw.
+#[derive(Debug, Clone)]
+pub struct PutTrace {
+    /// The record the target reports after the last update (`data` of its answer).
+    pub record: Option<KeyRecord>,
+    /// Whether every update was acknowledged (`success: true`).
+    pub acknowledged: bool,
+    /// The updates sent and their answers, in order.
+    pub exchanges: Vec<(RequestSpec, Exchange)>,
+}
+
 /// Writes a whole record back: a full `PUT /api/token/` without `status` (so enabling rules
 /// judge the new expiry and quota, not the old ones), then `?status_only=1` when the status
 /// differs. Returns the record the target reports.
@@ -237,41 +248,51 @@ pub async fn put_record(
     t: &Transport,
     rec: &KeyRecord,
 ) -> Result<Option<KeyRecord>, TransportError> {
+    Ok(put_record_traced(t, rec).await?.record)
+}
+
+/// [`put_record`], with the exchanges it made and whether the target acknowledged them.
+pub async fn put_record_traced(t: &Transport, rec: &KeyRecord) -> Result<PutTrace, TransportError> {
     let mut body = full_update_body(rec);
     if let Some(o) = body.as_object_mut() {
         o.remove("status");
     }
-    let ex = t
-        .send(
-            &RequestSpec::put("/api/token/")
-                .auth(Auth::AccessToken)
-                .json(body),
-            0,
-        )
-        .await?;
-    let v = ex.json().unwrap_or(Value::Null);
-    let mut got: Option<KeyRecord> = v
-        .get("data")
-        .cloned()
-        .and_then(|d| serde_json::from_value(d).ok());
-    if got.as_ref().map(|g| g.status) != Some(rec.status) {
-        let ex = t
-            .send(
-                &RequestSpec::put("/api/token/?status_only=1")
-                    .auth(Auth::AccessToken)
-                    .json(json!({ "id": rec.id, "status": rec.status })),
-                0,
-            )
-            .await?;
-        let v = ex.json().unwrap_or(Value::Null);
-        if let Some(rec) = v
-            .get("data")
-            .cloned()
-            .and_then(|d| serde_json::from_value::<KeyRecord>(d).ok())
-        {
-            got = Some(rec);
+    let mut trace = PutTrace {
+        record: None,
+        acknowledged: true,
+        exchanges: Vec::new(),
+    };
+    let spec = RequestSpec::put("/api/token/")
+        .auth(Auth::AccessToken)
+        .json(body);
+    trace.record = put_one(t, spec, &mut trace).await?;
+    if trace.record.as_ref().map(|g| g.status) != Some(rec.status) {
+        let spec = RequestSpec::put("/api/token/?status_only=1")
+            .auth(Auth::AccessToken)
+            .json(json!({ "id": rec.id, "status": rec.status }));
+        if let Some(got) = put_one(t, spec, &mut trace).await? {
+            trace.record = Some(got);
         }
     }
+    Ok(trace)
+}
+
+/// Sends one update, notes whether it was acknowledged, and returns the record it reports.
+async fn put_one(
+    t: &Transport,
+    spec: RequestSpec,
+    trace: &mut PutTrace,
+) -> Result<Option<KeyRecord>, TransportError> {
+    let ex = t.send(&spec, 0).await?;
+    let v = ex.json().unwrap_or(Value::Null);
+    let acknowledged =
+        ex.status.is_success() && v.get("success").and_then(Value::as_bool) == Some(true);
+    trace.acknowledged &= acknowledged;
+    let got = v
+        .get("data")
+        .cloned()
+        .and_then(|d| serde_json::from_value::<KeyRecord>(d).ok());
+    trace.exchanges.push((spec, ex));
     Ok(got)
 }
 

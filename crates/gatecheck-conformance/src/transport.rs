@@ -57,6 +57,8 @@ pub struct TransportConfig {
     pub dry_run: bool,
     /// Seed of the jitter.
     pub seed: u64,
+    /// Most retries over the transport's life; `None`: only each request's own limit.
+    pub retry_budget: Option<u64>,
 }
 
 /// The client plus the run's safety rules. Cheap to clone (shared).
@@ -77,7 +79,18 @@ struct Shared {
     rng: Mutex<SmallRng>,
     sent: AtomicU64,
     retries: AtomicU64,
+    retry_budget: Option<u64>,
+    /// Route and status pairs that outlasted every retry ([`route_key`]).
+    persistent: Mutex<std::collections::HashSet<String>>,
     planned: Mutex<Vec<RequestSpec>>,
+}
+
+/// A request's route and an answer's status, as the key of a persistent answer: the method
+/// and the first two path segments (`GET /v1/videos`), so generated ids share one key.
+fn route_key(spec: &RequestSpec, status: u16) -> String {
+    let path = spec.path.split('?').next().unwrap_or("");
+    let head: Vec<&str> = path.split('/').filter(|s| !s.is_empty()).take(2).collect();
+    format!("{} /{} {status}", spec.method, head.join("/"))
 }
 
 impl Transport {
@@ -95,6 +108,8 @@ impl Transport {
                 rng: Mutex::new(SmallRng::seed_from_u64(config.seed)),
                 sent: AtomicU64::new(0),
                 retries: AtomicU64::new(0),
+                retry_budget: config.retry_budget,
+                persistent: Mutex::new(Default::default()),
                 planned: Mutex::new(Vec::new()),
             }),
         }
@@ -136,6 +151,40 @@ impl Transport {
         self.inner.budget.quota()
     }
 
+    /// Whether `status` outlasted every retry on `spec`'s route before.
+    fn is_persistent(&self, spec: &RequestSpec, status: u16) -> bool {
+        status != 429
+            && self
+                .inner
+                .persistent
+                .lock()
+                .contains(&route_key(spec, status))
+    }
+
+    /// Notes that `status` outlasted every retry on `spec`'s route.
+    fn mark_persistent(&self, spec: &RequestSpec, status: u16) {
+        if status != 429 {
+            self.inner.persistent.lock().insert(route_key(spec, status));
+        }
+    }
+
+    /// Counts one retry against the budget; `false` when the budget is spent.
+    fn take_retry(&self) -> bool {
+        let shared = &self.inner;
+        let budget = shared.retry_budget.unwrap_or(u64::MAX);
+        shared
+            .retries
+            .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| {
+                (n < budget).then_some(n + 1)
+            })
+            .is_ok()
+    }
+
+    /// Whether the run's retry budget is spent.
+    pub fn retry_budget_spent(&self) -> bool {
+        self.inner.retry_budget.is_some_and(|b| self.retries() >= b)
+    }
+
     /// The requests recorded by a dry run.
     pub fn planned(&self) -> Vec<RequestSpec> {
         self.inner.planned.lock().clone()
@@ -174,6 +223,7 @@ impl Transport {
     ///     deadline: tokio::time::Instant::now() + Duration::from_secs(60),
     ///     dry_run: false,
     ///     seed: 0,
+    ///     retry_budget: None,
     /// });
     /// // The probe runs and is counted; the budget of one request is then spent.
     /// assert_eq!(t.send_raw(0, async { 413u16 }).await.unwrap(), 413);
@@ -235,6 +285,13 @@ impl Transport {
             }
             let quota = if attempt == 0 { quota } else { 0 };
             let result = self.under_rules(quota, self.client.send(spec)).await?;
+            // A status that outlasted every retry on a route is not transient there: later
+            // answers with it are judged as they are, not retried again.
+            if let Ok(ex) = &result {
+                if self.is_persistent(spec, ex.status.as_u16()) {
+                    return result.map_err(Into::into);
+                }
+            }
             let retry_after = match &result {
                 Ok(ex)
                     if is_retryable(ex.status)
@@ -247,16 +304,18 @@ impl Transport {
                 _ => return result.map_err(Into::into),
             };
             if attempt >= shared.backoff.max_retries {
+                if let Ok(ex) = &result {
+                    self.mark_persistent(spec, ex.status.as_u16());
+                }
                 return result.map_err(Into::into);
             }
             let delay = {
                 let mut rng = shared.rng.lock();
                 shared.backoff.delay(attempt, retry_after, &mut *rng)
             };
-            if self.wait_reaches_deadline(delay) {
+            if self.wait_reaches_deadline(delay) || !self.take_retry() {
                 return result.map_err(Into::into);
             }
-            shared.retries.fetch_add(1, Ordering::SeqCst);
             tokio::time::sleep(delay).await;
             attempt += 1;
         }

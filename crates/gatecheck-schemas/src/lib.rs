@@ -28,6 +28,7 @@ pub mod json;
 #[cfg(feature = "multipart")]
 pub mod multipart;
 pub mod openapi;
+mod pinned;
 mod profile;
 #[cfg(feature = "validate")]
 mod registry;
@@ -40,9 +41,10 @@ pub mod types;
 mod validate;
 
 pub use openapi::{openapi, openapi_json};
+#[cfg(feature = "validate")]
+pub use pinned::validate_pinned;
 pub use profile::{Profile, UnknownProfile};
 #[cfg(feature = "validate")]
 pub use registry::bundled;
 pub use schemas::{names, schema, schema_names, COMMON_DEFS, SCHEMA_BASE_URI};
-#[cfg(feature = "validate")]
 pub use validate::{is_valid, validate, ValidationError, Violation, MAX_VIOLATIONS};

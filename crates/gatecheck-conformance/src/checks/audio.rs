@@ -120,7 +120,7 @@ async fn json_text(ctx: &Ctx, route: &'static str) -> Outcome {
     if !v.get("text").is_some_and(Value::is_string) {
         return Err(ctx.fail("the body has no string `text`", &spec, Some(&ex)));
     }
-    if let Err(e) = gatecheck_schemas::validate("translation-result", &v) {
+    if let Err(e) = gatecheck_schemas::validate_pinned("translation-result", &v) {
         return Err(ctx.fail(format!("schema translation-result: {e}"), &spec, Some(&ex)));
     }
     Ok(Pass {
@@ -200,7 +200,7 @@ async fn format_bodies(ctx: &Ctx) -> Outcome {
         )?;
         let ex = ctx.send(&spec, price(ctx, &model)).await?;
         if !accepted(&ex) {
-            return Err(Halt::Skip(format!(
+            return Err(Halt::not_observed(format!(
                 "{} was answered {} (see audio.translation.response-formats)",
                 fmt.as_str(),
                 ex.status
@@ -340,6 +340,17 @@ enum BadUpload {
     WrongExtension(String),
 }
 
+impl std::fmt::Display for BadUpload {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            BadUpload::NoFile => f.write_str("an upload without a file"),
+            BadUpload::NoModel => f.write_str("an upload without a model"),
+            BadUpload::UnknownModel => f.write_str("an upload naming an unknown model"),
+            BadUpload::WrongExtension(ext) => write!(f, "a file named speech.{ext}"),
+        }
+    }
+}
+
 async fn bad_request(ctx: &Ctx) -> Outcome {
     let route = "/v1/audio/translations";
     let model = translation_model(ctx, route)?;
@@ -378,7 +389,6 @@ async fn bad_request(ctx: &Ctx) -> Outcome {
         async move {
             let spec = spec?;
             let ex = ctx.send(&spec, 0).await?;
-            let s = ex.status.as_u16();
             let unknown = matches!(bad, BadUpload::UnknownModel);
             if unknown && is_new_api_unknown_model(&ex) {
                 return ctx.known_difference(
@@ -396,7 +406,11 @@ async fn bad_request(ctx: &Ctx) -> Outcome {
                 is_validation_rejection(&ex)
             };
             if !ok {
-                return Err(ctx.fail(format!("{bad:?} was answered {s}"), &spec, Some(&ex)));
+                return Err(ctx.fail(
+                    format!("{bad} was answered {}", super::answer_summary(&ex)),
+                    &spec,
+                    Some(&ex),
+                ));
             }
             Ok(())
         }
@@ -433,7 +447,7 @@ fn speech_model(ctx: &Ctx) -> Result<(String, Vec<String>, Vec<String>), Halt> {
     let s = c
         .speech
         .as_ref()
-        .ok_or_else(|| Halt::Skip("no speech model".into()))?;
+        .ok_or_else(|| Halt::no_model("no speech model: give --model speech=ID"))?;
     Ok((m.id.clone(), s.voices.clone(), s.formats.clone()))
 }
 
@@ -449,7 +463,7 @@ async fn speech_mp3(ctx: &Ctx) -> Outcome {
         async move {
             let ex = ctx.send(&spec, p).await?;
             if !accepted(&ex) || ex.content_type().as_deref() != Some("audio/mpeg") {
-                return Err(ctx.fail(format!("expected {ACCEPTED} audio/mpeg, got {} {:?}", ex.status, ex.content_type()), &spec, Some(&ex)));
+                return Err(ctx.fail(format!("expected {ACCEPTED} audio/mpeg, got {}", super::status_and_type(&ex)), &spec, Some(&ex)));
             }
             if let Err(e) = parse_mp3(&ex.body) {
                 return Err(ctx.fail(format!("the body is not MPEG audio: {e}"), &spec, Some(&ex)));
@@ -536,6 +550,7 @@ async fn speech_bad(ctx: &Ctx) -> Outcome {
 async fn too_large(ctx: &Ctx) -> Outcome {
     if ctx.env.mock.is_none() {
         return Err(Halt::Skip(
+            crate::skip::SkipCause::UnsafeOnDeployment,
             "not sent to real deployments (26 MiB upload)".into(),
         ));
     }

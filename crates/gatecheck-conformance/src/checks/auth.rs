@@ -4,12 +4,14 @@ use super::property::for_all;
 use super::Kind::{Deviation, Failure};
 use super::{def, for_all_routes, pass1, CheckDef, Ctx, Halt, Outcome, Phase};
 use crate::client::{Auth, Part, RequestSpec};
+use crate::discovery::RouteFamily;
 use crate::generators::media;
 use crate::generators::strategies::{bad_auth, BadAuth};
 use crate::redact::Secret;
 use crate::target::full_update_body;
-use gatecheck_schemas::rules::auth::{is_access_refusal, AccessRefusal};
-use gatecheck_schemas::rules::rejection::is_key_refusal;
+use gatecheck_schemas::rules::auth::{is_access_admitted, AccessRefusal};
+use gatecheck_schemas::rules::rejection::{is_admitted, is_key_refusal};
+use gatecheck_schemas::rules::token::IMPOSSIBLE_KEY_ID;
 use gatecheck_schemas::rules::Rejection;
 use gatecheck_schemas::Profile;
 use proptest::prelude::*;
@@ -71,20 +73,40 @@ pub(crate) fn model_routes(ctx: &Ctx) -> Vec<RequestSpec> {
             )
         })
         .unwrap_or_else(|_| ("gpt-image-1".into(), "1024x1024".into()));
-    vec![
-        RequestSpec::post("/v1/audio/translations").multipart(vec![
-            Part::file("file", "speech.wav", "audio/wav", media::wav(200)),
-            Part::text("model", whisper),
-        ]),
-        RequestSpec::post("/v1/audio/speech").json(
-            json!({"model": tts, "input": "hello", "voice": "alloy", "response_format": "mp3"}),
+    let all = [
+        (
+            RouteFamily::AudioTranslations,
+            RequestSpec::post("/v1/audio/translations").multipart(vec![
+                Part::file("file", "speech.wav", "audio/wav", media::wav(200)),
+                Part::text("model", whisper),
+            ]),
         ),
-        RequestSpec::post("/v1/videos")
-            .json(json!({"model": video, "prompt": "a lighthouse at dawn"})),
-        RequestSpec::get("/v1/videos/task_00000000000000000000000000000000"),
-        RequestSpec::post("/v1/images/generations")
-            .json(json!({"model": image, "prompt": "a red cube", "size": size})),
-    ]
+        (
+            RouteFamily::AudioSpeech,
+            RequestSpec::post("/v1/audio/speech").json(
+                json!({"model": tts, "input": "hello", "voice": "alloy", "response_format": "mp3"}),
+            ),
+        ),
+        (
+            RouteFamily::VideoCreate,
+            RequestSpec::post("/v1/videos")
+                .json(json!({"model": video, "prompt": "a lighthouse at dawn"})),
+        ),
+        (
+            RouteFamily::VideoPoll,
+            RequestSpec::get("/v1/videos/task_00000000000000000000000000000000"),
+        ),
+        (
+            RouteFamily::ImageGenerations,
+            RequestSpec::post("/v1/images/generations")
+                .json(json!({"model": image, "prompt": "a red cube", "size": size})),
+        ),
+    ];
+    // Rules that hold across routes are probed on the routes the target serves.
+    all.into_iter()
+        .filter(|(family, _)| ctx.env.serves(*family))
+        .map(|(_, spec)| spec)
+        .collect()
 }
 
 async fn missing_key(ctx: &Ctx) -> Outcome {
@@ -95,7 +117,7 @@ async fn missing_key(ctx: &Ctx) -> Outcome {
                 format!(
                     "expected {} without a key, got {}",
                     Rejection::MissingKey.http_status(Profile::Documented),
-                    ex.status
+                    super::answer_summary(&ex)
                 ),
                 &spec,
                 Some(&ex),
@@ -126,7 +148,7 @@ async fn invalid_key(ctx: &Ctx) -> Outcome {
                     format!(
                         "expected {} for an invalid key, got {}",
                         Rejection::InvalidKey.http_status(Profile::Documented),
-                        ex.status
+                        super::answer_summary(&ex)
                     ),
                     &spec,
                     Some(&ex),
@@ -147,7 +169,7 @@ fn valid_secret(ctx: &Ctx) -> Result<String, Halt> {
         .api_key
         .as_ref()
         .map(|k| k.expose().to_owned())
-        .ok_or_else(|| Halt::Skip("no API key".into()))
+        .ok_or_else(|| Halt::no_credentials("no API key: give --api-key"))
 }
 
 async fn wrong_scheme(ctx: &Ctx) -> Outcome {
@@ -168,7 +190,7 @@ async fn wrong_scheme(ctx: &Ctx) -> Outcome {
                     format!(
                         "expected {} for a non-Bearer scheme, got {}",
                         Rejection::InvalidKey.http_status(Profile::Documented),
-                        ex.status
+                        super::answer_summary(&ex)
                     ),
                     &spec,
                     Some(&ex),
@@ -200,56 +222,80 @@ pub(crate) fn refused(status: u16) -> bool {
     is_key_refusal(status)
 }
 
-async fn bearer_case(ctx: &Ctx) -> Outcome {
-    let key = valid_secret(ctx)?;
-    let model = probe_model(ctx);
-    for scheme in ["bearer", "BEARER", "BeArEr"] {
-        let spec = probe_spec(&model, Auth::Raw(Secret::new(format!("{scheme} {key}"))));
-        let ex = ctx.send(&spec, 0).await?;
-        if refused(ex.status.as_u16()) {
+/// The free admission probe: `GET /v1/models` with `auth`. It sits behind the same key
+/// middleware as the model routes in new-api, charges nothing and, unlike a model request with
+/// an invalid body, answers 2xx exactly when the key is admitted.
+fn admission_spec(auth: Auth) -> RequestSpec {
+    RequestSpec::get("/v1/models").auth(auth)
+}
+
+/// Checks that the key in its documented form (`Bearer <key>`) is admitted by the probe, so
+/// that a refusal of another form means something. A skip when it is not.
+async fn calibrate(ctx: &Ctx, key: &str) -> Result<(), Halt> {
+    let spec = admission_spec(Auth::Raw(Secret::new(format!("Bearer {key}"))));
+    let ex = ctx.t.send_probe(&spec).await?;
+    if is_admitted(ex.status.as_u16()) {
+        return Ok(());
+    }
+    Err(Halt::not_observed(format!(
+        "GET /v1/models does not admit the key in its documented form (`Bearer <key>` was \
+         answered {}), so it cannot judge the key's other forms",
+        super::status_text(ex.status.as_u16())
+    )))
+}
+
+/// Each header in `forms` is admitted (2xx) by the probe; a failure names the first that is
+/// not, with what came instead.
+async fn admitted_in_forms(ctx: &Ctx, key: &str, forms: &[(String, String)]) -> Outcome {
+    calibrate(ctx, key).await?;
+    for (header, shown) in forms {
+        let spec = admission_spec(Auth::Raw(Secret::new(header.clone())));
+        let ex = ctx.t.send_probe(&spec).await?;
+        if !is_admitted(ex.status.as_u16()) {
             return Err(ctx.fail(
-                format!("`{scheme} <key>` was refused with {}", ex.status),
+                format!(
+                    "{shown} was not admitted: GET /v1/models answered {} where the documented \
+                     form is admitted",
+                    super::answer_summary(&ex)
+                ),
                 &spec,
                 Some(&ex),
             ));
         }
     }
     Ok(super::Pass {
-        cases: 3,
+        cases: forms.len() as u32,
         note: None,
     })
+}
+
+async fn bearer_case(ctx: &Ctx) -> Outcome {
+    let key = valid_secret(ctx)?;
+    let forms: Vec<(String, String)> = ["bearer", "BEARER", "BeArEr"]
+        .iter()
+        .map(|scheme| (format!("{scheme} {key}"), format!("`{scheme} <key>`")))
+        .collect();
+    admitted_in_forms(ctx, &key, &forms).await
 }
 
 async fn sk_prefix(ctx: &Ctx) -> Outcome {
     let key = valid_secret(ctx)?;
     let bare = key.strip_prefix("sk-").unwrap_or(&key).to_owned();
-    let model = probe_model(ctx);
-    for form in [format!("sk-{bare}"), bare.clone()] {
-        let spec = probe_spec(&model, Auth::Raw(Secret::new(format!("Bearer {form}"))));
-        let ex = ctx.send(&spec, 0).await?;
-        if refused(ex.status.as_u16()) {
-            return Err(ctx.fail(
-                format!("the key was refused ({}) in one of its forms", ex.status),
-                &spec,
-                Some(&ex),
-            ));
-        }
-    }
-    Ok(super::Pass {
-        cases: 2,
-        note: None,
-    })
+    let forms = vec![
+        (format!("Bearer sk-{bare}"), "the key with `sk-`".to_owned()),
+        (format!("Bearer {bare}"), "the key without `sk-`".to_owned()),
+    ];
+    admitted_in_forms(ctx, &key, &forms).await
 }
 
-fn token_probe_body(ctx: &Ctx) -> Value {
-    match &ctx.env.key {
-        Some(k) => full_update_body(&k.baseline),
-        None => json!({"id": 1, "name": "gatecheck-probe"}),
-    }
+/// The body of every update sent without proven credentials: a key id no deployment holds,
+/// and no field, so a target whose auth is broken changes nothing.
+fn token_probe_body() -> Value {
+    json!({ "id": IMPOSSIBLE_KEY_ID })
 }
 
 async fn token_missing(ctx: &Ctx) -> Outcome {
-    let spec = RequestSpec::put("/api/token/").json(token_probe_body(ctx));
+    let spec = RequestSpec::put("/api/token/").json(token_probe_body());
     let ex = ctx.send(&spec, 0).await?;
     let v = ex.json().unwrap_or(Value::Null);
     let expected = AccessRefusal::Missing.http_status(Profile::Documented);
@@ -257,7 +303,7 @@ async fn token_missing(ctx: &Ctx) -> Outcome {
         return Err(ctx.fail(
             format!(
                 "expected {expected} without an access token, got {}",
-                ex.status
+                super::answer_summary(&ex)
             ),
             &spec,
             Some(&ex),
@@ -280,17 +326,16 @@ async fn token_wrong(ctx: &Ctx) -> Outcome {
     for_all(ctx, ctx.cfg.cases.min(8), strat, |tok: String| {
         let spec = RequestSpec::put("/api/token/")
             .auth(Auth::Raw(Secret::new(format!("wrong{tok}"))))
-            .json(token_probe_body(ctx));
+            .json(token_probe_body());
         async move {
             let ex = ctx.send(&spec, 0).await?;
             let v = ex.json().unwrap_or(Value::Null);
             let success = v.get("success").and_then(Value::as_bool);
-            let ok = is_access_refusal(ex.status.as_u16(), success);
-            if !ok {
+            if is_access_admitted(ex.status.as_u16(), success) {
                 return Err(ctx.fail(
                     format!(
-                        "a wrong access token was answered {} success={success:?}",
-                        ex.status
+                        "a wrong access token was admitted: answered {}",
+                        super::answer_summary(&ex)
                     ),
                     &spec,
                     Some(&ex),
@@ -325,7 +370,7 @@ async fn token_bearer(ctx: &Ctx) -> Outcome {
         .target
         .access_token
         .clone()
-        .ok_or_else(|| Halt::Skip("no access token".into()))?;
+        .ok_or_else(|| Halt::no_credentials("no access token: give --access-token"))?;
     token_put_ok(
         ctx,
         Auth::Raw(Secret::new(format!("Bearer {}", tok.expose()))),

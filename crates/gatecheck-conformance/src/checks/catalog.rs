@@ -116,7 +116,7 @@ fn page(
 async fn paging(ctx: &Ctx) -> Outcome {
     let total_models = ctx.env.models.len();
     if total_models == 0 {
-        return Err(Halt::Skip("empty catalog".into()));
+        return Err(Halt::not_observed("the catalog lists no model"));
     }
     for_all(
         ctx,
@@ -155,10 +155,10 @@ async fn paging(ctx: &Ctx) -> Outcome {
                 let spec = RequestSpec::get(format!("/api/models?page_size={size}"));
                 return Err(ctx.fail(
                     format!(
-                        "page_size {size}: pages listed {} records ({} distinct) for total {:?}",
+                        "page_size {size}: pages listed {} records ({} distinct) for total {}",
                         seen.len(),
                         unique.len(),
-                        total
+                        super::or_none(total)
                     ),
                     &spec,
                     None,

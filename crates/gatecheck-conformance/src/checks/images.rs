@@ -46,7 +46,7 @@ async fn results(ctx: &Ctx) -> Result<Vec<(RequestSpec, Exchange, String)>, Halt
     let auth = ctx.model_auth()?;
     let models = image_models(ctx);
     if models.is_empty() {
-        return Err(Halt::Skip("no image model in the catalog".into()));
+        return Err(Halt::no_model("no image model: give --model image=ID"));
     }
     let cell = &ctx.env.images;
     let r = cell
@@ -71,7 +71,7 @@ async fn result(ctx: &Ctx) -> Outcome {
     let rs = results(ctx).await?;
     for (spec, ex, size) in &rs {
         let v = ctx.json_200(spec, ex)?;
-        if let Err(e) = gatecheck_schemas::validate("image-result", &v) {
+        if let Err(e) = gatecheck_schemas::validate_pinned("image-result", &v) {
             return Err(ctx.fail(format!("schema image-result: {e}"), spec, Some(ex)));
         }
         let r: ImageResult = serde_json::from_value(v)
@@ -107,8 +107,8 @@ async fn png_size(ctx: &Ctx) -> Outcome {
             .json()
             .and_then(|v| serde_json::from_value::<ImageResult>(v).ok())
         else {
-            return Err(Halt::Skip(
-                "no image result to inspect (see images.result)".into(),
+            return Err(Halt::not_observed(
+                "no image result to inspect (see images.result)",
             ));
         };
         let (w, h) = parse_size(size).unwrap_or((0, 0));
@@ -154,8 +154,8 @@ async fn png_size(ctx: &Ctx) -> Outcome {
         }
     }
     if n == 0 {
-        return Err(Halt::Skip(
-            "no image bytes could be inspected on the target's host".into(),
+        return Err(Halt::not_observed(
+            "no image bytes could be inspected on the target's host",
         ));
     }
     if let Some(d) = deviation {
@@ -174,8 +174,8 @@ async fn usage(ctx: &Ctx) -> Outcome {
             .json()
             .and_then(|v| serde_json::from_value::<ImageResult>(v).ok())
         else {
-            return Err(Halt::Skip(
-                "no image result to inspect (see images.result)".into(),
+            return Err(Halt::not_observed(
+                "no image result to inspect (see images.result)",
             ));
         };
         let u = r.usage;
@@ -198,7 +198,7 @@ async fn bad_size(ctx: &Ctx) -> Outcome {
     let auth = ctx.model_auth()?;
     let models = image_models(ctx);
     if models.is_empty() {
-        return Err(Halt::Skip("no image model in the catalog".into()));
+        return Err(Halt::no_model("no image model: give --model image=ID"));
     }
     let strat = (
         0..models.len(),
@@ -242,7 +242,7 @@ async fn missing_field(ctx: &Ctx) -> Outcome {
     let auth = ctx.model_auth()?;
     let models = image_models(ctx);
     let Some((model, sizes, _)) = models.first().cloned() else {
-        return Err(Halt::Skip("no image model in the catalog".into()));
+        return Err(Halt::no_model("no image model: give --model image=ID"));
     };
     let size = sizes.first().cloned().unwrap_or_default();
     let strat = prop::sample::select(vec![

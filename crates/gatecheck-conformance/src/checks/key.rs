@@ -7,7 +7,7 @@ use super::Kind::{Deviation, Failure};
 use super::{def, pass1, CheckDef, Ctx, Halt, Outcome, Pass, Phase};
 use crate::client::{Auth, Exchange, RequestSpec};
 use crate::generators::strategies::{allowlist, ascii_name, foreign_ip_entry};
-use crate::target::{get_key, put_record};
+use crate::target::{get_key, put_record_traced};
 use gatecheck_schemas::rules::ip;
 use gatecheck_schemas::rules::key::{admit, model_allowed, model_allowed_in};
 use gatecheck_schemas::rules::token::{apply_update, UpdateContext, UpdateFailure};
@@ -61,24 +61,94 @@ pub(crate) const CHECKS: &[CheckDef] = &[
 ];
 
 /// Puts the working key in the state `rec` and checks that the fields took.
+///
+/// An update the target refuses is a skip (the `token.update.*` checks judge it). An update it
+/// acknowledges (`success: true`) but does not apply breaks the rule the spec pins ("the
+/// update replaces the given editable fields"): a failure, with the update and the record
+/// read back as evidence.
 pub(crate) async fn set_key(ctx: &Ctx, rec: &KeyRecord) -> Result<KeyRecord, Halt> {
-    let got = put_record(&ctx.t, rec)
-        .await?
-        .ok_or_else(|| Halt::Skip("could not update the working key".into()))?;
-    let same = got.status == rec.status
-        && got.expired_time == rec.expired_time
-        && got.remain_quota == rec.remain_quota
-        && got.unlimited_quota == rec.unlimited_quota
-        && got.model_limits_enabled == rec.model_limits_enabled
-        && got.model_limits == rec.model_limits
-        && got.allow_ips.clone().unwrap_or_default() == rec.allow_ips.clone().unwrap_or_default();
-    if !same {
-        return Err(Halt::Skip(
-            "the working key could not be put in the needed state (see token.update.* checks)"
-                .into(),
-        ));
+    let trace = put_record_traced(&ctx.t, rec).await?;
+    let Some((spec, ex)) = trace.exchanges.last() else {
+        return Err(Halt::not_observed("the working key could not be updated"));
+    };
+    if !trace.acknowledged {
+        return Err(Halt::not_observed(format!(
+            "the target refused to put the working key in the state this check needs \
+             ({} {}; see the token.update.* checks)",
+            ex.status.as_u16(),
+            spec.path
+        )));
     }
-    Ok(got)
+    let stored = match get_key(&ctx.t, rec.id).await? {
+        Some(read) => Some((read, true)),
+        None => trace.record.clone().map(|r| (r, false)),
+    };
+    let Some((got, read_back)) = stored else {
+        return Err(Halt::not_observed(
+            "the target acknowledged the update but returned no key record to confirm it",
+        ));
+    };
+    let unapplied = unapplied_fields(rec, &got);
+    if unapplied.is_empty() {
+        return Ok(got);
+    }
+    let message = format!(
+        "the target acknowledged the key update (success: true) but did not apply it: {}",
+        unapplied.join(", ")
+    );
+    let mut ev = ctx.evidence(message, spec, Some(ex));
+    for (s, e) in &trace.exchanges[..trace.exchanges.len() - 1] {
+        ev.related
+            .push(ctx.related("an earlier acknowledged update", s, e));
+    }
+    if read_back {
+        let get = RequestSpec::get(format!("/api/token/{}", rec.id)).auth(Auth::AccessToken);
+        ev.message
+            .push_str(&format!(" (read back with {} {})", get.method, get.path));
+    }
+    Err(Halt::Fail(Box::new(ev)))
+}
+
+/// The fields of `want` that `got` does not hold, as `name: wanted X, stored Y`.
+fn unapplied_fields(want: &KeyRecord, got: &KeyRecord) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut cmp = |name: &str, w: String, g: String| {
+        if w != g {
+            out.push(format!("{name}: sent {w}, stored {g}"));
+        }
+    };
+    cmp("status", want.status.to_string(), got.status.to_string());
+    cmp(
+        "expired_time",
+        want.expired_time.to_string(),
+        got.expired_time.to_string(),
+    );
+    cmp(
+        "remain_quota",
+        want.remain_quota.to_string(),
+        got.remain_quota.to_string(),
+    );
+    cmp(
+        "unlimited_quota",
+        want.unlimited_quota.to_string(),
+        got.unlimited_quota.to_string(),
+    );
+    cmp(
+        "model_limits_enabled",
+        want.model_limits_enabled.to_string(),
+        got.model_limits_enabled.to_string(),
+    );
+    cmp(
+        "model_limits",
+        format!("{:?}", want.model_limits),
+        format!("{:?}", got.model_limits),
+    );
+    cmp(
+        "allow_ips",
+        format!("{:?}", want.allow_ips.clone().unwrap_or_default()),
+        format!("{:?}", got.allow_ips.clone().unwrap_or_default()),
+    );
+    out
 }
 
 /// Sends the admission probe with the working key; returns the request and its answer.
@@ -252,10 +322,11 @@ async fn ip_403(ctx: &Ctx) -> Outcome {
     {
         return Err(ctx.fail(
             format!(
-                "expected {} {:?}, got {} {code:?}",
+                "expected {} with code {}, got {} with code {}",
                 Rejection::IpNotAllowed.http_status(ctx.cfg.expect),
-                Rejection::IpNotAllowed.code(ctx.cfg.expect),
-                ex.status
+                super::or_none(Rejection::IpNotAllowed.code(ctx.cfg.expect)),
+                super::status_text(ex.status.as_u16()),
+                super::or_none(code.as_deref())
             ),
             &spec,
             Some(&ex),
@@ -272,7 +343,7 @@ async fn model_limits(ctx: &Ctx) -> Outcome {
     let base = baseline(ctx)?;
     let ids = catalog_ids(ctx);
     if ids.is_empty() {
-        return Err(Halt::Skip("empty catalog".into()));
+        return Err(Halt::no_model("no model known: give --model KIND=ID"));
     }
     let model = probe_model(ctx);
     // An enabled but empty list is generated too: the spec reads "empty string means no
@@ -427,7 +498,7 @@ async fn state_machine(ctx: &Ctx) -> Outcome {
     let base = baseline(ctx)?;
     let ids = catalog_ids(ctx);
     if ids.is_empty() {
-        return Err(Halt::Skip("empty catalog".into()));
+        return Err(Halt::no_model("no model known: give --model KIND=ID"));
     }
     let groups = if ctx.env.mock.is_some() {
         ctx.env.groups.clone()
@@ -565,7 +636,7 @@ async fn use_marks(ctx: &Ctx) -> Outcome {
         let (spec, _) = refused_with(ctx, rec, "marking").await?;
         let got = get_key(&ctx.t, base.id)
             .await?
-            .ok_or_else(|| Halt::Skip("GET /api/token/{id} is not available".into()))?;
+            .ok_or_else(|| Halt::not_observed("GET /api/token/{id} did not return the key"))?;
         if got.status != expected {
             return Err(ctx.fail(
                 format!(

@@ -9,6 +9,7 @@ mod info;
 pub(crate) mod key;
 pub(crate) mod property;
 pub(crate) mod quota;
+pub(crate) mod route;
 pub(crate) mod token;
 pub(crate) mod v1;
 pub(crate) mod video;
@@ -17,7 +18,9 @@ pub use info::{CheckInfo, Kind};
 
 use crate::client::{Auth, Exchange, RequestSpec};
 use crate::config::RunnerConfig;
+use crate::discovery::{ModelsSource, RouteFamily, RouteProbe};
 use crate::redact::Redactor;
+use crate::skip::SkipCause;
 use crate::target::{wall_now, MockControl, WorkKey};
 use crate::transport::{Transport, TransportError};
 use futures_util::future::BoxFuture;
@@ -102,6 +105,29 @@ pub struct Evidence {
     /// a row of docs/DECISIONS.md.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub decision: Option<String>,
+    /// Other exchanges the verdict rests on (an update the target acknowledged, then the
+    /// record that shows it was not applied), in the order they were sent.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub related: Vec<Related>,
+    /// Cases run before the verdict (the failing case included); not serialized: the
+    /// check's `cases` carries it.
+    #[serde(skip)]
+    pub cases_run: u32,
+}
+
+/// One more exchange behind a verdict.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct Related {
+    /// What this exchange shows.
+    pub what: String,
+    /// The request, as a curl command with secrets redacted.
+    pub curl: String,
+    /// The response status.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub status: Option<u16>,
+    /// The response body (redacted, truncated).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub body: Option<String>,
 }
 
 /// How a check ended early.
@@ -113,10 +139,10 @@ pub(crate) enum Halt {
     /// The target differs from a decision (the id) where the spec says "not shown": a
     /// deviation, whatever the check's kind.
     Deviation(Box<Evidence>, &'static str),
-    /// The check cannot run here (missing credentials, no model...).
-    Skip(String),
+    /// The check cannot run here, and why (missing credentials, no model...).
+    Skip(SkipCause, String),
     /// The run must stop (budget, deadline, dry run).
-    Stop(String),
+    Stop(SkipCause, String),
     /// Something went wrong that is not a contract verdict (connection lost...).
     Error(String),
 }
@@ -161,6 +187,64 @@ pub(crate) struct Env {
     pub images: tokio::sync::OnceCell<Result<Vec<ImageExchange>, Halt>>,
     /// What discovery decided about the target (for the report).
     pub notes: Vec<String>,
+    /// The route families probed, and whether each is served (empty: not probed).
+    pub routes: Vec<RouteProbe>,
+    /// Where the models came from.
+    pub models_source: ModelsSource,
+    /// Requests sent while setting up the working key (counted in the report).
+    pub setup_requests: u64,
+    /// Shrink steps taken so far, all checks together (bounded by `--shrink-budget`).
+    pub shrink_spent: std::sync::atomic::AtomicU32,
+}
+
+impl Env {
+    /// Whether the target serves `family` (true when discovery did not probe it).
+    pub fn serves(&self, family: RouteFamily) -> bool {
+        self.routes
+            .iter()
+            .find(|p| p.family == family)
+            .is_none_or(|p| p.served)
+    }
+}
+
+/// An answer as people read it: its status with the reason phrase, and the error message of
+/// its body when it has one: `400 Bad Request ("Authentication Error, ...")`.
+pub(crate) fn answer_summary(ex: &Exchange) -> String {
+    let status = status_text(ex.status.as_u16());
+    let v = ex.json().unwrap_or(Value::Null);
+    let message = ["/error/message", "/message", "/detail", "/error"]
+        .iter()
+        .find_map(|p| v.pointer(p).and_then(Value::as_str))
+        .filter(|m| !m.is_empty());
+    match message {
+        Some(m) => format!("{status} ({:?})", crate::redact::truncate(m, 120)),
+        None => status,
+    }
+}
+
+/// An answer's status and content type, as people read them: `404 Not Found, text/html`.
+pub(crate) fn status_and_type(ex: &Exchange) -> String {
+    let status = status_text(ex.status.as_u16());
+    match ex.content_type() {
+        Some(ct) => format!("{status}, {ct}"),
+        None => format!("{status}, no content type"),
+    }
+}
+
+/// An optional value as people read it: the value, or `none`.
+pub(crate) fn or_none<T: std::fmt::Display>(value: Option<T>) -> String {
+    value.map_or_else(|| "none".to_owned(), |v| v.to_string())
+}
+
+/// A status with its reason phrase, as people read it: `404 Not Found`.
+pub(crate) fn status_text(status: u16) -> String {
+    match http::StatusCode::from_u16(status)
+        .ok()
+        .and_then(|s| s.canonical_reason())
+    {
+        Some(reason) => format!("{status} {reason}"),
+        None => status.to_string(),
+    }
 }
 
 /// Everything one check runs with.
@@ -175,11 +259,30 @@ pub(crate) struct Ctx {
 
 impl From<TransportError> for Halt {
     fn from(e: TransportError) -> Self {
-        if e.is_stop() {
-            Halt::Stop(e.to_string())
-        } else {
-            Halt::Error(e.to_string())
-        }
+        let cause = match &e {
+            TransportError::Client(_) => return Halt::Error(e.to_string()),
+            TransportError::Budget(_) => SkipCause::BudgetSpent,
+            TransportError::Deadline => SkipCause::Deadline,
+            TransportError::DryRun => SkipCause::DryRun,
+        };
+        Halt::Stop(cause, e.to_string())
+    }
+}
+
+impl Halt {
+    /// A skip for want of credentials.
+    pub fn no_credentials(message: impl Into<String>) -> Halt {
+        Halt::Skip(SkipCause::NoCredentials, message.into())
+    }
+
+    /// A skip for want of something the check judges (no task completed...).
+    pub fn not_observed(message: impl Into<String>) -> Halt {
+        Halt::Skip(SkipCause::NotObserved, message.into())
+    }
+
+    /// A skip for want of a model with known capabilities.
+    pub fn no_model(message: impl Into<String>) -> Halt {
+        Halt::Skip(SkipCause::NoModel, message.into())
     }
 }
 
@@ -205,9 +308,8 @@ impl Ctx {
         if !accepted(ex) || ex.content_type().as_deref() != Some("application/json") {
             return Err(self.fail(
                 format!(
-                    "expected {ACCEPTED} application/json, got {} {:?}",
-                    ex.status,
-                    ex.content_type()
+                    "expected {ACCEPTED} application/json, got {}",
+                    status_and_type(ex)
                 ),
                 spec,
                 Some(ex),
@@ -232,6 +334,18 @@ impl Ctx {
             case: None,
             shrink_steps: 0,
             decision: None,
+            related: Vec::new(),
+            cases_run: 0,
+        }
+    }
+
+    /// One more exchange behind a verdict, redacted like the evidence.
+    pub fn related(&self, what: impl Into<String>, spec: &RequestSpec, ex: &Exchange) -> Related {
+        Related {
+            what: what.into(),
+            curl: spec.to_curl(self.t.client().target(), &self.redactor),
+            status: Some(ex.status.as_u16()),
+            body: Some(self.redactor.body(&ex.body, 600)),
         }
     }
 
@@ -276,18 +390,18 @@ impl Ctx {
         if self.env.has_api_key {
             return Ok(Auth::ApiKey);
         }
-        Err(Halt::Skip(
-            "no API key: give --api-key, --key-id or --allow-create-keys".into(),
+        Err(Halt::no_credentials(
+            "no API key: give --api-key, --key-id or --allow-create-keys",
         ))
     }
 
     /// The working key, for checks that change it.
     pub fn work_key(&self) -> Result<&WorkKey, Halt> {
         if !self.env.has_access_token {
-            return Err(Halt::Skip("no access token: give --access-token".into()));
+            return Err(Halt::no_credentials("no access token: give --access-token"));
         }
         self.env.key.as_ref().ok_or_else(|| {
-            Halt::Skip("no working key: give --key-id or --allow-create-keys".into())
+            Halt::no_credentials("no working key: give --key-id or --allow-create-keys")
         })
     }
 
@@ -296,7 +410,7 @@ impl Ctx {
         if self.env.has_access_token {
             Ok(())
         } else {
-            Err(Halt::Skip("no access token: give --access-token".into()))
+            Err(Halt::no_credentials("no access token: give --access-token"))
         }
     }
 
@@ -321,8 +435,8 @@ impl Ctx {
             .filter_map(|m| self.env.caps.get(&m.id).map(|c| (m, c)))
             .find(|(_, c)| has(c))
             .ok_or_else(|| {
-                Halt::Skip(
-                    "the catalog lists no model with known capabilities for this route".into(),
+                Halt::no_model(
+                    "no model with known capabilities for this route: give --model KIND=ID",
                 )
             })
     }
@@ -364,7 +478,7 @@ impl Ctx {
         }
         let message = format!(
             "{what} was answered {}, not {}",
-            ex.status,
+            answer_summary(ex),
             rejection.http_status(self.cfg.expect)
         );
         if status == rejection.http_status(Profile::NewApi) {

@@ -44,6 +44,18 @@ fn replay<S: Strategy>(
     Ok((tree.current(), moved))
 }
 
+/// Counts one shrink step against the run's budget; `false` when it is spent.
+fn take_shrink_step(ctx: &Ctx) -> bool {
+    use std::sync::atomic::Ordering;
+    let budget = ctx.cfg.shrink_budget;
+    ctx.env
+        .shrink_spent
+        .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| {
+            (n < budget).then_some(n + 1)
+        })
+        .is_ok()
+}
+
 /// The values of cases `0..cases` of a seeded run.
 fn generate<S: Strategy>(strategy: &S, seed: u64, cases: u32) -> Result<Vec<S::Value>, Halt> {
     let mut runner = test_runner(seed, cases);
@@ -75,34 +87,36 @@ where
     let seed = ctx.seed;
     let values = generate(&strategy, seed, cases)?;
     for (case, value) in values.into_iter().enumerate() {
-        let shown = format!("{value:?}");
         match test(value).await {
             Ok(()) => continue,
             Err(Halt::Fail(mut ev)) => {
-                ev.case = Some(shown);
                 let mut ops: Vec<Op> = Vec::new();
                 let mut steps = 0u32;
                 let mut next = Op::Simplify;
-                while steps < ctx.cfg.max_shrink {
+                while steps < ctx.cfg.max_shrink && take_shrink_step(ctx) {
                     ops.push(next);
                     let (v, moved) = replay(&strategy, seed, cases, case as u32, &ops)?;
                     if !moved {
                         break;
                     }
                     steps += 1;
-                    let shown = format!("{v:?}");
                     match test(v).await {
-                        Err(Halt::Fail(mut smaller)) => {
-                            smaller.case = Some(shown);
+                        Err(Halt::Fail(smaller)) => {
                             ev = smaller;
                             next = Op::Simplify;
                         }
-                        Err(Halt::Stop(_)) => break,
+                        Err(Halt::Stop(..)) => break,
                         _ => next = Op::Complicate,
                     }
                 }
                 ev.shrink_steps = steps;
+                ev.cases_run = case as u32 + 1;
                 ev.message = format!("{} (case {} of {cases})", ev.message, case + 1);
+                // The request is the case: the evidence's curl shows the smallest failing one.
+                ev.case = Some(format!(
+                    "case {} of {cases}, shrunk in {steps} steps to the request shown",
+                    case + 1
+                ));
                 return Err(Halt::Fail(ev));
             }
             Err(other) => return Err(other),

@@ -37,7 +37,8 @@ fn cheap_image(ctx: &Ctx) -> Result<(RequestSpec, i64), Halt> {
             best = Some((m.id.clone(), size, price));
         }
     }
-    let (model, size, price) = best.ok_or_else(|| Halt::Skip("no priced image model".into()))?;
+    let (model, size, price) =
+        best.ok_or_else(|| Halt::not_observed("no image model with a known price"))?;
     let key = ctx.work_key()?;
     Ok((
         RequestSpec::post("/v1/images/generations")
@@ -50,8 +51,8 @@ fn cheap_image(ctx: &Ctx) -> Result<(RequestSpec, i64), Halt> {
 async fn insufficient(ctx: &Ctx) -> Outcome {
     let (spec, price) = cheap_image(ctx)?;
     if price < 2 {
-        return Err(Halt::Skip(
-            "the cheapest request costs under 2 units".into(),
+        return Err(Halt::not_observed(
+            "the cheapest request costs under 2 units",
         ));
     }
     let rec = KeyRecord {
@@ -67,11 +68,12 @@ async fn insufficient(ctx: &Ctx) -> Outcome {
     {
         return Err(ctx.fail(
             format!(
-                "remain_quota {} below the price {price}: expected {} {:?}, got {} {code:?}",
+                "remain_quota {} below the price {price}: expected {} with code {}, got {} with code {}",
                 price - 1,
                 Rejection::InsufficientQuota.http_status(ctx.cfg.expect),
-                Rejection::InsufficientQuota.code(ctx.cfg.expect),
-                ex.status
+                super::or_none(Rejection::InsufficientQuota.code(ctx.cfg.expect)),
+                super::status_text(ex.status.as_u16()),
+                super::or_none(code.as_deref())
             ),
             &spec,
             Some(&ex),
@@ -95,17 +97,17 @@ async fn charged(ctx: &Ctx) -> Outcome {
         set_key(ctx, &rec).await?;
         let before = get_key(&ctx.t, base.id)
             .await?
-            .ok_or_else(|| Halt::Skip("GET /api/token/{id} is not available".into()))?;
+            .ok_or_else(|| Halt::not_observed("GET /api/token/{id} did not return the key"))?;
         let ex = ctx.send(&spec, price).await?;
         if !ex.status.is_success() {
-            return Err(Halt::Skip(format!(
+            return Err(Halt::not_observed(format!(
                 "the image request was not accepted ({}); see images.* checks",
                 ex.status
             )));
         }
         let after = get_key(&ctx.t, base.id)
             .await?
-            .ok_or_else(|| Halt::Skip("GET /api/token/{id} is not available".into()))?;
+            .ok_or_else(|| Halt::not_observed("GET /api/token/{id} did not return the key"))?;
         if let Err(msg) = check_charge(&before, price, &after) {
             return Err(ctx.fail(msg, &spec, Some(&ex)));
         }
@@ -137,7 +139,7 @@ async fn atomic(ctx: &Ctx) -> Outcome {
     let remain = after.as_ref().map(|a| a.remain_quota);
     if ok != k || remain.is_some_and(|r| r != 0) {
         return Err(ctx.fail(
-            format!("quota for {k} requests of {price}: {ok} of {} concurrent requests succeeded, remain_quota {remain:?}", 2 * k),
+            format!("quota for {k} requests of {price}: {ok} of {} concurrent requests succeeded, remain_quota {}", 2 * k, super::or_none(remain)),
             &spec,
             None,
         ));

@@ -248,7 +248,7 @@ async fn given_fields(ctx: &Ctx) -> Outcome {
     let b = base(ctx)?;
     let ids: Vec<String> = ctx.env.models.iter().map(|m| m.id.clone()).collect();
     if ids.is_empty() {
-        return Err(Halt::Skip("empty catalog".into()));
+        return Err(Halt::no_model("no model known: give --model KIND=ID"));
     }
     let strat = (
         ascii_name(),
@@ -372,7 +372,11 @@ async fn allow_ips(ctx: &Ctx) -> Outcome {
             let got = expect_ok(ctx, &spec, &ex, &v, "an allow_ips update")?;
             if got.allow_ips.clone().unwrap_or_default() != list.clone().unwrap_or_default() {
                 return Err(ctx.fail(
-                    format!("allow_ips {list:?} was stored as {:?}", got.allow_ips),
+                    format!(
+                        "allow_ips {} was stored as {}",
+                        super::or_none(list.as_deref().map(|l| format!("{l:?}"))),
+                        super::or_none(got.allow_ips.as_deref().map(|l| format!("{l:?}")))
+                    ),
                     &spec,
                     Some(&ex),
                 ));

@@ -4,9 +4,10 @@
 use super::auth::model_routes;
 use super::property::for_all;
 use super::Kind::{Deviation, Failure};
-use super::{answered_as, def, CheckDef, Ctx, Outcome, Phase};
+use super::{answered_as, def, CheckDef, Ctx, Halt, Outcome, Phase};
 use crate::client::{Part, RequestSpec};
 use crate::generators::media;
+use crate::skip::SkipCause;
 use gatecheck_schemas::rules::Rejection;
 use serde_json::{json, Value};
 
@@ -52,8 +53,9 @@ pub(crate) const CHECKS: &[CheckDef] = &[
 async fn validation_400(ctx: &Ctx) -> Outcome {
     let auth = ctx.model_auth()?;
     let routes = model_routes(ctx);
+    let route = |path: &str| routes.iter().find(|r| r.path == path);
     let mut invalid = Vec::new();
-    if let Some(r) = routes.first() {
+    if let Some(r) = route("/v1/audio/translations") {
         // Translation: temperature past 1.
         let mut parts = match &r.body {
             crate::client::Body::Multipart(p) => p.clone(),
@@ -73,14 +75,14 @@ async fn validation_400(ctx: &Ctx) -> Outcome {
             )]),
         );
     }
-    if let Some(r) = routes.get(1) {
+    if let Some(r) = route("/v1/audio/speech") {
         if let crate::client::Body::Json(v) = &r.body {
             let mut v = v.clone();
             v["input"] = json!("");
             invalid.push(RequestSpec::post("/v1/audio/speech").json(v));
         }
     }
-    if let Some(r) = routes.get(4) {
+    if let Some(r) = route("/v1/images/generations") {
         if let crate::client::Body::Json(v) = &r.body {
             let mut v = v.clone();
             v["size"] = json!("3x3");
@@ -88,6 +90,12 @@ async fn validation_400(ctx: &Ctx) -> Outcome {
         }
     }
     let n = invalid.len();
+    if n == 0 {
+        return Err(Halt::Skip(
+            SkipCause::RouteNotServed,
+            "the target serves none of the audio and image routes".into(),
+        ));
+    }
     for_all(ctx, ctx.cfg.cases.min(n as u32).max(1), 0..n, |i: usize| {
         let spec = invalid[i].clone().auth(auth.clone());
         async move {

@@ -109,7 +109,7 @@ fn video_model(ctx: &Ctx) -> Result<(String, i64, String), Halt> {
     let v = c
         .video
         .as_ref()
-        .ok_or_else(|| Halt::Skip("no video model".into()))?;
+        .ok_or_else(|| Halt::no_model("no video model: give --model video=ID"))?;
     Ok((m.id.clone(), v.default_seconds, v.default_size.clone()))
 }
 
@@ -227,6 +227,7 @@ async fn advance(ctx: &Ctx, by: Duration) -> Result<(), Halt> {
     }
     if ctx.t.wait_reaches_deadline(by) {
         return Err(Halt::Stop(
+            crate::skip::SkipCause::Deadline,
             "the run's deadline passed while waiting for a video task".into(),
         ));
     }
@@ -277,6 +278,11 @@ async fn create_queued(ctx: &Ctx) -> Outcome {
         };
         let problem = if let Err(v) = check_created(task) {
             Some(v.to_string())
+        } else if task.task_id.is_empty() {
+            Some(format!(
+                "the create answer has no task_id (the spec: the same value as id {:?})",
+                task.id
+            ))
         } else if task.task_id != task.id {
             Some(format!(
                 "task_id {:?} differs from id {:?}",
@@ -307,7 +313,7 @@ async fn task_schema(ctx: &Ctx) -> Outcome {
             return Some("not application/json".into());
         }
         let v = o.ex.json().unwrap_or(Value::Null);
-        gatecheck_schemas::validate("video-task", &v)
+        gatecheck_schemas::validate_pinned("video-task", &v)
             .err()
             .map(|e| format!("schema video-task: {e}"))
     })
@@ -476,9 +482,8 @@ async fn content_mp4(ctx: &Ctx) -> Outcome {
         if !accepted(&ex) || ex.content_type().as_deref() != Some("video/mp4") {
             return Err(ctx.fail(
                 format!(
-                    "expected {ACCEPTED} video/mp4, got {} {:?}",
-                    ex.status,
-                    ex.content_type()
+                    "expected {ACCEPTED} video/mp4, got {}",
+                    super::status_and_type(&ex)
                 ),
                 &spec,
                 Some(&ex),
@@ -498,7 +503,7 @@ async fn content_mp4(ctx: &Ctx) -> Outcome {
         n += 1;
     }
     if n == 0 {
-        return Err(Halt::Skip("no task completed".into()));
+        return Err(Halt::not_observed("no task completed"));
     }
     Ok(Pass {
         cases: n,

@@ -4,7 +4,7 @@ use super::{Report, Status};
 
 /// The summary table printed at the end of a run.
 pub fn summary_table(report: &Report) -> String {
-    let mut out = String::new();
+    let mut out = lacks_lines(report);
     let notable: Vec<_> = report
         .checks
         .iter()
@@ -20,6 +20,10 @@ pub fn summary_table(report: &Report) -> String {
                 .map(|e| e.message.clone())
                 .or_else(|| c.message.clone())
                 .unwrap_or_default();
+            let detail = match c.skip_cause {
+                Some(cause) => format!("[{cause}] {detail}"),
+                None => detail,
+            };
             out.push_str(&format!(
                 "{:<10} {:<w$}  {}\n",
                 c.status.as_str(),
@@ -38,16 +42,19 @@ pub fn summary_table(report: &Report) -> String {
                     c.id, c.kind, c.spec, e.message
                 ));
                 if let Some(case) = &e.case {
-                    out.push_str(&format!(
-                        "   minimal case ({} shrink steps): {case}\n",
-                        e.shrink_steps
-                    ));
+                    out.push_str(&format!("   {case}\n"));
                 }
                 if let Some(curl) = &e.curl {
                     out.push_str(&format!("   reproduce: {curl}\n"));
                 }
                 if let (Some(s), Some(b)) = (e.status, &e.body) {
                     out.push_str(&format!("   answer: {s} {}\n", first_line(b)));
+                }
+                for r in &e.related {
+                    out.push_str(&format!("   also ({}): {}\n", r.what, r.curl));
+                    if let (Some(s), Some(b)) = (r.status, &r.body) {
+                        out.push_str(&format!("   answer: {s} {}\n", first_line(b)));
+                    }
                 }
             }
         }
@@ -57,23 +64,61 @@ pub fn summary_table(report: &Report) -> String {
     }
     if let Some(f) = &report.setup_failure {
         out.push_str(&format!(
-            "SETUP FAILED during {} ({:?}): {}\nno check ran\n",
-            f.stage, f.kind, f.message
+            "SETUP FAILED during {} ({}): {}\nno check ran\n",
+            f.stage,
+            f.kind.as_str(),
+            f.message
         ));
     }
     let s = &report.summary;
     out.push_str(&format!(
-        "\n{} checks: {} passed, {} failed, {} deviations, {} skipped, {} errors  ·  {} requests, {} retries, ~{} quota  ·  {:.1}s  ·  seed {}\n",
+        "\n{} checks: {} passed, {} failed, {} deviations, {} skipped, {} errors  ·  {} requests, {} retries (of {}), {} shrink steps (of {}), ~{} quota  ·  {:.1}s  ·  seed {}\n",
         s.total, s.passed, s.failed, s.deviations, s.skipped, s.errors,
-        report.requests_sent, report.retries, report.quota_spent,
+        report.requests_sent, report.retries, report.retry_budget,
+        report.shrink_steps, report.shrink_budget, report.quota_spent,
         report.duration_ms as f64 / 1000.0, report.seed
     ));
+    if !s.skipped_by_cause.is_empty() {
+        let causes: Vec<String> = s
+            .skipped_by_cause
+            .iter()
+            .map(|(cause, n)| format!("{n} {cause}"))
+            .collect();
+        out.push_str(&format!("skipped by cause: {}\n", causes.join(", ")));
+    }
     if report.deadline_reached {
         out.push_str("the run's deadline was reached; the remaining checks were skipped\n");
     }
     if report.interrupted {
         out.push_str("interrupted; the working key was restored\n");
     }
+    out
+}
+
+/// The summary's opening: the pinned routes the target does not serve, and where the models
+/// came from. Empty when discovery did not run.
+fn lacks_lines(report: &Report) -> String {
+    let Some(d) = &report.discovery else {
+        return String::new();
+    };
+    let mut out = String::new();
+    let lacks = d.lacks();
+    if lacks.is_empty() {
+        out.push_str("the target serves every route the spec pins\n");
+    } else {
+        out.push_str(&format!(
+            "the target lacks {} route{} the spec pins:\n",
+            lacks.len(),
+            if lacks.len() == 1 { "" } else { "s" }
+        ));
+        for r in lacks {
+            out.push_str(&format!("  {} (answered {})\n", r.route, r.status));
+        }
+    }
+    out.push_str(&format!(
+        "models: {} from {}\n\n",
+        d.models, d.models_source
+    ));
     out
 }
 

@@ -1,6 +1,6 @@
 //! JUnit XML: one test case per check; failures and (with `--strict`) deviations fail.
 
-use super::{Report, SetupFailureKind, Status};
+use super::{Report, Status};
 use quick_junit::{NonSuccessKind, TestCase, TestCaseStatus, TestSuite};
 use std::time::Duration;
 
@@ -11,15 +11,46 @@ pub fn to_junit(report: &Report) -> String {
     suite.set_time(Duration::from_millis(report.duration_ms));
     suite.add_property(quick_junit::Property::new("target", report.target.as_str()));
     suite.add_property(quick_junit::Property::new("seed", report.seed.to_string()));
+    // The counts, as the text and the JSON report give them (JUnit itself counts a deviation
+    // as a pass unless --strict, and has no skip causes).
+    let s = &report.summary;
+    for (name, n) in [
+        ("checks", s.total),
+        ("passed", s.passed),
+        ("failed", s.failed),
+        ("deviations", s.deviations),
+        ("skipped", s.skipped),
+        ("errors", s.errors),
+    ] {
+        suite.add_property(quick_junit::Property::new(name, n.to_string()));
+    }
+    for (cause, n) in &s.skipped_by_cause {
+        suite.add_property(quick_junit::Property::new(
+            format!("skipped.{}", cause.as_str()),
+            n.to_string(),
+        ));
+    }
+    if let Some(d) = &report.discovery {
+        for r in d.lacks() {
+            suite.add_property(quick_junit::Property::new(
+                "lacks",
+                format!("{} ({})", r.route, r.status),
+            ));
+        }
+        suite.add_property(quick_junit::Property::new(
+            "models_source",
+            d.models_source.as_str(),
+        ));
+    }
     if let Some(f) = &report.setup_failure {
         let mut s = TestCaseStatus::non_success(NonSuccessKind::Failure);
         s.set_message(format!("{} failed: {}", f.stage, f.message));
-        s.set_type(format!("setup-{}", kind_name(f.kind)));
+        s.set_type(format!("setup-{}", f.kind.as_str()));
         s.set_description(format!(
             "target {} failed during {} ({}): {}\nno check ran",
             report.target,
             f.stage,
-            kind_name(f.kind),
+            f.kind.as_str(),
             f.message
         ));
         let mut case = TestCase::new("target.setup", s);
@@ -43,6 +74,12 @@ pub fn to_junit(report: &Report) -> String {
                 if let Some(case) = &e.case {
                     text.push_str(&format!("\nminimal case: {case}"));
                 }
+                for r in &e.related {
+                    text.push_str(&format!("\nalso ({}): {}", r.what, r.curl));
+                    if let Some(s) = r.status {
+                        text.push_str(&format!("\nstatus: {s}"));
+                    }
+                }
             }
             text
         };
@@ -50,7 +87,12 @@ pub fn to_junit(report: &Report) -> String {
             Status::Passed => TestCaseStatus::success(),
             Status::Skipped => {
                 let mut s = TestCaseStatus::skipped();
-                s.set_message(c.message.clone().unwrap_or_default());
+                let cause = c.skip_cause.map(|k| k.as_str()).unwrap_or("no-case");
+                s.set_message(format!(
+                    "[{cause}] {}",
+                    c.message.clone().unwrap_or_default()
+                ));
+                s.set_type(cause);
                 s
             }
             Status::Deviation if !report.strict => {
@@ -90,13 +132,4 @@ pub fn to_junit(report: &Report) -> String {
     }
     junit.add_test_suite(suite);
     junit.to_string().unwrap_or_default()
-}
-
-fn kind_name(k: SetupFailureKind) -> &'static str {
-    match k {
-        SetupFailureKind::Unreachable => "unreachable",
-        SetupFailureKind::Target => "target",
-        SetupFailureKind::Config => "config",
-        SetupFailureKind::Stopped => "stopped",
-    }
 }

@@ -9,8 +9,11 @@ pub use junit::to_junit;
 
 use crate::checks::Evidence;
 use crate::checks::Kind;
+use crate::discovery::DiscoveryReport;
 use crate::exit;
+use crate::skip::SkipCause;
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 
 /// How one check ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -61,13 +64,16 @@ pub struct CheckResult {
     /// Why it was skipped or errored, or a note.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub message: Option<String>,
+    /// Why it was skipped, from a fixed set (set exactly when `status` is `skipped`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub skip_cause: Option<SkipCause>,
     /// Evidence of a failure or deviation.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub evidence: Option<Evidence>,
 }
 
 /// Counts by status.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
 pub struct Summary {
     /// Checks run or skipped.
     pub total: u32,
@@ -81,6 +87,8 @@ pub struct Summary {
     pub skipped: u32,
     /// Errored.
     pub errors: u32,
+    /// The skips, counted by cause (they add up to `skipped`).
+    pub skipped_by_cause: BTreeMap<SkipCause, u32>,
 }
 
 /// How the runner judged the target before its checks.
@@ -107,6 +115,18 @@ pub enum SetupFailureKind {
     Config,
     /// A budget or the deadline ran out during discovery.
     Stopped,
+}
+
+impl SetupFailureKind {
+    /// The wire name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SetupFailureKind::Unreachable => "unreachable",
+            SetupFailureKind::Target => "target",
+            SetupFailureKind::Config => "config",
+            SetupFailureKind::Stopped => "stopped",
+        }
+    }
 }
 
 /// The target failed before any check ran; the report says where and why.
@@ -136,6 +156,9 @@ pub struct Report {
     /// What the runner decided about the target, e.g. "no control API: virtual-clock checks
     /// skipped, real-time polling used".
     pub notes: Vec<String>,
+    /// What discovery found: the routes served and the models' source (absent when
+    /// discovery did not get that far, or in an offline dry run).
+    pub discovery: Option<DiscoveryReport>,
     /// Set when discovery failed and no check ran.
     pub setup_failure: Option<SetupFailure>,
     /// The seed of every generator (pass it to `--seed` to replay).
@@ -154,6 +177,12 @@ pub struct Report {
     pub requests_sent: u64,
     /// Retries after 429/500/503.
     pub retries: u64,
+    /// Most retries the run could make (a status that repeats is not retried at all).
+    pub retry_budget: u64,
+    /// Shrink steps taken, all failing properties together.
+    pub shrink_steps: u32,
+    /// Most shrink steps the run could take.
+    pub shrink_budget: u32,
     /// Quota spent, estimated from catalog prices.
     pub quota_spent: i64,
     /// Ctrl-C stopped the run.
@@ -182,7 +211,11 @@ impl Report {
                 Status::Passed => s.passed += 1,
                 Status::Failed => s.failed += 1,
                 Status::Deviation => s.deviations += 1,
-                Status::Skipped => s.skipped += 1,
+                Status::Skipped => {
+                    s.skipped += 1;
+                    let cause = c.skip_cause.unwrap_or(SkipCause::NoCase);
+                    *s.skipped_by_cause.entry(cause).or_default() += 1;
+                }
                 Status::Error => s.errors += 1,
             }
         }

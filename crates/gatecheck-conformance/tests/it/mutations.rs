@@ -115,6 +115,14 @@ impl Proxy {
                     body = Bytes::from(v.to_string());
                 }
             }
+            Bug::StatusDroppedEverywhere if path == "/api/token/" => {
+                if let Ok(mut v) = serde_json::from_slice::<Value>(&body) {
+                    if let Some(o) = v.as_object_mut() {
+                        o.remove("status");
+                    }
+                    body = Bytes::from(v.to_string());
+                }
+            }
             Bug::UncheckedTemperature if path.starts_with("/v1/audio/") => {
                 let text = String::from_utf8_lossy(&body).into_owned();
                 let re =
@@ -642,6 +650,47 @@ async fn every_planted_bug_is_caught_by_its_check() {
         started.elapsed()
     );
     assert!(missed.is_empty(), "{}", missed.join("\n"));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_acknowledged_write_that_is_not_applied_fails_the_run() {
+    // The proxy drops `status` from every key update and still answers success: the key stays
+    // enabled. The checks that need a disabled key must fail on that, with the acknowledged
+    // update and the record read back as evidence, and the run must not exit 0.
+    let only = vec!["key.*".to_owned(), "token.update.status-*".to_owned()];
+    let (report, _) = run_checks(Bug::StatusDroppedEverywhere, only).await;
+    let show = gatecheck_conformance::report::summary_table(&report);
+    let disabled = report
+        .checks
+        .iter()
+        .find(|c| c.id == "key.disabled-rejected")
+        .expect("check");
+    assert_eq!(disabled.status, Status::Failed, "{show}");
+    let ev = disabled.evidence.as_ref().expect("evidence");
+    assert!(ev.message.contains("did not apply"), "{}", ev.message);
+    assert!(
+        ev.message.contains("status: sent 2, stored 1"),
+        "{}",
+        ev.message
+    );
+    assert!(
+        ev.curl.as_deref().is_some_and(|c| c.contains("PUT")),
+        "{ev:?}"
+    );
+    assert!(
+        !ev.related.is_empty(),
+        "the earlier update is evidence too: {ev:?}"
+    );
+    assert!(
+        report.checks.iter().all(|c| c.status != Status::Skipped
+            || !c.message.as_deref().unwrap_or("").contains("needed state")),
+        "{show}"
+    );
+    assert_eq!(
+        report.exit_code(),
+        gatecheck_conformance::exit::CONTRACT_FAILURES,
+        "{show}"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

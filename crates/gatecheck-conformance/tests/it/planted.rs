@@ -31,6 +31,9 @@ pub(crate) enum Bug {
     UncheckedTemperature,
     /// `status` in a key update is dropped (not applied).
     StatusNotApplied,
+    /// `status` is dropped from every key update, `?status_only=1` included, and the update
+    /// still answers success: the key stays enabled.
+    StatusDroppedEverywhere,
     /// The catalog envelope has no `total`.
     CatalogWithoutTotal,
     /// Image sizes are not checked against the model.
@@ -180,6 +183,12 @@ pub(crate) fn planted() -> Vec<(Bug, &'static str, Status, &'static str)> {
         (
             Bug::StatusNotApplied,
             "token.update.status-applied",
+            Status::Failed,
+            "token::apply_update",
+        ),
+        (
+            Bug::StatusDroppedEverywhere,
+            "key.disabled-rejected",
             Status::Failed,
             "token::apply_update",
         ),

@@ -47,7 +47,15 @@ const MEDIA_BOUND: &str = "a bound on the mock's own `/media/images/*.png` rende
 
 /// The rules one side goes without, and why.
 const ONE_SIDED: &[(&str, Lacks, &str)] = &[
-    ("is_access_refusal", Lacks::Mock, CLASSIFIER),
+    ("is_access_admitted", Lacks::Mock, CLASSIFIER),
+    ("is_admitted", Lacks::Mock, CLASSIFIER),
+    (
+        "IMPOSSIBLE_KEY_ID",
+        Lacks::Mock,
+        "the key id the runner names in every update sent without proven credentials, so a \
+         target with broken auth changes no key; the mock stores keys from 1 and answers an \
+         unknown id as any other (record not found)",
+    ),
     ("is_accepted", Lacks::Mock, CLASSIFIER),
     ("is_key_refusal", Lacks::Mock, CLASSIFIER),
     ("KEY_REFUSALS", Lacks::Mock, CLASSIFIER),

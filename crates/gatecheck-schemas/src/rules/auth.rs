@@ -45,23 +45,18 @@ impl AccessRefusal {
     }
 }
 
-/// Whether an `/api/*` answer with `status` and envelope `success` refuses the credentials in
-/// some profile: a refusal status without `success:true`, or HTTP 200 with `success:false`.
+/// Whether an `/api/*` answer admitted the request: a 2xx whose envelope does not say
+/// `success: false`. Anything else refused it, whatever the status: the spec pins no status
+/// for a refused access token, so only an admission breaks "a wrong token never succeeds".
 ///
 /// ```
-/// use gatecheck_schemas::rules::auth::is_access_refusal;
-/// assert!(is_access_refusal(401, Some(false)) && is_access_refusal(403, None));
-/// assert!(is_access_refusal(200, Some(false)));
-/// assert!(!is_access_refusal(200, Some(true)) && !is_access_refusal(500, Some(false)));
+/// use gatecheck_schemas::rules::auth::is_access_admitted;
+/// assert!(is_access_admitted(200, Some(true)) && is_access_admitted(204, None));
+/// assert!(!is_access_admitted(200, Some(false)));
+/// assert!(!is_access_admitted(404, None) && !is_access_admitted(500, Some(true)));
 /// ```
-pub fn is_access_refusal(status: u16, success: Option<bool>) -> bool {
-    if status == ACCEPTED {
-        return success == Some(false);
-    }
-    success != Some(true)
-        && AccessRefusal::ALL
-            .iter()
-            .any(|r| Profile::ALL.iter().any(|p| r.http_status(*p) == status))
+pub fn is_access_admitted(status: u16, success: Option<bool>) -> bool {
+    (200..300).contains(&status) && success != Some(false)
 }
 
 /// Extracts the API key of a model route from an `Authorization` header value.

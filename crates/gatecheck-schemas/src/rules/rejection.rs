@@ -20,6 +20,18 @@ pub fn is_accepted(status: u16) -> bool {
     status == ACCEPTED
 }
 
+/// Whether `status` admits a request: any 2xx. A refusal is anything else, whatever its
+/// status: "admitted" is judged by this, never by the absence of a 401 or 403.
+///
+/// ```
+/// use gatecheck_schemas::rules::rejection::is_admitted;
+/// assert!(is_admitted(200) && is_admitted(204));
+/// assert!(!is_admitted(400) && !is_admitted(404) && !is_admitted(500));
+/// ```
+pub fn is_admitted(status: u16) -> bool {
+    (200..300).contains(&status)
+}
+
 /// Why a request to a `/v1/*` route is refused.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Rejection {

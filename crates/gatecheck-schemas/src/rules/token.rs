@@ -34,6 +34,10 @@ pub const MSG_EXPIRED_TIME_INVALID: &str =
     "invalid expired_time, it must be -1 (never expires) or a Unix timestamp >= 0";
 /// The message of an unknown id or another user's key.
 pub const MSG_NOT_FOUND: &str = "record not found";
+/// A key id no deployment can hold (ids are positive, from an autoincrement). The runner names
+/// it in every update it sends without proven credentials (a missing or wrong access token, a
+/// route probe), so a target whose auth is broken still changes no key.
+pub const IMPOSSIBLE_KEY_ID: i64 = -1;
 /// The message of enabling an expired key.
 pub const MSG_EXPIRED_CANNOT_ENABLE: &str = "Token has expired and cannot be enabled. Please modify the expiration time or set it to never expire";
 /// The message of enabling an exhausted key.

@@ -2,6 +2,7 @@
 
 use super::target_args::TargetCredentials;
 use anyhow::{anyhow, bail, Context as _};
+use gatecheck_conformance::discovery::ModelKind;
 use gatecheck_conformance::report::{progress_bar, summary_table, to_junit};
 use gatecheck_conformance::{exit, Report, Runner, RunnerConfig, Shard, TargetMode};
 use gatecheck_mock::{ClockMode, MockServer};
@@ -93,6 +94,17 @@ pub struct CheckArgs {
     /// `fixtures/capabilities.json`; by default the fixtures' models.
     #[arg(long, value_name = "FILE")]
     pub capabilities: Option<PathBuf>,
+    /// A model for a kind of route, `KIND=ID` (kinds: video, image, speech, transcription);
+    /// repeatable. Used when the target's catalog and model list name none of that kind.
+    #[arg(long = "model", value_name = "KIND=ID", value_parser = parse_model)]
+    pub models: Vec<(ModelKind, String)>,
+    /// Most retries in the whole run (after 429, 500, 503; a status that repeats is judged
+    /// as it is, without more retries).
+    #[arg(long, value_name = "N", default_value_t = 64)]
+    pub retry_budget: u64,
+    /// Most shrink steps in the whole run, all failing properties together.
+    #[arg(long, value_name = "N", default_value_t = 400)]
+    pub shrink_budget: u32,
     /// Send every request through this proxy (default: `HTTPS_PROXY`, `HTTP_PROXY`, `NO_PROXY`).
     #[arg(long, value_name = "URL")]
     pub proxy: Option<String>,
@@ -206,6 +218,9 @@ fn config(args: &CheckArgs, base_url: &str) -> anyhow::Result<RunnerConfig> {
     });
     c.proxy = args.proxy.clone();
     c.progress = !args.quiet;
+    c.models = args.models.clone();
+    c.retry_budget = args.retry_budget;
+    c.shrink_budget = args.shrink_budget;
     if let Some(p) = &args.capabilities {
         let text =
             std::fs::read_to_string(p).with_context(|| format!("reading {}", p.display()))?;
@@ -216,6 +231,10 @@ fn config(args: &CheckArgs, base_url: &str) -> anyhow::Result<RunnerConfig> {
     }
     gatecheck_conformance::select_checks(&c)?;
     Ok(c)
+}
+
+fn parse_model(s: &str) -> Result<(ModelKind, String), String> {
+    gatecheck_conformance::discovery::parse_model_option(s)
 }
 
 fn report_paths(args: &CheckArgs) -> anyhow::Result<Vec<PathBuf>> {

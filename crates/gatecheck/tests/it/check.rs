@@ -197,7 +197,13 @@ async fn ctrl_c_restores_the_key_and_exits_130() {
     use gatecheck_mock::{Fault, MockServer};
     let server = MockServer::start().await;
     let before = server.key(1).expect("key 1");
-    // The first admission probe hangs, after the check has changed the key's allowlist.
+    // The first admission probe hangs, after the check has changed the key's allowlist. The
+    // first POST /v1/videos is discovery's route probe: it passes (a zero delay uses it up).
+    server.inject(
+        Fault::delay(std::time::Duration::ZERO)
+            .on("POST /v1/videos")
+            .times(1),
+    );
     server.inject(Fault::hang().on("POST /v1/videos"));
     let account = server.demo_account();
     let child = Command::new(env!("CARGO_BIN_EXE_gatecheck"))
