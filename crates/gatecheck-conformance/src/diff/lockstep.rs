@@ -75,7 +75,7 @@ impl Ledger {
                 let what = sequence
                     .position(id)
                     .and_then(|i| sequence.steps[i].effect.as_ref())
-                    .map(|e| format!(" ({})", e.what))
+                    .map(|e| format!(" (to {})", e.what))
                     .unwrap_or_default();
                 return Some(format!(
                     "runs after step {id}{what}, which did not take effect on the {side} side: {}",

@@ -67,9 +67,9 @@ pub struct StepDiff {
     /// (did not capture a value it needs, or did not take the effect it runs after).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub skipped: Option<String>,
-    /// Findings on the step itself, one per side (`right: acknowledged (HTTP 200), but the
-    /// key is disabled is not so: ...`): the side acknowledged the step's write and the
-    /// read-back shows it was not applied.
+    /// Findings on the step itself, one per side (`right: acknowledged (HTTP 200) but not
+    /// applied: the read-back GET /api/token/1 shows /data/status = 1, expected 2`): the side
+    /// acknowledged the step's write and the read-back shows it was not applied.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub not_applied: Vec<String>,
 }

@@ -108,7 +108,7 @@ pub struct Step {
 /// request after it, or its own response.
 #[derive(Clone)]
 pub struct Effect {
-    /// What it is, in words (`the key is disabled`).
+    /// What the step is for, in words (`disable the key`): shown as `(to disable the key)`.
     pub what: String,
     /// Reads the state back after the step; `None`: the step's own response is read.
     pub read_back: Option<BuildFn>,
@@ -549,10 +549,7 @@ impl SideRunner {
         let Some(read_back) = &effect.read_back else {
             return match seen(effect, exchange.json().as_ref()) {
                 Ok(()) => EffectState::Achieved,
-                Err(shown) => EffectState::NotSeen(format!(
-                    "it answered {shown}, so {} is not so",
-                    effect.what
-                )),
+                Err(shown) => EffectState::NotSeen(format!("it answered {shown}")),
             };
         };
         let built = read_back(&Ctx {
@@ -578,9 +575,8 @@ impl SideRunner {
         match seen(effect, answer.json().as_ref()) {
             Ok(()) => EffectState::Achieved,
             Err(shown) => EffectState::NotApplied(format!(
-                "acknowledged (HTTP {}), but {} is not so: the read-back {} shows {shown}",
+                "acknowledged (HTTP {}) but not applied: the read-back {} shows {shown}",
                 exchange.status.as_u16(),
-                effect.what,
                 request.summary(),
             )),
         }

@@ -347,7 +347,7 @@ impl Sequence {
             .needs("video_id")
             .poll()
             .effect(Effect::in_response(
-                "the task completed",
+                "complete the task",
                 "/status",
                 json!("completed"),
             )),
@@ -499,7 +499,7 @@ fn key_steps(rng: &mut SmallRng, draws: &mut TestRunner, steps: &mut Vec<Step>) 
             status_only(2),
         )
         .effect(Effect::read_back(
-            "the key is disabled",
+            "disable the key",
             |ctx| {
                 Ok(RequestSpec::get(format!("/api/token/{}", ctx.key_id()?))
                     .auth(access_token(ctx)?))
