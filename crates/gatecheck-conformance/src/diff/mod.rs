@@ -7,6 +7,7 @@
 //! per side.
 
 mod known;
+mod lockstep;
 pub mod render;
 mod structural;
 
@@ -16,7 +17,7 @@ pub use structural::{diff_values, Difference};
 
 use crate::normalize::Normalizer;
 use crate::redact::Redactor;
-use crate::sequence::{NormalizedOutcome, Sequence, SideRunner};
+use crate::sequence::{NormalizedOutcome, Outcome, Sequence, SideRunner, Step};
 use serde::Serialize;
 use serde_json::Value;
 
@@ -62,12 +63,22 @@ pub struct StepDiff {
     /// curl for the right side, when it differs.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub curl_right: Option<String>,
+    /// Why the step was skipped on both sides: an earlier step it depends on did not deliver
+    /// (did not capture a value it needs, or did not take the effect it runs after).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub skipped: Option<String>,
+    /// Findings on the step itself, one per side (`right: acknowledged (HTTP 200) but not
+    /// applied: the read-back GET /api/token/1 shows /data/status = 1, expected 2`): the side
+    /// acknowledged the step's write and the read-back shows it was not applied.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub not_applied: Vec<String>,
 }
 
 impl StepDiff {
-    /// Whether the two sides differ.
+    /// Whether the step is reported: the two sides differ, or a side acknowledged a write it
+    /// did not apply.
     pub fn differs(&self) -> bool {
-        !self.differences.is_empty()
+        !self.differences.is_empty() || !self.not_applied.is_empty()
     }
 }
 
@@ -80,6 +91,9 @@ pub struct DiffReport {
     pub left: String,
     /// The right target.
     pub right: String,
+    /// What each side was taken for (the mock or not) and how that was learnt.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub notes: Vec<String>,
     /// Every step, equal or not.
     pub steps: Vec<StepDiff>,
 }
@@ -126,6 +140,11 @@ impl DiffReport {
         groups
     }
 
+    /// The steps skipped on both sides because a precondition was not met.
+    pub fn skipped(&self) -> impl Iterator<Item = &StepDiff> {
+        self.steps.iter().filter(|s| s.skipped.is_some())
+    }
+
     /// Whether some request failed on the way (the comparison is incomplete).
     pub fn has_errors(&self) -> bool {
         self.steps
@@ -136,6 +155,22 @@ impl DiffReport {
     /// The report as pretty JSON.
     pub fn to_json(&self) -> String {
         serde_json::to_string_pretty(self).unwrap_or_default()
+    }
+
+    /// The report as pretty JSON with every secret `redactor` knows redacted: in each string
+    /// before it is escaped, and in the text written.
+    pub fn to_json_redacted(&self, redactor: &Redactor) -> String {
+        fn strings(v: &mut Value, redactor: &Redactor) {
+            match v {
+                Value::String(s) => *s = redactor.text(s),
+                Value::Array(items) => items.iter_mut().for_each(|i| strings(i, redactor)),
+                Value::Object(map) => map.values_mut().for_each(|i| strings(i, redactor)),
+                _ => {}
+            }
+        }
+        let mut value = serde_json::to_value(self).unwrap_or(Value::Null);
+        strings(&mut value, redactor);
+        redactor.text(&serde_json::to_string_pretty(&value).unwrap_or_default())
     }
 }
 
@@ -155,101 +190,129 @@ pub struct DiffRun<'a> {
 }
 
 impl DiffRun<'_> {
-    /// Runs the sequence against both sides in lockstep and diffs each step.
+    /// Runs the sequence against both sides in lockstep and diffs each step. A step whose
+    /// precondition an earlier step did not deliver on either side is skipped on both.
     pub async fn run(&self, left: &mut SideRunner, right: &mut SideRunner) -> DiffReport {
         for t in [left.target(), right.target()] {
             for secret in [&t.api_key, &t.access_token].into_iter().flatten() {
                 self.redactor.add_secret(secret);
             }
         }
-        let mut left_norm = self.normalizer.fresh();
-        let mut right_norm = self.normalizer.fresh();
+        let mut norms = [self.normalizer.fresh(), self.normalizer.fresh()];
+        let mut ledger = lockstep::Ledger::new(self.sequence);
         let mut steps = Vec::with_capacity(self.sequence.steps.len());
         for (index, step) in self.sequence.steps.iter().enumerate() {
-            let (lo, ro) = tokio::join!(left.run(step), right.run(step));
-            let ln = lo.normalize(&mut left_norm);
-            let rn = ro.normalize(&mut right_norm);
-            let (lv, rv) = (ln.to_value(), rn.to_value());
-            let mut differences = diff_values(&lv, &rv);
-            let mut known: Vec<KnownDifference> = Vec::new();
-            for d in &mut differences {
-                let Some(row) = known_row(&step.id, d).and_then(KnownDifference::row) else {
-                    continue;
-                };
-                d.known = Some(row.id.to_owned());
-                if !known.contains(&row) {
-                    known.push(row);
-                }
+            let unmet = ledger.precondition_unmet(self.sequence, index, [&*left, &*right]);
+            let (lo, ro) = match &unmet {
+                Some(cause) => (
+                    Outcome::Skipped(cause.clone()),
+                    Outcome::Skipped(cause.clone()),
+                ),
+                None => tokio::join!(left.run(step), right.run(step)),
+            };
+            let not_applied = ledger.record(step, [&lo, &ro], left, right).await;
+            let mut diff = self.step_diff(index, step, [&lo, &ro], &mut norms, [left, right]);
+            diff.skipped = unmet;
+            if !not_applied.is_empty() && diff.minimal_steps.is_empty() {
+                diff.minimal_steps = self.sequence.minimal_for(index);
             }
-            let differs = !differences.is_empty();
-            let request = lo
-                .request()
-                .or(ro.request())
-                .map(|r| r.summary())
-                .unwrap_or_else(|| match &ln {
-                    NormalizedOutcome::NotAnswered { not_answered } => not_answered.clone(),
-                    NormalizedOutcome::Response(_) => String::new(),
-                });
-            steps.push(StepDiff {
-                index,
-                step: step.id.clone(),
-                check_id: step.check.clone(),
-                title: step.title.clone(),
-                repro_confirmed: None,
-                left_error: lo.error().map(|e| self.redactor.text(e)),
-                right_error: ro.error().map(|e| self.redactor.text(e)),
-                request,
-                left: lv,
-                right: rv,
-                known,
-                minimal_steps: if differs {
-                    self.sequence.minimal_for(index)
-                } else {
-                    Vec::new()
-                },
-                curl_left: differs
-                    .then(|| {
-                        lo.request()
-                            .map(|r| r.to_curl(left.target(), self.redactor))
-                    })
-                    .flatten(),
-                curl_right: differs
-                    .then(|| {
-                        ro.request()
-                            .map(|r| r.to_curl(right.target(), self.redactor))
-                    })
-                    .flatten(),
-                differences,
-            });
+            diff.not_applied = not_applied;
+            steps.push(diff);
         }
         DiffReport {
             seed: self.sequence.seed,
             left: self.left_label.clone(),
             right: self.right_label.clone(),
+            notes: Vec::new(),
             steps,
+        }
+    }
+
+    /// Normalizes and diffs one step's two outcomes.
+    fn step_diff(
+        &self,
+        index: usize,
+        step: &Step,
+        outcomes: [&Outcome; 2],
+        norms: &mut [Normalizer; 2],
+        sides: [&SideRunner; 2],
+    ) -> StepDiff {
+        let [lo, ro] = outcomes;
+        let ln = lo.normalize(&mut norms[0]);
+        let rn = ro.normalize(&mut norms[1]);
+        let (lv, rv) = (ln.to_value(), rn.to_value());
+        let mut differences = diff_values(&lv, &rv);
+        let mut known: Vec<KnownDifference> = Vec::new();
+        for d in &mut differences {
+            let Some(row) = known_row(&step.id, d).and_then(KnownDifference::row) else {
+                continue;
+            };
+            d.known = Some(row.id.to_owned());
+            if !known.contains(&row) {
+                known.push(row);
+            }
+        }
+        let differs = !differences.is_empty();
+        let request = lo
+            .request()
+            .or(ro.request())
+            .map(|r| r.summary())
+            .unwrap_or_else(|| match &ln {
+                NormalizedOutcome::NotAnswered { not_answered } => not_answered.clone(),
+                NormalizedOutcome::Response(_) => String::new(),
+            });
+        let curl = |o: &Outcome, side: &SideRunner| {
+            o.request().map(|r| r.to_curl(side.target(), self.redactor))
+        };
+        StepDiff {
+            index,
+            step: step.id.clone(),
+            check_id: step.check.clone(),
+            title: step.title.clone(),
+            repro_confirmed: None,
+            left_error: lo.error().map(|e| self.redactor.text(e)),
+            right_error: ro.error().map(|e| self.redactor.text(e)),
+            request,
+            left: lv,
+            right: rv,
+            known,
+            minimal_steps: if differs {
+                self.sequence.minimal_for(index)
+            } else {
+                Vec::new()
+            },
+            curl_left: differs.then(|| curl(lo, sides[0])).flatten(),
+            curl_right: differs.then(|| curl(ro, sides[1])).flatten(),
+            differences,
+            skipped: None,
+            not_applied: Vec::new(),
         }
     }
 
     /// Confirms each difference's reproduction: resets both targets through the mock control
     /// API, replays the step's minimal steps alone and records whether the same paths differ.
-    /// Returns false, confirming nothing more, as soon as a side cannot be reset (no control
-    /// API). Leaves both targets reset.
+    /// Leaves both targets reset.
+    ///
+    /// Refuses, sending nothing, when a side is not proven the mock
+    /// ([`SideRunner::mock_control`]); stops, confirming nothing more, when a reset is
+    /// refused. The error says which side and why, for people.
     pub async fn confirm(
         &self,
         report: &mut DiffReport,
         left: &mut SideRunner,
         right: &mut SideRunner,
-    ) -> bool {
-        let differing: Vec<usize> = report
-            .steps
-            .iter()
-            .filter(|s| s.differs())
-            .map(|s| s.index)
-            .collect();
-        for index in differing {
-            if !(left.reset().await && right.reset().await) {
-                return false;
+    ) -> Result<(), String> {
+        for (side, runner) in [("left", &*left), ("right", &*right)] {
+            if !runner.mock_control() {
+                return Err(format!(
+                    "--confirm resets both targets through the mock control API, and the {side} \
+                     target is not proven a gatecheck mock: nothing was reset"
+                ));
             }
+        }
+        let differing: Vec<usize> = report.differing().map(|s| s.index).collect();
+        for index in differing {
+            reset_both(left, right).await?;
             let minimal = self.sequence.minimal_for(index);
             let mut sub = self.sequence.clone();
             sub.retain_indices(&minimal);
@@ -266,13 +329,26 @@ impl DiffRun<'_> {
                 s.differences.iter().map(|d| d.path.clone()).collect()
             };
             if let Some(step) = report.steps.iter_mut().find(|s| s.index == index) {
-                let confirmed = replay
-                    .steps
-                    .last()
-                    .is_some_and(|last| last.step == step.step && paths(last) == paths(step));
+                let confirmed = replay.steps.last().is_some_and(|last| {
+                    last.step == step.step
+                        && paths(last) == paths(step)
+                        && last.not_applied.len() == step.not_applied.len()
+                });
                 step.repro_confirmed = Some(confirmed);
             }
         }
-        left.reset().await && right.reset().await
+        reset_both(left, right).await
     }
+}
+
+/// Resets both sides through the mock control API; the error names the side that refused.
+async fn reset_both(left: &mut SideRunner, right: &mut SideRunner) -> Result<(), String> {
+    for (side, runner) in [("left", left), ("right", right)] {
+        if !runner.reset().await {
+            return Err(format!(
+                "the {side} target refused POST /__mock/reset: the remaining differences are not confirmed"
+            ));
+        }
+    }
+    Ok(())
 }

@@ -59,7 +59,9 @@ pub fn unified(left: &serde_json::Value, right: &serde_json::Value, style: Style
 }
 
 fn render_step(out: &mut String, report: &DiffReport, step: &StepDiff, style: Style) {
-    let mark = if step.differs() {
+    let mark = if step.skipped.is_some() {
+        paint(style, DIM, "-")
+    } else if step.differs() {
         paint(style, RED, "✗")
     } else {
         paint(style, GREEN, "✓")
@@ -78,6 +80,12 @@ fn render_step(out: &mut String, report: &DiffReport, step: &StepDiff, style: St
         if let Some(e) = error {
             let _ = writeln!(out, "  {side} request failed: {e}");
         }
+    }
+    if let Some(cause) = &step.skipped {
+        let _ = writeln!(out, "  skipped on both sides: {cause}");
+    }
+    for finding in &step.not_applied {
+        let _ = writeln!(out, "  not applied, {finding}");
     }
     if !step.differs() {
         return;
@@ -122,9 +130,13 @@ pub fn render_text(report: &DiffReport, style: Style) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
-        "gatecheck diff  seed {}\n  left:  {}\n  right: {}\n",
+        "gatecheck diff  seed {}\n  left:  {}\n  right: {}",
         report.seed, report.left, report.right
     );
+    for note in &report.notes {
+        let _ = writeln!(out, "  {note}");
+    }
+    out.push('\n');
     if style.verbose {
         for step in &report.steps {
             render_step(&mut out, report, step, style);
@@ -141,14 +153,7 @@ pub fn render_text(report: &DiffReport, style: Style) -> String {
             render_step(&mut out, report, step, style);
         }
     }
-    let differing = report.differing().count();
-    let _ = writeln!(
-        out,
-        "\n{} steps, {} equal, {} differ",
-        report.steps.len(),
-        report.steps.len() - differing,
-        differing
-    );
+    render_counts(&mut out, report);
     let rows = report.known_rows();
     if !rows.is_empty() {
         let _ = writeln!(
@@ -187,6 +192,44 @@ pub fn render_text(report: &DiffReport, style: Style) -> String {
     out
 }
 
+/// The counts, then the steps skipped on both sides and the writes not applied.
+fn render_counts(out: &mut String, report: &DiffReport) {
+    let differing = report.differing().count();
+    let skipped: Vec<&StepDiff> = report.skipped().collect();
+    let equal = report.steps.len() - differing - skipped.len();
+    let _ = write!(
+        out,
+        "\n{} steps, {equal} equal, {differing} differ",
+        report.steps.len(),
+    );
+    if skipped.is_empty() {
+        out.push('\n');
+    } else {
+        let _ = writeln!(
+            out,
+            ", {} skipped (a precondition was not met)",
+            skipped.len()
+        );
+        for step in skipped {
+            let cause = step.skipped.as_deref().unwrap_or_default();
+            let _ = writeln!(out, "  - {}: {cause}", step.step);
+        }
+    }
+    let unapplied: Vec<&StepDiff> = report
+        .steps
+        .iter()
+        .filter(|s| !s.not_applied.is_empty())
+        .collect();
+    if !unapplied.is_empty() {
+        let _ = writeln!(out, "writes acknowledged but not applied:");
+        for step in unapplied {
+            for finding in &step.not_applied {
+                let _ = writeln!(out, "  - {}, {finding}", step.step);
+            }
+        }
+    }
+}
+
 /// The report as JUnit XML: one test case per step; a differing step is a failure whose
 /// message lists the differing paths.
 pub fn to_junit(report: &DiffReport) -> String {
@@ -195,12 +238,23 @@ pub fn to_junit(report: &DiffReport) -> String {
     suite.add_property(("left", report.left.as_str()));
     suite.add_property(("right", report.right.as_str()));
     for step in &report.steps {
-        let status = if step.differs() {
+        let status = if let Some(cause) = &step.skipped {
+            let mut s = TestCaseStatus::skipped();
+            s.set_message(format!("skipped on both sides: {cause}"));
+            s
+        } else if step.differs() {
             let mut s = TestCaseStatus::non_success(NonSuccessKind::Failure);
             let paths: Vec<&str> = step.differences.iter().map(|d| d.path.as_str()).collect();
-            s.set_message(format!("differs at {}", paths.join(", ")));
+            let mut message = Vec::new();
+            if !paths.is_empty() {
+                message.push(format!("differs at {}", paths.join(", ")));
+            }
+            message.extend(step.not_applied.iter().map(|f| format!("not applied, {f}")));
+            s.set_message(message.join("; "));
             let ids: Vec<&str> = step.known.iter().map(|k| k.id).collect();
-            s.set_type(if step.differences.iter().all(|d| d.known.is_some()) {
+            s.set_type(if !step.not_applied.is_empty() {
+                "not-applied".to_owned()
+            } else if step.differences.iter().all(|d| d.known.is_some()) {
                 format!("known-difference ({})", ids.join(", "))
             } else if ids.is_empty() {
                 "difference".to_owned()

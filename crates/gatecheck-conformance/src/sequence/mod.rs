@@ -10,7 +10,9 @@ mod standard;
 mod target;
 
 pub use standard::{check_of, SequenceOptions};
-pub use target::{discover_mock_credentials, mock_target, parse_target, OpenSide, SideSpec};
+pub use target::{
+    discover_mock_credentials, mock_target, parse_target, probe_mock, OpenSide, SideKind, SideSpec,
+};
 
 use crate::client::{Auth, Client, ClientError, Exchange, RequestSpec, Target};
 use crate::normalize::{NormalizedResponse, Normalizer};
@@ -90,10 +92,101 @@ pub struct Step {
     pub mode: Mode,
     /// Values taken from the response.
     pub captures: Vec<Capture>,
-    /// Names of the values this step needs (for the minimal reproduction of a step).
+    /// Names of the values this step needs: it runs only when earlier steps captured them
+    /// (on both sides of a diff), and they make its minimal reproduction.
     pub needs: Vec<String>,
+    /// Ids of earlier steps whose [`Effect`] this step needs (a key disabled before a request
+    /// with it): it runs only when each took effect (on both sides of a diff).
+    pub after: Vec<String>,
+    /// What this step must achieve for the steps that name it in `after`.
+    pub effect: Option<Effect>,
     /// Builds the request.
     pub build: BuildFn,
+}
+
+/// What a step must achieve for the steps that depend on it, and how to tell: a read-back
+/// request after it, or its own response.
+#[derive(Clone)]
+pub struct Effect {
+    /// What the step is for, in words (`disable the key`): shown as `(to disable the key)`.
+    pub what: String,
+    /// Reads the state back after the step; `None`: the step's own response is read.
+    pub read_back: Option<BuildFn>,
+    /// JSON Pointer into the body that is read.
+    pub pointer: String,
+    /// The value it must have there.
+    pub expected: Value,
+}
+
+impl Effect {
+    /// An effect read from the step's own response: `pointer` must hold `expected`.
+    pub fn in_response(what: &str, pointer: &str, expected: Value) -> Self {
+        Self {
+            what: what.to_owned(),
+            read_back: None,
+            pointer: pointer.to_owned(),
+            expected,
+        }
+    }
+
+    /// An effect read back after the step with another request.
+    pub fn read_back(
+        what: &str,
+        build: impl Fn(&Ctx<'_>) -> Result<RequestSpec, String> + Send + Sync + 'static,
+        pointer: &str,
+        expected: Value,
+    ) -> Self {
+        Self {
+            read_back: Some(Arc::new(build)),
+            ..Self::in_response(what, pointer, expected)
+        }
+    }
+}
+
+impl fmt::Debug for Effect {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Effect")
+            .field("what", &self.what)
+            .field("read_back", &self.read_back.is_some())
+            .field("pointer", &self.pointer)
+            .field("expected", &self.expected)
+            .finish()
+    }
+}
+
+/// Whether a step took the effect later steps depend on, on one target.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum EffectState {
+    /// It did: the target acknowledged the request and the state reads as expected.
+    Achieved,
+    /// The step's request was not sent, or failed on the way (the reason, for people).
+    NotSent(String),
+    /// The target did not acknowledge the request (an error status, or `success: false`).
+    Refused(String),
+    /// The target acknowledged the request, but the effect cannot be seen (the answer or the
+    /// read-back shows another value, or the read-back failed).
+    NotSeen(String),
+    /// The target acknowledged a write and the read-back shows it was not applied: a finding
+    /// on the step itself.
+    NotApplied(String),
+}
+
+impl EffectState {
+    /// Whether the effect was achieved.
+    pub fn achieved(&self) -> bool {
+        matches!(self, EffectState::Achieved)
+    }
+
+    /// Why it was not, for people (empty when it was).
+    pub fn reason(&self) -> &str {
+        match self {
+            EffectState::Achieved => "",
+            EffectState::NotSent(r)
+            | EffectState::Refused(r)
+            | EffectState::NotSeen(r)
+            | EffectState::NotApplied(r) => r,
+        }
+    }
 }
 
 impl fmt::Debug for Step {
@@ -103,6 +196,8 @@ impl fmt::Debug for Step {
             .field("check", &self.check)
             .field("title", &self.title)
             .field("mode", &self.mode)
+            .field("after", &self.after)
+            .field("effect", &self.effect)
             .finish()
     }
 }
@@ -121,6 +216,8 @@ impl Step {
             mode: Mode::Once,
             captures: Vec::new(),
             needs: Vec::new(),
+            after: Vec::new(),
+            effect: None,
             build: Arc::new(build),
         }
     }
@@ -146,6 +243,18 @@ impl Step {
         self
     }
 
+    /// Declares that the step runs only when step `id` took its [`Effect`].
+    pub fn after(mut self, id: &str) -> Self {
+        self.after.push(id.to_owned());
+        self
+    }
+
+    /// Declares what the step must achieve for the steps that name it in `after`.
+    pub fn effect(mut self, effect: Effect) -> Self {
+        self.effect = Some(effect);
+        self
+    }
+
     /// Polls until terminal.
     pub fn poll(mut self) -> Self {
         self.mode = Mode::PollUntilTerminal;
@@ -163,20 +272,21 @@ pub struct Sequence {
 }
 
 impl Sequence {
-    /// The indices of the steps `index` depends on (through captured values), and itself:
-    /// the minimal sequence that reproduces step `index`.
+    /// The indices of the steps `index` depends on (through captured values and the effects
+    /// it runs after), and itself: the minimal sequence that reproduces step `index`.
     pub fn minimal_for(&self, index: usize) -> Vec<usize> {
-        let mut wanted: Vec<String> = self
+        let (mut wanted, mut after): (Vec<String>, Vec<String>) = self
             .steps
             .get(index)
-            .map(|s| s.needs.clone())
+            .map(|s| (s.needs.clone(), s.after.clone()))
             .unwrap_or_default();
         let mut out = vec![index];
         for i in (0..index).rev() {
             let step = &self.steps[i];
-            if step.captures.iter().any(|c| wanted.contains(&c.var)) {
+            if step.captures.iter().any(|c| wanted.contains(&c.var)) || after.contains(&step.id) {
                 out.push(i);
                 wanted.extend(step.needs.iter().cloned());
+                after.extend(step.after.iter().cloned());
             }
         }
         out.sort_unstable();
@@ -307,23 +417,38 @@ impl Default for PollSettings {
 }
 
 /// Runs steps against one target, keeping its captured values.
+///
+/// It sends to the mock's control API (`/__mock/*`: clock, reset) only when told the target is
+/// a gatecheck mock ([`SideRunner::with_mock_control`]); otherwise it never does.
 #[derive(Debug)]
 pub struct SideRunner {
     client: Client,
     vars: HashMap<String, Value>,
-    control: Option<bool>,
+    mock_control: bool,
     poll: PollSettings,
 }
 
 impl SideRunner {
-    /// A runner over this client.
+    /// A runner over this client, with no mock control API: polls wait in real time.
     pub fn new(client: Client, poll: PollSettings) -> Self {
         Self {
             client,
             vars: HashMap::new(),
-            control: None,
+            mock_control: false,
             poll,
         }
+    }
+
+    /// Whether the target is proven (or declared) a gatecheck mock, so that its control API
+    /// may be used: the clock is advanced between polls, `reset` resets it.
+    pub fn with_mock_control(mut self, mock_control: bool) -> Self {
+        self.mock_control = mock_control;
+        self
+    }
+
+    /// Whether the runner may use the mock's control API.
+    pub fn mock_control(&self) -> bool {
+        self.mock_control
     }
 
     /// The target.
@@ -337,9 +462,12 @@ impl SideRunner {
     }
 
     /// Resets the target through the mock control API (`POST /__mock/reset`: fixture state,
-    /// no tasks, clock offset 0) and forgets the captured values. False when the target has
-    /// no control API.
+    /// no tasks, clock offset 0) and forgets the captured values. False, with nothing sent,
+    /// when the runner has no control API; false when the reset is refused.
     pub async fn reset(&mut self) -> bool {
+        if !self.mock_control {
+            return false;
+        }
         let reset = RequestSpec::post("/__mock/reset").auth(Auth::None);
         let ok = matches!(self.client.send(&reset).await, Ok(ex) if ex.status.is_success());
         if ok {
@@ -401,19 +529,112 @@ impl SideRunner {
         }
     }
 
-    /// Advances the mock's virtual clock, or waits on a target without a control API.
+    /// Whether `step`, which answered `outcome`, took its effect (a step without an
+    /// [`Effect`] takes it when the target acknowledges it). Sends the effect's read-back
+    /// request, if any.
+    pub async fn effect_of(&mut self, step: &Step, outcome: &Outcome) -> EffectState {
+        let exchange = match outcome {
+            Outcome::Skipped(reason) => return EffectState::NotSent(format!("skipped: {reason}")),
+            Outcome::Failed { .. } => {
+                return EffectState::NotSent("its request failed on the way".to_owned())
+            }
+            Outcome::Response { exchange, .. } => exchange,
+        };
+        if let Some(why) = not_acknowledged(exchange) {
+            return EffectState::Refused(why);
+        }
+        let Some(effect) = &step.effect else {
+            return EffectState::Achieved;
+        };
+        let Some(read_back) = &effect.read_back else {
+            return match seen(effect, exchange.json().as_ref()) {
+                Ok(()) => EffectState::Achieved,
+                Err(shown) => EffectState::NotSeen(format!("it answered {shown}")),
+            };
+        };
+        let built = read_back(&Ctx {
+            target: self.client.target(),
+            vars: &self.vars,
+        });
+        let request = match built {
+            Ok(r) => r,
+            Err(e) => return EffectState::NotSeen(format!("it cannot be read back: {e}")),
+        };
+        let answer = match self.client.send(&request).await {
+            Ok(ex) => ex,
+            Err(_) => {
+                return EffectState::NotSeen(format!(
+                    "the read-back {} failed on the way",
+                    request.summary()
+                ))
+            }
+        };
+        if let Some(why) = not_acknowledged(&answer) {
+            return EffectState::NotSeen(format!("the read-back {} {why}", request.summary()));
+        }
+        match seen(effect, answer.json().as_ref()) {
+            Ok(()) => EffectState::Achieved,
+            Err(shown) => EffectState::NotApplied(format!(
+                "acknowledged (HTTP {}) but not applied: the read-back {} shows {shown}",
+                exchange.status.as_u16(),
+                request.summary(),
+            )),
+        }
+    }
+
+    /// Advances the mock's virtual clock when the runner has the control API (falling back
+    /// to a wait if the mock refuses); waits `poll.interval` otherwise.
     async fn let_time_pass(&mut self) {
-        if self.control != Some(false) {
+        if self.mock_control {
             let advance = RequestSpec::post("/__mock/clock/advance")
                 .auth(Auth::None)
                 .json(serde_json::json!({ "seconds": self.poll.advance_seconds }));
-            let ok = matches!(self.client.send(&advance).await, Ok(ex) if ex.status.is_success());
-            self.control = Some(ok);
-            if ok {
+            if matches!(self.client.send(&advance).await, Ok(ex) if ex.status.is_success()) {
                 return;
             }
         }
         tokio::time::sleep(self.poll.interval).await;
+    }
+}
+
+/// Why an answer does not acknowledge a request (`answered 404`, `answered 200 with success
+/// false: <message>`), or `None` when it does: a 2xx whose JSON body, if any, does not say
+/// `"success": false`.
+fn not_acknowledged(exchange: &Exchange) -> Option<String> {
+    let status = exchange.status.as_u16();
+    if !exchange.status.is_success() {
+        return Some(format!("answered {status}"));
+    }
+    let body = exchange.json()?;
+    if body.get("success").and_then(Value::as_bool) != Some(false) {
+        return None;
+    }
+    let message = body.get("message").and_then(Value::as_str).unwrap_or("");
+    Some(if message.is_empty() {
+        format!("answered {status} with success false")
+    } else {
+        format!(
+            "answered {status} with success false: {}",
+            crate::truncate(message, 120)
+        )
+    })
+}
+
+/// Whether `body` holds the effect's expected value at its pointer; else what it shows there.
+fn seen(effect: &Effect, body: Option<&Value>) -> Result<(), String> {
+    let at = body.and_then(|b| b.pointer(&effect.pointer));
+    match at {
+        Some(v) if *v == effect.expected => Ok(()),
+        Some(v) => Err(format!(
+            "{} = {}, expected {}",
+            effect.pointer,
+            crate::truncate(&v.to_string(), 80),
+            effect.expected
+        )),
+        None => Err(format!(
+            "no {} (expected {})",
+            effect.pointer, effect.expected
+        )),
     }
 }
 

@@ -1,7 +1,7 @@
 //! The standard sequence: every route, its main error cases, and the places where the two
 //! profiles of DECISIONS.md differ, with request values drawn from a seed.
 
-use super::{Ctx, Sequence, Step};
+use super::{Ctx, Effect, Sequence, Step};
 use crate::client::{Auth, Part, RequestSpec};
 use crate::generators::strategies;
 use crate::redact::Secret;
@@ -345,7 +345,12 @@ impl Sequence {
                 )
             })
             .needs("video_id")
-            .poll(),
+            .poll()
+            .effect(Effect::in_response(
+                "complete the task",
+                "/status",
+                json!("completed"),
+            )),
         );
         steps.push(
             Step::new("video.content", "the video's bytes", |ctx| {
@@ -354,7 +359,8 @@ impl Sequence {
                         .auth(api_key(ctx)?),
                 )
             })
-            .needs("video_id"),
+            .needs("video_id")
+            .after("video.poll.terminal"),
         );
         let body =
             json!({"model": video_model, "prompt": format!("{} [fail]", words(&mut rng, 3))});
@@ -483,15 +489,24 @@ fn key_steps(rng: &mut SmallRng, draws: &mut TestRunner, steps: &mut Vec<Step>) 
         "enable",
         status_only(1),
     ));
-    // The disabled-key request below depends on this step's effect: the capture makes it part
-    // of that request's minimal reproduction.
+    // The disabled-key request below runs only after this step disabled the key, as read back
+    // with `GET /api/token/{id}`; a target that acknowledges the write and does not apply it is
+    // a finding on this step.
     steps.push(
         Step::new(
             "token.update.status-only-disable",
             "disable",
             status_only(2),
         )
-        .capture("key_disabled", "/data/status"),
+        .effect(Effect::read_back(
+            "disable the key",
+            |ctx| {
+                Ok(RequestSpec::get(format!("/api/token/{}", ctx.key_id()?))
+                    .auth(access_token(ctx)?))
+            },
+            "/data/status",
+            json!(2),
+        )),
     );
     let prompt = words(rng, 3);
     steps.push(
@@ -504,7 +519,7 @@ fn key_steps(rng: &mut SmallRng, draws: &mut TestRunner, steps: &mut Vec<Step>) 
                     .json(json!({"model": "gpt-image-1", "prompt": prompt, "size": "1024x1024"})))
             },
         )
-        .needs("key_disabled"),
+        .after("token.update.status-only-disable"),
     );
     steps.push(Step::new(
         "token.update.status-only-reenable",

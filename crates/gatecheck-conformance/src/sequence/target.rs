@@ -1,8 +1,10 @@
 //! Targets for a sequence: a URL with credentials, an embedded mock, or a served mock whose
 //! demo credentials are read from its control API.
 
-use crate::client::{Client, RequestSpec, Target};
+use crate::client::{Auth, Client, RequestSpec, Target};
+use crate::config::TargetMode;
 use crate::redact::Secret;
+use gatecheck_schemas::rules::health::{parse_signature, MockSignature, HEALTH_PATH};
 use gatecheck_schemas::types::{Account, KeyRecord, KEY_STATUS_ENABLED};
 
 /// A target from a base URL (`http` or `https`).
@@ -27,6 +29,77 @@ pub fn mock_target(server: &gatecheck_mock::MockServer) -> Result<Target, String
     target.access_token = Some(Secret::new(account.access_token));
     target.user_id = Some(account.id);
     Ok(target)
+}
+
+/// Sends `GET /__mock/health` and returns the mock's signature when the answer is it
+/// ([`parse_signature`]: a dashboard's `200 text/html`, a 404 or any other body is not);
+/// `None` too when the request fails.
+pub async fn probe_mock(client: &Client) -> Option<MockSignature> {
+    let ex = client
+        .send(&RequestSpec::get(HEALTH_PATH).auth(Auth::None))
+        .await
+        .ok()?;
+    let ct = ex.content_type();
+    parse_signature(ex.status.as_u16(), ct.as_deref(), &ex.body)
+}
+
+/// What one side of a diff is, as far as mock-only requests go (`--target`, see
+/// docs/verdicts.md "Target discovery").
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SideKind {
+    /// An embedded mock (`--left-mock`): the mock by construction.
+    EmbeddedMock,
+    /// A URL whose `GET /__mock/health` answered the mock's signature.
+    SignedMock(MockSignature),
+    /// A URL the user declared a mock (`--target mock`); no probe was sent.
+    DeclaredMock,
+    /// A URL whose health probe answered no mock signature (`--target auto`).
+    Unsigned,
+    /// A URL under `--target deployment`: not even the probe was sent.
+    Deployment,
+}
+
+impl SideKind {
+    /// Whether the mock's control API may be used on this side.
+    pub fn is_mock(&self) -> bool {
+        matches!(
+            self,
+            SideKind::EmbeddedMock | SideKind::SignedMock(_) | SideKind::DeclaredMock
+        )
+    }
+
+    /// What the side is and what that means for the run, for people.
+    pub fn describe(&self) -> String {
+        match self {
+            SideKind::EmbeddedMock => "the embedded mock: control API and virtual clock".into(),
+            SideKind::SignedMock(sig) => format!(
+                "gatecheck mock signature seen (version {}, profile {}): control API and virtual clock used",
+                sig.version,
+                sig.profile.as_str()
+            ),
+            SideKind::DeclaredMock => {
+                "--target mock: control API used without a health probe".into()
+            }
+            SideKind::Unsigned => "no gatecheck mock signature on /__mock/health: a deployment; \
+                                   nothing more is sent to /__mock/*, polls wait in real time"
+                .into(),
+            SideKind::Deployment => "--target deployment: nothing is sent to /__mock/*, \
+                                     polls wait in real time"
+                .into(),
+        }
+    }
+
+    /// What a URL side is under `mode`: probes `/__mock/health` only under `auto`.
+    pub async fn classify(client: &Client, mode: TargetMode) -> Self {
+        match mode {
+            TargetMode::Deployment => SideKind::Deployment,
+            TargetMode::Mock => SideKind::DeclaredMock,
+            TargetMode::Auto => match probe_mock(client).await {
+                Some(sig) => SideKind::SignedMock(sig),
+                None => SideKind::Unsigned,
+            },
+        }
+    }
 }
 
 /// When the target is a gatecheck mock with its control API on, fills in the credentials the
@@ -100,6 +173,9 @@ pub struct SideSpec {
     pub user_id: Option<i64>,
     /// Id of the API key.
     pub key_id: Option<i64>,
+    /// What a URL is taken for (`--target`): mock-only requests go only to a proven mock.
+    /// An embedded mock is the mock whatever this says.
+    pub target: TargetMode,
 }
 
 /// One side, ready to run steps: its label, its runner and, for an embedded mock, the server.
@@ -107,15 +183,17 @@ pub struct SideSpec {
 pub struct OpenSide {
     /// `mock (documented)` or the URL.
     pub label: String,
+    /// Whether it is the mock, and how that was learnt.
+    pub kind: SideKind,
     /// Runs the steps.
     pub runner: super::SideRunner,
     server: Option<gatecheck_mock::MockServer>,
 }
 
 impl OpenSide {
-    /// Starts the embedded mock or connects to the URL; for a URL, fills in missing
-    /// credentials from the mock control API when the target has one. Registers the
-    /// credentials with `redactor`.
+    /// Starts the embedded mock or connects to the URL. A URL is classified first
+    /// ([`SideKind::classify`], by `spec.target`); only when it is the mock are missing
+    /// credentials filled in from its control API. Registers the credentials with `redactor`.
     pub async fn open(
         spec: &SideSpec,
         redactor: &crate::redact::Redactor,
@@ -155,7 +233,12 @@ impl OpenSide {
             c
         };
         let mut client = Client::new(config(target.clone())).map_err(|e| e.to_string())?;
+        let kind = match server {
+            Some(_) => SideKind::EmbeddedMock,
+            None => SideKind::classify(&client, spec.target).await,
+        };
         if server.is_none()
+            && kind.is_mock()
             && (target.api_key.is_none() || target.access_token.is_none())
             && discover_mock_credentials(&client, &mut target).await
         {
@@ -169,7 +252,8 @@ impl OpenSide {
         }
         Ok(Self {
             label,
-            runner: super::SideRunner::new(client, poll),
+            runner: super::SideRunner::new(client, poll).with_mock_control(kind.is_mock()),
+            kind,
             server,
         })
     }

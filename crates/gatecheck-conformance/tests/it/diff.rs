@@ -13,7 +13,7 @@ fn runner(server: &MockServer) -> SideRunner {
     let target = mock_target(server).unwrap();
     let mut config = ClientConfig::new(target);
     config.use_env_proxy = false;
-    SideRunner::new(Client::new(config).unwrap(), PollSettings::default())
+    SideRunner::new(Client::new(config).unwrap(), PollSettings::default()).with_mock_control(true)
 }
 
 async fn diff(left: &MockServer, right: &MockServer, seed: u64) -> DiffReport {
@@ -39,7 +39,7 @@ async fn diff_confirmed(
     let (mut l, mut r) = (runner(left), runner(right));
     let mut report = run.run(&mut l, &mut r).await;
     if confirm {
-        assert!(run.confirm(&mut report, &mut l, &mut r).await);
+        run.confirm(&mut report, &mut l, &mut r).await.unwrap();
     }
     report
 }

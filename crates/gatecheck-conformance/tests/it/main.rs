@@ -5,6 +5,7 @@ mod against_mock;
 mod client;
 mod decisions;
 mod diff;
+mod diff_targets;
 mod fuzz_inputs;
 mod healthy;
 mod hostile;

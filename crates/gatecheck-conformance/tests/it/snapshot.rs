@@ -28,7 +28,8 @@ fn temp_dir(name: &str) -> PathBuf {
 async fn record_against(server: &MockServer, seed: u64) -> Vec<Recorded> {
     let mut config = ClientConfig::new(mock_target(server).unwrap());
     config.use_env_proxy = false;
-    let mut runner = SideRunner::new(Client::new(config).unwrap(), PollSettings::default());
+    let mut runner = SideRunner::new(Client::new(config).unwrap(), PollSettings::default())
+        .with_mock_control(true);
     let sequence = Sequence::standard(seed, &SequenceOptions::default());
     snapshot::run_sequence(&sequence, &mut runner, &Normalizer::builtin()).await
 }

@@ -460,7 +460,8 @@ async fn golden(profile: Profile) {
         .await;
     let mut config = ClientConfig::new(mock_target(&server).unwrap());
     config.use_env_proxy = false;
-    let mut runner = SideRunner::new(Client::new(config).unwrap(), PollSettings::default());
+    let mut runner = SideRunner::new(Client::new(config).unwrap(), PollSettings::default())
+        .with_mock_control(true);
     let mut sequence = Sequence::standard(1, &SequenceOptions::default());
     sequence.steps.extend(extras());
     let recorded = snapshot::run_sequence(&sequence, &mut runner, &Normalizer::builtin()).await;

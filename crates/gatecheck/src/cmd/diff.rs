@@ -8,7 +8,7 @@ use gatecheck_conformance::diff::{render_text, to_junit, DiffRun, Style};
 use gatecheck_conformance::exit;
 use gatecheck_conformance::normalize::{Normalizer, RuleSet};
 use gatecheck_conformance::sequence::{OpenSide, PollSettings, Sequence, SequenceOptions};
-use gatecheck_conformance::Redactor;
+use gatecheck_conformance::{Redactor, TargetMode};
 use std::io::IsTerminal as _;
 use std::path::{Path, PathBuf};
 
@@ -25,9 +25,16 @@ pub struct DiffArgs {
     #[arg(long)]
     pub no_key_steps: bool,
     /// Confirm each difference's reproduction: reset both targets through the mock control API
-    /// (their state is lost) and replay the difference's minimal steps alone.
+    /// (their state is lost) and replay the difference's minimal steps alone. Both sides must
+    /// be the mock (embedded, signed, or `--target mock`); otherwise diff refuses.
     #[arg(long)]
     pub confirm: bool,
+    /// What a URL side is: `auto` (the mock only when `/__mock/health` answers the mock's
+    /// signature), `mock` (use its control API), `deployment` (never send `/__mock/*`, not
+    /// even the probe). Embedded mocks are the mock. `--left-target`/`--right-target` override
+    /// it for one side.
+    #[arg(long, value_name = "KIND", default_value = "auto")]
+    pub target: TargetMode,
     /// Extra normalization rules (JSON), applied before the built-in ones.
     #[arg(long, value_name = "FILE")]
     pub rules: Option<PathBuf>,
@@ -67,8 +74,8 @@ pub fn run(args: DiffArgs) -> u8 {
 }
 
 async fn run_async(args: DiffArgs) -> anyhow::Result<u8> {
-    let left_args = args.left.spec();
-    let right_args = args.right.spec();
+    let left_args = args.left.spec(args.target);
+    let right_args = args.right.spec(args.target);
     let redactor = Redactor::new();
     let poll = poll_settings(args.poll_interval);
     let timeout = std::time::Duration::from_secs(args.timeout.max(1));
@@ -80,6 +87,28 @@ async fn run_async(args: DiffArgs) -> anyhow::Result<u8> {
         .await
         .map_err(anyhow::Error::msg)
         .context("right target")?;
+    let notes = vec![
+        format!("left is {}", left.kind.describe()),
+        format!("right is {}", right.kind.describe()),
+    ];
+    for note in &notes {
+        eprintln!("gatecheck diff: {note}");
+    }
+    if args.confirm {
+        if let Some((side, open)) = [("left", &left), ("right", &right)]
+            .into_iter()
+            .find(|(_, s)| !s.kind.is_mock())
+        {
+            anyhow::bail!(
+                "--confirm resets both targets through the mock control API (POST /__mock/reset), \
+                 and the {side} target {} is not proven a gatecheck mock ({}); \
+                 nothing was sent. Run without --confirm, or pass --target mock (or \
+                 --{side}-target mock) if it is one",
+                open.label,
+                open.kind.describe()
+            );
+        }
+    }
     let normalizer = normalizer(args.rules.as_deref())?;
     let seed = args.seed.unwrap_or_else(random_seed);
     let options = SequenceOptions {
@@ -108,12 +137,14 @@ async fn run_async(args: DiffArgs) -> anyhow::Result<u8> {
         redactor: &redactor,
     };
     let mut report = run.run(&mut left.runner, &mut right.runner).await;
-    if args.confirm
-        && !run
+    report.notes = notes;
+    if args.confirm {
+        if let Err(why) = run
             .confirm(&mut report, &mut left.runner, &mut right.runner)
             .await
-    {
-        eprintln!("gatecheck diff: --confirm needs the mock control API on both targets");
+        {
+            eprintln!("gatecheck diff: {}", redactor.text(&why));
+        }
     }
     if !args.only.is_empty() {
         // Indices as in the full sequence, so that repro lines stay valid.
@@ -129,22 +160,19 @@ async fn run_async(args: DiffArgs) -> anyhow::Result<u8> {
         "never" => false,
         _ => std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none(),
     };
-    print!(
-        "{}",
-        render_text(
-            &report,
-            Style {
-                color,
-                verbose: args.verbose
-            }
-        )
-    );
+    let style = Style {
+        color,
+        verbose: args.verbose,
+    };
+    // Every output goes through the run's redactor: the normalizer hides the secrets it
+    // recognizes, the redactor the ones this run holds, in whatever form they appear.
+    print!("{}", redactor.text(&render_text(&report, style)));
     if let Some(path) = &args.json {
-        std::fs::write(path, report.to_json() + "\n")
+        std::fs::write(path, report.to_json_redacted(&redactor) + "\n")
             .with_context(|| format!("writing {}", path.display()))?;
     }
     if let Some(path) = &args.junit {
-        std::fs::write(path, to_junit(&report))
+        std::fs::write(path, redactor.text(&to_junit(&report)))
             .with_context(|| format!("writing {}", path.display()))?;
     }
     left.shutdown().await;

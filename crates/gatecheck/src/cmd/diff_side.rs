@@ -2,6 +2,7 @@
 //! the `--right-*` structs from one list of flags, flattened into `DiffArgs`.
 
 use gatecheck_conformance::sequence::SideSpec;
+use gatecheck_conformance::TargetMode;
 use gatecheck_schemas::Profile;
 
 /// Declares the arguments of one side; `$side` is the flag prefix, `$env` the environment
@@ -90,12 +91,22 @@ macro_rules! side_args {
                 help = concat!("Id of the ", $side, " API key (the key-management steps edit it, then restore it)")
             )]
             pub key_id: Option<i64>,
+            #[doc = concat!("`--", $side, "-target`: what the ", $side, " URL is, instead of `--target`.")]
+            #[arg(
+                id = concat!($side, "_target"),
+                long = concat!($side, "-target"),
+                value_name = "KIND",
+                help = concat!("What the ", $side, " URL is (auto, mock, deployment); default: --target")
+            )]
+            pub target: Option<TargetMode>,
         }
 
         impl $name {
-            /// What `OpenSide::open` needs to reach this side.
-            pub fn spec(&self) -> SideSpec {
+            /// What `OpenSide::open` needs to reach this side; `target` applies unless
+            /// `--<side>-target` overrides it.
+            pub fn spec(&self, target: TargetMode) -> SideSpec {
                 SideSpec {
+                    target: self.target.unwrap_or(target),
                     url: self.url.clone(),
                     mock: self.mock.then_some(self.profile),
                     api_key: self.api_key.clone(),

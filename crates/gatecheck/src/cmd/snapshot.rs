@@ -159,6 +159,7 @@ async fn run_sequence(args: &SnapshotArgs, seed: u64) -> anyhow::Result<Vec<snap
         access_token: args.credentials.access_token.clone(),
         user_id: args.credentials.user_id,
         key_id: args.credentials.key_id,
+        target: gatecheck_conformance::TargetMode::Auto,
     };
     let redactor = Redactor::new();
     let timeout = std::time::Duration::from_secs(args.timeout.max(1));

@@ -57,8 +57,16 @@ fn left_mock_against_a_new_api_mock_reports_the_profile_differences() {
         "{stdout}"
     );
 
-    let report: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    let json_text = std::fs::read_to_string(&json).unwrap();
+    assert!(
+        !json_text.contains("8HlrwYMfvea9lkxwkkMxzwwM5hpA6eEf"),
+        "{json_text}"
+    );
+    let report: serde_json::Value = serde_json::from_str(&json_text).unwrap();
+    // The notes say what each side was taken for.
+    let notes = report["notes"].to_string();
+    assert!(notes.contains("left is the embedded mock"), "{notes}");
+    assert!(notes.contains("gatecheck mock signature seen"), "{notes}");
     let differing: Vec<&str> = report["steps"]
         .as_array()
         .unwrap()
@@ -74,6 +82,7 @@ fn left_mock_against_a_new_api_mock_reports_the_profile_differences() {
         }
     }
     let xml = std::fs::read_to_string(&junit).unwrap();
+    assert!(!xml.contains("8HlrwYMfvea9lkxwkkMxzwwM5hpA6eEf"), "{xml}");
     assert!(xml.contains("failures=\"16\""), "{xml}");
     assert!(xml.contains("known-difference (P3)"), "{xml}");
     assert!(
@@ -208,4 +217,74 @@ fn a_missing_rules_file_names_its_cause_once() {
     assert!(stderr.contains("cannot read rules file"), "{stderr}");
     // The cause is the error's source, printed once by the chain, not also in its message.
     assert_eq!(stderr.matches("os error 2").count(), 1, "{stderr}");
+}
+
+#[test]
+fn confirm_refuses_a_side_not_proven_the_mock() {
+    let served = super::serve::start(&["--profile", "new-api", "--clock", "virtual"]);
+    for flags in [
+        &["--right-target", "deployment"][..],
+        &["--target", "deployment"][..],
+    ] {
+        let mut args = vec![
+            "diff",
+            "--left-mock",
+            "--right",
+            &served.base,
+            "--seed",
+            "3",
+            "--only",
+            "26",
+            "--confirm",
+        ];
+        args.extend(flags);
+        let out = gatecheck(&args);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{stderr}");
+        assert!(
+            stderr.contains("--confirm resets both targets through the mock control API"),
+            "{stderr}"
+        );
+        assert!(
+            stderr.contains("the right target") && stderr.contains("nothing was sent"),
+            "{stderr}"
+        );
+        // Nothing ran.
+        assert!(
+            out.stdout.is_empty(),
+            "{}",
+            String::from_utf8_lossy(&out.stdout)
+        );
+    }
+}
+
+#[test]
+fn target_deployment_uses_no_control_api_on_a_served_mock() {
+    let served = super::serve::start(&["--profile", "new-api", "--clock", "virtual"]);
+    let out = gatecheck(&[
+        "diff",
+        "--left-mock",
+        "--right",
+        &served.base,
+        "--target",
+        "deployment",
+        "--seed",
+        "3",
+        "--only",
+        "26",
+    ]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("right is --target deployment: nothing is sent to /__mock/*"),
+        "{stderr}"
+    );
+    // Without the control API, no credentials were discovered: the step skips on the right.
+    assert!(stdout.contains("needs an API key"), "{stdout}");
+    assert!(
+        !stdout.contains("Some(") && !stdout.contains("None"),
+        "{stdout}"
+    );
+    // The embedded left side is the mock whatever --target says.
+    assert!(stderr.contains("left is the embedded mock"), "{stderr}");
 }
