@@ -189,6 +189,15 @@ pub struct DiffRun<'a> {
     pub redactor: &'a Redactor,
 }
 
+/// The cause of a step that one side skipped (missing credentials...), said for people.
+fn one_sided_skip(left: &Outcome, right: &Outcome) -> Option<String> {
+    match (left, right) {
+        (Outcome::Skipped(reason), _) => Some(format!("skipped on the left side: {reason}")),
+        (_, Outcome::Skipped(reason)) => Some(format!("skipped on the right side: {reason}")),
+        _ => None,
+    }
+}
+
 impl DiffRun<'_> {
     /// Runs the sequence against both sides in lockstep and diffs each step. A step whose
     /// precondition an earlier step did not deliver on either side is skipped on both.
@@ -212,7 +221,15 @@ impl DiffRun<'_> {
             };
             let not_applied = ledger.record(step, [&lo, &ro], left, right).await;
             let mut diff = self.step_diff(index, step, [&lo, &ro], &mut norms, [left, right]);
-            diff.skipped = unmet;
+            diff.skipped = unmet.or_else(|| one_sided_skip(&lo, &ro));
+            if diff.skipped.is_some() {
+                // A step one side could not send is not compared: its absence is no answer.
+                diff.differences.clear();
+                diff.known.clear();
+                diff.minimal_steps.clear();
+                diff.curl_left = None;
+                diff.curl_right = None;
+            }
             if !not_applied.is_empty() && diff.minimal_steps.is_empty() {
                 diff.minimal_steps = self.sequence.minimal_for(index);
             }
