@@ -109,45 +109,16 @@ pub(crate) async fn set_key(ctx: &Ctx, rec: &KeyRecord) -> Result<KeyRecord, Hal
     Err(Halt::Fail(Box::new(ev)))
 }
 
-/// The fields of `want` that `got` does not hold, as `name: wanted X, stored Y`.
+/// The fields of `want` that `got` does not hold, as `name: sent X, stored Y`.
 fn unapplied_fields(want: &KeyRecord, got: &KeyRecord) -> Vec<String> {
     let mut out = Vec::new();
-    let mut cmp = |name: &str, w: String, g: String| {
-        if w != g {
-            out.push(format!("{name}: sent {w}, stored {g}"));
-        }
-    };
-    cmp("status", want.status.to_string(), got.status.to_string());
-    cmp(
-        "expired_time",
-        want.expired_time.to_string(),
-        got.expired_time.to_string(),
-    );
-    cmp(
-        "remain_quota",
-        want.remain_quota.to_string(),
-        got.remain_quota.to_string(),
-    );
-    cmp(
-        "unlimited_quota",
-        want.unlimited_quota.to_string(),
-        got.unlimited_quota.to_string(),
-    );
-    cmp(
-        "model_limits_enabled",
-        want.model_limits_enabled.to_string(),
-        got.model_limits_enabled.to_string(),
-    );
-    cmp(
-        "model_limits",
-        format!("{:?}", want.model_limits),
-        format!("{:?}", got.model_limits),
-    );
-    cmp(
-        "allow_ips",
-        format!("{:?}", want.allow_ips.clone().unwrap_or_default()),
-        format!("{:?}", got.allow_ips.clone().unwrap_or_default()),
-    );
+    if want.status != got.status {
+        out.push(format!(
+            "status: sent {}, stored {}",
+            want.status, got.status
+        ));
+    }
+    out.extend(super::token::differences(want, got));
     out
 }
 

@@ -304,7 +304,8 @@ async fn given_fields(ctx: &Ctx) -> Outcome {
     .await
 }
 
-fn differences(want: &KeyRecord, got: &KeyRecord) -> Vec<String> {
+/// The editable fields (but `status`) of `want` that `got` does not hold.
+pub(super) fn differences(want: &KeyRecord, got: &KeyRecord) -> Vec<String> {
     let mut d = Vec::new();
     let mut cmp = |name: &str, a: String, b: String| {
         if a != b {
