@@ -38,6 +38,10 @@ pub struct Target {
     pub user_id: Option<i64>,
     /// The id of the key `api_key` belongs to (snapshotted and restored around a run).
     pub key_id: Option<i64>,
+    /// Headers sent with every request (`--header`), for gateways that route or
+    /// authenticate by header (Portkey's `x-portkey-provider`...). A request's own header of
+    /// the same name wins. Values are secrets: they are redacted from every output.
+    pub headers: Vec<(String, Secret)>,
 }
 
 impl Target {
@@ -49,6 +53,7 @@ impl Target {
             access_token: None,
             user_id: None,
             key_id: None,
+            headers: Vec::new(),
         }
     }
 
@@ -348,6 +353,15 @@ impl Client {
             let name = HeaderName::from_bytes(k.as_bytes())
                 .map_err(|_| ClientError::InvalidHeader(k.clone()))?;
             headers.append(name, header_value(v)?);
+        }
+        for (k, v) in &target.headers {
+            let name = HeaderName::from_bytes(k.as_bytes())
+                .map_err(|_| ClientError::InvalidHeader(k.clone()))?;
+            if !headers.contains_key(&name) {
+                let mut hv = header_value(v.expose())?;
+                hv.set_sensitive(true);
+                headers.insert(name, hv);
+            }
         }
         if uri.scheme_str() == Some("http") {
             if let Some(Some(auth)) = self.proxy_for(&uri) {

@@ -261,6 +261,11 @@ impl RequestSpec {
                 shell_quote(&redactor.text(&format!("{k}: {v}")))
             ));
         }
+        for (i, (k, _)) in target.headers.iter().enumerate() {
+            if !self.headers.iter().any(|(h, _)| h.eq_ignore_ascii_case(k)) {
+                cmd.push_str(&format!(" -H \"{k}: $GATECHECK_HEADER_{}\"", i + 1));
+            }
+        }
         match &self.body {
             Body::Empty => {}
             Body::Json(v) => {

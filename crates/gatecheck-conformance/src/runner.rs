@@ -156,6 +156,7 @@ impl Runner {
         for s in [&cfg.target.api_key, &cfg.target.access_token]
             .into_iter()
             .flatten()
+            .chain(cfg.target.headers.iter().map(|(_, v)| v))
         {
             redactor.add_secret(s);
         }

@@ -236,3 +236,54 @@ async fn endless_bodies_stay_within_one_memory_budget() {
     assert_eq!(budget.available(), budget.total(), "bytes not given back");
     eprintln!("16 endless bodies: {too_large} hit the 4 MiB cap, {over_budget} the 8 MiB budget");
 }
+
+#[tokio::test]
+async fn target_headers_go_with_every_request_and_stay_out_of_curl() {
+    // A gateway that routes by header (Portkey's x-portkey-provider): a server that keeps the
+    // head of every request it reads.
+    let heads = std::sync::Arc::new(std::sync::Mutex::new(Vec::<String>::new()));
+    let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind");
+    let addr = listener.local_addr().expect("addr");
+    let kept = heads.clone();
+    tokio::spawn(async move {
+        while let Ok((mut s, _)) = listener.accept().await {
+            let kept = kept.clone();
+            tokio::spawn(async move {
+                let mut buf = [0u8; 4096];
+                let n = s.read(&mut buf).await.unwrap_or(0);
+                kept.lock()
+                    .expect("lock")
+                    .push(String::from_utf8_lossy(&buf[..n]).to_lowercase());
+                let _ = s
+                    .write_all(b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\n{}")
+                    .await;
+            });
+        }
+    });
+    let mut target = Target::new(format!("http://{addr}").parse().expect("url"));
+    target.headers = vec![(
+        "x-gateway-route".to_owned(),
+        Secret::new("route-secret-value-123"),
+    )];
+    let c = Client::new(ClientConfig::new(target.clone())).expect("client");
+    let spec = RequestSpec::get("/api/models");
+    c.send(&spec).await.expect("sent");
+    // A request's own header of the same name wins over the target's.
+    let own = RequestSpec::get("/api/models?p=2").header("x-gateway-route", "own");
+    c.send(&own).await.expect("sent");
+    let heads = heads.lock().expect("lock").clone();
+    assert!(
+        heads[0].contains("x-gateway-route: route-secret-value-123"),
+        "{heads:?}"
+    );
+    assert!(heads[1].contains("x-gateway-route: own"), "{heads:?}");
+    assert!(!heads[1].contains("route-secret-value-123"), "{heads:?}");
+    let redactor = Redactor::new();
+    redactor.add("route-secret-value-123");
+    let curl = spec.to_curl(&target, &redactor);
+    assert!(
+        curl.contains("x-gateway-route: $GATECHECK_HEADER_1"),
+        "{curl}"
+    );
+    assert!(!curl.contains("route-secret-value-123"), "{curl}");
+}

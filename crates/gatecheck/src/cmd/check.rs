@@ -105,6 +105,11 @@ pub struct CheckArgs {
     /// Most shrink steps in the whole run, all failing properties together.
     #[arg(long, value_name = "N", default_value_t = 400)]
     pub shrink_budget: u32,
+    /// A header sent with every request, `'Name: value'`; repeatable. For gateways that
+    /// route or authenticate by header. The value is redacted from every output, and curl
+    /// repros read it from `$GATECHECK_HEADER_<n>` (n counts the `--header` flags from 1).
+    #[arg(long = "header", short = 'H', value_name = "NAME: VALUE", value_parser = parse_header)]
+    pub headers: Vec<(String, String)>,
     /// Send every request through this proxy (default: `HTTPS_PROXY`, `HTTP_PROXY`, `NO_PROXY`).
     #[arg(long, value_name = "URL")]
     pub proxy: Option<String>,
@@ -219,6 +224,11 @@ fn config(args: &CheckArgs, base_url: &str) -> anyhow::Result<RunnerConfig> {
     c.proxy = args.proxy.clone();
     c.progress = !args.quiet;
     c.models = args.models.clone();
+    c.target.headers = args
+        .headers
+        .iter()
+        .map(|(k, v)| (k.clone(), gatecheck_conformance::Secret::new(v.clone())))
+        .collect();
     c.retry_budget = args.retry_budget;
     c.shrink_budget = args.shrink_budget;
     if let Some(p) = &args.capabilities {
@@ -231,6 +241,18 @@ fn config(args: &CheckArgs, base_url: &str) -> anyhow::Result<RunnerConfig> {
     }
     gatecheck_conformance::select_checks(&c)?;
     Ok(c)
+}
+
+fn parse_header(s: &str) -> Result<(String, String), String> {
+    let (name, value) = s
+        .split_once(':')
+        .ok_or_else(|| format!("--header {s:?}: expected 'Name: value'"))?;
+    let name = name.trim();
+    let token = |b: u8| b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b);
+    if name.is_empty() || !name.bytes().all(token) {
+        return Err(format!("--header {s:?}: {name:?} is not a header name"));
+    }
+    Ok((name.to_owned(), value.trim().to_owned()))
 }
 
 fn parse_model(s: &str) -> Result<(ModelKind, String), String> {
