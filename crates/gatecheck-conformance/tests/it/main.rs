@@ -6,6 +6,7 @@ mod client;
 mod decisions;
 mod diff;
 mod diff_targets;
+mod discovery;
 mod fuzz_inputs;
 mod healthy;
 mod hostile;
