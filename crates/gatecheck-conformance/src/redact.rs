@@ -260,6 +260,34 @@ impl Redactor {
         }
     }
 
+    /// A JSON value with known secrets redacted in every string (keys and values), and
+    /// nothing else changed: unlike [`json`](Redactor::json), fields are not blanked by name,
+    /// so a normalized snapshot keeps its placeholders.
+    ///
+    /// ```
+    /// let r = gatecheck_conformance::Redactor::new();
+    /// r.add("hunter2hunter2");
+    /// let v = serde_json::json!({"key": "<key:1>", "echo": ["Bearer hunter2hunter2"]});
+    /// assert_eq!(
+    ///     r.json_strings(&v),
+    ///     serde_json::json!({"key": "<key:1>", "echo": ["Bearer <redacted>"]})
+    /// );
+    /// ```
+    pub fn json_strings(&self, value: &Value) -> Value {
+        match value {
+            Value::String(s) => Value::String(self.text(s)),
+            Value::Array(items) => {
+                Value::Array(items.iter().map(|v| self.json_strings(v)).collect())
+            }
+            Value::Object(map) => Value::Object(
+                map.iter()
+                    .map(|(k, v)| (self.text(k), self.json_strings(v)))
+                    .collect(),
+            ),
+            other => other.clone(),
+        }
+    }
+
     /// A response body for display: JSON is redacted structurally, other text by substitution,
     /// binary bodies are summarized; the result is at most `max` characters.
     pub fn body(&self, bytes: &[u8], max: usize) -> String {
