@@ -15,6 +15,7 @@ mod normalize;
 mod openapi_replay;
 mod planted;
 mod planted_coverage;
+mod redaction;
 mod reports;
 mod rule_users;
 mod safety;
