@@ -24,6 +24,10 @@ pub(crate) const EVENT_STREAM: &str = "text/event-stream";
 /// How long a stall fault without `ms` holds the stream (the client gives up first).
 const MAX_STALL: Duration = Duration::from_secs(600);
 
+/// How long a cut stream waits after its half event, so that it reaches the client before
+/// the connection is closed.
+const CUT_FLUSH: Duration = Duration::from_millis(50);
+
 /// The error that ends a stream cut by a fault: the connection is closed mid-event.
 #[derive(Debug, thiserror::Error)]
 #[error("stream cut by fault")]
@@ -232,6 +236,13 @@ impl hyper::body::Body for SseBody {
             return Poll::Ready(None);
         }
         if this.cut {
+            // The half event is written before the connection is closed.
+            let flush = this
+                .sleep
+                .get_or_insert_with(|| Box::pin(tokio::time::sleep(CUT_FLUSH)));
+            if flush.as_mut().poll(cx).is_pending() {
+                return Poll::Pending;
+            }
             this.finished = true;
             return Poll::Ready(Some(Err(StreamCut)));
         }
@@ -303,7 +314,10 @@ mod tests {
     async fn buffered_streams_have_their_length_and_cuts_end_in_an_error() {
         let body = SseBody::new(events(3), pacing(Framing::DataOnly, true), None);
         let len = body.size_hint().exact().expect("exact");
-        assert_eq!(body.collect().await.expect("whole").to_bytes().len() as u64, len);
+        assert_eq!(
+            body.collect().await.expect("whole").to_bytes().len() as u64,
+            len
+        );
         let cut = Some(FaultKind::StreamCut { event: 1 });
         let body = SseBody::new(events(3), pacing(Framing::Named, false), cut);
         assert!(body.collect().await.is_err());

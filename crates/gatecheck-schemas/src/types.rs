@@ -814,7 +814,10 @@ pub const STREAM_EVENT_SCHEMAS: [(&str, &str); 7] = [
     ("transcript.text.delta", "transcript-text-delta"),
     ("transcript.text.segment", "transcript-text-segment"),
     ("transcript.text.done", "transcript-text-done"),
-    ("image_generation.partial_image", "image-generation-partial-image"),
+    (
+        "image_generation.partial_image",
+        "image-generation-partial-image",
+    ),
     ("image_generation.completed", "image-generation-completed"),
 ];
 

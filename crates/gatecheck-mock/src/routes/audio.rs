@@ -23,15 +23,15 @@ use super::ctx::Ctx;
 use super::fields::Field;
 use crate::error::{self, MockResponse};
 use crate::media::{self, SpeechFormat, Transcript};
+use crate::sse::{Event, Framing};
 use bytes::Bytes;
+use gatecheck_schemas::rules::media::{speech_sse_supported, transcription_streams};
 use gatecheck_schemas::rules::quota::Usage;
 use gatecheck_schemas::rules::rejection::ACCEPTED;
 use gatecheck_schemas::types::{TranscriptFormat, AUDIO_EXTENSIONS};
+use gatecheck_schemas::Profile;
 use http::{Method, Request};
 use hyper::body::Incoming;
-use crate::sse::{Event, Framing};
-use gatecheck_schemas::rules::media::{speech_sse_supported, transcription_streams};
-use gatecheck_schemas::Profile;
 use serde_json::json;
 
 const SPEECH_PATH: &str = "/v1/audio/speech";
@@ -166,7 +166,7 @@ async fn transcription(
         ));
     };
     let _ = form.prompt; // optional style prompt: accepted, does not change the mock's text
-    // `stream` is a field of transcriptions only (translations have none: ignored there).
+                         // `stream` is a field of transcriptions only (translations have none: ignored there).
     let stream = match form.stream.as_deref().map(str::trim) {
         _ if translate => false,
         None | Some("") => false,
@@ -362,7 +362,12 @@ async fn speech(cx: &Ctx, req: Request<Incoming>) -> Result<MockResponse, MockRe
                     "stream_format",
                 ))
             }
-            _ => return Err(invalid("stream_format must be audio or sse", "stream_format")),
+            _ => {
+                return Err(invalid(
+                    "stream_format must be audio or sse",
+                    "stream_format",
+                ))
+            }
         },
     };
     let ms = media::speech_duration_ms(input, speed);

@@ -143,7 +143,8 @@ async fn generate(cx: &Ctx, req: Request<Incoming>) -> Result<MockResponse, Mock
         }
     };
 
-    let stream = stream_request(&v, n, cap.output == "b64_json").map_err(|(m, p)| invalid(&m, p))?;
+    let stream =
+        stream_request(&v, n, cap.output == "b64_json").map_err(|(m, p)| invalid(&m, p))?;
 
     let text_tokens = (chars as i64 + 3).div_euclid(4).max(1);
     let out_tokens = n * image_tokens(quality, w, h);
@@ -237,7 +238,8 @@ fn stream_request(
         Some(p) => match p.as_i64().or_else(|| integral(p.as_f64()?)) {
             Some(p @ 0..=MAX_PARTIAL_IMAGES) => p,
             _ => {
-                let msg = format!("partial_images must be an integer from 0 to {MAX_PARTIAL_IMAGES}");
+                let msg =
+                    format!("partial_images must be an integer from 0 to {MAX_PARTIAL_IMAGES}");
                 return Err((msg, "partial_images"));
             }
         },
@@ -274,7 +276,13 @@ struct Shape {
 /// The streamed generation: `partials` partial images (other PNGs of the same size), then
 /// `image_generation.completed` with the PNG of the non-streamed answer; each PNG is drawn
 /// when its event is sent.
-fn stream_images(cx: &Ctx, seed: u64, partials: i64, shape: Shape, usage: ImageUsage) -> MockResponse {
+fn stream_images(
+    cx: &Ctx,
+    seed: u64,
+    partials: i64,
+    shape: Shape,
+    usage: ImageUsage,
+) -> MockResponse {
     let events = (0..=partials).map(move |i| {
         let last = i == partials;
         let s = if last {
