@@ -236,12 +236,17 @@ impl Substitutions {
     /// `value` (`{{NAME:base64-colon}}`, `{{NAME:base64}}`); percent-encoded (`{{NAME:pct}}`);
     /// JSON-escaped (`{{NAME:json}}`). Forms equal to another are listed once.
     pub fn forms(name: &str, value: &str) -> Vec<(String, String)> {
-        use base64::engine::general_purpose::{STANDARD, STANDARD_NO_PAD, URL_SAFE, URL_SAFE_NO_PAD};
+        use base64::engine::general_purpose::{
+            STANDARD, STANDARD_NO_PAD, URL_SAFE, URL_SAFE_NO_PAD,
+        };
         let mut out: Vec<(String, String)> = vec![(value.to_owned(), format!("{{{{{name}}}}}"))];
         if let Some(bare) = value.strip_prefix("sk-") {
             out.push((bare.to_owned(), format!("{{{{{name}:bare}}}}")));
         }
-        for (input, label) in [(format!("{value}:"), "base64-colon"), (value.to_owned(), "base64")] {
+        for (input, label) in [
+            (format!("{value}:"), "base64-colon"),
+            (value.to_owned(), "base64"),
+        ] {
             for engine in [STANDARD, URL_SAFE, STANDARD_NO_PAD, URL_SAFE_NO_PAD] {
                 out.push((engine.encode(&input), format!("{{{{{name}:{label}}}}}")));
             }
@@ -270,13 +275,14 @@ impl Substitutions {
     /// Adds one literal replacement (a URL that changes from run to run).
     pub fn add_literal(&mut self, needle: &str, placeholder: &str) {
         if !needle.is_empty() {
-            self.pairs.push((needle.as_bytes().to_vec(), placeholder.to_owned()));
+            self.pairs
+                .push((needle.as_bytes().to_vec(), placeholder.to_owned()));
             self.sort();
         }
     }
 
     fn sort(&mut self) {
-        self.pairs.sort_by(|a, b| b.0.len().cmp(&a.0.len()));
+        self.pairs.sort_by_key(|p| std::cmp::Reverse(p.0.len()));
     }
 
     /// The names of the secrets added.
@@ -309,9 +315,8 @@ fn find(haystack: &[u8], needle: &[u8], from: usize) -> Option<usize> {
     if needle.is_empty() || haystack.len() < needle.len() {
         return None;
     }
-    (from..=haystack.len() - needle.len()).find(|&i| {
-        haystack[i] == needle[0] && &haystack[i..i + needle.len()] == needle
-    })
+    (from..=haystack.len() - needle.len())
+        .find(|&i| haystack[i] == needle[0] && &haystack[i..i + needle.len()] == needle)
 }
 
 /// `haystack` with every `needle` replaced by `with`.
@@ -341,7 +346,10 @@ pub fn encode_body(
     if bytes.is_empty() {
         return RecordedBody::Empty;
     }
-    if let Some(boundary) = content_type.filter(|_| multipart).and_then(multipart_boundary) {
+    if let Some(boundary) = content_type
+        .filter(|_| multipart)
+        .and_then(multipart_boundary)
+    {
         if let Some(parts) = parse_multipart(bytes, &boundary, limit, subs) {
             return RecordedBody::Multipart { parts };
         }
@@ -618,7 +626,10 @@ impl Recording {
             path: path.clone(),
             message: e.to_string(),
         })?;
-        let found = raw.get("format_version").and_then(Value::as_u64).unwrap_or(0);
+        let found = raw
+            .get("format_version")
+            .and_then(Value::as_u64)
+            .unwrap_or(0);
         if found != u64::from(FORMAT_VERSION) {
             return Err(RecordingError::Version { path, found });
         }

@@ -107,7 +107,9 @@ impl Recorder {
         prepare_dir(&ex_dir)?;
         let listener = tokio::net::TcpListener::bind(config.listen)
             .await
-            .map_err(|e| RecordingError::Start(format!("cannot listen on {}: {e}", config.listen)))?;
+            .map_err(|e| {
+                RecordingError::Start(format!("cannot listen on {}: {e}", config.listen))
+            })?;
         let addr = listener
             .local_addr()
             .map_err(|e| RecordingError::Start(e.to_string()))?;
@@ -245,7 +247,10 @@ async fn relay(shared: &Shared, req: Request<Incoming>) -> Response<Full<Bytes>>
         Ok(b) => b.to_bytes(),
         Err(e) => {
             shared.written.fetch_add(1, Ordering::SeqCst);
-            return plain(StatusCode::BAD_GATEWAY, &format!("reading the request: {e}"));
+            return plain(
+                StatusCode::BAD_GATEWAY,
+                &format!("reading the request: {e}"),
+            );
         }
     };
     let path = parts
@@ -336,8 +341,16 @@ async fn forward(
     for (name, value) in headers {
         let skip = matches!(
             name.as_str(),
-            "host" | "content-length" | "connection" | "keep-alive" | "transfer-encoding"
-                | "te" | "trailer" | "upgrade" | "expect" | "proxy-authorization"
+            "host"
+                | "content-length"
+                | "connection"
+                | "keep-alive"
+                | "transfer-encoding"
+                | "te"
+                | "trailer"
+                | "upgrade"
+                | "expect"
+                | "proxy-authorization"
                 | "proxy-connection"
         );
         if !skip {

@@ -216,7 +216,11 @@ async fn answer(state: &State, req: Request<Incoming>) -> Response<Full<Bytes>> 
 
 fn respond(state: &State, ex: &RecordedExchange) -> Response<Full<Bytes>> {
     let fill = |bytes: &[u8]| {
-        super::format::replace(bytes, BASE_URL_PLACEHOLDER.as_bytes(), state.base_url.as_bytes())
+        super::format::replace(
+            bytes,
+            BASE_URL_PLACEHOLDER.as_bytes(),
+            state.base_url.as_bytes(),
+        )
     };
     let body = ex.response.body.to_bytes().unwrap_or_default();
     let mut res = Response::new(Full::new(Bytes::from(fill(&body))));

@@ -14,6 +14,7 @@ mod normalize;
 mod openapi_replay;
 mod planted;
 mod planted_coverage;
+mod recording;
 mod reports;
 mod rule_users;
 mod safety;

@@ -79,8 +79,14 @@ fn replay_run(name: &str) -> Replayed {
     let mut outputs = vec![
         ("stdout".to_owned(), done.stdout.into_bytes()),
         ("stderr".to_owned(), done.stderr.into_bytes()),
-        ("report.json".to_owned(), std::fs::read(&json).expect("json")),
-        ("junit.xml".to_owned(), std::fs::read(&junit).expect("junit")),
+        (
+            "report.json".to_owned(),
+            std::fs::read(&json).expect("json"),
+        ),
+        (
+            "junit.xml".to_owned(),
+            std::fs::read(&junit).expect("junit"),
+        ),
     ];
     outputs.retain(|(_, bytes)| !bytes.is_empty());
     let unmatched = server.unmatched();
@@ -136,7 +142,11 @@ fn the_litellm_replay_gives_the_recorded_verdicts() {
         .iter()
         .filter(|w| !got.contains(w))
         .map(|w| format!("  expected {w:?}"))
-        .chain(got.iter().filter(|g| !want.contains(g)).map(|g| format!("  got      {g:?}")))
+        .chain(
+            got.iter()
+                .filter(|g| !want.contains(g))
+                .map(|g| format!("  got      {g:?}")),
+        )
         .collect();
     assert!(
         diff.is_empty(),
@@ -171,10 +181,7 @@ fn the_litellm_replay_leaks_no_form_of_the_key() {
     let mut leaks = Vec::new();
     for (file, bytes) in &run.outputs {
         for (needle, placeholder) in &forms {
-            if bytes
-                .windows(needle.len())
-                .any(|w| w == needle.as_bytes())
-            {
+            if bytes.windows(needle.len()).any(|w| w == needle.as_bytes()) {
                 leaks.push(format!("{file}: {placeholder}"));
             }
         }
