@@ -29,6 +29,9 @@ def expected(report_path):
             entry["skip_cause"] = c["skip_cause"]
         if c.get("message"):
             entry["message"] = c["message"]
+        evidence = c.get("evidence") or {}
+        if evidence.get("message"):
+            entry["evidence"] = evidence["message"]
         checks[c["id"]] = entry
     out = {
         "generated_by": "scripts/foreign-gateway litellm --record fixtures/foreign/litellm",
