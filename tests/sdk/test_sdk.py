@@ -195,6 +195,48 @@ def main():
     assert abs(mp4_duration(data) - 4.0) < 1e-6
     ok("videos.download_content (MP4 boxes, 4 s)")
 
+    # --- streams (DECISIONS D-STREAM) ----------------------------------------------------------
+    with client.audio.speech.with_streaming_response.create(
+        model="gpt-4o-mini-tts", voice="alloy", input="Streaming speech, event by event.",
+        stream_format="sse",
+    ) as resp:
+        assert resp.headers["content-type"].startswith("text/event-stream")
+        audio, kinds = b"", []
+        for line in resp.iter_lines():
+            if line.startswith("data: "):
+                event = json.loads(line[len("data: "):])
+                kinds.append(event["type"])
+                if event["type"] == "speech.audio.delta":
+                    audio += base64.b64decode(event["audio"])
+    assert kinds[-1] == "speech.audio.done" and kinds.count("speech.audio.done") == 1, kinds
+    assert len(kinds) >= 3 and (audio[:3] == b"ID3" or audio[0] == 0xFF), audio[:4]
+    ok("audio.speech.with_streaming_response.create(stream_format=sse): deltas then done, MP3")
+
+    stream = client.audio.transcriptions.create(
+        model="gpt-4o-mini-transcribe", file=("a.wav", wav_bytes(), "audio/wav"), stream=True,
+    )
+    deltas, done = "", []
+    for event in stream:
+        if event.type == "transcript.text.delta":
+            assert not done, "delta after done"
+            deltas += event.delta
+        elif event.type == "transcript.text.done":
+            done.append(event.text)
+    assert done == [deltas] and deltas, (done, deltas)
+    ok("audio.transcriptions.create(stream=True): deltas make the done text")
+
+    stream = client.images.generate(
+        model="gpt-image-1", prompt="a lighthouse", size="1024x1024", stream=True, partial_images=2,
+    )
+    events = list(stream)
+    assert [e.type for e in events] == [
+        "image_generation.partial_image", "image_generation.partial_image",
+        "image_generation.completed",
+    ], [e.type for e in events]
+    for e in events:
+        assert png_size(base64.b64decode(e.b64_json)) == (1024, 1024)
+    ok("images.generate(stream=True, partial_images=2): 2 partial PNGs, then completed")
+
     # --- errors --------------------------------------------------------------------------------
     bad = OpenAI(base_url=base + "/v1", api_key="sk-wrong", max_retries=0)
     try:

@@ -3,9 +3,10 @@
 //! Each route family the spec pins is probed without credentials, with a body that cannot
 //! change anything (no model, no prompt; a key id that cannot exist). A route that is served
 //! refuses such a request (401, 400...); a route that is not served answers 404, 405 or 501.
-//! When the target answers 404 without credentials and the run has them, the probe is sent
-//! once more with them, so a gateway that hides its routes from strangers is not mistaken for
-//! one that lacks them.
+//! When the target answers 404, 405, 501, 401 or 403 without credentials and the run has them,
+//! the probe is sent once more with them: a gateway that hides its routes from strangers is not
+//! mistaken for one that lacks them, and one that refuses strangers on every path is not
+//! mistaken for one that serves them.
 //!
 //! A route the spec pins and the target does not serve is one finding (`route.*`), and every
 //! check that needs it is skipped with the cause [`SkipCause::RouteNotServed`]. The checks that
@@ -172,8 +173,11 @@ async fn probe_one(
         exchanges: vec![(spec.clone(), ex)],
     };
     // An unknown task id is a 404 on a served poll route: only the unauthenticated answer
-    // can tell, and the create route decides (above).
-    if probe.served || family == RouteFamily::VideoPoll {
+    // can tell, and the create route decides (above). A gateway that refuses every stranger
+    // (401 or 403 on any path) is asked again with the credentials too.
+    let status = probe.status();
+    let ask_again = !probe.served || matches!(status, 401 | 403);
+    if !ask_again || family == RouteFamily::VideoPoll {
         return Ok(probe);
     }
     let auth = match family {

@@ -311,7 +311,9 @@ impl RequestSpec {
                 }
             }
         }
-        cmd
+        // Once more as a whole: the URL (a query may hold a key) and any form the parts above
+        // did not see whole.
+        redactor.text(&cmd)
     }
 }
 

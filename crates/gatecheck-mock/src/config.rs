@@ -18,6 +18,9 @@ pub const DEFAULT_MAX_CONNECTIONS: usize = 4096;
 /// The default time allowed to receive a whole request body.
 pub const DEFAULT_BODY_TIMEOUT: Duration = Duration::from_secs(30);
 
+/// The default wait between two events of a streamed answer.
+pub const DEFAULT_STREAM_EVENT_GAP: Duration = Duration::from_millis(5);
+
 /// A per-key rate limit: at most `requests` per `window`.
 ///
 /// ```
@@ -78,6 +81,9 @@ pub struct MockConfig {
     /// through before every answer to a state-changing request, and written once more after
     /// shutdown has drained the open connections (group commit; see RELIABILITY.md).
     pub state_file: Option<PathBuf>,
+    /// The wait between two events of a streamed answer (speech, transcription and image
+    /// generation with streaming on), so that a client sees them arrive one by one.
+    pub stream_event_gap: Duration,
 }
 
 impl Default for MockConfig {
@@ -99,6 +105,7 @@ impl Default for MockConfig {
             body_timeout: DEFAULT_BODY_TIMEOUT,
             max_connections: DEFAULT_MAX_CONNECTIONS,
             state_file: None,
+            stream_event_gap: DEFAULT_STREAM_EVENT_GAP,
         }
     }
 }

@@ -12,8 +12,53 @@ use http::{header, HeaderValue, StatusCode};
 use http_body_util::Full;
 use serde::Serialize;
 
-/// The body type of every answer.
-pub type Body = Full<Bytes>;
+/// The body of every answer: whole bytes, or (for a streamed answer) events produced one by
+/// one. The enum costs the whole-bytes answers nothing (no allocation, no lock).
+#[derive(Debug)]
+pub enum Body {
+    /// The whole body at once.
+    Full(Full<Bytes>),
+    /// A `text/event-stream` body (boxed: the common answers stay small).
+    Stream(Box<crate::sse::SseBody>),
+}
+
+impl Body {
+    /// A body of these bytes.
+    pub fn full(bytes: Bytes) -> Self {
+        Self::Full(Full::new(bytes))
+    }
+}
+
+impl hyper::body::Body for Body {
+    type Data = Bytes;
+    type Error = crate::sse::StreamCut;
+
+    fn poll_frame(
+        self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<Option<Result<hyper::body::Frame<Bytes>, Self::Error>>> {
+        match self.get_mut() {
+            Self::Full(full) => std::pin::Pin::new(full)
+                .poll_frame(cx)
+                .map_err(|never| match never {}),
+            Self::Stream(stream) => std::pin::Pin::new(stream.as_mut()).poll_frame(cx),
+        }
+    }
+
+    fn is_end_stream(&self) -> bool {
+        match self {
+            Self::Full(full) => full.is_end_stream(),
+            Self::Stream(stream) => stream.is_end_stream(),
+        }
+    }
+
+    fn size_hint(&self) -> hyper::body::SizeHint {
+        match self {
+            Self::Full(full) => full.size_hint(),
+            Self::Stream(stream) => stream.size_hint(),
+        }
+    }
+}
 /// An answer of the mock.
 pub type MockResponse = http::Response<Body>;
 
@@ -21,16 +66,28 @@ static JSON: HeaderValue = HeaderValue::from_static("application/json");
 
 /// An answer with `body` and `content_type`.
 pub fn bytes_response(status: u16, content_type: &'static str, body: Bytes) -> MockResponse {
-    let mut resp = http::Response::new(Full::new(body));
+    let mut resp = http::Response::new(Body::full(body));
     *resp.status_mut() = StatusCode::from_u16(status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
     resp.headers_mut()
         .insert(header::CONTENT_TYPE, HeaderValue::from_static(content_type));
     resp
 }
 
+/// A streamed `text/event-stream` answer (200).
+pub(crate) fn stream_response(body: crate::sse::SseBody) -> MockResponse {
+    let mut resp = http::Response::new(Body::Stream(Box::new(body)));
+    resp.headers_mut().insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static(crate::sse::EVENT_STREAM),
+    );
+    resp.headers_mut()
+        .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
+    resp
+}
+
 /// A JSON answer of pre-serialized bytes.
 pub fn json_bytes(status: u16, body: Bytes) -> MockResponse {
-    let mut resp = http::Response::new(Full::new(body));
+    let mut resp = http::Response::new(Body::full(body));
     *resp.status_mut() = StatusCode::from_u16(status).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
     resp.headers_mut()
         .insert(header::CONTENT_TYPE, JSON.clone());
@@ -111,17 +168,18 @@ pub async fn new_api_error_shape(resp: MockResponse, request_id: &str) -> MockRe
     let (parts, body) = resp.into_parts();
     let bytes = match body.collect().await {
         Ok(c) => c.to_bytes(),
-        Err(never) => match never {},
+        // Only whole JSON bodies get here (streams are `text/event-stream`).
+        Err(_) => Bytes::new(),
     };
     let Ok(mut value) = serde_json::from_slice::<serde_json::Value>(&bytes) else {
-        return http::Response::from_parts(parts, Full::new(bytes));
+        return http::Response::from_parts(parts, Body::full(bytes));
     };
     let Some(err) = value
         .get_mut("error")
         .and_then(|e| e.as_object_mut())
         .filter(|e| e.get("type").and_then(|t| t.as_str()) == Some("new_api_error"))
     else {
-        return http::Response::from_parts(parts, Full::new(bytes));
+        return http::Response::from_parts(parts, Body::full(bytes));
     };
     if let Some(msg) = err.get("message").and_then(|m| m.as_str()) {
         let msg = format!("{msg} (request id: {request_id})");
@@ -132,7 +190,7 @@ pub async fn new_api_error_shape(resp: MockResponse, request_id: &str) -> MockRe
     }
     err.remove("param");
     let bytes = serde_json::to_vec(&value).map(Bytes::from).unwrap_or(bytes);
-    http::Response::from_parts(parts, Full::new(bytes))
+    http::Response::from_parts(parts, Body::full(bytes))
 }
 
 /// The `/v1` error of a [`Rejection`], with its status and code under `profile`.

@@ -37,6 +37,48 @@ pub enum FaultKind {
     Reset,
     /// Never answer (until the client gives up or the mock shuts down).
     Hang,
+    /// On a streamed answer only: send half of event `event` (0-based), then close the
+    /// connection.
+    StreamCut {
+        /// The event cut (default 1: after one whole event).
+        #[serde(default = "one")]
+        event: u32,
+    },
+    /// On a streamed answer only: wait before event `event` (0-based).
+    StreamStall {
+        /// The event waited for (default 1).
+        #[serde(default = "one")]
+        event: u32,
+        /// Milliseconds of the stall; absent: until the client gives up (at most 10 minutes).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        ms: Option<u64>,
+    },
+    /// On a streamed answer only: event `event` (0-based) is sent with its JSON cut in half.
+    StreamMalformed {
+        /// The malformed event (default 1).
+        #[serde(default = "one")]
+        event: u32,
+    },
+}
+
+impl FaultKind {
+    /// Whether the fault acts on streamed answers (and is ignored by the others).
+    ///
+    /// ```
+    /// use gatecheck_mock::FaultKind;
+    /// assert!(FaultKind::StreamCut { event: 2 }.is_stream());
+    /// assert!(!FaultKind::Reset.is_stream());
+    /// ```
+    pub fn is_stream(&self) -> bool {
+        matches!(
+            self,
+            Self::StreamCut { .. } | Self::StreamStall { .. } | Self::StreamMalformed { .. }
+        )
+    }
+}
+
+fn one() -> u32 {
+    1
 }
 
 fn default_route() -> String {
@@ -130,6 +172,43 @@ impl Fault {
     /// ```
     pub fn hang() -> Self {
         Self::of(FaultKind::Hang)
+    }
+
+    /// Cut a streamed answer in the middle of event `event` (0-based): half of it is sent,
+    /// then the connection is closed. Answers that do not stream are not affected.
+    ///
+    /// ```
+    /// use gatecheck_mock::{Fault, FaultKind};
+    /// let f = Fault::stream_cut(2).on("POST /v1/audio/speech");
+    /// assert_eq!(f.kind, FaultKind::StreamCut { event: 2 });
+    /// ```
+    pub fn stream_cut(event: u32) -> Self {
+        Self::of(FaultKind::StreamCut { event })
+    }
+
+    /// Stall a streamed answer for `by` before event `event` (0-based).
+    ///
+    /// ```
+    /// use gatecheck_mock::{Fault, FaultKind};
+    /// let f = Fault::stream_stall(1, std::time::Duration::from_secs(2));
+    /// assert_eq!(f.kind, FaultKind::StreamStall { event: 1, ms: Some(2000) });
+    /// ```
+    pub fn stream_stall(event: u32, by: Duration) -> Self {
+        Self::of(FaultKind::StreamStall {
+            event,
+            ms: Some(u64::try_from(by.as_millis()).unwrap_or(u64::MAX)),
+        })
+    }
+
+    /// Send event `event` (0-based) of a streamed answer with its JSON cut in half.
+    ///
+    /// ```
+    /// use gatecheck_mock::{Fault, FaultKind};
+    /// let f = Fault::stream_malformed(0);
+    /// assert_eq!(f.kind, FaultKind::StreamMalformed { event: 0 });
+    /// ```
+    pub fn stream_malformed(event: u32) -> Self {
+        Self::of(FaultKind::StreamMalformed { event })
     }
 
     /// Only on requests matching `route`.
@@ -263,8 +342,19 @@ impl FaultSet {
     }
 
     /// The fault that fires for this request, if any (the first matching rule that still has
-    /// firings left and wins its probability draw).
+    /// firings left and wins its probability draw). Stream faults are left to
+    /// [`FaultSet::pick_stream`].
     pub fn pick(&self, method: &str, path: &str) -> Option<FaultKind> {
+        self.pick_where(method, path, false)
+    }
+
+    /// The stream fault that fires for this streamed answer, if any (as [`FaultSet::pick`],
+    /// among the stream faults only).
+    pub fn pick_stream(&self, method: &str, path: &str) -> Option<FaultKind> {
+        self.pick_where(method, path, true)
+    }
+
+    fn pick_where(&self, method: &str, path: &str, stream: bool) -> Option<FaultKind> {
         if !self.armed.load(Ordering::Acquire) {
             return None;
         }
@@ -274,7 +364,9 @@ impl FaultSet {
         }
         let FaultInner { rules, rng, .. } = &mut *inner;
         for rule in rules.iter_mut() {
-            if rule.fault.times.is_some_and(|t| rule.fired >= t) {
+            if rule.fault.kind.is_stream() != stream
+                || rule.fault.times.is_some_and(|t| rule.fired >= t)
+            {
                 continue;
             }
             if !rule.fault.matches(method, path) {

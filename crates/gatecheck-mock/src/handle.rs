@@ -415,6 +415,23 @@ impl MockServerBuilder {
         self
     }
 
+    /// The wait between two events of a streamed answer (default
+    /// [`crate::DEFAULT_STREAM_EVENT_GAP`]); zero sends them back to back.
+    ///
+    /// ```no_run
+    /// # async fn demo() {
+    /// let server = gatecheck_mock::MockServer::builder()
+    ///     .stream_event_gap(std::time::Duration::from_millis(50))
+    ///     .start()
+    ///     .await;
+    /// # let _ = server;
+    /// # }
+    /// ```
+    pub fn stream_event_gap(mut self, gap: std::time::Duration) -> Self {
+        self.config.stream_event_gap = gap;
+        self
+    }
+
     /// Starts the server on the current tokio runtime.
     ///
     /// ```no_run

@@ -48,6 +48,7 @@ mod render;
 mod routes;
 mod seeds;
 mod server;
+mod sse;
 mod state;
 pub mod video;
 
@@ -55,7 +56,7 @@ pub use auth::NEW_API_USER;
 pub use clock::{Clock, ClockMode, DEFAULT_VIRTUAL_EPOCH};
 pub use config::{
     MockConfig, RateLimit, DEFAULT_BODY_TIMEOUT, DEFAULT_JOURNAL_CAPACITY, DEFAULT_MAX_BODY_BYTES,
-    DEFAULT_MAX_CONNECTIONS,
+    DEFAULT_MAX_CONNECTIONS, DEFAULT_STREAM_EVENT_GAP,
 };
 pub use faults::{Fault, FaultKind};
 pub use fixtures::{FixtureError, Fixtures};

@@ -79,12 +79,13 @@ const fn row(
 use Verdict::{Accepted, Deviation, Failure, Rejected, Same};
 
 /// The section ids and their headings, in document order.
-pub const SECTIONS: [(&str, &str); 10] = [
+pub const SECTIONS: [(&str, &str); 11] = [
     ("D-AUTH", "Identity and auth"),
     ("D-ERR", "Error bodies"),
     ("D-TOKEN", "PUT /api/token/"),
     ("D-VIDEO", "Video tasks"),
     ("D-MEDIA", "Images, audio"),
+    ("D-STREAM", "Streaming (SSE)"),
     ("D-CATALOG", "Catalog"),
     ("D-QUOTA", "Quota and limits"),
     ("D-OAS", "OpenAPI document and peer tools"),
@@ -185,6 +186,25 @@ pub const DECISIONS: &[Decision] = &[
         "Validation failures 500 (P2).", Same),
     row("D-MEDIA-4", "Upload limit", "(gateway body limit)",
         "25 MiB by default; above it 413 before the whole body is read.", "Same.", Same),
+    // Streaming
+    row("D-STREAM-1", "POST /v1/audio/speech with `stream_format: \"sse\"`",
+        "dto/audio.go AudioRequest.IsStream; relay/channel/openai/audio.go OpenaiTTSHandler (helper.StreamScannerHandler, helper.StringData)",
+        "`text/event-stream`, each event `event: <type>\\ndata: <json>\\n\\n`: `speech.audio.delta` events whose `audio` (base64) are parts, in order, of the file the non-streamed answer gives (at least 4 parts, at most 16 KiB each), then one `speech.audio.done` with `usage` `{input_tokens, output_tokens, total_tokens}` (the counts charged). `stream_format` other than `audio` or `sse`: a validation failure. tts-1 and tts-1-hd may not stream: validation failure `stream_format sse is not supported for model X` (OpenAI's API reference; new-api relays the provider's refusal, which the audit does not establish).",
+        "Each upstream `data:` line is re-emitted alone, `data: <json>\\n\\n` (the `event:` lines are dropped); the same events. tts-1 and tts-1-hd: the validation failure of P2 (500 `invalid_request`; the provider's own answer is not reproduced, NA8).",
+        Accepted),
+    row("D-STREAM-2", "POST /v1/audio/transcriptions with `stream=true`",
+        "dto/audio.go AudioRequest (no `stream` field); relay/channel/openai ConvertAudioRequest (every form field forwarded), OpenaiSTTHandler (io.ReadAll, service.IOCopyBytesGracefully)",
+        "Form field `stream` `true` or `false` (else a validation failure): one `transcript.text.delta` per word (with its leading space), then one `transcript.text.done` with `text` (the deltas concatenated) and `usage` `{type: tokens, input_tokens, input_token_details, output_tokens, total_tokens}`. `response_format` is ignored while streaming; no `transcript.text.segment` (OpenAI sends it for diarization models only). whisper-1 ignores `stream` and answers as without it (OpenAI's API reference). Translations have no `stream`: ignored.",
+        "The same events, read whole by the gateway and sent at once, with `Content-Length` and the upstream's `text/event-stream` (no gaps between events); stream faults act on that body.",
+        Accepted),
+    row("D-STREAM-3", "POST /v1/images/generations with `stream: true`",
+        "dto/openai_image.go ImageRequest (Stream, PartialImages); relay/channel/openai/relay_image.go OpenaiImageStreamHandler",
+        "`partial_images` 0 to 3 (default 0; outside: a validation failure, streamed or not) `image_generation.partial_image` events `{b64_json, created_at, size, quality, background, output_format, partial_image_index}`, each a PNG of the requested size, then one `image_generation.completed` with the PNG of the non-streamed answer and `usage`. `stream` must be a boolean; only b64_json models stream (gpt-image-1: OpenAI streams gpt-image models only), with `n` 1 (one terminal event); otherwise a validation failure.",
+        "Newer new-api re-emits each event as `event: <type>\\ndata: <json>\\n\\n` and ends with `data: [DONE]`: reproduced. Older releases (adaptor.go OpenaiHandlerWithUsage) parse the SSE body as JSON and answer 500 `bad_response_body`: not reproduced.",
+        Accepted),
+    row("D-STREAM-4", "Streams: charging, pacing, faults", "(mock only); relay billing as non-streamed",
+        "Charged once, at admission, as the same request without streaming (same usage, same ledger); a stream cut by a fault is not refunded. Events are built one at a time (memory of one event), `stream_event_gap` apart (default 5 ms; `serve --stream-gap-ms`). Stream faults (`stream_cut`, `stream_stall`, `stream_malformed`, aimed at event N) fire on streamed answers only, drawn from the seeded fault RNG; the other faults act on streamed requests as on any.",
+        "Same.", Same),
     // Catalog
     row("D-CATALOG-1", "GET /api/models", "controller/model.go (customised in the seed's deployment)",
         "No auth; `p`/`page`, `page_size`, `model_type`, `provider_code`; `endpoints` in both forms.",

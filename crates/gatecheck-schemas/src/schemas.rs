@@ -47,10 +47,24 @@ pub mod names {
     pub const V1_ERROR: &str = "v1-error";
     /// The logical-failure envelope of the `/api/*` routes.
     pub const API_FAILURE: &str = "api-failure";
+    /// An event of a speech stream: a base64 part of the audio.
+    pub const SPEECH_AUDIO_DELTA: &str = "speech-audio-delta";
+    /// The terminal event of a speech stream, with the usage.
+    pub const SPEECH_AUDIO_DONE: &str = "speech-audio-done";
+    /// An event of a transcription stream: the next piece of text.
+    pub const TRANSCRIPT_TEXT_DELTA: &str = "transcript-text-delta";
+    /// An optional event of a transcription stream: one segment.
+    pub const TRANSCRIPT_TEXT_SEGMENT: &str = "transcript-text-segment";
+    /// The terminal event of a transcription stream: the whole text and the usage.
+    pub const TRANSCRIPT_TEXT_DONE: &str = "transcript-text-done";
+    /// An event of an image stream: a partial image.
+    pub const IMAGE_GENERATION_PARTIAL_IMAGE: &str = "image-generation-partial-image";
+    /// The terminal event of an image stream: the final image and the usage.
+    pub const IMAGE_GENERATION_COMPLETED: &str = "image-generation-completed";
 }
 
 /// `(name, file text)` of every embedded document, resources first, `common` last.
-pub(crate) const SOURCES: [(&str, &str); 16] = [
+pub(crate) const SOURCES: [(&str, &str); 23] = [
     (
         names::KEY_RECORD,
         include_str!("../schemas/key-record.json"),
@@ -108,11 +122,39 @@ pub(crate) const SOURCES: [(&str, &str); 16] = [
         names::API_FAILURE,
         include_str!("../schemas/api-failure.json"),
     ),
+    (
+        names::SPEECH_AUDIO_DELTA,
+        include_str!("../schemas/speech-audio-delta.json"),
+    ),
+    (
+        names::SPEECH_AUDIO_DONE,
+        include_str!("../schemas/speech-audio-done.json"),
+    ),
+    (
+        names::TRANSCRIPT_TEXT_DELTA,
+        include_str!("../schemas/transcript-text-delta.json"),
+    ),
+    (
+        names::TRANSCRIPT_TEXT_SEGMENT,
+        include_str!("../schemas/transcript-text-segment.json"),
+    ),
+    (
+        names::TRANSCRIPT_TEXT_DONE,
+        include_str!("../schemas/transcript-text-done.json"),
+    ),
+    (
+        names::IMAGE_GENERATION_PARTIAL_IMAGE,
+        include_str!("../schemas/image-generation-partial-image.json"),
+    ),
+    (
+        names::IMAGE_GENERATION_COMPLETED,
+        include_str!("../schemas/image-generation-completed.json"),
+    ),
     (COMMON_DEFS, include_str!("../schemas/common.json")),
 ];
 
 /// The resource names, in a stable order.
-const NAMES: [&str; 15] = [
+const NAMES: [&str; 22] = [
     names::KEY_RECORD,
     names::TOKEN_UPDATE_REQUEST,
     names::TOKEN_UPDATE_ENVELOPE,
@@ -128,6 +170,13 @@ const NAMES: [&str; 15] = [
     names::SPEECH_REQUEST,
     names::V1_ERROR,
     names::API_FAILURE,
+    names::SPEECH_AUDIO_DELTA,
+    names::SPEECH_AUDIO_DONE,
+    names::TRANSCRIPT_TEXT_DELTA,
+    names::TRANSCRIPT_TEXT_SEGMENT,
+    names::TRANSCRIPT_TEXT_DONE,
+    names::IMAGE_GENERATION_PARTIAL_IMAGE,
+    names::IMAGE_GENERATION_COMPLETED,
 ];
 
 /// One parsed document.
@@ -153,7 +202,7 @@ pub(crate) static DOCUMENTS: LazyLock<Vec<Document>> = LazyLock::new(|| {
 ///
 /// ```
 /// assert!(gatecheck_schemas::schema_names().contains(&"video-task"));
-/// assert_eq!(gatecheck_schemas::schema_names().len(), 15);
+/// assert_eq!(gatecheck_schemas::schema_names().len(), 22);
 /// ```
 pub fn schema_names() -> &'static [&'static str] {
     &NAMES

@@ -160,17 +160,9 @@ impl DiffReport {
     /// The report as pretty JSON with every secret `redactor` knows redacted: in each string
     /// before it is escaped, and in the text written.
     pub fn to_json_redacted(&self, redactor: &Redactor) -> String {
-        fn strings(v: &mut Value, redactor: &Redactor) {
-            match v {
-                Value::String(s) => *s = redactor.text(s),
-                Value::Array(items) => items.iter_mut().for_each(|i| strings(i, redactor)),
-                Value::Object(map) => map.values_mut().for_each(|i| strings(i, redactor)),
-                _ => {}
-            }
-        }
-        let mut value = serde_json::to_value(self).unwrap_or(Value::Null);
-        strings(&mut value, redactor);
-        redactor.text(&serde_json::to_string_pretty(&value).unwrap_or_default())
+        let value = serde_json::to_value(self).unwrap_or(Value::Null);
+        redactor
+            .text(&serde_json::to_string_pretty(&redactor.json_strings(&value)).unwrap_or_default())
     }
 }
 

@@ -13,6 +13,7 @@ pub use format::{SnapFile, SnapFormatError};
 
 use crate::diff::{diff_values, render::unified, Difference, Style};
 use crate::normalize::Normalizer;
+use crate::redact::Redactor;
 use crate::sequence::{NormalizedOutcome, Sequence, SideRunner};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -47,6 +48,45 @@ impl Recorded {
     fn description(&self) -> String {
         // No step index here: inserting a step must not touch the other files.
         format!("{} ({}; check {})", self.request, self.title, self.check)
+    }
+
+    /// Redacts the known secrets of `redactor` in every form, in the request line, the error
+    /// and every string of the normalized outcome, before the step is written or compared.
+    ///
+    /// ```
+    /// use gatecheck_conformance::sequence::NormalizedOutcome;
+    /// use gatecheck_conformance::snapshot::Recorded;
+    /// use gatecheck_conformance::Redactor;
+    /// let r = Redactor::new();
+    /// r.add("sk-hunter2hunter2");
+    /// let mut step = Recorded {
+    ///     index: 0,
+    ///     step: "s".into(),
+    ///     check: "c".into(),
+    ///     request: "GET /v1/x?key=sk-hunter2hunter2".into(),
+    ///     title: "t".into(),
+    ///     outcome: NormalizedOutcome::NotAnswered { not_answered: "hunter2hunter2".into() },
+    ///     error: None,
+    /// };
+    /// step.redact(&r);
+    /// assert_eq!(step.request, "GET /v1/x?key=<redacted>");
+    /// assert_eq!(step.outcome, NormalizedOutcome::NotAnswered { not_answered: "<redacted>".into() });
+    /// ```
+    pub fn redact(&mut self, redactor: &Redactor) {
+        self.request = redactor.text(&self.request);
+        self.title = redactor.text(&self.title);
+        self.error = self.error.as_deref().map(|e| redactor.text(e));
+        let value = self.outcome.to_value();
+        let redacted = redactor.json_strings(&value);
+        if redacted != value {
+            // A redacted outcome keeps its shape (only strings changed), so it reads back;
+            // should it not, nothing of it is kept.
+            self.outcome = serde_json::from_value(redacted).unwrap_or_else(|_| {
+                NormalizedOutcome::NotAnswered {
+                    not_answered: format!("{} (the response held a secret)", crate::REDACTED),
+                }
+            });
+        }
     }
 
     fn content(&self) -> String {

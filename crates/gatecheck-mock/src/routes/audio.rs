@@ -8,6 +8,14 @@
 //! - `POST /v1/audio/speech`: `input` of 1 to 4096 characters, `voice` one of the model's,
 //!   `response_format` one of the model's formats (default mp3), `speed` within [0.25, 4].
 //!
+//! Streaming (DECISIONS D-STREAM): speech with `stream_format: "sse"` answers
+//! `speech.audio.delta` events whose audio concatenates to the file of the non-streamed
+//! answer, then `speech.audio.done` with `usage` (not for `tts-1`, `tts-1-hd`); a
+//! transcription with `stream=true` answers one `transcript.text.delta` per word, then
+//! `transcript.text.done` with the whole text and `usage` (`whisper-1` ignores `stream`).
+//! The `new-api` profile frames speech events as `data:` lines only and sends a transcription
+//! stream whole, with its length (as new-api relays them).
+//!
 //! Validation failures are [`error::validation`]: 400, or 500 `invalid_request` in the
 //! `new-api` profile.
 
@@ -15,13 +23,19 @@ use super::ctx::Ctx;
 use super::fields::Field;
 use crate::error::{self, MockResponse};
 use crate::media::{self, SpeechFormat, Transcript};
+use crate::sse::{Event, Framing};
 use bytes::Bytes;
+use gatecheck_schemas::rules::media::{speech_sse_supported, transcription_streams};
 use gatecheck_schemas::rules::quota::Usage;
 use gatecheck_schemas::rules::rejection::ACCEPTED;
 use gatecheck_schemas::types::{TranscriptFormat, AUDIO_EXTENSIONS};
+use gatecheck_schemas::Profile;
 use http::{Method, Request};
 use hyper::body::Incoming;
 use serde_json::json;
+
+const SPEECH_PATH: &str = "/v1/audio/speech";
+const TRANSCRIPTIONS_PATH: &str = "/v1/audio/transcriptions";
 
 /// Longest accepted speech input, characters.
 pub const MAX_SPEECH_INPUT: usize = 4096;
@@ -48,6 +62,7 @@ struct Form {
     response_format: Option<String>,
     temperature: Option<String>,
     language: Option<String>,
+    stream: Option<String>,
 }
 
 async fn read_form(cx: &Ctx, req: Request<Incoming>) -> Result<Form, MockResponse> {
@@ -68,6 +83,7 @@ async fn read_form(cx: &Ctx, req: Request<Incoming>) -> Result<Form, MockRespons
             "response_format" => form.response_format = Some(text()),
             "temperature" => form.temperature = Some(text()),
             "language" => form.language = Some(text()),
+            "stream" => form.stream = Some(text()),
             _ => {}
         }
     }
@@ -150,6 +166,14 @@ async fn transcription(
         ));
     };
     let _ = form.prompt; // optional style prompt: accepted, does not change the mock's text
+                         // `stream` is a field of transcriptions only (translations have none: ignored there).
+    let stream = match form.stream.as_deref().map(str::trim) {
+        _ if translate => false,
+        None | Some("") => false,
+        Some(s) if s.eq_ignore_ascii_case("false") => false,
+        Some(s) if s.eq_ignore_ascii_case("true") => transcription_streams(&model),
+        Some(_) => return Err(invalid("stream must be true or false", "stream")),
+    };
 
     let transcript = media::transcribe(&bytes, &ext);
     let words: usize = transcript.segments.iter().map(|s| s.tokens.len()).sum();
@@ -160,6 +184,9 @@ async fn transcription(
         output_tokens: words as i64,
     };
     cx.charge(cx.price(&model, usage))?;
+    if stream {
+        return Ok(stream_transcript(cx, transcript, usage));
+    }
 
     let language = if translate {
         "english".to_owned()
@@ -175,6 +202,53 @@ async fn transcription(
         &language,
         temperature,
     ))
+}
+
+/// The streamed transcription: one `transcript.text.delta` per word (with its leading space),
+/// then `transcript.text.done` with the whole text and the usage charged.
+fn stream_transcript(cx: &Ctx, t: Transcript, usage: Usage) -> MockResponse {
+    let (input, output) = (usage.input_tokens, usage.output_tokens);
+    let text = t.text;
+    let words: Vec<(usize, usize)> = text
+        .split_inclusive(' ')
+        .scan(0, |at, w| {
+            let start = *at;
+            *at += w.len();
+            Some((start, *at))
+        })
+        .collect();
+    let done_text = text.clone();
+    let deltas = words.into_iter().map(move |(a, b)| {
+        Event::json(
+            "transcript.text.delta",
+            &json!({ "type": "transcript.text.delta", "delta": &text[a..b] }),
+        )
+    });
+    let done = std::iter::once_with(move || {
+        Event::json(
+            "transcript.text.done",
+            &json!({
+                "type": "transcript.text.done",
+                "text": done_text,
+                "usage": {
+                    "type": "tokens",
+                    "input_tokens": input,
+                    "input_token_details": { "text_tokens": 0, "audio_tokens": input },
+                    "output_tokens": output,
+                    "total_tokens": input + output,
+                },
+            }),
+        )
+    });
+    // new-api reads the upstream stream whole and sends it with its length (D-STREAM-2).
+    let buffered = cx.profile() == Profile::NewApi;
+    cx.stream(
+        TRANSCRIPTIONS_PATH,
+        deltas.chain(done),
+        Framing::Named,
+        false,
+        buffered,
+    )
 }
 
 fn render(
@@ -277,6 +351,25 @@ async fn speech(cx: &Ctx, req: Request<Incoming>) -> Result<MockResponse, MockRe
             _ => return Err(invalid("speed must be a number from 0.25 to 4", "speed")),
         },
     };
+    let stream = match v.get("stream_format") {
+        None | Some(Field::Null) => false,
+        Some(f) => match f.as_str() {
+            Some("audio") => false,
+            Some("sse") if speech_sse_supported(&model) => true,
+            Some("sse") => {
+                return Err(invalid(
+                    &format!("stream_format sse is not supported for model {model}"),
+                    "stream_format",
+                ))
+            }
+            _ => {
+                return Err(invalid(
+                    "stream_format must be audio or sse",
+                    "stream_format",
+                ))
+            }
+        },
+    };
     let ms = media::speech_duration_ms(input, speed);
     let usage = Usage {
         requests: 1,
@@ -286,9 +379,58 @@ async fn speech(cx: &Ctx, req: Request<Incoming>) -> Result<MockResponse, MockRe
     };
     cx.charge(cx.price(&model, usage))?;
     let audio = media::speech(format, input, voice, speed);
+    if stream {
+        return Ok(stream_speech(cx, audio, usage));
+    }
     Ok(error::bytes_response(
         ACCEPTED,
         format.content_type(),
         audio,
     ))
+}
+
+/// Most bytes of audio in one `speech.audio.delta` event.
+const MAX_SPEECH_CHUNK: usize = 16 * 1024;
+/// Deltas of a short answer: its audio is split in this many parts at least.
+const MIN_SPEECH_DELTAS: usize = 4;
+
+/// The streamed speech: `audio` in `speech.audio.delta` events (base64 parts of the same file
+/// as the non-streamed answer, each encoded when it is sent), then `speech.audio.done` with
+/// the usage charged. new-api relays each `data:` line alone (D-STREAM-1).
+fn stream_speech(cx: &Ctx, audio: Bytes, usage: Usage) -> MockResponse {
+    use base64::Engine as _;
+    let (input, output) = (usage.input_tokens, usage.output_tokens);
+    let chunk = audio
+        .len()
+        .div_ceil(MIN_SPEECH_DELTAS)
+        .clamp(1, MAX_SPEECH_CHUNK);
+    let parts = audio.len().div_ceil(chunk);
+    let deltas = (0..parts).map(move |i| {
+        let part = &audio[i * chunk..((i + 1) * chunk).min(audio.len())];
+        Event::json(
+            "speech.audio.delta",
+            &json!({
+                "type": "speech.audio.delta",
+                "audio": base64::engine::general_purpose::STANDARD.encode(part),
+            }),
+        )
+    });
+    let done = std::iter::once_with(move || {
+        Event::json(
+            "speech.audio.done",
+            &json!({
+                "type": "speech.audio.done",
+                "usage": {
+                    "input_tokens": input,
+                    "output_tokens": output,
+                    "total_tokens": input + output,
+                },
+            }),
+        )
+    });
+    let framing = match cx.profile() {
+        Profile::Documented => Framing::Named,
+        Profile::NewApi => Framing::DataOnly,
+    };
+    cx.stream(SPEECH_PATH, deltas.chain(done), framing, false, false)
 }

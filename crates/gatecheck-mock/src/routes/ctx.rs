@@ -361,6 +361,27 @@ impl Ctx {
             })
     }
 
+    /// A streamed answer to `POST path` of `events`, paced by the configured gap, with the
+    /// stream fault that fires for it (seeded like the others). `buffered`: built whole and
+    /// sent with its length (a gateway that reads the stream whole before relaying it).
+    pub(crate) fn stream(
+        &self,
+        path: &str,
+        events: impl Iterator<Item = crate::sse::Event> + Send + 'static,
+        framing: crate::sse::Framing,
+        done_marker: bool,
+        buffered: bool,
+    ) -> MockResponse {
+        let fault = self.app.faults.pick_stream("POST", path);
+        let pacing = crate::sse::Pacing {
+            framing,
+            done_marker,
+            gap: self.app.config.stream_event_gap,
+            buffered,
+        };
+        error::stream_response(crate::sse::SseBody::new(events, pacing, fault))
+    }
+
     /// Gives back a charge made by [`Ctx::charge`].
     pub(crate) fn refund(&self, charge: &Charge) {
         if let Some(key) = self.key {

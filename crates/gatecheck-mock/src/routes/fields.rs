@@ -19,7 +19,7 @@ pub(crate) enum Field<'a> {
     /// `null`.
     Null,
     /// `true` or `false`.
-    Bool,
+    Bool(bool),
     /// A number.
     Number(serde_json::Number),
     /// A string, borrowed unless it had escapes.
@@ -33,6 +33,14 @@ impl Field<'_> {
     pub(crate) fn as_str(&self) -> Option<&str> {
         match self {
             Field::Str(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// The boolean, if this is one.
+    pub(crate) fn as_bool(&self) -> Option<bool> {
+        match self {
+            Field::Bool(b) => Some(*b),
             _ => None,
         }
     }
@@ -95,8 +103,8 @@ impl<'de> Visitor<'de> for FieldVisitor {
     fn visit_none<E>(self) -> Result<Self::Value, E> {
         Ok(Field::Null)
     }
-    fn visit_bool<E>(self, _: bool) -> Result<Self::Value, E> {
-        Ok(Field::Bool)
+    fn visit_bool<E>(self, v: bool) -> Result<Self::Value, E> {
+        Ok(Field::Bool(v))
     }
     fn visit_i64<E>(self, v: i64) -> Result<Self::Value, E> {
         Ok(Field::Number(v.into()))
@@ -195,7 +203,7 @@ mod tests {
     fn via_value(v: &Value, key: &str) -> Option<Field<'static>> {
         v.get(key).map(|x| match x {
             Value::Null => Field::Null,
-            Value::Bool(_) => Field::Bool,
+            Value::Bool(b) => Field::Bool(*b),
             Value::Number(n) => Field::Number(n.clone()),
             Value::String(s) => Field::Str(Cow::Owned(s.clone())),
             Value::Array(_) | Value::Object(_) => Field::Nested,

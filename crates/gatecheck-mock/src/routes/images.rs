@@ -3,6 +3,11 @@
 //! The output mode (`b64_json` or `url`) is the model's fixture capability. A `url` is
 //! `{base}/media/images/{seed}_{w}x{h}.png`: the name encodes everything needed to draw the
 //! image again, so nothing is stored and the route needs no auth.
+//!
+//! With `"stream": true` (DECISIONS D-STREAM-3), a `b64_json` model answers
+//! `partial_images` (0 to 3) `image_generation.partial_image` events, then one
+//! `image_generation.completed` with the PNG of the non-streamed answer and its usage; the
+//! `new-api` profile ends the stream with `data: [DONE]`, as new-api's image stream relay does.
 
 use super::ctx::Ctx;
 use super::fields::Field;
@@ -17,6 +22,12 @@ use http::{Method, Request};
 use hyper::body::Incoming;
 use serde::Serialize;
 use serde_json::json;
+
+use crate::sse::{Event, Framing};
+use gatecheck_schemas::rules::media::MAX_PARTIAL_IMAGES;
+use gatecheck_schemas::Profile;
+
+const GENERATIONS_PATH: &str = "/v1/images/generations";
 
 /// Longest accepted prompt, characters.
 pub const MAX_IMAGE_PROMPT: usize = 32_000;
@@ -132,6 +143,9 @@ async fn generate(cx: &Ctx, req: Request<Incoming>) -> Result<MockResponse, Mock
         }
     };
 
+    let stream =
+        stream_request(&v, n, cap.output == "b64_json").map_err(|(m, p)| invalid(&m, p))?;
+
     let text_tokens = (chars as i64 + 3).div_euclid(4).max(1);
     let out_tokens = n * image_tokens(quality, w, h);
     let usage = Usage {
@@ -143,6 +157,18 @@ async fn generate(cx: &Ctx, req: Request<Incoming>) -> Result<MockResponse, Mock
     let charge = cx.charge(cx.price(&model, usage))?;
 
     let seed = fnv1a(prompt.as_bytes());
+    if let Some(partials) = stream {
+        let usage = image_usage(text_tokens, out_tokens);
+        let shape = Shape {
+            created_at: cx.now(),
+            size: size.to_owned(),
+            quality: quality.to_owned(),
+            background: background.to_owned(),
+            w,
+            h,
+        };
+        return Ok(stream_images(cx, seed, partials, shape, usage));
+    }
     let mut data = Vec::with_capacity(n as usize);
     for i in 0..n as u64 {
         let s = seed ^ i.wrapping_mul(0x9E37_79B9_7F4A_7C15);
@@ -178,21 +204,130 @@ async fn generate(cx: &Ctx, req: Request<Incoming>) -> Result<MockResponse, Mock
         output_format: "png",
         quality,
         size,
-        usage: ImageUsage {
-            input_tokens: text_tokens,
-            output_tokens: out_tokens,
-            total_tokens: text_tokens + out_tokens,
-            input_tokens_details: TokenDetails {
-                image_tokens: 0,
-                text_tokens,
-            },
-            output_tokens_details: TokenDetails {
-                image_tokens: out_tokens,
-                text_tokens: 0,
-            },
-        },
+        usage: image_usage(text_tokens, out_tokens),
     };
     Ok(error::json_written(200, |buf| answer.write_json(buf)))
+}
+
+/// The usage of an image generation.
+fn image_usage(text_tokens: i64, out_tokens: i64) -> ImageUsage {
+    ImageUsage {
+        input_tokens: text_tokens,
+        output_tokens: out_tokens,
+        total_tokens: text_tokens + out_tokens,
+        input_tokens_details: TokenDetails {
+            image_tokens: 0,
+            text_tokens,
+        },
+        output_tokens_details: TokenDetails {
+            image_tokens: out_tokens,
+            text_tokens: 0,
+        },
+    }
+}
+
+/// `Some(partial_images)` when the request streams, `None` when it does not; the message and
+/// parameter of a refused streaming request. `partial_images` is checked in any case.
+fn stream_request(
+    v: &super::fields::Fields<'_>,
+    n: i64,
+    b64_model: bool,
+) -> Result<Option<i64>, (String, &'static str)> {
+    let partials = match v.get("partial_images") {
+        None | Some(Field::Null) => 0,
+        Some(p) => match p.as_i64().or_else(|| integral(p.as_f64()?)) {
+            Some(p @ 0..=MAX_PARTIAL_IMAGES) => p,
+            _ => {
+                let msg =
+                    format!("partial_images must be an integer from 0 to {MAX_PARTIAL_IMAGES}");
+                return Err((msg, "partial_images"));
+            }
+        },
+    };
+    let stream = match v.get("stream") {
+        None | Some(Field::Null) => false,
+        Some(s) => s
+            .as_bool()
+            .ok_or_else(|| ("stream must be a boolean".to_owned(), "stream"))?,
+    };
+    if !stream {
+        return Ok(None);
+    }
+    if !b64_model {
+        let msg = "streaming is only supported for models that answer b64_json (gpt-image-1)";
+        return Err((msg.to_owned(), "stream"));
+    }
+    if n != 1 {
+        return Err(("n must be 1 when streaming".to_owned(), "n"));
+    }
+    Ok(Some(partials))
+}
+
+/// What every event of an image stream repeats.
+struct Shape {
+    created_at: i64,
+    size: String,
+    quality: String,
+    background: String,
+    w: u32,
+    h: u32,
+}
+
+/// The streamed generation: `partials` partial images (other PNGs of the same size), then
+/// `image_generation.completed` with the PNG of the non-streamed answer; each PNG is drawn
+/// when its event is sent.
+fn stream_images(
+    cx: &Ctx,
+    seed: u64,
+    partials: i64,
+    shape: Shape,
+    usage: ImageUsage,
+) -> MockResponse {
+    let events = (0..=partials).map(move |i| {
+        let last = i == partials;
+        let s = if last {
+            seed
+        } else {
+            seed ^ (i as u64 + 1).wrapping_mul(0xD6E8_FEB8_6659_FD93)
+        };
+        let b64 = match media::png(s, shape.w, shape.h) {
+            Ok(png) => base64::engine::general_purpose::STANDARD.encode(&png),
+            Err(e) => {
+                let err = json!({"type": "error", "error": {"message": e.to_string(), "code": "image_failed"}});
+                return Event::json("error", &err);
+            }
+        };
+        let name = if last {
+            "image_generation.completed"
+        } else {
+            "image_generation.partial_image"
+        };
+        let mut event = json!({
+            "type": name,
+            "b64_json": b64,
+            "created_at": shape.created_at,
+            "size": shape.size,
+            "quality": shape.quality,
+            "background": shape.background,
+            "output_format": "png",
+        });
+        if last {
+            event["usage"] = json!({
+                "total_tokens": usage.total_tokens,
+                "input_tokens": usage.input_tokens,
+                "output_tokens": usage.output_tokens,
+                "input_tokens_details": {
+                    "text_tokens": usage.input_tokens_details.text_tokens,
+                    "image_tokens": usage.input_tokens_details.image_tokens,
+                },
+            });
+        } else {
+            event["partial_image_index"] = json!(i);
+        }
+        Event::json(name, &event)
+    });
+    let done_marker = cx.profile() == Profile::NewApi;
+    cx.stream(GENERATIONS_PATH, events, Framing::Named, done_marker, false)
 }
 
 /// `{base}/media/images/{seed:016x}_{w}x{h}.png`, written into one buffer.

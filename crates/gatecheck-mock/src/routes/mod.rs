@@ -205,7 +205,8 @@ pub(crate) async fn dispatch(
             cx.at_ms = app.clock.now_ms();
             route(&mut cx, req, &method, path).await
         }
-        None => route(&mut cx, req, &method, path).await,
+        // Stream faults are picked by the streaming handlers (`pick` never returns them).
+        Some(_) | None => route(&mut cx, req, &method, path).await,
     };
     let mut resp = resp;
     if app.config.profile == Profile::NewApi && path.starts_with("/v1/") {

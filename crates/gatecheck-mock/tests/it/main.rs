@@ -15,5 +15,6 @@ mod profiles;
 mod quota;
 mod reliability;
 mod routes;
+mod streams;
 mod support;
 mod token_api;

@@ -80,6 +80,19 @@ fn binary_response(description: &str, media_types: &[&str]) -> Value {
     json!({ "description": description, "headers": request_id_header(), "content": content })
 }
 
+/// `response` with a `text/event-stream` content: one event per `event:`/`data:` block,
+/// each `data` JSON one of `events` (components), as OpenAI's document writes its streams.
+fn with_event_stream(mut response: Value, description: &str, events: &[&str]) -> Value {
+    let refs: Vec<Value> = events.iter().map(|e| schema_ref(e)).collect();
+    response["content"]["text/event-stream"] = json!({
+        "schema": {
+            "description": description,
+            "oneOf": refs,
+        }
+    });
+    response
+}
+
 /// An operation's `responses`: the success entries, then the error references.
 fn responses(success: Vec<(&str, Value)>, error_statuses: &[u16]) -> Value {
     let mut out: Map<String, Value> = success
@@ -157,6 +170,17 @@ fn audio_to_text(id: &str, summary: &str, translate: bool) -> Value {
     );
     ok["content"]["text/plain"] = json!({ "schema": { "type": "string" } });
     ok["content"]["text/vtt"] = json!({ "schema": { "type": "string" } });
+    if !translate {
+        ok = with_event_stream(
+            ok,
+            "With `stream=true` (not on whisper-1): the `data` of each event, `transcript.text.delta` events, then one `transcript.text.done` whose text is the deltas concatenated (DECISIONS D-STREAM-2).",
+            &[
+                "TranscriptTextDelta",
+                "TranscriptTextSegment",
+                "TranscriptTextDone",
+            ],
+        );
+    }
     let mut op = model_op(
         id,
         summary,
@@ -231,16 +255,20 @@ pub(super) fn operation(operation_id: &str) -> Option<Value> {
                 responses(
                     vec![(
                         "200",
-                        binary_response(
-                            "Audio in the requested `response_format` (mp3: audio/mpeg).",
-                            &[
-                                "audio/mpeg",
-                                "audio/wav",
-                                "audio/ogg",
-                                "audio/aac",
-                                "audio/flac",
-                                "audio/pcm",
-                            ],
+                        with_event_stream(
+                            binary_response(
+                                "Audio in the requested `response_format` (mp3: audio/mpeg); with `stream_format: \"sse\"`, a `text/event-stream` of `speech.audio.delta` events (base64 parts of that file) and one `speech.audio.done` with the usage (DECISIONS D-STREAM-1).",
+                                &[
+                                    "audio/mpeg",
+                                    "audio/wav",
+                                    "audio/ogg",
+                                    "audio/aac",
+                                    "audio/flac",
+                                    "audio/pcm",
+                                ],
+                            ),
+                            "The `data` of each event: deltas, then one `speech.audio.done`.",
+                            &["SpeechAudioDelta", "SpeechAudioDone"],
                         ),
                     )],
                     MODEL_BODY_ERRORS,
@@ -353,7 +381,14 @@ pub(super) fn operation(operation_id: &str) -> Option<Value> {
                 responses(
                     vec![(
                         "200",
-                        json_response("The image generation result.", schema_ref("ImageResult")),
+                        with_event_stream(
+                            json_response(
+                                "The image generation result.",
+                                schema_ref("ImageResult"),
+                            ),
+                            "With `stream: true`: the `data` of each event, `partial_images` (0 to 3) `image_generation.partial_image` events, then one `image_generation.completed` (DECISIONS D-STREAM-3).",
+                            &["ImageGenerationPartialImage", "ImageGenerationCompleted"],
+                        ),
                     )],
                     MODEL_BODY_ERRORS,
                 ),

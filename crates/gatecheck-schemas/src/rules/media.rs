@@ -122,6 +122,33 @@ pub fn parse_size(s: &str) -> Option<(u32, u32)> {
     (w > 0 && h > 0).then_some((w, h))
 }
 
+/// Most `partial_images` of a streamed image generation (0 to 3).
+pub const MAX_PARTIAL_IMAGES: i64 = 3;
+
+/// Whether `model` may stream speech (`stream_format: "sse"`): every speech model but
+/// `tts-1` and `tts-1-hd` (OpenAI's API reference; DECISIONS D-STREAM-1).
+///
+/// ```
+/// use gatecheck_schemas::rules::media::speech_sse_supported;
+/// assert!(speech_sse_supported("gpt-4o-mini-tts"));
+/// assert!(!speech_sse_supported("tts-1-hd"));
+/// ```
+pub fn speech_sse_supported(model: &str) -> bool {
+    !matches!(model, "tts-1" | "tts-1-hd")
+}
+
+/// Whether a transcription with `stream=true` on `model` is streamed: not on `whisper-1`,
+/// whose `stream` is ignored (OpenAI's API reference; DECISIONS D-STREAM-2).
+///
+/// ```
+/// use gatecheck_schemas::rules::media::transcription_streams;
+/// assert!(transcription_streams("gpt-4o-mini-transcribe"));
+/// assert!(!transcription_streams("whisper-1"));
+/// ```
+pub fn transcription_streams(model: &str) -> bool {
+    model != "whisper-1"
+}
+
 /// Whether `t` is an accepted `temperature` (within [`TEMPERATURE`]).
 pub fn temperature_ok(t: f64) -> bool {
     TEMPERATURE.contains(&t)

@@ -7,7 +7,7 @@ use serde_json::{json, Value};
 use std::collections::BTreeSet;
 use std::path::Path;
 
-const EXPECTED: [&str; 15] = [
+const EXPECTED: [&str; 22] = [
     "key-record",
     "token-update-request",
     "token-update-envelope",
@@ -23,6 +23,13 @@ const EXPECTED: [&str; 15] = [
     "speech-request",
     "v1-error",
     "api-failure",
+    "speech-audio-delta",
+    "speech-audio-done",
+    "transcript-text-delta",
+    "transcript-text-segment",
+    "transcript-text-done",
+    "image-generation-partial-image",
+    "image-generation-completed",
 ];
 
 fn schemas_dir() -> &'static Path {
@@ -30,7 +37,7 @@ fn schemas_dir() -> &'static Path {
 }
 
 #[test]
-fn names_are_the_fifteen_resources() {
+fn names_are_the_twenty_two_resources() {
     assert_eq!(schema_names(), EXPECTED);
     assert_eq!(names::VIDEO_TASK, "video-task");
     assert_eq!(names::API_FAILURE, "api-failure");

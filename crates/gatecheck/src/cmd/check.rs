@@ -329,7 +329,7 @@ async fn run_async(args: CheckArgs) -> u8 {
             return e.exit_code();
         }
     };
-    if let Err(e) = write_reports(&report, &json_paths, args.junit.as_ref()) {
+    if let Err(e) = write_reports(&report, &json_paths, args.junit.as_ref(), &redactor) {
         eprintln!("gatecheck check: {e:#}");
         return exit::USAGE;
     }
@@ -337,13 +337,21 @@ async fn run_async(args: CheckArgs) -> u8 {
     report.exit_code()
 }
 
-fn write_reports(report: &Report, json: &[PathBuf], junit: Option<&PathBuf>) -> anyhow::Result<()> {
+/// Writes the reports. Each passes through the redactor once more as a whole, whatever the
+/// report's parts already redacted: no secret reaches a file in any form.
+fn write_reports(
+    report: &Report,
+    json: &[PathBuf],
+    junit: Option<&PathBuf>,
+    redactor: &gatecheck_conformance::Redactor,
+) -> anyhow::Result<()> {
     for p in json {
-        std::fs::write(p, report.to_json() + "\n")
+        std::fs::write(p, redactor.text(&report.to_json()) + "\n")
             .with_context(|| format!("writing {}", p.display()))?;
     }
     if let Some(p) = junit {
-        std::fs::write(p, to_junit(report)).with_context(|| format!("writing {}", p.display()))?;
+        std::fs::write(p, redactor.xml(&to_junit(report)))
+            .with_context(|| format!("writing {}", p.display()))?;
     }
     Ok(())
 }
@@ -355,12 +363,12 @@ fn print_human(report: &Report, redactor: &gatecheck_conformance::Redactor) {
             report.planned.len()
         );
         for p in &report.planned {
-            println!("  {p}");
+            println!("  {}", redactor.text(p));
         }
     }
     print!("{}", redactor.text(&summary_table(report)));
     if let Some(k) = &report.key_cleanup {
-        println!("{k}");
+        println!("{}", redactor.text(k));
     }
 }
 

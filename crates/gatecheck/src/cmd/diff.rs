@@ -172,7 +172,7 @@ async fn run_async(args: DiffArgs) -> anyhow::Result<u8> {
             .with_context(|| format!("writing {}", path.display()))?;
     }
     if let Some(path) = &args.junit {
-        std::fs::write(path, redactor.text(&to_junit(&report)))
+        std::fs::write(path, redactor.xml(&to_junit(&report)))
             .with_context(|| format!("writing {}", path.display()))?;
     }
     left.shutdown().await;

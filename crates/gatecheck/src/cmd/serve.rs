@@ -50,6 +50,10 @@ pub struct ServeArgs {
     /// Seconds allowed to receive a whole request body (then 408 and the connection closes).
     #[arg(long, default_value_t = gatecheck_mock::DEFAULT_BODY_TIMEOUT.as_secs(), value_name = "SECS")]
     pub body_timeout: u64,
+    /// Milliseconds between two events of a streamed answer (SSE speech, transcription and
+    /// image generation).
+    #[arg(long, default_value_t = gatecheck_mock::DEFAULT_STREAM_EVENT_GAP.as_millis() as u64, value_name = "MS")]
+    pub stream_gap_ms: u64,
     /// Turn the control API (`/__mock/*`) off.
     #[arg(long)]
     pub no_control: bool,
@@ -148,7 +152,8 @@ async fn serve(args: ServeArgs, listener: std::net::TcpListener) -> anyhow::Resu
         .journal_capacity(args.journal_size)
         .trust_forwarded_for(args.trust_forwarded_for)
         .max_connections(args.max_connections)
-        .body_timeout(Duration::from_secs(args.body_timeout.max(1)));
+        .body_timeout(Duration::from_secs(args.body_timeout.max(1)))
+        .stream_event_gap(Duration::from_millis(args.stream_gap_ms));
     if let Some(dir) = &args.fixtures {
         builder = builder.fixtures(Fixtures::from_dir(dir)?);
     }

@@ -90,7 +90,7 @@ async fn run_async(command: SnapshotCommand) -> anyhow::Result<u8> {
     match command {
         SnapshotCommand::Record(args) => {
             let seed = args.seed.unwrap_or(DEFAULT_SNAPSHOT_SEED);
-            let recorded = run_sequence(&args, seed).await?;
+            let (recorded, _) = run_sequence(&args, seed).await?;
             let written = snapshot::record(&args.dir, seed, &recorded)?;
             println!(
                 "recorded {} steps (seed {seed}) in {}",
@@ -112,7 +112,7 @@ async fn run_async(command: SnapshotCommand) -> anyhow::Result<u8> {
                     snapshot::MANIFEST
                 ),
             };
-            let recorded = run_sequence(&args.target, seed).await?;
+            let (recorded, redactor) = run_sequence(&args.target, seed).await?;
             let mode = match args.update.as_deref() {
                 Some("always") => UpdateMode::Always,
                 Some("no") => UpdateMode::No,
@@ -125,19 +125,18 @@ async fn run_async(command: SnapshotCommand) -> anyhow::Result<u8> {
                 "never" => false,
                 _ => std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none(),
             };
-            print!(
-                "{}",
-                report.render(Style {
-                    color,
-                    verbose: false
-                })
-            );
+            // The steps are redacted already; each output passes the redactor once more whole.
+            let style = Style {
+                color,
+                verbose: false,
+            };
+            print!("{}", redactor.text(&report.render(style)));
             if let Some(path) = &args.json {
-                std::fs::write(path, report.to_json() + "\n")
+                std::fs::write(path, redactor.text(&report.to_json()) + "\n")
                     .with_context(|| format!("writing {}", path.display()))?;
             }
             if let Some(path) = &args.junit {
-                std::fs::write(path, report.to_junit())
+                std::fs::write(path, redactor.xml(&report.to_junit()))
                     .with_context(|| format!("writing {}", path.display()))?;
             }
             Ok(if report.passed() {
@@ -149,7 +148,11 @@ async fn run_async(command: SnapshotCommand) -> anyhow::Result<u8> {
     }
 }
 
-async fn run_sequence(args: &SnapshotArgs, seed: u64) -> anyhow::Result<Vec<snapshot::Recorded>> {
+/// Runs the sequence; returns its redacted steps and the redactor that knows the run's secrets.
+async fn run_sequence(
+    args: &SnapshotArgs,
+    seed: u64,
+) -> anyhow::Result<(Vec<snapshot::Recorded>, Redactor)> {
     let spec = SideSpec {
         url: args.base_url.clone(),
         mock: args.base_url.is_none().then_some(args.profile),
@@ -179,7 +182,11 @@ async fn run_sequence(args: &SnapshotArgs, seed: u64) -> anyhow::Result<Vec<snap
         side.label,
         sequence.steps.len()
     );
-    let recorded = snapshot::run_sequence(&sequence, &mut side.runner, &normalizer).await;
+    let mut recorded = snapshot::run_sequence(&sequence, &mut side.runner, &normalizer).await;
+    // No secret of the run reaches a snapshot, a diff or a report, in any form.
+    for step in &mut recorded {
+        step.redact(&redactor);
+    }
     side.shutdown().await;
     let failed: Vec<String> = recorded
         .iter()
@@ -196,5 +203,5 @@ async fn run_sequence(args: &SnapshotArgs, seed: u64) -> anyhow::Result<Vec<snap
             failed.join("\n")
         );
     }
-    Ok(recorded)
+    Ok((recorded, redactor))
 }

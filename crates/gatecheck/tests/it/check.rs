@@ -198,11 +198,12 @@ async fn ctrl_c_restores_the_key_and_exits_130() {
     let server = MockServer::start().await;
     let before = server.key(1).expect("key 1");
     // The first admission probe hangs, after the check has changed the key's allowlist. The
-    // first POST /v1/videos is discovery's route probe: it passes (a zero delay uses it up).
+    // first two POST /v1/videos are discovery's route probes (without, then with the key, after
+    // the 401): they pass (a zero delay uses them up).
     server.inject(
         Fault::delay(std::time::Duration::ZERO)
             .on("POST /v1/videos")
-            .times(1),
+            .times(2),
     );
     server.inject(Fault::hang().on("POST /v1/videos"));
     let account = server.demo_account();

@@ -1,6 +1,7 @@
 //! No output of a run holds the API key or the access token: stdout, stderr, the JSON
 //! report, JUnit, and snapshots (`check` and `snapshot record` against a served mock
-//! in the `new-api` profile, where checks fail and print evidence).
+//! in the `new-api` profile, where checks fail and print evidence). Nor in any encoded form:
+//! inside base64 (`Basic base64("KEY:")`), percent-encoded or JSON-escaped.
 
 use std::path::Path;
 use std::process::Command;
@@ -79,6 +80,10 @@ fn no_output_of_a_run_holds_the_key_or_the_token() {
         "expected reports, JUnit and snapshots: {:?}",
         outputs.iter().map(|o| &o.0).collect::<Vec<_>>()
     );
+    // Every form the redactor knows (its own tests check each encoding independently).
+    let forms = gatecheck_conformance::Redactor::new();
+    forms.add(&api_key);
+    forms.add(&account.access_token);
     let mut looked = 0;
     for (name, bytes) in &outputs {
         let text = String::from_utf8_lossy(bytes);
@@ -86,6 +91,10 @@ fn no_output_of_a_run_holds_the_key_or_the_token() {
         assert!(
             !text.contains(&account.access_token),
             "the access token leaked into {name}"
+        );
+        assert!(
+            !forms.leaks(&text),
+            "an encoded form of the key or the token leaked into {name}:\n{text}"
         );
         looked += bytes.len();
     }
