@@ -173,8 +173,6 @@ fn the_litellm_replay_gives_the_recorded_verdicts() {
 }
 
 #[test]
-#[ignore = "the runner still prints `Basic <base64 of \"KEY:\">` (issue 32, item 1): turn on \
-            when the redaction of every form lands"]
 fn the_litellm_replay_leaks_no_form_of_the_key() {
     let run = replay_run("secrets");
     let forms = Substitutions::forms("KEY", PLACEHOLDER_KEY);
