@@ -7,6 +7,7 @@
 //! - [`Redactor`]: secrets never reach output, reports or snapshots.
 //! - [`report`]: JSON, JUnit and the human summary; [`exit`]: the documented exit codes.
 //! - `diff`, `normalize`, `sequence`, `snapshot`: differential runs and contract snapshots.
+//! - [`recording`]: record a target's answers through a proxy, and replay them.
 
 mod backoff;
 mod budget;
@@ -21,6 +22,7 @@ mod generators;
 mod memory;
 pub mod normalize;
 pub mod pull;
+pub mod recording;
 mod redact;
 mod registry;
 pub mod report;

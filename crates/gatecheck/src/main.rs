@@ -45,6 +45,8 @@ enum Command {
     /// Pull a deployment's catalog, capabilities and key fields into a fixtures directory.
     #[command(subcommand)]
     Fixtures(cmd::fixtures::FixturesCommand),
+    /// Record a target's answers through a proxy (docs/recording.md).
+    Record(cmd::record::RecordArgs),
 }
 
 fn main() -> ExitCode {
@@ -74,6 +76,7 @@ fn other_command() -> u8 {
         Command::Bench(args) => cmd::bench::run(args),
         Command::Profiles(args) => cmd::profiles::run(args),
         Command::Fixtures(command) => cmd::fixtures::run(command),
+        Command::Record(args) => cmd::record::run(args),
     }
 }
 

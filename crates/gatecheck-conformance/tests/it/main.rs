@@ -15,6 +15,7 @@ mod normalize;
 mod openapi_replay;
 mod planted;
 mod planted_coverage;
+mod recording;
 mod redaction;
 mod reports;
 mod rule_users;

@@ -6,6 +6,7 @@ pub mod diff;
 pub mod diff_side;
 pub mod fixtures;
 pub mod profiles;
+pub mod record;
 pub mod runtime;
 pub mod schemas;
 pub mod serve;

@@ -8,6 +8,7 @@ mod docs_links;
 mod durability;
 mod examples;
 mod fixtures;
+mod foreign;
 mod help;
 mod profiles;
 mod readme;

@@ -1,0 +1,380 @@
+//! The recording reverse proxy: listens on loopback, forwards every request to an upstream
+//! base URL (plain HTTP), and writes each exchange, normalized, to the recording directory.
+
+use super::format::{
+    exchange_file_name, io_error, normalize_request, rfc3339_now, write_json, Manifest,
+    RecordedExchange, RecordedResponse, RecordingError, Substitutions, TargetInfo,
+    BASE_URL_PLACEHOLDER, DEFAULT_BODY_LIMIT, FORMAT_VERSION, SKIPPED_RESPONSE_HEADERS,
+};
+use bytes::Bytes;
+use http::{HeaderMap, Request, Response, StatusCode, Uri};
+use http_body_util::{BodyExt as _, Full, Limited};
+use hyper::body::Incoming;
+use hyper_util::client::legacy::connect::HttpConnector;
+use hyper_util::client::legacy::Client as HyperClient;
+use hyper_util::rt::{TokioExecutor, TokioIo};
+use serde_json::Value;
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+use tokio::sync::watch;
+use url::Url;
+
+/// Largest request or response body the proxy relays.
+const MAX_BODY: usize = 64 << 20;
+/// How long the upstream may take to answer one request.
+const UPSTREAM_TIMEOUT: Duration = Duration::from_secs(120);
+
+/// What the recorder needs.
+#[derive(Debug, Clone)]
+pub struct RecorderConfig {
+    /// The upstream base URL (`http://127.0.0.1:4000`); its path is a prefix of every request.
+    pub upstream: Url,
+    /// Where to listen (`127.0.0.1:0` picks a port).
+    pub listen: SocketAddr,
+    /// The recording directory; its `exchanges/` must be empty or absent.
+    pub out: PathBuf,
+    /// Secrets as `(NAME, value)`: stored as `{{NAME}}` placeholders, in every form.
+    pub secrets: Vec<(String, String)>,
+    /// The recorded target, for the manifest.
+    pub target: TargetInfo,
+    /// What the client runs (seed, flags), for the manifest.
+    pub run: Value,
+    /// Request bodies over this are stored as a digest.
+    pub body_limit: usize,
+}
+
+impl RecorderConfig {
+    /// A recorder of `upstream` into `out`, on a free loopback port, with no secrets.
+    pub fn new(upstream: Url, out: impl Into<PathBuf>) -> Self {
+        Self {
+            upstream,
+            listen: SocketAddr::from(([127, 0, 0, 1], 0)),
+            out: out.into(),
+            secrets: Vec::new(),
+            target: TargetInfo {
+                kind: "unknown".into(),
+                name: "unknown".into(),
+            },
+            run: Value::Null,
+            body_limit: DEFAULT_BODY_LIMIT,
+        }
+    }
+}
+
+struct Shared {
+    upstream: Url,
+    subs: Substitutions,
+    dir: PathBuf,
+    seq: AtomicU64,
+    written: AtomicU64,
+    body_limit: usize,
+    client: HyperClient<HttpConnector, Full<Bytes>>,
+}
+
+/// A running recorder. [`Recorder::finish`] stops it and completes the manifest.
+pub struct Recorder {
+    addr: SocketAddr,
+    shared: Arc<Shared>,
+    manifest: Manifest,
+    out: PathBuf,
+    stop: watch::Sender<bool>,
+    task: tokio::task::JoinHandle<()>,
+}
+
+impl std::fmt::Debug for Recorder {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Recorder")
+            .field("addr", &self.addr)
+            .field("out", &self.out)
+            .finish()
+    }
+}
+
+impl Recorder {
+    /// Binds, writes the manifest (`exchanges: null` until [`Recorder::finish`]) and starts
+    /// relaying.
+    pub async fn start(config: RecorderConfig) -> Result<Self, RecordingError> {
+        if config.upstream.scheme() != "http" {
+            return Err(RecordingError::Start(format!(
+                "{}: the recorder forwards to plain http only",
+                config.upstream
+            )));
+        }
+        let ex_dir = config.out.join("exchanges");
+        prepare_dir(&ex_dir)?;
+        let listener = tokio::net::TcpListener::bind(config.listen)
+            .await
+            .map_err(|e| {
+                RecordingError::Start(format!("cannot listen on {}: {e}", config.listen))
+            })?;
+        let addr = listener
+            .local_addr()
+            .map_err(|e| RecordingError::Start(e.to_string()))?;
+        let mut subs = Substitutions::default();
+        for (name, value) in &config.secrets {
+            subs.add_secret(name, value);
+        }
+        subs.add_literal(&format!("http://{addr}"), BASE_URL_PLACEHOLDER);
+        subs.add_literal(
+            config.upstream.as_str().trim_end_matches('/'),
+            "{{UPSTREAM_URL}}",
+        );
+        let manifest = Manifest {
+            format_version: FORMAT_VERSION,
+            target: config.target.clone(),
+            recorded_at: rfc3339_now(),
+            gatecheck_version: env!("CARGO_PKG_VERSION").into(),
+            mode: "proxy".into(),
+            secrets: subs.secret_names().to_vec(),
+            run: config.run.clone(),
+            exchanges: None,
+        };
+        write_json(&config.out.join("manifest.json"), &manifest)?;
+        let shared = Arc::new(Shared {
+            upstream: config.upstream.clone(),
+            subs,
+            dir: ex_dir,
+            seq: AtomicU64::new(0),
+            written: AtomicU64::new(0),
+            body_limit: config.body_limit,
+            client: HyperClient::builder(TokioExecutor::new()).build_http(),
+        });
+        let (stop, stopped) = watch::channel(false);
+        let task = tokio::spawn(accept_loop(listener, shared.clone(), stopped));
+        Ok(Self {
+            addr,
+            shared,
+            manifest,
+            out: config.out,
+            stop,
+            task,
+        })
+    }
+
+    /// The address it listens on.
+    pub fn local_addr(&self) -> SocketAddr {
+        self.addr
+    }
+
+    /// `http://<addr>`, the base URL to give the client.
+    pub fn base_url(&self) -> String {
+        format!("http://{}", self.addr)
+    }
+
+    /// Exchanges written so far.
+    pub fn exchanges(&self) -> u64 {
+        self.shared.written.load(Ordering::SeqCst)
+    }
+
+    /// Stops accepting, waits up to `grace` for exchanges in flight, and writes the manifest
+    /// with the number of exchanges.
+    pub async fn finish(self, grace: Duration) -> Result<Manifest, RecordingError> {
+        let _ = self.stop.send(true);
+        let _ = self.task.await;
+        let deadline = Instant::now() + grace;
+        while self.shared.written.load(Ordering::SeqCst) < self.shared.seq.load(Ordering::SeqCst)
+            && Instant::now() < deadline
+        {
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+        let mut manifest = self.manifest;
+        manifest.exchanges = Some(self.shared.written.load(Ordering::SeqCst));
+        write_json(&self.out.join("manifest.json"), &manifest)?;
+        Ok(manifest)
+    }
+}
+
+/// Creates `dir`, refusing one that already holds exchanges.
+fn prepare_dir(dir: &Path) -> Result<(), RecordingError> {
+    std::fs::create_dir_all(dir).map_err(|e| io_error(dir, e))?;
+    let used = std::fs::read_dir(dir)
+        .map_err(|e| io_error(dir, e))?
+        .any(|e| e.is_ok());
+    if used {
+        return Err(RecordingError::Start(format!(
+            "{} is not empty: remove the old recording first",
+            dir.display()
+        )));
+    }
+    Ok(())
+}
+
+async fn accept_loop(
+    listener: tokio::net::TcpListener,
+    shared: Arc<Shared>,
+    mut stopped: watch::Receiver<bool>,
+) {
+    loop {
+        let stream = tokio::select! {
+            accepted = listener.accept() => match accepted {
+                Ok((stream, _)) => stream,
+                Err(_) => continue,
+            },
+            _ = stopped.changed() => return,
+        };
+        let shared = shared.clone();
+        tokio::spawn(async move {
+            let service = hyper::service::service_fn(move |req| {
+                let shared = shared.clone();
+                async move { Ok::<_, std::convert::Infallible>(relay(&shared, req).await) }
+            });
+            let _ = hyper::server::conn::http1::Builder::new()
+                .serve_connection(TokioIo::new(stream), service)
+                .await;
+        });
+    }
+}
+
+fn plain(status: StatusCode, message: &str) -> Response<Full<Bytes>> {
+    let body = serde_json::json!({"error": {"message": message, "type": "gatecheck_recorder"}});
+    let mut res = Response::new(Full::new(Bytes::from(body.to_string())));
+    *res.status_mut() = status;
+    res.headers_mut().insert(
+        http::header::CONTENT_TYPE,
+        http::HeaderValue::from_static("application/json"),
+    );
+    res
+}
+
+/// Forwards one request, records the exchange, and answers what the upstream answered.
+async fn relay(shared: &Shared, req: Request<Incoming>) -> Response<Full<Bytes>> {
+    let seq = shared.seq.fetch_add(1, Ordering::SeqCst) + 1;
+    let (parts, body) = req.into_parts();
+    let body = match Limited::new(body, MAX_BODY).collect().await {
+        Ok(b) => b.to_bytes(),
+        Err(e) => {
+            shared.written.fetch_add(1, Ordering::SeqCst);
+            return plain(
+                StatusCode::BAD_GATEWAY,
+                &format!("reading the request: {e}"),
+            );
+        }
+    };
+    let path = parts
+        .uri
+        .path_and_query()
+        .map(|p| p.as_str().to_owned())
+        .unwrap_or_else(|| "/".into());
+    let start = Instant::now();
+    let answer = forward(shared, &parts.method, &path, &parts.headers, body.clone()).await;
+    let elapsed_ms = start.elapsed().as_millis() as u64;
+    let (status, headers, res_body) = match answer {
+        Ok(a) => a,
+        Err(message) => {
+            shared.written.fetch_add(1, Ordering::SeqCst);
+            return plain(StatusCode::BAD_GATEWAY, &message);
+        }
+    };
+    let exchange = RecordedExchange {
+        seq,
+        request: normalize_request(
+            parts.method.as_str(),
+            &path,
+            &parts.headers,
+            &body,
+            &shared.subs,
+            shared.body_limit,
+        ),
+        response: record_response(&shared.subs, status, &headers, &res_body),
+        elapsed_ms,
+    };
+    let file = shared
+        .dir
+        .join(exchange_file_name(seq, parts.method.as_str(), &path));
+    if let Err(e) = write_json(&file, &exchange) {
+        eprintln!("gatecheck record: {e}");
+    }
+    shared.written.fetch_add(1, Ordering::SeqCst);
+    let mut res = Response::new(Full::new(res_body));
+    *res.status_mut() = status;
+    for (name, value) in &headers {
+        if name.as_str() == "date" || !SKIPPED_RESPONSE_HEADERS.contains(&name.as_str()) {
+            res.headers_mut().append(name, value.clone());
+        }
+    }
+    res
+}
+
+/// The recorded form of a response: secrets and URLs replaced, volatile headers left out.
+pub(crate) fn record_response(
+    subs: &Substitutions,
+    status: StatusCode,
+    headers: &HeaderMap,
+    body: &[u8],
+) -> RecordedResponse {
+    let content_type = headers
+        .get(http::header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok());
+    RecordedResponse {
+        status: status.as_u16(),
+        headers: headers
+            .iter()
+            .filter(|(n, _)| !SKIPPED_RESPONSE_HEADERS.contains(&n.as_str()))
+            .map(|(n, v)| {
+                (
+                    n.as_str().to_owned(),
+                    subs.apply_str(&String::from_utf8_lossy(v.as_bytes())),
+                )
+            })
+            .collect(),
+        body: super::format::encode_body(content_type, body, None, false, subs),
+    }
+}
+
+type Answer = (StatusCode, HeaderMap, Bytes);
+
+async fn forward(
+    shared: &Shared,
+    method: &http::Method,
+    path: &str,
+    headers: &HeaderMap,
+    body: Bytes,
+) -> Result<Answer, String> {
+    let base = shared.upstream.as_str().trim_end_matches('/');
+    let uri: Uri = format!("{base}{path}")
+        .parse()
+        .map_err(|e| format!("bad upstream URL: {e}"))?;
+    let mut builder = Request::builder().method(method.clone()).uri(uri);
+    for (name, value) in headers {
+        let skip = matches!(
+            name.as_str(),
+            "host"
+                | "content-length"
+                | "connection"
+                | "keep-alive"
+                | "transfer-encoding"
+                | "te"
+                | "trailer"
+                | "upgrade"
+                | "expect"
+                | "proxy-authorization"
+                | "proxy-connection"
+        );
+        if !skip {
+            builder = builder.header(name, value);
+        }
+    }
+    let request = builder
+        .body(Full::new(body))
+        .map_err(|e| format!("cannot build the upstream request: {e}"))?;
+    let fut = async {
+        let res = shared
+            .client
+            .request(request)
+            .await
+            .map_err(|e| format!("upstream {base}: {e}"))?;
+        let (parts, body) = res.into_parts();
+        let bytes = Limited::new(body, MAX_BODY)
+            .collect()
+            .await
+            .map_err(|e| format!("upstream body: {e}"))?
+            .to_bytes();
+        Ok::<_, String>((parts.status, parts.headers, bytes))
+    };
+    tokio::time::timeout(UPSTREAM_TIMEOUT, fut)
+        .await
+        .map_err(|_| format!("upstream {base} did not answer in {UPSTREAM_TIMEOUT:?}"))?
+}
