@@ -5,7 +5,14 @@
       The verdicts of a `gatecheck check` JSON report, as the CI test compares them.
   foreign-gateway-verdicts.py accept --report R --journal J --recording DIR... PATH...
       Checks the acceptance lines of issue 32 that can be checked mechanically; prints each
-      line with ok/FAIL and exits 1 when one fails.
+      line with ok/FAIL and exits 1 when one fails. Per gateway:
+        --models-source S      where the models must come from (default: GET /v1/models)
+        --missing-route R      a route the gateway lacks: exactly one route.* failure cites it
+        --expect-clean         0 failed, 0 deviations, 0 errors (a gateway that changes nothing)
+        --skip-cause C         every skip has one of these causes (repeatable)
+        --key-restored ID      the report's key_cleanup says key ID was restored; the run's
+                               PUT /api/token/ naming ID (its --key-id) is not a dangerous write
+        --diff-clean DIFF      no step of a `gatecheck diff --json` report differs
 """
 import argparse
 import base64
@@ -125,7 +132,29 @@ def accept(args):
     out.line(not zero, "no check passes with 0 cases", zero)
 
     source = (report.get("discovery") or {}).get("models_source")
-    out.line(source == "GET /v1/models", f"models found through GET /v1/models (source: {source})")
+    out.line(source == args.models_source,
+             f"models found through {args.models_source} (source: {source})")
+
+    summary = report["summary"]
+    if args.expect_clean:
+        counts = {k: summary.get(k) for k in ("failed", "deviations", "errors")}
+        out.line(all(v == 0 for v in counts.values()),
+                 "0 failed, 0 deviations, 0 errors (" + ", ".join(f"{v} {k}" for k, v in counts.items()) + ")",
+                 [f"{c['id']}: {c['status']}" for c in report["checks"]
+                  if c["status"] in ("failed", "deviation", "error")])
+    if args.skip_cause:
+        allowed = set(args.skip_cause)
+        odd = [f"{c['id']}: {c.get('skip_cause')}" for c in report["checks"]
+               if c["status"] == "skipped" and c.get("skip_cause") not in allowed]
+        out.line(not odd, f"every skip has the cause {' or '.join(sorted(allowed))}", odd)
+    if args.diff_clean:
+        steps = json.load(open(args.diff_clean))["steps"]
+        differ = [f"step {s['index']}: {s['step']} ({s.get('check_id')})" for s in steps if s.get("differences")]
+        out.line(not differ, f"diff: no step differs ({len(differ)} of {len(steps)})", differ)
+    if args.key_restored is not None:
+        cleanup = report.get("key_cleanup")
+        out.line(cleanup == f"key {args.key_restored} restored from its snapshot",
+                 f"key {args.key_restored} restored (key_cleanup: {cleanup})")
 
     failures = [c for c in report["checks"] if c["status"] == "failed"]
     for route in args.missing_route:
@@ -146,16 +175,16 @@ def accept(args):
         if req["method"] == "PUT" and path.rstrip("/") == "/api/token":
             body = req["body"].get("json") if req["body"].get("kind") == "json" else None
             key_id = body.get("id") if isinstance(body, dict) else None
-            if isinstance(key_id, int) and 0 < key_id <= MAX_POSSIBLE_KEY_ID:
+            if (isinstance(key_id, int) and 0 < key_id <= MAX_POSSIBLE_KEY_ID
+                    and key_id != args.key_restored):
                 token_writes.append(f"{name}: PUT /api/token/ with id {key_id}")
     journal = json.load(open(args.journal)).get("requests", [])
     for e in journal:
         if e["method"] not in ("GET", "HEAD", "OPTIONS") and e["path"].startswith("/__mock"):
             mock_writes.append(f"mock journal #{e['seq']}: {e['method']} {e['path']}")
     out.line(not mock_writes, "no write under /__mock (recorded requests and the mock's journal)", mock_writes)
-    out.line(not token_writes, "no PUT /api/token/ names a key id that could exist", token_writes)
-
-    summary = report["summary"]
+    own = "" if args.key_restored is None else f" (other than --key-id {args.key_restored}, edited and restored)"
+    out.line(not token_writes, f"no PUT /api/token/ names a key id that could exist{own}", token_writes)
     print(f"== verdicts: {json.dumps(summary)}; {sent} requests in {seconds:.1f} s")
     if out.failed:
         print(f"== {len(out.failed)} acceptance line(s) failed:")
@@ -176,6 +205,11 @@ def main():
     a.add_argument("--journal", required=True)
     a.add_argument("--recording", action="append", default=[])
     a.add_argument("--missing-route", action="append", default=[])
+    a.add_argument("--models-source", default="GET /v1/models")
+    a.add_argument("--expect-clean", action="store_true")
+    a.add_argument("--skip-cause", action="append", default=[])
+    a.add_argument("--key-restored", type=int)
+    a.add_argument("--diff-clean")
     a.add_argument("--secret-env", action="append", default=[])
     a.add_argument("--secret-env-prefix", action="append", default=[])
     a.add_argument("paths", nargs="*")
