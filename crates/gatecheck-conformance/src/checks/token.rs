@@ -9,8 +9,8 @@ use crate::generators::strategies::{allowlist, ascii_name, long_name, valid_name
 use crate::target::full_update_body;
 use crate::target::wall_now;
 use gatecheck_schemas::rules::token::{
-    apply_update, name_too_long, UpdateContext, UpdateFailure, MSG_NAME_TOO_LONG,
-    MSG_NO_ACCESS_TO_GROUP,
+    apply_update, name_too_long, UpdateContext, UpdateFailure, IMPOSSIBLE_KEY_ID,
+    MSG_NAME_TOO_LONG, MSG_NO_ACCESS_TO_GROUP,
 };
 use gatecheck_schemas::types::{KeyRecord, TokenUpdateRequest};
 use gatecheck_schemas::Profile;
@@ -647,7 +647,10 @@ async fn negative_quota(ctx: &Ctx) -> Outcome {
 
 async fn unknown_id(ctx: &Ctx) -> Outcome {
     ctx.need_access_token()?;
-    let (spec, ex, v) = put(ctx, "", json!({"id": 987_654_321_i64, "name": "gatecheck"})).await?;
+    // A key id no deployment holds: with valid credentials, a target that breaks the rule
+    // still changes no key.
+    let body = json!({"id": IMPOSSIBLE_KEY_ID, "name": "gatecheck"});
+    let (spec, ex, v) = put(ctx, "", body).await?;
     if success(&v) != Some(false) {
         return Err(ctx.fail(
             "an unknown id must be refused with success:false",
