@@ -10,8 +10,8 @@
 use crate::connector::{is_loopback, tls_config, ProxyConnector};
 use crate::memory::BodyError;
 use crate::redact::Secret;
-use crate::sse::{SseLimits, SseRead};
 pub use crate::request::{Auth, Body, Part, RequestSpec};
+use crate::sse::{SseLimits, SseRead};
 use bytes::Bytes;
 use http::header::{HeaderMap, HeaderName, HeaderValue, CONTENT_TYPE, LOCATION};
 use http::{StatusCode, Uri};
@@ -432,7 +432,10 @@ impl Client {
     }
 
     /// The URL and the HTTP request of `spec`, with its auth and headers.
-    fn prepare(&self, spec: &RequestSpec) -> Result<(Url, http::Request<Full<Bytes>>), ClientError> {
+    fn prepare(
+        &self,
+        spec: &RequestSpec,
+    ) -> Result<(Url, http::Request<Full<Bytes>>), ClientError> {
         let url = self.resolve(spec)?;
         let uri: Uri = url
             .as_str()

@@ -78,7 +78,9 @@ impl fmt::Display for SseEnd {
             SseEnd::Cut(e) => write!(f, "the stream was cut ({e})"),
             SseEnd::TooLarge(n) => write!(f, "the stream passed {n} bytes"),
             SseEnd::TooManyEvents(n) => write!(f, "the stream passed {n} events"),
-            SseEnd::Deadline(d) => write!(f, "the stream did not end within {d:?}"),
+            SseEnd::Deadline(d) => {
+                write!(f, "the stream did not end within {:.1} s", d.as_secs_f64())
+            }
         }
     }
 }
@@ -253,7 +255,11 @@ mod tests {
 
     #[test]
     fn fields_comments_and_line_ends() {
-        let (out, rest) = parse(&[b": hi\r", b"\nevent:x\rdata: a\ndata:b\r\n\r\n", b"id: 1\n\n"]);
+        let (out, rest) = parse(&[
+            b": hi\r",
+            b"\nevent:x\rdata: a\ndata:b\r\n\r\n",
+            b"id: 1\n\n",
+        ]);
         assert_eq!(out, vec![(Some("x".to_owned()), "a\nb".to_owned())]);
         assert_eq!(rest, 0);
         let (out, rest) = parse(&[b"data: half"]);

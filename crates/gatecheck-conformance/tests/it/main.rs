@@ -21,4 +21,5 @@ mod rule_users;
 mod safety;
 mod snapshot;
 mod snapshot_golden;
+mod streams;
 mod targets;

@@ -30,7 +30,7 @@ struct Proxy {
     polls: AtomicU64,
 }
 
-async fn start_proxy(upstream: String, bug: Bug) -> String {
+pub(crate) async fn start_proxy(upstream: String, bug: Bug) -> String {
     let listener = TcpListener::bind("127.0.0.1:0").await.expect("bind");
     let addr = listener.local_addr().expect("addr");
     let proxy = Arc::new(Proxy {
@@ -67,6 +67,27 @@ fn json_response(status: u16, v: &Value) -> Response<Full<Bytes>> {
     r.headers_mut()
         .insert("x-oneapi-request-id", "proxy".parse().expect("id"));
     r
+}
+
+/// `body` without what asks for a stream: the JSON fields `stream`, `stream_format` and
+/// `partial_images`, and a multipart `stream=true` (made `false`).
+fn without_stream(body: &Bytes) -> Bytes {
+    if let Ok(mut v) = serde_json::from_slice::<Value>(body) {
+        if let Some(o) = v.as_object_mut() {
+            for field in ["stream", "stream_format", "partial_images"] {
+                o.remove(field);
+            }
+        }
+        return Bytes::from(v.to_string());
+    }
+    let on: &[u8] = b"name=\"stream\"\r\n\r\ntrue\r\n";
+    let Some(at) = body.windows(on.len()).position(|w| w == on) else {
+        return body.clone();
+    };
+    let mut off = body[..at].to_vec();
+    off.extend_from_slice(b"name=\"stream\"\r\n\r\nfalse\r\n");
+    off.extend_from_slice(&body[at + on.len()..]);
+    Bytes::from(off)
 }
 
 fn admitted_400() -> Response<Full<Bytes>> {
@@ -219,6 +240,7 @@ impl Proxy {
                     }
                 }
             }
+            Bug::StreamIgnored if path.starts_with("/v1/") => body = without_stream(&body),
             _ => {}
         }
         // Forward.

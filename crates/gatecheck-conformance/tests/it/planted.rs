@@ -9,6 +9,9 @@ use gatecheck_conformance::Status;
 pub(crate) enum Bug {
     /// No bug: the proxy forwards faithfully.
     None,
+    /// Not a bug: stream requests lose what asks for a stream, so every answer is plain (a
+    /// target that does not stream; `streams.rs`, not in [`planted`]).
+    StreamIgnored,
     /// Key names are limited to 50 bytes instead of 50 characters.
     NameCountedInBytes,
     /// A disabled key is let through.
