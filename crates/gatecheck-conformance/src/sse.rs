@@ -264,7 +264,7 @@ mod tests {
         assert_eq!(rest, 0);
         let (out, rest) = parse(&[b"data: half"]);
         assert!(out.is_empty());
-        assert_eq!(rest, 9);
+        assert_eq!(rest, 10);
     }
 
     #[tokio::test]
