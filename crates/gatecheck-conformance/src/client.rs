@@ -11,6 +11,7 @@ use crate::connector::{is_loopback, tls_config, ProxyConnector};
 use crate::memory::BodyError;
 use crate::redact::Secret;
 pub use crate::request::{Auth, Body, Part, RequestSpec};
+use crate::sse::{SseLimits, SseRead};
 use bytes::Bytes;
 use http::header::{HeaderMap, HeaderName, HeaderValue, CONTENT_TYPE, LOCATION};
 use http::{StatusCode, Uri};
@@ -309,6 +310,132 @@ impl Client {
 
     /// Sends one request and reads the whole response. Never follows redirects.
     pub async fn send(&self, spec: &RequestSpec) -> Result<Exchange, ClientError> {
+        let (url, request) = self.prepare(spec)?;
+        let start = Instant::now();
+        let timeout = self.config.timeout;
+        let max = self.config.max_body_bytes;
+        let fut = async {
+            let response = self
+                .inner
+                .request(request)
+                .await
+                .map_err(|e| ClientError::Connect(error_chain(&e)))?;
+            let (parts, body) = response.into_parts();
+            let bytes = self.read_whole(body, max).await?;
+            Ok::<_, ClientError>((parts, bytes))
+        };
+        let (parts, body) = tokio::time::timeout(timeout, fut)
+            .await
+            .map_err(|_| ClientError::Timeout(timeout))??;
+        self.check_redirect(&url, &parts)?;
+        Ok(Exchange {
+            status: parts.status,
+            headers: parts.headers,
+            body,
+            elapsed: start.elapsed(),
+        })
+    }
+
+    /// Sends one request whose answer may be an event stream, and reads it event by event
+    /// under `limits` ([`crate::sse`]): the head within the client's timeout, the whole answer
+    /// within `limits.deadline`. An answer that is not a 2xx `text/event-stream` is read whole,
+    /// as [`Client::send`] reads it, and its [`StreamExchange::events`] is `None`.
+    ///
+    /// ```no_run
+    /// use gatecheck_conformance::{Client, ClientConfig, RequestSpec, SseLimits, Target};
+    /// # async fn demo() -> Result<(), gatecheck_conformance::ClientError> {
+    /// let client = Client::new(ClientConfig::new(Target::new("http://127.0.0.1:8080".parse().unwrap())))?;
+    /// let spec = RequestSpec::post("/v1/audio/speech")
+    ///     .json(serde_json::json!({"model": "gpt-4o-mini-tts", "input": "hi", "voice": "alloy", "stream_format": "sse"}));
+    /// let answer = client.send_stream(&spec, SseLimits::default()).await?;
+    /// if let Some(read) = &answer.events {
+    ///     println!("{} events, {}", read.events.len(), read.end);
+    /// }
+    /// # Ok(()) }
+    /// ```
+    pub async fn send_stream(
+        &self,
+        spec: &RequestSpec,
+        limits: SseLimits,
+    ) -> Result<StreamExchange, ClientError> {
+        let (url, request) = self.prepare(spec)?;
+        let start = Instant::now();
+        let timeout = self.config.timeout;
+        let response = tokio::time::timeout(timeout, self.inner.request(request))
+            .await
+            .map_err(|_| ClientError::Timeout(timeout))?
+            .map_err(|e| ClientError::Connect(error_chain(&e)))?;
+        let (parts, body) = response.into_parts();
+        self.check_redirect(&url, &parts)?;
+        let is_sse = parts.status.is_success()
+            && media_type(&parts.headers).as_deref() == Some("text/event-stream");
+        if !is_sse {
+            let max = self.config.max_body_bytes;
+            let body = tokio::time::timeout(timeout, self.read_whole(body, max))
+                .await
+                .map_err(|_| ClientError::Timeout(timeout))??;
+            let exchange = Exchange {
+                status: parts.status,
+                headers: parts.headers,
+                body,
+                elapsed: start.elapsed(),
+            };
+            return Ok(StreamExchange {
+                exchange,
+                events: None,
+            });
+        }
+        let budget = &self.config.memory_budget;
+        let mut prefix = PrefixBody::new(body, STREAM_EVIDENCE_BYTES);
+        let read = crate::sse::read_events(&mut prefix, limits, start.into(), budget)
+            .await
+            .map_err(|e| body_error(e, 0, budget))?;
+        let exchange = Exchange {
+            status: parts.status,
+            headers: parts.headers,
+            body: prefix.into_prefix(),
+            elapsed: start.elapsed(),
+        };
+        Ok(StreamExchange {
+            exchange,
+            events: Some(read),
+        })
+    }
+
+    /// Reads a whole body under the per-request cap `max` and the memory budget.
+    async fn read_whole(
+        &self,
+        body: hyper::body::Incoming,
+        max: usize,
+    ) -> Result<Bytes, ClientError> {
+        let budget = &self.config.memory_budget;
+        let (bytes, _held) = budget
+            .read(body, max)
+            .await
+            .map_err(|e| body_error(e, max, budget))?;
+        Ok(bytes)
+    }
+
+    /// Refuses a redirect to another host.
+    fn check_redirect(&self, url: &Url, parts: &http::response::Parts) -> Result<(), ClientError> {
+        if parts.status.is_redirection() {
+            if let Some(loc) = parts.headers.get(LOCATION).and_then(|v| v.to_str().ok()) {
+                let joined = url.join(loc).map(|u| authority_of(&u));
+                if joined.as_deref().ok() != Some(self.config.target.authority().as_str()) {
+                    return Err(ClientError::OffHostRedirect {
+                        location: loc.to_owned(),
+                    });
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The URL and the HTTP request of `spec`, with its auth and headers.
+    fn prepare(
+        &self,
+        spec: &RequestSpec,
+    ) -> Result<(Url, http::Request<Full<Bytes>>), ClientError> {
         let url = self.resolve(spec)?;
         let uri: Uri = url
             .as_str()
@@ -371,43 +498,7 @@ impl Client {
         let request = builder
             .body(Full::new(bytes))
             .map_err(|e| ClientError::InvalidHeader(e.to_string()))?;
-        let start = Instant::now();
-        let timeout = self.config.timeout;
-        let max = self.config.max_body_bytes;
-        let fut = async {
-            let response = self
-                .inner
-                .request(request)
-                .await
-                .map_err(|e| ClientError::Connect(error_chain(&e)))?;
-            let (parts, body) = response.into_parts();
-            let budget = &self.config.memory_budget;
-            let (bytes, _held) = budget.read(body, max).await.map_err(|e| match e {
-                BodyError::TooLarge => ClientError::BodyTooLarge(max),
-                BodyError::OverBudget => ClientError::MemoryBudget(budget.total()),
-                BodyError::Read(e) => ClientError::Connect(e),
-            })?;
-            Ok::<_, ClientError>((parts, bytes))
-        };
-        let (parts, body) = tokio::time::timeout(timeout, fut)
-            .await
-            .map_err(|_| ClientError::Timeout(timeout))??;
-        if parts.status.is_redirection() {
-            if let Some(loc) = parts.headers.get(LOCATION).and_then(|v| v.to_str().ok()) {
-                let joined = url.join(loc).map(|u| authority_of(&u));
-                if joined.as_deref().ok() != Some(target.authority().as_str()) {
-                    return Err(ClientError::OffHostRedirect {
-                        location: loc.to_owned(),
-                    });
-                }
-            }
-        }
-        Ok(Exchange {
-            status: parts.status,
-            headers: parts.headers,
-            body,
-            elapsed: start.elapsed(),
-        })
+        Ok((url, request))
     }
 
     /// `Some(proxy auth)` when a plain-http request goes through a proxy.
@@ -416,6 +507,83 @@ impl Client {
             return None;
         }
         self.proxy.intercept(uri).map(|i| i.basic_auth().cloned())
+    }
+}
+
+/// The bytes of a streamed answer kept for evidence (its first bytes, not the whole stream).
+const STREAM_EVIDENCE_BYTES: usize = 4096;
+
+/// A response to a request that asked for a stream: the head, and the events when the answer
+/// is a 2xx `text/event-stream`.
+#[derive(Debug, Clone)]
+pub struct StreamExchange {
+    /// The answer: status and headers; the whole body when it is not an event stream, its
+    /// first 4 KiB (for evidence) when it is.
+    pub exchange: Exchange,
+    /// The events, when the answer is an event stream.
+    pub events: Option<SseRead>,
+}
+
+/// The media type of `Content-Type`, lowercased, without parameters.
+fn media_type(headers: &HeaderMap) -> Option<String> {
+    headers
+        .get(CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .map(|v| {
+            v.split(';')
+                .next()
+                .unwrap_or_default()
+                .trim()
+                .to_ascii_lowercase()
+        })
+}
+
+fn body_error(e: BodyError, max: usize, budget: &crate::MemoryBudget) -> ClientError {
+    match e {
+        BodyError::TooLarge => ClientError::BodyTooLarge(max),
+        BodyError::OverBudget => ClientError::MemoryBudget(budget.total()),
+        BodyError::Read(e) => ClientError::Connect(e),
+    }
+}
+
+/// A body that keeps a copy of its first `keep` bytes as they pass.
+struct PrefixBody<B> {
+    inner: B,
+    keep: usize,
+    prefix: bytes::BytesMut,
+}
+
+impl<B> PrefixBody<B> {
+    fn new(inner: B, keep: usize) -> Self {
+        Self {
+            inner,
+            keep,
+            prefix: bytes::BytesMut::new(),
+        }
+    }
+
+    fn into_prefix(self) -> Bytes {
+        self.prefix.freeze()
+    }
+}
+
+impl<B: hyper::body::Body<Data = Bytes> + Unpin> hyper::body::Body for &mut PrefixBody<B> {
+    type Data = Bytes;
+    type Error = B::Error;
+
+    fn poll_frame(
+        self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<Option<Result<hyper::body::Frame<Bytes>, B::Error>>> {
+        let this = self.get_mut();
+        let polled = std::pin::Pin::new(&mut this.inner).poll_frame(cx);
+        if let std::task::Poll::Ready(Some(Ok(frame))) = &polled {
+            if let Some(data) = frame.data_ref() {
+                let room = this.keep.saturating_sub(this.prefix.len());
+                this.prefix.extend_from_slice(&data[..room.min(data.len())]);
+            }
+        }
+        polled
     }
 }
 

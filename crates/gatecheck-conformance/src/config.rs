@@ -112,6 +112,9 @@ pub struct RunnerConfig {
     pub retry_budget: u64,
     /// Most shrink steps in the whole run, all failing properties together.
     pub shrink_budget: u32,
+    /// How long a streamed answer may take, from its request to its last event; `None`: the
+    /// per-request timeout.
+    pub stream_deadline: Option<Duration>,
 }
 
 impl RunnerConfig {
@@ -146,6 +149,7 @@ impl RunnerConfig {
             models: Vec::new(),
             retry_budget: 64,
             shrink_budget: 400,
+            stream_deadline: None,
         }
     }
 
@@ -269,6 +273,21 @@ impl RunnerConfig {
     /// Whether the mock's control API may be used at all.
     pub fn mock_control_allowed(&self) -> bool {
         self.use_mock_control && self.target_mode != TargetMode::Deployment
+    }
+
+    /// Sets how long a streamed answer may take (from its request to its last event): a
+    /// stream still open then is a finding of its check.
+    ///
+    /// ```
+    /// use gatecheck_conformance::RunnerConfig;
+    /// use std::time::Duration;
+    /// let cfg = RunnerConfig::new("http://127.0.0.1:3000".parse().unwrap())
+    ///     .with_stream_deadline(Duration::from_secs(5));
+    /// assert_eq!(cfg.stream_deadline, Some(Duration::from_secs(5)));
+    /// ```
+    pub fn with_stream_deadline(mut self, deadline: Duration) -> Self {
+        self.stream_deadline = Some(deadline);
+        self
     }
 
     /// Sets the per-request timeout.

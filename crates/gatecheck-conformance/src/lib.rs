@@ -3,6 +3,7 @@
 //! - [`Runner`] and [`RunnerConfig`]: `Runner::new(config).run().await` runs the check
 //!   [`catalog()`] against a target and returns a [`Report`].
 //! - [`Client`], [`RequestSpec`], [`Exchange`]: one pinned HTTP exchange with a target.
+//! - [`SseParser`], [`SseLimits`]: bounded reads of event streams ([`Client::send_stream`]).
 //! - [`Transport`]: the client with budgets, pacing, retries and the deadline around it.
 //! - [`Redactor`]: secrets never reach output, reports or snapshots.
 //! - [`report`]: JSON, JUnit and the human summary; [`exit`]: the documented exit codes.
@@ -32,6 +33,7 @@ pub mod sequence;
 mod shard;
 mod skip;
 pub mod snapshot;
+mod sse;
 mod target;
 mod transport;
 
@@ -39,7 +41,8 @@ pub use backoff::Backoff;
 pub use budget::{Budget, BudgetExhausted, Pacer};
 pub use checks::{CheckInfo, Evidence, Kind, Related};
 pub use client::{
-    Auth, Body, Client, ClientConfig, ClientError, Exchange, Part, RequestSpec, Target,
+    Auth, Body, Client, ClientConfig, ClientError, Exchange, Part, RequestSpec, StreamExchange,
+    Target,
 };
 pub use config::{RunnerConfig, TargetMode};
 pub use generators::media::wav;
@@ -51,5 +54,6 @@ pub use report::{CheckResult, Report, Status, Summary};
 pub use runner::{select_checks, ProgressFn, RunError, Runner};
 pub use shard::{InvalidShard, Shard};
 pub use skip::SkipCause;
+pub use sse::{SseEnd, SseEvent, SseLimits, SseParser, SseRead};
 pub use target::{known_capabilities, parse_capabilities, SetupError};
 pub use transport::{Transport, TransportConfig, TransportError};

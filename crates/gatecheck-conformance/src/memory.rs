@@ -91,16 +91,7 @@ impl MemoryBudget {
             if n == 0 {
                 continue;
             }
-            let permits = u32::try_from(n).map_err(|_| BodyError::OverBudget)?;
-            let permit = self
-                .bytes
-                .clone()
-                .try_acquire_many_owned(permits)
-                .map_err(|_| BodyError::OverBudget)?;
-            match &mut held.0 {
-                Some(p) => p.merge(permit),
-                None => held.0 = Some(permit),
-            }
+            self.hold(&mut held, n)?;
             let mut data = data;
             while data.has_remaining() {
                 let chunk = data.chunk();
@@ -113,8 +104,28 @@ impl MemoryBudget {
     }
 }
 
+impl MemoryBudget {
+    /// Reserves `n` more bytes into `held`, at once or not at all.
+    pub(crate) fn hold(&self, held: &mut Held, n: usize) -> Result<(), BodyError> {
+        if n == 0 {
+            return Ok(());
+        }
+        let permits = u32::try_from(n).map_err(|_| BodyError::OverBudget)?;
+        let permit = self
+            .bytes
+            .clone()
+            .try_acquire_many_owned(permits)
+            .map_err(|_| BodyError::OverBudget)?;
+        match &mut held.0 {
+            Some(p) => p.merge(permit),
+            None => held.0 = Some(permit),
+        }
+        Ok(())
+    }
+}
+
 /// Bytes reserved from a [`MemoryBudget`]; given back on drop.
-#[derive(Debug)]
+#[derive(Debug, Default)]
 pub(crate) struct Held(Option<OwnedSemaphorePermit>);
 
 #[cfg(test)]

@@ -2,8 +2,8 @@
 //! (stable ids, what each checks, its spec reference and its kind).
 
 use crate::checks::{
-    audio, auth, catalog as model_catalog, images, key, quota, route, token, v1, video, CheckDef,
-    CheckInfo,
+    audio, auth, catalog as model_catalog, images, key, quota, route, stream, token, v1, video,
+    CheckDef, CheckInfo,
 };
 use std::sync::OnceLock;
 
@@ -23,6 +23,7 @@ pub(crate) fn registry() -> &'static [CheckDef] {
             model_catalog::CHECKS,
             v1::CHECKS,
             route::CHECKS,
+            stream::CHECKS,
         ] {
             v.extend_from_slice(family);
         }
@@ -84,6 +85,7 @@ pub fn text_list() -> String {
 /// use gatecheck_conformance::decision_id;
 /// assert_eq!(decision_id("video.content.mp4", "DECISIONS: Video tasks (content route)"), Some("D-VIDEO"));
 /// assert_eq!(decision_id("images.usage-consistent", "spec: Image generation result"), Some("D-MEDIA"));
+/// assert_eq!(decision_id("stream.speech", "DECISIONS: Streaming (SSE) D-STREAM-1"), Some("D-STREAM"));
 /// ```
 pub fn decision_id(id: &str, spec: &str) -> Option<&'static str> {
     const SECTIONS: &[(&str, &str)] = &[
@@ -94,6 +96,7 @@ pub fn decision_id(id: &str, spec: &str) -> Option<&'static str> {
         ("Images, audio", "D-MEDIA"),
         ("Catalog", "D-CATALOG"),
         ("Quota and limits", "D-QUOTA"),
+        ("Streaming", "D-STREAM"),
     ];
     const AREAS: &[(&str, &str)] = &[
         ("auth.", "D-AUTH"),
@@ -105,6 +108,7 @@ pub fn decision_id(id: &str, spec: &str) -> Option<&'static str> {
         ("audio.", "D-MEDIA"),
         ("catalog.", "D-CATALOG"),
         ("quota.", "D-QUOTA"),
+        ("stream.", "D-STREAM"),
     ];
     if let Some(rest) = spec.split("DECISIONS: ").nth(1) {
         if let Some((_, d)) = SECTIONS.iter().find(|(name, _)| rest.starts_with(name)) {

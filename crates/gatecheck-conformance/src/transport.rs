@@ -3,7 +3,8 @@
 
 use crate::backoff::{is_retryable, parse_retry_after, Backoff};
 use crate::budget::{Budget, BudgetExhausted, Pacer};
-use crate::client::{Client, ClientError, Exchange, RequestSpec};
+use crate::client::{Client, ClientError, Exchange, RequestSpec, StreamExchange};
+use crate::sse::SseLimits;
 use gatecheck_schemas::rules::Rejection;
 use gatecheck_schemas::Profile;
 use parking_lot::Mutex;
@@ -244,6 +245,73 @@ impl Transport {
             return Err(TransportError::Deadline);
         }
         self.under_rules(quota, request).await
+    }
+
+    /// Sends `spec`, whose answer may be an event stream, reading it under `limits`
+    /// ([`Client::send_stream`]), under the same rules as [`Transport::send`]: recorded by a
+    /// dry run, refused once the deadline has passed or a budget is spent, paced, within the
+    /// concurrency limit (the permit is held until the stream is read), counted as sent and
+    /// cut off at the run's deadline. Only 429 is retried (a stream is charged when it starts).
+    ///
+    /// ```
+    /// use gatecheck_conformance::{Backoff, Client, ClientConfig, RequestSpec, SseLimits, Target};
+    /// use gatecheck_conformance::{Transport, TransportConfig, TransportError};
+    /// use std::time::Duration;
+    ///
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() {
+    /// let target = Target::new("http://127.0.0.1:9".parse().unwrap());
+    /// let client = Client::new(ClientConfig::new(target)).unwrap();
+    /// let t = Transport::new(client, TransportConfig {
+    ///     max_requests: Some(0),
+    ///     max_quota: None,
+    ///     rate: None,
+    ///     concurrency: 1,
+    ///     backoff: Backoff::default(),
+    ///     deadline: tokio::time::Instant::now() + Duration::from_secs(60),
+    ///     dry_run: false,
+    ///     seed: 0,
+    ///     retry_budget: None,
+    /// });
+    /// let spec = RequestSpec::post("/v1/audio/speech");
+    /// let refused = t.send_stream(&spec, 0, SseLimits::default()).await;
+    /// assert!(matches!(refused, Err(TransportError::Budget(_))));
+    /// # }
+    /// ```
+    pub async fn send_stream(
+        &self,
+        spec: &RequestSpec,
+        quota: i64,
+        limits: SseLimits,
+    ) -> Result<StreamExchange, TransportError> {
+        let shared = &self.inner;
+        if shared.dry_run {
+            shared.planned.lock().push(spec.clone());
+            return Err(TransportError::DryRun);
+        }
+        let mut attempt = 0u32;
+        loop {
+            if self.past_deadline() {
+                return Err(TransportError::Deadline);
+            }
+            let quota = if attempt == 0 { quota } else { 0 };
+            let result = self
+                .under_rules(quota, self.client.send_stream(spec, limits))
+                .await??;
+            if result.exchange.status.as_u16() != 429 || attempt >= shared.backoff.max_retries {
+                return Ok(result);
+            }
+            let retry_after = parse_retry_after(result.exchange.header("retry-after"));
+            let delay = {
+                let mut rng = shared.rng.lock();
+                shared.backoff.delay(attempt, retry_after, &mut *rng)
+            };
+            if self.wait_reaches_deadline(delay) || !self.take_retry() {
+                return Ok(result);
+            }
+            tokio::time::sleep(delay).await;
+            attempt += 1;
+        }
     }
 
     /// One exchange under the budget, the pacer, the concurrency permits and the deadline.

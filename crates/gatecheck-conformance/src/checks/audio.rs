@@ -72,7 +72,7 @@ fn translation_model(ctx: &Ctx, route: &str) -> Result<String, Halt> {
     .map(|(m, _)| m.id.clone())
 }
 
-fn upload(
+pub(crate) fn upload(
     ctx: &Ctx,
     route: &str,
     model: Option<&str>,
@@ -94,7 +94,7 @@ fn upload(
         .multipart(parts))
 }
 
-fn price(ctx: &Ctx, model: &str) -> i64 {
+pub(crate) fn price(ctx: &Ctx, model: &str) -> i64 {
     ctx.price(
         model,
         Usage {

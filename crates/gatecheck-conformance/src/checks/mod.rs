@@ -10,6 +10,7 @@ pub(crate) mod key;
 pub(crate) mod property;
 pub(crate) mod quota;
 pub(crate) mod route;
+pub(crate) mod stream;
 pub(crate) mod token;
 pub(crate) mod v1;
 pub(crate) mod video;

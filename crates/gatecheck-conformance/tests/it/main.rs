@@ -22,4 +22,5 @@ mod rule_users;
 mod safety;
 mod snapshot;
 mod snapshot_golden;
+mod streams;
 mod targets;

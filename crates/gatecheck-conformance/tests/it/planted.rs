@@ -9,6 +9,9 @@ use gatecheck_conformance::Status;
 pub(crate) enum Bug {
     /// No bug: the proxy forwards faithfully.
     None,
+    /// Not a bug: stream requests lose what asks for a stream, so every answer is plain (a
+    /// target that does not stream; `streams.rs`, not in [`planted`]).
+    StreamIgnored,
     /// Key names are limited to 50 bytes instead of 50 characters.
     NameCountedInBytes,
     /// A disabled key is let through.
@@ -121,6 +124,16 @@ pub(crate) enum Bug {
     /// A 51-character name is refused with new-api's message text (NA12: the spec pins the
     /// message, a failure).
     NewApiNameMessage,
+    /// A speech stream loses its `speech.audio.done` (no terminal event).
+    StreamNoTerminal,
+    /// A transcription stream has a delta after its `transcript.text.done`.
+    StreamDeltaAfterDone,
+    /// The `transcript.text.done` text differs from the deltas concatenated.
+    DoneTextDiffers,
+    /// A partial image of an image stream is not a PNG.
+    PartialNotPng,
+    /// tts-1 streams speech (its request is served by a model that may stream).
+    SseOnTts1,
 }
 
 /// Every planted bug: (bug, the check that catches it, its verdict, the rule it breaks).
@@ -443,6 +456,36 @@ pub(crate) fn planted() -> Vec<(Bug, &'static str, Status, &'static str)> {
             "token.update.name-51-chars-rejected",
             Status::Failed,
             "token::MSG_NAME_TOO_LONG_NEW_API (NA12)",
+        ),
+        (
+            Bug::StreamNoTerminal,
+            "stream.speech",
+            Status::Deviation,
+            "D-STREAM-1 (StreamEvent::is_terminal: exactly one speech.audio.done, last)",
+        ),
+        (
+            Bug::StreamDeltaAfterDone,
+            "stream.transcription",
+            Status::Deviation,
+            "D-STREAM-2 (StreamEvent::is_terminal: nothing after transcript.text.done)",
+        ),
+        (
+            Bug::DoneTextDiffers,
+            "stream.transcription",
+            Status::Deviation,
+            "D-STREAM-2 (transcript.text.done text is the deltas concatenated)",
+        ),
+        (
+            Bug::PartialNotPng,
+            "stream.images",
+            Status::Deviation,
+            "D-STREAM-3 (media::parse_png on every partial image)",
+        ),
+        (
+            Bug::SseOnTts1,
+            "stream.speech.unsupported-model",
+            Status::Deviation,
+            "media::speech_sse_supported (D-STREAM-1: tts-1 may not stream)",
         ),
     ]
 }

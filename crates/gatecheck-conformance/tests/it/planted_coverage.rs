@@ -60,6 +60,19 @@ pub(crate) const NOT_PLANTABLE: &[(&str, Bug, &str)] = &[
         "the message text of the unknown-model refusal, compared only in the new-api diff; \
          UnknownModelAccepted removes the refusal",
     ),
+    (
+        "transcription_streams",
+        Bug::DoneTextDiffers,
+        "the runner picks the transcription model that streams with it; a model that ignores \
+         stream answers plain JSON, which is a target that does not stream (skipped, not \
+         failed: streams.rs), so no verdict could catch a planted one",
+    ),
+    (
+        "MAX_PARTIAL_IMAGES",
+        Bug::PartialNotPng,
+        "the bound of the request's partial_images (0 to 3); the runner asks for 2, within it, \
+         and judges the partial images that come, which PartialNotPng breaks",
+    ),
 ];
 
 const NEW_API_ONLY: &str = "a value of the new-api profile, judged only under --expect new-api; \

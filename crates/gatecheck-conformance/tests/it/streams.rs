@@ -1,0 +1,126 @@
+//! The stream checks (`stream.*`, DECISIONS D-STREAM) against the mock: they pass in both
+//! profiles, with and without `--expect`; the mock's stream faults (a cut, a stall that
+//! outlasts the stream deadline, a malformed event) are deviations citing their row, reported
+//! at the deadline rather than hung; a target that answers stream requests with plain bodies
+//! is skipped with a cause, not failed.
+
+use super::against_mock::config;
+use super::mutations::start_proxy;
+use super::planted::Bug;
+use gatecheck_conformance::{Report, Runner, SkipCause, Status};
+use gatecheck_mock::{ClockMode, Fault, MockServer};
+use gatecheck_schemas::Profile;
+use std::time::{Duration, Instant};
+
+fn show(report: &Report) -> String {
+    gatecheck_conformance::report::summary_table(report)
+}
+
+fn status_of(report: &Report, id: &str) -> Status {
+    report
+        .checks
+        .iter()
+        .find(|c| c.id == id)
+        .map(|c| c.status)
+        .unwrap_or_else(|| panic!("no check {id}\n{}", show(report)))
+}
+
+async fn run_streams(server: &MockServer, expect: Option<Profile>) -> Report {
+    let mut cfg = config(&server.uri())
+        .with_only(["stream.*"])
+        .with_stream_deadline(Duration::from_secs(2));
+    if let Some(p) = expect {
+        cfg = cfg.with_expect(p);
+    }
+    Runner::new(cfg).run().await.expect("run")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_stream_checks_pass_on_the_mock_in_both_profiles() {
+    for profile in Profile::ALL {
+        for expect in [None, Some(profile)] {
+            let server = MockServer::builder()
+                .profile(profile)
+                .clock(ClockMode::virtual_default())
+                .start()
+                .await;
+            let report = run_streams(&server, expect).await;
+            server.shutdown().await;
+            assert_eq!(report.checks.len(), 4, "{}", show(&report));
+            for c in &report.checks {
+                assert_eq!(c.status, Status::Passed, "{profile}\n{}", show(&report));
+            }
+        }
+    }
+}
+
+/// Runs the stream checks against a mock with `fault` on `route`; returns the report and
+/// how long the run took.
+async fn with_fault(fault: Fault) -> (Report, Duration) {
+    let server = MockServer::builder()
+        .clock(ClockMode::virtual_default())
+        .stream_event_gap(Duration::from_millis(2))
+        .fault(fault)
+        .start()
+        .await;
+    let start = Instant::now();
+    let report = run_streams(&server, None).await;
+    let took = start.elapsed();
+    server.shutdown().await;
+    (report, took)
+}
+
+fn deviation_message(report: &Report, id: &str, row: &str) -> String {
+    let c = report.checks.iter().find(|c| c.id == id).expect("check");
+    assert_eq!(c.status, Status::Deviation, "{}", show(report));
+    let ev = c.evidence.as_ref().expect("evidence");
+    assert_eq!(ev.decision.as_deref(), Some(row));
+    assert!(ev.curl.as_deref().is_some_and(|c| c.starts_with("curl ")));
+    ev.message.clone()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_stream_that_never_ends_is_reported_at_the_deadline_not_hung() {
+    let stall = Fault::stream_stall(2, Duration::from_secs(600)).on("POST /v1/audio/speech");
+    let (report, took) = with_fault(stall).await;
+    let msg = deviation_message(&report, "stream.speech", "D-STREAM-1");
+    assert!(msg.contains("did not end within 2.0 s"), "{msg}");
+    assert!(msg.contains("after 2 events"), "{msg}");
+    assert!(took < Duration::from_secs(20), "took {took:?}");
+    assert_eq!(status_of(&report, "stream.images"), Status::Passed);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_cut_stream_and_a_malformed_event_are_deviations() {
+    let cut = Fault::stream_cut(1).on("POST /v1/images/generations");
+    let (report, _) = with_fault(cut).await;
+    let msg = deviation_message(&report, "stream.images", "D-STREAM-3");
+    assert!(msg.contains("the stream was cut"), "{msg}");
+    let bad = Fault::stream_malformed(0).on("POST /v1/audio/transcriptions");
+    let (report, _) = with_fault(bad).await;
+    let msg = deviation_message(&report, "stream.transcription", "D-STREAM-2");
+    assert!(
+        msg.contains("event 1 of") && msg.contains("is not JSON"),
+        "{msg}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_target_that_does_not_stream_is_skipped_not_failed() {
+    let server = MockServer::builder()
+        .clock(ClockMode::virtual_default())
+        .start()
+        .await;
+    let proxy = start_proxy(server.uri(), Bug::StreamIgnored).await;
+    let cfg = config(&proxy).with_only(["stream.*"]);
+    let report = Runner::new(cfg).run().await.expect("run");
+    server.shutdown().await;
+    for id in ["stream.speech", "stream.transcription", "stream.images"] {
+        let c = report.checks.iter().find(|c| c.id == id).expect("check");
+        assert_eq!(c.status, Status::Skipped, "{}", show(&report));
+        assert_eq!(c.skip_cause, Some(SkipCause::NotObserved));
+        let msg = c.message.as_deref().unwrap_or("");
+        assert!(msg.contains("does not stream"), "{msg}");
+    }
+    assert_eq!(report.summary.failed + report.summary.deviations, 0);
+}
