@@ -120,7 +120,7 @@ impl Streamed<'_> {
 }
 
 /// Sends `spec` asking for a stream and reads it. A plain answer or a refusal is a skip (the
-/// target does not stream this route); a server error is an error.
+/// target does not stream this route); a server error is a deviation from the route's row.
 async fn open<'a>(
     ctx: &'a Ctx,
     spec: &'a RequestSpec,
@@ -152,10 +152,18 @@ async fn open<'a>(
             answer_summary(ex)
         )));
     }
-    Err(Halt::Error(format!(
-        "a request to stream {what} was answered {}",
-        answer_summary(ex)
-    )))
+    // The spec does not show streams: a server error where DECISIONS decides a stream is a
+    // deviation from that row, never a failure or an error that fails the run.
+    Err(ctx.deviate(
+        shape.row,
+        format!(
+            "a request to stream {what} was answered {}, where {} decides a stream",
+            answer_summary(ex),
+            shape.row
+        ),
+        spec,
+        Some(ex),
+    ))
 }
 
 /// Judges how the stream ended, then each event (JSON, type, `event:` name, schema) and the
