@@ -9,6 +9,7 @@
 pub mod format;
 mod proxy;
 mod replay;
+mod serve;
 
 pub use format::{
     Manifest, RecordedBody, RecordedExchange, RecordedRequest, RecordedResponse, Recording,

@@ -12,7 +12,7 @@ use http_body_util::{BodyExt as _, Full, Limited};
 use hyper::body::Incoming;
 use hyper_util::client::legacy::connect::HttpConnector;
 use hyper_util::client::legacy::Client as HyperClient;
-use hyper_util::rt::{TokioExecutor, TokioIo};
+use hyper_util::rt::TokioExecutor;
 use serde_json::Value;
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
@@ -143,7 +143,12 @@ impl Recorder {
             client: HyperClient::builder(TokioExecutor::new()).build_http(),
         });
         let (stop, stopped) = watch::channel(false);
-        let task = tokio::spawn(accept_loop(listener, shared.clone(), stopped));
+        let task = tokio::spawn(super::serve::accept_loop(
+            listener,
+            shared.clone(),
+            stopped,
+            |s, req| async move { relay(&s, req).await },
+        ));
         Ok(Self {
             addr,
             shared,
@@ -200,32 +205,6 @@ fn prepare_dir(dir: &Path) -> Result<(), RecordingError> {
         )));
     }
     Ok(())
-}
-
-async fn accept_loop(
-    listener: tokio::net::TcpListener,
-    shared: Arc<Shared>,
-    mut stopped: watch::Receiver<bool>,
-) {
-    loop {
-        let stream = tokio::select! {
-            accepted = listener.accept() => match accepted {
-                Ok((stream, _)) => stream,
-                Err(_) => continue,
-            },
-            _ = stopped.changed() => return,
-        };
-        let shared = shared.clone();
-        tokio::spawn(async move {
-            let service = hyper::service::service_fn(move |req| {
-                let shared = shared.clone();
-                async move { Ok::<_, std::convert::Infallible>(relay(&shared, req).await) }
-            });
-            let _ = hyper::server::conn::http1::Builder::new()
-                .serve_connection(TokioIo::new(stream), service)
-                .await;
-        });
-    }
 }
 
 fn plain(status: StatusCode, message: &str) -> Response<Full<Bytes>> {

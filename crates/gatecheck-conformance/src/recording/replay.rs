@@ -14,7 +14,6 @@ use bytes::Bytes;
 use http::{HeaderName, HeaderValue, Request, Response, StatusCode};
 use http_body_util::{BodyExt as _, Full, Limited};
 use hyper::body::Incoming;
-use hyper_util::rt::TokioIo;
 use parking_lot::Mutex;
 use std::collections::HashMap;
 use std::net::SocketAddr;
@@ -105,7 +104,12 @@ impl ReplayServer {
             base_url,
         });
         let (stop, stopped) = watch::channel(false);
-        tokio::spawn(accept_loop(listener, state.clone(), stopped));
+        tokio::spawn(super::serve::accept_loop(
+            listener,
+            state.clone(),
+            stopped,
+            |s, req| async move { answer(&s, req).await },
+        ));
         Ok(Self { addr, state, stop })
     }
 
@@ -150,32 +154,6 @@ impl ReplayServer {
 impl Drop for ReplayServer {
     fn drop(&mut self) {
         self.stop();
-    }
-}
-
-async fn accept_loop(
-    listener: tokio::net::TcpListener,
-    state: Arc<State>,
-    mut stopped: watch::Receiver<bool>,
-) {
-    loop {
-        let stream = tokio::select! {
-            accepted = listener.accept() => match accepted {
-                Ok((stream, _)) => stream,
-                Err(_) => continue,
-            },
-            _ = stopped.changed() => return,
-        };
-        let state = state.clone();
-        tokio::spawn(async move {
-            let service = hyper::service::service_fn(move |req| {
-                let state = state.clone();
-                async move { Ok::<_, std::convert::Infallible>(answer(&state, req).await) }
-            });
-            let _ = hyper::server::conn::http1::Builder::new()
-                .serve_connection(TokioIo::new(stream), service)
-                .await;
-        });
     }
 }
 
