@@ -28,6 +28,7 @@ pub mod json;
 #[cfg(feature = "multipart")]
 pub mod multipart;
 pub mod openapi;
+#[cfg(feature = "validate")]
 mod pinned;
 mod profile;
 #[cfg(feature = "validate")]
@@ -47,4 +48,5 @@ pub use profile::{Profile, UnknownProfile};
 #[cfg(feature = "validate")]
 pub use registry::bundled;
 pub use schemas::{names, schema, schema_names, COMMON_DEFS, SCHEMA_BASE_URI};
+#[cfg(feature = "validate")]
 pub use validate::{is_valid, validate, ValidationError, Violation, MAX_VIOLATIONS};
