@@ -337,7 +337,7 @@ impl Client {
     }
 
     /// Sends one request whose answer may be an event stream, and reads it event by event
-    /// under `limits` ([`crate::sse`]): the head within the client's timeout, the whole answer
+    /// under `limits` (the bounded SSE reader, `sse.rs`): the head within the client's timeout, the whole answer
     /// within `limits.deadline`. An answer that is not a 2xx `text/event-stream` is read whole,
     /// as [`Client::send`] reads it, and its [`StreamExchange::events`] is `None`.
     ///

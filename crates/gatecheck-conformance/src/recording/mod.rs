@@ -1,6 +1,6 @@
 //! Recording a target's answers and replaying them (docs/recording.md).
 //!
-//! - [`format`]: the versioned recording format (`manifest.json`, one JSON file per exchange)
+//! - [`mod@format`]: the versioned recording format (`manifest.json`, one JSON file per exchange)
 //!   and its normalization (secrets to placeholders, multipart boundary, Unix times).
 //! - [`Recorder`]: a recording reverse proxy between a client and the target.
 //! - [`ReplayServer`]: answers requests from a [`Recording`]; requests it does not hold get a
