@@ -176,6 +176,9 @@ pub struct SideSpec {
     /// What a URL is taken for (`--target`): mock-only requests go only to a proven mock.
     /// An embedded mock is the mock whatever this says.
     pub target: TargetMode,
+    /// Headers sent with every request to a URL side (`--header`), for gateways that route or
+    /// authenticate by header; redacted from every output. Not sent to an embedded mock.
+    pub headers: Vec<(String, String)>,
 }
 
 /// One side, ready to run steps: its label, its runner and, for an embedded mock, the server.
@@ -217,7 +220,15 @@ impl OpenSide {
                 let target = mock_target(&server)?;
                 (target, Some(server), format!("mock ({profile})"))
             }
-            (Some(url), None) => (parse_target(url)?, None, url.clone()),
+            (Some(url), None) => {
+                let mut target = parse_target(url)?;
+                target.headers = spec
+                    .headers
+                    .iter()
+                    .map(|(k, v)| (k.clone(), Secret::new(v.clone())))
+                    .collect();
+                (target, None, url.clone())
+            }
         };
         if let Some(k) = &spec.api_key {
             target.api_key = Some(Secret::new(k.clone()));
@@ -247,6 +258,7 @@ impl OpenSide {
         for secret in [&target.api_key, &target.access_token]
             .into_iter()
             .flatten()
+            .chain(target.headers.iter().map(|(_, v)| v))
         {
             redactor.add_secret(secret);
         }

@@ -108,7 +108,7 @@ pub struct CheckArgs {
     /// A header sent with every request, `'Name: value'`; repeatable. For gateways that
     /// route or authenticate by header. The value is redacted from every output, and curl
     /// repros read it from `$GATECHECK_HEADER_<n>` (n counts the `--header` flags from 1).
-    #[arg(long = "header", short = 'H', value_name = "NAME: VALUE", value_parser = parse_header)]
+    #[arg(long = "header", short = 'H', value_name = "NAME: VALUE", value_parser = super::target_args::parse_header)]
     pub headers: Vec<(String, String)>,
     /// Send every request through this proxy (default: `HTTPS_PROXY`, `HTTP_PROXY`, `NO_PROXY`).
     #[arg(long, value_name = "URL")]
@@ -241,18 +241,6 @@ fn config(args: &CheckArgs, base_url: &str) -> anyhow::Result<RunnerConfig> {
     }
     gatecheck_conformance::select_checks(&c)?;
     Ok(c)
-}
-
-fn parse_header(s: &str) -> Result<(String, String), String> {
-    let (name, value) = s
-        .split_once(':')
-        .ok_or_else(|| format!("--header {s:?}: expected 'Name: value'"))?;
-    let name = name.trim();
-    let token = |b: u8| b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b);
-    if name.is_empty() || !name.bytes().all(token) {
-        return Err(format!("--header {s:?}: {name:?} is not a header name"));
-    }
-    Ok((name.to_owned(), value.trim().to_owned()))
 }
 
 fn parse_model(s: &str) -> Result<(ModelKind, String), String> {

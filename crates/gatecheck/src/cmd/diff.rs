@@ -56,6 +56,10 @@ pub struct DiffArgs {
     /// Per-request timeout, seconds.
     #[arg(long, default_value_t = 30, value_name = "SECS")]
     pub timeout: u64,
+    /// A header sent with every request to a URL side, `'Name: value'`; repeatable. For
+    /// gateways that route or authenticate by header; redacted from every output.
+    #[arg(long = "header", short = 'H', value_name = "NAME: VALUE", value_parser = super::target_args::parse_header)]
+    pub headers: Vec<(String, String)>,
     /// `--left`, `--left-mock` and the left target's profile, seed, epoch and credentials.
     #[command(flatten)]
     pub left: LeftSide,
@@ -74,8 +78,10 @@ pub fn run(args: DiffArgs) -> u8 {
 }
 
 async fn run_async(args: DiffArgs) -> anyhow::Result<u8> {
-    let left_args = args.left.spec(args.target);
-    let right_args = args.right.spec(args.target);
+    let mut left_args = args.left.spec(args.target);
+    let mut right_args = args.right.spec(args.target);
+    left_args.headers = args.headers.clone();
+    right_args.headers = args.headers.clone();
     let redactor = Redactor::new();
     let poll = poll_settings(args.poll_interval);
     let timeout = std::time::Duration::from_secs(args.timeout.max(1));

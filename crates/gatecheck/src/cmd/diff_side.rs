@@ -115,6 +115,7 @@ macro_rules! side_args {
                     key_id: self.key_id,
                     mock_seed: self.mock_seed,
                     mock_epoch: self.mock_epoch,
+                    headers: Vec::new(),
                 }
             }
         }

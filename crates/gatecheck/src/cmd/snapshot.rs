@@ -163,6 +163,7 @@ async fn run_sequence(
         user_id: args.credentials.user_id,
         key_id: args.credentials.key_id,
         target: gatecheck_conformance::TargetMode::Auto,
+        headers: Vec::new(),
     };
     let redactor = Redactor::new();
     let timeout = std::time::Duration::from_secs(args.timeout.max(1));

@@ -29,3 +29,17 @@ pub struct TargetCredentials {
     #[arg(long, value_name = "ID")]
     pub key_id: Option<i64>,
 }
+
+/// Parses `--header 'Name: value'` (`check` and `diff`): a header name of token characters, and
+/// the value after the first colon, trimmed.
+pub fn parse_header(s: &str) -> Result<(String, String), String> {
+    let (name, value) = s
+        .split_once(':')
+        .ok_or_else(|| format!("--header {s:?}: expected 'Name: value'"))?;
+    let name = name.trim();
+    let token = |b: u8| b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b);
+    if name.is_empty() || !name.bytes().all(token) {
+        return Err(format!("--header {s:?}: {name:?} is not a header name"));
+    }
+    Ok((name.to_owned(), value.trim().to_owned()))
+}
