@@ -113,16 +113,7 @@ impl Exchange {
 
     /// The media type of `Content-Type`, lowercased, without parameters.
     pub fn content_type(&self) -> Option<String> {
-        self.headers
-            .get(CONTENT_TYPE)
-            .and_then(|v| v.to_str().ok())
-            .map(|v| {
-                v.split(';')
-                    .next()
-                    .unwrap_or_default()
-                    .trim()
-                    .to_ascii_lowercase()
-            })
+        media_type(&self.headers)
     }
 
     /// A header as a string.

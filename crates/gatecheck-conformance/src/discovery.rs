@@ -102,6 +102,15 @@ impl RouteFamily {
     }
 }
 
+/// Whether the probes say the target serves `family`: true when it was not probed (an offline
+/// dry run probes nothing).
+pub fn serves(routes: &[RouteProbe], family: RouteFamily) -> bool {
+    routes
+        .iter()
+        .find(|p| p.family == family)
+        .is_none_or(|p| p.served)
+}
+
 /// Whether a status says the route does not exist on the target.
 pub fn not_served_status(status: u16) -> bool {
     matches!(status, 404 | 405 | 501)
@@ -488,15 +497,7 @@ pub fn needs(id: &str, route: &str) -> Needs {
 /// Why a check with these needs cannot run on a target with these probes: the routes it
 /// needs that are not served. `None` when it can run.
 pub fn unmet(needs: &Needs, routes: &[RouteProbe]) -> Option<String> {
-    if routes.is_empty() {
-        return None;
-    }
-    let served = |f: RouteFamily| {
-        routes
-            .iter()
-            .find(|p| p.family == f)
-            .is_none_or(|p| p.served)
-    };
+    let served = |f: RouteFamily| serves(routes, f);
     match needs {
         Needs::Nothing => None,
         Needs::AnyModelRoute => {

@@ -30,6 +30,7 @@ pub mod report;
 mod request;
 mod runner;
 pub mod sequence;
+mod setup;
 mod shard;
 mod skip;
 pub mod snapshot;

@@ -213,6 +213,58 @@ pub fn full_update_body(rec: &KeyRecord) -> Value {
     })
 }
 
+/// The fields `PUT /api/token/` edits (all but `status`) that `got` does not hold as `want`
+/// has them, each as `name: sent X, stored Y`.
+pub fn field_differences(want: &KeyRecord, got: &KeyRecord) -> Vec<String> {
+    let mut d = Vec::new();
+    let mut cmp = |name: &str, a: String, b: String| {
+        if a != b {
+            d.push(format!("{name}: sent {a}, stored {b}"));
+        }
+    };
+    cmp(
+        "name",
+        format!("{:?}", want.name),
+        format!("{:?}", got.name),
+    );
+    cmp(
+        "expired_time",
+        want.expired_time.to_string(),
+        got.expired_time.to_string(),
+    );
+    cmp(
+        "remain_quota",
+        want.remain_quota.to_string(),
+        got.remain_quota.to_string(),
+    );
+    cmp(
+        "unlimited_quota",
+        want.unlimited_quota.to_string(),
+        got.unlimited_quota.to_string(),
+    );
+    cmp(
+        "model_limits_enabled",
+        want.model_limits_enabled.to_string(),
+        got.model_limits_enabled.to_string(),
+    );
+    cmp(
+        "model_limits",
+        format!("{:?}", want.model_limits),
+        format!("{:?}", got.model_limits),
+    );
+    cmp(
+        "allow_ips",
+        format!("{:?}", want.allow_ips.clone().unwrap_or_default()),
+        format!("{:?}", got.allow_ips.clone().unwrap_or_default()),
+    );
+    cmp(
+        "group",
+        format!("{:?}", want.group),
+        format!("{:?}", got.group),
+    );
+    d
+}
+
 /// Reads one key with `GET /api/token/{id}`.
 pub async fn get_key(t: &Transport, id: i64) -> Result<Option<KeyRecord>, TransportError> {
     let ex = t

@@ -284,11 +284,8 @@ impl Transport {
         quota: i64,
         limits: SseLimits,
     ) -> Result<StreamExchange, TransportError> {
+        self.plan_or_pass(spec)?;
         let shared = &self.inner;
-        if shared.dry_run {
-            shared.planned.lock().push(spec.clone());
-            return Err(TransportError::DryRun);
-        }
         let mut attempt = 0u32;
         loop {
             if self.past_deadline() {
@@ -302,16 +299,36 @@ impl Transport {
                 return Ok(result);
             }
             let retry_after = parse_retry_after(result.exchange.header("retry-after"));
-            let delay = {
-                let mut rng = shared.rng.lock();
-                shared.backoff.delay(attempt, retry_after, &mut *rng)
-            };
-            if self.wait_reaches_deadline(delay) || !self.take_retry() {
+            if !self.wait_to_retry(attempt, retry_after).await {
                 return Ok(result);
             }
-            tokio::time::sleep(delay).await;
             attempt += 1;
         }
+    }
+
+    /// A dry run records `spec` and refuses to send it; otherwise passes.
+    fn plan_or_pass(&self, spec: &RequestSpec) -> Result<(), TransportError> {
+        if self.inner.dry_run {
+            self.inner.planned.lock().push(spec.clone());
+            return Err(TransportError::DryRun);
+        }
+        Ok(())
+    }
+
+    /// Waits out the backoff before retry `attempt` (`Retry-After` honoured) and counts the
+    /// retry; `false`, without waiting, when the wait would reach the deadline or the run's
+    /// retry budget is spent.
+    async fn wait_to_retry(&self, attempt: u32, retry_after: Option<std::time::Duration>) -> bool {
+        let shared = &self.inner;
+        let delay = {
+            let mut rng = shared.rng.lock();
+            shared.backoff.delay(attempt, retry_after, &mut *rng)
+        };
+        if self.wait_reaches_deadline(delay) || !self.take_retry() {
+            return false;
+        }
+        tokio::time::sleep(delay).await;
+        true
     }
 
     /// One exchange under the budget, the pacer, the concurrency permits and the deadline.
@@ -341,11 +358,8 @@ impl Transport {
         quota: i64,
         retry_5xx: bool,
     ) -> Result<Exchange, TransportError> {
+        self.plan_or_pass(spec)?;
         let shared = &self.inner;
-        if shared.dry_run {
-            shared.planned.lock().push(spec.clone());
-            return Err(TransportError::DryRun);
-        }
         let mut attempt = 0u32;
         loop {
             if self.past_deadline() {
@@ -377,14 +391,9 @@ impl Transport {
                 }
                 return result.map_err(Into::into);
             }
-            let delay = {
-                let mut rng = shared.rng.lock();
-                shared.backoff.delay(attempt, retry_after, &mut *rng)
-            };
-            if self.wait_reaches_deadline(delay) || !self.take_retry() {
+            if !self.wait_to_retry(attempt, retry_after).await {
                 return result.map_err(Into::into);
             }
-            tokio::time::sleep(delay).await;
             attempt += 1;
         }
     }

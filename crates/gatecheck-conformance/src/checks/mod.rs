@@ -201,10 +201,7 @@ pub(crate) struct Env {
 impl Env {
     /// Whether the target serves `family` (true when discovery did not probe it).
     pub fn serves(&self, family: RouteFamily) -> bool {
-        self.routes
-            .iter()
-            .find(|p| p.family == family)
-            .is_none_or(|p| p.served)
+        crate::discovery::serves(&self.routes, family)
     }
 }
 

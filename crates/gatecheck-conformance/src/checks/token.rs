@@ -6,8 +6,8 @@ use super::Kind::{Deviation, Failure};
 use super::{def, pass1, CheckDef, Ctx, Halt, Outcome, Pass, Phase};
 use crate::client::{Auth, Exchange, RequestSpec};
 use crate::generators::strategies::{allowlist, ascii_name, long_name, valid_name};
-use crate::target::full_update_body;
 use crate::target::wall_now;
+use crate::target::{field_differences, full_update_body};
 use gatecheck_schemas::rules::token::{
     apply_update, name_too_long, UpdateContext, UpdateFailure, IMPOSSIBLE_KEY_ID,
     MSG_NAME_TOO_LONG, MSG_NO_ACCESS_TO_GROUP,
@@ -290,7 +290,7 @@ async fn given_fields(ctx: &Ctx) -> Outcome {
         async move {
             let (spec, ex, v) = put(ctx, "", full_update_body(&rec)).await?;
             let got = expect_ok(ctx, &spec, &ex, &v, "a full update")?;
-            let diffs = differences(&rec, &got);
+            let diffs = field_differences(&rec, &got);
             if !diffs.is_empty() {
                 return Err(ctx.fail(
                     format!("given fields not stored as given: {}", diffs.join(", ")),
@@ -302,57 +302,6 @@ async fn given_fields(ctx: &Ctx) -> Outcome {
         }
     })
     .await
-}
-
-/// The editable fields (but `status`) of `want` that `got` does not hold.
-pub(super) fn differences(want: &KeyRecord, got: &KeyRecord) -> Vec<String> {
-    let mut d = Vec::new();
-    let mut cmp = |name: &str, a: String, b: String| {
-        if a != b {
-            d.push(format!("{name}: sent {a}, stored {b}"));
-        }
-    };
-    cmp(
-        "name",
-        format!("{:?}", want.name),
-        format!("{:?}", got.name),
-    );
-    cmp(
-        "expired_time",
-        want.expired_time.to_string(),
-        got.expired_time.to_string(),
-    );
-    cmp(
-        "remain_quota",
-        want.remain_quota.to_string(),
-        got.remain_quota.to_string(),
-    );
-    cmp(
-        "unlimited_quota",
-        want.unlimited_quota.to_string(),
-        got.unlimited_quota.to_string(),
-    );
-    cmp(
-        "model_limits_enabled",
-        want.model_limits_enabled.to_string(),
-        got.model_limits_enabled.to_string(),
-    );
-    cmp(
-        "model_limits",
-        format!("{:?}", want.model_limits),
-        format!("{:?}", got.model_limits),
-    );
-    cmp(
-        "allow_ips",
-        format!("{:?}", want.allow_ips.clone().unwrap_or_default()),
-        format!("{:?}", got.allow_ips.clone().unwrap_or_default()),
-    );
-    cmp(
-        "group",
-        format!("{:?}", want.group),
-        format!("{:?}", got.group),
-    );
-    d
 }
 
 async fn allow_ips(ctx: &Ctx) -> Outcome {

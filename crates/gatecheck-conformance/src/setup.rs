@@ -1,0 +1,408 @@
+//! Set-up and clean-up around the checks: whether the target is the mock, what it serves and
+//! which models it offers (`crate::discovery`), the working key (made through the mock's
+//! control API, with `POST /api/token/`, or the named `--key-id`, snapshotted), and putting
+//! that key back at the end.
+
+use crate::checks::Env;
+use crate::client::{Client, ClientConfig};
+use crate::config::{RunnerConfig, TargetMode};
+use crate::discovery::{
+    apply_model_options, bare_record, fetch_model_list, probe_routes, serves, ModelsSource,
+    ProbeCredentials, RouteFamily, RouteProbe,
+};
+use crate::redact::{Redactor, Secret};
+use crate::target::{
+    create_scratch_key, delete_key, fetch_catalog, get_key, known_capabilities, put_record,
+    wall_now, KeyOrigin, MockControl, SetupError, WorkKey,
+};
+use crate::transport::{Transport, TransportConfig};
+use gatecheck_schemas::types::{KeyRecord, ModelCapabilities, ModelRecord};
+use serde_json::{json, Value};
+use std::collections::BTreeMap;
+use std::net::{IpAddr, Ipv4Addr};
+use std::time::Duration;
+
+const FIXTURE_CATALOG: &str = include_str!("../fixtures/catalog.json");
+
+fn fixture_models() -> Vec<ModelRecord> {
+    #[derive(serde::Deserialize)]
+    struct File {
+        models: Vec<ModelRecord>,
+    }
+    serde_json::from_str::<File>(FIXTURE_CATALOG)
+        .map(|f| f.models)
+        .unwrap_or_default()
+}
+
+pub(crate) fn offline_env(cfg: &RunnerConfig) -> Env {
+    Env {
+        mock: None,
+        client_ip: cfg.client_ip,
+        models: fixture_models(),
+        caps: cfg.capabilities.clone().unwrap_or_else(known_capabilities),
+        groups: Vec::new(),
+        key: None,
+        has_access_token: cfg.target.access_token.is_some(),
+        has_api_key: cfg.target.api_key.is_some(),
+        video: Default::default(),
+        images: Default::default(),
+        notes: vec!["offline dry run: the target was not reached".into()],
+        routes: Vec::new(),
+        models_source: ModelsSource::None,
+        setup_requests: 0,
+        shrink_spent: Default::default(),
+    }
+}
+
+pub(crate) fn placeholder_key(cfg: &RunnerConfig) -> WorkKey {
+    let rec: KeyRecord = serde_json::from_value(json!({
+        "id": cfg.target.key_id.unwrap_or(0), "user_id": cfg.target.user_id.unwrap_or(0),
+        "key": "", "status": 1, "name": "gatecheck-scratch", "created_time": 0, "accessed_time": 0,
+        "expired_time": -1, "remain_quota": 5000000, "unlimited_quota": false,
+        "model_limits_enabled": false, "model_limits": "", "allow_ips": "", "used_quota": 0,
+        "group": "", "cross_group_retry": false
+    }))
+    .unwrap_or_else(|_| unreachable_record());
+    WorkKey {
+        id: rec.id,
+        secret: Secret::new("$GATECHECK_SCRATCH_KEY"),
+        baseline: rec,
+        origin: KeyOrigin::Mock,
+    }
+}
+
+fn unreachable_record() -> KeyRecord {
+    KeyRecord {
+        id: 0,
+        user_id: 0,
+        key: String::new(),
+        status: 1,
+        name: String::new(),
+        created_time: 0,
+        accessed_time: 0,
+        expired_time: -1,
+        remain_quota: 0,
+        unlimited_quota: false,
+        model_limits_enabled: false,
+        model_limits: String::new(),
+        allow_ips: None,
+        used_quota: 0,
+        group: String::new(),
+        cross_group_retry: false,
+    }
+}
+
+/// Whether the target is the mock, and what the report says about it.
+async fn classify(
+    cfg: &RunnerConfig,
+    t: &Transport,
+) -> Result<(Option<MockControl>, Vec<String>), SetupError> {
+    const NO_CONTROL: &str = "no control API: virtual-clock checks skipped, real-time polling used";
+    if !cfg.mock_control_allowed() {
+        let why = if cfg.target_mode == TargetMode::Deployment {
+            "--target deployment"
+        } else {
+            "--no-mock-control"
+        };
+        return Ok((None, vec![format!("{why}: {NO_CONTROL}")]));
+    }
+    let seen = MockControl::probe(t).await?;
+    Ok(match (seen, cfg.target_mode) {
+        (Some(m), _) => {
+            let mut notes = vec![format!(
+                "gatecheck mock signature seen (version {}, profile {}): control API and virtual clock used",
+                m.signature.as_ref().map_or("?", |s| s.version.as_str()),
+                m.profile.as_deref().unwrap_or("?"),
+            )];
+            if m.profile.as_deref() != Some(cfg.expect.as_str()) {
+                notes.push(format!(
+                    "the mock's profile is not --expect {}: expect deviations",
+                    cfg.expect
+                ));
+            }
+            (Some(m), notes)
+        }
+        (None, TargetMode::Mock) => (
+            Some(MockControl {
+                profile: None,
+                signature: None,
+            }),
+            vec!["--target mock: control API used although /__mock/health answered no mock signature".into()],
+        ),
+        (None, _) => (
+            None,
+            vec![format!(
+                "no gatecheck mock signature on /__mock/health: a deployment; {NO_CONTROL}"
+            )],
+        ),
+    })
+}
+
+/// Learns about the target and sets up the working key; on failure, names the stage.
+pub(crate) async fn discover(
+    cfg: &mut RunnerConfig,
+    t: &Transport,
+    redactor: &Redactor,
+) -> Result<Env, (&'static str, SetupError)> {
+    let (mock, notes) = classify(cfg, t).await.map_err(|e| ("health probe", e))?;
+    discover_rest(cfg, t, redactor, mock, notes).await
+}
+
+/// Names the discovery stage of an error.
+fn at<E: Into<SetupError>>(stage: &'static str) -> impl Fn(E) -> (&'static str, SetupError) {
+    move |e| (stage, e.into())
+}
+
+async fn discover_rest(
+    cfg: &mut RunnerConfig,
+    t: &Transport,
+    redactor: &Redactor,
+    mock: Option<MockControl>,
+    notes: Vec<String>,
+) -> Result<Env, (&'static str, SetupError)> {
+    let mut groups = Vec::new();
+    if let Some(m) = &mock {
+        let accounts = m.accounts(t).await.map_err(at("accounts"))?;
+        for a in &accounts {
+            if let Some(tok) = a.get("access_token").and_then(Value::as_str) {
+                redactor.add(tok);
+            }
+        }
+        let want = cfg.target.user_id.unwrap_or(1);
+        if let Some(a) = accounts
+            .iter()
+            .find(|a| a.get("id").and_then(Value::as_i64) == Some(want))
+        {
+            if cfg.target.access_token.is_none() {
+                if let Some(tok) = a.get("access_token").and_then(Value::as_str) {
+                    cfg.target.access_token = Some(Secret::new(tok));
+                }
+            }
+            cfg.target.user_id.get_or_insert(want);
+            groups = a
+                .get("groups")
+                .and_then(Value::as_array)
+                .map(|g| {
+                    g.iter()
+                        .filter_map(Value::as_str)
+                        .map(str::to_owned)
+                        .collect()
+                })
+                .unwrap_or_default();
+        }
+    }
+    let client_ip = cfg.client_ip.or_else(|| loopback_ip(cfg));
+    let creds = ProbeCredentials {
+        api_key: cfg.target.api_key.is_some(),
+        access_token: cfg.target.access_token.is_some(),
+    };
+    // A dry run sends nothing to model or key routes, not even a probe.
+    let routes = if cfg.dry_run {
+        Vec::new()
+    } else {
+        probe_routes(t, creds)
+            .await
+            .map_err(at("route discovery"))?
+    };
+    let (models, caps, models_source) = discover_models(cfg, t, &routes)
+        .await
+        .map_err(at("catalog"))?;
+    // A transport with the enriched target (access token, user id) for key setup.
+    let client = Client::new(ClientConfig {
+        timeout: cfg.request_timeout,
+        proxy: cfg.proxy.clone(),
+        ..ClientConfig::new(cfg.target.clone())
+    })
+    .map_err(|e| ("key setup", SetupError::Config(e.to_string())))?;
+    let kt = Transport::new(
+        client,
+        TransportConfig {
+            max_requests: None,
+            max_quota: None,
+            rate: cfg.rate,
+            concurrency: 1,
+            backoff: crate::backoff::Backoff::default(),
+            deadline: tokio::time::Instant::now() + Duration::from_secs(60),
+            dry_run: false,
+            seed: 0,
+            retry_budget: Some(8),
+        },
+    );
+    let has_token = cfg.target.access_token.is_some();
+    let key = if cfg.dry_run {
+        None
+    } else if let (Some(m), None) = (&mock, cfg.target.key_id) {
+        let rec = m
+            .create_key(&kt, json!({"name": "gatecheck-work", "user_id": cfg.target.user_id.unwrap_or(1), "remain_quota": 50_000_000, "expired_time": -1}))
+            .await
+            .map_err(at("key setup"))?
+            .ok_or_else(|| {
+                (
+                    "key setup",
+                    SetupError::Target("the mock did not create a key".into()),
+                )
+            })?;
+        Some(WorkKey {
+            id: rec.id,
+            secret: Secret::new(rec.key.clone()),
+            baseline: rec,
+            origin: KeyOrigin::Mock,
+        })
+    } else if let (Some(id), true) = (cfg.target.key_id, has_token) {
+        let snap = get_key(&kt, id)
+            .await
+            .map_err(at("key setup"))?
+            .ok_or_else(|| {
+                (
+                    "key setup",
+                    SetupError::Config(format!("GET /api/token/{id} did not return the key")),
+                )
+            })?;
+        let secret = cfg
+            .target
+            .api_key
+            .clone()
+            .or_else(|| {
+                (!snap.key.contains('*') && !snap.key.is_empty())
+                    .then(|| Secret::new(snap.key.clone()))
+            })
+            .ok_or_else(|| {
+                (
+                    "key setup",
+                    SetupError::Config("give --api-key: the key's secret is masked".into()),
+                )
+            })?;
+        let mut baseline = snap.clone();
+        baseline.status = 1;
+        baseline.allow_ips = Some(String::new());
+        baseline.model_limits_enabled = false;
+        if baseline.expired_time != -1 && baseline.expired_time < wall_now() + 3600 {
+            baseline.expired_time = -1;
+        }
+        Some(WorkKey {
+            id,
+            secret,
+            baseline,
+            origin: KeyOrigin::Snapshot(Box::new(snap)),
+        })
+    } else if cfg.allow_create_keys && has_token {
+        let name = format!("gatecheck-{:08x}", cfg.seed.unwrap_or(0) as u32);
+        let rec = create_scratch_key(&kt, &name)
+            .await
+            .map_err(at("key setup"))?;
+        if rec.key.contains('*') || rec.key.is_empty() {
+            let _ = delete_key(&kt, rec.id).await;
+            return Err((
+                "key setup",
+                SetupError::Config("the scratch key's secret is masked in the listing".into()),
+            ));
+        }
+        Some(WorkKey {
+            id: rec.id,
+            secret: Secret::new(rec.key.clone()),
+            baseline: rec,
+            origin: KeyOrigin::Created,
+        })
+    } else {
+        None
+    };
+    if let Some(k) = &key {
+        redactor.add_secret(&k.secret);
+    }
+    let mut notes = notes;
+    notes.push(format!(
+        "models: {} from {}",
+        models.len(),
+        models_source.describe()
+    ));
+    Ok(Env {
+        mock,
+        client_ip,
+        models,
+        caps,
+        groups,
+        key,
+        has_access_token: has_token,
+        has_api_key: cfg.target.api_key.is_some(),
+        video: Default::default(),
+        images: Default::default(),
+        notes,
+        routes,
+        models_source,
+        setup_requests: kt.sent(),
+        shrink_spent: Default::default(),
+    })
+}
+
+/// The run's models and their capabilities: the catalog (`GET /api/models`) when it is served
+/// and lists any, else OpenAI's model list (`GET /v1/models`, with the API key), then the
+/// user's `--model KIND=ID` on top.
+async fn discover_models(
+    cfg: &RunnerConfig,
+    t: &Transport,
+    routes: &[RouteProbe],
+) -> Result<
+    (
+        Vec<ModelRecord>,
+        BTreeMap<String, ModelCapabilities>,
+        ModelsSource,
+    ),
+    SetupError,
+> {
+    let catalog_served = serves(routes, RouteFamily::Catalog);
+    let mut models = if catalog_served {
+        fetch_catalog(t).await?
+    } else {
+        Vec::new()
+    };
+    let mut source = ModelsSource::Catalog;
+    if models.is_empty() && cfg.target.api_key.is_some() {
+        if let Some(ids) = fetch_model_list(t).await? {
+            models = ids.iter().map(|id| bare_record(id)).collect();
+            source = ModelsSource::ModelList;
+        }
+    }
+    if models.is_empty() {
+        source = if cfg.models.is_empty() {
+            ModelsSource::None
+        } else {
+            ModelsSource::Option
+        };
+    }
+    let known = cfg.capabilities.clone().unwrap_or_else(known_capabilities);
+    let mut caps = known.clone();
+    apply_model_options(&cfg.models, &mut models, &mut caps, &known);
+    Ok((models, caps, source))
+}
+
+fn loopback_ip(cfg: &RunnerConfig) -> Option<IpAddr> {
+    match cfg.target.base_url.host() {
+        Some(url::Host::Ipv4(ip)) if ip.is_loopback() => Some(IpAddr::V4(ip)),
+        Some(url::Host::Ipv6(ip)) if ip.is_loopback() => Some(IpAddr::V6(ip)),
+        Some(url::Host::Domain("localhost")) => Some(IpAddr::V4(Ipv4Addr::LOCALHOST)),
+        _ => None,
+    }
+}
+
+/// Restores, deletes or keeps the working key; returns what was done.
+pub(crate) async fn cleanup(t: &Transport, key: Option<&WorkKey>) -> Option<String> {
+    let key = key?;
+    Some(match &key.origin {
+        KeyOrigin::Mock => format!(
+            "key {} left in the mock (a scratch key made through its control API; it goes away with the mock)",
+            key.id
+        ),
+        KeyOrigin::Created => match delete_key(t, key.id).await {
+            Ok(true) => format!("scratch key {} deleted", key.id),
+            Ok(false) => format!("scratch key {} could NOT be deleted", key.id),
+            Err(e) => format!("scratch key {} could NOT be deleted: {e}", key.id),
+        },
+        KeyOrigin::Snapshot(snap) => match put_record(t, snap).await {
+            Ok(Some(rec)) if rec.status == snap.status => {
+                format!("key {} restored from its snapshot", key.id)
+            }
+            Ok(_) => format!("key {} restore incomplete: check it by hand", key.id),
+            Err(e) => format!("key {} could NOT be restored: {e}", key.id),
+        },
+    })
+}
