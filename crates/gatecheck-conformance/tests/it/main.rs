@@ -10,6 +10,7 @@ mod discovery;
 mod fuzz_inputs;
 mod healthy;
 mod hostile;
+mod mutation_proxy;
 mod mutations;
 mod normalize;
 mod openapi_replay;

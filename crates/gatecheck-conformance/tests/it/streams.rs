@@ -5,7 +5,7 @@
 //! is skipped with a cause, not failed.
 
 use super::against_mock::config;
-use super::mutations::start_proxy;
+use super::mutation_proxy::start_proxy;
 use super::planted::Bug;
 use gatecheck_conformance::{Report, Runner, SkipCause, Status};
 use gatecheck_mock::{ClockMode, Fault, MockServer};
