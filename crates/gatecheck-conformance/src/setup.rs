@@ -309,12 +309,6 @@ async fn discover_rest(
     if let Some(k) = &key {
         redactor.add_secret(&k.secret);
     }
-    let mut notes = notes;
-    notes.push(format!(
-        "models: {} from {}",
-        models.len(),
-        models_source.describe()
-    ));
     Ok(Env {
         mock,
         client_ip,
