@@ -55,6 +55,14 @@ pub struct SnapshotArgs {
     /// Per-request timeout, seconds.
     #[arg(long, default_value_t = 30, value_name = "SECS")]
     pub timeout: u64,
+    /// What the target is: `auto` (the mock only when `/__mock/health` answers the mock's
+    /// signature), `mock` (use its control API), `deployment` (never send `/__mock/*`).
+    #[arg(long, value_name = "KIND", default_value = "auto")]
+    pub target: gatecheck_conformance::TargetMode,
+    /// A header sent with every request, `'Name: value'`; repeatable (as `check --header`).
+    /// The value is redacted from every output.
+    #[arg(long = "header", short = 'H', value_name = "NAME: VALUE", value_parser = super::target_args::parse_header)]
+    pub headers: Vec<(String, String)>,
 }
 
 /// Arguments of `verify`.
@@ -162,8 +170,8 @@ async fn run_sequence(
         access_token: args.credentials.access_token.clone(),
         user_id: args.credentials.user_id,
         key_id: args.credentials.key_id,
-        target: gatecheck_conformance::TargetMode::Auto,
-        headers: Vec::new(),
+        target: args.target,
+        headers: args.headers.clone(),
     };
     let redactor = Redactor::new();
     let timeout = std::time::Duration::from_secs(args.timeout.max(1));
