@@ -43,6 +43,30 @@ impl KnownDifference {
     }
 }
 
+/// Labels each difference of step `step` with the row that explains it ([`known_row`]) and
+/// returns the rows, in order. When the status differs and no row explains that, no difference
+/// of the step is labelled: a body that differs because the answer is another one (a gateway's
+/// 500) is not explained by a row about the answer the row expects.
+pub(super) fn label(step: &str, differences: &mut [Difference]) -> Vec<KnownDifference> {
+    let status_unexplained = differences
+        .iter()
+        .any(|d| d.path == "/status" && known_row(step, d).is_none());
+    let mut known: Vec<KnownDifference> = Vec::new();
+    if status_unexplained {
+        return known;
+    }
+    for d in differences {
+        let Some(row) = known_row(step, d).and_then(KnownDifference::row) else {
+            continue;
+        };
+        d.known = Some(row.id.to_owned());
+        if !known.contains(&row) {
+            known.push(row);
+        }
+    }
+    known
+}
+
 /// Steps of the standard sequence whose every difference is one profile row, with the status
 /// new-api answers there when it differs from the documented one. A status the row does not
 /// give (a gateway's 500, say) is not explained by it.
@@ -170,5 +194,42 @@ pub fn known_row(step: &str, d: &Difference) -> Option<&'static str> {
             Some("NA4")
         }
         _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn d(path: &str, left: Value, right: Value) -> Difference {
+        Difference {
+            path: path.into(),
+            left: Some(left),
+            right: Some(right),
+            known: None,
+        }
+    }
+
+    #[test]
+    fn an_unexplained_status_leaves_the_whole_step_unlabelled() {
+        let step = "video.poll.unknown-id-404";
+        let mut gateway = vec![
+            d("/status", json!(404), json!(500)),
+            d(
+                "/body/error/message",
+                json!("task not found"),
+                json!("upstream down"),
+            ),
+        ];
+        assert!(label(step, &mut gateway).is_empty());
+        assert!(gateway.iter().all(|d| d.known.is_none()));
+        let mut new_api = vec![
+            d("/status", json!(404), json!(400)),
+            d("/body/code", json!(null), json!("task_not_exist")),
+        ];
+        let rows = label(step, &mut new_api);
+        assert_eq!(rows.iter().map(|r| r.id).collect::<Vec<_>>(), ["P3"]);
+        assert!(new_api.iter().all(|d| d.known.as_deref() == Some("P3")));
     }
 }

@@ -251,16 +251,7 @@ impl DiffRun<'_> {
         let rn = ro.normalize(&mut norms[1]);
         let (lv, rv) = (ln.to_value(), rn.to_value());
         let mut differences = diff_values(&lv, &rv);
-        let mut known: Vec<KnownDifference> = Vec::new();
-        for d in &mut differences {
-            let Some(row) = known_row(&step.id, d).and_then(KnownDifference::row) else {
-                continue;
-            };
-            d.known = Some(row.id.to_owned());
-            if !known.contains(&row) {
-                known.push(row);
-            }
-        }
+        let known = known::label(&step.id, &mut differences);
         let differs = !differences.is_empty();
         let request = lo
             .request()
