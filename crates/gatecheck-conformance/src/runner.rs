@@ -493,6 +493,13 @@ async fn run_one(d: &CheckDef, ctx: &Ctx) -> CheckResult {
             ev.decision = Some(decision.to_owned());
             r.evidence = Some(*ev);
         }
+        Err(Halt::SkipSeen(cause, mut ev)) => {
+            r.status = Status::Skipped;
+            r.skip_cause = Some(cause);
+            r.message = Some(ev.message.clone());
+            ev.cases_run = 0;
+            r.evidence = Some(*ev);
+        }
         Err(Halt::Skip(cause, m)) | Err(Halt::Stop(cause, m)) => {
             r.status = Status::Skipped;
             r.skip_cause = Some(cause);

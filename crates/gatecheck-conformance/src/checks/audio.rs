@@ -200,11 +200,15 @@ async fn format_bodies(ctx: &Ctx) -> Outcome {
         )?;
         let ex = ctx.send(&spec, price(ctx, &model)).await?;
         if !accepted(&ex) {
-            return Err(Halt::not_observed(format!(
-                "{} was answered {} (see audio.translation.response-formats)",
-                fmt.as_str(),
-                ex.status
-            )));
+            return Err(ctx.not_observed(
+                format!(
+                    "{} was answered {} (see audio.translation.response-formats)",
+                    fmt.as_str(),
+                    ex.status
+                ),
+                &spec,
+                Some(&ex),
+            ));
         }
         let ct = ex.content_type().unwrap_or_default();
         let text = ex.text();

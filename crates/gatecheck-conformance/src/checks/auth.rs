@@ -237,11 +237,15 @@ async fn calibrate(ctx: &Ctx, key: &str) -> Result<(), Halt> {
     if is_admitted(ex.status.as_u16()) {
         return Ok(());
     }
-    Err(Halt::not_observed(format!(
-        "GET /v1/models does not admit the key in its documented form (`Bearer <key>` was \
-         answered {}), so it cannot judge the key's other forms",
-        super::status_text(ex.status.as_u16())
-    )))
+    Err(ctx.not_observed(
+        format!(
+            "GET /v1/models does not admit the key in its documented form (`Bearer <key>` was \
+             answered {}), so it cannot judge the key's other forms",
+            super::status_text(ex.status.as_u16())
+        ),
+        &spec,
+        Some(&ex),
+    ))
 }
 
 /// Each header in `forms` is admitted (2xx) by the probe; a failure names the first that is

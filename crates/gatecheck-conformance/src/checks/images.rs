@@ -107,8 +107,10 @@ async fn png_size(ctx: &Ctx) -> Outcome {
             .json()
             .and_then(|v| serde_json::from_value::<ImageResult>(v).ok())
         else {
-            return Err(Halt::not_observed(
+            return Err(ctx.not_observed(
                 "no image result to inspect (see images.result)",
+                spec,
+                Some(ex),
             ));
         };
         let (w, h) = parse_size(size).unwrap_or((0, 0));
@@ -174,8 +176,10 @@ async fn usage(ctx: &Ctx) -> Outcome {
             .json()
             .and_then(|v| serde_json::from_value::<ImageResult>(v).ok())
         else {
-            return Err(Halt::not_observed(
+            return Err(ctx.not_observed(
                 "no image result to inspect (see images.result)",
+                spec,
+                Some(ex),
             ));
         };
         let u = r.usage;

@@ -130,6 +130,23 @@ pub(crate) async fn probe(ctx: &Ctx, model: &str) -> Result<(RequestSpec, Exchan
     Ok((spec, ex))
 }
 
+/// Whether the probe's answer refused the key (401 or 403) or admitted it (anything past the
+/// key checks: the empty prompt's 400, a 2xx). A 5xx says neither: a `not-observed` skip that
+/// carries the exchange, never a verdict on the key.
+fn judge(ctx: &Ctx, what: &str, spec: &RequestSpec, ex: &Exchange) -> Result<bool, Halt> {
+    if ex.status.is_server_error() {
+        return Err(ctx.not_observed(
+            format!(
+                "{what}: the model route answered {}, neither a refusal nor an admission",
+                ex.status
+            ),
+            spec,
+            Some(ex),
+        ));
+    }
+    Ok(refused(ex.status.as_u16()))
+}
+
 async fn refused_with(
     ctx: &Ctx,
     rec: KeyRecord,
@@ -137,7 +154,7 @@ async fn refused_with(
 ) -> Result<(RequestSpec, Exchange), Halt> {
     set_key(ctx, &rec).await?;
     let (spec, ex) = probe(ctx, &probe_model(ctx)).await?;
-    if !refused(ex.status.as_u16()) {
+    if !judge(ctx, what, &spec, &ex)? {
         return Err(ctx.fail(
             format!(
                 "{what}: the model route did not refuse the key ({})",
@@ -182,7 +199,7 @@ async fn unlimited(ctx: &Ctx) -> Outcome {
     rec.unlimited_quota = true;
     set_key(ctx, &rec).await?;
     let (spec, ex) = probe(ctx, &probe_model(ctx)).await?;
-    if refused(ex.status.as_u16()) {
+    if judge(ctx, "an unlimited key with remain_quota 0", &spec, &ex)? {
         return Err(ctx.fail(
             "an unlimited key with remain_quota 0 was refused",
             &spec,
@@ -257,7 +274,7 @@ async fn ip_allowlist(ctx: &Ctx) -> Outcome {
                 Some(ip_addr) => ip::allows(Some(&list), ip_addr),
                 None => admits,
             };
-            let was_refused = refused(ex.status.as_u16());
+            let was_refused = judge(ctx, &format!("allow_ips {list:?}"), &spec, &ex)?;
             if was_refused == expected {
                 return Err(ctx.fail(
                     format!(
@@ -334,7 +351,12 @@ async fn model_limits(ctx: &Ctx) -> Outcome {
             set_key(ctx, &rec).await?;
             let (spec, ex) = probe(ctx, &model).await?;
             let expected = model_allowed(&rec, &model);
-            let was_refused = refused(ex.status.as_u16());
+            let was_refused = judge(
+                ctx,
+                &format!("model_limits {:?}", rec.model_limits),
+                &spec,
+                &ex,
+            )?;
             if was_refused == expected {
                 let message = format!(
                     "model_limits_enabled={enabled} model_limits={:?}: {model} should be {}",
@@ -556,7 +578,7 @@ async fn state_machine(ctx: &Ctx) -> Outcome {
                     && client.is_none_or(|ip_addr| ip::allows(model_rec.allow_ips.as_deref(), ip_addr))
                     && model_allowed_in(&model_rec, &model, ctx.cfg.expect);
                 let skip_ip_unknown = client.is_none() && ip::is_restricted(model_rec.allow_ips.as_deref());
-                let was_refused = refused(pex.status.as_u16());
+                let was_refused = judge(ctx, &format!("step {}", i + 1), &pspec, &pex)?;
                 let na1 = model_rec.model_limits_enabled
                     && model_allowed_in(&model_rec, &model, Profile::Documented)
                     && !model_allowed_in(&model_rec, &model, Profile::NewApi);

@@ -142,6 +142,9 @@ pub(crate) enum Halt {
     Deviation(Box<Evidence>, &'static str),
     /// The check cannot run here, and why (missing credentials, no model...).
     Skip(SkipCause, String),
+    /// The check cannot judge the answer it got (a 500 where it needed a refusal or an
+    /// admission): a skip that carries that exchange, as a verdict does.
+    SkipSeen(SkipCause, Box<Evidence>),
     /// The run must stop (budget, deadline, dry run).
     Stop(SkipCause, String),
     /// Something went wrong that is not a contract verdict (connection lost...).
@@ -288,6 +291,19 @@ impl Ctx {
     /// Sends a request that may consume `quota` units.
     pub async fn send(&self, spec: &RequestSpec, quota: i64) -> Result<Exchange, Halt> {
         Ok(self.t.send(spec, quota).await?)
+    }
+
+    /// A `not-observed` skip that carries the exchange it could not judge.
+    pub fn not_observed(
+        &self,
+        message: impl Into<String>,
+        spec: &RequestSpec,
+        ex: Option<&Exchange>,
+    ) -> Halt {
+        Halt::SkipSeen(
+            SkipCause::NotObserved,
+            Box::new(self.evidence(message, spec, ex)),
+        )
     }
 
     /// A failure with the request and the answer as evidence.

@@ -32,14 +32,23 @@ pub fn summary_table(report: &Report) -> String {
             ));
         }
         out.push('\n');
+        // Failures and deviations, then the skips that carry the answer they could not judge.
+        let judged =
+            |c: &&&super::CheckResult| matches!(c.status, Status::Failed | Status::Deviation);
+        let unjudged = |c: &&&super::CheckResult| c.status == Status::Skipped;
         for c in notable
             .iter()
-            .filter(|c| matches!(c.status, Status::Failed | Status::Deviation))
+            .filter(judged)
+            .chain(notable.iter().filter(unjudged))
         {
             if let Some(e) = &c.evidence {
+                let kind = match c.skip_cause {
+                    Some(cause) => format!("skipped: {cause}"),
+                    None => c.kind.to_string(),
+                };
                 out.push_str(&format!(
-                    "── {} ({}; {})\n   {}\n",
-                    c.id, c.kind, c.spec, e.message
+                    "── {} ({kind}; {})\n   {}\n",
+                    c.id, c.spec, e.message
                 ));
                 if let Some(case) = &e.case {
                     out.push_str(&format!("   {case}\n"));

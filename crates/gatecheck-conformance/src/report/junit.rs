@@ -93,6 +93,9 @@ pub fn to_junit(report: &Report) -> String {
                     c.message.clone().unwrap_or_default()
                 ));
                 s.set_type(cause);
+                if c.evidence.is_some() {
+                    s.set_description(describe());
+                }
                 s
             }
             Status::Deviation if !report.strict => {

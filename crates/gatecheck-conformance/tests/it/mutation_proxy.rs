@@ -421,6 +421,9 @@ impl Proxy {
             Bug::ImageAs201 if path == "/v1/images/generations" && status == 200 => {
                 rparts.status = StatusCode::CREATED;
             }
+            Bug::KeyRefusalsAre502 if (status == 401 || status == 403) && path == "/v1/videos" => {
+                rparts.status = StatusCode::BAD_GATEWAY;
+            }
             Bug::Status401To403 if status == 401 && path.starts_with("/v1/") => {
                 rparts.status = StatusCode::FORBIDDEN;
             }

@@ -142,6 +142,44 @@ async fn an_acknowledged_write_that_is_not_applied_fails_the_run() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_probe_answered_5xx_is_a_skip_that_carries_the_answer_not_a_failure() {
+    // A 502 where a refused key was expected says neither "refused" nor "admitted": the key
+    // checks skip as not observed, with the exchange they could not judge, and fail nothing.
+    let only = vec!["key.*".to_owned()];
+    let (report, _) = run_checks(Bug::KeyRefusalsAre502, only).await;
+    let show = gatecheck_conformance::report::summary_table(&report);
+    for id in [
+        "key.disabled-rejected",
+        "key.expired-status-rejected",
+        "key.exhausted-status-rejected",
+        "key.expired-time-past-rejected",
+        "key.zero-quota-rejected",
+    ] {
+        let c = report.checks.iter().find(|c| c.id == id).expect(id);
+        assert_eq!(c.status, Status::Skipped, "{id}: {show}");
+        assert_eq!(
+            c.skip_cause,
+            Some(gatecheck_conformance::SkipCause::NotObserved),
+            "{id}"
+        );
+        let ev = c
+            .evidence
+            .as_ref()
+            .expect("the exchange it could not judge");
+        assert_eq!(ev.status, Some(502), "{ev:?}");
+        assert!(
+            ev.curl.as_deref().is_some_and(|c| c.contains("/v1/videos")),
+            "{ev:?}"
+        );
+    }
+    assert!(
+        report.checks.iter().all(|c| c.status != Status::Failed),
+        "{show}"
+    );
+    assert!(show.contains("(skipped: not observed;"), "{show}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_task_that_never_ends_is_reported_at_the_deadline_not_hung() {
     let (report, took) = run_with(Bug::NeverTerminal).await;
     let c = report

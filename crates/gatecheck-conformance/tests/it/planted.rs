@@ -12,6 +12,9 @@ pub(crate) enum Bug {
     /// Not a bug: stream requests lose what asks for a stream, so every answer is plain (a
     /// target that does not stream; `streams.rs`, not in [`planted`]).
     StreamIgnored,
+    /// Not planted for a check to catch: a gateway that answers 502 wherever the mock refuses a
+    /// key (401 or 403) on `POST /v1/videos` (`mutations.rs`: the key checks cannot judge it).
+    KeyRefusalsAre502,
     /// Key names are limited to 50 bytes instead of 50 characters.
     NameCountedInBytes,
     /// A disabled key is let through.
