@@ -185,7 +185,7 @@ async fn transcription(
     };
     cx.charge(cx.price(&model, usage))?;
     if stream {
-        return Ok(stream_transcript(cx, transcript, usage));
+        return Ok(stream_transcript(cx, &model, transcript, usage));
     }
 
     let language = if translate {
@@ -206,7 +206,7 @@ async fn transcription(
 
 /// The streamed transcription: one `transcript.text.delta` per word (with its leading space),
 /// then `transcript.text.done` with the whole text and the usage charged.
-fn stream_transcript(cx: &Ctx, t: Transcript, usage: Usage) -> MockResponse {
+fn stream_transcript(cx: &Ctx, model: &str, t: Transcript, usage: Usage) -> MockResponse {
     let (input, output) = (usage.input_tokens, usage.output_tokens);
     let text = t.text;
     let words: Vec<(usize, usize)> = text
@@ -244,6 +244,7 @@ fn stream_transcript(cx: &Ctx, t: Transcript, usage: Usage) -> MockResponse {
     let buffered = cx.profile() == Profile::NewApi;
     cx.stream(
         TRANSCRIPTIONS_PATH,
+        model,
         deltas.chain(done),
         Framing::Named,
         false,
@@ -380,7 +381,7 @@ async fn speech(cx: &Ctx, req: Request<Incoming>) -> Result<MockResponse, MockRe
     cx.charge(cx.price(&model, usage))?;
     let audio = media::speech(format, input, voice, speed);
     if stream {
-        return Ok(stream_speech(cx, audio, usage));
+        return Ok(stream_speech(cx, &model, audio, usage));
     }
     Ok(error::bytes_response(
         ACCEPTED,
@@ -397,7 +398,7 @@ const MIN_SPEECH_DELTAS: usize = 4;
 /// The streamed speech: `audio` in `speech.audio.delta` events (base64 parts of the same file
 /// as the non-streamed answer, each encoded when it is sent), then `speech.audio.done` with
 /// the usage charged. new-api relays each `data:` line alone (D-STREAM-1).
-fn stream_speech(cx: &Ctx, audio: Bytes, usage: Usage) -> MockResponse {
+fn stream_speech(cx: &Ctx, model: &str, audio: Bytes, usage: Usage) -> MockResponse {
     use base64::Engine as _;
     let (input, output) = (usage.input_tokens, usage.output_tokens);
     let chunk = audio
@@ -432,5 +433,12 @@ fn stream_speech(cx: &Ctx, audio: Bytes, usage: Usage) -> MockResponse {
         Profile::Documented => Framing::Named,
         Profile::NewApi => Framing::DataOnly,
     };
-    cx.stream(SPEECH_PATH, deltas.chain(done), framing, false, false)
+    cx.stream(
+        SPEECH_PATH,
+        model,
+        deltas.chain(done),
+        framing,
+        false,
+        false,
+    )
 }

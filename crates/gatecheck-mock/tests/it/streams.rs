@@ -16,28 +16,30 @@ use hyper_util::rt::TokioExecutor;
 use serde_json::{json, Value};
 use std::time::{Duration, Instant};
 
-/// One event as read: its `event:` name (if any) and its `data`.
+/// One event as read: its `event:` name (if any), its `data`, and when it arrived (from the
+/// sending of the request).
 #[derive(Debug)]
-struct Sse {
-    name: Option<String>,
-    data: String,
+pub(crate) struct Sse {
+    pub(crate) name: Option<String>,
+    pub(crate) data: String,
+    pub(crate) at: Duration,
 }
 
 /// A stream as read: the events, the frames it came in, its head, and how it ended.
 #[derive(Debug)]
-struct Read {
-    status: u16,
-    headers: http::HeaderMap,
-    events: Vec<Sse>,
-    frames: usize,
+pub(crate) struct Read {
+    pub(crate) status: u16,
+    pub(crate) headers: http::HeaderMap,
+    pub(crate) events: Vec<Sse>,
+    pub(crate) frames: usize,
     /// The body ended with an error (a cut).
-    cut: bool,
+    pub(crate) cut: bool,
     /// Bytes after the last complete event.
-    rest: String,
+    pub(crate) rest: String,
 }
 
 /// Parses the complete events of `buf` (blocks ended by a blank line), leaving the rest.
-fn take_events(buf: &mut String, out: &mut Vec<Sse>) {
+pub(crate) fn take_events(buf: &mut String, out: &mut Vec<Sse>, at: Duration) {
     while let Some(end) = buf.find("\n\n") {
         let block: String = buf.drain(..end + 2).collect();
         let (mut name, mut data) = (None, String::new());
@@ -48,12 +50,13 @@ fn take_events(buf: &mut String, out: &mut Vec<Sse>) {
                 data.push_str(d);
             }
         }
-        out.push(Sse { name, data });
+        out.push(Sse { name, data, at });
     }
 }
 
 /// Sends `body` to `path` with the demo key and reads the answer frame by frame.
-async fn read_stream(server: &MockServer, path: &str, ct: &str, body: Vec<u8>) -> Read {
+pub(crate) async fn read_stream(server: &MockServer, path: &str, ct: &str, body: Vec<u8>) -> Read {
+    let start = Instant::now();
     let client = Client::builder(TokioExecutor::new()).build_http::<Full<Bytes>>();
     let req = http::Request::post(format!("{}{path}", server.uri()))
         .header("authorization", bearer(KEY_ENABLED))
@@ -69,7 +72,7 @@ async fn read_stream(server: &MockServer, path: &str, ct: &str, body: Vec<u8>) -
                 if let Some(d) = f.data_ref() {
                     frames += 1;
                     buf.push_str(std::str::from_utf8(d).expect("utf-8"));
-                    take_events(&mut buf, &mut events);
+                    take_events(&mut buf, &mut events, start.elapsed());
                 }
             }
             Err(_) => {
@@ -88,14 +91,19 @@ async fn read_stream(server: &MockServer, path: &str, ct: &str, body: Vec<u8>) -
     }
 }
 
-async fn post_stream(server: &MockServer, path: &str, body: Value) -> Read {
+pub(crate) async fn post_stream(server: &MockServer, path: &str, body: Value) -> Read {
     let bytes = serde_json::to_vec(&body).expect("json");
     read_stream(server, path, "application/json", bytes).await
 }
 
 /// Checks every event against its schema and the order: deltas, then exactly one terminal
 /// event, last (then `[DONE]` when `done_marker`). Returns the events' JSON.
-fn check_events(read: &Read, terminal: &str, done_marker: bool, named: bool) -> Vec<Value> {
+pub(crate) fn check_events(
+    read: &Read,
+    terminal: &str,
+    done_marker: bool,
+    named: bool,
+) -> Vec<Value> {
     assert_eq!(read.status, 200, "{read:?}");
     assert_eq!(
         read.headers
@@ -137,7 +145,7 @@ async fn server(profile: Profile) -> MockServer {
         .await
 }
 
-fn speech_body(model: &str) -> Value {
+pub(crate) fn speech_body(model: &str) -> Value {
     json!({"model": model, "input": "The quick brown fox jumped over the lazy dog. ".repeat(4), "voice": "alloy"})
 }
 
@@ -212,7 +220,7 @@ async fn server_newapi() -> MockServer {
     server(Profile::NewApi).await
 }
 
-fn transcription_form(model: &str, stream: Option<&str>) -> Vec<u8> {
+pub(crate) fn transcription_form(model: &str, stream: Option<&str>) -> Vec<u8> {
     let wav = wav_of(4000);
     let mut parts: Vec<Part<'_>> = vec![
         ("model", None, model.as_bytes()),
