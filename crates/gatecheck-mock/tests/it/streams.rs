@@ -287,6 +287,88 @@ async fn transcriptions_stream_deltas_that_make_the_done_text() {
     }
 }
 
+/// The embedded fixtures with a diarization model, `gpt-4o-transcribe-diarize` (a copy of
+/// `gpt-4o-mini-transcribe` under that id).
+pub(crate) fn with_diarize_model() -> gatecheck_mock::Fixtures {
+    let mut fixtures = gatecheck_mock::Fixtures::embedded();
+    let base = "gpt-4o-mini-transcribe";
+    let mut model = fixtures
+        .catalog
+        .iter()
+        .find(|m| m.id == base)
+        .cloned()
+        .expect("the base model");
+    model.id = "gpt-4o-transcribe-diarize".into();
+    let caps = fixtures.capabilities[base].clone();
+    fixtures.capabilities.insert(model.id.clone(), caps);
+    fixtures.catalog.push(model);
+    fixtures
+}
+
+#[tokio::test]
+async fn a_diarization_model_streams_each_segment_after_its_deltas() {
+    let ct = format!("multipart/form-data; boundary={BOUNDARY}");
+    let path = "/v1/audio/transcriptions";
+    let wav = wav_of(12_000);
+    let form = |model: &str, format: &str, stream: &str| {
+        multipart(&[
+            ("model", None, model.as_bytes()),
+            ("file", Some("a.wav"), &wav),
+            ("response_format", None, format.as_bytes()),
+            ("stream", None, stream.as_bytes()),
+        ])
+    };
+    for profile in [Profile::Documented, Profile::NewApi] {
+        let server = MockServer::builder()
+            .profile(profile)
+            .fixtures(with_diarize_model())
+            .stream_event_gap(Duration::ZERO)
+            .start()
+            .await;
+        let diarize = "gpt-4o-transcribe-diarize";
+        let read = read_stream(&server, path, &ct, form(diarize, "diarized_json", "true")).await;
+        let events = check_events(&read, "transcript.text.done", false, true);
+        let (mut all, mut current, mut segments) = (String::new(), String::new(), 0);
+        for e in &events[..events.len() - 1] {
+            if e["type"] == "transcript.text.delta" {
+                let id = format!("seg_{:03}", segments + 1);
+                assert_eq!(e["segment_id"], id.as_str(), "{e}");
+                current.push_str(e["delta"].as_str().expect("delta"));
+                continue;
+            }
+            assert_eq!(e["type"], "transcript.text.segment");
+            segments += 1;
+            assert_eq!(
+                e["text"],
+                current.trim_end(),
+                "the segment's deltas make its text"
+            );
+            assert!(e["start"].as_f64() <= e["end"].as_f64(), "{e}");
+            all.push_str(&current);
+            current.clear();
+        }
+        assert!(
+            current.is_empty(),
+            "the last deltas are followed by their segment"
+        );
+        assert!(segments >= 2, "{segments} segments");
+        assert_eq!(events.last().expect("done")["text"], all.as_str());
+
+        // Without diarized_json, or on another model: no segment; diarized_json unstreamed,
+        // or on a model that does not diarize: refused.
+        let read = read_stream(&server, path, &ct, form(diarize, "json", "true")).await;
+        let events = check_events(&read, "transcript.text.done", false, true);
+        assert!(events.iter().all(|e| e.get("segment_id").is_none()));
+        assert!(events
+            .iter()
+            .all(|e| e["type"] != "transcript.text.segment"));
+        for (model, stream) in [(diarize, "false"), ("gpt-4o-mini-transcribe", "true")] {
+            let bad = read_stream(&server, path, &ct, form(model, "diarized_json", stream)).await;
+            assert!(bad.status == 400 || bad.status == 500, "{bad:?}");
+        }
+    }
+}
+
 fn image_body(partials: i64) -> Value {
     json!({"model": "gpt-image-1", "prompt": "a lighthouse", "size": "1024x1536", "stream": true, "partial_images": partials})
 }
