@@ -26,7 +26,15 @@ pub(crate) struct ScriptedFrame {
     pub(crate) bytes: Bytes,
 }
 
-/// The script of the streamed answers of one route (see the [module](self) documentation).
+/// The script of the streamed answers of one route (and optionally one model), installed with
+/// [`MockServer::script_stream`](crate::MockServer::script_stream): its events, the waits
+/// before them and a cut, for the next N matching answers or until the mock is reset.
+///
+/// A script replaces only the events of an answer the mock streams: the request is admitted
+/// (key, model, validation, charge) as without it. Scripted events are not validated (a
+/// malformed one may be scripted on purpose), only framed as server-sent events, each line of
+/// their data a `data:` line. They are framed once, when the script is built, and shared by
+/// every answer that plays it.
 ///
 /// ```
 /// use gatecheck_mock::{StreamPacing, StreamScript};

@@ -469,10 +469,9 @@ fn judge_transcript(s: &Streamed<'_>, events: &[StreamEvent], diarized: bool) ->
         }
     }
     if diarized && segments.is_empty() {
-        return Err(s.deviate(
-            "a diarization model asked for response_format diarized_json streamed no \
-             transcript.text.segment event",
-        ));
+        let message = "a diarization model asked for response_format diarized_json streamed \
+                       no transcript.text.segment event";
+        return Err(s.deviate(message));
     }
     Ok(())
 }
