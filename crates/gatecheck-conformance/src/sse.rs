@@ -1,8 +1,7 @@
 //! A bounded reader of `text/event-stream` answers (server-sent events).
 //!
-//! [`SseParser`] turns bytes into events as the WHATWG "event stream" grammar says (lines ended
-//! by CRLF, LF or CR; `event:` and `data:` fields, data lines joined by `\n`; comments and other
-//! fields ignored; a blank line ends an event). [`read_events`] reads a response body with it
+//! [`SseParser`] (from `gatecheck_schemas::sse`) turns bytes into events as the WHATWG "event
+//! stream" grammar says. [`read_events`] reads a response body with it
 //! under three bounds, a byte limit, an event limit and a deadline ([`SseLimits`]), noting the
 //! time of each event; whichever bound is reached first ends the read cleanly, and
 //! [`SseRead::end`] says which. A stream that stalls or never ends is therefore a finding for
@@ -10,6 +9,7 @@
 
 use crate::memory::{BodyError, Held, MemoryBudget};
 use bytes::Buf as _;
+pub use gatecheck_schemas::sse::SseParser;
 use http_body_util::BodyExt as _;
 use hyper::body::Body;
 use std::fmt;
@@ -98,85 +98,6 @@ pub struct SseRead {
     pub bytes: usize,
 }
 
-/// An incremental event-stream parser.
-///
-/// ```
-/// use gatecheck_conformance::SseParser;
-/// let mut p = SseParser::default();
-/// let mut out = Vec::new();
-/// p.push(b"event: a\ndata: {\"x\"", &mut out);
-/// assert!(out.is_empty());
-/// p.push(b":1}\r\n\r\ndata: [DONE]\n\n", &mut out);
-/// assert_eq!(out.len(), 2);
-/// assert_eq!((out[0].0.as_deref(), out[0].1.as_str()), (Some("a"), "{\"x\":1}"));
-/// assert_eq!((out[1].0.as_deref(), out[1].1.as_str()), (None, "[DONE]"));
-/// assert_eq!(p.pending(), 0);
-/// ```
-#[derive(Debug, Default)]
-pub struct SseParser {
-    /// Bytes of a line not yet ended.
-    line: Vec<u8>,
-    /// The last byte pushed was a CR: a LF right after it belongs to the same line end.
-    after_cr: bool,
-    name: Option<String>,
-    data: Option<String>,
-}
-
-impl SseParser {
-    /// Parses `bytes`, appending each complete event (`event:` name, data) to `out`.
-    pub fn push(&mut self, bytes: &[u8], out: &mut Vec<(Option<String>, String)>) {
-        for &b in bytes {
-            let after_cr = std::mem::take(&mut self.after_cr);
-            match b {
-                b'\n' if after_cr => {}
-                b'\n' | b'\r' => {
-                    self.after_cr = b == b'\r';
-                    let line = std::mem::take(&mut self.line);
-                    self.line_done(&line, out);
-                }
-                _ => self.line.push(b),
-            }
-        }
-    }
-
-    /// Bytes of an event not yet complete (a line without its end, fields without the blank
-    /// line).
-    pub fn pending(&self) -> usize {
-        self.line.len()
-            + self.name.as_ref().map_or(0, |n| n.len() + 1)
-            + self.data.as_ref().map_or(0, |d| d.len() + 1)
-    }
-
-    fn line_done(&mut self, line: &[u8], out: &mut Vec<(Option<String>, String)>) {
-        if line.is_empty() {
-            let name = self.name.take();
-            if let Some(data) = self.data.take() {
-                out.push((name, data));
-            }
-            return;
-        }
-        if line.first() == Some(&b':') {
-            return;
-        }
-        let text = String::from_utf8_lossy(line);
-        let (field, value) = match text.split_once(':') {
-            Some((f, v)) => (f, v.strip_prefix(' ').unwrap_or(v)),
-            None => (text.as_ref(), ""),
-        };
-        match field {
-            "event" => self.name = Some(value.to_owned()),
-            "data" => match &mut self.data {
-                Some(d) => {
-                    d.push('\n');
-                    d.push_str(value);
-                }
-                None => self.data = Some(value.to_owned()),
-            },
-            _ => {}
-        }
-    }
-}
-
 /// Reads the event stream `body` under `limits`, timing each event from `start` (when the
 /// request was sent). Bytes are held against `budget` as they arrive, like any body's; a
 /// budget spent is the one error, every bound an [`SseEnd`].
@@ -243,29 +164,6 @@ mod tests {
     use bytes::Bytes;
     use http_body_util::{Full, StreamBody};
     use hyper::body::Frame;
-
-    fn parse(chunks: &[&[u8]]) -> (Vec<(Option<String>, String)>, usize) {
-        let mut p = SseParser::default();
-        let mut out = Vec::new();
-        for c in chunks {
-            p.push(c, &mut out);
-        }
-        (out, p.pending())
-    }
-
-    #[test]
-    fn fields_comments_and_line_ends() {
-        let (out, rest) = parse(&[
-            b": hi\r",
-            b"\nevent:x\rdata: a\ndata:b\r\n\r\n",
-            b"id: 1\n\n",
-        ]);
-        assert_eq!(out, vec![(Some("x".to_owned()), "a\nb".to_owned())]);
-        assert_eq!(rest, 0);
-        let (out, rest) = parse(&[b"data: half"]);
-        assert!(out.is_empty());
-        assert_eq!(rest, 10);
-    }
 
     #[tokio::test]
     async fn a_body_is_read_to_its_end_or_to_a_bound() {

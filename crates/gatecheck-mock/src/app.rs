@@ -23,6 +23,8 @@ pub(crate) struct App {
     pub(crate) catalog: Catalog,
     pub(crate) journal: Journal,
     pub(crate) faults: FaultSet,
+    /// Stream scripts installed through the library API.
+    pub(crate) scripts: crate::script::StreamScripts,
     pub(crate) ids: Ids,
     pub(crate) ratelimit: RateLimiter,
     /// Flips to true when the server shuts down (ends hanging requests).
@@ -53,6 +55,7 @@ impl App {
             catalog,
             journal: Journal::new(config.journal_capacity),
             faults,
+            scripts: Default::default(),
             ids: Ids::new(config.seed),
             ratelimit: RateLimiter::new(config.rate_limit),
             shutdown,
@@ -63,7 +66,7 @@ impl App {
     }
 
     /// Back to the start: fixtures' state, empty journal, the configured faults only, no
-    /// rate-limit counts, no clock offset.
+    /// rate-limit counts, no stream scripts, no clock offset.
     pub(crate) fn reset(&self) {
         self.state.reset(&self.config.fixtures);
         self.journal.clear();
@@ -72,6 +75,7 @@ impl App {
             self.faults.add(fault.clone());
         }
         self.ratelimit.clear();
+        self.scripts.clear();
         self.clock.set_offset_ms(0);
     }
 

@@ -2,11 +2,14 @@
 //!
 //! Video progress and key expiry read this clock. Both kinds can be advanced: the virtual
 //! clock by exactly the amount asked, the real clock by adding an offset to wall time.
+//! Streams paced by the clock wait for it ([`Clock::wait_until_ms`]): every move of the
+//! clock wakes them.
 
 use serde::{Deserialize, Serialize};
 use std::sync::atomic::{AtomicI64, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use tokio::sync::Notify;
 
 /// The default start of a virtual clock: 2025-11-21T00:00:00Z.
 pub const DEFAULT_VIRTUAL_EPOCH: i64 = 1_763_683_200;
@@ -79,6 +82,8 @@ struct ClockInner {
     mode: ClockMode,
     /// Milliseconds added to the base time by `advance`.
     offset_ms: AtomicI64,
+    /// Woken on every move of the offset (advance, reset, state load).
+    moved: Notify,
 }
 
 impl Clock {
@@ -94,6 +99,7 @@ impl Clock {
             inner: Arc::new(ClockInner {
                 mode,
                 offset_ms: AtomicI64::new(0),
+                moved: Notify::new(),
             }),
         }
     }
@@ -162,11 +168,56 @@ impl Clock {
             .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |o| {
                 Some(o.saturating_add(ms))
             });
+        self.inner.moved.notify_waiters();
+    }
+
+    /// Waits until the clock reads `at_ms` (Unix milliseconds) or later: a virtual clock gets
+    /// there only through [`Clock::advance`]; a real clock by the passing of time or an
+    /// advance. Holds no lock while it waits.
+    ///
+    /// ```
+    /// # #[tokio::main(flavor = "current_thread")]
+    /// # async fn main() {
+    /// use gatecheck_mock::{Clock, ClockMode};
+    /// use std::time::Duration;
+    /// let clock = Clock::new(ClockMode::Virtual { epoch: 1000 });
+    /// let waiter = tokio::spawn({
+    ///     let clock = clock.clone();
+    ///     async move { clock.wait_until_ms(1_000_500).await }
+    /// });
+    /// tokio::task::yield_now().await;
+    /// assert!(!waiter.is_finished());
+    /// clock.advance(Duration::from_millis(500));
+    /// waiter.await.unwrap();
+    /// # }
+    /// ```
+    pub async fn wait_until_ms(&self, at_ms: i64) {
+        loop {
+            let moved = self.inner.moved.notified();
+            tokio::pin!(moved);
+            // Registered before the clock is read: a move in between still wakes it.
+            moved.as_mut().enable();
+            let now = self.now_ms();
+            if now >= at_ms {
+                return;
+            }
+            match self.inner.mode {
+                ClockMode::Virtual { .. } => moved.await,
+                ClockMode::Real => {
+                    let left = Duration::from_millis(u64::try_from(at_ms - now).unwrap_or(0));
+                    tokio::select! {
+                        _ = moved => {}
+                        _ = tokio::time::sleep(left) => {}
+                    }
+                }
+            }
+        }
     }
 
     /// Sets the offset added to the base time (used by reset and state load).
     pub(crate) fn set_offset_ms(&self, offset_ms: i64) {
         self.inner.offset_ms.store(offset_ms, Ordering::SeqCst);
+        self.inner.moved.notify_waiters();
     }
 
     /// The offset added to the base time.

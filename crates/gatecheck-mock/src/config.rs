@@ -21,6 +21,43 @@ pub const DEFAULT_BODY_TIMEOUT: Duration = Duration::from_secs(30);
 /// The default wait between two events of a streamed answer.
 pub const DEFAULT_STREAM_EVENT_GAP: Duration = Duration::from_millis(5);
 
+/// What the waits of a streamed answer (the gap between events, a script's waits) are
+/// measured on.
+///
+/// ```
+/// use gatecheck_mock::{MockConfig, StreamPacing};
+/// assert_eq!(MockConfig::default().stream_pacing, StreamPacing::Wall);
+/// assert_eq!(StreamPacing::parse("clock"), Some(StreamPacing::Clock));
+/// ```
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum StreamPacing {
+    /// Wall time: each event is sent its wait after the one before.
+    #[default]
+    Wall,
+    /// The mock's clock: each event is scheduled at a clock time (the stream's start plus
+    /// the waits before it) and is sent when the clock gets there. On a virtual clock that is
+    /// when [`Clock::advance`](crate::Clock::advance) (or `POST /__mock/clock/advance`)
+    /// reaches it, so a test releases the events one by one.
+    Clock,
+}
+
+impl StreamPacing {
+    /// Parses `wall` or `clock`.
+    ///
+    /// ```
+    /// use gatecheck_mock::StreamPacing;
+    /// assert_eq!(StreamPacing::parse("wall"), Some(StreamPacing::Wall));
+    /// assert_eq!(StreamPacing::parse("sundial"), None);
+    /// ```
+    pub fn parse(s: &str) -> Option<Self> {
+        match s {
+            "wall" => Some(Self::Wall),
+            "clock" => Some(Self::Clock),
+            _ => None,
+        }
+    }
+}
+
 /// A per-key rate limit: at most `requests` per `window`.
 ///
 /// ```
@@ -84,6 +121,8 @@ pub struct MockConfig {
     /// The wait between two events of a streamed answer (speech, transcription and image
     /// generation with streaming on), so that a client sees them arrive one by one.
     pub stream_event_gap: Duration,
+    /// Whether stream waits are wall time or the mock's clock ([`StreamPacing`]).
+    pub stream_pacing: StreamPacing,
 }
 
 impl Default for MockConfig {
@@ -106,6 +145,7 @@ impl Default for MockConfig {
             max_connections: DEFAULT_MAX_CONNECTIONS,
             state_file: None,
             stream_event_gap: DEFAULT_STREAM_EVENT_GAP,
+            stream_pacing: StreamPacing::Wall,
         }
     }
 }

@@ -251,11 +251,17 @@ impl Fault {
     /// assert!(!f.matches("GET", "/v1/models"));
     /// ```
     pub fn matches(&self, method: &str, path: &str) -> bool {
-        let pattern = self.route.trim();
-        match pattern.split_once(' ') {
-            Some((m, p)) => m.eq_ignore_ascii_case(method) && glob(p.trim(), path),
-            None => glob(pattern, path),
-        }
+        route_matches(&self.route, method, path)
+    }
+}
+
+/// Whether the route pattern `route` (`*`, `/v1/videos*`, `POST /v1/images/generations`)
+/// matches this request: faults and stream scripts match requests this way.
+pub(crate) fn route_matches(route: &str, method: &str, path: &str) -> bool {
+    let pattern = route.trim();
+    match pattern.split_once(' ') {
+        Some((m, p)) => m.eq_ignore_ascii_case(method) && glob(p.trim(), path),
+        None => glob(pattern, path),
     }
 }
 

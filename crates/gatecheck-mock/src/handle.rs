@@ -6,6 +6,7 @@ use crate::config::{MockConfig, RateLimit};
 use crate::faults::Fault;
 use crate::fixtures::Fixtures;
 use crate::journal::JournalEntry;
+use crate::script::StreamScript;
 use crate::state::{NewKey, StateSnapshot};
 use gatecheck_schemas::rules::ip;
 use gatecheck_schemas::types::{Account, KeyRecord, KEY_STATUS_ENABLED};
@@ -432,6 +433,26 @@ impl MockServerBuilder {
         self
     }
 
+    /// Measures stream waits on wall time (default) or on the mock's clock: with
+    /// [`StreamPacing::Clock`](crate::StreamPacing::Clock) and a virtual clock, each event is
+    /// sent when [`Clock::advance`] reaches its time.
+    ///
+    /// ```no_run
+    /// # async fn demo() {
+    /// use gatecheck_mock::{ClockMode, MockServer, StreamPacing};
+    /// let server = MockServer::builder()
+    ///     .clock(ClockMode::virtual_default())
+    ///     .stream_pacing(StreamPacing::Clock)
+    ///     .start()
+    ///     .await;
+    /// # let _ = server;
+    /// # }
+    /// ```
+    pub fn stream_pacing(mut self, pacing: crate::StreamPacing) -> Self {
+        self.config.stream_pacing = pacing;
+        self
+    }
+
     /// Starts the server on the current tokio runtime.
     ///
     /// ```no_run
@@ -644,6 +665,33 @@ impl MockServer {
         self.app.faults.add(fault)
     }
 
+    /// Scripts the streamed answers of a route (and optionally a model): their events,
+    /// waits and a cut, for the next N of them or until [`MockServer::reset`]. The request is
+    /// still admitted as without the script (key, model, validation, charge); only a request
+    /// the mock streams plays it. Scripts are tried in the order they were added.
+    ///
+    /// ```no_run
+    /// # async fn demo() {
+    /// use gatecheck_mock::{MockServer, StreamScript};
+    /// use serde_json::json;
+    /// use std::time::Duration;
+    /// let server = MockServer::start().await;
+    /// server.script_stream(
+    ///     StreamScript::new("POST /v1/audio/transcriptions")
+    ///         .model("gpt-4o-mini-transcribe")
+    ///         .event("transcript.text.delta", &json!({"type": "transcript.text.delta", "delta": "Hel"}))
+    ///         .wait(Duration::from_millis(300))
+    ///         .event("transcript.text.delta", &json!({"type": "transcript.text.delta", "delta": "lo"}))
+    ///         .cut_after(2) // the connection closes before any `transcript.text.done`
+    ///         .times(1),
+    /// );
+    /// // ... a client asking for a streamed transcription now sees two deltas, then a cut ...
+    /// # }
+    /// ```
+    pub fn script_stream(&self, script: StreamScript) {
+        self.app.scripts.add(script);
+    }
+
     /// Removes every fault.
     ///
     /// ```no_run
@@ -697,7 +745,7 @@ impl MockServer {
     }
 
     /// Back to the start: the fixtures' state, an empty journal, only the configured faults, no
-    /// rate-limit counts, no clock offset.
+    /// rate-limit counts, no stream scripts, no clock offset.
     ///
     /// ```no_run
     /// # async fn demo() {

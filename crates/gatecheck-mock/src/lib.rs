@@ -46,6 +46,7 @@ mod persist;
 mod ratelimit;
 mod render;
 mod routes;
+mod script;
 mod seeds;
 mod server;
 mod sse;
@@ -55,8 +56,8 @@ pub mod video;
 pub use auth::NEW_API_USER;
 pub use clock::{Clock, ClockMode, DEFAULT_VIRTUAL_EPOCH};
 pub use config::{
-    MockConfig, RateLimit, DEFAULT_BODY_TIMEOUT, DEFAULT_JOURNAL_CAPACITY, DEFAULT_MAX_BODY_BYTES,
-    DEFAULT_MAX_CONNECTIONS, DEFAULT_STREAM_EVENT_GAP,
+    MockConfig, RateLimit, StreamPacing, DEFAULT_BODY_TIMEOUT, DEFAULT_JOURNAL_CAPACITY,
+    DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_CONNECTIONS, DEFAULT_STREAM_EVENT_GAP,
 };
 pub use faults::{Fault, FaultKind};
 pub use fixtures::{FixtureError, Fixtures};
@@ -65,4 +66,5 @@ pub use journal::JournalEntry;
 pub use listen::listen;
 pub use routes::control::CONTROL_TOKEN_HEADER;
 pub use routes::REQUEST_ID_HEADER;
+pub use script::StreamScript;
 pub use state::{NewKey, StateSnapshot};

@@ -3,13 +3,16 @@
 //! A streamed answer is an [`SseBody`] over a lazy iterator of events: each event is built
 //! (encoded, framed) only when the connection asks for the next frame, so memory stays that of
 //! one event however many there are. A gap ([`crate::MockConfig::stream_event_gap`]) separates
-//! events; the stream faults ([`crate::FaultKind::StreamCut`], `StreamStall`,
+//! events, in wall time or on the mock's clock ([`crate::StreamPacing`]: each event is sent
+//! when the clock reaches its time); a script ([`crate::StreamScript`]) brings its own events,
+//! waits and cut. The stream faults ([`crate::FaultKind::StreamCut`], `StreamStall`,
 //! `StreamMalformed`) act on one event of it.
 //!
 //! Framing: `event: <type>\ndata: <json>\n\n` ([`Framing::Named`]), or `data: <json>\n\n`
 //! ([`Framing::DataOnly`], what new-api's `StreamScannerHandler` re-emits), optionally followed
 //! by `data: [DONE]\n\n`.
 
+use crate::clock::Clock;
 use crate::faults::FaultKind;
 use bytes::{BufMut, Bytes, BytesMut};
 use hyper::body::{Frame, SizeHint};
@@ -87,7 +90,7 @@ impl Aim {
 }
 
 /// How a stream is sent.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub(crate) struct Pacing {
     /// The framing of each event.
     pub(crate) framing: Framing,
@@ -98,21 +101,35 @@ pub(crate) struct Pacing {
     /// The whole stream is built first and sent with a `Content-Length`, without gaps (an
     /// answer a gateway read whole before relaying it).
     pub(crate) buffered: bool,
+    /// The waits are measured on this clock (each event is sent when the clock reaches its
+    /// time, [`crate::StreamPacing::Clock`]); `None`: wall time.
+    pub(crate) clock: Option<Clock>,
 }
+
+/// A framed event and the wait before it (`None`: the pacing's gap; none before the first).
+type Paced = (Option<Duration>, Bytes);
+
+/// The wait before the next event.
+type Wait = Pin<Box<dyn Future<Output = ()> + Send>>;
 
 /// A `text/event-stream` body produced event by event.
 pub struct SseBody {
-    events: Box<dyn Iterator<Item = Bytes> + Send>,
+    events: Box<dyn Iterator<Item = Paced> + Send>,
     pacing: Pacing,
     aim: Option<Aim>,
+    /// The connection is closed after this many events (a script's cut).
+    cut_after: Option<u32>,
     /// Index of the next event.
     index: u32,
-    /// The next event, pulled before its gap.
+    /// The next event, pulled before its wait.
     held: Option<Bytes>,
-    sleep: Option<Pin<Box<tokio::time::Sleep>>>,
+    wait: Option<Wait>,
+    /// On clock pacing: the clock time (Unix ms) the last event was due at.
+    due_ms: i64,
     /// The length of a buffered stream.
     exact: Option<u64>,
-    /// A cut fault sent its half event: the next poll ends the body with [`StreamCut`].
+    /// The stream is cut (a fault sent its half event, or a script's cut was reached): the
+    /// next poll ends the body with [`StreamCut`].
     cut: bool,
     finished: bool,
 }
@@ -163,50 +180,93 @@ impl SseBody {
         fault: Option<FaultKind>,
     ) -> Self {
         let framing = pacing.framing;
-        let framed = events.map(move |e| frame(&e, framing));
+        let framed = events.map(move |e| (None, frame(&e, framing)));
         let done = pacing
             .done_marker
-            .then(|| Bytes::from_static(b"data: [DONE]\n\n"));
-        let mut events: Box<dyn Iterator<Item = Bytes> + Send> = Box::new(framed.chain(done));
+            .then(|| (None, Bytes::from_static(b"data: [DONE]\n\n")));
+        Self::paced(Box::new(framed.chain(done)), pacing, fault, None)
+    }
+
+    /// A body playing a script's events (framed already, with their own waits), closed after
+    /// `cut_after` of them if set.
+    pub(crate) fn scripted(
+        playing: crate::script::Playing,
+        mut pacing: Pacing,
+        fault: Option<FaultKind>,
+    ) -> Self {
+        pacing.gap = playing.gap.unwrap_or(pacing.gap);
+        pacing.buffered = false;
+        let frames = playing.frames;
+        let events = (0..frames.len()).map(move |i| (frames[i].wait, frames[i].bytes.clone()));
+        Self::paced(Box::new(events), pacing, fault, playing.cut_after)
+    }
+
+    fn paced(
+        mut events: Box<dyn Iterator<Item = Paced> + Send>,
+        mut pacing: Pacing,
+        fault: Option<FaultKind>,
+        cut_after: Option<u32>,
+    ) -> Self {
         let aim = fault.as_ref().and_then(Aim::of);
         let mut exact = None;
-        let mut pacing = pacing;
         if pacing.buffered {
             // Built whole (as the gateway reads it whole), then sent with its length.
-            let all: Vec<Bytes> = events
+            let all: Vec<Paced> = events
                 .enumerate()
-                .map(|(i, b)| match aim {
-                    Some(Aim::Malformed(at)) if at as usize == i => malformed(&b),
-                    _ => b,
+                .map(|(i, (_, b))| match aim {
+                    Some(Aim::Malformed(at)) if at as usize == i => (None, malformed(&b)),
+                    _ => (None, b),
                 })
                 .collect();
-            exact = Some(all.iter().map(|b| b.len() as u64).sum());
+            exact = Some(all.iter().map(|(_, b)| b.len() as u64).sum());
             events = Box::new(all.into_iter());
             pacing.gap = Duration::ZERO;
+            pacing.clock = None;
         }
+        let due_ms = pacing.clock.as_ref().map_or(0, Clock::now_ms);
         Self {
             events,
             pacing,
             aim,
+            cut_after,
             index: 0,
             held: None,
-            sleep: None,
+            wait: None,
+            due_ms,
             exact,
             cut: false,
             finished: false,
         }
     }
 
-    /// The wait before event `index` (the gap, and a stall aimed at it).
-    fn wait_before(&self, index: u32) -> Duration {
-        let gap = if index > 0 {
+    /// The wait before event `index` (its own, or the gap; and a stall aimed at it, in wall
+    /// time), or `None` when it is due at once.
+    fn wait_before(&mut self, index: u32, own: Option<Duration>) -> Option<Wait> {
+        let gap = own.unwrap_or(if index > 0 {
             self.pacing.gap
         } else {
             Duration::ZERO
+        });
+        let stall = match self.aim {
+            Some(Aim::Stall(at, by)) if at == index => by,
+            _ => Duration::ZERO,
         };
-        match self.aim {
-            Some(Aim::Stall(at, by)) if at == index => gap + by,
-            _ => gap,
+        match &self.pacing.clock {
+            None => {
+                let total = gap + stall;
+                (!total.is_zero()).then(|| Box::pin(tokio::time::sleep(total)) as Wait)
+            }
+            Some(clock) => {
+                let ms = i64::try_from(gap.as_millis()).unwrap_or(i64::MAX);
+                self.due_ms = self.due_ms.saturating_add(ms);
+                let (clock, due) = (clock.clone(), self.due_ms);
+                (ms > 0 || !stall.is_zero()).then(|| {
+                    Box::pin(async move {
+                        clock.wait_until_ms(due).await;
+                        tokio::time::sleep(stall).await;
+                    }) as Wait
+                })
+            }
         }
     }
 
@@ -235,10 +295,13 @@ impl hyper::body::Body for SseBody {
         if this.finished {
             return Poll::Ready(None);
         }
+        if !this.cut && this.held.is_none() && this.cut_after == Some(this.index) {
+            this.cut = true;
+        }
         if this.cut {
-            // The half event is written before the connection is closed.
+            // What was sent is written before the connection is closed.
             let flush = this
-                .sleep
+                .wait
                 .get_or_insert_with(|| Box::pin(tokio::time::sleep(CUT_FLUSH)));
             if flush.as_mut().poll(cx).is_pending() {
                 return Poll::Pending;
@@ -247,21 +310,18 @@ impl hyper::body::Body for SseBody {
             return Poll::Ready(Some(Err(StreamCut)));
         }
         if this.held.is_none() {
-            let Some(next) = this.events.next() else {
+            let Some((own, next)) = this.events.next() else {
                 this.finished = true;
                 return Poll::Ready(None);
             };
             this.held = Some(next);
-            let wait = this.wait_before(this.index);
-            if !wait.is_zero() {
-                this.sleep = Some(Box::pin(tokio::time::sleep(wait)));
-            }
+            this.wait = this.wait_before(this.index, own);
         }
-        if let Some(sleep) = this.sleep.as_mut() {
-            if sleep.as_mut().poll(cx).is_pending() {
+        if let Some(wait) = this.wait.as_mut() {
+            if wait.as_mut().poll(cx).is_pending() {
                 return Poll::Pending;
             }
-            this.sleep = None;
+            this.wait = None;
         }
         let index = this.index;
         this.index += 1;
@@ -298,6 +358,7 @@ mod tests {
             done_marker: false,
             gap: Duration::ZERO,
             buffered,
+            clock: None,
         }
     }
 
@@ -331,5 +392,50 @@ mod tests {
         let text = std::str::from_utf8(&bytes).expect("utf-8");
         let data = text.split("data: ").nth(1).expect("data").trim_end();
         assert!(text.ends_with("\n\n") && serde_json::from_str::<serde_json::Value>(data).is_err());
+    }
+}
+
+#[cfg(test)]
+mod clock_tests {
+    use super::*;
+    use crate::clock::ClockMode;
+    use std::future::poll_fn;
+
+    /// Polls `body` for its next frame without waiting: `None` while it waits.
+    fn try_next(body: &mut SseBody) -> Option<Bytes> {
+        let waker = std::task::Waker::noop();
+        let mut cx = Context::from_waker(waker);
+        match hyper::body::Body::poll_frame(Pin::new(body), &mut cx) {
+            Poll::Ready(Some(Ok(frame))) => frame.into_data().ok(),
+            _ => None,
+        }
+    }
+
+    #[tokio::test]
+    async fn clock_pacing_sends_each_event_when_the_clock_reaches_it() {
+        let clock = Clock::new(ClockMode::Virtual { epoch: 1000 });
+        // An endless stream: nothing of it is built ahead, so memory is one event's.
+        let events = (0u64..).map(|i| Event::json("x.delta", &serde_json::json!({ "i": i })));
+        let pacing = Pacing {
+            framing: Framing::DataOnly,
+            done_marker: false,
+            gap: Duration::from_secs(2),
+            buffered: false,
+            clock: Some(clock.clone()),
+        };
+        let mut body = SseBody::new(events, pacing, None);
+        assert_eq!(
+            try_next(&mut body).as_deref(),
+            Some(&b"data: {\"i\":0}\n\n"[..])
+        );
+        for i in 1..500u64 {
+            assert!(try_next(&mut body).is_none(), "event {i} before its time");
+            clock.advance(Duration::from_millis(1999));
+            assert!(try_next(&mut body).is_none(), "event {i} 1 ms early");
+            clock.advance(Duration::from_millis(1));
+            let next = poll_fn(|cx| hyper::body::Body::poll_frame(Pin::new(&mut body), cx)).await;
+            let data = next.and_then(|f| f.ok()?.into_data().ok()).expect("event");
+            assert_eq!(data, format!("data: {{\"i\":{i}}}\n\n").as_bytes());
+        }
     }
 }

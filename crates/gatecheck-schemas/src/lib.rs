@@ -37,6 +37,7 @@ pub mod routes;
 pub mod rules;
 mod scan;
 mod schemas;
+pub mod sse;
 pub mod types;
 #[cfg(feature = "validate")]
 mod validate;

@@ -21,8 +21,8 @@ use crate::redact::truncate;
 use crate::sse::{SseEnd, SseLimits, SseRead};
 use base64::Engine as _;
 use gatecheck_schemas::rules::media::{
-    parse_mp3, parse_png, parse_size, parse_wav, speech_sse_supported, transcription_streams,
-    MAX_PARTIAL_IMAGES,
+    parse_mp3, parse_png, parse_size, parse_wav, speech_sse_supported, transcription_diarizes,
+    transcription_streams, DIARIZED_JSON, MAX_PARTIAL_IMAGES,
 };
 use gatecheck_schemas::rules::quota::Usage;
 use gatecheck_schemas::types::{stream_event_schema, StreamEvent};
@@ -35,8 +35,8 @@ pub(crate) const CHECKS: &[CheckDef] = &[
     def("stream.speech.unsupported-model", Deviation, "POST /v1/audio/speech", "DECISIONS: Streaming (SSE) D-STREAM-1 (tts-1 and tts-1-hd may not stream)",
         "`stream_format: \"sse\"` on a model that may not stream (tts-1, tts-1-hd) is refused as a bad request.",
         Phase::Shared, |c| Box::pin(speech_refused(c))),
-    def("stream.transcription", Deviation, "POST /v1/audio/transcriptions", "DECISIONS: Streaming (SSE) D-STREAM-2",
-        "With `stream=true`, a model that streams answers `text/event-stream`: `transcript.text.delta` events then exactly one `transcript.text.done`, last, each valid against its schema, ended within the stream deadline; the deltas concatenate to the done text.",
+    def("stream.transcription", Deviation, "POST /v1/audio/transcriptions", "DECISIONS: Streaming (SSE) D-STREAM-2, D-STREAM-5",
+        "With `stream=true`, a model that streams answers `text/event-stream`: `transcript.text.delta` events (and `transcript.text.segment` events, each with a unique id and start <= end) then exactly one `transcript.text.done`, last, each valid against its schema, ended within the stream deadline; the deltas concatenate to the done text. A diarization model, when the catalog has one, is also asked for `response_format=diarized_json`: its stream has segments, each after its deltas (D-STREAM-5).",
         Phase::Shared, |c| Box::pin(transcription(c))),
     def("stream.images", Deviation, "POST /v1/images/generations", "DECISIONS: Streaming (SSE) D-STREAM-3",
         "With `stream: true` and `partial_images: 2`, a b64_json model answers `text/event-stream`: at most 2 `image_generation.partial_image` events then exactly one `image_generation.completed`, last, each valid against its schema, ended within the stream deadline; every image is a PNG of the requested size.",
@@ -65,6 +65,14 @@ const SPEECH: Shape = Shape {
 const TRANSCRIPTION: Shape = Shape {
     row: "D-STREAM-2",
     what: "transcriptions",
+    deltas: &["transcript.text.delta", "transcript.text.segment"],
+    terminal: "transcript.text.done",
+};
+
+/// A diarized transcription stream (`diarized_json`): the same events, decided by D-STREAM-5.
+const DIARIZED: Shape = Shape {
+    row: "D-STREAM-5",
+    what: "diarized transcriptions",
     deltas: &["transcript.text.delta", "transcript.text.segment"],
     terminal: "transcript.text.done",
 };
@@ -385,30 +393,71 @@ async fn speech_refused(ctx: &Ctx) -> Outcome {
 
 async fn transcription(ctx: &Ctx) -> Outcome {
     let route = "/v1/audio/transcriptions";
-    let Some(model) = ctx
+    let streaming = ctx
         .models_with(|c| c.transcription.as_ref().is_some_and(|t| t.transcription))
         .into_iter()
         .map(|(m, _)| m.id.clone())
-        .find(|m| transcription_streams(m))
-    else {
+        .filter(|m| transcription_streams(m))
+        .collect::<Vec<_>>();
+    let Some(model) = streaming.first().cloned() else {
         return Err(Halt::no_model(
             "no transcription model that streams (whisper-1 ignores stream): give --model transcription=ID",
         ));
     };
-    let file = ("speech.wav", media::wav(600));
-    let spec = upload(
-        ctx,
-        route,
-        Some(&model),
-        Some(file),
-        &[("stream", "true".to_owned())],
-    )?;
-    let s = open(ctx, &spec, price(ctx, &model), &TRANSCRIPTION).await?;
-    let events = judge_events(&s)?;
+    // A diarization model is asked for `diarized_json` too: its stream has segments (D-STREAM-5).
+    let diarize = streaming.into_iter().find(|m| transcription_diarizes(m));
+    let mut cases = vec![(model, false)];
+    cases.extend(diarize.map(|m| (m, true)));
+    let mut notes = Vec::new();
+    for (model, diarized) in &cases {
+        let file = ("speech.wav", media::wav(if *diarized { 6000 } else { 600 }));
+        let mut extra = vec![("stream", "true".to_owned())];
+        if *diarized {
+            extra.push(("response_format", DIARIZED_JSON.to_owned()));
+        }
+        let spec = upload(ctx, route, Some(model), Some(file), &extra)?;
+        let shape = if *diarized { &DIARIZED } else { &TRANSCRIPTION };
+        let s = open(ctx, &spec, price(ctx, model), shape).await?;
+        let events = judge_events(&s)?;
+        judge_transcript(&s, &events, *diarized)?;
+        notes.push(format!("{model}: {}", s.note()));
+    }
+    Ok(Pass {
+        cases: cases.len() as u32,
+        note: Some(notes.join("; ")),
+    })
+}
+
+/// A transcription stream's content: the deltas concatenate to the done text; each segment
+/// (`transcript.text.segment`) has a unique id and starts no later than it ends; a diarized
+/// stream (`diarized_json`) has at least one segment, and the deltas that name a segment
+/// come before it.
+fn judge_transcript(s: &Streamed<'_>, events: &[StreamEvent], diarized: bool) -> Result<(), Halt> {
     let mut deltas = String::new();
-    for e in &events {
+    let mut segments: Vec<&str> = Vec::new();
+    for e in events {
         match e {
-            StreamEvent::TranscriptTextDelta { delta } => deltas.push_str(delta),
+            StreamEvent::TranscriptTextDelta { delta, segment_id } => {
+                if let Some(id) = segment_id.as_deref().filter(|id| segments.contains(id)) {
+                    return Err(s.deviate(format!(
+                        "a delta of segment {id} came after transcript.text.segment {id}"
+                    )));
+                }
+                deltas.push_str(delta);
+            }
+            StreamEvent::TranscriptTextSegment { id, start, end, .. } => {
+                if segments.contains(&id.as_str()) {
+                    return Err(
+                        s.deviate(format!("two transcript.text.segment events have id {id}"))
+                    );
+                }
+                if start > end {
+                    return Err(s.deviate(format!(
+                        "transcript.text.segment {id} starts at {start} s, after its end {end} s"
+                    )));
+                }
+                segments.push(id);
+            }
             StreamEvent::TranscriptTextDone { text, .. } if *text != deltas => {
                 return Err(s.deviate(format!(
                     "the deltas concatenate to \"{}\", but transcript.text.done has \"{}\"",
@@ -419,10 +468,12 @@ async fn transcription(ctx: &Ctx) -> Outcome {
             _ => {}
         }
     }
-    Ok(Pass {
-        cases: 1,
-        note: Some(s.note()),
-    })
+    if diarized && segments.is_empty() {
+        let message = "a diarization model asked for response_format diarized_json streamed \
+                       no transcript.text.segment event";
+        return Err(s.deviate(message));
+    }
+    Ok(())
 }
 
 /// Partial images asked for by `stream.images`.

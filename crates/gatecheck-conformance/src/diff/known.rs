@@ -1,5 +1,6 @@
 //! The known differences between the `documented` and `new-api` profiles: each differing path
 //! of a step is matched against the rows of docs/DECISIONS.md (`P1`..`P6`, `NA1`..`NA14`,
+//! the stream rows `D-STREAM-*`,
 //! from [`gatecheck_schemas::decisions`]); a match labels the difference with the row id, and
 //! a difference no row explains stays plain.
 
@@ -200,6 +201,22 @@ pub fn known_row(step: &str, d: &Difference) -> Option<&'static str> {
         }
         // NA3: no top-level video_url.
         p if p.ends_with("/video_url") && d.right.is_none() => Some("NA3"),
+        // D-STREAM-1: new-api re-emits each speech event without its `event:` line.
+        p if step == "stream.speech.sse"
+            && p.starts_with("/events/")
+            && p.ends_with("/event")
+            && d.right.is_none() =>
+        {
+            Some("D-STREAM-1")
+        }
+        // D-STREAM-3: new-api ends an image stream with `data: [DONE]`.
+        p if step == "stream.images.partials"
+            && p.starts_with("/events/")
+            && d.left.is_none()
+            && d.right == Some(serde_json::json!({"data": "[DONE]"})) =>
+        {
+            Some("D-STREAM-3")
+        }
         // NA4: an erroring task reports `failed`.
         p if p.ends_with("/status") && left == Some("error") && right == Some("failed") => {
             Some("NA4")

@@ -13,10 +13,13 @@
 //! | timestamps (`*_at`, `*_time`, `created`) | `"[timestamp]"`; `0` and `-1` are kept; a `completed_at` before `created_at` becomes `"[timestamp before created_at!]"` |
 //! | key secrets (`key`, `sk-…`) | `"[secret]"` |
 //! | request ids (header, and `request id: …` in messages) | `"[request-id]"` |
-//! | base64 payloads | `"[png 1024x1024 ~1MiB]"` (type, dimensions, size class) |
+//! | base64 payloads (`b64_json`, a speech delta's `audio`, long base64 anywhere) | `"[png 1024x1024 ~1MiB]"` (type, dimensions, size class) |
 //! | URLs | `https://[host]/path`, id-like segments as ids, query `?[query]` |
 //! | quota balances (`remain_quota`, `used_quota`, `total_used`, `total_available`) | `"[quota]"` |
 //! | the catalog's `features` | sorted |
+//!
+//! A streamed answer (`text/event-stream`) is normalized event by event, each event's data by
+//! the same rules ([`Normalizer::normalize_events`]).
 //!
 //! Ids are numbered per [`Normalizer`]: one normalizer per target and sequence keeps equality
 //! relations (the id a create returned is the id the poll shows) without the values.
@@ -25,6 +28,7 @@
 mod media;
 mod rules;
 mod selector;
+mod stream;
 
 pub use media::{size_class, sniff, summarize_base64, summarize_bytes};
 pub use rules::{Action, Rule, RuleSet, RulesError, ValueType};
@@ -53,6 +57,10 @@ pub struct NormalizedResponse {
     /// A binary body, summarized: `[mp3 ~16KiB]`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub binary: Option<String>,
+    /// A `text/event-stream` body, event by event: `{"event": <name>, "data": <normalized>}`
+    /// (see [`Normalizer::normalize_events`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub events: Option<Vec<Value>>,
 }
 
 impl NormalizedResponse {
@@ -152,8 +160,13 @@ impl Normalizer {
             body: None,
             text: None,
             binary: None,
+            events: None,
         };
         if body.is_empty() {
+            return out;
+        }
+        if stream::is_event_stream(&content_type) {
+            out.events = Some(self.normalize_events(body));
             return out;
         }
         let binary_type = ["audio/", "video/", "image/", "application/octet-stream"]

@@ -278,6 +278,9 @@ impl RuleSet {
             Rule::path("**/created", Timestamp),
             // Payloads.
             Rule::path("**/b64_json", Media),
+            Rule::path("/audio", Media)
+                .of_type(ValueType::String)
+                .note("a speech.audio.delta event's base64 audio"),
             Rule::pattern("^[A-Za-z0-9+/]{200,}={0,2}$", Media)
                 .note("long base64 anywhere: summarized"),
             // URLs.

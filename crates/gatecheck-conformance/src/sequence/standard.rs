@@ -28,6 +28,14 @@ pub struct SequenceOptions {
     pub video_model: (String, Vec<i64>),
     /// Whether to include the key-management steps (they edit the target's key, and restore it).
     pub key_steps: bool,
+    /// Whether to include the streamed answers (SSE speech, transcription, image generation;
+    /// DECISIONS D-STREAM), compared event by event. Off by default: snapshot directories
+    /// recorded without them keep verifying.
+    pub streams: bool,
+    /// A speech model that may stream (`stream_format: "sse"`).
+    pub stream_speech_model: String,
+    /// A transcription model that streams (`stream=true`).
+    pub stream_transcription_model: String,
 }
 
 impl Default for SequenceOptions {
@@ -46,6 +54,9 @@ impl Default for SequenceOptions {
             ),
             video_model: ("sora-2".into(), vec![4, 8]),
             key_steps: true,
+            streams: false,
+            stream_speech_model: "gpt-4o-mini-tts".into(),
+            stream_transcription_model: "gpt-4o-mini-transcribe".into(),
         }
     }
 }
@@ -409,6 +420,14 @@ impl Sequence {
             },
         ));
 
+        if o.streams {
+            // Their own draws: the other steps' values do not depend on whether they run.
+            stream_steps(
+                &mut SmallRng::seed_from_u64(seed ^ 0x5353_4531),
+                &o,
+                &mut steps,
+            );
+        }
         if o.key_steps {
             key_steps(&mut rng, &mut draws, &mut steps);
         }
@@ -417,6 +436,63 @@ impl Sequence {
         }
         Sequence { seed, steps }
     }
+}
+
+/// Streamed answers (D-STREAM): speech as SSE, a model that may not stream speech, a streamed
+/// transcription, an image generation with two partial images.
+fn stream_steps(rng: &mut SmallRng, o: &SequenceOptions, steps: &mut Vec<Step>) {
+    let voice = pick(rng, &o.speech_model.1, "alloy".into());
+    let speech = |model: &str, input: String| {
+        json!({"model": model, "input": input, "voice": voice, "response_format": "mp3",
+               "stream_format": "sse"})
+    };
+    for (id, title, body) in [
+        (
+            "stream.speech.sse",
+            "speech as server-sent events",
+            speech(&o.stream_speech_model, words(rng, 6)),
+        ),
+        (
+            "stream.speech.unsupported-model",
+            "sse speech on a model that may not stream",
+            speech(&o.speech_model.0, words(rng, 2)),
+        ),
+    ] {
+        steps.push(Step::new(id, title, move |ctx| {
+            Ok(RequestSpec::post("/v1/audio/speech")
+                .auth(api_key(ctx)?)
+                .json(body.clone()))
+        }));
+    }
+    let wav = crate::generators::media::wav(rng.gen_range(300..900));
+    let model = o.stream_transcription_model.clone();
+    steps.push(Step::new(
+        "stream.transcription",
+        "transcription as server-sent events",
+        move |ctx| {
+            Ok(RequestSpec::post("/v1/audio/transcriptions")
+                .auth(api_key(ctx)?)
+                .multipart(translation(
+                    &model,
+                    &wav,
+                    "speech.wav",
+                    &[("stream", "true")],
+                )))
+        },
+    ));
+    let (model, sizes) = o.image_b64_model.clone();
+    let body = json!({"model": model, "prompt": words(rng, 3),
+                      "size": pick(rng, &sizes, "1024x1024".into()),
+                      "stream": true, "partial_images": 2});
+    steps.push(Step::new(
+        "stream.images.partials",
+        "image generation with two partial images",
+        move |ctx| {
+            Ok(RequestSpec::post("/v1/images/generations")
+                .auth(api_key(ctx)?)
+                .json(body.clone()))
+        },
+    ));
 }
 
 /// Key management: read, update (valid, too long, multi-byte), status without `status_only`,
@@ -619,6 +695,8 @@ pub fn check_of(step: &str) -> &str {
         "token.update.wrong-access-token" => "auth.token.wrong-token-rejected",
         "token.update.missing-new-api-user" => "auth.token.new-api-user-optional",
         "token.restore" | "token.restore.status" => "sequence.restore",
+        "stream.speech.sse" => "stream.speech",
+        "stream.images.partials" => "stream.images",
         other => other,
     }
 }

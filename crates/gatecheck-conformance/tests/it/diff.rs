@@ -213,3 +213,74 @@ async fn a_difference_no_row_explains_stays_plain() {
     assert!(text.contains("other differences: "), "{text}");
     assert!(text.contains("(known difference P3)"), "{text}");
 }
+
+/// The standard sequence's streamed steps alone (compared event by event).
+fn stream_sequence(seed: u64) -> Sequence {
+    let options = SequenceOptions {
+        streams: true,
+        ..SequenceOptions::default()
+    };
+    let mut sequence = Sequence::standard(seed, &options);
+    sequence.steps.retain(|s| s.id.starts_with("stream."));
+    assert_eq!(sequence.steps.len(), 4);
+    sequence
+}
+
+async fn diff_streams(left: &MockServer, right: &MockServer, seed: u64) -> DiffReport {
+    let sequence = stream_sequence(seed);
+    let (normalizer, redactor) = (Normalizer::builtin(), Redactor::new());
+    let run = DiffRun {
+        sequence: &sequence,
+        left_label: "left".into(),
+        right_label: "right".into(),
+        normalizer: &normalizer,
+        redactor: &redactor,
+    };
+    run.run(&mut runner(left), &mut runner(right)).await
+}
+
+/// Streams are compared event by event: two mocks with other ids, times and images' bytes
+/// give no difference; the profiles differ only where a D-STREAM row says; a malformed event
+/// shows at its index.
+#[tokio::test]
+async fn streams_are_compared_event_by_event() {
+    let mock = |seed: u64, epoch: i64, profile: Profile| {
+        MockServer::builder()
+            .seed(seed)
+            .profile(profile)
+            .clock(ClockMode::Virtual { epoch })
+            .stream_event_gap(std::time::Duration::ZERO)
+            .start()
+    };
+    let left = mock(1, 1_763_683_200, Profile::Documented).await;
+    let right = mock(2, 1_800_000_000, Profile::Documented).await;
+    let report = diff_streams(&left, &right, 5).await;
+    assert!(
+        report.is_empty(),
+        "{}",
+        render_text(&report, Style::default())
+    );
+    assert!(report
+        .steps
+        .iter()
+        .all(|s| s.left["events"].is_array() || s.step == "stream.speech.unsupported-model"));
+
+    let new_api = mock(3, 1_763_683_200, Profile::NewApi).await;
+    let report = diff_streams(&left, &new_api, 5).await;
+    assert!(
+        report.unexplained().is_empty(),
+        "{:?}",
+        report.unexplained()
+    );
+    let mut rows: Vec<&str> = report.known_rows().iter().map(|k| k.id).collect();
+    rows.sort();
+    assert_eq!(rows, ["D-STREAM-1", "D-STREAM-3", "NA13", "P2"]);
+
+    right.inject(gatecheck_mock::Fault::stream_malformed(1).on("POST /v1/images/generations"));
+    let report = diff_streams(&left, &right, 5).await;
+    let steps: Vec<&str> = report.differing().map(|s| s.step.as_str()).collect();
+    assert_eq!(steps, ["stream.images.partials"]);
+    let step = report.differing().next().unwrap();
+    assert_eq!(step.differences.len(), 1, "{:?}", step.differences);
+    assert_eq!(step.differences[0].path, "/events/1/data");
+}

@@ -280,3 +280,67 @@ fn rules_extend_from_json_and_take_precedence() {
 fn the_builtin_rules_compile() {
     assert!(Normalizer::new(&RuleSet::builtin()).is_ok());
 }
+
+/// A streamed answer normalizes event by event; a changed sequence of events differs at the
+/// index where it changes.
+#[test]
+fn streams_differ_at_the_event_that_changed() {
+    use gatecheck_conformance::diff::diff_values;
+    let stream = |events: &[(&str, i64)], done: bool| {
+        let mut out = String::new();
+        for (ty, at) in events {
+            let data = json!({"type": ty, "b64_json": png_b64(8, 4, &[1; 300]), "created_at": at});
+            out.push_str(&format!("event: {ty}\ndata: {data}\n\n"));
+        }
+        if done {
+            out.push_str("data: [DONE]\n\n");
+        }
+        out.into_bytes()
+    };
+    let sse = headers(&[("content-type", "text/event-stream; charset=utf-8")]);
+    let norm = |body: &[u8]| {
+        Normalizer::builtin()
+            .normalize_response(200, &sse, body)
+            .to_value()
+    };
+    let (p, c) = (
+        "image_generation.partial_image",
+        "image_generation.completed",
+    );
+    let base = norm(&stream(&[(p, 1_763_700_000), (c, 1_763_700_001)], true));
+    assert_eq!(
+        base["events"][0]["data"]["b64_json"],
+        json!("[png 8x4 ~256B]")
+    );
+    let later = norm(&stream(&[(p, 1_800_000_000), (c, 1_800_000_009)], true));
+    const T: i64 = 1_763_700_100;
+    assert!(diff_values(&base, &later).is_empty());
+    let paths = |other: &[u8]| -> Vec<String> {
+        diff_values(&base, &norm(other))
+            .into_iter()
+            .map(|d| d.path)
+            .collect()
+    };
+    // No terminal event: event 1 is the marker, event 2 is missing.
+    assert_eq!(
+        paths(&stream(&[(p, T + 1)], true)),
+        ["/events/1/event", "/events/1/data", "/events/2"]
+    );
+    // An extra delta: it sits at index 1, and everything after moves.
+    let extra = paths(&stream(&[(p, T + 1), (p, T + 2), (c, T + 3)], true));
+    assert_eq!(extra.first().map(String::as_str), Some("/events/1/event"));
+    assert_eq!(extra.last().map(String::as_str), Some("/events/3"));
+    // Another type at index 0.
+    assert_eq!(
+        paths(&stream(&[(c, T + 1), (c, T + 2)], true)),
+        ["/events/0/event", "/events/0/data/type"]
+    );
+    // No `[DONE]`; and a stream cut inside its last event.
+    assert_eq!(
+        paths(&stream(&[(p, T + 1), (c, T + 2)], false)),
+        ["/events/2"]
+    );
+    let whole = stream(&[(p, T + 1), (c, T + 2)], true);
+    let cut = norm(&whole[..whole.len() - 30]);
+    assert_eq!(cut["events"][1]["incomplete"], json!("~512B"));
+}

@@ -145,3 +145,45 @@ fn insta_reads_the_golden_snapshots() {
         }
     }
 }
+
+/// Streamed steps snapshot event by event: they verify against another mock (other ids,
+/// times and image bytes), and a changed event is named by its index.
+#[tokio::test]
+async fn streamed_steps_verify_and_a_changed_event_is_named() {
+    async fn streams(server: &MockServer) -> Vec<Recorded> {
+        let mut config = ClientConfig::new(mock_target(server).unwrap());
+        config.use_env_proxy = false;
+        let mut runner = SideRunner::new(Client::new(config).unwrap(), PollSettings::default());
+        let options = SequenceOptions {
+            streams: true,
+            ..SequenceOptions::default()
+        };
+        let mut sequence = Sequence::standard(4, &options);
+        sequence.steps.retain(|s| s.id.starts_with("stream."));
+        snapshot::run_sequence(&sequence, &mut runner, &Normalizer::builtin()).await
+    }
+    let dir = temp_dir("streams");
+    let first = mock(1, None, Profile::NewApi).await;
+    snapshot::record(&dir, 4, &streams(&first).await).unwrap();
+    let other = mock(77, None, Profile::NewApi).await;
+    other
+        .clock()
+        .advance(std::time::Duration::from_secs(86_400));
+    let report = snapshot::verify(&dir, &streams(&other).await, UpdateMode::No).unwrap();
+    assert!(report.passed(), "{}", report.render(Style::default()));
+    assert_eq!(report.matched, 4);
+
+    other.inject(gatecheck_mock::Fault::stream_malformed(2).on("POST /v1/audio/speech"));
+    let report = snapshot::verify(&dir, &streams(&other).await, UpdateMode::No).unwrap();
+    let drifted: Vec<(&str, &str)> = report
+        .mismatches
+        .iter()
+        .flat_map(|m| {
+            m.differences
+                .iter()
+                .map(|d| (m.step.as_str(), d.path.as_str()))
+        })
+        .collect();
+    assert_eq!(drifted, [("stream.speech.sse", "/events/2/data")]);
+    let _ = std::fs::remove_dir_all(&dir);
+}

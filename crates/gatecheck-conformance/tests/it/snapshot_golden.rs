@@ -444,6 +444,14 @@ fn extras() -> Vec<Step> {
     ]
 }
 
+/// The standard sequence with its streamed steps (compared event by event).
+fn golden_options() -> SequenceOptions {
+    SequenceOptions {
+        streams: true,
+        ..SequenceOptions::default()
+    }
+}
+
 fn golden_dir(profile: Profile) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("../../snapshots")
@@ -462,7 +470,7 @@ async fn golden(profile: Profile) {
     config.use_env_proxy = false;
     let mut runner = SideRunner::new(Client::new(config).unwrap(), PollSettings::default())
         .with_mock_control(true);
-    let mut sequence = Sequence::standard(1, &SequenceOptions::default());
+    let mut sequence = Sequence::standard(1, &golden_options());
     sequence.steps.extend(extras());
     let recorded = snapshot::run_sequence(&sequence, &mut runner, &Normalizer::builtin()).await;
     let dir = golden_dir(profile);
@@ -492,7 +500,7 @@ async fn golden_snapshots_new_api() {
 
 #[test]
 fn golden_steps_have_unique_ids() {
-    let mut sequence = Sequence::standard(1, &SequenceOptions::default());
+    let mut sequence = Sequence::standard(1, &golden_options());
     sequence.steps.extend(extras());
     let mut ids: Vec<&str> = sequence.steps.iter().map(|s| s.id.as_str()).collect();
     ids.sort_unstable();

@@ -124,3 +124,72 @@ async fn a_target_that_does_not_stream_is_skipped_not_failed() {
     }
     assert_eq!(report.summary.failed + report.summary.deviations, 0);
 }
+
+/// A mock whose catalog has a diarization model, `gpt-4o-transcribe-diarize`.
+async fn diarizing_mock() -> MockServer {
+    let mut fixtures = gatecheck_mock::Fixtures::embedded();
+    let base = "gpt-4o-mini-transcribe";
+    let mut model = fixtures
+        .catalog
+        .iter()
+        .find(|m| m.id == base)
+        .cloned()
+        .unwrap();
+    model.id = "gpt-4o-transcribe-diarize".into();
+    let caps = fixtures.capabilities[base].clone();
+    fixtures.capabilities.insert(model.id.clone(), caps);
+    fixtures.catalog.push(model);
+    MockServer::builder()
+        .clock(ClockMode::virtual_default())
+        .stream_event_gap(Duration::ZERO)
+        .fixtures(fixtures)
+        .start()
+        .await
+}
+
+/// With a diarization model in the catalog, `stream.transcription` also asks it for
+/// `diarized_json` and validates the `transcript.text.segment` events (D-STREAM-5): the mock
+/// passes; a diarized stream without segments, or with a segment that ends before it starts
+/// (scripted through the library), is a deviation citing D-STREAM-5.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn diarized_transcription_streams_have_valid_segments() {
+    use gatecheck_mock::StreamScript;
+    use serde_json::json;
+    // The runner knows the model's capabilities as `--capabilities` would tell it.
+    let mut caps = gatecheck_conformance::known_capabilities();
+    let base = caps["gpt-4o-mini-transcribe"].clone();
+    caps.insert("gpt-4o-transcribe-diarize".into(), base);
+    let run = |server: &MockServer| {
+        let mut cfg = config(&server.uri())
+            .with_only(["stream.transcription"])
+            .with_stream_deadline(Duration::from_secs(2));
+        cfg.capabilities = Some(caps.clone());
+        Runner::new(cfg).run()
+    };
+    let server = diarizing_mock().await;
+    let report = run(&server).await.expect("run");
+    let c = &report.checks[0];
+    assert_eq!(c.status, Status::Passed, "{}", show(&report));
+    assert_eq!(c.cases, 2, "{}", show(&report));
+
+    let delta = json!({"type": "transcript.text.delta", "delta": "hello", "segment_id": "seg_001"});
+    let done = json!({"type": "transcript.text.done", "text": "hello"});
+    let bad_segment = json!({"type": "transcript.text.segment", "id": "seg_001", "start": 2.0,
+                             "end": 1.0, "text": "hello", "speaker": "A"});
+    for (segment, expected) in [
+        (None, "streamed no transcript.text.segment"),
+        (Some(bad_segment), "starts at 2 s, after its end 1 s"),
+    ] {
+        server.reset();
+        let mut script = StreamScript::new("POST /v1/audio/transcriptions")
+            .model("gpt-4o-transcribe-diarize")
+            .event("transcript.text.delta", &delta);
+        if let Some(segment) = &segment {
+            script = script.event("transcript.text.segment", segment);
+        }
+        server.script_stream(script.event("transcript.text.done", &done));
+        let report = run(&server).await.expect("run");
+        let message = deviation_message(&report, "stream.transcription", "D-STREAM-5");
+        assert!(message.contains(expected), "{message}");
+    }
+}

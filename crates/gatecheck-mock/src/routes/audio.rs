@@ -12,24 +12,28 @@
 //! `speech.audio.delta` events whose audio concatenates to the file of the non-streamed
 //! answer, then `speech.audio.done` with `usage` (not for `tts-1`, `tts-1-hd`); a
 //! transcription with `stream=true` answers one `transcript.text.delta` per word, then
-//! `transcript.text.done` with the whole text and `usage` (`whisper-1` ignores `stream`).
+//! `transcript.text.done` with the whole text and `usage` (`whisper-1` ignores `stream`); a
+//! diarization model asked for `response_format=diarized_json` also sends each segment as a
+//! `transcript.text.segment` after its deltas (D-STREAM-5; the streams are in [`stream`]).
 //! The `new-api` profile frames speech events as `data:` lines only and sends a transcription
 //! stream whole, with its length (as new-api relays them).
 //!
 //! Validation failures are [`error::validation`]: 400, or 500 `invalid_request` in the
 //! `new-api` profile.
 
+mod stream;
+
 use super::ctx::Ctx;
 use super::fields::Field;
 use crate::error::{self, MockResponse};
 use crate::media::{self, SpeechFormat, Transcript};
-use crate::sse::{Event, Framing};
 use bytes::Bytes;
-use gatecheck_schemas::rules::media::{speech_sse_supported, transcription_streams};
+use gatecheck_schemas::rules::media::{
+    speech_sse_supported, transcription_diarizes, transcription_streams, DIARIZED_JSON,
+};
 use gatecheck_schemas::rules::quota::Usage;
 use gatecheck_schemas::rules::rejection::ACCEPTED;
 use gatecheck_schemas::types::{TranscriptFormat, AUDIO_EXTENSIONS};
-use gatecheck_schemas::Profile;
 use http::{Method, Request};
 use hyper::body::Incoming;
 use serde_json::json;
@@ -159,7 +163,20 @@ async fn transcription(
             }
         },
     };
-    let Some(format) = parse_format(form.response_format.as_deref()) else {
+    // `diarized_json` (D-STREAM-5): diarization models, streamed.
+    let diarized = form.response_format.as_deref().map(str::trim) == Some(DIARIZED_JSON);
+    if diarized && (translate || !transcription_diarizes(&model)) {
+        return Err(invalid(
+            &format!("response_format {DIARIZED_JSON} is only supported by diarization models"),
+            "response_format",
+        ));
+    }
+    let format = if diarized {
+        Some(TranscriptFormat::Json)
+    } else {
+        parse_format(form.response_format.as_deref())
+    };
+    let Some(format) = format else {
         return Err(invalid(
             "response_format must be one of json, text, srt, verbose_json, vtt",
             "response_format",
@@ -183,9 +200,17 @@ async fn transcription(
         input_tokens: (transcript.duration_ms as i64).div_euclid(100).max(1),
         output_tokens: words as i64,
     };
+    if diarized && !stream {
+        return Err(invalid(
+            &format!("the mock serves response_format {DIARIZED_JSON} streamed only (stream=true)"),
+            "response_format",
+        ));
+    }
     cx.charge(cx.price(&model, usage))?;
     if stream {
-        return Ok(stream_transcript(cx, transcript, usage));
+        return Ok(stream::stream_transcript(
+            cx, &model, transcript, usage, diarized,
+        ));
     }
 
     let language = if translate {
@@ -202,53 +227,6 @@ async fn transcription(
         &language,
         temperature,
     ))
-}
-
-/// The streamed transcription: one `transcript.text.delta` per word (with its leading space),
-/// then `transcript.text.done` with the whole text and the usage charged.
-fn stream_transcript(cx: &Ctx, t: Transcript, usage: Usage) -> MockResponse {
-    let (input, output) = (usage.input_tokens, usage.output_tokens);
-    let text = t.text;
-    let words: Vec<(usize, usize)> = text
-        .split_inclusive(' ')
-        .scan(0, |at, w| {
-            let start = *at;
-            *at += w.len();
-            Some((start, *at))
-        })
-        .collect();
-    let done_text = text.clone();
-    let deltas = words.into_iter().map(move |(a, b)| {
-        Event::json(
-            "transcript.text.delta",
-            &json!({ "type": "transcript.text.delta", "delta": &text[a..b] }),
-        )
-    });
-    let done = std::iter::once_with(move || {
-        Event::json(
-            "transcript.text.done",
-            &json!({
-                "type": "transcript.text.done",
-                "text": done_text,
-                "usage": {
-                    "type": "tokens",
-                    "input_tokens": input,
-                    "input_token_details": { "text_tokens": 0, "audio_tokens": input },
-                    "output_tokens": output,
-                    "total_tokens": input + output,
-                },
-            }),
-        )
-    });
-    // new-api reads the upstream stream whole and sends it with its length (D-STREAM-2).
-    let buffered = cx.profile() == Profile::NewApi;
-    cx.stream(
-        TRANSCRIPTIONS_PATH,
-        deltas.chain(done),
-        Framing::Named,
-        false,
-        buffered,
-    )
 }
 
 fn render(
@@ -380,57 +358,11 @@ async fn speech(cx: &Ctx, req: Request<Incoming>) -> Result<MockResponse, MockRe
     cx.charge(cx.price(&model, usage))?;
     let audio = media::speech(format, input, voice, speed);
     if stream {
-        return Ok(stream_speech(cx, audio, usage));
+        return Ok(stream::stream_speech(cx, &model, audio, usage));
     }
     Ok(error::bytes_response(
         ACCEPTED,
         format.content_type(),
         audio,
     ))
-}
-
-/// Most bytes of audio in one `speech.audio.delta` event.
-const MAX_SPEECH_CHUNK: usize = 16 * 1024;
-/// Deltas of a short answer: its audio is split in this many parts at least.
-const MIN_SPEECH_DELTAS: usize = 4;
-
-/// The streamed speech: `audio` in `speech.audio.delta` events (base64 parts of the same file
-/// as the non-streamed answer, each encoded when it is sent), then `speech.audio.done` with
-/// the usage charged. new-api relays each `data:` line alone (D-STREAM-1).
-fn stream_speech(cx: &Ctx, audio: Bytes, usage: Usage) -> MockResponse {
-    use base64::Engine as _;
-    let (input, output) = (usage.input_tokens, usage.output_tokens);
-    let chunk = audio
-        .len()
-        .div_ceil(MIN_SPEECH_DELTAS)
-        .clamp(1, MAX_SPEECH_CHUNK);
-    let parts = audio.len().div_ceil(chunk);
-    let deltas = (0..parts).map(move |i| {
-        let part = &audio[i * chunk..((i + 1) * chunk).min(audio.len())];
-        Event::json(
-            "speech.audio.delta",
-            &json!({
-                "type": "speech.audio.delta",
-                "audio": base64::engine::general_purpose::STANDARD.encode(part),
-            }),
-        )
-    });
-    let done = std::iter::once_with(move || {
-        Event::json(
-            "speech.audio.done",
-            &json!({
-                "type": "speech.audio.done",
-                "usage": {
-                    "input_tokens": input,
-                    "output_tokens": output,
-                    "total_tokens": input + output,
-                },
-            }),
-        )
-    });
-    let framing = match cx.profile() {
-        Profile::Documented => Framing::Named,
-        Profile::NewApi => Framing::DataOnly,
-    };
-    cx.stream(SPEECH_PATH, deltas.chain(done), framing, false, false)
 }

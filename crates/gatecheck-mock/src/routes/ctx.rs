@@ -361,25 +361,39 @@ impl Ctx {
             })
     }
 
-    /// A streamed answer to `POST path` of `events`, paced by the configured gap, with the
-    /// stream fault that fires for it (seeded like the others). `buffered`: built whole and
-    /// sent with its length (a gateway that reads the stream whole before relaying it).
+    /// A streamed answer to `POST path` for `model` of `events`, paced by the configured gap
+    /// (on wall time or the mock's clock), with the stream fault that fires for it (seeded
+    /// like the others). `buffered`: built whole and sent with its length (a gateway that
+    /// reads the stream whole before relaying it). A stream script installed for the route
+    /// and model plays instead of `events`.
     pub(crate) fn stream(
         &self,
         path: &str,
+        model: &str,
         events: impl Iterator<Item = crate::sse::Event> + Send + 'static,
         framing: crate::sse::Framing,
         done_marker: bool,
         buffered: bool,
     ) -> MockResponse {
+        use crate::sse::{Pacing, SseBody};
         let fault = self.app.faults.pick_stream("POST", path);
-        let pacing = crate::sse::Pacing {
+        let script = self.app.scripts.take("POST", path, model);
+        let paced_by = script
+            .as_ref()
+            .and_then(|s| s.pacing)
+            .unwrap_or(self.app.config.stream_pacing);
+        let pacing = Pacing {
             framing,
             done_marker,
             gap: self.app.config.stream_event_gap,
             buffered,
+            clock: (paced_by == crate::StreamPacing::Clock).then(|| self.app.clock.clone()),
         };
-        error::stream_response(crate::sse::SseBody::new(events, pacing, fault))
+        let body = match script {
+            Some(playing) => SseBody::scripted(playing, pacing, fault),
+            None => SseBody::new(events, pacing, fault),
+        };
+        error::stream_response(body)
     }
 
     /// Gives back a charge made by [`Ctx::charge`].

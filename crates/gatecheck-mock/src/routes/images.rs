@@ -167,7 +167,7 @@ async fn generate(cx: &Ctx, req: Request<Incoming>) -> Result<MockResponse, Mock
             w,
             h,
         };
-        return Ok(stream_images(cx, seed, partials, shape, usage));
+        return Ok(stream_images(cx, &model, seed, partials, shape, usage));
     }
     let mut data = Vec::with_capacity(n as usize);
     for i in 0..n as u64 {
@@ -278,6 +278,7 @@ struct Shape {
 /// when its event is sent.
 fn stream_images(
     cx: &Ctx,
+    model: &str,
     seed: u64,
     partials: i64,
     shape: Shape,
@@ -327,7 +328,14 @@ fn stream_images(
         Event::json(name, &event)
     });
     let done_marker = cx.profile() == Profile::NewApi;
-    cx.stream(GENERATIONS_PATH, events, Framing::Named, done_marker, false)
+    cx.stream(
+        GENERATIONS_PATH,
+        model,
+        events,
+        Framing::Named,
+        done_marker,
+        false,
+    )
 }
 
 /// `{base}/media/images/{seed:016x}_{w}x{h}.png`, written into one buffer.

@@ -15,6 +15,7 @@ mod profiles;
 mod quota;
 mod reliability;
 mod routes;
+mod stream_script;
 mod streams;
 mod support;
 mod token_api;

@@ -16,28 +16,30 @@ use hyper_util::rt::TokioExecutor;
 use serde_json::{json, Value};
 use std::time::{Duration, Instant};
 
-/// One event as read: its `event:` name (if any) and its `data`.
+/// One event as read: its `event:` name (if any), its `data`, and when it arrived (from the
+/// sending of the request).
 #[derive(Debug)]
-struct Sse {
-    name: Option<String>,
-    data: String,
+pub(crate) struct Sse {
+    pub(crate) name: Option<String>,
+    pub(crate) data: String,
+    pub(crate) at: Duration,
 }
 
 /// A stream as read: the events, the frames it came in, its head, and how it ended.
 #[derive(Debug)]
-struct Read {
-    status: u16,
-    headers: http::HeaderMap,
-    events: Vec<Sse>,
-    frames: usize,
+pub(crate) struct Read {
+    pub(crate) status: u16,
+    pub(crate) headers: http::HeaderMap,
+    pub(crate) events: Vec<Sse>,
+    pub(crate) frames: usize,
     /// The body ended with an error (a cut).
-    cut: bool,
+    pub(crate) cut: bool,
     /// Bytes after the last complete event.
-    rest: String,
+    pub(crate) rest: String,
 }
 
 /// Parses the complete events of `buf` (blocks ended by a blank line), leaving the rest.
-fn take_events(buf: &mut String, out: &mut Vec<Sse>) {
+pub(crate) fn take_events(buf: &mut String, out: &mut Vec<Sse>, at: Duration) {
     while let Some(end) = buf.find("\n\n") {
         let block: String = buf.drain(..end + 2).collect();
         let (mut name, mut data) = (None, String::new());
@@ -48,12 +50,13 @@ fn take_events(buf: &mut String, out: &mut Vec<Sse>) {
                 data.push_str(d);
             }
         }
-        out.push(Sse { name, data });
+        out.push(Sse { name, data, at });
     }
 }
 
 /// Sends `body` to `path` with the demo key and reads the answer frame by frame.
-async fn read_stream(server: &MockServer, path: &str, ct: &str, body: Vec<u8>) -> Read {
+pub(crate) async fn read_stream(server: &MockServer, path: &str, ct: &str, body: Vec<u8>) -> Read {
+    let start = Instant::now();
     let client = Client::builder(TokioExecutor::new()).build_http::<Full<Bytes>>();
     let req = http::Request::post(format!("{}{path}", server.uri()))
         .header("authorization", bearer(KEY_ENABLED))
@@ -69,7 +72,7 @@ async fn read_stream(server: &MockServer, path: &str, ct: &str, body: Vec<u8>) -
                 if let Some(d) = f.data_ref() {
                     frames += 1;
                     buf.push_str(std::str::from_utf8(d).expect("utf-8"));
-                    take_events(&mut buf, &mut events);
+                    take_events(&mut buf, &mut events, start.elapsed());
                 }
             }
             Err(_) => {
@@ -88,14 +91,19 @@ async fn read_stream(server: &MockServer, path: &str, ct: &str, body: Vec<u8>) -
     }
 }
 
-async fn post_stream(server: &MockServer, path: &str, body: Value) -> Read {
+pub(crate) async fn post_stream(server: &MockServer, path: &str, body: Value) -> Read {
     let bytes = serde_json::to_vec(&body).expect("json");
     read_stream(server, path, "application/json", bytes).await
 }
 
 /// Checks every event against its schema and the order: deltas, then exactly one terminal
 /// event, last (then `[DONE]` when `done_marker`). Returns the events' JSON.
-fn check_events(read: &Read, terminal: &str, done_marker: bool, named: bool) -> Vec<Value> {
+pub(crate) fn check_events(
+    read: &Read,
+    terminal: &str,
+    done_marker: bool,
+    named: bool,
+) -> Vec<Value> {
     assert_eq!(read.status, 200, "{read:?}");
     assert_eq!(
         read.headers
@@ -137,7 +145,7 @@ async fn server(profile: Profile) -> MockServer {
         .await
 }
 
-fn speech_body(model: &str) -> Value {
+pub(crate) fn speech_body(model: &str) -> Value {
     json!({"model": model, "input": "The quick brown fox jumped over the lazy dog. ".repeat(4), "voice": "alloy"})
 }
 
@@ -212,7 +220,7 @@ async fn server_newapi() -> MockServer {
     server(Profile::NewApi).await
 }
 
-fn transcription_form(model: &str, stream: Option<&str>) -> Vec<u8> {
+pub(crate) fn transcription_form(model: &str, stream: Option<&str>) -> Vec<u8> {
     let wav = wav_of(4000);
     let mut parts: Vec<Part<'_>> = vec![
         ("model", None, model.as_bytes()),
@@ -276,6 +284,88 @@ async fn transcriptions_stream_deltas_that_make_the_done_text() {
         )
         .await;
         assert!(bad.status == 400 || bad.status == 500, "{bad:?}");
+    }
+}
+
+/// The embedded fixtures with a diarization model, `gpt-4o-transcribe-diarize` (a copy of
+/// `gpt-4o-mini-transcribe` under that id).
+pub(crate) fn with_diarize_model() -> gatecheck_mock::Fixtures {
+    let mut fixtures = gatecheck_mock::Fixtures::embedded();
+    let base = "gpt-4o-mini-transcribe";
+    let mut model = fixtures
+        .catalog
+        .iter()
+        .find(|m| m.id == base)
+        .cloned()
+        .expect("the base model");
+    model.id = "gpt-4o-transcribe-diarize".into();
+    let caps = fixtures.capabilities[base].clone();
+    fixtures.capabilities.insert(model.id.clone(), caps);
+    fixtures.catalog.push(model);
+    fixtures
+}
+
+#[tokio::test]
+async fn a_diarization_model_streams_each_segment_after_its_deltas() {
+    let ct = format!("multipart/form-data; boundary={BOUNDARY}");
+    let path = "/v1/audio/transcriptions";
+    let wav = wav_of(12_000);
+    let form = |model: &str, format: &str, stream: &str| {
+        multipart(&[
+            ("model", None, model.as_bytes()),
+            ("file", Some("a.wav"), &wav),
+            ("response_format", None, format.as_bytes()),
+            ("stream", None, stream.as_bytes()),
+        ])
+    };
+    for profile in [Profile::Documented, Profile::NewApi] {
+        let server = MockServer::builder()
+            .profile(profile)
+            .fixtures(with_diarize_model())
+            .stream_event_gap(Duration::ZERO)
+            .start()
+            .await;
+        let diarize = "gpt-4o-transcribe-diarize";
+        let read = read_stream(&server, path, &ct, form(diarize, "diarized_json", "true")).await;
+        let events = check_events(&read, "transcript.text.done", false, true);
+        let (mut all, mut current, mut segments) = (String::new(), String::new(), 0);
+        for e in &events[..events.len() - 1] {
+            if e["type"] == "transcript.text.delta" {
+                let id = format!("seg_{:03}", segments + 1);
+                assert_eq!(e["segment_id"], id.as_str(), "{e}");
+                current.push_str(e["delta"].as_str().expect("delta"));
+                continue;
+            }
+            assert_eq!(e["type"], "transcript.text.segment");
+            segments += 1;
+            assert_eq!(
+                e["text"],
+                current.trim_end(),
+                "the segment's deltas make its text"
+            );
+            assert!(e["start"].as_f64() <= e["end"].as_f64(), "{e}");
+            all.push_str(&current);
+            current.clear();
+        }
+        assert!(
+            current.is_empty(),
+            "the last deltas are followed by their segment"
+        );
+        assert!(segments >= 2, "{segments} segments");
+        assert_eq!(events.last().expect("done")["text"], all.as_str());
+
+        // Without diarized_json, or on another model: no segment; diarized_json unstreamed,
+        // or on a model that does not diarize: refused.
+        let read = read_stream(&server, path, &ct, form(diarize, "json", "true")).await;
+        let events = check_events(&read, "transcript.text.done", false, true);
+        assert!(events.iter().all(|e| e.get("segment_id").is_none()));
+        assert!(events
+            .iter()
+            .all(|e| e["type"] != "transcript.text.segment"));
+        for (model, stream) in [(diarize, "false"), ("gpt-4o-mini-transcribe", "true")] {
+            let bad = read_stream(&server, path, &ct, form(model, "diarized_json", stream)).await;
+            assert!(bad.status == 400 || bad.status == 500, "{bad:?}");
+        }
     }
 }
 

@@ -149,6 +149,33 @@ pub fn transcription_streams(model: &str) -> bool {
     model != "whisper-1"
 }
 
+/// The transcription `response_format` whose stream carries `transcript.text.segment` events
+/// (OpenAI's `AudioResponseFormat`; DECISIONS D-STREAM-5).
+pub const DIARIZED_JSON: &str = "diarized_json";
+
+/// Whether `model` is a diarization model (`gpt-4o-transcribe-diarize`): the only models that
+/// take `response_format` `diarized_json` and stream `transcript.text.segment` events with
+/// it (OpenAI's OpenAPI document, `AudioResponseFormat` and `TranscriptTextSegmentEvent`;
+/// DECISIONS D-STREAM-5).
+///
+/// ```
+/// use gatecheck_schemas::rules::media::transcription_diarizes;
+/// assert!(transcription_diarizes("gpt-4o-transcribe-diarize"));
+/// assert!(!transcription_diarizes("gpt-4o-mini-transcribe"));
+/// ```
+pub fn transcription_diarizes(model: &str) -> bool {
+    model.ends_with("-diarize")
+}
+
+/// The id of diarized segment `index` (0-based) of a transcription stream: `seg_001`, ….
+///
+/// ```
+/// assert_eq!(gatecheck_schemas::rules::media::segment_id(0), "seg_001");
+/// ```
+pub fn segment_id(index: usize) -> String {
+    format!("seg_{:03}", index + 1)
+}
+
 /// Whether `t` is an accepted `temperature` (within [`TEMPERATURE`]).
 pub fn temperature_ok(t: f64) -> bool {
     TEMPERATURE.contains(&t)

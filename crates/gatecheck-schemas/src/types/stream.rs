@@ -63,6 +63,9 @@ pub enum StreamEvent {
     TranscriptTextDelta {
         /// The piece of text.
         delta: String,
+        /// The diarized segment it belongs to (diarization models, `diarized_json`).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        segment_id: Option<String>,
     },
     /// `transcript.text.segment`: a finished segment (diarization models).
     #[serde(rename = "transcript.text.segment")]

@@ -24,6 +24,10 @@ pub struct DiffArgs {
     /// Skip the key-management steps (they edit the target's key, then restore it).
     #[arg(long)]
     pub no_key_steps: bool,
+    /// Include the streamed answers (SSE speech, transcription, image generation), compared
+    /// event by event.
+    #[arg(long)]
+    pub streams: bool,
     /// Confirm each difference's reproduction: reset both targets through the mock control API
     /// (their state is lost) and replay the difference's minimal steps alone. Both sides must
     /// be the mock (embedded, signed, or `--target mock`); otherwise diff refuses.
@@ -119,6 +123,7 @@ async fn run_async(args: DiffArgs) -> anyhow::Result<u8> {
     let seed = args.seed.unwrap_or_else(random_seed);
     let options = SequenceOptions {
         key_steps: !args.no_key_steps,
+        streams: args.streams,
         ..SequenceOptions::default()
     };
     let mut sequence = Sequence::standard(seed, &options);

@@ -54,6 +54,10 @@ pub struct ServeArgs {
     /// image generation).
     #[arg(long, default_value_t = gatecheck_mock::DEFAULT_STREAM_EVENT_GAP.as_millis() as u64, value_name = "MS")]
     pub stream_gap_ms: u64,
+    /// What stream waits are measured on: `wall` time, or the mock's `clock` (with
+    /// `--clock virtual`, each event is sent when `POST /__mock/clock/advance` reaches it).
+    #[arg(long, default_value = "wall", value_parser = ["wall", "clock"], value_name = "ON")]
+    pub stream_pacing: String,
     /// Turn the control API (`/__mock/*`) off.
     #[arg(long)]
     pub no_control: bool,
@@ -153,7 +157,10 @@ async fn serve(args: ServeArgs, listener: std::net::TcpListener) -> anyhow::Resu
         .trust_forwarded_for(args.trust_forwarded_for)
         .max_connections(args.max_connections)
         .body_timeout(Duration::from_secs(args.body_timeout.max(1)))
-        .stream_event_gap(Duration::from_millis(args.stream_gap_ms));
+        .stream_event_gap(Duration::from_millis(args.stream_gap_ms))
+        .stream_pacing(
+            gatecheck_mock::StreamPacing::parse(&args.stream_pacing).unwrap_or_default(),
+        );
     if let Some(dir) = &args.fixtures {
         builder = builder.fixtures(Fixtures::from_dir(dir)?);
     }

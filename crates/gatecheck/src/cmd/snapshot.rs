@@ -46,6 +46,10 @@ pub struct SnapshotArgs {
     /// Skip the key-management steps.
     #[arg(long)]
     pub no_key_steps: bool,
+    /// Include the streamed answers (SSE speech, transcription, image generation), compared
+    /// event by event (verify: also when the manifest lists them).
+    #[arg(long)]
+    pub streams: bool,
     /// Extra normalization rules (JSON), applied before the built-in ones.
     #[arg(long, value_name = "FILE")]
     pub rules: Option<PathBuf>,
@@ -98,7 +102,7 @@ async fn run_async(command: SnapshotCommand) -> anyhow::Result<u8> {
     match command {
         SnapshotCommand::Record(args) => {
             let seed = args.seed.unwrap_or(DEFAULT_SNAPSHOT_SEED);
-            let (recorded, _) = run_sequence(&args, seed).await?;
+            let (recorded, _) = run_sequence(&args, seed, args.streams).await?;
             let written = snapshot::record(&args.dir, seed, &recorded)?;
             println!(
                 "recorded {} steps (seed {seed}) in {}",
@@ -120,7 +124,12 @@ async fn run_async(command: SnapshotCommand) -> anyhow::Result<u8> {
                     snapshot::MANIFEST
                 ),
             };
-            let (recorded, redactor) = run_sequence(&args.target, seed).await?;
+            // A directory recorded with the streamed steps is verified with them.
+            let streams = args.target.streams
+                || manifest
+                    .as_ref()
+                    .is_some_and(|m| m.steps.iter().any(|s| s.starts_with("stream.")));
+            let (recorded, redactor) = run_sequence(&args.target, seed, streams).await?;
             let mode = match args.update.as_deref() {
                 Some("always") => UpdateMode::Always,
                 Some("no") => UpdateMode::No,
@@ -160,6 +169,7 @@ async fn run_async(command: SnapshotCommand) -> anyhow::Result<u8> {
 async fn run_sequence(
     args: &SnapshotArgs,
     seed: u64,
+    streams: bool,
 ) -> anyhow::Result<(Vec<snapshot::Recorded>, Redactor)> {
     let spec = SideSpec {
         url: args.base_url.clone(),
@@ -182,6 +192,7 @@ async fn run_sequence(
     let normalizer = normalizer(args.rules.as_deref())?;
     let options = SequenceOptions {
         key_steps: !args.no_key_steps,
+        streams,
         ..SequenceOptions::default()
     };
     let sequence = Sequence::standard(seed, &options);

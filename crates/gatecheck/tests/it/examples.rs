@@ -90,5 +90,5 @@ fn node_fixture_example_passes() {
     command.arg("--test").current_dir(&dir);
     let (passed, output) = run_suite(command);
     assert!(passed, "examples/node failed:\n{output}");
-    assert!(output.contains("# pass 3"), "{output}");
+    assert!(output.contains("# pass 6"), "{output}");
 }
