@@ -79,7 +79,7 @@ const fn row(
 use Verdict::{Accepted, Deviation, Failure, Rejected, Same};
 
 /// The section ids and their headings, in document order.
-pub const SECTIONS: [(&str, &str); 11] = [
+pub const SECTIONS: [(&str, &str); 12] = [
     ("D-AUTH", "Identity and auth"),
     ("D-ERR", "Error bodies"),
     ("D-TOKEN", "PUT /api/token/"),
@@ -91,6 +91,7 @@ pub const SECTIONS: [(&str, &str); 11] = [
     ("D-OAS", "OpenAPI document and peer tools"),
     ("P", "The profile table (P1..P6)"),
     ("NA", "The audit of the new-api profile (NA1..NA14)"),
+    ("D-ROUTE", "Route table and early errors"),
 ];
 
 /// Every decision, in document order.
@@ -296,6 +297,12 @@ pub const DECISIONS: &[Decision] = &[
         "The TCP peer; `X-Forwarded-For` only with `--trust-forwarded-for`.",
         "gin trusts every proxy unless `SetTrustedProxies` is called, so `X-Forwarded-For`/`X-Real-IP` decide. The mock keeps the peer unless `--trust-forwarded-for` (spoofable headers are not trusted by default); documented, not reproduced.",
         Rejected),
+    // Route table and early errors
+    row("D-ROUTE-1", "A body left unread by an early answer (401, 403, 404, 405, 413, 429, injected statuses)",
+        "new-api serves on Go's net/http (main.go, gin): server.go chunkWriter.writeHeader and conn.serve, transfer.go body.Close (maxPostHandlerReadBytes = 256 KiB)",
+        "HTTP/1, as Go: before the answer the rest of the body is read and discarded, at most 256 KiB and one byte (within the body timeout): a body that ends within it keeps the connection open. A longer body (by `Content-Length` at once, or found by reading) gets the answer with `Connection: close`; the mock then drains the rest in the background (at most 64 MiB, 3 s) so that the connection ends with a FIN, where Go closes its write side, waits 500 ms and closes (a client still sending can then see a reset). `Expect: 100-continue` with the body never read: no `100 Continue`, nothing read, `Connection: close` (Go's closeAfterReply). Go skips the read for a request saying `Connection: close` and can reset it; the mock reads it as any other. HTTP/2: the refused stream is reset, the connection stays.",
+        "The same.",
+        Same),
 ];
 
 /// The row with `id`, or the first row of a section id (`D-VIDEO`, `P`, `NA`).

@@ -19,6 +19,10 @@
 //!    ([`gatecheck_schemas::routes`]): what it lacks is answered 404 (405 with `Allow` for a
 //!    known path in the documented profile) before any handler, so nothing is served
 //!    undocumented (on `/v1/*` after step 5).
+//!
+//! An answer given before the request's body is read (steps 4 to 6, and a handler's own
+//! refusals) goes through [`Ctx::refuse`]: the rest of a short body is read first, as Go's
+//! server does, so that a client still sending is not cut off (see `crate::linger`).
 //! 7. The answer is recorded in the journal (with the body length and a preview of textual
 //!    bodies read through [`Ctx::read_body`]).
 //!
@@ -57,6 +61,9 @@
 //!    together: [`Ctx::admit_model_request`]. A failure after charging can
 //!    [`Ctx::refund`].
 //! 5. Answer: [`error::json`], [`error::bytes_response`], ...
+//!
+//! A handler that answers before reading the body (a wrong content type, a refused access)
+//! returns `cx.refuse(req, resp).await`, never `resp` with the body dropped.
 //!
 //! Reading the rest of the world: [`Ctx::profile`], [`Ctx::now`] / [`Ctx::now_ms`] (the
 //! mock clock; never wall time), [`Ctx::catalog`] (models and
@@ -197,7 +204,7 @@ pub(crate) async fn dispatch(
                     resp.headers_mut().insert(http::header::RETRY_AFTER, v);
                 }
             }
-            resp
+            cx.refuse(req, resp).await
         }
         Some(FaultKind::Delay { ms }) => {
             entry.fault = Some(format!("delay {ms}ms"));
@@ -285,7 +292,7 @@ async fn route(cx: &mut Ctx, req: Request<Incoming>, method: &Method, path: &str
     if let Some(rest) = path.strip_prefix("/v1/") {
         match auth::authenticate_key(&cx.app, req.headers(), cx.client_ip, cx.now()) {
             Ok(key) => cx.key = Some(key),
-            Err(resp) => return resp,
+            Err(resp) => return cx.refuse(req, resp).await,
         }
         if let Some(key) = cx.key {
             if let Err(retry) = cx.app.ratelimit.check(key.id, cx.now_ms()) {
@@ -297,12 +304,12 @@ async fn route(cx: &mut Ctx, req: Request<Incoming>, method: &Method, path: &str
                 if let Ok(v) = HeaderValue::from_str(&retry.to_string()) {
                     resp.headers_mut().insert(http::header::RETRY_AFTER, v);
                 }
-                return resp;
+                return cx.refuse(req, resp).await;
             }
         }
         let cx: &Ctx = cx;
         if let Some(resp) = undocumented(cx, method, path) {
-            return resp;
+            return cx.refuse(req, resp).await;
         }
         return if rest.starts_with("audio/") {
             Box::pin(audio::handle(cx, req)).await
@@ -324,13 +331,14 @@ async fn route(cx: &mut Ctx, req: Request<Incoming>, method: &Method, path: &str
         } else if rest == "models" || rest.starts_with("models/") {
             models(cx, method, rest)
         } else {
-            cx.not_found(method, path)
+            let resp = cx.not_found(method, path);
+            cx.refuse(req, resp).await
         };
     }
     let cx: &Ctx = cx;
     // The route table of the OpenAPI document: what it lacks is not served.
     if let Some(resp) = undocumented(cx, method, path) {
-        return resp;
+        return cx.refuse(req, resp).await;
     }
     match (method, path) {
         (&Method::GET, "/api/models") => {
@@ -348,10 +356,14 @@ async fn route(cx: &mut Ctx, req: Request<Incoming>, method: &Method, path: &str
         }
         (_, p) if p.starts_with("/media/") => Box::pin(images::public(cx, req)).await,
         (_, "/" | "/health") => error::json(200, &serde_json::json!({"status": "ok"})),
-        _ => error::json(
-            404,
-            &serde_json::json!({"success": false, "message": format!("Invalid URL ({method} {path})")}),
-        ),
+        _ => {
+            let message = format!("Invalid URL ({method} {path})");
+            let resp = error::json(
+                404,
+                &serde_json::json!({"success": false, "message": message}),
+            );
+            cx.refuse(req, resp).await
+        }
     }
 }
 
