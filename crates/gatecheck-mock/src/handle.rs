@@ -628,6 +628,7 @@ impl MockServer {
     /// # }
     /// ```
     pub fn key(&self, id: i64) -> Option<KeyRecord> {
+        self.app.settle_tasks(self.app.clock.now_ms());
         self.app.state.key(id)
     }
 
@@ -680,6 +681,7 @@ impl MockServer {
     /// # }
     /// ```
     pub fn state(&self) -> StateSnapshot {
+        self.app.settle_tasks(self.app.clock.now_ms());
         self.app.snapshot()
     }
 

@@ -129,15 +129,9 @@ impl Ctx {
         );
     }
 
-    /// A `/v1` 404.
+    /// A `/v1` 404 ([`error::not_found`]: new-api's own body in the `new-api` profile).
     pub(crate) fn not_found(&self, method: &Method, path: &str) -> MockResponse {
-        let r = Rejection::UnknownPath;
-        error::v1_error(
-            r.http_status(self.profile()),
-            &format!("Invalid URL ({method} {path})"),
-            r.code(self.profile()),
-            None,
-        )
+        error::not_found(self.profile(), method.as_str(), path)
     }
 
     /// Answers `resp` to `req` without reading its body, as Go's server does (reads a short

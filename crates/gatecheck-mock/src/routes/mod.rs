@@ -18,7 +18,9 @@
 //! 6. The method and path are resolved in the route table of the OpenAPI document
 //!    ([`gatecheck_schemas::routes`]): what it lacks is answered 404 (405 with `Allow` for a
 //!    known path in the documented profile) before any handler, so nothing is served
-//!    undocumented (on `/v1/*` after step 5).
+//!    undocumented (on `/v1/*` after step 5 in the documented profile; before it in the
+//!    `new-api` profile, whose table also lacks the video list and delete, and whose
+//!    not-found answer is new-api's: [`gatecheck_schemas::rules::route`]).
 //!
 //! An answer given before the request's body is read (steps 4 to 6, and a handler's own
 //! refusals) goes through [`Ctx::refuse`]: the rest of a short body is read first, as Go's
@@ -120,6 +122,8 @@ pub(crate) async fn dispatch(
 ) -> Result<MockResponse, Dropped> {
     let started = Instant::now();
     let at_ms = app.clock.now_ms();
+    // Tasks that failed since the last request are refunded before anything reads a key.
+    app.settle_tasks(at_ms);
     let request_id = app.ids.request_id(at_ms);
     // A clone of the URI and of the Host header shares the request's bytes: no allocation.
     let uri = req.uri().clone();
@@ -289,6 +293,15 @@ fn set_request_id(resp: &mut MockResponse, id: &str) {
 }
 
 async fn route(cx: &mut Ctx, req: Request<Incoming>, method: &Method, path: &str) -> MockResponse {
+    // new-api resolves the route before any route group's middleware runs, so an unrouted
+    // request is answered before its key is looked at (DECISIONS D-ROUTE-2); the documented
+    // profile checks the key of a `/v1` request first.
+    let table_first = cx.profile() == Profile::NewApi || !path.starts_with("/v1/");
+    if table_first {
+        if let Some(resp) = undocumented(cx, method, path) {
+            return cx.refuse(req, resp).await;
+        }
+    }
     if let Some(rest) = path.strip_prefix("/v1/") {
         match auth::authenticate_key(&cx.app, req.headers(), cx.client_ip, cx.now()) {
             Ok(key) => cx.key = Some(key),
@@ -308,8 +321,10 @@ async fn route(cx: &mut Ctx, req: Request<Incoming>, method: &Method, path: &str
             }
         }
         let cx: &Ctx = cx;
-        if let Some(resp) = undocumented(cx, method, path) {
-            return cx.refuse(req, resp).await;
+        if !table_first {
+            if let Some(resp) = undocumented(cx, method, path) {
+                return cx.refuse(req, resp).await;
+            }
         }
         return if rest.starts_with("audio/") {
             Box::pin(audio::handle(cx, req)).await
@@ -336,10 +351,6 @@ async fn route(cx: &mut Ctx, req: Request<Incoming>, method: &Method, path: &str
         };
     }
     let cx: &Ctx = cx;
-    // The route table of the OpenAPI document: what it lacks is not served.
-    if let Some(resp) = undocumented(cx, method, path) {
-        return cx.refuse(req, resp).await;
-    }
     match (method, path) {
         (&Method::GET, "/api/models") => {
             let query = req.uri().query().unwrap_or("");
@@ -367,30 +378,41 @@ async fn route(cx: &mut Ctx, req: Request<Incoming>, method: &Method, path: &str
     }
 }
 
-/// The answer to a method and path that the route table (the OpenAPI document) lacks: 405
-/// with `Allow` for a known path in the documented profile, else 404 (the `/v1` error on
-/// `/v1/*`, the `/api` failure envelope elsewhere). `None` for a documented route.
+/// The answer to a method and path that the route table (the OpenAPI document) lacks, or
+/// that the profile does not serve; `None` for a served route. `documented`: 405 with `Allow`
+/// for a known path, else 404 (the `/v1` error on `/v1/*`, the `/api` failure envelope
+/// elsewhere). `new-api`: gin's `NoRoute`, whatever the method: new-api's JSON 404 under
+/// `/v1`, `/api` and `/assets`, its dashboard page elsewhere
+/// ([`gatecheck_schemas::rules::route`]).
 fn undocumented(cx: &Ctx, method: &Method, path: &str) -> Option<MockResponse> {
-    use gatecheck_schemas::routes::{allowed_methods, find_route, METHOD_NOT_ALLOWED};
-    if find_route(method.as_str(), path).is_some() {
+    use gatecheck_schemas::routes::{allowed_methods, find_route_in, METHOD_NOT_ALLOWED};
+    let profile = cx.profile();
+    if find_route_in(profile, method.as_str(), path).is_some() {
         return None;
     }
-    let message = format!("Invalid URL ({method} {path})");
+    if profile == Profile::NewApi {
+        return Some(
+            if gatecheck_schemas::rules::route::new_api_not_found_is_json(path) {
+                cx.not_found(method, path)
+            } else {
+                error::new_api_index_page()
+            },
+        );
+    }
+    let message = gatecheck_schemas::rules::route::not_found_message(method.as_str(), path);
     let allowed = allowed_methods(path);
     let v1 = path.starts_with("/v1/");
-    let mut resp = match (cx.profile(), allowed.is_empty(), v1) {
-        (Profile::Documented, false, true) => error::v1_error(
+    let mut resp = match (allowed.is_empty(), v1) {
+        (false, true) => error::v1_error(
             METHOD_NOT_ALLOWED,
             &message,
             Some("method_not_allowed"),
             None,
         ),
-        (Profile::Documented, false, false) => {
-            error::api_failure_status(METHOD_NOT_ALLOWED, &message)
-        }
-        (_, _, true) => return Some(cx.not_found(method, path)),
-        (_, _, false) => {
-            let status = Rejection::UnknownPath.http_status(cx.profile());
+        (false, false) => error::api_failure_status(METHOD_NOT_ALLOWED, &message),
+        (true, true) => return Some(cx.not_found(method, path)),
+        (true, false) => {
+            let status = Rejection::UnknownPath.http_status(profile);
             return Some(error::api_failure_status(status, &message));
         }
     };

@@ -19,3 +19,4 @@ mod streams;
 mod support;
 mod token_api;
 mod unread;
+mod video_resource;
