@@ -65,6 +65,14 @@ impl App {
         }
     }
 
+    /// Gives back the quota of every charged task that has failed by `now_ms` (once each;
+    /// see [`crate::video::VideoStore::settle`]). One atomic read while none can have ended.
+    pub(crate) fn settle_tasks(&self, now_ms: i64) {
+        for (key_id, quota) in self.state.videos.settle(now_ms) {
+            self.state.refund(key_id, quota);
+        }
+    }
+
     /// Back to the start: fixtures' state, empty journal, the configured faults only, no
     /// rate-limit counts, no stream scripts, no clock offset.
     pub(crate) fn reset(&self) {

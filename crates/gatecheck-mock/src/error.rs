@@ -193,6 +193,41 @@ pub async fn new_api_error_shape(resp: MockResponse, request_id: &str) -> MockRe
     http::Response::from_parts(parts, Body::full(bytes))
 }
 
+/// The answer to a method and path the service does not route, on a path where that answer
+/// is JSON (everything in `documented`; `/v1`, `/api`, `/assets` in `new-api`): 404, the `/v1`
+/// error with code `not_found` in `documented`, new-api's `RelayNotFound` body in `new-api`
+/// ([`gatecheck_schemas::rules::route`]).
+pub fn not_found(profile: Profile, method: &str, path: &str) -> MockResponse {
+    use gatecheck_schemas::rules::route;
+    let r = Rejection::UnknownPath;
+    match profile {
+        Profile::Documented => v1_error(
+            r.http_status(profile),
+            &route::not_found_message(method, path),
+            r.code(profile),
+            None,
+        ),
+        Profile::NewApi => json(
+            r.http_status(profile),
+            &route::new_api_not_found_body(method, path),
+        ),
+    }
+}
+
+/// new-api's answer to any other unrouted path: its dashboard's `index.html` (200
+/// `text/html`), here a small stand-in page.
+pub fn new_api_index_page() -> MockResponse {
+    const PAGE: &str = "<!doctype html><html><head><meta charset=\"utf-8\"><title>New API</title></head><body><div id=\"root\"></div></body></html>";
+    let mut resp = bytes_response(
+        200,
+        "text/html; charset=utf-8",
+        Bytes::from_static(PAGE.as_bytes()),
+    );
+    resp.headers_mut()
+        .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
+    resp
+}
+
 /// The `/v1` error of a [`Rejection`], with its status and code under `profile`.
 pub fn rejection(profile: Profile, r: Rejection, message: &str) -> MockResponse {
     if r == Rejection::TaskNotFound {

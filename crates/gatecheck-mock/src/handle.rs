@@ -649,6 +649,7 @@ impl MockServer {
     /// # }
     /// ```
     pub fn key(&self, id: i64) -> Option<KeyRecord> {
+        self.app.settle_tasks(self.app.clock.now_ms());
         self.app.state.key(id)
     }
 
@@ -728,6 +729,7 @@ impl MockServer {
     /// # }
     /// ```
     pub fn state(&self) -> StateSnapshot {
+        self.app.settle_tasks(self.app.clock.now_ms());
         self.app.snapshot()
     }
 

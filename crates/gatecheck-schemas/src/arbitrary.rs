@@ -264,6 +264,10 @@ pub fn video_task() -> impl Strategy<Value = VideoTask> {
                         }
                     }),
                     metadata: done.then(|| serde_json::json!({ "url": url })),
+                    expires_at: None,
+                    prompt: None,
+                    remixed_from_video_id: None,
+                    openai_nulls: false,
                     id,
                 }
             },

@@ -79,7 +79,7 @@ const fn row(
 use Verdict::{Accepted, Deviation, Failure, Rejected, Same};
 
 /// The section ids and their headings, in document order.
-pub const SECTIONS: [(&str, &str); 11] = [
+pub const SECTIONS: [(&str, &str); 12] = [
     ("D-AUTH", "Identity and auth"),
     ("D-ERR", "Error bodies"),
     ("D-TOKEN", "PUT /api/token/"),
@@ -91,6 +91,7 @@ pub const SECTIONS: [(&str, &str); 11] = [
     ("D-OAS", "OpenAPI document and peer tools"),
     ("P", "The profile table (P1..P6)"),
     ("NA", "The audit of the new-api profile (NA1..NA14)"),
+    ("D-ROUTE", "Route table and early errors"),
 ];
 
 /// Every decision, in document order.
@@ -299,6 +300,32 @@ pub const DECISIONS: &[Decision] = &[
         "The TCP peer; `X-Forwarded-For` only with `--trust-forwarded-for`.",
         "gin trusts every proxy unless `SetTrustedProxies` is called, so `X-Forwarded-For`/`X-Real-IP` decide. The mock keeps the peer unless `--trust-forwarded-for` (spoofable headers are not trusted by default); documented, not reproduced.",
         Rejected),
+    // Route table and early errors
+    row("D-ROUTE-1", "A body left unread by an early answer (401, 403, 404, 405, 413, 429, injected statuses)",
+        "new-api serves on Go's net/http (main.go, gin): server.go chunkWriter.writeHeader and conn.serve, transfer.go body.Close (maxPostHandlerReadBytes = 256 KiB)",
+        "HTTP/1, as Go: before the answer the rest of the body is read and discarded, at most 256 KiB and one byte (within the body timeout): a body that ends within it keeps the connection open. A longer body (by `Content-Length` at once, or found by reading) gets the answer with `Connection: close`; the mock then drains the rest in the background (at most 64 MiB, 3 s) so that the connection ends with a FIN, where Go closes its write side, waits 500 ms and closes (a client still sending can then see a reset). `Expect: 100-continue` with the body never read: no `100 Continue`, nothing read, `Connection: close` (Go's closeAfterReply). Go skips the read for a request saying `Connection: close` and can reset it; the mock reads it as any other. HTTP/2: the refused stream is reset, the connection stays.",
+        "The same.",
+        Same),
+    row("D-ROUTE-2", "new-api's route table",
+        "router/video-router.go SetVideoRouter (POST /v1/videos, GET /v1/videos/:task_id, GET /v1/videos/:task_id/content, POST /v1/videos/:video_id/remix; no list, no delete); router/web-router.go NoRoute; gin's HandleMethodNotAllowed (off: main.go does not set it)",
+        "Serves `GET /v1/videos` (the list) and `DELETE /v1/videos/{task_id}`; a known path asked with another method is 405 with `Allow`; on `/v1/*` the key is checked before the route table.",
+        "No list and no delete: both, and any wrong method on a served path, reach gin's NoRoute, which runs before any route group's middleware: the not-found answer (D-ROUTE-3) comes before the key is looked at (a missing key gets 404, not 401). The spec does not name the list or the delete, so a target without them is not failed: the runner's discovery reads 404/405/501 as not served.",
+        Accepted),
+    row("D-ROUTE-3", "The not-found answer",
+        "controller/relay.go RelayNotFound; router/web-router.go NoRoute (request URI prefixed `/v1`, `/api` or `/assets`)",
+        "404 `{error:{message:\"Invalid URL (METHOD PATH)\", type:new_api_error, param:null, code:\"not_found\"}}` on `/v1/*`, `{success:false, message:\"Invalid URL (METHOD PATH)\"}` elsewhere; PATH without the query string.",
+        "404 `{\"error\":{\"message\":\"Invalid URL (METHOD PATH)\",\"type\":\"invalid_request_error\",\"param\":\"\",\"code\":\"\"}}` for every path starting `/v1`, `/api` or `/assets` (PATH is Go's `URL.Path`: no query string, percent-escapes decoded; the mock echoes the path as sent), no request-id suffix; any other path gets the dashboard's `index.html`, 200 `text/html`. The spec pins only the 404 (`v1.unknown-path-404`); both bodies carry `error.message`.",
+        Accepted),
+    row("D-ROUTE-4", "The video object's OpenAI keys",
+        "dto/openai_video.go OpenAIVideo (`completed_at`, `expires_at`, `remixed_from_video_id`, `error` omitempty; no `prompt`); OpenAI: openai/openai-openapi VideoResource (fixtures/openai/video-resource.schema.json)",
+        "Every object of `/v1/videos*` carries every required key of OpenAI's VideoResource: `completed_at`, `expires_at`, `prompt`, `remixed_from_video_id` and `error` are `null` when unknown (the mock's content never expires: `expires_at` is always null; a prompt is kept while the store's prompts total at most 16 MiB, past that a new task shows `prompt: null`). The mock's `error` status and its sizes outside OpenAI's four stay as D-VIDEO-4 and the catalog decide.",
+        "An unset key is left out (`omitempty`), and there is no `prompt` at all. The spec does not show these keys: the runner reports a missing one as a deviation (`video.task.decided-fields`).",
+        Deviation),
+    row("D-ROUTE-5", "Refund of a task that fails",
+        "service/task_polling.go updateVideoSingleTask (FAILURE → RefundTaskQuota when task.Quota != 0, after the UpdateWithStatus compare-and-swap), sweepTimedOutTasks (unfinished after TaskTimeoutMinutes → FAILURE + refund, tasks submitted before the legacy cut-off excepted); service/task_billing.go RefundTaskQuota (the whole task.Quota back to the wallet or subscription and to the key: IncreaseTokenQuota)",
+        "A `/v1/videos` task is charged at submit; when it ends `failed` or `error` the whole charge goes back to the key (remaining quota up, used quota down), once, whenever the failure is observed: the mock settles on the next request of any kind (and in `MockServer::key`/`state`), not only on a poll of that task. A completed task keeps its charge (new-api's token re-pricing on success is not reproduced). The mock's tasks always end on their schedule, so none times out; a timeout is the same edge (`gatecheck_schemas::rules::refund::refund_on_edge`). A task deleted before it ends is not refunded. (RelayTask's deferred `Billing.Refund` is another path: it gives back a submit that failed, which the mock never charges.)",
+        "The same (`error` is shown as `failed`, NA4).",
+        Same),
 ];
 
 /// The row with `id`, or the first row of a section id (`D-VIDEO`, `P`, `NA`).

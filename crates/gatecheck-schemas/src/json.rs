@@ -154,15 +154,16 @@ impl ImageUsage {
 
 impl<S: AsRef<str>> VideoTask<S> {
     /// Appends this task as JSON: the bytes `serde_json::to_writer` writes (the fields that
-    /// are `None` left out, as the derive skips them).
+    /// are `None` left out, or `null` for OpenAI's nullable keys under `openai_nulls`).
     ///
     /// ```
     /// use gatecheck_schemas::types::{VideoStatus, VideoTask};
     /// let task: VideoTask<&str> = VideoTask {
     ///     id: "task_1", task_id: "task_1", object: "video", model: "sora-2",
     ///     status: VideoStatus::Queued, progress: 0, created_at: 0, completed_at: None,
+    ///     expires_at: None, prompt: None, remixed_from_video_id: None,
     ///     video_url: None, seconds: Some("4"), size: Some("720x1280"), error: None,
-    ///     metadata: None,
+    ///     metadata: None, openai_nulls: true,
     /// };
     /// let mut out = Vec::new();
     /// task.write_json(&mut out);
@@ -183,27 +184,57 @@ impl<S: AsRef<str>> VideoTask<S> {
         push_i64(out, self.progress);
         out.extend_from_slice(b",\"created_at\":");
         push_i64(out, self.created_at);
-        if let Some(at) = self.completed_at {
-            out.extend_from_slice(b",\"completed_at\":");
-            push_i64(out, at);
-        }
-        let texts = [
-            (&b",\"video_url\":"[..], &self.video_url),
-            (b",\"seconds\":", &self.seconds),
-            (b",\"size\":", &self.size),
-        ];
-        for (name, text) in texts {
-            if let Some(text) = text {
-                out.extend_from_slice(name);
-                push_str(out, text.as_ref());
+        let nulls = self.openai_nulls;
+        for (name, at) in [
+            (&b",\"completed_at\":"[..], self.completed_at),
+            (b",\"expires_at\":", self.expires_at),
+        ] {
+            match at {
+                Some(at) => {
+                    out.extend_from_slice(name);
+                    push_i64(out, at);
+                }
+                None if nulls => {
+                    out.extend_from_slice(name);
+                    out.extend_from_slice(b"null");
+                }
+                None => {}
             }
         }
-        if let Some(e) = &self.error {
-            out.extend_from_slice(b",\"error\":{\"code\":");
-            push_str(out, &e.code);
-            out.extend_from_slice(b",\"message\":");
-            push_str(out, &e.message);
-            out.push(b'}');
+        let texts = [
+            (&b",\"prompt\":"[..], &self.prompt, true),
+            (
+                b",\"remixed_from_video_id\":",
+                &self.remixed_from_video_id,
+                true,
+            ),
+            (b",\"video_url\":", &self.video_url, false),
+            (b",\"seconds\":", &self.seconds, false),
+            (b",\"size\":", &self.size, false),
+        ];
+        for (name, text, nullable) in texts {
+            match text {
+                Some(text) => {
+                    out.extend_from_slice(name);
+                    push_str(out, text.as_ref());
+                }
+                None if nullable && nulls => {
+                    out.extend_from_slice(name);
+                    out.extend_from_slice(b"null");
+                }
+                None => {}
+            }
+        }
+        match &self.error {
+            Some(e) => {
+                out.extend_from_slice(b",\"error\":{\"code\":");
+                push_str(out, &e.code);
+                out.extend_from_slice(b",\"message\":");
+                push_str(out, &e.message);
+                out.push(b'}');
+            }
+            None if nulls => out.extend_from_slice(b",\"error\":null"),
+            None => {}
         }
         if let Some(metadata) = &self.metadata {
             out.extend_from_slice(b",\"metadata\":");
@@ -275,8 +306,14 @@ mod tests {
                 proptest::option::of(any::<i64>()),
             ),
             (opt(), opt(), opt(), error, metadata),
+            (
+                proptest::option::of(any::<i64>()),
+                opt(),
+                opt(),
+                any::<bool>(),
+            ),
         )
-            .prop_map(|(a, b, c)| VideoTask {
+            .prop_map(|(a, b, c, d)| VideoTask {
                 id: a.0,
                 task_id: a.1,
                 object: a.2,
@@ -290,6 +327,10 @@ mod tests {
                 size: c.2,
                 error: c.3,
                 metadata: c.4,
+                expires_at: d.0,
+                prompt: d.1,
+                remixed_from_video_id: d.2,
+                openai_nulls: d.3,
             })
     }
 

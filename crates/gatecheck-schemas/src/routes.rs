@@ -131,6 +131,38 @@ pub fn allowed_methods(path: &str) -> Vec<&'static str> {
         .collect()
 }
 
+/// Operations of [`ROUTES`] that new-api does not route (QuantumNous/new-api
+/// router/video-router.go registers no video list and no video delete): in the `new-api`
+/// profile they get new-api's not-found answer ([`crate::rules::route`], DECISIONS D-ROUTE-2).
+pub const NOT_IN_NEW_API: &[(&str, &str)] =
+    &[("GET", "/v1/videos"), ("DELETE", "/v1/videos/{task_id}")];
+
+/// Whether `profile` serves `route` (every route but [`NOT_IN_NEW_API`] in `new-api`).
+///
+/// ```
+/// use gatecheck_schemas::{routes::{find_route, served_in}, Profile};
+/// let list = find_route("GET", "/v1/videos").unwrap();
+/// assert!(served_in(Profile::Documented, list));
+/// assert!(!served_in(Profile::NewApi, list));
+/// ```
+pub fn served_in(profile: crate::Profile, route: &Route) -> bool {
+    profile != crate::Profile::NewApi
+        || !NOT_IN_NEW_API
+            .iter()
+            .any(|(m, p)| *m == route.method && *p == route.path)
+}
+
+/// [`find_route`] in `profile`: `None` also for a route the profile does not serve.
+///
+/// ```
+/// use gatecheck_schemas::{routes::find_route_in, Profile};
+/// assert!(find_route_in(Profile::NewApi, "DELETE", "/v1/videos/task_1").is_none());
+/// assert!(find_route_in(Profile::NewApi, "GET", "/v1/videos/task_1").is_some());
+/// ```
+pub fn find_route_in(profile: crate::Profile, method: &str, path: &str) -> Option<&'static Route> {
+    find_route(method, path).filter(|r| served_in(profile, r))
+}
+
 /// The status of a known path asked with a method the table does not serve there, in the
 /// documented profile (with an `Allow` header); new-api's router answers 404.
 pub const METHOD_NOT_ALLOWED: u16 = 405;

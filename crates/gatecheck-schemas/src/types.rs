@@ -212,17 +212,25 @@ pub struct VideoTaskError {
 /// one rendered from borrowed parts (the mock serializes a poll answer without copying the
 /// task's strings); [`VideoTask::into_owned`] turns the second into the first.
 ///
+/// Serialized by hand (the same bytes as [`VideoTask::write_json`]): `None` fields are left
+/// out, except OpenAI's nullable keys ([`crate::rules::video::OPENAI_NULLABLE_KEYS`]), which
+/// are written `null` when [`VideoTask::openai_nulls`] is set (the documented profile, as
+/// OpenAI's `VideoResource` requires them; DECISIONS D-ROUTE-4).
+///
 /// ```
 /// use gatecheck_schemas::types::{VideoStatus, VideoTask};
 /// let view: VideoTask<&str> = VideoTask {
 ///     id: "task_1", task_id: "task_1", object: "video", model: "sora-2",
 ///     status: VideoStatus::Queued, progress: 0, created_at: 0, completed_at: None,
+///     expires_at: None, prompt: Some("a boat"), remixed_from_video_id: None,
 ///     video_url: None, seconds: Some("4"), size: Some("720x1280"), error: None, metadata: None,
+///     openai_nulls: true,
 /// };
 /// let owned: VideoTask = view.clone().into_owned();
 /// assert_eq!(serde_json::to_value(&view).unwrap(), serde_json::to_value(&owned).unwrap());
+/// assert!(serde_json::to_value(&view).unwrap()["expires_at"].is_null());
 /// ```
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Deserialize)]
 pub struct VideoTask<S = String> {
     /// Task identifier (DECISIONS.md: `task_` + 32 letters and digits; a deployment may differ).
     pub id: S,
@@ -241,23 +249,83 @@ pub struct VideoTask<S = String> {
     #[serde(default)]
     pub created_at: i64,
     /// Unix seconds, when completed.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     pub completed_at: Option<i64>,
+    /// Unix seconds when the downloadable assets expire, if set (OpenAI's `expires_at`).
+    #[serde(default)]
+    pub expires_at: Option<i64>,
+    /// The prompt the task was created with (OpenAI's `prompt`; new-api does not show it).
+    #[serde(default)]
+    pub prompt: Option<S>,
+    /// The source task of a remix (OpenAI's `remixed_from_video_id`).
+    #[serde(default)]
+    pub remixed_from_video_id: Option<S>,
     /// Result URL, when completed.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     pub video_url: Option<S>,
     /// Duration in seconds, as a string.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     pub seconds: Option<S>,
     /// `<w>x<h>`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     pub size: Option<S>,
     /// Set on failed and error tasks.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     pub error: Option<VideoTaskError>,
     /// Extra result fields; `metadata.url` mirrors `video_url`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(default)]
     pub metadata: Option<serde_json::Value>,
+    /// Whether OpenAI's nullable keys are written `null` when unset (the documented profile)
+    /// rather than left out (new-api's `omitempty`). Not part of the JSON; `false` when read.
+    #[serde(skip)]
+    pub openai_nulls: bool,
+}
+
+impl<S: AsRef<str>> Serialize for VideoTask<S> {
+    fn serialize<Se: serde::Serializer>(&self, ser: Se) -> Result<Se::Ok, Se::Error> {
+        use serde::ser::SerializeMap;
+        let mut m = ser.serialize_map(None)?;
+        m.serialize_entry("id", self.id.as_ref())?;
+        m.serialize_entry("task_id", self.task_id.as_ref())?;
+        m.serialize_entry("object", self.object.as_ref())?;
+        m.serialize_entry("model", self.model.as_ref())?;
+        m.serialize_entry("status", &self.status)?;
+        m.serialize_entry("progress", &self.progress)?;
+        m.serialize_entry("created_at", &self.created_at)?;
+        let nulls = self.openai_nulls;
+        fn text<S: AsRef<str>>(v: &Option<S>) -> Option<&str> {
+            v.as_ref().map(AsRef::as_ref)
+        }
+        // (name, value, written as null when unset) in the order of `write_json`.
+        if self.completed_at.is_some() || nulls {
+            m.serialize_entry("completed_at", &self.completed_at)?;
+        }
+        if self.expires_at.is_some() || nulls {
+            m.serialize_entry("expires_at", &self.expires_at)?;
+        }
+        for (name, value, nullable) in [
+            ("prompt", text(&self.prompt), true),
+            (
+                "remixed_from_video_id",
+                text(&self.remixed_from_video_id),
+                true,
+            ),
+            ("video_url", text(&self.video_url), false),
+            ("seconds", text(&self.seconds), false),
+            ("size", text(&self.size), false),
+        ] {
+            if value.is_some() || (nullable && nulls) {
+                m.serialize_entry(name, &value)?;
+            }
+        }
+        if self.error.is_some() || nulls {
+            m.serialize_entry("error", &self.error)?;
+        }
+        if let Some(metadata) = &self.metadata {
+            m.serialize_entry("metadata", metadata)?;
+        }
+        m.end()
+    }
 }
 
 impl<S: AsRef<str>> VideoTask<S> {
@@ -273,11 +341,15 @@ impl<S: AsRef<str>> VideoTask<S> {
             progress: self.progress,
             created_at: self.created_at,
             completed_at: self.completed_at,
+            expires_at: self.expires_at,
+            prompt: self.prompt.map(own),
+            remixed_from_video_id: self.remixed_from_video_id.map(own),
             video_url: self.video_url.map(own),
             seconds: self.seconds.map(own),
             size: self.size.map(own),
             error: self.error,
             metadata: self.metadata,
+            openai_nulls: self.openai_nulls,
         }
     }
 }

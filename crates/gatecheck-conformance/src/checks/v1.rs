@@ -8,7 +8,7 @@ use super::{answered_as, def, CheckDef, Ctx, Halt, Outcome, Phase};
 use crate::client::{Part, RequestSpec};
 use crate::generators::media;
 use crate::skip::SkipCause;
-use gatecheck_schemas::rules::Rejection;
+use gatecheck_schemas::rules::{route, Rejection};
 use serde_json::{json, Value};
 
 pub(crate) const CHECKS: &[CheckDef] = &[
@@ -151,7 +151,9 @@ async fn request_id(ctx: &Ctx) -> Outcome {
 async fn unknown_path(ctx: &Ctx) -> Outcome {
     let auth = ctx.model_auth()?;
     let strat = ("[a-z]{3,12}", proptest::bool::ANY);
-    for_all(
+    // Whether a 404 carried new-api's own not-found body (DECISIONS D-ROUTE-3: accepted).
+    let new_api_body = &std::sync::atomic::AtomicBool::new(false);
+    let mut pass = for_all(
         ctx,
         ctx.cfg.cases.min(4),
         strat,
@@ -172,9 +174,18 @@ async fn unknown_path(ctx: &Ctx) -> Outcome {
                         Some(&ex),
                     ));
                 }
+                let body = ex.json().unwrap_or(Value::Null);
+                let message = route::not_found_message(spec.method.as_str(), &spec.path);
+                if route::is_new_api_not_found(&body) && body["error"]["message"] == message {
+                    new_api_body.store(true, std::sync::atomic::Ordering::Relaxed);
+                }
                 Ok(())
             }
         },
     )
-    .await
+    .await?;
+    if new_api_body.load(std::sync::atomic::Ordering::Relaxed) {
+        pass.note = Some("answered with new-api's not-found body (DECISIONS D-ROUTE-3)".into());
+    }
+    Ok(pass)
 }

@@ -10,8 +10,8 @@ use gatecheck_schemas::rules::quota::Usage;
 use gatecheck_schemas::rules::rejection::ACCEPTED;
 use gatecheck_schemas::rules::video::{
     check_created, check_task_decisions, check_task_decisions_in, check_task_rule,
-    check_transition, content_rejection, is_task_id, RULE_COMPLETED_AT, RULE_PROGRESS_100,
-    RULE_PROGRESS_RANGE,
+    check_transition, content_rejection, is_task_id, missing_openai_keys, RULE_COMPLETED_AT,
+    RULE_PROGRESS_100, RULE_PROGRESS_RANGE,
 };
 use gatecheck_schemas::rules::Rejection;
 use gatecheck_schemas::types::{VideoStatus, VideoTask};
@@ -50,7 +50,7 @@ pub(crate) const CHECKS: &[CheckDef] = &[
         "Once terminal, a task never changes again.",
         Phase::Shared, |c| Box::pin(terminal_stable(c))),
     def("video.task.decided-fields", Deviation, "POST /v1/videos, GET /v1/videos/{task_id}", "DECISIONS: Video tasks",
-        "Decided fields: `task_` + 32 letters and digits ids, `video_url` and `metadata.url` when completed, `error{code,message}` when failed.",
+        "Decided fields: `task_` + 32 letters and digits ids, `video_url` and `metadata.url` when completed, `error{code,message}` when failed, and every key of OpenAI's VideoResource (`null` when unknown; D-ROUTE-4).",
         Phase::Shared, |c| Box::pin(decided_fields(c))),
     def("video.content.mp4", Deviation, "GET /v1/videos/{task_id}/content", "DECISIONS: Video tasks (content route)",
         "A completed task's content is `video/mp4` bytes that parse as an MP4 with a video track.",
@@ -433,8 +433,15 @@ async fn terminal_stable(ctx: &Ctx) -> Outcome {
 async fn decided_fields(ctx: &Ctx) -> Outcome {
     let r = run(ctx).await?;
     let mut na3: Option<(String, RequestSpec, Exchange)> = None;
+    let mut omitted: Option<(Vec<&'static str>, RequestSpec, Exchange)> = None;
     let pass = verdict(ctx, &r, |_, o, _| {
         let t = o.task.as_ref()?;
+        if omitted.is_none() {
+            let missing = missing_openai_keys(&o.ex.json().unwrap_or(Value::Null));
+            if !missing.is_empty() {
+                omitted = Some((missing, o.spec.clone(), o.ex.clone()));
+            }
+        }
         if !is_task_id(&t.id) {
             return Some(format!(
                 "id {:?} is not task_ + 32 letters and digits",
@@ -457,6 +464,18 @@ async fn decided_fields(ctx: &Ctx) -> Outcome {
             "NA3",
             format!(
                 "{msg}: the URL is only in metadata.url; a client reading video_url finds none"
+            ),
+            &spec,
+            Some(&ex),
+        )?;
+    }
+    if let Some((missing, spec, ex)) = omitted {
+        ctx.known_difference(
+            "D-ROUTE-4",
+            format!(
+                "the video object lacks {}, keys OpenAI's VideoResource requires (null when \
+                 unknown): a client decoding it with OpenAI's types finds them missing",
+                missing.join(", ")
             ),
             &spec,
             Some(&ex),

@@ -7,6 +7,7 @@
 use super::Difference;
 use gatecheck_schemas::decisions;
 use gatecheck_schemas::rules::token::{MSG_NAME_TOO_LONG, MSG_NAME_TOO_LONG_NEW_API};
+use gatecheck_schemas::rules::video::OPENAI_NULLABLE_KEYS;
 use gatecheck_schemas::rules::Rejection;
 use gatecheck_schemas::Profile;
 use serde::Serialize;
@@ -216,6 +217,16 @@ pub fn known_row(step: &str, d: &Difference) -> Option<&'static str> {
             && d.right == Some(serde_json::json!({"data": "[DONE]"})) =>
         {
             Some("D-STREAM-3")
+        }
+        // D-ROUTE-4: new-api leaves out OpenAI's video keys that are unset, and has no prompt.
+        p if d.right.is_none()
+            && step.contains("video.")
+            && OPENAI_NULLABLE_KEYS.iter().any(|k| {
+                p.strip_suffix(k).is_some_and(|rest| rest.ends_with('/'))
+                    && (d.left == Some(Value::Null) || *k == "prompt")
+            }) =>
+        {
+            Some("D-ROUTE-4")
         }
         // NA4: an erroring task reports `failed`.
         p if p.ends_with("/status") && left == Some("error") && right == Some("failed") => {

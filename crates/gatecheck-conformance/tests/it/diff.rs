@@ -66,7 +66,20 @@ async fn documented_vs_new_api_shows_exactly_the_profile_differences() {
     rows.sort();
     assert_eq!(
         rows,
-        ["NA10", "NA12", "NA13", "NA2", "NA3", "P1", "P2", "P3", "P4", "P5", "P6"]
+        [
+            "D-ROUTE-4",
+            "NA10",
+            "NA12",
+            "NA13",
+            "NA2",
+            "NA3",
+            "P1",
+            "P2",
+            "P3",
+            "P4",
+            "P5",
+            "P6"
+        ]
     );
     // Every difference carries the id of the row that explains it, in the text too.
     let text = render_text(&report, Style::default());

@@ -5,8 +5,22 @@
 use super::planted::{planted, Bug};
 use super::rule_users::{names, shared_rules};
 
+const NOT_FOUND_BODY: &str = "the not-found body: both profiles' shapes are accepted \
+     (DECISIONS D-ROUTE-3), so v1.unknown-path-404 judges the 404 (UnknownPathDashboard plants \
+     a 200 page) and only notes new-api's body";
+
 /// Shared rules with no planted bug of their own: (rule, the bug that exercises it, why).
 pub(crate) const NOT_PLANTABLE: &[(&str, Bug, &str)] = &[
+    (
+        "not_found_message",
+        Bug::UnknownPathDashboard,
+        NOT_FOUND_BODY,
+    ),
+    (
+        "NEW_API_NOT_FOUND_TYPE",
+        Bug::UnknownPathDashboard,
+        NOT_FOUND_BODY,
+    ),
     ("IP_REFUSAL_NEW_API", Bug::IpAllowlistIgnored, NEW_API_ONLY),
     (
         "MAX_REMAIN_QUOTA_NEW_API",

@@ -140,6 +140,32 @@ const ONE_SIDED: &[(&str, Lacks, &str)] = &[
     ("check_task_decisions_in", Lacks::Mock, VALIDATOR),
     ("check_created", Lacks::Mock, VALIDATOR),
     ("check_transition", Lacks::Mock, VALIDATOR),
+    (
+        "new_api_not_found_body",
+        Lacks::Runner,
+        "the mock answers new-api's not-found body; the runner recognises it with \
+         is_new_api_not_found",
+    ),
+    ("is_new_api_not_found", Lacks::Mock, VALIDATOR),
+    (
+        "new_api_not_found_is_json",
+        Lacks::Runner,
+        "which unrouted paths get new-api's JSON 404 rather than its dashboard page: the runner \
+         probes unknown paths under /v1 only",
+    ),
+    ("missing_openai_keys", Lacks::Mock, VALIDATOR),
+    (
+        "OPENAI_NULLABLE_KEYS",
+        Lacks::Mock,
+        "the mock writes these keys through VideoTask (openai_nulls); the runner and the mock's \
+         tests judge an object with missing_openai_keys",
+    ),
+    (
+        "refund_on_edge",
+        Lacks::Runner,
+        "a target's task fails only if its provider fails it: the outcome controls are the \
+         mock's own, so the runner cannot make the edge happen on a target",
+    ),
 ];
 
 fn crates_dir() -> PathBuf {

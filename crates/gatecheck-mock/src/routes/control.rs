@@ -71,7 +71,7 @@ fn allowed(cx: &Ctx, req: &Request<Incoming>) -> Result<(), MockResponse> {
 /// Serves `/__mock/*`.
 pub(crate) async fn handle(cx: &Ctx, req: Request<Incoming>) -> MockResponse {
     if let Err(resp) = allowed(cx, &req) {
-        return resp;
+        return cx.refuse(req, resp).await;
     }
     let path = req.uri().path().to_owned();
     let rest = path

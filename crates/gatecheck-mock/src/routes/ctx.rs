@@ -129,15 +129,21 @@ impl Ctx {
         );
     }
 
-    /// A `/v1` 404.
+    /// A `/v1` 404 ([`error::not_found`]: new-api's own body in the `new-api` profile).
     pub(crate) fn not_found(&self, method: &Method, path: &str) -> MockResponse {
-        let r = Rejection::UnknownPath;
-        error::v1_error(
-            r.http_status(self.profile()),
-            &format!("Invalid URL ({method} {path})"),
-            r.code(self.profile()),
-            None,
-        )
+        error::not_found(self.profile(), method.as_str(), path)
+    }
+
+    /// Answers `resp` to `req` without reading its body, as Go's server does (reads a short
+    /// rest first so that the client can finish sending; see [`crate::linger`]). Every answer
+    /// given before the body is read goes through here. A request without a body costs one
+    /// check (no allocation).
+    pub(crate) async fn refuse(&self, req: Request<Incoming>, resp: MockResponse) -> MockResponse {
+        if hyper::body::Body::is_end_stream(req.body()) {
+            return resp;
+        }
+        // Boxed: the rare path's state stays out of the callers' futures.
+        Box::pin(crate::linger::answer_unread(&self.app, req, resp)).await
     }
 
     /// Reads the whole body, at most the upload limit: 413 up front when `Content-Length` is
@@ -237,11 +243,9 @@ impl Ctx {
             .and_then(|v| v.to_str().ok())
             .and_then(|ct| multer::parse_boundary(ct).ok());
         let Some(boundary) = boundary else {
-            return Err(error::validation(
-                self.profile(),
-                "expected a multipart/form-data body",
-                None,
-            ));
+            let resp =
+                error::validation(self.profile(), "expected a multipart/form-data body", None);
+            return Err(self.refuse(req, resp).await);
         };
         let body = self.read_body(req).await?;
         Ok(gatecheck_schemas::multipart::over(body, boundary))

@@ -18,7 +18,13 @@
 //! 6. The method and path are resolved in the route table of the OpenAPI document
 //!    ([`gatecheck_schemas::routes`]): what it lacks is answered 404 (405 with `Allow` for a
 //!    known path in the documented profile) before any handler, so nothing is served
-//!    undocumented (on `/v1/*` after step 5).
+//!    undocumented (on `/v1/*` after step 5 in the documented profile; before it in the
+//!    `new-api` profile, whose table also lacks the video list and delete, and whose
+//!    not-found answer is new-api's: [`gatecheck_schemas::rules::route`]).
+//!
+//! An answer given before the request's body is read (steps 4 to 6, and a handler's own
+//! refusals) goes through [`Ctx::refuse`]: the rest of a short body is read first, as Go's
+//! server does, so that a client still sending is not cut off (see `crate::linger`).
 //! 7. The answer is recorded in the journal (with the body length and a preview of textual
 //!    bodies read through [`Ctx::read_body`]).
 //!
@@ -57,6 +63,9 @@
 //!    together: [`Ctx::admit_model_request`]. A failure after charging can
 //!    [`Ctx::refund`].
 //! 5. Answer: [`error::json`], [`error::bytes_response`], ...
+//!
+//! A handler that answers before reading the body (a wrong content type, a refused access)
+//! returns `cx.refuse(req, resp).await`, never `resp` with the body dropped.
 //!
 //! Reading the rest of the world: [`Ctx::profile`], [`Ctx::now`] / [`Ctx::now_ms`] (the
 //! mock clock; never wall time), [`Ctx::catalog`] (models and
@@ -113,6 +122,8 @@ pub(crate) async fn dispatch(
 ) -> Result<MockResponse, Dropped> {
     let started = Instant::now();
     let at_ms = app.clock.now_ms();
+    // Tasks that failed since the last request are refunded before anything reads a key.
+    app.settle_tasks(at_ms);
     let request_id = app.ids.request_id(at_ms);
     // A clone of the URI and of the Host header shares the request's bytes: no allocation.
     let uri = req.uri().clone();
@@ -197,7 +208,7 @@ pub(crate) async fn dispatch(
                     resp.headers_mut().insert(http::header::RETRY_AFTER, v);
                 }
             }
-            resp
+            cx.refuse(req, resp).await
         }
         Some(FaultKind::Delay { ms }) => {
             entry.fault = Some(format!("delay {ms}ms"));
@@ -282,10 +293,19 @@ fn set_request_id(resp: &mut MockResponse, id: &str) {
 }
 
 async fn route(cx: &mut Ctx, req: Request<Incoming>, method: &Method, path: &str) -> MockResponse {
+    // new-api resolves the route before any route group's middleware runs, so an unrouted
+    // request is answered before its key is looked at (DECISIONS D-ROUTE-2); the documented
+    // profile checks the key of a `/v1` request first.
+    let table_first = cx.profile() == Profile::NewApi || !path.starts_with("/v1/");
+    if table_first {
+        if let Some(resp) = undocumented(cx, method, path) {
+            return cx.refuse(req, resp).await;
+        }
+    }
     if let Some(rest) = path.strip_prefix("/v1/") {
         match auth::authenticate_key(&cx.app, req.headers(), cx.client_ip, cx.now()) {
             Ok(key) => cx.key = Some(key),
-            Err(resp) => return resp,
+            Err(resp) => return cx.refuse(req, resp).await,
         }
         if let Some(key) = cx.key {
             if let Err(retry) = cx.app.ratelimit.check(key.id, cx.now_ms()) {
@@ -297,12 +317,14 @@ async fn route(cx: &mut Ctx, req: Request<Incoming>, method: &Method, path: &str
                 if let Ok(v) = HeaderValue::from_str(&retry.to_string()) {
                     resp.headers_mut().insert(http::header::RETRY_AFTER, v);
                 }
-                return resp;
+                return cx.refuse(req, resp).await;
             }
         }
         let cx: &Ctx = cx;
-        if let Some(resp) = undocumented(cx, method, path) {
-            return resp;
+        if !table_first {
+            if let Some(resp) = undocumented(cx, method, path) {
+                return cx.refuse(req, resp).await;
+            }
         }
         return if rest.starts_with("audio/") {
             Box::pin(audio::handle(cx, req)).await
@@ -324,14 +346,11 @@ async fn route(cx: &mut Ctx, req: Request<Incoming>, method: &Method, path: &str
         } else if rest == "models" || rest.starts_with("models/") {
             models(cx, method, rest)
         } else {
-            cx.not_found(method, path)
+            let resp = cx.not_found(method, path);
+            cx.refuse(req, resp).await
         };
     }
     let cx: &Ctx = cx;
-    // The route table of the OpenAPI document: what it lacks is not served.
-    if let Some(resp) = undocumented(cx, method, path) {
-        return resp;
-    }
     match (method, path) {
         (&Method::GET, "/api/models") => {
             let query = req.uri().query().unwrap_or("");
@@ -348,37 +367,52 @@ async fn route(cx: &mut Ctx, req: Request<Incoming>, method: &Method, path: &str
         }
         (_, p) if p.starts_with("/media/") => Box::pin(images::public(cx, req)).await,
         (_, "/" | "/health") => error::json(200, &serde_json::json!({"status": "ok"})),
-        _ => error::json(
-            404,
-            &serde_json::json!({"success": false, "message": format!("Invalid URL ({method} {path})")}),
-        ),
+        _ => {
+            let message = format!("Invalid URL ({method} {path})");
+            let resp = error::json(
+                404,
+                &serde_json::json!({"success": false, "message": message}),
+            );
+            cx.refuse(req, resp).await
+        }
     }
 }
 
-/// The answer to a method and path that the route table (the OpenAPI document) lacks: 405
-/// with `Allow` for a known path in the documented profile, else 404 (the `/v1` error on
-/// `/v1/*`, the `/api` failure envelope elsewhere). `None` for a documented route.
+/// The answer to a method and path that the route table (the OpenAPI document) lacks, or
+/// that the profile does not serve; `None` for a served route. `documented`: 405 with `Allow`
+/// for a known path, else 404 (the `/v1` error on `/v1/*`, the `/api` failure envelope
+/// elsewhere). `new-api`: gin's `NoRoute`, whatever the method: new-api's JSON 404 under
+/// `/v1`, `/api` and `/assets`, its dashboard page elsewhere
+/// ([`gatecheck_schemas::rules::route`]).
 fn undocumented(cx: &Ctx, method: &Method, path: &str) -> Option<MockResponse> {
-    use gatecheck_schemas::routes::{allowed_methods, find_route, METHOD_NOT_ALLOWED};
-    if find_route(method.as_str(), path).is_some() {
+    use gatecheck_schemas::routes::{allowed_methods, find_route_in, METHOD_NOT_ALLOWED};
+    let profile = cx.profile();
+    if find_route_in(profile, method.as_str(), path).is_some() {
         return None;
     }
-    let message = format!("Invalid URL ({method} {path})");
+    if profile == Profile::NewApi {
+        return Some(
+            if gatecheck_schemas::rules::route::new_api_not_found_is_json(path) {
+                cx.not_found(method, path)
+            } else {
+                error::new_api_index_page()
+            },
+        );
+    }
+    let message = gatecheck_schemas::rules::route::not_found_message(method.as_str(), path);
     let allowed = allowed_methods(path);
     let v1 = path.starts_with("/v1/");
-    let mut resp = match (cx.profile(), allowed.is_empty(), v1) {
-        (Profile::Documented, false, true) => error::v1_error(
+    let mut resp = match (allowed.is_empty(), v1) {
+        (false, true) => error::v1_error(
             METHOD_NOT_ALLOWED,
             &message,
             Some("method_not_allowed"),
             None,
         ),
-        (Profile::Documented, false, false) => {
-            error::api_failure_status(METHOD_NOT_ALLOWED, &message)
-        }
-        (_, _, true) => return Some(cx.not_found(method, path)),
-        (_, _, false) => {
-            let status = Rejection::UnknownPath.http_status(cx.profile());
+        (false, false) => error::api_failure_status(METHOD_NOT_ALLOWED, &message),
+        (true, true) => return Some(cx.not_found(method, path)),
+        (true, false) => {
+            let status = Rejection::UnknownPath.http_status(profile);
             return Some(error::api_failure_status(status, &message));
         }
     };

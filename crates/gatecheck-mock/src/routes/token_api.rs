@@ -30,7 +30,7 @@ const MAX_PAGE_SIZE: usize = gatecheck_schemas::rules::catalog::MAX_PAGE_SIZE as
 pub(crate) async fn handle(cx: &Ctx, req: Request<Incoming>) -> MockResponse {
     let account = match auth::authenticate_account(&cx.app, req.headers()) {
         Ok(a) => a,
-        Err(resp) => return resp,
+        Err(resp) => return cx.refuse(req, resp).await,
     };
     // A clone of the URI shares the request's bytes (no copies of the path or query).
     let uri = req.uri().clone();

@@ -237,7 +237,8 @@ async fn create(cx: &Ctx, req: Request<Incoming>) -> Result<MockResponse, MockRe
         seconds: seconds as f64,
         ..Usage::default()
     };
-    cx.charge(cx.price(&model, usage))?;
+    // Charged at submit; refunded in full if the task fails (VideoStore::settle).
+    let charge = cx.charge(cx.price(&model, usage))?;
     let now_ms = cx.now_ms();
     let plan = cx.fixtures().video.plan(now_ms, seconds, &prompt);
     let task = StoredVideo {
@@ -247,8 +248,12 @@ async fn create(cx: &Ctx, req: Request<Incoming>) -> Result<MockResponse, MockRe
         seconds,
         size,
         plan,
+        prompt: Some(prompt),
+        remixed_from_video_id: None,
+        key_id: cx.key().map_or(0, |k| k.id),
+        charged: charge.price,
     };
-    cx.videos().insert(task.clone(), now_ms);
+    let task = cx.videos().insert(task, now_ms);
     Ok(task_response(cx, &task, &task.id))
 }
 

@@ -19,3 +19,5 @@ mod stream_script;
 mod streams;
 mod support;
 mod token_api;
+mod unread;
+mod video_resource;

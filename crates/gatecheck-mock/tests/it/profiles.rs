@@ -378,3 +378,88 @@ async fn na9_dall_e_size_defaults_to_1024_only_in_new_api() {
         }
     }
 }
+
+/// D-ROUTE-2, D-ROUTE-3: new-api routes no video list, no video delete and no wrong method,
+/// and answers them (before the key is looked at) with its own not-found body; the
+/// documented profile serves the list and the delete and keeps its not-found body.
+#[tokio::test]
+async fn d_route_new_api_route_table_and_not_found_body() {
+    let new_api = server(Profile::NewApi).await;
+    let http = Http::new(new_api.uri());
+    let auth = bearer(KEY_ENABLED);
+    let cases = [
+        ("GET", "/v1/videos", "/v1/videos"),
+        ("GET", "/v1/videos?limit=2", "/v1/videos"),
+        (
+            "DELETE",
+            "/v1/videos/task_00000000000000000000000000000000",
+            "/v1/videos/task_00000000000000000000000000000000",
+        ),
+        ("PATCH", "/v1/videos", "/v1/videos"),
+        ("PUT", "/v1/models", "/v1/models"),
+        ("GET", "/v1/gatecheck-nothing", "/v1/gatecheck-nothing"),
+        ("GET", "/api/nothing", "/api/nothing"),
+        ("POST", "/assets/x.js", "/assets/x.js"),
+    ];
+    for (method, uri, path) in cases {
+        for headers in [vec![("authorization", auth.as_str())], vec![]] {
+            let resp = http.send(method, uri, &headers, bytes::Bytes::new()).await;
+            assert_eq!(resp.status, 404, "{method} {uri}: {}", resp.text());
+            assert_eq!(
+                resp.json(),
+                json!({"error": {"message": format!("Invalid URL ({method} {path})"),
+                    "type": "invalid_request_error", "param": "", "code": ""}}),
+                "{method} {uri}"
+            );
+            assert!(gatecheck_schemas::rules::route::is_new_api_not_found(
+                &resp.json()
+            ));
+            assert!(resp.header("x-oneapi-request-id").is_some());
+        }
+    }
+    // Any other path: new-api's dashboard page.
+    let page = http.get("/nothing-here", &[]).await;
+    assert_eq!(page.status, 200);
+    assert!(page
+        .header("content-type")
+        .unwrap_or("")
+        .starts_with("text/html"));
+    // What new-api routes is still served, and still authenticated.
+    assert_eq!(
+        http.get("/v1/models", &[("authorization", &auth)])
+            .await
+            .status,
+        200
+    );
+    assert_eq!(http.get("/v1/models", &[]).await.status, 401);
+
+    let documented = server(Profile::Documented).await;
+    let http = Http::new(documented.uri());
+    assert_eq!(
+        http.get("/v1/videos", &[("authorization", &auth)])
+            .await
+            .status,
+        200
+    );
+    let unknown = http
+        .get("/v1/gatecheck-nothing", &[("authorization", &auth)])
+        .await;
+    assert_eq!(unknown.status, 404);
+    let e = error_of(&unknown);
+    assert_eq!(
+        (e["type"].as_str(), e["code"].as_str()),
+        (Some("new_api_error"), Some("not_found"))
+    );
+    let wrong = http
+        .send(
+            "PATCH",
+            "/v1/videos",
+            &[("authorization", &auth)],
+            bytes::Bytes::new(),
+        )
+        .await;
+    assert_eq!(wrong.status, 405);
+    assert_eq!(wrong.header("allow"), Some("POST, GET"));
+    // The documented profile checks the key first.
+    assert_eq!(http.get("/v1/gatecheck-nothing", &[]).await.status, 401);
+}

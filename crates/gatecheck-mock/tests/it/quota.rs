@@ -93,3 +93,63 @@ async fn concurrent_requests_charge_exactly_the_quota_for_k() {
     assert_eq!(after.used_quota, K * price);
     assert_eq!(after.remain_quota, 0);
 }
+
+/// Video tasks are billed as new-api bills them (DECISIONS D-ROUTE-5): charged at submit; a
+/// task that fails (or ends in `error`) is refunded in full once it has failed, however often
+/// it is polled; a completed task keeps its charge. Both profiles.
+#[tokio::test]
+async fn a_failed_video_task_is_refunded_in_full_once() {
+    use gatecheck_mock::ClockMode;
+    use gatecheck_schemas::Profile;
+    for profile in [Profile::Documented, Profile::NewApi] {
+        let server = MockServer::builder()
+            .profile(profile)
+            .clock(ClockMode::virtual_default())
+            .start()
+            .await;
+        let key = server.add_key(NewKey::new());
+        let http = Http::new(server.uri());
+        let auth = bearer(&key.key);
+        let quota = |server: &MockServer| {
+            let k = server.key(key.id).expect("key");
+            (k.remain_quota, k.used_quota)
+        };
+        let start = quota(&server);
+        let mut ids = Vec::new();
+        for prompt in ["a boat [fail]", "a boat [error]", "a boat"] {
+            let body = json!({"model": "sora-2", "prompt": prompt});
+            let resp = http
+                .json("POST", "/v1/videos", &[("authorization", &auth)], body)
+                .await;
+            assert_eq!(resp.status, 200, "{}", resp.text());
+            ids.push(resp.json()["id"].as_str().expect("id").to_owned());
+        }
+        let charged = quota(&server);
+        let price = (start.0 - charged.0) / 3;
+        assert!(price > 0, "{profile:?}: sora-2 is charged at submit");
+        assert_eq!(charged, (start.0 - 3 * price, start.1 + 3 * price));
+        let advanced = http
+            .json(
+                "POST",
+                "/__mock/clock/advance",
+                &[],
+                json!({"seconds": 600}),
+            )
+            .await;
+        assert_eq!(advanced.status, 200);
+        for _ in 0..3 {
+            for id in &ids {
+                let poll = http
+                    .get(&format!("/v1/videos/{id}"), &[("authorization", &auth)])
+                    .await;
+                assert_eq!(poll.status, 200, "{}", poll.text());
+            }
+            // The two failures are given back, once; the completed task stays charged.
+            assert_eq!(
+                quota(&server),
+                (start.0 - price, start.1 + price),
+                "{profile:?}"
+            );
+        }
+    }
+}

@@ -110,6 +110,9 @@ const MODEL_BODY_ERRORS: &[u16] = &[400, 401, 403, 413, 429, 500, 503];
 const MODEL_READ_ERRORS: &[u16] = &[401, 403, 429, 500, 503];
 
 /// An operation of the model routes (`bearerAuth`).
+/// The description of an operation new-api does not route ([`crate::routes::NOT_IN_NEW_API`]).
+const NOT_ROUTED_BY_NEW_API: &str = "A tooling extension of the documented profile: new-api routes no such operation, and its `new-api` profile answers 404 `{\"error\":{\"message\":\"Invalid URL (METHOD PATH)\",\"type\":\"invalid_request_error\",\"param\":\"\",\"code\":\"\"}}` before it looks at the key (DECISIONS D-ROUTE-2, D-ROUTE-3).";
+
 fn model_op(id: &str, summary: &str, tag: &str, responses: Value) -> Value {
     json!({
         "operationId": id,
@@ -309,18 +312,22 @@ pub(super) fn operation(operation_id: &str) -> Option<Value> {
             });
             op
         }
-        "listVideos" => model_op(
-            operation_id,
-            "The key's video tasks, newest first (at most 100).",
-            "video",
-            responses(
-                vec![(
-                    "200",
-                    json_response("A list of tasks.", schema_ref("VideoList")),
-                )],
-                MODEL_READ_ERRORS,
-            ),
-        ),
+        "listVideos" => {
+            let mut op = model_op(
+                operation_id,
+                "The key's video tasks, newest first (at most 100).",
+                "video",
+                responses(
+                    vec![(
+                        "200",
+                        json_response("A list of tasks.", schema_ref("VideoList")),
+                    )],
+                    MODEL_READ_ERRORS,
+                ),
+            );
+            op["description"] = json!(NOT_ROUTED_BY_NEW_API);
+            op
+        }
         "getVideo" => {
             let ok = with_links(
                 json_response("The task.", schema_ref("VideoTask")),
@@ -348,6 +355,7 @@ pub(super) fn operation(operation_id: &str) -> Option<Value> {
             r["400"] = response_ref("VideoBadRequest");
             let mut op = model_op(operation_id, "Delete a video task.", "video", r);
             op["parameters"] = json!([task_id()]);
+            op["description"] = json!(NOT_ROUTED_BY_NEW_API);
             op
         }
         "getVideoContent" => {

@@ -10,7 +10,9 @@
 //! - [`token`]: `PUT /api/token/`, check by check, in the order of DECISIONS.md.
 //! - [`health`]: the mock's health signature (how a runner recognises the mock).
 //! - [`catalog`]: paging and filtering of `GET /api/models`.
+//! - [`refund`]: the refund of a task that fails (the state edge every task route calls).
 //! - [`rejection`]: every way a request is refused, with its status and code per profile.
+//! - [`route`]: the answer to a method and path the service does not route (per profile).
 
 pub mod auth;
 pub mod catalog;
@@ -19,7 +21,9 @@ pub mod ip;
 pub mod key;
 pub mod media;
 pub mod quota;
+pub mod refund;
 pub mod rejection;
+pub mod route;
 pub mod token;
 pub mod video;
 

@@ -456,6 +456,37 @@ pub fn check_task_decisions_in(t: &VideoTask, profile: Profile) -> Result<(), Vi
     }
 }
 
+/// The keys of OpenAI's `VideoResource` (openai/openai-openapi openapi.yaml) that are required
+/// but may be `null`: the documented profile always carries them, `null` when unknown;
+/// new-api's dto/openai_video.go leaves an unset one out (`omitempty`, and it has no `prompt`
+/// at all). DECISIONS D-ROUTE-4.
+pub const OPENAI_NULLABLE_KEYS: [&str; 5] = [
+    "completed_at",
+    "expires_at",
+    "prompt",
+    "remixed_from_video_id",
+    "error",
+];
+
+/// The keys of [`OPENAI_NULLABLE_KEYS`] that the JSON video object `body` lacks (a key whose
+/// value is `null` is present).
+///
+/// ```
+/// use gatecheck_schemas::rules::video::missing_openai_keys;
+/// let body = serde_json::json!({"id": "task_1", "completed_at": null, "expires_at": null,
+///     "prompt": "a boat", "error": null});
+/// assert_eq!(missing_openai_keys(&body), ["remixed_from_video_id"]);
+/// ```
+pub fn missing_openai_keys(body: &serde_json::Value) -> Vec<&'static str> {
+    let Some(object) = body.as_object() else {
+        return OPENAI_NULLABLE_KEYS.to_vec();
+    };
+    OPENAI_NULLABLE_KEYS
+        .into_iter()
+        .filter(|k| !object.contains_key(*k))
+        .collect()
+}
+
 /// How `GET /v1/videos/{task_id}/content` answers a task in `status`: `None` when it serves the
 /// video (a completed task), else the rejection (DECISIONS: Video tasks, content route).
 ///
@@ -559,6 +590,10 @@ mod tests {
             size: Some("720x1280".into()),
             error: s.error,
             metadata: completed.then(|| serde_json::json!({ "url": url })),
+            expires_at: None,
+            prompt: None,
+            remixed_from_video_id: None,
+            openai_nulls: false,
         }
     }
 

@@ -37,7 +37,7 @@ fn left_mock_against_a_new_api_mock_reports_the_profile_differences() {
     assert_eq!(out.status.code(), Some(1), "{stdout}");
     assert!(!stdout.contains('\x1b'), "no colors when not on a terminal");
     assert!(
-        stdout.contains("known differences shown (docs/DECISIONS.md rows): 11"),
+        stdout.contains("known differences shown (docs/DECISIONS.md rows): 12"),
         "{stdout}"
     );
     assert!(!stdout.contains("other differences"), "{stdout}");
@@ -74,7 +74,7 @@ fn left_mock_against_a_new_api_mock_reports_the_profile_differences() {
         .filter(|s| !s["differences"].as_array().unwrap().is_empty())
         .map(|s| s["step"].as_str().unwrap())
         .collect();
-    assert_eq!(differing.len(), 16, "{differing:?}");
+    assert_eq!(differing.len(), 20, "{differing:?}");
     // In the JSON every difference names its row.
     for step in report["steps"].as_array().unwrap() {
         for d in step["differences"].as_array().unwrap() {
@@ -83,7 +83,7 @@ fn left_mock_against_a_new_api_mock_reports_the_profile_differences() {
     }
     let xml = std::fs::read_to_string(&junit).unwrap();
     assert!(!xml.contains("8HlrwYMfvea9lkxwkkMxzwwM5hpA6eEf"), "{xml}");
-    assert!(xml.contains("failures=\"16\""), "{xml}");
+    assert!(xml.contains("failures=\"20\""), "{xml}");
     assert!(xml.contains("known-difference (P3)"), "{xml}");
     assert!(
         xml.contains("classname=\"video.poll.unknown-id-404\""),
