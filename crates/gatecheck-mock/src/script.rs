@@ -160,7 +160,7 @@ impl StreamScript {
     }
 
     /// Closes the connection after `n` events (without the rest, without a terminal chunk):
-    /// `cut_after(0)` sends none.
+    /// `cut_after(0)` sends none; a script of `n` events or fewer ends normally.
     ///
     /// ```
     /// let script = gatecheck_mock::StreamScript::new("POST /v1/audio/speech").cut_after(2);
