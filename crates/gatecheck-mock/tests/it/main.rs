@@ -18,3 +18,4 @@ mod routes;
 mod streams;
 mod support;
 mod token_api;
+mod ui;
