@@ -262,16 +262,17 @@ fn counts(h: &mut Html, r: &Report) {
 
 fn findings(h: &mut Html, r: &Report) {
     h.leaf("h2", &[("id", "findings")], "Failures and deviations");
-    let mut any = false;
-    for c in r
+    // Failures first, then errors, then deviations; by id within each.
+    let mut found: Vec<&CheckResult> = r
         .checks
         .iter()
         .filter(|c| matches!(c.status, Status::Failed | Status::Deviation | Status::Error))
-    {
-        any = true;
+        .collect();
+    found.sort_by_key(|c| (c.status != Status::Failed, c.status == Status::Deviation));
+    for c in &found {
         card(h, c);
     }
-    if !any {
+    if found.is_empty() {
         h.leaf("p", &[], "None.");
     }
 }
@@ -314,11 +315,7 @@ fn card(h: &mut Html, c: &CheckResult) {
 fn evidence_terms(h: &mut Html, e: &Evidence) {
     pair(h, "Expected and seen", &e.message);
     if let Some(case) = &e.case {
-        pair(
-            h,
-            "Minimal case",
-            &format!("{case} (after {} shrink steps)", e.shrink_steps),
-        );
+        pair(h, "Minimal case", case);
     }
 }
 
