@@ -9,12 +9,17 @@ pub const MAX_SAMPLE_BYTES: usize = 256 * 1024;
 /// The most media samples a run keeps.
 pub const MAX_SAMPLES: usize = 6;
 
+/// The most bytes all samples together may hold (the HTML page carries them in base64: a
+/// third more).
+pub const MAX_SAMPLES_BYTES: usize = 1024 * 1024;
+
 /// Observations that the HTML report draws: task timelines and media samples.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Artifacts {
     /// Each video and image task followed, in the order it was created.
     pub timelines: Vec<TaskTimeline>,
-    /// Media the target generated, at most [`MAX_SAMPLES`], each at most [`MAX_SAMPLE_BYTES`].
+    /// Media the target generated: at most [`MAX_SAMPLES`], each at most
+    /// [`MAX_SAMPLE_BYTES`], [`MAX_SAMPLES_BYTES`] together.
     pub media: Vec<MediaSample>,
 }
 
@@ -88,7 +93,9 @@ impl SampleBox {
             return;
         }
         let mut samples = self.samples.lock();
+        let held: usize = samples.iter().map(|s| s.bytes.len()).sum();
         if samples.len() >= MAX_SAMPLES
+            || held + bytes.len() > MAX_SAMPLES_BYTES
             || samples.iter().any(|s| s.check == check && s.mime == mime)
         {
             return;
@@ -106,5 +113,37 @@ impl SampleBox {
         let mut v = std::mem::take(&mut *self.samples.lock());
         v.sort_by(|a, b| a.check.cmp(&b.check));
         v
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_box_keeps_one_sample_per_check_and_type_within_its_bounds() {
+        let b = SampleBox::default();
+        b.keep("a", "x".into(), "image/png", &[1; 10]);
+        b.keep("a", "again".into(), "image/png", &[2; 10]);
+        b.keep("a", "wav".into(), "audio/wav", &[3; 10]);
+        b.keep(
+            "b",
+            "too big".into(),
+            "image/png",
+            &vec![0; MAX_SAMPLE_BYTES + 1],
+        );
+        b.keep("c", "empty".into(), "image/png", &[]);
+        for i in 0..4 {
+            b.keep(
+                &format!("d{i}"),
+                "big".into(),
+                "video/mp4",
+                &vec![0; MAX_SAMPLE_BYTES],
+            );
+        }
+        let kept = b.take();
+        let labels: Vec<&str> = kept.iter().map(|s| s.label.as_str()).collect();
+        assert_eq!(labels, ["x", "wav", "big", "big", "big"]);
+        assert!(kept.iter().map(|s| s.bytes.len()).sum::<usize>() <= MAX_SAMPLES_BYTES);
     }
 }

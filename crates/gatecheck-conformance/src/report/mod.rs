@@ -8,7 +8,8 @@ mod junit;
 
 pub(crate) use artifacts::SampleBox;
 pub use artifacts::{
-    Artifacts, MediaSample, TaskTimeline, TimelinePoint, MAX_SAMPLES, MAX_SAMPLE_BYTES,
+    Artifacts, MediaSample, TaskTimeline, TimelinePoint, MAX_SAMPLES, MAX_SAMPLES_BYTES,
+    MAX_SAMPLE_BYTES,
 };
 pub use html::{diff_to_html, to_html};
 pub use human::{progress_bar, summary_table};

@@ -361,8 +361,18 @@ fn exchange(h: &mut Html, id: &str, e: &Evidence) {
 
 fn media(h: &mut Html, samples: &[MediaSample]) {
     h.leaf("h2", &[("id", "media")], "Media");
+    h.leaf(
+        "p",
+        &[("class", "mute")],
+        &format!(
+            "One sample per check and media type, as the target sent it; larger than {} KiB, \
+             or past {} KiB in all, it is judged but not embedded.",
+            crate::report::MAX_SAMPLE_BYTES / 1024,
+            crate::report::MAX_SAMPLES_BYTES / 1024
+        ),
+    );
     if samples.is_empty() {
-        h.leaf("p", &[("class", "mute")], "No media was observed.");
+        h.leaf("p", &[("class", "mute")], "No media was kept.");
         return;
     }
     h.el("div", &[("class", "media")], |h| {
