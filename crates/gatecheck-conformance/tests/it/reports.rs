@@ -152,3 +152,72 @@ async fn no_secret_appears_in_any_output() {
     // The failing evidence still shows the request, with the secrets as variables.
     assert!(outputs[0].contains("$GATECHECK_ACCESS_TOKEN"));
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_html_diff_shows_each_differing_step_side_by_side() {
+    use gatecheck_conformance::diff::DiffRun;
+    use gatecheck_conformance::normalize::Normalizer;
+    use gatecheck_conformance::sequence::{
+        mock_target, PollSettings, Sequence, SequenceOptions, SideRunner,
+    };
+    use gatecheck_conformance::{Client, ClientConfig, Redactor};
+    use gatecheck_mock::{ClockMode, MockServer};
+    let start = |profile| {
+        MockServer::builder()
+            .profile(profile)
+            .clock(ClockMode::virtual_default())
+            .start()
+    };
+    let (left, right) = (
+        start(Profile::Documented).await,
+        start(Profile::NewApi).await,
+    );
+    let runner = |server: &MockServer| {
+        let mut config = ClientConfig::new(mock_target(server).expect("target"));
+        config.use_env_proxy = false;
+        SideRunner::new(
+            Client::new(config).expect("client"),
+            PollSettings::default(),
+        )
+        .with_mock_control(true)
+    };
+    let sequence = Sequence::standard(7, &SequenceOptions::default());
+    let (normalizer, redactor) = (Normalizer::builtin(), Redactor::new());
+    let run = DiffRun {
+        sequence: &sequence,
+        left_label: "mock (documented)".into(),
+        right_label: "mock (new-api)".into(),
+        normalizer: &normalizer,
+        redactor: &redactor,
+    };
+    let report = run.run(&mut runner(&left), &mut runner(&right)).await;
+    let demo_key = left.demo_key();
+    left.shutdown().await;
+    right.shutdown().await;
+
+    let html = gatecheck_conformance::report::diff_to_html(&report, &redactor);
+    assert!(html.contains("<h1>gatecheck diff: differences</h1>"));
+    let differing: Vec<_> = report.differing().collect();
+    assert!(!differing.is_empty());
+    for step in &differing {
+        assert!(
+            html.contains(&format!(
+                "<article class=\"card\" id=\"step-{}\">",
+                step.step
+            )),
+            "{}",
+            step.step
+        );
+    }
+    assert_eq!(
+        html.matches("<table class=\"diff\">").count(),
+        differing.len()
+    );
+    assert!(html.contains("<td class=\"del\">") && html.contains("<td class=\"ins\">"));
+    for k in report.known_rows() {
+        assert!(html.contains(&format!("<b>{}</b>", k.id)), "{}", k.id);
+    }
+    let bare = demo_key.trim_start_matches("sk-");
+    assert!(!html.contains(bare), "the demo key leaked into the page");
+    assert_eq!(html.matches("<script").count(), 1);
+}
