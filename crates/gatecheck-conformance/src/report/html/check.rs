@@ -186,9 +186,11 @@ fn lacks(h: &mut Html, r: &Report) {
                     h.leaf("code", &[], &m.route);
                     h.text(&format!(" (probe answered {}): ", m.status));
                     h.text(if m.pinned {
-                        "the spec pins this route, so its checks judge it"
+                        "the spec pins this route: a finding (the route.* checks); \
+                         the checks that need it skip (route-not-served)"
                     } else {
-                        "the spec does not pin it: its checks skip (route-not-served)"
+                        "the spec does not pin it: no finding; the checks that need it \
+                         skip (route-not-served)"
                     });
                 });
             }
