@@ -78,11 +78,11 @@ function drawTasks(videos, now) {
   const rows = tasks.slice().reverse().map(({ owner, task }) =>
     el('tr', { 'data-task-id': task.id, 'data-status': task.status },
       el('td', {}, el('code', { text: task.id })),
-      el('td', { class: 'wrap', text: task.model }),
+      el('td', { text: task.model }),
       el('td', {}, el('span', { class: 'badge st-' + task.status, text: task.status })),
       el('td', {}, el('progress', { max: 100, value: task.progress }), ' ' + task.progress + '%'),
       el('td', {}, when(task.created_at), el('br'), el('span', { class: 'mute', text: ago(now, task.created_at) })),
-      el('td', { text: task.completed_at ? when(task.completed_at) : (task.error ? task.error.code + ': ' + task.error.message : '') }),
+      el('td', { class: 'wrap', text: task.completed_at ? when(task.completed_at) : (task.error ? task.error.code + ': ' + task.error.message : '') }),
       el('td', { text: owner })));
   $('tasks').tBodies[0].replaceChildren(...rows);
 }
@@ -99,7 +99,7 @@ function drawKeys(keys, now) {
     if (k.group) limits.push('group: ' + k.group);
     return el('tr', { 'data-key-id': k.id },
       el('td', { text: k.id }),
-      el('td', { class: 'wrap', text: k.name }),
+      el('td', { text: k.name }),
       el('td', {}, el('span', { class: 'badge st-' + status, text: status })),
       el('td', {}, el('code', { text: secret, title: 'user ' + k.user_id })),
       el('td', { text: k.unlimited_quota ? 'unlimited' : k.remain_quota.toLocaleString('en') }),
