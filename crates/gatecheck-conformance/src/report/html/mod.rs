@@ -7,6 +7,7 @@
 //! media, so content that a target sent can neither run nor call out. The caller redacts the
 //! page as a whole once more ([`crate::Redactor::xml`]).
 
+mod card;
 mod check;
 mod diff;
 mod timeline;
