@@ -312,6 +312,7 @@ impl Runner {
             key_cleanup,
             checks,
             planned,
+            artifacts: crate::checks::artifacts(&env),
             ..report_head(&cfg, seed, started_at, started)
         };
         report.recount();
@@ -351,6 +352,7 @@ fn report_head(cfg: &RunnerConfig, seed: u64, started_at: i64, started: Instant)
         summary: Summary::default(),
         checks: Vec::new(),
         planned: Vec::new(),
+        artifacts: Default::default(),
     }
 }
 

@@ -51,6 +51,7 @@ pub(crate) fn offline_env(cfg: &RunnerConfig) -> Env {
         models_source: ModelsSource::None,
         setup_requests: 0,
         shrink_spent: Default::default(),
+        media: Default::default(),
     }
 }
 
@@ -325,6 +326,7 @@ async fn discover_rest(
         models_source,
         setup_requests: kt.sent(),
         shrink_spent: Default::default(),
+        media: Default::default(),
     })
 }
 

@@ -464,8 +464,12 @@ async fn speech_mp3(ctx: &Ctx) -> Outcome {
         let spec = RequestSpec::post("/v1/audio/speech")
             .auth(auth.clone())
             .json(json!({"model": model, "input": input, "voice": voice, "response_format": "mp3"}));
+        let label = format!("{model}, voice {voice}: {input:?}");
         async move {
             let ex = ctx.send(&spec, p).await?;
+            if accepted(&ex) {
+                ctx.keep_media("audio.speech.mp3", label, "audio/mpeg", &ex.body);
+            }
             if !accepted(&ex) || ex.content_type().as_deref() != Some("audio/mpeg") {
                 return Err(ctx.fail(format!("expected {ACCEPTED} audio/mpeg, got {}", super::status_and_type(&ex)), &spec, Some(&ex)));
             }
@@ -500,6 +504,14 @@ async fn speech_formats(ctx: &Ctx) -> Outcome {
             )
             .await?;
         let ct = ex.content_type().unwrap_or_default();
+        if accepted(&ex) && fmt == "wav" {
+            ctx.keep_media(
+                "audio.speech.formats",
+                format!("{model}, voice {voice}, wav"),
+                "audio/wav",
+                &ex.body,
+            );
+        }
         if !accepted(&ex) || !ct.starts_with("audio/") {
             return Err(ctx.fail(
                 format!("{fmt}: expected {ACCEPTED} audio/*, got {} {ct}", ex.status),

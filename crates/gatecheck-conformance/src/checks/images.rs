@@ -138,6 +138,8 @@ async fn png_size(ctx: &Ctx) -> Outcome {
             } else {
                 continue;
             };
+            let label = format!("{}, {size}", super::artifacts::json_model(spec));
+            ctx.keep_media("images.png-matches-size", label, "image/png", &bytes);
             match parse_png(&bytes) {
                 Ok(info) if (info.width, info.height) == (w, h) => n += 1,
                 Ok(info) => {

@@ -1,6 +1,7 @@
 //! The checks, by check-id family (`key.*` in `key.rs`, `quota.*` in `quota.rs`, ...), and what
 //! every check runs with: [`Ctx`].
 
+mod artifacts;
 pub(crate) mod audio;
 pub(crate) mod auth;
 pub(crate) mod catalog;
@@ -15,6 +16,7 @@ pub(crate) mod token;
 pub(crate) mod v1;
 pub(crate) mod video;
 
+pub(crate) use artifacts::artifacts;
 pub use info::{CheckInfo, Kind};
 
 use crate::client::{Auth, Exchange, RequestSpec};
@@ -199,6 +201,8 @@ pub(crate) struct Env {
     pub setup_requests: u64,
     /// Shrink steps taken so far, all checks together (bounded by `--shrink-budget`).
     pub shrink_spent: std::sync::atomic::AtomicU32,
+    /// Samples of the media the checks judged (for the HTML report).
+    pub media: crate::report::SampleBox,
 }
 
 impl Env {

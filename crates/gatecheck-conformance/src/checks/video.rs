@@ -81,6 +81,8 @@ pub(crate) struct Obs {
     spec: RequestSpec,
     ex: Exchange,
     task: Option<VideoTask>,
+    /// Time since the task's creation (the mock's clock, or real waits).
+    at: Duration,
 }
 
 /// One task followed from creation.
@@ -98,6 +100,35 @@ pub(crate) struct Trace {
 pub(crate) struct VideoRun {
     traces: Vec<Trace>,
     model: String,
+}
+
+impl VideoRun {
+    /// Each task's states against time, for the HTML report.
+    pub(crate) fn timelines(&self) -> Vec<crate::report::TaskTimeline> {
+        use crate::report::{TaskTimeline, TimelinePoint};
+        self.traces
+            .iter()
+            .filter_map(|t| {
+                let created = t.create.task.as_ref()?;
+                let points = all_obs(t)
+                    .map(|o| TimelinePoint {
+                        at_ms: u64::try_from(o.at.as_millis()).unwrap_or(u64::MAX),
+                        state: o.task.as_ref().map_or_else(
+                            || format!("HTTP {}", o.ex.status.as_u16()),
+                            |task| task.status.as_str().to_owned(),
+                        ),
+                        progress: o.task.as_ref().map(|task| task.progress),
+                    })
+                    .collect();
+                Some(TaskTimeline {
+                    kind: "video".into(),
+                    id: created.id.clone(),
+                    model: created.model.clone(),
+                    points,
+                })
+            })
+            .collect()
+    }
 }
 
 fn parse_task(ex: &Exchange) -> Option<VideoTask> {
@@ -155,6 +186,7 @@ async fn observe(ctx: &Ctx) -> Result<VideoRun, Halt> {
             spec,
             ex: ex.clone(),
             task: task.clone(),
+            at: Duration::ZERO,
         };
         let Some(task) = task.filter(|_| ex.status.is_success()) else {
             traces.push(Trace {
@@ -173,6 +205,7 @@ async fn observe(ctx: &Ctx) -> Result<VideoRun, Halt> {
             spec: early_spec,
             ex: early_ex,
             task: None,
+            at: Duration::ZERO,
         });
         let interval = ctx
             .cfg
@@ -201,7 +234,12 @@ async fn observe(ctx: &Ctx) -> Result<VideoRun, Halt> {
             let ex = ctx.send(&spec, 0).await?;
             let t = parse_task(&ex);
             let is_terminal = t.as_ref().is_some_and(|t| t.status.is_terminal());
-            polls.push(Obs { spec, ex, task: t });
+            polls.push(Obs {
+                spec,
+                ex,
+                task: t,
+                at: waited,
+            });
             if terminal || is_terminal {
                 terminal = true;
                 after_terminal += 1;
@@ -498,6 +536,10 @@ async fn content_mp4(ctx: &Ctx) -> Outcome {
         };
         let spec = RequestSpec::get(format!("/v1/videos/{}/content", done.id)).auth(auth.clone());
         let ex = ctx.send(&spec, 0).await?;
+        if accepted(&ex) {
+            let label = format!("{} ({})", done.id, done.model);
+            ctx.keep_media("video.content.mp4", label, "video/mp4", &ex.body);
+        }
         if !accepted(&ex) || ex.content_type().as_deref() != Some("video/mp4") {
             return Err(ctx.fail(
                 format!(

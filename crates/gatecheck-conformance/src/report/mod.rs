@@ -1,9 +1,17 @@
-//! The run's report: JSON (valid against `schemas/report.schema.json`), JUnit XML, and the
-//! human summary table.
+//! The run's report: JSON (valid against `schemas/report.schema.json`), JUnit XML, one
+//! self-contained HTML page, and the human summary table.
 
+mod artifacts;
+mod html;
 mod human;
 mod junit;
 
+pub(crate) use artifacts::SampleBox;
+pub use artifacts::{
+    Artifacts, MediaSample, TaskTimeline, TimelinePoint, MAX_SAMPLES, MAX_SAMPLES_BYTES,
+    MAX_SAMPLE_BYTES,
+};
+pub use html::{diff_to_html, to_html};
 pub use human::{progress_bar, summary_table};
 pub use junit::to_junit;
 
@@ -199,6 +207,9 @@ pub struct Report {
     pub checks: Vec<CheckResult>,
     /// Dry run: the planned requests as curl commands (secrets redacted).
     pub planned: Vec<String>,
+    /// Task timelines and media samples, for the HTML report (not in the JSON report).
+    #[serde(skip)]
+    pub artifacts: Artifacts,
 }
 
 impl Report {

@@ -2,6 +2,7 @@
 
 mod acceptance;
 mod against_mock;
+mod browser;
 mod client;
 mod decisions;
 mod diff;

@@ -73,6 +73,55 @@ async fn reports_of_a_failing_run_validate_and_parse() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_html_report_of_a_failing_run_has_a_card_per_finding() {
+    let report = run_against(Profile::NewApi).await;
+    assert!(report.summary.failed > 0 && report.summary.deviations > 0);
+    let html = gatecheck_conformance::report::to_html(&report);
+    assert!(html.starts_with("<!DOCTYPE html>"));
+    assert!(html.contains("<h1>gatecheck check: failed</h1>"));
+    for c in &report.checks {
+        let card = format!(
+            "<article class=\"card {}\" id=\"check-{}\"",
+            c.status.as_str(),
+            c.id
+        );
+        let finding = matches!(c.status, Status::Failed | Status::Deviation);
+        assert_eq!(html.contains(&card), finding, "{} {:?}", c.id, c.status);
+        if let Some(e) = c.evidence.as_ref().filter(|_| finding) {
+            let mut curl = String::new();
+            escape(&mut curl, e.curl.as_deref().expect("curl"));
+            assert!(html.contains(&curl), "{}: {curl}", c.id);
+            if let Some(row) = &e.decision {
+                assert!(html.contains(&format!("<b>DECISIONS {row}</b>")), "{row}");
+            }
+        }
+    }
+    // Every task followed has a timeline; the media are inline; nothing is fetched.
+    assert!(html.contains("data-kind=\"video\"") && html.contains("data-state=\"completed\""));
+    assert!(!report.artifacts.media.is_empty());
+    for needle in ["src=\"http", "href=\"http", "<link", "@import", "url("] {
+        assert!(!html.contains(needle), "{needle}");
+    }
+    // One page script, one style sheet: nothing of the target's is markup.
+    assert_eq!(html.matches("<script").count(), 1);
+    assert_eq!(html.matches("<style").count(), 1);
+}
+
+/// HTML escaping, as the report writes text.
+fn escape(out: &mut String, text: &str) {
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn no_secret_appears_in_any_output() {
     use gatecheck_mock::{ClockMode, MockServer};
     let server = MockServer::builder()
@@ -88,7 +137,13 @@ async fn no_secret_appears_in_any_output() {
     let mut secrets: Vec<String> = state.keys.iter().map(|k| k.key.clone()).collect();
     secrets.extend(state.accounts.iter().map(|a| a.access_token.clone()));
     server.shutdown().await;
-    let outputs = [report.to_json(), to_junit(&report), summary_table(&report)];
+    // The HTML page before the command's last redaction pass: its data is redacted already.
+    let outputs = [
+        report.to_json(),
+        to_junit(&report),
+        summary_table(&report),
+        gatecheck_conformance::report::to_html(&report),
+    ];
     for out in &outputs {
         for s in &secrets {
             assert!(!out.contains(s.as_str()), "a secret leaked into the output");
@@ -96,4 +151,73 @@ async fn no_secret_appears_in_any_output() {
     }
     // The failing evidence still shows the request, with the secrets as variables.
     assert!(outputs[0].contains("$GATECHECK_ACCESS_TOKEN"));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_html_diff_shows_each_differing_step_side_by_side() {
+    use gatecheck_conformance::diff::DiffRun;
+    use gatecheck_conformance::normalize::Normalizer;
+    use gatecheck_conformance::sequence::{
+        mock_target, PollSettings, Sequence, SequenceOptions, SideRunner,
+    };
+    use gatecheck_conformance::{Client, ClientConfig, Redactor};
+    use gatecheck_mock::{ClockMode, MockServer};
+    let start = |profile| {
+        MockServer::builder()
+            .profile(profile)
+            .clock(ClockMode::virtual_default())
+            .start()
+    };
+    let (left, right) = (
+        start(Profile::Documented).await,
+        start(Profile::NewApi).await,
+    );
+    let runner = |server: &MockServer| {
+        let mut config = ClientConfig::new(mock_target(server).expect("target"));
+        config.use_env_proxy = false;
+        SideRunner::new(
+            Client::new(config).expect("client"),
+            PollSettings::default(),
+        )
+        .with_mock_control(true)
+    };
+    let sequence = Sequence::standard(7, &SequenceOptions::default());
+    let (normalizer, redactor) = (Normalizer::builtin(), Redactor::new());
+    let run = DiffRun {
+        sequence: &sequence,
+        left_label: "mock (documented)".into(),
+        right_label: "mock (new-api)".into(),
+        normalizer: &normalizer,
+        redactor: &redactor,
+    };
+    let report = run.run(&mut runner(&left), &mut runner(&right)).await;
+    let demo_key = left.demo_key();
+    left.shutdown().await;
+    right.shutdown().await;
+
+    let html = gatecheck_conformance::report::diff_to_html(&report, &redactor);
+    assert!(html.contains("<h1>gatecheck diff: differences</h1>"));
+    let differing: Vec<_> = report.differing().collect();
+    assert!(!differing.is_empty());
+    for step in &differing {
+        assert!(
+            html.contains(&format!(
+                "<article class=\"card\" id=\"step-{}\">",
+                step.step
+            )),
+            "{}",
+            step.step
+        );
+    }
+    assert_eq!(
+        html.matches("<table class=\"diff\">").count(),
+        differing.len()
+    );
+    assert!(html.contains("<td class=\"del\">") && html.contains("<td class=\"ins\">"));
+    for k in report.known_rows() {
+        assert!(html.contains(&format!("<b>{}</b>", k.id)), "{}", k.id);
+    }
+    let bare = demo_key.trim_start_matches("sk-");
+    assert!(!html.contains(bare), "the demo key leaked into the page");
+    assert_eq!(html.matches("<script").count(), 1);
 }

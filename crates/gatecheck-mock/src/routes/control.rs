@@ -15,6 +15,7 @@
 //! | `GET /__mock/requests?limit=N` | the journal, oldest first |
 //! | `GET /__mock/state`, `PUT /__mock/state` | dump or load the whole state |
 //! | `/__mock/videos/*` | video controls (the video routes) |
+//! | `GET /__mock/ui` | the live dashboard (HTML; [`crate::routes::ui`]) |
 //!
 //! Turned off by `--no-control` (every route 404). Peers other than loopback are refused (403)
 //! unless the mock has a control token and the request sends it as `X-Mock-Control-Token` or
@@ -85,6 +86,8 @@ pub(crate) async fn handle(cx: &Ctx, req: Request<Incoming>) -> MockResponse {
         return crate::routes::video::control(cx, req).await;
     }
     match (&method, rest.as_str()) {
+        (&Method::GET, r) if r == "ui" || r.starts_with("ui/") => super::ui::serve(r)
+            .unwrap_or_else(|| failure(404, &format!("unknown control route {method} {path}"))),
         (&Method::GET, "health" | "") => error::json(
             200,
             &gatecheck_schemas::rules::health::signature_body(

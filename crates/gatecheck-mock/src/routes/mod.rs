@@ -80,6 +80,7 @@ pub(crate) mod ctx;
 pub(crate) mod fields;
 pub(crate) mod images;
 pub(crate) mod token_api;
+pub(crate) mod ui;
 pub(crate) mod video;
 
 pub use ctx::REQUEST_ID_HEADER;

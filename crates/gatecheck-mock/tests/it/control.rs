@@ -276,7 +276,7 @@ async fn control_can_be_turned_off() {
 }
 
 /// A non-loopback address of this machine, if it has one (no packet is sent).
-fn local_non_loopback_ip() -> Option<std::net::IpAddr> {
+pub(crate) fn local_non_loopback_ip() -> Option<std::net::IpAddr> {
     let sock = std::net::UdpSocket::bind("0.0.0.0:0").ok()?;
     sock.connect("192.0.2.1:9").ok()?;
     let ip = sock.local_addr().ok()?.ip();

@@ -19,5 +19,6 @@ mod stream_script;
 mod streams;
 mod support;
 mod token_api;
+mod ui;
 mod unread;
 mod video_resource;

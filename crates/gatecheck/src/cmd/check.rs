@@ -1,9 +1,10 @@
 //! `gatecheck check`: run the conformance checks against a deployment, or the embedded mock.
 
+use super::report_arg::{ReportFormat, ReportOut};
 use super::target_args::TargetCredentials;
 use anyhow::{anyhow, bail, Context as _};
 use gatecheck_conformance::discovery::ModelKind;
-use gatecheck_conformance::report::{progress_bar, summary_table, to_junit};
+use gatecheck_conformance::report::{progress_bar, summary_table, to_html, to_junit};
 use gatecheck_conformance::{exit, Report, Runner, RunnerConfig, Shard, TargetMode};
 use gatecheck_mock::{ClockMode, MockServer};
 use gatecheck_schemas::Profile;
@@ -42,9 +43,10 @@ pub struct CheckArgs {
     /// Deviations from DECISIONS.md fail the run too.
     #[arg(long)]
     pub strict: bool,
-    /// Write a report: `json=FILE` (repeatable).
-    #[arg(long, value_name = "FORMAT=FILE")]
-    pub report: Vec<String>,
+    /// Write a report: `json=FILE`, `html=FILE` (one self-contained page) or `junit=FILE`
+    /// (repeatable).
+    #[arg(long, value_name = "FORMAT=FILE", value_parser = super::report_arg::parse)]
+    pub report: Vec<ReportOut>,
     /// Write a JUnit XML report.
     #[arg(long, value_name = "FILE")]
     pub junit: Option<PathBuf>,
@@ -247,24 +249,7 @@ fn parse_model(s: &str) -> Result<(ModelKind, String), String> {
     gatecheck_conformance::discovery::parse_model_option(s)
 }
 
-fn report_paths(args: &CheckArgs) -> anyhow::Result<Vec<PathBuf>> {
-    args.report
-        .iter()
-        .map(|r| match r.split_once('=') {
-            Some(("json", path)) if !path.is_empty() => Ok(PathBuf::from(path)),
-            _ => Err(anyhow!("invalid --report {r:?}: expected json=FILE")),
-        })
-        .collect()
-}
-
 async fn run_async(args: CheckArgs) -> u8 {
-    let json_paths = match report_paths(&args) {
-        Ok(p) => p,
-        Err(e) => {
-            eprintln!("gatecheck check: {e:#}");
-            return exit::USAGE;
-        }
-    };
     let mut mock = None;
     let base_url = match &args.base_url {
         Some(u) => u.clone(),
@@ -317,7 +302,7 @@ async fn run_async(args: CheckArgs) -> u8 {
             return e.exit_code();
         }
     };
-    if let Err(e) = write_reports(&report, &json_paths, args.junit.as_ref(), &redactor) {
+    if let Err(e) = write_reports(&report, &args.report, args.junit.as_ref(), &redactor) {
         eprintln!("gatecheck check: {e:#}");
         return exit::USAGE;
     }
@@ -329,17 +314,21 @@ async fn run_async(args: CheckArgs) -> u8 {
 /// report's parts already redacted: no secret reaches a file in any form.
 fn write_reports(
     report: &Report,
-    json: &[PathBuf],
+    outs: &[ReportOut],
     junit: Option<&PathBuf>,
     redactor: &gatecheck_conformance::Redactor,
 ) -> anyhow::Result<()> {
-    for p in json {
-        std::fs::write(p, redactor.text(&report.to_json()) + "\n")
-            .with_context(|| format!("writing {}", p.display()))?;
-    }
-    if let Some(p) = junit {
-        std::fs::write(p, redactor.xml(&to_junit(report)))
-            .with_context(|| format!("writing {}", p.display()))?;
+    let junit = junit.map(|p| ReportOut {
+        format: ReportFormat::Junit,
+        path: p.clone(),
+    });
+    for out in outs.iter().chain(junit.as_ref()) {
+        let text = match out.format {
+            ReportFormat::Json => redactor.text(&report.to_json()) + "\n",
+            ReportFormat::Junit => redactor.xml(&to_junit(report)),
+            ReportFormat::Html => redactor.xml(&to_html(report)),
+        };
+        out.write(&text)?;
     }
     Ok(())
 }

@@ -2,11 +2,13 @@
 //! normalized responses are diffed per step.
 
 use super::diff_side::{LeftSide, RightSide};
+use super::report_arg::{ReportFormat, ReportOut};
 use super::runtime;
 use anyhow::Context as _;
 use gatecheck_conformance::diff::{render_text, to_junit, DiffRun, Style};
 use gatecheck_conformance::exit;
 use gatecheck_conformance::normalize::{Normalizer, RuleSet};
+use gatecheck_conformance::report::diff_to_html;
 use gatecheck_conformance::sequence::{OpenSide, PollSettings, Sequence, SequenceOptions};
 use gatecheck_conformance::{Redactor, TargetMode};
 use std::io::IsTerminal as _;
@@ -48,6 +50,10 @@ pub struct DiffArgs {
     /// Write the report as JUnit XML.
     #[arg(long, value_name = "FILE")]
     pub junit: Option<PathBuf>,
+    /// Write a report: `html=FILE` (one self-contained page, the answers side by side),
+    /// `json=FILE` or `junit=FILE` (repeatable).
+    #[arg(long, value_name = "FORMAT=FILE", value_parser = super::report_arg::parse)]
+    pub report: Vec<ReportOut>,
     /// Colors: auto (on a terminal), always, never.
     #[arg(long, default_value = "auto", value_parser = ["auto", "always", "never"])]
     pub color: String,
@@ -178,13 +184,16 @@ async fn run_async(args: DiffArgs) -> anyhow::Result<u8> {
     // Every output goes through the run's redactor: the normalizer hides the secrets it
     // recognizes, the redactor the ones this run holds, in whatever form they appear.
     print!("{}", redactor.text(&render_text(&report, style)));
-    if let Some(path) = &args.json {
-        std::fs::write(path, report.to_json_redacted(&redactor) + "\n")
-            .with_context(|| format!("writing {}", path.display()))?;
-    }
-    if let Some(path) = &args.junit {
-        std::fs::write(path, redactor.xml(&to_junit(&report)))
-            .with_context(|| format!("writing {}", path.display()))?;
+    let json = args.json.iter().map(|p| (ReportFormat::Json, p));
+    let junit = args.junit.iter().map(|p| (ReportFormat::Junit, p));
+    let outs = args.report.iter().map(|o| (o.format, &o.path));
+    for (format, path) in json.chain(junit).chain(outs) {
+        let text = match format {
+            ReportFormat::Json => report.to_json_redacted(&redactor) + "\n",
+            ReportFormat::Junit => redactor.xml(&to_junit(&report)),
+            ReportFormat::Html => diff_to_html(&report, &redactor),
+        };
+        std::fs::write(path, text).with_context(|| format!("writing {}", path.display()))?;
     }
     left.shutdown().await;
     right.shutdown().await;

@@ -55,6 +55,7 @@ fn the_embedded_mock_passes_and_writes_reports() {
     std::fs::create_dir_all(&dir).expect("tmp dir");
     let json = dir.join("report.json");
     let junit = dir.join("junit.xml");
+    let html = dir.join("report.html");
     let out = gatecheck(&[
         "--cases",
         "3",
@@ -65,6 +66,8 @@ fn the_embedded_mock_passes_and_writes_reports() {
         &format!("json={}", json.display()),
         "--junit",
         &junit.display().to_string(),
+        "--report",
+        &format!("html={}", html.display()),
     ]);
     assert_eq!(out.status.code(), Some(0), "{}", stdout(&out));
     assert!(stdout(&out).contains("0 failed"));
@@ -75,6 +78,12 @@ fn the_embedded_mock_passes_and_writes_reports() {
     assert!(std::fs::read_to_string(&junit)
         .expect("junit")
         .contains("<testsuites"));
+    // The HTML page: the verdict first, media inline, well under the 2 MB the page may take.
+    let page = std::fs::read_to_string(&html).expect("html");
+    assert!(page.contains("<h1>gatecheck check: passed</h1>"), "{page}");
+    assert!(page.contains("src=\"data:image/png;base64,"));
+    assert!(page.contains("<audio controls=\"\" src=\"data:audio/mpeg;base64,"));
+    assert!(page.len() < 2_000_000, "{} bytes", page.len());
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -1,0 +1,73 @@
+//! `--report FORMAT=FILE`, shared by `check` and `diff`: which report to write, and where.
+
+use anyhow::Context as _;
+use std::path::PathBuf;
+
+/// A report's format.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ReportFormat {
+    /// The JSON report.
+    Json,
+    /// JUnit XML.
+    Junit,
+    /// One self-contained HTML page.
+    Html,
+}
+
+/// One `--report FORMAT=FILE`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReportOut {
+    /// The format.
+    pub format: ReportFormat,
+    /// Where to write it.
+    pub path: PathBuf,
+}
+
+impl ReportOut {
+    /// Writes `text` to the report's file.
+    pub fn write(&self, text: &str) -> anyhow::Result<()> {
+        std::fs::write(&self.path, text).with_context(|| format!("writing {}", self.path.display()))
+    }
+}
+
+/// Parses `json=FILE`, `junit=FILE` or `html=FILE`.
+pub fn parse(s: &str) -> Result<ReportOut, String> {
+    let (format, path) = s
+        .split_once('=')
+        .filter(|(_, path)| !path.is_empty())
+        .ok_or_else(|| format!("expected FORMAT=FILE (json, junit or html), got {s:?}"))?;
+    let format = match format {
+        "json" => ReportFormat::Json,
+        "junit" => ReportFormat::Junit,
+        "html" => ReportFormat::Html,
+        other => {
+            return Err(format!(
+                "unknown report format {other:?}: expected json, junit or html"
+            ))
+        }
+    };
+    Ok(ReportOut {
+        format,
+        path: PathBuf::from(path),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_each_format_and_refuses_the_rest() {
+        assert_eq!(parse("html=r.html").unwrap().format, ReportFormat::Html);
+        assert_eq!(
+            parse("json=a=b.json").unwrap().path,
+            PathBuf::from("a=b.json")
+        );
+        assert_eq!(parse("junit=x.xml").unwrap().format, ReportFormat::Junit);
+        assert!(parse("xml=out")
+            .unwrap_err()
+            .contains("unknown report format"));
+        assert!(parse("html=").is_err());
+        assert!(parse("report.html").is_err());
+    }
+}
