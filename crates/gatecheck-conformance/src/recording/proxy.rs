@@ -44,6 +44,11 @@ pub struct RecorderConfig {
     pub run: Value,
     /// Request bodies over this are stored as a digest.
     pub body_limit: usize,
+    /// The profile of the recording, for the manifest (`documented`, `new-api`), when known.
+    pub profile: Option<String>,
+    /// How it records, for the manifest: `proxy` (a client's traffic) or `drive`
+    /// (`gatecheck record` driving the target).
+    pub mode: String,
 }
 
 impl RecorderConfig {
@@ -60,6 +65,8 @@ impl RecorderConfig {
             },
             run: Value::Null,
             body_limit: DEFAULT_BODY_LIMIT,
+            profile: None,
+            mode: "proxy".into(),
         }
     }
 }
@@ -72,6 +79,7 @@ struct Shared {
     written: AtomicU64,
     body_limit: usize,
     client: HyperClient<HttpConnector, Full<Bytes>>,
+    started: Instant,
 }
 
 /// A running recorder. [`Recorder::finish`] stops it and completes the manifest.
@@ -127,9 +135,10 @@ impl Recorder {
             target: config.target.clone(),
             recorded_at: rfc3339_now(),
             gatecheck_version: env!("CARGO_PKG_VERSION").into(),
-            mode: "proxy".into(),
+            mode: config.mode.clone(),
             secrets: subs.secret_names().to_vec(),
             run: config.run.clone(),
+            profile: config.profile.clone(),
             exchanges: None,
         };
         write_json(&config.out.join("manifest.json"), &manifest)?;
@@ -141,6 +150,7 @@ impl Recorder {
             written: AtomicU64::new(0),
             body_limit: config.body_limit,
             client: HyperClient::builder(TokioExecutor::new()).build_http(),
+            started: Instant::now(),
         });
         let (stop, stopped) = watch::channel(false);
         let task = tokio::spawn(super::serve::accept_loop(
@@ -238,6 +248,7 @@ async fn relay(shared: &Shared, req: Request<Incoming>) -> Response<Full<Bytes>>
         .map(|p| p.as_str().to_owned())
         .unwrap_or_else(|| "/".into());
     let start = Instant::now();
+    let at_ms = start.duration_since(shared.started).as_millis() as u64;
     let answer = forward(shared, &parts.method, &path, &parts.headers, body.clone()).await;
     let elapsed_ms = start.elapsed().as_millis() as u64;
     let (status, headers, res_body) = match answer {
@@ -259,6 +270,7 @@ async fn relay(shared: &Shared, req: Request<Incoming>) -> Response<Full<Bytes>>
         ),
         response: record_response(&shared.subs, status, &headers, &res_body),
         elapsed_ms,
+        at_ms: Some(at_ms),
     };
     let file = shared
         .dir

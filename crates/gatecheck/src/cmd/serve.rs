@@ -3,6 +3,7 @@
 use super::runtime;
 use anyhow::{anyhow, Context as _};
 use gatecheck_conformance::exit;
+use gatecheck_mock::replay::ReplayOptions;
 use gatecheck_mock::{
     ClockMode, Fault, Fixtures, MockServer, MockServerBuilder, DEFAULT_JOURNAL_CAPACITY,
 };
@@ -89,6 +90,18 @@ pub struct ServeArgs {
     /// Once listening, write the same JSON object to this file (atomically: it appears complete).
     #[arg(long, value_name = "F")]
     pub ready_file: Option<PathBuf>,
+    /// Answer from the recording in DIR (docs/recording.md); requests it does not hold fall
+    /// through to the mock of --profile (journaled as `replay: unmatched`).
+    #[arg(long, value_name = "DIR")]
+    pub replay: Option<PathBuf>,
+    /// With --replay: a request the recording does not hold gets 404 (route not recorded) or
+    /// 501 (route recorded, request differs) naming the closest recorded request.
+    #[arg(long, requires = "replay")]
+    pub replay_strict: bool,
+    /// With --replay: the replay's value of a recorded secret placeholder `{{NAME}}`, as
+    /// `NAME=VALUE` (repeatable): a request carrying VALUE matches the recorded one.
+    #[arg(long, value_name = "NAME=VALUE", requires = "replay")]
+    pub replay_secret: Vec<String>,
 }
 
 /// Runs the subcommand and returns the exit code: [`exit::PASSED`] after a clean stop (SIGINT or
@@ -180,6 +193,16 @@ async fn serve(args: ServeArgs, listener: std::net::TcpListener) -> anyhow::Resu
     }
     // The port is already bound (`run`): what can fail here is the state file, whose errors
     // name it.
+    if let Some(dir) = &args.replay {
+        let mut options = ReplayOptions::new(dir).strict(args.replay_strict);
+        for pair in &args.replay_secret {
+            let (name, value) = pair
+                .split_once('=')
+                .with_context(|| format!("--replay-secret {pair:?}: expected NAME=VALUE"))?;
+            options = options.secret(name, value);
+        }
+        builder = builder.replay_options(options);
+    }
     let server = builder.try_start().await?;
     answer_waiting_requests().await;
     // Logging starts once the mock listens: the subscriber's set-up (the `RUST_LOG` filter,
@@ -307,6 +330,7 @@ fn ready_line(server: &MockServer, args: &ServeArgs) -> String {
         "demo_key": server.demo_key(),
         "keys": keys,
         "control_url": control_url,
+        "replay": args.replay.as_ref().map(|d| d.display().to_string()),
         "pid": std::process::id(),
     })
     .to_string()
@@ -341,6 +365,14 @@ fn banner(server: &MockServer, args: &ServeArgs) -> String {
             k.name,
             key_state(k)
         ));
+    }
+    if let Some(dir) = &args.replay {
+        let mode = if args.replay_strict {
+            "strict"
+        } else {
+            "unmatched requests answered by the mock"
+        };
+        out.push_str(&format!("\n  Replaying      {} ({mode})\n", dir.display()));
     }
     if args.no_control {
         out.push_str("\n  Control API    off\n");

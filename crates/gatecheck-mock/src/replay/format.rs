@@ -1,4 +1,5 @@
-//! The recording format, version 1 (docs/recording.md): a directory with `manifest.json` and
+//! The recording format, version 1, shared by the recorder (`gatecheck-conformance`) and the
+//! replay (this crate's [`crate::replay`]). Version 1 (docs/recording.md): a directory with `manifest.json` and
 //! `exchanges/NNNNN-METHOD-path.json`, one readable JSON file per exchange.
 //!
 //! What is stored is normalized so that the same request matches on replay: secrets become
@@ -64,7 +65,8 @@ pub enum RecordingError {
     Start(String),
 }
 
-pub(crate) fn io_error(path: &Path, source: std::io::Error) -> RecordingError {
+/// A [`RecordingError::Io`] naming `path`.
+pub fn io_error(path: &Path, source: std::io::Error) -> RecordingError {
     RecordingError::Io {
         path: path.to_owned(),
         source,
@@ -90,6 +92,9 @@ pub struct Manifest {
     /// the recorder.
     #[serde(default)]
     pub run: Value,
+    /// The profile the recording ran under (`documented`, `new-api`), when known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub profile: Option<String>,
     /// Exchanges recorded (`None` while the recorder runs).
     pub exchanges: Option<u64>,
 }
@@ -114,6 +119,10 @@ pub struct RecordedExchange {
     pub response: RecordedResponse,
     /// Time the target took, milliseconds.
     pub elapsed_ms: u64,
+    /// When the request arrived, milliseconds after the recording started (replays task
+    /// states on the clock; absent in recordings made before it was kept).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub at_ms: Option<u64>,
 }
 
 /// A normalized request.
@@ -208,7 +217,11 @@ impl RecordedBody {
     /// A one-line summary, at most `max` characters.
     pub fn summary(&self, max: usize) -> String {
         let text = serde_json::to_string(self).unwrap_or_default();
-        crate::truncate(&text, max)
+        if text.chars().count() <= max {
+            return text;
+        }
+        let cut: String = text.chars().take(max).collect();
+        format!("{cut}… ({} chars in all)", text.chars().count())
     }
 }
 
@@ -489,7 +502,7 @@ const SKIPPED_REQUEST_HEADERS: [&str; 13] = [
 ];
 
 /// Response headers that are not recorded.
-pub(crate) const SKIPPED_RESPONSE_HEADERS: [&str; 7] = [
+pub const SKIPPED_RESPONSE_HEADERS: [&str; 7] = [
     "content-length",
     "date",
     "connection",
