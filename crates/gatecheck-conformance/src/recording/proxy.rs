@@ -49,6 +49,10 @@ pub struct RecorderConfig {
     /// How it records, for the manifest: `proxy` (a client's traffic) or `drive`
     /// (`gatecheck record` driving the target).
     pub mode: String,
+    /// Learn the keys the target hands out (string `key` fields of JSON answers, such as
+    /// `POST /api/token/`'s) as secrets `KEY_1`, `KEY_2`, ...: stored as placeholders from
+    /// that answer on.
+    pub learn_keys: bool,
 }
 
 impl RecorderConfig {
@@ -67,13 +71,16 @@ impl RecorderConfig {
             body_limit: DEFAULT_BODY_LIMIT,
             profile: None,
             mode: "proxy".into(),
+            learn_keys: false,
         }
     }
 }
 
 struct Shared {
     upstream: Url,
-    subs: Substitutions,
+    subs: parking_lot::RwLock<Substitutions>,
+    learn_keys: bool,
+    base_url: String,
     dir: PathBuf,
     seq: AtomicU64,
     written: AtomicU64,
@@ -144,7 +151,9 @@ impl Recorder {
         write_json(&config.out.join("manifest.json"), &manifest)?;
         let shared = Arc::new(Shared {
             upstream: config.upstream.clone(),
-            subs,
+            subs: parking_lot::RwLock::new(subs),
+            learn_keys: config.learn_keys,
+            base_url: format!("http://{addr}"),
             dir: ex_dir,
             seq: AtomicU64::new(0),
             written: AtomicU64::new(0),
@@ -197,6 +206,7 @@ impl Recorder {
         }
         let mut manifest = self.manifest;
         manifest.exchanges = Some(self.shared.written.load(Ordering::SeqCst));
+        manifest.secrets = self.shared.subs.read().secret_names().to_vec();
         write_json(&self.out.join("manifest.json"), &manifest)?;
         Ok(manifest)
     }
@@ -251,13 +261,32 @@ async fn relay(shared: &Shared, req: Request<Incoming>) -> Response<Full<Bytes>>
     let at_ms = start.duration_since(shared.started).as_millis() as u64;
     let answer = forward(shared, &parts.method, &path, &parts.headers, body.clone()).await;
     let elapsed_ms = start.elapsed().as_millis() as u64;
-    let (status, headers, res_body) = match answer {
+    let (status, mut headers, mut res_body) = match answer {
         Ok(a) => a,
         Err(message) => {
             shared.written.fetch_add(1, Ordering::SeqCst);
             return plain(StatusCode::BAD_GATEWAY, &message);
         }
     };
+    // URLs the upstream gives to itself (media, content) lead back through the recorder, so
+    // that what the client fetches there is recorded too.
+    let upstream = shared.upstream.as_str().trim_end_matches('/').as_bytes();
+    if super::format::replace(&res_body, upstream, b"").len() != res_body.len() {
+        res_body = super::format::replace(&res_body, upstream, shared.base_url.as_bytes()).into();
+    }
+    for value in headers.values_mut() {
+        let bytes = value.as_bytes();
+        if super::format::replace(bytes, upstream, b"").len() != bytes.len() {
+            let rewritten = super::format::replace(bytes, upstream, shared.base_url.as_bytes());
+            if let Ok(v) = http::HeaderValue::from_bytes(&rewritten) {
+                *value = v;
+            }
+        }
+    }
+    if shared.learn_keys {
+        learn_keys(shared, &res_body);
+    }
+    let subs = shared.subs.read().clone();
     let exchange = RecordedExchange {
         seq,
         request: normalize_request(
@@ -265,10 +294,10 @@ async fn relay(shared: &Shared, req: Request<Incoming>) -> Response<Full<Bytes>>
             &path,
             &parts.headers,
             &body,
-            &shared.subs,
+            &subs,
             shared.body_limit,
         ),
-        response: record_response(&shared.subs, status, &headers, &res_body),
+        response: record_response(&subs, status, &headers, &res_body),
         elapsed_ms,
         at_ms: Some(at_ms),
     };
@@ -289,6 +318,42 @@ async fn relay(shared: &Shared, req: Request<Incoming>) -> Response<Full<Bytes>>
     res
 }
 
+/// Adds the keys an answer hands out (string `key` fields, at any depth) as secrets.
+fn learn_keys(shared: &Shared, body: &[u8]) {
+    fn walk(v: &Value, out: &mut Vec<String>) {
+        match v {
+            Value::Object(map) => {
+                for (k, v) in map {
+                    match v.as_str() {
+                        Some(s) if k == "key" && s.len() >= 16 && !s.contains("{{") => {
+                            out.push(s.to_owned());
+                        }
+                        _ => walk(v, out),
+                    }
+                }
+            }
+            Value::Array(items) => items.iter().for_each(|v| walk(v, out)),
+            _ => {}
+        }
+    }
+    let Ok(json) = serde_json::from_slice::<Value>(body) else {
+        return;
+    };
+    let mut found = Vec::new();
+    walk(&json, &mut found);
+    if found.is_empty() {
+        return;
+    }
+    let mut subs = shared.subs.write();
+    for key in found {
+        let raw = key.strip_prefix("sk-").unwrap_or(&key).to_owned();
+        if subs.apply_str(&raw) == raw {
+            let name = format!("KEY_{}", subs.secret_names().len() + 1);
+            subs.add_secret(&name, &raw);
+        }
+    }
+}
+
 /// The recorded form of a response: secrets and URLs replaced, volatile headers left out.
 pub(crate) fn record_response(
     subs: &Substitutions,
@@ -307,11 +372,19 @@ pub(crate) fn record_response(
             .map(|(n, v)| {
                 (
                     n.as_str().to_owned(),
-                    subs.apply_str(&String::from_utf8_lossy(v.as_bytes())),
+                    subs.apply_str(&String::from_utf8_lossy(
+                        &super::format::redact_signed_urls(v.as_bytes()),
+                    )),
                 )
             })
             .collect(),
-        body: super::format::encode_body(content_type, body, None, false, subs),
+        body: super::format::encode_body(
+            content_type,
+            &super::format::redact_signed_urls(body),
+            None,
+            false,
+            subs,
+        ),
     }
 }
 

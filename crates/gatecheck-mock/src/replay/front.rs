@@ -12,6 +12,7 @@ use crate::app::{wait_down, App};
 use crate::journal::{Record, Tag};
 use crate::routes::REQUEST_ID_HEADER;
 use bytes::Bytes;
+use gatecheck_schemas::rules::health::{REPLAY_HEADER, REPLAY_UNMATCHED};
 use http::{HeaderValue, Request, Response, StatusCode};
 use http_body_util::combinators::UnsyncBoxBody;
 use http_body_util::{BodyExt as _, Full, Limited};
@@ -20,6 +21,7 @@ use hyper_util::client::legacy::connect::HttpConnector;
 use hyper_util::client::legacy::Client;
 use hyper_util::rt::{TokioExecutor, TokioIo};
 use hyper_util::server::conn::auto;
+use std::collections::HashMap;
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -31,12 +33,18 @@ type FrontBody = UnsyncBoxBody<Bytes, hyper::Error>;
 /// How long the mock behind may take to answer a request that fell through.
 const INNER_TIMEOUT: Duration = Duration::from_secs(600);
 
+/// The most recorded times remembered with the client's in their place.
+const MAX_ECHOED: usize = 10_000;
+
 /// A replaying front and the mock behind it.
 #[derive(Debug)]
 pub(crate) struct Front {
     app: Arc<App>,
     matcher: Matcher,
     stories: Stories,
+    /// Recorded request times and the client's in their place (`expired_time` sent as now
+    /// minus a day): answers that echo a recorded time echo the client's.
+    echoed: parking_lot::Mutex<HashMap<i64, i64>>,
     strict: bool,
     inner: String,
     addr: SocketAddr,
@@ -56,11 +64,24 @@ impl Front {
             app,
             matcher: Matcher::new(recording, &options.secrets, &format!("http://{addr}")),
             stories: Stories::default(),
+            echoed: parking_lot::Mutex::new(HashMap::new()),
             strict: options.strict,
             inner: format!("http://{inner}"),
             addr,
             client: Client::builder(TokioExecutor::new()).build_http(),
         }
+    }
+
+    /// Notes the client's times in place of the recorded ones; every pair noted so far.
+    fn times(&self, recorded: &[i64], client: &[i64]) -> Vec<(i64, i64)> {
+        let mut echoed = self.echoed.lock();
+        if echoed.len() > MAX_ECHOED {
+            echoed.clear();
+        }
+        for (r, c) in recorded.iter().zip(client) {
+            echoed.insert(*r, *c);
+        }
+        echoed.iter().map(|(r, c)| (*r, *c)).collect()
     }
 
     /// The matcher (for what was used).
@@ -169,7 +190,16 @@ async fn answer(front: &Front, peer: SocketAddr, req: Request<Incoming>) -> Resp
     };
     if let Some(ex) = front.matcher.take(&request, &thread.join(","), gate) {
         let request_id = front.app.ids.request_id(at_ms);
-        let res = replayed(front, ex, &found, &parts, at_ms, request_id.as_str());
+        let times = front.times(&ex.request.times, &request.times);
+        let res = replayed(
+            front,
+            ex,
+            &found,
+            &times,
+            &parts,
+            at_ms,
+            request_id.as_str(),
+        );
         let entry = record(res.status().as_u16(), request_id);
         front.app.journal.push_tagged(entry, Tag::Matched);
         return res;
@@ -196,6 +226,7 @@ fn replayed(
     front: &Front,
     ex: &RecordedExchange,
     found: &Found,
+    times: &[(i64, i64)],
     parts: &http::request::Parts,
     at_ms: i64,
     request_id: &str,
@@ -210,7 +241,15 @@ fn replayed(
         .map(|(new, story)| (story.recorded.clone(), new.clone()))
         .collect();
     let base = format!("http://{host}");
-    let body = ex.response.body.to_bytes().unwrap_or_default();
+    let mut body = ex.response.body.to_bytes().unwrap_or_default();
+    if let (false, super::format::RecordedBody::Json { json }) =
+        (times.is_empty(), &ex.response.body)
+    {
+        let mut json = json.clone();
+        if super::format::echo_times(&mut json, times) {
+            body = serde_json::to_vec(&json).unwrap_or(body);
+        }
+    }
     let created = parts.method == http::Method::POST
         && (200..300).contains(&ex.response.status)
         && found.is_empty();
@@ -265,6 +304,8 @@ fn near_miss(miss: &Unmatched, request_id: &str) -> Response<FrontBody> {
     if let Ok(v) = HeaderValue::from_str(request_id) {
         res.headers_mut().insert(REQUEST_ID_HEADER, v);
     }
+    res.headers_mut()
+        .insert(REPLAY_HEADER, HeaderValue::from_static(REPLAY_UNMATCHED));
     res
 }
 

@@ -63,7 +63,8 @@ pub struct Matcher {
 }
 
 impl Matcher {
-    /// Indexes `recording`. `secrets`: the replay's values of the recorded placeholders;
+    /// Indexes `recording`. `secrets`: the replay's values of the recorded placeholders (a
+    /// placeholder without one stands for itself: its encodings match the recorded ones);
     /// `base_url`: the replay's own base URL (it becomes `{{BASE_URL}}` in requests).
     ///
     /// ```no_run
@@ -75,6 +76,14 @@ impl Matcher {
         let mut subs = Substitutions::default();
         for (name, value) in secrets {
             subs.add_secret(name, value);
+        }
+        // A recorded secret the replay was given no value for reaches the client as its
+        // placeholder (a key the target handed out); the client's encodings of the
+        // placeholder are the recorded encodings of the secret.
+        for name in &recording.manifest.secrets {
+            if !secrets.iter().any(|(n, _)| n == name) {
+                subs.add_secret(name, &format!("{{{{{name}}}}}"));
+            }
         }
         subs.add_literal(base_url, BASE_URL_PLACEHOLDER);
         let mut by_key: HashMap<String, Vec<usize>> = HashMap::new();

@@ -39,6 +39,7 @@ fn exchange(
             path: path.into(),
             headers,
             body,
+            times: Vec::new(),
         },
         response: RecordedResponse {
             status,
