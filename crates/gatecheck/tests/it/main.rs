@@ -15,6 +15,7 @@ mod readme;
 mod ready;
 mod schemas;
 mod sdk;
+mod sdk_replay;
 mod secrets;
 mod serve;
 mod snapshot;
