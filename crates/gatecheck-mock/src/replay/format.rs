@@ -1,5 +1,5 @@
-//! The recording format, version 1, shared by the recorder (`gatecheck-conformance`) and the
-//! replay (this crate's [`crate::replay`]). Version 1 (docs/recording.md): a directory with `manifest.json` and
+//! The recording format, version 2, shared by the recorder (`gatecheck-conformance`) and the
+//! replay (this crate's [`crate::replay`]) (docs/recording.md): a directory with `manifest.json` and
 //! `exchanges/NNNNN-METHOD-path.json`, one readable JSON file per exchange.
 //!
 //! What is stored is normalized so that the same request matches on replay: secrets become
@@ -15,7 +15,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 /// The version written in `manifest.json`; a recording of another version is refused.
-pub const FORMAT_VERSION: u32 = 1;
+pub const FORMAT_VERSION: u32 = 2;
 
 /// The placeholder of the recorder's own base URL in recorded responses; the replay server
 /// puts its own base URL there.

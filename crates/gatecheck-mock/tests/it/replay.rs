@@ -305,7 +305,10 @@ async fn a_recording_of_another_version_is_refused() {
     let text = std::fs::read_to_string(dir.join("manifest.json")).expect("manifest");
     std::fs::write(
         dir.join("manifest.json"),
-        text.replace("\"format_version\": 1", "\"format_version\": 99"),
+        text.replace(
+            &format!("\"format_version\": {FORMAT_VERSION}"),
+            "\"format_version\": 99",
+        ),
     )
     .expect("write");
     let err = MockServer::builder()
