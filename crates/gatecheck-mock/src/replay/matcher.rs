@@ -10,6 +10,9 @@ use super::format::{
 use parking_lot::Mutex;
 use std::collections::{HashMap, HashSet};
 
+/// The most cursors kept (one per story and recorded request); past it the stories' go.
+const MAX_CURSORS: usize = 200_000;
+
 /// A request the recording did not hold.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Unmatched {
@@ -148,6 +151,11 @@ impl Matcher {
         let list = self.by_key.get(&key)?;
         let index = {
             let mut cursors = self.cursors.lock();
+            if cursors.len() >= MAX_CURSORS {
+                // The stories' cursors go first (each remapped id has its own): memory stays
+                // bounded, and an old story polled again starts over.
+                cursors.retain(|k, _| k.starts_with('\n'));
+            }
             let cursor = cursors.entry(format!("{thread}\n{key}")).or_insert(0);
             let floor = cursor.saturating_sub(1);
             let mut i = (*cursor).min(list.len() - 1);

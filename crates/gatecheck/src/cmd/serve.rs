@@ -102,6 +102,10 @@ pub struct ServeArgs {
     /// `NAME=VALUE` (repeatable): a request carrying VALUE matches the recorded one.
     #[arg(long, value_name = "NAME=VALUE", requires = "replay")]
     pub replay_secret: Vec<String>,
+    /// With --replay: like --replay-secret, the value read from an environment variable,
+    /// `NAME=VAR` (repeatable; keeps the value out of the process list).
+    #[arg(long, value_name = "NAME=VAR", requires = "replay")]
+    pub replay_secret_env: Vec<String>,
 }
 
 /// Runs the subcommand and returns the exit code: [`exit::PASSED`] after a clean stop (SIGINT or
@@ -193,14 +197,7 @@ async fn serve(args: ServeArgs, listener: std::net::TcpListener) -> anyhow::Resu
     }
     // The port is already bound (`run`): what can fail here is the state file, whose errors
     // name it.
-    if let Some(dir) = &args.replay {
-        let mut options = ReplayOptions::new(dir).strict(args.replay_strict);
-        for pair in &args.replay_secret {
-            let (name, value) = pair
-                .split_once('=')
-                .with_context(|| format!("--replay-secret {pair:?}: expected NAME=VALUE"))?;
-            options = options.secret(name, value);
-        }
+    if let Some(options) = replay_options(&args)? {
         builder = builder.replay_options(options);
     }
     let server = builder.try_start().await?;
@@ -250,6 +247,29 @@ async fn wait_for_signal() {
     {
         let _ = tokio::signal::ctrl_c().await;
     }
+}
+
+/// `--replay DIR` with its strictness and secrets, if given.
+fn replay_options(args: &ServeArgs) -> anyhow::Result<Option<ReplayOptions>> {
+    let Some(dir) = &args.replay else {
+        return Ok(None);
+    };
+    let mut options = ReplayOptions::new(dir).strict(args.replay_strict);
+    for pair in &args.replay_secret {
+        let (name, value) = pair
+            .split_once('=')
+            .with_context(|| format!("--replay-secret {pair:?}: expected NAME=VALUE"))?;
+        options = options.secret(name, value);
+    }
+    for pair in &args.replay_secret_env {
+        let (name, var) = pair
+            .split_once('=')
+            .with_context(|| format!("--replay-secret-env {pair:?}: expected NAME=VAR"))?;
+        let value = std::env::var(var)
+            .with_context(|| format!("--replay-secret-env {name}: environment variable {var}"))?;
+        options = options.secret(name, value);
+    }
+    Ok(Some(options))
 }
 
 fn key_state(k: &KeyRecord) -> String {

@@ -110,6 +110,7 @@ fn the_sdk_passes_against_the_replay_of_its_own_recording() {
     drop(mock);
     assert_no_key(&rec);
 
+    // The fixtures' demo key is public: on the command line it hides nothing.
     let replay = start(&[
         "--clock",
         "virtual",
