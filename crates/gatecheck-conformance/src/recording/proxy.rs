@@ -1,5 +1,5 @@
 //! The recording reverse proxy: listens on loopback, forwards every request to an upstream
-//! base URL (plain HTTP), and writes each exchange, normalized, to the recording directory.
+//! base URL (http or https), and writes each exchange, normalized, to the recording directory.
 
 use super::format::{
     exchange_file_name, io_error, normalize_request, rfc3339_now, write_json, Manifest,
@@ -30,7 +30,8 @@ const UPSTREAM_TIMEOUT: Duration = Duration::from_secs(120);
 /// What the recorder needs.
 #[derive(Debug, Clone)]
 pub struct RecorderConfig {
-    /// The upstream base URL (`http://127.0.0.1:4000`); its path is a prefix of every request.
+    /// The upstream base URL (`http://127.0.0.1:4000`, or https); its path is a prefix of
+    /// every request.
     pub upstream: Url,
     /// Where to listen (`127.0.0.1:0` picks a port).
     pub listen: SocketAddr,
@@ -85,7 +86,7 @@ struct Shared {
     seq: AtomicU64,
     written: AtomicU64,
     body_limit: usize,
-    client: HyperClient<HttpConnector, Full<Bytes>>,
+    client: HyperClient<hyper_rustls::HttpsConnector<HttpConnector>, Full<Bytes>>,
     started: Instant,
 }
 
@@ -112,12 +113,21 @@ impl Recorder {
     /// Binds, writes the manifest (`exchanges: null` until [`Recorder::finish`]) and starts
     /// relaying.
     pub async fn start(config: RecorderConfig) -> Result<Self, RecordingError> {
-        if config.upstream.scheme() != "http" {
+        if !matches!(config.upstream.scheme(), "http" | "https") {
             return Err(RecordingError::Start(format!(
-                "{}: the recorder forwards to plain http only",
+                "{}: the recorder forwards to http or https only",
                 config.upstream
             )));
         }
+        let tls = crate::connector::tls_config()
+            .map_err(|e| RecordingError::Start(format!("TLS: {e}")))?;
+        let mut connector = HttpConnector::new();
+        connector.enforce_http(false);
+        let https = hyper_rustls::HttpsConnectorBuilder::new()
+            .with_tls_config(tls)
+            .https_or_http()
+            .enable_http1()
+            .wrap_connector(connector);
         let ex_dir = config.out.join("exchanges");
         prepare_dir(&ex_dir)?;
         let listener = tokio::net::TcpListener::bind(config.listen)
@@ -158,7 +168,7 @@ impl Recorder {
             seq: AtomicU64::new(0),
             written: AtomicU64::new(0),
             body_limit: config.body_limit,
-            client: HyperClient::builder(TokioExecutor::new()).build_http(),
+            client: HyperClient::builder(TokioExecutor::new()).build(https),
             started: Instant::now(),
         });
         let (stop, stopped) = watch::channel(false);

@@ -18,10 +18,10 @@ pub struct RecordArgs {
     /// it, `record` drives `--base-url` through `check`'s standard sequence.
     #[arg(long, requires = "upstream", conflicts_with = "base_url")]
     pub proxy: bool,
-    /// With `--proxy`: the target's base URL (plain http).
+    /// With `--proxy`: the target's base URL (http or https).
     #[arg(long, value_name = "URL")]
     pub upstream: Option<String>,
-    /// Without `--proxy`: the target to drive (plain http), as `check --base-url`.
+    /// Without `--proxy`: the target to drive (http or https), as `check --base-url`.
     #[arg(long, value_name = "URL")]
     pub base_url: Option<String>,
     /// Without `--proxy`: the target's credentials, as `check`'s (stored as `{{API_KEY}}`,
