@@ -509,8 +509,13 @@ impl MockServerBuilder {
         let addr = listener.local_addr()?;
         let mut replay = None;
         if let Some(options) = self.replay.take() {
-            let recording = crate::replay::format::Recording::load(&options.dir)
-                .map_err(|e| std::io::Error::new(std::io::ErrorKind::InvalidData, e))?;
+            let recording = crate::replay::format::Recording::load(&options.dir).map_err(|e| {
+                // Flattened: the message names the file and the cause once.
+                std::io::Error::new(
+                    std::io::ErrorKind::InvalidData,
+                    format!("cannot replay {}: {e}", options.dir.display()),
+                )
+            })?;
             // The mock goes behind the front, on a loopback port of its own.
             let front_listener = std::mem::replace(
                 &mut listener,
