@@ -13,6 +13,7 @@ mod help;
 mod profiles;
 mod readme;
 mod ready;
+mod record;
 mod schemas;
 mod sdk;
 mod sdk_replay;
