@@ -41,11 +41,14 @@ pub enum SkipCause {
     SetupFailed,
     /// The check ran no case: it did not pass.
     NoCase,
+    /// The target is a strict replay of a recording (`gatecheck serve --replay DIR
+    /// --replay-strict`) that holds no answer to a request the check sent.
+    NotInRecording,
 }
 
 impl SkipCause {
     /// Every cause, in report order.
-    pub const ALL: [SkipCause; 12] = [
+    pub const ALL: [SkipCause; 13] = [
         SkipCause::RouteNotServed,
         SkipCause::NoCredentials,
         SkipCause::UnsafeOnDeployment,
@@ -58,6 +61,7 @@ impl SkipCause {
         SkipCause::DryRun,
         SkipCause::SetupFailed,
         SkipCause::NoCase,
+        SkipCause::NotInRecording,
     ];
 
     /// The wire name (the JSON report's `skip_cause`).
@@ -75,6 +79,7 @@ impl SkipCause {
             SkipCause::DryRun => "dry-run",
             SkipCause::SetupFailed => "setup-failed",
             SkipCause::NoCase => "no-case",
+            SkipCause::NotInRecording => "not-in-recording",
         }
     }
 }

@@ -5,6 +5,7 @@ use crate::backoff::{is_retryable, parse_retry_after, Backoff};
 use crate::budget::{Budget, BudgetExhausted, Pacer};
 use crate::client::{Client, ClientError, Exchange, RequestSpec, StreamExchange};
 use crate::sse::SseLimits;
+use gatecheck_schemas::rules::health::{REPLAY_HEADER, REPLAY_UNMATCHED};
 use gatecheck_schemas::rules::Rejection;
 use gatecheck_schemas::Profile;
 use parking_lot::Mutex;
@@ -30,12 +31,19 @@ pub enum TransportError {
     /// Dry run: the request was recorded, not sent.
     #[error("dry run: request not sent")]
     DryRun,
+    /// The target is a strict replay whose recording holds no answer to the request (its
+    /// answer carries `x-gatecheck-replay: unmatched`).
+    #[error("not in the recording: {0}")]
+    NotInRecording(String),
 }
 
 impl TransportError {
     /// Whether the run must stop rather than the one check (budget, deadline, dry run).
     pub fn is_stop(&self) -> bool {
-        !matches!(self, TransportError::Client(_))
+        !matches!(
+            self,
+            TransportError::Client(_) | TransportError::NotInRecording(_)
+        )
     }
 }
 
@@ -367,6 +375,14 @@ impl Transport {
             }
             let quota = if attempt == 0 { quota } else { 0 };
             let result = self.under_rules(quota, self.client.send(spec)).await?;
+            if let Ok(ex) = &result {
+                if ex.header(REPLAY_HEADER) == Some(REPLAY_UNMATCHED) {
+                    return Err(TransportError::NotInRecording(format!(
+                        "{} {}",
+                        spec.method, spec.path
+                    )));
+                }
+            }
             // A status that outlasted every retry on a route is not transient there: later
             // answers with it are judged as they are, not retried again.
             if let Ok(ex) = &result {

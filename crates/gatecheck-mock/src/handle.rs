@@ -34,6 +34,8 @@ pub struct MockServer {
     app: Arc<App>,
     shutdown: watch::Sender<bool>,
     task: Option<JoinHandle<()>>,
+    /// The replay front (with [`MockServerBuilder::replay`]) and its accept loop.
+    front: Option<(Arc<crate::replay::Front>, JoinHandle<()>)>,
 }
 
 /// Configures and starts a [`MockServer`].
@@ -58,6 +60,7 @@ pub struct MockServerBuilder {
     /// A socket already listening, which wins over `bind` (shared by clones of the builder).
     listener: Option<Arc<std::net::TcpListener>>,
     state: Option<StateSnapshot>,
+    replay: Option<crate::replay::ReplayOptions>,
 }
 
 impl Default for MockServerBuilder {
@@ -67,6 +70,7 @@ impl Default for MockServerBuilder {
             bind: SocketAddr::from((Ipv4Addr::LOCALHOST, 0)),
             listener: None,
             state: None,
+            replay: None,
         }
     }
 }
@@ -453,6 +457,49 @@ impl MockServerBuilder {
         self
     }
 
+    /// Answers from the recording in `dir` (docs/recording.md): a request the recording holds
+    /// gets the recorded answer (identical requests in recorded order, task ids remapped, task
+    /// states played back on the clock); one it does not hold falls through to the mock of
+    /// the configured profile, and its journal entry says `replay: "unmatched"`. A recording
+    /// that does not load makes [`MockServerBuilder::try_start`] fail.
+    ///
+    /// ```no_run
+    /// # async fn demo() {
+    /// let server = gatecheck_mock::MockServer::builder()
+    ///     .replay("fixtures/foreign/litellm")
+    ///     .start()
+    ///     .await;
+    /// // ... run the client under test against server.uri() ...
+    /// let missed = server
+    ///     .received_requests()
+    ///     .into_iter()
+    ///     .filter(|r| r.replay.as_deref() == Some("unmatched"))
+    ///     .count();
+    /// # let _ = missed;
+    /// # }
+    /// ```
+    pub fn replay(self, dir: impl Into<std::path::PathBuf>) -> Self {
+        self.replay_options(crate::replay::ReplayOptions::new(dir))
+    }
+
+    /// Like [`MockServerBuilder::replay`], with options: strict (unmatched requests get 404 or
+    /// 501 naming the closest recorded request) and the replay's values of recorded secrets.
+    ///
+    /// ```no_run
+    /// use gatecheck_mock::replay::ReplayOptions;
+    /// # async fn demo() {
+    /// let server = gatecheck_mock::MockServer::builder()
+    ///     .replay_options(ReplayOptions::new("rec").strict(true).secret("API_KEY", "sk-replay-key-1"))
+    ///     .start()
+    ///     .await;
+    /// # let _ = server;
+    /// # }
+    /// ```
+    pub fn replay_options(mut self, options: crate::replay::ReplayOptions) -> Self {
+        self.replay = Some(options);
+        self
+    }
+
     /// Starts the server on the current tokio runtime.
     ///
     /// ```no_run
@@ -465,7 +512,7 @@ impl MockServerBuilder {
     /// # Ok(())
     /// # }
     /// ```
-    pub async fn try_start(self) -> std::io::Result<MockServer> {
+    pub async fn try_start(mut self) -> std::io::Result<MockServer> {
         let stored = match &self.config.state_file {
             Some(path) => crate::persist::load(path)?,
             None => None,
@@ -479,8 +526,25 @@ impl MockServerBuilder {
             }
             None => crate::listen(self.bind)?,
         };
-        let listener = TcpListener::from_std(listener)?;
+        let mut listener = TcpListener::from_std(listener)?;
         let addr = listener.local_addr()?;
+        let mut replay = None;
+        if let Some(options) = self.replay.take() {
+            let recording = crate::replay::format::Recording::load(&options.dir).map_err(|e| {
+                // Flattened: the message names the file and the cause once.
+                std::io::Error::new(
+                    std::io::ErrorKind::InvalidData,
+                    format!("cannot replay {}: {e}", options.dir.display()),
+                )
+            })?;
+            // The mock goes behind the front, on a loopback port of its own.
+            let front_listener = std::mem::replace(
+                &mut listener,
+                TcpListener::from_std(crate::listen(SocketAddr::from((Ipv4Addr::LOCALHOST, 0)))?)?,
+            );
+            replay = Some((options, recording, front_listener));
+        }
+        let inner_addr = listener.local_addr()?;
         let (tx, rx) = watch::channel(false);
         let app = Arc::new_cyclic(|weak| {
             let mut app = App::new(self.config, rx.clone());
@@ -494,13 +558,29 @@ impl MockServerBuilder {
         if let Some(state) = stored.or(self.state) {
             app.restore(state);
         }
-        let task = tokio::spawn(crate::server::serve(listener, app.clone(), rx));
+        let task = tokio::spawn(crate::server::serve(listener, app.clone(), rx.clone()));
+        let front = replay.map(|(options, recording, front_listener)| {
+            let front = Arc::new(crate::replay::Front::new(
+                app.clone(),
+                recording,
+                &options,
+                addr,
+                inner_addr,
+            ));
+            let task = tokio::spawn(crate::replay::front::serve(
+                front_listener,
+                front.clone(),
+                rx,
+            ));
+            (front, task)
+        });
         tracing::debug!(%addr, "gatecheck-mock listening");
         Ok(MockServer {
             addr,
             app,
             shutdown: tx,
             task: Some(task),
+            front,
         })
     }
 }
@@ -719,6 +799,23 @@ impl MockServer {
         self.app.journal.recent(None)
     }
 
+    /// On a replaying mock ([`MockServerBuilder::replay`]): the `seq` of the recorded
+    /// exchanges no request used; empty otherwise.
+    ///
+    /// ```no_run
+    /// # async fn demo() {
+    /// let server = gatecheck_mock::MockServer::builder().replay("rec").start().await;
+    /// // ... drive the client under test ...
+    /// println!("not replayed: {:?}", server.replay_unused());
+    /// # }
+    /// ```
+    pub fn replay_unused(&self) -> Vec<u64> {
+        self.front
+            .as_ref()
+            .map(|(f, _)| f.matcher().unused())
+            .unwrap_or_default()
+    }
+
     /// Dumps the whole state (accounts, keys, video tasks, clock offset).
     ///
     /// ```no_run
@@ -786,6 +883,9 @@ impl MockServer {
     /// ```
     pub async fn close(mut self) -> std::io::Result<()> {
         let _ = self.shutdown.send(true);
+        if let Some((_, task)) = self.front.take() {
+            let _ = task.await;
+        }
         if let Some(task) = self.task.take() {
             let _ = task.await;
         }

@@ -47,6 +47,28 @@ pub struct JournalEntry {
     /// The first 2 KiB of a JSON, form or text request body (lossy UTF-8).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub body: Option<String>,
+    /// On a replaying mock: `matched` (answered from the recording) or `unmatched` (the
+    /// recording holds no such request).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub replay: Option<String>,
+}
+
+/// How a replaying mock answered a request.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Tag {
+    /// From the recording.
+    Matched,
+    /// Not in the recording.
+    Unmatched,
+}
+
+impl Tag {
+    fn as_str(self) -> &'static str {
+        match self {
+            Tag::Matched => "matched",
+            Tag::Unmatched => "unmatched",
+        }
+    }
 }
 
 /// One served request, as the server hands it to [`Journal::push`]: borrowed from the
@@ -102,6 +124,7 @@ struct Stored {
     fault: Option<String>,
     body_len: Option<usize>,
     body: Option<String>,
+    replay: Option<Tag>,
 }
 
 /// `text` into `slot`, reusing the buffer the slot already has.
@@ -140,6 +163,7 @@ impl Stored {
             fault: None,
             body_len: None,
             body: None,
+            replay: None,
         };
         stored.fill(r);
         stored
@@ -160,6 +184,7 @@ impl Stored {
         self.fault = r.fault;
         self.body_len = r.body_len;
         put_lossy(&mut self.body, r.body.as_deref());
+        self.replay = None;
     }
 
     fn entry(&self, seq: u64) -> JournalEntry {
@@ -177,6 +202,7 @@ impl Stored {
             fault: self.fault.clone(),
             body_len: self.body_len,
             body: self.body.clone(),
+            replay: self.replay.map(|t| t.as_str().to_owned()),
         }
     }
 }
@@ -242,6 +268,37 @@ impl Journal {
             slot.0 = seq;
             slot.1.fill(record);
             inner.head = (head + 1) % self.capacity;
+        }
+    }
+
+    /// Records a request a replaying mock answered itself, marked with how.
+    pub(crate) fn push_tagged(&self, record: Record<'_>, tag: Tag) {
+        let mut inner = self.inner.lock();
+        let seq = inner.next_seq;
+        inner.next_seq += 1;
+        let mut stored = Stored::new(record);
+        stored.replay = Some(tag);
+        if inner.slots.len() < self.capacity {
+            inner.slots.push((seq, stored));
+        } else {
+            let head = inner.head;
+            inner.slots[head] = (seq, stored);
+            inner.head = (head + 1) % self.capacity;
+        }
+    }
+
+    /// Marks the newest entry with request id `id` (a request the replay relayed to the mock).
+    pub(crate) fn tag(&self, id: &str, tag: Tag) {
+        let mut inner = self.inner.lock();
+        let head = inner.head;
+        let n = inner.slots.len();
+        for k in (0..n).rev() {
+            let i = (head + k) % n;
+            let slot = &mut inner.slots[i].1;
+            if slot.request_id.as_str() == id {
+                slot.replay = Some(tag);
+                return;
+            }
         }
     }
 

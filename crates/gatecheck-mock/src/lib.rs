@@ -45,6 +45,7 @@ pub mod media;
 mod persist;
 mod ratelimit;
 mod render;
+pub mod replay;
 mod routes;
 mod script;
 mod seeds;

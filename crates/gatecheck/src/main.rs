@@ -45,7 +45,7 @@ enum Command {
     /// Pull a deployment's catalog, capabilities and key fields into a fixtures directory.
     #[command(subcommand)]
     Fixtures(cmd::fixtures::FixturesCommand),
-    /// Record a target's answers through a proxy (docs/recording.md).
+    /// Record a target's answers, driving it or as a proxy (docs/recording.md).
     Record(cmd::record::RecordArgs),
 }
 

@@ -269,6 +269,12 @@ impl From<TransportError> for Halt {
             TransportError::Budget(_) => SkipCause::BudgetSpent,
             TransportError::Deadline => SkipCause::Deadline,
             TransportError::DryRun => SkipCause::DryRun,
+            TransportError::NotInRecording(m) => {
+                return Halt::Skip(
+                    SkipCause::NotInRecording,
+                    format!("{m}: not in the recording"),
+                )
+            }
         };
         Halt::Stop(cause, e.to_string())
     }

@@ -1,5 +1,5 @@
 //! The recording reverse proxy: listens on loopback, forwards every request to an upstream
-//! base URL (plain HTTP), and writes each exchange, normalized, to the recording directory.
+//! base URL (http or https), and writes each exchange, normalized, to the recording directory.
 
 use super::format::{
     exchange_file_name, io_error, normalize_request, rfc3339_now, write_json, Manifest,
@@ -30,7 +30,8 @@ const UPSTREAM_TIMEOUT: Duration = Duration::from_secs(120);
 /// What the recorder needs.
 #[derive(Debug, Clone)]
 pub struct RecorderConfig {
-    /// The upstream base URL (`http://127.0.0.1:4000`); its path is a prefix of every request.
+    /// The upstream base URL (`http://127.0.0.1:4000`, or https); its path is a prefix of
+    /// every request.
     pub upstream: Url,
     /// Where to listen (`127.0.0.1:0` picks a port).
     pub listen: SocketAddr,
@@ -44,6 +45,15 @@ pub struct RecorderConfig {
     pub run: Value,
     /// Request bodies over this are stored as a digest.
     pub body_limit: usize,
+    /// The profile of the recording, for the manifest (`documented`, `new-api`), when known.
+    pub profile: Option<String>,
+    /// How it records, for the manifest: `proxy` (a client's traffic) or `drive`
+    /// (`gatecheck record` driving the target).
+    pub mode: String,
+    /// Learn the keys the target hands out (string `key` fields of JSON answers, such as
+    /// `POST /api/token/`'s) as secrets `KEY_1`, `KEY_2`, ...: stored as placeholders from
+    /// that answer on.
+    pub learn_keys: bool,
 }
 
 impl RecorderConfig {
@@ -60,18 +70,24 @@ impl RecorderConfig {
             },
             run: Value::Null,
             body_limit: DEFAULT_BODY_LIMIT,
+            profile: None,
+            mode: "proxy".into(),
+            learn_keys: false,
         }
     }
 }
 
 struct Shared {
     upstream: Url,
-    subs: Substitutions,
+    subs: parking_lot::RwLock<Substitutions>,
+    learn_keys: bool,
+    base_url: String,
     dir: PathBuf,
     seq: AtomicU64,
     written: AtomicU64,
     body_limit: usize,
-    client: HyperClient<HttpConnector, Full<Bytes>>,
+    client: HyperClient<hyper_rustls::HttpsConnector<HttpConnector>, Full<Bytes>>,
+    started: Instant,
 }
 
 /// A running recorder. [`Recorder::finish`] stops it and completes the manifest.
@@ -97,12 +113,21 @@ impl Recorder {
     /// Binds, writes the manifest (`exchanges: null` until [`Recorder::finish`]) and starts
     /// relaying.
     pub async fn start(config: RecorderConfig) -> Result<Self, RecordingError> {
-        if config.upstream.scheme() != "http" {
+        if !matches!(config.upstream.scheme(), "http" | "https") {
             return Err(RecordingError::Start(format!(
-                "{}: the recorder forwards to plain http only",
+                "{}: the recorder forwards to http or https only",
                 config.upstream
             )));
         }
+        let tls = crate::connector::tls_config()
+            .map_err(|e| RecordingError::Start(format!("TLS: {e}")))?;
+        let mut connector = HttpConnector::new();
+        connector.enforce_http(false);
+        let https = hyper_rustls::HttpsConnectorBuilder::new()
+            .with_tls_config(tls)
+            .https_or_http()
+            .enable_http1()
+            .wrap_connector(connector);
         let ex_dir = config.out.join("exchanges");
         prepare_dir(&ex_dir)?;
         let listener = tokio::net::TcpListener::bind(config.listen)
@@ -127,20 +152,24 @@ impl Recorder {
             target: config.target.clone(),
             recorded_at: rfc3339_now(),
             gatecheck_version: env!("CARGO_PKG_VERSION").into(),
-            mode: "proxy".into(),
+            mode: config.mode.clone(),
             secrets: subs.secret_names().to_vec(),
             run: config.run.clone(),
+            profile: config.profile.clone(),
             exchanges: None,
         };
         write_json(&config.out.join("manifest.json"), &manifest)?;
         let shared = Arc::new(Shared {
             upstream: config.upstream.clone(),
-            subs,
+            subs: parking_lot::RwLock::new(subs),
+            learn_keys: config.learn_keys,
+            base_url: format!("http://{addr}"),
             dir: ex_dir,
             seq: AtomicU64::new(0),
             written: AtomicU64::new(0),
             body_limit: config.body_limit,
-            client: HyperClient::builder(TokioExecutor::new()).build_http(),
+            client: HyperClient::builder(TokioExecutor::new()).build(https),
+            started: Instant::now(),
         });
         let (stop, stopped) = watch::channel(false);
         let task = tokio::spawn(super::serve::accept_loop(
@@ -187,6 +216,7 @@ impl Recorder {
         }
         let mut manifest = self.manifest;
         manifest.exchanges = Some(self.shared.written.load(Ordering::SeqCst));
+        manifest.secrets = self.shared.subs.read().secret_names().to_vec();
         write_json(&self.out.join("manifest.json"), &manifest)?;
         Ok(manifest)
     }
@@ -238,15 +268,35 @@ async fn relay(shared: &Shared, req: Request<Incoming>) -> Response<Full<Bytes>>
         .map(|p| p.as_str().to_owned())
         .unwrap_or_else(|| "/".into());
     let start = Instant::now();
+    let at_ms = start.duration_since(shared.started).as_millis() as u64;
     let answer = forward(shared, &parts.method, &path, &parts.headers, body.clone()).await;
     let elapsed_ms = start.elapsed().as_millis() as u64;
-    let (status, headers, res_body) = match answer {
+    let (status, mut headers, mut res_body) = match answer {
         Ok(a) => a,
         Err(message) => {
             shared.written.fetch_add(1, Ordering::SeqCst);
             return plain(StatusCode::BAD_GATEWAY, &message);
         }
     };
+    // URLs the upstream gives to itself (media, content) lead back through the recorder, so
+    // that what the client fetches there is recorded too.
+    let upstream = shared.upstream.as_str().trim_end_matches('/').as_bytes();
+    if super::format::replace(&res_body, upstream, b"").len() != res_body.len() {
+        res_body = super::format::replace(&res_body, upstream, shared.base_url.as_bytes()).into();
+    }
+    for value in headers.values_mut() {
+        let bytes = value.as_bytes();
+        if super::format::replace(bytes, upstream, b"").len() != bytes.len() {
+            let rewritten = super::format::replace(bytes, upstream, shared.base_url.as_bytes());
+            if let Ok(v) = http::HeaderValue::from_bytes(&rewritten) {
+                *value = v;
+            }
+        }
+    }
+    if shared.learn_keys {
+        learn_keys(shared, &res_body);
+    }
+    let subs = shared.subs.read().clone();
     let exchange = RecordedExchange {
         seq,
         request: normalize_request(
@@ -254,11 +304,12 @@ async fn relay(shared: &Shared, req: Request<Incoming>) -> Response<Full<Bytes>>
             &path,
             &parts.headers,
             &body,
-            &shared.subs,
+            &subs,
             shared.body_limit,
         ),
-        response: record_response(&shared.subs, status, &headers, &res_body),
+        response: record_response(&subs, status, &headers, &res_body),
         elapsed_ms,
+        at_ms: Some(at_ms),
     };
     let file = shared
         .dir
@@ -275,6 +326,42 @@ async fn relay(shared: &Shared, req: Request<Incoming>) -> Response<Full<Bytes>>
         }
     }
     res
+}
+
+/// Adds the keys an answer hands out (string `key` fields, at any depth) as secrets.
+fn learn_keys(shared: &Shared, body: &[u8]) {
+    fn walk(v: &Value, out: &mut Vec<String>) {
+        match v {
+            Value::Object(map) => {
+                for (k, v) in map {
+                    match v.as_str() {
+                        Some(s) if k == "key" && s.len() >= 16 && !s.contains("{{") => {
+                            out.push(s.to_owned());
+                        }
+                        _ => walk(v, out),
+                    }
+                }
+            }
+            Value::Array(items) => items.iter().for_each(|v| walk(v, out)),
+            _ => {}
+        }
+    }
+    let Ok(json) = serde_json::from_slice::<Value>(body) else {
+        return;
+    };
+    let mut found = Vec::new();
+    walk(&json, &mut found);
+    if found.is_empty() {
+        return;
+    }
+    let mut subs = shared.subs.write();
+    for key in found {
+        let raw = key.strip_prefix("sk-").unwrap_or(&key).to_owned();
+        if subs.apply_str(&raw) == raw {
+            let name = format!("KEY_{}", subs.secret_names().len() + 1);
+            subs.add_secret(&name, &raw);
+        }
+    }
 }
 
 /// The recorded form of a response: secrets and URLs replaced, volatile headers left out.
@@ -295,11 +382,19 @@ pub(crate) fn record_response(
             .map(|(n, v)| {
                 (
                     n.as_str().to_owned(),
-                    subs.apply_str(&String::from_utf8_lossy(v.as_bytes())),
+                    subs.apply_str(&String::from_utf8_lossy(
+                        &super::format::redact_signed_urls(v.as_bytes()),
+                    )),
                 )
             })
             .collect(),
-        body: super::format::encode_body(content_type, body, None, false, subs),
+        body: super::format::encode_body(
+            content_type,
+            &super::format::redact_signed_urls(body),
+            None,
+            false,
+            subs,
+        ),
     }
 }
 

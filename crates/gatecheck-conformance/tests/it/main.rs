@@ -19,6 +19,7 @@ mod planted;
 mod planted_coverage;
 mod recording;
 mod redaction;
+mod replay_roundtrip;
 mod reports;
 mod rule_users;
 mod safety;

@@ -9,6 +9,11 @@ const NOT_FOUND_BODY: &str = "the not-found body: both profiles' shapes are acce
      (DECISIONS D-ROUTE-3), so v1.unknown-path-404 judges the 404 (UnknownPathDashboard plants \
      a 200 page) and only notes new-api's body";
 
+/// Why the strict replay's marker has no planted bug.
+const REPLAY_MARKER: &str = "not a rule of the service: the strict replay's marker of an answer \
+     that is not in the recording (skip not-in-recording); replay_roundtrip.rs replays this bug \
+     and checks that a check the recording does not cover skips";
+
 /// Shared rules with no planted bug of their own: (rule, the bug that exercises it, why).
 pub(crate) const NOT_PLANTABLE: &[(&str, Bug, &str)] = &[
     (
@@ -21,6 +26,8 @@ pub(crate) const NOT_PLANTABLE: &[(&str, Bug, &str)] = &[
         Bug::UnknownPathDashboard,
         NOT_FOUND_BODY,
     ),
+    ("REPLAY_HEADER", Bug::DisabledKeyAccepted, REPLAY_MARKER),
+    ("REPLAY_UNMATCHED", Bug::DisabledKeyAccepted, REPLAY_MARKER),
     ("IP_REFUSAL_NEW_API", Bug::IpAllowlistIgnored, NEW_API_ONLY),
     (
         "MAX_REMAIN_QUOTA_NEW_API",

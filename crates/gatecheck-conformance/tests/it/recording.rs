@@ -112,14 +112,14 @@ async fn a_recording_replays_the_same_answers_and_names_the_closest_on_a_miss() 
     let text = std::fs::read_to_string(&manifest_path).expect("manifest");
     std::fs::write(
         &manifest_path,
-        text.replace("\"format_version\": 1", "\"format_version\": 2"),
+        text.replace("\"format_version\": 2", "\"format_version\": 1"),
     )
     .expect("write");
     match Recording::load(&dir) {
-        Err(e @ RecordingError::Version { found: 2, .. }) => {
+        Err(e @ RecordingError::Version { found: 1, .. }) => {
             assert!(e.to_string().contains("record it again"), "{e}");
         }
-        other => panic!("a version-2 recording was not refused: {other:?}"),
+        other => panic!("a version-1 recording was not refused: {other:?}"),
     }
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -14,6 +14,7 @@ mod media_video;
 mod profiles;
 mod quota;
 mod reliability;
+mod replay;
 mod routes;
 mod stream_script;
 mod streams;

@@ -11,6 +11,14 @@ use serde_json::{json, Value};
 /// The path of the health route.
 pub const HEALTH_PATH: &str = "/__mock/health";
 
+/// The header a replaying mock (`gatecheck serve --replay DIR --replay-strict`) sets on its
+/// answer to a request the recording does not hold; the runner skips the check that sent it
+/// (`not-in-recording`) instead of judging the answer.
+pub const REPLAY_HEADER: &str = "x-gatecheck-replay";
+
+/// The value of [`REPLAY_HEADER`] on an answer that is not from the recording.
+pub const REPLAY_UNMATCHED: &str = "unmatched";
+
 /// The `service` field of the signature.
 pub const SERVICE: &str = "gatecheck-mock";
 

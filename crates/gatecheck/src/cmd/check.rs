@@ -131,6 +131,21 @@ pub struct CheckArgs {
     pub quiet: bool,
 }
 
+/// `check`'s arguments parsed from `argv` (its first item is the command name), for
+/// `gatecheck record`, which runs `check` through its recorder.
+pub(crate) fn parse_args<I, T>(argv: I) -> Result<CheckArgs, clap::Error>
+where
+    I: IntoIterator<Item = T>,
+    T: Into<std::ffi::OsString> + Clone,
+{
+    #[derive(clap::Parser)]
+    struct Only {
+        #[command(flatten)]
+        args: CheckArgs,
+    }
+    <Only as clap::Parser>::try_parse_from(argv).map(|o| o.args)
+}
+
 /// Runs the subcommand and returns the exit code.
 pub fn run(args: CheckArgs) -> u8 {
     if args.list {
@@ -249,7 +264,9 @@ fn parse_model(s: &str) -> Result<(ModelKind, String), String> {
     gatecheck_conformance::discovery::parse_model_option(s)
 }
 
-async fn run_async(args: CheckArgs) -> u8 {
+/// Runs `check` with parsed arguments (also `gatecheck record`'s drive mode) and returns the
+/// exit code.
+pub(crate) async fn run_async(args: CheckArgs) -> u8 {
     let mut mock = None;
     let base_url = match &args.base_url {
         Some(u) => u.clone(),
@@ -350,7 +367,7 @@ fn print_human(report: &Report, redactor: &gatecheck_conformance::Redactor) {
 }
 
 /// A seed from the clock and the process id (the run prints it, so it can be replayed).
-fn random_seed() -> u64 {
+pub(crate) fn random_seed() -> u64 {
     let nanos = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map(|d| d.as_nanos() as u64)

@@ -1,5 +1,7 @@
-//! `gatecheck record --proxy`: a recording reverse proxy between a client and a target
-//! (docs/recording.md). It runs until SIGINT or SIGTERM, then completes the manifest.
+//! `gatecheck record`: record a target's answers (docs/recording.md). `--proxy`: a recording
+//! reverse proxy between a client and a target, until SIGINT or SIGTERM. Without it, the
+//! drive mode ([`super::record_drive`]) runs `check`'s standard sequence through the
+//! recorder.
 
 use super::runtime;
 use anyhow::{anyhow, bail, Context as _};
@@ -12,13 +14,31 @@ use std::time::Duration;
 /// Arguments of `gatecheck record`.
 #[derive(Debug, clap::Args)]
 pub struct RecordArgs {
-    /// Record as a proxy: relay each request to `--upstream` and store the exchange. (Driving
-    /// the target through the standard sequence is not built yet.)
-    #[arg(long)]
+    /// Record as a proxy: relay each request to `--upstream` and store the exchange. Without
+    /// it, `record` drives `--base-url` through `check`'s standard sequence.
+    #[arg(long, requires = "upstream", conflicts_with = "base_url")]
     pub proxy: bool,
-    /// The target's base URL (plain http).
+    /// With `--proxy`: the target's base URL (http or https).
     #[arg(long, value_name = "URL")]
-    pub upstream: String,
+    pub upstream: Option<String>,
+    /// Without `--proxy`: the target to drive (http or https), as `check --base-url`.
+    #[arg(long, value_name = "URL")]
+    pub base_url: Option<String>,
+    /// Without `--proxy`: the target's credentials, as `check`'s (stored as `{{API_KEY}}`,
+    /// `{{ACCESS_TOKEN}}`).
+    #[command(flatten)]
+    pub credentials: super::target_args::TargetCredentials,
+    /// Without `--proxy`: the seed of the recorded run (default: drawn and written to the
+    /// manifest).
+    #[arg(long, value_name = "S")]
+    pub seed: Option<u64>,
+    /// Without `--proxy`: whose behaviour to expect where the spec says "not shown"
+    /// (`documented` or `new-api`); the manifest's profile.
+    #[arg(long, value_name = "PROFILE")]
+    pub expect: Option<gatecheck_schemas::Profile>,
+    /// Without `--proxy`: more `check` flags after `--` (`-- --only 'video.*' --cases 4`).
+    #[arg(last = true, value_name = "CHECK FLAGS")]
+    pub check_args: Vec<String>,
     /// Where to listen; port 0 picks a free one (read it from `--ready-file`).
     #[arg(long, value_name = "ADDR", default_value = "127.0.0.1:0")]
     pub listen: SocketAddr,
@@ -54,7 +74,7 @@ pub fn run(args: RecordArgs) -> u8 {
     })
 }
 
-fn secrets(args: &RecordArgs) -> anyhow::Result<Vec<(String, String)>> {
+pub(crate) fn secrets(args: &RecordArgs) -> anyhow::Result<Vec<(String, String)>> {
     let mut out = Vec::new();
     for s in &args.secret {
         let (name, value) = s
@@ -81,12 +101,12 @@ fn secrets(args: &RecordArgs) -> anyhow::Result<Vec<(String, String)>> {
 
 async fn record(args: RecordArgs) -> anyhow::Result<u8> {
     if !args.proxy {
-        bail!("only --proxy is implemented: give --proxy and point the client at the recorder");
+        return super::record_drive::drive(args).await;
     }
-    let upstream = args
-        .upstream
+    let upstream_text = args.upstream.clone().unwrap_or_default();
+    let upstream = upstream_text
         .parse()
-        .with_context(|| format!("--upstream {}", args.upstream))?;
+        .with_context(|| format!("--upstream {upstream_text}"))?;
     let run = match &args.run {
         Some(text) => serde_json::from_str(text).context("--run is not JSON")?,
         None => serde_json::Value::Null,
@@ -110,7 +130,7 @@ async fn record(args: RecordArgs) -> anyhow::Result<u8> {
     eprintln!(
         "gatecheck record: {} -> {}, recording into {}",
         recorder.base_url(),
-        args.upstream,
+        upstream_text,
         args.out.display()
     );
     wait_for_signal().await?;

@@ -3,6 +3,7 @@
 use super::runtime;
 use anyhow::{anyhow, Context as _};
 use gatecheck_conformance::exit;
+use gatecheck_mock::replay::ReplayOptions;
 use gatecheck_mock::{
     ClockMode, Fault, Fixtures, MockServer, MockServerBuilder, DEFAULT_JOURNAL_CAPACITY,
 };
@@ -93,6 +94,22 @@ pub struct ServeArgs {
     /// Once listening, write the same JSON object to this file (atomically: it appears complete).
     #[arg(long, value_name = "F")]
     pub ready_file: Option<PathBuf>,
+    /// Answer from the recording in DIR (docs/recording.md); requests it does not hold fall
+    /// through to the mock of --profile (journaled as `replay: unmatched`).
+    #[arg(long, value_name = "DIR")]
+    pub replay: Option<PathBuf>,
+    /// With --replay: a request the recording does not hold gets 404 (route not recorded) or
+    /// 501 (route recorded, request differs) naming the closest recorded request.
+    #[arg(long, requires = "replay")]
+    pub replay_strict: bool,
+    /// With --replay: the replay's value of a recorded secret placeholder `{{NAME}}`, as
+    /// `NAME=VALUE` (repeatable): a request carrying VALUE matches the recorded one.
+    #[arg(long, value_name = "NAME=VALUE", requires = "replay")]
+    pub replay_secret: Vec<String>,
+    /// With --replay: like --replay-secret, the value read from an environment variable,
+    /// `NAME=VAR` (repeatable; keeps the value out of the process list).
+    #[arg(long, value_name = "NAME=VAR", requires = "replay")]
+    pub replay_secret_env: Vec<String>,
 }
 
 /// Runs the subcommand and returns the exit code: [`exit::PASSED`] after a clean stop (SIGINT or
@@ -187,6 +204,9 @@ async fn serve(args: ServeArgs, listener: std::net::TcpListener) -> anyhow::Resu
     }
     // The port is already bound (`run`): what can fail here is the state file, whose errors
     // name it.
+    if let Some(options) = replay_options(&args)? {
+        builder = builder.replay_options(options);
+    }
     let server = builder.try_start().await?;
     answer_waiting_requests().await;
     // Logging starts once the mock listens: the subscriber's set-up (the `RUST_LOG` filter,
@@ -234,6 +254,29 @@ async fn wait_for_signal() {
     {
         let _ = tokio::signal::ctrl_c().await;
     }
+}
+
+/// `--replay DIR` with its strictness and secrets, if given.
+fn replay_options(args: &ServeArgs) -> anyhow::Result<Option<ReplayOptions>> {
+    let Some(dir) = &args.replay else {
+        return Ok(None);
+    };
+    let mut options = ReplayOptions::new(dir).strict(args.replay_strict);
+    for pair in &args.replay_secret {
+        let (name, value) = pair
+            .split_once('=')
+            .with_context(|| format!("--replay-secret {pair:?}: expected NAME=VALUE"))?;
+        options = options.secret(name, value);
+    }
+    for pair in &args.replay_secret_env {
+        let (name, var) = pair
+            .split_once('=')
+            .with_context(|| format!("--replay-secret-env {pair:?}: expected NAME=VAR"))?;
+        let value = std::env::var(var)
+            .with_context(|| format!("--replay-secret-env {name}: environment variable {var}"))?;
+        options = options.secret(name, value);
+    }
+    Ok(Some(options))
 }
 
 fn key_state(k: &KeyRecord) -> String {
@@ -314,6 +357,7 @@ fn ready_line(server: &MockServer, args: &ServeArgs) -> String {
         "demo_key": server.demo_key(),
         "keys": keys,
         "control_url": control_url,
+        "replay": args.replay.as_ref().map(|d| d.display().to_string()),
         "pid": std::process::id(),
     })
     .to_string()
@@ -348,6 +392,14 @@ fn banner(server: &MockServer, args: &ServeArgs) -> String {
             k.name,
             key_state(k)
         ));
+    }
+    if let Some(dir) = &args.replay {
+        let mode = if args.replay_strict {
+            "strict"
+        } else {
+            "unmatched requests answered by the mock"
+        };
+        out.push_str(&format!("\n  Replaying      {} ({mode})\n", dir.display()));
     }
     if args.no_control {
         out.push_str("\n  Control API    off\n");

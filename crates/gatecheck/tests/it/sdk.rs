@@ -14,7 +14,7 @@ use std::time::Duration;
 /// How long the whole script may run.
 const SCRIPT_TIMEOUT: Duration = Duration::from_secs(180);
 
-fn python() -> Option<String> {
+pub(crate) fn python() -> Option<String> {
     if let Some(p) = std::env::var_os("GATECHECK_SDK_PYTHON").filter(|p| !p.is_empty()) {
         return Some(p.to_string_lossy().into_owned());
     }

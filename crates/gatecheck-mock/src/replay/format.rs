@@ -1,4 +1,5 @@
-//! The recording format, version 1 (docs/recording.md): a directory with `manifest.json` and
+//! The recording format, version 2, shared by the recorder (`gatecheck-conformance`) and the
+//! replay (this crate's [`crate::replay`]) (docs/recording.md): a directory with `manifest.json` and
 //! `exchanges/NNNNN-METHOD-path.json`, one readable JSON file per exchange.
 //!
 //! What is stored is normalized so that the same request matches on replay: secrets become
@@ -14,7 +15,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 /// The version written in `manifest.json`; a recording of another version is refused.
-pub const FORMAT_VERSION: u32 = 1;
+pub const FORMAT_VERSION: u32 = 2;
 
 /// The placeholder of the recorder's own base URL in recorded responses; the replay server
 /// puts its own base URL there.
@@ -64,7 +65,8 @@ pub enum RecordingError {
     Start(String),
 }
 
-pub(crate) fn io_error(path: &Path, source: std::io::Error) -> RecordingError {
+/// A [`RecordingError::Io`] naming `path`.
+pub fn io_error(path: &Path, source: std::io::Error) -> RecordingError {
     RecordingError::Io {
         path: path.to_owned(),
         source,
@@ -90,6 +92,9 @@ pub struct Manifest {
     /// the recorder.
     #[serde(default)]
     pub run: Value,
+    /// The profile the recording ran under (`documented`, `new-api`), when known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub profile: Option<String>,
     /// Exchanges recorded (`None` while the recorder runs).
     pub exchanges: Option<u64>,
 }
@@ -114,6 +119,10 @@ pub struct RecordedExchange {
     pub response: RecordedResponse,
     /// Time the target took, milliseconds.
     pub elapsed_ms: u64,
+    /// When the request arrived, milliseconds after the recording started (replays task
+    /// states on the clock; absent in recordings made before it was kept).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub at_ms: Option<u64>,
 }
 
 /// A normalized request.
@@ -128,6 +137,10 @@ pub struct RecordedRequest {
     pub headers: BTreeMap<String, String>,
     /// The body.
     pub body: RecordedBody,
+    /// The Unix times the body carried where it now says `{{UNIX_TIME}}`, in order (not
+    /// matched on: the replay writes the client's own times where the answer echoes these).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub times: Vec<i64>,
 }
 
 /// A recorded response.
@@ -208,7 +221,11 @@ impl RecordedBody {
     /// A one-line summary, at most `max` characters.
     pub fn summary(&self, max: usize) -> String {
         let text = serde_json::to_string(self).unwrap_or_default();
-        crate::truncate(&text, max)
+        if text.chars().count() <= max {
+            return text;
+        }
+        let cut: String = text.chars().take(max).collect();
+        format!("{cut}… ({} chars in all)", text.chars().count())
     }
 }
 
@@ -233,7 +250,8 @@ pub struct Substitutions {
 impl Substitutions {
     /// The forms of secret `value` named `name`: raw (`{{NAME}}`); without an `sk-` prefix
     /// (`{{NAME:bare}}`); base64 (standard and URL-safe, padded or not) of `value:` and of
-    /// `value` (`{{NAME:base64-colon}}`, `{{NAME:base64}}`); percent-encoded (`{{NAME:pct}}`);
+    /// `value` (`{{NAME:base64-colon}}`, `{{NAME:base64}}`), and of the other spelling (with
+    /// `sk-` added or removed: `{{NAME:other-base64-colon}}`, `{{NAME:other-base64}}`); percent-encoded (`{{NAME:pct}}`);
     /// JSON-escaped (`{{NAME:json}}`). Forms equal to another are listed once.
     pub fn forms(name: &str, value: &str) -> Vec<(String, String)> {
         use base64::engine::general_purpose::{
@@ -243,9 +261,17 @@ impl Substitutions {
         if let Some(bare) = value.strip_prefix("sk-") {
             out.push((bare.to_owned(), format!("{{{{{name}:bare}}}}")));
         }
+        // A key is sent with and without its `sk-` prefix: the base64 forms of the other
+        // spelling too (`Basic` of `sk-KEY:` when the secret is the bare key, and back).
+        let other = match value.strip_prefix("sk-") {
+            Some(bare) => bare.to_owned(),
+            None => format!("sk-{value}"),
+        };
         for (input, label) in [
             (format!("{value}:"), "base64-colon"),
             (value.to_owned(), "base64"),
+            (format!("{other}:"), "other-base64-colon"),
+            (other.clone(), "other-base64"),
         ] {
             for engine in [STANDARD, URL_SAFE, STANDARD_NO_PAD, URL_SAFE_NO_PAD] {
                 out.push((engine.encode(&input), format!("{{{{{name}:{label}}}}}")));
@@ -449,26 +475,123 @@ fn part(
     })
 }
 
+/// The placeholder of a signature in a signed media URL's query (URL-safe: a client may
+/// follow the recorded URL, and the replay matches it).
+pub const SIGNED_PLACEHOLDER: &str = "REDACTED-SIGNATURE";
+
+/// Query parameters that sign a media URL (S3, GCS, Azure, CloudFront, generic), matched
+/// without regard to case: their values become [`SIGNED_PLACEHOLDER`].
+const SIGNING_PARAMS: [&str; 12] = [
+    "x-amz-signature",
+    "x-amz-credential",
+    "x-amz-security-token",
+    "x-goog-signature",
+    "x-goog-credential",
+    "signature",
+    "sig",
+    "token",
+    "access_token",
+    "key-pair-id",
+    "policy",
+    "auth_key",
+];
+
+/// `bytes` with the values of signing query parameters (`?X-Amz-Signature=...`, `&sig=...`)
+/// replaced by [`SIGNED_PLACEHOLDER`]: a parameter counts after `?` or `&` and ends at `&`,
+/// `"`, `'`, `#`, `\`, `<`, whitespace or the end.
+pub fn redact_signed_urls(bytes: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        out.push(b);
+        i += 1;
+        if b != b'?' && b != b'&' {
+            continue;
+        }
+        let Some(name) = SIGNING_PARAMS.iter().find(|p| {
+            let end = i + p.len();
+            bytes.len() > end
+                && bytes[end] == b'='
+                && bytes[i..end].eq_ignore_ascii_case(p.as_bytes())
+        }) else {
+            continue;
+        };
+        let value_start = i + name.len() + 1;
+        let value_end = bytes[value_start..]
+            .iter()
+            .position(|c| b"&\"'#\\<".contains(c) || c.is_ascii_whitespace())
+            .map_or(bytes.len(), |n| value_start + n);
+        if value_end > value_start {
+            out.extend_from_slice(&bytes[i..value_start]);
+            out.extend_from_slice(SIGNED_PLACEHOLDER.as_bytes());
+            i = value_end;
+        }
+    }
+    out
+}
+
+/// Whether a JSON field `key` holding `v` is a Unix time: an integer from 10^9 to 10^10 in a
+/// field named `time`, `*_time` or `*_at`.
+fn unix_time(key: &str, v: &Value) -> Option<i64> {
+    let timey = key == "time" || key.ends_with("_time") || key.ends_with("_at");
+    v.as_i64()
+        .filter(|n| timey && (1_000_000_000..10_000_000_000).contains(n))
+}
+
 /// Replaces Unix times (integers from 10^9 to 10^10) in JSON fields named `*_time`, `*_at`
 /// or `time` by [`UNIX_TIME_PLACEHOLDER`], at any depth.
 pub fn normalize_times(value: &mut Value) {
+    normalize_times_into(value, &mut Vec::new());
+}
+
+/// [`normalize_times`], collecting the times replaced, in order.
+pub fn normalize_times_into(value: &mut Value, times: &mut Vec<i64>) {
     match value {
         Value::Object(map) => {
             for (k, v) in map.iter_mut() {
-                let timey = k == "time" || k.ends_with("_time") || k.ends_with("_at");
-                let is_time = v
-                    .as_i64()
-                    .is_some_and(|n| (1_000_000_000..10_000_000_000).contains(&n));
-                if timey && is_time {
+                if let Some(t) = unix_time(k, v) {
+                    times.push(t);
                     *v = Value::String(UNIX_TIME_PLACEHOLDER.into());
                 } else {
-                    normalize_times(v);
+                    normalize_times_into(v, times);
                 }
             }
         }
-        Value::Array(items) => items.iter_mut().for_each(normalize_times),
+        Value::Array(items) => items
+            .iter_mut()
+            .for_each(|v| normalize_times_into(v, times)),
         _ => {}
     }
+}
+
+/// Writes the client's times where an answer echoes the recorded request's: each Unix-time
+/// field of `value` equal to a recorded time `pairs[i].0` becomes `pairs[i].1`. Whether
+/// anything changed.
+pub fn echo_times(value: &mut Value, pairs: &[(i64, i64)]) -> bool {
+    let mut changed = false;
+    match value {
+        Value::Object(map) => {
+            for (k, v) in map.iter_mut() {
+                if let Some(t) = unix_time(k, v) {
+                    if let Some((_, new)) = pairs.iter().find(|(old, new)| *old == t && old != new)
+                    {
+                        *v = Value::from(*new);
+                        changed = true;
+                    }
+                } else {
+                    changed |= echo_times(v, pairs);
+                }
+            }
+        }
+        Value::Array(items) => {
+            for v in items {
+                changed |= echo_times(v, pairs);
+            }
+        }
+        _ => {}
+    }
+    changed
 }
 
 /// Request headers that are not recorded (hop-by-hop, or set by the transport).
@@ -489,7 +612,7 @@ const SKIPPED_REQUEST_HEADERS: [&str; 13] = [
 ];
 
 /// Response headers that are not recorded.
-pub(crate) const SKIPPED_RESPONSE_HEADERS: [&str; 7] = [
+pub const SKIPPED_RESPONSE_HEADERS: [&str; 7] = [
     "content-length",
     "date",
     "connection",
@@ -530,14 +653,18 @@ pub fn normalize_request(
         .get(http::header::CONTENT_TYPE)
         .and_then(|v| v.to_str().ok());
     let mut body = encode_body(content_type, body, Some(limit), true, subs);
+    let mut times = Vec::new();
     if let RecordedBody::Json { json } = &mut body {
-        normalize_times(json);
+        normalize_times_into(json, &mut times);
     }
     RecordedRequest {
         method: method.to_owned(),
-        path: subs.apply_str(path),
+        path: subs.apply_str(&String::from_utf8_lossy(&redact_signed_urls(
+            path.as_bytes(),
+        ))),
         headers: out,
         body,
+        times,
     }
 }
 
@@ -724,6 +851,17 @@ mod tests {
         normalize_times(&mut v);
         assert_eq!(v["expired_time"], UNIX_TIME_PLACEHOLDER);
         assert_eq!(v["remain_quota"], 1_795_593_861_i64);
+    }
+
+    #[test]
+    fn signed_url_signatures_are_replaced() {
+        let text = br#"{"url":"https://b.s3.amazonaws.com/v.mp4?X-Amz-Credential=AK%2F1&X-Amz-Signature=abcd&x=1","u2":"http://h/a?sig=zz"}"#;
+        let out = String::from_utf8(redact_signed_urls(text)).expect("utf8");
+        assert_eq!(
+            out,
+            r#"{"url":"https://b.s3.amazonaws.com/v.mp4?X-Amz-Credential=REDACTED-SIGNATURE&X-Amz-Signature=REDACTED-SIGNATURE&x=1","u2":"http://h/a?sig=REDACTED-SIGNATURE"}"#
+        );
+        assert_eq!(redact_signed_urls(b"a?b=1&c"), b"a?b=1&c");
     }
 
     #[test]
