@@ -19,7 +19,9 @@
 //!
 //! Turned off by `--no-control` (every route 404). Peers other than loopback are refused (403)
 //! unless the mock has a control token and the request sends it as `X-Mock-Control-Token` or
-//! `Authorization: Bearer <token>`.
+//! `Authorization: Bearer <token>`. A browser request from another origin (an `Origin` that is
+//! not the request's `Host`, or `Sec-Fetch-Site: cross-site`) is refused (403), and a CORS
+//! preflight to `/__mock/*` gets no permission.
 
 use super::ctx::Ctx;
 use crate::error::{self, MockResponse};
@@ -39,9 +41,40 @@ fn failure(status: u16, message: &str) -> MockResponse {
     error::json(status, &json!({"success": false, "message": message}))
 }
 
+/// Whether a browser sent the request from another site's page: an `Origin` whose host and
+/// port are not the request's `Host`, or `Sec-Fetch-Site: cross-site`. A page on another
+/// origin must not drive the control API of a mock on the developer's loopback (a form or
+/// `fetch(..., {mode: "no-cors"})` reaches it without any CORS permission). The dashboard is
+/// same-origin; curl and the SDKs send no `Origin`.
+fn cross_site(req: &Request<Incoming>) -> bool {
+    let headers = req.headers();
+    if headers
+        .get("sec-fetch-site")
+        .is_some_and(|v| v.as_bytes().eq_ignore_ascii_case(b"cross-site"))
+    {
+        return true;
+    }
+    let Some(origin) = headers.get(http::header::ORIGIN) else {
+        return false;
+    };
+    let host = headers.get(http::header::HOST).map(|h| h.as_bytes());
+    let origin_host = origin
+        .to_str()
+        .ok()
+        .and_then(|o| o.split_once("://"))
+        .map(|(_, authority)| authority.as_bytes());
+    origin_host.is_none() || origin_host != host
+}
+
 fn allowed(cx: &Ctx, req: &Request<Incoming>) -> Result<(), MockResponse> {
     if !cx.app.config.control_enabled {
         return Err(failure(404, "the control API is turned off"));
+    }
+    if cross_site(req) {
+        return Err(failure(
+            403,
+            "the control API does not answer requests from another site's page (Origin)",
+        ));
     }
     if cx.peer.ip().is_loopback() {
         return Ok(());

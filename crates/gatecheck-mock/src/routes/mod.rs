@@ -7,7 +7,8 @@
 //! 1. A request id is drawn (seeded) and set as `X-Oneapi-Request-Id` on **every** answer,
 //!    whatever produced it; handlers do not set it.
 //! 2. A CORS preflight (`OPTIONS` with `Origin` and `Access-Control-Request-Method`) is
-//!    answered 204; answers to requests with an `Origin` carry new-api's CORS headers.
+//!    answered 204 (not under `/__mock`); answers to requests with an `Origin` carry new-api's
+//!    CORS headers.
 //! 3. `/__mock/*` goes to the control API ([`crate::routes::control`]); it is never faulted or
 //!    journaled.
 //! 4. Faults (`/__mock/faults`) are applied: a status, a delay, a reset or a hang.
@@ -142,8 +143,10 @@ pub(crate) async fn dispatch(
         body_seen: parking_lot::Mutex::new(None),
     };
 
+    let control = path == "/__mock" || path.starts_with("/__mock/");
     let cors = req.headers().contains_key(http::header::ORIGIN);
     if cors
+        && !control
         && req.method() == Method::OPTIONS
         && req
             .headers()
@@ -156,7 +159,7 @@ pub(crate) async fn dispatch(
         return Ok(resp);
     }
 
-    if path == "/__mock" || path.starts_with("/__mock/") {
+    if control {
         let mut resp = Box::pin(crate::routes::control::handle(&cx, req)).await;
         set_request_id(&mut resp, cx.request_id.as_str());
         return Ok(resp);

@@ -51,3 +51,48 @@ async fn the_dashboard_is_off_with_the_control_api_and_guarded_like_it() {
         403
     );
 }
+
+#[tokio::test]
+async fn a_page_of_another_origin_cannot_drive_the_control_api() {
+    let server = MockServer::builder()
+        .clock(gatecheck_mock::ClockMode::virtual_default())
+        .start()
+        .await;
+    let http = Http::new(server.uri());
+    let own = server.uri().trim_end_matches('/').to_owned();
+    // A cross-origin form post (no preflight needed) and a cross-site fetch: refused, and the
+    // clock did not move.
+    let before = http.get("/__mock/clock", &[]).await.text();
+    let evil = [("origin", "http://evil.example")];
+    let r = http
+        .send("POST", "/__mock/clock/advance", &evil, r#"{"seconds":60}"#)
+        .await;
+    assert_eq!(r.status, 403, "{}", r.text());
+    let r = http
+        .send(
+            "POST",
+            "/__mock/reset",
+            &[("sec-fetch-site", "cross-site")],
+            "",
+        )
+        .await;
+    assert_eq!(r.status, 403);
+    assert_eq!(http.get("/__mock/clock", &[]).await.text(), before);
+    // No CORS permission for /__mock, while the model routes keep new-api's.
+    let preflight = [
+        ("origin", "http://evil.example"),
+        ("access-control-request-method", "POST"),
+    ];
+    let r = http.send("OPTIONS", "/__mock/reset", &preflight, "").await;
+    assert!(
+        r.header("access-control-allow-origin").is_none(),
+        "{}",
+        r.status
+    );
+    let r = http.send("OPTIONS", "/v1/videos", &preflight, "").await;
+    assert_eq!(r.status, 204);
+    // The dashboard's own requests (same origin) and curl's (no Origin) are answered.
+    let same = [("origin", own.as_str())];
+    assert_eq!(http.get("/__mock/keys", &same).await.status, 200);
+    assert_eq!(http.get("/__mock/keys", &[]).await.status, 200);
+}
