@@ -83,10 +83,12 @@ const WHOLE_STEP_ROWS: &[(&str, &str, Option<u16>)] = &[
     ("golden.token.group-denied", "NA12", None),
 ];
 
-/// Steps whose request is a validation failure on an audio or image route (P2: 400 in the
-/// documented profile, 500 in new-api): the `-400` steps of those routes.
+/// Steps on an audio or image route, streamed or not, where P2 (a validation failure is 400 in
+/// the documented profile, 500 in new-api) can explain a 400 that became a 500.
 fn is_media_validation_step(step: &str) -> bool {
-    (step.starts_with("audio.") || step.starts_with("image.")) && step.ends_with("-400")
+    ["audio.", "image.", "stream."]
+        .iter()
+        .any(|p| step.starts_with(p))
 }
 
 fn status_of(v: &Option<Value>) -> Option<u16> {
