@@ -40,6 +40,7 @@ pub const ROUTES: &[Route] = &[
     route("DELETE", "/v1/videos/{task_id}", "deleteVideo"),
     route("GET", "/v1/videos/{task_id}/content", "getVideoContent"),
     route("POST", "/v1/images/generations", "createImage"),
+    route("POST", "/v1/images/edits", "createImageEdit"),
     route("GET", "/v1/models", "listKeyModels"),
     route("GET", "/v1/models/{model}", "getKeyModel"),
     route("GET", "/api/models", "listModels"),
@@ -52,6 +53,7 @@ pub const ROUTES: &[Route] = &[
     route("POST", "/api/token/{id}/key", "getTokenKey"),
     route("GET", "/media/images/{file}.png", "getMediaImage"),
     route("HEAD", "/media/images/{file}.png", "headMediaImage"),
+    route("GET", "/media/edits/{file}.png", "getMediaEdit"),
     route("GET", "/health", "getHealth"),
     route("GET", "/", "getRoot"),
 ];

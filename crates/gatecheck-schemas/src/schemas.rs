@@ -61,10 +61,12 @@ pub mod names {
     pub const IMAGE_GENERATION_PARTIAL_IMAGE: &str = "image-generation-partial-image";
     /// The terminal event of an image stream: the final image and the usage.
     pub const IMAGE_GENERATION_COMPLETED: &str = "image-generation-completed";
+    /// The form fields of `POST /v1/images/edits` (DECISIONS D-EDIT).
+    pub const IMAGE_EDIT_FORM: &str = "image-edit-form";
 }
 
 /// `(name, file text)` of every embedded document, resources first, `common` last.
-pub(crate) const SOURCES: [(&str, &str); 23] = [
+pub(crate) const SOURCES: [(&str, &str); 24] = [
     (
         names::KEY_RECORD,
         include_str!("../schemas/key-record.json"),
@@ -150,11 +152,15 @@ pub(crate) const SOURCES: [(&str, &str); 23] = [
         names::IMAGE_GENERATION_COMPLETED,
         include_str!("../schemas/image-generation-completed.json"),
     ),
+    (
+        names::IMAGE_EDIT_FORM,
+        include_str!("../schemas/image-edit-form.json"),
+    ),
     (COMMON_DEFS, include_str!("../schemas/common.json")),
 ];
 
 /// The resource names, in a stable order.
-const NAMES: [&str; 22] = [
+const NAMES: [&str; 23] = [
     names::KEY_RECORD,
     names::TOKEN_UPDATE_REQUEST,
     names::TOKEN_UPDATE_ENVELOPE,
@@ -177,6 +183,7 @@ const NAMES: [&str; 22] = [
     names::TRANSCRIPT_TEXT_DONE,
     names::IMAGE_GENERATION_PARTIAL_IMAGE,
     names::IMAGE_GENERATION_COMPLETED,
+    names::IMAGE_EDIT_FORM,
 ];
 
 /// One parsed document.
@@ -202,7 +209,7 @@ pub(crate) static DOCUMENTS: LazyLock<Vec<Document>> = LazyLock::new(|| {
 ///
 /// ```
 /// assert!(gatecheck_schemas::schema_names().contains(&"video-task"));
-/// assert_eq!(gatecheck_schemas::schema_names().len(), 22);
+/// assert_eq!(gatecheck_schemas::schema_names().len(), 23);
 /// ```
 pub fn schema_names() -> &'static [&'static str] {
     &NAMES

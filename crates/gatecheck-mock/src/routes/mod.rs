@@ -69,6 +69,7 @@ pub(crate) mod audio;
 pub(crate) mod control;
 pub(crate) mod ctx;
 pub(crate) mod fields;
+pub(crate) mod image_edits;
 pub(crate) mod images;
 pub(crate) mod token_api;
 pub(crate) mod video;
@@ -304,7 +305,9 @@ async fn route(cx: &mut Ctx, req: Request<Incoming>, method: &Method, path: &str
         if let Some(resp) = undocumented(cx, method, path) {
             return resp;
         }
-        return if rest.starts_with("audio/") {
+        return if rest == "images/edits" || rest == "images/edits/" {
+            Box::pin(image_edits::handle(cx, req)).await
+        } else if rest.starts_with("audio/") {
             Box::pin(audio::handle(cx, req)).await
         } else if rest.starts_with("images/") {
             Box::pin(images::handle(cx, req)).await
@@ -346,6 +349,7 @@ async fn route(cx: &mut Ctx, req: Request<Incoming>, method: &Method, path: &str
         (_, p) if p == "/api/token" || p.starts_with("/api/token/") => {
             Box::pin(crate::routes::token_api::handle(cx, req)).await
         }
+        (_, p) if p.starts_with("/media/edits/") => image_edits::public(&req),
         (_, p) if p.starts_with("/media/") => Box::pin(images::public(cx, req)).await,
         (_, "/" | "/health") => error::json(200, &serde_json::json!({"status": "ok"})),
         _ => error::json(

@@ -7,6 +7,7 @@ mod journal;
 mod library;
 mod limits;
 mod media_audio;
+mod media_edits;
 mod media_formats;
 mod media_images;
 mod media_util;

@@ -11,10 +11,12 @@
 //! - [`health`]: the mock's health signature (how a runner recognises the mock).
 //! - [`catalog`]: paging and filtering of `GET /api/models`.
 //! - [`rejection`]: every way a request is refused, with its status and code per profile.
+//! - [`image_edit`]: `POST /v1/images/edits` (image parts, a missing image, charging).
 
 pub mod auth;
 pub mod catalog;
 pub mod health;
+pub mod image_edit;
 pub mod ip;
 pub mod key;
 pub mod media;
