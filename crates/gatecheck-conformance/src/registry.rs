@@ -2,8 +2,8 @@
 //! (stable ids, what each checks, its spec reference and its kind).
 
 use crate::checks::{
-    audio, auth, catalog as model_catalog, images, key, quota, route, stream, token, v1, video,
-    CheckDef, CheckInfo,
+    audio, auth, catalog as model_catalog, image_edits, images, key, quota, route, stream, token,
+    v1, video, CheckDef, CheckInfo,
 };
 use std::sync::OnceLock;
 
@@ -19,6 +19,7 @@ pub(crate) fn registry() -> &'static [CheckDef] {
             token::CHECKS,
             video::CHECKS,
             images::CHECKS,
+            image_edits::CHECKS,
             audio::CHECKS,
             model_catalog::CHECKS,
             v1::CHECKS,

@@ -79,7 +79,7 @@ const fn row(
 use Verdict::{Accepted, Deviation, Failure, Rejected, Same};
 
 /// The section ids and their headings, in document order.
-pub const SECTIONS: [(&str, &str); 11] = [
+pub const SECTIONS: [(&str, &str); 12] = [
     ("D-AUTH", "Identity and auth"),
     ("D-ERR", "Error bodies"),
     ("D-TOKEN", "PUT /api/token/"),
@@ -91,6 +91,7 @@ pub const SECTIONS: [(&str, &str); 11] = [
     ("D-OAS", "OpenAPI document and peer tools"),
     ("P", "The profile table (P1..P6)"),
     ("NA", "The audit of the new-api profile (NA1..NA14)"),
+    ("D-EDIT", "Image edits"),
 ];
 
 /// Every decision, in document order.
@@ -296,6 +297,32 @@ pub const DECISIONS: &[Decision] = &[
         "The TCP peer; `X-Forwarded-For` only with `--trust-forwarded-for`.",
         "gin trusts every proxy unless `SetTrustedProxies` is called, so `X-Forwarded-For`/`X-Real-IP` decide. The mock keeps the peer unless `--trust-forwarded-for` (spoofable headers are not trusted by default); documented, not reproduced.",
         Rejected),
+    // Image edits (POST /v1/images/edits: named by the spec, its payload "not shown")
+    row("D-EDIT-1", "Image edit request",
+        "relay/channel/openai/adaptor.go ConvertImageRequest (edits, multipart); middleware/distributor.go getModelRequest (model from the form field); relay/helper/valid_request.go GetAndValidOpenAIImageRequest",
+        "multipart/form-data: `image` (also `image[]` or `image[<i>]`, repeatable, up to 16 PNGs; the first is edited), optional `mask` (a PNG: its fully transparent pixels mark where to edit), `prompt` (1 to 32000 characters), `model` (an image model that edits), `n` (1 to 10, default 1), `size` (one of the model's sizes or `auto`, default its first), `response_format` (`b64_json` or `url`, default the model's output). Schema `image-edit-form`.",
+        "The same parts: new-api reads `model` from the form, collects `image`, `image[]` and `image[...]` files and `mask`, and relays every other field as sent.",
+        Same),
+    row("D-EDIT-2", "Image edit without an image",
+        "relay/image_handler.go ImageHelper (`types.NewError(err, ErrorCodeConvertRequestFailed)`); relay/channel/openai/adaptor.go ConvertImageRequest (`image is required`)",
+        "400 `invalid_request` (a validation failure, as OpenAI refuses it), nothing charged.",
+        "500 `convert_request_failed`, `image is required (request id: …)`, type `new_api_error`: the price is reserved before the conversion fails, and given back (net nothing charged; a key short of quota gets 403 first). The audit is right. `images.edits.missing-image` reports it.",
+        Deviation),
+    row("D-EDIT-3", "Image edit result",
+        "relay/channel/openai/adaptor.go DoResponse (images: OpenaiHandlerWithUsage relays the upstream body)",
+        "200 JSON valid against `image-result` (created, data, size, usage...), `n` items each with `b64_json` or a `url`; every image a PNG of the requested size: the upload resized and changed inside the mask (everywhere without one). A `url` is `/media/edits/<id>.png` on the mock, no auth, kept for the latest 32 edits. `images.edits.result`.",
+        "The upstream provider's body, relayed: the same shape from OpenAI-compatible providers.",
+        Same),
+    row("D-EDIT-4", "Image edit charge",
+        "relay/image_handler.go ImageHelper (ModelPriceHelper, PreConsumeQuota, postConsumeQuota)",
+        "Charged as a generation is: one request per output image, text tokens (a token per 4 prompt characters) plus 272 tokens per 1024×1024 of each input image as input, 272 per 1024×1024 of each output image as output (`rules::image_edit::edit_usage`); nothing for a refused request.",
+        "Reserved before relaying, settled on the upstream usage; the same prices.",
+        Same),
+    row("D-EDIT-5", "Image edit validation",
+        "relay/helper/valid_request.go GetAndValidOpenAIImageRequest (the multipart branch checks nothing)",
+        "400 for a missing or blank prompt, `n` outside 1 to 10, a size the model has not got, a `response_format` other than b64_json or url, an image or mask that is not a PNG, more than 16 images, and a model that does not edit (dall-e-3).",
+        "new-api checks none of these and relays the request; the provider's refusal comes back. The mock keeps one rule for its validations (P2: 500 `invalid_request`), as NA8 does for generations.",
+        Accepted),
 ];
 
 /// The row with `id`, or the first row of a section id (`D-VIDEO`, `P`, `NA`).

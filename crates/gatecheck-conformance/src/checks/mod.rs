@@ -4,6 +4,7 @@
 pub(crate) mod audio;
 pub(crate) mod auth;
 pub(crate) mod catalog;
+pub(crate) mod image_edits;
 pub(crate) mod images;
 mod info;
 pub(crate) mod key;

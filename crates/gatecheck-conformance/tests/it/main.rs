@@ -25,3 +25,4 @@ mod snapshot;
 mod snapshot_golden;
 mod streams;
 mod targets;
+mod unpinned_routes;

@@ -134,6 +134,10 @@ pub(crate) enum Bug {
     PartialNotPng,
     /// tts-1 streams speech (its request is served by a model that may stream).
     SseOnTts1,
+    /// The images of an image edit (base64, and the files of its URLs) are not PNGs.
+    EditNotPng,
+    /// An image edit without an image is answered 200 with no images.
+    EditMissingImageAccepted,
 }
 
 /// Every planted bug: (bug, the check that catches it, its verdict, the rule it breaks).
@@ -486,6 +490,18 @@ pub(crate) fn planted() -> Vec<(Bug, &'static str, Status, &'static str)> {
             "stream.speech.unsupported-model",
             Status::Deviation,
             "media::speech_sse_supported (D-STREAM-1: tts-1 may not stream)",
+        ),
+        (
+            Bug::EditNotPng,
+            "images.edits.result",
+            Status::Deviation,
+            "media::parse_png on edited images (D-EDIT-3)",
+        ),
+        (
+            Bug::EditMissingImageAccepted,
+            "images.edits.missing-image",
+            Status::Deviation,
+            "image_edit::missing_image (D-EDIT-2)",
         ),
     ]
 }

@@ -7,6 +7,39 @@ use super::rule_users::{names, shared_rules};
 
 /// Shared rules with no planted bug of their own: (rule, the bug that exercises it, why).
 pub(crate) const NOT_PLANTABLE: &[(&str, Bug, &str)] = &[
+    (
+        "edits_supported",
+        Bug::EditNotPng,
+        "the runner picks the models it edits with by it; a target that also edits with dall-e-3 \
+         is not wrong where the spec is silent, so no verdict could catch a planted one",
+    ),
+    (
+        "NON_EDITING_MODELS",
+        Bug::EditNotPng,
+        "the list behind edits_supported (above)",
+    ),
+    (
+        "edit_usage",
+        Bug::EditNotPng,
+        "the runner budgets an edit with it; no check judges an edit's charge yet (quota.charged \
+         judges generations), so a planted overcharge would go unseen: a gap, not a pass",
+    ),
+    (
+        "image_tokens",
+        Bug::EditNotPng,
+        "reached through edit_usage (above)",
+    ),
+    (
+        "EDITS_PATH",
+        Bug::EditMissingImageAccepted,
+        "the route's path; both bugs plant on it",
+    ),
+    (
+        "MASK_PART",
+        Bug::EditNotPng,
+        "the mask's part name; the mock reads it, the runner sends it, and the edited images \
+         EditNotPng breaks are drawn through it",
+    ),
     ("IP_REFUSAL_NEW_API", Bug::IpAllowlistIgnored, NEW_API_ONLY),
     (
         "MAX_REMAIN_QUOTA_NEW_API",

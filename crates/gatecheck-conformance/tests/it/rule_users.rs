@@ -47,6 +47,23 @@ const MEDIA_BOUND: &str = "a bound on the mock's own `/media/images/*.png` rende
 
 /// The rules one side goes without, and why.
 const ONE_SIDED: &[(&str, Lacks, &str)] = &[
+    (
+        "is_image_part",
+        Lacks::Runner,
+        "how the service reads an edit's image parts (image, image[], image[<i>]); the runner \
+         sends both spellings and judges the answers",
+    ),
+    (
+        "MAX_EDIT_IMAGES",
+        Lacks::Runner,
+        "the mock's bound on an edit's images (and the OpenAPI document's); the runner sends one",
+    ),
+    (
+        "MSG_IMAGE_REQUIRED",
+        Lacks::Runner,
+        "the message text of new-api's missing-image refusal; the runner judges the status and \
+         code (missing_image), never message texts",
+    ),
     ("is_access_admitted", Lacks::Mock, CLASSIFIER),
     ("is_admitted", Lacks::Mock, CLASSIFIER),
     (

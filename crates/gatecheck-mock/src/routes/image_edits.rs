@@ -20,8 +20,8 @@ use crate::media::{self, Cache, Rgba};
 use base64::Engine as _;
 use bytes::Bytes;
 use gatecheck_schemas::rules::image_edit::{
-    edit_usage, edits_supported, is_image_part, missing_image, MASK_PART, MAX_EDIT_IMAGES,
-    MSG_IMAGE_REQUIRED,
+    edit_usage, edits_supported, is_image_part, missing_image, EDITS_PATH, MASK_PART,
+    MAX_EDIT_IMAGES, MSG_IMAGE_REQUIRED,
 };
 use gatecheck_schemas::rules::media::parse_size;
 use gatecheck_schemas::rules::rejection::ACCEPTED;
@@ -86,7 +86,11 @@ struct Ask {
 fn validate(cx: &Ctx, form: &mut Form) -> Result<Ask, MockResponse> {
     let invalid = |msg: &str, param: &str| error::validation(cx.profile(), msg, Some(param));
     let model = cx.required_model(form.model.as_deref())?;
-    let Some(cap) = cx.catalog().capabilities(&model).and_then(|c| c.image.as_ref()) else {
+    let Some(cap) = cx
+        .catalog()
+        .capabilities(&model)
+        .and_then(|c| c.image.as_ref())
+    else {
         return Err(invalid(
             &format!("model {model} is not an image model"),
             "model",
@@ -155,7 +159,7 @@ fn validate(cx: &Ctx, form: &mut Form) -> Result<Ask, MockResponse> {
 
 /// Serves `POST /v1/images/edits` (authenticated).
 pub(crate) async fn handle(cx: &Ctx, req: Request<Incoming>) -> MockResponse {
-    if req.method() != Method::POST {
+    if req.method() != Method::POST || req.uri().path().trim_end_matches('/') != EDITS_PATH {
         return cx.not_found(req.method(), req.uri().path());
     }
     edit(cx, req).await.unwrap_or_else(|r| r)
@@ -172,7 +176,12 @@ async fn edit(cx: &Ctx, req: Request<Incoming>) -> Result<MockResponse, MockResp
             let usage = edit_usage(chars, &[], ask.n, (ask.w, ask.h));
             let charge = cx.charge(cx.price(&ask.model, usage))?;
             cx.refund(&charge);
-            return Err(error::v1_error(status, MSG_IMAGE_REQUIRED, Some(code), None));
+            return Err(error::v1_error(
+                status,
+                MSG_IMAGE_REQUIRED,
+                Some(code),
+                None,
+            ));
         }
         return Err(error::validation(
             cx.profile(),
@@ -203,7 +212,12 @@ async fn edit(cx: &Ctx, req: Request<Incoming>) -> Result<MockResponse, MockResp
             Ok(png) => png,
             Err(e) => {
                 cx.refund(&charge);
-                return Err(error::v1_error(500, &e.to_string(), Some("image_failed"), None));
+                return Err(error::v1_error(
+                    500,
+                    &e.to_string(),
+                    Some("image_failed"),
+                    None,
+                ));
             }
         };
         if ask.url {

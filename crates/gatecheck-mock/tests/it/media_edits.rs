@@ -57,7 +57,10 @@ async fn an_edit_is_the_upload_resized_and_changed_inside_the_mask() {
     assert_eq!((result.size.as_str(), result.data.len()), ("1024x1024", 2));
     let src = decode_png(&source, "image").unwrap();
     for item in &result.data {
-        let b64 = item.b64_json.as_deref().expect("gpt-image-1 answers b64_json");
+        let b64 = item
+            .b64_json
+            .as_deref()
+            .expect("gpt-image-1 answers b64_json");
         let bytes = base64::engine::general_purpose::STANDARD
             .decode(b64)
             .unwrap();
@@ -79,10 +82,7 @@ async fn an_edit_is_the_upload_resized_and_changed_inside_the_mask() {
         .find(|m| m.id == "gpt-image-1")
         .unwrap()
         .pricing;
-    let price = price_quota(
-        &pricing,
-        edit_usage(17, &[(64, 64)], 2, (1024, 1024)),
-    );
+    let price = price_quota(&pricing, edit_usage(17, &[(64, 64)], 2, (1024, 1024)));
     assert!(price > 0);
     assert_eq!(before - remain(&server), price);
 }
@@ -107,7 +107,9 @@ async fn url_results_and_several_images_are_served() {
     .await;
     assert_eq!(resp.status, 200, "{}", resp.text());
     let v = resp.json();
-    let url = v["data"][0]["url"].as_str().expect("flux-schnell answers url");
+    let url = v["data"][0]["url"]
+        .as_str()
+        .expect("flux-schnell answers url");
     let path = url.strip_prefix(&server.uri()).expect("a URL of the mock");
     let img = Http::new(server.uri()).get(path, &[]).await;
     assert_eq!(img.status, 200);
@@ -149,17 +151,41 @@ async fn bad_fields_are_refused_before_charging() {
     let server = MockServer::start().await;
     let img = png(3, 8, 8).unwrap();
     let before = remain(&server);
-    let cases: [(&str, Vec<(&str, &[u8])>); 5] = [
+    type Fields<'a> = Vec<(&'a str, &'a [u8])>;
+    let cases: [(&str, Fields<'_>); 5] = [
         ("no prompt", vec![("model", b"gpt-image-1")]),
-        ("size", vec![("model", b"gpt-image-1"), ("prompt", b"x"), ("size", b"7x7")]),
-        ("n", vec![("model", b"gpt-image-1"), ("prompt", b"x"), ("n", b"11")]),
-        ("dall-e-3 does not edit", vec![("model", b"dall-e-3"), ("prompt", b"x")]),
-        ("format", vec![("model", b"gpt-image-1"), ("prompt", b"x"), ("response_format", b"gif")]),
+        (
+            "size",
+            vec![
+                ("model", b"gpt-image-1"),
+                ("prompt", b"x"),
+                ("size", b"7x7"),
+            ],
+        ),
+        (
+            "n",
+            vec![("model", b"gpt-image-1"), ("prompt", b"x"), ("n", b"11")],
+        ),
+        (
+            "dall-e-3 does not edit",
+            vec![("model", b"dall-e-3"), ("prompt", b"x")],
+        ),
+        (
+            "format",
+            vec![
+                ("model", b"gpt-image-1"),
+                ("prompt", b"x"),
+                ("response_format", b"gif"),
+            ],
+        ),
     ];
     for (what, fields) in cases {
         let mut parts: Vec<(&str, Option<&str>, &[u8])> = vec![("image", Some("i.png"), &img)];
         parts.extend(fields.into_iter().map(|(k, v)| (k, None, v)));
-        assert_400(&post_multipart(&server, EDITS, KEY_ENABLED, &parts).await, what);
+        assert_400(
+            &post_multipart(&server, EDITS, KEY_ENABLED, &parts).await,
+            what,
+        );
     }
     let not_png = post_multipart(
         &server,

@@ -193,13 +193,19 @@ pub(super) fn image_edit_form() -> Value {
             "model".into(),
             json!({ "type": "string", "enum": models, "x-gatecheck-catalog": CATALOG_NOTE }),
         );
-        p.insert("image".into(), png("The image to edit, a PNG (also sent as `image[]`, repeated for several images)."));
+        p.insert(
+            "image".into(),
+            png("The image to edit, a PNG (also sent as `image[]`, repeated for several images)."),
+        );
         p.insert(
             "image[]".into(),
             json!({ "type": "array", "maxItems": crate::rules::image_edit::MAX_EDIT_IMAGES,
                     "items": png("One of several images to edit, a PNG.") }),
         );
-        p.insert("mask".into(), png("Optional PNG: its fully transparent pixels mark where to edit."));
+        p.insert(
+            "mask".into(),
+            png("Optional PNG: its fully transparent pixels mark where to edit."),
+        );
     });
     form["propertyNames"] = part_names();
     form
