@@ -15,6 +15,7 @@
 //! | `GET /__mock/requests?limit=N` | the journal, oldest first |
 //! | `GET /__mock/state`, `PUT /__mock/state` | dump or load the whole state |
 //! | `/__mock/videos/*` | video controls (the video routes) |
+//! | `/__mock/mj/{id}/outcome` | a Midjourney task's outcome (the `/mj` routes) |
 //!
 //! Turned off by `--no-control` (every route 404). Peers other than loopback are refused (403)
 //! unless the mock has a control token and the request sends it as `X-Mock-Control-Token` or
@@ -83,6 +84,9 @@ pub(crate) async fn handle(cx: &Ctx, req: Request<Incoming>) -> MockResponse {
     let app = &cx.app;
     if rest == "videos" || rest.starts_with("videos/") {
         return crate::routes::video::control(cx, req).await;
+    }
+    if rest.starts_with("mj/") {
+        return crate::routes::midjourney::control(cx, req).await;
     }
     match (&method, rest.as_str()) {
         (&Method::GET, "health" | "") => error::json(

@@ -71,6 +71,7 @@ pub(crate) mod ctx;
 pub(crate) mod fields;
 pub(crate) mod image_edits;
 pub(crate) mod images;
+pub(crate) mod midjourney;
 pub(crate) mod token_api;
 pub(crate) mod video;
 
@@ -330,6 +331,15 @@ async fn route(cx: &mut Ctx, req: Request<Incoming>, method: &Method, path: &str
             cx.not_found(method, path)
         };
     }
+    if let Some(rest) = midjourney::mj_rest(path).filter(|r| midjourney::needs_key(r)) {
+        if crate::routes::undocumented(cx, method, path).is_none() {
+            match midjourney::authenticate(cx, req.headers()) {
+                Ok(key) => cx.key = Some(key),
+                Err(resp) => return resp,
+            }
+            return Box::pin(midjourney::handle(cx, req, rest)).await;
+        }
+    }
     let cx: &Ctx = cx;
     // The route table of the OpenAPI document: what it lacks is not served.
     if let Some(resp) = undocumented(cx, method, path) {
@@ -350,6 +360,9 @@ async fn route(cx: &mut Ctx, req: Request<Incoming>, method: &Method, path: &str
             Box::pin(crate::routes::token_api::handle(cx, req)).await
         }
         (_, p) if p.starts_with("/media/edits/") => image_edits::public(&req),
+        (_, p) if midjourney::mj_rest(p).is_some() => {
+            midjourney::image(cx, &req, midjourney::mj_rest(p).unwrap_or(""))
+        }
         (_, p) if p.starts_with("/media/") => Box::pin(images::public(cx, req)).await,
         (_, "/" | "/health") => error::json(200, &serde_json::json!({"status": "ok"})),
         _ => error::json(

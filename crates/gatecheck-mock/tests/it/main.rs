@@ -12,6 +12,7 @@ mod media_formats;
 mod media_images;
 mod media_util;
 mod media_video;
+mod midjourney;
 mod profiles;
 mod quota;
 mod reliability;

@@ -623,6 +623,7 @@ pub(super) fn operation(operation_id: &str) -> Option<Value> {
                 }))
             }
         }),
+        id if id.starts_with("mj") => return super::midjourney::operation(id),
         _ => return None,
     };
     Some(op)

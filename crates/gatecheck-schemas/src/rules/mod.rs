@@ -12,6 +12,7 @@
 //! - [`catalog`]: paging and filtering of `GET /api/models`.
 //! - [`rejection`]: every way a request is refused, with its status and code per profile.
 //! - [`image_edit`]: `POST /v1/images/edits` (image parts, a missing image, charging).
+//! - [`midjourney`]: the `/mj/*` task routes (actions, key, answers, records, charging).
 
 pub mod auth;
 pub mod catalog;
@@ -20,6 +21,7 @@ pub mod image_edit;
 pub mod ip;
 pub mod key;
 pub mod media;
+pub mod midjourney;
 pub mod quota;
 pub mod rejection;
 pub mod token;
