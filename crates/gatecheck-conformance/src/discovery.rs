@@ -45,11 +45,14 @@ pub enum RouteFamily {
     /// `POST /v1/images/edits` (named by the spec, its payload "not shown": not pinned;
     /// DECISIONS D-EDIT).
     ImageEdits,
+    /// `GET /mj/task/{id}/fetch` and the Midjourney submits (provider image task routes,
+    /// "not shown": not pinned; DECISIONS D-MJ).
+    Midjourney,
 }
 
 impl RouteFamily {
     /// Every family, in probe order.
-    pub const ALL: [RouteFamily; 9] = [
+    pub const ALL: [RouteFamily; 10] = [
         RouteFamily::AudioTranslations,
         RouteFamily::AudioSpeech,
         RouteFamily::AudioTranscriptions,
@@ -59,6 +62,7 @@ impl RouteFamily {
         RouteFamily::Catalog,
         RouteFamily::KeyUpdate,
         RouteFamily::ImageEdits,
+        RouteFamily::Midjourney,
     ];
 
     /// The route as the spec names it.
@@ -73,6 +77,7 @@ impl RouteFamily {
             RouteFamily::Catalog => "GET /api/models",
             RouteFamily::KeyUpdate => "PUT /api/token/",
             RouteFamily::ImageEdits => "POST /v1/images/edits",
+            RouteFamily::Midjourney => "GET /mj/task/{id}/fetch",
         }
     }
 
@@ -80,7 +85,7 @@ impl RouteFamily {
     pub fn pinned(self) -> bool {
         !matches!(
             self,
-            RouteFamily::AudioTranscriptions | RouteFamily::ImageEdits
+            RouteFamily::AudioTranscriptions | RouteFamily::ImageEdits | RouteFamily::Midjourney
         )
     }
 
@@ -107,6 +112,7 @@ impl RouteFamily {
                 RequestSpec::put("/api/token/").json(json!({ "id": IMPOSSIBLE_KEY_ID }))
             }
             RouteFamily::ImageEdits => RequestSpec::post("/v1/images/edits"),
+            RouteFamily::Midjourney => RequestSpec::get("/mj/task/0/fetch"),
         }
     }
 }
@@ -465,12 +471,13 @@ pub fn needs(id: &str, route: &str) -> Needs {
         return Needs::AnyModelRoute;
     }
     let mut out = Vec::new();
-    let table: [(&str, F); 8] = [
+    let table: [(&str, F); 9] = [
         ("/v1/audio/translations", F::AudioTranslations),
         ("/v1/audio/speech", F::AudioSpeech),
         ("/v1/audio/transcriptions", F::AudioTranscriptions),
         ("/v1/images/generations", F::ImageGenerations),
         ("/v1/images/edits", F::ImageEdits),
+        (" /mj/", F::Midjourney),
         ("/api/models", F::Catalog),
         ("/api/token/", F::KeyUpdate),
         ("POST /v1/videos", F::VideoCreate),

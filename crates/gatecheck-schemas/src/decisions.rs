@@ -79,7 +79,7 @@ const fn row(
 use Verdict::{Accepted, Deviation, Failure, Rejected, Same};
 
 /// The section ids and their headings, in document order.
-pub const SECTIONS: [(&str, &str); 12] = [
+pub const SECTIONS: [(&str, &str); 13] = [
     ("D-AUTH", "Identity and auth"),
     ("D-ERR", "Error bodies"),
     ("D-TOKEN", "PUT /api/token/"),
@@ -92,6 +92,7 @@ pub const SECTIONS: [(&str, &str); 12] = [
     ("P", "The profile table (P1..P6)"),
     ("NA", "The audit of the new-api profile (NA1..NA14)"),
     ("D-EDIT", "Image edits"),
+    ("D-MJ", "Midjourney task routes"),
 ];
 
 /// Every decision, in document order.
@@ -323,6 +324,42 @@ pub const DECISIONS: &[Decision] = &[
         "400 for a missing or blank prompt, `n` outside 1 to 10, a size the model has not got, a `response_format` other than b64_json or url, an image or mask that is not a PNG, more than 16 images, and a model that does not edit (dall-e-3).",
         "new-api checks none of these and relays the request; the provider's refusal comes back. The mock keeps one rule for its validations (P2: 500 `invalid_request`), as NA8 does for generations.",
         Accepted),
+    // Midjourney task routes (provider image task routes: named by the spec, "not shown")
+    row("D-MJ-1", "Midjourney routes and key",
+        "router/relay-router.go registerMjRouterGroup (`/mj` and `/:mode/mj`); middleware/auth.go TokenAuth",
+        "`POST /mj/submit/{imagine,change,simple-change,action,modal,describe,blend,shorten,edits,video}` and `GET /mj/task/{id}/fetch` with the key as `Authorization: Bearer` or, when `Authorization` is absent or `midjourney-proxy`, in `mj-api-secret` (`Bearer ` and `sk-` stripped); `GET /mj/image/{id}` without a key; the same under `/{mode}/mj/`. A missing or wrong key: 401. Not served: `task/list-by-condition`, `task/{id}/image-seed`, `insight-face/swap`, `submit/upload-discord-images`.",
+        "The same routes and key reading (new-api also serves the four the mock does not). `mj.auth.mj-api-secret`.",
+        Same),
+    row("D-MJ-2", "Midjourney submit answer",
+        "relay/mjproxy_handler.go RelayMidjourneySubmit; dto/midjourney.go MidjourneyResponse",
+        "200 `{code:1, description:\"Submit success\", result:<task id: 16 digits>, properties}` (schema `mj-submit-answer`). `change` needs `taskId`, `action` (UPSCALE, VARIATION, REROLL) and `index`; `action` a `customId` (`MJ::JOB::upsample::2::…`) and `taskId`; `simple-change` a `content` `<task id> U2`; `modal` and `video` a `taskId`; the origin task must be the key owner's and SUCCESS (a modal: any state). `mj.submit.imagine`.",
+        "The upstream proxy's body, its codes 21 and 22 rewritten to 1; the same checks.",
+        Same),
+    row("D-MJ-3", "Midjourney refusals",
+        "controller/relay.go RelayMidjourney; relay/mjproxy_handler.go; service/midjourney.go CoverPlusActionToNormalAction",
+        "400 `{description:\"<reason> \", type:\"upstream_error\", code:4}` (the reason, a space and an empty result): `prompt_is_required`, `task_id_is_required`, `action_is_required`, `index_is_required`, `custom_id_is_required`, `unknown_action`, `index_parse_failed`, `invalid_request`, `task_not_found`, `task_status_not_success`, `quota_not_enough`, `bind_request_body_failed`; an unknown or another user's task on fetch: `task_no_found` (the audit is right: new-api's spelling). `mj.task.unknown-id`, `mj.submit.prompt-required`.",
+        "The same body, from RelayMidjourney. The distributor refuses a body it cannot read, or a `customId`/`content` it cannot parse, before it: 400 in the OpenAI error shape; the mock answers those in the Midjourney shape.",
+        Accepted),
+    row("D-MJ-4", "Midjourney task record",
+        "relay/mjproxy_handler.go RelayMidjourneyTask, coverMidjourneyTaskDto; dto/midjourney.go MidjourneyDto",
+        "200 `{id, action, customId, botType, prompt, promptEn, description, state, submitTime, startTime, finishTime, imageUrl, videoUrl, videoUrls, status, progress, failReason, buttons, maskBase64, properties}` (schema `mj-task`; times in ms, 0 until reached). `status` SUBMITTED, IN_PROGRESS, then SUCCESS or FAILURE, never back, on the video plan and clock (the prompt rules of `fixtures/video.json`, `/__mock/mj/{id}/outcome`); `progress` `NN%`, `100%` exactly on SUCCESS; `imageUrl` `<base>/mj/image/{id}` once SUCCESS, `failReason` on FAILURE; a finished grid lists U1-U4, V1-V4 and reroll buttons. `mj.task.lifecycle`.",
+        "The proxy's states as reported to new-api; `imageUrl` is `ServerAddress/mj/image/{id}` (with `?rand=` while not SUCCESS when the proxy has a preview).",
+        Same),
+    row("D-MJ-5", "Midjourney image",
+        "relay/mjproxy_handler.go RelayMidjourneyImage",
+        "No key. A SUCCESS task: 200 image/png, 1024×1024. Unknown id: 400 `{error:\"midjourney_task_not_found\"}`. Not SUCCESS yet: 404 `{error:\"midjourney_image_not_ready\"}`.",
+        "Unknown id: the same 400. Otherwise new-api fetches the proxy's stored image URL and relays it; with none yet the fetch fails: 500 `{error:\"http_get_image_failed\"}`.",
+        Accepted),
+    row("D-MJ-6", "Midjourney billing",
+        "relay/mjproxy_handler.go RelayMidjourneySubmit (user quota check, PostConsumeQuota in a defer after an upstream 200)",
+        "The model `mj_<action>` (`mj_imagine`, `mj_upscale`...) is charged its per-request price once the submit is accepted, never before; a refused submit charges nothing; a key short of the price gets 400 `quota_not_enough` and no task. A task that ends FAILURE is not refunded yet (each stored task keeps what it was charged, for the refund rule of issue #30).",
+        "Charged after the proxy accepted (codes 1, 21, 22); INPAINT and CUSTOM_ZOOM free.",
+        Same),
+    row("D-MJ-7", "Midjourney models",
+        "service/midjourney.go CovertMjpActionToModelName; setting/ratio_setting model prices",
+        "The catalog lists `mj_imagine`, `mj_upscale`, `mj_variation`, `mj_reroll`, `mj_modal`, `mj_describe`, `mj_blend`, `mj_shorten`, `mj_edits`, `mj_video` (type image, per request: 0.1 USD; upscale and describe 0.05).",
+        "The same names, priced by the operator.",
+        Same),
 ];
 
 /// The row with `id`, or the first row of a section id (`D-VIDEO`, `P`, `NA`).

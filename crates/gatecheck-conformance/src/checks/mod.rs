@@ -8,6 +8,7 @@ pub(crate) mod image_edits;
 pub(crate) mod images;
 mod info;
 pub(crate) mod key;
+pub(crate) mod midjourney;
 pub(crate) mod property;
 pub(crate) mod quota;
 pub(crate) mod route;

@@ -270,6 +270,9 @@ impl Proxy {
                     }
                 }
             }
+            Bug::MjSecretIgnored if path.starts_with("/mj/") => {
+                parts.headers.remove("mj-api-secret");
+            }
             _ => {}
         }
         // Forward.
@@ -382,6 +385,17 @@ impl Proxy {
                         }
                     }
                     rbody = Bytes::from(v.to_string());
+                }
+            }
+            Bug::MjUnknownTask404 if path.starts_with("/mj/task/") && status == 400 => {
+                rparts.status = StatusCode::NOT_FOUND;
+            }
+            Bug::MjSuccessAt99 if path.starts_with("/mj/task/") && status == 200 => {
+                if let Some(mut v) = rjson() {
+                    if v["status"] == "SUCCESS" {
+                        v["progress"] = json!("99%");
+                        rbody = Bytes::from(v.to_string());
+                    }
                 }
             }
             Bug::EditMissingImageAccepted

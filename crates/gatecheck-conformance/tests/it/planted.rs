@@ -138,6 +138,12 @@ pub(crate) enum Bug {
     EditNotPng,
     /// An image edit without an image is answered 200 with no images.
     EditMissingImageAccepted,
+    /// The Midjourney key in `mj-api-secret` is dropped on the way (only Bearer keys work).
+    MjSecretIgnored,
+    /// An unknown Midjourney task is answered 404, not new-api's 400 `task_no_found`.
+    MjUnknownTask404,
+    /// A SUCCESS Midjourney record reports progress `99%`.
+    MjSuccessAt99,
 }
 
 /// Every planted bug: (bug, the check that catches it, its verdict, the rule it breaks).
@@ -502,6 +508,24 @@ pub(crate) fn planted() -> Vec<(Bug, &'static str, Status, &'static str)> {
             "images.edits.missing-image",
             Status::Deviation,
             "image_edit::missing_image (D-EDIT-2)",
+        ),
+        (
+            Bug::MjSecretIgnored,
+            "mj.auth.mj-api-secret",
+            Status::Deviation,
+            "midjourney::effective_key (MJ_SECRET_HEADER; CODE_SUBMITTED of the accepted submit, D-MJ-1)",
+        ),
+        (
+            Bug::MjUnknownTask404,
+            "mj.task.unknown-id",
+            Status::Deviation,
+            "midjourney::TASK_NO_FOUND, REFUSAL_STATUS, CODE_REQUEST_ERROR (D-MJ-3)",
+        ),
+        (
+            Bug::MjSuccessAt99,
+            "mj.task.lifecycle",
+            Status::Deviation,
+            "midjourney::check_record (parse_progress, record_status: 100% on SUCCESS, D-MJ-4)",
         ),
     ]
 }

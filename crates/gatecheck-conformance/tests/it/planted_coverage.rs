@@ -8,6 +8,12 @@ use super::rule_users::{names, shared_rules};
 /// Shared rules with no planted bug of their own: (rule, the bug that exercises it, why).
 pub(crate) const NOT_PLANTABLE: &[(&str, Bug, &str)] = &[
     (
+        "model_for",
+        Bug::MjSecretIgnored,
+        "the model an action is charged as; the runner names the imagine model with it to find \
+         it in the catalog and price the submit, and no check judges a Midjourney charge yet",
+    ),
+    (
         "edits_supported",
         Bug::EditNotPng,
         "the runner picks the models it edits with by it; a target that also edits with dall-e-3 \

@@ -482,6 +482,37 @@ fn extras() -> Vec<Step> {
             "/v1/videos/task_00000000000000000000000000000000/content",
             demo,
         ),
+        // Midjourney (DECISIONS D-MJ).
+        post_json(
+            "golden.mj.imagine",
+            "imagine",
+            "/mj/submit/imagine",
+            json!({"prompt": "a red fox"}),
+        )
+        .capture("mj_id", "/result"),
+        Step::new("golden.mj.fetch", "fetch it (submitted)", |ctx| {
+            Ok(
+                RequestSpec::get(format!("/mj/task/{}/fetch", ctx.str_var("mj_id")?))
+                    .auth(demo(ctx)?),
+            )
+        })
+        .needs("mj_id"),
+        post_json(
+            "golden.mj.imagine.no-prompt",
+            "imagine without a prompt",
+            "/mj/submit/imagine",
+            json!({"prompt": ""}),
+        ),
+        get(
+            "golden.mj.fetch.unknown",
+            "/mj/task/1234567890123456/fetch",
+            demo,
+        ),
+        get(
+            "golden.mj.image.unknown",
+            "/mj/image/1234567890123456",
+            none,
+        ),
     ]
 }
 

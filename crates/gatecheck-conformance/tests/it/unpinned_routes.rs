@@ -9,18 +9,19 @@ use gatecheck_mock::{Fault, MockServer};
 async fn a_target_without_the_unpinned_routes_skips_their_checks() {
     let server = MockServer::start().await;
     server.inject(Fault::status(404).on("POST /v1/images/edits"));
+    server.inject(Fault::status(404).on("GET /mj/task/0/fetch"));
     let mut cfg = super::against_mock::config(&server.uri())
         .with_api_key(server.demo_key())
-        .with_only(["route.*,images.edits.*"]);
+        .with_only(["route.*,images.edits.*,mj.*"]);
     cfg.target_mode = gatecheck_conformance::TargetMode::Deployment;
     let report = Runner::new(cfg).run().await.expect("run");
     let show = gatecheck_conformance::report::summary_table(&report);
     let edits: Vec<_> = report
         .checks
         .iter()
-        .filter(|c| c.id.starts_with("images.edits."))
+        .filter(|c| c.id.starts_with("images.edits.") || c.id.starts_with("mj."))
         .collect();
-    assert_eq!(edits.len(), 2, "{show}");
+    assert_eq!(edits.len(), 7, "{show}");
     for c in edits {
         assert_eq!(c.status, Status::Skipped, "{}: {show}", c.id);
         assert_eq!(c.skip_cause, Some(SkipCause::RouteNotServed), "{}", c.id);
@@ -36,5 +37,11 @@ async fn a_target_without_the_unpinned_routes_skips_their_checks() {
         .find(|r| r.route == "POST /v1/images/edits")
         .expect("probed");
     assert!(!seen.pinned && !seen.served, "{show}");
+    let mj = d
+        .routes
+        .iter()
+        .find(|r| r.route == "GET /mj/task/{id}/fetch")
+        .expect("probed");
+    assert!(!mj.pinned && !mj.served, "{show}");
     server.shutdown().await;
 }

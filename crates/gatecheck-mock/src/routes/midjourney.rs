@@ -20,8 +20,8 @@ use crate::midjourney::{MjOverrideError, MjTask, MJ_PLAN_SECONDS};
 use crate::state::AuthedKey;
 use gatecheck_schemas::rules::midjourney::{
     action_of_custom_id, charged_after_submit, effective_key, model_for, simple_change,
-    CHANGE_ACTIONS, CODE_REQUEST_ERROR, CODE_SUBMITTED, MJ_SECRET_HEADER, REFUSAL_STATUS,
-    SUBMIT_ROUTES, TASK_NO_FOUND,
+    CHANGE_ACTIONS, CODE_REQUEST_ERROR, CODE_SUBMITTED, MJ_MODELS, MJ_SECRET_HEADER,
+    REFUSAL_STATUS, SUBMIT_ROUTES, TASK_NO_FOUND,
 };
 use gatecheck_schemas::rules::quota::Usage;
 use gatecheck_schemas::rules::rejection::ACCEPTED;
@@ -169,6 +169,9 @@ async fn submit(
     };
     let mut ask = ask_of(name, fixed, &value).map_err(refusal)?;
     let model = model_for(&ask.action);
+    if !MJ_MODELS.contains(&model.as_str()) {
+        return Err(refusal("unknown_relay_action"));
+    }
     cx.check_model(&model)?;
     cx.check_channel(&model)?;
     let now_ms = cx.now_ms();

@@ -5,7 +5,7 @@
 use crate::media_util::*;
 use crate::support::*;
 use gatecheck_mock::{ClockMode, MockServer};
-use gatecheck_schemas::rules::midjourney::check_record;
+use gatecheck_schemas::rules::midjourney::{check_record, parse_progress};
 use gatecheck_schemas::rules::quota::{price_quota, Usage};
 use serde_json::{json, Value};
 use std::time::Duration;
@@ -64,7 +64,7 @@ async fn an_imagine_moves_to_success_and_its_image_is_a_png() {
     let first = fetch(&server, &id).await.json();
     assert_eq!(first["status"], "SUBMITTED");
     assert_eq!(first["progress"], "0%");
-    let mut last_rank = 0;
+    let (mut last_rank, mut last_progress) = (0, 0);
     let mut record = first;
     for _ in 0..40 {
         server.clock().advance(Duration::from_secs(1));
@@ -73,8 +73,9 @@ async fn an_imagine_moves_to_success_and_its_image_is_a_png() {
         gatecheck_schemas::validate("mj-task", &record).unwrap();
         let rank =
             gatecheck_schemas::rules::midjourney::status_rank(record["status"].as_str().unwrap());
-        assert!(rank >= last_rank);
-        last_rank = rank;
+        let progress = parse_progress(record["progress"].as_str().unwrap()).expect("NN%");
+        assert!(rank >= last_rank && progress >= last_progress, "{record}");
+        (last_rank, last_progress) = (rank, progress);
         if record["status"] == "SUCCESS" {
             break;
         }
@@ -195,4 +196,34 @@ async fn a_change_needs_a_finished_grid_and_outcomes_can_be_forced() {
     assert_eq!(record["status"], "FAILURE");
     assert_eq!(record["failReason"], "banned prompt");
     check_record(&record).unwrap();
+}
+
+#[tokio::test]
+async fn the_proxy_placeholder_defers_to_mj_api_secret() {
+    let server = mock().await;
+    let secret = format!("Bearer sk-{KEY_ENABLED}");
+    let resp = submit(
+        &server,
+        "/mj/submit/imagine",
+        &[
+            ("authorization", "Bearer midjourney-proxy"),
+            ("mj-api-secret", secret.as_str()),
+        ],
+        json!({"prompt": "a kite"}),
+    )
+    .await;
+    assert_eq!(resp.status, 200, "{}", resp.text());
+    assert_eq!(resp.json()["code"], 1);
+    // A Bearer key wins over mj-api-secret; a wrong one is refused.
+    let wrong = submit(
+        &server,
+        "/mj/submit/imagine",
+        &[
+            ("authorization", "Bearer sk-wrong"),
+            ("mj-api-secret", secret.as_str()),
+        ],
+        json!({"prompt": "a kite"}),
+    )
+    .await;
+    assert_eq!(wrong.status, 401);
 }

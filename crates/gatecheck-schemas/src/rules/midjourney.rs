@@ -74,9 +74,15 @@ pub const STATUSES: [&str; 4] = ["SUBMITTED", "IN_PROGRESS", "SUCCESS", "FAILURE
 /// `Bearer ` and `sk-` stripped, ending at the first `-`), or [`MJ_SECRET_HEADER`] when that is
 /// empty or [`PROXY_PLACEHOLDER`]. `None` when neither carries one.
 pub fn effective_key<'a>(authorization: &'a str, mj_secret: &'a str) -> Option<&'a str> {
-    match super::auth::parse_bearer(authorization) {
-        Some(k) if k != PROXY_PLACEHOLDER => Some(k),
-        _ => super::auth::parse_bearer(mj_secret),
+    let raw = authorization.trim();
+    let raw = match raw.get(..7) {
+        Some(scheme) if scheme.eq_ignore_ascii_case("bearer ") => raw[7..].trim(),
+        _ => raw,
+    };
+    if raw.is_empty() || raw == PROXY_PLACEHOLDER {
+        super::auth::parse_bearer(mj_secret)
+    } else {
+        super::auth::parse_bearer(authorization)
     }
 }
 
