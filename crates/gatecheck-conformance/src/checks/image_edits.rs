@@ -137,7 +137,8 @@ async fn judge_result(
         )));
     }
     let v = ex.json().unwrap_or_default();
-    if let Err(e) = gatecheck_schemas::validate("image-result", &v) {
+    // `null` members read as absent: a gateway may write `b64_json: null` beside a `url`.
+    if let Err(e) = gatecheck_schemas::validate_pinned("image-result", &v) {
         return Err(deviate(format!("schema image-result: {e}")));
     }
     let r: ImageResult =
