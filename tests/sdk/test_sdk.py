@@ -160,6 +160,28 @@ def main():
         assert png_size(r.read()) == (1792, 1024)
     ok("images.generate url (served PNG matches size)")
 
+    # --- image edits: b64 and url modes, one image and image[] (DECISIONS D-EDIT) -------------
+    with urllib.request.urlopen(base + "/media/images/00000000000000ab_64x64.png", timeout=10) as r:
+        source = r.read()
+    edited = client.images.edit(
+        model="gpt-image-1", image=("in.png", source, "image/png"), prompt="add a hat",
+        size="1024x1024", n=2,
+    )
+    assert len(edited.data) == 2 and edited.size == "1024x1024", edited
+    for item in edited.data:
+        assert png_size(base64.b64decode(item.b64_json)) == (1024, 1024)
+    ok("images.edit b64_json (2 edited PNGs of the asked size)")
+    edited = client.images.edit(
+        model="flux-schnell", image=[("a.png", source, "image/png"), ("b.png", source, "image/png")],
+        mask=("mask.png", source, "image/png"), prompt="paint it blue", size="512x512",
+        response_format="url",
+    )
+    url = edited.data[0].url
+    assert url and url.startswith(base), url
+    with urllib.request.urlopen(url, timeout=10) as r:
+        assert png_size(r.read()) == (512, 512)
+    ok("images.edit url with image[] and a mask (served PNG matches size)")
+
     # --- videos: create, poll (clock moved by a helper thread), retrieve, download ------------
     video = client.videos.create(model="sora-2", prompt="a calm lake", seconds="4", size="720x1280")
     assert video.status == "queued" and video.progress == 0 and video.id.startswith("task_"), video

@@ -42,11 +42,17 @@ pub enum RouteFamily {
     Catalog,
     /// `PUT /api/token/`.
     KeyUpdate,
+    /// `POST /v1/images/edits` (named by the spec, its payload "not shown": not pinned;
+    /// DECISIONS D-EDIT).
+    ImageEdits,
+    /// `GET /mj/task/{id}/fetch` and the Midjourney submits (provider image task routes,
+    /// "not shown": not pinned; DECISIONS D-MJ).
+    Midjourney,
 }
 
 impl RouteFamily {
     /// Every family, in probe order.
-    pub const ALL: [RouteFamily; 8] = [
+    pub const ALL: [RouteFamily; 10] = [
         RouteFamily::AudioTranslations,
         RouteFamily::AudioSpeech,
         RouteFamily::AudioTranscriptions,
@@ -55,6 +61,8 @@ impl RouteFamily {
         RouteFamily::ImageGenerations,
         RouteFamily::Catalog,
         RouteFamily::KeyUpdate,
+        RouteFamily::ImageEdits,
+        RouteFamily::Midjourney,
     ];
 
     /// The route as the spec names it.
@@ -68,12 +76,17 @@ impl RouteFamily {
             RouteFamily::ImageGenerations => "POST /v1/images/generations",
             RouteFamily::Catalog => "GET /api/models",
             RouteFamily::KeyUpdate => "PUT /api/token/",
+            RouteFamily::ImageEdits => "POST /v1/images/edits",
+            RouteFamily::Midjourney => "GET /mj/task/{id}/fetch",
         }
     }
 
     /// Whether the spec pins the route (its path and behaviour are given).
     pub fn pinned(self) -> bool {
-        self != RouteFamily::AudioTranscriptions
+        !matches!(
+            self,
+            RouteFamily::AudioTranscriptions | RouteFamily::ImageEdits | RouteFamily::Midjourney
+        )
     }
 
     /// Whether the route is a model route (`/v1`, API key) rather than an account route.
@@ -98,6 +111,8 @@ impl RouteFamily {
             RouteFamily::KeyUpdate => {
                 RequestSpec::put("/api/token/").json(json!({ "id": IMPOSSIBLE_KEY_ID }))
             }
+            RouteFamily::ImageEdits => RequestSpec::post("/v1/images/edits"),
+            RouteFamily::Midjourney => RequestSpec::get("/mj/task/0/fetch"),
         }
     }
 }
@@ -456,11 +471,13 @@ pub fn needs(id: &str, route: &str) -> Needs {
         return Needs::AnyModelRoute;
     }
     let mut out = Vec::new();
-    let table: [(&str, F); 7] = [
+    let table: [(&str, F); 9] = [
         ("/v1/audio/translations", F::AudioTranslations),
         ("/v1/audio/speech", F::AudioSpeech),
         ("/v1/audio/transcriptions", F::AudioTranscriptions),
         ("/v1/images/generations", F::ImageGenerations),
+        ("/v1/images/edits", F::ImageEdits),
+        (" /mj/", F::Midjourney),
         ("/api/models", F::Catalog),
         ("/api/token/", F::KeyUpdate),
         ("POST /v1/videos", F::VideoCreate),

@@ -2,8 +2,8 @@
 //! (stable ids, what each checks, its spec reference and its kind).
 
 use crate::checks::{
-    audio, auth, catalog as model_catalog, images, key, quota, route, stream, token, v1, video,
-    CheckDef, CheckInfo,
+    audio, auth, catalog as model_catalog, image_edits, images, key, midjourney, quota, route,
+    stream, token, v1, video, CheckDef, CheckInfo,
 };
 use std::sync::OnceLock;
 
@@ -19,6 +19,8 @@ pub(crate) fn registry() -> &'static [CheckDef] {
             token::CHECKS,
             video::CHECKS,
             images::CHECKS,
+            image_edits::CHECKS,
+            midjourney::CHECKS,
             audio::CHECKS,
             model_catalog::CHECKS,
             v1::CHECKS,
@@ -104,6 +106,8 @@ pub fn decision_id(id: &str, spec: &str) -> Option<&'static str> {
         ("v1.", "D-ERR"),
         ("token.", "D-TOKEN"),
         ("video.", "D-VIDEO"),
+        ("images.edits.", "D-EDIT"),
+        ("mj.", "D-MJ"),
         ("images.", "D-MEDIA"),
         ("audio.", "D-MEDIA"),
         ("catalog.", "D-CATALOG"),

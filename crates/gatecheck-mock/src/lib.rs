@@ -42,6 +42,7 @@ mod journal;
 mod linger;
 mod listen;
 pub mod media;
+pub mod midjourney;
 mod persist;
 mod ratelimit;
 mod render;

@@ -336,6 +336,8 @@ pub struct State {
     accounts: RwLock<Vec<Arc<Account>>>,
     /// Video tasks (owned by the video routes).
     pub videos: VideoStore,
+    /// Midjourney tasks (owned by the `/mj` routes; not in snapshots).
+    pub mj: crate::midjourney::MjStore,
 }
 
 impl State {
@@ -345,6 +347,7 @@ impl State {
             keys: Mutex::new(KeyTable::from_keys(fixtures.keys.clone())),
             accounts: RwLock::new(shared(&fixtures.accounts)),
             videos: VideoStore::default(),
+            mj: crate::midjourney::MjStore::default(),
         }
     }
 
@@ -353,6 +356,7 @@ impl State {
         *self.keys.lock() = KeyTable::from_keys(fixtures.keys.clone());
         *self.accounts.write() = shared(&fixtures.accounts);
         self.videos.reset();
+        self.mj.reset();
     }
 
     /// Dumps keys, accounts and videos (`clock_offset_ms` is filled by the caller).

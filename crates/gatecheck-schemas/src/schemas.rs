@@ -61,10 +61,16 @@ pub mod names {
     pub const IMAGE_GENERATION_PARTIAL_IMAGE: &str = "image-generation-partial-image";
     /// The terminal event of an image stream: the final image and the usage.
     pub const IMAGE_GENERATION_COMPLETED: &str = "image-generation-completed";
+    /// The form fields of `POST /v1/images/edits` (DECISIONS D-EDIT).
+    pub const IMAGE_EDIT_FORM: &str = "image-edit-form";
+    /// The answer of `POST /mj/submit/*` (DECISIONS D-MJ).
+    pub const MJ_SUBMIT_ANSWER: &str = "mj-submit-answer";
+    /// The task record of `GET /mj/task/{id}/fetch` (DECISIONS D-MJ).
+    pub const MJ_TASK: &str = "mj-task";
 }
 
 /// `(name, file text)` of every embedded document, resources first, `common` last.
-pub(crate) const SOURCES: [(&str, &str); 23] = [
+pub(crate) const SOURCES: [(&str, &str); 26] = [
     (
         names::KEY_RECORD,
         include_str!("../schemas/key-record.json"),
@@ -150,11 +156,20 @@ pub(crate) const SOURCES: [(&str, &str); 23] = [
         names::IMAGE_GENERATION_COMPLETED,
         include_str!("../schemas/image-generation-completed.json"),
     ),
+    (
+        names::IMAGE_EDIT_FORM,
+        include_str!("../schemas/image-edit-form.json"),
+    ),
+    (
+        names::MJ_SUBMIT_ANSWER,
+        include_str!("../schemas/mj-submit-answer.json"),
+    ),
+    (names::MJ_TASK, include_str!("../schemas/mj-task.json")),
     (COMMON_DEFS, include_str!("../schemas/common.json")),
 ];
 
 /// The resource names, in a stable order.
-const NAMES: [&str; 22] = [
+const NAMES: [&str; 25] = [
     names::KEY_RECORD,
     names::TOKEN_UPDATE_REQUEST,
     names::TOKEN_UPDATE_ENVELOPE,
@@ -177,6 +192,9 @@ const NAMES: [&str; 22] = [
     names::TRANSCRIPT_TEXT_DONE,
     names::IMAGE_GENERATION_PARTIAL_IMAGE,
     names::IMAGE_GENERATION_COMPLETED,
+    names::IMAGE_EDIT_FORM,
+    names::MJ_SUBMIT_ANSWER,
+    names::MJ_TASK,
 ];
 
 /// One parsed document.
@@ -202,7 +220,7 @@ pub(crate) static DOCUMENTS: LazyLock<Vec<Document>> = LazyLock::new(|| {
 ///
 /// ```
 /// assert!(gatecheck_schemas::schema_names().contains(&"video-task"));
-/// assert_eq!(gatecheck_schemas::schema_names().len(), 22);
+/// assert_eq!(gatecheck_schemas::schema_names().len(), 25);
 /// ```
 pub fn schema_names() -> &'static [&'static str] {
     &NAMES

@@ -7,9 +7,11 @@
 use serde::{Deserialize, Serialize};
 
 mod stream;
+mod tasks;
 pub use stream::{
     stream_event_schema, StreamEvent, StreamUsage, TranscriptStreamUsage, STREAM_EVENT_SCHEMAS,
 };
+pub use tasks::{ImageEditForm, MjSubmitAnswer, MjTask};
 
 /// Key status 1: enabled for model requests.
 pub const KEY_STATUS_ENABLED: i64 = 1;

@@ -17,6 +17,13 @@ pub fn wav(millis: u32) -> Vec<u8> {
     out
 }
 
+/// A `width` × `height` RGB PNG drawn from `seed` (the mock's own drawing), for image uploads.
+pub fn png(seed: u64, width: u32, height: u32) -> Vec<u8> {
+    gatecheck_mock::media::png(seed, width, height)
+        .map(|b| b.to_vec())
+        .unwrap_or_default()
+}
+
 #[cfg(test)]
 mod tests {
     #[test]
@@ -25,5 +32,11 @@ mod tests {
         let info = gatecheck_schemas::rules::media::parse_wav(&w).expect("valid wav");
         assert_eq!(info.sample_rate, 8000);
         assert_eq!(info.data_len, 4000);
+    }
+
+    #[test]
+    fn png_parses() {
+        let info = gatecheck_schemas::rules::media::parse_png(&super::png(3, 12, 9)).unwrap();
+        assert_eq!((info.width, info.height), (12, 9));
     }
 }

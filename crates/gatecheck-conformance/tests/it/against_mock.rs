@@ -66,6 +66,7 @@ async fn new_api_profile_reports_exactly_the_listed_differences() {
         deviations,
         vec![
             "audio.translation.bad-request-rejected",
+            "images.edits.missing-image",
             "key.state.matches-model",
             "token.update.expired-time-range",
             "token.update.status-enum",
@@ -83,7 +84,9 @@ async fn new_api_profile_reports_exactly_the_listed_differences() {
         };
         if c.status == Status::Deviation {
             let row = ev.decision.as_deref().unwrap_or("");
-            assert!(row.starts_with("NA"), "{}: {row}", c.id);
+            // The NA rows, and the rows of the routes the spec names without describing.
+            let known = ["NA", "D-EDIT-"].iter().any(|p| row.starts_with(p));
+            assert!(known, "{}: {row}", c.id);
             assert!(ev.message.contains(&format!("DECISIONS {row}")), "{}", c.id);
         }
         if c.status == Status::Failed {

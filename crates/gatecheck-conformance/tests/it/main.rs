@@ -27,3 +27,4 @@ mod snapshot;
 mod snapshot_golden;
 mod streams;
 mod targets;
+mod unpinned_routes;

@@ -270,6 +270,9 @@ impl Proxy {
                     }
                 }
             }
+            Bug::MjSecretIgnored if path.starts_with("/mj/") => {
+                parts.headers.remove("mj-api-secret");
+            }
             _ => {}
         }
         // Forward.
@@ -369,6 +372,37 @@ impl Proxy {
                 if mp3 {
                     rbody = Bytes::from(vec![0u8; 1024]);
                 }
+            }
+            Bug::EditNotPng if path.starts_with("/media/edits/") && status == 200 => {
+                rbody = Bytes::from_static(b"GIF89a not a png");
+            }
+            Bug::EditNotPng if path == "/v1/images/edits" && status == 200 => {
+                if let Some(mut v) = rjson() {
+                    let items = v.get_mut("data").and_then(Value::as_array_mut);
+                    for item in items.into_iter().flatten() {
+                        if item.get("b64_json").is_some() {
+                            item["b64_json"] = json!(STANDARD.encode(b"GIF89a not a png"));
+                        }
+                    }
+                    rbody = Bytes::from(v.to_string());
+                }
+            }
+            Bug::MjUnknownTask404 if path.starts_with("/mj/task/") && status == 400 => {
+                rparts.status = StatusCode::NOT_FOUND;
+            }
+            Bug::MjSuccessAt99 if path.starts_with("/mj/task/") && status == 200 => {
+                if let Some(mut v) = rjson() {
+                    if v["status"] == "SUCCESS" {
+                        v["progress"] = json!("99%");
+                        rbody = Bytes::from(v.to_string());
+                    }
+                }
+            }
+            Bug::EditMissingImageAccepted
+                if path == "/v1/images/edits"
+                    && matches!(code.as_str(), "invalid_request" | "convert_request_failed") =>
+            {
+                return json_response(200, &json!({"created": 0, "data": []}));
             }
             Bug::ContentNotMp4 if path.ends_with("/content") && status == 200 => {
                 rbody = Bytes::from_static(b"not an mp4 file");

@@ -137,6 +137,16 @@ pub(crate) enum Bug {
     PartialNotPng,
     /// tts-1 streams speech (its request is served by a model that may stream).
     SseOnTts1,
+    /// The images of an image edit (base64, and the files of its URLs) are not PNGs.
+    EditNotPng,
+    /// An image edit without an image is answered 200 with no images.
+    EditMissingImageAccepted,
+    /// The Midjourney key in `mj-api-secret` is dropped on the way (only Bearer keys work).
+    MjSecretIgnored,
+    /// An unknown Midjourney task is answered 404, not new-api's 400 `task_no_found`.
+    MjUnknownTask404,
+    /// A SUCCESS Midjourney record reports progress `99%`.
+    MjSuccessAt99,
 }
 
 /// Every planted bug: (bug, the check that catches it, its verdict, the rule it breaks).
@@ -489,6 +499,36 @@ pub(crate) fn planted() -> Vec<(Bug, &'static str, Status, &'static str)> {
             "stream.speech.unsupported-model",
             Status::Deviation,
             "media::speech_sse_supported (D-STREAM-1: tts-1 may not stream)",
+        ),
+        (
+            Bug::EditNotPng,
+            "images.edits.result",
+            Status::Deviation,
+            "media::parse_png on edited images (D-EDIT-3)",
+        ),
+        (
+            Bug::EditMissingImageAccepted,
+            "images.edits.missing-image",
+            Status::Deviation,
+            "image_edit::missing_image (D-EDIT-2)",
+        ),
+        (
+            Bug::MjSecretIgnored,
+            "mj.auth.mj-api-secret",
+            Status::Deviation,
+            "midjourney::effective_key (MJ_SECRET_HEADER; CODE_SUBMITTED of the accepted submit, D-MJ-1)",
+        ),
+        (
+            Bug::MjUnknownTask404,
+            "mj.task.unknown-id",
+            Status::Deviation,
+            "midjourney::TASK_NO_FOUND, REFUSAL_STATUS, CODE_REQUEST_ERROR (D-MJ-3)",
+        ),
+        (
+            Bug::MjSuccessAt99,
+            "mj.task.lifecycle",
+            Status::Deviation,
+            "midjourney::check_record (parse_progress, record_status: 100% on SUCCESS, D-MJ-4)",
         ),
     ]
 }

@@ -28,6 +28,44 @@ pub(crate) const NOT_PLANTABLE: &[(&str, Bug, &str)] = &[
     ),
     ("REPLAY_HEADER", Bug::DisabledKeyAccepted, REPLAY_MARKER),
     ("REPLAY_UNMATCHED", Bug::DisabledKeyAccepted, REPLAY_MARKER),
+        "model_for",
+        Bug::MjSecretIgnored,
+        "the model an action is charged as; the runner names the imagine model with it to find \
+         it in the catalog and price the submit, and no check judges a Midjourney charge yet",
+    ),
+    (
+        "edits_supported",
+        Bug::EditNotPng,
+        "the runner picks the models it edits with by it; a target that also edits with dall-e-3 \
+         is not wrong where the spec is silent, so no verdict could catch a planted one",
+    ),
+    (
+        "NON_EDITING_MODELS",
+        Bug::EditNotPng,
+        "the list behind edits_supported (above)",
+    ),
+    (
+        "edit_usage",
+        Bug::EditNotPng,
+        "the runner budgets an edit with it; no check judges an edit's charge yet (quota.charged \
+         judges generations), so a planted overcharge would go unseen: a gap, not a pass",
+    ),
+    (
+        "image_tokens",
+        Bug::EditNotPng,
+        "reached through edit_usage (above)",
+    ),
+    (
+        "EDITS_PATH",
+        Bug::EditMissingImageAccepted,
+        "the route's path; both bugs plant on it",
+    ),
+    (
+        "MASK_PART",
+        Bug::EditNotPng,
+        "the mask's part name; the mock reads it, the runner sends it, and the edited images \
+         EditNotPng breaks are drawn through it",
+    ),
     ("IP_REFUSAL_NEW_API", Bug::IpAllowlistIgnored, NEW_API_ONLY),
     (
         "MAX_REMAIN_QUOTA_NEW_API",

@@ -47,6 +47,74 @@ const MEDIA_BOUND: &str = "a bound on the mock's own `/media/images/*.png` rende
 
 /// The rules one side goes without, and why.
 const ONE_SIDED: &[(&str, Lacks, &str)] = &[
+    ("check_record", Lacks::Mock, VALIDATOR),
+    ("parse_progress", Lacks::Mock, VALIDATOR),
+    ("status_rank", Lacks::Mock, VALIDATOR),
+    ("STATUSES", Lacks::Mock, VALIDATOR),
+    (
+        "MJ_MODELS",
+        Lacks::Runner,
+        "the Midjourney models the mock routes; the runner reads the target's models from its \
+         catalog and names the imagine model through model_for",
+    ),
+    (
+        "effective_key",
+        Lacks::Runner,
+        "how new-api reads a Midjourney key (Authorization, else mj-api-secret); the runner sends \
+         the key each way and judges the answers (mj.auth.mj-api-secret)",
+    ),
+    (
+        "PROXY_PLACEHOLDER",
+        Lacks::Runner,
+        "reached through effective_key (above)",
+    ),
+    (
+        "SUBMIT_ROUTES",
+        Lacks::Runner,
+        "the mock's table of submit routes; the runner submits imagines only",
+    ),
+    (
+        "CHANGE_ACTIONS",
+        Lacks::Runner,
+        "how the mock reads a change's action; the runner submits imagines only",
+    ),
+    (
+        "action_of_custom_id",
+        Lacks::Runner,
+        "how the mock reads a button's customId; the runner submits imagines only",
+    ),
+    (
+        "simple_change",
+        Lacks::Runner,
+        "how the mock reads simple-change content; the runner submits imagines only",
+    ),
+    (
+        "record_status",
+        Lacks::Runner,
+        "how the mock names a task's state; the runner judges the records with check_record",
+    ),
+    (
+        "charged_after_submit",
+        Lacks::Runner,
+        "when the mock charges a submit; no runner check judges a Midjourney charge yet (a gap)",
+    ),
+    (
+        "is_image_part",
+        Lacks::Runner,
+        "how the service reads an edit's image parts (image, image[], image[<i>]); the runner \
+         sends both spellings and judges the answers",
+    ),
+    (
+        "MAX_EDIT_IMAGES",
+        Lacks::Runner,
+        "the mock's bound on an edit's images (and the OpenAPI document's); the runner sends one",
+    ),
+    (
+        "MSG_IMAGE_REQUIRED",
+        Lacks::Runner,
+        "the message text of new-api's missing-image refusal; the runner judges the status and \
+         code (missing_image), never message texts",
+    ),
     ("is_access_admitted", Lacks::Mock, CLASSIFIER),
     ("is_admitted", Lacks::Mock, CLASSIFIER),
     (

@@ -401,6 +401,47 @@ fn extras() -> Vec<Step> {
             "/v1/images/generations",
             image("flux-schnell"),
         ),
+        // Image edits (DECISIONS D-EDIT).
+        Step::new("golden.images.edit", "an edit with a mask", |ctx| {
+            let source = gatecheck_mock::media::png(5, 32, 32).map_err(|e| e.to_string())?;
+            Ok(RequestSpec::post("/v1/images/edits")
+                .auth(demo(ctx)?)
+                .multipart(vec![
+                    Part::file("image", "in.png", "image/png", source.clone()),
+                    Part::file("mask", "mask.png", "image/png", source),
+                    Part::text("prompt", "a hat"),
+                    Part::text("model", "gpt-image-1"),
+                    Part::text("size", "1024x1024"),
+                ]))
+        }),
+        Step::new(
+            "golden.images.edit.url",
+            "an edit of two images (url)",
+            |ctx| {
+                let source = gatecheck_mock::media::png(6, 16, 16).map_err(|e| e.to_string())?;
+                Ok(RequestSpec::post("/v1/images/edits")
+                    .auth(demo(ctx)?)
+                    .multipart(vec![
+                        Part::file("image[]", "a.png", "image/png", source.clone()),
+                        Part::file("image[]", "b.png", "image/png", source),
+                        Part::text("prompt", "blue"),
+                        Part::text("model", "flux-schnell"),
+                        Part::text("size", "512x512"),
+                    ]))
+            },
+        ),
+        Step::new(
+            "golden.images.edit.no-image",
+            "an edit without an image",
+            |ctx| {
+                Ok(RequestSpec::post("/v1/images/edits")
+                    .auth(demo(ctx)?)
+                    .multipart(vec![
+                        Part::text("prompt", "a hat"),
+                        Part::text("model", "gpt-image-1"),
+                    ]))
+            },
+        ),
         // Video.
         Step::new("golden.video.create.form", "urlencoded create", |ctx| {
             Ok(RequestSpec::post("/v1/videos").auth(demo(ctx)?).form(vec![
@@ -440,6 +481,37 @@ fn extras() -> Vec<Step> {
             "golden.video.content-unknown",
             "/v1/videos/task_00000000000000000000000000000000/content",
             demo,
+        ),
+        // Midjourney (DECISIONS D-MJ).
+        post_json(
+            "golden.mj.imagine",
+            "imagine",
+            "/mj/submit/imagine",
+            json!({"prompt": "a red fox"}),
+        )
+        .capture("mj_id", "/result"),
+        Step::new("golden.mj.fetch", "fetch it (submitted)", |ctx| {
+            Ok(
+                RequestSpec::get(format!("/mj/task/{}/fetch", ctx.str_var("mj_id")?))
+                    .auth(demo(ctx)?),
+            )
+        })
+        .needs("mj_id"),
+        post_json(
+            "golden.mj.imagine.no-prompt",
+            "imagine without a prompt",
+            "/mj/submit/imagine",
+            json!({"prompt": ""}),
+        ),
+        get(
+            "golden.mj.fetch.unknown",
+            "/mj/task/1234567890123456/fetch",
+            demo,
+        ),
+        get(
+            "golden.mj.image.unknown",
+            "/mj/image/1234567890123456",
+            none,
         ),
     ]
 }

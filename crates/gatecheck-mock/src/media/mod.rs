@@ -1,4 +1,4 @@
-//! Media generated in code: PNG images, speech audio (MP3, WAV, FLAC, Ogg Opus, AAC, PCM), MP4
+//! Media generated in code: PNG images (and edits of uploaded ones), speech audio (MP3, WAV, FLAC, Ogg Opus, AAC, PCM), MP4
 //! video with an H.264 track, subtitles and deterministic transcripts.
 //!
 //! Everything is deterministic: the same input gives the same bytes. Each format is parsed
@@ -7,6 +7,7 @@
 
 mod aac;
 mod bits;
+mod edit;
 mod flac;
 mod h264;
 mod mp3;
@@ -25,6 +26,7 @@ use bytes::Bytes;
 use parking_lot::Mutex;
 
 pub use aac::aac;
+pub use edit::{decode_png, edit_png, EditError, Rgba};
 pub use flac::flac;
 pub use mp3::{mp3, FRAME_HEADER as MP3_FRAME_HEADER};
 pub use mp4::{mp4, FPS as MP4_FPS};

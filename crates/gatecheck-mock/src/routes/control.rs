@@ -16,6 +16,7 @@
 //! | `GET /__mock/state`, `PUT /__mock/state` | dump or load the whole state |
 //! | `/__mock/videos/*` | video controls (the video routes) |
 //! | `GET /__mock/ui` | the live dashboard (HTML; [`crate::routes::ui`]) |
+//! | `/__mock/mj/{id}/outcome` | a Midjourney task's outcome (the `/mj` routes) |
 //!
 //! Turned off by `--no-control` (every route 404). Peers other than loopback are refused (403)
 //! unless the mock has a control token and the request sends it as `X-Mock-Control-Token` or
@@ -117,6 +118,9 @@ pub(crate) async fn handle(cx: &Ctx, req: Request<Incoming>) -> MockResponse {
     let app = &cx.app;
     if rest == "videos" || rest.starts_with("videos/") {
         return crate::routes::video::control(cx, req).await;
+    }
+    if rest.starts_with("mj/") {
+        return crate::routes::midjourney::control(cx, req).await;
     }
     match (&method, rest.as_str()) {
         (&Method::GET, r) if r == "ui" || r.starts_with("ui/") => super::ui::serve(r)

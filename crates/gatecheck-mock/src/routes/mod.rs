@@ -79,7 +79,9 @@ pub(crate) mod audio;
 pub(crate) mod control;
 pub(crate) mod ctx;
 pub(crate) mod fields;
+pub(crate) mod image_edits;
 pub(crate) mod images;
+pub(crate) mod midjourney;
 pub(crate) mod token_api;
 pub(crate) mod ui;
 pub(crate) mod video;
@@ -330,7 +332,9 @@ async fn route(cx: &mut Ctx, req: Request<Incoming>, method: &Method, path: &str
                 return cx.refuse(req, resp).await;
             }
         }
-        return if rest.starts_with("audio/") {
+        return if rest == "images/edits" || rest == "images/edits/" {
+            Box::pin(image_edits::handle(cx, req)).await
+        } else if rest.starts_with("audio/") {
             Box::pin(audio::handle(cx, req)).await
         } else if rest.starts_with("images/") {
             Box::pin(images::handle(cx, req)).await
@@ -354,6 +358,15 @@ async fn route(cx: &mut Ctx, req: Request<Incoming>, method: &Method, path: &str
             cx.refuse(req, resp).await
         };
     }
+    if let Some(rest) = midjourney::mj_rest(path).filter(|r| midjourney::needs_key(r)) {
+        if crate::routes::undocumented(cx, method, path).is_none() {
+            match midjourney::authenticate(cx, req.headers()) {
+                Ok(key) => cx.key = Some(key),
+                Err(resp) => return resp,
+            }
+            return Box::pin(midjourney::handle(cx, req, rest)).await;
+        }
+    }
     let cx: &Ctx = cx;
     match (method, path) {
         (&Method::GET, "/api/models") => {
@@ -368,6 +381,10 @@ async fn route(cx: &mut Ctx, req: Request<Incoming>, method: &Method, path: &str
         }
         (_, p) if p == "/api/token" || p.starts_with("/api/token/") => {
             Box::pin(crate::routes::token_api::handle(cx, req)).await
+        }
+        (_, p) if p.starts_with("/media/edits/") => image_edits::public(&req),
+        (_, p) if midjourney::mj_rest(p).is_some() => {
+            midjourney::image(cx, &req, midjourney::mj_rest(p).unwrap_or(""))
         }
         (_, p) if p.starts_with("/media/") => Box::pin(images::public(cx, req)).await,
         (_, "/" | "/health") => error::json(200, &serde_json::json!({"status": "ok"})),

@@ -19,8 +19,13 @@ async fn catalog_needs_no_auth_and_answers_the_envelope() {
     let env = catalog(&server, "").await;
     assert!(env.success);
     assert_eq!(env.page, 1);
-    assert_eq!(env.total, 11);
-    assert_eq!(env.data.len(), 11);
+    // 11 models of the spec's kinds and the 10 Midjourney models (DECISIONS D-MJ-7); the
+    // first page holds the default page size.
+    assert_eq!(env.total, 21);
+    assert_eq!(
+        env.data.len() as i64,
+        gatecheck_schemas::rules::catalog::DEFAULT_PAGE_SIZE
+    );
     for m in &env.data {
         assert_eq!(m.id, m.code);
         assert!(["video", "audio", "image"].contains(&m.model_type.as_str()));
@@ -32,13 +37,13 @@ async fn catalog_pages_with_p_or_page_and_page_size() {
     let server = MockServer::start().await;
     let all = catalog(&server, "").await.data;
     let p2 = catalog(&server, "?p=2&page_size=3").await;
-    assert_eq!((p2.page, p2.page_size, p2.total), (2, 3, 11));
+    assert_eq!((p2.page, p2.page_size, p2.total), (2, 3, 21));
     assert_eq!(p2.data, all[3..6].to_vec());
     let page2 = catalog(&server, "?page=2&page_size=3").await;
     assert_eq!(page2.data, p2.data);
     let beyond = catalog(&server, "?p=9&page_size=3").await;
     assert!(beyond.data.is_empty());
-    assert_eq!(beyond.total, 11);
+    assert_eq!(beyond.total, 21);
 }
 
 #[tokio::test]

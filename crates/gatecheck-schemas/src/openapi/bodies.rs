@@ -173,6 +173,44 @@ pub(super) fn image_request() -> Value {
     one_of(branches)
 }
 
+/// The multipart form of `POST /v1/images/edits` (DECISIONS D-EDIT): the text fields, with
+/// `model` one of the fixture models that edit, and the `image` and `mask` file parts.
+pub(super) fn image_edit_form() -> Value {
+    let models: Vec<&str> = models_with(|c| c.image.as_ref())
+        .into_iter()
+        .map(|(id, _)| id)
+        .filter(|id| crate::rules::image_edit::edits_supported(id))
+        .collect();
+    let png = |description: &str| {
+        json!({
+            "description": description,
+            "type": "string", "format": "binary", "contentMediaType": "image/png",
+            "minLength": 1
+        })
+    };
+    let mut form = resource_with(names::IMAGE_EDIT_FORM, |p| {
+        p.insert(
+            "model".into(),
+            json!({ "type": "string", "enum": models, "x-gatecheck-catalog": CATALOG_NOTE }),
+        );
+        p.insert(
+            "image".into(),
+            png("The image to edit, a PNG (also sent as `image[]`, repeated for several images)."),
+        );
+        p.insert(
+            "image[]".into(),
+            json!({ "type": "array", "maxItems": crate::rules::image_edit::MAX_EDIT_IMAGES,
+                    "items": png("One of several images to edit, a PNG.") }),
+        );
+        p.insert(
+            "mask".into(),
+            png("Optional PNG: its fully transparent pixels mark where to edit."),
+        );
+    });
+    form["propertyNames"] = part_names();
+    form
+}
+
 /// How the fields of `POST /v1/videos` are sent.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum VideoBody {

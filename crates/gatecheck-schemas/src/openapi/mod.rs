@@ -12,6 +12,7 @@
 mod bodies;
 #[cfg(feature = "validate")]
 pub mod check;
+mod midjourney;
 mod operations;
 
 use crate::routes::ROUTES;
@@ -51,7 +52,8 @@ pub fn openapi() -> Value {
             { "name": "images", "description": "Image generation." },
             { "name": "models", "description": "The model catalog." },
             { "name": "keys", "description": "API-key management (access token)." },
-            { "name": "health", "description": "Liveness." }
+            { "name": "health", "description": "Liveness." },
+            { "name": "midjourney", "description": "Midjourney task routes (DECISIONS D-MJ)." }
         ],
         "paths": paths(),
         "components": {
@@ -67,6 +69,12 @@ pub fn openapi() -> Value {
                     "in": "header",
                     "name": "Authorization",
                     "description": "`Authorization: <ACCESS_TOKEN>` on /api/token/: a personal access token, sent raw (no `Bearer` prefix)."
+                },
+                "mjApiSecret": {
+                    "type": "apiKey",
+                    "in": "header",
+                    "name": "mj-api-secret",
+                    "description": "The API key in `mj-api-secret` on the Midjourney routes, read when `Authorization` is absent or `midjourney-proxy` (DECISIONS D-MJ-1)."
                 },
                 "newApiUser": {
                     "type": "apiKey",
@@ -172,6 +180,7 @@ fn component_schemas() -> Value {
     out.insert("KeyModelList".into(), bodies::key_model_list());
     out.insert("TokenUsageEnvelope".into(), token_usage_envelope());
     out.insert("TokenKeyEnvelope".into(), token_key_envelope());
+    out.insert("MjError".into(), midjourney::mj_error());
     Value::Object(out)
 }
 

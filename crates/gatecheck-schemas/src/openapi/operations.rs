@@ -404,6 +404,37 @@ pub(super) fn operation(operation_id: &str) -> Option<Value> {
             op["requestBody"] = json_body(bodies::image_request());
             op
         }
+        "createImageEdit" => {
+            let mut op = model_op(
+                operation_id,
+                "Edit images: the uploaded PNG, resized to `size` and changed inside the mask (everywhere without one). Named by the spec, its payload not shown: DECISIONS D-EDIT.",
+                "images",
+                responses(
+                    vec![(
+                        "200",
+                        json_response(
+                            "The edited images, as a generation result: `b64_json` or a `url` under /media/edits/.",
+                            schema_ref("ImageResult"),
+                        ),
+                    )],
+                    MODEL_BODY_ERRORS,
+                ),
+            );
+            op["requestBody"] = json!({
+                "required": true,
+                "content": {
+                    "multipart/form-data": {
+                        "schema": bodies::image_edit_form(),
+                        "encoding": {
+                            "image": { "contentType": "image/png" },
+                            "image[]": { "contentType": "image/png" },
+                            "mask": { "contentType": "image/png" }
+                        }
+                    }
+                }
+            });
+            op
+        }
         "listKeyModels" => model_op(
             operation_id,
             "The models the key may use (OpenAI's list shape).",
@@ -573,6 +604,21 @@ pub(super) fn operation(operation_id: &str) -> Option<Value> {
                 }
             })
         }
+        "getMediaEdit" => json!({
+            "operationId": operation_id,
+            "summary": "An edited image of a `url` result of an image edit (no authentication; the mock keeps the latest edits).",
+            "tags": ["images"],
+            "security": [],
+            "parameters": [path_param(
+                "file",
+                "The edit's id, as in a result URL.",
+                json!({ "type": "string", "pattern": "^[0-9a-f]{16}$" }),
+            )],
+            "responses": {
+                "200": binary_response("The PNG.", &["image/png"]),
+                "404": not_found
+            }
+        }),
         "getHealth" | "getRoot" => json!({
             "operationId": operation_id,
             "summary": "Liveness.",
@@ -585,6 +631,7 @@ pub(super) fn operation(operation_id: &str) -> Option<Value> {
                 }))
             }
         }),
+        id if id.starts_with("mj") => return super::midjourney::operation(id),
         _ => return None,
     };
     Some(op)

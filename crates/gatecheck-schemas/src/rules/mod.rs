@@ -13,13 +13,17 @@
 //! - [`refund`]: the refund of a task that fails (the state edge every task route calls).
 //! - [`rejection`]: every way a request is refused, with its status and code per profile.
 //! - [`route`]: the answer to a method and path the service does not route (per profile).
+//! - [`image_edit`]: `POST /v1/images/edits` (image parts, a missing image, charging).
+//! - [`midjourney`]: the `/mj/*` task routes (actions, key, answers, records, charging).
 
 pub mod auth;
 pub mod catalog;
 pub mod health;
+pub mod image_edit;
 pub mod ip;
 pub mod key;
 pub mod media;
+pub mod midjourney;
 pub mod quota;
 pub mod refund;
 pub mod rejection;

@@ -328,6 +328,9 @@ fn deserializes_as(name: &str, body: &Value) -> Result<(), serde_json::Error> {
         "speech-request" => de::<SpeechRequest>(body),
         "v1-error" => de::<V1Error>(body),
         "api-failure" => de::<ApiFailure>(body),
+        "image-edit-form" => de::<gatecheck_schemas::types::ImageEditForm>(body),
+        "mj-submit-answer" => de::<gatecheck_schemas::types::MjSubmitAnswer>(body),
+        "mj-task" => de::<gatecheck_schemas::types::MjTask>(body),
         event if stream_event_schema(body["type"].as_str().unwrap_or("")) == Some(event) => {
             de::<StreamEvent>(body)
         }

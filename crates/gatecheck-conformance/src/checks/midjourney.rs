@@ -1,0 +1,324 @@
+//! The Midjourney task routes (`/mj/*`, DECISIONS D-MJ): the spec names provider image task
+//! routes without describing them, so every verdict here is a deviation citing the row the
+//! target differs from, and a target without the routes skips (`route-not-served`,
+//! discovery's `Midjourney` family).
+
+use super::property::for_all;
+use super::Kind::Deviation;
+use super::{def, status_and_type, CheckDef, Ctx, Halt, Outcome, Pass, Phase};
+use crate::client::{Auth, Exchange, RequestSpec};
+use gatecheck_schemas::rules::media::parse_png;
+use gatecheck_schemas::rules::midjourney::{
+    check_record, model_for, parse_progress, status_rank, CODE_REQUEST_ERROR, CODE_SUBMITTED,
+    MJ_SECRET_HEADER, REFUSAL_STATUS, TASK_NO_FOUND,
+};
+use gatecheck_schemas::rules::quota::Usage;
+use gatecheck_schemas::rules::Rejection;
+use proptest::prelude::*;
+use serde_json::{json, Value};
+use std::time::Duration;
+
+pub(crate) const CHECKS: &[CheckDef] = &[
+    def("mj.submit.imagine", Deviation, "POST /mj/submit/imagine", "spec: Other routes (provider image task routes exist; payloads not shown); DECISIONS D-MJ-2",
+        "An imagine with a generated prompt answers 200 `{code:1, description, result}` valid against mj-submit-answer, with the task id in `result`.",
+        Phase::Shared, |c| Box::pin(imagine(c))),
+    def("mj.auth.mj-api-secret", Deviation, "POST /mj/submit/imagine", "spec: Other routes; DECISIONS D-MJ-1",
+        "The key sent in `mj-api-secret` (no `Authorization`) is accepted as a Bearer key is; no key at all is refused 401.",
+        Phase::Shared, |c| Box::pin(secret_header(c))),
+    def("mj.task.lifecycle", Deviation, "GET /mj/task/{id}/fetch", "spec: Other routes; DECISIONS D-MJ-4, D-MJ-5",
+        "A submitted imagine, fetched until it ends, answers records valid against mj-task whose status never goes back and whose progress `NN%` never decreases; SUCCESS has `100%` and an `imageUrl` serving a PNG without a key; FAILURE a `failReason`.",
+        Phase::Shared, |c| Box::pin(lifecycle(c))),
+    def("mj.task.unknown-id", Deviation, "GET /mj/task/{id}/fetch", "spec: Other routes; DECISIONS D-MJ-3",
+        "Fetching a task id that was never submitted answers 400 `{description:\"task_no_found \", type, code:4}`.",
+        Phase::Shared, |c| Box::pin(unknown_id(c))),
+    def("mj.submit.prompt-required", Deviation, "POST /mj/submit/imagine", "spec: Other routes; DECISIONS D-MJ-3",
+        "An imagine without a prompt is refused 400 with code 4 (`prompt_is_required`), and no task is made.",
+        Phase::Shared, |c| Box::pin(prompt_required(c))),
+];
+
+const IMAGINE: &str = "/mj/submit/imagine";
+
+/// The price of one imagine, when the catalog lists its model; a skip when the run knows
+/// models and `mj_imagine` is not one of them (the target cannot route it).
+fn imagine_price(ctx: &Ctx) -> Result<i64, Halt> {
+    let model = model_for("IMAGINE");
+    if !ctx.env.models.is_empty() && !ctx.env.models.iter().any(|m| m.id == model) {
+        return Err(Halt::no_model(format!("the catalog has no {model} model")));
+    }
+    Ok(ctx.price(&model, Usage::one_request()))
+}
+
+/// Submits an imagine of `prompt`; the exchange and, when it was accepted, the task id.
+async fn submit(ctx: &Ctx, prompt: &str) -> Result<(RequestSpec, Exchange, Option<String>), Halt> {
+    let spec = RequestSpec::post(IMAGINE)
+        .auth(ctx.model_auth()?)
+        .json(json!({ "prompt": prompt }));
+    let ex = ctx.send(&spec, imagine_price(ctx)?).await?;
+    let id = accepted_id(&ex);
+    Ok((spec, ex, id))
+}
+
+/// The task id of an accepted submit answer.
+fn accepted_id(ex: &Exchange) -> Option<String> {
+    let v = ex.json()?;
+    (ex.status.as_u16() == 200 && v.get("code").and_then(Value::as_i64) == Some(CODE_SUBMITTED))
+        .then(|| v.get("result").and_then(Value::as_str).map(str::to_owned))
+        .flatten()
+        .filter(|id| !id.is_empty())
+}
+
+async fn imagine(ctx: &Ctx) -> Outcome {
+    let words = prop::collection::vec("[a-z]{1,8}", 1..6).prop_map(|w| w.join(" "));
+    for_all(ctx, ctx.cfg.cases.clamp(1, 3), words, |prompt| async move {
+        let (spec, ex, id) = submit(ctx, &format!("{prompt} (gatecheck)")).await?;
+        let v = ex.json().unwrap_or_default();
+        if let Err(e) = gatecheck_schemas::validate("mj-submit-answer", &v) {
+            return Err(ctx.deviate(
+                "D-MJ-2",
+                format!("{}: schema mj-submit-answer: {e}", status_and_type(&ex)),
+                &spec,
+                Some(&ex),
+            ));
+        }
+        if id.is_none() {
+            return Err(ctx.deviate(
+                "D-MJ-2",
+                format!(
+                    "an imagine was answered {} without code 1 and a task id",
+                    status_and_type(&ex)
+                ),
+                &spec,
+                Some(&ex),
+            ));
+        }
+        Ok(())
+    })
+    .await
+}
+
+async fn secret_header(ctx: &Ctx) -> Outcome {
+    let secret = match ctx.model_auth()? {
+        Auth::Key(k) => k.expose().to_owned(),
+        _ => match &ctx.t.client().target().api_key {
+            Some(k) => k.expose().to_owned(),
+            None => return Err(Halt::no_credentials("no API key to send in mj-api-secret")),
+        },
+    };
+    let price = imagine_price(ctx)?;
+    let spec = RequestSpec::post(IMAGINE)
+        .header(MJ_SECRET_HEADER, secret)
+        .json(json!({ "prompt": "a lighthouse (gatecheck)" }));
+    let ex = ctx.send(&spec, price).await?;
+    if accepted_id(&ex).is_none() {
+        return Err(ctx.deviate(
+            "D-MJ-1",
+            format!(
+                "an imagine with the key in mj-api-secret was answered {}",
+                super::answer_summary(&ex)
+            ),
+            &spec,
+            Some(&ex),
+        ));
+    }
+    let anon = RequestSpec::post(IMAGINE).json(json!({ "prompt": "no key (gatecheck)" }));
+    let ex = ctx.send(&anon, 0).await?;
+    if !ctx.rejected_as(Rejection::MissingKey, ex.status.as_u16()) {
+        return Err(ctx.deviate(
+            "D-MJ-1",
+            format!(
+                "an imagine without a key was answered {}",
+                super::answer_summary(&ex)
+            ),
+            &anon,
+            Some(&ex),
+        ));
+    }
+    Ok(Pass {
+        cases: 2,
+        note: None,
+    })
+}
+
+/// Moves time forward: the mock's clock when it has one, else a real wait.
+async fn advance(ctx: &Ctx, by: Duration) -> Result<(), Halt> {
+    if let Some(m) = &ctx.env.mock {
+        if m.advance(&ctx.t, by).await? {
+            return Ok(());
+        }
+    }
+    if ctx.t.wait_reaches_deadline(by) {
+        return Err(Halt::Stop(
+            crate::skip::SkipCause::Deadline,
+            "the run's deadline passed while waiting for a Midjourney task".into(),
+        ));
+    }
+    tokio::time::sleep(by).await;
+    Ok(())
+}
+
+async fn lifecycle(ctx: &Ctx) -> Outcome {
+    let (spec, ex, id) = submit(ctx, "a quiet harbor at dawn (gatecheck)").await?;
+    let Some(id) = id else {
+        return Err(Halt::not_observed(format!(
+            "the imagine was not accepted ({}); see mj.submit.imagine",
+            status_and_type(&ex)
+        )));
+    };
+    let _ = spec;
+    let auth = ctx.model_auth()?;
+    let interval = ctx.cfg.poll_interval.unwrap_or(if ctx.env.mock.is_some() {
+        Duration::from_secs(1)
+    } else {
+        Duration::from_secs(5)
+    });
+    let mut waited = Duration::ZERO;
+    let (mut rank, mut progress, mut polls) = (0u8, 0i64, 0u32);
+    let row = "D-MJ-4";
+    loop {
+        let fetch = RequestSpec::get(format!("/mj/task/{id}/fetch")).auth(auth.clone());
+        let ex = ctx.send(&fetch, 0).await?;
+        polls += 1;
+        let v = ex.json().unwrap_or_default();
+        if ex.status.as_u16() != 200 {
+            return Err(ctx.deviate(
+                row,
+                format!(
+                    "fetching a submitted task was answered {}",
+                    super::answer_summary(&ex)
+                ),
+                &fetch,
+                Some(&ex),
+            ));
+        }
+        if let Err(e) = gatecheck_schemas::validate("mj-task", &v) {
+            return Err(ctx.deviate(row, format!("schema mj-task: {e}"), &fetch, Some(&ex)));
+        }
+        if let Err(e) = check_record(&v) {
+            return Err(ctx.deviate(row, e, &fetch, Some(&ex)));
+        }
+        let status = v["status"].as_str().unwrap_or("");
+        let now = parse_progress(v["progress"].as_str().unwrap_or("")).unwrap_or(0);
+        if status_rank(status) < rank || now < progress {
+            return Err(ctx.deviate(
+                row,
+                format!(
+                    "the task went back to {status} at {now}% after rank {rank} at {progress}%"
+                ),
+                &fetch,
+                Some(&ex),
+            ));
+        }
+        (rank, progress) = (status_rank(status), now);
+        match status {
+            "SUCCESS" => return image_served(ctx, &v, polls).await,
+            "FAILURE" => {
+                return Err(Halt::not_observed(format!(
+                    "the task ended FAILURE ({}): no image to judge",
+                    v["failReason"]
+                )))
+            }
+            _ => {}
+        }
+        if waited >= ctx.cfg.video_deadline {
+            return Err(Halt::not_observed(format!(
+                "the task did not end within {} s",
+                waited.as_secs()
+            )));
+        }
+        advance(ctx, interval).await?;
+        waited += interval;
+    }
+}
+
+/// The `imageUrl` of a SUCCESS record serves a PNG without a key (D-MJ-5).
+async fn image_served(ctx: &Ctx, record: &Value, polls: u32) -> Outcome {
+    let url = record["imageUrl"].as_str().unwrap_or("").to_owned();
+    let fetch = RequestSpec::get(url);
+    let img = match ctx.t.send(&fetch, 0).await {
+        Ok(img) => img,
+        Err(crate::transport::TransportError::Client(crate::client::ClientError::OffHost {
+            ..
+        })) => {
+            return Ok(Pass {
+                cases: polls,
+                note: Some("the image is on another host: not fetched".into()),
+            })
+        }
+        Err(e) => return Err(e.into()),
+    };
+    match parse_png(&img.body) {
+        Ok(_) if img.status.is_success() => Ok(Pass {
+            cases: polls + 1,
+            note: None,
+        }),
+        Ok(_) => Err(ctx.deviate(
+            "D-MJ-5",
+            format!("the image URL answered {}", img.status),
+            &fetch,
+            Some(&img),
+        )),
+        Err(e) => Err(ctx.deviate(
+            "D-MJ-5",
+            format!(
+                "the image URL answered {}, not a PNG: {e}",
+                status_and_type(&img)
+            ),
+            &fetch,
+            Some(&img),
+        )),
+    }
+}
+
+/// Whether `ex` is new-api's Midjourney refusal with `reason`.
+fn is_refusal(ex: &Exchange, reason: &str) -> bool {
+    let v = ex.json().unwrap_or_default();
+    ex.status.as_u16() == REFUSAL_STATUS
+        && v.get("code").and_then(Value::as_i64) == Some(CODE_REQUEST_ERROR)
+        && v.get("description")
+            .and_then(Value::as_str)
+            .is_some_and(|d| d.trim() == reason)
+}
+
+async fn unknown_id(ctx: &Ctx) -> Outcome {
+    let auth = ctx.model_auth()?;
+    let ids = "[1-9][0-9]{15}";
+    for_all(ctx, ctx.cfg.cases.clamp(1, 3), ids, |id: String| {
+        let spec = RequestSpec::get(format!("/mj/task/{id}0/fetch")).auth(auth.clone());
+        async move {
+            let ex = ctx.send(&spec, 0).await?;
+            if !is_refusal(&ex, TASK_NO_FOUND) {
+                return Err(ctx.deviate(
+                    "D-MJ-3",
+                    format!(
+                        "an unknown task was answered {}, not 400 task_no_found",
+                        super::answer_summary(&ex)
+                    ),
+                    &spec,
+                    Some(&ex),
+                ));
+            }
+            Ok(())
+        }
+    })
+    .await
+}
+
+async fn prompt_required(ctx: &Ctx) -> Outcome {
+    imagine_price(ctx)?;
+    let spec = RequestSpec::post(IMAGINE)
+        .auth(ctx.model_auth()?)
+        .json(json!({ "prompt": "" }));
+    let ex = ctx.send(&spec, 0).await?;
+    if is_refusal(&ex, "prompt_is_required") {
+        return super::pass1();
+    }
+    Err(ctx.deviate(
+        "D-MJ-3",
+        format!(
+            "an imagine without a prompt was answered {}",
+            super::answer_summary(&ex)
+        ),
+        &spec,
+        Some(&ex),
+    ))
+}

@@ -1,0 +1,199 @@
+//! Image edits: a PNG derived from an uploaded PNG, resized to the requested size and changed
+//! inside a mask (its fully transparent pixels), or everywhere without one (DECISIONS D-EDIT).
+//!
+//! The change is a colour inversion blended with a tint drawn from a seed (the prompt's hash
+//! and the image's index), so the same upload, mask, prompt and size always give the same
+//! bytes, and each of `n` images differs.
+
+use bytes::Bytes;
+
+use super::{splitmix, MAX_PIXELS};
+
+/// Why an edit could not be made.
+#[derive(Debug, thiserror::Error)]
+pub enum EditError {
+    /// The upload (or the mask) is not a PNG that decodes.
+    #[error("the {0} is not a valid PNG file: {1}")]
+    Decode(&'static str, String),
+    /// Zero or too many pixels (the upload's or the requested size).
+    #[error("image size {0}x{1} is out of range")]
+    Size(u32, u32),
+    /// The encoder failed.
+    #[error("png encoding failed: {0}")]
+    Encode(#[from] png::EncodingError),
+}
+
+/// A decoded image: RGBA, 8 bits per channel.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Rgba {
+    /// Width in pixels.
+    pub width: u32,
+    /// Height in pixels.
+    pub height: u32,
+    /// `width * height * 4` bytes, row by row.
+    pub pixels: Vec<u8>,
+}
+
+impl Rgba {
+    /// The pixel at (`x`, `y`) of this image scaled to `w` × `h` (nearest neighbour).
+    fn sample(&self, x: u32, y: u32, w: u32, h: u32) -> [u8; 4] {
+        let sx = (u64::from(x) * u64::from(self.width) / u64::from(w.max(1))) as usize;
+        let sy = (u64::from(y) * u64::from(self.height) / u64::from(h.max(1))) as usize;
+        let i = (sy * self.width as usize + sx) * 4;
+        let mut p = [0u8; 4];
+        p.copy_from_slice(&self.pixels[i..i + 4]);
+        p
+    }
+}
+
+/// Decodes a PNG of at most [`MAX_PIXELS`] pixels into RGBA; `what` names it in the error
+/// (`image`, `mask`).
+///
+/// ```
+/// let png = gatecheck_mock::media::png(7, 8, 4).unwrap();
+/// let img = gatecheck_mock::media::decode_png(&png, "image").unwrap();
+/// assert_eq!((img.width, img.height, img.pixels.len()), (8, 4, 8 * 4 * 4));
+/// assert!(gatecheck_mock::media::decode_png(b"not a png", "image").is_err());
+/// ```
+pub fn decode_png(bytes: &[u8], what: &'static str) -> Result<Rgba, EditError> {
+    let bad = |e: &dyn std::fmt::Display| EditError::Decode(what, e.to_string());
+    let mut decoder = png::Decoder::new_with_limits(
+        bytes,
+        png::Limits {
+            bytes: (MAX_PIXELS * 8) as usize,
+        },
+    );
+    decoder.set_transformations(png::Transformations::normalize_to_color8());
+    let mut reader = decoder.read_info().map_err(|e| bad(&e))?;
+    let (width, height) = (reader.info().width, reader.info().height);
+    if width == 0 || height == 0 || u64::from(width) * u64::from(height) > MAX_PIXELS {
+        return Err(EditError::Size(width, height));
+    }
+    let mut buf = vec![0; reader.output_buffer_size()];
+    let frame = reader.next_frame(&mut buf).map_err(|e| bad(&e))?;
+    let data = &buf[..frame.buffer_size()];
+    let pixels: Vec<u8> = match frame.color_type {
+        png::ColorType::Rgba => data.to_vec(),
+        png::ColorType::Rgb => data
+            .chunks_exact(3)
+            .flat_map(|p| [p[0], p[1], p[2], 255])
+            .collect(),
+        png::ColorType::GrayscaleAlpha => data
+            .chunks_exact(2)
+            .flat_map(|p| [p[0], p[0], p[0], p[1]])
+            .collect(),
+        png::ColorType::Grayscale => data.iter().flat_map(|&g| [g, g, g, 255]).collect(),
+        png::ColorType::Indexed => return Err(bad(&"palette left unexpanded")),
+    };
+    if pixels.len() != width as usize * height as usize * 4 {
+        return Err(bad(&"truncated image data"));
+    }
+    Ok(Rgba {
+        width,
+        height,
+        pixels,
+    })
+}
+
+/// The edited PNG: `image` scaled to `w` × `h`, each pixel where the scaled `mask` is fully
+/// transparent (every pixel when there is no mask) inverted and tinted with a colour drawn
+/// from `seed`; the others kept. RGBA, 8 bits.
+///
+/// ```
+/// use gatecheck_mock::media::{decode_png, edit_png, png};
+/// let src = decode_png(&png(1, 16, 16).unwrap(), "image").unwrap();
+/// let out = decode_png(&edit_png(&src, None, 42, 32, 8).unwrap(), "image").unwrap();
+/// assert_eq!((out.width, out.height), (32, 8));
+/// assert_ne!(out.pixels[..4], src.pixels[..4], "edited everywhere without a mask");
+/// ```
+pub fn edit_png(
+    image: &Rgba,
+    mask: Option<&Rgba>,
+    seed: u64,
+    w: u32,
+    h: u32,
+) -> Result<Bytes, EditError> {
+    if w == 0 || h == 0 || u64::from(w) * u64::from(h) > MAX_PIXELS {
+        return Err(EditError::Size(w, h));
+    }
+    let mut s = seed;
+    let tint = splitmix(&mut s).to_le_bytes();
+    let mut data = Vec::with_capacity(w as usize * h as usize * 4);
+    for y in 0..h {
+        for x in 0..w {
+            let p = image.sample(x, y, w, h);
+            let edit = mask.is_none_or(|m| m.sample(x, y, w, h)[3] == 0);
+            if edit {
+                for ch in 0..3 {
+                    data.push(((255 - u16::from(p[ch]) + u16::from(tint[ch])) / 2) as u8);
+                }
+                data.push(255);
+            } else {
+                data.extend_from_slice(&p);
+            }
+        }
+    }
+    let mut out = Vec::new();
+    {
+        let mut enc = png::Encoder::new(&mut out, w, h);
+        enc.set_color(png::ColorType::Rgba);
+        enc.set_depth(png::BitDepth::Eight);
+        enc.set_compression(png::Compression::Fast);
+        let mut writer = enc.write_header()?;
+        writer.write_image_data(&data)?;
+        writer.finish()?;
+    }
+    Ok(Bytes::from(out))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rgba(width: u32, height: u32, px: [u8; 4]) -> Rgba {
+        Rgba {
+            width,
+            height,
+            pixels: px.repeat((width * height) as usize),
+        }
+    }
+
+    #[test]
+    fn only_the_transparent_part_of_the_mask_changes() {
+        let src = rgba(4, 4, [10, 20, 30, 255]);
+        let mut mask = rgba(4, 4, [0, 0, 0, 255]);
+        // The left half of the mask is transparent: edit there only.
+        for y in 0..4 {
+            for x in 0..2 {
+                mask.pixels[(y * 4 + x) * 4 + 3] = 0;
+            }
+        }
+        let out = decode_png(&edit_png(&src, Some(&mask), 9, 8, 8).unwrap(), "image").unwrap();
+        let at = |x: usize, y: usize| &out.pixels[(y * 8 + x) * 4..(y * 8 + x) * 4 + 4];
+        assert_eq!(at(7, 7), [10, 20, 30, 255], "kept outside the mask");
+        assert_ne!(at(0, 0), [10, 20, 30, 255], "edited inside the mask");
+    }
+
+    #[test]
+    fn grey_and_rgb_uploads_decode_to_rgba() {
+        let mut out = Vec::new();
+        {
+            let mut enc = png::Encoder::new(&mut out, 2, 1);
+            enc.set_color(png::ColorType::Grayscale);
+            enc.set_depth(png::BitDepth::Eight);
+            let mut w = enc.write_header().unwrap();
+            w.write_image_data(&[7, 9]).unwrap();
+        }
+        let img = decode_png(&out, "mask").unwrap();
+        assert_eq!(img.pixels, [7, 7, 7, 255, 9, 9, 9, 255]);
+    }
+
+    #[test]
+    fn a_size_out_of_range_is_refused() {
+        let src = rgba(1, 1, [0; 4]);
+        assert!(matches!(
+            edit_png(&src, None, 0, 0, 5),
+            Err(EditError::Size(0, 5))
+        ));
+    }
+}
