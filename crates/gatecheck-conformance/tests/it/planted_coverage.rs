@@ -28,6 +28,7 @@ pub(crate) const NOT_PLANTABLE: &[(&str, Bug, &str)] = &[
     ),
     ("REPLAY_HEADER", Bug::DisabledKeyAccepted, REPLAY_MARKER),
     ("REPLAY_UNMATCHED", Bug::DisabledKeyAccepted, REPLAY_MARKER),
+    (
         "model_for",
         Bug::MjSecretIgnored,
         "the model an action is charged as; the runner names the imagine model with it to find \
