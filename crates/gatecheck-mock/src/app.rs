@@ -31,6 +31,8 @@ pub(crate) struct App {
     pub(crate) renderer: crate::render::Renderer,
     /// The durable-state writer (with `--state-file`).
     pub(crate) persist: Option<Arc<Persist>>,
+    /// What the task routes add to video tasks (DECISIONS D-TASK).
+    pub(crate) tasks: crate::tasks::TaskMetas,
 }
 
 impl App {
@@ -58,6 +60,7 @@ impl App {
             shutdown,
             renderer: Default::default(),
             persist: None,
+            tasks: Default::default(),
             config,
         }
     }

@@ -50,6 +50,7 @@ mod seeds;
 mod server;
 mod sse;
 mod state;
+mod tasks;
 pub mod video;
 
 pub use auth::NEW_API_USER;

@@ -79,7 +79,7 @@ const fn row(
 use Verdict::{Accepted, Deviation, Failure, Rejected, Same};
 
 /// The section ids and their headings, in document order.
-pub const SECTIONS: [(&str, &str); 11] = [
+pub const SECTIONS: [(&str, &str); 12] = [
     ("D-AUTH", "Identity and auth"),
     ("D-ERR", "Error bodies"),
     ("D-TOKEN", "PUT /api/token/"),
@@ -91,6 +91,7 @@ pub const SECTIONS: [(&str, &str); 11] = [
     ("D-OAS", "OpenAPI document and peer tools"),
     ("P", "The profile table (P1..P6)"),
     ("NA", "The audit of the new-api profile (NA1..NA14)"),
+    ("D-TASK", "Provider and unified task routes"),
 ];
 
 /// Every decision, in document order.
@@ -296,6 +297,28 @@ pub const DECISIONS: &[Decision] = &[
         "The TCP peer; `X-Forwarded-For` only with `--trust-forwarded-for`.",
         "gin trusts every proxy unless `SetTrustedProxies` is called, so `X-Forwarded-For`/`X-Real-IP` decide. The mock keeps the peer unless `--trust-forwarded-for` (spoofable headers are not trusted by default); documented, not reproduced.",
         Rejected),
+    // Provider and unified task routes (the spec: "provider-specific video ... task routes
+    // exist; their paths and payloads: not shown"). Both profiles follow new-api; a target
+    // that lacks a route skips with `route-not-served`, one that answers otherwise deviates.
+    row("D-TASK", "Provider and unified task routes (section)",
+        "router/video-router.go SetVideoRouter; controller/relay.go RelayTask, RelayTaskFetch; relay/relay_task.go",
+        "The rows below: new-api's behaviour in both profiles (the spec names these routes without describing them).",
+        "Same.", Same),
+    row("D-TASK-1", "POST /v1/video/generations", "router/video-router.go; relay/relay_task.go RelayTaskSubmit; relay/channel/task/sora/adaptor.go DoResponse; model/task.go GenerateTaskID",
+        "The same controller and adaptor as POST /v1/videos: the same bodies, validation, errors and charge at submit (D-VIDEO rows); the answer is the OpenAI video object of the new task, `id` = `task_id` = `task_` + 32 letters and digits, `queued`, progress 0. The task is one of the /v1/videos tasks (same clock, outcome controls, faults) and is also read by GET /v1/videos/{id}.",
+        "Same.", Same),
+    row("D-TASK-2", "GET /v1/video/generations/{task_id}: the task envelope", "relay/relay_task.go videoFetchByIDRespBodyBuilder, TaskModel2Dto; dto/task.go TaskResponse, TaskDto; model/task.go Task, Properties, GetResultURL; relay/channel/task/taskcommon BuildProxyURL",
+        "200 `{\"code\":\"success\",\"message\":\"\",\"data\":TaskDto}` (a RequestURI that is not /v1/videos/ gets the TaskDto, never the video object): `id` (row id; the mock derives a positive number from the task id), `created_at`, `updated_at`, `task_id`, `platform` (the channel type as text: `55` Sora), `user_id`, `group`, `channel_id`, `quota` (charged at submit), `action` (`textGenerate`; `remixGenerate` for a remix; the mock never reports `generate`: it reads no image input), `status` upper case (`QUEUED`, `IN_PROGRESS`, `SUCCESS`, `FAILURE`: what the poller stores; new-api shows `NOT_START` until its first poll, the mock's tasks are polled at once), `fail_reason` (the error message of a failed task, else empty), `result_url` only once `SUCCESS` (`<base>/v1/videos/{task_id}/content`), `submit_time`, `start_time`, `finish_time` (0 until reached), `progress` `\"NN%\"` (`\"100%\"` when `SUCCESS`), `properties` `{input:\"\", upstream_model_name, origin_model_name}`, `data` (the upstream's last answer: the video object as GET /v1/videos/{id} shows it; new-api's carries the upstream's own id). A failed task stays `FAILURE` with its last progress.",
+        "Same.", Same),
+    row("D-TASK-3", "Unknown task id on the task routes", "relay/relay_task.go videoFetchByIDRespBodyBuilder; service/error.go TaskErrorWrapperLocal; dto/task.go TaskError",
+        "400 `{\"code\":\"task_not_exist\",\"message\":\"task_not_exist\",\"data\":null}` for an id that does not exist or belongs to another user (GetByTaskId is scoped by user), in both profiles.",
+        "Same.", Same),
+    row("D-TASK-4", "POST /v1/videos/{video_id}/remix", "relay/relay_task.go ResolveOriginTask; relay/channel/task/sora/adaptor.go validateRemixRequest, BuildRequestURL, EstimateBilling, DoResponse; controller/relay.go RelayTask",
+        "JSON `{prompt}` (not blank, else 400 `{code:\"invalid_request\", message:\"field prompt is required\", data:null}`). The source is looked up for the key's user: unknown or another user's is 400 `{code:\"task_not_exist\", message:\"task_origin_not_exist\", data:null}`. The new task takes the source's model, seconds and size, is charged at submit like a create of that model and duration (OtherRatios from the source's billing context), runs on the same clock, and is answered as the video object (`queued`, progress 0, a new `task_` id) with `remixed_from_video_id` = the source's id, shown on later polls too. new-api relays the upstream's `remixed_from_video_id`, the upstream id of the source, which the client never saw; the mock has no separate upstream id and shows the public one. Action `remixGenerate`.",
+        "Same.", Same),
+    row("D-TASK-5", "Remix of a source that is not completed", "relay/relay_task.go RelayTaskSubmit (non-200 upstream: TaskErrorWrapper `fail_to_fetch_task`); controller/relay.go RelayTask (defer Billing.Refund)",
+        "new-api does not check the source's status: it forwards, and the upstream (OpenAI) refuses a remix of a video that is not completed. new-api relays that refusal with the upstream's status: 400 `{\"code\":\"fail_to_fetch_task\",\"message\":<the upstream's error body>,\"data\":null}`, and refunds the quota it pre-consumed (net charge 0). The mock answers the same 400 for a queued, running, failed or error source and charges nothing. The audit's remark that remix needs no channel selection holds (the origin task's channel is locked).",
+        "Same.", Same),
 ];
 
 /// The row with `id`, or the first row of a section id (`D-VIDEO`, `P`, `NA`).

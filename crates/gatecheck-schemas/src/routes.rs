@@ -39,6 +39,13 @@ pub const ROUTES: &[Route] = &[
     route("GET", "/v1/videos/{task_id}", "getVideo"),
     route("DELETE", "/v1/videos/{task_id}", "deleteVideo"),
     route("GET", "/v1/videos/{task_id}/content", "getVideoContent"),
+    route("POST", "/v1/videos/{video_id}/remix", "remixVideo"),
+    route("POST", "/v1/video/generations", "createVideoGeneration"),
+    route(
+        "GET",
+        "/v1/video/generations/{task_id}",
+        "getVideoGeneration",
+    ),
     route("POST", "/v1/images/generations", "createImage"),
     route("GET", "/v1/models", "listKeyModels"),
     route("GET", "/v1/models/{model}", "getKeyModel"),

@@ -61,10 +61,16 @@ pub mod names {
     pub const IMAGE_GENERATION_PARTIAL_IMAGE: &str = "image-generation-partial-image";
     /// The terminal event of an image stream: the final image and the usage.
     pub const IMAGE_GENERATION_COMPLETED: &str = "image-generation-completed";
+    /// new-api's task fetch envelope `{code:"success", message, data: TaskDto}`.
+    pub const TASK_ENVELOPE: &str = "task-envelope";
+    /// new-api's task error body `{code, message, data:null}`.
+    pub const TASK_ERROR: &str = "task-error";
+    /// The body of `POST /v1/videos/{video_id}/remix`.
+    pub const VIDEO_REMIX_REQUEST: &str = "video-remix-request";
 }
 
 /// `(name, file text)` of every embedded document, resources first, `common` last.
-pub(crate) const SOURCES: [(&str, &str); 23] = [
+pub(crate) const SOURCES: [(&str, &str); 26] = [
     (
         names::KEY_RECORD,
         include_str!("../schemas/key-record.json"),
@@ -150,11 +156,23 @@ pub(crate) const SOURCES: [(&str, &str); 23] = [
         names::IMAGE_GENERATION_COMPLETED,
         include_str!("../schemas/image-generation-completed.json"),
     ),
+    (
+        names::TASK_ENVELOPE,
+        include_str!("../schemas/task-envelope.json"),
+    ),
+    (
+        names::TASK_ERROR,
+        include_str!("../schemas/task-error.json"),
+    ),
+    (
+        names::VIDEO_REMIX_REQUEST,
+        include_str!("../schemas/video-remix-request.json"),
+    ),
     (COMMON_DEFS, include_str!("../schemas/common.json")),
 ];
 
 /// The resource names, in a stable order.
-const NAMES: [&str; 22] = [
+const NAMES: [&str; 25] = [
     names::KEY_RECORD,
     names::TOKEN_UPDATE_REQUEST,
     names::TOKEN_UPDATE_ENVELOPE,
@@ -177,6 +195,9 @@ const NAMES: [&str; 22] = [
     names::TRANSCRIPT_TEXT_DONE,
     names::IMAGE_GENERATION_PARTIAL_IMAGE,
     names::IMAGE_GENERATION_COMPLETED,
+    names::TASK_ENVELOPE,
+    names::TASK_ERROR,
+    names::VIDEO_REMIX_REQUEST,
 ];
 
 /// One parsed document.
@@ -202,7 +223,7 @@ pub(crate) static DOCUMENTS: LazyLock<Vec<Document>> = LazyLock::new(|| {
 ///
 /// ```
 /// assert!(gatecheck_schemas::schema_names().contains(&"video-task"));
-/// assert_eq!(gatecheck_schemas::schema_names().len(), 22);
+/// assert_eq!(gatecheck_schemas::schema_names().len(), 25);
 /// ```
 pub fn schema_names() -> &'static [&'static str] {
     &NAMES

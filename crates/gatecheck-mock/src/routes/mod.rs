@@ -70,8 +70,10 @@ pub(crate) mod control;
 pub(crate) mod ctx;
 pub(crate) mod fields;
 pub(crate) mod images;
+pub(crate) mod remix;
 pub(crate) mod token_api;
 pub(crate) mod video;
+pub(crate) mod video_unified;
 
 pub use ctx::REQUEST_ID_HEADER;
 use ctx::{paging_ok, Ctx};
@@ -308,6 +310,10 @@ async fn route(cx: &mut Ctx, req: Request<Incoming>, method: &Method, path: &str
             Box::pin(audio::handle(cx, req)).await
         } else if rest.starts_with("images/") {
             Box::pin(images::handle(cx, req)).await
+        } else if let (true, Some(id)) = (method == Method::POST, remix::source_of(rest)) {
+            Box::pin(remix::handle(cx, req, id)).await
+        } else if rest.starts_with("video/") {
+            Box::pin(video_unified::handle(cx, req)).await
         } else if rest == "videos" || rest.starts_with("videos/") {
             if method == Method::POST {
                 // Creation reads an upload: boxed, so that its state stays out of this future.

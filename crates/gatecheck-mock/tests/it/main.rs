@@ -17,4 +17,5 @@ mod reliability;
 mod routes;
 mod streams;
 mod support;
+mod tasks;
 mod token_api;

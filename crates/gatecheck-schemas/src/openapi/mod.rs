@@ -13,6 +13,7 @@ mod bodies;
 #[cfg(feature = "validate")]
 pub mod check;
 mod operations;
+mod tasks;
 
 use crate::routes::ROUTES;
 use crate::schemas::{self, names, rewrite_refs, RefTarget, COMMON_DEFS};

@@ -577,7 +577,7 @@ pub(super) fn operation(operation_id: &str) -> Option<Value> {
                 }))
             }
         }),
-        _ => return None,
+        other => return super::tasks::operation(other),
     };
     Some(op)
 }

@@ -20,6 +20,7 @@ pub mod key;
 pub mod media;
 pub mod quota;
 pub mod rejection;
+pub mod task;
 pub mod token;
 pub mod video;
 

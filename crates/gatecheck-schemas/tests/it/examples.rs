@@ -328,6 +328,9 @@ fn deserializes_as(name: &str, body: &Value) -> Result<(), serde_json::Error> {
         "speech-request" => de::<SpeechRequest>(body),
         "v1-error" => de::<V1Error>(body),
         "api-failure" => de::<ApiFailure>(body),
+        "task-envelope" => de::<gatecheck_schemas::rules::task::TaskEnvelope>(body),
+        "task-error" => de::<gatecheck_schemas::rules::task::TaskErrorBody>(body),
+        "video-remix-request" => de::<gatecheck_schemas::rules::task::RemixRequest>(body),
         event if stream_event_schema(body["type"].as_str().unwrap_or("")) == Some(event) => {
             de::<StreamEvent>(body)
         }

@@ -7,7 +7,7 @@ use serde_json::{json, Value};
 use std::collections::BTreeSet;
 use std::path::Path;
 
-const EXPECTED: [&str; 22] = [
+const EXPECTED: [&str; 25] = [
     "key-record",
     "token-update-request",
     "token-update-envelope",
@@ -30,6 +30,9 @@ const EXPECTED: [&str; 22] = [
     "transcript-text-done",
     "image-generation-partial-image",
     "image-generation-completed",
+    "task-envelope",
+    "task-error",
+    "video-remix-request",
 ];
 
 fn schemas_dir() -> &'static Path {
@@ -37,7 +40,7 @@ fn schemas_dir() -> &'static Path {
 }
 
 #[test]
-fn names_are_the_twenty_two_resources() {
+fn names_are_the_resources() {
     assert_eq!(schema_names(), EXPECTED);
     assert_eq!(names::VIDEO_TASK, "video-task");
     assert_eq!(names::API_FAILURE, "api-failure");

@@ -1,0 +1,187 @@
+//! new-api's task routes over HTTP, as curl would send them (DECISIONS D-TASK): the unified
+//! video routes and remix, on the virtual clock, in both profiles.
+
+use crate::media_util::*;
+use crate::support::*;
+use gatecheck_mock::{ClockMode, MockServer};
+use gatecheck_schemas::rules::task::{
+    check_envelope, check_envelope_transition, check_task_error, TaskDto, TaskStatus,
+};
+use gatecheck_schemas::rules::video::is_task_id;
+use gatecheck_schemas::Profile;
+use serde_json::{json, Value};
+
+const GENERATIONS: &str = "/v1/video/generations";
+
+async fn server(profile: Profile) -> MockServer {
+    MockServer::builder()
+        .profile(profile)
+        .clock(ClockMode::virtual_default())
+        .start()
+        .await
+}
+
+async fn advance(server: &MockServer, seconds: f64) {
+    let resp = Http::new(server.uri())
+        .json(
+            "POST",
+            "/__mock/clock/advance",
+            &[],
+            json!({ "seconds": seconds }),
+        )
+        .await;
+    assert_eq!(resp.status, 200, "{}", resp.text());
+}
+
+/// `curl -H 'Authorization: Bearer KEY' BASE/v1/video/generations/ID`, judged by the rules.
+async fn fetch(server: &MockServer, id: &str) -> TaskDto {
+    let resp = get_with(server, &format!("{GENERATIONS}/{id}"), KEY_ENABLED).await;
+    assert_eq!(resp.status, 200, "{}", resp.text());
+    let v = resp.json();
+    gatecheck_schemas::validate("task-envelope", &v).unwrap_or_else(|e| panic!("{e}: {v}"));
+    check_envelope(&v).unwrap_or_else(|e| panic!("{e}: {v}"))
+}
+
+async fn create(server: &MockServer, path: &str, prompt: &str) -> Value {
+    let body = json!({"model": "sora-2", "prompt": prompt, "seconds": "4"});
+    let resp = post_json(server, path, KEY_ENABLED, body).await;
+    assert_eq!(resp.status, 200, "{}", resp.text());
+    let v = resp.json();
+    gatecheck_schemas::validate("video-task", &v).unwrap_or_else(|e| panic!("{e}: {v}"));
+    v
+}
+
+#[tokio::test]
+async fn unified_create_and_fetch_follow_the_clock_in_both_profiles() {
+    for profile in [Profile::Documented, Profile::NewApi] {
+        let server = server(profile).await;
+        let before = remain(&server);
+        let v = create(&server, GENERATIONS, "a lighthouse at dawn").await;
+        let id = v["id"].as_str().unwrap().to_owned();
+        assert!(is_task_id(&id) && v["task_id"] == id, "{v}");
+        assert_eq!(
+            (v["status"].as_str(), v["progress"].as_i64()),
+            (Some("queued"), Some(0))
+        );
+        let first = fetch(&server, &id).await;
+        assert_eq!(before - remain(&server), first.quota, "charged at submit");
+        assert!(first.quota > 0);
+        assert_eq!(
+            (first.status, first.progress.as_str()),
+            (TaskStatus::Queued, "0%")
+        );
+        assert_eq!(
+            (first.platform.as_str(), first.action.as_str()),
+            ("55", "textGenerate")
+        );
+        assert_eq!(first.data["id"], id, "data is the upstream video object");
+        advance(&server, 8.0).await;
+        let mid = fetch(&server, &id).await;
+        assert_eq!(mid.status, TaskStatus::InProgress, "{profile:?}");
+        assert!(mid.start_time >= mid.submit_time && mid.finish_time == 0);
+        check_envelope_transition(&first, &mid).unwrap();
+        advance(&server, 120.0).await;
+        let done = fetch(&server, &id).await;
+        check_envelope_transition(&mid, &done).unwrap();
+        assert_eq!(
+            (done.status, done.progress.as_str()),
+            (TaskStatus::Success, "100%")
+        );
+        let url = done.result_url.clone().unwrap();
+        assert!(url.ends_with(&format!("/v1/videos/{id}/content")), "{url}");
+        // The same task on the OpenAI route.
+        let resp = get_with(&server, &format!("/v1/videos/{id}"), KEY_ENABLED).await;
+        assert_eq!(resp.json()["status"], "completed");
+        assert_eq!(remain(&server), before - first.quota, "polls are free");
+    }
+}
+
+#[tokio::test]
+async fn unified_failed_task_reports_failure_and_reason() {
+    let server = server(Profile::NewApi).await;
+    let v = create(&server, GENERATIONS, "a storm at sea [fail]").await;
+    advance(&server, 300.0).await;
+    let t = fetch(&server, v["id"].as_str().unwrap()).await;
+    assert_eq!(t.status, TaskStatus::Failure);
+    assert!(!t.fail_reason.is_empty() && t.result_url.is_none() && t.finish_time > 0);
+}
+
+#[tokio::test]
+async fn unknown_or_foreign_ids_are_task_not_exist() {
+    for profile in [Profile::Documented, Profile::NewApi] {
+        let server = server(profile).await;
+        let v = create(&server, GENERATIONS, "mine").await;
+        let id = v["id"].as_str().unwrap();
+        let unknown = format!("{GENERATIONS}/task_00000000000000000000000000000000");
+        for (path, key) in [
+            (unknown.as_str(), KEY_ENABLED),
+            (&format!("{GENERATIONS}/{id}"), KEY_OTHER_USER),
+        ] {
+            let resp = get_with(&server, path, key).await;
+            assert_eq!(resp.status, 400, "{}", resp.text());
+            assert_eq!(
+                resp.json(),
+                json!({"code":"task_not_exist","message":"task_not_exist","data":null})
+            );
+        }
+        let resp = Http::new(server.uri()).get(&unknown, &[]).await;
+        assert_eq!(resp.status, 401, "the key is checked first");
+    }
+}
+
+#[tokio::test]
+async fn remix_makes_a_charged_task_from_a_completed_one() {
+    for profile in [Profile::Documented, Profile::NewApi] {
+        let server = server(profile).await;
+        let source = create(&server, "/v1/videos", "a cat").await;
+        let sid = source["id"].as_str().unwrap().to_owned();
+        let remix = format!("/v1/videos/{sid}/remix");
+        // Not completed yet: the upstream refuses, nothing is charged.
+        let before = remain(&server);
+        let resp = post_json(&server, &remix, KEY_ENABLED, json!({"prompt": "at night"})).await;
+        assert_eq!(resp.status, 400, "{}", resp.text());
+        check_task_error(&resp.json(), "fail_to_fetch_task").unwrap();
+        assert_eq!(remain(&server), before);
+        advance(&server, 120.0).await;
+        let resp = post_json(&server, &remix, KEY_ENABLED, json!({"prompt": "  "})).await;
+        assert_eq!(resp.status, 400);
+        assert_eq!(resp.json()["message"], "field prompt is required");
+        let resp = post_json(&server, &remix, KEY_ENABLED, json!({"prompt": "at night"})).await;
+        assert_eq!(resp.status, 200, "{}", resp.text());
+        let v = resp.json();
+        gatecheck_schemas::validate("video-task", &v).unwrap();
+        let id = v["id"].as_str().unwrap().to_owned();
+        assert!(is_task_id(&id) && id != sid);
+        assert_eq!(v["remixed_from_video_id"], sid);
+        assert_eq!(
+            (v["model"].clone(), v["status"].clone()),
+            (source["model"].clone(), json!("queued"))
+        );
+        let charged = before - remain(&server);
+        assert!(charged > 0);
+        let t = fetch(&server, &id).await;
+        assert_eq!((t.action.as_str(), t.quota), ("remixGenerate", charged));
+        advance(&server, 120.0).await;
+        let resp = get_with(&server, &format!("/v1/videos/{id}"), KEY_ENABLED).await;
+        let polled = resp.json();
+        assert_eq!(
+            (
+                polled["status"].as_str(),
+                polled["remixed_from_video_id"].as_str()
+            ),
+            (Some("completed"), Some(sid.as_str()))
+        );
+        // Unknown, or another user's: task_not_exist (task_origin_not_exist).
+        for (path, key) in [
+            ("/v1/videos/task_nope/remix", KEY_ENABLED),
+            (remix.as_str(), KEY_OTHER_USER),
+        ] {
+            let resp = post_json(&server, path, key, json!({"prompt": "x"})).await;
+            assert_eq!(resp.status, 400);
+            assert_eq!(
+                resp.json(),
+                json!({"code":"task_not_exist","message":"task_origin_not_exist","data":null})
+            );
+        }
+    }
+}
