@@ -42,11 +42,20 @@ pub enum RouteFamily {
     Catalog,
     /// `PUT /api/token/`.
     KeyUpdate,
+    /// new-api's unified video routes, `POST /v1/video/generations` (named by the spec, not
+    /// described: not pinned; DECISIONS D-TASK).
+    VideoGenerations,
+    /// `POST /v1/videos/{video_id}/remix` (not pinned; DECISIONS D-TASK-4).
+    VideoRemix,
+    /// new-api's Kling routes, `/kling/v1/videos/*` (not pinned; DECISIONS D-TASK-6).
+    Kling,
+    /// new-api's Jimeng route, `POST /jimeng/?Action=...` (not pinned; DECISIONS D-TASK-7).
+    Jimeng,
 }
 
 impl RouteFamily {
     /// Every family, in probe order.
-    pub const ALL: [RouteFamily; 8] = [
+    pub const ALL: [RouteFamily; 12] = [
         RouteFamily::AudioTranslations,
         RouteFamily::AudioSpeech,
         RouteFamily::AudioTranscriptions,
@@ -55,6 +64,10 @@ impl RouteFamily {
         RouteFamily::ImageGenerations,
         RouteFamily::Catalog,
         RouteFamily::KeyUpdate,
+        RouteFamily::VideoGenerations,
+        RouteFamily::VideoRemix,
+        RouteFamily::Kling,
+        RouteFamily::Jimeng,
     ];
 
     /// The route as the spec names it.
@@ -68,12 +81,36 @@ impl RouteFamily {
             RouteFamily::ImageGenerations => "POST /v1/images/generations",
             RouteFamily::Catalog => "GET /api/models",
             RouteFamily::KeyUpdate => "PUT /api/token/",
+            RouteFamily::VideoGenerations => "POST /v1/video/generations",
+            RouteFamily::VideoRemix => "POST /v1/videos/{video_id}/remix",
+            RouteFamily::Kling => "POST /kling/v1/videos/text2video",
+            RouteFamily::Jimeng => "POST /jimeng/",
         }
     }
 
     /// Whether the spec pins the route (its path and behaviour are given).
     pub fn pinned(self) -> bool {
-        self != RouteFamily::AudioTranscriptions
+        !matches!(
+            self,
+            RouteFamily::AudioTranscriptions
+                | RouteFamily::VideoGenerations
+                | RouteFamily::VideoRemix
+                | RouteFamily::Kling
+                | RouteFamily::Jimeng
+        )
+    }
+
+    /// Whether the answer to this family's probe says the route is served: not 404, 405 or
+    /// 501, and, outside `/v1`, not a 2xx `text/html` page: new-api answers its web dashboard
+    /// (200) to any unknown path outside `/v1`, `/api` and `/assets` (router/web-router.go
+    /// NoRoute), and these probes cannot succeed.
+    fn served_by(self, ex: &Exchange) -> bool {
+        let dashboard = matches!(self, RouteFamily::Kling | RouteFamily::Jimeng)
+            && ex.status.is_success()
+            && ex
+                .content_type()
+                .is_some_and(|ct| ct.starts_with("text/html"));
+        !not_served_status(ex.status.as_u16()) && !dashboard
     }
 
     /// Whether the route is a model route (`/v1`, API key) rather than an account route.
@@ -97,6 +134,18 @@ impl RouteFamily {
             RouteFamily::Catalog => RequestSpec::get("/api/models"),
             RouteFamily::KeyUpdate => {
                 RequestSpec::put("/api/token/").json(json!({ "id": IMPOSSIBLE_KEY_ID }))
+            }
+            RouteFamily::VideoGenerations => {
+                RequestSpec::post("/v1/video/generations").json(json!({}))
+            }
+            RouteFamily::VideoRemix => {
+                RequestSpec::post("/v1/videos/task_00000000000000000000000000000000/remix")
+                    .json(json!({}))
+            }
+            RouteFamily::Kling => RequestSpec::post("/kling/v1/videos/text2video").json(json!({})),
+            // Without `task_id`: refused before the key is read, changes nothing.
+            RouteFamily::Jimeng => {
+                RequestSpec::post("/jimeng/?Action=CVSync2AsyncGetResult").json(json!({}))
             }
         }
     }
@@ -178,7 +227,7 @@ async fn probe_one(
     let ex = t.send_probe(&spec).await?;
     let mut probe = RouteProbe {
         family,
-        served: !not_served_status(ex.status.as_u16()),
+        served: family.served_by(&ex),
         exchanges: vec![(spec.clone(), ex)],
     };
     // An unknown task id is a 404 on a served poll route: only the unauthenticated answer
@@ -197,7 +246,7 @@ async fn probe_one(
     };
     let spec = spec.auth(auth);
     let ex = t.send_probe(&spec).await?;
-    probe.served = !not_served_status(ex.status.as_u16());
+    probe.served = family.served_by(&ex);
     probe.exchanges.push((spec, ex));
     Ok(probe)
 }
@@ -456,7 +505,7 @@ pub fn needs(id: &str, route: &str) -> Needs {
         return Needs::AnyModelRoute;
     }
     let mut out = Vec::new();
-    let table: [(&str, F); 7] = [
+    let table: [(&str, F); 11] = [
         ("/v1/audio/translations", F::AudioTranslations),
         ("/v1/audio/speech", F::AudioSpeech),
         ("/v1/audio/transcriptions", F::AudioTranscriptions),
@@ -464,6 +513,10 @@ pub fn needs(id: &str, route: &str) -> Needs {
         ("/api/models", F::Catalog),
         ("/api/token/", F::KeyUpdate),
         ("POST /v1/videos", F::VideoCreate),
+        ("/v1/video/generations", F::VideoGenerations),
+        ("/remix", F::VideoRemix),
+        ("/kling/", F::Kling),
+        ("/jimeng/", F::Jimeng),
     ];
     for (path, family) in table {
         if route.contains(path) {

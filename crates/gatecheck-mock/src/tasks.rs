@@ -28,6 +28,8 @@ pub(crate) struct TaskMeta {
     pub platform: &'static str,
     /// The id of the task this one remixes.
     pub remixed_from: Option<String>,
+    /// The Kling `callback_url` the client gave.
+    pub callback_url: Option<String>,
 }
 
 impl TaskMeta {
@@ -39,6 +41,15 @@ impl TaskMeta {
             action,
             platform: PLATFORM_SORA,
             remixed_from: None,
+            callback_url: None,
+        }
+    }
+
+    /// The facts of a task made on a provider route (`platform`).
+    pub fn provider(task: &StoredVideo, platform: &'static str, action: &'static str) -> Self {
+        Self {
+            platform,
+            ..Self::sora(task, action)
         }
     }
 

@@ -46,6 +46,27 @@ pub const ROUTES: &[Route] = &[
         "/v1/video/generations/{task_id}",
         "getVideoGeneration",
     ),
+    route(
+        "POST",
+        "/kling/v1/videos/text2video",
+        "createKlingText2Video",
+    ),
+    route(
+        "POST",
+        "/kling/v1/videos/image2video",
+        "createKlingImage2Video",
+    ),
+    route(
+        "GET",
+        "/kling/v1/videos/text2video/{task_id}",
+        "getKlingText2Video",
+    ),
+    route(
+        "GET",
+        "/kling/v1/videos/image2video/{task_id}",
+        "getKlingImage2Video",
+    ),
+    route("POST", "/jimeng/", "jimengAction"),
     route("POST", "/v1/images/generations", "createImage"),
     route("GET", "/v1/models", "listKeyModels"),
     route("GET", "/v1/models/{model}", "getKeyModel"),

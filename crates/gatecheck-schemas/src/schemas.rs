@@ -67,10 +67,14 @@ pub mod names {
     pub const TASK_ERROR: &str = "task-error";
     /// The body of `POST /v1/videos/{video_id}/remix`.
     pub const VIDEO_REMIX_REQUEST: &str = "video-remix-request";
+    /// The body of `POST /kling/v1/videos/{text2video|image2video}`.
+    pub const KLING_VIDEO_REQUEST: &str = "kling-video-request";
+    /// The body of `POST /jimeng/?Action=...`.
+    pub const JIMENG_REQUEST: &str = "jimeng-request";
 }
 
 /// `(name, file text)` of every embedded document, resources first, `common` last.
-pub(crate) const SOURCES: [(&str, &str); 26] = [
+pub(crate) const SOURCES: [(&str, &str); 28] = [
     (
         names::KEY_RECORD,
         include_str!("../schemas/key-record.json"),
@@ -168,11 +172,19 @@ pub(crate) const SOURCES: [(&str, &str); 26] = [
         names::VIDEO_REMIX_REQUEST,
         include_str!("../schemas/video-remix-request.json"),
     ),
+    (
+        names::KLING_VIDEO_REQUEST,
+        include_str!("../schemas/kling-video-request.json"),
+    ),
+    (
+        names::JIMENG_REQUEST,
+        include_str!("../schemas/jimeng-request.json"),
+    ),
     (COMMON_DEFS, include_str!("../schemas/common.json")),
 ];
 
 /// The resource names, in a stable order.
-const NAMES: [&str; 25] = [
+const NAMES: [&str; 27] = [
     names::KEY_RECORD,
     names::TOKEN_UPDATE_REQUEST,
     names::TOKEN_UPDATE_ENVELOPE,
@@ -198,6 +210,8 @@ const NAMES: [&str; 25] = [
     names::TASK_ENVELOPE,
     names::TASK_ERROR,
     names::VIDEO_REMIX_REQUEST,
+    names::KLING_VIDEO_REQUEST,
+    names::JIMENG_REQUEST,
 ];
 
 /// One parsed document.
@@ -223,7 +237,7 @@ pub(crate) static DOCUMENTS: LazyLock<Vec<Document>> = LazyLock::new(|| {
 ///
 /// ```
 /// assert!(gatecheck_schemas::schema_names().contains(&"video-task"));
-/// assert_eq!(gatecheck_schemas::schema_names().len(), 25);
+/// assert_eq!(gatecheck_schemas::schema_names().len(), 27);
 /// ```
 pub fn schema_names() -> &'static [&'static str] {
     &NAMES

@@ -8,12 +8,15 @@ pub(crate) mod images;
 mod info;
 pub(crate) mod key;
 pub(crate) mod property;
+pub(crate) mod provider;
 pub(crate) mod quota;
+pub(crate) mod remix;
 pub(crate) mod route;
 pub(crate) mod stream;
 pub(crate) mod token;
 pub(crate) mod v1;
 pub(crate) mod video;
+pub(crate) mod video_unified;
 
 pub use info::{CheckInfo, Kind};
 

@@ -16,6 +16,7 @@ mod normalize;
 mod openapi_replay;
 mod planted;
 mod planted_coverage;
+mod planted_tasks;
 mod recording;
 mod redaction;
 mod reports;

@@ -7,6 +7,13 @@ use super::rule_users::{names, shared_rules};
 
 /// Shared rules with no planted bug of their own: (rule, the bug that exercises it, why).
 pub(crate) const NOT_PLANTABLE: &[(&str, Bug, &str)] = &[
+    (
+        "PLATFORM_KLING",
+        Bug::KlingRawFetch,
+        "the platform of a Kling task record depends on the deployment's channel; the runner \
+         only reaches it through TaskStatus::on (SUBMITTED), which KlingRawFetch's envelope \
+         check exercises",
+    ),
     ("IP_REFUSAL_NEW_API", Bug::IpAllowlistIgnored, NEW_API_ONLY),
     (
         "MAX_REMAIN_QUOTA_NEW_API",

@@ -70,6 +70,9 @@ pub(crate) mod control;
 pub(crate) mod ctx;
 pub(crate) mod fields;
 pub(crate) mod images;
+pub(crate) mod jimeng;
+pub(crate) mod kling;
+pub(crate) mod provider;
 pub(crate) mod remix;
 pub(crate) mod token_api;
 pub(crate) mod video;
@@ -211,7 +214,9 @@ pub(crate) async fn dispatch(
         Some(_) | None => route(&mut cx, req, &method, path).await,
     };
     let mut resp = resp;
-    if app.config.profile == Profile::NewApi && path.starts_with("/v1/") {
+    if app.config.profile == Profile::NewApi
+        && (path.starts_with("/v1/") || provider::is_provider_path(path))
+    {
         resp = Box::pin(error::new_api_error_shape(resp, cx.request_id.as_str())).await;
     }
     if cors {
@@ -332,6 +337,9 @@ async fn route(cx: &mut Ctx, req: Request<Incoming>, method: &Method, path: &str
         } else {
             cx.not_found(method, path)
         };
+    }
+    if provider::is_provider_path(path) {
+        return Box::pin(provider::handle(cx, req, method, path)).await;
     }
     let cx: &Ctx = cx;
     // The route table of the OpenAPI document: what it lacks is not served.

@@ -17,7 +17,8 @@ use gatecheck_schemas::rules::media::fnv1a;
 use gatecheck_schemas::rules::quota::Usage;
 use gatecheck_schemas::rules::rejection::ACCEPTED;
 use gatecheck_schemas::rules::task::{
-    progress_text, task_error, TaskDto, TaskEnvelope, TaskProperties, TaskStatus, TASK_NOT_EXIST,
+    progress_text, task_error, TaskDto, TaskEnvelope, TaskProperties, TaskStatus, PLATFORM_JIMENG,
+    PLATFORM_KLING, TASK_NOT_EXIST,
 };
 use gatecheck_schemas::types::VideoStatus;
 use http::{Method, Request};
@@ -59,6 +60,23 @@ fn row_id(id: &str) -> i64 {
     i64::try_from(fnv1a(id.as_bytes()) >> 33).unwrap_or(0) + 1
 }
 
+/// The upstream's last answer about `t` (`data` of the record): the video object for an
+/// OpenAI-video task, Kling's or Volcengine's own task for theirs.
+fn upstream_data(
+    cx: &Ctx,
+    t: &StoredVideo,
+    meta: &TaskMeta,
+    state: &gatecheck_schemas::rules::video::VideoState,
+    updated_s: i64,
+) -> serde_json::Value {
+    let url = t.content_url(&cx.base_url());
+    match meta.platform {
+        PLATFORM_KLING => super::kling::kling_task(t, state, &url, updated_s * 1000),
+        PLATFORM_JIMENG => super::jimeng::jimeng_task(t, state, &url),
+        _ => super::remix::video_object(cx, t, meta.remixed_from.as_deref()),
+    }
+}
+
 /// The task as new-api's task record at the mock's now (DECISIONS D-TASK-2).
 pub(crate) fn task_dto(cx: &Ctx, t: &StoredVideo) -> TaskDto {
     let now = cx.now_ms();
@@ -69,7 +87,7 @@ pub(crate) fn task_dto(cx: &Ctx, t: &StoredVideo) -> TaskDto {
         .map(|m| TaskMeta::clone(&m))
         .unwrap_or_else(|| TaskMeta::default_for(t));
     let state = t.state(now);
-    let status = TaskStatus::of(state.status);
+    let status = TaskStatus::on(meta.platform, state.status);
     let secs = |ms: i64| ms.div_euclid(1000);
     let started_ms = t.plan.started_at_ms.min(t.plan.finish_at_ms);
     let start_time = if now >= started_ms {
@@ -124,6 +142,12 @@ pub(crate) fn task_dto(cx: &Ctx, t: &StoredVideo) -> TaskDto {
             upstream_model_name: t.model.clone(),
             origin_model_name: t.model.clone(),
         },
-        data: super::remix::video_object(cx, t, meta.remixed_from.as_deref()),
+        data: upstream_data(
+            cx,
+            t,
+            &meta,
+            &state,
+            created_at.max(start_time).max(finish_time),
+        ),
     }
 }

@@ -5,7 +5,8 @@ use crate::media_util::*;
 use crate::support::*;
 use gatecheck_mock::{ClockMode, MockServer};
 use gatecheck_schemas::rules::task::{
-    check_envelope, check_envelope_transition, check_task_error, TaskDto, TaskStatus,
+    check_envelope, check_envelope_transition, check_task_error, envelope_task, parse_progress,
+    TaskDto, TaskStatus,
 };
 use gatecheck_schemas::rules::video::is_task_id;
 use gatecheck_schemas::Profile;
@@ -39,7 +40,10 @@ async fn fetch(server: &MockServer, id: &str) -> TaskDto {
     assert_eq!(resp.status, 200, "{}", resp.text());
     let v = resp.json();
     gatecheck_schemas::validate("task-envelope", &v).unwrap_or_else(|e| panic!("{e}: {v}"));
-    check_envelope(&v).unwrap_or_else(|e| panic!("{e}: {v}"))
+    let t = check_envelope(&v).unwrap_or_else(|e| panic!("{e}: {v}"));
+    assert_eq!(envelope_task(&v).ok().as_ref(), Some(&t));
+    assert!(parse_progress(&t.progress).is_some(), "{v}");
+    t
 }
 
 async fn create(server: &MockServer, path: &str, prompt: &str) -> Value {
@@ -183,5 +187,168 @@ async fn remix_makes_a_charged_task_from_a_completed_one() {
                 json!({"code":"task_not_exist","message":"task_origin_not_exist","data":null})
             );
         }
+    }
+}
+
+const KLING: &str = "/kling/v1/videos/text2video";
+
+#[tokio::test]
+async fn kling_create_answers_new_apis_object_and_fetch_the_envelope() {
+    for profile in [Profile::Documented, Profile::NewApi] {
+        let server = server(profile).await;
+        let before = remain(&server);
+        let body = json!({"model_name": "kling-v2-master", "prompt": "koi in the rain", "duration": "5", "aspect_ratio": "16:9"});
+        let resp = post_json(&server, KLING, KEY_ENABLED, body).await;
+        assert_eq!(resp.status, 200, "{}", resp.text());
+        let v = resp.json();
+        let id = v["id"].as_str().unwrap().to_owned();
+        assert!(
+            is_task_id(&id) && v["task_id"] == id && v["object"] == "video",
+            "{v}"
+        );
+        assert_eq!(
+            (v["status"].as_str(), v["progress"].as_i64()),
+            (Some("queued"), Some(0))
+        );
+        assert!(v.get("code").is_none(), "not Kling's envelope: {v}");
+        assert!(remain(&server) < before, "charged at submit");
+        let path = format!("/kling/v1/videos/image2video/{id}");
+        let first = {
+            let resp = get_with(&server, &path, KEY_ENABLED).await;
+            assert_eq!(resp.status, 200, "{}", resp.text());
+            check_envelope(&resp.json()).unwrap()
+        };
+        assert_eq!(
+            (first.status, first.platform.as_str()),
+            (TaskStatus::Submitted, "50")
+        );
+        assert_eq!(
+            (
+                first.action.as_str(),
+                first.data["data"]["task_status"].as_str()
+            ),
+            ("textGenerate", Some("submitted"))
+        );
+        advance(&server, 300.0).await;
+        let resp = get_with(
+            &server,
+            &path.replace("image2video", "text2video"),
+            KEY_ENABLED,
+        )
+        .await;
+        let done = check_envelope(&resp.json()).unwrap();
+        check_envelope_transition(&first, &done).unwrap();
+        assert_eq!(done.status, TaskStatus::Success);
+        assert_eq!(done.data["data"]["task_status"], "succeed");
+        assert_eq!(
+            done.data["data"]["task_result"]["videos"][0]["url"].as_str(),
+            done.result_url.as_deref()
+        );
+    }
+}
+
+#[tokio::test]
+async fn kling_refusals() {
+    let server = server(Profile::NewApi).await;
+    let before = remain(&server);
+    let resp = post_json(
+        &server,
+        KLING,
+        KEY_ENABLED,
+        json!({"model_name": "kling-v2-master", "prompt": " "}),
+    )
+    .await;
+    assert_eq!(resp.status, 400);
+    assert_eq!(
+        resp.json(),
+        json!({"code": "invalid_request", "message": "prompt is required", "data": null})
+    );
+    let resp = post_json(
+        &server,
+        KLING,
+        KEY_ENABLED,
+        json!({"model_name": "kling-v2-master", "prompt": "x", "duration": "7"}),
+    )
+    .await;
+    assert_eq!(resp.status, 400);
+    check_task_error(&resp.json(), "task_failed").unwrap();
+    assert_eq!(remain(&server), before, "refusals are not charged");
+    let resp = Http::new(server.uri())
+        .json(
+            "POST",
+            KLING,
+            &[],
+            json!({"model_name": "kling-v2-master", "prompt": "x"}),
+        )
+        .await;
+    assert_eq!(resp.status, 401);
+    // An image makes it image to video, whatever the path.
+    let body =
+        json!({"model": "kling-v2-master", "prompt": "x", "image": "https://example.com/a.png"});
+    let resp = post_json(&server, KLING, KEY_ENABLED, body).await;
+    let id = resp.json()["id"].as_str().unwrap().to_owned();
+    let t = fetch(&server, &id).await;
+    assert_eq!(t.action, "generate");
+}
+
+#[tokio::test]
+async fn jimeng_submit_and_get_result() {
+    for profile in [Profile::Documented, Profile::NewApi] {
+        let server = server(profile).await;
+        let submit = "/jimeng/?Action=CVSync2AsyncSubmitTask&Version=2022-08-31";
+        let body = json!({"req_key": "jimeng_vgfm_t2v_l20", "prompt": "a paper boat"});
+        let resp = post_json(&server, submit, KEY_ENABLED, body).await;
+        assert_eq!(resp.status, 200, "{}", resp.text());
+        let id = resp.json()["id"].as_str().unwrap().to_owned();
+        assert!(is_task_id(&id));
+        let get = "/jimeng/?Action=CVSync2AsyncGetResult&Version=2022-08-31";
+        let resp = post_json(&server, get, KEY_ENABLED, json!({"task_id": id})).await;
+        assert_eq!(resp.status, 200, "{}", resp.text());
+        let t = check_envelope(&resp.json()).unwrap();
+        assert_eq!(
+            (
+                t.status,
+                t.platform.as_str(),
+                t.data["data"]["status"].as_str()
+            ),
+            (TaskStatus::Queued, "51", Some("in_queue"))
+        );
+        advance(&server, 300.0).await;
+        let resp = post_json(&server, get, KEY_ENABLED, json!({"task_id": id})).await;
+        let t = check_envelope(&resp.json()).unwrap();
+        assert_eq!(
+            (t.status, t.data["data"]["status"].as_str()),
+            (TaskStatus::Success, Some("done"))
+        );
+        // Checks before the key: no Action, a body that is not JSON, a fetch without task_id.
+        let http = Http::new(server.uri());
+        for (path, body, message) in [
+            ("/jimeng/", "{}", "Action query parameter is required"),
+            (submit, "not json", "Invalid request body"),
+            (get, "{}", "task_id is required for CVSync2AsyncGetResult"),
+        ] {
+            let resp = http
+                .send(
+                    "POST",
+                    path,
+                    &[("content-type", "application/json")],
+                    body.as_bytes().to_vec(),
+                )
+                .await;
+            assert_eq!(resp.status, 400, "{path}: {}", resp.text());
+            let (msg, _, _) = v1_error(&resp);
+            assert!(msg.starts_with(message), "{msg}");
+        }
+        let resp = post_json(
+            &server,
+            get,
+            KEY_ENABLED,
+            json!({"task_id": "task_unknown"}),
+        )
+        .await;
+        assert_eq!(
+            (resp.status, resp.json()["code"].as_str()),
+            (400, Some("task_not_exist"))
+        );
     }
 }

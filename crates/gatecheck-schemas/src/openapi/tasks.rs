@@ -103,6 +103,70 @@ pub(super) fn operation(operation_id: &str) -> Option<Value> {
             });
             op
         }
+        "createKlingText2Video" | "createKlingImage2Video" => {
+            let ok = json_response(
+                "new-api's create object (not Kling's `{code, data:{task_id}}`): the public `task_` id as `id` and `task_id`, `object:video`, the model, `queued`, progress 0, `created_at` (DECISIONS D-TASK-6).",
+                schema_ref("VideoTask"),
+            );
+            let mut errors: Vec<&str> = KEY_ERRORS.to_vec();
+            errors.extend(["413:PayloadTooLarge", "500:ServerError"]);
+            let mut op = task_op(
+                operation_id,
+                "Create a Kling video task through new-api (the body is Kling's; an `image` makes it image to video).",
+                task_responses(ok, &[400], &errors),
+            );
+            op["requestBody"] = json!({
+                "required": true,
+                "content": { "application/json": { "schema": schema_ref("KlingVideoRequest") } }
+            });
+            op
+        }
+        "getKlingText2Video" | "getKlingImage2Video" => {
+            let ok = json_response(
+                "The task record in new-api's envelope; `data.data` is Kling's own task (`task_status` submitted, processing, succeed, failed) (DECISIONS D-TASK-6).",
+                schema_ref("TaskEnvelope"),
+            );
+            let mut errors: Vec<&str> = KEY_ERRORS.to_vec();
+            errors.push("500:ServerError");
+            let mut op = task_op(
+                operation_id,
+                "Fetch a Kling task as new-api's task record (either path reads any task of the key's user).",
+                task_responses(ok, &[400], &errors),
+            );
+            op["parameters"] = json!([{ "$ref": "#/components/parameters/TaskId" }]);
+            op
+        }
+        "jimengAction" => {
+            let ok = json_response(
+                "`CVSync2AsyncSubmitTask`: new-api's create object; `CVSync2AsyncGetResult`: the task record in new-api's envelope (DECISIONS D-TASK-7).",
+                json!({ "anyOf": [schema_ref("VideoTask"), schema_ref("TaskEnvelope")] }),
+            );
+            let mut errors: Vec<&str> = KEY_ERRORS.to_vec();
+            errors.extend(["413:PayloadTooLarge", "500:ServerError"]);
+            let mut responses = task_responses(ok, &[], &errors);
+            responses["400"] = json_response(
+                "No `Action`, a body that is not JSON, a fetch without `task_id` (the `/v1` error, before the key is read), or new-api's task error.",
+                json!({ "anyOf": [schema_ref("V1Error"), schema_ref("TaskError")] }),
+            );
+            let mut op = task_op(
+                operation_id,
+                "Jimeng (Volcengine) through new-api: submit or fetch a video task.",
+                responses,
+            );
+            op["parameters"] = json!([
+                { "name": "Action", "in": "query", "required": true,
+                  "description": "`CVSync2AsyncSubmitTask` or `CVSync2AsyncGetResult` (any other value submits).",
+                  "schema": { "type": "string", "minLength": 1 } },
+                { "name": "Version", "in": "query", "required": false,
+                  "description": "Volcengine's API version (`2022-08-31`); new-api does not read it.",
+                  "schema": { "type": "string" } }
+            ]);
+            op["requestBody"] = json!({
+                "required": true,
+                "content": { "application/json": { "schema": schema_ref("JimengRequest") } }
+            });
+            op
+        }
         _ => return None,
     };
     Some(op)

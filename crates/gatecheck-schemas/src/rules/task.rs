@@ -50,10 +50,28 @@ pub const ACTION_REMIX: &str = "remixGenerate";
 /// The platform of a task on an OpenAI-video (Sora) channel: the channel type as text
 /// (relay/relay_adaptor.go GetTaskPlatform; constant `ChannelTypeSora` = 55).
 pub const PLATFORM_SORA: &str = "55";
+
 /// The platform of a Kling task (`ChannelTypeKling` = 50).
 pub const PLATFORM_KLING: &str = "50";
 /// The platform of a Jimeng task (`ChannelTypeJimeng` = 51).
 pub const PLATFORM_JIMENG: &str = "51";
+
+/// The Jimeng action that submits a task (`?Action=`).
+pub const JIMENG_SUBMIT: &str = "CVSync2AsyncSubmitTask";
+/// The Jimeng action that fetches a task; any other action submits
+/// (middleware/jimeng_adapter.go JimengRequestConvert).
+pub const JIMENG_GET_RESULT: &str = "CVSync2AsyncGetResult";
+/// The 400 message of a Jimeng request without `?Action=`.
+pub const MSG_ACTION_REQUIRED: &str = "Action query parameter is required";
+/// The 400 message of a Jimeng request whose body is not a JSON object.
+pub const MSG_INVALID_BODY: &str = "Invalid request body";
+/// The 400 message of a Jimeng fetch without `task_id`.
+pub const MSG_TASK_ID_REQUIRED: &str = "task_id is required for CVSync2AsyncGetResult";
+/// The message of a task submit without a prompt (relay/common validatePrompt).
+pub const PROMPT_REQUIRED: &str = "prompt is required";
+/// The code of a provider refusal of a submit (relay/channel/task/kling DoResponse: Kling's
+/// `code != 0`, 400).
+pub const TASK_FAILED: &str = "task_failed";
 
 /// new-api's task status (model/task.go `TaskStatus`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -96,6 +114,16 @@ impl TaskStatus {
             VideoStatus::InProgress => TaskStatus::InProgress,
             VideoStatus::Completed => TaskStatus::Success,
             VideoStatus::Failed | VideoStatus::Error => TaskStatus::Failure,
+        }
+    }
+
+    /// The status new-api's poller stores for a task of `platform` whose video status is `s`:
+    /// a queued Kling task is `SUBMITTED` (relay/channel/task/kling ParseTaskResult:
+    /// `submitted`), every other platform's `QUEUED`.
+    pub fn on(platform: &str, s: VideoStatus) -> Self {
+        match (platform, TaskStatus::of(s)) {
+            (PLATFORM_KLING, TaskStatus::Queued) => TaskStatus::Submitted,
+            (_, status) => status,
         }
     }
 

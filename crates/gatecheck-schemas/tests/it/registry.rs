@@ -7,7 +7,7 @@ use serde_json::{json, Value};
 use std::collections::BTreeSet;
 use std::path::Path;
 
-const EXPECTED: [&str; 25] = [
+const EXPECTED: [&str; 27] = [
     "key-record",
     "token-update-request",
     "token-update-envelope",
@@ -33,6 +33,8 @@ const EXPECTED: [&str; 25] = [
     "task-envelope",
     "task-error",
     "video-remix-request",
+    "kling-video-request",
+    "jimeng-request",
 ];
 
 fn schemas_dir() -> &'static Path {
