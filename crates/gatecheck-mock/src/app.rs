@@ -33,6 +33,8 @@ pub(crate) struct App {
     pub(crate) persist: Option<Arc<Persist>>,
     /// What the task routes add to video tasks (DECISIONS D-TASK).
     pub(crate) tasks: crate::tasks::TaskMetas,
+    /// Kling callbacks (DECISIONS D-TASK-9).
+    pub(crate) callbacks: crate::callbacks::Callbacks,
 }
 
 impl App {
@@ -61,6 +63,7 @@ impl App {
             renderer: Default::default(),
             persist: None,
             tasks: Default::default(),
+            callbacks: crate::callbacks::Callbacks::new(&config.callback_allow),
             config,
         }
     }
@@ -75,6 +78,7 @@ impl App {
             self.faults.add(fault.clone());
         }
         self.ratelimit.clear();
+        self.callbacks.clear();
         self.clock.set_offset_ms(0);
     }
 

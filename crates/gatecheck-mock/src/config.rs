@@ -84,6 +84,9 @@ pub struct MockConfig {
     /// The wait between two events of a streamed answer (speech, transcription and image
     /// generation with streaming on), so that a client sees them arrive one by one.
     pub stream_event_gap: Duration,
+    /// Where Kling callbacks may go besides loopback: CIDRs, addresses or host names
+    /// (`gatecheck serve --allow-callbacks-to`; DECISIONS D-TASK-9).
+    pub callback_allow: Vec<String>,
 }
 
 impl Default for MockConfig {
@@ -106,6 +109,7 @@ impl Default for MockConfig {
             max_connections: DEFAULT_MAX_CONNECTIONS,
             state_file: None,
             stream_event_gap: DEFAULT_STREAM_EVENT_GAP,
+            callback_allow: Vec::new(),
         }
     }
 }

@@ -29,6 +29,7 @@
 mod app;
 mod auth;
 pub mod bench;
+pub mod callbacks;
 mod catalog;
 mod clock;
 mod config;

@@ -328,6 +328,9 @@ pub const DECISIONS: &[Decision] = &[
     row("D-TASK-8", "The models of the provider routes", "relay/channel/task/kling/adaptor.go GetModelList; relay/channel/task/jimeng (req_key)",
         "The catalog lists `kling-v2-master` (durations 5 and 10, 1280x720) and `jimeng_vgfm_t2v_l20` (5 s, 1280x720, per request), both video models that POST /v1/videos takes too (new-api routes a model to its channel whatever the route).",
         "Same.", Same),
+    row("D-TASK-9", "Kling callback_url", "relay/channel/task/kling/adaptor.go convertToRequestPayload (the client's callback_url and external_task_id are forwarded to Kling, which POSTs there)",
+        "new-api forwards the client's `callback_url` to Kling, and Kling POSTs its task object to it when the task ends; new-api itself sends nothing. The mock plays Kling's part: when a Kling task created with a `callback_url` reaches a terminal state on the mock's clock it POSTs Kling's task object (`{task_id, task_status, task_status_msg, task_result, created_at, updated_at}`) once, with a 3 s timeout per attempt, at most 3 attempts 200 ms then 400 ms apart; at most 1000 wait, the last 256 outcomes are kept (MockServer::callbacks) and every outcome is journaled (`POST <path>`, fault text `callback ... delivered|failed|refused`). Only loopback hosts and the `--allow-callbacks-to CIDR|HOST` list receive them; any other URL (or https) is refused, logged and journaled, never contacted. Polling stays the source of truth: the runner does not judge callbacks.",
+        "Same.", Same),
 ];
 
 /// The row with `id`, or the first row of a section id (`D-VIDEO`, `P`, `NA`).

@@ -133,6 +133,9 @@ pub(crate) fn submit(cx: &Ctx, s: Submit<'_>) -> MockResponse {
         size,
         plan: cx.fixtures().video.plan(now_ms, seconds, s.prompt),
     };
+    if let Some(url) = &s.callback_url {
+        cx.app.callbacks.register(&cx.app, &task.id, url);
+    }
     let meta = crate::tasks::TaskMeta {
         callback_url: s.callback_url,
         ..crate::tasks::TaskMeta::provider(&task, s.platform, s.action)

@@ -352,3 +352,137 @@ async fn jimeng_submit_and_get_result() {
         );
     }
 }
+
+/// A receiver of callbacks on loopback: answers `status` to every POST and keeps the bodies.
+async fn receiver(status: u16) -> (String, std::sync::Arc<parking_lot::Mutex<Vec<Value>>>) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}/hook", listener.local_addr().unwrap());
+    let got = std::sync::Arc::new(parking_lot::Mutex::new(Vec::new()));
+    let keep = got.clone();
+    tokio::spawn(async move {
+        while let Ok((mut s, _)) = listener.accept().await {
+            let mut buf = Vec::new();
+            let mut chunk = [0u8; 4096];
+            let body = loop {
+                let n = s.read(&mut chunk).await.unwrap_or(0);
+                if n == 0 {
+                    break None;
+                }
+                buf.extend_from_slice(&chunk[..n]);
+                let text = String::from_utf8_lossy(&buf).into_owned();
+                let Some(end) = text.find("\r\n\r\n") else {
+                    continue;
+                };
+                let len = text[..end]
+                    .lines()
+                    .find_map(|l| {
+                        l.to_ascii_lowercase()
+                            .strip_prefix("content-length:")
+                            .map(|v| v.trim().parse::<usize>().unwrap_or(0))
+                    })
+                    .unwrap_or(0);
+                if buf.len() >= end + 4 + len {
+                    break Some(buf[end + 4..end + 4 + len].to_vec());
+                }
+            };
+            if let Some(b) = body {
+                keep.lock()
+                    .push(serde_json::from_slice(&b).unwrap_or(Value::Null));
+            }
+            let resp =
+                format!("HTTP/1.1 {status} X\r\ncontent-length: 0\r\nconnection: close\r\n\r\n");
+            let _ = s.write_all(resp.as_bytes()).await;
+        }
+    });
+    (url, got)
+}
+
+async fn kling_with_callback(server: &MockServer, url: &str) -> String {
+    let body = json!({"model_name": "kling-v2-master", "prompt": "a heron", "callback_url": url});
+    let resp = post_json(server, KLING, KEY_ENABLED, body).await;
+    assert_eq!(resp.status, 200, "{}", resp.text());
+    resp.json()["id"].as_str().unwrap().to_owned()
+}
+
+async fn wait_callbacks(
+    server: &MockServer,
+    n: usize,
+) -> Vec<gatecheck_mock::callbacks::CallbackRecord> {
+    for _ in 0..200 {
+        let cbs = server.callbacks();
+        if cbs.len() >= n {
+            return cbs;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(25)).await;
+    }
+    server.callbacks()
+}
+
+#[tokio::test]
+async fn kling_callback_is_posted_once_when_the_task_ends() {
+    use gatecheck_mock::callbacks::CallbackResult;
+    let server = server(Profile::NewApi).await;
+    let (url, got) = receiver(200).await;
+    let id = kling_with_callback(&server, &url).await;
+    tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+    assert!(
+        server.callbacks().is_empty() && got.lock().is_empty(),
+        "nothing before the end"
+    );
+    advance(&server, 300.0).await;
+    let cbs = wait_callbacks(&server, 1).await;
+    assert_eq!(cbs.len(), 1, "{cbs:?}");
+    assert_eq!(cbs[0].result, CallbackResult::Delivered { status: 200 });
+    assert_eq!((cbs[0].task_id.as_str(), cbs[0].attempts), (id.as_str(), 1));
+    assert_eq!(cbs[0].payload["task_status"], "succeed");
+    assert_eq!(got.lock().as_slice(), [cbs[0].payload.clone()]);
+    let journaled = server
+        .received_requests()
+        .into_iter()
+        .any(|e| e.path == "/hook" && e.fault.as_deref().is_some_and(|f| f.contains("delivered")));
+    assert!(journaled, "the callback is journaled");
+    // Polling stays the source of truth, and nothing is sent twice.
+    assert_eq!(fetch(&server, &id).await.status, TaskStatus::Success);
+    tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+    assert_eq!(got.lock().len(), 1);
+}
+
+#[tokio::test]
+async fn kling_callbacks_are_bounded_refused_off_loopback_and_retried() {
+    use gatecheck_mock::callbacks::{CallbackResult, MAX_ATTEMPTS};
+    let server = server(Profile::Documented).await;
+    // Not loopback, not allowed: refused at once, never contacted.
+    kling_with_callback(&server, "http://203.0.113.7/hook").await;
+    let cbs = server.callbacks();
+    assert!(
+        matches!(cbs[0].result, CallbackResult::Refused { .. }),
+        "{cbs:?}"
+    );
+    assert_eq!(cbs[0].attempts, 0);
+    // A receiver that answers 500 is tried MAX_ATTEMPTS times, then given up.
+    let (url, got) = receiver(500).await;
+    kling_with_callback(&server, &url).await;
+    advance(&server, 300.0).await;
+    let cbs = wait_callbacks(&server, 2).await;
+    assert_eq!(cbs.len(), 2, "{cbs:?}");
+    assert_eq!(cbs[1].attempts, MAX_ATTEMPTS);
+    assert!(
+        matches!(
+            cbs[1].result,
+            CallbackResult::Failed {
+                status: Some(500),
+                ..
+            }
+        ),
+        "{cbs:?}"
+    );
+    assert_eq!(got.lock().len(), MAX_ATTEMPTS as usize);
+    // An allowed non-loopback entry is taken; a bad one is refused by the parser.
+    assert!("10.0.0.0/8"
+        .parse::<gatecheck_mock::callbacks::AllowEntry>()
+        .is_ok());
+    assert!("10.0.0.0/99"
+        .parse::<gatecheck_mock::callbacks::AllowEntry>()
+        .is_err());
+}
