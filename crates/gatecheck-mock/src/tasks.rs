@@ -69,11 +69,18 @@ struct Inner {
 #[derive(Debug, Default)]
 pub(crate) struct TaskMetas {
     inner: Mutex<Inner>,
+    /// Whether any remix was ever recorded: a poll of `/v1/videos/{id}` asks only then (the
+    /// poll is the hot path; most mocks never see a remix).
+    any_remix: std::sync::atomic::AtomicBool,
 }
 
 impl TaskMetas {
     /// Records `meta` for the task `id` (replacing an older entry of that id).
     pub fn insert(&self, id: &str, meta: TaskMeta) {
+        if meta.remixed_from.is_some() {
+            self.any_remix
+                .store(true, std::sync::atomic::Ordering::Relaxed);
+        }
         let mut inner = self.inner.lock();
         if inner.by_id.insert(id.to_owned(), Arc::new(meta)).is_some() {
             inner.order.retain(|x| x != id);
@@ -91,6 +98,14 @@ impl TaskMetas {
         let found = self.inner.lock().by_id.get(&task.id).cloned()?;
         (found.created_at_ms == task.plan.created_at_ms && found.owner == task.owner)
             .then_some(found)
+    }
+
+    /// The id of the task `task` remixes, if it is a remix.
+    pub fn remixed_from(&self, task: &StoredVideo) -> Option<String> {
+        if !self.any_remix.load(std::sync::atomic::Ordering::Relaxed) {
+            return None;
+        }
+        self.get(task).and_then(|m| m.remixed_from.clone())
     }
 
     /// Number of entries.

@@ -91,7 +91,11 @@ async fn the_request_budget_is_never_exceeded() {
     // Discovery (one probe per route family, the models) and key clean-up are outside the
     // budget; at most a handful of them.
     let outside = gatecheck_conformance::discovery::RouteFamily::ALL.len() + 4;
-    assert!(after - before <= 25 + outside, "{} requests", after - before);
+    assert!(
+        after - before <= 25 + outside,
+        "{} requests",
+        after - before
+    );
     assert!(report.summary.skipped > 0);
     assert!(report
         .checks

@@ -286,15 +286,7 @@ fn find(cx: &Ctx, id: &str) -> Option<std::sync::Arc<StoredVideo>> {
 fn retrieve(cx: &Ctx, id: &str) -> MockResponse {
     match find(cx, id) {
         // A remix shows its source (DECISIONS D-TASK-4).
-        Some(t)
-            if cx
-                .app
-                .tasks
-                .get(&t)
-                .is_some_and(|m| m.remixed_from.is_some()) =>
-        {
-            super::remix::answer(cx, &t)
-        }
+        Some(t) if cx.app.tasks.remixed_from(&t).is_some() => super::remix::answer(cx, &t),
         Some(t) => task_response(cx, &t, id),
         None => error::task_not_found(cx.profile()),
     }
