@@ -217,6 +217,24 @@ def main():
     assert abs(mp4_duration(data) - 4.0) < 1e-6
     ok("videos.download_content (MP4 boxes, 4 s)")
 
+    # --- remix (DECISIONS D-TASK-4): a new task from a completed one --------------------------
+    remix = client.videos.remix(video.id, prompt="the same lake at night")
+    assert remix.id.startswith("task_") and remix.id != video.id, remix
+    assert remix.remixed_from_video_id == video.id and remix.model == video.model, remix
+    assert remix.status == "queued" and remix.progress == 0, remix
+    for _ in range(100):
+        v = client.videos.retrieve(remix.id)
+        if v.status in ("completed", "failed", "error"):
+            break
+        control(base, "POST", "/__mock/clock/advance", {"seconds": 2})
+    assert v.status == "completed" and v.remixed_from_video_id == video.id, v
+    try:
+        client.videos.remix("task_00000000000000000000000000000000", prompt="nothing")
+        raise AssertionError("a remix of an unknown task was accepted")
+    except openai.BadRequestError as e:
+        assert e.status_code == 400 and e.body is not None, e
+    ok("videos.remix -> queued task with remixed_from_video_id, completes; unknown -> 400")
+
     # --- streams (DECISIONS D-STREAM) ----------------------------------------------------------
     with client.audio.speech.with_streaming_response.create(
         model="gpt-4o-mini-tts", voice="alloy", input="Streaming speech, event by event.",

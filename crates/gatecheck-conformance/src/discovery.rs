@@ -48,11 +48,20 @@ pub enum RouteFamily {
     /// `GET /mj/task/{id}/fetch` and the Midjourney submits (provider image task routes,
     /// "not shown": not pinned; DECISIONS D-MJ).
     Midjourney,
+    /// new-api's unified video routes, `POST /v1/video/generations` (named by the spec, not
+    /// described: not pinned; DECISIONS D-TASK).
+    VideoGenerations,
+    /// `POST /v1/videos/{video_id}/remix` (not pinned; DECISIONS D-TASK-4).
+    VideoRemix,
+    /// new-api's Kling routes, `/kling/v1/videos/*` (not pinned; DECISIONS D-TASK-6).
+    Kling,
+    /// new-api's Jimeng route, `POST /jimeng/?Action=...` (not pinned; DECISIONS D-TASK-7).
+    Jimeng,
 }
 
 impl RouteFamily {
     /// Every family, in probe order.
-    pub const ALL: [RouteFamily; 10] = [
+    pub const ALL: [RouteFamily; 14] = [
         RouteFamily::AudioTranslations,
         RouteFamily::AudioSpeech,
         RouteFamily::AudioTranscriptions,
@@ -63,6 +72,10 @@ impl RouteFamily {
         RouteFamily::KeyUpdate,
         RouteFamily::ImageEdits,
         RouteFamily::Midjourney,
+        RouteFamily::VideoGenerations,
+        RouteFamily::VideoRemix,
+        RouteFamily::Kling,
+        RouteFamily::Jimeng,
     ];
 
     /// The route as the spec names it.
@@ -78,6 +91,10 @@ impl RouteFamily {
             RouteFamily::KeyUpdate => "PUT /api/token/",
             RouteFamily::ImageEdits => "POST /v1/images/edits",
             RouteFamily::Midjourney => "GET /mj/task/{id}/fetch",
+            RouteFamily::VideoGenerations => "POST /v1/video/generations",
+            RouteFamily::VideoRemix => "POST /v1/videos/{video_id}/remix",
+            RouteFamily::Kling => "POST /kling/v1/videos/text2video",
+            RouteFamily::Jimeng => "POST /jimeng/",
         }
     }
 
@@ -85,8 +102,27 @@ impl RouteFamily {
     pub fn pinned(self) -> bool {
         !matches!(
             self,
-            RouteFamily::AudioTranscriptions | RouteFamily::ImageEdits | RouteFamily::Midjourney
+            RouteFamily::AudioTranscriptions
+                | RouteFamily::ImageEdits
+                | RouteFamily::Midjourney
+                | RouteFamily::VideoGenerations
+                | RouteFamily::VideoRemix
+                | RouteFamily::Kling
+                | RouteFamily::Jimeng
         )
+    }
+
+    /// Whether the answer to this family's probe says the route is served: not 404, 405 or
+    /// 501, and, outside `/v1`, not a 2xx `text/html` page: new-api answers its web dashboard
+    /// (200) to any unknown path outside `/v1`, `/api` and `/assets` (router/web-router.go
+    /// NoRoute), and these probes cannot succeed.
+    fn served_by(self, ex: &Exchange) -> bool {
+        let dashboard = matches!(self, RouteFamily::Kling | RouteFamily::Jimeng)
+            && ex.status.is_success()
+            && ex
+                .content_type()
+                .is_some_and(|ct| ct.starts_with("text/html"));
+        !not_served_status(ex.status.as_u16()) && !dashboard
     }
 
     /// Whether the route is a model route (`/v1`, API key) rather than an account route.
@@ -113,6 +149,18 @@ impl RouteFamily {
             }
             RouteFamily::ImageEdits => RequestSpec::post("/v1/images/edits"),
             RouteFamily::Midjourney => RequestSpec::get("/mj/task/0/fetch"),
+            RouteFamily::VideoGenerations => {
+                RequestSpec::post("/v1/video/generations").json(json!({}))
+            }
+            RouteFamily::VideoRemix => {
+                RequestSpec::post("/v1/videos/task_00000000000000000000000000000000/remix")
+                    .json(json!({}))
+            }
+            RouteFamily::Kling => RequestSpec::post("/kling/v1/videos/text2video").json(json!({})),
+            // Without `task_id`: refused before the key is read, changes nothing.
+            RouteFamily::Jimeng => {
+                RequestSpec::post("/jimeng/?Action=CVSync2AsyncGetResult").json(json!({}))
+            }
         }
     }
 }
@@ -193,7 +241,7 @@ async fn probe_one(
     let ex = t.send_probe(&spec).await?;
     let mut probe = RouteProbe {
         family,
-        served: !not_served_status(ex.status.as_u16()),
+        served: family.served_by(&ex),
         exchanges: vec![(spec.clone(), ex)],
     };
     // An unknown task id is a 404 on a served poll route: only the unauthenticated answer
@@ -212,7 +260,7 @@ async fn probe_one(
     };
     let spec = spec.auth(auth);
     let ex = t.send_probe(&spec).await?;
-    probe.served = !not_served_status(ex.status.as_u16());
+    probe.served = family.served_by(&ex);
     probe.exchanges.push((spec, ex));
     Ok(probe)
 }
@@ -471,7 +519,7 @@ pub fn needs(id: &str, route: &str) -> Needs {
         return Needs::AnyModelRoute;
     }
     let mut out = Vec::new();
-    let table: [(&str, F); 9] = [
+    let table: [(&str, F); 13] = [
         ("/v1/audio/translations", F::AudioTranslations),
         ("/v1/audio/speech", F::AudioSpeech),
         ("/v1/audio/transcriptions", F::AudioTranscriptions),
@@ -481,6 +529,10 @@ pub fn needs(id: &str, route: &str) -> Needs {
         ("/api/models", F::Catalog),
         ("/api/token/", F::KeyUpdate),
         ("POST /v1/videos", F::VideoCreate),
+        ("/v1/video/generations", F::VideoGenerations),
+        ("/remix", F::VideoRemix),
+        ("/kling/", F::Kling),
+        ("/jimeng/", F::Jimeng),
     ];
     for (path, family) in table {
         if route.contains(path) {

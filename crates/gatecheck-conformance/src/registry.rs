@@ -2,8 +2,8 @@
 //! (stable ids, what each checks, its spec reference and its kind).
 
 use crate::checks::{
-    audio, auth, catalog as model_catalog, image_edits, images, key, midjourney, quota, route,
-    stream, token, v1, video, CheckDef, CheckInfo,
+    audio, auth, catalog as model_catalog, image_edits, images, key, midjourney, provider, quota,
+    remix, route, stream, token, v1, video, video_unified, CheckDef, CheckInfo,
 };
 use std::sync::OnceLock;
 
@@ -26,6 +26,9 @@ pub(crate) fn registry() -> &'static [CheckDef] {
             v1::CHECKS,
             route::CHECKS,
             stream::CHECKS,
+            video_unified::CHECKS,
+            remix::CHECKS,
+            provider::CHECKS,
         ] {
             v.extend_from_slice(family);
         }
@@ -99,6 +102,7 @@ pub fn decision_id(id: &str, spec: &str) -> Option<&'static str> {
         ("Catalog", "D-CATALOG"),
         ("Quota and limits", "D-QUOTA"),
         ("Streaming", "D-STREAM"),
+        ("Provider and unified task routes", "D-TASK"),
     ];
     const AREAS: &[(&str, &str)] = &[
         ("auth.", "D-AUTH"),
@@ -113,6 +117,7 @@ pub fn decision_id(id: &str, spec: &str) -> Option<&'static str> {
         ("catalog.", "D-CATALOG"),
         ("quota.", "D-QUOTA"),
         ("stream.", "D-STREAM"),
+        ("task.", "D-TASK"),
     ];
     if let Some(rest) = spec.split("DECISIONS: ").nth(1) {
         if let Some((_, d)) = SECTIONS.iter().find(|(name, _)| rest.starts_with(name)) {

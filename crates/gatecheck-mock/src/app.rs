@@ -33,6 +33,10 @@ pub(crate) struct App {
     pub(crate) renderer: crate::render::Renderer,
     /// The durable-state writer (with `--state-file`).
     pub(crate) persist: Option<Arc<Persist>>,
+    /// What the task routes add to video tasks (DECISIONS D-TASK).
+    pub(crate) tasks: crate::tasks::TaskMetas,
+    /// Kling callbacks (DECISIONS D-TASK-9).
+    pub(crate) callbacks: crate::callbacks::Callbacks,
 }
 
 impl App {
@@ -61,6 +65,8 @@ impl App {
             shutdown,
             renderer: Default::default(),
             persist: None,
+            tasks: Default::default(),
+            callbacks: crate::callbacks::Callbacks::new(&config.callback_allow),
             config,
         }
     }
@@ -84,6 +90,7 @@ impl App {
         }
         self.ratelimit.clear();
         self.scripts.clear();
+        self.callbacks.clear();
         self.clock.set_offset_ms(0);
     }
 

@@ -123,6 +123,9 @@ pub struct MockConfig {
     pub stream_event_gap: Duration,
     /// Whether stream waits are wall time or the mock's clock ([`StreamPacing`]).
     pub stream_pacing: StreamPacing,
+    /// Where Kling callbacks may go besides loopback: CIDRs, addresses or host names
+    /// (`gatecheck serve --allow-callbacks-to`; DECISIONS D-TASK-9).
+    pub callback_allow: Vec<String>,
 }
 
 impl Default for MockConfig {
@@ -146,6 +149,7 @@ impl Default for MockConfig {
             state_file: None,
             stream_event_gap: DEFAULT_STREAM_EVENT_GAP,
             stream_pacing: StreamPacing::Wall,
+            callback_allow: Vec::new(),
         }
     }
 }

@@ -500,6 +500,23 @@ impl MockServerBuilder {
         self
     }
 
+    /// Lets Kling callbacks go to `entry` too (a CIDR, an address or a host name; loopback is
+    /// always allowed), as `gatecheck serve --allow-callbacks-to` does.
+    ///
+    /// ```no_run
+    /// # async fn demo() {
+    /// let server = gatecheck_mock::MockServer::builder()
+    ///     .allow_callbacks_to("10.0.0.0/8")
+    ///     .start()
+    ///     .await;
+    /// # let _ = server;
+    /// # }
+    /// ```
+    pub fn allow_callbacks_to(mut self, entry: impl Into<String>) -> Self {
+        self.config.callback_allow.push(entry.into());
+        self
+    }
+
     /// Starts the server on the current tokio runtime.
     ///
     /// ```no_run
@@ -558,6 +575,8 @@ impl MockServerBuilder {
         if let Some(state) = stored.or(self.state) {
             app.restore(state);
         }
+        app.callbacks.set_base(format!("http://{addr}"));
+        tokio::spawn(crate::callbacks::pump(Arc::downgrade(&app), rx.clone()));
         let task = tokio::spawn(crate::server::serve(listener, app.clone(), rx.clone()));
         let front = replay.map(|(options, recording, front_listener)| {
             let front = Arc::new(crate::replay::Front::new(
@@ -814,6 +833,27 @@ impl MockServer {
             .as_ref()
             .map(|(f, _)| f.matcher().unused())
             .unwrap_or_default()
+    }
+
+    /// The Kling callbacks the mock made (at most the last 256), oldest first: the task, the
+    /// URL, the JSON sent, the attempts and the result (delivered, failed or refused). Polling
+    /// stays the source of truth; this shows what a client's callback endpoint was sent.
+    ///
+    /// ```no_run
+    /// # async fn demo() {
+    /// use gatecheck_mock::callbacks::CallbackResult;
+    /// let server = gatecheck_mock::MockServer::start().await;
+    /// // ... create a Kling task with "callback_url": "http://127.0.0.1:<port>/hook" and
+    /// // let it end (on the virtual clock: POST /__mock/clock/advance) ...
+    /// for cb in server.callbacks() {
+    ///     if let CallbackResult::Delivered { status } = cb.result {
+    ///         println!("{} -> {} ({status}): {}", cb.task_id, cb.url, cb.payload["task_status"]);
+    ///     }
+    /// }
+    /// # }
+    /// ```
+    pub fn callbacks(&self) -> Vec<crate::callbacks::CallbackRecord> {
+        self.app.callbacks.records()
     }
 
     /// Dumps the whole state (accounts, keys, video tasks, clock offset).

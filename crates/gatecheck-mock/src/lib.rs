@@ -29,6 +29,7 @@
 mod app;
 mod auth;
 pub mod bench;
+pub mod callbacks;
 mod catalog;
 mod clock;
 mod config;
@@ -53,6 +54,7 @@ mod seeds;
 mod server;
 mod sse;
 mod state;
+mod tasks;
 pub mod video;
 
 pub use auth::NEW_API_USER;

@@ -79,7 +79,7 @@ const fn row(
 use Verdict::{Accepted, Deviation, Failure, Rejected, Same};
 
 /// The section ids and their headings, in document order.
-pub const SECTIONS: [(&str, &str); 14] = [
+pub const SECTIONS: [(&str, &str); 15] = [
     ("D-AUTH", "Identity and auth"),
     ("D-ERR", "Error bodies"),
     ("D-TOKEN", "PUT /api/token/"),
@@ -94,6 +94,7 @@ pub const SECTIONS: [(&str, &str); 14] = [
     ("D-ROUTE", "Route table and early errors"),
     ("D-EDIT", "Image edits"),
     ("D-MJ", "Midjourney task routes"),
+    ("D-TASK", "Provider and unified task routes"),
 ];
 
 /// Every decision, in document order.
@@ -390,6 +391,40 @@ pub const DECISIONS: &[Decision] = &[
         "The catalog lists `mj_imagine`, `mj_upscale`, `mj_variation`, `mj_reroll`, `mj_modal`, `mj_describe`, `mj_blend`, `mj_shorten`, `mj_edits`, `mj_video` (type image, per request: 0.1 USD; upscale and describe 0.05).",
         "The same names, priced by the operator.",
         Same),
+    // Provider and unified task routes (the spec: "provider-specific video ... task routes
+    // exist; their paths and payloads: not shown"). Both profiles follow new-api; a target
+    // that lacks a route skips with `route-not-served`, one that answers otherwise deviates.
+    row("D-TASK", "Provider and unified task routes (section)",
+        "router/video-router.go SetVideoRouter; controller/relay.go RelayTask, RelayTaskFetch; relay/relay_task.go",
+        "The rows below: new-api's behaviour in both profiles (the spec names these routes without describing them).",
+        "Same.", Same),
+    row("D-TASK-1", "POST /v1/video/generations", "router/video-router.go; relay/relay_task.go RelayTaskSubmit; relay/channel/task/sora/adaptor.go DoResponse; model/task.go GenerateTaskID",
+        "The same controller and adaptor as POST /v1/videos: the same bodies, validation, errors and charge at submit (D-VIDEO rows); the answer is the OpenAI video object of the new task, `id` = `task_id` = `task_` + 32 letters and digits, `queued`, progress 0. The task is one of the /v1/videos tasks (same clock, outcome controls, faults) and is also read by GET /v1/videos/{id}.",
+        "Same.", Same),
+    row("D-TASK-2", "GET /v1/video/generations/{task_id}: the task envelope", "relay/relay_task.go videoFetchByIDRespBodyBuilder, TaskModel2Dto; dto/task.go TaskResponse, TaskDto; model/task.go Task, Properties, GetResultURL; relay/channel/task/taskcommon BuildProxyURL",
+        "200 `{\"code\":\"success\",\"message\":\"\",\"data\":TaskDto}` (a RequestURI that is not /v1/videos/ gets the TaskDto, never the video object): `id` (row id; the mock derives a positive number from the task id), `created_at`, `updated_at`, `task_id`, `platform` (the channel type as text: `55` Sora), `user_id`, `group`, `channel_id`, `quota` (charged at submit), `action` (`textGenerate`; `remixGenerate` for a remix; the mock never reports `generate`: it reads no image input), `status` upper case (`QUEUED`, `IN_PROGRESS`, `SUCCESS`, `FAILURE`: what the poller stores; new-api shows `NOT_START` until its first poll, the mock's tasks are polled at once), `fail_reason` (the error message of a failed task, else empty), `result_url` only once `SUCCESS` (`<base>/v1/videos/{task_id}/content`), `submit_time`, `start_time`, `finish_time` (0 until reached), `progress` `\"NN%\"` (`\"100%\"` when `SUCCESS`), `properties` `{input:\"\", upstream_model_name, origin_model_name}`, `data` (the upstream's last answer: the video object as GET /v1/videos/{id} shows it; new-api's carries the upstream's own id). A failed task stays `FAILURE` with its last progress.",
+        "Same.", Same),
+    row("D-TASK-3", "Unknown task id on the task routes", "relay/relay_task.go videoFetchByIDRespBodyBuilder; service/error.go TaskErrorWrapperLocal; dto/task.go TaskError",
+        "400 `{\"code\":\"task_not_exist\",\"message\":\"task_not_exist\",\"data\":null}` for an id that does not exist or belongs to another user (GetByTaskId is scoped by user), in both profiles.",
+        "Same.", Same),
+    row("D-TASK-4", "POST /v1/videos/{video_id}/remix", "relay/relay_task.go ResolveOriginTask; relay/channel/task/sora/adaptor.go validateRemixRequest, BuildRequestURL, EstimateBilling, DoResponse; controller/relay.go RelayTask",
+        "JSON `{prompt}` (not blank, else 400 `{code:\"invalid_request\", message:\"field prompt is required\", data:null}`). The source is looked up for the key's user: unknown or another user's is 400 `{code:\"task_not_exist\", message:\"task_origin_not_exist\", data:null}`. The new task takes the source's model, seconds and size, is charged at submit like a create of that model and duration (OtherRatios from the source's billing context), runs on the same clock, and is answered as the video object (`queued`, progress 0, a new `task_` id) with `remixed_from_video_id` = the source's id, shown on later polls too. new-api relays the upstream's `remixed_from_video_id`, the upstream id of the source, which the client never saw; the mock has no separate upstream id and shows the public one. Action `remixGenerate`.",
+        "Same.", Same),
+    row("D-TASK-5", "Remix of a source that is not completed", "relay/relay_task.go RelayTaskSubmit (non-200 upstream: TaskErrorWrapper `fail_to_fetch_task`); controller/relay.go RelayTask (defer Billing.Refund)",
+        "new-api does not check the source's status: it forwards, and the upstream (OpenAI) refuses a remix of a video that is not completed. new-api relays that refusal with the upstream's status: 400 `{\"code\":\"fail_to_fetch_task\",\"message\":<the upstream's error body>,\"data\":null}`, and refunds the quota it pre-consumed (net charge 0). The mock answers the same 400 for a queued, running, failed or error source and charges nothing. The audit's remark that remix needs no channel selection holds (the origin task's channel is locked).",
+        "Same.", Same),
+    row("D-TASK-6", "Kling: POST /kling/v1/videos/{text2video|image2video}, GET .../{task_id}", "middleware/kling_adapter.go KlingRequestConvert; relay/channel/task/kling/adaptor.go ValidateRequestAndSetAction, convertToRequestPayload, DoResponse, ParseTaskResult; relay/common/relay_utils.go validatePrompt; relay/relay_task.go videoFetchByIDRespBodyBuilder",
+        "JSON; the model is `model_name`, else `model` (missing: 400 as on POST /v1/videos; unknown: as D-VIDEO-2); a blank `prompt` is 400 `{code:\"invalid_request\", message:\"prompt is required\", data:null}`; `duration` (\"5\", \"10\") must be one of the model's (else Kling refuses: 400 `task_failed`, charged nothing); `aspect_ratio` 16:9, 9:16, 1:1 picks the size (the model's default otherwise); an `image` (or `image_tail`) makes the action `generate` (image to video) whatever the path, none `textGenerate`. Charged at submit like a video create. The answer is new-api's own create object, not Kling's envelope: `{id, task_id (both the public task_ id), object:\"video\", model, status:\"queued\", progress:0, created_at}` (older adaptors, before the public ids, showed Kling's id). The fetch (either path, any task of the key's user) is the task envelope of D-TASK-2 with `platform` `50`, status `SUBMITTED` while Kling says `submitted` (then `IN_PROGRESS`, `SUCCESS`, `FAILURE`), and `data` = Kling's own task `{code:0, message, request_id, data:{task_id, task_status, task_status_msg, task_result:{videos:[{id,url,duration}]}, created_at, updated_at}}` (ms). The audit is right that new-api converts nothing back to Kling's format on the wire.",
+        "Same.", Same),
+    row("D-TASK-7", "Jimeng: POST /jimeng/?Action=...&Version=...", "middleware/jimeng_adapter.go JimengRequestConvert; relay/channel/task/jimeng/adaptor.go DoResponse, ParseTaskResult; controller/relay.go RelayTask",
+        "Before the key: no `Action` is 400 `Action query parameter is required`, a body that is not a JSON object 400 `Invalid request body`, `CVSync2AsyncGetResult` without `task_id` 400 `task_id is required for CVSync2AsyncGetResult` (`/v1` error bodies, new_api_error). `CVSync2AsyncGetResult` answers the task envelope of `task_id` (D-TASK-2, `platform` `51`, `data` = Volcengine's `{code:10000, message:\"Success\", data:{status: in_queue|generating|done, video_url}}`; unknown: D-TASK-3). Any other action submits: `req_key` is the model, `prompt` required (400 `invalid_request`), charged at submit, answered with new-api's create object (as D-TASK-6), not Volcengine's `{code:10000, data:{task_id}}`. `Version` is not read. The audit's caveat holds: the newest controller/relay.go RelayTask has no fetch branch (older ones sent RelayModeVideoFetchByID to RelayTaskFetch), so a newest deployment may treat GetResult as a submit; the mock answers the fetch, a target that does not deviates.",
+        "Same.", Same),
+    row("D-TASK-8", "The models of the provider routes", "relay/channel/task/kling/adaptor.go GetModelList; relay/channel/task/jimeng (req_key)",
+        "The catalog lists `kling-v2-master` (durations 5 and 10, 1280x720) and `jimeng_vgfm_t2v_l20` (5 s, 1280x720, per request), both video models that POST /v1/videos takes too (new-api routes a model to its channel whatever the route).",
+        "Same.", Same),
+    row("D-TASK-9", "Kling callback_url", "relay/channel/task/kling/adaptor.go convertToRequestPayload (the client's callback_url and external_task_id are forwarded to Kling, which POSTs there)",
+        "new-api forwards the client's `callback_url` to Kling, and Kling POSTs its task object to it when the task ends; new-api itself sends nothing. The mock plays Kling's part: when a Kling task created with a `callback_url` reaches a terminal state on the mock's clock it POSTs Kling's task object (`{task_id, task_status, task_status_msg, task_result, created_at, updated_at}`) once, with a 3 s timeout per attempt, at most 3 attempts 200 ms then 400 ms apart; at most 1000 wait, the last 256 outcomes are kept (MockServer::callbacks) and every outcome is journaled (`POST <path>`, fault text `callback ... delivered|failed|refused`). Only loopback hosts and the `--allow-callbacks-to CIDR|HOST` list receive them; any other URL (or https) is refused, logged and journaled, never contacted. Polling stays the source of truth: the runner does not judge callbacks.",
+        "Same.", Same),
 ];
 
 /// The row with `id`, or the first row of a section id (`D-VIDEO`, `P`, `NA`).

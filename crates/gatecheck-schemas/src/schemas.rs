@@ -67,10 +67,20 @@ pub mod names {
     pub const MJ_SUBMIT_ANSWER: &str = "mj-submit-answer";
     /// The task record of `GET /mj/task/{id}/fetch` (DECISIONS D-MJ).
     pub const MJ_TASK: &str = "mj-task";
+    /// new-api's task fetch envelope `{code:"success", message, data: TaskDto}`.
+    pub const TASK_ENVELOPE: &str = "task-envelope";
+    /// new-api's task error body `{code, message, data:null}`.
+    pub const TASK_ERROR: &str = "task-error";
+    /// The body of `POST /v1/videos/{video_id}/remix`.
+    pub const VIDEO_REMIX_REQUEST: &str = "video-remix-request";
+    /// The body of `POST /kling/v1/videos/{text2video|image2video}`.
+    pub const KLING_VIDEO_REQUEST: &str = "kling-video-request";
+    /// The body of `POST /jimeng/?Action=...`.
+    pub const JIMENG_REQUEST: &str = "jimeng-request";
 }
 
 /// `(name, file text)` of every embedded document, resources first, `common` last.
-pub(crate) const SOURCES: [(&str, &str); 26] = [
+pub(crate) const SOURCES: [(&str, &str); 31] = [
     (
         names::KEY_RECORD,
         include_str!("../schemas/key-record.json"),
@@ -165,11 +175,31 @@ pub(crate) const SOURCES: [(&str, &str); 26] = [
         include_str!("../schemas/mj-submit-answer.json"),
     ),
     (names::MJ_TASK, include_str!("../schemas/mj-task.json")),
+    (
+        names::TASK_ENVELOPE,
+        include_str!("../schemas/task-envelope.json"),
+    ),
+    (
+        names::TASK_ERROR,
+        include_str!("../schemas/task-error.json"),
+    ),
+    (
+        names::VIDEO_REMIX_REQUEST,
+        include_str!("../schemas/video-remix-request.json"),
+    ),
+    (
+        names::KLING_VIDEO_REQUEST,
+        include_str!("../schemas/kling-video-request.json"),
+    ),
+    (
+        names::JIMENG_REQUEST,
+        include_str!("../schemas/jimeng-request.json"),
+    ),
     (COMMON_DEFS, include_str!("../schemas/common.json")),
 ];
 
 /// The resource names, in a stable order.
-const NAMES: [&str; 25] = [
+const NAMES: [&str; 30] = [
     names::KEY_RECORD,
     names::TOKEN_UPDATE_REQUEST,
     names::TOKEN_UPDATE_ENVELOPE,
@@ -195,6 +225,11 @@ const NAMES: [&str; 25] = [
     names::IMAGE_EDIT_FORM,
     names::MJ_SUBMIT_ANSWER,
     names::MJ_TASK,
+    names::TASK_ENVELOPE,
+    names::TASK_ERROR,
+    names::VIDEO_REMIX_REQUEST,
+    names::KLING_VIDEO_REQUEST,
+    names::JIMENG_REQUEST,
 ];
 
 /// One parsed document.
@@ -220,7 +255,7 @@ pub(crate) static DOCUMENTS: LazyLock<Vec<Document>> = LazyLock::new(|| {
 ///
 /// ```
 /// assert!(gatecheck_schemas::schema_names().contains(&"video-task"));
-/// assert_eq!(gatecheck_schemas::schema_names().len(), 25);
+/// assert_eq!(gatecheck_schemas::schema_names().len(), 30);
 /// ```
 pub fn schema_names() -> &'static [&'static str] {
     &NAMES

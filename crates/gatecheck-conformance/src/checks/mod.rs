@@ -11,12 +11,15 @@ mod info;
 pub(crate) mod key;
 pub(crate) mod midjourney;
 pub(crate) mod property;
+pub(crate) mod provider;
 pub(crate) mod quota;
+pub(crate) mod remix;
 pub(crate) mod route;
 pub(crate) mod stream;
 pub(crate) mod token;
 pub(crate) mod v1;
 pub(crate) mod video;
+pub(crate) mod video_unified;
 
 pub(crate) use artifacts::artifacts;
 pub use info::{CheckInfo, Kind};

@@ -135,7 +135,7 @@ fn parse_task(ex: &Exchange) -> Option<VideoTask> {
     serde_json::from_slice(&ex.body).ok()
 }
 
-fn video_model(ctx: &Ctx) -> Result<(String, i64, String), Halt> {
+pub(crate) fn video_model(ctx: &Ctx) -> Result<(String, i64, String), Halt> {
     let (m, c) = ctx.model_with(|c| c.video.is_some())?;
     let v = c
         .video
@@ -257,7 +257,7 @@ async fn observe(ctx: &Ctx) -> Result<VideoRun, Halt> {
 }
 
 /// Moves time forward: the mock's clock when it has one, else a real wait.
-async fn advance(ctx: &Ctx, by: Duration) -> Result<(), Halt> {
+pub(crate) async fn advance(ctx: &Ctx, by: Duration) -> Result<(), Halt> {
     if let Some(m) = &ctx.env.mock {
         if m.advance(&ctx.t, by).await? {
             return Ok(());

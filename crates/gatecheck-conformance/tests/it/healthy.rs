@@ -109,7 +109,9 @@ impl Proxy {
         else {
             return Response::from_parts(parts, Full::new(body));
         };
-        if self.quirks.new_api_errors && is_v1 && parts.status.as_u16() >= 400 {
+        // new-api's task routes answer their own `{code, message, data}` errors (D-TASK-3).
+        let v1_error_body = value.get("error").is_some();
+        if self.quirks.new_api_errors && is_v1 && v1_error_body && parts.status.as_u16() >= 400 {
             let message = value
                 .pointer("/error/message")
                 .and_then(Value::as_str)

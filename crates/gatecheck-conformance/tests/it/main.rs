@@ -17,6 +17,7 @@ mod normalize;
 mod openapi_replay;
 mod planted;
 mod planted_coverage;
+mod planted_tasks;
 mod recording;
 mod redaction;
 mod replay_roundtrip;

@@ -526,6 +526,17 @@ impl Proxy {
                     }
                 }
             }
+            b if super::planted_tasks::plants(b) => {
+                let query = query.as_deref().unwrap_or("");
+                super::planted_tasks::rewrite(
+                    b,
+                    &method,
+                    &path,
+                    query,
+                    &mut rparts.status,
+                    &mut rbody,
+                );
+            }
             _ => {}
         }
         Response::from_parts(rparts, Full::new(rbody))

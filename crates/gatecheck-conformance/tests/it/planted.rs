@@ -147,6 +147,32 @@ pub(crate) enum Bug {
     MjUnknownTask404,
     /// A SUCCESS Midjourney record reports progress `99%`.
     MjSuccessAt99,
+    /// The task envelope's status is lower case (`success`).
+    TaskStatusLowercase,
+    /// A `SUCCESS` task record has no `result_url`.
+    TaskSuccessWithoutResultUrl,
+    /// An unknown task id on the unified fetch is a 404 `/v1` error.
+    TaskUnknownId404,
+    /// The unified create answers an upstream-style `video_...` id.
+    UnifiedCreateVideoId,
+    /// A remix answer has no `remixed_from_video_id`.
+    RemixWithoutSource,
+    /// A remix of a task that is not completed is accepted.
+    RemixUnfinishedAccepted,
+    /// A remix of an unknown task is answered 404.
+    RemixUnknownSource404,
+    /// A remix without a prompt is accepted.
+    RemixBlankPromptAccepted,
+    /// The task record's progress is a number (`30`), not `"30%"`.
+    TaskProgressNumber,
+    /// A Kling create answers Kling's own `{code, data:{task_id}}` envelope.
+    KlingRawEnvelope,
+    /// A Kling fetch answers Kling's own task, not new-api's envelope.
+    KlingRawFetch,
+    /// Jimeng's `CVSync2AsyncGetResult` answers a new create object (a submit).
+    JimengGetResultSubmits,
+    /// A Jimeng request without `Action` is accepted.
+    JimengActionOptional,
 }
 
 /// Every planted bug: (bug, the check that catches it, its verdict, the rule it breaks).
@@ -529,6 +555,84 @@ pub(crate) fn planted() -> Vec<(Bug, &'static str, Status, &'static str)> {
             "mj.task.lifecycle",
             Status::Deviation,
             "midjourney::check_record (parse_progress, record_status: 100% on SUCCESS, D-MJ-4)",
+        ),
+        (
+            Bug::TaskStatusLowercase,
+            "task.unified.envelope",
+            Status::Deviation,
+            "task::TaskStatus (check_envelope: task.status, SUCCESS_CODE envelope)",
+        ),
+        (
+            Bug::TaskSuccessWithoutResultUrl,
+            "task.unified.envelope",
+            Status::Deviation,
+            "task::check_envelope (task.terminal_fields)",
+        ),
+        (
+            Bug::TaskUnknownId404,
+            "task.unified.unknown-id",
+            Status::Deviation,
+            "task::TASK_NOT_EXIST (D-TASK-3)",
+        ),
+        (
+            Bug::UnifiedCreateVideoId,
+            "task.unified.create",
+            Status::Deviation,
+            "video::is_task_id (D-TASK-1)",
+        ),
+        (
+            Bug::RemixWithoutSource,
+            "task.remix.completed",
+            Status::Deviation,
+            "D-TASK-4 (remixed_from_video_id)",
+        ),
+        (
+            Bug::RemixUnfinishedAccepted,
+            "task.remix.not-completed",
+            Status::Deviation,
+            "task::FAIL_TO_FETCH_TASK (D-TASK-5)",
+        ),
+        (
+            Bug::RemixUnknownSource404,
+            "task.remix.unknown-source",
+            Status::Deviation,
+            "task::TASK_NOT_EXIST, TASK_ORIGIN_NOT_EXIST (D-TASK-4)",
+        ),
+        (
+            Bug::RemixBlankPromptAccepted,
+            "task.remix.blank-prompt",
+            Status::Deviation,
+            "task::INVALID_REQUEST, REMIX_PROMPT_REQUIRED (D-TASK-4)",
+        ),
+        (
+            Bug::TaskProgressNumber,
+            "task.unified.envelope",
+            Status::Deviation,
+            "task::progress_text / parse_progress (task.progress_text)",
+        ),
+        (
+            Bug::KlingRawEnvelope,
+            "task.kling.create",
+            Status::Deviation,
+            "D-TASK-6 (new-api's create object, video::is_task_id)",
+        ),
+        (
+            Bug::KlingRawFetch,
+            "task.kling.envelope",
+            Status::Deviation,
+            "task::check_envelope (D-TASK-6)",
+        ),
+        (
+            Bug::JimengGetResultSubmits,
+            "task.jimeng.submit-and-fetch",
+            Status::Deviation,
+            "task::JIMENG_GET_RESULT (D-TASK-7)",
+        ),
+        (
+            Bug::JimengActionOptional,
+            "task.jimeng.action-required",
+            Status::Deviation,
+            "task::MSG_ACTION_REQUIRED (D-TASK-7)",
         ),
     ]
 }

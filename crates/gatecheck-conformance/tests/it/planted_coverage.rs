@@ -67,6 +67,13 @@ pub(crate) const NOT_PLANTABLE: &[(&str, Bug, &str)] = &[
         "the mask's part name; the mock reads it, the runner sends it, and the edited images \
          EditNotPng breaks are drawn through it",
     ),
+    (
+        "PLATFORM_KLING",
+        Bug::KlingRawFetch,
+        "the platform of a Kling task record depends on the deployment's channel; the runner \
+         only reaches it through TaskStatus::on (SUBMITTED), which KlingRawFetch's envelope \
+         check exercises",
+    ),
     ("IP_REFUSAL_NEW_API", Bug::IpAllowlistIgnored, NEW_API_ONLY),
     (
         "MAX_REMAIN_QUOTA_NEW_API",

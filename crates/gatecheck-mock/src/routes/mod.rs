@@ -81,10 +81,15 @@ pub(crate) mod ctx;
 pub(crate) mod fields;
 pub(crate) mod image_edits;
 pub(crate) mod images;
+pub(crate) mod jimeng;
+pub(crate) mod kling;
 pub(crate) mod midjourney;
+pub(crate) mod provider;
+pub(crate) mod remix;
 pub(crate) mod token_api;
 pub(crate) mod ui;
 pub(crate) mod video;
+pub(crate) mod video_unified;
 
 pub use ctx::REQUEST_ID_HEADER;
 use ctx::{paging_ok, Ctx};
@@ -226,7 +231,9 @@ pub(crate) async fn dispatch(
         Some(_) | None => route(&mut cx, req, &method, path).await,
     };
     let mut resp = resp;
-    if app.config.profile == Profile::NewApi && path.starts_with("/v1/") {
+    if app.config.profile == Profile::NewApi
+        && (path.starts_with("/v1/") || provider::is_provider_path(path))
+    {
         resp = Box::pin(error::new_api_error_shape(resp, cx.request_id.as_str())).await;
     }
     if cors {
@@ -338,6 +345,10 @@ async fn route(cx: &mut Ctx, req: Request<Incoming>, method: &Method, path: &str
             Box::pin(audio::handle(cx, req)).await
         } else if rest.starts_with("images/") {
             Box::pin(images::handle(cx, req)).await
+        } else if let (true, Some(id)) = (method == Method::POST, remix::source_of(rest)) {
+            Box::pin(remix::handle(cx, req, id)).await
+        } else if rest.starts_with("video/") {
+            Box::pin(video_unified::handle(cx, req)).await
         } else if rest == "videos" || rest.starts_with("videos/") {
             if method == Method::POST {
                 // Creation reads an upload: boxed, so that its state stays out of this future.
@@ -357,6 +368,9 @@ async fn route(cx: &mut Ctx, req: Request<Incoming>, method: &Method, path: &str
             let resp = cx.not_found(method, path);
             cx.refuse(req, resp).await
         };
+    }
+    if provider::is_provider_path(path) {
+        return Box::pin(provider::handle(cx, req, method, path)).await;
     }
     if let Some(rest) = midjourney::mj_rest(path).filter(|r| midjourney::needs_key(r)) {
         if crate::routes::undocumented(cx, method, path).is_none() {

@@ -84,7 +84,7 @@ fn poll_after(cx: &Ctx) -> HeaderValue {
 
 /// The answer showing task `t`, whose id is `id` (a poll passes the id of its path, equal to
 /// the task's and already in the cache, where the task's own copy is one more heap read).
-fn task_response(cx: &Ctx, t: &StoredVideo, id: &str) -> MockResponse {
+pub(crate) fn task_response(cx: &Ctx, t: &StoredVideo, id: &str) -> MockResponse {
     let now = cx.now_ms();
     // The state is computed once. Only a completed task shows URLs: the others need no URL
     // (no String per poll), and the rest of the answer is borrowed from the task.
@@ -183,6 +183,16 @@ async fn read_fields(cx: &Ctx, req: Request<Incoming>) -> Result<Fields, MockRes
 }
 
 async fn create(cx: &Ctx, req: Request<Incoming>) -> Result<MockResponse, MockResponse> {
+    let task = create_task(cx, req).await?;
+    Ok(task_response(cx, &task, &task.id))
+}
+
+/// Validates, charges and stores a new task (`POST /v1/videos`, and the unified route of
+/// `routes/video_unified.rs`); the answer is the caller's.
+pub(crate) async fn create_task(
+    cx: &Ctx,
+    req: Request<Incoming>,
+) -> Result<std::sync::Arc<StoredVideo>, MockResponse> {
     let f = read_fields(cx, req).await?;
     let model = match f.model.as_deref().map(str::trim) {
         Some(m) if !m.is_empty() => m.to_owned(),
@@ -253,8 +263,7 @@ async fn create(cx: &Ctx, req: Request<Incoming>) -> Result<MockResponse, MockRe
         key_id: cx.key().map_or(0, |k| k.id),
         charged: charge.price,
     };
-    let task = cx.videos().insert(task, now_ms);
-    Ok(task_response(cx, &task, &task.id))
+    Ok(cx.videos().insert(task, now_ms))
 }
 
 fn list(cx: &Ctx) -> MockResponse {
@@ -280,6 +289,8 @@ fn find(cx: &Ctx, id: &str) -> Option<std::sync::Arc<StoredVideo>> {
 
 fn retrieve(cx: &Ctx, id: &str) -> MockResponse {
     match find(cx, id) {
+        // A remix shows its source (DECISIONS D-TASK-4).
+        Some(t) if cx.app.tasks.remixed_from(&t).is_some() => super::remix::answer(cx, &t),
         Some(t) => task_response(cx, &t, id),
         None => error::task_not_found(cx.profile()),
     }

@@ -14,6 +14,7 @@ mod bodies;
 pub mod check;
 mod midjourney;
 mod operations;
+mod tasks;
 
 use crate::routes::ROUTES;
 use crate::schemas::{self, names, rewrite_refs, RefTarget, COMMON_DEFS};

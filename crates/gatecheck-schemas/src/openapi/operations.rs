@@ -632,7 +632,7 @@ pub(super) fn operation(operation_id: &str) -> Option<Value> {
             }
         }),
         id if id.starts_with("mj") => return super::midjourney::operation(id),
-        _ => return None,
+        other => return super::tasks::operation(other),
     };
     Some(op)
 }

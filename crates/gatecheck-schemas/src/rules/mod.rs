@@ -28,6 +28,7 @@ pub mod quota;
 pub mod refund;
 pub mod rejection;
 pub mod route;
+pub mod task;
 pub mod token;
 pub mod video;
 

@@ -331,6 +331,10 @@ fn deserializes_as(name: &str, body: &Value) -> Result<(), serde_json::Error> {
         "image-edit-form" => de::<gatecheck_schemas::types::ImageEditForm>(body),
         "mj-submit-answer" => de::<gatecheck_schemas::types::MjSubmitAnswer>(body),
         "mj-task" => de::<gatecheck_schemas::types::MjTask>(body),
+        "task-envelope" => de::<gatecheck_schemas::rules::task::TaskEnvelope>(body),
+        "task-error" => de::<gatecheck_schemas::rules::task::TaskErrorBody>(body),
+        "video-remix-request" => de::<gatecheck_schemas::rules::task::RemixRequest>(body),
+        "kling-video-request" | "jimeng-request" => de::<serde_json::Map<String, Value>>(body),
         event if stream_event_schema(body["type"].as_str().unwrap_or("")) == Some(event) => {
             de::<StreamEvent>(body)
         }

@@ -83,6 +83,11 @@ pub struct ServeArgs {
     /// Take the client IP from X-Forwarded-For (only behind a trusted proxy).
     #[arg(long)]
     pub trust_forwarded_for: bool,
+    /// Let Kling callbacks (`callback_url`) go to this CIDR, address or host name too
+    /// (repeatable; loopback is always allowed, anything else is refused and journaled).
+    #[arg(long = "allow-callbacks-to", value_name = "CIDR|HOST",
+          value_parser = |s: &str| s.parse::<gatecheck_mock::callbacks::AllowEntry>().map(|_| s.to_owned()))]
+    pub allow_callbacks_to: Vec<String>,
     /// A fault installed at start, as the control API's JSON (repeatable), e.g.
     /// `{"route":"/v1/*","kind":"status","status":503,"probability":0.1}`.
     #[arg(long = "fault", value_name = "JSON")]
@@ -180,6 +185,9 @@ async fn serve(args: ServeArgs, listener: std::net::TcpListener) -> anyhow::Resu
         );
     if let Some(dir) = &args.fixtures {
         builder = builder.fixtures(Fixtures::from_dir(dir)?);
+    }
+    for entry in &args.allow_callbacks_to {
+        builder = builder.allow_callbacks_to(entry.clone());
     }
     if let Some(seed) = args.seed {
         builder = builder.seed(seed);

@@ -1,0 +1,169 @@
+//! new-api's provider task routes (DECISIONS D-TASK-6, D-TASK-7): Kling
+//! (`/kling/v1/videos/*`) and Jimeng (`/jimeng/?Action=...`). new-api converts their bodies
+//! and answers its own objects: the create object with a public `task_` id, and its task
+//! envelope on fetch. The spec names these routes without describing them: a target that
+//! lacks them skips (`route-not-served`), one that answers otherwise deviates.
+
+use super::video_unified::{created_id, follow};
+use super::Kind::Deviation;
+use super::{def, CheckDef, Ctx, Halt, Outcome, Phase};
+use crate::client::{Exchange, RequestSpec};
+use gatecheck_schemas::rules::quota::Usage;
+use gatecheck_schemas::rules::task::{JIMENG_GET_RESULT, JIMENG_SUBMIT, MSG_ACTION_REQUIRED};
+use gatecheck_schemas::rules::video::is_task_id;
+use gatecheck_schemas::types::Endpoints;
+use serde_json::{json, Value};
+
+/// The Kling create route the checks use.
+const KLING: &str = "/kling/v1/videos/text2video";
+
+pub(crate) const CHECKS: &[CheckDef] = &[
+    def("task.kling.create", Deviation, "POST /kling/v1/videos/text2video",
+        "DECISIONS: Provider and unified task routes D-TASK-6",
+        "A Kling task answers new-api's create object (`task_` id as `id` and `task_id`, `queued`), not Kling's `{code, data}` envelope.",
+        Phase::Shared, |c| Box::pin(kling_create(c))),
+    def("task.kling.envelope", Deviation, "POST /kling/v1/videos/text2video, GET /kling/v1/videos/text2video/{task_id}",
+        "DECISIONS: Provider and unified task routes D-TASK-6",
+        "Fetching a Kling task answers new-api's task envelope, followed to a terminal state without going back.",
+        Phase::Shared, |c| Box::pin(kling_envelope(c))),
+    def("task.jimeng.submit-and-fetch", Deviation, "POST /jimeng/",
+        "DECISIONS: Provider and unified task routes D-TASK-7",
+        "`CVSync2AsyncSubmitTask` answers new-api's create object; `CVSync2AsyncGetResult` the task envelope, followed to a terminal state.",
+        Phase::Shared, |c| Box::pin(jimeng(c))),
+    def("task.jimeng.action-required", Deviation, "POST /jimeng/",
+        "DECISIONS: Provider and unified task routes D-TASK-7",
+        "A Jimeng request without `?Action=` is answered 400 `Action query parameter is required`.",
+        Phase::Shared, |c| Box::pin(jimeng_action_required(c))),
+];
+
+/// The first video model of the run whose id or endpoints name `provider`, with its default
+/// duration.
+fn provider_model(ctx: &Ctx, provider: &str) -> Result<(String, i64), Halt> {
+    let names = |e: &Endpoints| match e {
+        Endpoints::Formats(list) => list.iter().any(|f| f.contains(provider)),
+        other => serde_json::to_string(other).is_ok_and(|s| s.contains(provider)),
+    };
+    ctx.env
+        .models
+        .iter()
+        .filter(|m| m.id.contains(provider) || names(&m.endpoints))
+        .find_map(|m| {
+            let video = ctx.env.caps.get(&m.id)?.video.as_ref()?;
+            Some((m.id.clone(), video.default_seconds))
+        })
+        .ok_or_else(|| Halt::no_model(format!("no {provider} video model in the catalog")))
+}
+
+async fn send_priced(
+    ctx: &Ctx,
+    spec: &RequestSpec,
+    model: &str,
+    seconds: i64,
+) -> Result<Exchange, Halt> {
+    let usage = Usage {
+        seconds: seconds as f64,
+        ..Usage::one_request()
+    };
+    ctx.send(spec, ctx.price(model, usage)).await
+}
+
+/// The created task's id, after the create-object rules (`row` on a deviation).
+fn new_api_object(
+    ctx: &Ctx,
+    row: &'static str,
+    spec: &RequestSpec,
+    ex: &Exchange,
+) -> Result<String, Halt> {
+    let (id, v) = created_id(ctx, row, spec, ex)?;
+    let problem = if !is_task_id(&id) || v["task_id"] != id.as_str() {
+        Some(format!(
+            "id {id:?} and task_id {} are not the same task_ id",
+            v["task_id"]
+        ))
+    } else if v["status"] != "queued" || v["progress"] != 0 {
+        Some(format!(
+            "status {} and progress {}, not queued and 0",
+            v["status"], v["progress"]
+        ))
+    } else {
+        None
+    };
+    match problem {
+        Some(p) => Err(ctx.deviate(row, p, spec, Some(ex))),
+        None => Ok(id),
+    }
+}
+
+async fn kling_submit(ctx: &Ctx) -> Result<String, Halt> {
+    let (model, seconds) = provider_model(ctx, "kling")?;
+    let spec = RequestSpec::post(KLING)
+        .auth(ctx.model_auth()?)
+        .json(json!({
+            "model_name": model, "prompt": "a koi pond in the rain (gatecheck)",
+            "duration": seconds.to_string(), "aspect_ratio": "16:9",
+        }));
+    let ex = send_priced(ctx, &spec, &model, seconds).await?;
+    new_api_object(ctx, "D-TASK-6", &spec, &ex)
+}
+
+async fn kling_create(ctx: &Ctx) -> Outcome {
+    kling_submit(ctx).await?;
+    super::pass1()
+}
+
+async fn kling_envelope(ctx: &Ctx) -> Outcome {
+    let id = kling_submit(ctx).await?;
+    let auth = ctx.model_auth()?;
+    follow(ctx, "D-TASK-6", &id, &|id| {
+        RequestSpec::get(format!("{KLING}/{id}")).auth(auth.clone())
+    })
+    .await
+}
+
+fn jimeng_path(action: &str) -> String {
+    format!("/jimeng/?Action={action}&Version=2022-08-31")
+}
+
+async fn jimeng(ctx: &Ctx) -> Outcome {
+    let (model, seconds) = provider_model(ctx, "jimeng")?;
+    let spec = RequestSpec::post(jimeng_path(JIMENG_SUBMIT))
+        .auth(ctx.model_auth()?)
+        .json(json!({ "req_key": model, "prompt": "a paper boat on a river (gatecheck)" }));
+    let ex = send_priced(ctx, &spec, &model, seconds).await?;
+    let id = new_api_object(ctx, "D-TASK-7", &spec, &ex)?;
+    let auth = ctx.model_auth()?;
+    follow(ctx, "D-TASK-7", &id, &|id| {
+        RequestSpec::post(jimeng_path(JIMENG_GET_RESULT))
+            .auth(auth.clone())
+            .json(json!({ "task_id": id }))
+    })
+    .await
+}
+
+async fn jimeng_action_required(ctx: &Ctx) -> Outcome {
+    let spec = RequestSpec::post("/jimeng/")
+        .auth(ctx.model_auth()?)
+        .json(json!({ "prompt": "no action (gatecheck)" }));
+    let ex = ctx.send(&spec, 0).await?;
+    let message = ex
+        .json()
+        .as_ref()
+        .and_then(|v| {
+            v.pointer("/error/message")
+                .and_then(Value::as_str)
+                .map(str::to_owned)
+        })
+        .unwrap_or_default();
+    if ex.status.as_u16() != 400 || !message.starts_with(MSG_ACTION_REQUIRED) {
+        return Err(ctx.deviate(
+            "D-TASK-7",
+            format!(
+                "expected 400 {MSG_ACTION_REQUIRED:?}, got {}",
+                super::answer_summary(&ex)
+            ),
+            &spec,
+            Some(&ex),
+        ));
+    }
+    super::pass1()
+}

@@ -1,0 +1,216 @@
+//! `POST /v1/videos/{video_id}/remix` (DECISIONS D-TASK-4, D-TASK-5): a remix of a completed
+//! task is a new task with the source's model and `remixed_from_video_id`; an unknown source
+//! is 400 `task_not_exist`; a source that is not completed is refused (`fail_to_fetch_task`).
+
+use super::video::{advance, video_model};
+use super::video_unified::{created_id, interval};
+use super::Kind::Deviation;
+use super::{def, CheckDef, Ctx, Halt, Outcome, Phase};
+use crate::client::{Exchange, Part, RequestSpec};
+use gatecheck_schemas::rules::quota::Usage;
+use gatecheck_schemas::rules::task::{
+    check_task_error, FAIL_TO_FETCH_TASK, INVALID_REQUEST, REMIX_PROMPT_REQUIRED, TASK_NOT_EXIST,
+    TASK_ORIGIN_NOT_EXIST,
+};
+use gatecheck_schemas::rules::video::is_task_id;
+use serde_json::{json, Value};
+use std::time::Duration;
+
+pub(crate) const CHECKS: &[CheckDef] = &[
+    def("task.remix.completed", Deviation, "POST /v1/videos/{video_id}/remix",
+        "DECISIONS: Provider and unified task routes D-TASK-4",
+        "Remixing a completed task answers a new video task (`task_` id, `queued`) with the source's model and `remixed_from_video_id`.",
+        Phase::Shared, |c| Box::pin(completed(c))),
+    def("task.remix.unknown-source", Deviation, "POST /v1/videos/{video_id}/remix",
+        "DECISIONS: Provider and unified task routes D-TASK-4",
+        "Remixing an unknown task answers 400 `{code:\"task_not_exist\", message:\"task_origin_not_exist\", data:null}`.",
+        Phase::Shared, |c| Box::pin(unknown_source(c))),
+    def("task.remix.blank-prompt", Deviation, "POST /v1/videos/{video_id}/remix",
+        "DECISIONS: Provider and unified task routes D-TASK-4",
+        "A remix without a prompt answers 400 `{code:\"invalid_request\", message:\"field prompt is required\", data:null}`.",
+        Phase::Shared, |c| Box::pin(blank_prompt(c))),
+    def("task.remix.not-completed", Deviation, "POST /v1/videos/{video_id}/remix",
+        "DECISIONS: Provider and unified task routes D-TASK-5",
+        "Remixing a task that is not completed is refused with new-api's `fail_to_fetch_task` task error.",
+        Phase::Shared, |c| Box::pin(not_completed(c))),
+];
+
+/// A source task made on `POST /v1/videos`: its id and model.
+async fn source(ctx: &Ctx, prompt: &str) -> Result<(String, String), Halt> {
+    let auth = ctx.model_auth()?;
+    let (model, seconds, size) = video_model(ctx)?;
+    let usage = Usage {
+        seconds: seconds as f64,
+        ..Usage::one_request()
+    };
+    let spec = RequestSpec::post("/v1/videos").auth(auth).multipart(vec![
+        Part::text("model", model.clone()),
+        Part::text("prompt", prompt.to_owned()),
+        Part::text("seconds", seconds.to_string()),
+        Part::text("size", size),
+    ]);
+    let ex = ctx.send(&spec, ctx.price(&model, usage)).await?;
+    let id = ex
+        .json()
+        .filter(|_| ex.status.is_success())
+        .and_then(|v| v["id"].as_str().map(str::to_owned))
+        .ok_or_else(|| {
+            Halt::not_observed(format!(
+                "the source task was not made: {}",
+                super::answer_summary(&ex)
+            ))
+        })?;
+    Ok((id, model))
+}
+
+/// The remix request of `id`, priced as a create of the run's video model.
+async fn remix(ctx: &Ctx, id: &str, prompt: &str) -> Result<(RequestSpec, Exchange), Halt> {
+    let (model, seconds, _) = video_model(ctx)?;
+    let usage = Usage {
+        seconds: seconds as f64,
+        ..Usage::one_request()
+    };
+    let spec = RequestSpec::post(format!("/v1/videos/{id}/remix"))
+        .auth(ctx.model_auth()?)
+        .json(json!({ "prompt": prompt }));
+    let ex = ctx.send(&spec, ctx.price(&model, usage)).await?;
+    Ok((spec, ex))
+}
+
+/// Polls `GET /v1/videos/{id}` until the task ends: whether it completed.
+async fn wait_completed(ctx: &Ctx, id: &str) -> Result<bool, Halt> {
+    let step = interval(ctx);
+    let mut waited = Duration::ZERO;
+    while waited < ctx.cfg.video_deadline {
+        advance(ctx, step).await?;
+        waited += step;
+        let spec = RequestSpec::get(format!("/v1/videos/{id}")).auth(ctx.model_auth()?);
+        let ex = ctx.send(&spec, 0).await?;
+        match ex.json().as_ref().and_then(|v| v["status"].as_str()) {
+            Some("completed") => return Ok(true),
+            Some("failed" | "error") => return Ok(false),
+            _ => {}
+        }
+    }
+    Ok(false)
+}
+
+/// Whether task `id` is completed now.
+async fn source_completed(ctx: &Ctx, id: &str) -> Result<bool, Halt> {
+    let spec = RequestSpec::get(format!("/v1/videos/{id}")).auth(ctx.model_auth()?);
+    let ex = ctx.send(&spec, 0).await?;
+    Ok(ex.json().as_ref().and_then(|v| v["status"].as_str()) == Some("completed"))
+}
+
+async fn completed(ctx: &Ctx) -> Outcome {
+    let (sid, model) = source(ctx, "a quiet forest (gatecheck)").await?;
+    if !wait_completed(ctx, &sid).await? {
+        return Err(Halt::not_observed(format!(
+            "the source task {sid} did not complete within the video deadline"
+        )));
+    }
+    let (spec, ex) = remix(ctx, &sid, "the same forest in snow (gatecheck)").await?;
+    let (id, v) = created_id(ctx, "D-TASK-4", &spec, &ex)?;
+    let from = v
+        .get("remixed_from_video_id")
+        .and_then(Value::as_str)
+        .unwrap_or("");
+    let problem = if !is_task_id(&id) || id == sid {
+        Some(format!(
+            "the remix's id {id:?} is not a new task_ id (source {sid})"
+        ))
+    } else if from.is_empty() {
+        Some("no remixed_from_video_id".to_owned())
+    } else if v["model"] != model.as_str() {
+        Some(format!("model {}, the source's is {model:?}", v["model"]))
+    } else if v["status"] != "queued" {
+        Some(format!("status {}, not queued", v["status"]))
+    } else {
+        None
+    };
+    match problem {
+        Some(p) => Err(ctx.deviate("D-TASK-4", p, &spec, Some(&ex))),
+        None => super::pass1(),
+    }
+}
+
+async fn unknown_source(ctx: &Ctx) -> Outcome {
+    let (spec, ex) = remix(
+        ctx,
+        "task_00000000000000000000000000000000",
+        "anything (gatecheck)",
+    )
+    .await?;
+    let v = ex.json().unwrap_or(Value::Null);
+    if ex.status.as_u16() != 400 {
+        return Err(ctx.deviate(
+            "D-TASK-4",
+            format!(
+                "expected 400 task_not_exist, got {}",
+                super::answer_summary(&ex)
+            ),
+            &spec,
+            Some(&ex),
+        ));
+    }
+    check_task_error(&v, TASK_NOT_EXIST)
+        .map_err(|e| ctx.deviate("D-TASK-4", e.to_string(), &spec, Some(&ex)))?;
+    if v["message"] != TASK_ORIGIN_NOT_EXIST {
+        return Err(ctx.deviate(
+            "D-TASK-4",
+            format!(
+                "message {}, decided {TASK_ORIGIN_NOT_EXIST:?}",
+                v["message"]
+            ),
+            &spec,
+            Some(&ex),
+        ));
+    }
+    super::pass1()
+}
+
+async fn blank_prompt(ctx: &Ctx) -> Outcome {
+    let (sid, _) = source(ctx, "a red kite (gatecheck)").await?;
+    let (spec, ex) = remix(ctx, &sid, " ").await?;
+    let v = ex.json().unwrap_or(Value::Null);
+    let ok = ex.status.as_u16() == 400
+        && check_task_error(&v, INVALID_REQUEST).is_ok()
+        && v["message"] == REMIX_PROMPT_REQUIRED;
+    if !ok {
+        return Err(ctx.deviate(
+            "D-TASK-4",
+            format!(
+                "expected 400 {{code:{INVALID_REQUEST:?}, message:{REMIX_PROMPT_REQUIRED:?}}}, got {}",
+                super::answer_summary(&ex)
+            ),
+            &spec,
+            Some(&ex),
+        ));
+    }
+    super::pass1()
+}
+
+async fn not_completed(ctx: &Ctx) -> Outcome {
+    let (sid, _) = source(ctx, "a slow river (gatecheck)").await?;
+    let (spec, ex) = remix(ctx, &sid, "the river at night (gatecheck)").await?;
+    let v = ex.json().unwrap_or(Value::Null);
+    if ex.status.is_success() && source_completed(ctx, &sid).await? {
+        return Err(Halt::not_observed(format!(
+            "the source task {sid} completed before the remix arrived (a retried request?)"
+        )));
+    }
+    if !ex.status.is_client_error() {
+        return Err(ctx.deviate(
+            "D-TASK-5",
+            format!(
+                "a remix of a task that is not completed answered {}",
+                super::answer_summary(&ex)
+            ),
+            &spec,
+            Some(&ex),
+        ));
+    }
+    check_task_error(&v, FAIL_TO_FETCH_TASK)
+        .map_err(|e| ctx.deviate("D-TASK-5", e.to_string(), &spec, Some(&ex)))?;
+    super::pass1()
+}

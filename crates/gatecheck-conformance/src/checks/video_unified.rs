@@ -1,0 +1,220 @@
+//! new-api's unified video routes (DECISIONS D-TASK-1..3): a task made on
+//! `POST /v1/video/generations` answers the OpenAI video object, and
+//! `GET /v1/video/generations/{task_id}` answers new-api's task record in its
+//! `{"code":"success","data":{...}}` envelope, followed on the target's clock to a terminal
+//! state. The spec names these routes without describing them: a target that lacks them skips
+//! (`route-not-served`), one that answers otherwise deviates, citing the row.
+
+use super::video::{advance, video_model};
+use super::Kind::Deviation;
+use super::{accepted, def, CheckDef, Ctx, Halt, Outcome, Pass, Phase};
+use crate::client::{Exchange, RequestSpec};
+use gatecheck_schemas::rules::quota::Usage;
+use gatecheck_schemas::rules::task::{
+    check_envelope, check_envelope_transition, check_task_error, TaskDto, TASK_NOT_EXIST,
+};
+use gatecheck_schemas::rules::video::is_task_id;
+use serde_json::{json, Value};
+use std::time::Duration;
+
+/// The unified create route.
+pub(crate) const GENERATIONS: &str = "/v1/video/generations";
+
+pub(crate) const CHECKS: &[CheckDef] = &[
+    def("task.unified.create", Deviation, "POST /v1/video/generations",
+        "DECISIONS: Provider and unified task routes D-TASK-1",
+        "A task made on the unified route answers the OpenAI video object: `task_` + 32 letters and digits, `queued`, progress 0, the requested model.",
+        Phase::Shared, |c| Box::pin(unified_create(c))),
+    def("task.unified.envelope", Deviation, "POST /v1/video/generations, GET /v1/video/generations/{task_id}",
+        "DECISIONS: Provider and unified task routes D-TASK-2",
+        "Fetching a unified task answers new-api's envelope: upper-case status, `NN%` progress, `result_url` once `SUCCESS`, times set when reached; never going back between fetches.",
+        Phase::Shared, |c| Box::pin(unified_envelope(c))),
+    def("task.unified.unknown-id", Deviation, "GET /v1/video/generations/{task_id}",
+        "DECISIONS: Provider and unified task routes D-TASK-3",
+        "Fetching an unknown task id answers 400 `{code:\"task_not_exist\", message, data:null}`.",
+        Phase::Shared, |c| Box::pin(unknown_id(c))),
+];
+
+/// A task made with a JSON body on `path`: the request, the answer, the model asked for.
+pub(crate) async fn create_json(
+    ctx: &Ctx,
+    path: &str,
+    prompt: &str,
+) -> Result<(RequestSpec, Exchange, String), Halt> {
+    let auth = ctx.model_auth()?;
+    let (model, seconds, size) = video_model(ctx)?;
+    let price = ctx.price(
+        &model,
+        Usage {
+            seconds: seconds as f64,
+            ..Usage::one_request()
+        },
+    );
+    let spec = RequestSpec::post(path).auth(auth).json(json!({
+        "model": model, "prompt": prompt, "seconds": seconds.to_string(), "size": size,
+    }));
+    let ex = ctx.send(&spec, price).await?;
+    Ok((spec, ex, model))
+}
+
+/// The task id of a create answer that is a 200 video object, or the deviation citing `row`.
+pub(crate) fn created_id(
+    ctx: &Ctx,
+    row: &'static str,
+    spec: &RequestSpec,
+    ex: &Exchange,
+) -> Result<(String, Value), Halt> {
+    let v = ex.json().unwrap_or(Value::Null);
+    if !accepted(ex) {
+        return Err(ctx.deviate(
+            row,
+            format!(
+                "expected 200 with the video object, got {}",
+                super::answer_summary(ex)
+            ),
+            spec,
+            Some(ex),
+        ));
+    }
+    // As the spec pins the video object: `null` for an unknown optional value is no deviation.
+    if let Err(e) = gatecheck_schemas::validate_pinned("video-task", &v) {
+        return Err(ctx.deviate(row, format!("not a video object: {e}"), spec, Some(ex)));
+    }
+    let id = v["id"].as_str().unwrap_or("").to_owned();
+    Ok((id, v))
+}
+
+/// How long to wait between fetches: `--poll-interval`, else 2 s on the mock's clock and 10 s
+/// on a deployment.
+pub(crate) fn interval(ctx: &Ctx) -> Duration {
+    ctx.cfg.poll_interval.unwrap_or(if ctx.env.mock.is_some() {
+        Duration::from_secs(2)
+    } else {
+        Duration::from_secs(10)
+    })
+}
+
+async fn unified_create(ctx: &Ctx) -> Outcome {
+    let (spec, ex, model) =
+        create_json(ctx, GENERATIONS, "a lighthouse at dawn (gatecheck)").await?;
+    let (id, v) = created_id(ctx, "D-TASK-1", &spec, &ex)?;
+    let problem = if !is_task_id(&id) {
+        Some(format!("id {id:?} is not task_ + 32 letters and digits"))
+    } else if v["status"] != "queued" || v["progress"] != 0 {
+        Some(format!(
+            "status {} and progress {}, not queued and 0",
+            v["status"], v["progress"]
+        ))
+    } else if v["model"] != model.as_str() {
+        Some(format!("model {}, requested {model:?}", v["model"]))
+    } else {
+        None
+    };
+    match problem {
+        Some(p) => Err(ctx.deviate("D-TASK-1", p, &spec, Some(&ex))),
+        None => super::pass1(),
+    }
+}
+
+/// One fetch judged alone: the schema and the envelope rules.
+fn judge_fetch(
+    ctx: &Ctx,
+    row: &'static str,
+    spec: &RequestSpec,
+    ex: &Exchange,
+    id: &str,
+) -> Result<TaskDto, Halt> {
+    let v = ex.json().unwrap_or(Value::Null);
+    if !accepted(ex) {
+        return Err(ctx.deviate(
+            row,
+            format!("fetching task {id} answered {}", super::answer_summary(ex)),
+            spec,
+            Some(ex),
+        ));
+    }
+    if let Err(e) = gatecheck_schemas::validate("task-envelope", &v) {
+        return Err(ctx.deviate(row, format!("schema task-envelope: {e}"), spec, Some(ex)));
+    }
+    let t = check_envelope(&v).map_err(|e| ctx.deviate(row, e.to_string(), spec, Some(ex)))?;
+    if t.task_id != id {
+        return Err(ctx.deviate(
+            row,
+            format!("fetched {id}, answered task_id {:?}", t.task_id),
+            spec,
+            Some(ex),
+        ));
+    }
+    Ok(t)
+}
+
+async fn unified_envelope(ctx: &Ctx) -> Outcome {
+    let (spec, ex, _) = create_json(ctx, GENERATIONS, "a harbour at dusk (gatecheck)").await?;
+    let (id, _) = created_id(ctx, "D-TASK-1", &spec, &ex)?;
+    let auth = ctx.model_auth()?;
+    follow(ctx, "D-TASK-2", &id, &|id| {
+        RequestSpec::get(format!("{GENERATIONS}/{id}")).auth(auth.clone())
+    })
+    .await
+}
+
+/// Fetches task `id` with `fetch` until it ends (and once more) or the video deadline passes,
+/// judging each envelope and each pair of successive ones; a deviation cites `row`.
+pub(crate) async fn follow(
+    ctx: &Ctx,
+    row: &'static str,
+    id: &str,
+    fetch: &(dyn Fn(&str) -> RequestSpec + Sync),
+) -> Outcome {
+    let step = interval(ctx);
+    let mut prev: Option<TaskDto> = None;
+    let (mut cases, mut waited, mut after_terminal) = (0u32, Duration::ZERO, 0);
+    loop {
+        let spec = fetch(id);
+        let ex = ctx.send(&spec, 0).await?;
+        cases += 1;
+        let t = judge_fetch(ctx, row, &spec, &ex, id)?;
+        if let Some(p) = &prev {
+            check_envelope_transition(p, &t)
+                .map_err(|e| ctx.deviate(row, e.to_string(), &spec, Some(&ex)))?;
+        }
+        if t.status.is_terminal() {
+            after_terminal += 1;
+        }
+        prev = Some(t);
+        if after_terminal >= 2 || waited >= ctx.cfg.video_deadline {
+            break;
+        }
+        advance(ctx, step).await?;
+        waited += step;
+    }
+    let note = (after_terminal == 0).then(|| {
+        "the task did not end within the video deadline: the terminal fields were not seen"
+            .to_owned()
+    });
+    Ok(Pass { cases, note })
+}
+
+async fn unknown_id(ctx: &Ctx) -> Outcome {
+    let auth = ctx.model_auth()?;
+    let spec = RequestSpec::get(format!(
+        "{GENERATIONS}/task_00000000000000000000000000000000"
+    ))
+    .auth(auth);
+    let ex = ctx.send(&spec, 0).await?;
+    let v = ex.json().unwrap_or(Value::Null);
+    if ex.status.as_u16() != 400 {
+        return Err(ctx.deviate(
+            "D-TASK-3",
+            format!(
+                "expected 400 task_not_exist, got {}",
+                super::answer_summary(&ex)
+            ),
+            &spec,
+            Some(&ex),
+        ));
+    }
+    check_task_error(&v, TASK_NOT_EXIST)
+        .map_err(|e| ctx.deviate("D-TASK-3", e.to_string(), &spec, Some(&ex)))?;
+    super::pass1()
+}

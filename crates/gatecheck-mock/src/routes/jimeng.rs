@@ -1,0 +1,102 @@
+//! `POST /jimeng/?Action=CVSync2AsyncSubmitTask|CVSync2AsyncGetResult&Version=...` (DECISIONS
+//! D-TASK-7): new-api converts Volcengine's body (middleware JimengRequestConvert: `req_key`
+//! is the model) and answers its own objects: the create object with a public `task_` id,
+//! and the task envelope for `CVSync2AsyncGetResult` (`task_id` in the body). Without
+//! `Action`, or with a body that is not JSON, it answers 400 before the key is read.
+
+use super::ctx::Ctx;
+use super::provider::{admit, submit, Submit};
+use crate::error::{self, MockResponse};
+use crate::video::StoredVideo;
+use gatecheck_schemas::rules::task::{
+    ACTION_GENERATE, ACTION_TEXT_GENERATE, JIMENG_GET_RESULT, MSG_ACTION_REQUIRED,
+    MSG_INVALID_BODY, MSG_TASK_ID_REQUIRED, PLATFORM_JIMENG,
+};
+use gatecheck_schemas::rules::video::VideoState;
+use gatecheck_schemas::types::VideoStatus;
+use http::Request;
+use hyper::body::Incoming;
+use serde_json::{json, Value};
+
+/// Serves `/jimeng/` (not yet admitted: the checks before the key come first).
+pub(crate) async fn handle(cx: &mut Ctx, req: Request<Incoming>) -> MockResponse {
+    let query = req.uri().query().unwrap_or("").to_owned();
+    let action = url::form_urlencoded::parse(query.as_bytes())
+        .find(|(k, _)| k == "Action")
+        .map(|(_, v)| v.into_owned())
+        .unwrap_or_default();
+    if action.is_empty() {
+        return error::v1_error(400, MSG_ACTION_REQUIRED, None, None);
+    }
+    let headers = req.headers().clone();
+    let (method, path) = (req.method().clone(), req.uri().path().to_owned());
+    let body = match cx.read_body(req).await {
+        Ok(b) => b,
+        Err(resp) => return resp,
+    };
+    let Ok(body @ Value::Object(_)) = serde_json::from_slice::<Value>(&body) else {
+        return error::v1_error(400, MSG_INVALID_BODY, None, None);
+    };
+    let text = |key: &str| {
+        body.get(key)
+            .and_then(Value::as_str)
+            .unwrap_or("")
+            .to_owned()
+    };
+    if action == JIMENG_GET_RESULT && text("task_id").is_empty() {
+        return error::v1_error(400, MSG_TASK_ID_REQUIRED, None, None);
+    }
+    if let Err(resp) = admit(cx, &headers) {
+        return resp;
+    }
+    let cx: &Ctx = cx;
+    if let Some(resp) = super::undocumented(cx, &method, &path) {
+        return resp;
+    }
+    if action == JIMENG_GET_RESULT {
+        return super::video_unified::fetch(cx, &text("task_id"));
+    }
+    let has_image = !text("image").is_empty()
+        || body
+            .get("image_urls")
+            .and_then(Value::as_array)
+            .is_some_and(|a| !a.is_empty());
+    submit(
+        cx,
+        Submit {
+            platform: PLATFORM_JIMENG,
+            model: &text("req_key"),
+            prompt: &text("prompt"),
+            seconds: None,
+            size: None,
+            action: if has_image {
+                ACTION_GENERATE
+            } else {
+                ACTION_TEXT_GENERATE
+            },
+            callback_url: None,
+        },
+    )
+}
+
+/// Volcengine's own answer about task `t` in `state` (the `data` of new-api's record):
+/// `{code:10000, message:"Success", data:{status: in_queue|generating|done, video_url}}`; a
+/// failed task is the provider's error code with its message.
+pub(crate) fn jimeng_task(t: &StoredVideo, state: &VideoState, url: &str) -> Value {
+    if let Some(e) = state.error.as_ref().filter(|_| state.status.is_terminal()) {
+        return json!({ "code": 50500, "message": e.message, "data": null, "request_id": t.id });
+    }
+    let status = match state.status {
+        VideoStatus::Queued => "in_queue",
+        VideoStatus::InProgress => "generating",
+        _ => "done",
+    };
+    let video_url = (state.status == VideoStatus::Completed).then_some(url);
+    json!({
+        "code": 10000,
+        "message": "Success",
+        "request_id": t.id,
+        "status": 10000,
+        "data": { "status": status, "video_url": video_url },
+    })
+}

@@ -1,0 +1,119 @@
+//! `POST /kling/v1/videos/{text2video|image2video}` and `GET .../{task_id}` (DECISIONS
+//! D-TASK-6): new-api converts the Kling body (middleware KlingRequestConvert: `model_name`
+//! or `model`, `prompt`, the rest as metadata) and answers its own objects, not Kling's: the
+//! create object with a public `task_` id, and the task envelope on fetch, whose `data` is
+//! Kling's task as the upstream last answered it.
+
+use super::ctx::Ctx;
+use super::provider::{submit, Submit};
+use crate::error::{self, MockResponse};
+use crate::video::StoredVideo;
+use gatecheck_schemas::rules::task::{ACTION_GENERATE, ACTION_TEXT_GENERATE, PLATFORM_KLING};
+use gatecheck_schemas::rules::video::VideoState;
+use gatecheck_schemas::types::VideoStatus;
+use http::{Method, Request};
+use hyper::body::Incoming;
+use serde_json::{json, Value};
+
+/// The two Kling task kinds of the path.
+const KINDS: [&str; 2] = ["text2video", "image2video"];
+
+/// Serves `/kling/v1/videos/*` (admitted).
+pub(crate) async fn handle(cx: &Ctx, req: Request<Incoming>) -> MockResponse {
+    let path = req.uri().path().trim_end_matches('/').to_owned();
+    let parts: Vec<&str> = path
+        .strip_prefix("/kling/v1/videos/")
+        .unwrap_or("")
+        .split('/')
+        .collect();
+    match (req.method(), parts.as_slice()) {
+        (&Method::POST, [kind]) if KINDS.contains(kind) => create(cx, req).await,
+        (&Method::GET, [kind, id]) if KINDS.contains(kind) && !id.is_empty() => {
+            super::video_unified::fetch(cx, id)
+        }
+        _ => cx.not_found(req.method(), &path),
+    }
+}
+
+fn text<'a>(body: &'a Value, key: &str) -> &'a str {
+    body.get(key).and_then(Value::as_str).unwrap_or("")
+}
+
+async fn create(cx: &Ctx, req: Request<Incoming>) -> MockResponse {
+    let body = match cx.read_body(req).await {
+        Ok(b) => b,
+        Err(resp) => return resp,
+    };
+    let body: Value = match serde_json::from_slice(&body) {
+        Ok(v @ Value::Object(_)) => v,
+        _ => return error::invalid("the body must be a JSON object", None),
+    };
+    let model = match text(&body, "model_name") {
+        "" => text(&body, "model"),
+        m => m,
+    };
+    // Kling's `duration` is "5" or "10" (a string; an integer is read too).
+    let seconds = match body.get("duration") {
+        Some(Value::String(s)) => s.trim().parse::<i64>().ok(),
+        Some(v) => v.as_i64(),
+        None => None,
+    };
+    let size = match text(&body, "aspect_ratio") {
+        "16:9" => Some("1280x720".to_owned()),
+        "9:16" => Some("720x1280".to_owned()),
+        "1:1" => Some("1024x1024".to_owned()),
+        _ => None,
+    };
+    let has_image = !text(&body, "image").is_empty() || !text(&body, "image_tail").is_empty();
+    let callback = Some(text(&body, "callback_url").to_owned()).filter(|u| !u.is_empty());
+    submit(
+        cx,
+        Submit {
+            platform: PLATFORM_KLING,
+            model,
+            prompt: text(&body, "prompt"),
+            seconds,
+            size,
+            action: if has_image {
+                ACTION_GENERATE
+            } else {
+                ACTION_TEXT_GENERATE
+            },
+            callback_url: callback,
+        },
+    )
+}
+
+/// Kling's status word (`submitted`, `processing`, `succeed`, `failed`).
+pub(crate) fn kling_status(s: VideoStatus) -> &'static str {
+    match s {
+        VideoStatus::Queued => "submitted",
+        VideoStatus::InProgress => "processing",
+        VideoStatus::Completed => "succeed",
+        VideoStatus::Failed | VideoStatus::Error => "failed",
+    }
+}
+
+/// Kling's own answer about task `t` in `state` (the `data` of new-api's record, and the
+/// payload of a callback): `{code:0, message, request_id, data:{task_id, task_status,
+/// task_status_msg, task_result:{videos}, created_at, updated_at}}`, times in ms.
+pub(crate) fn kling_task(t: &StoredVideo, state: &VideoState, url: &str, updated_ms: i64) -> Value {
+    let videos = if state.status == VideoStatus::Completed {
+        json!([{ "id": t.id, "url": url, "duration": t.seconds.to_string() }])
+    } else {
+        json!([])
+    };
+    json!({
+        "code": 0,
+        "message": "SUCCEED",
+        "request_id": format!("req-{}", &t.id[t.id.len().saturating_sub(12)..]),
+        "data": {
+            "task_id": t.id,
+            "task_status": kling_status(state.status),
+            "task_status_msg": state.error.as_ref().map(|e| e.message.as_str()).unwrap_or(""),
+            "task_result": { "videos": videos },
+            "created_at": t.plan.created_at_ms,
+            "updated_at": updated_ms,
+        }
+    })
+}

@@ -1,0 +1,158 @@
+//! The provider task routes outside `/v1` (DECISIONS D-TASK-6..8): `/kling/v1/videos/*`
+//! (`routes/kling.rs`) and `/jimeng/?Action=...` (`routes/jimeng.rs`). Their requests are
+//! admitted as `/v1` requests are (key, status, expiry, quota, IP allowlist, rate limit;
+//! new-api's TokenAuth runs after its request-convert middleware), and their tasks are video
+//! tasks of the one store, read back in new-api's task envelope (`routes/video_unified.rs`).
+
+use super::ctx::Ctx;
+use super::{jimeng, kling, undocumented};
+use crate::auth;
+use crate::error::{self, MockResponse};
+use gatecheck_schemas::rules::Rejection;
+use http::{HeaderMap, HeaderValue, Method, Request};
+use hyper::body::Incoming;
+
+/// Whether `path` is one of the provider routes' paths.
+pub(crate) fn is_provider_path(path: &str) -> bool {
+    path.starts_with("/kling/") || path == "/jimeng" || path.starts_with("/jimeng/")
+}
+
+/// Authenticates the key and applies its rate limit, as on `/v1/*`.
+pub(crate) fn admit(cx: &mut Ctx, headers: &HeaderMap) -> Result<(), MockResponse> {
+    let key = auth::authenticate_key(&cx.app, headers, cx.client_ip, cx.now())?;
+    cx.key = Some(key);
+    if let Err(retry) = cx.app.ratelimit.check(key.id, cx.now_ms()) {
+        let mut resp = error::rejection(
+            cx.profile(),
+            Rejection::RateLimited,
+            "Too many requests for this key, please retry later",
+        );
+        if let Ok(v) = HeaderValue::from_str(&retry.to_string()) {
+            resp.headers_mut().insert(http::header::RETRY_AFTER, v);
+        }
+        return Err(resp);
+    }
+    Ok(())
+}
+
+/// Serves a provider path (`is_provider_path`).
+pub(crate) async fn handle(
+    cx: &mut Ctx,
+    req: Request<Incoming>,
+    method: &Method,
+    path: &str,
+) -> MockResponse {
+    if path.starts_with("/jimeng") {
+        // The Action and the body are read before the key (JimengRequestConvert, then TokenAuth).
+        return Box::pin(jimeng::handle(cx, req)).await;
+    }
+    if let Err(resp) = admit(cx, req.headers()) {
+        return resp;
+    }
+    let cx: &Ctx = cx;
+    if let Some(resp) = undocumented(cx, method, path) {
+        return resp;
+    }
+    Box::pin(kling::handle(cx, req)).await
+}
+
+/// A task submitted on a provider route, after its route read the body.
+pub(crate) struct Submit<'a> {
+    /// `ChannelType` as text.
+    pub platform: &'static str,
+    /// The model (`model_name`/`model`, `req_key`); empty when absent.
+    pub model: &'a str,
+    /// The prompt.
+    pub prompt: &'a str,
+    /// The requested duration, seconds (`None`: the model's default).
+    pub seconds: Option<i64>,
+    /// The requested size (`None`: the model's default).
+    pub size: Option<String>,
+    /// `textGenerate` or `generate`.
+    pub action: &'static str,
+    /// Kling's `callback_url`.
+    pub callback_url: Option<String>,
+}
+
+fn task_err(status: u16, code: &str, message: &str) -> MockResponse {
+    error::json(
+        status,
+        &gatecheck_schemas::rules::task::task_error(code, message),
+    )
+}
+
+/// Validates, charges and stores a provider task, and answers new-api's create object
+/// (`dto.NewOpenAIVideo` with the public id: no seconds, size or metadata).
+pub(crate) fn submit(cx: &Ctx, s: Submit<'_>) -> MockResponse {
+    use gatecheck_schemas::rules::quota::Usage;
+    use gatecheck_schemas::rules::task::{INVALID_REQUEST, PROMPT_REQUIRED, TASK_FAILED};
+    let model = s.model.trim();
+    if model.is_empty() {
+        return error::invalid("model is required", Some("model"));
+    }
+    if let Err(resp) = cx.check_model(model).and_then(|()| cx.check_channel(model)) {
+        return resp;
+    }
+    let Some(cap) = cx
+        .catalog()
+        .capabilities(model)
+        .and_then(|c| c.video.clone())
+    else {
+        return error::invalid(
+            &format!("model {model} is unknown or not a video model"),
+            Some("model"),
+        );
+    };
+    if s.prompt.trim().is_empty() {
+        return task_err(400, INVALID_REQUEST, PROMPT_REQUIRED);
+    }
+    let seconds = s.seconds.unwrap_or(cap.default_seconds);
+    if !cap.seconds.contains(&seconds) {
+        let allowed: Vec<String> = cap.seconds.iter().map(i64::to_string).collect();
+        let message = format!("duration {seconds} is not one of {}", allowed.join(", "));
+        return task_err(400, TASK_FAILED, &message);
+    }
+    let size = s
+        .size
+        .filter(|x| cap.sizes.contains(x))
+        .unwrap_or_else(|| cap.default_size.clone());
+    let usage = Usage {
+        requests: 1,
+        seconds: seconds as f64,
+        ..Usage::default()
+    };
+    // Charged at submit; refunded in full if the task fails (VideoStore::settle).
+    let charge = match cx.charge(cx.price(model, usage)) {
+        Ok(charge) => charge,
+        Err(resp) => return resp,
+    };
+    let now_ms = cx.now_ms();
+    let task = crate::video::StoredVideo {
+        id: cx.ids().task_id(),
+        owner: cx.key().map(|k| k.user_id).unwrap_or(0),
+        model: model.to_owned(),
+        seconds,
+        size,
+        plan: cx.fixtures().video.plan(now_ms, seconds, s.prompt),
+        prompt: Some(s.prompt.to_owned()),
+        remixed_from_video_id: None,
+        key_id: cx.key().map_or(0, |k| k.id),
+        charged: charge.price,
+    };
+    if let Some(url) = &s.callback_url {
+        cx.app.callbacks.register(&cx.app, &task.id, url);
+    }
+    let meta = crate::tasks::TaskMeta {
+        callback_url: s.callback_url,
+        ..crate::tasks::TaskMeta::provider(&task, s.platform, s.action)
+    };
+    cx.app.tasks.insert(&task.id, meta);
+    cx.videos().insert(task.clone(), now_ms);
+    error::json(
+        gatecheck_schemas::rules::rejection::ACCEPTED,
+        &serde_json::json!({
+            "id": task.id, "task_id": task.id, "object": "video", "model": task.model,
+            "status": "queued", "progress": 0, "created_at": now_ms.div_euclid(1000),
+        }),
+    )
+}

@@ -1,0 +1,173 @@
+//! The operations of new-api's task routes that the spec names without describing
+//! (DECISIONS D-TASK): the unified video routes and remix.
+
+use super::bodies::{self, VideoBody};
+use super::operations::json_response;
+use super::schema_ref;
+use serde_json::{json, Value};
+
+/// `{ "400": ..., "401": ... }`: references to the shared error responses, and the task
+/// error body for the statuses new-api answers with it.
+fn task_responses(ok: Value, task_errors: &[u16], v1_errors: &[&str]) -> Value {
+    let mut out = json!({ "200": ok });
+    for status in task_errors {
+        out[status.to_string()] = json_response(
+            "new-api's task error `{code, message, data:null}` (DECISIONS D-TASK-3).",
+            schema_ref("TaskError"),
+        );
+    }
+    for (status, name) in v1_errors.iter().filter_map(|s| s.split_once(':')) {
+        out[status] = json!({ "$ref": format!("#/components/responses/{name}") });
+    }
+    out
+}
+
+/// The `/v1` errors every task route can answer before its handler (key, limits, faults).
+const KEY_ERRORS: [&str; 4] = [
+    "401:Unauthorized",
+    "403:Forbidden",
+    "429:TooManyRequests",
+    "503:ServiceUnavailable",
+];
+
+fn task_op(id: &str, summary: &str, responses: Value) -> Value {
+    json!({
+        "operationId": id,
+        "summary": summary,
+        "tags": ["video"],
+        "security": [{ "bearerAuth": [] }],
+        "responses": responses
+    })
+}
+
+/// The operation of `operation_id` among the task routes, `None` for any other id.
+pub(super) fn operation(operation_id: &str) -> Option<Value> {
+    let op = match operation_id {
+        "createVideoGeneration" => {
+            let ok = json_response(
+                "The OpenAI-style video object of the new task (status `queued`, progress 0), as `POST /v1/videos` answers it (DECISIONS D-TASK-1).",
+                schema_ref("VideoTask"),
+            );
+            let mut errors: Vec<&str> = KEY_ERRORS.to_vec();
+            errors.extend(["400:BadRequest", "413:PayloadTooLarge", "500:ServerError"]);
+            let mut op = task_op(
+                operation_id,
+                "Create a video task on new-api's unified route.",
+                task_responses(ok, &[], &errors),
+            );
+            op["requestBody"] = json!({
+                "required": true,
+                "content": {
+                    "multipart/form-data": { "schema": bodies::video_request(VideoBody::Multipart) },
+                    "application/x-www-form-urlencoded": { "schema": bodies::video_request(VideoBody::Form) },
+                    "application/json": { "schema": bodies::video_request(VideoBody::Json) }
+                }
+            });
+            op
+        }
+        "getVideoGeneration" => {
+            let ok = json_response(
+                "The task record in new-api's envelope: upper-case status, progress `NN%`, `result_url` once `SUCCESS` (DECISIONS D-TASK-2).",
+                schema_ref("TaskEnvelope"),
+            );
+            let mut errors: Vec<&str> = KEY_ERRORS.to_vec();
+            errors.push("500:ServerError");
+            let mut op = task_op(
+                operation_id,
+                "Fetch a task as new-api's task record.",
+                task_responses(ok, &[400], &errors),
+            );
+            op["parameters"] = json!([{ "$ref": "#/components/parameters/TaskId" }]);
+            op
+        }
+        "remixVideo" => {
+            let ok = json_response(
+                "The new task, from a completed one: the video object with `remixed_from_video_id` (DECISIONS D-TASK-4).",
+                schema_ref("VideoTask"),
+            );
+            let mut errors: Vec<&str> = KEY_ERRORS.to_vec();
+            errors.extend(["413:PayloadTooLarge", "500:ServerError"]);
+            let mut op = task_op(
+                operation_id,
+                "Remix a completed video task.",
+                task_responses(ok, &[400], &errors),
+            );
+            op["parameters"] = json!([{
+                "name": "video_id", "in": "path", "required": true,
+                "description": "The `id` of a completed task of the key's user.",
+                "schema": { "type": "string" }
+            }]);
+            op["requestBody"] = json!({
+                "required": true,
+                "content": { "application/json": { "schema": schema_ref("VideoRemixRequest") } }
+            });
+            op
+        }
+        "createKlingText2Video" | "createKlingImage2Video" => {
+            let ok = json_response(
+                "new-api's create object (not Kling's `{code, data:{task_id}}`): the public `task_` id as `id` and `task_id`, `object:video`, the model, `queued`, progress 0, `created_at` (DECISIONS D-TASK-6).",
+                schema_ref("VideoTask"),
+            );
+            let mut errors: Vec<&str> = KEY_ERRORS.to_vec();
+            errors.extend(["413:PayloadTooLarge", "500:ServerError"]);
+            let mut op = task_op(
+                operation_id,
+                "Create a Kling video task through new-api (the body is Kling's; an `image` makes it image to video).",
+                task_responses(ok, &[400], &errors),
+            );
+            op["requestBody"] = json!({
+                "required": true,
+                "content": { "application/json": { "schema": schema_ref("KlingVideoRequest") } }
+            });
+            op
+        }
+        "getKlingText2Video" | "getKlingImage2Video" => {
+            let ok = json_response(
+                "The task record in new-api's envelope; `data.data` is Kling's own task (`task_status` submitted, processing, succeed, failed) (DECISIONS D-TASK-6).",
+                schema_ref("TaskEnvelope"),
+            );
+            let mut errors: Vec<&str> = KEY_ERRORS.to_vec();
+            errors.push("500:ServerError");
+            let mut op = task_op(
+                operation_id,
+                "Fetch a Kling task as new-api's task record (either path reads any task of the key's user).",
+                task_responses(ok, &[400], &errors),
+            );
+            op["parameters"] = json!([{ "$ref": "#/components/parameters/TaskId" }]);
+            op
+        }
+        "jimengAction" => {
+            let ok = json_response(
+                "`CVSync2AsyncSubmitTask`: new-api's create object; `CVSync2AsyncGetResult`: the task record in new-api's envelope (DECISIONS D-TASK-7).",
+                json!({ "anyOf": [schema_ref("VideoTask"), schema_ref("TaskEnvelope")] }),
+            );
+            let mut errors: Vec<&str> = KEY_ERRORS.to_vec();
+            errors.extend(["413:PayloadTooLarge", "500:ServerError"]);
+            let mut responses = task_responses(ok, &[], &errors);
+            responses["400"] = json_response(
+                "No `Action`, a body that is not JSON, a fetch without `task_id` (the `/v1` error, before the key is read), or new-api's task error.",
+                json!({ "anyOf": [schema_ref("V1Error"), schema_ref("TaskError")] }),
+            );
+            let mut op = task_op(
+                operation_id,
+                "Jimeng (Volcengine) through new-api: submit or fetch a video task.",
+                responses,
+            );
+            op["parameters"] = json!([
+                { "name": "Action", "in": "query", "required": true,
+                  "description": "`CVSync2AsyncSubmitTask` or `CVSync2AsyncGetResult` (any other value submits).",
+                  "schema": { "type": "string", "minLength": 1 } },
+                { "name": "Version", "in": "query", "required": false,
+                  "description": "Volcengine's API version (`2022-08-31`); new-api does not read it.",
+                  "schema": { "type": "string" } }
+            ]);
+            op["requestBody"] = json!({
+                "required": true,
+                "content": { "application/json": { "schema": schema_ref("JimengRequest") } }
+            });
+            op
+        }
+        _ => return None,
+    };
+    Some(op)
+}
