@@ -50,6 +50,7 @@ async fn new_api_profile_reports_exactly_the_listed_differences() {
     assert_eq!(
         failed,
         vec![
+            "key.model-limits",
             "token.update.group-no-access",
             "token.update.name-50-chars",
             "token.update.name-51-chars-rejected",

@@ -160,10 +160,17 @@ async fn answer(front: &Front, peer: SocketAddr, req: Request<Incoming>) -> Resp
         return forward(front, &parts, &path_q, body).await.0;
     }
     let at_ms = front.app.clock.now_ms();
-    let (mapped, found) = front.stories.inbound(&path_q);
-    let request = front
-        .matcher
-        .normalize(parts.method.as_str(), &mapped, &parts.headers, &body);
+    let (mapped, mut found) = front.stories.inbound(&path_q);
+    let mapped_body = front.stories.inbound_body(&body).map(|(b, more)| {
+        found.extend(more);
+        Bytes::from(b)
+    });
+    let request = front.matcher.normalize(
+        parts.method.as_str(),
+        &mapped,
+        &parts.headers,
+        mapped_body.as_ref().unwrap_or(&body),
+    );
     let thread: Vec<&str> = found.iter().map(|(new, _)| new.as_str()).collect();
     let gate = found
         .first()

@@ -68,6 +68,23 @@ impl Stories {
         (out, found)
     }
 
+    /// A JSON request body with every string that is a client id replaced by its recorded id
+    /// (Jimeng's `CVSync2AsyncGetResult` names its task in the body), and the stories found;
+    /// `None` when nothing is replaced (the body is used as it came).
+    pub(crate) fn inbound_body(&self, body: &[u8]) -> Option<(Vec<u8>, Found)> {
+        let inner = self.inner.lock();
+        if inner.by_new.is_empty() || body.first() != Some(&b'{') {
+            return None;
+        }
+        let mut json: Value = serde_json::from_slice(body).ok()?;
+        let mut found = Vec::new();
+        replace_ids(&mut json, &inner.by_new, &mut found);
+        if found.is_empty() {
+            return None;
+        }
+        Some((serde_json::to_vec(&json).ok()?, found))
+    }
+
     /// Gives each task id in a recorded create answer a new id of the same shape; returns
     /// `(recorded, new)` pairs.
     pub(crate) fn create(
@@ -98,6 +115,27 @@ impl Stories {
             }
         }
         out
+    }
+}
+
+/// Replaces every string of `v` that is a client id with its recorded id, noting each.
+fn replace_ids(v: &mut Value, by_new: &HashMap<String, Story>, found: &mut Found) {
+    match v {
+        Value::String(text) => {
+            if let Some(story) = by_new.get(text.as_str()) {
+                found.push((
+                    std::mem::replace(text, story.recorded.clone()),
+                    story.clone(),
+                ));
+            }
+        }
+        Value::Array(items) => items
+            .iter_mut()
+            .for_each(|item| replace_ids(item, by_new, found)),
+        Value::Object(map) => map
+            .values_mut()
+            .for_each(|item| replace_ids(item, by_new, found)),
+        _ => {}
     }
 }
 
