@@ -3,6 +3,7 @@
 //! The same seed gives the same sequence, so runs are reproducible; different seeds give
 //! different ids.
 
+use gatecheck_schemas::rules::time::civil_from_days;
 use parking_lot::Mutex;
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
@@ -127,20 +128,6 @@ impl Ids {
     pub fn key_secret(&self) -> String {
         self.alnum(48)
     }
-}
-
-/// The proleptic Gregorian date of a day count since 1970-01-01 (Howard Hinnant's algorithm).
-fn civil_from_days(days: i64) -> (i64, i64, i64) {
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let y = yoe + era * 400;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    (if m <= 2 { y + 1 } else { y }, m, d)
 }
 
 /// Room for a request id: 23 digits for any date up to year 9999 (36 for any `i64` time) and

@@ -26,6 +26,18 @@ pub(crate) const NOT_PLANTABLE: &[(&str, Bug, &str)] = &[
         Bug::UnknownPathDashboard,
         NOT_FOUND_BODY,
     ),
+    (
+        "civil_from_days",
+        Bug::NoRequestId,
+        "the calendar of a Unix time: the date at the head of the mock's request ids, the \
+         recordings' times and the HTML report's; no verdict judges a date's text, and \
+         NoRequestId drops the ids it dates",
+    ),
+    (
+        "utc_parts",
+        Bug::NoRequestId,
+        "civil_from_days (above) with the time of day",
+    ),
     ("REPLAY_HEADER", Bug::DisabledKeyAccepted, REPLAY_MARKER),
     ("REPLAY_UNMATCHED", Bug::DisabledKeyAccepted, REPLAY_MARKER),
     (

@@ -29,6 +29,7 @@ pub mod refund;
 pub mod rejection;
 pub mod route;
 pub mod task;
+pub mod time;
 pub mod token;
 pub mod video;
 
