@@ -1,7 +1,7 @@
 //! The operations of the Midjourney task routes (`/mj/*`, `/{mode}/mj/*`; DECISIONS D-MJ):
 //! every `mj*` operation id of the route table.
 
-use super::operations::json_response;
+use super::response::json_response;
 use super::schema_ref;
 use serde_json::{json, Value};
 

@@ -14,6 +14,7 @@ mod bodies;
 pub mod check;
 mod midjourney;
 mod operations;
+mod response;
 mod tasks;
 
 use crate::routes::ROUTES;

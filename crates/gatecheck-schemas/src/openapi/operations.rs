@@ -4,6 +4,7 @@
 //! unknown video task).
 
 use super::bodies::{self, VideoBody};
+use super::response::{json_response, request_id_header};
 use super::schema_ref;
 use crate::rules::catalog::{MAX_PAGE, MAX_PAGE_SIZE};
 use crate::rules::media::MAX_IMAGE_SIDE;
@@ -35,20 +36,6 @@ fn errors(statuses: &[u16]) -> Map<String, Value> {
 /// A response reference by component name.
 fn response_ref(name: &str) -> Value {
     json!({ "$ref": format!("#/components/responses/{name}") })
-}
-
-/// The request-id header every answer carries.
-fn request_id_header() -> Value {
-    json!({ "X-Oneapi-Request-Id": { "$ref": "#/components/headers/RequestId" } })
-}
-
-/// A response with a JSON body and the request-id header.
-pub(super) fn json_response(description: &str, schema: Value) -> Value {
-    json!({
-        "description": description,
-        "headers": request_id_header(),
-        "content": { "application/json": { "schema": schema } }
-    })
 }
 
 /// `response` with OpenAPI links: `(name, operationId, parameter, runtime expression)`.

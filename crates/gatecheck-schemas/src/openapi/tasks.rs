@@ -2,7 +2,7 @@
 //! (DECISIONS D-TASK): the unified video routes and remix.
 
 use super::bodies::{self, VideoBody};
-use super::operations::json_response;
+use super::response::json_response;
 use super::schema_ref;
 use serde_json::{json, Value};
 

@@ -7,6 +7,7 @@ pub mod diff_side;
 pub mod fixtures;
 pub mod profiles;
 pub mod record;
+pub mod record_args;
 pub mod record_drive;
 pub mod report_arg;
 pub mod runtime;

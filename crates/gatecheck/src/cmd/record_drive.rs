@@ -5,7 +5,7 @@
 //! and key restoration, one request at a time, with a seed written to the manifest: `check`
 //! against the replay with the manifest's `run.args` sends the same requests.
 
-use super::record::RecordArgs;
+use super::record_args::{secrets, RecordArgs};
 use anyhow::{bail, Context as _};
 use gatecheck_conformance::recording::{Recorder, RecorderConfig, TargetInfo};
 use std::time::Duration;
@@ -56,7 +56,7 @@ pub(crate) async fn drive(args: RecordArgs) -> anyhow::Result<u8> {
             .chain(flags.iter().cloned()),
     )
     .map_err(|e| anyhow::anyhow!("the check flags after --: {e}"))?;
-    let mut secrets = super::record::secrets(&args)?;
+    let mut secrets = secrets(&args)?;
     if let Some(key) = &args.credentials.api_key {
         secrets.push(("API_KEY".into(), key.clone()));
     }
