@@ -80,7 +80,7 @@ impl App {
     }
 
     /// Back to the start: fixtures' state, empty journal, the configured faults only, no
-    /// rate-limit counts, no stream scripts, no clock offset.
+    /// rate-limit counts, no stream scripts, no task-route entries, no clock offset.
     pub(crate) fn reset(&self) {
         self.state.reset(&self.config.fixtures);
         self.journal.clear();
@@ -90,20 +90,23 @@ impl App {
         }
         self.ratelimit.clear();
         self.scripts.clear();
+        self.tasks.clear();
         self.callbacks.clear();
         self.clock.set_offset_ms(0);
     }
 
-    /// The whole state, with the clock offset.
+    /// The whole state, with the clock offset and the task-route table.
     pub(crate) fn snapshot(&self) -> StateSnapshot {
         let mut snap = self.state.snapshot();
         snap.clock_offset_ms = self.clock.offset_ms();
+        snap.task_meta = self.tasks.snapshot();
         snap
     }
 
     /// Loads a whole state.
-    pub(crate) fn restore(&self, snap: StateSnapshot) {
+    pub(crate) fn restore(&self, mut snap: StateSnapshot) {
         self.clock.set_offset_ms(snap.clock_offset_ms);
+        self.tasks.restore(std::mem::take(&mut snap.task_meta));
         self.state.restore(snap);
     }
 }

@@ -72,3 +72,4 @@ pub use routes::control::CONTROL_TOKEN_HEADER;
 pub use routes::REQUEST_ID_HEADER;
 pub use script::StreamScript;
 pub use state::{NewKey, StateSnapshot};
+pub use tasks::TaskMetaEntry;

@@ -5,6 +5,10 @@
 //! clock ([`gatecheck_schemas::rules::video::state_at`]), so the virtual clock drives it as it
 //! drives `/v1/videos`, and the outcome override works the same way. The store is bounded:
 //! past [`MAX_MJ_TASKS`] the oldest task is evicted.
+//!
+//! Every task, with its plan (its times and any forced outcome), is part of the state dump
+//! ([`crate::StateSnapshot::mj_tasks`]): a restart with `--state-file` or a `PUT /__mock/state`
+//! keeps it.
 
 use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
@@ -13,6 +17,7 @@ use gatecheck_schemas::rules::midjourney::record_status;
 use gatecheck_schemas::rules::video::{override_outcome, state_at, VideoOutcome, VideoPlan};
 use gatecheck_schemas::types::{VideoStatus, VideoTaskError};
 use parking_lot::Mutex;
+use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 
 /// How many Midjourney tasks the store keeps at most.
@@ -21,8 +26,8 @@ pub const MAX_MJ_TASKS: usize = 10_000;
 /// The seconds of video a Midjourney task is planned as (its run time on the clock).
 pub const MJ_PLAN_SECONDS: i64 = 4;
 
-/// One stored task.
-#[derive(Debug, Clone, PartialEq)]
+/// One stored task (as the state dump writes it, too).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct MjTask {
     /// 16 digits, as midjourney-proxy numbers its tasks.
     pub id: String,
@@ -157,6 +162,31 @@ impl MjStore {
         *self.inner.lock() = Inner::default();
     }
 
+    /// Every task, oldest first (for the state dump).
+    pub fn snapshot(&self) -> Vec<MjTask> {
+        let inner = self.inner.lock();
+        inner
+            .order
+            .iter()
+            .filter_map(|id| inner.tasks.get(id).map(|t| MjTask::clone(t)))
+            .collect()
+    }
+
+    /// Replaces every task with those of a dump, oldest first: the newest [`MAX_MJ_TASKS`]
+    /// of them, and of two tasks with one id the first.
+    pub fn restore(&self, tasks: Vec<MjTask>) {
+        let mut inner = self.inner.lock();
+        *inner = Inner::default();
+        let skip = tasks.len().saturating_sub(MAX_MJ_TASKS);
+        for task in tasks.into_iter().skip(skip) {
+            if inner.tasks.contains_key(&task.id) {
+                continue;
+            }
+            inner.order.push_back(task.id.clone());
+            inner.tasks.insert(task.id.clone(), Arc::new(task));
+        }
+    }
+
     /// How many tasks are stored.
     pub fn len(&self) -> usize {
         self.inner.lock().order.len()
@@ -242,5 +272,37 @@ mod tests {
         let r = t.record(0, "");
         assert_eq!(r["status"], "FAILURE");
         gatecheck_schemas::rules::midjourney::check_record(&r).unwrap();
+    }
+
+    #[test]
+    fn a_dump_keeps_plans_and_forced_outcomes_and_stays_bounded() {
+        let store = MjStore::default();
+        store.insert(task("1"));
+        store.insert(task("2"));
+        store
+            .set_outcome("2", 0, VideoOutcome::Failed, None, true)
+            .unwrap();
+        let dump = store.snapshot();
+        let json = serde_json::to_string(&dump).unwrap();
+        let again = MjStore::default();
+        again.restore(serde_json::from_str(&json).unwrap());
+        assert_eq!(again.snapshot(), dump);
+        assert_eq!(
+            again.get("2", 1).unwrap().record(0, "")["status"],
+            "FAILURE"
+        );
+        let many: Vec<MjTask> = (0..MAX_MJ_TASKS + 5)
+            .map(|i| task(&i.to_string()))
+            .collect();
+        again.restore(many);
+        assert_eq!(again.len(), MAX_MJ_TASKS);
+        assert!(again.get_any("4").is_none() && again.get_any("5").is_some());
+        let twice = MjTask {
+            prompt: "a dog".into(),
+            ..task("1")
+        };
+        again.restore(vec![task("1"), twice]);
+        assert_eq!(again.len(), 1);
+        assert_eq!(again.get_any("1").unwrap().prompt, "a cat");
     }
 }

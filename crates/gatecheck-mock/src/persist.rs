@@ -1,5 +1,10 @@
 //! Durable state (`--state-file`): acknowledged writes survive SIGTERM and kill -9.
 //!
+//! The file holds a whole [`StateSnapshot`], the body of `GET /__mock/state`: accounts, keys,
+//! video tasks, the task routes' table (action, platform, remix source, Kling `callback_url`
+//! of each task), Midjourney tasks (with their plans and forced outcomes) and the clock
+//! offset. A file written before a field existed still loads (the field starts empty).
+//!
 //! Every answer to a state-changing request (any method but GET, HEAD and OPTIONS) is held
 //! until the state it produced is on disk. Writes are grouped (group commit): the waiting
 //! requests take increasing tickets; one writer task takes the newest ticket, snapshots the
@@ -10,8 +15,9 @@
 //! (rename is atomic), and a crash leaves either the old or the new one. A group whose state
 //! serialises to the bytes already on disk is not written again.
 //!
-//! At start a file that does not parse (corrupt or truncated) is an error naming the file; it
-//! is left untouched. At shutdown the server stops accepting, drains the open connections and
+//! At start a file that does not parse (corrupt or truncated), or that names a value this
+//! mock does not know (a task platform or action, see [`crate::TaskMetaEntry`]), is an error
+//! naming the file; it is left untouched. No entry is dropped silently. At shutdown the server stops accepting, drains the open connections and
 //! then writes a final snapshot.
 //!
 //! If a write fails, the requests of its group are answered 500 instead of their answer (their
@@ -45,7 +51,8 @@ pub(crate) struct Persist {
 }
 
 /// Reads a state file: `None` when it does not exist; an [`io::ErrorKind::InvalidData`]
-/// error naming the file when it does not parse (corrupt or truncated).
+/// error naming the file when it does not parse (corrupt or truncated) or holds a value the
+/// mock does not know.
 pub(crate) fn load(path: &Path) -> io::Result<Option<StateSnapshot>> {
     let bytes = match fs::read(path) {
         Ok(b) => b,
@@ -58,10 +65,14 @@ pub(crate) fn load(path: &Path) -> io::Result<Option<StateSnapshot>> {
         }
     };
     serde_json::from_slice(&bytes).map(Some).map_err(|e| {
+        let what = match e.classify() {
+            serde_json::error::Category::Data => "does not hold a state this mock can load",
+            _ => "is corrupt or truncated",
+        };
         io::Error::new(
             io::ErrorKind::InvalidData,
             format!(
-                "state file {} is corrupt or truncated ({e}); it was left as it is: repair or remove it",
+                "state file {} {what} ({e}); it was left as it is: repair or remove it",
                 path.display()
             ),
         )
@@ -226,6 +237,16 @@ mod tests {
         }
         write_atomically(&path, &full).unwrap();
         assert!(load(&path).unwrap().is_some());
+        // A known shape with an unknown task platform: refused, by name, and kept.
+        let mut v = serde_json::to_value(StateSnapshot::default()).unwrap();
+        v["task_meta"] = serde_json::json!([{"id": "task_a", "created_at_ms": 0, "owner": 1,
+            "action": "textGenerate", "platform": "99"}]);
+        let odd = serde_json::to_vec(&v).unwrap();
+        fs::write(&path, &odd).unwrap();
+        let err = load(&path).unwrap_err().to_string();
+        assert!(err.contains("unknown task platform \"99\""), "{err}");
+        assert!(err.contains(&path.display().to_string()), "{err}");
+        assert_eq!(fs::read(&path).unwrap(), odd);
         assert!(load(&dir.join("absent.json")).unwrap().is_none());
         let _ = fs::remove_dir_all(&dir);
     }

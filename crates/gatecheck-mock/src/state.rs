@@ -1,4 +1,4 @@
-//! The mock's mutable state: accounts, keys and video tasks, with dump and load.
+//! The mock's mutable state: accounts, keys, video and Midjourney tasks, with dump and load.
 
 use crate::fixtures::Fixtures;
 use crate::ids::Ids;
@@ -20,6 +20,13 @@ fn shared(accounts: &[Account]) -> Vec<Arc<Account>> {
 
 /// The whole state as JSON: `GET|PUT /__mock/state` and `--state-file`.
 ///
+/// Every field but `accounts` and `keys` may be absent (a dump of an older mock loads: what it
+/// lacks starts empty). Each list is oldest first and is cut to its store's bound on load
+/// (the newest entries stay). `task_meta` entries name their action and platform as text;
+/// one the mock does not know makes the whole dump fail to load (see [`TaskMetaEntry`]).
+///
+/// [`TaskMetaEntry`]: crate::TaskMetaEntry
+///
 /// ```
 /// let snapshot = gatecheck_mock::StateSnapshot::default();
 /// let json = serde_json::to_string(&snapshot).unwrap();
@@ -38,6 +45,15 @@ pub struct StateSnapshot {
     /// Offset of the mock clock from its base, milliseconds.
     #[serde(default)]
     pub clock_offset_ms: i64,
+    /// What the task routes add to video tasks, per task id: action, platform, remix source,
+    /// Kling `callback_url` (DECISIONS D-TASK). The URL is kept, but a callback still waiting
+    /// when the state was dumped is not sent by the mock that loads it (a callback is a
+    /// courtesy, D-TASK-9).
+    #[serde(default)]
+    pub task_meta: Vec<crate::TaskMetaEntry>,
+    /// Midjourney tasks, with their plans (times and forced outcomes; DECISIONS D-MJ).
+    #[serde(default)]
+    pub mj_tasks: Vec<crate::midjourney::MjTask>,
 }
 
 /// A key record to create: every field optional (`POST /__mock/keys`, [`MockServer::add_key`]).
@@ -328,7 +344,7 @@ impl KeyTable {
     }
 }
 
-/// Accounts, keys and video tasks.
+/// Accounts, keys, video and Midjourney tasks.
 #[derive(Debug)]
 pub struct State {
     keys: Mutex<KeyTable>,
@@ -336,7 +352,7 @@ pub struct State {
     accounts: RwLock<Vec<Arc<Account>>>,
     /// Video tasks (owned by the video routes).
     pub videos: VideoStore,
-    /// Midjourney tasks (owned by the `/mj` routes; not in snapshots).
+    /// Midjourney tasks (owned by the `/mj` routes).
     pub mj: crate::midjourney::MjStore,
 }
 
@@ -351,7 +367,7 @@ impl State {
         }
     }
 
-    /// Back to the fixtures: keys, accounts and video tasks.
+    /// Back to the fixtures: keys, accounts, no video or Midjourney task.
     pub fn reset(&self, fixtures: &Fixtures) {
         *self.keys.lock() = KeyTable::from_keys(fixtures.keys.clone());
         *self.accounts.write() = shared(&fixtures.accounts);
@@ -359,7 +375,8 @@ impl State {
         self.mj.reset();
     }
 
-    /// Dumps keys, accounts and videos (`clock_offset_ms` is filled by the caller).
+    /// Dumps keys, accounts, video and Midjourney tasks (the caller fills `clock_offset_ms`
+    /// and `task_meta`).
     pub fn snapshot(&self) -> StateSnapshot {
         StateSnapshot {
             accounts: self.accounts(),
@@ -372,14 +389,17 @@ impl State {
                 .collect(),
             videos: self.videos.snapshot(),
             clock_offset_ms: 0,
+            task_meta: Vec::new(),
+            mj_tasks: self.mj.snapshot(),
         }
     }
 
-    /// Replaces keys, accounts and videos.
+    /// Replaces keys, accounts, video and Midjourney tasks (the caller restores the rest).
     pub fn restore(&self, snapshot: StateSnapshot) {
         *self.keys.lock() = KeyTable::from_keys(snapshot.keys);
         *self.accounts.write() = snapshot.accounts.into_iter().map(Arc::new).collect();
         self.videos.restore(snapshot.videos);
+        self.mj.restore(snapshot.mj_tasks);
     }
 
     // ---- accounts ----

@@ -7,13 +7,26 @@
 //! like the store (the oldest entry goes first), and an entry applies to a task only when it
 //! was made for that very task (same creation time and owner): after a reset the seeded ids
 //! repeat, and a stale entry must not dress up a new task.
+//!
+//! The table is part of the state dump ([`crate::StateSnapshot::task_meta`], entries
+//! [`TaskMetaEntry`]), so a restart with `--state-file` or a `PUT /__mock/state` keeps each
+//! task's envelope.
 
 use std::collections::VecDeque;
 use std::sync::Arc;
 
 use crate::video::{StoredVideo, DEFAULT_MAX_VIDEO_TASKS};
-use gatecheck_schemas::rules::task::{ACTION_TEXT_GENERATE, PLATFORM_SORA};
+use gatecheck_schemas::rules::task::{
+    ACTION_GENERATE, ACTION_REMIX, ACTION_TEXT_GENERATE, PLATFORM_JIMENG, PLATFORM_KLING,
+    PLATFORM_SORA,
+};
 use parking_lot::Mutex;
+use serde::{Deserialize, Serialize};
+
+/// Every action a task route records (a dumped entry must name one of these to load).
+const ACTIONS: [&str; 3] = [ACTION_TEXT_GENERATE, ACTION_GENERATE, ACTION_REMIX];
+/// Every platform a task route records.
+const PLATFORMS: [&str; 3] = [PLATFORM_SORA, PLATFORM_KLING, PLATFORM_JIMENG];
 
 /// The task-route facts of one task.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -56,6 +69,113 @@ impl TaskMeta {
     /// The facts new-api would show for a task of `POST /v1/videos` (no entry).
     pub fn default_for(task: &StoredVideo) -> Self {
         Self::sora(task, ACTION_TEXT_GENERATE)
+    }
+}
+
+/// One entry of the task-route table in a [`crate::StateSnapshot`]: what the task routes show
+/// of the video task `id` beyond the task itself (DECISIONS D-TASK).
+///
+/// `action` and `platform` are written as text and read back as the mock's own constants:
+/// a dump naming an action or platform the mock does not know does not load (the
+/// `PUT /__mock/state` is refused with 400; a `--state-file` stops the start with an error
+/// naming the file, which is left untouched). No entry is dropped silently.
+///
+/// ```
+/// let entry: gatecheck_mock::TaskMetaEntry = serde_json::from_str(
+///     r#"{"id":"task_a","created_at_ms":0,"owner":1,"action":"textGenerate","platform":"50"}"#,
+/// ).unwrap();
+/// assert_eq!((entry.platform, entry.callback_url), ("50", None));
+/// assert!(serde_json::from_str::<gatecheck_mock::TaskMetaEntry>(
+///     r#"{"id":"task_a","created_at_ms":0,"owner":1,"action":"textGenerate","platform":"99"}"#,
+/// ).is_err());
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct TaskMetaEntry {
+    /// The video task's id.
+    pub id: String,
+    /// The task's creation time, ms (the entry applies only to the task made then).
+    pub created_at_ms: i64,
+    /// The task's owner (the entry applies only to that user's task).
+    pub owner: i64,
+    /// new-api's action (`textGenerate`, `generate`, `remixGenerate`).
+    pub action: &'static str,
+    /// The channel type as text (`55` Sora, `50` Kling, `51` Jimeng).
+    pub platform: &'static str,
+    /// The id of the task this one remixes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub remixed_from: Option<String>,
+    /// The Kling `callback_url` the client gave.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub callback_url: Option<String>,
+}
+
+/// A [`TaskMetaEntry`] as the dump writes it, before its names are checked.
+#[derive(Deserialize)]
+struct EntryText {
+    id: String,
+    created_at_ms: i64,
+    owner: i64,
+    action: String,
+    platform: String,
+    #[serde(default)]
+    remixed_from: Option<String>,
+    #[serde(default)]
+    callback_url: Option<String>,
+}
+
+/// The constant of `known` spelled `text`, or an error naming what was not known.
+fn known(known: &[&'static str], text: &str, what: &str) -> Result<&'static str, String> {
+    known.iter().copied().find(|k| *k == text).ok_or_else(|| {
+        format!(
+            "unknown task {what} {text:?} (this mock knows {})",
+            known.join(", ")
+        )
+    })
+}
+
+// Written out: a derived `Deserialize` would borrow the `&'static str` fields from the input
+// (and so only read `'static` text); these are read as owned text and mapped to constants.
+impl<'de> Deserialize<'de> for TaskMetaEntry {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let e = EntryText::deserialize(d)?;
+        let name = |list: &[&'static str], text: &str, what: &str| {
+            known(list, text, what).map_err(serde::de::Error::custom)
+        };
+        Ok(Self {
+            action: name(&ACTIONS, &e.action, "action")?,
+            platform: name(&PLATFORMS, &e.platform, "platform")?,
+            id: e.id,
+            created_at_ms: e.created_at_ms,
+            owner: e.owner,
+            remixed_from: e.remixed_from,
+            callback_url: e.callback_url,
+        })
+    }
+}
+
+impl TaskMetaEntry {
+    fn new(id: &str, m: &TaskMeta) -> Self {
+        Self {
+            id: id.to_owned(),
+            created_at_ms: m.created_at_ms,
+            owner: m.owner,
+            action: m.action,
+            platform: m.platform,
+            remixed_from: m.remixed_from.clone(),
+            callback_url: m.callback_url.clone(),
+        }
+    }
+
+    fn into_meta(self) -> (String, TaskMeta) {
+        let meta = TaskMeta {
+            created_at_ms: self.created_at_ms,
+            owner: self.owner,
+            action: self.action,
+            platform: self.platform,
+            remixed_from: self.remixed_from,
+            callback_url: self.callback_url,
+        };
+        (self.id, meta)
     }
 }
 
@@ -108,6 +228,42 @@ impl TaskMetas {
         self.get(task).and_then(|m| m.remixed_from.clone())
     }
 
+    /// Every entry, oldest first (for the state dump).
+    pub fn snapshot(&self) -> Vec<TaskMetaEntry> {
+        let inner = self.inner.lock();
+        inner
+            .order
+            .iter()
+            .filter_map(|id| inner.by_id.get(id).map(|m| TaskMetaEntry::new(id, m)))
+            .collect()
+    }
+
+    /// Replaces every entry with those of a dump, oldest first: the newest
+    /// [`DEFAULT_MAX_VIDEO_TASKS`] of them, and of two entries for one id the first (as
+    /// [`crate::video::VideoStore::restore`] keeps tasks).
+    pub fn restore(&self, entries: Vec<TaskMetaEntry>) {
+        let mut inner = self.inner.lock();
+        *inner = Inner::default();
+        let skip = entries.len().saturating_sub(DEFAULT_MAX_VIDEO_TASKS);
+        for entry in entries.into_iter().skip(skip) {
+            let (id, meta) = entry.into_meta();
+            if inner.by_id.contains_key(&id) {
+                continue;
+            }
+            if meta.remixed_from.is_some() {
+                self.any_remix
+                    .store(true, std::sync::atomic::Ordering::Relaxed);
+            }
+            inner.order.push_back(id.clone());
+            inner.by_id.insert(id, Arc::new(meta));
+        }
+    }
+
+    /// Forgets every entry (a reset).
+    pub fn clear(&self) {
+        *self.inner.lock() = Inner::default();
+    }
+
     /// Number of entries.
     #[cfg(test)]
     pub fn len(&self) -> usize {
@@ -118,7 +274,6 @@ impl TaskMetas {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use gatecheck_schemas::rules::task::ACTION_REMIX;
     use gatecheck_schemas::rules::video::{plan, VideoOutcome};
 
     fn task(id: &str, created: i64) -> StoredVideo {
@@ -151,5 +306,63 @@ mod tests {
         }
         assert_eq!(metas.len(), DEFAULT_MAX_VIDEO_TASKS);
         assert!(metas.get(&a).is_none());
+    }
+
+    #[test]
+    fn every_known_name_survives_a_dump_and_unknown_ones_do_not_load() {
+        let metas = TaskMetas::default();
+        let mut n = 0;
+        for action in ACTIONS {
+            for platform in PLATFORMS {
+                n += 1;
+                let t = task(&format!("task_{n}"), n);
+                let meta = TaskMeta {
+                    remixed_from: (action == ACTION_REMIX).then(|| "task_src".to_owned()),
+                    callback_url: (platform == PLATFORM_KLING).then(|| "http://h/cb".to_owned()),
+                    ..TaskMeta::provider(&t, platform, action)
+                };
+                metas.insert(&t.id, meta);
+            }
+        }
+        let dump = metas.snapshot();
+        let json = serde_json::to_string(&dump).unwrap();
+        let back: Vec<TaskMetaEntry> = serde_json::from_str(&json).unwrap();
+        assert_eq!(back, dump);
+        let again = TaskMetas::default();
+        again.restore(back);
+        assert_eq!(again.snapshot(), dump);
+        let t = task("task_9", 9);
+        assert_eq!(again.remixed_from(&t).as_deref(), Some("task_src"));
+        for bad in [("textGenerate", "99"), ("remix", "55")] {
+            let text = format!(
+                r#"{{"id":"t","created_at_ms":0,"owner":1,"action":"{}","platform":"{}"}}"#,
+                bad.0, bad.1
+            );
+            let err = serde_json::from_str::<TaskMetaEntry>(&text).unwrap_err();
+            assert!(err.to_string().contains("unknown task"), "{err}");
+        }
+        again.clear();
+        assert!(again.snapshot().is_empty());
+        let many: Vec<TaskMetaEntry> = (0..DEFAULT_MAX_VIDEO_TASKS + 5)
+            .map(|i| {
+                let t = task(&format!("task_{i}"), 0);
+                TaskMetaEntry::new(&t.id, &TaskMeta::default_for(&t))
+            })
+            .collect();
+        again.restore(many);
+        assert_eq!(again.len(), DEFAULT_MAX_VIDEO_TASKS);
+        assert!(again.get(&task("task_4", 0)).is_none());
+        assert!(again.get(&task("task_5", 0)).is_some());
+        let first = dump[0].clone();
+        let later = TaskMetaEntry {
+            created_at_ms: first.created_at_ms + 1,
+            ..first.clone()
+        };
+        again.restore(vec![first.clone(), later]);
+        assert_eq!(
+            again.snapshot(),
+            vec![first],
+            "a repeated id keeps its first entry"
+        );
     }
 }
