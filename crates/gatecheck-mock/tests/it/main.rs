@@ -21,6 +21,7 @@ mod routes;
 mod stream_script;
 mod streams;
 mod support;
+mod task_state;
 mod tasks;
 mod token_api;
 mod ui;

@@ -1,0 +1,214 @@
+//! The task routes' state in the dump (`GET|PUT /__mock/state`) and the state file
+//! (`--state-file`): a Midjourney task, a Kling task with its `callback_url` and a remix read
+//! back the same after a restart or a dump and load (DECISIONS D-TASK, D-MJ).
+
+use crate::media_util::*;
+use crate::support::*;
+use gatecheck_mock::{ClockMode, MockServer, StateSnapshot};
+use serde_json::{json, Value};
+
+const CALLBACK: &str = "http://127.0.0.1:9/kling-callback";
+
+fn builder() -> gatecheck_mock::MockServerBuilder {
+    MockServer::builder().clock(ClockMode::virtual_default())
+}
+
+fn temp_state(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("gatecheck-it-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join("state.json")
+}
+
+/// The ids of the tasks [`populate`] made.
+struct Made {
+    mj: String,
+    mj_failed: String,
+    kling: String,
+    source: String,
+    remix: String,
+}
+
+async fn created(server: &MockServer, path: &str, body: Value) -> String {
+    let resp = post_json(server, path, KEY_ENABLED, body).await;
+    assert_eq!(resp.status, 200, "{path}: {}", resp.text());
+    let v = resp.json();
+    let id = v["result"].as_str().or(v["id"].as_str());
+    id.unwrap_or_else(|| panic!("no id: {v}")).to_owned()
+}
+
+/// Two Midjourney imagines (one forced to fail), a Kling task with a `callback_url`, and a
+/// remix of a completed Sora task.
+async fn populate(server: &MockServer) -> Made {
+    let http = Http::new(server.uri());
+    let mj = created(server, "/mj/submit/imagine", json!({"prompt": "a red fox"})).await;
+    let mj_failed = created(server, "/mj/submit/imagine", json!({"prompt": "a boat"})).await;
+    let forced = http
+        .json(
+            "POST",
+            &format!("/__mock/mj/{mj_failed}/outcome"),
+            &[],
+            json!({"outcome": "failed", "message": "banned prompt", "immediate": true}),
+        )
+        .await;
+    assert_eq!(forced.status, 200, "{}", forced.text());
+    let kling = created(
+        server,
+        "/kling/v1/videos/text2video",
+        json!({"model_name": "kling-v2-master", "prompt": "a heron", "callback_url": CALLBACK}),
+    )
+    .await;
+    let body = json!({"model": "sora-2", "prompt": "a cat", "seconds": "4"});
+    let source = created(server, "/v1/videos", body).await;
+    let advanced = http
+        .json(
+            "POST",
+            "/__mock/clock/advance",
+            &[],
+            json!({"seconds": 120}),
+        )
+        .await;
+    assert_eq!(advanced.status, 200, "{}", advanced.text());
+    let remix = format!("/v1/videos/{source}/remix");
+    let remix = created(server, &remix, json!({"prompt": "at night"})).await;
+    Made {
+        mj,
+        mj_failed,
+        kling,
+        source,
+        remix,
+    }
+}
+
+/// What the task routes answer for `made`, with the server's base URL written `BASE` (two
+/// mocks listen on two ports).
+async fn answers(server: &MockServer, made: &Made) -> Vec<(String, u16, Value)> {
+    let paths = [
+        format!("/mj/task/{}/fetch", made.mj),
+        format!("/mj/task/{}/fetch", made.mj_failed),
+        format!("/v1/video/generations/{}", made.kling),
+        format!("/kling/v1/videos/text2video/{}", made.kling),
+        format!("/v1/video/generations/{}", made.source),
+        format!("/v1/video/generations/{}", made.remix),
+        format!("/v1/videos/{}", made.remix),
+    ];
+    let mut out = Vec::new();
+    for path in paths {
+        let resp = get_with(server, &path, KEY_ENABLED).await;
+        let text = resp.text().replace(&server.uri(), "BASE");
+        let v = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{path}: {e}: {text}"));
+        out.push((path, resp.status, v));
+    }
+    out
+}
+
+/// The answers show what the tasks are: the Midjourney records, the Kling platform and
+/// action, the remix's action and source.
+fn assert_shown(a: &[(String, u16, Value)], made: &Made) {
+    assert!(a.iter().all(|(_, status, _)| *status == 200), "{a:#?}");
+    let (mj, failed) = (&a[0].2, &a[1].2);
+    assert_eq!(
+        (mj["id"].as_str(), mj["action"].as_str()),
+        (Some(made.mj.as_str()), Some("IMAGINE"))
+    );
+    assert_eq!(
+        (failed["status"].as_str(), failed["failReason"].as_str()),
+        (Some("FAILURE"), Some("banned prompt"))
+    );
+    let kling = &a[2].2["data"];
+    assert_eq!(
+        (kling["platform"].as_str(), kling["action"].as_str()),
+        (Some("50"), Some("textGenerate"))
+    );
+    assert_eq!(a[3].2["data"]["platform"], "50");
+    assert_eq!(a[4].2["data"]["platform"], "55");
+    assert_eq!(a[5].2["data"]["action"], "remixGenerate");
+    assert_eq!(
+        a[6].2["remixed_from_video_id"].as_str(),
+        Some(made.source.as_str())
+    );
+}
+
+#[tokio::test]
+async fn task_route_state_survives_a_restart_from_the_state_file() {
+    let path = temp_state("task-routes");
+    let server = builder().state_file(&path).start().await;
+    let made = populate(&server).await;
+    let before = answers(&server, &made).await;
+    assert_shown(&before, &made);
+    // As after kill -9: a copy of the file taken while the mock runs, once every write was
+    // acknowledged.
+    let crashed = path.with_file_name("crashed.json");
+    std::fs::copy(&path, &crashed).unwrap();
+    server.close().await.unwrap();
+    for file in [&path, &crashed] {
+        let again = builder().state_file(file).start().await;
+        assert_eq!(
+            answers(&again, &made).await,
+            before,
+            "from {}",
+            file.display()
+        );
+        let kept = again.state().task_meta;
+        let kling = kept
+            .iter()
+            .find(|e| e.id == made.kling)
+            .expect("the Kling entry");
+        assert_eq!(kling.callback_url.as_deref(), Some(CALLBACK));
+        again.close().await.unwrap();
+    }
+}
+
+#[tokio::test]
+async fn a_state_file_without_the_task_route_fields_still_loads() {
+    let server = builder().start().await;
+    let made = populate(&server).await;
+    let mut old = serde_json::to_value(server.state()).unwrap();
+    let fields = old.as_object_mut().unwrap();
+    for field in ["task_meta", "mj_tasks"] {
+        assert!(fields.remove(field).is_some(), "the dump has {field}");
+    }
+    let path = temp_state("old-format");
+    std::fs::write(&path, serde_json::to_vec_pretty(&old).unwrap()).unwrap();
+    let again = builder().state_file(&path).start().await;
+    let state: StateSnapshot = again.state();
+    assert!(state.task_meta.is_empty() && state.mj_tasks.is_empty());
+    assert_eq!(state.keys, server.state().keys);
+    assert_eq!(state.videos, server.state().videos);
+    // What the old file held reads back: the Sora source task, as before.
+    let (a, b) = (answers(&server, &made).await, answers(&again, &made).await);
+    assert_eq!(a[4], b[4]);
+    again.close().await.unwrap();
+}
+
+#[tokio::test]
+async fn a_dump_loaded_into_a_fresh_mock_answers_the_same() {
+    let server = builder().start().await;
+    let made = populate(&server).await;
+    let before = answers(&server, &made).await;
+    assert_shown(&before, &made);
+    let dump = Http::new(server.uri()).get("/__mock/state", &[]).await;
+    assert_eq!(dump.status, 200);
+    let fresh = builder().start().await;
+    let http = Http::new(fresh.uri());
+    let headers = [("content-type", "application/json")];
+    let load = http
+        .send("PUT", "/__mock/state", &headers, dump.body.clone())
+        .await;
+    assert_eq!(load.status, 200, "{}", load.text());
+    assert_eq!(answers(&fresh, &made).await, before);
+    assert_eq!(http.get("/__mock/state", &[]).await.json(), dump.json());
+    // A name the mock does not know is refused, and the state stays as it was.
+    let mut odd = dump.json();
+    odd["task_meta"][0]["platform"] = json!("99");
+    let refused = http
+        .send("PUT", "/__mock/state", &headers, odd.to_string())
+        .await;
+    assert_eq!(refused.status, 400);
+    assert!(
+        refused.text().contains("unknown task platform"),
+        "{}",
+        refused.text()
+    );
+    assert_eq!(answers(&fresh, &made).await, before);
+}
