@@ -2,8 +2,8 @@
 //! (stable ids, what each checks, its spec reference and its kind).
 
 use crate::checks::{
-    audio, auth, catalog as model_catalog, image_edits, images, key, midjourney, provider, quota,
-    remix, route, stream, token, v1, video, video_unified, CheckDef, CheckInfo,
+    audio, auth, catalog as model_catalog, image_edits, images, key, midjourney, midjourney_routes,
+    provider, quota, remix, route, stream, token, v1, video, video_unified, CheckDef, CheckInfo,
 };
 use std::sync::OnceLock;
 
@@ -21,6 +21,7 @@ pub(crate) fn registry() -> &'static [CheckDef] {
             images::CHECKS,
             image_edits::CHECKS,
             midjourney::CHECKS,
+            midjourney_routes::CHECKS,
             audio::CHECKS,
             model_catalog::CHECKS,
             v1::CHECKS,

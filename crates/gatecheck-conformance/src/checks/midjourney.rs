@@ -49,7 +49,10 @@ fn imagine_price(ctx: &Ctx) -> Result<i64, Halt> {
 }
 
 /// Submits an imagine of `prompt`; the exchange and, when it was accepted, the task id.
-async fn submit(ctx: &Ctx, prompt: &str) -> Result<(RequestSpec, Exchange, Option<String>), Halt> {
+pub(super) async fn submit(
+    ctx: &Ctx,
+    prompt: &str,
+) -> Result<(RequestSpec, Exchange, Option<String>), Halt> {
     let spec = RequestSpec::post(IMAGINE)
         .auth(ctx.model_auth()?)
         .json(json!({ "prompt": prompt }));
@@ -270,7 +273,7 @@ async fn image_served(ctx: &Ctx, record: &Value, polls: u32) -> Outcome {
 }
 
 /// Whether `ex` is new-api's Midjourney refusal with `reason`.
-fn is_refusal(ex: &Exchange, reason: &str) -> bool {
+pub(super) fn is_refusal(ex: &Exchange, reason: &str) -> bool {
     let v = ex.json().unwrap_or_default();
     ex.status.as_u16() == REFUSAL_STATUS
         && v.get("code").and_then(Value::as_i64) == Some(CODE_REQUEST_ERROR)

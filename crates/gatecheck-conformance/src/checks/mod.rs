@@ -10,6 +10,7 @@ pub(crate) mod images;
 mod info;
 pub(crate) mod key;
 pub(crate) mod midjourney;
+pub(crate) mod midjourney_routes;
 pub(crate) mod property;
 pub(crate) mod provider;
 pub(crate) mod quota;

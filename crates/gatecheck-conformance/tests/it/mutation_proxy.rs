@@ -387,8 +387,27 @@ impl Proxy {
                     rbody = Bytes::from(v.to_string());
                 }
             }
-            Bug::MjUnknownTask404 if path.starts_with("/mj/task/") && status == 400 => {
+            Bug::MjUnknownTask404
+                if path.starts_with("/mj/task/") && path.ends_with("/fetch") && status == 400 =>
+            {
                 rparts.status = StatusCode::NOT_FOUND;
+            }
+            Bug::MjListRepeats if path == "/mj/task/list-by-condition" && status == 200 => {
+                if let Some(mut v) = rjson() {
+                    if let Some(list) = v.as_array_mut() {
+                        let again = list.clone();
+                        list.extend(again);
+                        rbody = Bytes::from(v.to_string());
+                    }
+                }
+            }
+            Bug::MjUploadNoUrls if path == "/mj/submit/upload-discord-images" && status == 200 => {
+                if let Some(mut v) = rjson() {
+                    if v["code"] == 1 {
+                        v["result"] = json!([]);
+                        rbody = Bytes::from(v.to_string());
+                    }
+                }
             }
             Bug::MjSuccessAt99 if path.starts_with("/mj/task/") && status == 200 => {
                 if let Some(mut v) = rjson() {

@@ -147,6 +147,10 @@ pub(crate) enum Bug {
     MjUnknownTask404,
     /// A SUCCESS Midjourney record reports progress `99%`.
     MjSuccessAt99,
+    /// `list-by-condition` lists every record twice.
+    MjListRepeats,
+    /// An accepted upload answers no URL.
+    MjUploadNoUrls,
     /// The task envelope's status is lower case (`success`).
     TaskStatusLowercase,
     /// A `SUCCESS` task record has no `result_url`.
@@ -555,6 +559,18 @@ pub(crate) fn planted() -> Vec<(Bug, &'static str, Status, &'static str)> {
             "mj.task.lifecycle",
             Status::Deviation,
             "midjourney::check_record (parse_progress, record_status: 100% on SUCCESS, D-MJ-4)",
+        ),
+        (
+            Bug::MjListRepeats,
+            "mj.task.list-by-condition",
+            Status::Deviation,
+            "midjourney::LIST_BODY_REFUSED with the list's records, each once (D-MJ-8)",
+        ),
+        (
+            Bug::MjUploadNoUrls,
+            "mj.submit.upload",
+            Status::Deviation,
+            "midjourney::ACTION_UPLOAD (model_for: mj_upload), CODE_SUBMITTED with one URL per image (D-MJ-8)",
         ),
         (
             Bug::TaskStatusLowercase,

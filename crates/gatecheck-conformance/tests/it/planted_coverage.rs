@@ -41,10 +41,10 @@ pub(crate) const NOT_PLANTABLE: &[(&str, Bug, &str)] = &[
     ("REPLAY_HEADER", Bug::DisabledKeyAccepted, REPLAY_MARKER),
     ("REPLAY_UNMATCHED", Bug::DisabledKeyAccepted, REPLAY_MARKER),
     (
-        "model_for",
-        Bug::MjSecretIgnored,
-        "the model an action is charged as; the runner names the imagine model with it to find \
-         it in the catalog and price the submit, and no check judges a Midjourney charge yet",
+        "ACTION_SWAP_FACE",
+        Bug::MjUploadNoUrls,
+        "the face swap's action, whose model model_for names swap_face; the runner sends no face \
+         swap (it would be charged for a task no check judges), so no verdict reads it",
     ),
     (
         "edits_supported",

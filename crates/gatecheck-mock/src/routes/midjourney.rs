@@ -7,6 +7,12 @@
 //!   type:"upstream_error", code:4}`.
 //! - `GET /mj/task/{id}/fetch`: the task record; an unknown id (or another user's) is 400
 //!   `task_no_found`.
+//! - `POST /mj/submit/upload-discord-images`: `{code:1, description, result:[url...]}`,
+//!   charged as `mj_upload`; no images, or one that is not a data URL, is the upstream's
+//!   `code` 4 answer with HTTP 200, charged nothing (DECISIONS D-MJ-8).
+//! - `POST /mj/insight-face/swap`: a `SWAP_FACE` task, charged as `swap_face`.
+//! - `POST /mj/task/list-by-condition`: the records of the key's user among `ids`.
+//! - `GET /mj/task/{id}/image-seed`: the seed of a SUCCESS task.
 //! - `GET /mj/image/{id}` (no auth): the PNG of a SUCCESS task.
 //! - `POST /__mock/mj/{id}/outcome`: the outcome override of `/__mock/videos/{id}/outcome`.
 //!
@@ -19,9 +25,11 @@ use crate::error::{self, MockResponse};
 use crate::midjourney::{MjOverrideError, MjTask, MJ_PLAN_SECONDS};
 use crate::state::AuthedKey;
 use gatecheck_schemas::rules::midjourney::{
-    action_of_custom_id, charged_after_submit, effective_key, model_for, simple_change,
-    CHANGE_ACTIONS, CODE_REQUEST_ERROR, CODE_SUBMITTED, MJ_MODELS, MJ_SECRET_HEADER,
-    REFUSAL_STATUS, SUBMIT_ROUTES, TASK_NO_FOUND,
+    action_of_custom_id, charged_after_submit, effective_key, fields_have_their_types, image_seed,
+    is_data_url, model_for, simple_change, ACTION_SWAP_FACE, ACTION_UPLOAD, CHANGE_ACTIONS,
+    CODE_REQUEST_ERROR, CODE_SUBMITTED, LIST_BODY_REFUSED, MJ_MODELS, MJ_SECRET_HEADER,
+    REFUSAL_STATUS, SUBMIT_ROUTES, SWAP_FACE_IMAGES_REQUIRED, SWAP_FACE_PROMPT, TASK_NO_FOUND,
+    UPLOAD_EMPTY, UPLOAD_MALFORMED,
 };
 use gatecheck_schemas::rules::quota::Usage;
 use gatecheck_schemas::rules::rejection::ACCEPTED;
@@ -79,17 +87,149 @@ fn owner(cx: &Ctx) -> i64 {
 pub(crate) async fn handle(cx: &Ctx, req: Request<Incoming>, rest: &str) -> MockResponse {
     let method = req.method().clone();
     let parts: Vec<&str> = gatecheck_schemas::routes::segments_of(rest).collect();
-    match (&method, parts.as_slice()) {
+    let answer = match (&method, parts.as_slice()) {
+        (&Method::POST, ["submit", "upload-discord-images"]) => upload(cx, req).await,
         (&Method::POST, ["submit", name]) => match SUBMIT_ROUTES.iter().find(|(n, _)| n == name) {
-            Some((_, fixed)) => submit(cx, req, name, *fixed).await.unwrap_or_else(|r| r),
-            None => cx.not_found(&method, req.uri().path()),
+            Some((_, fixed)) => submit(cx, req, name, *fixed).await,
+            None => Ok(cx.not_found(&method, req.uri().path())),
         },
+        (&Method::POST, ["insight-face", "swap"]) => swap(cx, req).await,
+        (&Method::POST, ["task", "list-by-condition"]) => list(cx, req).await,
         (&Method::GET, ["task", id, "fetch"]) => match cx.app.state.mj.get(id, owner(cx)) {
-            Some(task) => error::json(ACCEPTED, &task.record(cx.now_ms(), &cx.base_url())),
-            None => refusal(TASK_NO_FOUND),
+            Some(task) => Ok(error::json(
+                ACCEPTED,
+                &task.record(cx.now_ms(), &cx.base_url()),
+            )),
+            None => Err(refusal(TASK_NO_FOUND)),
         },
-        _ => cx.not_found(&method, req.uri().path()),
+        (&Method::GET, ["task", id, "image-seed"]) => seed(cx, id),
+        _ => Ok(cx.not_found(&method, req.uri().path())),
+    };
+    answer.unwrap_or_else(|r| r)
+}
+
+/// Reads a body that must be a JSON object; new-api's `bind_request_body_failed` otherwise.
+async fn object_body(cx: &Ctx, req: Request<Incoming>) -> Result<Value, MockResponse> {
+    let body = cx.read_body(req).await?;
+    match serde_json::from_slice(&body) {
+        Ok(v @ Value::Object(_)) if fields_have_their_types(&v) => Ok(v),
+        _ => Err(refusal("bind_request_body_failed")),
     }
+}
+
+/// `POST /mj/submit/upload-discord-images` `{base64Array: [data URL...]}`: one URL per image.
+/// The checks of the upstream (midjourney-proxy) come after the model check; their answer is
+/// HTTP 200 with `code` 4, which new-api relays and does not charge.
+async fn upload(cx: &Ctx, req: Request<Incoming>) -> Result<MockResponse, MockResponse> {
+    let value = object_body(cx, req).await?;
+    let model = model_for(ACTION_UPLOAD);
+    cx.check_model(&model)?;
+    cx.check_channel(&model)?;
+    let images: Vec<&str> = match value.get("base64Array").and_then(Value::as_array) {
+        Some(list) => list.iter().map(|v| v.as_str().unwrap_or("")).collect(),
+        None => Vec::new(),
+    };
+    let upstream_refusal = |description: &str| {
+        error::json(
+            ACCEPTED,
+            &json!({"code": CODE_REQUEST_ERROR, "description": description, "result": null}),
+        )
+    };
+    if images.is_empty() {
+        return Ok(upstream_refusal(UPLOAD_EMPTY));
+    }
+    if !images.iter().all(|i| is_data_url(i)) {
+        return Ok(upstream_refusal(UPLOAD_MALFORMED));
+    }
+    let price = cx.price(&model, Usage::one_request());
+    cx.charge(price).map_err(|_| refusal("quota_not_enough"))?;
+    let urls: Vec<String> = images
+        .iter()
+        .map(|i| {
+            let hash = crate::media::fnv1a(i.as_bytes());
+            format!("https://cdn.discordapp.com/attachments/gatecheck/{hash:016x}/upload.png")
+        })
+        .collect();
+    Ok(error::json(
+        ACCEPTED,
+        &json!({"code": CODE_SUBMITTED, "description": "success", "result": urls}),
+    ))
+}
+
+/// `POST /mj/insight-face/swap` `{sourceBase64, targetBase64}`: a `SWAP_FACE` task.
+async fn swap(cx: &Ctx, req: Request<Incoming>) -> Result<MockResponse, MockResponse> {
+    let value = object_body(cx, req).await?;
+    // SwapFaceRequest's two fields are strings too (Go refuses another type).
+    if ["sourceBase64", "targetBase64"].iter().any(|k| {
+        value
+            .get(*k)
+            .is_some_and(|v| !v.is_string() && !v.is_null())
+    }) {
+        return Err(refusal("bind_request_body_failed"));
+    }
+    let present = |k: &str| {
+        value
+            .get(k)
+            .and_then(Value::as_str)
+            .is_some_and(|s| !s.is_empty())
+    };
+    if !present("sourceBase64") || !present("targetBase64") {
+        return Err(refusal(SWAP_FACE_IMAGES_REQUIRED));
+    }
+    let ask = Ask {
+        action: ACTION_SWAP_FACE.to_owned(),
+        prompt: SWAP_FACE_PROMPT.to_owned(),
+        origin: None,
+    };
+    accept(cx, "swap", ask)
+}
+
+/// `POST /mj/task/list-by-condition` `{ids: [...]}`: the records of the key's user among
+/// `ids`, each once, oldest first; `[]` when none.
+async fn list(cx: &Ctx, req: Request<Incoming>) -> Result<MockResponse, MockResponse> {
+    let body = cx.read_body(req).await?;
+    let ids: Vec<String> = match serde_json::from_slice::<Value>(&body) {
+        Ok(Value::Null) => Vec::new(),
+        Ok(Value::Object(o)) => match o.get("ids") {
+            None | Some(Value::Null) => Vec::new(),
+            Some(Value::Array(list)) => list
+                .iter()
+                .map(|v| v.as_str().map(str::to_owned))
+                .collect::<Option<_>>()
+                .ok_or_else(|| refusal(LIST_BODY_REFUSED))?,
+            Some(_) => return Err(refusal(LIST_BODY_REFUSED)),
+        },
+        _ => return Err(refusal(LIST_BODY_REFUSED)),
+    };
+    let (now_ms, base) = (cx.now_ms(), cx.base_url());
+    let mut tasks: Vec<_> = ids
+        .iter()
+        .filter_map(|id| cx.app.state.mj.get(id, owner(cx)))
+        .collect();
+    tasks.sort_by(|a, b| (a.plan.created_at_ms, &a.id).cmp(&(b.plan.created_at_ms, &b.id)));
+    tasks.dedup_by(|a, b| a.id == b.id);
+    let records: Vec<Value> = tasks.iter().map(|t| t.record(now_ms, &base)).collect();
+    Ok(error::json(ACCEPTED, &Value::Array(records)))
+}
+
+/// `GET /mj/task/{id}/image-seed`: `{code:1, result:<seed>}` once the task is SUCCESS; the
+/// upstream's `code` 4 answer before; `task_no_found` for an unknown id.
+fn seed(cx: &Ctx, id: &str) -> Result<MockResponse, MockResponse> {
+    let task = cx
+        .app
+        .state
+        .mj
+        .get(id, owner(cx))
+        .ok_or_else(|| refusal(TASK_NO_FOUND))?;
+    let (code, description, result) = if task.status_at(cx.now_ms()) == VideoStatus::Completed {
+        (CODE_SUBMITTED, "success", image_seed(&task.id))
+    } else {
+        (CODE_REQUEST_ERROR, "task_status_not_success", String::new())
+    };
+    Ok(error::json(
+        ACCEPTED,
+        &json!({"code": code, "description": description, "properties": null, "result": result}),
+    ))
 }
 
 /// What a submit asks for: its action, prompt and origin task.
@@ -126,7 +266,7 @@ fn ask_of(name: &str, fixed: Option<&str>, body: &Value) -> Result<Ask, &'static
             if action.is_empty() {
                 return Err("action_is_required");
             }
-            if index == 0 && action != "REROLL" {
+            if index == 0 {
                 return Err("index_is_required");
             }
             if !CHANGE_ACTIONS.contains(&action.as_str()) {
@@ -162,12 +302,14 @@ async fn submit(
     name: &str,
     fixed: Option<&str>,
 ) -> Result<MockResponse, MockResponse> {
-    let body = cx.read_body(req).await?;
-    let value: Value = match serde_json::from_slice(&body) {
-        Ok(v @ Value::Object(_)) => v,
-        _ => return Err(refusal("bind_request_body_failed")),
-    };
-    let mut ask = ask_of(name, fixed, &value).map_err(refusal)?;
+    let value = object_body(cx, req).await?;
+    let ask = ask_of(name, fixed, &value).map_err(refusal)?;
+    accept(cx, name, ask)
+}
+
+/// Checks the model and the origin task of a submit (`name`: the route's last segment),
+/// charges it and stores its task: the `{code:1, result:<id>}` answer.
+fn accept(cx: &Ctx, name: &str, mut ask: Ask) -> Result<MockResponse, MockResponse> {
     let model = model_for(&ask.action);
     if !MJ_MODELS.contains(&model.as_str()) {
         return Err(refusal("unknown_relay_action"));

@@ -227,3 +227,153 @@ async fn the_proxy_placeholder_defers_to_mj_api_secret() {
     .await;
     assert_eq!(wrong.status, 401);
 }
+
+/// A 1x1 PNG as a data URL.
+const DATA_URL: &str = "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAAAAAA6fptVAAAACklEQVR4nGNgAAAAAgABSK+kcQAAAABJRU5ErkJggg==";
+
+#[tokio::test]
+async fn an_upload_answers_one_url_per_image_and_is_charged_once() {
+    let server = mock().await;
+    let auth = bearer(KEY_ENABLED);
+    let headers = [("authorization", auth.as_str())];
+    let path = "/mj/submit/upload-discord-images";
+    let before = remain(&server);
+    let resp = submit(
+        &server,
+        path,
+        &headers,
+        json!({"base64Array": [DATA_URL, DATA_URL]}),
+    )
+    .await;
+    assert_eq!(resp.status, 200, "{}", resp.text());
+    let v = resp.json();
+    assert_eq!(v["code"], 1);
+    assert_eq!(v["result"].as_array().map(Vec::len), Some(2), "{v}");
+    assert_eq!(before - remain(&server), price("mj_upload"));
+    // No images, or one that is not a data URL: the upstream's code 4 with HTTP 200, free.
+    for body in [
+        json!({}),
+        json!({"base64Array": []}),
+        json!({"base64Array": ["iVBORw0KGgo="]}),
+    ] {
+        let before = remain(&server);
+        let resp = submit(&server, path, &headers, body.clone()).await;
+        assert_eq!(resp.status, 200, "{body}: {}", resp.text());
+        assert_eq!(resp.json()["code"], 4, "{body}");
+        assert_eq!(remain(&server), before, "{body} was charged");
+    }
+}
+
+#[tokio::test]
+async fn a_face_swap_is_a_task_charged_as_swap_face() {
+    let server = mock().await;
+    let auth = bearer(KEY_ENABLED);
+    let headers = [("authorization", auth.as_str())];
+    let path = "/mj/insight-face/swap";
+    let missing = submit(&server, path, &headers, json!({"sourceBase64": DATA_URL})).await;
+    assert_eq!(missing.status, 400);
+    assert_eq!(
+        missing.json()["description"],
+        "sour_base64_and_target_base64_is_required "
+    );
+    let before = remain(&server);
+    let body = json!({"sourceBase64": DATA_URL, "targetBase64": DATA_URL});
+    let resp = submit(&server, path, &headers, body).await;
+    assert_eq!(resp.status, 200, "{}", resp.text());
+    assert_eq!(before - remain(&server), price("swap_face"));
+    let id = resp.json()["result"].as_str().expect("task id").to_owned();
+    let record = fetch(&server, &id).await.json();
+    assert_eq!(record["action"], "SWAP_FACE");
+    assert_eq!(record["prompt"], "InsightFace");
+}
+
+#[tokio::test]
+async fn list_by_condition_answers_the_users_tasks_among_the_ids_and_seed_waits_for_success() {
+    let server = mock().await;
+    let auth = bearer(KEY_ENABLED);
+    let headers = [("authorization", auth.as_str())];
+    let mut ids = Vec::new();
+    for prompt in ["a red fox", "a blue whale"] {
+        let resp = submit(
+            &server,
+            "/mj/submit/imagine",
+            &headers,
+            json!({"prompt": prompt}),
+        )
+        .await;
+        ids.push(resp.json()["result"].as_str().expect("id").to_owned());
+    }
+    let list = |body: Value| {
+        let server = &server;
+        let headers = &headers;
+        async move { submit(server, "/mj/task/list-by-condition", headers, body).await }
+    };
+    // Asked newest first, with a repeat and an unknown id: each known task once, oldest first.
+    let resp = list(json!({"ids": [ids[1], ids[0], ids[1], "1"]})).await;
+    assert_eq!(resp.status, 200, "{}", resp.text());
+    let got: Vec<Value> = resp.json().as_array().cloned().expect("an array");
+    let got_ids: Vec<&str> = got.iter().filter_map(|r| r["id"].as_str()).collect();
+    assert_eq!(got_ids, [ids[0].as_str(), ids[1].as_str()]);
+    assert_eq!(list(json!({})).await.json(), json!([]));
+    let refused = list(json!({"ids": "x"})).await;
+    assert_eq!(refused.status, 400);
+    assert_eq!(refused.json()["description"], "do_request_failed ");
+    // Another user's key sees none of them.
+    let other = bearer(KEY_OTHER_USER);
+    let resp = Http::new(server.uri())
+        .json(
+            "POST",
+            "/mj/task/list-by-condition",
+            &[("authorization", other.as_str())],
+            json!({"ids": ids}),
+        )
+        .await;
+    assert_eq!(resp.json(), json!([]), "{}", resp.text());
+
+    let seed_path = format!("/mj/task/{}/image-seed", ids[0]);
+    let early = get_with(&server, &seed_path, KEY_ENABLED).await.json();
+    assert_eq!(early["code"], 4, "{early}");
+    server.clock().advance(Duration::from_secs(60));
+    let seed = get_with(&server, &seed_path, KEY_ENABLED).await.json();
+    assert_eq!(seed["code"], 1, "{seed}");
+    assert!(
+        seed["result"]
+            .as_str()
+            .is_some_and(|s| s.parse::<u64>().is_ok()),
+        "{seed}"
+    );
+    let unknown = get_with(&server, "/mj/task/1/image-seed", KEY_ENABLED).await;
+    assert_eq!(unknown.status, 400);
+}
+
+#[tokio::test]
+async fn a_field_of_another_type_is_refused_as_go_decodes_it() {
+    let server = mock().await;
+    let auth = bearer(KEY_ENABLED);
+    let headers = [("authorization", auth.as_str())];
+    for body in [
+        json!({"prompt": "a cat", "notifyHook": {}}),
+        json!({"prompt": "a cat", "index": 1.5}),
+        json!({"prompt": 5}),
+        json!({"prompt": "a cat", "base64Array": [1]}),
+    ] {
+        let before = remain(&server);
+        let resp = submit(&server, "/mj/submit/imagine", &headers, body.clone()).await;
+        assert_eq!(resp.status, 400, "{body}: {}", resp.text());
+        assert_eq!(
+            resp.json()["description"],
+            "bind_request_body_failed ",
+            "{body}"
+        );
+        assert_eq!(remain(&server), before);
+    }
+    // A field new-api does not know is accepted, whatever its type.
+    let resp = submit(
+        &server,
+        "/mj/submit/imagine",
+        &headers,
+        json!({"prompt": "a cat", "extra": {}}),
+    )
+    .await;
+    assert_eq!(resp.status, 200, "{}", resp.text());
+}

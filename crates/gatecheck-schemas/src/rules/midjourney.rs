@@ -18,6 +18,59 @@
 
 use crate::types::VideoStatus;
 
+/// The fields of new-api's MidjourneyRequest (dto/midjourney.go) with their JSON type: Go
+/// refuses a body whose field has another type (`null` aside), and new-api answers
+/// `bind_request_body_failed`.
+pub const REQUEST_FIELDS: [(&str, FieldType); 11] = [
+    ("prompt", FieldType::Text),
+    ("customId", FieldType::Text),
+    ("botType", FieldType::Text),
+    ("notifyHook", FieldType::Text),
+    ("action", FieldType::Text),
+    ("index", FieldType::Integer),
+    ("state", FieldType::Text),
+    ("taskId", FieldType::Text),
+    ("base64Array", FieldType::TextList),
+    ("content", FieldType::Text),
+    ("maskBase64", FieldType::Text),
+];
+
+/// The JSON type of a request field.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FieldType {
+    /// A string.
+    Text,
+    /// An integer (Go `int`).
+    Integer,
+    /// An array of strings.
+    TextList,
+}
+
+/// Whether every field of [`REQUEST_FIELDS`] in `body` has its type (or is `null`), as Go's
+/// `json.Unmarshal` into MidjourneyRequest checks it.
+///
+/// ```
+/// use gatecheck_schemas::rules::midjourney::fields_have_their_types;
+/// use serde_json::json;
+/// assert!(fields_have_their_types(&json!({"prompt": "a cat", "index": 2, "extra": {}})));
+/// assert!(!fields_have_their_types(&json!({"notifyHook": {}})));
+/// assert!(!fields_have_their_types(&json!({"index": 1.5})));
+/// ```
+pub fn fields_have_their_types(body: &serde_json::Value) -> bool {
+    REQUEST_FIELDS
+        .iter()
+        .all(|(name, ty)| match body.get(name) {
+            None | Some(serde_json::Value::Null) => true,
+            Some(v) => match ty {
+                FieldType::Text => v.is_string(),
+                FieldType::Integer => v.is_i64(),
+                FieldType::TextList => v
+                    .as_array()
+                    .is_some_and(|a| a.iter().all(|i| i.is_string() || i.is_null())),
+            },
+        })
+}
+
 /// The header new-api reads the key from when `Authorization` is empty or
 /// `midjourney-proxy` (middleware/auth.go TokenAuth).
 pub const MJ_SECRET_HEADER: &str = "mj-api-secret";
@@ -27,7 +80,7 @@ pub const PROXY_PLACEHOLDER: &str = "midjourney-proxy";
 
 /// The submit routes, `POST /mj/submit/<name>`, with the action each one fixes (`None`: the
 /// action comes from the body: `change`, `simple-change`, `action`).
-pub const SUBMIT_ROUTES: [(&str, Option<&str>); 10] = [
+pub const SUBMIT_ROUTES: [(&str, Option<&str>); 11] = [
     ("imagine", Some("IMAGINE")),
     ("change", None),
     ("simple-change", None),
@@ -38,14 +91,32 @@ pub const SUBMIT_ROUTES: [(&str, Option<&str>); 10] = [
     ("shorten", Some("SHORTEN")),
     ("edits", Some("EDITS")),
     ("video", Some("VIDEO")),
+    ("upload-discord-images", Some(ACTION_UPLOAD)),
 ];
+
+/// The action of `POST /mj/submit/upload-discord-images` (constant.MjActionUpload).
+pub const ACTION_UPLOAD: &str = "UPLOAD";
+/// The action of `POST /mj/insight-face/swap` (constant.MjActionSwapFace).
+pub const ACTION_SWAP_FACE: &str = "SWAP_FACE";
+/// The prompt new-api stores for a face swap (relay/mjproxy_handler.go RelaySwapFace).
+pub const SWAP_FACE_PROMPT: &str = "InsightFace";
+/// The refusal of a face swap without both images (RelaySwapFace; new-api's spelling).
+pub const SWAP_FACE_IMAGES_REQUIRED: &str = "sour_base64_and_target_base64_is_required";
+/// The refusal of a `list-by-condition` body that is not `{ids: [string]}`
+/// (RelayMidjourneyTask: gin's BindJSON failed).
+pub const LIST_BODY_REFUSED: &str = "do_request_failed";
+/// The upstream's (midjourney-proxy's) answer to an upload without images, relayed by
+/// new-api with its HTTP 200: `code` 4 and this description, charged nothing.
+pub const UPLOAD_EMPTY: &str = "base64Array不能为空";
+/// The upstream's answer to an upload entry that is not a `data:<mime>;base64,` URL.
+pub const UPLOAD_MALFORMED: &str = "base64格式错误";
 
 /// The actions a derivative submit (`change`, `simple-change`, `action`) may name.
 pub const CHANGE_ACTIONS: [&str; 3] = ["UPSCALE", "VARIATION", "REROLL"];
 
 /// The models the routes charge: `mj_` + the action in lower case
 /// (service/midjourney.go CovertMjpActionToModelName).
-pub const MJ_MODELS: [&str; 10] = [
+pub const MJ_MODELS: [&str; 12] = [
     "mj_imagine",
     "mj_upscale",
     "mj_variation",
@@ -56,6 +127,8 @@ pub const MJ_MODELS: [&str; 10] = [
     "mj_shorten",
     "mj_edits",
     "mj_video",
+    "mj_upload",
+    "swap_face",
 ];
 
 /// `code` of an accepted submit.
@@ -86,9 +159,46 @@ pub fn effective_key<'a>(authorization: &'a str, mj_secret: &'a str) -> Option<&
     }
 }
 
-/// The model an action is charged as: `mj_` + the action in lower case.
+/// The model an action is charged as: `mj_` + the action in lower case, but `swap_face` for
+/// a face swap (service/midjourney.go CovertMjpActionToModelName).
+///
+/// ```
+/// use gatecheck_schemas::rules::midjourney::model_for;
+/// assert_eq!(model_for("UPLOAD"), "mj_upload");
+/// assert_eq!(model_for("SWAP_FACE"), "swap_face");
+/// ```
 pub fn model_for(action: &str) -> String {
+    if action == ACTION_SWAP_FACE {
+        return "swap_face".to_owned();
+    }
     format!("mj_{}", action.to_ascii_lowercase())
+}
+
+/// Whether an upload entry is a data URL midjourney-proxy accepts: `data:<type>;base64,` and
+/// base64 that decodes (ConvertUtils.convertBase64Array).
+///
+/// ```
+/// use gatecheck_schemas::rules::midjourney::is_data_url;
+/// assert!(is_data_url("data:image/png;base64,iVBORw0KGgo="));
+/// assert!(!is_data_url("iVBORw0KGgo="));
+/// assert!(!is_data_url("data:image/png;base64,***"));
+/// ```
+pub fn is_data_url(entry: &str) -> bool {
+    use base64::Engine as _;
+    let Some((head, data)) = entry.strip_prefix("data:").and_then(|r| r.split_once(',')) else {
+        return false;
+    };
+    head.ends_with(";base64")
+        && !data.is_empty()
+        && base64::engine::general_purpose::STANDARD
+            .decode(data.trim())
+            .is_ok()
+}
+
+/// The seed a finished task's `image-seed` answers: decimal digits derived from the task id
+/// (the mock's stand-in for the upstream's Discord seed).
+pub fn image_seed(task_id: &str) -> String {
+    (super::media::fnv1a(task_id.as_bytes()) % 4_294_967_296).to_string()
 }
 
 /// The action of a derivative `customId` (`MJ::JOB::upsample::2::<hash>`), with its index,
