@@ -21,6 +21,26 @@ def wav(seconds=1.0, rate=16000):
     return header + b"data" + struct.pack("<I", len(data)) + data
 
 
+def png(width=8, height=8):
+    """A small opaque RGB PNG."""
+    import struct
+    import zlib
+
+    def chunk(kind, data):
+        body = kind + data
+        return struct.pack(">I", len(data)) + body + struct.pack(">I", zlib.crc32(body))
+
+    rows = b"".join(b"\x00" + b"\x80\x40\x20" * width for _ in range(height))
+    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header)
+            + chunk(b"IDAT", zlib.compress(rows)) + chunk(b"IEND", b""))
+
+
+def drain(stream):
+    """Reads every event of an SDK stream; the number of events."""
+    return sum(1 for _ in stream)
+
+
 def main():
     client = OpenAI(base_url=os.environ["PRISM_URL"], api_key=os.environ["API_KEY"], max_retries=0)
     calls = [
@@ -42,6 +62,14 @@ def main():
             model="gpt-image-1", prompt="a lighthouse", size="1024x1024")),
         ("images url", lambda: client.images.generate(
             model="dall-e-3", prompt="a fox", size="1024x1024")),
+        ("images.edit", lambda: client.images.edit(
+            model="gpt-image-1", prompt="add a moon", image=("in.png", io.BytesIO(png()), "image/png"))),
+        ("images stream", lambda: drain(client.images.generate(
+            model="gpt-image-1", prompt="a lighthouse", size="1024x1024", stream=True, partial_images=2))),
+        ("transcriptions stream", lambda: drain(client.audio.transcriptions.create(
+            model="gpt-4o-mini-transcribe", file=("a.wav", io.BytesIO(wav())), stream=True))),
+        ("speech sse", lambda: client.audio.speech.with_streaming_response.create(
+            model="gpt-4o-mini-tts", voice="alloy", input="hello", stream_format="sse").__enter__().read()),
     ]
     failed = 0
     for name, call in calls:
@@ -64,6 +92,8 @@ def main():
         client.videos.download_content(video.id).read()
         client.videos.download_content(video.id, variant="thumbnail").read()
         print("  ok    videos.download_content (video, thumbnail)")
+        remix = client.videos.remix(video.id, prompt="the same lake at night")
+        print(f"  ok    videos.remix ({remix.status})")
         client.videos.delete(video.id)
         print("  ok    videos.delete")
     except Exception as e:  # noqa: BLE001

@@ -135,6 +135,12 @@ pub(super) fn speech_request() -> Value {
                     "speed".into(),
                     json!({ "type": "number", "minimum": 0.25, "maximum": 4, "default": 1 }),
                 );
+                if !crate::rules::media::speech_sse_supported(id) {
+                    p.insert(
+                        "stream_format".into(),
+                        json!({ "type": "string", "enum": ["audio"], "description": "This model does not stream (D-STREAM-1)." }),
+                    );
+                }
             })
         })
         .map(nullable_optionals)
@@ -166,6 +172,13 @@ pub(super) fn image_request() -> Value {
                     "output_format".into(),
                     json!({ "type": "string", "enum": ["png"], "description": "The mock draws PNG only." }),
                 );
+                if cap.output != "b64_json" {
+                    // Only a model that answers b64_json streams (D-STREAM-3).
+                    p.insert(
+                        "stream".into(),
+                        json!({ "type": "boolean", "const": false, "description": "This model does not stream (it answers URLs). DECISIONS D-STREAM-3." }),
+                    );
+                }
             })
         })
         .map(nullable_optionals)
@@ -199,16 +212,109 @@ pub(super) fn image_edit_form() -> Value {
         );
         p.insert(
             "image[]".into(),
-            json!({ "type": "array", "maxItems": crate::rules::image_edit::MAX_EDIT_IMAGES,
+            json!({ "type": "array", "maxItems": crate::rules::image_edit::MAX_EDIT_IMAGES - 1,
+                    "description": "More images: with `image`, at most 16 in all.",
                     "items": png("One of several images to edit, a PNG.") }),
         );
         p.insert(
             "mask".into(),
             png("Optional PNG: its fully transparent pixels mark where to edit."),
         );
+        p.insert("prompt".into(), non_blank(MAX_PROMPT));
+        p.insert(
+            "n".into(),
+            json!({ "description": "Images to make, 1 to 10 (default 1, also when empty), as text; surrounding spaces, a `+` and leading zeros are read as a number is.",
+                    "type": "string", "pattern": "^\\s*(\\+?0*([1-9]|10))?\\s*$" }),
+        );
     });
+    // The schema asks for `image`; `image[]` is the other way to send images (D-EDIT-1).
+    if let Some(req) = form["required"].as_array_mut() {
+        req.push(json!("image"));
+    }
     form["propertyNames"] = part_names();
     form
+}
+
+/// The catalog's video models whose id starts with `prefix` (the provider's models), with
+/// their durations.
+fn provider_models(prefix: &str) -> (Vec<&'static str>, Vec<i64>) {
+    let mut seconds = Vec::new();
+    let models = models_with(|c| c.video.as_ref())
+        .into_iter()
+        .filter(|(id, _)| id.starts_with(prefix))
+        .map(|(id, cap)| {
+            seconds.extend(cap.seconds.iter().copied());
+            id
+        })
+        .collect();
+    seconds.sort_unstable();
+    seconds.dedup();
+    (models, seconds)
+}
+
+/// The body of the Kling routes (DECISIONS D-TASK-6): `model_name`/`model` one of the
+/// catalog's Kling models, `duration` one of their durations (text or number), a prompt that
+/// is not blank.
+pub(super) fn kling_request() -> Value {
+    let (models, seconds) = provider_models("kling");
+    let durations: Vec<Value> = seconds
+        .iter()
+        .map(|s| json!(s.to_string()))
+        .chain(seconds.iter().map(|s| json!(s)))
+        .collect();
+    resource_with(names::KLING_VIDEO_REQUEST, |p| {
+        for key in ["model_name", "model"] {
+            p.insert(
+                key.into(),
+                json!({ "type": "string", "enum": models, "x-gatecheck-catalog": CATALOG_NOTE }),
+            );
+        }
+        p.insert("prompt".into(), non_blank(MAX_PROMPT));
+        p.insert(
+            "duration".into(),
+            json!({ "description": "Seconds, one of the model's.", "enum": durations }),
+        );
+        // Kling's own fields go to Kling as they are: new-api and the mock read only `image`,
+        // `image_tail`, `aspect_ratio` and `callback_url`, each as text when it is text.
+        for (key, what) in [
+            ("negative_prompt", "Forwarded to Kling."),
+            ("image", "A start image (text: a URL or base64): image to video."),
+            ("image_tail", "An end image (text): image to video."),
+            (
+                "aspect_ratio",
+                "`16:9`, `9:16` or `1:1` picks the size; other values the model's default.",
+            ),
+            ("mode", "`std` or `pro`; forwarded to Kling."),
+            ("cfg_scale", "Forwarded to Kling."),
+            (
+                "callback_url",
+                "Kling POSTs the task there when it ends (text; other values: none).",
+            ),
+            ("external_task_id", "Forwarded to Kling."),
+        ] {
+            p.insert(key.into(), json!({ "description": what }));
+        }
+    })
+}
+
+/// The body of the Jimeng route (DECISIONS D-TASK-7): `req_key` one of the catalog's Jimeng
+/// models and a prompt that is not blank, which both actions accept (a fetch reads only
+/// `task_id`).
+pub(super) fn jimeng_request() -> Value {
+    let (models, _) = provider_models("jimeng");
+    let mut body = resource_with(names::JIMENG_REQUEST, |p| {
+        p.insert(
+            "req_key".into(),
+            json!({ "description": "The model.", "type": "string", "enum": models, "x-gatecheck-catalog": CATALOG_NOTE }),
+        );
+        p.insert("prompt".into(), non_blank(MAX_PROMPT));
+        p.insert(
+            "task_id".into(),
+            json!({ "description": "Read by `CVSync2AsyncGetResult` only (not empty there); a submit ignores it.", "type": "string" }),
+        );
+    });
+    body["required"] = json!(["req_key", "prompt"]);
+    body
 }
 
 /// How the fields of `POST /v1/videos` are sent.
@@ -305,7 +411,10 @@ pub(super) fn transcription_form(translate: bool) -> Value {
             json!({ "type": "number", "minimum": 0, "maximum": 1, "default": 0 }),
         );
         if translate {
+            // The translation route never streams (D-STREAM-2): `stream` is one of the
+            // "other fields" it accepts and ignores, whatever its value.
             p.remove("language");
+            p.remove("stream");
         }
     });
     if let Some(req) = form["required"].as_array_mut() {

@@ -76,37 +76,203 @@ pub(super) fn operation(operation_id: &str) -> Option<Value> {
                 "401": unauthorized
             }
         }),
+        "ListByCondition" => json!({
+            "operationId": operation_id,
+            "summary": "The records of the key's user among `ids`, each once, oldest first; `[]` when none (DECISIONS D-MJ-8).",
+            "tags": ["midjourney"],
+            "security": security(),
+            "parameters": parameters(with_mode, false),
+            "requestBody": { "required": true, "content": { "application/json": { "schema": {
+                "type": "object",
+                "properties": { "ids": { "type": ["array", "null"], "items": { "type": "string" } } }
+            } } } },
+            "responses": {
+                "200": json_response("The records.", json!({ "type": "array", "items": schema_ref("MjTask") })),
+                "400": refusal("A body that is not `{ids: [string]}`: `do_request_failed`."),
+                "401": unauthorized
+            }
+        }),
+        "ImageSeed" => json!({
+            "operationId": operation_id,
+            "summary": "The seed of a SUCCESS task (DECISIONS D-MJ-8).",
+            "tags": ["midjourney"],
+            "security": security(),
+            "parameters": parameters(with_mode, true),
+            "responses": {
+                "200": json_response("`{code:1, result:<seed>}`; `code` 4 while the task is not SUCCESS.", seed_answer()),
+                "400": refusal("Unknown task (or another user's): `task_no_found`."),
+                "401": unauthorized
+            }
+        }),
+        "InsightFaceSwap" => submit_op(
+            operation_id,
+            "a face swap (`SWAP_FACE`, charged as `swap_face`; DECISIONS D-MJ-8)",
+            with_mode,
+            body_of("InsightFaceSwap"),
+        ),
+        "SubmitUploadDiscordImages" => {
+            let mut op = submit_op(
+                operation_id,
+                "an upload of images (charged as `mj_upload`; DECISIONS D-MJ-8)",
+                with_mode,
+                body_of("SubmitUploadDiscordImages"),
+            );
+            op["responses"]["200"] = json_response(
+                "`{code:1, description, result:[url...]}`, one URL per image; no image, or one that is not a base64 data URL: the upstream's `{code:4, description}`, charged nothing.",
+                upload_answer(),
+            );
+            op
+        }
         submit => {
             let action = submit.strip_prefix("Submit")?;
-            json!({
-                "operationId": operation_id,
-                "summary": format!("Submit a Midjourney task ({action}; DECISIONS D-MJ-2). Charged after an accepted submit."),
-                "tags": ["midjourney"],
-                "security": security(),
-                "parameters": parameters(with_mode, false),
-                "requestBody": { "required": true, "content": { "application/json": { "schema": {
-                    "type": "object",
-                    "description": "new-api's MidjourneyRequest: `prompt` (imagine), `taskId`, `action` and `index` (change), `customId` and `taskId` (action), `content` (simple-change: `<task id> U1`), `base64Array` (blend, describe)...",
-                    "properties": {
-                        "prompt": { "type": "string" },
-                        "taskId": { "type": "string" },
-                        "action": { "type": "string" },
-                        "index": { "type": "integer" },
-                        "customId": { "type": "string" },
-                        "content": { "type": "string" },
-                        "base64Array": { "type": "array", "items": { "type": "string" } },
-                        "notifyHook": { "type": "string" }
-                    }
-                } } } },
-                "responses": {
-                    "200": json_response("Submitted: `code` 1, the task id in `result`.", schema_ref("MjSubmitAnswer")),
-                    "400": refusal("Refused: `code` 4 with new-api's reason."),
-                    "401": unauthorized,
-                    "403": { "$ref": "#/components/responses/Forbidden" },
-                    "503": { "$ref": "#/components/responses/ServiceUnavailable" }
-                }
-            })
+            submit_op(
+                operation_id,
+                &format!("a Midjourney task ({action}; DECISIONS D-MJ-2)"),
+                with_mode,
+                body_of(submit),
+            )
         }
     };
     Some(op)
+}
+
+/// A submit operation: `what` it submits, its request body schema.
+fn submit_op(operation_id: &str, what: &str, with_mode: bool, body: Value) -> Value {
+    json!({
+        "operationId": operation_id,
+        "summary": format!("Submit {what}. Charged after an accepted submit."),
+        "tags": ["midjourney"],
+        "security": security(),
+        "parameters": parameters(with_mode, false),
+        "requestBody": { "required": true, "content": { "application/json": { "schema": body } } },
+        "responses": {
+            "200": json_response("Submitted: `code` 1, the task id in `result`.", schema_ref("MjSubmitAnswer")),
+            "400": refusal("Refused: `code` 4 with new-api's reason."),
+            "401": { "$ref": "#/components/responses/Unauthorized" },
+            "403": { "$ref": "#/components/responses/Forbidden" },
+            "503": { "$ref": "#/components/responses/ServiceUnavailable" }
+        }
+    })
+}
+
+/// A string that is not blank.
+fn text() -> Value {
+    json!({ "type": "string", "minLength": 1, "pattern": "\\S" })
+}
+
+/// The request body of a submit route (`rest`: the operation id without `mj`/`mjMode`): new-api's
+/// MidjourneyRequest, with the fields each route requires (relay/mjproxy_handler.go
+/// RelayMidjourneySubmit, service/midjourney.go). Every field has its Go type: a value of
+/// another type is refused (`bind_request_body_failed`); other fields are accepted.
+fn body_of(rest: &str) -> Value {
+    let mut props = serde_json::Map::new();
+    // Go reads `null` for any field, and for an item of a list, as the zero value.
+    for key in [
+        "prompt",
+        "taskId",
+        "action",
+        "customId",
+        "content",
+        "notifyHook",
+        "state",
+        "botType",
+        "maskBase64",
+    ] {
+        props.insert(key.into(), json!({ "type": ["string", "null"] }));
+    }
+    props.insert(
+        "index".into(),
+        json!({ "type": ["integer", "null"], "minimum": i64::MIN, "maximum": i64::MAX,
+                "description": "A Go `int`: a number past 64 bits is refused." }),
+    );
+    props.insert(
+        "base64Array".into(),
+        json!({ "type": ["array", "null"], "items": { "type": ["string", "null"] } }),
+    );
+    let required: &[&str] = match rest {
+        "SubmitImagine" => {
+            props.insert("prompt".into(), text());
+            &["prompt"]
+        }
+        "SubmitChange" => {
+            props.insert("taskId".into(), text());
+            props.insert(
+                "action".into(),
+                json!({ "type": "string", "enum": ["UPSCALE", "VARIATION"] }),
+            );
+            props.insert(
+                "index".into(),
+                json!({ "type": "integer", "minimum": 1, "maximum": 4 }),
+            );
+            &["taskId", "action", "index"]
+        }
+        "SubmitSimpleChange" => {
+            props.insert(
+                "content".into(),
+                json!({ "type": "string", "pattern": "^[0-9A-Za-z]+ ([UV][1-4]|R)$",
+                "description": "`<task id> U1`..`U4`, `V1`..`V4` or `R`." }),
+            );
+            &["content"]
+        }
+        "SubmitAction" => {
+            props.insert("taskId".into(), text());
+            props.insert("customId".into(), json!({ "type": "string",
+                "pattern": "^MJ::JOB::(upsample|variation)::[1-4]::[0-9a-f]+$",
+                "description": "A button's `customId` from the task record (`MJ::JOB::upsample::2::<hash>`)." }));
+            &["taskId", "customId"]
+        }
+        "SubmitModal" | "SubmitVideo" => {
+            props.insert("taskId".into(), text());
+            &["taskId"]
+        }
+        "SubmitUploadDiscordImages" => {
+            props.insert(
+                "base64Array".into(),
+                json!({ "type": ["array", "null"],
+                    "description": "Data URLs (`data:image/png;base64,...`). None, or an entry of another form, is answered HTTP 200 with the upstream's `code` 4 and charged nothing.",
+                    "items": { "type": ["string", "null"] } }),
+            );
+            &[]
+        }
+        "InsightFaceSwap" => {
+            let image = json!({ "type": "string", "minLength": 1, "description": "An image, base64 or a data URL." });
+            props.insert("sourceBase64".into(), image.clone());
+            props.insert("targetBase64".into(), image);
+            &["sourceBase64", "targetBase64"]
+        }
+        _ => &[],
+    };
+    json!({
+        "type": "object",
+        "description": "new-api's MidjourneyRequest: `prompt` (imagine), `taskId`, `action` and `index` (change), `customId` and `taskId` (action), `content` (simple-change: `<task id> U1`), `base64Array` (blend, describe, upload), `sourceBase64` and `targetBase64` (face swap)...",
+        "required": required,
+        "properties": props
+    })
+}
+
+/// The answer of `upload-discord-images`.
+fn upload_answer() -> Value {
+    json!({
+        "type": "object",
+        "required": ["code", "description"],
+        "properties": {
+            "code": { "type": "integer" },
+            "description": { "type": "string" },
+            "result": { "type": ["array", "null"], "items": { "type": "string", "format": "uri" } }
+        }
+    })
+}
+
+/// The answer of `image-seed`.
+fn seed_answer() -> Value {
+    json!({
+        "type": "object",
+        "required": ["code", "description", "result"],
+        "properties": {
+            "code": { "type": "integer" },
+            "description": { "type": "string" },
+            "properties": {},
+            "result": { "type": "string" }
+        }
+    })
 }

@@ -68,13 +68,28 @@ fn binary_response(description: &str, media_types: &[&str]) -> Value {
 }
 
 /// `response` with a `text/event-stream` content: one event per `event:`/`data:` block,
-/// each `data` JSON one of `events` (components), as OpenAI's document writes its streams.
+/// each `data` JSON one of `events` (components).
+///
+/// Before OpenAPI 3.2 (`itemSchema`), the `schema` of an event stream describes each event,
+/// read as `{event, data, id, retry}` with `data` the text of its `data:` lines (as
+/// Schemathesis reads it): `data` is JSON text whose `contentSchema` is one of `events`.
 fn with_event_stream(mut response: Value, description: &str, events: &[&str]) -> Value {
     let refs: Vec<Value> = events.iter().map(|e| schema_ref(e)).collect();
     response["content"]["text/event-stream"] = json!({
         "schema": {
             "description": description,
-            "oneOf": refs,
+            "type": "object",
+            "required": ["data"],
+            "properties": {
+                "event": { "type": "string" },
+                "id": { "type": "string" },
+                "retry": { "type": "integer" },
+                "data": {
+                    "type": "string",
+                    "contentMediaType": "application/json",
+                    "contentSchema": { "oneOf": refs }
+                }
+            }
         }
     });
     response

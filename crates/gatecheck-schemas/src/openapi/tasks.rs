@@ -110,14 +110,19 @@ pub(super) fn operation(operation_id: &str) -> Option<Value> {
             );
             let mut errors: Vec<&str> = KEY_ERRORS.to_vec();
             errors.extend(["413:PayloadTooLarge", "500:ServerError"]);
+            let mut responses = task_responses(ok, &[], &errors);
+            responses["400"] = json_response(
+                "A body that is not a JSON object, no model or an unknown one (the `/v1` error), or new-api's task error (a blank prompt, a duration the model lacks).",
+                json!({ "anyOf": [schema_ref("V1Error"), schema_ref("TaskError")] }),
+            );
             let mut op = task_op(
                 operation_id,
                 "Create a Kling video task through new-api (the body is Kling's; an `image` makes it image to video).",
-                task_responses(ok, &[400], &errors),
+                responses,
             );
             op["requestBody"] = json!({
                 "required": true,
-                "content": { "application/json": { "schema": schema_ref("KlingVideoRequest") } }
+                "content": { "application/json": { "schema": bodies::kling_request() } }
             });
             op
         }
@@ -163,7 +168,7 @@ pub(super) fn operation(operation_id: &str) -> Option<Value> {
             ]);
             op["requestBody"] = json!({
                 "required": true,
-                "content": { "application/json": { "schema": schema_ref("JimengRequest") } }
+                "content": { "application/json": { "schema": bodies::jimeng_request() } }
             });
             op
         }
