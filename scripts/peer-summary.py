@@ -38,6 +38,7 @@ REASONS = [
                 r"|task_not_exist|fail_to_fetch_task|task_id is required for CVSync2AsyncGetResult"
                 r"|no such media file"), "D-OAS-4"),
     (re.compile(r"not a valid PNG"), "D-OAS-5"),
+    (re.compile(r"bind_request_body_failed"), "D-OAS-6"),
 ]
 
 

@@ -244,6 +244,10 @@ pub const DECISIONS: &[Decision] = &[
         "relay/channel/openai (the image is relayed; the upstream decodes it)",
         "`POST /v1/images/edits` decodes each image and mask (the mock draws the edit): bytes that are not a PNG are 400 `the image is not a valid PNG file` (D-EDIT). A schema says `contentMediaType: image/png` but cannot make a generator draw a PNG, so Schemathesis' random binary parts are refused: ST202 and a low share of accepted positive cases, known exceptions when the refusal names the PNG.",
         "Same (the upstream refuses them).", Same),
+    row("D-OAS-6", "Peer tools: `1.0` for a Go `int` on the Midjourney routes",
+        "dto/midjourney.go MidjourneyRequest (`index int`); common.UnmarshalBodyReusable (Go's encoding/json)",
+        "Go refuses a number with a fraction part, even `.0`, for an `int` field (`index: -628.0`): new-api answers 400 `bind_request_body_failed` (D-MJ-1). JSON Schema's `integer` takes `-628.0`, and no schema keyword tells `1.0` from `1`, so Schemathesis reports ST202 on such a body: a known exception when the refusal is `bind_request_body_failed`.",
+        "Same.", Same),
     // The profile table
     row("P1", "Key name length", "controller/token.go UpdateToken (`len(token.Name) > 50`)",
         "50 Unicode characters.", "50 UTF-8 bytes.", Failure),

@@ -52,11 +52,12 @@ async fn create(cx: &Ctx, req: Request<Incoming>) -> MockResponse {
         "" => text(&body, "model"),
         m => m,
     };
-    // Kling's `duration` is "5" or "10" (a string; an integer is read too).
+    // Kling's `duration` is "5" or "10" (a string; an integer is read too). Any other value
+    // is one Kling refuses: it reads as 0, which no model has.
     let seconds = match body.get("duration") {
-        Some(Value::String(s)) => s.trim().parse::<i64>().ok(),
-        Some(v) => v.as_i64(),
-        None => None,
+        None | Some(Value::Null) => None,
+        Some(Value::String(s)) => Some(s.trim().parse::<i64>().unwrap_or(0)),
+        Some(v) => Some(v.as_i64().unwrap_or(0)),
     };
     let size = match text(&body, "aspect_ratio") {
         "16:9" => Some("1280x720".to_owned()),

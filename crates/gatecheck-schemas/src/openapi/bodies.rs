@@ -189,11 +189,17 @@ pub(super) fn image_request() -> Value {
 /// The multipart form of `POST /v1/images/edits` (DECISIONS D-EDIT): the text fields, with
 /// `model` one of the fixture models that edit, and the `image` and `mask` file parts.
 pub(super) fn image_edit_form() -> Value {
-    let models: Vec<&str> = models_with(|c| c.image.as_ref())
+    let branches = models_with(|c| c.image.as_ref())
         .into_iter()
-        .map(|(id, _)| id)
-        .filter(|id| crate::rules::image_edit::edits_supported(id))
+        .filter(|(id, _)| crate::rules::image_edit::edits_supported(id))
+        .map(|(id, cap)| image_edit_branch(id, &cap.sizes))
         .collect();
+    one_of(branches)
+}
+
+/// The edit form of one model: `model` that model, `size` one of its sizes or `auto` (or
+/// empty: its first size).
+fn image_edit_branch(model: &str, sizes: &[String]) -> Value {
     let png = |description: &str| {
         json!({
             "description": description,
@@ -201,10 +207,13 @@ pub(super) fn image_edit_form() -> Value {
             "minLength": 1
         })
     };
+    let mut size_enum: Vec<&str> = sizes.iter().map(String::as_str).collect();
+    size_enum.extend(["auto", ""]);
     let mut form = resource_with(names::IMAGE_EDIT_FORM, |p| {
+        p.insert("model".into(), model_const(model));
         p.insert(
-            "model".into(),
-            json!({ "type": "string", "enum": models, "x-gatecheck-catalog": CATALOG_NOTE }),
+            "size".into(),
+            json!({ "type": "string", "enum": size_enum, "description": "One of the model's sizes, or `auto` (empty: the model's first size)." }),
         );
         p.insert(
             "image".into(),
@@ -261,6 +270,7 @@ pub(super) fn kling_request() -> Value {
         .iter()
         .map(|s| json!(s.to_string()))
         .chain(seconds.iter().map(|s| json!(s)))
+        .chain([Value::Null])
         .collect();
     resource_with(names::KLING_VIDEO_REQUEST, |p| {
         for key in ["model_name", "model"] {
@@ -278,7 +288,10 @@ pub(super) fn kling_request() -> Value {
         // `image_tail`, `aspect_ratio` and `callback_url`, each as text when it is text.
         for (key, what) in [
             ("negative_prompt", "Forwarded to Kling."),
-            ("image", "A start image (text: a URL or base64): image to video."),
+            (
+                "image",
+                "A start image (text: a URL or base64): image to video.",
+            ),
             ("image_tail", "An end image (text): image to video."),
             (
                 "aspect_ratio",
@@ -309,8 +322,12 @@ pub(super) fn jimeng_request() -> Value {
         );
         p.insert("prompt".into(), non_blank(MAX_PROMPT));
         p.insert(
+            "image_urls".into(),
+            json!({ "description": "Images (a list of URLs): image to video; forwarded as they are." }),
+        );
+        p.insert(
             "task_id".into(),
-            json!({ "description": "Read by `CVSync2AsyncGetResult` only (not empty there); a submit ignores it.", "type": "string" }),
+            json!({ "description": "Read by `CVSync2AsyncGetResult` only (text, not empty there); a submit ignores it, whatever its value." }),
         );
     });
     body["required"] = json!(["req_key", "prompt"]);

@@ -83,7 +83,8 @@ pub(super) fn operation(operation_id: &str) -> Option<Value> {
             "security": security(),
             "parameters": parameters(with_mode, false),
             "requestBody": { "required": true, "content": { "application/json": { "schema": {
-                "type": "object",
+                "type": ["object", "null"],
+                "description": "`null` reads as `{}` (Go).",
                 "properties": { "ids": { "type": ["array", "null"], "items": { "type": "string" } } }
             } } } },
             "responses": {
