@@ -244,6 +244,12 @@ fn image_edit_branch(model: &str, sizes: &[String]) -> Value {
     form
 }
 
+/// The prompt of a provider route: not blank; new-api passes it on without a length limit.
+fn provider_prompt() -> Value {
+    json!({ "type": "string", "minLength": 1, "pattern": "\\S",
+            "description": "Not blank (400 `invalid_request` `prompt is required`); no length limit before the provider." })
+}
+
 /// The catalog's video models whose id starts with `prefix` (the provider's models), with
 /// their durations.
 fn provider_models(prefix: &str) -> (Vec<&'static str>, Vec<i64>) {
@@ -279,7 +285,7 @@ pub(super) fn kling_request() -> Value {
                 json!({ "type": "string", "enum": models, "x-gatecheck-catalog": CATALOG_NOTE }),
             );
         }
-        p.insert("prompt".into(), non_blank(MAX_PROMPT));
+        p.insert("prompt".into(), provider_prompt());
         p.insert(
             "duration".into(),
             json!({ "description": "Seconds, one of the model's.", "enum": durations }),
@@ -320,7 +326,7 @@ pub(super) fn jimeng_request() -> Value {
             "req_key".into(),
             json!({ "description": "The model.", "type": "string", "enum": models, "x-gatecheck-catalog": CATALOG_NOTE }),
         );
-        p.insert("prompt".into(), non_blank(MAX_PROMPT));
+        p.insert("prompt".into(), provider_prompt());
         p.insert(
             "image_urls".into(),
             json!({ "description": "Images (a list of URLs): image to video; forwarded as they are." }),
