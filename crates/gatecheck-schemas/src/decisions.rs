@@ -248,6 +248,10 @@ pub const DECISIONS: &[Decision] = &[
         "dto/midjourney.go MidjourneyRequest (`index int`); common.UnmarshalBodyReusable (Go's encoding/json)",
         "Go refuses a number with a fraction part, even `.0`, for an `int` field (`index: -628.0`): new-api answers 400 `bind_request_body_failed` (D-MJ-1). JSON Schema's `integer` takes `-628.0`, and no schema keyword tells `1.0` from `1`, so Schemathesis reports ST202 on such a body: a known exception when the refusal is `bind_request_body_failed`.",
         "Same.", Same),
+    row("D-OAS-7", "Peer tools: an object in a multipart text field",
+        "(HTTP: a multipart part is bytes; new-api reads a text field with c.PostForm)",
+        "A multipart field is text on the wire: when Schemathesis' negative-data check makes a text field (`prompt`) an object or a list, it sends that value's JSON text, which the service reads as an ordinary string and may accept. Schemathesis reports ST201 on it (\"was string, became object\"): a known exception when every such case is that mutation.",
+        "Same.", Same),
     // The profile table
     row("P1", "Key name length", "controller/token.go UpdateToken (`len(token.Name) > 50`)",
         "50 Unicode characters.", "50 UTF-8 bytes.", Failure),

@@ -278,13 +278,15 @@ pub(super) fn kling_request() -> Value {
         .chain(seconds.iter().map(|s| json!(s)))
         .chain([Value::Null])
         .collect();
-    resource_with(names::KLING_VIDEO_REQUEST, |p| {
-        for key in ["model_name", "model"] {
-            p.insert(
-                key.into(),
-                json!({ "type": "string", "enum": models, "x-gatecheck-catalog": CATALOG_NOTE }),
-            );
-        }
+    let mut body = resource_with(names::KLING_VIDEO_REQUEST, |p| {
+        p.insert(
+            "model_name".into(),
+            json!({ "type": "string", "enum": models, "x-gatecheck-catalog": CATALOG_NOTE }),
+        );
+        p.insert(
+            "model".into(),
+            json!({ "type": "string", "description": "The model when `model_name` is absent (then one of `model_name`'s); ignored beside it." }),
+        );
         p.insert("prompt".into(), provider_prompt());
         p.insert(
             "duration".into(),
@@ -313,7 +315,13 @@ pub(super) fn kling_request() -> Value {
         ] {
             p.insert(key.into(), json!({ "description": what }));
         }
-    })
+    });
+    // `model_name` wins; `model` is read (and must name a model) only without it.
+    body["anyOf"] = json!([
+        { "required": ["model_name"] },
+        { "required": ["model"], "properties": { "model": { "enum": models } } }
+    ]);
+    body
 }
 
 /// The body of the Jimeng route (DECISIONS D-TASK-7): `req_key` one of the catalog's Jimeng
