@@ -56,6 +56,53 @@ const PROVIDER_REFUSAL: &str = "a refusal of the provider routes that the mock a
 
 /// The rules one side goes without, and why.
 const ONE_SIDED: &[(&str, Lacks, &str)] = &[
+    (
+        "REQUEST_FIELDS",
+        Lacks::Runner,
+        "the Go types of MidjourneyRequest's fields, by which the mock refuses a body as Go \
+         decodes it; the runner sends well-typed bodies and no check judges a refusal of a \
+         wrong type (Schemathesis' negative cases do, scripts/peer-check)",
+    ),
+    ("FieldType", Lacks::Runner, "the type of a REQUEST_FIELDS entry (above)"),
+    (
+        "fields_have_their_types",
+        Lacks::Runner,
+        "the check of REQUEST_FIELDS (above)",
+    ),
+    (
+        "SWAP_FACE_IMAGES_REQUIRED",
+        Lacks::Runner,
+        "the face swap's refusal; the runner sends no face swap (a charged task no check \
+         judges)",
+    ),
+    (
+        "SWAP_FACE_PROMPT",
+        Lacks::Runner,
+        "the prompt new-api stores for a face swap (above)",
+    ),
+    (
+        "UPLOAD_EMPTY",
+        Lacks::Runner,
+        "the upstream's text for an upload without images; mj.submit.upload judges its code 4, \
+         not midjourney-proxy's wording",
+    ),
+    (
+        "UPLOAD_MALFORMED",
+        Lacks::Runner,
+        "the upstream's text for an entry that is not a data URL (above)",
+    ),
+    (
+        "is_data_url",
+        Lacks::Runner,
+        "how the mock, as midjourney-proxy, reads an upload entry; the runner sends a fixed \
+         PNG data URL",
+    ),
+    (
+        "image_seed",
+        Lacks::Runner,
+        "the mock's stand-in for the upstream's Discord seed: a target's seed is its own, so \
+         no check compares it",
+    ),
     ("check_record", Lacks::Mock, VALIDATOR),
     ("parse_progress", Lacks::Mock, VALIDATOR),
     ("status_rank", Lacks::Mock, VALIDATOR),

@@ -21,7 +21,7 @@ async fn a_target_without_the_unpinned_routes_skips_their_checks() {
         .iter()
         .filter(|c| c.id.starts_with("images.edits.") || c.id.starts_with("mj."))
         .collect();
-    assert_eq!(edits.len(), 7, "{show}");
+    assert_eq!(edits.len(), 9, "{show}");
     for c in edits {
         assert_eq!(c.status, Status::Skipped, "{}: {show}", c.id);
         assert_eq!(c.skip_cause, Some(SkipCause::RouteNotServed), "{}", c.id);
