@@ -285,7 +285,7 @@ pub(super) fn kling_request() -> Value {
         );
         p.insert(
             "model".into(),
-            json!({ "type": "string", "description": "The model when `model_name` is absent (then one of `model_name`'s); ignored beside it." }),
+            json!({ "description": "The model when `model_name` is absent (then one of `model_name`'s); ignored beside it, whatever its value." }),
         );
         p.insert("prompt".into(), provider_prompt());
         p.insert(
