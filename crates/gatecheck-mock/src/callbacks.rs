@@ -403,7 +403,7 @@ fn journal(app: &App, r: &CallbackRecord) {
 pub(crate) async fn pump(app: Weak<App>, mut shutdown: tokio::sync::watch::Receiver<bool>) {
     loop {
         tokio::select! {
-            _ = crate::app::wait_down(&mut shutdown) => return,
+            _ = crate::shutdown::wait_down(&mut shutdown) => return,
             _ = tokio::time::sleep(TICK) => {}
         }
         let Some(app) = app.upgrade() else { return };

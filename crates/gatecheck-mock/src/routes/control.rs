@@ -27,6 +27,7 @@
 use super::ctx::Ctx;
 use crate::error::{self, MockResponse};
 use crate::faults::Fault;
+use crate::headers::CONTROL_TOKEN_HEADER;
 use crate::state::secrets_equal;
 use crate::state::{NewKey, StateSnapshot};
 use gatecheck_schemas::rules::catalog::query_pairs;
@@ -34,9 +35,6 @@ use http::{Method, Request};
 use hyper::body::Incoming;
 use serde_json::json;
 use std::time::Duration;
-
-/// The header carrying the control token.
-pub const CONTROL_TOKEN_HEADER: &str = "x-mock-control-token";
 
 fn failure(status: u16, message: &str) -> MockResponse {
     error::json(status, &json!({"success": false, "message": message}))

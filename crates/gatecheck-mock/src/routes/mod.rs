@@ -91,13 +91,13 @@ pub(crate) mod ui;
 pub(crate) mod video;
 pub(crate) mod video_unified;
 
-pub use ctx::REQUEST_ID_HEADER;
 use ctx::{paging_ok, Ctx};
 
 use crate::app::App;
 use crate::auth;
 use crate::error::{self, MockResponse};
 use crate::faults::FaultKind;
+use crate::headers::REQUEST_ID_HEADER;
 use crate::journal::Record;
 use bytes::Bytes;
 use gatecheck_schemas::rules::rejection::ACCEPTED;
@@ -255,7 +255,7 @@ pub(crate) async fn dispatch(
 /// per-request future that every request moves around.
 async fn hang(mut shutdown: tokio::sync::watch::Receiver<bool>) {
     tokio::select! {
-        _ = crate::app::wait_down(&mut shutdown) => {}
+        _ = crate::shutdown::wait_down(&mut shutdown) => {}
         _ = tokio::time::sleep(MAX_HANG) => {}
     }
 }
