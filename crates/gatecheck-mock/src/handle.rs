@@ -575,7 +575,10 @@ impl MockServerBuilder {
             app.restore(state);
         }
         app.callbacks.set_base(format!("http://{addr}"));
-        tokio::spawn(crate::callbacks::pump(Arc::downgrade(&app), rx.clone()));
+        tokio::spawn(crate::callback_delivery::pump(
+            Arc::downgrade(&app),
+            rx.clone(),
+        ));
         let task = tokio::spawn(crate::server::serve(listener, app.clone(), rx.clone()));
         let front = replay.map(|(options, recording, front_listener)| {
             let front = Arc::new(crate::replay::Front::new(

@@ -29,6 +29,7 @@
 mod app;
 mod auth;
 pub mod bench;
+mod callback_delivery;
 pub mod callbacks;
 mod catalog;
 mod clock;
@@ -46,6 +47,7 @@ mod listen;
 pub mod media;
 pub mod midjourney;
 mod persist;
+mod provider_tasks;
 mod ratelimit;
 mod render;
 pub mod replay;

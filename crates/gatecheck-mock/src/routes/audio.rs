@@ -38,9 +38,6 @@ use http::{Method, Request};
 use hyper::body::Incoming;
 use serde_json::json;
 
-const SPEECH_PATH: &str = "/v1/audio/speech";
-const TRANSCRIPTIONS_PATH: &str = "/v1/audio/transcriptions";
-
 /// Longest accepted speech input, characters.
 pub const MAX_SPEECH_INPUT: usize = 4096;
 
