@@ -12,8 +12,8 @@
 //! (`client_threads` workers), in this process; memory figures are this process's RSS.
 //!
 //! ```no_run
-//! let config = gatecheck_mock::bench::BenchConfig::quick();
-//! let report = gatecheck_mock::bench::run(&config).expect("bench");
+//! let config = gatecheck_mock::internals::bench::BenchConfig::quick();
+//! let report = gatecheck_mock::internals::bench::run(&config).expect("bench");
 //! print!("{}", report.table());
 //! ```
 
