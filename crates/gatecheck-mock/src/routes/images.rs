@@ -24,13 +24,10 @@ use serde::Serialize;
 use serde_json::json;
 
 use crate::sse::{Event, Framing};
-use gatecheck_schemas::rules::media::MAX_PARTIAL_IMAGES;
+use gatecheck_schemas::rules::media::{MAX_PARTIAL_IMAGES, MAX_PROMPT_CHARS};
 use gatecheck_schemas::Profile;
 
 const GENERATIONS_PATH: &str = "/v1/images/generations";
-
-/// Longest accepted prompt, characters.
-pub const MAX_IMAGE_PROMPT: usize = 32_000;
 
 /// Serves `/v1/images/*` (authenticated).
 pub(crate) async fn handle(cx: &Ctx, req: Request<Incoming>) -> MockResponse {
@@ -60,9 +57,9 @@ async fn generate(cx: &Ctx, req: Request<Incoming>) -> Result<MockResponse, Mock
     let field = |k: &str| v.get(k).and_then(|x| x.as_str());
     let prompt = field("prompt").unwrap_or("");
     let chars = prompt.chars().count();
-    if prompt.trim().is_empty() || chars > MAX_IMAGE_PROMPT {
+    if prompt.trim().is_empty() || chars > MAX_PROMPT_CHARS {
         return Err(invalid(
-            &format!("prompt must be 1 to {MAX_IMAGE_PROMPT} characters"),
+            &format!("prompt must be 1 to {MAX_PROMPT_CHARS} characters"),
             "prompt",
         ));
     }

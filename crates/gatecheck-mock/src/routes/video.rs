@@ -20,7 +20,7 @@ use super::ctx::{segments, Ctx};
 use crate::error::{self, MockResponse};
 use crate::media;
 use crate::video::StoredVideo;
-use gatecheck_schemas::rules::media::parse_size;
+use gatecheck_schemas::rules::media::{parse_size, MAX_PROMPT_CHARS};
 use gatecheck_schemas::rules::quota::Usage;
 use gatecheck_schemas::rules::rejection::ACCEPTED;
 use gatecheck_schemas::rules::video::content_rejection;
@@ -34,8 +34,6 @@ use serde_json::json;
 pub const POLL_AFTER_HEADER: &str = "openai-poll-after-ms";
 /// [`POLL_AFTER_HEADER`] as a header name made at compile time (not parsed per poll).
 const POLL_AFTER_NAME: http::HeaderName = http::HeaderName::from_static(POLL_AFTER_HEADER);
-/// Longest accepted prompt, characters.
-pub const MAX_VIDEO_PROMPT: usize = 32_000;
 
 /// Serves `/v1/videos` and `/v1/videos/*` (authenticated).
 pub(crate) async fn handle(cx: &Ctx, req: Request<Incoming>) -> MockResponse {
@@ -210,9 +208,9 @@ pub(crate) async fn create_task(
         ));
     };
     let prompt = f.prompt.unwrap_or_default();
-    if prompt.trim().is_empty() || prompt.chars().count() > MAX_VIDEO_PROMPT {
+    if prompt.trim().is_empty() || prompt.chars().count() > MAX_PROMPT_CHARS {
         return Err(error::invalid(
-            &format!("prompt must be 1 to {MAX_VIDEO_PROMPT} characters"),
+            &format!("prompt must be 1 to {MAX_PROMPT_CHARS} characters"),
             Some("prompt"),
         ));
     }
