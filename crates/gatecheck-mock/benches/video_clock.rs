@@ -5,7 +5,8 @@
 //! Prints wall times; there is nothing to assert here (the integration test asserts states).
 
 use bytes::Bytes;
-use gatecheck_mock::{media, ClockMode, MockServer};
+use gatecheck_mock::internals::media;
+use gatecheck_mock::{ClockMode, MockServer};
 use http_body_util::{BodyExt, Full};
 use hyper_util::rt::TokioIo;
 use std::time::Instant;

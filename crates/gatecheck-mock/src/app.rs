@@ -119,15 +119,3 @@ impl Drop for App {
         }
     }
 }
-
-/// Resolves once `rx` says the server is shutting down (or its sender is gone).
-pub(crate) async fn wait_down(rx: &mut watch::Receiver<bool>) {
-    loop {
-        if *rx.borrow_and_update() {
-            return;
-        }
-        if rx.changed().await.is_err() {
-            return;
-        }
-    }
-}

@@ -10,10 +10,12 @@
 //! URLs go only to loopback hosts and to the allow list (`--allow-callbacks-to CIDR|HOST`); a
 //! refused URL is never contacted. The pump takes what is due under the lock and sends after
 //! releasing it: no lock is held across an `.await`.
+//!
+//! This module holds the callbacks' model (the wait list, the outcomes, one POST with its
+//! retries); `callback_delivery.rs` registers them from a task route and runs the pump.
 
 use std::collections::VecDeque;
 use std::net::IpAddr;
-use std::sync::Weak;
 use std::time::Duration;
 
 use bytes::Bytes;
@@ -22,8 +24,6 @@ use hyper_util::client::legacy::{connect::HttpConnector, Client};
 use hyper_util::rt::TokioExecutor;
 use parking_lot::Mutex;
 use serde::{Deserialize, Serialize};
-
-use crate::app::App;
 
 /// How long one POST may take.
 pub const ATTEMPT_TIMEOUT: Duration = Duration::from_secs(3);
@@ -35,8 +35,6 @@ pub const FIRST_BACKOFF: Duration = Duration::from_millis(200);
 pub const MAX_PENDING: usize = 1000;
 /// How many outcomes are kept.
 pub const MAX_RECORDS: usize = 256;
-/// How often the pump looks for tasks that ended.
-const TICK: Duration = Duration::from_millis(50);
 
 /// One allow-list entry: an address range or a host name.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -117,10 +115,11 @@ pub struct CallbackRecord {
     pub at_ms: i64,
 }
 
+/// A callback waiting for its task to end.
 #[derive(Debug, Clone)]
-struct Pending {
-    task_id: String,
-    url: String,
+pub(crate) struct Pending {
+    pub(crate) task_id: String,
+    pub(crate) url: String,
 }
 
 #[derive(Debug, Default)]
@@ -169,7 +168,7 @@ impl Callbacks {
     }
 
     /// The mock's own base URL (empty before start).
-    fn base(&self) -> &str {
+    pub(crate) fn base(&self) -> &str {
         self.base.get().map(String::as_str).unwrap_or("")
     }
 
@@ -213,39 +212,21 @@ impl Callbacks {
                 .any(|e| matches!(e, AllowEntry::Net(n) if n.contains(&ip)))
     }
 
-    /// Registers the callback of task `task_id` to `url`, or records its refusal. Returns the
-    /// refusal, if any.
-    pub fn register(&self, app: &App, task_id: &str, url: &str) -> Option<String> {
-        let mut reason = self.refusal(url);
-        {
-            let mut inner = self.inner.lock();
-            if reason.is_none() && inner.pending.len() >= MAX_PENDING {
-                reason = Some(format!("{MAX_PENDING} callbacks are already waiting"));
-            }
-            if reason.is_none() {
-                inner.pending.push(Pending {
-                    task_id: task_id.to_owned(),
-                    url: url.to_owned(),
-                });
-                return None;
-            }
+    /// Puts the callback of task `task_id` to `url` on the wait list, or says why it is
+    /// refused (the URL, or a full wait list).
+    pub(crate) fn queue(&self, task_id: &str, url: &str) -> Result<(), String> {
+        if let Some(reason) = self.refusal(url) {
+            return Err(reason);
         }
-        let reason = reason.unwrap_or_default();
-        tracing::warn!(task = task_id, url, %reason, "callback refused");
-        self.finish(
-            app,
-            CallbackRecord {
-                task_id: task_id.to_owned(),
-                url: url.to_owned(),
-                payload: serde_json::Value::Null,
-                attempts: 0,
-                result: CallbackResult::Refused {
-                    reason: reason.clone(),
-                },
-                at_ms: app.clock.now_ms(),
-            },
-        );
-        Some(reason)
+        let mut inner = self.inner.lock();
+        if inner.pending.len() >= MAX_PENDING {
+            return Err(format!("{MAX_PENDING} callbacks are already waiting"));
+        }
+        inner.pending.push(Pending {
+            task_id: task_id.to_owned(),
+            url: url.to_owned(),
+        });
+        Ok(())
     }
 
     /// Every outcome kept, oldest first.
@@ -260,9 +241,8 @@ impl Callbacks {
         inner.records.clear();
     }
 
-    /// Keeps an outcome, journals it and logs it.
-    fn finish(&self, app: &App, record: CallbackRecord) {
-        journal(app, &record);
+    /// Keeps an outcome (the last [`MAX_RECORDS`]).
+    pub(crate) fn keep(&self, record: CallbackRecord) {
         let mut inner = self.inner.lock();
         if inner.records.len() >= MAX_RECORDS {
             inner.records.pop_front();
@@ -270,30 +250,30 @@ impl Callbacks {
         inner.records.push_back(record);
     }
 
-    /// The pending callbacks whose task has ended (or is gone), removed from the wait list,
-    /// with their payloads.
-    fn take_due(&self, app: &App) -> Vec<(Pending, Option<serde_json::Value>)> {
-        let now = app.clock.now_ms();
+    /// Takes off the wait list the callbacks that `due` says are due, with what it gave for
+    /// each (`None` from `due`: still waiting). `due` runs under the lock.
+    pub(crate) fn take_due<F>(&self, mut due: F) -> Vec<(Pending, Option<serde_json::Value>)>
+    where
+        F: FnMut(&Pending) -> Option<Option<serde_json::Value>>,
+    {
         let mut inner = self.inner.lock();
         if inner.pending.is_empty() {
             return Vec::new();
         }
-        let mut due = Vec::new();
-        inner
-            .pending
-            .retain(|p| match app.state.videos.get_any(&p.task_id) {
-                Some(t) if !t.status_at(now).is_terminal() => true,
-                task => {
-                    due.push((p.clone(), task.map(|t| payload(app, &t, now))));
-                    false
-                }
-            });
-        due
+        let mut taken = Vec::new();
+        inner.pending.retain(|p| match due(p) {
+            None => true,
+            Some(payload) => {
+                taken.push((p.clone(), payload));
+                false
+            }
+        });
+        taken
     }
 
     /// POSTs `body` to `url` with the timeout, retries and backoff: the attempts made and the
     /// result.
-    async fn send(&self, url: &str, body: Bytes) -> (u32, CallbackResult) {
+    pub(crate) async fn send(&self, url: &str, body: Bytes) -> (u32, CallbackResult) {
         let mut last = CallbackResult::Failed {
             status: None,
             error: "not sent".into(),
@@ -343,102 +323,6 @@ impl Callbacks {
             }
         }
         (MAX_ATTEMPTS, last)
-    }
-}
-
-/// Kling's task object for a callback: the `data` of Kling's task answer.
-fn payload(app: &App, t: &crate::video::StoredVideo, now: i64) -> serde_json::Value {
-    let state = t.state(now);
-    let url = t.content_url(app.callbacks.base());
-    let updated = t.plan.finish_at_ms.min(now);
-    let mut v = crate::routes::kling::kling_task(t, &state, &url, updated);
-    v["data"].take()
-}
-
-/// Journals a callback's outcome as a request the mock made: `POST <url path>`, the result
-/// as its fault text.
-fn journal(app: &App, r: &CallbackRecord) {
-    let parsed = url::Url::parse(&r.url).ok();
-    let path = parsed
-        .as_ref()
-        .map(|u| u.path().to_owned())
-        .unwrap_or_default();
-    let ip = parsed
-        .as_ref()
-        .and_then(|u| match u.host() {
-            Some(url::Host::Ipv4(ip)) => Some(IpAddr::from(ip)),
-            Some(url::Host::Ipv6(ip)) => Some(IpAddr::from(ip)),
-            _ => None,
-        })
-        .unwrap_or(IpAddr::from([0, 0, 0, 0]));
-    let (status, what) = match &r.result {
-        CallbackResult::Delivered { status } => {
-            (*status, format!("callback {} delivered", r.task_id))
-        }
-        CallbackResult::Failed { status, error } => (
-            status.unwrap_or(0),
-            format!("callback {} failed: {error}", r.task_id),
-        ),
-        CallbackResult::Refused { reason } => {
-            (0, format!("callback {} refused: {reason}", r.task_id))
-        }
-    };
-    app.journal.push(crate::journal::Record {
-        at_ms: r.at_ms,
-        request_id: app.ids.request_id(r.at_ms),
-        method: http::Method::POST,
-        path: &path,
-        query: parsed.as_ref().and_then(|u| u.query()),
-        client_ip: ip,
-        key_id: None,
-        status,
-        duration_us: 0,
-        fault: Some(format!("{what} ({} attempts) to {}", r.attempts, r.url)),
-        body_len: None,
-        body: None,
-    });
-}
-
-/// Sends the callbacks of tasks that ended, until the mock shuts down or is dropped.
-pub(crate) async fn pump(app: Weak<App>, mut shutdown: tokio::sync::watch::Receiver<bool>) {
-    loop {
-        tokio::select! {
-            _ = crate::app::wait_down(&mut shutdown) => return,
-            _ = tokio::time::sleep(TICK) => {}
-        }
-        let Some(app) = app.upgrade() else { return };
-        let due = app.callbacks.take_due(&app);
-        for (p, payload) in due {
-            let app = app.clone();
-            tokio::spawn(async move {
-                let Some(payload) = payload else {
-                    let record = CallbackRecord {
-                        task_id: p.task_id.clone(),
-                        url: p.url.clone(),
-                        payload: serde_json::Value::Null,
-                        attempts: 0,
-                        result: CallbackResult::Refused {
-                            reason: "the task is gone".into(),
-                        },
-                        at_ms: app.clock.now_ms(),
-                    };
-                    app.callbacks.finish(&app, record);
-                    return;
-                };
-                let body = Bytes::from(payload.to_string());
-                let (attempts, result) = app.callbacks.send(&p.url, body).await;
-                tracing::info!(task = %p.task_id, url = %p.url, ?result, "callback");
-                let record = CallbackRecord {
-                    task_id: p.task_id,
-                    url: p.url,
-                    payload,
-                    attempts,
-                    result,
-                    at_ms: app.clock.now_ms(),
-                };
-                app.callbacks.finish(&app, record);
-            });
-        }
     }
 }
 

@@ -35,7 +35,7 @@ impl ClockMode {
     /// A virtual clock starting at [`DEFAULT_VIRTUAL_EPOCH`].
     ///
     /// ```
-    /// use gatecheck_mock::{ClockMode, DEFAULT_VIRTUAL_EPOCH};
+    /// use gatecheck_mock::{internals::DEFAULT_VIRTUAL_EPOCH, ClockMode};
     /// assert_eq!(ClockMode::virtual_default(), ClockMode::Virtual { epoch: DEFAULT_VIRTUAL_EPOCH });
     /// ```
     pub fn virtual_default() -> Self {

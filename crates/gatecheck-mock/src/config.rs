@@ -78,7 +78,7 @@ pub struct RateLimit {
 /// ```
 /// use gatecheck_mock::{ClockMode, MockConfig};
 /// let config = MockConfig { clock: ClockMode::virtual_default(), seed: 1, ..MockConfig::default() };
-/// assert_eq!(config.max_body_bytes, gatecheck_mock::DEFAULT_MAX_BODY_BYTES);
+/// assert_eq!(config.max_body_bytes, gatecheck_mock::internals::DEFAULT_MAX_BODY_BYTES);
 /// ```
 #[derive(Debug, Clone)]
 pub struct MockConfig {

@@ -318,6 +318,14 @@ pub fn api_ok() -> MockResponse {
     )
 }
 
+/// The control API's failure (`/__mock/*`): `{success:false, message}` with `status`.
+pub(crate) fn control_failure(status: u16, message: &str) -> MockResponse {
+    json(
+        status,
+        &serde_json::json!({"success": false, "message": message}),
+    )
+}
+
 /// The `/api` logical failure: HTTP 200 `{success:false, message}`.
 pub fn api_failure(message: &str) -> MockResponse {
     api_failure_status(ACCEPTED, message)

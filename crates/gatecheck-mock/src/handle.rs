@@ -12,7 +12,7 @@ use gatecheck_schemas::rules::ip;
 use gatecheck_schemas::types::{Account, KeyRecord, KEY_STATUS_ENABLED};
 use gatecheck_schemas::Profile;
 use std::net::{Ipv4Addr, SocketAddr};
-use std::sync::Arc;
+use std::sync::{Arc, Weak};
 use std::time::Duration;
 use tokio::net::TcpListener;
 use tokio::sync::watch;
@@ -565,18 +565,20 @@ impl MockServerBuilder {
         let (tx, rx) = watch::channel(false);
         let app = Arc::new_cyclic(|weak| {
             let mut app = App::new(self.config, rx.clone());
-            app.persist = app
-                .config
-                .state_file
-                .clone()
-                .map(|path| crate::persist::Persist::start(path, weak.clone()));
+            app.persist = app.config.state_file.clone().map(|path| {
+                let weak: Weak<App> = weak.clone();
+                crate::persist::Persist::start(path, move || weak.upgrade().map(|a| a.snapshot()))
+            });
             app
         });
         if let Some(state) = stored.or(self.state) {
             app.restore(state);
         }
         app.callbacks.set_base(format!("http://{addr}"));
-        tokio::spawn(crate::callbacks::pump(Arc::downgrade(&app), rx.clone()));
+        tokio::spawn(crate::callback_delivery::pump(
+            Arc::downgrade(&app),
+            rx.clone(),
+        ));
         let task = tokio::spawn(crate::server::serve(listener, app.clone(), rx.clone()));
         let front = replay.map(|(options, recording, front_listener)| {
             let front = Arc::new(crate::replay::Front::new(

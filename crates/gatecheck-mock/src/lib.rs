@@ -1,10 +1,20 @@
-//! A stateful fake of a new-api model-access gateway.
+//! A stateful fake of a [new-api](https://github.com/QuantumNous/new-api) model-access
+//! gateway, for integration tests of the code that talks to one.
 //!
-//! Point client code at [`MockServer::uri`] instead of the real gateway: keys are rejected by
-//! status, expiry, quota, IP allowlist and model limits exactly as new-api does; quota is
-//! charged atomically; `/api/token/` edits keys; `/api/models` serves the catalog; video tasks
-//! run queued → terminal on a real or virtual clock; faults and a request journal are under
-//! a control API (`/__mock/*`) and this library API.
+//! # What it is for
+//!
+//! Point client code at [`MockServer::uri`] instead of the real gateway. The mock answers as
+//! new-api does, from one shared state:
+//!
+//! - keys are refused by status, expiry, quota, IP allowlist and model limits, and quota is
+//!   charged atomically;
+//! - `/api/token/` edits keys and `/api/models` serves the catalog;
+//! - audio, image and video routes answer with real media (WAV, PNG, MP4, ...);
+//! - video and Midjourney tasks run queued → terminal on a real or a virtual [`Clock`];
+//! - faults ([`Fault`]), stream scripts ([`StreamScript`]) and a request journal
+//!   ([`JournalEntry`]) are under this library API and the control API (`/__mock/*`).
+//!
+//! # A first test
 //!
 //! ```no_run
 //! use gatecheck_mock::{Fault, MockServer, NewKey};
@@ -21,6 +31,24 @@
 //! # let _ = (base_url, api_key, tiny);
 //! # }
 //! ```
+//!
+//! A virtual clock makes task timing a test's own: start with
+//! `MockServer::builder().clock(ClockMode::virtual_default()).start().await`, then move time
+//! with `server.clock().advance(...)`.
+//!
+//! # The names
+//!
+//! - Start: [`MockServer`] (`start`, or [`MockServerBuilder`] from `builder()`), with a
+//!   [`ClockMode`], [`Fixtures`] and a [`MockConfig`] ([`RateLimit`], [`StreamPacing`]);
+//!   [`listen`] binds a socket before a runtime exists.
+//! - Shape the state: [`NewKey`], [`StateSnapshot`] (save and load), [`demo_key_of`].
+//! - Misbehave: [`Fault`] / [`FaultKind`], [`StreamScript`].
+//! - Look back: [`JournalEntry`], [`TaskMetaEntry`], [`callbacks::CallbackRecord`].
+//! - Replay a recording instead of the model: [`replay`].
+//! - Header names: [`REQUEST_ID_HEADER`], [`CONTROL_TOKEN_HEADER`], [`NEW_API_USER`].
+//!
+//! Everything else the workspace's own tools reach into (the bench, the media encoders, the
+//! task models, the defaults) is under [`internals`], which is not a stable API.
 
 // Handlers return `Result<_, MockResponse>`: the error is the answer to send, built only on the
 // error path, so boxing it would buy nothing.
@@ -28,7 +56,8 @@
 
 mod app;
 mod auth;
-pub mod bench;
+mod bench;
+mod callback_delivery;
 pub mod callbacks;
 mod catalog;
 mod clock;
@@ -37,14 +66,17 @@ mod error;
 mod faults;
 mod fixtures;
 mod handle;
+mod headers;
 mod ids;
-pub mod inputs;
+mod inputs;
+pub mod internals;
 mod journal;
 mod linger;
 mod listen;
-pub mod media;
-pub mod midjourney;
+mod media;
+mod midjourney;
 mod persist;
+mod provider_tasks;
 mod ratelimit;
 mod render;
 pub mod replay;
@@ -52,24 +84,21 @@ mod routes;
 mod script;
 mod seeds;
 mod server;
+mod shutdown;
 mod sse;
 mod state;
 mod tasks;
-pub mod video;
+mod video;
 
 pub use auth::NEW_API_USER;
-pub use clock::{Clock, ClockMode, DEFAULT_VIRTUAL_EPOCH};
-pub use config::{
-    MockConfig, RateLimit, StreamPacing, DEFAULT_BODY_TIMEOUT, DEFAULT_JOURNAL_CAPACITY,
-    DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_CONNECTIONS, DEFAULT_STREAM_EVENT_GAP,
-};
+pub use clock::{Clock, ClockMode};
+pub use config::{MockConfig, RateLimit, StreamPacing};
 pub use faults::{Fault, FaultKind};
 pub use fixtures::{FixtureError, Fixtures};
 pub use handle::{demo_key_of, MockServer, MockServerBuilder};
+pub use headers::{CONTROL_TOKEN_HEADER, REQUEST_ID_HEADER};
 pub use journal::JournalEntry;
 pub use listen::listen;
-pub use routes::control::CONTROL_TOKEN_HEADER;
-pub use routes::REQUEST_ID_HEADER;
 pub use script::StreamScript;
 pub use state::{NewKey, StateSnapshot};
 pub use tasks::TaskMetaEntry;

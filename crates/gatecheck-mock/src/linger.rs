@@ -28,8 +28,9 @@
 //!
 //! Nothing is kept in memory and no lock is held; a request without a body costs one check.
 
-use crate::app::{wait_down, App};
+use crate::app::App;
 use crate::error::MockResponse;
+use crate::shutdown::wait_down;
 use http::{HeaderValue, Request, Version};
 use http_body_util::BodyExt;
 use hyper::body::{Body, Incoming};

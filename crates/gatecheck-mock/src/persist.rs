@@ -23,14 +23,13 @@
 //! If a write fails, the requests of its group are answered 500 instead of their answer (their
 //! change stays in memory and goes to disk with the next successful write).
 
-use crate::app::App;
 use crate::error::{self, MockResponse};
 use crate::state::StateSnapshot;
 use std::fs::{self, File};
 use std::io::{self, Write as _};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Arc, Weak};
+use std::sync::Arc;
 use tokio::sync::{watch, Notify};
 
 /// The durable-state writer of one mock.
@@ -80,8 +79,12 @@ pub(crate) fn load(path: &Path) -> io::Result<Option<StateSnapshot>> {
 }
 
 impl Persist {
-    /// A writer for `path`, with its writer task (which snapshots `app`) started.
-    pub(crate) fn start(path: PathBuf, app: Weak<App>) -> Arc<Self> {
+    /// A writer for `path`, with its writer task started. The task takes each state to write
+    /// from `snapshot`, and ends when that gives `None` (the mock is gone).
+    pub(crate) fn start<F>(path: PathBuf, snapshot: F) -> Arc<Self>
+    where
+        F: Fn() -> Option<StateSnapshot> + Send + 'static,
+    {
         let (durable, _) = watch::channel((0, true));
         let me = Arc::new(Self {
             path,
@@ -91,7 +94,7 @@ impl Persist {
             durable,
             last: parking_lot::Mutex::new(Vec::new()),
         });
-        tokio::spawn(me.clone().writer(app));
+        tokio::spawn(me.clone().writer(snapshot));
         me
     }
 
@@ -105,7 +108,10 @@ impl Persist {
         settled.unwrap_or(false)
     }
 
-    async fn writer(self: Arc<Self>, app: Weak<App>) {
+    async fn writer<F>(self: Arc<Self>, snapshot_of: F)
+    where
+        F: Fn() -> Option<StateSnapshot>,
+    {
         let mut done = 0u64;
         loop {
             self.wake.notified().await;
@@ -116,7 +122,7 @@ impl Persist {
             if upto <= done {
                 continue;
             }
-            let Some(snapshot) = app.upgrade().map(|a| a.snapshot()) else {
+            let Some(snapshot) = snapshot_of() else {
                 return;
             };
             let me = self.clone();
@@ -211,9 +217,9 @@ pub(crate) fn not_persisted(answer: &MockResponse) -> MockResponse {
             "message": "the mock could not write its state file; this change is not durable",
         }),
     );
-    if let Some(id) = answer.headers().get(crate::routes::REQUEST_ID_HEADER) {
+    if let Some(id) = answer.headers().get(crate::headers::REQUEST_ID_HEADER) {
         resp.headers_mut()
-            .insert(crate::routes::REQUEST_ID_HEADER, id.clone());
+            .insert(crate::headers::REQUEST_ID_HEADER, id.clone());
     }
     resp
 }

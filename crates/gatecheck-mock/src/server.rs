@@ -17,7 +17,8 @@
 //! so loopback checks and IP allowlists see what the client is. With a state file, the answer
 //! to a state-changing request is held until the state is on disk (see `crate::persist`).
 
-use crate::app::{wait_down, App};
+use crate::app::App;
+use crate::shutdown::wait_down;
 use crate::{persist, routes};
 use hyper::service::service_fn;
 use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};

@@ -231,6 +231,23 @@ const ONE_SIDED: &[(&str, Lacks, &str)] = &[
     ("crc32_ogg", Lacks::Runner, ENCODER),
     ("MAX_IMAGE_SIDE", Lacks::Runner, MEDIA_BOUND),
     ("MAX_IMAGE_PIXELS", Lacks::Runner, MEDIA_BOUND),
+    // Issue #31: the OpenAPI document's limits, which the mock's routes enforce.
+    (
+        "MAX_PROMPT_CHARS",
+        Lacks::Runner,
+        "the prompt limit of the OpenAPI document; no check sends an over-long prompt",
+    ),
+    (
+        "MAX_SPEECH_INPUT_CHARS",
+        Lacks::Runner,
+        "the speech input limit of the OpenAPI document; no check sends an over-long input",
+    ),
+    (
+        "ADTS_RATES",
+        Lacks::Runner,
+        "the ADTS sample-rate table the mock's AAC encoder writes; the runner reads it \
+         through parse_adts (no runner code names it)",
+    ),
     ("crc8_flac", Lacks::Runner, ENCODER),
     ("crc16_flac", Lacks::Runner, ENCODER),
     ("crc16_flac_update", Lacks::Runner, ENCODER),

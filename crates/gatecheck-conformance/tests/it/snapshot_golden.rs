@@ -403,7 +403,8 @@ fn extras() -> Vec<Step> {
         ),
         // Image edits (DECISIONS D-EDIT).
         Step::new("golden.images.edit", "an edit with a mask", |ctx| {
-            let source = gatecheck_mock::media::png(5, 32, 32).map_err(|e| e.to_string())?;
+            let source =
+                gatecheck_mock::internals::media::png(5, 32, 32).map_err(|e| e.to_string())?;
             Ok(RequestSpec::post("/v1/images/edits")
                 .auth(demo(ctx)?)
                 .multipart(vec![
@@ -418,7 +419,8 @@ fn extras() -> Vec<Step> {
             "golden.images.edit.url",
             "an edit of two images (url)",
             |ctx| {
-                let source = gatecheck_mock::media::png(6, 16, 16).map_err(|e| e.to_string())?;
+                let source =
+                    gatecheck_mock::internals::media::png(6, 16, 16).map_err(|e| e.to_string())?;
                 Ok(RequestSpec::post("/v1/images/edits")
                     .auth(demo(ctx)?)
                     .multipart(vec![

@@ -12,8 +12,8 @@
 //! (`client_threads` workers), in this process; memory figures are this process's RSS.
 //!
 //! ```no_run
-//! let config = gatecheck_mock::bench::BenchConfig::quick();
-//! let report = gatecheck_mock::bench::run(&config).expect("bench");
+//! let config = gatecheck_mock::internals::bench::BenchConfig::quick();
+//! let report = gatecheck_mock::internals::bench::run(&config).expect("bench");
 //! print!("{}", report.table());
 //! ```
 
@@ -167,7 +167,6 @@ pub fn run(config: &BenchConfig) -> Result<BenchReport, BenchError> {
             return Err(BenchError::UnknownRoute(name.clone()));
         }
     }
-    let wanted = |name: &str| config.only.is_empty() || config.only.iter().any(|n| n == name);
     let servers = runtime(config.server_threads, "bench-server")?;
     let client = runtime(config.client_threads, "bench-client")?;
 
@@ -183,127 +182,17 @@ pub fn run(config: &BenchConfig) -> Result<BenchReport, BenchError> {
     let mock = servers.block_on(MockServer::builder().try_start())?;
     let addr = mock.address();
     let key = routes::bench_key(&mock);
-
-    // Live video tasks, and the memory they take.
-    let mut task_ids = Vec::new();
-    let mut per_task = None;
-    if wanted("video-poll") && config.video_tasks > 0 {
-        let before = rss_bytes();
-        let spec = routes::video_create(&key);
-        let out = client.block_on(load::run(
-            addr,
-            &spec,
-            config.connections,
-            Until::Count(config.video_tasks as u64),
-        ));
-        if out.errors > 0 {
-            return Err(BenchError::Mock(format!(
-                "{} of {} video task creations failed",
-                out.errors, config.video_tasks
-            )));
-        }
-        let after = rss_bytes();
-        if let (Some(b), Some(a)) = (before, after) {
-            per_task = Some(a.saturating_sub(b) / config.video_tasks as u64);
-        }
-        task_ids = mock
-            .state()
-            .videos
-            .tasks
-            .into_iter()
-            .map(|t| t.id)
-            .collect();
-    }
-
-    let mut list = Vec::new();
-    if wanted("catalog") {
-        list.push(routes::catalog());
-    }
-    if wanted("model-get") {
-        list.push(routes::model_get(&key));
-    }
-    if wanted("token-put-one") {
-        list.push(routes::token_put(&mock, 1));
-    }
-    if wanted("token-put-many") {
-        list.push(routes::token_put(&mock, config.many_keys.max(2)));
-    }
-    if wanted("image-generation") {
-        list.push(routes::image_generation(&key));
-    }
-    if wanted("video-poll") && !task_ids.is_empty() {
-        list.push(routes::video_poll(&key, task_ids));
-    }
-    if wanted("translation-upload") {
-        list.push(routes::translation_upload(&key, config.upload_bytes));
-    }
+    let (task_ids, per_task) = live_tasks(&client, &mock, &key, config)?;
+    let list = route_list(config, &mock, &key, task_ids);
 
     // The baseline answers each route with the mock's own answer.
-    let mut canned = Vec::new();
-    for r in &list {
-        let (status, content_type, body) = client.block_on(load::once(addr, (r.spec.make)(0)))?;
-        if status != r.spec.expect {
-            return Err(BenchError::Mock(format!(
-                "{} answered {status}: {}",
-                r.what,
-                String::from_utf8_lossy(&body[..body.len().min(300)])
-            )));
-        }
-        canned.push(baseline::Canned {
-            prefix: r.prefix.clone(),
-            status,
-            content_type,
-            body,
-        });
-    }
+    let canned = canned_answers(&client, addr, &list)?;
     let base = servers.block_on(baseline::start(canned))?;
 
     let mut results = Vec::new();
     let mut requests = 0u64;
     for r in &list {
-        let conns = config.connections;
-        client.block_on(load::run(
-            base.addr,
-            &r.spec,
-            conns,
-            Until::Elapsed(config.warmup),
-        ));
-        client.block_on(load::run(
-            addr,
-            &r.spec,
-            conns,
-            Until::Elapsed(config.warmup),
-        ));
-        let (mut b, mut m, mut errors) = (Vec::new(), Vec::new(), 0);
-        let slice = config
-            .slice
-            .min(config.duration)
-            .max(Duration::from_millis(1));
-        let slices = (config.duration.as_secs_f64() / slice.as_secs_f64())
-            .round()
-            .max(1.0) as usize;
-        for _ in 0..config.rounds.max(1) {
-            let (mut sb, mut sm) = (Vec::new(), Vec::new());
-            for i in 0..slices {
-                let load =
-                    |at| client.block_on(load::run(at, &r.spec, conns, Until::Elapsed(slice)));
-                // Each server goes first in every other slice.
-                let (ob, om) = if i % 2 == 0 {
-                    let ob = load(base.addr);
-                    (ob, load(addr))
-                } else {
-                    let om = load(addr);
-                    (load(base.addr), om)
-                };
-                errors += ob.errors + om.errors;
-                requests += om.ok;
-                sb.push(ob.rps());
-                sm.push(om.rps());
-            }
-            b.push(median(&sb));
-            m.push(median(&sm));
-        }
-        results.push(RouteResult::new(r, b, m, errors, config.max_spread));
+        results.push(measure(&client, base.addr, addr, r, config, &mut requests));
     }
     let rss_after_run = rss_bytes();
 
@@ -341,6 +230,165 @@ pub fn run(config: &BenchConfig) -> Result<BenchReport, BenchError> {
         serve_first_200_ms: None,
         serve_memory: None,
     })
+}
+
+/// Whether route `name` is measured (`config.only` empty: every route).
+fn wanted(config: &BenchConfig, name: &str) -> bool {
+    config.only.is_empty() || config.only.iter().any(|n| n == name)
+}
+
+/// Creates the live video tasks the poll route reads: their ids, and the memory each takes
+/// (bytes, when the RSS can be read).
+fn live_tasks(
+    client: &tokio::runtime::Runtime,
+    mock: &MockServer,
+    key: &str,
+    config: &BenchConfig,
+) -> Result<(Vec<String>, Option<u64>), BenchError> {
+    if !wanted(config, "video-poll") || config.video_tasks == 0 {
+        return Ok((Vec::new(), None));
+    }
+    let before = rss_bytes();
+    let spec = routes::video_create(key);
+    let out = client.block_on(load::run(
+        mock.address(),
+        &spec,
+        config.connections,
+        Until::Count(config.video_tasks as u64),
+    ));
+    if out.errors > 0 {
+        return Err(BenchError::Mock(format!(
+            "{} of {} video task creations failed",
+            out.errors, config.video_tasks
+        )));
+    }
+    let after = rss_bytes();
+    let per_task = match (before, after) {
+        (Some(b), Some(a)) => Some(a.saturating_sub(b) / config.video_tasks as u64),
+        _ => None,
+    };
+    let ids = mock
+        .state()
+        .videos
+        .tasks
+        .into_iter()
+        .map(|t| t.id)
+        .collect();
+    Ok((ids, per_task))
+}
+
+/// The routes to measure, in the report's order.
+fn route_list(
+    config: &BenchConfig,
+    mock: &MockServer,
+    key: &str,
+    task_ids: Vec<String>,
+) -> Vec<routes::Route> {
+    let wanted = |name: &str| wanted(config, name);
+    let mut list = Vec::new();
+    if wanted("catalog") {
+        list.push(routes::catalog());
+    }
+    if wanted("model-get") {
+        list.push(routes::model_get(key));
+    }
+    if wanted("token-put-one") {
+        list.push(routes::token_put(mock, 1));
+    }
+    if wanted("token-put-many") {
+        list.push(routes::token_put(mock, config.many_keys.max(2)));
+    }
+    if wanted("image-generation") {
+        list.push(routes::image_generation(key));
+    }
+    if wanted("video-poll") && !task_ids.is_empty() {
+        list.push(routes::video_poll(key, task_ids));
+    }
+    if wanted("translation-upload") {
+        list.push(routes::translation_upload(key, config.upload_bytes));
+    }
+    list
+}
+
+/// The mock's own answer to each route, for the baseline to send back (an error when one is
+/// not the status the route expects).
+fn canned_answers(
+    client: &tokio::runtime::Runtime,
+    addr: std::net::SocketAddr,
+    list: &[routes::Route],
+) -> Result<Vec<baseline::Canned>, BenchError> {
+    let mut canned = Vec::new();
+    for r in list {
+        let (status, content_type, body) = client.block_on(load::once(addr, (r.spec.make)(0)))?;
+        if status != r.spec.expect {
+            return Err(BenchError::Mock(format!(
+                "{} answered {status}: {}",
+                r.what,
+                String::from_utf8_lossy(&body[..body.len().min(300)])
+            )));
+        }
+        canned.push(baseline::Canned {
+            prefix: r.prefix.clone(),
+            status,
+            content_type,
+            body,
+        });
+    }
+    Ok(canned)
+}
+
+/// Measures one route on the baseline (`base`) and on the mock (`addr`): a warm-up of each,
+/// then `rounds` of interleaved slices. Adds the mock's answered requests to `requests`.
+fn measure(
+    client: &tokio::runtime::Runtime,
+    base: std::net::SocketAddr,
+    addr: std::net::SocketAddr,
+    r: &routes::Route,
+    config: &BenchConfig,
+    requests: &mut u64,
+) -> RouteResult {
+    let conns = config.connections;
+    client.block_on(load::run(
+        base,
+        &r.spec,
+        conns,
+        Until::Elapsed(config.warmup),
+    ));
+    client.block_on(load::run(
+        addr,
+        &r.spec,
+        conns,
+        Until::Elapsed(config.warmup),
+    ));
+    let (mut b, mut m, mut errors) = (Vec::new(), Vec::new(), 0);
+    let slice = config
+        .slice
+        .min(config.duration)
+        .max(Duration::from_millis(1));
+    let slices = (config.duration.as_secs_f64() / slice.as_secs_f64())
+        .round()
+        .max(1.0) as usize;
+    for _ in 0..config.rounds.max(1) {
+        let (mut sb, mut sm) = (Vec::new(), Vec::new());
+        for i in 0..slices {
+            let load = |at| client.block_on(load::run(at, &r.spec, conns, Until::Elapsed(slice)));
+            // Each server goes first in every other slice.
+            let (ob, om) = if i % 2 == 0 {
+                let ob = load(base);
+                (ob, load(addr))
+            } else {
+                let om = load(addr);
+                (load(base), om)
+            };
+            errors += ob.errors + om.errors;
+            *requests += om.ok;
+            sb.push(ob.rps());
+            sm.push(om.rps());
+        }
+        b.push(median(&sb));
+        m.push(median(&sm));
+    }
+    RouteResult::new(r, b, m, errors, config.max_spread)
 }
 
 /// `MockServer::start()`: the first in this process (cold), then the median of `n` more.

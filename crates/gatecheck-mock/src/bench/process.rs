@@ -50,8 +50,8 @@ pub struct ProcessMemoryReport {
 /// requests, then a burst) and reads that process's RSS at each step.
 ///
 /// ```no_run
-/// use gatecheck_mock::bench::{process_memory, ProcessLoad};
-/// # fn demo(addr: std::net::SocketAddr, pid: u32) -> Result<(), gatecheck_mock::bench::BenchError> {
+/// use gatecheck_mock::internals::bench::{process_memory, ProcessLoad};
+/// # fn demo(addr: std::net::SocketAddr, pid: u32) -> Result<(), gatecheck_mock::internals::bench::BenchError> {
 /// let load = ProcessLoad {
 ///     requests: 100_000,
 ///     connections: 32,

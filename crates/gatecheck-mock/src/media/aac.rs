@@ -2,14 +2,11 @@
 //! (`max_sfb` 0: no spectral data), each behind a 7-byte ADTS header.
 
 use bytes::Bytes;
+use gatecheck_schemas::rules::media::ADTS_RATES as RATES;
 
 /// The raw data block: SCE (tag 0), global_gain 0, long window, max_sfb 0, no pulse/TNS/gain
 /// control, then END.
 const SILENT_BLOCK: [u8; 4] = [0x00, 0x00, 0x00, 0x07];
-/// ADTS sampling-frequency indices.
-const RATES: [u32; 13] = [
-    96000, 88200, 64000, 48000, 44100, 32000, 24000, 22050, 16000, 12000, 11025, 8000, 7350,
-];
 
 /// An ADTS AAC-LC stream of at least `duration_ms` of silence, mono, at `rate` (one of the
 /// ADTS rates; 24000 otherwise).

@@ -50,10 +50,10 @@ impl Rgba {
 /// (`image`, `mask`).
 ///
 /// ```
-/// let png = gatecheck_mock::media::png(7, 8, 4).unwrap();
-/// let img = gatecheck_mock::media::decode_png(&png, "image").unwrap();
+/// let png = gatecheck_mock::internals::media::png(7, 8, 4).unwrap();
+/// let img = gatecheck_mock::internals::media::decode_png(&png, "image").unwrap();
 /// assert_eq!((img.width, img.height, img.pixels.len()), (8, 4, 8 * 4 * 4));
-/// assert!(gatecheck_mock::media::decode_png(b"not a png", "image").is_err());
+/// assert!(gatecheck_mock::internals::media::decode_png(b"not a png", "image").is_err());
 /// ```
 pub fn decode_png(bytes: &[u8], what: &'static str) -> Result<Rgba, EditError> {
     let bad = |e: &dyn std::fmt::Display| EditError::Decode(what, e.to_string());
@@ -100,7 +100,7 @@ pub fn decode_png(bytes: &[u8], what: &'static str) -> Result<Rgba, EditError> {
 /// from `seed`; the others kept. RGBA, 8 bits.
 ///
 /// ```
-/// use gatecheck_mock::media::{decode_png, edit_png, png};
+/// use gatecheck_mock::internals::media::{decode_png, edit_png, png};
 /// let src = decode_png(&png(1, 16, 16).unwrap(), "image").unwrap();
 /// let out = decode_png(&edit_png(&src, None, 42, 32, 8).unwrap(), "image").unwrap();
 /// assert_eq!((out.width, out.height), (32, 8));

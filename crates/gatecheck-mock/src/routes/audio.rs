@@ -30,6 +30,7 @@ use crate::media::{self, SpeechFormat, Transcript};
 use bytes::Bytes;
 use gatecheck_schemas::rules::media::{
     speech_sse_supported, transcription_diarizes, transcription_streams, DIARIZED_JSON,
+    MAX_SPEECH_INPUT_CHARS,
 };
 use gatecheck_schemas::rules::quota::Usage;
 use gatecheck_schemas::rules::rejection::ACCEPTED;
@@ -37,12 +38,6 @@ use gatecheck_schemas::types::{TranscriptFormat, AUDIO_EXTENSIONS};
 use http::{Method, Request};
 use hyper::body::Incoming;
 use serde_json::json;
-
-const SPEECH_PATH: &str = "/v1/audio/speech";
-const TRANSCRIPTIONS_PATH: &str = "/v1/audio/transcriptions";
-
-/// Longest accepted speech input, characters.
-pub const MAX_SPEECH_INPUT: usize = 4096;
 
 /// Serves `/v1/audio/*` (authenticated).
 pub(crate) async fn handle(cx: &Ctx, req: Request<Incoming>) -> MockResponse {
@@ -294,9 +289,9 @@ async fn speech(cx: &Ctx, req: Request<Incoming>) -> Result<MockResponse, MockRe
     let field = |k: &str| v.get(k).and_then(|x| x.as_str());
     let input = field("input").unwrap_or("");
     let chars = input.chars().count();
-    if chars == 0 || chars > MAX_SPEECH_INPUT {
+    if chars == 0 || chars > MAX_SPEECH_INPUT_CHARS {
         return Err(invalid(
-            &format!("input must be 1 to {MAX_SPEECH_INPUT} characters (got {chars})"),
+            &format!("input must be 1 to {MAX_SPEECH_INPUT_CHARS} characters (got {chars})"),
             "input",
         ));
     }

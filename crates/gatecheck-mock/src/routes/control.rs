@@ -25,8 +25,9 @@
 //! preflight to `/__mock/*` gets no permission.
 
 use super::ctx::Ctx;
-use crate::error::{self, MockResponse};
+use crate::error::{self, control_failure as failure, MockResponse};
 use crate::faults::Fault;
+use crate::headers::CONTROL_TOKEN_HEADER;
 use crate::state::secrets_equal;
 use crate::state::{NewKey, StateSnapshot};
 use gatecheck_schemas::rules::catalog::query_pairs;
@@ -34,13 +35,6 @@ use http::{Method, Request};
 use hyper::body::Incoming;
 use serde_json::json;
 use std::time::Duration;
-
-/// The header carrying the control token.
-pub const CONTROL_TOKEN_HEADER: &str = "x-mock-control-token";
-
-fn failure(status: u16, message: &str) -> MockResponse {
-    error::json(status, &json!({"success": false, "message": message}))
-}
 
 /// Whether a browser sent the request from another site's page: an `Origin` whose host and
 /// port are not the request's `Host`, or `Sec-Fetch-Site: cross-site`. A page on another
@@ -117,10 +111,10 @@ pub(crate) async fn handle(cx: &Ctx, req: Request<Incoming>) -> MockResponse {
     let query = req.uri().query().unwrap_or("").to_owned();
     let app = &cx.app;
     if rest == "videos" || rest.starts_with("videos/") {
-        return crate::routes::video::control(cx, req).await;
+        return super::outcomes::videos(cx, req).await;
     }
     if rest.starts_with("mj/") {
-        return crate::routes::midjourney::control(cx, req).await;
+        return super::outcomes::midjourney(cx, req).await;
     }
     match (&method, rest.as_str()) {
         (&Method::GET, r) if r == "ui" || r.starts_with("ui/") => super::ui::serve(r)

@@ -39,9 +39,6 @@ fn body_timed_out(timeout: std::time::Duration) -> MockResponse {
     resp
 }
 
-/// The answer header carrying the request id.
-pub const REQUEST_ID_HEADER: &str = "x-oneapi-request-id";
-
 /// What a handler knows about its request and the mock.
 #[derive(Debug)]
 pub(crate) struct Ctx {

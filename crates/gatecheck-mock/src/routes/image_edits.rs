@@ -23,15 +23,12 @@ use gatecheck_schemas::rules::image_edit::{
     edit_usage, edits_supported, is_image_part, missing_image, EDITS_PATH, MASK_PART,
     MAX_EDIT_IMAGES, MSG_IMAGE_REQUIRED,
 };
-use gatecheck_schemas::rules::media::parse_size;
+use gatecheck_schemas::rules::media::{parse_size, MAX_PROMPT_CHARS};
 use gatecheck_schemas::rules::rejection::ACCEPTED;
 use gatecheck_schemas::Profile;
 use http::{Method, Request};
 use hyper::body::Incoming;
 use serde_json::json;
-
-/// The longest prompt, characters.
-const MAX_PROMPT: usize = 32_000;
 
 /// The latest edited PNGs served by URL, by id (bounded: the oldest is evicted first).
 static EDITS: Cache<u64> = Cache::new(32);
@@ -103,9 +100,9 @@ fn validate(cx: &Ctx, form: &mut Form) -> Result<Ask, MockResponse> {
         ));
     }
     let prompt = form.prompt.take().unwrap_or_default();
-    if prompt.trim().is_empty() || prompt.chars().count() > MAX_PROMPT {
+    if prompt.trim().is_empty() || prompt.chars().count() > MAX_PROMPT_CHARS {
         return Err(invalid(
-            &format!("prompt must be 1 to {MAX_PROMPT} characters"),
+            &format!("prompt must be 1 to {MAX_PROMPT_CHARS} characters"),
             "prompt",
         ));
     }

@@ -10,7 +10,7 @@
 //! `new-api` profile ends the stream with `data: [DONE]`, as new-api's image stream relay does.
 
 use super::ctx::Ctx;
-use super::fields::Field;
+use super::fields::{Field, Fields};
 use crate::error::{self, MockResponse};
 use crate::media::{self, fnv1a};
 use base64::Engine as _;
@@ -24,13 +24,10 @@ use serde::Serialize;
 use serde_json::json;
 
 use crate::sse::{Event, Framing};
-use gatecheck_schemas::rules::media::MAX_PARTIAL_IMAGES;
+use gatecheck_schemas::rules::media::{MAX_PARTIAL_IMAGES, MAX_PROMPT_CHARS};
 use gatecheck_schemas::Profile;
 
 const GENERATIONS_PATH: &str = "/v1/images/generations";
-
-/// Longest accepted prompt, characters.
-pub const MAX_IMAGE_PROMPT: usize = 32_000;
 
 /// Serves `/v1/images/*` (authenticated).
 pub(crate) async fn handle(cx: &Ctx, req: Request<Incoming>) -> MockResponse {
@@ -53,56 +50,69 @@ fn image_tokens(quality: &str, w: u32, h: u32) -> i64 {
     (base * i64::from(w) * i64::from(h)).div_euclid(1024 * 1024)
 }
 
-async fn generate(cx: &Ctx, req: Request<Incoming>) -> Result<MockResponse, MockResponse> {
-    let invalid = |msg: &str, param: &str| error::validation(cx.profile(), msg, Some(param));
-    let body = cx.read_body(req).await?;
-    let (v, model, cap) = cx.json_model(&body, |c| c.image.as_ref(), "an image model")?;
-    let field = |k: &str| v.get(k).and_then(|x| x.as_str());
-    let prompt = field("prompt").unwrap_or("");
-    let chars = prompt.chars().count();
-    if prompt.trim().is_empty() || chars > MAX_IMAGE_PROMPT {
-        return Err(invalid(
-            &format!("prompt must be 1 to {MAX_IMAGE_PROMPT} characters"),
-            "prompt",
-        ));
-    }
-    // `size` is required (the spec lists it with model and prompt, and the schema requires
-    // it); it must be `<w>x<h>` and one of the model's sizes, so "auto" is refused too.
-    // new-api fills in a DALL·E model's size (DECISIONS NA9).
-    let size = match (v.get("size"), default_image_size(cx.profile(), &model)) {
+/// A validation refusal of field `param`.
+fn refused(profile: Profile, message: &str, param: &str) -> MockResponse {
+    error::validation(profile, message, Some(param))
+}
+
+/// The requested size, with its width and height. `size` is required (the spec lists it with
+/// model and prompt, and the schema requires it); it must be `<w>x<h>` and one of the
+/// model's `sizes`, so "auto" is refused too. new-api fills in a DALL·E model's size
+/// (DECISIONS NA9).
+fn requested_size<'v>(
+    profile: Profile,
+    v: &'v Fields<'_>,
+    model: &str,
+    sizes: &[String],
+) -> Result<(&'v str, u32, u32), MockResponse> {
+    let size = match (v.get("size"), default_image_size(profile, model)) {
         (None | Some(Field::Null), Some(default)) => default,
         (None | Some(Field::Null), None) => {
-            return Err(invalid(
-                &format!("size is required, one of {}", cap.sizes.join(", ")),
+            return Err(refused(
+                profile,
+                &format!("size is required, one of {}", sizes.join(", ")),
                 "size",
             ))
         }
         (Some(s), _) => match s.as_str() {
             Some(s) => s,
-            None => return Err(invalid("size must be a string <width>x<height>", "size")),
+            None => {
+                return Err(refused(
+                    profile,
+                    "size must be a string <width>x<height>",
+                    "size",
+                ))
+            }
         },
     };
-    let (w, h) = match parse_size(size) {
-        Some(wh) if cap.sizes.iter().any(|s| s == size) => wh,
-        _ => {
-            return Err(invalid(
-                &format!("size {size:?} is not one of {}", cap.sizes.join(", ")),
-                "size",
-            ))
-        }
-    };
-    let n = match v.get("n") {
-        None | Some(Field::Null) => 1,
-        // A JSON integer, also when written with a zero fraction (`2.0`), as JSON Schema's
-        // `integer` allows.
+    match parse_size(size) {
+        Some((w, h)) if sizes.iter().any(|s| s == size) => Ok((size, w, h)),
+        _ => Err(refused(
+            profile,
+            &format!("size {size:?} is not one of {}", sizes.join(", ")),
+            "size",
+        )),
+    }
+}
+
+/// `n`, 1 when absent: a JSON integer from 1 to 10, also when written with a zero fraction
+/// (`2.0`), as JSON Schema's `integer` allows.
+fn image_count(profile: Profile, v: &Fields<'_>) -> Result<i64, MockResponse> {
+    match v.get("n") {
+        None | Some(Field::Null) => Ok(1),
         Some(n) => match n.as_i64().or_else(|| integral(n.as_f64()?)) {
-            Some(n @ 1..=10) => n,
-            _ => return Err(invalid("n must be an integer from 1 to 10", "n")),
+            Some(n @ 1..=10) => Ok(n),
+            _ => Err(refused(profile, "n must be an integer from 1 to 10", "n")),
         },
-    };
+    }
+}
+
+/// `response_format` (`b64_json` or `url`) and `output_format` (`png`), when given.
+fn check_formats(profile: Profile, v: &Fields<'_>) -> Result<(), MockResponse> {
     if let Some(f) = v.get("response_format").filter(|f| !f.is_null()) {
         if !matches!(f.as_str(), Some("b64_json" | "url")) {
-            return Err(invalid(
+            return Err(refused(
+                profile,
                 "response_format must be b64_json or url",
                 "response_format",
             ));
@@ -110,23 +120,33 @@ async fn generate(cx: &Ctx, req: Request<Incoming>) -> Result<MockResponse, Mock
     }
     if let Some(f) = v.get("output_format").filter(|f| !f.is_null()) {
         if f.as_str() != Some("png") {
-            return Err(invalid(
+            return Err(refused(
+                profile,
                 "output_format must be png (the mock draws PNG only)",
                 "output_format",
             ));
         }
     }
-    // An optional text field: absent or `null` is the default, any other non-string refused.
+    Ok(())
+}
+
+/// `quality` and `background`, with their defaults (`low`, `opaque`) for absent, `null` or
+/// `auto`; any other non-string is refused.
+fn image_style<'v>(
+    profile: Profile,
+    v: &'v Fields<'_>,
+) -> Result<(&'v str, &'v str), MockResponse> {
     let text = |k: &str| match v.get(k) {
         None | Some(Field::Null) => Ok(None),
         Some(Field::Str(s)) => Ok(Some(s.as_ref())),
-        Some(_) => Err(invalid(&format!("{k} must be a string"), k)),
+        Some(_) => Err(refused(profile, &format!("{k} must be a string"), k)),
     };
     let quality = match text("quality")? {
         None | Some("auto") => "low",
         Some(q @ ("low" | "medium" | "high" | "standard" | "hd")) => q,
         Some(_) => {
-            return Err(invalid(
+            return Err(refused(
+                profile,
                 "quality must be low, medium, high, standard, hd or auto",
                 "quality",
             ))
@@ -136,15 +156,66 @@ async fn generate(cx: &Ctx, req: Request<Incoming>) -> Result<MockResponse, Mock
         None | Some("auto") => "opaque",
         Some(b @ ("opaque" | "transparent")) => b,
         Some(_) => {
-            return Err(invalid(
+            return Err(refused(
+                profile,
                 "background must be opaque, transparent or auto",
                 "background",
             ))
         }
     };
+    Ok((quality, background))
+}
 
-    let stream =
-        stream_request(&v, n, cap.output == "b64_json").map_err(|(m, p)| invalid(&m, p))?;
+/// The `n` images of `seed`: result URLs when `as_url`, else base64 PNGs drawn now (the
+/// encoder's error when one cannot be drawn).
+fn draw_images<'p>(
+    cx: &Ctx,
+    as_url: bool,
+    prompt: &'p str,
+    seed: u64,
+    n: i64,
+    (w, h): (u32, u32),
+) -> Result<Vec<ImageItem<'p>>, String> {
+    let mut data = Vec::with_capacity(n as usize);
+    for i in 0..n as u64 {
+        let s = seed ^ i.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        if as_url {
+            data.push(ImageItem {
+                url: Some(image_url(cx, s, w, h)),
+                revised_prompt: Some(prompt),
+                b64_json: None,
+            });
+        } else {
+            let png = media::png(s, w, h).map_err(|e| e.to_string())?;
+            data.push(ImageItem {
+                url: None,
+                revised_prompt: None,
+                b64_json: Some(base64::engine::general_purpose::STANDARD.encode(&png)),
+            });
+        }
+    }
+    Ok(data)
+}
+
+async fn generate(cx: &Ctx, req: Request<Incoming>) -> Result<MockResponse, MockResponse> {
+    let profile = cx.profile();
+    let body = cx.read_body(req).await?;
+    let (v, model, cap) = cx.json_model(&body, |c| c.image.as_ref(), "an image model")?;
+    let prompt = v.get("prompt").and_then(|x| x.as_str()).unwrap_or("");
+    let chars = prompt.chars().count();
+    if prompt.trim().is_empty() || chars > MAX_PROMPT_CHARS {
+        return Err(refused(
+            profile,
+            &format!("prompt must be 1 to {MAX_PROMPT_CHARS} characters"),
+            "prompt",
+        ));
+    }
+    let (size, w, h) = requested_size(profile, &v, &model, &cap.sizes)?;
+    let n = image_count(profile, &v)?;
+    check_formats(profile, &v)?;
+    let (quality, background) = image_style(profile, &v)?;
+    let stream = stream_request(&v, n, cap.output == "b64_json")
+        .map_err(|(m, p)| refused(profile, &m, p))?;
 
     let text_tokens = (chars as i64 + 3).div_euclid(4).max(1);
     let out_tokens = n * image_tokens(quality, w, h);
@@ -169,34 +240,13 @@ async fn generate(cx: &Ctx, req: Request<Incoming>) -> Result<MockResponse, Mock
         };
         return Ok(stream_images(cx, &model, seed, partials, shape, usage));
     }
-    let mut data = Vec::with_capacity(n as usize);
-    for i in 0..n as u64 {
-        let s = seed ^ i.wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        if cap.output == "url" {
-            data.push(ImageItem {
-                url: Some(image_url(cx, s, w, h)),
-                revised_prompt: Some(prompt),
-                b64_json: None,
-            });
-        } else {
-            match media::png(s, w, h) {
-                Ok(png) => data.push(ImageItem {
-                    url: None,
-                    revised_prompt: None,
-                    b64_json: Some(base64::engine::general_purpose::STANDARD.encode(&png)),
-                }),
-                Err(e) => {
-                    cx.refund(&charge);
-                    return Err(error::v1_error(
-                        500,
-                        &e.to_string(),
-                        Some("image_failed"),
-                        None,
-                    ));
-                }
-            }
+    let data = match draw_images(cx, cap.output == "url", prompt, seed, n, (w, h)) {
+        Ok(data) => data,
+        Err(e) => {
+            cx.refund(&charge);
+            return Err(error::v1_error(500, &e, Some("image_failed"), None));
         }
-    }
+    };
     let answer = ImagesAnswer {
         created: cx.now(),
         background,
@@ -229,7 +279,7 @@ fn image_usage(text_tokens: i64, out_tokens: i64) -> ImageUsage {
 /// `Some(partial_images)` when the request streams, `None` when it does not; the message and
 /// parameter of a refused streaming request. `partial_images` is checked in any case.
 fn stream_request(
-    v: &super::fields::Fields<'_>,
+    v: &Fields<'_>,
     n: i64,
     b64_model: bool,
 ) -> Result<Option<i64>, (String, &'static str)> {

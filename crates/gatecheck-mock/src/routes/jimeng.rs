@@ -7,16 +7,13 @@
 use super::ctx::Ctx;
 use super::provider::{admit, submit, Submit};
 use crate::error::{self, MockResponse};
-use crate::video::StoredVideo;
 use gatecheck_schemas::rules::task::{
     ACTION_GENERATE, ACTION_TEXT_GENERATE, JIMENG_GET_RESULT, MSG_ACTION_REQUIRED,
     MSG_INVALID_BODY, MSG_TASK_ID_REQUIRED, PLATFORM_JIMENG,
 };
-use gatecheck_schemas::rules::video::VideoState;
-use gatecheck_schemas::types::VideoStatus;
 use http::Request;
 use hyper::body::Incoming;
-use serde_json::{json, Value};
+use serde_json::Value;
 
 /// Serves `/jimeng/` (not yet admitted: the checks before the key come first).
 pub(crate) async fn handle(cx: &mut Ctx, req: Request<Incoming>) -> MockResponse {
@@ -50,7 +47,7 @@ pub(crate) async fn handle(cx: &mut Ctx, req: Request<Incoming>) -> MockResponse
         return resp;
     }
     let cx: &Ctx = cx;
-    if let Some(resp) = super::undocumented(cx, &method, &path) {
+    if let Some(resp) = super::unrouted::undocumented(cx, &method, &path) {
         return resp;
     }
     if action == JIMENG_GET_RESULT {
@@ -77,26 +74,4 @@ pub(crate) async fn handle(cx: &mut Ctx, req: Request<Incoming>) -> MockResponse
             callback_url: None,
         },
     )
-}
-
-/// Volcengine's own answer about task `t` in `state` (the `data` of new-api's record):
-/// `{code:10000, message:"Success", data:{status: in_queue|generating|done, video_url}}`; a
-/// failed task is the provider's error code with its message.
-pub(crate) fn jimeng_task(t: &StoredVideo, state: &VideoState, url: &str) -> Value {
-    if let Some(e) = state.error.as_ref().filter(|_| state.status.is_terminal()) {
-        return json!({ "code": 50500, "message": e.message, "data": null, "request_id": t.id });
-    }
-    let status = match state.status {
-        VideoStatus::Queued => "in_queue",
-        VideoStatus::InProgress => "generating",
-        _ => "done",
-    };
-    let video_url = (state.status == VideoStatus::Completed).then_some(url);
-    json!({
-        "code": 10000,
-        "message": "Success",
-        "request_id": t.id,
-        "status": 10000,
-        "data": { "status": status, "video_url": video_url },
-    })
 }

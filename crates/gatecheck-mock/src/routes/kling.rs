@@ -7,13 +7,10 @@
 use super::ctx::Ctx;
 use super::provider::{submit, Submit};
 use crate::error::{self, MockResponse};
-use crate::video::StoredVideo;
 use gatecheck_schemas::rules::task::{ACTION_GENERATE, ACTION_TEXT_GENERATE, PLATFORM_KLING};
-use gatecheck_schemas::rules::video::VideoState;
-use gatecheck_schemas::types::VideoStatus;
 use http::{Method, Request};
 use hyper::body::Incoming;
-use serde_json::{json, Value};
+use serde_json::Value;
 
 /// The two Kling task kinds of the path.
 const KINDS: [&str; 2] = ["text2video", "image2video"];
@@ -83,38 +80,4 @@ async fn create(cx: &Ctx, req: Request<Incoming>) -> MockResponse {
             callback_url: callback,
         },
     )
-}
-
-/// Kling's status word (`submitted`, `processing`, `succeed`, `failed`).
-pub(crate) fn kling_status(s: VideoStatus) -> &'static str {
-    match s {
-        VideoStatus::Queued => "submitted",
-        VideoStatus::InProgress => "processing",
-        VideoStatus::Completed => "succeed",
-        VideoStatus::Failed | VideoStatus::Error => "failed",
-    }
-}
-
-/// Kling's own answer about task `t` in `state` (the `data` of new-api's record, and the
-/// payload of a callback): `{code:0, message, request_id, data:{task_id, task_status,
-/// task_status_msg, task_result:{videos}, created_at, updated_at}}`, times in ms.
-pub(crate) fn kling_task(t: &StoredVideo, state: &VideoState, url: &str, updated_ms: i64) -> Value {
-    let videos = if state.status == VideoStatus::Completed {
-        json!([{ "id": t.id, "url": url, "duration": t.seconds.to_string() }])
-    } else {
-        json!([])
-    };
-    json!({
-        "code": 0,
-        "message": "SUCCEED",
-        "request_id": format!("req-{}", &t.id[t.id.len().saturating_sub(12)..]),
-        "data": {
-            "task_id": t.id,
-            "task_status": kling_status(state.status),
-            "task_status_msg": state.error.as_ref().map(|e| e.message.as_str()).unwrap_or(""),
-            "task_result": { "videos": videos },
-            "created_at": t.plan.created_at_ms,
-            "updated_at": updated_ms,
-        }
-    })
 }

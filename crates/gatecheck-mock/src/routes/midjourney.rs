@@ -14,7 +14,8 @@
 //! - `POST /mj/task/list-by-condition`: the records of the key's user among `ids`.
 //! - `GET /mj/task/{id}/image-seed`: the seed of a SUCCESS task.
 //! - `GET /mj/image/{id}` (no auth): the PNG of a SUCCESS task.
-//! - `POST /__mock/mj/{id}/outcome`: the outcome override of `/__mock/videos/{id}/outcome`.
+//! - `POST /__mock/mj/{id}/outcome`: the outcome override of `/__mock/videos/{id}/outcome`
+//!   (in `routes/outcomes.rs`).
 //!
 //! The key is a Bearer key or `mj-api-secret` ([`effective_key`]). Tasks move on the mock
 //! clock with the video plan and prompt rules ([`crate::midjourney`]); faults apply as on any
@@ -22,7 +23,7 @@
 
 use super::ctx::Ctx;
 use crate::error::{self, MockResponse};
-use crate::midjourney::{MjOverrideError, MjTask, MJ_PLAN_SECONDS};
+use crate::midjourney::{MjTask, MJ_PLAN_SECONDS};
 use crate::state::AuthedKey;
 use gatecheck_schemas::rules::midjourney::{
     action_of_custom_id, charged_after_submit, effective_key, fields_have_their_types, image_seed,
@@ -33,7 +34,6 @@ use gatecheck_schemas::rules::midjourney::{
 };
 use gatecheck_schemas::rules::quota::Usage;
 use gatecheck_schemas::rules::rejection::ACCEPTED;
-use gatecheck_schemas::rules::video::{error_for, VideoOutcome};
 use gatecheck_schemas::types::VideoStatus;
 use http::{HeaderMap, HeaderValue, Method, Request};
 use hyper::body::Incoming;
@@ -391,50 +391,5 @@ pub(crate) fn image(cx: &Ctx, req: &Request<Incoming>, rest: &str) -> MockRespon
     match crate::media::png(crate::media::fnv1a(task.id.as_bytes()), 1024, 1024) {
         Ok(png) => error::bytes_response(ACCEPTED, "image/png", png),
         Err(e) => error::json(500, &json!({"error": e.to_string()})),
-    }
-}
-
-/// Serves `POST /__mock/mj/{id}/outcome` (control API, access already checked): the body of
-/// `/__mock/videos/{id}/outcome` (`outcome`, `code`, `message`, `immediate`).
-pub(crate) async fn control(cx: &Ctx, req: Request<Incoming>) -> MockResponse {
-    let path = req.uri().path().trim_end_matches('/').to_owned();
-    let failure = |status: u16, message: &str| {
-        error::json(status, &json!({"success": false, "message": message}))
-    };
-    let id = match path
-        .strip_prefix("/__mock/mj/")
-        .and_then(|r| r.strip_suffix("/outcome"))
-    {
-        Some(id) if *req.method() == Method::POST => id.to_owned(),
-        _ => {
-            return failure(
-                404,
-                &format!("unknown control route {} {path}", req.method()),
-            )
-        }
-    };
-    let body = match cx.read_body(req).await {
-        Ok(b) => b,
-        Err(resp) => return resp,
-    };
-    let v: Value = serde_json::from_slice(&body).unwrap_or_default();
-    let field = |k: &str| v.get(k).and_then(Value::as_str).unwrap_or("");
-    let Some(outcome) = VideoOutcome::parse(field("outcome")) else {
-        return failure(400, "outcome must be completed, failed or error");
-    };
-    let immediate = v.get("immediate").and_then(Value::as_bool).unwrap_or(false);
-    let err = error_for(outcome, field("code"), field("message"));
-    match cx
-        .app
-        .state
-        .mj
-        .set_outcome(&id, cx.now_ms(), outcome, err, immediate)
-    {
-        Ok(t) => error::json(
-            200,
-            &json!({"success": true, "data": t.record(cx.now_ms(), &cx.base_url())}),
-        ),
-        Err(e @ MjOverrideError::NotFound(_)) => failure(404, &e.to_string()),
-        Err(e @ MjOverrideError::Terminal(_)) => failure(409, &e.to_string()),
     }
 }

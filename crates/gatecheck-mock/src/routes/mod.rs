@@ -84,20 +84,23 @@ pub(crate) mod images;
 pub(crate) mod jimeng;
 pub(crate) mod kling;
 pub(crate) mod midjourney;
+pub(crate) mod outcomes;
 pub(crate) mod provider;
 pub(crate) mod remix;
 pub(crate) mod token_api;
 pub(crate) mod ui;
+pub(crate) mod unrouted;
 pub(crate) mod video;
 pub(crate) mod video_unified;
 
-pub use ctx::REQUEST_ID_HEADER;
 use ctx::{paging_ok, Ctx};
+use unrouted::undocumented;
 
 use crate::app::App;
 use crate::auth;
 use crate::error::{self, MockResponse};
 use crate::faults::FaultKind;
+use crate::headers::REQUEST_ID_HEADER;
 use crate::journal::Record;
 use bytes::Bytes;
 use gatecheck_schemas::rules::rejection::ACCEPTED;
@@ -167,7 +170,7 @@ pub(crate) async fn dispatch(
     }
 
     if control {
-        let mut resp = Box::pin(crate::routes::control::handle(&cx, req)).await;
+        let mut resp = Box::pin(control::handle(&cx, req)).await;
         set_request_id(&mut resp, cx.request_id.as_str());
         return Ok(resp);
     }
@@ -255,7 +258,7 @@ pub(crate) async fn dispatch(
 /// per-request future that every request moves around.
 async fn hang(mut shutdown: tokio::sync::watch::Receiver<bool>) {
     tokio::select! {
-        _ = crate::app::wait_down(&mut shutdown) => {}
+        _ = crate::shutdown::wait_down(&mut shutdown) => {}
         _ = tokio::time::sleep(MAX_HANG) => {}
     }
 }
@@ -370,10 +373,10 @@ async fn route(cx: &mut Ctx, req: Request<Incoming>, method: &Method, path: &str
         };
     }
     if provider::is_provider_path(path) {
-        return Box::pin(provider::handle(cx, req, method, path)).await;
+        return Box::pin(provider_route(cx, req, method, path)).await;
     }
     if let Some(rest) = midjourney::mj_rest(path).filter(|r| midjourney::needs_key(r)) {
-        if crate::routes::undocumented(cx, method, path).is_none() {
+        if undocumented(cx, method, path).is_none() {
             match midjourney::authenticate(cx, req.headers()) {
                 Ok(key) => cx.key = Some(key),
                 Err(resp) => return resp,
@@ -390,11 +393,9 @@ async fn route(cx: &mut Ctx, req: Request<Incoming>, method: &Method, path: &str
             }
             error::json_bytes(ACCEPTED, cx.catalog().page_bytes(query))
         }
-        (&Method::GET, "/api/usage/token" | "/api/usage/token/") => {
-            crate::routes::token_api::usage(cx, &req)
-        }
+        (&Method::GET, "/api/usage/token" | "/api/usage/token/") => token_api::usage(cx, &req),
         (_, p) if p == "/api/token" || p.starts_with("/api/token/") => {
-            Box::pin(crate::routes::token_api::handle(cx, req)).await
+            Box::pin(token_api::handle(cx, req)).await
         }
         (_, p) if p.starts_with("/media/edits/") => image_edits::public(&req),
         (_, p) if midjourney::mj_rest(p).is_some() => {
@@ -413,48 +414,25 @@ async fn route(cx: &mut Ctx, req: Request<Incoming>, method: &Method, path: &str
     }
 }
 
-/// The answer to a method and path that the route table (the OpenAPI document) lacks, or
-/// that the profile does not serve; `None` for a served route. `documented`: 405 with `Allow`
-/// for a known path, else 404 (the `/v1` error on `/v1/*`, the `/api` failure envelope
-/// elsewhere). `new-api`: gin's `NoRoute`, whatever the method: new-api's JSON 404 under
-/// `/v1`, `/api` and `/assets`, its dashboard page elsewhere
-/// ([`gatecheck_schemas::rules::route`]).
-fn undocumented(cx: &Ctx, method: &Method, path: &str) -> Option<MockResponse> {
-    use gatecheck_schemas::routes::{allowed_methods, find_route_in, METHOD_NOT_ALLOWED};
-    let profile = cx.profile();
-    if find_route_in(profile, method.as_str(), path).is_some() {
-        return None;
+/// Serves a provider path ([`provider::is_provider_path`]).
+async fn provider_route(
+    cx: &mut Ctx,
+    req: Request<Incoming>,
+    method: &Method,
+    path: &str,
+) -> MockResponse {
+    if path.starts_with("/jimeng") {
+        // The Action and the body are read before the key (JimengRequestConvert, then TokenAuth).
+        return Box::pin(jimeng::handle(cx, req)).await;
     }
-    if profile == Profile::NewApi {
-        return Some(
-            if gatecheck_schemas::rules::route::new_api_not_found_is_json(path) {
-                cx.not_found(method, path)
-            } else {
-                error::new_api_index_page()
-            },
-        );
+    if let Err(resp) = provider::admit(cx, req.headers()) {
+        return resp;
     }
-    let message = gatecheck_schemas::rules::route::not_found_message(method.as_str(), path);
-    let allowed = allowed_methods(path);
-    let v1 = path.starts_with("/v1/");
-    let mut resp = match (allowed.is_empty(), v1) {
-        (false, true) => error::v1_error(
-            METHOD_NOT_ALLOWED,
-            &message,
-            Some("method_not_allowed"),
-            None,
-        ),
-        (false, false) => error::api_failure_status(METHOD_NOT_ALLOWED, &message),
-        (true, true) => return Some(cx.not_found(method, path)),
-        (true, false) => {
-            let status = Rejection::UnknownPath.http_status(profile);
-            return Some(error::api_failure_status(status, &message));
-        }
-    };
-    if let Ok(v) = HeaderValue::from_str(&allowed.join(", ")) {
-        resp.headers_mut().insert(http::header::ALLOW, v);
+    let cx: &Ctx = cx;
+    if let Some(resp) = undocumented(cx, method, path) {
+        return resp;
     }
-    Some(resp)
+    Box::pin(kling::handle(cx, req)).await
 }
 
 /// `GET /v1/models` (the key's models, OpenAI's list shape) and `GET /v1/models/{id}`.

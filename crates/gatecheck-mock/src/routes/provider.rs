@@ -5,12 +5,10 @@
 //! tasks of the one store, read back in new-api's task envelope (`routes/video_unified.rs`).
 
 use super::ctx::Ctx;
-use super::{jimeng, kling, undocumented};
 use crate::auth;
 use crate::error::{self, MockResponse};
 use gatecheck_schemas::rules::Rejection;
-use http::{HeaderMap, HeaderValue, Method, Request};
-use hyper::body::Incoming;
+use http::{HeaderMap, HeaderValue};
 
 /// Whether `path` is one of the provider routes' paths.
 pub(crate) fn is_provider_path(path: &str) -> bool {
@@ -33,27 +31,6 @@ pub(crate) fn admit(cx: &mut Ctx, headers: &HeaderMap) -> Result<(), MockRespons
         return Err(resp);
     }
     Ok(())
-}
-
-/// Serves a provider path (`is_provider_path`).
-pub(crate) async fn handle(
-    cx: &mut Ctx,
-    req: Request<Incoming>,
-    method: &Method,
-    path: &str,
-) -> MockResponse {
-    if path.starts_with("/jimeng") {
-        // The Action and the body are read before the key (JimengRequestConvert, then TokenAuth).
-        return Box::pin(jimeng::handle(cx, req)).await;
-    }
-    if let Err(resp) = admit(cx, req.headers()) {
-        return resp;
-    }
-    let cx: &Ctx = cx;
-    if let Some(resp) = undocumented(cx, method, path) {
-        return resp;
-    }
-    Box::pin(kling::handle(cx, req)).await
 }
 
 /// A task submitted on a provider route, after its route read the body.
@@ -140,7 +117,7 @@ pub(crate) fn submit(cx: &Ctx, s: Submit<'_>) -> MockResponse {
         charged: charge.price,
     };
     if let Some(url) = &s.callback_url {
-        cx.app.callbacks.register(&cx.app, &task.id, url);
+        crate::callback_delivery::register(&cx.app, &task.id, url);
     }
     let meta = crate::tasks::TaskMeta {
         callback_url: s.callback_url,

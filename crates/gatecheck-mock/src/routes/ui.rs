@@ -4,7 +4,7 @@
 //! Three static files compiled into the binary (`ui/index.html`, `ui/ui.css`, `ui/ui.js`;
 //! no build step). The page polls the control API's own JSON routes (`/__mock/health`,
 //! `clock`, `keys`, `videos`, `requests`, `faults`) once a second and writes what they hold
-//! as text, never as markup. It is reached through [`super::control`], behind the same access
+//! as text, never as markup. It is reached through the control API (`routes/control.rs`), behind the same access
 //! check (loopback peers, or the control token), and is never on a model route's path.
 
 use crate::error::{self, MockResponse};

@@ -1,4 +1,4 @@
-//! `/v1/videos*` and `/__mock/videos/*`.
+//! `/v1/videos*`.
 //!
 //! - `POST /v1/videos`: multipart/form-data (what the OpenAI SDK sends),
 //!   x-www-form-urlencoded or JSON with `model`, `prompt`, `seconds` (string or integer),
@@ -11,21 +11,20 @@
 //!   deleted: true}`).
 //! - `GET /v1/videos/{id}/content`: the MP4 of a completed task (400 before that);
 //!   `?variant=thumbnail` gives a PNG still.
-//! - `POST /__mock/videos/{id}/outcome` `{"outcome":"completed|failed|error","code"?,
-//!   "message"?,"immediate"?}` overrides the outcome of a task that is not terminal yet (409
-//!   when it is). `GET /__mock/videos` lists every task.
+//!
+//! The control routes `/__mock/videos/*` are in `routes/outcomes.rs`.
 //!
 //! Task answers carry `openai-poll-after-ms`.
 
 use super::ctx::{segments, Ctx};
 use crate::error::{self, MockResponse};
 use crate::media;
-use crate::video::{OutcomeOverrideError, StoredVideo};
-use gatecheck_schemas::rules::media::parse_size;
+use crate::video::StoredVideo;
+use gatecheck_schemas::rules::media::{parse_size, MAX_PROMPT_CHARS};
 use gatecheck_schemas::rules::quota::Usage;
 use gatecheck_schemas::rules::rejection::ACCEPTED;
-use gatecheck_schemas::rules::video::{content_rejection, error_for, VideoOutcome};
-use gatecheck_schemas::types::{VideoStatus, VideoTaskError};
+use gatecheck_schemas::rules::video::content_rejection;
+use gatecheck_schemas::types::VideoStatus;
 use gatecheck_schemas::Profile;
 use http::{HeaderValue, Method, Request};
 use hyper::body::Incoming;
@@ -35,8 +34,6 @@ use serde_json::json;
 pub const POLL_AFTER_HEADER: &str = "openai-poll-after-ms";
 /// [`POLL_AFTER_HEADER`] as a header name made at compile time (not parsed per poll).
 const POLL_AFTER_NAME: http::HeaderName = http::HeaderName::from_static(POLL_AFTER_HEADER);
-/// Longest accepted prompt, characters.
-pub const MAX_VIDEO_PROMPT: usize = 32_000;
 
 /// Serves `/v1/videos` and `/v1/videos/*` (authenticated).
 pub(crate) async fn handle(cx: &Ctx, req: Request<Incoming>) -> MockResponse {
@@ -211,9 +208,9 @@ pub(crate) async fn create_task(
         ));
     };
     let prompt = f.prompt.unwrap_or_default();
-    if prompt.trim().is_empty() || prompt.chars().count() > MAX_VIDEO_PROMPT {
+    if prompt.trim().is_empty() || prompt.chars().count() > MAX_PROMPT_CHARS {
         return Err(error::invalid(
-            &format!("prompt must be 1 to {MAX_VIDEO_PROMPT} characters"),
+            &format!("prompt must be 1 to {MAX_PROMPT_CHARS} characters"),
             Some("prompt"),
         ));
     }
@@ -360,63 +357,5 @@ fn content(cx: &Ctx, id: &str, query: &str) -> MockResponse {
             &format!("variant {other:?} is not one of video, thumbnail, spritesheet"),
             Some("variant"),
         ),
-    }
-}
-
-fn control_failure(status: u16, message: &str) -> MockResponse {
-    error::json(status, &json!({"success": false, "message": message}))
-}
-
-/// Serves `/__mock/videos/*` (control API, access already checked).
-pub(crate) async fn control(cx: &Ctx, req: Request<Incoming>) -> MockResponse {
-    let path = req.uri().path().trim_end_matches('/').to_owned();
-    let method = req.method().clone();
-    let rest = path.strip_prefix("/__mock/videos").unwrap_or("");
-    let parts: Vec<&str> = gatecheck_schemas::routes::segments_of(rest).collect();
-    match (&method, parts.as_slice()) {
-        (&Method::GET, []) => {
-            let now = cx.now_ms();
-            let base = cx.base_url();
-            let tasks: Vec<_> = cx
-                .videos()
-                .snapshot()
-                .tasks
-                .into_iter()
-                .map(|t| json!({"owner": t.owner, "task": t.render(now, &base, cx.profile())}))
-                .collect();
-            error::json(200, &json!({"success": true, "data": tasks}))
-        }
-        (&Method::POST, [id, "outcome"]) => {
-            let id = (*id).to_owned();
-            let body = match cx.read_body(req).await {
-                Ok(b) => b,
-                Err(resp) => return resp,
-            };
-            let v: serde_json::Value = match serde_json::from_slice(&body) {
-                Ok(v) => v,
-                Err(e) => return control_failure(400, &format!("invalid JSON body: {e}")),
-            };
-            let field = |k: &str| v.get(k).and_then(|x| x.as_str()).unwrap_or("");
-            let Some(outcome) = VideoOutcome::parse(field("outcome")) else {
-                return control_failure(400, "outcome must be completed, failed or error");
-            };
-            let immediate = v
-                .get("immediate")
-                .and_then(|x| x.as_bool())
-                .unwrap_or(false);
-            let err: Option<VideoTaskError> = error_for(outcome, field("code"), field("message"));
-            match cx
-                .videos()
-                .set_outcome(&id, cx.now_ms(), outcome, err, immediate)
-            {
-                Ok(t) => error::json(
-                    200,
-                    &json!({"success": true, "data": t.render(cx.now_ms(), &cx.base_url(), cx.profile())}),
-                ),
-                Err(e @ OutcomeOverrideError::NotFound(_)) => control_failure(404, &e.to_string()),
-                Err(e @ OutcomeOverrideError::Terminal(_)) => control_failure(409, &e.to_string()),
-            }
-        }
-        _ => control_failure(404, &format!("unknown control route {method} {path}")),
     }
 }

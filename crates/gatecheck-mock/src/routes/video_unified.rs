@@ -71,8 +71,8 @@ fn upstream_data(
 ) -> serde_json::Value {
     let url = t.content_url(&cx.base_url());
     match meta.platform {
-        PLATFORM_KLING => super::kling::kling_task(t, state, &url, updated_s * 1000),
-        PLATFORM_JIMENG => super::jimeng::jimeng_task(t, state, &url),
+        PLATFORM_KLING => crate::provider_tasks::kling_task(t, state, &url, updated_s * 1000),
+        PLATFORM_JIMENG => crate::provider_tasks::jimeng_task(t, state, &url),
         _ => super::remix::video_object(cx, t, meta.remixed_from.as_deref()),
     }
 }

@@ -4,7 +4,7 @@
 use crate::media_util::*;
 use crate::support::*;
 use base64::Engine as _;
-use gatecheck_mock::media::{decode_png, png};
+use gatecheck_mock::internals::media::{decode_png, png};
 use gatecheck_mock::MockServer;
 use gatecheck_schemas::rules::image_edit::edit_usage;
 use gatecheck_schemas::rules::quota::price_quota;
@@ -66,7 +66,7 @@ async fn an_edit_is_the_upload_resized_and_changed_inside_the_mask() {
             .unwrap();
         let out = decode_png(&bytes, "image").expect("a PNG");
         assert_eq!((out.width, out.height), (1024, 1024));
-        let at = |img: &gatecheck_mock::media::Rgba, x: usize, y: usize| {
+        let at = |img: &gatecheck_mock::internals::media::Rgba, x: usize, y: usize| {
             let i = (y * img.width as usize + x) * 4;
             img.pixels[i..i + 3].to_vec()
         };

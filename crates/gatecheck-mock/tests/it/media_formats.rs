@@ -2,7 +2,7 @@
 //! (`gatecheck_schemas::rules::media`). Set `GATECHECK_MEDIA_DUMP=<dir>` to also write the
 //! files there (for checking them with ffprobe by hand).
 
-use gatecheck_mock::media::{self, SpeechFormat};
+use gatecheck_mock::internals::media::{self, SpeechFormat};
 use gatecheck_schemas::rules::media::{
     parse_adts, parse_flac, parse_mp3, parse_mp4, parse_ogg_opus, parse_png, parse_srt, parse_vtt,
     parse_wav,

@@ -79,7 +79,11 @@ pub async fn get_with(server: &MockServer, path: &str, key: &str) -> Resp {
 
 /// A mono 16-bit 24 kHz WAV of `ms` milliseconds.
 pub fn wav_of(ms: u64) -> Vec<u8> {
-    gatecheck_mock::media::wav(&gatecheck_mock::media::tone(ms, 24_000, 9), 24_000).to_vec()
+    gatecheck_mock::internals::media::wav(
+        &gatecheck_mock::internals::media::tone(ms, 24_000, 9),
+        24_000,
+    )
+    .to_vec()
 }
 
 /// The demo key's remaining quota (key id 1).

@@ -13,7 +13,7 @@ mod image;
 mod subtitle;
 
 pub use audio::{parse_adts, parse_flac, parse_mp3, parse_ogg_opus, parse_wav};
-pub use audio::{AdtsInfo, FlacInfo, Mp3Info, OggOpusInfo, WavInfo};
+pub use audio::{AdtsInfo, FlacInfo, Mp3Info, OggOpusInfo, WavInfo, ADTS_RATES};
 pub use container::{parse_mp4, Mp4Info, Mp4Track};
 pub use image::{parse_png, PngInfo};
 
@@ -211,6 +211,13 @@ pub fn wav_header(data_len: u32, rate: u32) -> [u8; 44] {
     h[40..44].copy_from_slice(&data_len.to_le_bytes());
     h
 }
+
+/// The longest image or video prompt the service takes, in characters (`prompt` of
+/// `POST /v1/videos`, `/v1/images/generations` and `/v1/images/edits`).
+pub const MAX_PROMPT_CHARS: usize = 32_000;
+
+/// The longest `input` of `POST /v1/audio/speech`, in characters (the shortest is 1).
+pub const MAX_SPEECH_INPUT_CHARS: usize = 4096;
 
 #[cfg(test)]
 mod tests {

@@ -3,10 +3,9 @@
 use super::runtime;
 use anyhow::{anyhow, Context as _};
 use gatecheck_conformance::exit;
+use gatecheck_mock::internals::DEFAULT_JOURNAL_CAPACITY;
 use gatecheck_mock::replay::ReplayOptions;
-use gatecheck_mock::{
-    ClockMode, Fault, Fixtures, MockServer, MockServerBuilder, DEFAULT_JOURNAL_CAPACITY,
-};
+use gatecheck_mock::{ClockMode, Fault, Fixtures, MockServer, MockServerBuilder};
 use gatecheck_schemas::rules::ip;
 use gatecheck_schemas::types::KeyRecord;
 use gatecheck_schemas::Profile;
@@ -46,14 +45,14 @@ pub struct ServeArgs {
           value_parser = clap::value_parser!(u16).range(0..=1024))]
     pub threads: u16,
     /// Open connections served at once; further ones wait in the accept queue.
-    #[arg(long, default_value_t = gatecheck_mock::DEFAULT_MAX_CONNECTIONS, value_name = "N")]
+    #[arg(long, default_value_t = gatecheck_mock::internals::DEFAULT_MAX_CONNECTIONS, value_name = "N")]
     pub max_connections: usize,
     /// Seconds allowed to receive a whole request body (then 408 and the connection closes).
-    #[arg(long, default_value_t = gatecheck_mock::DEFAULT_BODY_TIMEOUT.as_secs(), value_name = "SECS")]
+    #[arg(long, default_value_t = gatecheck_mock::internals::DEFAULT_BODY_TIMEOUT.as_secs(), value_name = "SECS")]
     pub body_timeout: u64,
     /// Milliseconds between two events of a streamed answer (SSE speech, transcription and
     /// image generation).
-    #[arg(long, default_value_t = gatecheck_mock::DEFAULT_STREAM_EVENT_GAP.as_millis() as u64, value_name = "MS")]
+    #[arg(long, default_value_t = gatecheck_mock::internals::DEFAULT_STREAM_EVENT_GAP.as_millis() as u64, value_name = "MS")]
     pub stream_gap_ms: u64,
     /// What stream waits are measured on: `wall` time, or the mock's `clock` (with
     /// `--clock virtual`, each event is sent when `POST /__mock/clock/advance` reaches it).

@@ -2,7 +2,6 @@
 //! `speech.audio.delta` events, transcriptions as `transcript.text.delta` events, with
 //! `transcript.text.segment` events for a diarization model asked for `diarized_json`.
 
-use super::{SPEECH_PATH, TRANSCRIPTIONS_PATH};
 use crate::error::MockResponse;
 use crate::media::{Segment, Transcript};
 use crate::routes::ctx::Ctx;
@@ -12,6 +11,11 @@ use gatecheck_schemas::rules::media::segment_id;
 use gatecheck_schemas::rules::quota::Usage;
 use gatecheck_schemas::Profile;
 use serde_json::json;
+
+/// The route a speech stream answers (for its usage record).
+const SPEECH_PATH: &str = "/v1/audio/speech";
+/// The route a transcription stream answers (for its usage record).
+const TRANSCRIPTIONS_PATH: &str = "/v1/audio/transcriptions";
 
 /// The speaker label of diarized segment `index`: `A` and `B` in turn (OpenAI labels
 /// unknown speakers with capital letters; the mock's audio has no voices to tell apart).

@@ -471,7 +471,9 @@ pub struct AdtsInfo {
     pub duration_secs: f64,
 }
 
-const ADTS_RATES: [u32; 13] = [
+/// The ADTS sampling-frequency table: a header's 4-bit index into it is the sample rate
+/// (indices 13 to 15 are reserved).
+pub const ADTS_RATES: [u32; 13] = [
     96000, 88200, 64000, 48000, 44100, 32000, 24000, 22050, 16000, 12000, 11025, 8000, 7350,
 ];
 

@@ -1,0 +1,152 @@
+//! Delivering Kling's callbacks (DECISIONS D-TASK-9; the model is [`crate::callbacks`]):
+//! registering a task's callback from its route, the pump that sends those whose task has
+//! ended, and the journal line of each outcome.
+
+use std::net::IpAddr;
+use std::sync::Weak;
+use std::time::Duration;
+
+use bytes::Bytes;
+
+use crate::app::App;
+use crate::callbacks::{CallbackRecord, CallbackResult, Pending};
+use crate::shutdown::wait_down;
+
+/// How often the pump looks for tasks that ended.
+const TICK: Duration = Duration::from_millis(50);
+
+/// Registers the callback of task `task_id` to `url`, or records its refusal. Returns the
+/// refusal, if any.
+pub(crate) fn register(app: &App, task_id: &str, url: &str) -> Option<String> {
+    let Err(reason) = app.callbacks.queue(task_id, url) else {
+        return None;
+    };
+    tracing::warn!(task = task_id, url, %reason, "callback refused");
+    finish(
+        app,
+        CallbackRecord {
+            task_id: task_id.to_owned(),
+            url: url.to_owned(),
+            payload: serde_json::Value::Null,
+            attempts: 0,
+            result: CallbackResult::Refused {
+                reason: reason.clone(),
+            },
+            at_ms: app.clock.now_ms(),
+        },
+    );
+    Some(reason)
+}
+
+/// Keeps an outcome, journals it and logs it.
+fn finish(app: &App, record: CallbackRecord) {
+    journal(app, &record);
+    app.callbacks.keep(record);
+}
+
+/// The pending callbacks whose task has ended (or is gone), removed from the wait list,
+/// with their payloads.
+fn take_due(app: &App) -> Vec<(Pending, Option<serde_json::Value>)> {
+    let now = app.clock.now_ms();
+    app.callbacks
+        .take_due(|p| match app.state.videos.get_any(&p.task_id) {
+            Some(t) if !t.status_at(now).is_terminal() => None,
+            task => Some(task.map(|t| payload(app, &t, now))),
+        })
+}
+
+/// Kling's task object for a callback: the `data` of Kling's task answer.
+fn payload(app: &App, t: &crate::video::StoredVideo, now: i64) -> serde_json::Value {
+    let state = t.state(now);
+    let url = t.content_url(app.callbacks.base());
+    let updated = t.plan.finish_at_ms.min(now);
+    let mut v = crate::provider_tasks::kling_task(t, &state, &url, updated);
+    v["data"].take()
+}
+
+/// Journals a callback's outcome as a request the mock made: `POST <url path>`, the result
+/// as its fault text.
+fn journal(app: &App, r: &CallbackRecord) {
+    let parsed = url::Url::parse(&r.url).ok();
+    let path = parsed
+        .as_ref()
+        .map(|u| u.path().to_owned())
+        .unwrap_or_default();
+    let ip = parsed
+        .as_ref()
+        .and_then(|u| match u.host() {
+            Some(url::Host::Ipv4(ip)) => Some(IpAddr::from(ip)),
+            Some(url::Host::Ipv6(ip)) => Some(IpAddr::from(ip)),
+            _ => None,
+        })
+        .unwrap_or(IpAddr::from([0, 0, 0, 0]));
+    let (status, what) = match &r.result {
+        CallbackResult::Delivered { status } => {
+            (*status, format!("callback {} delivered", r.task_id))
+        }
+        CallbackResult::Failed { status, error } => (
+            status.unwrap_or(0),
+            format!("callback {} failed: {error}", r.task_id),
+        ),
+        CallbackResult::Refused { reason } => {
+            (0, format!("callback {} refused: {reason}", r.task_id))
+        }
+    };
+    app.journal.push(crate::journal::Record {
+        at_ms: r.at_ms,
+        request_id: app.ids.request_id(r.at_ms),
+        method: http::Method::POST,
+        path: &path,
+        query: parsed.as_ref().and_then(|u| u.query()),
+        client_ip: ip,
+        key_id: None,
+        status,
+        duration_us: 0,
+        fault: Some(format!("{what} ({} attempts) to {}", r.attempts, r.url)),
+        body_len: None,
+        body: None,
+    });
+}
+
+/// Sends the callbacks of tasks that ended, until the mock shuts down or is dropped.
+pub(crate) async fn pump(app: Weak<App>, mut shutdown: tokio::sync::watch::Receiver<bool>) {
+    loop {
+        tokio::select! {
+            _ = wait_down(&mut shutdown) => return,
+            _ = tokio::time::sleep(TICK) => {}
+        }
+        let Some(app) = app.upgrade() else { return };
+        let due = take_due(&app);
+        for (p, payload) in due {
+            let app = app.clone();
+            tokio::spawn(async move {
+                let Some(payload) = payload else {
+                    let record = CallbackRecord {
+                        task_id: p.task_id.clone(),
+                        url: p.url.clone(),
+                        payload: serde_json::Value::Null,
+                        attempts: 0,
+                        result: CallbackResult::Refused {
+                            reason: "the task is gone".into(),
+                        },
+                        at_ms: app.clock.now_ms(),
+                    };
+                    finish(&app, record);
+                    return;
+                };
+                let body = Bytes::from(payload.to_string());
+                let (attempts, result) = app.callbacks.send(&p.url, body).await;
+                tracing::info!(task = %p.task_id, url = %p.url, ?result, "callback");
+                let record = CallbackRecord {
+                    task_id: p.task_id,
+                    url: p.url,
+                    payload,
+                    attempts,
+                    result,
+                    at_ms: app.clock.now_ms(),
+                };
+                finish(&app, record);
+            });
+        }
+    }
+}

@@ -1,0 +1,35 @@
+//! **Unstable.** What the workspace's own tools reach into: the `gatecheck` CLI (the bench,
+//! the defaults of `serve`'s flags), the conformance runner (the media encoders it compares
+//! answers with), the fuzz drivers and the tests. These names may change in any release; a
+//! library user needs none of them (the crate root holds the API).
+
+/// The `gatecheck bench` measurements: throughput, latency and memory of the mock.
+pub mod bench {
+    pub use crate::bench::*;
+}
+
+/// The mock's parsers of untrusted input, as entry points for fuzzing.
+pub mod inputs {
+    pub use crate::inputs::*;
+}
+
+/// The deterministic media encoders (PNG, WAV, MP3, FLAC, Opus, AAC, MP4, subtitles).
+pub mod media {
+    pub use crate::media::*;
+}
+
+/// The Midjourney task model.
+pub mod midjourney {
+    pub use crate::midjourney::*;
+}
+
+/// The video task model (plans, outcomes, the task store).
+pub mod video {
+    pub use crate::video::*;
+}
+
+pub use crate::clock::DEFAULT_VIRTUAL_EPOCH;
+pub use crate::config::{
+    DEFAULT_BODY_TIMEOUT, DEFAULT_JOURNAL_CAPACITY, DEFAULT_MAX_BODY_BYTES,
+    DEFAULT_MAX_CONNECTIONS, DEFAULT_STREAM_EVENT_GAP,
+};
