@@ -7,11 +7,14 @@
 //! host is refused with [`ClientError::OffHostRedirect`]. Retries, budgets and pacing live one
 //! layer up, in [`crate::Transport`].
 
+use crate::client_error::ClientError;
 use crate::connector::{is_loopback, tls_config, ProxyConnector};
 use crate::memory::BodyError;
 use crate::redact::Secret;
 pub use crate::request::{Auth, Body, Part, RequestSpec};
 use crate::sse::{SseLimits, SseRead};
+use crate::target::{authority_of, Target};
+use gatecheck_schemas::rules::auth::NEW_API_USER_HEADER;
 use bytes::Bytes;
 use http::header::{HeaderMap, HeaderName, HeaderValue, CONTENT_TYPE, LOCATION};
 use http::{StatusCode, Uri};
@@ -25,63 +28,6 @@ use std::fmt;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use url::Url;
-
-/// The deployment under test, and the credentials the runner may use on it.
-#[derive(Debug, Clone)]
-pub struct Target {
-    /// Base URL; every request goes to its host and under its path.
-    pub base_url: Url,
-    /// An API key for the model routes (`Authorization: Bearer <key>`).
-    pub api_key: Option<Secret>,
-    /// A personal access token for `/api/token/` (sent raw).
-    pub access_token: Option<Secret>,
-    /// The account id, sent as `New-Api-User` with the access token.
-    pub user_id: Option<i64>,
-    /// The id of the key `api_key` belongs to (snapshotted and restored around a run).
-    pub key_id: Option<i64>,
-    /// Headers sent with every request (`--header`), for gateways that route or
-    /// authenticate by header (Portkey's `x-portkey-provider`...). A request's own header of
-    /// the same name wins. Values are secrets: they are redacted from every output.
-    pub headers: Vec<(String, Secret)>,
-}
-
-impl Target {
-    /// A target with no credentials.
-    pub fn new(base_url: Url) -> Self {
-        Self {
-            base_url,
-            api_key: None,
-            access_token: None,
-            user_id: None,
-            key_id: None,
-            headers: Vec::new(),
-        }
-    }
-
-    /// The URL of `path_and_query` under the base URL (the base URL's own path is kept as a
-    /// prefix).
-    pub fn url(&self, path_and_query: &str) -> String {
-        let base = self.base_url.as_str().trim_end_matches('/');
-        if path_and_query.starts_with('/') {
-            format!("{base}{path_and_query}")
-        } else {
-            format!("{base}/{path_and_query}")
-        }
-    }
-
-    /// `host:port` of the base URL, the only authority requests may go to.
-    pub fn authority(&self) -> String {
-        authority_of(&self.base_url)
-    }
-}
-
-fn authority_of(url: &Url) -> String {
-    format!(
-        "{}:{}",
-        url.host_str().unwrap_or_default().to_ascii_lowercase(),
-        url.port_or_known_default().unwrap_or(0)
-    )
-}
 
 /// A response.
 #[derive(Debug, Clone)]
@@ -128,52 +74,6 @@ impl Exchange {
 }
 
 /// What can go wrong sending one request.
-#[derive(Debug, thiserror::Error)]
-pub enum ClientError {
-    /// The base URL or a request URL is unusable.
-    #[error("invalid URL: {0}")]
-    InvalidUrl(String),
-    /// A request would leave the target's host.
-    #[error("refused: {url} is not on the target host {allowed}")]
-    OffHost {
-        /// The refused URL.
-        url: String,
-        /// The target's `host:port`.
-        allowed: String,
-    },
-    /// The target redirected to another host.
-    #[error("refused redirect to another host: {location}")]
-    OffHostRedirect {
-        /// The `Location` header.
-        location: String,
-    },
-    /// A header could not be built.
-    #[error("invalid header {0}")]
-    InvalidHeader(String),
-    /// TLS setup failed.
-    #[error("TLS setup: {0}")]
-    Tls(String),
-    /// Connecting or exchanging failed.
-    #[error("connection to the target failed: {0}")]
-    Connect(String),
-    /// The request or the body did not finish in time.
-    #[error("timed out after {0:?}")]
-    Timeout(Duration),
-    /// The body was larger than allowed.
-    #[error("response body larger than {0} bytes")]
-    BodyTooLarge(usize),
-    /// The response bodies being read at once passed the client's memory budget.
-    #[error("response bodies in flight passed the memory budget of {0} bytes")]
-    MemoryBudget(usize),
-}
-
-impl ClientError {
-    /// Whether the target could not be reached at all (as opposed to a refused or bad request).
-    pub fn is_unreachable(&self) -> bool {
-        matches!(self, ClientError::Connect(_) | ClientError::Timeout(_))
-    }
-}
-
 /// Client settings.
 #[derive(Debug, Clone)]
 pub struct ClientConfig {
@@ -464,7 +364,7 @@ impl Client {
         }
         if matches!(spec.auth, Auth::AccessToken | Auth::Raw(_)) {
             if let Some(u) = target.user_id {
-                headers.insert("new-api-user", header_value(&u.to_string())?);
+                headers.insert(NEW_API_USER_HEADER, header_value(&u.to_string())?);
             }
         }
         for (k, v) in &spec.headers {

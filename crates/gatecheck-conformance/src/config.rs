@@ -1,6 +1,6 @@
 //! The runner's configuration, with a builder.
 
-use crate::client::Target;
+use crate::target::Target;
 use crate::discovery::ModelKind;
 use crate::redact::Secret;
 use crate::shard::Shard;

@@ -1,7 +1,7 @@
 //! A request the runner means to send: method, path, auth, headers and body, and its curl
 //! reproduction with secrets redacted.
 
-use crate::client::Target;
+use crate::target::Target;
 use crate::redact::{Redactor, Secret};
 use bytes::Bytes;
 use http::Method;

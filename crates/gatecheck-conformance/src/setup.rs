@@ -11,12 +11,12 @@ use crate::discovery::{
     ProbeCredentials, RouteFamily, RouteProbe,
 };
 use crate::redact::{Redactor, Secret};
-use crate::target::{
-    create_scratch_key, delete_key, fetch_catalog, get_key, known_capabilities, put_record,
-    wall_now, KeyOrigin, MockControl, SetupError, WorkKey,
-};
+use crate::key_api::{create_scratch_key, delete_key, get_key, put_record, KeyOrigin, WorkKey};
+use crate::mock_control::{wall_now, MockControl};
+use crate::models::{fetch_catalog, known_capabilities};
+use crate::setup_error::SetupError;
 use crate::transport::{Transport, TransportConfig};
-use gatecheck_schemas::types::{KeyRecord, ModelCapabilities, ModelRecord};
+use gatecheck_schemas::types::{KeyRecord, ModelCapabilities, ModelRecord, KEY_STATUS_ENABLED};
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
 use std::net::{IpAddr, Ipv4Addr};
@@ -58,7 +58,7 @@ pub(crate) fn offline_env(cfg: &RunnerConfig) -> Env {
 pub(crate) fn placeholder_key(cfg: &RunnerConfig) -> WorkKey {
     let rec: KeyRecord = serde_json::from_value(json!({
         "id": cfg.target.key_id.unwrap_or(0), "user_id": cfg.target.user_id.unwrap_or(0),
-        "key": "", "status": 1, "name": "gatecheck-scratch", "created_time": 0, "accessed_time": 0,
+        "key": "", "status": KEY_STATUS_ENABLED, "name": "gatecheck-scratch", "created_time": 0, "accessed_time": 0,
         "expired_time": -1, "remain_quota": 5000000, "unlimited_quota": false,
         "model_limits_enabled": false, "model_limits": "", "allow_ips": "", "used_quota": 0,
         "group": "", "cross_group_retry": false
@@ -77,7 +77,7 @@ fn unreachable_record() -> KeyRecord {
         id: 0,
         user_id: 0,
         key: String::new(),
-        status: 1,
+        status: KEY_STATUS_ENABLED,
         name: String::new(),
         created_time: 0,
         accessed_time: 0,
@@ -274,7 +274,7 @@ async fn discover_rest(
                 )
             })?;
         let mut baseline = snap.clone();
-        baseline.status = 1;
+        baseline.status = KEY_STATUS_ENABLED;
         baseline.allow_ips = Some(String::new());
         baseline.model_limits_enabled = false;
         if baseline.expired_time != -1 && baseline.expired_time < wall_now() + 3600 {

@@ -3,7 +3,8 @@
 
 use crate::backoff::{is_retryable, parse_retry_after, Backoff};
 use crate::budget::{Budget, BudgetExhausted, Pacer};
-use crate::client::{Client, ClientError, Exchange, RequestSpec, StreamExchange};
+use crate::client::{Client, Exchange, RequestSpec, StreamExchange};
+use crate::client_error::ClientError;
 use crate::sse::SseLimits;
 use gatecheck_schemas::rules::health::{REPLAY_HEADER, REPLAY_UNMATCHED};
 use gatecheck_schemas::rules::Rejection;

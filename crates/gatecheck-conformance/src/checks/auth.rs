@@ -8,7 +8,7 @@ use crate::discovery::RouteFamily;
 use crate::generators::media;
 use crate::generators::strategies::{bad_auth, BadAuth};
 use crate::redact::Secret;
-use crate::target::full_update_body;
+use crate::key_api::full_update_body;
 use gatecheck_schemas::rules::auth::{is_access_admitted, AccessRefusal};
 use gatecheck_schemas::rules::rejection::{is_admitted, is_key_refusal};
 use gatecheck_schemas::rules::token::IMPOSSIBLE_KEY_ID;

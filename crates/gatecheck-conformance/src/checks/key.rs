@@ -7,7 +7,7 @@ use super::Kind::{Deviation, Failure};
 use super::{def, pass1, CheckDef, Ctx, Halt, Outcome, Pass, Phase};
 use crate::client::{Auth, Exchange, RequestSpec};
 use crate::generators::strategies::{allowlist, ascii_name, foreign_ip_entry};
-use crate::target::{field_differences, get_key, put_record_traced};
+use crate::key_api::{field_differences, get_key, put_record_traced};
 use gatecheck_schemas::rules::ip;
 use gatecheck_schemas::rules::key::{admit, model_allowed, model_allowed_in};
 use gatecheck_schemas::rules::token::{apply_update, UpdateContext, UpdateFailure};

@@ -14,9 +14,9 @@ pub use artifacts::{
 pub use html::{diff_to_html, to_html};
 pub use human::{progress_bar, summary_table};
 pub use junit::to_junit;
+pub use crate::setup_error::SetupFailureKind;
 
-use crate::checks::Evidence;
-use crate::checks::Kind;
+use crate::evidence::{Evidence, Kind};
 use crate::discovery::DiscoveryReport;
 use crate::exit;
 use crate::skip::SkipCause;
@@ -111,31 +111,6 @@ pub enum TargetKind {
     Unknown,
 }
 
-/// Why discovery stopped the run.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum SetupFailureKind {
-    /// The target could not be reached (connection refused or reset, timeout).
-    Unreachable,
-    /// The target answered, but not in a way the runner can work with.
-    Target,
-    /// The user's configuration cannot work with this target (credentials, `--key-id`).
-    Config,
-    /// A budget or the deadline ran out during discovery.
-    Stopped,
-}
-
-impl SetupFailureKind {
-    /// The wire name.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            SetupFailureKind::Unreachable => "unreachable",
-            SetupFailureKind::Target => "target",
-            SetupFailureKind::Config => "config",
-            SetupFailureKind::Stopped => "stopped",
-        }
-    }
-}
 
 /// The target failed before any check ran; the report says where and why.
 #[derive(Debug, Clone, PartialEq, Serialize)]

@@ -14,7 +14,10 @@ pub use target::{
     discover_mock_credentials, mock_target, parse_target, probe_mock, OpenSide, SideKind, SideSpec,
 };
 
-use crate::client::{Auth, Client, ClientError, Exchange, RequestSpec, Target};
+use crate::client::{Auth, Client, Exchange, RequestSpec};
+use crate::client_error::ClientError;
+use crate::target::Target;
+use gatecheck_schemas::rules::video::is_pending_status;
 use crate::normalize::{NormalizedResponse, Normalizer};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -645,10 +648,7 @@ fn is_terminal(exchange: &Exchange) -> bool {
     let status = exchange
         .json()
         .and_then(|b| b.get("status").and_then(Value::as_str).map(str::to_owned));
-    !matches!(
-        status.as_deref(),
-        Some("queued" | "in_progress" | "processing" | "pending")
-    )
+    !status.as_deref().is_some_and(is_pending_status)
 }
 
 /// A short, stable description of a client error's kind.

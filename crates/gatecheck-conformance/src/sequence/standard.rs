@@ -5,6 +5,7 @@ use super::{Ctx, Effect, Sequence, Step};
 use crate::client::{Auth, Part, RequestSpec};
 use crate::generators::strategies;
 use crate::redact::Secret;
+use gatecheck_schemas::types::{VideoStatus, KEY_STATUS_DISABLED};
 use gatecheck_schemas::rules::token::MAX_NAME_LEN;
 use proptest::strategy::{Strategy, ValueTree};
 use proptest::test_runner::TestRunner;
@@ -360,7 +361,7 @@ impl Sequence {
             .effect(Effect::in_response(
                 "complete the task",
                 "/status",
-                json!("completed"),
+                json!(VideoStatus::Completed.as_str()),
             )),
         );
         steps.push(
@@ -549,7 +550,7 @@ fn key_steps(rng: &mut SmallRng, draws: &mut TestRunner, steps: &mut Vec<Step>) 
         Step::new(
             "token.update.status-without-status-only",
             "status 2 in the body, no status_only",
-            move |ctx| put(ctx, json!({"name": name, "status": 2})),
+            move |ctx| put(ctx, json!({"name": name, "status": KEY_STATUS_DISABLED})),
         )
         .needs("key_before"),
     );

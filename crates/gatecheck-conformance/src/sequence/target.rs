@@ -1,7 +1,8 @@
 //! Targets for a sequence: a URL with credentials, an embedded mock, or a served mock whose
 //! demo credentials are read from its control API.
 
-use crate::client::{Auth, Client, RequestSpec, Target};
+use crate::client::{Auth, Client, RequestSpec};
+use crate::target::Target;
 use crate::config::TargetMode;
 use crate::redact::Secret;
 use gatecheck_schemas::rules::health::{parse_signature, MockSignature, HEALTH_PATH};

@@ -63,7 +63,11 @@ const ONE_SIDED: &[(&str, Lacks, &str)] = &[
          decodes it; the runner sends well-typed bodies and no check judges a refusal of a \
          wrong type (Schemathesis' negative cases do, scripts/peer-check)",
     ),
-    ("FieldType", Lacks::Runner, "the type of a REQUEST_FIELDS entry (above)"),
+    (
+        "FieldType",
+        Lacks::Runner,
+        "the type of a REQUEST_FIELDS entry (above)",
+    ),
     (
         "fields_have_their_types",
         Lacks::Runner,
