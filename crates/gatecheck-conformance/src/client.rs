@@ -5,17 +5,16 @@
 //! tunnels for https; absolute-form requests for http). Loopback hosts never go through a proxy.
 //! Redirects are never followed: a 3xx is returned as is, and one whose `Location` names another
 //! host is refused with [`ClientError::OffHostRedirect`]. Retries, budgets and pacing live one
-//! layer up, in [`crate::Transport`].
+//! layer up, in [`crate::internals::Transport`].
 
 use crate::client_error::ClientError;
 use crate::connector::{is_loopback, tls_config, ProxyConnector};
 use crate::memory::BodyError;
-use crate::redact::Secret;
 pub use crate::request::{Auth, Body, Part, RequestSpec};
 use crate::sse::{SseLimits, SseRead};
 use crate::target::{authority_of, Target};
-use gatecheck_schemas::rules::auth::NEW_API_USER_HEADER;
 use bytes::Bytes;
+use gatecheck_schemas::rules::auth::NEW_API_USER_HEADER;
 use http::header::{HeaderMap, HeaderName, HeaderValue, CONTENT_TYPE, LOCATION};
 use http::{StatusCode, Uri};
 use http_body_util::Full;
@@ -84,7 +83,7 @@ pub struct ClientConfig {
     /// Largest accepted response body.
     pub max_body_bytes: usize,
     /// The budget of response bytes buffered at once over all requests (shared by clones).
-    pub memory_budget: crate::MemoryBudget,
+    pub memory_budget: crate::memory::MemoryBudget,
     /// Read proxies from the environment (`HTTPS_PROXY`, `HTTP_PROXY`, `ALL_PROXY`,
     /// `NO_PROXY`).
     pub use_env_proxy: bool,
@@ -102,7 +101,7 @@ impl ClientConfig {
             target,
             timeout: Duration::from_secs(30),
             max_body_bytes: 64 << 20,
-            memory_budget: crate::MemoryBudget::default(),
+            memory_budget: crate::memory::MemoryBudget::default(),
             use_env_proxy: true,
             proxy: None,
             user_agent: format!("gatecheck/{}", env!("CARGO_PKG_VERSION")),
@@ -233,7 +232,8 @@ impl Client {
     /// as [`Client::send`] reads it, and its [`StreamExchange::events`] is `None`.
     ///
     /// ```no_run
-    /// use gatecheck_conformance::{Client, ClientConfig, RequestSpec, SseLimits, Target};
+    /// use gatecheck_conformance::internals::SseLimits;
+    /// use gatecheck_conformance::{Client, ClientConfig, RequestSpec, Target};
     /// # async fn demo() -> Result<(), gatecheck_conformance::ClientError> {
     /// let client = Client::new(ClientConfig::new(Target::new("http://127.0.0.1:8080".parse().unwrap())))?;
     /// let spec = RequestSpec::post("/v1/audio/speech")
@@ -429,7 +429,7 @@ fn media_type(headers: &HeaderMap) -> Option<String> {
         })
 }
 
-fn body_error(e: BodyError, max: usize, budget: &crate::MemoryBudget) -> ClientError {
+fn body_error(e: BodyError, max: usize, budget: &crate::memory::MemoryBudget) -> ClientError {
     match e {
         BodyError::TooLarge => ClientError::BodyTooLarge(max),
         BodyError::OverBudget => ClientError::MemoryBudget(budget.total()),

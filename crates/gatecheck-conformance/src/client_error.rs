@@ -2,6 +2,7 @@
 
 use std::time::Duration;
 
+/// What can go wrong sending one request.
 #[derive(Debug, thiserror::Error)]
 pub enum ClientError {
     /// The base URL or a request URL is unusable.

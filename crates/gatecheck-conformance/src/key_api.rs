@@ -2,9 +2,9 @@
 //! through the control API, made with `POST /api/token/` under `--allow-create-keys`, or the
 //! named `--key-id`), read, written back and deleted with `/api/token/`.
 
+use crate::client::Exchange;
 use crate::redact::Secret;
 use crate::request::{Auth, RequestSpec};
-use crate::client::Exchange;
 use crate::setup_error::SetupError;
 use crate::transport::{Transport, TransportError};
 use gatecheck_schemas::types::KeyRecord;
@@ -218,7 +218,7 @@ pub async fn create_scratch_key(t: &Transport, name: &str) -> Result<KeyRecord, 
         return Err(if ex.status.is_client_error() {
             SetupError::Config(msg)
         } else {
-            SetupError::Target(msg)
+            SetupError::Misbehaved(msg)
         });
     }
     if let Some(rec) = v

@@ -4,14 +4,14 @@ use crate::checks::{CheckDef, Ctx, Env, Halt, Kind, Phase};
 use crate::client::{Client, ClientConfig};
 use crate::config::RunnerConfig;
 use crate::discovery::{needs, unmet, DiscoveryReport};
+use crate::key_api::put_record;
+use crate::mock_control::wall_now;
 use crate::redact::Redactor;
 use crate::registry::{decision_id, registry};
 use crate::report::{CheckResult, Report, SetupFailure, Status, Summary, TargetKind};
 use crate::setup::{cleanup, discover, offline_env, placeholder_key};
-use crate::skip::SkipCause;
-use crate::key_api::put_record;
-use crate::mock_control::wall_now;
 use crate::setup_error::SetupError;
+use crate::skip::SkipCause;
 use crate::transport::{Transport, TransportConfig};
 use futures_util::stream::{self, StreamExt};
 use gatecheck_schemas::rules::media::fnv1a;
@@ -46,7 +46,7 @@ impl From<SetupError> for RunError {
     fn from(e: SetupError) -> Self {
         match e {
             SetupError::Unreachable(m) => RunError::Unreachable(m),
-            SetupError::Config(m) | SetupError::Stopped(m) | SetupError::Target(m) => {
+            SetupError::Config(m) | SetupError::Stopped(m) | SetupError::Misbehaved(m) => {
                 RunError::Config(m)
             }
         }

@@ -10,10 +10,10 @@ use crate::discovery::{
     apply_model_options, bare_record, fetch_model_list, probe_routes, serves, ModelsSource,
     ProbeCredentials, RouteFamily, RouteProbe,
 };
-use crate::redact::{Redactor, Secret};
 use crate::key_api::{create_scratch_key, delete_key, get_key, put_record, KeyOrigin, WorkKey};
 use crate::mock_control::{wall_now, MockControl};
 use crate::models::{fetch_catalog, known_capabilities};
+use crate::redact::{Redactor, Secret};
 use crate::setup_error::SetupError;
 use crate::transport::{Transport, TransportConfig};
 use gatecheck_schemas::types::{KeyRecord, ModelCapabilities, ModelRecord, KEY_STATUS_ENABLED};
@@ -240,7 +240,7 @@ async fn discover_rest(
             .ok_or_else(|| {
                 (
                     "key setup",
-                    SetupError::Target("the mock did not create a key".into()),
+                    SetupError::Misbehaved("the mock did not create a key".into()),
                 )
             })?;
         Some(WorkKey {

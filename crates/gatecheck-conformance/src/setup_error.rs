@@ -13,7 +13,7 @@ pub enum SetupError {
     Unreachable(String),
     /// The target answered in a way the runner cannot work with.
     #[error("target misbehaved: {0}")]
-    Target(String),
+    Misbehaved(String),
     /// The user's configuration cannot work with this target.
     #[error("configuration: {0}")]
     Config(String),
@@ -27,7 +27,7 @@ impl SetupError {
     pub fn kind(&self) -> SetupFailureKind {
         match self {
             SetupError::Unreachable(_) => SetupFailureKind::Unreachable,
-            SetupError::Target(_) => SetupFailureKind::Target,
+            SetupError::Misbehaved(_) => SetupFailureKind::Misbehaved,
             SetupError::Config(_) => SetupFailureKind::Config,
             SetupError::Stopped(_) => SetupFailureKind::Stopped,
         }
@@ -37,7 +37,7 @@ impl SetupError {
     pub fn detail(&self) -> &str {
         match self {
             SetupError::Unreachable(m)
-            | SetupError::Target(m)
+            | SetupError::Misbehaved(m)
             | SetupError::Config(m)
             | SetupError::Stopped(m) => m,
         }
@@ -52,7 +52,7 @@ impl From<TransportError> for SetupError {
             }
             TransportError::Client(
                 c @ (ClientError::OffHostRedirect { .. } | ClientError::BodyTooLarge(_)),
-            ) => SetupError::Target(c.to_string()),
+            ) => SetupError::Misbehaved(c.to_string()),
             TransportError::Client(c) => SetupError::Config(c.to_string()),
             other => SetupError::Stopped(other.to_string()),
         }
@@ -65,8 +65,10 @@ impl From<TransportError> for SetupError {
 pub enum SetupFailureKind {
     /// The target could not be reached (connection refused or reset, timeout).
     Unreachable,
-    /// The target answered, but not in a way the runner can work with.
-    Target,
+    /// The target answered, but not in a way the runner can work with (`target` in the
+    /// report).
+    #[serde(rename = "target")]
+    Misbehaved,
     /// The user's configuration cannot work with this target (credentials, `--key-id`).
     Config,
     /// A budget or the deadline ran out during discovery.
@@ -78,8 +80,9 @@ impl SetupFailureKind {
     pub fn as_str(self) -> &'static str {
         match self {
             SetupFailureKind::Unreachable => "unreachable",
-            SetupFailureKind::Target => "target",
+            SetupFailureKind::Misbehaved => "target",
             SetupFailureKind::Config => "config",
             SetupFailureKind::Stopped => "stopped",
         }
     }
+}

@@ -556,7 +556,8 @@ async fn status_only(ctx: &Ctx) -> Outcome {
     )
     .await?;
     let got = expect_ok(ctx, &spec, &ex, &v, "a status_only update")?;
-    if got.status != KEY_STATUS_DISABLED || got.name != b.name || got.remain_quota != b.remain_quota {
+    if got.status != KEY_STATUS_DISABLED || got.name != b.name || got.remain_quota != b.remain_quota
+    {
         return Err(ctx.fail(
             "status_only must change the status and nothing else",
             &spec,
@@ -660,7 +661,12 @@ async fn enable_expired(ctx: &Ctx) -> Outcome {
         ..b.clone()
     };
     set_key(ctx, &expired).await?;
-    let (spec, ex, v) = put(ctx, "?status_only=1", json!({"id": b.id, "status": KEY_STATUS_ENABLED})).await?;
+    let (spec, ex, v) = put(
+        ctx,
+        "?status_only=1",
+        json!({"id": b.id, "status": KEY_STATUS_ENABLED}),
+    )
+    .await?;
     if success(&v) != Some(false) {
         return Err(ctx.fail(
             "enabling a key stored as expired with a past expiry must be refused",

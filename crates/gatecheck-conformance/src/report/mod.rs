@@ -6,6 +6,7 @@ mod html;
 mod human;
 mod junit;
 
+pub use crate::setup_error::SetupFailureKind;
 pub(crate) use artifacts::SampleBox;
 pub use artifacts::{
     Artifacts, MediaSample, TaskTimeline, TimelinePoint, MAX_SAMPLES, MAX_SAMPLES_BYTES,
@@ -14,10 +15,9 @@ pub use artifacts::{
 pub use html::{diff_to_html, to_html};
 pub use human::{progress_bar, summary_table};
 pub use junit::to_junit;
-pub use crate::setup_error::SetupFailureKind;
 
-use crate::evidence::{Evidence, Kind};
 use crate::discovery::DiscoveryReport;
+use crate::evidence::{Evidence, Kind};
 use crate::exit;
 use crate::skip::SkipCause;
 use serde::{Deserialize, Serialize};
@@ -110,7 +110,6 @@ pub enum TargetKind {
     /// Not known: discovery did not get that far.
     Unknown,
 }
-
 
 /// The target failed before any check ran; the report says where and why.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -220,7 +219,7 @@ impl Report {
             return match f.kind {
                 SetupFailureKind::Unreachable => exit::UNREACHABLE,
                 SetupFailureKind::Config => exit::USAGE,
-                SetupFailureKind::Target | SetupFailureKind::Stopped => exit::CONTRACT_FAILURES,
+                SetupFailureKind::Misbehaved | SetupFailureKind::Stopped => exit::CONTRACT_FAILURES,
             };
         }
         if self.interrupted {

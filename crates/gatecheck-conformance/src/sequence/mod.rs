@@ -16,9 +16,9 @@ pub use target::{
 
 use crate::client::{Auth, Client, Exchange, RequestSpec};
 use crate::client_error::ClientError;
+use crate::normalize::{NormalizedResponse, Normalizer};
 use crate::target::Target;
 use gatecheck_schemas::rules::video::is_pending_status;
-use crate::normalize::{NormalizedResponse, Normalizer};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::collections::HashMap;
@@ -618,7 +618,7 @@ fn not_acknowledged(exchange: &Exchange) -> Option<String> {
     } else {
         format!(
             "answered {status} with success false: {}",
-            crate::truncate(message, 120)
+            crate::redact::truncate(message, 120)
         )
     })
 }
@@ -631,7 +631,7 @@ fn seen(effect: &Effect, body: Option<&Value>) -> Result<(), String> {
         Some(v) => Err(format!(
             "{} = {}, expected {}",
             effect.pointer,
-            crate::truncate(&v.to_string(), 80),
+            crate::redact::truncate(&v.to_string(), 80),
             effect.expected
         )),
         None => Err(format!(
