@@ -194,21 +194,10 @@ impl Runner {
             .await;
         let deadline_reached = tokio::time::Instant::now() >= clock.deadline;
 
-        // Clean up the working key, with its own short deadline.
         let key_cleanup = if cfg.dry_run {
             None
         } else {
-            let cleanup_t = Transport::new(
-                client,
-                TransportConfig {
-                    max_requests: None,
-                    max_quota: None,
-                    deadline: tokio::time::Instant::now() + Duration::from_secs(30),
-                    dry_run: false,
-                    ..tconf(false)
-                },
-            );
-            cleanup(&cleanup_t, env.key.as_ref()).await
+            clean_up_key(client, tconf(false), &env).await
         };
 
         let planned = t
@@ -278,6 +267,21 @@ impl Runner {
         let done = results.lock().clone();
         (done, interrupted)
     }
+}
+
+/// Cleans up the working key, with its own short deadline and no budget.
+async fn clean_up_key(client: Client, base: TransportConfig, env: &Env) -> Option<String> {
+    let cleanup_t = Transport::new(
+        client,
+        TransportConfig {
+            max_requests: None,
+            max_quota: None,
+            deadline: tokio::time::Instant::now() + Duration::from_secs(30),
+            dry_run: false,
+            ..base
+        },
+    );
+    cleanup(&cleanup_t, env.key.as_ref()).await
 }
 
 /// When the run started (monotonic and wall clock) and when it must end.
