@@ -339,6 +339,18 @@ const ONE_SIDED: &[(&str, Lacks, &str)] = &[
         "the runner sends the account id under it; the mock still reads its own \
          auth::NEW_API_USER of the same value (issue 31 moves it here)",
     ),
+    (
+        "FOREIGN_PENDING_STATUSES",
+        Lacks::Mock,
+        "status words of other gateways the sequence keeps polling on; the mock writes only \
+         new-api's own",
+    ),
+    (
+        "is_pending_status",
+        Lacks::Mock,
+        "the sequence's poller stops at the first status it does not name; the mock decides \
+         its statuses by state_at",
+    ),
 ];
 
 fn crates_dir() -> PathBuf {
