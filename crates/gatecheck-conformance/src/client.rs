@@ -5,14 +5,16 @@
 //! tunnels for https; absolute-form requests for http). Loopback hosts never go through a proxy.
 //! Redirects are never followed: a 3xx is returned as is, and one whose `Location` names another
 //! host is refused with [`ClientError::OffHostRedirect`]. Retries, budgets and pacing live one
-//! layer up, in [`crate::Transport`].
+//! layer up, in [`crate::internals::Transport`].
 
+use crate::client_error::ClientError;
 use crate::connector::{is_loopback, tls_config, ProxyConnector};
 use crate::memory::BodyError;
-use crate::redact::Secret;
 pub use crate::request::{Auth, Body, Part, RequestSpec};
 use crate::sse::{SseLimits, SseRead};
+use crate::target::{authority_of, Target};
 use bytes::Bytes;
+use gatecheck_schemas::rules::auth::NEW_API_USER_HEADER;
 use http::header::{HeaderMap, HeaderName, HeaderValue, CONTENT_TYPE, LOCATION};
 use http::{StatusCode, Uri};
 use http_body_util::Full;
@@ -25,63 +27,6 @@ use std::fmt;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use url::Url;
-
-/// The deployment under test, and the credentials the runner may use on it.
-#[derive(Debug, Clone)]
-pub struct Target {
-    /// Base URL; every request goes to its host and under its path.
-    pub base_url: Url,
-    /// An API key for the model routes (`Authorization: Bearer <key>`).
-    pub api_key: Option<Secret>,
-    /// A personal access token for `/api/token/` (sent raw).
-    pub access_token: Option<Secret>,
-    /// The account id, sent as `New-Api-User` with the access token.
-    pub user_id: Option<i64>,
-    /// The id of the key `api_key` belongs to (snapshotted and restored around a run).
-    pub key_id: Option<i64>,
-    /// Headers sent with every request (`--header`), for gateways that route or
-    /// authenticate by header (Portkey's `x-portkey-provider`...). A request's own header of
-    /// the same name wins. Values are secrets: they are redacted from every output.
-    pub headers: Vec<(String, Secret)>,
-}
-
-impl Target {
-    /// A target with no credentials.
-    pub fn new(base_url: Url) -> Self {
-        Self {
-            base_url,
-            api_key: None,
-            access_token: None,
-            user_id: None,
-            key_id: None,
-            headers: Vec::new(),
-        }
-    }
-
-    /// The URL of `path_and_query` under the base URL (the base URL's own path is kept as a
-    /// prefix).
-    pub fn url(&self, path_and_query: &str) -> String {
-        let base = self.base_url.as_str().trim_end_matches('/');
-        if path_and_query.starts_with('/') {
-            format!("{base}{path_and_query}")
-        } else {
-            format!("{base}/{path_and_query}")
-        }
-    }
-
-    /// `host:port` of the base URL, the only authority requests may go to.
-    pub fn authority(&self) -> String {
-        authority_of(&self.base_url)
-    }
-}
-
-fn authority_of(url: &Url) -> String {
-    format!(
-        "{}:{}",
-        url.host_str().unwrap_or_default().to_ascii_lowercase(),
-        url.port_or_known_default().unwrap_or(0)
-    )
-}
 
 /// A response.
 #[derive(Debug, Clone)]
@@ -128,52 +73,6 @@ impl Exchange {
 }
 
 /// What can go wrong sending one request.
-#[derive(Debug, thiserror::Error)]
-pub enum ClientError {
-    /// The base URL or a request URL is unusable.
-    #[error("invalid URL: {0}")]
-    InvalidUrl(String),
-    /// A request would leave the target's host.
-    #[error("refused: {url} is not on the target host {allowed}")]
-    OffHost {
-        /// The refused URL.
-        url: String,
-        /// The target's `host:port`.
-        allowed: String,
-    },
-    /// The target redirected to another host.
-    #[error("refused redirect to another host: {location}")]
-    OffHostRedirect {
-        /// The `Location` header.
-        location: String,
-    },
-    /// A header could not be built.
-    #[error("invalid header {0}")]
-    InvalidHeader(String),
-    /// TLS setup failed.
-    #[error("TLS setup: {0}")]
-    Tls(String),
-    /// Connecting or exchanging failed.
-    #[error("connection to the target failed: {0}")]
-    Connect(String),
-    /// The request or the body did not finish in time.
-    #[error("timed out after {0:?}")]
-    Timeout(Duration),
-    /// The body was larger than allowed.
-    #[error("response body larger than {0} bytes")]
-    BodyTooLarge(usize),
-    /// The response bodies being read at once passed the client's memory budget.
-    #[error("response bodies in flight passed the memory budget of {0} bytes")]
-    MemoryBudget(usize),
-}
-
-impl ClientError {
-    /// Whether the target could not be reached at all (as opposed to a refused or bad request).
-    pub fn is_unreachable(&self) -> bool {
-        matches!(self, ClientError::Connect(_) | ClientError::Timeout(_))
-    }
-}
-
 /// Client settings.
 #[derive(Debug, Clone)]
 pub struct ClientConfig {
@@ -184,7 +83,7 @@ pub struct ClientConfig {
     /// Largest accepted response body.
     pub max_body_bytes: usize,
     /// The budget of response bytes buffered at once over all requests (shared by clones).
-    pub memory_budget: crate::MemoryBudget,
+    pub memory_budget: crate::memory::MemoryBudget,
     /// Read proxies from the environment (`HTTPS_PROXY`, `HTTP_PROXY`, `ALL_PROXY`,
     /// `NO_PROXY`).
     pub use_env_proxy: bool,
@@ -202,7 +101,7 @@ impl ClientConfig {
             target,
             timeout: Duration::from_secs(30),
             max_body_bytes: 64 << 20,
-            memory_budget: crate::MemoryBudget::default(),
+            memory_budget: crate::memory::MemoryBudget::default(),
             use_env_proxy: true,
             proxy: None,
             user_agent: format!("gatecheck/{}", env!("CARGO_PKG_VERSION")),
@@ -333,7 +232,8 @@ impl Client {
     /// as [`Client::send`] reads it, and its [`StreamExchange::events`] is `None`.
     ///
     /// ```no_run
-    /// use gatecheck_conformance::{Client, ClientConfig, RequestSpec, SseLimits, Target};
+    /// use gatecheck_conformance::internals::SseLimits;
+    /// use gatecheck_conformance::{Client, ClientConfig, RequestSpec, Target};
     /// # async fn demo() -> Result<(), gatecheck_conformance::ClientError> {
     /// let client = Client::new(ClientConfig::new(Target::new("http://127.0.0.1:8080".parse().unwrap())))?;
     /// let spec = RequestSpec::post("/v1/audio/speech")
@@ -464,7 +364,7 @@ impl Client {
         }
         if matches!(spec.auth, Auth::AccessToken | Auth::Raw(_)) {
             if let Some(u) = target.user_id {
-                headers.insert("new-api-user", header_value(&u.to_string())?);
+                headers.insert(NEW_API_USER_HEADER, header_value(&u.to_string())?);
             }
         }
         for (k, v) in &spec.headers {
@@ -529,7 +429,7 @@ fn media_type(headers: &HeaderMap) -> Option<String> {
         })
 }
 
-fn body_error(e: BodyError, max: usize, budget: &crate::MemoryBudget) -> ClientError {
+fn body_error(e: BodyError, max: usize, budget: &crate::memory::MemoryBudget) -> ClientError {
     match e {
         BodyError::TooLarge => ClientError::BodyTooLarge(max),
         BodyError::OverBudget => ClientError::MemoryBudget(budget.total()),

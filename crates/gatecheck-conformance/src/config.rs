@@ -1,9 +1,9 @@
 //! The runner's configuration, with a builder.
 
-use crate::client::Target;
 use crate::discovery::ModelKind;
 use crate::redact::Secret;
 use crate::shard::Shard;
+use crate::target::Target;
 use gatecheck_schemas::types::ModelCapabilities;
 use gatecheck_schemas::Profile;
 use std::collections::BTreeMap;

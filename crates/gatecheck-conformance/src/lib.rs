@@ -1,26 +1,68 @@
-//! Property-generated contract checks against any deployment of the service.
+//! Contract checks against any deployment of the new-api model gateway: property-generated
+//! requests, each answer judged by the spec's rules (`gatecheck-schemas::rules`), and a report
+//! that says which rule broke, with the request as curl and the answer.
 //!
-//! - [`Runner`] and [`RunnerConfig`]: `Runner::new(config).run().await` runs the check
-//!   [`catalog()`] against a target and returns a [`Report`].
-//! - [`Client`], [`RequestSpec`], [`Exchange`]: one pinned HTTP exchange with a target.
-//! - [`SseParser`], [`SseLimits`]: bounded reads of event streams ([`Client::send_stream`]).
-//! - [`Transport`]: the client with budgets, pacing, retries and the deadline around it.
-//! - [`Redactor`]: secrets never reach output, reports or snapshots.
-//! - [`report`]: JSON, JUnit and the human summary; [`exit`]: the documented exit codes.
-//! - `diff`, `normalize`, `sequence`, `snapshot`: differential runs and contract snapshots.
-//! - [`recording`]: record a target's answers through a proxy, and replay them.
+//! # A first run
+//!
+//! Point a [`Runner`] at a target with a [`RunnerConfig`]. Here the target is the crate's own
+//! mock, started in-process; a real deployment takes its base URL and credentials instead
+//! ([`RunnerConfig::with_api_key`], [`RunnerConfig::with_access_token`]...).
+//!
+//! ```
+//! use gatecheck_conformance::{Runner, RunnerConfig, Status};
+//! use gatecheck_mock::MockServer;
+//!
+//! # #[tokio::main(flavor = "multi_thread", worker_threads = 2)]
+//! # async fn main() -> Result<(), Box<dyn std::error::Error>> {
+//! let server = MockServer::start().await;
+//! let config = RunnerConfig::new(server.uri().parse()?)
+//!     .with_only(["catalog.*"])
+//!     .with_cases(4);
+//! let report = Runner::new(config).run().await?;
+//! assert!(report.checks.iter().all(|r| r.status != Status::Failed));
+//! println!("{}", gatecheck_conformance::report::summary_table(&report));
+//! server.shutdown().await;
+//! # Ok(()) }
+//! ```
+//!
+//! # The names a user needs
+//!
+//! - Running: [`Runner`], [`RunnerConfig`] (with [`TargetMode`] and [`Shard`]), the
+//!   [`Target`] and its [`Secret`] credentials; [`RunError`] and [`SetupError`] when a run
+//!   cannot start.
+//! - Reading the result: [`Report`] of [`CheckResult`]s, each with a [`Status`], a [`Kind`]
+//!   (failure or deviation), [`Evidence`], and a [`SkipCause`] when skipped; [`Summary`].
+//! - What is checked: [`all_checks`], one [`CheckInfo`] per check (also `gatecheck check
+//!   --list`).
+//! - One request by hand: [`Client`] with a [`ClientConfig`], a [`RequestSpec`] with its
+//!   [`Auth`], [`Body`] and [`Part`]s, answered by an [`Exchange`] or a [`ClientError`].
+//! - Keeping secrets out of output: [`Redactor`].
+//!
+//! # Modules
+//!
+//! - [`report`]: JSON, JUnit, HTML and the human summary; [`exit`]: the documented exit codes.
+//! - [`diff`], [`normalize`], [`sequence`], [`snapshot`]: differential runs and contract
+//!   snapshots; [`recording`]: record a target's answers through a proxy, and replay them;
+//!   [`discovery`], [`pull`]: what a target serves, and its catalog pulled to fixtures.
+//! - [`internals`]: the building blocks the CLI and the tests reach for (transport, budgets,
+//!   event streams, the check registry's views...). **Unstable**: they change without notice.
 
 mod backoff;
 mod budget;
 mod checks;
 mod client;
+mod client_error;
 mod config;
 mod connector;
 pub mod diff;
 pub mod discovery;
+mod evidence;
 pub mod exit;
 mod generators;
+mod key_api;
 mod memory;
+mod mock_control;
+mod models;
 pub mod normalize;
 pub mod pull;
 pub mod recording;
@@ -31,6 +73,7 @@ mod request;
 mod runner;
 pub mod sequence;
 mod setup;
+mod setup_error;
 mod shard;
 mod skip;
 pub mod snapshot;
@@ -38,23 +81,39 @@ mod sse;
 mod target;
 mod transport;
 
-pub use backoff::Backoff;
-pub use budget::{Budget, BudgetExhausted, Pacer};
-pub use checks::{CheckInfo, Evidence, Kind, Related};
-pub use client::{
-    Auth, Body, Client, ClientConfig, ClientError, Exchange, Part, RequestSpec, StreamExchange,
-    Target,
-};
+pub use checks::CheckInfo;
+pub use client::{Auth, Body, Client, ClientConfig, Exchange, Part, RequestSpec};
+pub use client_error::ClientError;
 pub use config::{RunnerConfig, TargetMode};
-pub use generators::media::wav;
-pub use generators::test_runner;
-pub use memory::MemoryBudget;
-pub use redact::{truncate, Redactor, Secret, REDACTED};
-pub use registry::{catalog, decision_id, find, markdown_table, text_list};
+pub use evidence::{Evidence, Kind};
+pub use redact::{Redactor, Secret};
+pub use registry::all_checks;
 pub use report::{CheckResult, Report, Status, Summary};
-pub use runner::{select_checks, ProgressFn, RunError, Runner};
-pub use shard::{InvalidShard, Shard};
+pub use runner::{RunError, Runner};
+pub use setup_error::SetupError;
+pub use shard::Shard;
 pub use skip::SkipCause;
-pub use sse::{SseEnd, SseEvent, SseLimits, SseParser, SseRead};
-pub use target::{known_capabilities, parse_capabilities, SetupError};
-pub use transport::{Transport, TransportConfig, TransportError};
+pub use target::Target;
+
+/// Building blocks below the [`Runner`]: the transport with its budgets, pacing and retries,
+/// bounded event streams, seeded generators, and the views of the check registry the CLI
+/// prints.
+///
+/// **Unstable**: these are public for the `gatecheck` CLI, the tests and the fuzz targets;
+/// they change without notice and follow no semver promise.
+pub mod internals {
+    pub use crate::backoff::Backoff;
+    pub use crate::budget::{Budget, BudgetExhausted, Pacer};
+    pub use crate::client::StreamExchange;
+    pub use crate::evidence::Related;
+    pub use crate::generators::media::wav;
+    pub use crate::generators::test_runner;
+    pub use crate::memory::MemoryBudget;
+    pub use crate::models::{known_capabilities, parse_capabilities};
+    pub use crate::redact::{truncate, REDACTED};
+    pub use crate::registry::{decision_id, find, markdown_table, text_list};
+    pub use crate::runner::{select_checks, ProgressFn};
+    pub use crate::shard::InvalidShard;
+    pub use crate::sse::{SseEnd, SseEvent, SseLimits, SseParser, SseRead};
+    pub use crate::transport::{Transport, TransportConfig, TransportError};
+}

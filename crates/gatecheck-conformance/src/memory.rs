@@ -46,7 +46,7 @@ impl MemoryBudget {
     /// A budget of `total` bytes (at least 1, at most what a semaphore can count).
     ///
     /// ```
-    /// let budget = gatecheck_conformance::MemoryBudget::new(1 << 20);
+    /// let budget = gatecheck_conformance::internals::MemoryBudget::new(1 << 20);
     /// assert_eq!(budget.total(), 1 << 20);
     /// assert_eq!(budget.available(), 1 << 20);
     /// ```

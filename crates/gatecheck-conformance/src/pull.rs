@@ -5,8 +5,9 @@
 //! is replaced by a fresh local one, accounts (which hold access tokens) are not pulled, and
 //! every file is checked against the credentials used before it is written.
 
-use crate::client::{Auth, Client, ClientError, RequestSpec};
-use crate::target::known_capabilities;
+use crate::client::{Auth, Client, RequestSpec};
+use crate::client_error::ClientError;
+use crate::models::known_capabilities;
 use gatecheck_schemas::types::{KeyRecord, ModelCapabilities, ModelRecord};
 use rand::distributions::Alphanumeric;
 use rand::Rng;

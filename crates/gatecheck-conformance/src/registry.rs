@@ -1,5 +1,6 @@
-//! The check registry: every check of every family (`checks::*`), and the catalog views of it
-//! (stable ids, what each checks, its spec reference and its kind).
+//! The check registry: every check of every family (`checks::*`), and the views of it the CLI
+//! prints (stable ids, what each checks, its spec reference and its kind). "Catalog" in this
+//! crate means the target's `/api/models`, never this list.
 
 use crate::checks::{
     audio, auth, catalog as model_catalog, image_edits, images, key, midjourney, midjourney_routes,
@@ -38,24 +39,24 @@ pub(crate) fn registry() -> &'static [CheckDef] {
     })
 }
 
-/// The whole catalog, sorted by id.
-pub fn catalog() -> Vec<CheckInfo> {
+/// Every check of the registry, sorted by id.
+pub fn all_checks() -> Vec<CheckInfo> {
     let mut all: Vec<CheckInfo> = registry().iter().map(|d| d.info).collect();
     all.sort_by(|a, b| a.id.cmp(b.id));
     all
 }
 
-/// The catalog entry of `id`.
+/// The registry entry of `id`.
 pub fn find(id: &str) -> Option<CheckInfo> {
     registry().iter().find(|d| d.info.id == id).map(|d| d.info)
 }
 
-/// The catalog as a Markdown table (the content of `docs/checks.md`).
+/// The registry as a Markdown table (the content of `docs/checks.md`).
 pub fn markdown_table() -> String {
     let mut out = String::from(
         "| Check id | What it checks | Route | Spec reference | Kind |\n|---|---|---|---|---|\n",
     );
-    for c in catalog() {
+    for c in all_checks() {
         out.push_str(&format!(
             "| `{}` | {} | `{}` | {} | {} |\n",
             c.id,
@@ -68,9 +69,9 @@ pub fn markdown_table() -> String {
     out
 }
 
-/// The catalog as plain text, one check a line (`gatecheck check --list`).
+/// The registry as plain text, one check a line (`gatecheck check --list`).
 pub fn text_list() -> String {
-    let all = catalog();
+    let all = all_checks();
     let width = all.iter().map(|c| c.id.len()).max().unwrap_or(0);
     let mut out = String::new();
     for c in all {
@@ -88,7 +89,7 @@ pub fn text_list() -> String {
 /// `DECISIONS: <section>` part of its spec reference, else from its id's area.
 ///
 /// ```
-/// use gatecheck_conformance::decision_id;
+/// use gatecheck_conformance::internals::decision_id;
 /// assert_eq!(decision_id("video.content.mp4", "DECISIONS: Video tasks (content route)"), Some("D-VIDEO"));
 /// assert_eq!(decision_id("images.usage-consistent", "spec: Image generation result"), Some("D-MEDIA"));
 /// assert_eq!(decision_id("stream.speech", "DECISIONS: Streaming (SSE) D-STREAM-1"), Some("D-STREAM"));

@@ -1,8 +1,8 @@
 //! A request the runner means to send: method, path, auth, headers and body, and its curl
 //! reproduction with secrets redacted.
 
-use crate::client::Target;
 use crate::redact::{Redactor, Secret};
+use crate::target::Target;
 use bytes::Bytes;
 use http::Method;
 use serde_json::Value;

@@ -4,12 +4,14 @@ use crate::checks::{CheckDef, Ctx, Env, Halt, Kind, Phase};
 use crate::client::{Client, ClientConfig};
 use crate::config::RunnerConfig;
 use crate::discovery::{needs, unmet, DiscoveryReport};
+use crate::key_api::put_record;
+use crate::mock_control::wall_now;
 use crate::redact::Redactor;
 use crate::registry::{decision_id, registry};
 use crate::report::{CheckResult, Report, SetupFailure, Status, Summary, TargetKind};
 use crate::setup::{cleanup, discover, offline_env, placeholder_key};
+use crate::setup_error::SetupError;
 use crate::skip::SkipCause;
-use crate::target::{put_record, wall_now, SetupError};
 use crate::transport::{Transport, TransportConfig};
 use futures_util::stream::{self, StreamExt};
 use gatecheck_schemas::rules::media::fnv1a;
@@ -44,7 +46,7 @@ impl From<SetupError> for RunError {
     fn from(e: SetupError) -> Self {
         match e {
             SetupError::Unreachable(m) => RunError::Unreachable(m),
-            SetupError::Config(m) | SetupError::Stopped(m) | SetupError::Target(m) => {
+            SetupError::Config(m) | SetupError::Stopped(m) | SetupError::Misbehaved(m) => {
                 RunError::Config(m)
             }
         }
@@ -149,78 +151,30 @@ impl Runner {
         {
             redactor.add_secret(s);
         }
-        let deadline = tokio::time::Instant::now() + cfg.deadline;
-        let (max_requests, max_quota, rate, concurrency, retry_budget) = (
-            cfg.budget_requests,
-            cfg.budget_quota,
-            cfg.rate,
-            cfg.concurrency,
-            cfg.retry_budget,
-        );
-        let tconf = move |dry_run: bool| TransportConfig {
-            max_requests,
-            max_quota,
-            rate,
-            concurrency,
-            backoff: crate::backoff::Backoff::default(),
-            deadline,
-            dry_run,
-            seed,
-            retry_budget: Some(retry_budget),
+        let clock = RunClock {
+            started,
+            started_at,
+            deadline: tokio::time::Instant::now() + cfg.deadline,
         };
-        let client = Client::new(ClientConfig {
-            timeout: cfg.request_timeout,
-            proxy: cfg.proxy.clone(),
-            ..ClientConfig::new(cfg.target.clone())
-        })
-        .map_err(|e| RunError::Config(e.to_string()))?;
-        let probe_t = Transport::new(client, tconf(false));
+        let tconf = transport_config(&cfg, seed, clock.deadline);
+        let probe_t = Transport::new(client_for(&cfg)?, tconf(false));
 
         // Discovery: a failure here is a finding, written to the report like any other.
-        let env = match discover(&mut cfg, &probe_t, &redactor).await {
-            Ok(env) => Ok(env),
-            Err((_, SetupError::Unreachable(_))) if cfg.dry_run => Ok(offline_env(&cfg)),
-            Err((stage, e)) => Err(SetupFailure {
-                stage: stage.to_owned(),
-                kind: e.kind(),
-                message: redactor.text(e.detail()),
-            }),
-        };
-        let mut env = match env {
+        let mut env = match discover(&mut cfg, &probe_t, &redactor).await {
             Ok(env) => env,
-            Err(failure) => {
-                let checks = selected
-                    .iter()
-                    .filter_map(|id| registry().iter().find(|d| d.info.id == *id))
-                    .map(|d| {
-                        not_run(
-                            d,
-                            SkipCause::SetupFailed,
-                            format!("not run: the target failed during {}", failure.stage),
-                        )
-                    })
-                    .collect();
-                let mut report = Report {
-                    target_kind: TargetKind::Unknown,
-                    setup_failure: Some(failure),
-                    requests_sent: probe_t.sent(),
-                    retries: probe_t.retries(),
-                    quota_spent: 0,
-                    interrupted: false,
-                    deadline_reached: tokio::time::Instant::now() >= deadline,
-                    checks,
-                    ..report_head(&cfg, seed, started_at, started)
+            Err((_, SetupError::Unreachable(_))) if cfg.dry_run => offline_env(&cfg),
+            Err((stage, e)) => {
+                let failure = SetupFailure {
+                    stage: stage.to_owned(),
+                    kind: e.kind(),
+                    message: redactor.text(e.detail()),
                 };
-                report.recount();
-                return Ok(report);
+                return Ok(setup_failed_report(
+                    &cfg, seed, &clock, failure, &selected, &probe_t,
+                ));
             }
         };
-        let client = Client::new(ClientConfig {
-            timeout: cfg.request_timeout,
-            proxy: cfg.proxy.clone(),
-            ..ClientConfig::new(cfg.target.clone())
-        })
-        .map_err(|e| RunError::Config(e.to_string()))?;
+        let client = client_for(&cfg)?;
         let t = Transport::new(client.clone(), tconf(cfg.dry_run));
         if cfg.dry_run && env.key.is_none() {
             env.key = Some(placeholder_key(&cfg));
@@ -230,62 +184,22 @@ impl Runner {
         let cfg = Arc::new(cfg);
 
         // The checks.
-        let results: Arc<Mutex<BTreeMap<&'static str, CheckResult>>> =
-            Arc::new(Mutex::new(BTreeMap::new()));
         let defs: Vec<CheckDef> = registry()
             .iter()
             .filter(|d| selected.contains(&d.info.id))
             .copied()
             .collect();
-        let total = defs.len();
-        let work = run_checks(
-            &defs,
-            &t,
-            &env,
-            &cfg,
-            &redactor,
-            &results,
-            self.progress.clone(),
-            total,
-        );
-        let mut interrupted = false;
-        let grace = deadline + Duration::from_secs(5);
-        tokio::select! {
-            _ = work => {}
-            _ = tokio::signal::ctrl_c() => { interrupted = true; }
-            _ = tokio::time::sleep_until(grace) => {}
-        }
-        let deadline_reached = tokio::time::Instant::now() >= deadline;
+        let (done, interrupted) = self
+            .run_until_stopped(&defs, &t, &env, &cfg, &redactor, clock.deadline)
+            .await;
+        let deadline_reached = tokio::time::Instant::now() >= clock.deadline;
 
-        // Clean up the working key, with its own short deadline.
         let key_cleanup = if cfg.dry_run {
             None
         } else {
-            let cleanup_t = Transport::new(
-                client,
-                TransportConfig {
-                    max_requests: None,
-                    max_quota: None,
-                    deadline: tokio::time::Instant::now() + Duration::from_secs(30),
-                    dry_run: false,
-                    ..tconf(false)
-                },
-            );
-            cleanup(&cleanup_t, env.key.as_ref()).await
+            clean_up_key(client, tconf(false), &env).await
         };
 
-        let mut checks = Vec::new();
-        let done = results.lock().clone();
-        for d in &defs {
-            let r = done.get(d.info.id).cloned().unwrap_or_else(|| {
-                if interrupted {
-                    not_run(d, SkipCause::Interrupted, "interrupted".into())
-                } else {
-                    not_run(d, SkipCause::Deadline, "the run's deadline passed".into())
-                }
-            });
-            checks.push(r);
-        }
         let planned = t
             .planned()
             .iter()
@@ -310,14 +224,163 @@ impl Runner {
             interrupted,
             deadline_reached,
             key_cleanup,
-            checks,
+            checks: in_order(&defs, &done, interrupted),
             planned,
             artifacts: crate::checks::artifacts(&env),
-            ..report_head(&cfg, seed, started_at, started)
+            ..report_head(&cfg, seed, clock.started_at, clock.started)
         };
         report.recount();
         Ok(report)
     }
+
+    /// Runs `defs` until they end, the user interrupts (Ctrl-C), or 5 s past the deadline;
+    /// returns the results by check id, and whether the run was interrupted.
+    async fn run_until_stopped(
+        &self,
+        defs: &[CheckDef],
+        t: &Transport,
+        env: &Arc<Env>,
+        cfg: &Arc<RunnerConfig>,
+        redactor: &Redactor,
+        deadline: tokio::time::Instant,
+    ) -> (BTreeMap<&'static str, CheckResult>, bool) {
+        let results: Arc<Mutex<BTreeMap<&'static str, CheckResult>>> =
+            Arc::new(Mutex::new(BTreeMap::new()));
+        let total = defs.len();
+        let work = run_checks(
+            defs,
+            t,
+            env,
+            cfg,
+            redactor,
+            &results,
+            self.progress.clone(),
+            total,
+        );
+        let mut interrupted = false;
+        let grace = deadline + Duration::from_secs(5);
+        tokio::select! {
+            _ = work => {}
+            _ = tokio::signal::ctrl_c() => { interrupted = true; }
+            _ = tokio::time::sleep_until(grace) => {}
+        }
+        let done = results.lock().clone();
+        (done, interrupted)
+    }
+}
+
+/// Cleans up the working key, with its own short deadline and no budget.
+async fn clean_up_key(client: Client, base: TransportConfig, env: &Env) -> Option<String> {
+    let cleanup_t = Transport::new(
+        client,
+        TransportConfig {
+            max_requests: None,
+            max_quota: None,
+            deadline: tokio::time::Instant::now() + Duration::from_secs(30),
+            dry_run: false,
+            ..base
+        },
+    );
+    cleanup(&cleanup_t, env.key.as_ref()).await
+}
+
+/// When the run started (monotonic and wall clock) and when it must end.
+struct RunClock {
+    started: Instant,
+    started_at: i64,
+    deadline: tokio::time::Instant,
+}
+
+/// The transport settings of the run's transports, with or without dry run.
+fn transport_config(
+    cfg: &RunnerConfig,
+    seed: u64,
+    deadline: tokio::time::Instant,
+) -> impl Fn(bool) -> TransportConfig + use<> {
+    let (max_requests, max_quota, rate, concurrency, retry_budget) = (
+        cfg.budget_requests,
+        cfg.budget_quota,
+        cfg.rate,
+        cfg.concurrency,
+        cfg.retry_budget,
+    );
+    move |dry_run: bool| TransportConfig {
+        max_requests,
+        max_quota,
+        rate,
+        concurrency,
+        backoff: crate::backoff::Backoff::default(),
+        deadline,
+        dry_run,
+        seed,
+        retry_budget: Some(retry_budget),
+    }
+}
+
+/// The run's HTTP client for the target as `cfg` now names it.
+fn client_for(cfg: &RunnerConfig) -> Result<Client, RunError> {
+    Client::new(ClientConfig {
+        timeout: cfg.request_timeout,
+        proxy: cfg.proxy.clone(),
+        ..ClientConfig::new(cfg.target.clone())
+    })
+    .map_err(|e| RunError::Config(e.to_string()))
+}
+
+/// The report of a run whose target failed during discovery: every selected check is
+/// skipped, naming the stage.
+fn setup_failed_report(
+    cfg: &RunnerConfig,
+    seed: u64,
+    clock: &RunClock,
+    failure: SetupFailure,
+    selected: &[&'static str],
+    probe_t: &Transport,
+) -> Report {
+    let checks = selected
+        .iter()
+        .filter_map(|id| registry().iter().find(|d| d.info.id == *id))
+        .map(|d| {
+            not_run(
+                d,
+                SkipCause::SetupFailed,
+                format!("not run: the target failed during {}", failure.stage),
+            )
+        })
+        .collect();
+    let mut report = Report {
+        target_kind: TargetKind::Unknown,
+        setup_failure: Some(failure),
+        requests_sent: probe_t.sent(),
+        retries: probe_t.retries(),
+        quota_spent: 0,
+        interrupted: false,
+        deadline_reached: tokio::time::Instant::now() >= clock.deadline,
+        checks,
+        ..report_head(cfg, seed, clock.started_at, clock.started)
+    };
+    report.recount();
+    report
+}
+
+/// The results in the order of `defs`; a check that did not end is skipped as interrupted
+/// or past the deadline.
+fn in_order(
+    defs: &[CheckDef],
+    done: &BTreeMap<&'static str, CheckResult>,
+    interrupted: bool,
+) -> Vec<CheckResult> {
+    defs.iter()
+        .map(|d| {
+            done.get(d.info.id).cloned().unwrap_or_else(|| {
+                if interrupted {
+                    not_run(d, SkipCause::Interrupted, "interrupted".into())
+                } else {
+                    not_run(d, SkipCause::Deadline, "the run's deadline passed".into())
+                }
+            })
+        })
+        .collect()
 }
 
 /// The fields every report of a run has, whether setup failed or the checks ran: the run's

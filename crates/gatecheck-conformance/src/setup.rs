@@ -10,13 +10,13 @@ use crate::discovery::{
     apply_model_options, bare_record, fetch_model_list, probe_routes, serves, ModelsSource,
     ProbeCredentials, RouteFamily, RouteProbe,
 };
+use crate::key_api::{create_scratch_key, delete_key, get_key, put_record, KeyOrigin, WorkKey};
+use crate::mock_control::{wall_now, MockControl};
+use crate::models::{fetch_catalog, known_capabilities};
 use crate::redact::{Redactor, Secret};
-use crate::target::{
-    create_scratch_key, delete_key, fetch_catalog, get_key, known_capabilities, put_record,
-    wall_now, KeyOrigin, MockControl, SetupError, WorkKey,
-};
+use crate::setup_error::SetupError;
 use crate::transport::{Transport, TransportConfig};
-use gatecheck_schemas::types::{KeyRecord, ModelCapabilities, ModelRecord};
+use gatecheck_schemas::types::{KeyRecord, ModelCapabilities, ModelRecord, KEY_STATUS_ENABLED};
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
 use std::net::{IpAddr, Ipv4Addr};
@@ -58,7 +58,7 @@ pub(crate) fn offline_env(cfg: &RunnerConfig) -> Env {
 pub(crate) fn placeholder_key(cfg: &RunnerConfig) -> WorkKey {
     let rec: KeyRecord = serde_json::from_value(json!({
         "id": cfg.target.key_id.unwrap_or(0), "user_id": cfg.target.user_id.unwrap_or(0),
-        "key": "", "status": 1, "name": "gatecheck-scratch", "created_time": 0, "accessed_time": 0,
+        "key": "", "status": KEY_STATUS_ENABLED, "name": "gatecheck-scratch", "created_time": 0, "accessed_time": 0,
         "expired_time": -1, "remain_quota": 5000000, "unlimited_quota": false,
         "model_limits_enabled": false, "model_limits": "", "allow_ips": "", "used_quota": 0,
         "group": "", "cross_group_retry": false
@@ -77,7 +77,7 @@ fn unreachable_record() -> KeyRecord {
         id: 0,
         user_id: 0,
         key: String::new(),
-        status: 1,
+        status: KEY_STATUS_ENABLED,
         name: String::new(),
         created_time: 0,
         accessed_time: 0,
@@ -154,44 +154,20 @@ fn at<E: Into<SetupError>>(stage: &'static str) -> impl Fn(E) -> (&'static str, 
     move |e| (stage, e.into())
 }
 
+/// A discovery error, with the stage it happened in.
+type Staged = (&'static str, SetupError);
+
 async fn discover_rest(
     cfg: &mut RunnerConfig,
     t: &Transport,
     redactor: &Redactor,
     mock: Option<MockControl>,
     notes: Vec<String>,
-) -> Result<Env, (&'static str, SetupError)> {
-    let mut groups = Vec::new();
-    if let Some(m) = &mock {
-        let accounts = m.accounts(t).await.map_err(at("accounts"))?;
-        for a in &accounts {
-            if let Some(tok) = a.get("access_token").and_then(Value::as_str) {
-                redactor.add(tok);
-            }
-        }
-        let want = cfg.target.user_id.unwrap_or(1);
-        if let Some(a) = accounts
-            .iter()
-            .find(|a| a.get("id").and_then(Value::as_i64) == Some(want))
-        {
-            if cfg.target.access_token.is_none() {
-                if let Some(tok) = a.get("access_token").and_then(Value::as_str) {
-                    cfg.target.access_token = Some(Secret::new(tok));
-                }
-            }
-            cfg.target.user_id.get_or_insert(want);
-            groups = a
-                .get("groups")
-                .and_then(Value::as_array)
-                .map(|g| {
-                    g.iter()
-                        .filter_map(Value::as_str)
-                        .map(str::to_owned)
-                        .collect()
-                })
-                .unwrap_or_default();
-        }
-    }
+) -> Result<Env, Staged> {
+    let groups = match &mock {
+        Some(m) => adopt_mock_account(cfg, t, redactor, m).await?,
+        None => Vec::new(),
+    };
     let client_ip = cfg.client_ip.or_else(|| loopback_ip(cfg));
     let creds = ProbeCredentials {
         api_key: cfg.target.api_key.is_some(),
@@ -208,105 +184,9 @@ async fn discover_rest(
     let (models, caps, models_source) = discover_models(cfg, t, &routes)
         .await
         .map_err(at("catalog"))?;
-    // A transport with the enriched target (access token, user id) for key setup.
-    let client = Client::new(ClientConfig {
-        timeout: cfg.request_timeout,
-        proxy: cfg.proxy.clone(),
-        ..ClientConfig::new(cfg.target.clone())
-    })
-    .map_err(|e| ("key setup", SetupError::Config(e.to_string())))?;
-    let kt = Transport::new(
-        client,
-        TransportConfig {
-            max_requests: None,
-            max_quota: None,
-            rate: cfg.rate,
-            concurrency: 1,
-            backoff: crate::backoff::Backoff::default(),
-            deadline: tokio::time::Instant::now() + Duration::from_secs(60),
-            dry_run: false,
-            seed: 0,
-            retry_budget: Some(8),
-        },
-    );
+    let kt = key_transport(cfg)?;
     let has_token = cfg.target.access_token.is_some();
-    let key = if cfg.dry_run {
-        None
-    } else if let (Some(m), None) = (&mock, cfg.target.key_id) {
-        let rec = m
-            .create_key(&kt, json!({"name": "gatecheck-work", "user_id": cfg.target.user_id.unwrap_or(1), "remain_quota": 50_000_000, "expired_time": -1}))
-            .await
-            .map_err(at("key setup"))?
-            .ok_or_else(|| {
-                (
-                    "key setup",
-                    SetupError::Target("the mock did not create a key".into()),
-                )
-            })?;
-        Some(WorkKey {
-            id: rec.id,
-            secret: Secret::new(rec.key.clone()),
-            baseline: rec,
-            origin: KeyOrigin::Mock,
-        })
-    } else if let (Some(id), true) = (cfg.target.key_id, has_token) {
-        let snap = get_key(&kt, id)
-            .await
-            .map_err(at("key setup"))?
-            .ok_or_else(|| {
-                (
-                    "key setup",
-                    SetupError::Config(format!("GET /api/token/{id} did not return the key")),
-                )
-            })?;
-        let secret = cfg
-            .target
-            .api_key
-            .clone()
-            .or_else(|| {
-                (!snap.key.contains('*') && !snap.key.is_empty())
-                    .then(|| Secret::new(snap.key.clone()))
-            })
-            .ok_or_else(|| {
-                (
-                    "key setup",
-                    SetupError::Config("give --api-key: the key's secret is masked".into()),
-                )
-            })?;
-        let mut baseline = snap.clone();
-        baseline.status = 1;
-        baseline.allow_ips = Some(String::new());
-        baseline.model_limits_enabled = false;
-        if baseline.expired_time != -1 && baseline.expired_time < wall_now() + 3600 {
-            baseline.expired_time = -1;
-        }
-        Some(WorkKey {
-            id,
-            secret,
-            baseline,
-            origin: KeyOrigin::Snapshot(Box::new(snap)),
-        })
-    } else if cfg.allow_create_keys && has_token {
-        let name = format!("gatecheck-{:08x}", cfg.seed.unwrap_or(0) as u32);
-        let rec = create_scratch_key(&kt, &name)
-            .await
-            .map_err(at("key setup"))?;
-        if rec.key.contains('*') || rec.key.is_empty() {
-            let _ = delete_key(&kt, rec.id).await;
-            return Err((
-                "key setup",
-                SetupError::Config("the scratch key's secret is masked in the listing".into()),
-            ));
-        }
-        Some(WorkKey {
-            id: rec.id,
-            secret: Secret::new(rec.key.clone()),
-            baseline: rec,
-            origin: KeyOrigin::Created,
-        })
-    } else {
-        None
-    };
+    let key = work_key(cfg, &kt, mock.as_ref()).await?;
     if let Some(k) = &key {
         redactor.add_secret(&k.secret);
     }
@@ -327,6 +207,174 @@ async fn discover_rest(
         setup_requests: kt.sent(),
         shrink_spent: Default::default(),
         media: Default::default(),
+    })
+}
+
+/// Reads the mock's accounts: their access tokens become secrets, and the account of the
+/// run's user id (1 by default) lends its access token (when none was given) and its user id
+/// to the target. Returns that account's groups.
+async fn adopt_mock_account(
+    cfg: &mut RunnerConfig,
+    t: &Transport,
+    redactor: &Redactor,
+    m: &MockControl,
+) -> Result<Vec<String>, Staged> {
+    let accounts = m.accounts(t).await.map_err(at("accounts"))?;
+    for a in &accounts {
+        if let Some(tok) = a.get("access_token").and_then(Value::as_str) {
+            redactor.add(tok);
+        }
+    }
+    let want = cfg.target.user_id.unwrap_or(1);
+    if let Some(a) = accounts
+        .iter()
+        .find(|a| a.get("id").and_then(Value::as_i64) == Some(want))
+    {
+        if cfg.target.access_token.is_none() {
+            if let Some(tok) = a.get("access_token").and_then(Value::as_str) {
+                cfg.target.access_token = Some(Secret::new(tok));
+            }
+        }
+        cfg.target.user_id.get_or_insert(want);
+        return Ok(a
+            .get("groups")
+            .and_then(Value::as_array)
+            .map(|g| {
+                g.iter()
+                    .filter_map(Value::as_str)
+                    .map(str::to_owned)
+                    .collect()
+            })
+            .unwrap_or_default());
+    }
+    Ok(Vec::new())
+}
+
+/// A transport with the enriched target (access token, user id) for key setup.
+fn key_transport(cfg: &RunnerConfig) -> Result<Transport, Staged> {
+    let client = Client::new(ClientConfig {
+        timeout: cfg.request_timeout,
+        proxy: cfg.proxy.clone(),
+        ..ClientConfig::new(cfg.target.clone())
+    })
+    .map_err(|e| ("key setup", SetupError::Config(e.to_string())))?;
+    let kt = Transport::new(
+        client,
+        TransportConfig {
+            max_requests: None,
+            max_quota: None,
+            rate: cfg.rate,
+            concurrency: 1,
+            backoff: crate::backoff::Backoff::default(),
+            deadline: tokio::time::Instant::now() + Duration::from_secs(60),
+            dry_run: false,
+            seed: 0,
+            retry_budget: Some(8),
+        },
+    );
+    Ok(kt)
+}
+
+/// The key the run works with: none in a dry run; made through the mock's control API when no
+/// `--key-id` is given; the named `--key-id`, snapshotted, with an access token; a scratch key
+/// under `--allow-create-keys`; else none.
+async fn work_key(
+    cfg: &RunnerConfig,
+    kt: &Transport,
+    mock: Option<&MockControl>,
+) -> Result<Option<WorkKey>, Staged> {
+    let has_token = cfg.target.access_token.is_some();
+    if cfg.dry_run {
+        Ok(None)
+    } else if let (Some(m), None) = (mock, cfg.target.key_id) {
+        mock_key(cfg, kt, m).await.map(Some)
+    } else if let (Some(id), true) = (cfg.target.key_id, has_token) {
+        snapshot_key(cfg, kt, id).await.map(Some)
+    } else if cfg.allow_create_keys && has_token {
+        scratch_key(cfg, kt).await.map(Some)
+    } else {
+        Ok(None)
+    }
+}
+
+/// A work key made through the mock's control API.
+async fn mock_key(cfg: &RunnerConfig, kt: &Transport, m: &MockControl) -> Result<WorkKey, Staged> {
+    let rec = m
+        .create_key(kt, json!({"name": "gatecheck-work", "user_id": cfg.target.user_id.unwrap_or(1), "remain_quota": 50_000_000, "expired_time": -1}))
+        .await
+        .map_err(at("key setup"))?
+        .ok_or_else(|| {
+            (
+                "key setup",
+                SetupError::Misbehaved("the mock did not create a key".into()),
+            )
+        })?;
+    Ok(WorkKey {
+        id: rec.id,
+        secret: Secret::new(rec.key.clone()),
+        baseline: rec,
+        origin: KeyOrigin::Mock,
+    })
+}
+
+/// The named `--key-id`, snapshotted; its baseline is enabled, open to every IP and model, and
+/// unexpired for the run.
+async fn snapshot_key(cfg: &RunnerConfig, kt: &Transport, id: i64) -> Result<WorkKey, Staged> {
+    let snap = get_key(kt, id)
+        .await
+        .map_err(at("key setup"))?
+        .ok_or_else(|| {
+            (
+                "key setup",
+                SetupError::Config(format!("GET /api/token/{id} did not return the key")),
+            )
+        })?;
+    let secret = cfg
+        .target
+        .api_key
+        .clone()
+        .or_else(|| {
+            (!snap.key.contains('*') && !snap.key.is_empty()).then(|| Secret::new(snap.key.clone()))
+        })
+        .ok_or_else(|| {
+            (
+                "key setup",
+                SetupError::Config("give --api-key: the key's secret is masked".into()),
+            )
+        })?;
+    let mut baseline = snap.clone();
+    baseline.status = KEY_STATUS_ENABLED;
+    baseline.allow_ips = Some(String::new());
+    baseline.model_limits_enabled = false;
+    if baseline.expired_time != -1 && baseline.expired_time < wall_now() + 3600 {
+        baseline.expired_time = -1;
+    }
+    Ok(WorkKey {
+        id,
+        secret,
+        baseline,
+        origin: KeyOrigin::Snapshot(Box::new(snap)),
+    })
+}
+
+/// A scratch key made with `POST /api/token/` (deleted at the end).
+async fn scratch_key(cfg: &RunnerConfig, kt: &Transport) -> Result<WorkKey, Staged> {
+    let name = format!("gatecheck-{:08x}", cfg.seed.unwrap_or(0) as u32);
+    let rec = create_scratch_key(kt, &name)
+        .await
+        .map_err(at("key setup"))?;
+    if rec.key.contains('*') || rec.key.is_empty() {
+        let _ = delete_key(kt, rec.id).await;
+        return Err((
+            "key setup",
+            SetupError::Config("the scratch key's secret is masked in the listing".into()),
+        ));
+    }
+    Ok(WorkKey {
+        id: rec.id,
+        secret: Secret::new(rec.key.clone()),
+        baseline: rec,
+        origin: KeyOrigin::Created,
     })
 }
 

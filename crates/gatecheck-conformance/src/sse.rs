@@ -19,7 +19,7 @@ use tokio::time::Instant;
 /// The bounds of one streamed read.
 ///
 /// ```
-/// use gatecheck_conformance::SseLimits;
+/// use gatecheck_conformance::internals::SseLimits;
 /// let limits = SseLimits::default();
 /// assert_eq!(limits.max_events, 10_000);
 /// assert!(limits.max_bytes >= 1 << 20);

@@ -3,7 +3,8 @@
 
 use crate::backoff::{is_retryable, parse_retry_after, Backoff};
 use crate::budget::{Budget, BudgetExhausted, Pacer};
-use crate::client::{Client, ClientError, Exchange, RequestSpec, StreamExchange};
+use crate::client::{Client, Exchange, RequestSpec, StreamExchange};
+use crate::client_error::ClientError;
 use crate::sse::SseLimits;
 use gatecheck_schemas::rules::health::{REPLAY_HEADER, REPLAY_UNMATCHED};
 use gatecheck_schemas::rules::Rejection;
@@ -215,8 +216,8 @@ impl Transport {
     /// the deadline. `request` is the whole exchange; its output is returned as is.
     ///
     /// ```
-    /// use gatecheck_conformance::{Backoff, Client, ClientConfig, Target};
-    /// use gatecheck_conformance::{Transport, TransportConfig, TransportError};
+    /// use gatecheck_conformance::internals::{Backoff, Transport, TransportConfig, TransportError};
+    /// use gatecheck_conformance::{Client, ClientConfig, Target};
     /// use std::time::Duration;
     ///
     /// # #[tokio::main(flavor = "current_thread")]
@@ -262,8 +263,9 @@ impl Transport {
     /// cut off at the run's deadline. Only 429 is retried (a stream is charged when it starts).
     ///
     /// ```
-    /// use gatecheck_conformance::{Backoff, Client, ClientConfig, RequestSpec, SseLimits, Target};
-    /// use gatecheck_conformance::{Transport, TransportConfig, TransportError};
+    /// use gatecheck_conformance::internals::{Backoff, SseLimits, Transport, TransportConfig};
+    /// use gatecheck_conformance::internals::TransportError;
+    /// use gatecheck_conformance::{Client, ClientConfig, RequestSpec, Target};
     /// use std::time::Duration;
     ///
     /// # #[tokio::main(flavor = "current_thread")]

@@ -7,8 +7,8 @@ use crate::client::{Auth, Part, RequestSpec};
 use crate::discovery::RouteFamily;
 use crate::generators::media;
 use crate::generators::strategies::{bad_auth, BadAuth};
+use crate::key_api::full_update_body;
 use crate::redact::Secret;
-use crate::target::full_update_body;
 use gatecheck_schemas::rules::auth::{is_access_admitted, AccessRefusal};
 use gatecheck_schemas::rules::rejection::{is_admitted, is_key_refusal};
 use gatecheck_schemas::rules::token::IMPOSSIBLE_KEY_ID;
@@ -109,55 +109,58 @@ pub(crate) fn model_routes(ctx: &Ctx) -> Vec<RequestSpec> {
         .collect()
 }
 
+/// Sends `spec` and fails unless the target refuses it as `rejection`; `what` names the case
+/// in the message (`expected 401 {what}, got ...`).
+async fn expect_refused(
+    ctx: &Ctx,
+    spec: RequestSpec,
+    rejection: Rejection,
+    what: &str,
+) -> Result<(), Halt> {
+    let ex = ctx.send(&spec, 0).await?;
+    if !ctx.rejected_as(rejection, ex.status.as_u16()) {
+        return Err(ctx.fail(
+            format!(
+                "expected {} {what}, got {}",
+                rejection.http_status(Profile::Documented),
+                super::answer_summary(&ex)
+            ),
+            &spec,
+            Some(&ex),
+        ));
+    }
+    Ok(())
+}
+
+/// Every model route, with an `Authorization` header drawn from `schemes` around `key`, is
+/// refused as an invalid key.
+async fn bad_auth_refused<S>(ctx: &Ctx, schemes: S, key: &str, what: &str) -> Outcome
+where
+    S: Strategy<Value = BadAuth>,
+{
+    let routes = model_routes(ctx);
+    let strat = (0..routes.len(), schemes);
+    for_all(ctx, ctx.cfg.cases, strat, |(i, bad)| {
+        let spec = routes[i]
+            .clone()
+            .auth(Auth::Raw(Secret::new(bad.header(key))));
+        expect_refused(ctx, spec, Rejection::InvalidKey, what)
+    })
+    .await
+}
+
 async fn missing_key(ctx: &Ctx) -> Outcome {
-    for_all_routes(ctx, |spec| async move {
-        let ex = ctx.send(&spec, 0).await?;
-        if !ctx.rejected_as(Rejection::MissingKey, ex.status.as_u16()) {
-            return Err(ctx.fail(
-                format!(
-                    "expected {} without a key, got {}",
-                    Rejection::MissingKey.http_status(Profile::Documented),
-                    super::answer_summary(&ex)
-                ),
-                &spec,
-                Some(&ex),
-            ));
-        }
-        Ok(())
+    for_all_routes(ctx, |spec| {
+        expect_refused(ctx, spec, Rejection::MissingKey, "without a key")
     })
     .await
 }
 
 async fn invalid_key(ctx: &Ctx) -> Outcome {
-    let routes = model_routes(ctx);
-    let n = routes.len();
-    let strat = (
-        0..n,
-        bad_auth().prop_filter("not a scheme case", |b| {
-            !matches!(b, BadAuth::Basic | BadAuth::Token)
-        }),
-    );
-    for_all(ctx, ctx.cfg.cases, strat, |(i, bad)| {
-        let spec = routes[i]
-            .clone()
-            .auth(Auth::Raw(Secret::new(bad.header(""))));
-        async move {
-            let ex = ctx.send(&spec, 0).await?;
-            if !ctx.rejected_as(Rejection::InvalidKey, ex.status.as_u16()) {
-                return Err(ctx.fail(
-                    format!(
-                        "expected {} for an invalid key, got {}",
-                        Rejection::InvalidKey.http_status(Profile::Documented),
-                        super::answer_summary(&ex)
-                    ),
-                    &spec,
-                    Some(&ex),
-                ));
-            }
-            Ok(())
-        }
-    })
-    .await
+    let schemes = bad_auth().prop_filter("not a scheme case", |b| {
+        !matches!(b, BadAuth::Basic | BadAuth::Token)
+    });
+    bad_auth_refused(ctx, schemes, "", "for an invalid key").await
 }
 
 fn valid_secret(ctx: &Ctx) -> Result<String, Halt> {
@@ -174,32 +177,8 @@ fn valid_secret(ctx: &Ctx) -> Result<String, Halt> {
 
 async fn wrong_scheme(ctx: &Ctx) -> Outcome {
     let key = valid_secret(ctx)?;
-    let routes = model_routes(ctx);
-    let strat = (
-        0..routes.len(),
-        prop_oneof![Just(BadAuth::Basic), Just(BadAuth::Token)],
-    );
-    for_all(ctx, ctx.cfg.cases, strat, |(i, bad)| {
-        let spec = routes[i]
-            .clone()
-            .auth(Auth::Raw(Secret::new(bad.header(&key))));
-        async move {
-            let ex = ctx.send(&spec, 0).await?;
-            if !ctx.rejected_as(Rejection::InvalidKey, ex.status.as_u16()) {
-                return Err(ctx.fail(
-                    format!(
-                        "expected {} for a non-Bearer scheme, got {}",
-                        Rejection::InvalidKey.http_status(Profile::Documented),
-                        super::answer_summary(&ex)
-                    ),
-                    &spec,
-                    Some(&ex),
-                ));
-            }
-            Ok(())
-        }
-    })
-    .await
+    let schemes = prop_oneof![Just(BadAuth::Basic), Just(BadAuth::Token)];
+    bad_auth_refused(ctx, schemes, &key, "for a non-Bearer scheme").await
 }
 
 /// A cheap admission probe: a video request with an empty prompt. Past the key checks it is

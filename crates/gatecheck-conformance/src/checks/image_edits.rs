@@ -165,7 +165,7 @@ async fn judge_result(
                         ))
                     }
                     Err(crate::transport::TransportError::Client(
-                        crate::client::ClientError::OffHost { .. },
+                        crate::client_error::ClientError::OffHost { .. },
                     )) => continue,
                     Err(e) => return Err(e.into()),
                 }

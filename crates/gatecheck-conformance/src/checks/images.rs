@@ -131,7 +131,7 @@ async fn png_size(ctx: &Ctx) -> Outcome {
                         ))
                     }
                     Err(crate::transport::TransportError::Client(
-                        crate::client::ClientError::OffHost { .. },
+                        crate::client_error::ClientError::OffHost { .. },
                     )) => continue,
                     Err(e) => return Err(e.into()),
                 }

@@ -1,36 +1,9 @@
-//! What a check is, as the catalog lists it: its [`CheckInfo`] and its [`Kind`].
+//! What a check is, as the registry lists it: its [`CheckInfo`].
 
-use serde::{Deserialize, Serialize};
-use std::fmt;
+use crate::evidence::Kind;
+use serde::Serialize;
 
-/// Whether breaking a check breaks the spec's letter or only a choice of DECISIONS.md.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Kind {
-    /// The spec states the rule: breaking it is a contract failure.
-    Failure,
-    /// DECISIONS.md fixes the behaviour where the spec is silent: breaking it is a deviation,
-    /// reported, and failing the run only with `--strict`.
-    Deviation,
-}
-
-impl Kind {
-    /// `failure` or `deviation`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Kind::Failure => "failure",
-            Kind::Deviation => "deviation",
-        }
-    }
-}
-
-impl fmt::Display for Kind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-/// One entry of the catalog.
+/// One entry of the check registry.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct CheckInfo {
     /// Stable id, e.g. `token.update.name-50-chars`.

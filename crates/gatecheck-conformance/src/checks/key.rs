@@ -7,7 +7,7 @@ use super::Kind::{Deviation, Failure};
 use super::{def, pass1, CheckDef, Ctx, Halt, Outcome, Pass, Phase};
 use crate::client::{Auth, Exchange, RequestSpec};
 use crate::generators::strategies::{allowlist, ascii_name, foreign_ip_entry};
-use crate::target::{field_differences, get_key, put_record_traced};
+use crate::key_api::{field_differences, get_key, put_record_traced};
 use gatecheck_schemas::rules::ip;
 use gatecheck_schemas::rules::key::{admit, model_allowed, model_allowed_in};
 use gatecheck_schemas::rules::token::{apply_update, UpdateContext, UpdateFailure};
@@ -514,100 +514,192 @@ async fn state_machine(ctx: &Ctx) -> Outcome {
             let mut model_rec = set_key(ctx, &base).await?;
             for (i, s) in steps.iter().enumerate() {
                 let now = ctx.now().await?;
-                let (req, status_only) = match s {
-                    Step::Update { name, expiry, remain_quota, unlimited_quota, limits, allow_ips, group } => (
-                        TokenUpdateRequest {
-                            id: base.id,
-                            name: name.clone(),
-                            status: None,
-                            expired_time: expiry.map(|e| match e {
-                                Expiry::Never => -1,
-                                Expiry::PastHours(h) => now - i64::from(h) * 3600,
-                                Expiry::FutureHours(h) => now + i64::from(h) * 3600,
-                                Expiry::Invalid(t) => t,
-                            }),
-                            remain_quota: *remain_quota,
-                            unlimited_quota: *unlimited_quota,
-                            model_limits_enabled: limits.as_ref().map(|l| l.0),
-                            model_limits: limits.as_ref().map(|l| l.1.join(",")),
-                            allow_ips: allow_ips.as_ref().map(|a| Some(a.0.clone())),
-                            group: group.clone(),
-                            cross_group_retry: None,
-                        },
-                        false,
-                    ),
-                    Step::SetStatus(st) => (
-                        TokenUpdateRequest { id: base.id, status: Some(*st), ..Default::default() },
-                        true,
-                    ),
+                let (req, status_only) = update_request(s, base.id, now);
+                let uctx = UpdateContext {
+                    profile: ctx.cfg.expect,
+                    now,
+                    account_groups: &groups,
+                    status_only,
                 };
-                let uctx = UpdateContext { profile: ctx.cfg.expect, now, account_groups: &groups, status_only };
-                let predicted = apply_update(&model_rec, &req, &uctx);
-                let path = if status_only { "/api/token/?status_only=1" } else { "/api/token/" };
-                let body = serde_json::to_value(&req).unwrap_or(Value::Null);
-                let spec = RequestSpec::put(path).auth(Auth::AccessToken).json(body);
-                let ex = ctx.send(&spec, 0).await?;
-                let v = ex.json().unwrap_or(Value::Null);
-                let success = v.get("success").and_then(Value::as_bool);
-                match predicted {
-                    Ok(next) => {
-                        let got: Option<KeyRecord> = v.get("data").cloned().and_then(|d| serde_json::from_value(d).ok());
-                        let Some(got) = got.filter(|_| success == Some(true)) else {
-                            return Err(ctx.fail(format!("step {}: the model predicts success; the target refused", i + 1), &spec, Some(&ex)));
-                        };
-                        if normalize(got.clone()) != normalize(next.clone()) {
-                            return Err(ctx.fail(
-                                format!("step {}: the record differs from the model: expected {}, got {}", i + 1,
-                                    ctx.redactor.json(&serde_json::to_value(normalize(next)).unwrap_or_default()),
-                                    ctx.redactor.json(&serde_json::to_value(normalize(got)).unwrap_or_default())),
-                                &spec, Some(&ex)));
-                        }
-                        model_rec = KeyRecord { key: model_rec.key.clone(), ..next };
-                    }
-                    Err(f) => {
-                        let new_api = UpdateContext { profile: Profile::NewApi, ..uctx };
-                        if success != Some(false) && apply_update(&model_rec, &req, &new_api).is_ok() {
-                            // new-api stores it (NA11: no range checks; NA12: no group check).
-                            let row = if matches!(f, UpdateFailure::NoAccessToGroup(_)) { "NA12" } else { "NA11" };
-                            ctx.known_difference(row, format!("step {}: the target accepted an update the documented profile refuses ({})", i + 1, f.message()), &spec, Some(&ex))?;
-                        }
-                        if success != Some(false) {
-                            return Err(ctx.fail(format!("step {}: the model predicts a refusal ({}); the target did not refuse", i + 1, f.message()), &spec, Some(&ex)));
-                        }
-                    }
-                }
-                // Admission must match the model's prediction.
-                let (pspec, pex) = probe(ctx, &model).await?;
-                let admitted = admit(&model_rec, now);
-                let expected_ok = admitted.is_ok()
-                    && client.is_none_or(|ip_addr| ip::allows(model_rec.allow_ips.as_deref(), ip_addr))
-                    && model_allowed_in(&model_rec, &model, ctx.cfg.expect);
-                let skip_ip_unknown = client.is_none() && ip::is_restricted(model_rec.allow_ips.as_deref());
-                let was_refused = judge(ctx, &format!("step {}", i + 1), &pspec, &pex)?;
-                let na1 = model_rec.model_limits_enabled
-                    && model_allowed_in(&model_rec, &model, Profile::Documented)
-                    && !model_allowed_in(&model_rec, &model, Profile::NewApi);
-                if !skip_ip_unknown && was_refused == expected_ok && na1 && was_refused {
-                    // new-api refuses every model under an enabled, empty model_limits.
-                    ctx.known_difference("NA1", format!("step {}: a key with model_limits_enabled and no model listed was refused; the spec reads an empty list as no restriction", i + 1), &pspec, Some(&pex))?;
-                }
-                if !skip_ip_unknown && was_refused == expected_ok {
-                    return Err(ctx.fail(
-                        format!("step {}: the model predicts the key is {}; the target {} it", i + 1,
-                            if expected_ok { "admitted" } else { "refused" },
-                            if was_refused { "refused" } else { "admitted" }),
-                        &pspec, Some(&pex)));
-                }
-                if let Err(rej) = admitted {
-                    if let Some(st) = rej.status_effect(&model_rec) {
-                        model_rec.status = st;
-                    }
-                }
+                model_rec = check_update(ctx, i, model_rec, &req, &uctx).await?;
+                model_rec = check_admission(ctx, i, model_rec, &model, now).await?;
             }
             Ok(())
         }
     })
     .await
+}
+
+/// The update a step sends, and whether it is a `status_only` update.
+fn update_request(s: &Step, id: i64, now: i64) -> (TokenUpdateRequest, bool) {
+    match s {
+        Step::Update {
+            name,
+            expiry,
+            remain_quota,
+            unlimited_quota,
+            limits,
+            allow_ips,
+            group,
+        } => (
+            TokenUpdateRequest {
+                id,
+                name: name.clone(),
+                status: None,
+                expired_time: expiry.map(|e| match e {
+                    Expiry::Never => -1,
+                    Expiry::PastHours(h) => now - i64::from(h) * 3600,
+                    Expiry::FutureHours(h) => now + i64::from(h) * 3600,
+                    Expiry::Invalid(t) => t,
+                }),
+                remain_quota: *remain_quota,
+                unlimited_quota: *unlimited_quota,
+                model_limits_enabled: limits.as_ref().map(|l| l.0),
+                model_limits: limits.as_ref().map(|l| l.1.join(",")),
+                allow_ips: allow_ips.as_ref().map(|a| Some(a.0.clone())),
+                group: group.clone(),
+                cross_group_retry: None,
+            },
+            false,
+        ),
+        Step::SetStatus(st) => (
+            TokenUpdateRequest {
+                id,
+                status: Some(*st),
+                ..Default::default()
+            },
+            true,
+        ),
+    }
+}
+
+/// Sends step `i`'s update and holds the answer to the model's prediction; returns the record
+/// the model holds after it.
+async fn check_update(
+    ctx: &Ctx,
+    i: usize,
+    model_rec: KeyRecord,
+    req: &TokenUpdateRequest,
+    uctx: &UpdateContext<'_>,
+) -> Result<KeyRecord, Halt> {
+    let predicted = apply_update(&model_rec, req, uctx);
+    let path = if uctx.status_only {
+        "/api/token/?status_only=1"
+    } else {
+        "/api/token/"
+    };
+    let body = serde_json::to_value(req).unwrap_or(Value::Null);
+    let spec = RequestSpec::put(path).auth(Auth::AccessToken).json(body);
+    let ex = ctx.send(&spec, 0).await?;
+    let v = ex.json().unwrap_or(Value::Null);
+    let success = v.get("success").and_then(Value::as_bool);
+    match predicted {
+        Ok(next) => {
+            let got: Option<KeyRecord> = v
+                .get("data")
+                .cloned()
+                .and_then(|d| serde_json::from_value(d).ok());
+            let Some(got) = got.filter(|_| success == Some(true)) else {
+                return Err(ctx.fail(
+                    format!(
+                        "step {}: the model predicts success; the target refused",
+                        i + 1
+                    ),
+                    &spec,
+                    Some(&ex),
+                ));
+            };
+            if normalize(got.clone()) != normalize(next.clone()) {
+                return Err(ctx.fail(
+                    format!(
+                        "step {}: the record differs from the model: expected {}, got {}",
+                        i + 1,
+                        ctx.redactor
+                            .json(&serde_json::to_value(normalize(next)).unwrap_or_default()),
+                        ctx.redactor
+                            .json(&serde_json::to_value(normalize(got)).unwrap_or_default())
+                    ),
+                    &spec,
+                    Some(&ex),
+                ));
+            }
+            Ok(KeyRecord {
+                key: model_rec.key.clone(),
+                ..next
+            })
+        }
+        Err(f) => {
+            let new_api = UpdateContext {
+                profile: Profile::NewApi,
+                ..*uctx
+            };
+            if success != Some(false) && apply_update(&model_rec, req, &new_api).is_ok() {
+                // new-api stores it (NA11: no range checks; NA12: no group check).
+                let row = if matches!(f, UpdateFailure::NoAccessToGroup(_)) {
+                    "NA12"
+                } else {
+                    "NA11"
+                };
+                ctx.known_difference(row, format!("step {}: the target accepted an update the documented profile refuses ({})", i + 1, f.message()), &spec, Some(&ex))?;
+            }
+            if success != Some(false) {
+                return Err(ctx.fail(
+                    format!(
+                        "step {}: the model predicts a refusal ({}); the target did not refuse",
+                        i + 1,
+                        f.message()
+                    ),
+                    &spec,
+                    Some(&ex),
+                ));
+            }
+            Ok(model_rec)
+        }
+    }
+}
+
+/// Probes admission after step `i` and holds it to the model's prediction; returns the record
+/// with the status a refusal sets (expired, exhausted).
+async fn check_admission(
+    ctx: &Ctx,
+    i: usize,
+    mut model_rec: KeyRecord,
+    model: &str,
+    now: i64,
+) -> Result<KeyRecord, Halt> {
+    let client = ctx.env.client_ip;
+    let (pspec, pex) = probe(ctx, model).await?;
+    let admitted = admit(&model_rec, now);
+    let expected_ok = admitted.is_ok()
+        && client.is_none_or(|ip_addr| ip::allows(model_rec.allow_ips.as_deref(), ip_addr))
+        && model_allowed_in(&model_rec, model, ctx.cfg.expect);
+    let skip_ip_unknown = client.is_none() && ip::is_restricted(model_rec.allow_ips.as_deref());
+    let was_refused = judge(ctx, &format!("step {}", i + 1), &pspec, &pex)?;
+    let na1 = model_rec.model_limits_enabled
+        && model_allowed_in(&model_rec, model, Profile::Documented)
+        && !model_allowed_in(&model_rec, model, Profile::NewApi);
+    if !skip_ip_unknown && was_refused == expected_ok && na1 && was_refused {
+        // new-api refuses every model under an enabled, empty model_limits.
+        ctx.known_difference("NA1", format!("step {}: a key with model_limits_enabled and no model listed was refused; the spec reads an empty list as no restriction", i + 1), &pspec, Some(&pex))?;
+    }
+    if !skip_ip_unknown && was_refused == expected_ok {
+        return Err(ctx.fail(
+            format!(
+                "step {}: the model predicts the key is {}; the target {} it",
+                i + 1,
+                if expected_ok { "admitted" } else { "refused" },
+                if was_refused { "refused" } else { "admitted" }
+            ),
+            &pspec,
+            Some(&pex),
+        ));
+    }
+    if let Err(rej) = admitted {
+        if let Some(st) = rej.status_effect(&model_rec) {
+            model_rec.status = st;
+        }
+    }
+    Ok(model_rec)
 }
 
 async fn use_marks(ctx: &Ctx) -> Outcome {

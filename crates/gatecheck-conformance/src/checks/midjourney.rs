@@ -239,9 +239,9 @@ async fn image_served(ctx: &Ctx, record: &Value, polls: u32) -> Outcome {
     let fetch = RequestSpec::get(url);
     let img = match ctx.t.send(&fetch, 0).await {
         Ok(img) => img,
-        Err(crate::transport::TransportError::Client(crate::client::ClientError::OffHost {
-            ..
-        })) => {
+        Err(crate::transport::TransportError::Client(
+            crate::client_error::ClientError::OffHost { .. },
+        )) => {
             return Ok(Pass {
                 cases: polls,
                 note: Some("the image is on another host: not fetched".into()),

@@ -22,15 +22,18 @@ pub(crate) mod v1;
 pub(crate) mod video;
 pub(crate) mod video_unified;
 
+pub(crate) use crate::evidence::status_text;
+pub use crate::evidence::{Evidence, Kind, Related};
 pub(crate) use artifacts::artifacts;
-pub use info::{CheckInfo, Kind};
+pub use info::CheckInfo;
 
 use crate::client::{Auth, Exchange, RequestSpec};
 use crate::config::RunnerConfig;
 use crate::discovery::{ModelsSource, RouteFamily, RouteProbe};
+use crate::key_api::WorkKey;
+use crate::mock_control::{wall_now, MockControl};
 use crate::redact::Redactor;
 use crate::skip::SkipCause;
-use crate::target::{wall_now, MockControl, WorkKey};
 use crate::transport::{Transport, TransportError};
 use futures_util::future::BoxFuture;
 use gatecheck_schemas::decisions::{self, Verdict};
@@ -39,7 +42,6 @@ use gatecheck_schemas::rules::rejection::{is_accepted, ACCEPTED};
 use gatecheck_schemas::rules::Rejection;
 use gatecheck_schemas::types::{ModelCapabilities, ModelRecord};
 use gatecheck_schemas::Profile;
-use serde::Serialize;
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::net::IpAddr;
@@ -86,57 +88,6 @@ pub(crate) const fn def(
         phase,
         run,
     }
-}
-
-/// What a failing check shows: the rule broken, the request (as curl) and the answer.
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
-pub struct Evidence {
-    /// What was expected and what was seen.
-    pub message: String,
-    /// The request, as a curl command with secrets redacted.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub curl: Option<String>,
-    /// The response status.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub status: Option<u16>,
-    /// The response content type.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub content_type: Option<String>,
-    /// The response body (redacted, truncated).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub body: Option<String>,
-    /// The minimal generated input that fails (after shrinking).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub case: Option<String>,
-    /// Shrink steps taken.
-    pub shrink_steps: u32,
-    /// On a deviation: the id of the decision the target differs from (`D-MEDIA`, `NA5`...),
-    /// a row of docs/DECISIONS.md.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub decision: Option<String>,
-    /// Other exchanges the verdict rests on (an update the target acknowledged, then the
-    /// record that shows it was not applied), in the order they were sent.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub related: Vec<Related>,
-    /// Cases run before the verdict (the failing case included); not serialized: the
-    /// check's `cases` carries it.
-    #[serde(skip)]
-    pub cases_run: u32,
-}
-
-/// One more exchange behind a verdict.
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
-pub struct Related {
-    /// What this exchange shows.
-    pub what: String,
-    /// The request, as a curl command with secrets redacted.
-    pub curl: String,
-    /// The response status.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub status: Option<u16>,
-    /// The response body (redacted, truncated).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub body: Option<String>,
 }
 
 /// How a check ended early.
@@ -245,17 +196,6 @@ pub(crate) fn status_and_type(ex: &Exchange) -> String {
 /// An optional value as people read it: the value, or `none`.
 pub(crate) fn or_none<T: std::fmt::Display>(value: Option<T>) -> String {
     value.map_or_else(|| "none".to_owned(), |v| v.to_string())
-}
-
-/// A status with its reason phrase, as people read it: `404 Not Found`.
-pub(crate) fn status_text(status: u16) -> String {
-    match http::StatusCode::from_u16(status)
-        .ok()
-        .and_then(|s| s.canonical_reason())
-    {
-        Some(reason) => format!("{status} {reason}"),
-        None => status.to_string(),
-    }
 }
 
 /// Everything one check runs with.

@@ -6,13 +6,15 @@ use super::Kind::{Deviation, Failure};
 use super::{def, pass1, CheckDef, Ctx, Halt, Outcome, Pass, Phase};
 use crate::client::{Auth, Exchange, RequestSpec};
 use crate::generators::strategies::{allowlist, ascii_name, long_name, valid_name};
-use crate::target::wall_now;
-use crate::target::{field_differences, full_update_body};
+use crate::key_api::{field_differences, full_update_body};
+use crate::mock_control::wall_now;
 use gatecheck_schemas::rules::token::{
-    apply_update, name_too_long, UpdateContext, UpdateFailure, IMPOSSIBLE_KEY_ID,
+    apply_update, is_valid_status, name_too_long, UpdateContext, UpdateFailure, IMPOSSIBLE_KEY_ID,
     MSG_NAME_TOO_LONG, MSG_NO_ACCESS_TO_GROUP,
 };
-use gatecheck_schemas::types::{KeyRecord, TokenUpdateRequest};
+use gatecheck_schemas::types::{
+    KeyRecord, TokenUpdateRequest, KEY_STATUS_DISABLED, KEY_STATUS_ENABLED, KEY_STATUS_EXPIRED,
+};
 use gatecheck_schemas::Profile;
 use proptest::prelude::*;
 use proptest::strategy::ValueTree;
@@ -379,7 +381,7 @@ async fn expect_value_refused(
     let (spec, ex, v) = put(ctx, query, body).await?;
     if success(&v) != Some(false) {
         let stored = record(&v);
-        let _ = crate::target::put_record(&ctx.t, b).await;
+        let _ = crate::key_api::put_record(&ctx.t, b).await;
         let how = match stored {
             Some(r) => format!(
                 " (stored status {}, expired_time {})",
@@ -408,7 +410,7 @@ async fn status_enum(ctx: &Ctx) -> Outcome {
         Just(-5i64),
         5i64..=1000,
         (1i64..=1000).prop_map(|n| -n),
-        any::<i64>().prop_filter("outside 1..=4", |n| !(1..=4).contains(n)),
+        any::<i64>().prop_filter("outside 1..=4", |n| !is_valid_status(*n)),
     ];
     for_all(ctx, ctx.cfg.cases.min(8), strat, |status: i64| {
         let rec = KeyRecord {
@@ -495,7 +497,7 @@ async fn omitted_reset(ctx: &Ctx) -> Outcome {
 
 async fn status_applied(ctx: &Ctx) -> Outcome {
     let b = base(ctx)?;
-    for status in [2i64, 1] {
+    for status in [KEY_STATUS_DISABLED, KEY_STATUS_ENABLED] {
         let rec = KeyRecord {
             status,
             ..b.clone()
@@ -550,11 +552,12 @@ async fn status_only(ctx: &Ctx) -> Outcome {
     let (spec, ex, v) = put(
         ctx,
         "?status_only=1",
-        json!({"id": b.id, "status": 2, "name": "ignored-name", "remain_quota": 1}),
+        json!({"id": b.id, "status": KEY_STATUS_DISABLED, "name": "ignored-name", "remain_quota": 1}),
     )
     .await?;
     let got = expect_ok(ctx, &spec, &ex, &v, "a status_only update")?;
-    if got.status != 2 || got.name != b.name || got.remain_quota != b.remain_quota {
+    if got.status != KEY_STATUS_DISABLED || got.name != b.name || got.remain_quota != b.remain_quota
+    {
         return Err(ctx.fail(
             "status_only must change the status and nothing else",
             &spec,
@@ -623,7 +626,7 @@ async fn group_no_access(ctx: &Ctx) -> Outcome {
     };
     let (spec, ex, v) = put(ctx, "", full_update_body(&rec)).await?;
     if success(&v) == Some(true) {
-        let _ = crate::target::put_record(&ctx.t, &b).await;
+        let _ = crate::key_api::put_record(&ctx.t, &b).await;
         ctx.known_difference(
             "NA12",
             format!(
@@ -653,12 +656,17 @@ async fn enable_expired(ctx: &Ctx) -> Outcome {
     let b = base(ctx)?;
     let now = ctx.now().await?;
     let expired = KeyRecord {
-        status: 3,
+        status: KEY_STATUS_EXPIRED,
         expired_time: now - 3600,
         ..b.clone()
     };
     set_key(ctx, &expired).await?;
-    let (spec, ex, v) = put(ctx, "?status_only=1", json!({"id": b.id, "status": 1})).await?;
+    let (spec, ex, v) = put(
+        ctx,
+        "?status_only=1",
+        json!({"id": b.id, "status": KEY_STATUS_ENABLED}),
+    )
+    .await?;
     if success(&v) != Some(false) {
         return Err(ctx.fail(
             "enabling a key stored as expired with a past expiry must be refused",

@@ -139,7 +139,10 @@ async fn request_id(ctx: &Ctx) -> Outcome {
         };
         async move {
             let ex = ctx.send(&spec, 0).await?;
-            if ex.header("x-oneapi-request-id").is_none_or(str::is_empty) {
+            if ex
+                .header(gatecheck_schemas::rules::time::REQUEST_ID_HEADER)
+                .is_none_or(str::is_empty)
+            {
                 return Err(ctx.fail("no X-Oneapi-Request-Id header", &spec, Some(&ex)));
             }
             Ok(())

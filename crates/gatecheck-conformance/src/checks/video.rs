@@ -626,26 +626,34 @@ async fn empty_prompt(ctx: &Ctx) -> Outcome {
     .await
 }
 
-async fn unknown_model(ctx: &Ctx) -> Outcome {
+/// Sends one create request per case for a model no catalog holds, and judges each answer.
+async fn with_unknown_models(
+    ctx: &Ctx,
+    cases: u32,
+    judge: fn(&Ctx, &RequestSpec, &Exchange) -> Result<(), Halt>,
+) -> Outcome {
     let auth = ctx.model_auth()?;
     let strat = "gatecheck-[a-z0-9]{6,12}";
-    for_all(ctx, ctx.cfg.cases.min(4), strat, |model: String| {
+    for_all(ctx, cases, strat, |model: String| {
         let spec = RequestSpec::post("/v1/videos")
             .auth(auth.clone())
             .json(json!({"model": model, "prompt": "a cat"}));
         async move {
             let ex = ctx.send(&spec, 0).await?;
-            let s = ex.status.as_u16();
-            // new-api's 503 `model_not_found` is judged by video.create.unknown-model-503 (NA5).
-            if !is_unknown_model_rejection(&ex) && !is_new_api_unknown_model(&ex) {
-                return Err(ctx.fail(
-                    format!("an unknown model was answered {s}"),
-                    &spec,
-                    Some(&ex),
-                ));
-            }
-            Ok(())
+            judge(ctx, &spec, &ex)
         }
+    })
+    .await
+}
+
+async fn unknown_model(ctx: &Ctx) -> Outcome {
+    with_unknown_models(ctx, ctx.cfg.cases.min(4), |ctx, spec, ex| {
+        // new-api's 503 `model_not_found` is judged by video.create.unknown-model-503 (NA5).
+        if !is_unknown_model_rejection(ex) && !is_new_api_unknown_model(ex) {
+            let s = ex.status.as_u16();
+            return Err(ctx.fail(format!("an unknown model was answered {s}"), spec, Some(ex)));
+        }
+        Ok(())
     })
     .await
 }
@@ -654,26 +662,18 @@ async fn unknown_model(ctx: &Ctx) -> Outcome {
 /// spec tells clients to retry 503: a client with a typo in the model name retries forever.
 /// This check sends one request per case and never retries it.
 async fn unknown_model_503(ctx: &Ctx) -> Outcome {
-    let auth = ctx.model_auth()?;
-    let strat = "gatecheck-[a-z0-9]{6,12}";
-    for_all(ctx, ctx.cfg.cases.min(2), strat, |model: String| {
-        let spec = RequestSpec::post("/v1/videos")
-            .auth(auth.clone())
-            .json(json!({"model": model, "prompt": "a cat"}));
-        async move {
-            let ex = ctx.send(&spec, 0).await?;
-            if is_new_api_unknown_model(&ex) {
-                return ctx.known_difference(
-                    "NA5",
-                    "an unknown model was answered 503 model_not_found; the spec tells \
-                     clients to retry 503, so a client with a typo in the model name retries \
-                     forever (documented: 400; this runner does not retry it)",
-                    &spec,
-                    Some(&ex),
-                );
-            }
-            Ok(())
+    with_unknown_models(ctx, ctx.cfg.cases.min(2), |ctx, spec, ex| {
+        if is_new_api_unknown_model(ex) {
+            return ctx.known_difference(
+                "NA5",
+                "an unknown model was answered 503 model_not_found; the spec tells \
+                 clients to retry 503, so a client with a typo in the model name retries \
+                 forever (documented: 400; this runner does not retry it)",
+                spec,
+                Some(ex),
+            );
         }
+        Ok(())
     })
     .await
 }

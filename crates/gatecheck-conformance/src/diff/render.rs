@@ -144,7 +144,7 @@ pub fn render_text(report: &DiffReport, style: Style) -> String {
         out.push('\n');
     }
     for (check, steps) in report.groups() {
-        let about = match crate::find(check) {
+        let about = match crate::registry::find(check) {
             Some(info) => format!(" [{}] {}", info.kind, info.title),
             None => String::new(),
         };

@@ -25,7 +25,7 @@ impl Difference {
     /// `path: left → right`, with `(absent)` for a missing side.
     pub fn describe(&self) -> String {
         let show = |v: &Option<Value>| match v {
-            Some(v) => crate::truncate(&v.to_string(), 120),
+            Some(v) => crate::redact::truncate(&v.to_string(), 120),
             None => "(absent)".to_owned(),
         };
         format!(

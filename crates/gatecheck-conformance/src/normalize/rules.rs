@@ -1,6 +1,7 @@
 //! Normalization rules as data: the built-in default set, and extension files.
 
 use super::selector::{Selector, SelectorError};
+use gatecheck_schemas::rules::time::REQUEST_ID_HEADER;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::path::Path;
@@ -267,7 +268,7 @@ impl RuleSet {
             Rule::pattern("sk-[A-Za-z0-9]{16,}", Secret),
             // Request ids (new-api appends them to error messages).
             Rule::pattern("request id: [A-Za-z0-9_.-]+", RequestId),
-            Rule::header("x-oneapi-request-id", RequestId),
+            Rule::header(REQUEST_ID_HEADER, RequestId),
             Rule::header("x-request-id", RequestId),
             Rule::header("date", Timestamp),
             // Timestamps: present, and ordered.
@@ -307,7 +308,7 @@ impl RuleSet {
             Rule::path("/data/*/endpoints", Sort).of_type(ValueType::Array),
         ];
         Self {
-            headers: ["content-type", "x-oneapi-request-id", "retry-after"]
+            headers: ["content-type", REQUEST_ID_HEADER, "retry-after"]
                 .map(str::to_owned)
                 .to_vec(),
             rules,

@@ -1,6 +1,6 @@
 //! JUnit XML: one test case per check; failures and (with `--strict`) deviations fail.
 
-use super::{Report, Status};
+use super::{CheckResult, Report, Status};
 use quick_junit::{NonSuccessKind, TestCase, TestCaseStatus, TestSuite};
 use std::time::Duration;
 
@@ -9,10 +9,35 @@ pub fn to_junit(report: &Report) -> String {
     let mut junit = quick_junit::Report::new("gatecheck");
     let mut suite = TestSuite::new("gatecheck check");
     suite.set_time(Duration::from_millis(report.duration_ms));
+    add_properties(&mut suite, report);
+    if let Some(f) = &report.setup_failure {
+        let mut s = TestCaseStatus::non_success(NonSuccessKind::Failure);
+        s.set_message(format!("{} failed: {}", f.stage, f.message));
+        s.set_type(format!("setup-{}", f.kind.as_str()));
+        s.set_description(format!(
+            "target {} failed during {} ({}): {}\nno check ran",
+            report.target,
+            f.stage,
+            f.kind.as_str(),
+            f.message
+        ));
+        let mut case = TestCase::new("target.setup", s);
+        case.set_classname("gatecheck.target");
+        suite.add_test_case(case);
+    }
+    for c in &report.checks {
+        suite.add_test_case(test_case(c, report.strict));
+    }
+    junit.add_test_suite(suite);
+    junit.to_string().unwrap_or_default()
+}
+
+/// The suite's properties: target, seed, the counts as the text and the JSON report give them
+/// (JUnit itself counts a deviation as a pass unless --strict, and has no skip causes), and
+/// what discovery found lacking.
+fn add_properties(suite: &mut TestSuite, report: &Report) {
     suite.add_property(quick_junit::Property::new("target", report.target.as_str()));
     suite.add_property(quick_junit::Property::new("seed", report.seed.to_string()));
-    // The counts, as the text and the JSON report give them (JUnit itself counts a deviation
-    // as a pass unless --strict, and has no skip causes).
     let s = &report.summary;
     for (name, n) in [
         ("checks", s.total),
@@ -42,97 +67,85 @@ pub fn to_junit(report: &Report) -> String {
             d.models_source.as_str(),
         ));
     }
-    if let Some(f) = &report.setup_failure {
-        let mut s = TestCaseStatus::non_success(NonSuccessKind::Failure);
-        s.set_message(format!("{} failed: {}", f.stage, f.message));
-        s.set_type(format!("setup-{}", f.kind.as_str()));
-        s.set_description(format!(
-            "target {} failed during {} ({}): {}\nno check ran",
-            report.target,
-            f.stage,
-            f.kind.as_str(),
-            f.message
-        ));
-        let mut case = TestCase::new("target.setup", s);
-        case.set_classname("gatecheck.target");
-        suite.add_test_case(case);
-    }
-    for c in &report.checks {
-        let describe = || {
-            let mut text = c.message.clone().unwrap_or_default();
-            if let Some(e) = &c.evidence {
-                text = e.message.clone();
-                if let Some(curl) = &e.curl {
-                    text.push_str(&format!("\nreproduce: {curl}"));
-                }
-                if let Some(s) = e.status {
-                    text.push_str(&format!("\nstatus: {s}"));
-                }
-                if let Some(b) = &e.body {
-                    text.push_str(&format!("\nbody: {b}"));
-                }
-                if let Some(case) = &e.case {
-                    text.push_str(&format!("\nminimal case: {case}"));
-                }
-                for r in &e.related {
-                    text.push_str(&format!("\nalso ({}): {}", r.what, r.curl));
-                    if let Some(s) = r.status {
-                        text.push_str(&format!("\nstatus: {s}"));
-                    }
-                }
-            }
-            text
-        };
-        let status = match c.status {
-            Status::Passed => TestCaseStatus::success(),
-            Status::Skipped => {
-                let mut s = TestCaseStatus::skipped();
-                let cause = c.skip_cause.map(|k| k.as_str()).unwrap_or("no-case");
-                s.set_message(format!(
-                    "[{cause}] {}",
-                    c.message.clone().unwrap_or_default()
-                ));
-                s.set_type(cause);
-                if c.evidence.is_some() {
-                    s.set_description(describe());
-                }
-                s
-            }
-            Status::Deviation if !report.strict => {
-                // Reported, not failing: a passing case with the evidence on stdout.
-                TestCaseStatus::success()
-            }
-            Status::Failed | Status::Deviation => {
-                let mut s = TestCaseStatus::non_success(NonSuccessKind::Failure);
-                s.set_message(format!(
-                    "{}: {}",
-                    c.status.as_str(),
-                    c.evidence
-                        .as_ref()
-                        .map(|e| e.message.clone())
-                        .unwrap_or_default()
-                ));
-                s.set_type(c.kind.as_str());
-                s.set_description(describe());
-                s
-            }
-            Status::Error => {
-                let mut s = TestCaseStatus::non_success(NonSuccessKind::Error);
-                s.set_message(c.message.clone().unwrap_or_default());
-                s
-            }
-        };
-        let mut case = TestCase::new(c.id.as_str(), status);
-        case.set_classname(format!(
-            "gatecheck.{}",
-            c.id.split('.').next().unwrap_or("check")
-        ));
-        case.set_time(Duration::from_millis(c.duration_ms));
-        if c.status == Status::Deviation && !report.strict {
-            case.set_system_out(format!("deviation: {}", describe()));
+}
+
+/// The check's message, or its evidence: the request as curl, the status, the body, the
+/// minimal case and the related exchanges.
+fn describe(c: &CheckResult) -> String {
+    let mut text = c.message.clone().unwrap_or_default();
+    if let Some(e) = &c.evidence {
+        text = e.message.clone();
+        if let Some(curl) = &e.curl {
+            text.push_str(&format!("\nreproduce: {curl}"));
         }
-        suite.add_test_case(case);
+        if let Some(s) = e.status {
+            text.push_str(&format!("\nstatus: {s}"));
+        }
+        if let Some(b) = &e.body {
+            text.push_str(&format!("\nbody: {b}"));
+        }
+        if let Some(case) = &e.case {
+            text.push_str(&format!("\nminimal case: {case}"));
+        }
+        for r in &e.related {
+            text.push_str(&format!("\nalso ({}): {}", r.what, r.curl));
+            if let Some(s) = r.status {
+                text.push_str(&format!("\nstatus: {s}"));
+            }
+        }
     }
-    junit.add_test_suite(suite);
-    junit.to_string().unwrap_or_default()
+    text
+}
+
+/// One check as a test case: failures and (with `strict`) deviations fail.
+fn test_case(c: &CheckResult, strict: bool) -> TestCase {
+    let status = match c.status {
+        Status::Passed => TestCaseStatus::success(),
+        Status::Skipped => {
+            let mut s = TestCaseStatus::skipped();
+            let cause = c.skip_cause.map(|k| k.as_str()).unwrap_or("no-case");
+            s.set_message(format!(
+                "[{cause}] {}",
+                c.message.clone().unwrap_or_default()
+            ));
+            s.set_type(cause);
+            if c.evidence.is_some() {
+                s.set_description(describe(c));
+            }
+            s
+        }
+        Status::Deviation if !strict => {
+            // Reported, not failing: a passing case with the evidence on stdout.
+            TestCaseStatus::success()
+        }
+        Status::Failed | Status::Deviation => {
+            let mut s = TestCaseStatus::non_success(NonSuccessKind::Failure);
+            s.set_message(format!(
+                "{}: {}",
+                c.status.as_str(),
+                c.evidence
+                    .as_ref()
+                    .map(|e| e.message.clone())
+                    .unwrap_or_default()
+            ));
+            s.set_type(c.kind.as_str());
+            s.set_description(describe(c));
+            s
+        }
+        Status::Error => {
+            let mut s = TestCaseStatus::non_success(NonSuccessKind::Error);
+            s.set_message(c.message.clone().unwrap_or_default());
+            s
+        }
+    };
+    let mut case = TestCase::new(c.id.as_str(), status);
+    case.set_classname(format!(
+        "gatecheck.{}",
+        c.id.split('.').next().unwrap_or("check")
+    ));
+    case.set_time(Duration::from_millis(c.duration_ms));
+    if c.status == Status::Deviation && !strict {
+        case.set_system_out(format!("deviation: {}", describe(c)));
+    }
+    case
 }

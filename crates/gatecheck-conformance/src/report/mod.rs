@@ -6,6 +6,7 @@ mod html;
 mod human;
 mod junit;
 
+pub use crate::setup_error::SetupFailureKind;
 pub(crate) use artifacts::SampleBox;
 pub use artifacts::{
     Artifacts, MediaSample, TaskTimeline, TimelinePoint, MAX_SAMPLES, MAX_SAMPLES_BYTES,
@@ -15,9 +16,8 @@ pub use html::{diff_to_html, to_html};
 pub use human::{progress_bar, summary_table};
 pub use junit::to_junit;
 
-use crate::checks::Evidence;
-use crate::checks::Kind;
 use crate::discovery::DiscoveryReport;
+use crate::evidence::{Evidence, Kind};
 use crate::exit;
 use crate::skip::SkipCause;
 use serde::{Deserialize, Serialize};
@@ -109,32 +109,6 @@ pub enum TargetKind {
     Deployment,
     /// Not known: discovery did not get that far.
     Unknown,
-}
-
-/// Why discovery stopped the run.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum SetupFailureKind {
-    /// The target could not be reached (connection refused or reset, timeout).
-    Unreachable,
-    /// The target answered, but not in a way the runner can work with.
-    Target,
-    /// The user's configuration cannot work with this target (credentials, `--key-id`).
-    Config,
-    /// A budget or the deadline ran out during discovery.
-    Stopped,
-}
-
-impl SetupFailureKind {
-    /// The wire name.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            SetupFailureKind::Unreachable => "unreachable",
-            SetupFailureKind::Target => "target",
-            SetupFailureKind::Config => "config",
-            SetupFailureKind::Stopped => "stopped",
-        }
-    }
 }
 
 /// The target failed before any check ran; the report says where and why.
@@ -245,7 +219,7 @@ impl Report {
             return match f.kind {
                 SetupFailureKind::Unreachable => exit::UNREACHABLE,
                 SetupFailureKind::Config => exit::USAGE,
-                SetupFailureKind::Target | SetupFailureKind::Stopped => exit::CONTRACT_FAILURES,
+                SetupFailureKind::Misbehaved | SetupFailureKind::Stopped => exit::CONTRACT_FAILURES,
             };
         }
         if self.interrupted {

@@ -14,8 +14,11 @@ pub use target::{
     discover_mock_credentials, mock_target, parse_target, probe_mock, OpenSide, SideKind, SideSpec,
 };
 
-use crate::client::{Auth, Client, ClientError, Exchange, RequestSpec, Target};
+use crate::client::{Auth, Client, Exchange, RequestSpec};
+use crate::client_error::ClientError;
 use crate::normalize::{NormalizedResponse, Normalizer};
+use crate::target::Target;
+use gatecheck_schemas::rules::video::is_pending_status;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::collections::HashMap;
@@ -615,7 +618,7 @@ fn not_acknowledged(exchange: &Exchange) -> Option<String> {
     } else {
         format!(
             "answered {status} with success false: {}",
-            crate::truncate(message, 120)
+            crate::redact::truncate(message, 120)
         )
     })
 }
@@ -628,7 +631,7 @@ fn seen(effect: &Effect, body: Option<&Value>) -> Result<(), String> {
         Some(v) => Err(format!(
             "{} = {}, expected {}",
             effect.pointer,
-            crate::truncate(&v.to_string(), 80),
+            crate::redact::truncate(&v.to_string(), 80),
             effect.expected
         )),
         None => Err(format!(
@@ -645,10 +648,7 @@ fn is_terminal(exchange: &Exchange) -> bool {
     let status = exchange
         .json()
         .and_then(|b| b.get("status").and_then(Value::as_str).map(str::to_owned));
-    !matches!(
-        status.as_deref(),
-        Some("queued" | "in_progress" | "processing" | "pending")
-    )
+    !status.as_deref().is_some_and(is_pending_status)
 }
 
 /// A short, stable description of a client error's kind.

@@ -6,6 +6,7 @@ use crate::client::{Auth, Part, RequestSpec};
 use crate::generators::strategies;
 use crate::redact::Secret;
 use gatecheck_schemas::rules::token::MAX_NAME_LEN;
+use gatecheck_schemas::types::{VideoStatus, KEY_STATUS_DISABLED, KEY_STATUS_ENABLED};
 use proptest::strategy::{Strategy, ValueTree};
 use proptest::test_runner::TestRunner;
 use rand::rngs::SmallRng;
@@ -150,285 +151,22 @@ impl Sequence {
     pub fn standard(seed: u64, options: &SequenceOptions) -> Self {
         let mut rng = SmallRng::seed_from_u64(seed);
         let mut draws = crate::generators::test_runner(seed, 1);
-        let o = options.clone();
         let mut steps = Vec::new();
+        catalog_steps(&mut rng, &mut steps);
+        image_steps(&mut rng, options, &mut steps);
+        translation_steps(&mut rng, &mut draws, options, &mut steps);
+        speech_steps(&mut rng, options, &mut steps);
+        video_steps(&mut rng, options, &mut steps);
 
-        // Catalog.
-        let page_size = rng.gen_range(3..=6);
-        steps.push(Step::new(
-            "catalog.list.page",
-            "first catalog page",
-            move |_| {
-                Ok(RequestSpec::get(format!(
-                    "/api/models?p=1&page_size={page_size}"
-                )))
-            },
-        ));
-        steps.push(Step::new(
-            "catalog.list.video",
-            "catalog filtered by type",
-            |_| Ok(RequestSpec::get("/api/models?model_type=video")),
-        ));
-
-        // Images.
-        let (b64_model, b64_sizes) = o.image_b64_model.clone();
-        let b64_size = pick(&mut rng, &b64_sizes, "1024x1024".into());
-        let prompt = words(&mut rng, 4);
-        let image_body = json!({"model": b64_model, "prompt": prompt, "size": b64_size});
-        let body = image_body.clone();
-        steps.push(Step::new(
-            "auth.v1.missing-key-401",
-            "no Authorization",
-            move |_| Ok(RequestSpec::post("/v1/images/generations").json(body.clone())),
-        ));
-        let body = image_body.clone();
-        let basic = format!("Basic {}", alnum(&mut rng, 24));
-        steps.push(Step::new(
-            "auth.v1.wrong-scheme-401",
-            "Basic scheme",
-            move |_| {
-                Ok(RequestSpec::post("/v1/images/generations")
-                    .auth(Auth::Raw(Secret::new(basic.clone())))
-                    .json(body.clone()))
-            },
-        ));
-        let body = image_body.clone();
-        let unknown = format!("sk-{}", alnum(&mut rng, 48));
-        steps.push(Step::new(
-            "auth.v1.unknown-key-401",
-            "unknown key",
-            move |_| {
-                Ok(RequestSpec::post("/v1/images/generations")
-                    .auth(Auth::Key(Secret::new(unknown.clone())))
-                    .json(body.clone()))
-            },
-        ));
-        let body = image_body.clone();
-        steps.push(Step::new(
-            "image.generate.b64",
-            "image as b64_json",
-            move |ctx| {
-                Ok(RequestSpec::post("/v1/images/generations")
-                    .auth(api_key(ctx)?)
-                    .json(body.clone()))
-            },
-        ));
-        let (url_model, url_sizes) = o.image_url_model.clone();
-        let url_size = pick(&mut rng, &url_sizes, "1024x1024".into());
-        let body = json!({"model": url_model, "prompt": words(&mut rng, 3), "size": url_size});
-        steps.push(
-            Step::new("image.generate.url", "image as url", move |ctx| {
-                Ok(RequestSpec::post("/v1/images/generations")
-                    .auth(api_key(ctx)?)
-                    .json(body.clone()))
-            })
-            .capture("image_url", "/data/0/url"),
-        );
-        steps.push(
-            Step::new("image.url.fetch", "the image behind the url", |ctx| {
-                let url = ctx.str_var("image_url")?;
-                let base = ctx.target.base_url.as_str().trim_end_matches('/');
-                if !url.starts_with(base) {
-                    return Err("the image URL is not on the target's host".to_owned());
-                }
-                Ok(RequestSpec::get(url.to_owned()))
-            })
-            .needs("image_url"),
-        );
-        let body = json!({"model": o.image_b64_model.0, "prompt": words(&mut rng, 2),
-                          "size": format!("{}x{}", rng.gen_range(3..99), rng.gen_range(3..99))});
-        steps.push(Step::new(
-            "image.generate.bad-size-400",
-            "size the model refuses",
-            move |ctx| {
-                Ok(RequestSpec::post("/v1/images/generations")
-                    .auth(api_key(ctx)?)
-                    .json(body.clone()))
-            },
-        ));
-
-        // Audio translation, each response format; then validation errors.
-        let wav = crate::generators::media::wav(rng.gen_range(200..900));
-        let model = o.translation_model.clone();
-        for format in ["json", "text", "srt", "verbose_json", "vtt"] {
-            let (wav, model) = (wav.clone(), model.clone());
-            let id = format!("audio.translation.{}", format.replace('_', "-"));
-            steps.push(Step::new(&id, "translation", move |ctx| {
-                Ok(RequestSpec::post("/v1/audio/translations")
-                    .auth(api_key(ctx)?)
-                    .multipart(translation(
-                        &model,
-                        &wav,
-                        "speech.wav",
-                        &[("response_format", format)],
-                    )))
-            }));
-        }
-        let (w, m) = (wav.clone(), model.clone());
-        let temperature = draw(&mut draws, strategies::invalid_temperature(), 2.0).to_string();
-        steps.push(Step::new(
-            "audio.translation.temperature-400",
-            "temperature outside [0, 1]",
-            move |ctx| {
-                Ok(RequestSpec::post("/v1/audio/translations")
-                    .auth(api_key(ctx)?)
-                    .multipart(translation(
-                        &m,
-                        &w,
-                        "speech.wav",
-                        &[("temperature", &temperature)],
-                    )))
-            },
-        ));
-        let (w, m) = (wav.clone(), model.clone());
-        steps.push(Step::new(
-            "audio.translation.extension-400",
-            "file extension not allowed",
-            move |ctx| {
-                Ok(RequestSpec::post("/v1/audio/translations")
-                    .auth(api_key(ctx)?)
-                    .multipart(translation(&m, &w, "speech.txt", &[])))
-            },
-        ));
-
-        // Speech.
-        let (speech_model, voices) = o.speech_model.clone();
-        for format in ["mp3", "wav"] {
-            let voice = pick(&mut rng, &voices, "alloy".into());
-            let body = json!({"model": speech_model, "input": words(&mut rng, 6),
-                              "voice": voice, "response_format": format});
-            steps.push(Step::new(
-                &format!("audio.speech.{format}"),
-                "speech",
-                move |ctx| {
-                    Ok(RequestSpec::post("/v1/audio/speech")
-                        .auth(api_key(ctx)?)
-                        .json(body.clone()))
-                },
-            ));
-        }
-        let body = json!({"model": speech_model, "input": words(&mut rng, 2),
-                          "voice": format!("voice-{}", alnum(&mut rng, 6))});
-        steps.push(Step::new(
-            "audio.speech.voice-400",
-            "unknown voice",
-            move |ctx| {
-                Ok(RequestSpec::post("/v1/audio/speech")
-                    .auth(api_key(ctx)?)
-                    .json(body.clone()))
-            },
-        ));
-
-        // Video: create, poll, complete, content; a failing task; an unknown id.
-        let (video_model, seconds) = o.video_model.clone();
-        let secs = pick(&mut rng, &seconds, 4).to_string();
-        let (vm, prompt) = (video_model.clone(), words(&mut rng, 5));
-        steps.push(
-            Step::new(
-                "video.create",
-                "create a video task (multipart)",
-                move |ctx| {
-                    Ok(RequestSpec::post("/v1/videos")
-                        .auth(api_key(ctx)?)
-                        .multipart(vec![
-                            Part::text("model", vm.clone()),
-                            Part::text("prompt", prompt.clone()),
-                            Part::text("seconds", secs.clone()),
-                        ]))
-                },
-            )
-            .capture("video_id", "/id"),
-        );
-        steps.push(
-            Step::new("video.poll.first", "poll right after create", |ctx| {
-                Ok(
-                    RequestSpec::get(format!("/v1/videos/{}", ctx.str_var("video_id")?))
-                        .auth(api_key(ctx)?),
-                )
-            })
-            .needs("video_id"),
-        );
-        steps.push(
-            Step::new("video.poll.terminal", "poll until terminal", |ctx| {
-                Ok(
-                    RequestSpec::get(format!("/v1/videos/{}", ctx.str_var("video_id")?))
-                        .auth(api_key(ctx)?),
-                )
-            })
-            .needs("video_id")
-            .poll()
-            .effect(Effect::in_response(
-                "complete the task",
-                "/status",
-                json!("completed"),
-            )),
-        );
-        steps.push(
-            Step::new("video.content", "the video's bytes", |ctx| {
-                Ok(
-                    RequestSpec::get(format!("/v1/videos/{}/content", ctx.str_var("video_id")?))
-                        .auth(api_key(ctx)?),
-                )
-            })
-            .needs("video_id")
-            .after("video.poll.terminal"),
-        );
-        let body =
-            json!({"model": video_model, "prompt": format!("{} [fail]", words(&mut rng, 3))});
-        steps.push(
-            Step::new(
-                "video.create.json-failing",
-                "a task that fails (JSON body)",
-                move |ctx| {
-                    Ok(RequestSpec::post("/v1/videos")
-                        .auth(api_key(ctx)?)
-                        .json(body.clone()))
-                },
-            )
-            .capture("failing_id", "/id"),
-        );
-        steps.push(
-            Step::new(
-                "video.content.not-completed-400",
-                "content of a queued task",
-                |ctx| {
-                    Ok(RequestSpec::get(format!(
-                        "/v1/videos/{}/content",
-                        ctx.str_var("failing_id")?
-                    ))
-                    .auth(api_key(ctx)?))
-                },
-            )
-            .needs("failing_id"),
-        );
-        steps.push(
-            Step::new("video.poll.failed", "poll the failing task", |ctx| {
-                Ok(
-                    RequestSpec::get(format!("/v1/videos/{}", ctx.str_var("failing_id")?))
-                        .auth(api_key(ctx)?),
-                )
-            })
-            .needs("failing_id")
-            .poll(),
-        );
-        let unknown_task = format!("task_{}", alnum(&mut rng, 32));
-        steps.push(Step::new(
-            "video.poll.unknown-id-404",
-            "unknown task id",
-            move |ctx| {
-                Ok(RequestSpec::get(format!("/v1/videos/{unknown_task}")).auth(api_key(ctx)?))
-            },
-        ));
-
-        if o.streams {
+        if options.streams {
             // Their own draws: the other steps' values do not depend on whether they run.
             stream_steps(
                 &mut SmallRng::seed_from_u64(seed ^ 0x5353_4531),
-                &o,
+                options,
                 &mut steps,
             );
         }
-        if o.key_steps {
+        if options.key_steps {
             key_steps(&mut rng, &mut draws, &mut steps);
         }
         for step in &mut steps {
@@ -436,6 +174,285 @@ impl Sequence {
         }
         Sequence { seed, steps }
     }
+}
+
+/// The catalog: a first page of a drawn size, and a filter by type.
+fn catalog_steps(rng: &mut SmallRng, steps: &mut Vec<Step>) {
+    let page_size = rng.gen_range(3..=6);
+    steps.push(Step::new(
+        "catalog.list.page",
+        "first catalog page",
+        move |_| {
+            Ok(RequestSpec::get(format!(
+                "/api/models?p=1&page_size={page_size}"
+            )))
+        },
+    ));
+    steps.push(Step::new(
+        "catalog.list.video",
+        "catalog filtered by type",
+        |_| Ok(RequestSpec::get("/api/models?model_type=video")),
+    ));
+}
+
+/// Images: the auth refusals on the generation route, both answer formats, the image behind
+/// a url, and a size the model refuses.
+fn image_steps(rng: &mut SmallRng, o: &SequenceOptions, steps: &mut Vec<Step>) {
+    let (b64_model, b64_sizes) = o.image_b64_model.clone();
+    let b64_size = pick(rng, &b64_sizes, "1024x1024".into());
+    let prompt = words(rng, 4);
+    let image_body = json!({"model": b64_model, "prompt": prompt, "size": b64_size});
+    let body = image_body.clone();
+    steps.push(Step::new(
+        "auth.v1.missing-key-401",
+        "no Authorization",
+        move |_| Ok(RequestSpec::post("/v1/images/generations").json(body.clone())),
+    ));
+    let body = image_body.clone();
+    let basic = format!("Basic {}", alnum(rng, 24));
+    steps.push(Step::new(
+        "auth.v1.wrong-scheme-401",
+        "Basic scheme",
+        move |_| {
+            Ok(RequestSpec::post("/v1/images/generations")
+                .auth(Auth::Raw(Secret::new(basic.clone())))
+                .json(body.clone()))
+        },
+    ));
+    let body = image_body.clone();
+    let unknown = format!("sk-{}", alnum(rng, 48));
+    steps.push(Step::new(
+        "auth.v1.unknown-key-401",
+        "unknown key",
+        move |_| {
+            Ok(RequestSpec::post("/v1/images/generations")
+                .auth(Auth::Key(Secret::new(unknown.clone())))
+                .json(body.clone()))
+        },
+    ));
+    let body = image_body.clone();
+    steps.push(Step::new(
+        "image.generate.b64",
+        "image as b64_json",
+        move |ctx| {
+            Ok(RequestSpec::post("/v1/images/generations")
+                .auth(api_key(ctx)?)
+                .json(body.clone()))
+        },
+    ));
+    let (url_model, url_sizes) = o.image_url_model.clone();
+    let url_size = pick(rng, &url_sizes, "1024x1024".into());
+    let body = json!({"model": url_model, "prompt": words(rng, 3), "size": url_size});
+    steps.push(
+        Step::new("image.generate.url", "image as url", move |ctx| {
+            Ok(RequestSpec::post("/v1/images/generations")
+                .auth(api_key(ctx)?)
+                .json(body.clone()))
+        })
+        .capture("image_url", "/data/0/url"),
+    );
+    steps.push(
+        Step::new("image.url.fetch", "the image behind the url", |ctx| {
+            let url = ctx.str_var("image_url")?;
+            let base = ctx.target.base_url.as_str().trim_end_matches('/');
+            if !url.starts_with(base) {
+                return Err("the image URL is not on the target's host".to_owned());
+            }
+            Ok(RequestSpec::get(url.to_owned()))
+        })
+        .needs("image_url"),
+    );
+    let body = json!({"model": o.image_b64_model.0, "prompt": words(rng, 2),
+                      "size": format!("{}x{}", rng.gen_range(3..99), rng.gen_range(3..99))});
+    steps.push(Step::new(
+        "image.generate.bad-size-400",
+        "size the model refuses",
+        move |ctx| {
+            Ok(RequestSpec::post("/v1/images/generations")
+                .auth(api_key(ctx)?)
+                .json(body.clone()))
+        },
+    ));
+}
+
+/// Audio translation, each response format; then validation errors.
+fn translation_steps(
+    rng: &mut SmallRng,
+    draws: &mut TestRunner,
+    o: &SequenceOptions,
+    steps: &mut Vec<Step>,
+) {
+    let wav = crate::generators::media::wav(rng.gen_range(200..900));
+    let model = o.translation_model.clone();
+    for format in ["json", "text", "srt", "verbose_json", "vtt"] {
+        let (wav, model) = (wav.clone(), model.clone());
+        let id = format!("audio.translation.{}", format.replace('_', "-"));
+        steps.push(Step::new(&id, "translation", move |ctx| {
+            Ok(RequestSpec::post("/v1/audio/translations")
+                .auth(api_key(ctx)?)
+                .multipart(translation(
+                    &model,
+                    &wav,
+                    "speech.wav",
+                    &[("response_format", format)],
+                )))
+        }));
+    }
+    let (w, m) = (wav.clone(), model.clone());
+    let temperature = draw(draws, strategies::invalid_temperature(), 2.0).to_string();
+    steps.push(Step::new(
+        "audio.translation.temperature-400",
+        "temperature outside [0, 1]",
+        move |ctx| {
+            Ok(RequestSpec::post("/v1/audio/translations")
+                .auth(api_key(ctx)?)
+                .multipart(translation(
+                    &m,
+                    &w,
+                    "speech.wav",
+                    &[("temperature", &temperature)],
+                )))
+        },
+    ));
+    let (w, m) = (wav.clone(), model.clone());
+    steps.push(Step::new(
+        "audio.translation.extension-400",
+        "file extension not allowed",
+        move |ctx| {
+            Ok(RequestSpec::post("/v1/audio/translations")
+                .auth(api_key(ctx)?)
+                .multipart(translation(&m, &w, "speech.txt", &[])))
+        },
+    ));
+}
+
+/// Speech, in two formats; then an unknown voice.
+fn speech_steps(rng: &mut SmallRng, o: &SequenceOptions, steps: &mut Vec<Step>) {
+    let (speech_model, voices) = o.speech_model.clone();
+    for format in ["mp3", "wav"] {
+        let voice = pick(rng, &voices, "alloy".into());
+        let body = json!({"model": speech_model, "input": words(rng, 6),
+                          "voice": voice, "response_format": format});
+        steps.push(Step::new(
+            &format!("audio.speech.{format}"),
+            "speech",
+            move |ctx| {
+                Ok(RequestSpec::post("/v1/audio/speech")
+                    .auth(api_key(ctx)?)
+                    .json(body.clone()))
+            },
+        ));
+    }
+    let body = json!({"model": speech_model, "input": words(rng, 2),
+                      "voice": format!("voice-{}", alnum(rng, 6))});
+    steps.push(Step::new(
+        "audio.speech.voice-400",
+        "unknown voice",
+        move |ctx| {
+            Ok(RequestSpec::post("/v1/audio/speech")
+                .auth(api_key(ctx)?)
+                .json(body.clone()))
+        },
+    ));
+}
+
+/// Video: create, poll, complete, content; a failing task; an unknown id.
+fn video_steps(rng: &mut SmallRng, o: &SequenceOptions, steps: &mut Vec<Step>) {
+    let (video_model, seconds) = o.video_model.clone();
+    let secs = pick(rng, &seconds, 4).to_string();
+    let (vm, prompt) = (video_model.clone(), words(rng, 5));
+    steps.push(
+        Step::new(
+            "video.create",
+            "create a video task (multipart)",
+            move |ctx| {
+                Ok(RequestSpec::post("/v1/videos")
+                    .auth(api_key(ctx)?)
+                    .multipart(vec![
+                        Part::text("model", vm.clone()),
+                        Part::text("prompt", prompt.clone()),
+                        Part::text("seconds", secs.clone()),
+                    ]))
+            },
+        )
+        .capture("video_id", "/id"),
+    );
+    steps.push(
+        Step::new("video.poll.first", "poll right after create", |ctx| {
+            Ok(
+                RequestSpec::get(format!("/v1/videos/{}", ctx.str_var("video_id")?))
+                    .auth(api_key(ctx)?),
+            )
+        })
+        .needs("video_id"),
+    );
+    steps.push(
+        Step::new("video.poll.terminal", "poll until terminal", |ctx| {
+            Ok(
+                RequestSpec::get(format!("/v1/videos/{}", ctx.str_var("video_id")?))
+                    .auth(api_key(ctx)?),
+            )
+        })
+        .needs("video_id")
+        .poll()
+        .effect(Effect::in_response(
+            "complete the task",
+            "/status",
+            json!(VideoStatus::Completed.as_str()),
+        )),
+    );
+    steps.push(
+        Step::new("video.content", "the video's bytes", |ctx| {
+            Ok(
+                RequestSpec::get(format!("/v1/videos/{}/content", ctx.str_var("video_id")?))
+                    .auth(api_key(ctx)?),
+            )
+        })
+        .needs("video_id")
+        .after("video.poll.terminal"),
+    );
+    let body = json!({"model": video_model, "prompt": format!("{} [fail]", words(rng, 3))});
+    steps.push(
+        Step::new(
+            "video.create.json-failing",
+            "a task that fails (JSON body)",
+            move |ctx| {
+                Ok(RequestSpec::post("/v1/videos")
+                    .auth(api_key(ctx)?)
+                    .json(body.clone()))
+            },
+        )
+        .capture("failing_id", "/id"),
+    );
+    steps.push(
+        Step::new(
+            "video.content.not-completed-400",
+            "content of a queued task",
+            |ctx| {
+                Ok(
+                    RequestSpec::get(format!("/v1/videos/{}/content", ctx.str_var("failing_id")?))
+                        .auth(api_key(ctx)?),
+                )
+            },
+        )
+        .needs("failing_id"),
+    );
+    steps.push(
+        Step::new("video.poll.failed", "poll the failing task", |ctx| {
+            Ok(
+                RequestSpec::get(format!("/v1/videos/{}", ctx.str_var("failing_id")?))
+                    .auth(api_key(ctx)?),
+            )
+        })
+        .needs("failing_id")
+        .poll(),
+    );
+    let unknown_task = format!("task_{}", alnum(rng, 32));
+    steps.push(Step::new(
+        "video.poll.unknown-id-404",
+        "unknown task id",
+        move |ctx| Ok(RequestSpec::get(format!("/v1/videos/{unknown_task}")).auth(api_key(ctx)?)),
+    ));
 }
 
 /// Streamed answers (D-STREAM): speech as SSE, a model that may not stream speech, a streamed
@@ -504,11 +521,31 @@ fn key_steps(rng: &mut SmallRng, draws: &mut TestRunner, steps: &mut Vec<Step>) 
         })
         .capture("key_before", "/data"),
     );
-    let put = |ctx: &Ctx<'_>, overrides: Value| -> Result<RequestSpec, String> {
-        Ok(RequestSpec::put("/api/token/")
+    key_update_steps(draws, steps);
+    key_status_steps(rng, steps);
+    key_access_steps(rng, steps);
+    key_restore_steps(steps);
+}
+
+/// A full update of the key: its record as read before the run, with `overrides`.
+fn put(ctx: &Ctx<'_>, overrides: Value) -> Result<RequestSpec, String> {
+    Ok(RequestSpec::put("/api/token/")
+        .auth(access_token(ctx)?)
+        .json(full_record(ctx, overrides)?))
+}
+
+/// A `?status_only=1` update of the key to `status`.
+fn status_only(status: i64) -> impl Fn(&Ctx<'_>) -> Result<RequestSpec, String> {
+    move |ctx: &Ctx<'_>| -> Result<RequestSpec, String> {
+        Ok(RequestSpec::put("/api/token/?status_only=1")
             .auth(access_token(ctx)?)
-            .json(full_record(ctx, overrides)?))
-    };
+            .json(json!({"id": ctx.key_id()?, "status": status})))
+    }
+}
+
+/// Updates: a valid name, names too long in characters and in bytes, a status without
+/// `status_only`.
+fn key_update_steps(draws: &mut TestRunner, steps: &mut Vec<Step>) {
     let name = format!(
         "gc-{}",
         draw(draws, strategies::ascii_name(), String::new())
@@ -549,21 +586,19 @@ fn key_steps(rng: &mut SmallRng, draws: &mut TestRunner, steps: &mut Vec<Step>) 
         Step::new(
             "token.update.status-without-status-only",
             "status 2 in the body, no status_only",
-            move |ctx| put(ctx, json!({"name": name, "status": 2})),
+            move |ctx| put(ctx, json!({"name": name, "status": KEY_STATUS_DISABLED})),
         )
         .needs("key_before"),
     );
-    let status_only = |status: i64| {
-        move |ctx: &Ctx<'_>| -> Result<RequestSpec, String> {
-            Ok(RequestSpec::put("/api/token/?status_only=1")
-                .auth(access_token(ctx)?)
-                .json(json!({"id": ctx.key_id()?, "status": status})))
-        }
-    };
+}
+
+/// `status_only` updates: enable, disable (read back), a request with the disabled key, enable
+/// again.
+fn key_status_steps(rng: &mut SmallRng, steps: &mut Vec<Step>) {
     steps.push(Step::new(
         "token.update.status-only-enable",
         "enable",
-        status_only(1),
+        status_only(KEY_STATUS_ENABLED),
     ));
     // The disabled-key request below runs only after this step disabled the key, as read back
     // with `GET /api/token/{id}`; a target that acknowledges the write and does not apply it is
@@ -572,7 +607,7 @@ fn key_steps(rng: &mut SmallRng, draws: &mut TestRunner, steps: &mut Vec<Step>) 
         Step::new(
             "token.update.status-only-disable",
             "disable",
-            status_only(2),
+            status_only(KEY_STATUS_DISABLED),
         )
         .effect(Effect::read_back(
             "disable the key",
@@ -581,7 +616,7 @@ fn key_steps(rng: &mut SmallRng, draws: &mut TestRunner, steps: &mut Vec<Step>) 
                     .auth(access_token(ctx)?))
             },
             "/data/status",
-            json!(2),
+            json!(KEY_STATUS_DISABLED),
         )),
     );
     let prompt = words(rng, 3);
@@ -600,8 +635,12 @@ fn key_steps(rng: &mut SmallRng, draws: &mut TestRunner, steps: &mut Vec<Step>) 
     steps.push(Step::new(
         "token.update.status-only-reenable",
         "enable again",
-        status_only(1),
+        status_only(KEY_STATUS_ENABLED),
     ));
+}
+
+/// Access-token refusals: an unknown access token, and the token without `New-Api-User`.
+fn key_access_steps(rng: &mut SmallRng, steps: &mut Vec<Step>) {
     let wrong = alnum(rng, 32);
     steps.push(
         Step::new(
@@ -632,9 +671,12 @@ fn key_steps(rng: &mut SmallRng, draws: &mut TestRunner, steps: &mut Vec<Step>) 
         )
         .needs("key_before"),
     );
-    // Restore: every field as it was, then the status.
+}
+
+/// Restore: every field as it was, then the status.
+fn key_restore_steps(steps: &mut Vec<Step>) {
     steps.push(
-        Step::new("token.restore", "the key as it was", move |ctx| {
+        Step::new("token.restore", "the key as it was", |ctx| {
             put(ctx, json!({}))
         })
         .needs("key_before"),
@@ -648,7 +690,7 @@ fn key_steps(rng: &mut SmallRng, draws: &mut TestRunner, steps: &mut Vec<Step>) 
                     .var("key_before")?
                     .get("status")
                     .cloned()
-                    .unwrap_or(json!(1));
+                    .unwrap_or(json!(KEY_STATUS_ENABLED));
                 Ok(RequestSpec::put("/api/token/?status_only=1")
                     .auth(access_token(ctx)?)
                     .json(json!({"id": ctx.key_id()?, "status": status})))

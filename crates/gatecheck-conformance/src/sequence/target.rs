@@ -1,9 +1,10 @@
 //! Targets for a sequence: a URL with credentials, an embedded mock, or a served mock whose
 //! demo credentials are read from its control API.
 
-use crate::client::{Auth, Client, RequestSpec, Target};
+use crate::client::{Auth, Client, RequestSpec};
 use crate::config::TargetMode;
 use crate::redact::Secret;
+use crate::target::Target;
 use gatecheck_schemas::rules::health::{parse_signature, MockSignature, HEALTH_PATH};
 use gatecheck_schemas::types::{Account, KeyRecord, KEY_STATUS_ENABLED};
 

@@ -83,7 +83,10 @@ impl Recorded {
             // should it not, nothing of it is kept.
             self.outcome = serde_json::from_value(redacted).unwrap_or_else(|_| {
                 NormalizedOutcome::NotAnswered {
-                    not_answered: format!("{} (the response held a secret)", crate::REDACTED),
+                    not_answered: format!(
+                        "{} (the response held a secret)",
+                        crate::redact::REDACTED
+                    ),
                 }
             });
         }

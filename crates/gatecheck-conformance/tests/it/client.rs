@@ -203,7 +203,7 @@ async fn endless_server() -> String {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn endless_bodies_stay_within_one_memory_budget() {
     let base = endless_server().await;
-    let budget = gatecheck_conformance::MemoryBudget::new(8 << 20);
+    let budget = gatecheck_conformance::internals::MemoryBudget::new(8 << 20);
     let c = Client::new(ClientConfig {
         timeout: Duration::from_secs(20),
         max_body_bytes: 4 << 20,

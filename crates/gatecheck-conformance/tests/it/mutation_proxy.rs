@@ -5,7 +5,7 @@ use super::planted::Bug;
 use base64::engine::general_purpose::STANDARD;
 use base64::Engine as _;
 use bytes::Bytes;
-use gatecheck_conformance::known_capabilities;
+use gatecheck_conformance::internals::known_capabilities;
 use gatecheck_schemas::rules::media::crc32_ieee;
 use gatecheck_schemas::rules::token::{self, MSG_NAME_TOO_LONG_NEW_API};
 use http::{Request, Response, StatusCode};

@@ -300,7 +300,7 @@ pub(crate) fn planted() -> Vec<(Bug, &'static str, Status, &'static str)> {
             Bug::NoRequestId,
             "v1.request-id-header",
             Status::Deviation,
-            "D-ERR X-Oneapi-Request-Id",
+            "D-ERR REQUEST_ID_HEADER (X-Oneapi-Request-Id)",
         ),
         (
             Bug::TextIsJson,

@@ -3,11 +3,12 @@
 //! key), in order with the last repeating, and answers 599 naming the closest recorded request
 //! to one it does not hold. A recording of another format version is refused.
 
+use gatecheck_conformance::internals::wav;
 use gatecheck_conformance::recording::{
     Recorder, RecorderConfig, Recording, RecordingError, ReplayServer, Substitutions,
     UNMATCHED_STATUS,
 };
-use gatecheck_conformance::{wav, Auth, Client, ClientConfig, Part, RequestSpec, Secret, Target};
+use gatecheck_conformance::{Auth, Client, ClientConfig, Part, RequestSpec, Secret, Target};
 use gatecheck_mock::MockServer;
 use serde_json::json;
 use std::path::Path;

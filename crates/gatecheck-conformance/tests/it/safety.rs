@@ -169,11 +169,11 @@ async fn transient_errors_are_retried_with_backoff() {
 #[tokio::test]
 async fn shards_split_the_checks_without_overlap() {
     let base = RunnerConfig::new("http://127.0.0.1:1".parse().expect("url"));
-    let all = gatecheck_conformance::select_checks(&base).expect("all");
+    let all = gatecheck_conformance::internals::select_checks(&base).expect("all");
     let mut union = Vec::new();
     for k in 1..=3 {
         let c = base.clone().with_shard(Shard { index: k, count: 3 });
-        union.extend(gatecheck_conformance::select_checks(&c).expect("shard"));
+        union.extend(gatecheck_conformance::internals::select_checks(&c).expect("shard"));
     }
     union.sort();
     assert_eq!(union, all);

@@ -108,7 +108,7 @@ fn multipart(
 
 /// Cases only a mock can show (fixture keys, the control API), after the standard sequence.
 fn extras() -> Vec<Step> {
-    let wav = gatecheck_conformance::wav(300);
+    let wav = gatecheck_conformance::internals::wav(300);
     let wav_part = |name: &str| Part::file("file", name, "audio/wav", wav.clone());
     let image =
         |model: &str| json!({"model": model, "prompt": "a lighthouse", "size": "1024x1024"});

@@ -156,7 +156,7 @@ async fn diarized_transcription_streams_have_valid_segments() {
     use gatecheck_mock::StreamScript;
     use serde_json::json;
     // The runner knows the model's capabilities as `--capabilities` would tell it.
-    let mut caps = gatecheck_conformance::known_capabilities();
+    let mut caps = gatecheck_conformance::internals::known_capabilities();
     let base = caps["gpt-4o-mini-transcribe"].clone();
     caps.insert("gpt-4o-transcribe-diarize".into(), base);
     let run = |server: &MockServer| {

@@ -148,3 +148,7 @@ pub fn mask_key(key: &str) -> String {
         ),
     }
 }
+
+/// The header that names the account next to an access token on `/api/token/*`
+/// (`New-Api-User: <id>`), lowercase as HTTP/2 writes it.
+pub const NEW_API_USER_HEADER: &str = "new-api-user";

@@ -34,3 +34,6 @@ pub fn utc_parts(secs: i64) -> (i64, i64, i64, i64, i64, i64) {
     let (y, m, d) = civil_from_days(days);
     (y, m, d, rem / 3600, rem % 3600 / 60, rem % 60)
 }
+
+/// The header every answer carries its request id in (the id begins with the UTC date and time).
+pub const REQUEST_ID_HEADER: &str = "x-oneapi-request-id";

@@ -560,6 +560,25 @@ pub fn check_transition(prev: &VideoTask, next: &VideoTask) -> Result<(), Violat
     Ok(())
 }
 
+/// The status words other gateways write for a video task that is still running, beside
+/// new-api's own `queued` and `in_progress`.
+pub const FOREIGN_PENDING_STATUSES: [&str; 2] = ["processing", "pending"];
+
+/// Whether a polled status word means the video task is still running (a poller keeps
+/// polling): `queued`, `in_progress`, or one of [`FOREIGN_PENDING_STATUSES`].
+///
+/// ```
+/// use gatecheck_schemas::rules::video::is_pending_status;
+/// assert!(is_pending_status("in_progress") && is_pending_status("pending"));
+/// assert!(!is_pending_status("completed") && !is_pending_status("SUCCESS"));
+/// ```
+pub fn is_pending_status(word: &str) -> bool {
+    [VideoStatus::Queued, VideoStatus::InProgress]
+        .iter()
+        .any(|s| s.as_str() == word)
+        || FOREIGN_PENDING_STATUSES.contains(&word)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -165,9 +165,9 @@ pub fn run(args: CheckArgs) -> u8 {
 
 fn list(format: &str) -> anyhow::Result<String> {
     Ok(match format {
-        "text" => gatecheck_conformance::text_list(),
-        "markdown" | "md" => gatecheck_conformance::markdown_table(),
-        "json" => serde_json::to_string_pretty(&gatecheck_conformance::catalog())? + "\n",
+        "text" => gatecheck_conformance::internals::text_list(),
+        "markdown" | "md" => gatecheck_conformance::internals::markdown_table(),
+        "json" => serde_json::to_string_pretty(&gatecheck_conformance::all_checks())? + "\n",
         other => bail!("unknown --format {other:?}: expected text, markdown or json"),
     })
 }
@@ -252,11 +252,11 @@ fn config(args: &CheckArgs, base_url: &str) -> anyhow::Result<RunnerConfig> {
         let text =
             std::fs::read_to_string(p).with_context(|| format!("reading {}", p.display()))?;
         c.capabilities = Some(
-            gatecheck_conformance::parse_capabilities(&text)
+            gatecheck_conformance::internals::parse_capabilities(&text)
                 .with_context(|| format!("{}: not a capabilities file", p.display()))?,
         );
     }
-    gatecheck_conformance::select_checks(&c)?;
+    gatecheck_conformance::internals::select_checks(&c)?;
     Ok(c)
 }
 
@@ -298,7 +298,7 @@ pub(crate) async fn run_async(args: CheckArgs) -> u8 {
         "gatecheck check: {} (seed {seed}; replay with --seed {seed})",
         config.target.base_url
     );
-    let total = gatecheck_conformance::select_checks(&config)
+    let total = gatecheck_conformance::internals::select_checks(&config)
         .map(|v| v.len())
         .unwrap_or(0);
     let mut runner = Runner::new(config.clone());

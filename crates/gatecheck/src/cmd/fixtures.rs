@@ -66,7 +66,7 @@ async fn pull_cmd(args: PullArgs) -> anyhow::Result<u8> {
             let text = std::fs::read_to_string(path)
                 .with_context(|| format!("reading {}", path.display()))?;
             Some(
-                gatecheck_conformance::parse_capabilities(&text)
+                gatecheck_conformance::internals::parse_capabilities(&text)
                     .with_context(|| format!("invalid capabilities file {}", path.display()))?,
             )
         }

@@ -3,7 +3,7 @@
 
 use super::writer::Html;
 use super::{anchor, pair, pre_copy};
-use crate::checks::{status_text, Evidence};
+use crate::evidence::{status_text, Evidence};
 use crate::report::CheckResult;
 
 /// One failure, deviation or error: the rule, what was expected and seen, the request as

@@ -4,7 +4,8 @@
 use super::{chromium, dom_text, dump_dom, temp_dir};
 use crate::mutation_proxy::start_proxy;
 use crate::planted::Bug;
-use gatecheck_conformance::{known_capabilities, Runner, Status};
+use gatecheck_conformance::internals::known_capabilities;
+use gatecheck_conformance::{Runner, Status};
 use gatecheck_mock::{ClockMode, Fixtures, MockServer};
 
 /// A video model whose name would mark the page (`data-pwned`) if the report let it run.
