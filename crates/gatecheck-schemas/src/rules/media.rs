@@ -212,6 +212,13 @@ pub fn wav_header(data_len: u32, rate: u32) -> [u8; 44] {
     h
 }
 
+/// The longest image or video prompt the service takes, in characters (`prompt` of
+/// `POST /v1/videos`, `/v1/images/generations` and `/v1/images/edits`).
+pub const MAX_PROMPT_CHARS: usize = 32_000;
+
+/// The longest `input` of `POST /v1/audio/speech`, in characters (the shortest is 1).
+pub const MAX_SPEECH_INPUT_CHARS: usize = 4096;
+
 #[cfg(test)]
 mod tests {
     use super::*;
