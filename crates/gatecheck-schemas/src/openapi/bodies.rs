@@ -345,7 +345,7 @@ pub(super) fn jimeng_request() -> Value {
 
 /// How the fields of `POST /v1/videos` are sent.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum VideoBody {
+enum VideoBody {
     /// `application/json`: `seconds` as a string or an integer.
     Json,
     /// `application/x-www-form-urlencoded`: every field is text.
@@ -354,8 +354,21 @@ pub(super) enum VideoBody {
     Multipart,
 }
 
+/// The request body of `POST /v1/videos` (and of new-api's unified route): multipart, form or
+/// JSON, the same fields.
+pub(super) fn video_request_body() -> Value {
+    json!({
+        "required": true,
+        "content": {
+            "multipart/form-data": { "schema": video_request(VideoBody::Multipart) },
+            "application/x-www-form-urlencoded": { "schema": video_request(VideoBody::Form) },
+            "application/json": { "schema": video_request(VideoBody::Json) }
+        }
+    })
+}
+
 /// The fields of `POST /v1/videos`, sent as `body`.
-pub(super) fn video_request(body: VideoBody) -> Value {
+fn video_request(body: VideoBody) -> Value {
     let branches = models_with(|c| c.video.as_ref())
         .into_iter()
         .map(|(id, cap)| {

@@ -1,7 +1,7 @@
 //! The operations of new-api's task routes that the spec names without describing
 //! (DECISIONS D-TASK): the unified video routes and remix.
 
-use super::bodies::{self, VideoBody};
+use super::bodies;
 use super::response::json_response;
 use super::schema_ref;
 use serde_json::{json, Value};
@@ -78,14 +78,7 @@ fn unified(operation_id: &str) -> Option<Value> {
                 "Create a video task on new-api's unified route.",
                 task_responses(ok, &[], &errors),
             );
-            op["requestBody"] = json!({
-                "required": true,
-                "content": {
-                    "multipart/form-data": { "schema": bodies::video_request(VideoBody::Multipart) },
-                    "application/x-www-form-urlencoded": { "schema": bodies::video_request(VideoBody::Form) },
-                    "application/json": { "schema": bodies::video_request(VideoBody::Json) }
-                }
-            });
+            op["requestBody"] = bodies::video_request_body();
             op
         }
         "getVideoGeneration" => {

@@ -6,7 +6,7 @@ use super::build::{
     responses, task_id, text_param, with_event_stream, with_links, MODEL_BODY_ERRORS,
     MODEL_READ_ERRORS, NOT_ROUTED_BY_NEW_API,
 };
-use crate::openapi::bodies::{self, VideoBody};
+use crate::openapi::bodies;
 use crate::openapi::response::json_response;
 use crate::openapi::schema_ref;
 use crate::rules::catalog::{MAX_PAGE, MAX_PAGE_SIZE};
@@ -85,14 +85,7 @@ pub(super) fn video(operation_id: &str) -> Option<Value> {
                 "video",
                 responses(vec![("200", ok)], MODEL_BODY_ERRORS),
             );
-            op["requestBody"] = json!({
-                "required": true,
-                "content": {
-                    "multipart/form-data": { "schema": bodies::video_request(VideoBody::Multipart) },
-                    "application/x-www-form-urlencoded": { "schema": bodies::video_request(VideoBody::Form) },
-                    "application/json": { "schema": bodies::video_request(VideoBody::Json) }
-                }
-            });
+            op["requestBody"] = bodies::video_request_body();
             op
         }
         "listVideos" => {
