@@ -7,7 +7,7 @@
 //! decode as JSON, and the decoded value must match the `contentSchema`.
 
 use crate::schemas::{self, names};
-use crate::validate::Violation;
+use crate::violation::Violation;
 use jsonschema::{Draft, Validator};
 use serde_json::Value;
 use std::sync::LazyLock;

@@ -1,23 +1,45 @@
-//! The contract of a new-api model-access service, as code.
+//! The contract of a new-api model-access service, as code: what a body must look like, how
+//! the service behaves, and the OpenAPI document of every route.
 //!
+//! The gatecheck mock answers from this crate and the conformance runner judges a target with
+//! it, so the two cannot drift apart. It depends on no other gatecheck crate.
+//!
+//! # A first example
+//!
+//! Validate a body against its resource schema; each broken rule comes back with its JSON
+//! pointer, its keyword and a message:
+//!
+//! ```
+//! use serde_json::json;
+//!
+//! let task = json!({"id": "t1", "object": "video", "model": "sora-2",
+//!                   "status": "running", "progress": 101});
+//! let err = gatecheck_schemas::validate("video-task", &task).unwrap_err();
+//! assert!(err.violations().iter().any(|v| v.instance_path == "/progress"));
+//! ```
+//!
+//! # The names you need
+//!
+//! - [`validate`](validate()) / [`is_valid`], by resource name ([`names`], [`schema_names`]),
+//!   reporting a [`ValidationError`] of [`Violation`]s; [`bundled`] gives one self-contained
+//!   schema for other tools.
 //! - [`types`]: serde types for every resource and request.
+//! - [`rules`]: the behaviour model (limits, header names, state edges, answers) that the mock
+//!   and the runner both call; every spec constant lives there once.
 //! - [`Profile`]: the `documented` and `new-api` behaviour profiles.
-//! - [`json`]: fast JSON writers for the hottest records, byte-identical to `serde_json`.
-//! - [`decisions`]: every contract decision as data (the rows of `docs/DECISIONS.md`).
-//! - [`rules`]: the one behaviour model that both the mock's logic and the runner's oracle use.
-//! - [`validate`]: validation of JSON bodies against the JSON Schemas in `schemas/` (embedded,
-//!   compiled once), by resource name ([`schema_names`], [`names`]); [`bundled`] gives a
-//!   resource's schema as one self-contained document.
-//! - [`openapi()`]: the OpenAPI 3.1 document of every route (also committed as
-//!   `schemas/openapi.json`), generated from the route table [`routes`] that the mock
-//!   dispatches on; [`openapi::check`] judges an answer against it.
-//! - `arbitrary` (feature `arbitrary`): proptest strategies for the typed resources.
-//! - `multipart` (feature `multipart`): `multipart/form-data` bodies read as the service
-//!   reads them.
+//! - [`openapi()`]: the OpenAPI 3.1 document (committed as `schemas/openapi.json`), built from
+//!   the route table [`routes`]; [`openapi::check`] judges an answer against it.
 //!
-//! Validation ([`validate`], [`is_valid`], [`bundled`], [`openapi::check`]) is the `validate`
-//! feature, on by default. Without it the crate does not depend on `jsonschema`: the mock
-//! (which only needs the types and the rules) and the fuzz targets build without it.
+//! Further modules serve the other gatecheck crates: [`decisions`] (the rows of
+//! `docs/DECISIONS.md` as data), [`json`] (fast writers for the hottest records), [`sse`]
+//! (event streams), `arbitrary` (feature `arbitrary`: proptest strategies) and `multipart`
+//! (feature `multipart`: `multipart/form-data` bodies read as the service reads them).
+//!
+//! # Features
+//!
+//! Validation ([`validate`](validate()), [`is_valid`], [`bundled`], [`openapi::check`]) is the
+//! `validate` feature, on by default. Without it the crate does not depend on `jsonschema`:
+//! the mock (which only needs the types and the rules) and the fuzz targets build without it.
 
 #[cfg(feature = "arbitrary")]
 pub mod arbitrary;
@@ -41,6 +63,8 @@ pub mod sse;
 pub mod types;
 #[cfg(feature = "validate")]
 mod validate;
+#[cfg(feature = "validate")]
+mod violation;
 
 pub use openapi::{openapi, openapi_json};
 #[cfg(feature = "validate")]
@@ -50,4 +74,6 @@ pub use profile::{Profile, UnknownProfile};
 pub use registry::bundled;
 pub use schemas::{names, schema, schema_names, COMMON_DEFS, SCHEMA_BASE_URI};
 #[cfg(feature = "validate")]
-pub use validate::{is_valid, validate, ValidationError, Violation, MAX_VIOLATIONS};
+pub use validate::{is_valid, validate};
+#[cfg(feature = "validate")]
+pub use violation::{ValidationError, Violation, MAX_VIOLATIONS};

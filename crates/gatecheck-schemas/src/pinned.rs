@@ -7,7 +7,8 @@
 //! decision, which the deviation checks judge. [`validate_pinned`] reads the instance that way
 //! before validating it.
 
-use crate::validate::{validate, ValidationError};
+use crate::validate::validate;
+use crate::violation::ValidationError;
 use serde_json::{Map, Value};
 
 /// Validates `instance` against resource schema `name` as the spec pins it: members whose

@@ -2,7 +2,7 @@
 //! schemas for tools outside gatecheck.
 
 use crate::schemas::{self, rewrite_refs, RefTarget, DOCUMENTS};
-use crate::validate::ValidationError;
+use crate::violation::ValidationError;
 use jsonschema::{Draft, Registry};
 use serde_json::{Map, Value};
 use std::collections::BTreeSet;

@@ -4,6 +4,7 @@
 //! `x-gatecheck-catalog` note: a deployment's catalog can list other models.
 
 use super::{schema_ref, to_component};
+use crate::rules::media::{MAX_PROMPT_CHARS, MAX_SPEECH_INPUT_CHARS};
 use crate::schemas::{self, names};
 use crate::types::ModelCapabilities;
 use serde_json::{json, Map, Value};
@@ -11,12 +12,6 @@ use std::sync::LazyLock;
 
 /// The fixture catalog's capabilities, in file order.
 const CAPABILITIES: &str = include_str!("../../fixtures/capabilities.json");
-
-/// The longest image or video prompt the service takes (characters).
-pub(super) const MAX_PROMPT: u64 = 32_000;
-
-/// The longest speech input (characters).
-pub(super) const MAX_SPEECH_INPUT: u64 = 4096;
 
 /// The note on every catalog-derived enum.
 const CATALOG_NOTE: &str = "Models and their options from the fixture catalog (fixtures/capabilities.json), as the mock serves them. A deployment's catalog can differ: its models are listed by GET /api/models, and a model it does not serve is refused with 400 (500 `invalid_request` on audio and image routes of the new-api profile) or 403 when the key may not use it.";
@@ -103,7 +98,7 @@ fn one_of(branches: Vec<Value>) -> Value {
 }
 
 /// Text that is not blank (the service trims before checking).
-fn non_blank(max: u64) -> Value {
+fn non_blank(max: usize) -> Value {
     json!({ "type": "string", "minLength": 1, "maxLength": max, "pattern": "\\S" })
 }
 
@@ -121,7 +116,7 @@ pub(super) fn speech_request() -> Value {
                 p.insert("model".into(), model_const(id));
                 p.insert(
                     "input".into(),
-                    json!({ "type": "string", "minLength": 1, "maxLength": MAX_SPEECH_INPUT }),
+                    json!({ "type": "string", "minLength": 1, "maxLength": MAX_SPEECH_INPUT_CHARS }),
                 );
                 p.insert(
                     "voice".into(),
@@ -155,7 +150,7 @@ pub(super) fn image_request() -> Value {
         .map(|(id, cap)| {
             resource_with(names::IMAGE_REQUEST, |p| {
                 p.insert("model".into(), model_const(id));
-                p.insert("prompt".into(), non_blank(MAX_PROMPT));
+                p.insert("prompt".into(), non_blank(MAX_PROMPT_CHARS));
                 p.insert(
                     "size".into(),
                     json!({ "type": "string", "enum": cap.sizes, "pattern": "^[1-9][0-9]*x[1-9][0-9]*$" }),
@@ -229,7 +224,7 @@ fn image_edit_branch(model: &str, sizes: &[String]) -> Value {
             "mask".into(),
             png("Optional PNG: its fully transparent pixels mark where to edit."),
         );
-        p.insert("prompt".into(), non_blank(MAX_PROMPT));
+        p.insert("prompt".into(), non_blank(MAX_PROMPT_CHARS));
         p.insert(
             "n".into(),
             json!({ "description": "Images to make, 1 to 10 (default 1, also when empty), as text; surrounding spaces, a `+` and leading zeros are read as a number is.",
@@ -350,7 +345,7 @@ pub(super) fn jimeng_request() -> Value {
 
 /// How the fields of `POST /v1/videos` are sent.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum VideoBody {
+enum VideoBody {
     /// `application/json`: `seconds` as a string or an integer.
     Json,
     /// `application/x-www-form-urlencoded`: every field is text.
@@ -359,8 +354,21 @@ pub(super) enum VideoBody {
     Multipart,
 }
 
+/// The request body of `POST /v1/videos` (and of new-api's unified route): multipart, form or
+/// JSON, the same fields.
+pub(super) fn video_request_body() -> Value {
+    json!({
+        "required": true,
+        "content": {
+            "multipart/form-data": { "schema": video_request(VideoBody::Multipart) },
+            "application/x-www-form-urlencoded": { "schema": video_request(VideoBody::Form) },
+            "application/json": { "schema": video_request(VideoBody::Json) }
+        }
+    })
+}
+
 /// The fields of `POST /v1/videos`, sent as `body`.
-pub(super) fn video_request(body: VideoBody) -> Value {
+fn video_request(body: VideoBody) -> Value {
     let branches = models_with(|c| c.video.as_ref())
         .into_iter()
         .map(|(id, cap)| {
@@ -373,7 +381,7 @@ pub(super) fn video_request(body: VideoBody) -> Value {
             };
             resource_with(names::VIDEO_CREATE_REQUEST, |p| {
                 p.insert("model".into(), model_const(id));
-                p.insert("prompt".into(), non_blank(MAX_PROMPT));
+                p.insert("prompt".into(), non_blank(MAX_PROMPT_CHARS));
                 let mut seconds = seconds;
                 seconds["description"] =
                     json!(format!("Duration in seconds; default {}.", cap.default_seconds));

@@ -1,7 +1,7 @@
 //! The operations of new-api's task routes that the spec names without describing
 //! (DECISIONS D-TASK): the unified video routes and remix.
 
-use super::bodies::{self, VideoBody};
+use super::bodies;
 use super::response::json_response;
 use super::schema_ref;
 use serde_json::{json, Value};
@@ -42,27 +42,43 @@ fn task_op(id: &str, summary: &str, responses: Value) -> Value {
 
 /// The operation of `operation_id` among the task routes, `None` for any other id.
 pub(super) fn operation(operation_id: &str) -> Option<Value> {
+    unified(operation_id).or_else(|| provider(operation_id))
+}
+
+/// [`KEY_ERRORS`] and `extra`.
+fn key_errors_and(extra: &[&'static str]) -> Vec<&'static str> {
+    KEY_ERRORS.iter().chain(extra).copied().collect()
+}
+
+/// A required JSON request body of the given schema.
+fn json_body(schema: Value) -> Value {
+    json!({ "required": true, "content": { "application/json": { "schema": schema } } })
+}
+
+/// A 400 that is either the `/v1` error or new-api's task error.
+fn v1_or_task_error(description: &str) -> Value {
+    json_response(
+        description,
+        json!({ "anyOf": [schema_ref("V1Error"), schema_ref("TaskError")] }),
+    )
+}
+
+/// new-api's unified video routes and remix (DECISIONS D-TASK-1 to D-TASK-4).
+fn unified(operation_id: &str) -> Option<Value> {
     let op = match operation_id {
         "createVideoGeneration" => {
             let ok = json_response(
                 "The OpenAI-style video object of the new task (status `queued`, progress 0), as `POST /v1/videos` answers it (DECISIONS D-TASK-1).",
                 schema_ref("VideoTask"),
             );
-            let mut errors: Vec<&str> = KEY_ERRORS.to_vec();
-            errors.extend(["400:BadRequest", "413:PayloadTooLarge", "500:ServerError"]);
+            let errors =
+                key_errors_and(&["400:BadRequest", "413:PayloadTooLarge", "500:ServerError"]);
             let mut op = task_op(
                 operation_id,
                 "Create a video task on new-api's unified route.",
                 task_responses(ok, &[], &errors),
             );
-            op["requestBody"] = json!({
-                "required": true,
-                "content": {
-                    "multipart/form-data": { "schema": bodies::video_request(VideoBody::Multipart) },
-                    "application/x-www-form-urlencoded": { "schema": bodies::video_request(VideoBody::Form) },
-                    "application/json": { "schema": bodies::video_request(VideoBody::Json) }
-                }
-            });
+            op["requestBody"] = bodies::video_request_body();
             op
         }
         "getVideoGeneration" => {
@@ -70,8 +86,7 @@ pub(super) fn operation(operation_id: &str) -> Option<Value> {
                 "The task record in new-api's envelope: upper-case status, progress `NN%`, `result_url` once `SUCCESS` (DECISIONS D-TASK-2).",
                 schema_ref("TaskEnvelope"),
             );
-            let mut errors: Vec<&str> = KEY_ERRORS.to_vec();
-            errors.push("500:ServerError");
+            let errors = key_errors_and(&["500:ServerError"]);
             let mut op = task_op(
                 operation_id,
                 "Fetch a task as new-api's task record.",
@@ -85,8 +100,7 @@ pub(super) fn operation(operation_id: &str) -> Option<Value> {
                 "The new task, from a completed one: the video object with `remixed_from_video_id` (DECISIONS D-TASK-4).",
                 schema_ref("VideoTask"),
             );
-            let mut errors: Vec<&str> = KEY_ERRORS.to_vec();
-            errors.extend(["413:PayloadTooLarge", "500:ServerError"]);
+            let errors = key_errors_and(&["413:PayloadTooLarge", "500:ServerError"]);
             let mut op = task_op(
                 operation_id,
                 "Remix a completed video task.",
@@ -97,33 +111,33 @@ pub(super) fn operation(operation_id: &str) -> Option<Value> {
                 "description": "The `id` of a completed task of the key's user.",
                 "schema": { "type": "string" }
             }]);
-            op["requestBody"] = json!({
-                "required": true,
-                "content": { "application/json": { "schema": schema_ref("VideoRemixRequest") } }
-            });
+            op["requestBody"] = json_body(schema_ref("VideoRemixRequest"));
             op
         }
+        _ => return None,
+    };
+    Some(op)
+}
+
+/// The provider routes new-api relays: Kling and Jimeng (DECISIONS D-TASK-6, D-TASK-7).
+fn provider(operation_id: &str) -> Option<Value> {
+    let op = match operation_id {
         "createKlingText2Video" | "createKlingImage2Video" => {
             let ok = json_response(
                 "new-api's create object (not Kling's `{code, data:{task_id}}`): the public `task_` id as `id` and `task_id`, `object:video`, the model, `queued`, progress 0, `created_at` (DECISIONS D-TASK-6).",
                 schema_ref("VideoTask"),
             );
-            let mut errors: Vec<&str> = KEY_ERRORS.to_vec();
-            errors.extend(["413:PayloadTooLarge", "500:ServerError"]);
+            let errors = key_errors_and(&["413:PayloadTooLarge", "500:ServerError"]);
             let mut responses = task_responses(ok, &[], &errors);
-            responses["400"] = json_response(
+            responses["400"] = v1_or_task_error(
                 "A body that is not a JSON object, no model or an unknown one (the `/v1` error), or new-api's task error (a blank prompt, a duration the model lacks).",
-                json!({ "anyOf": [schema_ref("V1Error"), schema_ref("TaskError")] }),
             );
             let mut op = task_op(
                 operation_id,
                 "Create a Kling video task through new-api (the body is Kling's; an `image` makes it image to video).",
                 responses,
             );
-            op["requestBody"] = json!({
-                "required": true,
-                "content": { "application/json": { "schema": bodies::kling_request() } }
-            });
+            op["requestBody"] = json_body(bodies::kling_request());
             op
         }
         "getKlingText2Video" | "getKlingImage2Video" => {
@@ -131,8 +145,7 @@ pub(super) fn operation(operation_id: &str) -> Option<Value> {
                 "The task record in new-api's envelope; `data.data` is Kling's own task (`task_status` submitted, processing, succeed, failed) (DECISIONS D-TASK-6).",
                 schema_ref("TaskEnvelope"),
             );
-            let mut errors: Vec<&str> = KEY_ERRORS.to_vec();
-            errors.push("500:ServerError");
+            let errors = key_errors_and(&["500:ServerError"]);
             let mut op = task_op(
                 operation_id,
                 "Fetch a Kling task as new-api's task record (either path reads any task of the key's user).",
@@ -146,12 +159,10 @@ pub(super) fn operation(operation_id: &str) -> Option<Value> {
                 "`CVSync2AsyncSubmitTask`: new-api's create object; `CVSync2AsyncGetResult`: the task record in new-api's envelope (DECISIONS D-TASK-7).",
                 json!({ "anyOf": [schema_ref("VideoTask"), schema_ref("TaskEnvelope")] }),
             );
-            let mut errors: Vec<&str> = KEY_ERRORS.to_vec();
-            errors.extend(["413:PayloadTooLarge", "500:ServerError"]);
+            let errors = key_errors_and(&["413:PayloadTooLarge", "500:ServerError"]);
             let mut responses = task_responses(ok, &[], &errors);
-            responses["400"] = json_response(
+            responses["400"] = v1_or_task_error(
                 "No `Action`, a body that is not JSON, a fetch without `task_id` (the `/v1` error, before the key is read), or new-api's task error.",
-                json!({ "anyOf": [schema_ref("V1Error"), schema_ref("TaskError")] }),
             );
             let mut op = task_op(
                 operation_id,
@@ -166,10 +177,7 @@ pub(super) fn operation(operation_id: &str) -> Option<Value> {
                   "description": "Volcengine's API version (`2022-08-31`); new-api does not read it.",
                   "schema": { "type": "string" } }
             ]);
-            op["requestBody"] = json!({
-                "required": true,
-                "content": { "application/json": { "schema": bodies::jimeng_request() } }
-            });
+            op["requestBody"] = json_body(bodies::jimeng_request());
             op
         }
         _ => return None,

@@ -5,7 +5,7 @@ use super::diff_side::{LeftSide, RightSide};
 use super::report_arg::{ReportFormat, ReportOut};
 use super::runtime;
 use anyhow::Context as _;
-use gatecheck_conformance::diff::{render_text, to_junit, DiffRun, Style};
+use gatecheck_conformance::diff::{render_text, to_junit, DiffReport, DiffRun, Style};
 use gatecheck_conformance::exit;
 use gatecheck_conformance::normalize::{Normalizer, RuleSet};
 use gatecheck_conformance::report::diff_to_html;
@@ -111,37 +111,11 @@ async fn run_async(args: DiffArgs) -> anyhow::Result<u8> {
         eprintln!("gatecheck diff: {note}");
     }
     if args.confirm {
-        if let Some((side, open)) = [("left", &left), ("right", &right)]
-            .into_iter()
-            .find(|(_, s)| !s.kind.is_mock())
-        {
-            anyhow::bail!(
-                "--confirm resets both targets through the mock control API (POST /__mock/reset), \
-                 and the {side} target {} is not proven a gatecheck mock ({}); \
-                 nothing was sent. Run without --confirm, or pass --target mock (or \
-                 --{side}-target mock) if it is one",
-                open.label,
-                open.kind.describe()
-            );
-        }
+        both_are_mocks(&left, &right)?;
     }
     let normalizer = normalizer(args.rules.as_deref())?;
     let seed = args.seed.unwrap_or_else(random_seed);
-    let options = SequenceOptions {
-        key_steps: !args.no_key_steps,
-        streams: args.streams,
-        ..SequenceOptions::default()
-    };
-    let mut sequence = Sequence::standard(seed, &options);
-    if !args.only.is_empty() {
-        if let Some(bad) = args.only.iter().find(|i| **i >= sequence.steps.len()) {
-            anyhow::bail!(
-                "--only {bad}: the sequence has {} steps",
-                sequence.steps.len()
-            );
-        }
-        sequence.retain_indices(&args.only);
-    }
+    let sequence = sequence_of(&args, seed)?;
     eprintln!(
         "gatecheck diff: seed {seed}, {} steps (reproduce with --seed {seed})",
         sequence.steps.len()
@@ -164,14 +138,71 @@ async fn run_async(args: DiffArgs) -> anyhow::Result<u8> {
         }
     }
     if !args.only.is_empty() {
-        // Indices as in the full sequence, so that repro lines stay valid.
-        for step in &mut report.steps {
-            step.index = args.only.get(step.index).copied().unwrap_or(step.index);
-            for i in &mut step.minimal_steps {
-                *i = args.only.get(*i).copied().unwrap_or(*i);
-            }
+        full_sequence_indices(&mut report, &args.only);
+    }
+    write_outputs(&args, &report, &redactor)?;
+    left.shutdown().await;
+    right.shutdown().await;
+    Ok(if report.has_errors() {
+        eprintln!("gatecheck diff: some requests failed on the way; the comparison is incomplete");
+        exit::ERROR
+    } else if report.is_empty() {
+        exit::PASSED
+    } else {
+        exit::DIFFERENCES
+    })
+}
+
+/// Refuses `--confirm` (which resets both targets) unless both are proven gatecheck mocks.
+fn both_are_mocks(left: &OpenSide, right: &OpenSide) -> anyhow::Result<()> {
+    if let Some((side, open)) = [("left", left), ("right", right)]
+        .into_iter()
+        .find(|(_, s)| !s.kind.is_mock())
+    {
+        anyhow::bail!(
+            "--confirm resets both targets through the mock control API (POST /__mock/reset), \
+             and the {side} target {} is not proven a gatecheck mock ({}); \
+             nothing was sent. Run without --confirm, or pass --target mock (or \
+             --{side}-target mock) if it is one",
+            open.label,
+            open.kind.describe()
+        );
+    }
+    Ok(())
+}
+
+/// The standard sequence of `seed` with the arguments' options, cut to `--only` if given.
+fn sequence_of(args: &DiffArgs, seed: u64) -> anyhow::Result<Sequence> {
+    let options = SequenceOptions {
+        key_steps: !args.no_key_steps,
+        streams: args.streams,
+        ..SequenceOptions::default()
+    };
+    let mut sequence = Sequence::standard(seed, &options);
+    if !args.only.is_empty() {
+        if let Some(bad) = args.only.iter().find(|i| **i >= sequence.steps.len()) {
+            anyhow::bail!(
+                "--only {bad}: the sequence has {} steps",
+                sequence.steps.len()
+            );
+        }
+        sequence.retain_indices(&args.only);
+    }
+    Ok(sequence)
+}
+
+/// Renumbers a `--only` run's steps as in the full sequence, so that repro lines stay valid.
+fn full_sequence_indices(report: &mut DiffReport, only: &[usize]) {
+    for step in &mut report.steps {
+        step.index = only.get(step.index).copied().unwrap_or(step.index);
+        for i in &mut step.minimal_steps {
+            *i = only.get(*i).copied().unwrap_or(*i);
         }
     }
+}
+
+/// Prints the report and writes every report file the arguments ask for.
+fn write_outputs(args: &DiffArgs, report: &DiffReport, redactor: &Redactor) -> anyhow::Result<()> {
     let color = match args.color.as_str() {
         "always" => true,
         "never" => false,
@@ -183,28 +214,19 @@ async fn run_async(args: DiffArgs) -> anyhow::Result<u8> {
     };
     // Every output goes through the run's redactor: the normalizer hides the secrets it
     // recognizes, the redactor the ones this run holds, in whatever form they appear.
-    print!("{}", redactor.text(&render_text(&report, style)));
+    print!("{}", redactor.text(&render_text(report, style)));
     let json = args.json.iter().map(|p| (ReportFormat::Json, p));
     let junit = args.junit.iter().map(|p| (ReportFormat::Junit, p));
     let outs = args.report.iter().map(|o| (o.format, &o.path));
     for (format, path) in json.chain(junit).chain(outs) {
         let text = match format {
-            ReportFormat::Json => report.to_json_redacted(&redactor) + "\n",
-            ReportFormat::Junit => redactor.xml(&to_junit(&report)),
-            ReportFormat::Html => diff_to_html(&report, &redactor),
+            ReportFormat::Json => report.to_json_redacted(redactor) + "\n",
+            ReportFormat::Junit => redactor.xml(&to_junit(report)),
+            ReportFormat::Html => diff_to_html(report, redactor),
         };
         std::fs::write(path, text).with_context(|| format!("writing {}", path.display()))?;
     }
-    left.shutdown().await;
-    right.shutdown().await;
-    Ok(if report.has_errors() {
-        eprintln!("gatecheck diff: some requests failed on the way; the comparison is incomplete");
-        exit::ERROR
-    } else if report.is_empty() {
-        exit::PASSED
-    } else {
-        exit::DIFFERENCES
-    })
+    Ok(())
 }
 
 /// Poll settings: the mock's clock moves 15 s per poll; a real target is polled every

@@ -7,7 +7,9 @@ use gatecheck_mock::internals::DEFAULT_JOURNAL_CAPACITY;
 use gatecheck_mock::replay::ReplayOptions;
 use gatecheck_mock::{ClockMode, Fault, Fixtures, MockServer, MockServerBuilder};
 use gatecheck_schemas::rules::ip;
-use gatecheck_schemas::types::KeyRecord;
+use gatecheck_schemas::types::{
+    KeyRecord, KEY_STATUS_DISABLED, KEY_STATUS_ENABLED, KEY_STATUS_EXHAUSTED, KEY_STATUS_EXPIRED,
+};
 use gatecheck_schemas::Profile;
 use std::io::Write as _;
 use std::net::{IpAddr, SocketAddr};
@@ -288,10 +290,10 @@ fn replay_options(args: &ServeArgs) -> anyhow::Result<Option<ReplayOptions>> {
 
 fn key_state(k: &KeyRecord) -> String {
     let mut parts = vec![match k.status {
-        1 => "enabled",
-        2 => "disabled",
-        3 => "expired",
-        4 => "exhausted",
+        KEY_STATUS_ENABLED => "enabled",
+        KEY_STATUS_DISABLED => "disabled",
+        KEY_STATUS_EXPIRED => "expired",
+        KEY_STATUS_EXHAUSTED => "exhausted",
         _ => "unknown status",
     }
     .to_owned()];

@@ -165,7 +165,33 @@ fn track(b: &[u8], trak: (usize, usize), mdats: &[(usize, usize)]) -> Result<Mp4
         b.get(stsd.0 + 12..stsd.0 + 16)
             .ok_or_else(|| err("short stsd"))?,
     );
+    let (stts_samples, stts_duration) = time_to_sample(b, stbl)?;
+    let sizes = SampleSizes::read(b, stbl)?;
+    let count = sizes.count;
+    if stts_samples != count as u64 {
+        return Err(err(format!(
+            "stts counts {stts_samples} samples, stsz {count}"
+        )));
+    }
+    let offsets = chunk_offsets(b, stbl)?;
+    let sample_bytes = walk_chunks(b, stbl, &offsets, &sizes, mdats)?;
+    let sync_samples = sync_samples(b, stbl, count)?;
+    Ok(Mp4Track {
+        handler,
+        codec,
+        width,
+        height,
+        timescale,
+        duration,
+        stts_duration,
+        samples: count,
+        sync_samples,
+        sample_bytes,
+    })
+}
 
+/// The `stts` table: (samples, total duration in the track's timescale).
+fn time_to_sample(b: &[u8], stbl: (usize, usize)) -> Result<(u64, u64), MediaError> {
     let stts = child(b, stbl, b"stts")?;
     let (mut stts_samples, mut stts_duration) = (0u64, 0u64);
     for i in 0..u32_at(b, stts.0 + 4)? as usize {
@@ -177,27 +203,46 @@ fn track(b: &[u8], trak: (usize, usize), mdats: &[(usize, usize)]) -> Result<Mp4
         stts_samples += count;
         stts_duration += count * delta;
     }
+    Ok((stts_samples, stts_duration))
+}
 
-    let stsz = child(b, stbl, b"stsz")?;
-    let fixed = u32_at(b, stsz.0 + 4)?;
-    let count = u32_at(b, stsz.0 + 8)? as usize;
-    if fixed == 0 && stsz.0 + 12 + count * 4 > stsz.1 {
-        return Err(err("stsz overruns its box"));
+/// The `stsz` table: one fixed size, or a size per sample.
+struct SampleSizes<'a> {
+    b: &'a [u8],
+    stsz: (usize, usize),
+    fixed: u32,
+    count: usize,
+}
+
+impl<'a> SampleSizes<'a> {
+    fn read(b: &'a [u8], stbl: (usize, usize)) -> Result<Self, MediaError> {
+        let stsz = child(b, stbl, b"stsz")?;
+        let fixed = u32_at(b, stsz.0 + 4)?;
+        let count = u32_at(b, stsz.0 + 8)? as usize;
+        if fixed == 0 && stsz.0 + 12 + count * 4 > stsz.1 {
+            return Err(err("stsz overruns its box"));
+        }
+        Ok(Self {
+            b,
+            stsz,
+            fixed,
+            count,
+        })
     }
-    let size_of = |i: usize| -> Result<u64, MediaError> {
-        Ok(u64::from(if fixed != 0 {
-            fixed
+
+    /// The size of sample `i` (from 0).
+    fn size_of(&self, i: usize) -> Result<u64, MediaError> {
+        Ok(u64::from(if self.fixed != 0 {
+            self.fixed
         } else {
-            u32_at(b, stsz.0 + 12 + i * 4)?
+            u32_at(self.b, self.stsz.0 + 12 + i * 4)?
         }))
-    };
-    if stts_samples != count as u64 {
-        return Err(err(format!(
-            "stts counts {stts_samples} samples, stsz {count}"
-        )));
     }
+}
 
-    let offsets: Vec<u64> = match child(b, stbl, b"stco") {
+/// The chunk offsets, from `stco` (32-bit) or else `co64`.
+fn chunk_offsets(b: &[u8], stbl: (usize, usize)) -> Result<Vec<u64>, MediaError> {
+    Ok(match child(b, stbl, b"stco") {
         Ok(stco) => (0..u32_at(b, stco.0 + 4)? as usize)
             .map(|i| u32_at(b, stco.0 + 8 + i * 4).map(u64::from))
             .collect::<Result<_, _>>()?,
@@ -207,7 +252,19 @@ fn track(b: &[u8], trak: (usize, usize), mdats: &[(usize, usize)]) -> Result<Mp4
                 .map(|i| be64(b, co64.0 + 8 + i * 8).ok_or_else(|| err("short co64")))
                 .collect::<Result<_, _>>()?
         }
-    };
+    })
+}
+
+/// Walks the chunks (`stsc` runs over `offsets`): every sample must lie inside an `mdat`, and
+/// the chunks must hold every sample. Returns the samples' total bytes.
+fn walk_chunks(
+    b: &[u8],
+    stbl: (usize, usize),
+    offsets: &[u64],
+    sizes: &SampleSizes<'_>,
+    mdats: &[(usize, usize)],
+) -> Result<u64, MediaError> {
+    let count = sizes.count;
     let stsc = child(b, stbl, b"stsc")?;
     let runs: Vec<(u32, u32)> = (0..u32_at(b, stsc.0 + 4)? as usize)
         .map(|i| {
@@ -232,7 +289,7 @@ fn track(b: &[u8], trak: (usize, usize), mdats: &[(usize, usize)]) -> Result<Mp4
             if sample >= count {
                 break;
             }
-            let size = size_of(sample)?;
+            let size = sizes.size_of(sample)?;
             let inside = mdats
                 .iter()
                 .any(|&(s, e)| at >= s as u64 && at + size <= e as u64);
@@ -250,31 +307,22 @@ fn track(b: &[u8], trak: (usize, usize), mdats: &[(usize, usize)]) -> Result<Mp4
     if sample != count {
         return Err(err(format!("chunks hold {sample} samples, stsz {count}")));
     }
-    let sync_samples = match child(b, stbl, b"stss") {
-        Ok(stss) => {
-            let n = u32_at(b, stss.0 + 4)? as usize;
-            for i in 0..n {
-                let s = u32_at(b, stss.0 + 8 + i * 4)? as usize;
-                if s == 0 || s > count {
-                    return Err(err("stss names a sample that does not exist"));
-                }
-            }
-            Some(n)
-        }
-        Err(_) => None,
+    Ok(sample_bytes)
+}
+
+/// The number of sync samples (`stss`), `None` without one (every sample is a sync sample).
+fn sync_samples(b: &[u8], stbl: (usize, usize), count: usize) -> Result<Option<usize>, MediaError> {
+    let Ok(stss) = child(b, stbl, b"stss") else {
+        return Ok(None);
     };
-    Ok(Mp4Track {
-        handler,
-        codec,
-        width,
-        height,
-        timescale,
-        duration,
-        stts_duration,
-        samples: count,
-        sync_samples,
-        sample_bytes,
-    })
+    let n = u32_at(b, stss.0 + 4)? as usize;
+    for i in 0..n {
+        let s = u32_at(b, stss.0 + 8 + i * 4)? as usize;
+        if s == 0 || s > count {
+            return Err(err("stss names a sample that does not exist"));
+        }
+    }
+    Ok(Some(n))
 }
 
 /// Parses an MP4: top-level boxes tile the file, `ftyp` comes first, `moov` holds an `mvhd`
