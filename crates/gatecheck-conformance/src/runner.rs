@@ -53,8 +53,7 @@ impl From<SetupError> for RunError {
     }
 }
 
-/// Called after each check (for progress display).
-pub type ProgressFn = Arc<dyn Fn(&CheckResult, usize, usize) + Send + Sync>;
+pub use crate::report::ProgressFn;
 
 /// Runs the catalog against a target.
 ///

@@ -12,7 +12,7 @@ use http::HeaderMap;
 use std::net::{IpAddr, SocketAddr};
 
 /// The header naming the user on `/api/token/*`.
-pub const NEW_API_USER: &str = "new-api-user";
+pub use gatecheck_schemas::rules::auth::NEW_API_USER_HEADER as NEW_API_USER;
 
 /// The client IP: the TCP peer, or the first `X-Forwarded-For` entry when trusted.
 pub(crate) fn client_ip(app: &App, headers: &HeaderMap, peer: SocketAddr) -> IpAddr {

@@ -2,7 +2,7 @@
 //! image results as timelines, and the media samples the checks kept.
 
 use super::{Ctx, Env};
-use crate::report::{Artifacts, TaskTimeline, TimelinePoint};
+use crate::report::artifacts::{Artifacts, TaskTimeline, TimelinePoint};
 use crate::request::{Body, RequestSpec};
 
 /// The run's artifacts: every observed task's timeline and the media samples.

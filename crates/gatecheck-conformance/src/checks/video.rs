@@ -104,8 +104,8 @@ pub(crate) struct VideoRun {
 
 impl VideoRun {
     /// Each task's states against time, for the HTML report.
-    pub(crate) fn timelines(&self) -> Vec<crate::report::TaskTimeline> {
-        use crate::report::{TaskTimeline, TimelinePoint};
+    pub(crate) fn timelines(&self) -> Vec<crate::report::artifacts::TaskTimeline> {
+        use crate::report::artifacts::{TaskTimeline, TimelinePoint};
         self.traces
             .iter()
             .filter_map(|t| {

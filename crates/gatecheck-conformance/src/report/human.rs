@@ -1,6 +1,10 @@
 //! The human summary: a table of the checks that did not pass, and the counts.
 
-use super::{Report, Status};
+use super::{CheckResult, Report, Status};
+use std::sync::Arc;
+
+/// Called after each check (for progress display).
+pub type ProgressFn = Arc<dyn Fn(&CheckResult, usize, usize) + Send + Sync>;
 
 /// The summary table printed at the end of a run.
 pub fn summary_table(report: &Report) -> String {
@@ -138,7 +142,7 @@ fn first_line(s: &str) -> String {
 
 /// A progress display for [`crate::Runner::on_progress`]: an indicatif bar on a terminal
 /// (stderr), nothing otherwise.
-pub fn progress_bar(total: usize) -> Option<crate::runner::ProgressFn> {
+pub fn progress_bar(total: usize) -> Option<ProgressFn> {
     use std::io::IsTerminal;
     if !std::io::stderr().is_terminal() {
         return None;

@@ -1,7 +1,7 @@
 //! The run's report: JSON (valid against `schemas/report.schema.json`), JUnit XML, one
 //! self-contained HTML page, and the human summary table.
 
-mod artifacts;
+pub(crate) mod artifacts;
 mod html;
 mod human;
 mod junit;
@@ -13,7 +13,7 @@ pub use artifacts::{
     MAX_SAMPLE_BYTES,
 };
 pub use html::{diff_to_html, to_html};
-pub use human::{progress_bar, summary_table};
+pub use human::{progress_bar, summary_table, ProgressFn};
 pub use junit::to_junit;
 
 use crate::discovery::DiscoveryReport;

@@ -351,12 +351,6 @@ const ONE_SIDED: &[(&str, Lacks, &str)] = &[
     ("PROMPT_REQUIRED", Lacks::Runner, PROVIDER_REFUSAL),
     ("TASK_FAILED", Lacks::Runner, PROVIDER_REFUSAL),
     (
-        "NEW_API_USER_HEADER",
-        Lacks::Mock,
-        "the runner sends the account id under it; the mock still reads its own \
-         auth::NEW_API_USER of the same value (issue 31 moves it here)",
-    ),
-    (
         "FOREIGN_PENDING_STATUSES",
         Lacks::Mock,
         "status words of other gateways the sequence keeps polling on; the mock writes only \

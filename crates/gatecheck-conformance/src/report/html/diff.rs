@@ -3,7 +3,7 @@
 
 use super::writer::Html;
 use super::{anchor, pair, pre_copy};
-use crate::diff::{DiffReport, StepDiff};
+use crate::diff::report::{DiffReport, StepDiff};
 use crate::redact::Redactor;
 use serde_json::Value;
 use similar::{DiffTag, TextDiff};
