@@ -354,7 +354,7 @@ async fn route(cx: &mut Ctx, req: Request<Incoming>, method: &Method, path: &str
         }
     }
     if let Some(rest) = path.strip_prefix("/v1/") {
-        if let Err(resp) = admit_v1(cx, &req) {
+        if let Err(resp) = cx.admit_key(req.headers()) {
             return cx.refuse(req, resp).await;
         }
         let cx: &Ctx = cx;
@@ -378,25 +378,6 @@ async fn route(cx: &mut Ctx, req: Request<Incoming>, method: &Method, path: &str
         }
     }
     site(cx, req, method, path).await
-}
-
-/// The key of a `/v1/` request: authenticated (set on `cx`), then within its rate limit
-/// (429 with `Retry-After`). The refusal otherwise.
-fn admit_v1(cx: &mut Ctx, req: &Request<Incoming>) -> Result<(), MockResponse> {
-    let key = auth::authenticate_key(&cx.app, req.headers(), cx.client_ip, cx.now())?;
-    cx.key = Some(key);
-    if let Err(retry) = cx.app.ratelimit.check(key.id, cx.now_ms()) {
-        let mut resp = error::rejection(
-            cx.profile(),
-            Rejection::RateLimited,
-            "Too many requests for this key, please retry later",
-        );
-        if let Ok(v) = HeaderValue::from_str(&retry.to_string()) {
-            resp.headers_mut().insert(http::header::RETRY_AFTER, v);
-        }
-        return Err(resp);
-    }
-    Ok(())
 }
 
 /// Serves an admitted `/v1/` request (`rest` is the path after `/v1/`).
@@ -481,7 +462,7 @@ async fn provider_route(
         // The Action and the body are read before the key (JimengRequestConvert, then TokenAuth).
         return Box::pin(jimeng::handle(cx, req)).await;
     }
-    if let Err(resp) = provider::admit(cx, req.headers()) {
+    if let Err(resp) = cx.admit_key(req.headers()) {
         return resp;
     }
     let cx: &Ctx = cx;
