@@ -24,46 +24,135 @@ use std::collections::BTreeMap;
 #[rustfmt::skip]
 mod embedded;
 
-/// An [`Account`] (field for field).
-pub(crate) struct AccountSeed {
-    pub id: i64,
-    pub username: &'static str,
-    pub access_token: &'static str,
-    pub groups: &'static [&'static str],
+/// A seed builds the owned value it stands for: a `&'static str` a `String`, a slice a
+/// `Vec`, a plain value itself.
+trait Own {
+    /// The owned value.
+    type Owned;
+    /// Builds it.
+    fn own(&self) -> Self::Owned;
 }
 
-/// A [`KeyRecord`] (field for field; the secret without `sk-`, as the mock stores it).
-pub(crate) struct KeySeed {
-    pub id: i64,
-    pub user_id: i64,
-    pub key: &'static str,
-    pub status: i64,
-    pub name: &'static str,
-    pub created_time: i64,
-    pub accessed_time: i64,
-    pub expired_time: i64,
-    pub remain_quota: i64,
-    pub unlimited_quota: bool,
-    pub model_limits_enabled: bool,
-    pub model_limits: &'static str,
-    pub allow_ips: Option<&'static str>,
-    pub used_quota: i64,
-    pub group: &'static str,
-    pub cross_group_retry: bool,
+impl Own for &'static str {
+    type Owned = String;
+    fn own(&self) -> String {
+        (*self).to_owned()
+    }
 }
 
-/// A [`ModelRecord`] of the catalog (field for field).
-pub(crate) struct ModelSeed {
-    pub created: i64,
-    pub id: &'static str,
-    pub code: &'static str,
-    pub provider: &'static str,
-    pub provider_code: &'static str,
-    pub name: &'static str,
-    pub model_type: &'static str,
-    pub features: &'static [&'static str],
-    pub endpoints: EndpointsSeed,
-    pub pricing: PricingSeed,
+impl<T: Own> Own for &'static [T] {
+    type Owned = Vec<T::Owned>;
+    fn own(&self) -> Self::Owned {
+        self.iter().map(Own::own).collect()
+    }
+}
+
+impl<T: Own> Own for Option<T> {
+    type Owned = Option<T::Owned>;
+    fn own(&self) -> Self::Owned {
+        self.as_ref().map(Own::own)
+    }
+}
+
+/// Plain values are their own seeds.
+macro_rules! plain {
+    ($($ty:ty),*) => {$(
+        impl Own for $ty {
+            type Owned = $ty;
+            fn own(&self) -> $ty {
+                *self
+            }
+        }
+    )*};
+}
+
+plain!(i64, u64, bool, f64, VideoTiming, VideoOutcome);
+
+/// Declares each seed struct from one field list, and builds its owned type from the same
+/// list: a field the owned type lacks, or one it has and the seed does not, is a compile
+/// error, so a seed cannot drift from the type it stands for.
+macro_rules! seeds {
+    ($(
+        $(#[$doc:meta])*
+        $seed:ident => $owned:ident { $($field:ident: $ty:ty),* $(,)? }
+    )*) => {$(
+        $(#[$doc])*
+        pub(crate) struct $seed {
+            $(pub $field: $ty),*
+        }
+
+        impl Own for $seed {
+            type Owned = $owned;
+            fn own(&self) -> $owned {
+                $owned { $($field: Own::own(&self.$field)),* }
+            }
+        }
+    )*};
+}
+
+seeds! {
+    /// An [`Account`].
+    AccountSeed => Account {
+        id: i64, username: &'static str, access_token: &'static str,
+        groups: &'static [&'static str],
+    }
+
+    /// A [`KeyRecord`] (the secret without `sk-`, as the mock stores it).
+    KeySeed => KeyRecord {
+        id: i64, user_id: i64, key: &'static str, status: i64, name: &'static str,
+        created_time: i64, accessed_time: i64, expired_time: i64,
+        remain_quota: i64, unlimited_quota: bool, used_quota: i64,
+        model_limits_enabled: bool, model_limits: &'static str,
+        allow_ips: Option<&'static str>, group: &'static str, cross_group_retry: bool,
+    }
+
+    /// A [`ModelRecord`] of the catalog.
+    ModelSeed => ModelRecord {
+        created: i64, id: &'static str, code: &'static str, provider: &'static str,
+        provider_code: &'static str, name: &'static str, model_type: &'static str,
+        features: &'static [&'static str], endpoints: EndpointsSeed, pricing: PricingSeed,
+    }
+
+    /// [`Pricing`].
+    PricingSeed => Pricing {
+        currency: &'static str, input: Option<f64>, output: Option<f64>,
+        per_request: Option<f64>, per_second: Option<f64>,
+    }
+
+    /// [`ModelCapabilities`].
+    CapabilitiesSeed => ModelCapabilities {
+        image: Option<ImageSeed>, speech: Option<SpeechSeed>,
+        transcription: Option<TranscriptionSeed>, video: Option<VideoSeed>,
+    }
+
+    /// [`ImageCapability`].
+    ImageSeed => ImageCapability { sizes: &'static [&'static str], output: &'static str }
+
+    /// [`SpeechCapability`].
+    SpeechSeed => SpeechCapability {
+        voices: &'static [&'static str], formats: &'static [&'static str],
+    }
+
+    /// [`TranscriptionCapability`].
+    TranscriptionSeed => TranscriptionCapability { translation: bool, transcription: bool }
+
+    /// [`VideoCapability`].
+    VideoSeed => VideoCapability {
+        sizes: &'static [&'static str], seconds: &'static [i64],
+        default_size: &'static str, default_seconds: i64,
+    }
+
+    /// [`VideoConfig`] (its timing and outcomes are plain values already).
+    VideoConfigSeed => VideoConfig {
+        timing: VideoTiming, poll_after_ms: u64, outcomes: &'static [OutcomeSeed],
+        default_outcome: VideoOutcome,
+    }
+
+    /// [`OutcomeRule`].
+    OutcomeSeed => OutcomeRule {
+        prompt_contains: &'static str, outcome: VideoOutcome, code: &'static str,
+        message: &'static str,
+    }
 }
 
 /// [`Endpoints`].
@@ -72,183 +161,42 @@ pub(crate) enum EndpointsSeed {
     Formats(&'static [&'static str]),
 }
 
-/// [`Pricing`].
-pub(crate) struct PricingSeed {
-    pub currency: &'static str,
-    pub input: Option<f64>,
-    pub output: Option<f64>,
-    pub per_request: Option<f64>,
-    pub per_second: Option<f64>,
-}
-
-/// [`ModelCapabilities`].
-pub(crate) struct CapabilitiesSeed {
-    pub image: Option<ImageSeed>,
-    pub speech: Option<SpeechSeed>,
-    pub transcription: Option<TranscriptionSeed>,
-    pub video: Option<VideoSeed>,
-}
-
-/// [`ImageCapability`].
-pub(crate) struct ImageSeed {
-    pub sizes: &'static [&'static str],
-    pub output: &'static str,
-}
-
-/// [`SpeechCapability`].
-pub(crate) struct SpeechSeed {
-    pub voices: &'static [&'static str],
-    pub formats: &'static [&'static str],
-}
-
-/// [`TranscriptionCapability`].
-pub(crate) struct TranscriptionSeed {
-    pub translation: bool,
-    pub transcription: bool,
-}
-
-/// [`VideoCapability`].
-pub(crate) struct VideoSeed {
-    pub sizes: &'static [&'static str],
-    pub seconds: &'static [i64],
-    pub default_size: &'static str,
-    pub default_seconds: i64,
-}
-
-/// [`VideoConfig`] (its timing and outcomes are plain values already).
-pub(crate) struct VideoConfigSeed {
-    pub timing: VideoTiming,
-    pub poll_after_ms: u64,
-    pub outcomes: &'static [OutcomeSeed],
-    pub default_outcome: VideoOutcome,
-}
-
-/// [`OutcomeRule`].
-pub(crate) struct OutcomeSeed {
-    pub prompt_contains: &'static str,
-    pub outcome: VideoOutcome,
-    pub code: &'static str,
-    pub message: &'static str,
-}
-
-fn strings(v: &[&str]) -> Vec<String> {
-    v.iter().map(|s| (*s).to_owned()).collect()
+impl Own for EndpointsSeed {
+    type Owned = Endpoints;
+    fn own(&self) -> Endpoints {
+        match self {
+            EndpointsSeed::Encoded(s) => Endpoints::Encoded(s.own()),
+            EndpointsSeed::Formats(f) => Endpoints::Formats(f.own()),
+        }
+    }
 }
 
 /// The embedded accounts.
 pub(crate) fn accounts() -> Vec<Account> {
-    embedded::ACCOUNTS
-        .iter()
-        .map(|a| Account {
-            id: a.id,
-            username: a.username.to_owned(),
-            access_token: a.access_token.to_owned(),
-            groups: strings(a.groups),
-        })
-        .collect()
+    embedded::ACCOUNTS.own()
 }
 
 /// The embedded keys.
 pub(crate) fn keys() -> Vec<KeyRecord> {
-    embedded::KEYS
-        .iter()
-        .map(|k| KeyRecord {
-            id: k.id,
-            user_id: k.user_id,
-            key: k.key.to_owned(),
-            status: k.status,
-            name: k.name.to_owned(),
-            created_time: k.created_time,
-            accessed_time: k.accessed_time,
-            expired_time: k.expired_time,
-            remain_quota: k.remain_quota,
-            unlimited_quota: k.unlimited_quota,
-            model_limits_enabled: k.model_limits_enabled,
-            model_limits: k.model_limits.to_owned(),
-            allow_ips: k.allow_ips.map(str::to_owned),
-            used_quota: k.used_quota,
-            group: k.group.to_owned(),
-            cross_group_retry: k.cross_group_retry,
-        })
-        .collect()
+    embedded::KEYS.own()
 }
 
 /// The embedded catalog, in order.
 pub(crate) fn catalog() -> Vec<ModelRecord> {
-    embedded::CATALOG
-        .iter()
-        .map(|m| ModelRecord {
-            created: m.created,
-            id: m.id.to_owned(),
-            code: m.code.to_owned(),
-            provider: m.provider.to_owned(),
-            provider_code: m.provider_code.to_owned(),
-            name: m.name.to_owned(),
-            model_type: m.model_type.to_owned(),
-            features: strings(m.features),
-            endpoints: match &m.endpoints {
-                EndpointsSeed::Encoded(s) => Endpoints::Encoded((*s).to_owned()),
-                EndpointsSeed::Formats(f) => Endpoints::Formats(strings(f)),
-            },
-            pricing: Pricing {
-                currency: m.pricing.currency.to_owned(),
-                input: m.pricing.input,
-                output: m.pricing.output,
-                per_request: m.pricing.per_request,
-                per_second: m.pricing.per_second,
-            },
-        })
-        .collect()
+    embedded::CATALOG.own()
 }
 
 /// The embedded capabilities, by model id.
 pub(crate) fn capabilities() -> BTreeMap<String, ModelCapabilities> {
     embedded::CAPABILITIES
         .iter()
-        .map(|(id, c)| {
-            let caps = ModelCapabilities {
-                image: c.image.as_ref().map(|i| ImageCapability {
-                    sizes: strings(i.sizes),
-                    output: i.output.to_owned(),
-                }),
-                speech: c.speech.as_ref().map(|s| SpeechCapability {
-                    voices: strings(s.voices),
-                    formats: strings(s.formats),
-                }),
-                transcription: c.transcription.as_ref().map(|t| TranscriptionCapability {
-                    translation: t.translation,
-                    transcription: t.transcription,
-                }),
-                video: c.video.as_ref().map(|v| VideoCapability {
-                    sizes: strings(v.sizes),
-                    seconds: v.seconds.to_vec(),
-                    default_size: v.default_size.to_owned(),
-                    default_seconds: v.default_seconds,
-                }),
-            };
-            ((*id).to_owned(), caps)
-        })
+        .map(|(id, c)| (id.own(), c.own()))
         .collect()
 }
 
 /// The embedded video configuration.
 pub(crate) fn video() -> VideoConfig {
-    let v = &embedded::VIDEO;
-    VideoConfig {
-        timing: v.timing,
-        poll_after_ms: v.poll_after_ms,
-        outcomes: v
-            .outcomes
-            .iter()
-            .map(|o| OutcomeRule {
-                prompt_contains: o.prompt_contains.to_owned(),
-                outcome: o.outcome,
-                code: o.code.to_owned(),
-                message: o.message.to_owned(),
-            })
-            .collect(),
-        default_outcome: v.default_outcome,
-    }
+    embedded::VIDEO.own()
 }
 
 #[cfg(test)]

@@ -68,6 +68,37 @@ pub struct RouteResult {
 }
 
 impl RouteResult {
+    /// Its row of the table (and why no ratio, if refused).
+    fn write_row(&self, out: &mut String) {
+        let ratio = self
+            .ratio
+            .map(|x| format!("{:.0}%", x * 100.0))
+            .unwrap_or_else(|| "-".into());
+        let missed = if self.meets_target == Some(false) {
+            "!"
+        } else {
+            ""
+        };
+        let target = self
+            .target
+            .map(|t| format!("{missed}{:.0}%", t * 100.0))
+            .unwrap_or_else(|| "-".into());
+        let _ = writeln!(
+            out,
+            "{:<20} {:>12.0} {:>12.0} {:>7} {:>7} {:>6.0}%  {}",
+            self.name,
+            self.baseline_median,
+            self.mock_median,
+            ratio,
+            target,
+            self.baseline_spread * 100.0,
+            self.what
+        );
+        if let Some(why) = &self.refused {
+            let _ = writeln!(out, "{:<20} no ratio: {why}", "");
+        }
+    }
+
     pub(crate) fn new(r: &Route, b: Vec<f64>, m: Vec<f64>, errors: u64, max_spread: f64) -> Self {
         let (bm, mm, sp) = (median(&b), median(&m), spread(&b));
         let refused = if errors > 0 {
@@ -158,11 +189,29 @@ fn mb(b: Option<u64>) -> String {
         .unwrap_or_else(|| "n/a".into())
 }
 
+/// How an RSS came down after a burst: under the limit after some ms, or not within the wait.
+fn settled(settled_in_ms: Option<u64>) -> String {
+    match settled_in_ms {
+        Some(ms) => format!("under {} after {ms} ms", mb(Some(RSS_LIMIT))),
+        None => "not under 30 MB within the wait".into(),
+    }
+}
+
 impl BenchReport {
-    /// The human table.
+    /// The human table: the settings, a row per route, then memory, start-up and the
+    /// CLI's own figures.
     pub fn table(&self) -> String {
-        let c = &self.config;
         let mut out = String::new();
+        self.write_routes(&mut out);
+        self.write_memory(&mut out);
+        self.write_startup(&mut out);
+        self.write_serve(&mut out);
+        out
+    }
+
+    /// The settings line, the column heads and a row per route.
+    fn write_routes(&self, out: &mut String) {
+        let c = &self.config;
         let _ = writeln!(
             out,
             "gatecheck bench: {} rounds x {:.1} s per server in alternating {:.2} s slices (a round: the median slice), {} connections, {} client / {} server threads; medians of the rounds",
@@ -179,39 +228,12 @@ impl BenchReport {
             "", "bare req/s", "mock req/s", "ratio", "target", "spread"
         );
         for r in &self.routes {
-            let ratio = r
-                .ratio
-                .map(|x| format!("{:.0}%", x * 100.0))
-                .unwrap_or_else(|| "-".into());
-            let target = r
-                .target
-                .map(|t| {
-                    format!(
-                        "{}{:.0}%",
-                        if r.meets_target == Some(false) {
-                            "!"
-                        } else {
-                            ""
-                        },
-                        t * 100.0
-                    )
-                })
-                .unwrap_or_else(|| "-".into());
-            let _ = writeln!(
-                out,
-                "{:<20} {:>12.0} {:>12.0} {:>7} {:>7} {:>6.0}%  {}",
-                r.name,
-                r.baseline_median,
-                r.mock_median,
-                ratio,
-                target,
-                r.baseline_spread * 100.0,
-                r.what
-            );
-            if let Some(why) = &r.refused {
-                let _ = writeln!(out, "{:<20} no ratio: {why}", "");
-            }
+            r.write_row(out);
         }
+    }
+
+    /// The bench process's memory: at start, after the run, the burst, video tasks.
+    fn write_memory(&self, out: &mut String) {
         let m = &self.memory;
         let _ = writeln!(
             out,
@@ -221,17 +243,14 @@ impl BenchReport {
             m.mock_requests
         );
         if m.burst_connections > 0 {
-            let settled = match m.settled_in_ms {
-                Some(ms) => format!("under {} after {ms} ms", mb(Some(RSS_LIMIT))),
-                None => "not under 30 MB within the wait".into(),
-            };
             let _ = writeln!(
                 out,
-                "burst: {} connections ({} answered): RSS {} right after, {} ({settled})",
+                "burst: {} connections ({} answered): RSS {} right after, {} ({})",
                 m.burst_connections,
                 m.burst_answered,
                 mb(m.rss_after_burst),
-                mb(m.rss_settled)
+                mb(m.rss_settled),
+                settled(m.settled_in_ms)
             );
         }
         if let Some(b) = m.bytes_per_video_task {
@@ -241,6 +260,10 @@ impl BenchReport {
                 m.video_tasks
             );
         }
+    }
+
+    /// `MockServer::start()` cold and warm.
+    fn write_startup(&self, out: &mut String) {
         let s = &self.startup;
         let warm = s
             .warm_us
@@ -251,38 +274,39 @@ impl BenchReport {
             "MockServer::start(): {:.0} us cold, {warm} warm (median)",
             s.cold_us
         );
+    }
+
+    /// What the CLI measured: the runner, `gatecheck serve`'s first answer and its memory.
+    fn write_serve(&self, out: &mut String) {
         if let Some(r) = self.runner_rps {
             let _ = writeln!(out, "runner against the embedded mock: {r:.0} req/s");
         }
         if let Some(ms) = self.serve_first_200_ms {
             let _ = writeln!(out, "gatecheck serve: first 200 after {ms:.2} ms");
         }
-        if let Some(p) = &self.serve_memory {
+        let Some(p) = &self.serve_memory else {
+            return;
+        };
+        let _ = writeln!(
+            out,
+            "gatecheck serve process: RSS {} at start, {} after {} requests ({} errors)",
+            mb(p.rss_start),
+            mb(p.rss_after_requests),
+            p.requests_answered,
+            p.request_errors
+        );
+        if p.burst_connections > 0 {
             let _ = writeln!(
                 out,
-                "gatecheck serve process: RSS {} at start, {} after {} requests ({} errors)",
-                mb(p.rss_start),
-                mb(p.rss_after_requests),
-                p.requests_answered,
-                p.request_errors
+                "gatecheck serve process burst: {} connections ({} answered): RSS {} right \
+                 after, {} ({})",
+                p.burst_connections,
+                p.burst_answered,
+                mb(p.rss_after_burst),
+                mb(p.rss_settled),
+                settled(p.settled_in_ms)
             );
-            if p.burst_connections > 0 {
-                let settled = match p.settled_in_ms {
-                    Some(ms) => format!("under {} after {ms} ms", mb(Some(RSS_LIMIT))),
-                    None => "not under 30 MB within the wait".into(),
-                };
-                let _ = writeln!(
-                    out,
-                    "gatecheck serve process burst: {} connections ({} answered): RSS {} right \
-                     after, {} ({settled})",
-                    p.burst_connections,
-                    p.burst_answered,
-                    mb(p.rss_after_burst),
-                    mb(p.rss_settled)
-                );
-            }
         }
-        out
     }
 
     /// The report as pretty JSON.

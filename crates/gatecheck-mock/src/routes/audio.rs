@@ -96,107 +96,27 @@ fn parse_format(s: Option<&str>) -> Option<TranscriptFormat> {
     }
 }
 
+/// A transcription or translation (`translate`): the form checked in the order new-api
+/// checks it, the file transcribed, the usage charged, then the text streamed or rendered.
 async fn transcription(
     cx: &Ctx,
     req: Request<Incoming>,
     translate: bool,
 ) -> Result<MockResponse, MockResponse> {
-    let invalid = |msg: &str, param: &str| error::validation(cx.profile(), msg, Some(param));
     let form = read_form(cx, req).await?;
     let model = cx.required_model(form.model.as_deref())?;
-    let capable = cx
-        .catalog()
-        .capabilities(&model)
-        .and_then(|c| c.transcription.as_ref())
-        .is_some_and(|t| {
-            if translate {
-                t.translation
-            } else {
-                t.transcription
-            }
-        });
-    if !capable {
-        let route = if translate {
-            "translation"
-        } else {
-            "transcription"
-        };
-        return Err(invalid(
-            &format!("model {model} is not a speech model that supports {route}"),
-            "model",
-        ));
-    }
-    let Some((filename, bytes)) = form.file else {
-        return Err(invalid("file is required", "file"));
-    };
-    let ext = filename
-        .rsplit_once('.')
-        .map(|(_, e)| e.to_ascii_lowercase())
-        .unwrap_or_default();
-    if !AUDIO_EXTENSIONS.contains(&ext.as_str()) {
-        return Err(invalid(
-            &format!(
-                "unsupported file format {:?}; supported formats: {}",
-                filename,
-                AUDIO_EXTENSIONS.join(", ")
-            ),
-            "file",
-        ));
-    }
-    if bytes.is_empty() {
-        return Err(invalid("the audio file is empty", "file"));
-    }
-    let temperature = match form.temperature.as_deref().map(str::trim) {
-        None | Some("") => 0.0,
-        Some(t) => match t.parse::<f64>() {
-            Ok(v) if gatecheck_schemas::rules::media::temperature_ok(v) => v,
-            _ => {
-                return Err(invalid(
-                    "temperature must be a number from 0 to 1",
-                    "temperature",
-                ))
-            }
-        },
-    };
-    // `diarized_json` (D-STREAM-5): diarization models, streamed.
-    let diarized = form.response_format.as_deref().map(str::trim) == Some(DIARIZED_JSON);
-    if diarized && (translate || !transcription_diarizes(&model)) {
-        return Err(invalid(
-            &format!("response_format {DIARIZED_JSON} is only supported by diarization models"),
-            "response_format",
-        ));
-    }
-    let format = if diarized {
-        Some(TranscriptFormat::Json)
-    } else {
-        parse_format(form.response_format.as_deref())
-    };
-    let Some(format) = format else {
-        return Err(invalid(
-            "response_format must be one of json, text, srt, verbose_json, vtt",
-            "response_format",
-        ));
-    };
+    check_capable(cx, &model, translate)?;
+    let (bytes, ext) = audio_file(cx, form.file)?;
+    let temperature = temperature(cx, form.temperature.as_deref())?;
+    let (format, diarized) = output_format(cx, form.response_format.as_deref(), &model, translate)?;
     let _ = form.prompt; // optional style prompt: accepted, does not change the mock's text
-                         // `stream` is a field of transcriptions only (translations have none: ignored there).
-    let stream = match form.stream.as_deref().map(str::trim) {
-        _ if translate => false,
-        None | Some("") => false,
-        Some(s) if s.eq_ignore_ascii_case("false") => false,
-        Some(s) if s.eq_ignore_ascii_case("true") => transcription_streams(&model),
-        Some(_) => return Err(invalid("stream must be true or false", "stream")),
-    };
+    let stream = stream_wanted(cx, form.stream.as_deref(), &model, translate)?;
 
     let transcript = media::transcribe(&bytes, &ext);
-    let words: usize = transcript.segments.iter().map(|s| s.tokens.len()).sum();
-    let usage = Usage {
-        requests: 1,
-        seconds: transcript.duration_ms as f64 / 1000.0,
-        input_tokens: (transcript.duration_ms as i64).div_euclid(100).max(1),
-        output_tokens: words as i64,
-    };
+    let usage = transcript_usage(&transcript);
     if diarized && !stream {
         return Err(invalid(
+            cx,
             &format!("the mock serves response_format {DIARIZED_JSON} streamed only (stream=true)"),
             "response_format",
         ));
@@ -207,7 +127,6 @@ async fn transcription(
             cx, &model, transcript, usage, diarized,
         ));
     }
-
     let language = if translate {
         "english".to_owned()
     } else {
@@ -222,6 +141,141 @@ async fn transcription(
         &language,
         temperature,
     ))
+}
+
+/// A validation failure of the transcription form, on `param`.
+fn invalid(cx: &Ctx, msg: &str, param: &str) -> MockResponse {
+    error::validation(cx.profile(), msg, Some(param))
+}
+
+/// The model is in the catalog with the capability the route needs.
+fn check_capable(cx: &Ctx, model: &str, translate: bool) -> Result<(), MockResponse> {
+    let capable = cx
+        .catalog()
+        .capabilities(model)
+        .and_then(|c| c.transcription.as_ref())
+        .is_some_and(|t| {
+            if translate {
+                t.translation
+            } else {
+                t.transcription
+            }
+        });
+    if capable {
+        return Ok(());
+    }
+    let route = if translate {
+        "translation"
+    } else {
+        "transcription"
+    };
+    Err(invalid(
+        cx,
+        &format!("model {model} is not a speech model that supports {route}"),
+        "model",
+    ))
+}
+
+/// The `file` field: present, of one of the audio extensions, not empty. Returns its bytes
+/// and its extension in lower case.
+fn audio_file(cx: &Ctx, file: Option<(String, Bytes)>) -> Result<(Bytes, String), MockResponse> {
+    let Some((filename, bytes)) = file else {
+        return Err(invalid(cx, "file is required", "file"));
+    };
+    let ext = filename
+        .rsplit_once('.')
+        .map(|(_, e)| e.to_ascii_lowercase())
+        .unwrap_or_default();
+    if !AUDIO_EXTENSIONS.contains(&ext.as_str()) {
+        return Err(invalid(
+            cx,
+            &format!(
+                "unsupported file format {:?}; supported formats: {}",
+                filename,
+                AUDIO_EXTENSIONS.join(", ")
+            ),
+            "file",
+        ));
+    }
+    if bytes.is_empty() {
+        return Err(invalid(cx, "the audio file is empty", "file"));
+    }
+    Ok((bytes, ext))
+}
+
+/// The `temperature` field: 0 when absent or blank.
+fn temperature(cx: &Ctx, field: Option<&str>) -> Result<f64, MockResponse> {
+    match field.map(str::trim) {
+        None | Some("") => Ok(0.0),
+        Some(t) => match t.parse::<f64>() {
+            Ok(v) if gatecheck_schemas::rules::media::temperature_ok(v) => Ok(v),
+            _ => Err(invalid(
+                cx,
+                "temperature must be a number from 0 to 1",
+                "temperature",
+            )),
+        },
+    }
+}
+
+/// The `response_format` field, and whether it asks for `diarized_json` (D-STREAM-5:
+/// diarization models, streamed; its events carry JSON).
+fn output_format(
+    cx: &Ctx,
+    field: Option<&str>,
+    model: &str,
+    translate: bool,
+) -> Result<(TranscriptFormat, bool), MockResponse> {
+    let diarized = field.map(str::trim) == Some(DIARIZED_JSON);
+    if diarized && (translate || !transcription_diarizes(model)) {
+        return Err(invalid(
+            cx,
+            &format!("response_format {DIARIZED_JSON} is only supported by diarization models"),
+            "response_format",
+        ));
+    }
+    let format = if diarized {
+        Some(TranscriptFormat::Json)
+    } else {
+        parse_format(field)
+    };
+    match format {
+        Some(format) => Ok((format, diarized)),
+        None => Err(invalid(
+            cx,
+            "response_format must be one of json, text, srt, verbose_json, vtt",
+            "response_format",
+        )),
+    }
+}
+
+/// The `stream` field: a field of transcriptions only (translations have none: ignored
+/// there); `true` streams where the model streams.
+fn stream_wanted(
+    cx: &Ctx,
+    field: Option<&str>,
+    model: &str,
+    translate: bool,
+) -> Result<bool, MockResponse> {
+    match field.map(str::trim) {
+        _ if translate => Ok(false),
+        None | Some("") => Ok(false),
+        Some(s) if s.eq_ignore_ascii_case("false") => Ok(false),
+        Some(s) if s.eq_ignore_ascii_case("true") => Ok(transcription_streams(model)),
+        Some(_) => Err(invalid(cx, "stream must be true or false", "stream")),
+    }
+}
+
+/// What a transcript costs: one request, its seconds, a token per 100 ms in (at least one)
+/// and a token per word out.
+fn transcript_usage(transcript: &Transcript) -> Usage {
+    let words: usize = transcript.segments.iter().map(|s| s.tokens.len()).sum();
+    Usage {
+        requests: 1,
+        seconds: transcript.duration_ms as f64 / 1000.0,
+        input_tokens: (transcript.duration_ms as i64).div_euclid(100).max(1),
+        output_tokens: words as i64,
+    }
 }
 
 fn render(

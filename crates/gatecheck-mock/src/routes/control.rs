@@ -97,7 +97,7 @@ fn allowed(cx: &Ctx, req: &Request<Incoming>) -> Result<(), MockResponse> {
     }
 }
 
-/// Serves `/__mock/*`.
+/// Serves `/__mock/*`: the table of the module's doc, one route an arm.
 pub(crate) async fn handle(cx: &Ctx, req: Request<Incoming>) -> MockResponse {
     if let Err(resp) = allowed(cx, &req) {
         return cx.refuse(req, resp).await;
@@ -116,110 +116,123 @@ pub(crate) async fn handle(cx: &Ctx, req: Request<Incoming>) -> MockResponse {
     if rest.starts_with("mj/") {
         return super::outcomes::midjourney(cx, req).await;
     }
+    let unknown = || failure(404, &format!("unknown control route {method} {path}"));
+    let done = || error::json(200, &json!({"success": true, "message": ""}));
     match (&method, rest.as_str()) {
-        (&Method::GET, r) if r == "ui" || r.starts_with("ui/") => super::ui::serve(r)
-            .unwrap_or_else(|| failure(404, &format!("unknown control route {method} {path}"))),
-        (&Method::GET, "health" | "") => error::json(
-            200,
-            &gatecheck_schemas::rules::health::signature_body(
-                env!("CARGO_PKG_VERSION"),
-                app.config.profile,
-                json!({ "clock": app.clock.mode(), "now": app.clock.now() }),
-            ),
-        ),
+        (&Method::GET, r) if r == "ui" || r.starts_with("ui/") => {
+            super::ui::serve(r).unwrap_or_else(unknown)
+        }
+        (&Method::GET, "health" | "") => health(cx),
         (&Method::POST, "reset") => {
             app.reset();
-            error::json(200, &json!({"success": true, "message": ""}))
+            done()
         }
         (&Method::GET, "keys") => error::json(200, &app.state.keys()),
-        (&Method::POST, "keys") => {
-            let new: NewKey = match read_json(cx, req).await {
-                Ok(v) => v,
-                Err(resp) => return resp,
-            };
-            let record = app.state.create_key(new, app.clock.now(), &app.ids);
-            error::json(201, &record)
-        }
+        (&Method::POST, "keys") => create_key(cx, req).await.unwrap_or_else(|r| r),
         (&Method::GET, "accounts") => error::json(200, &app.state.accounts()),
         (&Method::GET, "clock") => clock_json(cx),
-        (&Method::POST, "clock/advance") => {
-            let body: serde_json::Value = match read_json(cx, req).await {
-                Ok(v) => v,
-                Err(resp) => return resp,
-            };
-            let ms = match (body.get("seconds"), body.get("ms")) {
-                (Some(s), _) => s.as_f64().map(|s| s * 1000.0),
-                (None, Some(ms)) => ms.as_f64(),
-                (None, None) => None,
-            };
-            match ms {
-                Some(ms) if ms >= 0.0 && ms.is_finite() => {
-                    app.clock.advance(Duration::from_millis(ms as u64));
-                    clock_json(cx)
-                }
-                _ => failure(
-                    400,
-                    "expected {\"seconds\": N} or {\"ms\": N} with N a non-negative number",
-                ),
-            }
-        }
+        (&Method::POST, "clock/advance") => advance_clock(cx, req).await.unwrap_or_else(|r| r),
         (&Method::GET, "faults") => error::json(200, &app.faults.list()),
-        (&Method::POST, "faults") => {
-            let body: serde_json::Value = match read_json(cx, req).await {
-                Ok(v) => v,
-                Err(resp) => return resp,
-            };
-            if let Some(seed) = body.get("seed").and_then(|s| s.as_u64()) {
-                app.faults.reseed(seed);
-            }
-            match serde_json::from_value::<Fault>(body) {
-                Ok(fault) => {
-                    let p = fault.probability;
-                    let fault = fault.probability(p);
-                    let id = app.faults.add(fault.clone());
-                    error::json(201, &json!({"id": id, "fault": fault}))
-                }
-                Err(e) => failure(400, &format!("invalid fault: {e}")),
-            }
-        }
+        (&Method::POST, "faults") => add_fault(cx, req).await.unwrap_or_else(|r| r),
         (&Method::DELETE, "faults") => {
             app.faults.clear();
-            error::json(200, &json!({"success": true, "message": ""}))
+            done()
         }
         (&Method::DELETE, r) if r.starts_with("faults/") => {
             match r["faults/".len()..].parse::<u64>() {
-                Ok(id) if app.faults.remove(id) => {
-                    error::json(200, &json!({"success": true, "message": ""}))
-                }
+                Ok(id) if app.faults.remove(id) => done(),
                 _ => failure(404, "no such fault"),
             }
         }
-        (&Method::GET, "requests") => {
-            let limit = query_pairs(&query)
-                .into_iter()
-                .find(|(k, _)| k == "limit")
-                .and_then(|(_, v)| v.parse::<usize>().ok());
-            error::json(
-                200,
-                &json!({
-                    "capacity": app.journal.capacity(),
-                    "held": app.journal.len(),
-                    "total": app.journal.total(),
-                    "requests": app.journal.recent(limit),
-                }),
-            )
-        }
+        (&Method::GET, "requests") => requests(cx, &query),
         (&Method::GET, "state") => error::json(200, &app.snapshot()),
-        (&Method::PUT, "state") => {
-            let snap: StateSnapshot = match read_json(cx, req).await {
-                Ok(v) => v,
-                Err(resp) => return resp,
-            };
-            app.restore(snap);
-            error::json(200, &json!({"success": true, "message": ""}))
-        }
-        _ => failure(404, &format!("unknown control route {method} {path}")),
+        (&Method::PUT, "state") => match read_json::<StateSnapshot>(cx, req).await {
+            Ok(snap) => {
+                app.restore(snap);
+                done()
+            }
+            Err(resp) => resp,
+        },
+        _ => unknown(),
     }
+}
+
+/// `GET /__mock/health`: the signature body.
+fn health(cx: &Ctx) -> MockResponse {
+    let app = &cx.app;
+    error::json(
+        200,
+        &gatecheck_schemas::rules::health::signature_body(
+            env!("CARGO_PKG_VERSION"),
+            app.config.profile,
+            json!({ "clock": app.clock.mode(), "now": app.clock.now() }),
+        ),
+    )
+}
+
+/// `POST /__mock/keys`: a key from a partial record; 201 with the full record.
+async fn create_key(cx: &Ctx, req: Request<Incoming>) -> Result<MockResponse, MockResponse> {
+    let new: NewKey = read_json(cx, req).await?;
+    let app = &cx.app;
+    let record = app.state.create_key(new, app.clock.now(), &app.ids);
+    Ok(error::json(201, &record))
+}
+
+/// `POST /__mock/clock/advance`: `{"seconds": N}` or `{"ms": N}`, N not negative.
+async fn advance_clock(cx: &Ctx, req: Request<Incoming>) -> Result<MockResponse, MockResponse> {
+    let body: serde_json::Value = read_json(cx, req).await?;
+    let ms = match (body.get("seconds"), body.get("ms")) {
+        (Some(s), _) => s.as_f64().map(|s| s * 1000.0),
+        (None, Some(ms)) => ms.as_f64(),
+        (None, None) => None,
+    };
+    Ok(match ms {
+        Some(ms) if ms >= 0.0 && ms.is_finite() => {
+            cx.app.clock.advance(Duration::from_millis(ms as u64));
+            clock_json(cx)
+        }
+        _ => failure(
+            400,
+            "expected {\"seconds\": N} or {\"ms\": N} with N a non-negative number",
+        ),
+    })
+}
+
+/// `POST /__mock/faults`: installs a [`Fault`] (a `seed` reseeds the faults' draws first);
+/// 201 with its id.
+async fn add_fault(cx: &Ctx, req: Request<Incoming>) -> Result<MockResponse, MockResponse> {
+    let body: serde_json::Value = read_json(cx, req).await?;
+    let faults = &cx.app.faults;
+    if let Some(seed) = body.get("seed").and_then(|s| s.as_u64()) {
+        faults.reseed(seed);
+    }
+    Ok(match serde_json::from_value::<Fault>(body) {
+        Ok(fault) => {
+            let p = fault.probability;
+            let fault = fault.probability(p);
+            let id = faults.add(fault.clone());
+            error::json(201, &json!({"id": id, "fault": fault}))
+        }
+        Err(e) => failure(400, &format!("invalid fault: {e}")),
+    })
+}
+
+/// `GET /__mock/requests?limit=N`: the journal, oldest first, with its counts.
+fn requests(cx: &Ctx, query: &str) -> MockResponse {
+    let journal = &cx.app.journal;
+    let limit = query_pairs(query)
+        .into_iter()
+        .find(|(k, _)| k == "limit")
+        .and_then(|(_, v)| v.parse::<usize>().ok());
+    error::json(
+        200,
+        &json!({
+            "capacity": journal.capacity(),
+            "held": journal.len(),
+            "total": journal.total(),
+            "requests": journal.recent(limit),
+        }),
+    )
 }
 
 fn clock_json(cx: &Ctx) -> MockResponse {

@@ -404,6 +404,25 @@ impl Ctx {
         }
     }
 
+    /// Admits the request's key as on `/v1/*`: authenticated (401, 403; set as
+    /// [`Ctx::key`]), then within its rate limit (429 with `Retry-After`).
+    pub(crate) fn admit_key(&mut self, headers: &http::HeaderMap) -> Result<(), MockResponse> {
+        let key = crate::auth::authenticate_key(&self.app, headers, self.client_ip, self.now())?;
+        self.key = Some(key);
+        if let Err(retry) = self.app.ratelimit.check(key.id, self.now_ms()) {
+            let mut resp = error::rejection(
+                self.profile(),
+                Rejection::RateLimited,
+                "Too many requests for this key, please retry later",
+            );
+            if let Ok(v) = HeaderValue::from_str(&retry.to_string()) {
+                resp.headers_mut().insert(http::header::RETRY_AFTER, v);
+            }
+            return Err(resp);
+        }
+        Ok(())
+    }
+
     /// [`Ctx::check_model`] then [`Ctx::charge`].
     #[allow(dead_code)] // part of the handler contract
     pub(crate) fn admit_model_request(

@@ -5,7 +5,7 @@
 //! `Action`, or with a body that is not JSON, it answers 400 before the key is read.
 
 use super::ctx::Ctx;
-use super::provider::{admit, submit, Submit};
+use super::provider::{submit, Submit};
 use crate::error::{self, MockResponse};
 use gatecheck_schemas::rules::task::{
     ACTION_GENERATE, ACTION_TEXT_GENERATE, JIMENG_GET_RESULT, MSG_ACTION_REQUIRED,
@@ -43,7 +43,7 @@ pub(crate) async fn handle(cx: &mut Ctx, req: Request<Incoming>) -> MockResponse
     if action == JIMENG_GET_RESULT && text("task_id").is_empty() {
         return error::v1_error(400, MSG_TASK_ID_REQUIRED, None, None);
     }
-    if let Err(resp) = admit(cx, &headers) {
+    if let Err(resp) = cx.admit_key(&headers) {
         return resp;
     }
     let cx: &Ctx = cx;

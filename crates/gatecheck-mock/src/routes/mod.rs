@@ -136,39 +136,16 @@ pub(crate) async fn dispatch(
     let at_ms = app.clock.now_ms();
     // Tasks that failed since the last request are refunded before anything reads a key.
     app.settle_tasks(at_ms);
-    let request_id = app.ids.request_id(at_ms);
-    // A clone of the URI and of the Host header shares the request's bytes: no allocation.
+    let mut cx = request_ctx(&app, peer, &req, at_ms);
+    // A clone of the URI shares the request's bytes: no allocation.
     let uri = req.uri().clone();
     let path = uri.path();
-    let client_ip = auth::client_ip(&app, req.headers(), peer);
-    let host = req.headers().get(http::header::HOST).cloned();
-    let mut cx = Ctx {
-        app: app.clone(),
-        peer,
-        client_ip,
-        request_id,
-        at_ms,
-        key: None,
-        host,
-        body_seen: parking_lot::Mutex::new(None),
-    };
 
     let control = path == "/__mock" || path.starts_with("/__mock/");
     let cors = req.headers().contains_key(http::header::ORIGIN);
-    if cors
-        && !control
-        && req.method() == Method::OPTIONS
-        && req
-            .headers()
-            .contains_key(http::header::ACCESS_CONTROL_REQUEST_METHOD)
-    {
-        let mut resp = error::bytes_response(204, "text/plain", Bytes::new());
-        resp.headers_mut().remove(http::header::CONTENT_TYPE);
-        set_cors(&mut resp, true);
-        set_request_id(&mut resp, cx.request_id.as_str());
-        return Ok(resp);
+    if cors && !control && is_preflight(&req) {
+        return Ok(preflight(&cx));
     }
-
     if control {
         let mut resp = Box::pin(control::handle(&cx, req)).await;
         set_request_id(&mut resp, cx.request_id.as_str());
@@ -176,23 +153,8 @@ pub(crate) async fn dispatch(
     }
 
     let method = req.method().clone();
-    let mut entry = Record {
-        at_ms,
-        request_id: cx.request_id,
-        method: method.clone(),
-        path,
-        query: uri.query(),
-        client_ip,
-        key_id: None,
-        status: 0,
-        duration_us: 0,
-        fault: None,
-        body_len: None,
-        body: None,
-    };
-
-    let fault = app.faults.pick(method.as_str(), path);
-    let resp = match fault {
+    let mut entry = journal_entry(&cx, &method, &uri);
+    let resp = match app.faults.pick(method.as_str(), path) {
         Some(FaultKind::Reset) => {
             entry.fault = Some("reset".into());
             finish(&app, entry, started);
@@ -210,19 +172,7 @@ pub(crate) async fn dispatch(
             retry_after,
         }) => {
             entry.fault = Some(format!("status {status}"));
-            let mut resp = error::v1_error(
-                status,
-                &format!("injected fault: status {status}"),
-                Some("mock_fault"),
-                None,
-            );
-            let retry = retry_after.or(matches!(status, 429 | 503).then_some(1));
-            if let Some(secs) = retry {
-                if let Ok(v) = HeaderValue::from_str(&secs.to_string()) {
-                    resp.headers_mut().insert(http::header::RETRY_AFTER, v);
-                }
-            }
-            cx.refuse(req, resp).await
+            cx.refuse(req, status_fault(status, retry_after)).await
         }
         Some(FaultKind::Delay { ms }) => {
             entry.fault = Some(format!("delay {ms}ms"));
@@ -233,7 +183,91 @@ pub(crate) async fn dispatch(
         // Stream faults are picked by the streaming handlers (`pick` never returns them).
         Some(_) | None => route(&mut cx, req, &method, path).await,
     };
-    let mut resp = resp;
+    Ok(complete(&app, &mut cx, entry, resp, cors, started).await)
+}
+
+/// The handlers' view of one request: its id (drawn here, seeded), the client IP, the `Host`
+/// header; no key yet.
+fn request_ctx(app: &Arc<App>, peer: SocketAddr, req: &Request<Incoming>, at_ms: i64) -> Ctx {
+    let request_id = app.ids.request_id(at_ms);
+    let client_ip = auth::client_ip(app, req.headers(), peer);
+    // A clone of the Host header shares the request's bytes: no allocation.
+    let host = req.headers().get(http::header::HOST).cloned();
+    Ctx {
+        app: app.clone(),
+        peer,
+        client_ip,
+        request_id,
+        at_ms,
+        key: None,
+        host,
+        body_seen: parking_lot::Mutex::new(None),
+    }
+}
+
+/// A CORS preflight: `OPTIONS` with `Access-Control-Request-Method`.
+fn is_preflight(req: &Request<Incoming>) -> bool {
+    req.method() == Method::OPTIONS
+        && req
+            .headers()
+            .contains_key(http::header::ACCESS_CONTROL_REQUEST_METHOD)
+}
+
+/// The answer to a CORS preflight: 204 with no content type, new-api's CORS headers.
+fn preflight(cx: &Ctx) -> MockResponse {
+    let mut resp = error::bytes_response(204, "text/plain", Bytes::new());
+    resp.headers_mut().remove(http::header::CONTENT_TYPE);
+    set_cors(&mut resp, true);
+    set_request_id(&mut resp, cx.request_id.as_str());
+    resp
+}
+
+/// The journal's record of a request, its answer not known yet.
+fn journal_entry<'a>(cx: &Ctx, method: &Method, uri: &'a http::Uri) -> Record<'a> {
+    Record {
+        at_ms: cx.at_ms,
+        request_id: cx.request_id,
+        method: method.clone(),
+        path: uri.path(),
+        query: uri.query(),
+        client_ip: cx.client_ip,
+        key_id: None,
+        status: 0,
+        duration_us: 0,
+        fault: None,
+        body_len: None,
+        body: None,
+    }
+}
+
+/// The answer of a `status` fault (with `Retry-After` as set, or 1 second on 429 and 503).
+fn status_fault(status: u16, retry_after: Option<u64>) -> MockResponse {
+    let mut resp = error::v1_error(
+        status,
+        &format!("injected fault: status {status}"),
+        Some("mock_fault"),
+        None,
+    );
+    let retry = retry_after.or(matches!(status, 429 | 503).then_some(1));
+    if let Some(secs) = retry {
+        if let Ok(v) = HeaderValue::from_str(&secs.to_string()) {
+            resp.headers_mut().insert(http::header::RETRY_AFTER, v);
+        }
+    }
+    resp
+}
+
+/// Finishes an answer (new-api's error shape in that profile, CORS, the request id) and
+/// journals it.
+async fn complete(
+    app: &App,
+    cx: &mut Ctx,
+    mut entry: Record<'_>,
+    mut resp: MockResponse,
+    cors: bool,
+    started: Instant,
+) -> MockResponse {
+    let path = entry.path;
     if app.config.profile == Profile::NewApi
         && (path.starts_with("/v1/") || provider::is_provider_path(path))
     {
@@ -249,8 +283,8 @@ pub(crate) async fn dispatch(
         entry.body_len = Some(len);
         entry.body = preview;
     }
-    finish(&app, entry, started);
-    Ok(resp)
+    finish(app, entry, started);
+    resp
 }
 
 /// Holds a `hang` fault's request until shutdown, or at most [`MAX_HANG`], so abandoned hangs
@@ -308,6 +342,7 @@ fn set_request_id(resp: &mut MockResponse, id: &str) {
     }
 }
 
+/// Routes a request that is neither a control call nor faulted away.
 async fn route(cx: &mut Ctx, req: Request<Incoming>, method: &Method, path: &str) -> MockResponse {
     // new-api resolves the route before any route group's middleware runs, so an unrouted
     // request is answered before its key is looked at (DECISIONS D-ROUTE-2); the documented
@@ -319,22 +354,8 @@ async fn route(cx: &mut Ctx, req: Request<Incoming>, method: &Method, path: &str
         }
     }
     if let Some(rest) = path.strip_prefix("/v1/") {
-        match auth::authenticate_key(&cx.app, req.headers(), cx.client_ip, cx.now()) {
-            Ok(key) => cx.key = Some(key),
-            Err(resp) => return cx.refuse(req, resp).await,
-        }
-        if let Some(key) = cx.key {
-            if let Err(retry) = cx.app.ratelimit.check(key.id, cx.now_ms()) {
-                let mut resp = error::rejection(
-                    cx.profile(),
-                    Rejection::RateLimited,
-                    "Too many requests for this key, please retry later",
-                );
-                if let Ok(v) = HeaderValue::from_str(&retry.to_string()) {
-                    resp.headers_mut().insert(http::header::RETRY_AFTER, v);
-                }
-                return cx.refuse(req, resp).await;
-            }
+        if let Err(resp) = cx.admit_key(req.headers()) {
+            return cx.refuse(req, resp).await;
         }
         let cx: &Ctx = cx;
         if !table_first {
@@ -342,35 +363,7 @@ async fn route(cx: &mut Ctx, req: Request<Incoming>, method: &Method, path: &str
                 return cx.refuse(req, resp).await;
             }
         }
-        return if rest == "images/edits" || rest == "images/edits/" {
-            Box::pin(image_edits::handle(cx, req)).await
-        } else if rest.starts_with("audio/") {
-            Box::pin(audio::handle(cx, req)).await
-        } else if rest.starts_with("images/") {
-            Box::pin(images::handle(cx, req)).await
-        } else if let (true, Some(id)) = (method == Method::POST, remix::source_of(rest)) {
-            Box::pin(remix::handle(cx, req, id)).await
-        } else if rest.starts_with("video/") {
-            Box::pin(video_unified::handle(cx, req)).await
-        } else if rest == "videos" || rest.starts_with("videos/") {
-            if method == Method::POST {
-                // Creation reads an upload: boxed, so that its state stays out of this future.
-                Box::pin(video::handle(cx, req)).await
-            } else {
-                // A poll: no body, no future of its own.
-                video::answer(
-                    cx,
-                    method,
-                    path.trim_end_matches('/'),
-                    req.uri().query().unwrap_or(""),
-                )
-            }
-        } else if rest == "models" || rest.starts_with("models/") {
-            models(cx, method, rest)
-        } else {
-            let resp = cx.not_found(method, path);
-            cx.refuse(req, resp).await
-        };
+        return v1(cx, req, method, path, rest).await;
     }
     if provider::is_provider_path(path) {
         return Box::pin(provider_route(cx, req, method, path)).await;
@@ -384,7 +377,51 @@ async fn route(cx: &mut Ctx, req: Request<Incoming>, method: &Method, path: &str
             return Box::pin(midjourney::handle(cx, req, rest)).await;
         }
     }
-    let cx: &Ctx = cx;
+    site(cx, req, method, path).await
+}
+
+/// Serves an admitted `/v1/` request (`rest` is the path after `/v1/`).
+async fn v1(
+    cx: &Ctx,
+    req: Request<Incoming>,
+    method: &Method,
+    path: &str,
+    rest: &str,
+) -> MockResponse {
+    if rest == "images/edits" || rest == "images/edits/" {
+        Box::pin(image_edits::handle(cx, req)).await
+    } else if rest.starts_with("audio/") {
+        Box::pin(audio::handle(cx, req)).await
+    } else if rest.starts_with("images/") {
+        Box::pin(images::handle(cx, req)).await
+    } else if let (true, Some(id)) = (method == Method::POST, remix::source_of(rest)) {
+        Box::pin(remix::handle(cx, req, id)).await
+    } else if rest.starts_with("video/") {
+        Box::pin(video_unified::handle(cx, req)).await
+    } else if rest == "videos" || rest.starts_with("videos/") {
+        if method == Method::POST {
+            // Creation reads an upload: boxed, so that its state stays out of this future.
+            Box::pin(video::handle(cx, req)).await
+        } else {
+            // A poll: no body, no future of its own.
+            video::answer(
+                cx,
+                method,
+                path.trim_end_matches('/'),
+                req.uri().query().unwrap_or(""),
+            )
+        }
+    } else if rest == "models" || rest.starts_with("models/") {
+        models(cx, method, rest)
+    } else {
+        let resp = cx.not_found(method, path);
+        cx.refuse(req, resp).await
+    }
+}
+
+/// Serves the site's own paths: the catalog, token API and usage, media, health; new-api's
+/// 404 for the rest.
+async fn site(cx: &Ctx, req: Request<Incoming>, method: &Method, path: &str) -> MockResponse {
     match (method, path) {
         (&Method::GET, "/api/models") => {
             let query = req.uri().query().unwrap_or("");
@@ -425,7 +462,7 @@ async fn provider_route(
         // The Action and the body are read before the key (JimengRequestConvert, then TokenAuth).
         return Box::pin(jimeng::handle(cx, req)).await;
     }
-    if let Err(resp) = provider::admit(cx, req.headers()) {
+    if let Err(resp) = cx.admit_key(req.headers()) {
         return resp;
     }
     let cx: &Ctx = cx;

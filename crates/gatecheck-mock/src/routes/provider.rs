@@ -1,36 +1,16 @@
 //! The provider task routes outside `/v1` (DECISIONS D-TASK-6..8): `/kling/v1/videos/*`
 //! (`routes/kling.rs`) and `/jimeng/?Action=...` (`routes/jimeng.rs`). Their requests are
-//! admitted as `/v1` requests are (key, status, expiry, quota, IP allowlist, rate limit;
-//! new-api's TokenAuth runs after its request-convert middleware), and their tasks are video
-//! tasks of the one store, read back in new-api's task envelope (`routes/video_unified.rs`).
+//! admitted as `/v1` requests are ([`Ctx::admit_key`]: key, status, expiry, quota, IP
+//! allowlist, rate limit; new-api's TokenAuth runs after its request-convert middleware),
+//! and their tasks are video tasks of the one store, read back in new-api's task envelope
+//! (`routes/video_unified.rs`).
 
 use super::ctx::Ctx;
-use crate::auth;
 use crate::error::{self, MockResponse};
-use gatecheck_schemas::rules::Rejection;
-use http::{HeaderMap, HeaderValue};
 
 /// Whether `path` is one of the provider routes' paths.
 pub(crate) fn is_provider_path(path: &str) -> bool {
     path.starts_with("/kling/") || path == "/jimeng" || path.starts_with("/jimeng/")
-}
-
-/// Authenticates the key and applies its rate limit, as on `/v1/*`.
-pub(crate) fn admit(cx: &mut Ctx, headers: &HeaderMap) -> Result<(), MockResponse> {
-    let key = auth::authenticate_key(&cx.app, headers, cx.client_ip, cx.now())?;
-    cx.key = Some(key);
-    if let Err(retry) = cx.app.ratelimit.check(key.id, cx.now_ms()) {
-        let mut resp = error::rejection(
-            cx.profile(),
-            Rejection::RateLimited,
-            "Too many requests for this key, please retry later",
-        );
-        if let Ok(v) = HeaderValue::from_str(&retry.to_string()) {
-            resp.headers_mut().insert(http::header::RETRY_AFTER, v);
-        }
-        return Err(resp);
-    }
-    Ok(())
 }
 
 /// A task submitted on a provider route, after its route read the body.
