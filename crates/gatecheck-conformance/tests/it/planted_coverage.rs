@@ -41,6 +41,13 @@ pub(crate) const NOT_PLANTABLE: &[(&str, Bug, &str)] = &[
     ("REPLAY_HEADER", Bug::DisabledKeyAccepted, REPLAY_MARKER),
     ("REPLAY_UNMATCHED", Bug::DisabledKeyAccepted, REPLAY_MARKER),
     (
+        "NEW_API_USER_HEADER",
+        Bug::WrongTokenSucceeds,
+        "the header's name, which the runner writes on every /api/token/ call and the mock reads \
+         beside the access token; the access-token bugs plant on the same reads, and a name \
+         alone is no verdict (a target reading another name fails every key-management check)",
+    ),
+    (
         "ACTION_SWAP_FACE",
         Bug::MjUploadNoUrls,
         "the face swap's action, whose model model_for names swap_face; the runner sends no face \
