@@ -388,7 +388,7 @@ impl MockServerBuilder {
         self
     }
 
-    /// Open connections served at once (default [`crate::DEFAULT_MAX_CONNECTIONS`]); further
+    /// Open connections served at once (default [`crate::internals::DEFAULT_MAX_CONNECTIONS`]); further
     /// connections wait in the kernel's accept queue until one closes.
     ///
     /// ```no_run
@@ -403,7 +403,7 @@ impl MockServerBuilder {
     }
 
     /// Time allowed to receive a whole request body (default
-    /// [`crate::DEFAULT_BODY_TIMEOUT`]); a stalled or trickling body gets 408 and the
+    /// [`crate::internals::DEFAULT_BODY_TIMEOUT`]); a stalled or trickling body gets 408 and the
     /// connection is closed.
     ///
     /// ```no_run
@@ -421,7 +421,7 @@ impl MockServerBuilder {
     }
 
     /// The wait between two events of a streamed answer (default
-    /// [`crate::DEFAULT_STREAM_EVENT_GAP`]); zero sends them back to back.
+    /// [`crate::internals::DEFAULT_STREAM_EVENT_GAP`]); zero sends them back to back.
     ///
     /// ```no_run
     /// # async fn demo() {
