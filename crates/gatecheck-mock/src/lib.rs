@@ -57,6 +57,7 @@
 mod app;
 mod auth;
 mod bench;
+mod builder;
 mod callback_delivery;
 pub mod callbacks;
 mod catalog;
@@ -91,11 +92,12 @@ mod tasks;
 mod video;
 
 pub use auth::NEW_API_USER;
+pub use builder::MockServerBuilder;
 pub use clock::{Clock, ClockMode};
 pub use config::{MockConfig, RateLimit, StreamPacing};
 pub use faults::{Fault, FaultKind};
 pub use fixtures::{FixtureError, Fixtures};
-pub use handle::{demo_key_of, MockServer, MockServerBuilder};
+pub use handle::{demo_key_of, MockServer};
 pub use headers::{CONTROL_TOKEN_HEADER, REQUEST_ID_HEADER};
 pub use journal::JournalEntry;
 pub use listen::listen;
