@@ -13,6 +13,7 @@ use gatecheck_schemas::rules::midjourney::{
     MJ_SECRET_HEADER, REFUSAL_STATUS, TASK_NO_FOUND,
 };
 use gatecheck_schemas::rules::quota::Usage;
+use gatecheck_schemas::rules::rejection::ACCEPTED;
 use gatecheck_schemas::rules::Rejection;
 use proptest::prelude::*;
 use serde_json::{json, Value};
@@ -38,14 +39,20 @@ pub(crate) const CHECKS: &[CheckDef] = &[
 
 const IMAGINE: &str = "/mj/submit/imagine";
 
-/// The price of one imagine, when the catalog lists its model; a skip when the run knows
-/// models and `mj_imagine` is not one of them (the target cannot route it).
-fn imagine_price(ctx: &Ctx) -> Result<i64, Halt> {
-    let model = model_for("IMAGINE");
+/// The price of one submit of `action`, when the catalog lists its model; a skip when the
+/// run knows models and the action's model (`mj_imagine`...) is not one of them (the target
+/// cannot route it).
+pub(super) fn action_price(ctx: &Ctx, action: &str) -> Result<i64, Halt> {
+    let model = model_for(action);
     if !ctx.env.models.is_empty() && !ctx.env.models.iter().any(|m| m.id == model) {
         return Err(Halt::no_model(format!("the catalog has no {model} model")));
     }
     Ok(ctx.price(&model, Usage::one_request()))
+}
+
+/// The price of one imagine ([`action_price`]).
+fn imagine_price(ctx: &Ctx) -> Result<i64, Halt> {
+    action_price(ctx, "IMAGINE")
 }
 
 /// Submits an imagine of `prompt`; the exchange and, when it was accepted, the task id.
@@ -64,10 +71,11 @@ pub(super) async fn submit(
 /// The task id of an accepted submit answer.
 fn accepted_id(ex: &Exchange) -> Option<String> {
     let v = ex.json()?;
-    (ex.status.as_u16() == 200 && v.get("code").and_then(Value::as_i64) == Some(CODE_SUBMITTED))
-        .then(|| v.get("result").and_then(Value::as_str).map(str::to_owned))
-        .flatten()
-        .filter(|id| !id.is_empty())
+    (ex.status.as_u16() == ACCEPTED
+        && v.get("code").and_then(Value::as_i64) == Some(CODE_SUBMITTED))
+    .then(|| v.get("result").and_then(Value::as_str).map(str::to_owned))
+    .flatten()
+    .filter(|id| !id.is_empty())
 }
 
 async fn imagine(ctx: &Ctx) -> Outcome {
@@ -182,7 +190,7 @@ async fn lifecycle(ctx: &Ctx) -> Outcome {
         let ex = ctx.send(&fetch, 0).await?;
         polls += 1;
         let v = ex.json().unwrap_or_default();
-        if ex.status.as_u16() != 200 {
+        if ex.status.as_u16() != ACCEPTED {
             return Err(ctx.deviate(
                 row,
                 format!(

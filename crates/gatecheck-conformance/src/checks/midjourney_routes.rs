@@ -1,14 +1,14 @@
 //! The Midjourney routes beyond submit and fetch (DECISIONS D-MJ-8): the list of tasks by
 //! id and the image upload. Deviations only, as for every `mj.*` check.
 
-use super::midjourney::{is_refusal, submit};
+use super::midjourney::{action_price, is_refusal, submit};
 use super::Kind::Deviation;
 use super::{def, status_and_type, CheckDef, Ctx, Halt, Outcome, Pass, Phase};
 use crate::client::RequestSpec;
 use gatecheck_schemas::rules::midjourney::{
-    model_for, ACTION_UPLOAD, CODE_REQUEST_ERROR, CODE_SUBMITTED, LIST_BODY_REFUSED,
+    ACTION_UPLOAD, CODE_REQUEST_ERROR, CODE_SUBMITTED, LIST_BODY_REFUSED,
 };
-use gatecheck_schemas::rules::quota::Usage;
+use gatecheck_schemas::rules::rejection::ACCEPTED;
 use serde_json::{json, Value};
 
 pub(crate) const CHECKS: &[CheckDef] = &[
@@ -44,7 +44,7 @@ async fn list_by_condition(ctx: &Ctx) -> Outcome {
     let records = ex
         .json()
         .and_then(|v| v.as_array().cloned())
-        .filter(|_| ex.status.as_u16() == 200);
+        .filter(|_| ex.status.as_u16() == ACCEPTED);
     let wrong = match &records {
         None => Some(format!(
             "answered {}, not a 200 list",
@@ -90,7 +90,7 @@ async fn list_by_condition(ctx: &Ctx) -> Outcome {
 
 /// The `code` of an upload answer with HTTP 200, and its `result`.
 fn upload_answer(ex: &crate::client::Exchange) -> Option<(i64, Value)> {
-    let v = ex.json().filter(|_| ex.status.as_u16() == 200)?;
+    let v = ex.json().filter(|_| ex.status.as_u16() == ACCEPTED)?;
     Some((
         v.get("code")?.as_i64()?,
         v.get("result").cloned().unwrap_or(Value::Null),
@@ -98,11 +98,7 @@ fn upload_answer(ex: &crate::client::Exchange) -> Option<(i64, Value)> {
 }
 
 async fn upload(ctx: &Ctx) -> Outcome {
-    let model = model_for(ACTION_UPLOAD);
-    if !ctx.env.models.is_empty() && !ctx.env.models.iter().any(|m| m.id == model) {
-        return Err(Halt::no_model(format!("the catalog has no {model} model")));
-    }
-    let price = ctx.price(&model, Usage::one_request());
+    let price = action_price(ctx, ACTION_UPLOAD)?;
     let auth = ctx.model_auth()?;
     let spec = RequestSpec::post(UPLOAD)
         .auth(auth.clone())
