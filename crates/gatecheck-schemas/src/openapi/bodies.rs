@@ -102,6 +102,11 @@ fn non_blank(max: usize) -> Value {
     json!({ "type": "string", "minLength": 1, "maxLength": max, "pattern": "\\S" })
 }
 
+/// Text that is not blank, of any length.
+pub(super) fn not_blank() -> Value {
+    json!({ "type": "string", "minLength": 1, "pattern": "\\S" })
+}
+
 /// The model property of a branch: the one model.
 fn model_const(id: &str) -> Value {
     json!({ "type": "string", "const": id })
@@ -241,8 +246,11 @@ fn image_edit_branch(model: &str, sizes: &[String]) -> Value {
 
 /// The prompt of a provider route: not blank; new-api passes it on without a length limit.
 fn provider_prompt() -> Value {
-    json!({ "type": "string", "minLength": 1, "pattern": "\\S",
-            "description": "Not blank (400 `invalid_request` `prompt is required`); no length limit before the provider." })
+    let mut prompt = not_blank();
+    prompt["description"] = json!(
+        "Not blank (400 `invalid_request` `prompt is required`); no length limit before the provider."
+    );
+    prompt
 }
 
 /// The catalog's video models whose id starts with `prefix` (the provider's models), with

@@ -156,11 +156,6 @@ fn submit_op(operation_id: &str, what: &str, with_mode: bool, body: Value) -> Va
     })
 }
 
-/// A string that is not blank.
-fn text() -> Value {
-    json!({ "type": "string", "minLength": 1, "pattern": "\\S" })
-}
-
 /// The request body of a submit route (`rest`: the operation id without `mj`/`mjMode`): new-api's
 /// MidjourneyRequest, with the fields each route requires (relay/mjproxy_handler.go
 /// RelayMidjourneySubmit, service/midjourney.go). Every field has its Go type: a value of
@@ -192,11 +187,11 @@ fn body_of(rest: &str) -> Value {
     );
     let required: &[&str] = match rest {
         "SubmitImagine" => {
-            props.insert("prompt".into(), text());
+            props.insert("prompt".into(), super::bodies::not_blank());
             &["prompt"]
         }
         "SubmitChange" => {
-            props.insert("taskId".into(), text());
+            props.insert("taskId".into(), super::bodies::not_blank());
             props.insert(
                 "action".into(),
                 json!({ "type": "string", "enum": ["UPSCALE", "VARIATION"] }),
@@ -216,14 +211,14 @@ fn body_of(rest: &str) -> Value {
             &["content"]
         }
         "SubmitAction" => {
-            props.insert("taskId".into(), text());
+            props.insert("taskId".into(), super::bodies::not_blank());
             props.insert("customId".into(), json!({ "type": "string",
                 "pattern": "^MJ::JOB::(upsample|variation)::[1-4]::[0-9a-f]+$",
                 "description": "A button's `customId` from the task record (`MJ::JOB::upsample::2::<hash>`)." }));
             &["taskId", "customId"]
         }
         "SubmitModal" | "SubmitVideo" => {
-            props.insert("taskId".into(), text());
+            props.insert("taskId".into(), super::bodies::not_blank());
             &["taskId"]
         }
         "SubmitUploadDiscordImages" => {
