@@ -1,7 +1,7 @@
 //! Exponential backoff with full jitter, honouring `Retry-After`.
 
+use gatecheck_mock::internals::draw::Draw;
 use http::StatusCode;
-use rand::Rng;
 use std::time::Duration;
 
 /// Retry policy for transient answers (429, 500, 503) and connection failures.
@@ -43,21 +43,11 @@ impl Backoff {
 
     /// The delay before retry number `attempt`: uniform in `[ceiling/2, ceiling]` (jitter), and
     /// never shorter than `Retry-After` (itself capped at `max`).
-    pub fn delay(
-        &self,
-        attempt: u32,
-        retry_after: Option<Duration>,
-        rng: &mut impl Rng,
-    ) -> Duration {
+    pub fn delay(&self, attempt: u32, retry_after: Option<Duration>, rng: &mut Draw) -> Duration {
         let ceiling = self.ceiling(attempt);
         let half = ceiling / 2;
         let span = (ceiling - half).as_millis() as u64;
-        let jittered = half
-            + Duration::from_millis(if span == 0 {
-                0
-            } else {
-                rng.gen_range(0..=span)
-            });
+        let jittered = half + Duration::from_millis(if span == 0 { 0 } else { rng.up_to(span) });
         match retry_after {
             Some(ra) => jittered.max(ra.min(self.max)),
             None => jittered,
@@ -84,12 +74,11 @@ pub fn parse_retry_after(value: Option<&str>) -> Option<Duration> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use rand::SeedableRng;
 
     #[test]
     fn delays_grow_are_jittered_and_respect_retry_after() {
         let b = Backoff::default();
-        let mut rng = rand::rngs::SmallRng::seed_from_u64(7);
+        let mut rng = Draw::seeded(7);
         for attempt in 0..8 {
             let d = b.delay(attempt, None, &mut rng);
             assert!(d <= b.ceiling(attempt) && d >= b.ceiling(attempt) / 2);

@@ -9,8 +9,8 @@ use crate::client::{Auth, Client, RequestSpec};
 use crate::client_error::ClientError;
 use crate::models::known_capabilities;
 use gatecheck_schemas::types::{KeyRecord, ModelCapabilities, ModelRecord};
-use rand::distributions::Alphanumeric;
-use rand::Rng;
+use rand::distr::Alphanumeric;
+use rand::RngExt;
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -147,8 +147,8 @@ pub async fn pull(
 
 /// A fresh 48-character secret for the pulled key in the local mock.
 fn local_secret() -> String {
-    rand::thread_rng()
-        .sample_iter(&Alphanumeric)
+    rand::rng()
+        .sample_iter(Alphanumeric)
         .take(48)
         .map(char::from)
         .collect()

@@ -6,12 +6,11 @@ use crate::budget::{Budget, BudgetExhausted, Pacer};
 use crate::client::{Client, Exchange, RequestSpec, StreamExchange};
 use crate::client_error::ClientError;
 use crate::sse::SseLimits;
+use gatecheck_mock::internals::draw::Draw;
 use gatecheck_schemas::rules::health::{REPLAY_HEADER, REPLAY_UNMATCHED};
 use gatecheck_schemas::rules::Rejection;
 use gatecheck_schemas::Profile;
 use parking_lot::Mutex;
-use rand::rngs::SmallRng;
-use rand::SeedableRng;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use tokio::sync::Semaphore;
@@ -86,7 +85,7 @@ struct Shared {
     backoff: Backoff,
     deadline: Instant,
     dry_run: bool,
-    rng: Mutex<SmallRng>,
+    rng: Mutex<Draw>,
     sent: AtomicU64,
     retries: AtomicU64,
     retry_budget: Option<u64>,
@@ -115,7 +114,7 @@ impl Transport {
                 backoff: config.backoff,
                 deadline: config.deadline,
                 dry_run: config.dry_run,
-                rng: Mutex::new(SmallRng::seed_from_u64(config.seed)),
+                rng: Mutex::new(Draw::seeded(config.seed)),
                 sent: AtomicU64::new(0),
                 retries: AtomicU64::new(0),
                 retry_budget: config.retry_budget,
@@ -332,7 +331,7 @@ impl Transport {
         let shared = &self.inner;
         let delay = {
             let mut rng = shared.rng.lock();
-            shared.backoff.delay(attempt, retry_after, &mut *rng)
+            shared.backoff.delay(attempt, retry_after, &mut rng)
         };
         if self.wait_reaches_deadline(delay) || !self.take_retry() {
             return false;

@@ -2,9 +2,8 @@
 //! reset or a hang. Faults come only from the control API or the library API, and a seed makes
 //! their probabilities deterministic.
 
+use crate::draw::Draw;
 use parking_lot::Mutex;
-use rand::rngs::SmallRng;
-use rand::{Rng, SeedableRng};
 use serde::{Deserialize, Serialize};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
@@ -288,7 +287,7 @@ pub struct FaultSet {
 #[derive(Debug)]
 struct FaultInner {
     rules: Vec<ActiveFault>,
-    rng: SmallRng,
+    rng: Draw,
     next_id: u64,
 }
 
@@ -298,7 +297,7 @@ impl FaultSet {
         Self {
             inner: Mutex::new(FaultInner {
                 rules: Vec::new(),
-                rng: SmallRng::seed_from_u64(seed ^ 0x00fa_0175),
+                rng: Draw::seeded(seed ^ 0x00fa_0175),
                 next_id: 1,
             }),
             armed: AtomicBool::new(false),
@@ -323,7 +322,7 @@ impl FaultSet {
 
     /// Reseeds the probability RNG.
     pub fn reseed(&self, seed: u64) {
-        self.inner.lock().rng = SmallRng::seed_from_u64(seed);
+        self.inner.lock().rng = Draw::seeded(seed);
     }
 
     /// Removes every rule.
@@ -379,7 +378,7 @@ impl FaultSet {
                 continue;
             }
             let p = rule.fault.probability;
-            if p < 1.0 && rng.sample::<f64, _>(rand::distributions::Standard) >= p {
+            if p < 1.0 && rng.unit() >= p {
                 continue;
             }
             rule.fired += 1;

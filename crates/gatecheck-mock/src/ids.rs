@@ -5,8 +5,8 @@
 
 use gatecheck_schemas::rules::time::civil_from_days;
 use parking_lot::Mutex;
-use rand::rngs::SmallRng;
-use rand::{Rng, SeedableRng};
+
+use crate::draw::Draw;
 
 const ALNUM: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
 
@@ -19,7 +19,7 @@ pub struct Ids {
 /// The RNG, and the last second a request id was stamped with.
 #[derive(Debug)]
 struct Inner {
-    rng: SmallRng,
+    rng: Draw,
     stamp: Stamp,
 }
 
@@ -64,7 +64,7 @@ impl Ids {
     pub fn new(seed: u64) -> Self {
         Self {
             inner: Mutex::new(Inner {
-                rng: SmallRng::seed_from_u64(seed),
+                rng: Draw::seeded(seed),
                 stamp: Stamp::of(0),
             }),
         }
@@ -74,7 +74,7 @@ impl Ids {
     pub fn alnum(&self, n: usize) -> String {
         let rng = &mut self.inner.lock().rng;
         (0..n)
-            .map(|_| ALNUM[rng.gen_range(0..ALNUM.len())] as char)
+            .map(|_| ALNUM[rng.below(ALNUM.len())] as char)
             .collect()
     }
 
@@ -113,7 +113,7 @@ impl Ids {
         }
         let end = (id.len + RANDOM_LEN).min(REQUEST_ID_CAPACITY);
         for slot in &mut id.bytes[id.len..end] {
-            *slot = ALNUM[inner.rng.gen_range(0..ALNUM.len())];
+            *slot = ALNUM[inner.rng.below(ALNUM.len())];
         }
         id.len = end;
         id

@@ -13,6 +13,11 @@ pub mod inputs {
     pub use crate::inputs::*;
 }
 
+/// Seeded draws that stay the same across `rand` releases (ids, sequences, faults, jitter).
+pub mod draw {
+    pub use crate::draw::*;
+}
+
 /// The deterministic media encoders (PNG, WAV, MP3, FLAC, Opus, AAC, MP4, subtitles).
 pub mod media {
     pub use crate::media::*;

@@ -63,6 +63,7 @@ pub mod callbacks;
 mod catalog;
 mod clock;
 mod config;
+mod draw;
 mod error;
 mod faults;
 mod fixtures;

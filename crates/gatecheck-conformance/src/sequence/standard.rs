@@ -5,13 +5,11 @@ use super::{Ctx, Effect, Sequence, Step};
 use crate::client::{Auth, Part, RequestSpec};
 use crate::generators::strategies;
 use crate::redact::Secret;
+use gatecheck_mock::internals::draw::Draw;
 use gatecheck_schemas::rules::token::MAX_NAME_LEN;
 use gatecheck_schemas::types::{VideoStatus, KEY_STATUS_DISABLED, KEY_STATUS_ENABLED};
 use proptest::strategy::{Strategy, ValueTree};
 use proptest::test_runner::TestRunner;
-use rand::rngs::SmallRng;
-use rand::seq::SliceRandom;
-use rand::{Rng, SeedableRng};
 use serde_json::{json, Value};
 
 /// Which models the sequence uses (defaults: the fixture catalog's).
@@ -67,17 +65,17 @@ const WORDS: [&str; 12] = [
     "glacier", "ember", "willow",
 ];
 
-fn words(rng: &mut SmallRng, n: usize) -> String {
+fn words(rng: &mut Draw, n: usize) -> String {
     (0..n)
-        .map(|_| *WORDS.choose(rng).unwrap_or(&"word"))
+        .map(|_| *rng.choose(&WORDS).unwrap_or(&"word"))
         .collect::<Vec<_>>()
         .join(" ")
 }
 
-fn alnum(rng: &mut SmallRng, n: usize) -> String {
+fn alnum(rng: &mut Draw, n: usize) -> String {
     const CHARS: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
     (0..n)
-        .map(|_| CHARS[rng.gen_range(0..CHARS.len())] as char)
+        .map(|_| CHARS[rng.below(CHARS.len())] as char)
         .collect()
 }
 
@@ -89,8 +87,8 @@ fn draw<S: Strategy>(runner: &mut TestRunner, strategy: S, fallback: S::Value) -
         .unwrap_or(fallback)
 }
 
-fn pick<T: Clone>(rng: &mut SmallRng, xs: &[T], fallback: T) -> T {
-    xs.choose(rng).cloned().unwrap_or(fallback)
+fn pick<T: Clone>(rng: &mut Draw, xs: &[T], fallback: T) -> T {
+    rng.choose(xs).cloned().unwrap_or(fallback)
 }
 
 fn api_key(ctx: &Ctx<'_>) -> Result<Auth, String> {
@@ -149,7 +147,7 @@ impl Sequence {
     /// target's key as it found it (the last steps restore it). It sends `New-Api-User`
     /// wherever it sends the access token, except in the one step that checks that header.
     pub fn standard(seed: u64, options: &SequenceOptions) -> Self {
-        let mut rng = SmallRng::seed_from_u64(seed);
+        let mut rng = Draw::seeded(seed);
         let mut draws = crate::generators::test_runner(seed, 1);
         let mut steps = Vec::new();
         catalog_steps(&mut rng, &mut steps);
@@ -160,11 +158,7 @@ impl Sequence {
 
         if options.streams {
             // Their own draws: the other steps' values do not depend on whether they run.
-            stream_steps(
-                &mut SmallRng::seed_from_u64(seed ^ 0x5353_4531),
-                options,
-                &mut steps,
-            );
+            stream_steps(&mut Draw::seeded(seed ^ 0x5353_4531), options, &mut steps);
         }
         if options.key_steps {
             key_steps(&mut rng, &mut draws, &mut steps);
@@ -177,8 +171,8 @@ impl Sequence {
 }
 
 /// The catalog: a first page of a drawn size, and a filter by type.
-fn catalog_steps(rng: &mut SmallRng, steps: &mut Vec<Step>) {
-    let page_size = rng.gen_range(3..=6);
+fn catalog_steps(rng: &mut Draw, steps: &mut Vec<Step>) {
+    let page_size = rng.between(3, 6);
     steps.push(Step::new(
         "catalog.list.page",
         "first catalog page",
@@ -197,7 +191,7 @@ fn catalog_steps(rng: &mut SmallRng, steps: &mut Vec<Step>) {
 
 /// Images: the auth refusals on the generation route, both answer formats, the image behind
 /// a url, and a size the model refuses.
-fn image_steps(rng: &mut SmallRng, o: &SequenceOptions, steps: &mut Vec<Step>) {
+fn image_steps(rng: &mut Draw, o: &SequenceOptions, steps: &mut Vec<Step>) {
     let (b64_model, b64_sizes) = o.image_b64_model.clone();
     let b64_size = pick(rng, &b64_sizes, "1024x1024".into());
     let prompt = words(rng, 4);
@@ -263,7 +257,7 @@ fn image_steps(rng: &mut SmallRng, o: &SequenceOptions, steps: &mut Vec<Step>) {
         .needs("image_url"),
     );
     let body = json!({"model": o.image_b64_model.0, "prompt": words(rng, 2),
-                      "size": format!("{}x{}", rng.gen_range(3..99), rng.gen_range(3..99))});
+                      "size": format!("{}x{}", rng.between(3, 98), rng.between(3, 98))});
     steps.push(Step::new(
         "image.generate.bad-size-400",
         "size the model refuses",
@@ -277,12 +271,12 @@ fn image_steps(rng: &mut SmallRng, o: &SequenceOptions, steps: &mut Vec<Step>) {
 
 /// Audio translation, each response format; then validation errors.
 fn translation_steps(
-    rng: &mut SmallRng,
+    rng: &mut Draw,
     draws: &mut TestRunner,
     o: &SequenceOptions,
     steps: &mut Vec<Step>,
 ) {
-    let wav = crate::generators::media::wav(rng.gen_range(200..900));
+    let wav = crate::generators::media::wav(rng.between(200, 899));
     let model = o.translation_model.clone();
     for format in ["json", "text", "srt", "verbose_json", "vtt"] {
         let (wav, model) = (wav.clone(), model.clone());
@@ -327,7 +321,7 @@ fn translation_steps(
 }
 
 /// Speech, in two formats; then an unknown voice.
-fn speech_steps(rng: &mut SmallRng, o: &SequenceOptions, steps: &mut Vec<Step>) {
+fn speech_steps(rng: &mut Draw, o: &SequenceOptions, steps: &mut Vec<Step>) {
     let (speech_model, voices) = o.speech_model.clone();
     for format in ["mp3", "wav"] {
         let voice = pick(rng, &voices, "alloy".into());
@@ -357,7 +351,7 @@ fn speech_steps(rng: &mut SmallRng, o: &SequenceOptions, steps: &mut Vec<Step>) 
 }
 
 /// Video: create, poll, complete, content; a failing task; an unknown id.
-fn video_steps(rng: &mut SmallRng, o: &SequenceOptions, steps: &mut Vec<Step>) {
+fn video_steps(rng: &mut Draw, o: &SequenceOptions, steps: &mut Vec<Step>) {
     let (video_model, seconds) = o.video_model.clone();
     let secs = pick(rng, &seconds, 4).to_string();
     let (vm, prompt) = (video_model.clone(), words(rng, 5));
@@ -457,7 +451,7 @@ fn video_steps(rng: &mut SmallRng, o: &SequenceOptions, steps: &mut Vec<Step>) {
 
 /// Streamed answers (D-STREAM): speech as SSE, a model that may not stream speech, a streamed
 /// transcription, an image generation with two partial images.
-fn stream_steps(rng: &mut SmallRng, o: &SequenceOptions, steps: &mut Vec<Step>) {
+fn stream_steps(rng: &mut Draw, o: &SequenceOptions, steps: &mut Vec<Step>) {
     let voice = pick(rng, &o.speech_model.1, "alloy".into());
     let speech = |model: &str, input: String| {
         json!({"model": model, "input": input, "voice": voice, "response_format": "mp3",
@@ -481,7 +475,7 @@ fn stream_steps(rng: &mut SmallRng, o: &SequenceOptions, steps: &mut Vec<Step>) 
                 .json(body.clone()))
         }));
     }
-    let wav = crate::generators::media::wav(rng.gen_range(300..900));
+    let wav = crate::generators::media::wav(rng.between(300, 899));
     let model = o.stream_transcription_model.clone();
     steps.push(Step::new(
         "stream.transcription",
@@ -514,7 +508,7 @@ fn stream_steps(rng: &mut SmallRng, o: &SequenceOptions, steps: &mut Vec<Step>) 
 
 /// Key management: read, update (valid, too long, multi-byte), status without `status_only`,
 /// a disabled key, a wrong access token, a missing `New-Api-User`; then restore.
-fn key_steps(rng: &mut SmallRng, draws: &mut TestRunner, steps: &mut Vec<Step>) {
+fn key_steps(rng: &mut Draw, draws: &mut TestRunner, steps: &mut Vec<Step>) {
     steps.push(
         Step::new("token.get", "the key before the run", |ctx| {
             Ok(RequestSpec::get(format!("/api/token/{}", ctx.key_id()?)).auth(access_token(ctx)?))
@@ -594,7 +588,7 @@ fn key_update_steps(draws: &mut TestRunner, steps: &mut Vec<Step>) {
 
 /// `status_only` updates: enable, disable (read back), a request with the disabled key, enable
 /// again.
-fn key_status_steps(rng: &mut SmallRng, steps: &mut Vec<Step>) {
+fn key_status_steps(rng: &mut Draw, steps: &mut Vec<Step>) {
     steps.push(Step::new(
         "token.update.status-only-enable",
         "enable",
@@ -640,7 +634,7 @@ fn key_status_steps(rng: &mut SmallRng, steps: &mut Vec<Step>) {
 }
 
 /// Access-token refusals: an unknown access token, and the token without `New-Api-User`.
-fn key_access_steps(rng: &mut SmallRng, steps: &mut Vec<Step>) {
+fn key_access_steps(rng: &mut Draw, steps: &mut Vec<Step>) {
     let wrong = alnum(rng, 32);
     steps.push(
         Step::new(
