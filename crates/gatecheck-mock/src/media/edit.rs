@@ -58,7 +58,7 @@ impl Rgba {
 pub fn decode_png(bytes: &[u8], what: &'static str) -> Result<Rgba, EditError> {
     let bad = |e: &dyn std::fmt::Display| EditError::Decode(what, e.to_string());
     let mut decoder = png::Decoder::new_with_limits(
-        bytes,
+        std::io::Cursor::new(bytes),
         png::Limits {
             bytes: (MAX_PIXELS * 8) as usize,
         },
@@ -69,7 +69,10 @@ pub fn decode_png(bytes: &[u8], what: &'static str) -> Result<Rgba, EditError> {
     if width == 0 || height == 0 || u64::from(width) * u64::from(height) > MAX_PIXELS {
         return Err(EditError::Size(width, height));
     }
-    let mut buf = vec![0; reader.output_buffer_size()];
+    let size = reader
+        .output_buffer_size()
+        .ok_or(EditError::Size(width, height))?;
+    let mut buf = vec![0; size];
     let frame = reader.next_frame(&mut buf).map_err(|e| bad(&e))?;
     let data = &buf[..frame.buffer_size()];
     let pixels: Vec<u8> = match frame.color_type {
@@ -139,6 +142,9 @@ pub fn edit_png(
         enc.set_color(png::ColorType::Rgba);
         enc.set_depth(png::BitDepth::Eight);
         enc.set_compression(png::Compression::Fast);
+        // The one filter for every row (png 0.18's `Fast` picks another): the same bytes as
+        // every earlier release for the same input.
+        enc.set_filter(png::Filter::Sub);
         let mut writer = enc.write_header()?;
         writer.write_image_data(&data)?;
         writer.finish()?;

@@ -70,7 +70,7 @@ fn encode(seed: u64, width: u32, height: u32) -> Result<Bytes, PngError> {
         enc.set_color(png::ColorType::Rgb);
         enc.set_depth(png::BitDepth::Eight);
         enc.set_compression(png::Compression::Fast);
-        enc.set_filter(png::FilterType::Paeth);
+        enc.set_filter(png::Filter::Paeth);
         let mut writer = enc.write_header()?;
         writer.write_image_data(&data)?;
         writer.finish()?;
