@@ -9,7 +9,9 @@ use super::Kind::Deviation;
 use super::{def, CheckDef, Ctx, Halt, Outcome, Phase};
 use crate::client::{Exchange, RequestSpec};
 use gatecheck_schemas::rules::quota::Usage;
-use gatecheck_schemas::rules::task::{JIMENG_GET_RESULT, JIMENG_SUBMIT, MSG_ACTION_REQUIRED};
+use gatecheck_schemas::rules::task::{
+    JIMENG_GET_RESULT, JIMENG_SUBMIT, MSG_ACTION_REQUIRED, TASK_REFUSAL_STATUS,
+};
 use gatecheck_schemas::rules::video::is_task_id;
 use gatecheck_schemas::types::Endpoints;
 use serde_json::{json, Value};
@@ -154,7 +156,7 @@ async fn jimeng_action_required(ctx: &Ctx) -> Outcome {
                 .map(str::to_owned)
         })
         .unwrap_or_default();
-    if ex.status.as_u16() != 400 || !message.starts_with(MSG_ACTION_REQUIRED) {
+    if ex.status.as_u16() != TASK_REFUSAL_STATUS || !message.starts_with(MSG_ACTION_REQUIRED) {
         return Err(ctx.deviate(
             "D-TASK-7",
             format!(

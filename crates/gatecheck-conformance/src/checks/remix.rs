@@ -10,7 +10,7 @@ use crate::client::{Exchange, Part, RequestSpec};
 use gatecheck_schemas::rules::quota::Usage;
 use gatecheck_schemas::rules::task::{
     check_task_error, FAIL_TO_FETCH_TASK, INVALID_REQUEST, REMIX_PROMPT_REQUIRED, TASK_NOT_EXIST,
-    TASK_ORIGIN_NOT_EXIST,
+    TASK_ORIGIN_NOT_EXIST, TASK_REFUSAL_STATUS,
 };
 use gatecheck_schemas::rules::video::is_task_id;
 use serde_json::{json, Value};
@@ -142,7 +142,7 @@ async fn unknown_source(ctx: &Ctx) -> Outcome {
     )
     .await?;
     let v = ex.json().unwrap_or(Value::Null);
-    if ex.status.as_u16() != 400 {
+    if ex.status.as_u16() != TASK_REFUSAL_STATUS {
         return Err(ctx.deviate(
             "D-TASK-4",
             format!(
@@ -173,7 +173,7 @@ async fn blank_prompt(ctx: &Ctx) -> Outcome {
     let (sid, _) = source(ctx, "a red kite (gatecheck)").await?;
     let (spec, ex) = remix(ctx, &sid, " ").await?;
     let v = ex.json().unwrap_or(Value::Null);
-    let ok = ex.status.as_u16() == 400
+    let ok = ex.status.as_u16() == TASK_REFUSAL_STATUS
         && check_task_error(&v, INVALID_REQUEST).is_ok()
         && v["message"] == REMIX_PROMPT_REQUIRED;
     if !ok {

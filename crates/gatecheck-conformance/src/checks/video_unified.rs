@@ -12,6 +12,7 @@ use crate::client::{Exchange, RequestSpec};
 use gatecheck_schemas::rules::quota::Usage;
 use gatecheck_schemas::rules::task::{
     check_envelope, check_envelope_transition, check_task_error, TaskDto, TASK_NOT_EXIST,
+    TASK_REFUSAL_STATUS,
 };
 use gatecheck_schemas::rules::video::is_task_id;
 use serde_json::{json, Value};
@@ -203,7 +204,7 @@ async fn unknown_id(ctx: &Ctx) -> Outcome {
     .auth(auth);
     let ex = ctx.send(&spec, 0).await?;
     let v = ex.json().unwrap_or(Value::Null);
-    if ex.status.as_u16() != 400 {
+    if ex.status.as_u16() != TASK_REFUSAL_STATUS {
         return Err(ctx.deviate(
             "D-TASK-3",
             format!(

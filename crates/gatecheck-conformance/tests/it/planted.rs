@@ -612,7 +612,7 @@ pub(crate) fn planted() -> Vec<(Bug, &'static str, Status, &'static str)> {
             Bug::RemixUnknownSource404,
             "task.remix.unknown-source",
             Status::Deviation,
-            "task::TASK_NOT_EXIST, TASK_ORIGIN_NOT_EXIST (D-TASK-4)",
+            "task::TASK_REFUSAL_STATUS, TASK_NOT_EXIST, TASK_ORIGIN_NOT_EXIST (D-TASK-4)",
         ),
         (
             Bug::RemixBlankPromptAccepted,

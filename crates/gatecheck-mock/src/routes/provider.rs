@@ -42,7 +42,9 @@ fn task_err(status: u16, code: &str, message: &str) -> MockResponse {
 /// (`dto.NewOpenAIVideo` with the public id: no seconds, size or metadata).
 pub(crate) fn submit(cx: &Ctx, s: Submit<'_>) -> MockResponse {
     use gatecheck_schemas::rules::quota::Usage;
-    use gatecheck_schemas::rules::task::{INVALID_REQUEST, PROMPT_REQUIRED, TASK_FAILED};
+    use gatecheck_schemas::rules::task::{
+        INVALID_REQUEST, PROMPT_REQUIRED, TASK_FAILED, TASK_REFUSAL_STATUS,
+    };
     let model = s.model.trim();
     if model.is_empty() {
         return error::invalid("model is required", Some("model"));
@@ -61,13 +63,13 @@ pub(crate) fn submit(cx: &Ctx, s: Submit<'_>) -> MockResponse {
         );
     };
     if s.prompt.trim().is_empty() {
-        return task_err(400, INVALID_REQUEST, PROMPT_REQUIRED);
+        return task_err(TASK_REFUSAL_STATUS, INVALID_REQUEST, PROMPT_REQUIRED);
     }
     let seconds = s.seconds.unwrap_or(cap.default_seconds);
     if !cap.seconds.contains(&seconds) {
         let allowed: Vec<String> = cap.seconds.iter().map(i64::to_string).collect();
         let message = format!("duration {seconds} is not one of {}", allowed.join(", "));
-        return task_err(400, TASK_FAILED, &message);
+        return task_err(TASK_REFUSAL_STATUS, TASK_FAILED, &message);
     }
     let size = s
         .size

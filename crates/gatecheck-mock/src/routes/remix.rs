@@ -15,7 +15,7 @@ use gatecheck_schemas::rules::quota::Usage;
 use gatecheck_schemas::rules::rejection::ACCEPTED;
 use gatecheck_schemas::rules::task::{
     task_error, ACTION_REMIX, FAIL_TO_FETCH_TASK, INVALID_REQUEST, REMIX_PROMPT_REQUIRED,
-    TASK_NOT_EXIST, TASK_ORIGIN_NOT_EXIST,
+    TASK_NOT_EXIST, TASK_ORIGIN_NOT_EXIST, TASK_REFUSAL_STATUS,
 };
 use gatecheck_schemas::types::VideoStatus;
 use http::Request;
@@ -39,7 +39,7 @@ fn task_err(status: u16, code: &str, message: &str) -> MockResponse {
 pub(crate) async fn handle(cx: &Ctx, req: Request<Incoming>, source_id: &str) -> MockResponse {
     let owner = cx.key().map(|k| k.user_id).unwrap_or(0);
     let Some(source) = cx.videos().get(source_id, owner) else {
-        return task_err(400, TASK_NOT_EXIST, TASK_ORIGIN_NOT_EXIST);
+        return task_err(TASK_REFUSAL_STATUS, TASK_NOT_EXIST, TASK_ORIGIN_NOT_EXIST);
     };
     let body = match cx.read_body(req).await {
         Ok(b) => b,
@@ -51,10 +51,10 @@ pub(crate) async fn handle(cx: &Ctx, req: Request<Incoming>, source_id: &str) ->
             .and_then(Value::as_str)
             .unwrap_or("")
             .to_owned(),
-        Err(e) => return task_err(400, INVALID_REQUEST, &e.to_string()),
+        Err(e) => return task_err(TASK_REFUSAL_STATUS, INVALID_REQUEST, &e.to_string()),
     };
     if prompt.trim().is_empty() {
-        return task_err(400, INVALID_REQUEST, REMIX_PROMPT_REQUIRED);
+        return task_err(TASK_REFUSAL_STATUS, INVALID_REQUEST, REMIX_PROMPT_REQUIRED);
     }
     let now_ms = cx.now_ms();
     let status = source.status_at(now_ms);
@@ -63,7 +63,11 @@ pub(crate) async fn handle(cx: &Ctx, req: Request<Incoming>, source_id: &str) ->
         let upstream = serde_json::json!({"error": {
             "message": format!("Video {source_id} is not completed (status: {}); only completed videos can be remixed.", status.as_str()),
             "type": "invalid_request_error", "param": null, "code": "invalid_video_state"}});
-        return task_err(400, FAIL_TO_FETCH_TASK, &upstream.to_string());
+        return task_err(
+            TASK_REFUSAL_STATUS,
+            FAIL_TO_FETCH_TASK,
+            &upstream.to_string(),
+        );
     }
     let usage = Usage {
         requests: 1,

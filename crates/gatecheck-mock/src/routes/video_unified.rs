@@ -18,7 +18,7 @@ use gatecheck_schemas::rules::quota::Usage;
 use gatecheck_schemas::rules::rejection::ACCEPTED;
 use gatecheck_schemas::rules::task::{
     progress_text, task_error, TaskDto, TaskEnvelope, TaskProperties, TaskStatus, PLATFORM_JIMENG,
-    PLATFORM_KLING, TASK_NOT_EXIST,
+    PLATFORM_KLING, TASK_NOT_EXIST, TASK_REFUSAL_STATUS,
 };
 use gatecheck_schemas::types::VideoStatus;
 use http::{Method, Request};
@@ -52,7 +52,10 @@ pub(crate) fn fetch(cx: &Ctx, id: &str) -> MockResponse {
 
 /// 400 `{"code":"task_not_exist","message":"task_not_exist","data":null}`.
 pub(crate) fn not_exist() -> MockResponse {
-    error::json(400, &task_error(TASK_NOT_EXIST, TASK_NOT_EXIST))
+    error::json(
+        TASK_REFUSAL_STATUS,
+        &task_error(TASK_NOT_EXIST, TASK_NOT_EXIST),
+    )
 }
 
 /// A positive row id for a task, stable for its id.

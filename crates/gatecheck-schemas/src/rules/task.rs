@@ -26,6 +26,10 @@ use crate::types::VideoStatus;
 
 /// The `code` of a task envelope that carries a task (dto/task.go `TaskSuccessCode`).
 pub const SUCCESS_CODE: &str = "success";
+/// The HTTP status of new-api's task refusals (`http.StatusBadRequest`): a task id the key's
+/// user does not own, a remix of an unknown source, a task request its validation refuses, a
+/// provider's refusal of a submit, a Jimeng request without `?Action=`.
+pub const TASK_REFUSAL_STATUS: u16 = 400;
 /// The `code` (and `message`) of the 400 answer for a task id the key's user does not own
 /// (relay/relay_task.go videoFetchByIDRespBodyBuilder).
 pub const TASK_NOT_EXIST: &str = "task_not_exist";

@@ -1,0 +1,160 @@
+//! What makes a replayed request match its recording: Unix times become a placeholder,
+//! headers that vary from run to run are dropped, and the match key is method, path and body.
+
+use serde_json::Value;
+use std::collections::BTreeMap;
+
+use super::body::{encode_body, multipart_boundary};
+use super::redact::{redact_signed_urls, Substitutions};
+use super::{RecordedBody, RecordedRequest, UNIX_TIME_PLACEHOLDER};
+
+/// Whether a JSON field `key` holding `v` is a Unix time: an integer from 10^9 to 10^10 in a
+/// field named `time`, `*_time` or `*_at`.
+fn unix_time(key: &str, v: &Value) -> Option<i64> {
+    let timey = key == "time" || key.ends_with("_time") || key.ends_with("_at");
+    v.as_i64()
+        .filter(|n| timey && (1_000_000_000..10_000_000_000).contains(n))
+}
+
+/// Replaces Unix times (integers from 10^9 to 10^10) in JSON fields named `*_time`, `*_at`
+/// or `time` by [`UNIX_TIME_PLACEHOLDER`], at any depth.
+pub fn normalize_times(value: &mut Value) {
+    normalize_times_into(value, &mut Vec::new());
+}
+
+/// [`normalize_times`], collecting the times replaced, in order.
+pub fn normalize_times_into(value: &mut Value, times: &mut Vec<i64>) {
+    match value {
+        Value::Object(map) => {
+            for (k, v) in map.iter_mut() {
+                if let Some(t) = unix_time(k, v) {
+                    times.push(t);
+                    *v = Value::String(UNIX_TIME_PLACEHOLDER.into());
+                } else {
+                    normalize_times_into(v, times);
+                }
+            }
+        }
+        Value::Array(items) => items
+            .iter_mut()
+            .for_each(|v| normalize_times_into(v, times)),
+        _ => {}
+    }
+}
+
+/// Writes the client's times where an answer echoes the recorded request's: each Unix-time
+/// field of `value` equal to a recorded time `pairs[i].0` becomes `pairs[i].1`. Whether
+/// anything changed.
+pub fn echo_times(value: &mut Value, pairs: &[(i64, i64)]) -> bool {
+    let mut changed = false;
+    match value {
+        Value::Object(map) => {
+            for (k, v) in map.iter_mut() {
+                if let Some(t) = unix_time(k, v) {
+                    if let Some((_, new)) = pairs.iter().find(|(old, new)| *old == t && old != new)
+                    {
+                        *v = Value::from(*new);
+                        changed = true;
+                    }
+                } else {
+                    changed |= echo_times(v, pairs);
+                }
+            }
+        }
+        Value::Array(items) => {
+            for v in items {
+                changed |= echo_times(v, pairs);
+            }
+        }
+        _ => {}
+    }
+    changed
+}
+
+/// Request headers that are not recorded (hop-by-hop, or set by the transport).
+const SKIPPED_REQUEST_HEADERS: [&str; 13] = [
+    "host",
+    "content-length",
+    "user-agent",
+    "accept-encoding",
+    "connection",
+    "keep-alive",
+    "proxy-authorization",
+    "proxy-connection",
+    "te",
+    "trailer",
+    "transfer-encoding",
+    "upgrade",
+    "expect",
+];
+
+/// Response headers that are not recorded.
+pub const SKIPPED_RESPONSE_HEADERS: [&str; 7] = [
+    "content-length",
+    "date",
+    "connection",
+    "keep-alive",
+    "transfer-encoding",
+    "trailer",
+    "upgrade",
+];
+
+/// Normalizes a request for storing and matching: secrets to placeholders (in the path, the
+/// headers and the body), the multipart boundary dropped, Unix times in JSON fields replaced.
+pub fn normalize_request(
+    method: &str,
+    path: &str,
+    headers: &http::HeaderMap,
+    body: &[u8],
+    subs: &Substitutions,
+    limit: usize,
+) -> RecordedRequest {
+    let mut out = BTreeMap::new();
+    for (name, value) in headers {
+        let name = name.as_str().to_ascii_lowercase();
+        if SKIPPED_REQUEST_HEADERS.contains(&name.as_str()) {
+            continue;
+        }
+        let mut value = subs.apply_str(&String::from_utf8_lossy(value.as_bytes()));
+        if name == "content-type" && multipart_boundary(&value).is_some() {
+            value = "multipart/form-data; boundary={{BOUNDARY}}".into();
+        }
+        out.entry(name)
+            .and_modify(|v: &mut String| {
+                v.push_str(", ");
+                v.push_str(&value);
+            })
+            .or_insert(value);
+    }
+    let content_type = headers
+        .get(http::header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok());
+    let mut body = encode_body(content_type, body, Some(limit), true, subs);
+    let mut times = Vec::new();
+    if let RecordedBody::Json { json } = &mut body {
+        normalize_times_into(json, &mut times);
+    }
+    RecordedRequest {
+        method: method.to_owned(),
+        path: subs.apply_str(&String::from_utf8_lossy(&redact_signed_urls(
+            path.as_bytes(),
+        ))),
+        headers: out,
+        body,
+        times,
+    }
+}
+
+/// What a request is matched on: method, path and query, `Authorization`, body.
+pub fn match_key(req: &RecordedRequest) -> String {
+    format!(
+        "{} {}\n{}\n{}",
+        req.method,
+        req.path,
+        req.headers
+            .get("authorization")
+            .map(String::as_str)
+            .unwrap_or(""),
+        serde_json::to_string(&req.body).unwrap_or_default()
+    )
+}
