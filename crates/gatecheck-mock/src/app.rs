@@ -95,11 +95,12 @@ impl App {
         self.clock.set_offset_ms(0);
     }
 
-    /// The whole state, with the clock offset and the task-route table.
+    /// The whole state, with the clock offset, the task-route table and the waiting callbacks.
     pub(crate) fn snapshot(&self) -> StateSnapshot {
         let mut snap = self.state.snapshot();
         snap.clock_offset_ms = self.clock.offset_ms();
         snap.task_meta = self.tasks.snapshot();
+        snap.callbacks = self.callbacks.waiting();
         snap
     }
 
@@ -107,6 +108,9 @@ impl App {
     pub(crate) fn restore(&self, mut snap: StateSnapshot) {
         self.clock.set_offset_ms(snap.clock_offset_ms);
         self.tasks.restore(std::mem::take(&mut snap.task_meta));
+        let now = self.clock.now_ms();
+        self.callbacks
+            .restore(std::mem::take(&mut snap.callbacks), now);
         self.state.restore(snap);
     }
 }

@@ -9,7 +9,7 @@ use std::time::Duration;
 use bytes::Bytes;
 
 use crate::app::App;
-use crate::callbacks::{CallbackRecord, CallbackResult, Pending};
+use crate::callbacks::{CallbackRecord, CallbackResult, PendingCallback};
 use crate::shutdown::wait_down;
 
 /// How often the pump looks for tasks that ended.
@@ -46,7 +46,7 @@ fn finish(app: &App, record: CallbackRecord) {
 
 /// The pending callbacks whose task has ended (or is gone), removed from the wait list,
 /// with their payloads.
-fn take_due(app: &App) -> Vec<(Pending, Option<serde_json::Value>)> {
+fn take_due(app: &App) -> Vec<(PendingCallback, Option<serde_json::Value>)> {
     let now = app.clock.now_ms();
     app.callbacks
         .take_due(|p| match app.state.videos.get_any(&p.task_id) {
@@ -117,17 +117,30 @@ pub(crate) async fn pump(app: Weak<App>, mut shutdown: tokio::sync::watch::Recei
         }
         let Some(app) = app.upgrade() else { return };
         let due = take_due(&app);
+        if due.is_empty() {
+            continue;
+        }
+        if let Some(persist) = app.persist.clone() {
+            // The file forgets them before any is sent: a restart never sends one twice. A
+            // failed write is logged by the writer; they are sent all the same.
+            persist.sync().await;
+        }
         for (p, payload) in due {
             let app = app.clone();
             tokio::spawn(async move {
-                let Some(payload) = payload else {
+                let refusal = match &payload {
+                    None => Some("the task is gone".to_owned()),
+                    // A loaded state's callback, against this mock's allow list.
+                    Some(_) => app.callbacks.refusal(&p.url),
+                };
+                let (Some(payload), None) = (payload, refusal.clone()) else {
                     let record = CallbackRecord {
                         task_id: p.task_id.clone(),
                         url: p.url.clone(),
                         payload: serde_json::Value::Null,
                         attempts: 0,
                         result: CallbackResult::Refused {
-                            reason: "the task is gone".into(),
+                            reason: refusal.unwrap_or_default(),
                         },
                         at_ms: app.clock.now_ms(),
                     };

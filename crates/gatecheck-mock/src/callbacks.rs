@@ -3,6 +3,12 @@
 //! does for new-api's clients. Polling stays the source of truth: a callback is a courtesy,
 //! sent at most once per task, and losing one changes no task.
 //!
+//! With `--state-file` the callbacks still waiting for their task are part of the state
+//! ([`crate::StateSnapshot::callbacks`]): a mock restarted from the file sends them when their
+//! task ends. The pump writes the state before it sends (the file no longer lists what it is
+//! about to send), so a restart never sends one twice: a callback cut off by a crash mid-send
+//! is lost, as the courtesy allows.
+//!
 //! Bounded in every way: each POST has a timeout ([`ATTEMPT_TIMEOUT`]) and at most
 //! [`MAX_ATTEMPTS`] tries with a doubling backoff; at most [`MAX_PENDING`] callbacks wait for
 //! their task (more are refused); the outcomes kept for [`crate::MockServer::callbacks`] are
@@ -115,16 +121,18 @@ pub struct CallbackRecord {
     pub at_ms: i64,
 }
 
-/// A callback waiting for its task to end.
-#[derive(Debug, Clone)]
-pub(crate) struct Pending {
-    pub(crate) task_id: String,
-    pub(crate) url: String,
+/// A callback waiting for its task to end (as [`crate::StateSnapshot::callbacks`] holds it).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PendingCallback {
+    /// The Kling task.
+    pub task_id: String,
+    /// Where its task object goes when it ends.
+    pub url: String,
 }
 
 #[derive(Debug, Default)]
 struct Inner {
-    pending: Vec<Pending>,
+    pending: Vec<PendingCallback>,
     records: VecDeque<CallbackRecord>,
 }
 
@@ -222,11 +230,36 @@ impl Callbacks {
         if inner.pending.len() >= MAX_PENDING {
             return Err(format!("{MAX_PENDING} callbacks are already waiting"));
         }
-        inner.pending.push(Pending {
+        inner.pending.push(PendingCallback {
             task_id: task_id.to_owned(),
             url: url.to_owned(),
         });
         Ok(())
+    }
+
+    /// The callbacks waiting for their task, in the order they were registered.
+    pub(crate) fn waiting(&self) -> Vec<PendingCallback> {
+        self.inner.lock().pending.clone()
+    }
+
+    /// Replaces the wait list with `waiting` (a loaded state). Beyond [`MAX_PENDING`] (a file
+    /// written by hand), the rest are kept as refused outcomes at `now_ms`, not dropped
+    /// unseen. A URL the allow list no longer admits is refused when its task ends.
+    pub(crate) fn restore(&self, mut waiting: Vec<PendingCallback>, now_ms: i64) {
+        let over = waiting.split_off(waiting.len().min(MAX_PENDING));
+        self.inner.lock().pending = waiting;
+        for p in over {
+            self.keep(CallbackRecord {
+                task_id: p.task_id,
+                url: p.url,
+                payload: serde_json::Value::Null,
+                attempts: 0,
+                result: CallbackResult::Refused {
+                    reason: format!("{MAX_PENDING} callbacks are already waiting"),
+                },
+                at_ms: now_ms,
+            });
+        }
     }
 
     /// Every outcome kept, oldest first.
@@ -252,9 +285,12 @@ impl Callbacks {
 
     /// Takes off the wait list the callbacks that `due` says are due, with what it gave for
     /// each (`None` from `due`: still waiting). `due` runs under the lock.
-    pub(crate) fn take_due<F>(&self, mut due: F) -> Vec<(Pending, Option<serde_json::Value>)>
+    pub(crate) fn take_due<F>(
+        &self,
+        mut due: F,
+    ) -> Vec<(PendingCallback, Option<serde_json::Value>)>
     where
-        F: FnMut(&Pending) -> Option<Option<serde_json::Value>>,
+        F: FnMut(&PendingCallback) -> Option<Option<serde_json::Value>>,
     {
         let mut inner = self.inner.lock();
         if inner.pending.is_empty() {
@@ -329,6 +365,26 @@ impl Callbacks {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_loaded_wait_list_is_kept_in_order_and_bounded_without_dropping_any_unseen() {
+        let c = Callbacks::new(&[]);
+        let list: Vec<PendingCallback> = (0..MAX_PENDING + 2)
+            .map(|i| PendingCallback {
+                task_id: format!("t{i}"),
+                url: "http://127.0.0.1:9/h".into(),
+            })
+            .collect();
+        c.restore(list.clone(), 42);
+        assert_eq!(c.waiting(), list[..MAX_PENDING]);
+        let refused = c.records();
+        assert_eq!(refused.len(), 2);
+        assert_eq!(refused[1].task_id, format!("t{}", MAX_PENDING + 1));
+        assert!(matches!(refused[0].result, CallbackResult::Refused { .. }));
+        assert_eq!(refused[0].at_ms, 42);
+        c.restore(Vec::new(), 43);
+        assert!(c.waiting().is_empty());
+    }
 
     #[test]
     fn loopback_and_the_allow_list_only() {

@@ -2,7 +2,7 @@
 //!
 //! The file holds a whole [`StateSnapshot`], the body of `GET /__mock/state`: accounts, keys,
 //! video tasks, the task routes' table (action, platform, remix source, Kling `callback_url`
-//! of each task), Midjourney tasks (with their plans and forced outcomes) and the clock
+//! of each task), the Kling callbacks still waiting for their task, Midjourney tasks (with their plans and forced outcomes) and the clock
 //! offset. A file written before a field existed still loads (the field starts empty).
 //!
 //! Every answer to a state-changing request (any method but GET, HEAD and OPTIONS) is held

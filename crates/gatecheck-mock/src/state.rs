@@ -46,11 +46,13 @@ pub struct StateSnapshot {
     #[serde(default)]
     pub clock_offset_ms: i64,
     /// What the task routes add to video tasks, per task id: action, platform, remix source,
-    /// Kling `callback_url` (DECISIONS D-TASK). The URL is kept, but a callback still waiting
-    /// when the state was dumped is not sent by the mock that loads it (a callback is a
-    /// courtesy, D-TASK-9).
+    /// Kling `callback_url` (DECISIONS D-TASK).
     #[serde(default)]
     pub task_meta: Vec<crate::TaskMetaEntry>,
+    /// Kling callbacks still waiting for their task (D-TASK-9): the mock that loads the state
+    /// sends them when their task ends. Absent when none waits.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub callbacks: Vec<crate::callbacks::PendingCallback>,
     /// Midjourney tasks, with their plans (times and forced outcomes; DECISIONS D-MJ).
     #[serde(default)]
     pub mj_tasks: Vec<crate::midjourney::MjTask>,
@@ -375,8 +377,8 @@ impl State {
         self.mj.reset();
     }
 
-    /// Dumps keys, accounts, video and Midjourney tasks (the caller fills `clock_offset_ms`
-    /// and `task_meta`).
+    /// Dumps keys, accounts, video and Midjourney tasks (the caller fills `clock_offset_ms`,
+    /// `task_meta` and `callbacks`).
     pub fn snapshot(&self) -> StateSnapshot {
         StateSnapshot {
             accounts: self.accounts(),
@@ -390,6 +392,7 @@ impl State {
             videos: self.videos.snapshot(),
             clock_offset_ms: 0,
             task_meta: Vec::new(),
+            callbacks: Vec::new(),
             mj_tasks: self.mj.snapshot(),
         }
     }

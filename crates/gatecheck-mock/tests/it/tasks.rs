@@ -486,3 +486,61 @@ async fn kling_callbacks_are_bounded_refused_off_loopback_and_retried() {
         .parse::<gatecheck_mock::callbacks::AllowEntry>()
         .is_err());
 }
+
+/// A mock with the virtual clock and `--state-file` at `path`.
+async fn stateful(path: &std::path::Path) -> MockServer {
+    MockServer::builder()
+        .clock(ClockMode::virtual_default())
+        .state_file(path)
+        .start()
+        .await
+}
+
+#[tokio::test]
+async fn a_waiting_kling_callback_survives_a_restart_and_is_sent_once() {
+    use gatecheck_mock::callbacks::CallbackResult;
+    let dir = std::env::temp_dir().join(format!("gatecheck-it-{}-cb", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("state.json");
+    let (url, got) = receiver(200).await;
+    let server = stateful(&path).await;
+    let waiting = kling_with_callback(&server, &url).await;
+    let listed = server.state().callbacks;
+    assert_eq!(
+        (
+            listed.len(),
+            listed[0].task_id.as_str(),
+            listed[0].url.as_str()
+        ),
+        (1, waiting.as_str(), url.as_str())
+    );
+    // As after kill -9: the file as it stood once the create was acknowledged.
+    let crashed = dir.join("crashed.json");
+    std::fs::copy(&path, &crashed).unwrap();
+    server.close().await.unwrap();
+    for file in [&path, &crashed] {
+        let again = stateful(file).await;
+        assert_eq!(again.state().callbacks.len(), 1, "from {}", file.display());
+        advance(&again, 300.0).await;
+        let cbs = wait_callbacks(&again, 1).await;
+        assert_eq!(cbs.len(), 1, "{cbs:?}");
+        assert_eq!(cbs[0].task_id, waiting);
+        assert_eq!(cbs[0].result, CallbackResult::Delivered { status: 200 });
+        // Sent, so no longer in the file: a second restart sends nothing.
+        assert!(again.state().callbacks.is_empty());
+        again.close().await.unwrap();
+        let third = stateful(file).await;
+        assert!(
+            third.state().callbacks.is_empty(),
+            "from {}",
+            file.display()
+        );
+        advance(&third, 300.0).await;
+        tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+        assert!(third.callbacks().is_empty(), "{:?}", third.callbacks());
+        third.close().await.unwrap();
+    }
+    assert_eq!(got.lock().len(), 2, "once from each file");
+    let _ = std::fs::remove_dir_all(&dir);
+}
