@@ -29,6 +29,11 @@ pub(crate) fn fast_real_clock(profile: Profile) -> MockServerBuilder {
         .fixtures(fixtures)
 }
 
+/// The poll interval of the runs that treat a fast real-clock mock as a deployment (the task
+/// routes send no `openai-poll-after-ms`, and the runner's 10 s fallback would make each task
+/// check wait seconds for a task that ended long before).
+pub(crate) const DEPLOYMENT_POLL: Duration = Duration::from_millis(250);
+
 /// The runner's configuration for `server`, with the demo account's credentials.
 pub(crate) fn with_account(server: &MockServer, profile: Profile) -> RunnerConfig {
     let account = server.demo_account();
@@ -89,9 +94,10 @@ async fn every_profile_passes_on_a_key_the_runner_creates_and_deletes() {
         // As a deployment (no control API): the key comes from `POST /api/token/`.
         let server = fast_real_clock(profile).start().await;
         let keys_before = server.state().keys.len();
-        let cfg = with_account(&server, profile)
+        let mut cfg = with_account(&server, profile)
             .with_target_mode(TargetMode::Deployment)
             .with_allow_create_keys(true);
+        cfg.poll_interval = Some(DEPLOYMENT_POLL);
         let report = Runner::new(cfg).run().await.expect("run");
         assert_clean(&format!("{profile}, a created key"), &report);
         super::safety::assert_key_deleted(&report, &server, keys_before);

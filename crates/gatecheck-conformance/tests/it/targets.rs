@@ -104,8 +104,10 @@ where
 }
 
 async fn dashboard_run(mode: TargetMode) -> (gatecheck_conformance::Report, u64) {
-    // A deployment keeps wall time.
-    let server = MockServer::builder().clock(ClockMode::Real).start().await;
+    // A deployment keeps wall time; its tasks end within a second or two.
+    let server = super::acceptance::fast_real_clock(gatecheck_schemas::Profile::Documented)
+        .start()
+        .await;
     let dash = Arc::new(Dashboard {
         upstream: server.uri().trim_end_matches('/').to_owned(),
         client: Client::builder(TokioExecutor::new()).build(HttpConnector::new()),
@@ -117,14 +119,13 @@ async fn dashboard_run(mode: TargetMode) -> (gatecheck_conformance::Report, u64)
         async move { d.handle(req).await }
     })
     .await;
-    // The video lifecycle needs real time on a deployment; everything else runs.
-    let cfg = config(&uri)
+    let mut cfg = config(&uri)
         .with_target_mode(mode)
         .with_access_token(ACCESS_TOKEN)
         .with_user_id(1)
         .with_api_key(API_KEY)
-        .with_key_id(1)
-        .with_skip(["video.*"]);
+        .with_key_id(1);
+    cfg.poll_interval = Some(super::acceptance::DEPLOYMENT_POLL);
     let report = Runner::new(cfg).run().await.expect("run");
     server.shutdown().await;
     let hits = dash.mock_hits.load(Ordering::SeqCst);
