@@ -309,14 +309,14 @@ impl Client {
 
     /// Refuses a redirect to another host.
     fn check_redirect(&self, url: &Url, parts: &http::response::Parts) -> Result<(), ClientError> {
-        if parts.status.is_redirection() {
-            if let Some(loc) = parts.headers.get(LOCATION).and_then(|v| v.to_str().ok()) {
-                let joined = url.join(loc).map(|u| authority_of(&u));
-                if joined.as_deref().ok() != Some(self.config.target.authority().as_str()) {
-                    return Err(ClientError::OffHostRedirect {
-                        location: loc.to_owned(),
-                    });
-                }
+        if parts.status.is_redirection()
+            && let Some(loc) = parts.headers.get(LOCATION).and_then(|v| v.to_str().ok())
+        {
+            let joined = url.join(loc).map(|u| authority_of(&u));
+            if joined.as_deref().ok() != Some(self.config.target.authority().as_str()) {
+                return Err(ClientError::OffHostRedirect {
+                    location: loc.to_owned(),
+                });
             }
         }
         Ok(())
@@ -362,10 +362,10 @@ impl Client {
             hv.set_sensitive(true);
             headers.insert(http::header::AUTHORIZATION, hv);
         }
-        if matches!(spec.auth, Auth::AccessToken | Auth::Raw(_)) {
-            if let Some(u) = target.user_id {
-                headers.insert(NEW_API_USER_HEADER, header_value(&u.to_string())?);
-            }
+        if matches!(spec.auth, Auth::AccessToken | Auth::Raw(_))
+            && let Some(u) = target.user_id
+        {
+            headers.insert(NEW_API_USER_HEADER, header_value(&u.to_string())?);
         }
         for (k, v) in &spec.headers {
             let name = HeaderName::from_bytes(k.as_bytes())
@@ -381,10 +381,10 @@ impl Client {
                 headers.insert(name, hv);
             }
         }
-        if uri.scheme_str() == Some("http") {
-            if let Some(Some(auth)) = self.proxy_for(&uri) {
-                headers.insert(http::header::PROXY_AUTHORIZATION, auth);
-            }
+        if uri.scheme_str() == Some("http")
+            && let Some(Some(auth)) = self.proxy_for(&uri)
+        {
+            headers.insert(http::header::PROXY_AUTHORIZATION, auth);
         }
         let request = builder
             .body(Full::new(bytes))
@@ -468,11 +468,11 @@ impl<B: hyper::body::Body<Data = Bytes> + Unpin> hyper::body::Body for &mut Pref
     ) -> std::task::Poll<Option<Result<hyper::body::Frame<Bytes>, B::Error>>> {
         let this = self.get_mut();
         let polled = std::pin::Pin::new(&mut this.inner).poll_frame(cx);
-        if let std::task::Poll::Ready(Some(Ok(frame))) = &polled {
-            if let Some(data) = frame.data_ref() {
-                let room = this.keep.saturating_sub(this.prefix.len());
-                this.prefix.extend_from_slice(&data[..room.min(data.len())]);
-            }
+        if let std::task::Poll::Ready(Some(Ok(frame))) = &polled
+            && let Some(data) = frame.data_ref()
+        {
+            let room = this.keep.saturating_sub(this.prefix.len());
+            this.prefix.extend_from_slice(&data[..room.min(data.len())]);
         }
         polled
     }

@@ -224,10 +224,11 @@ pub async fn probe_routes(
     let create_served = out
         .iter()
         .any(|p| p.family == RouteFamily::VideoCreate && p.served);
-    if let Some(poll) = out.iter_mut().find(|p| p.family == RouteFamily::VideoPoll) {
-        if !create_served && not_served_status(poll.status()) {
-            poll.served = false;
-        }
+    if let Some(poll) = out.iter_mut().find(|p| p.family == RouteFamily::VideoPoll)
+        && !create_served
+        && not_served_status(poll.status())
+    {
+        poll.served = false;
     }
     Ok(out)
 }
@@ -476,16 +477,14 @@ pub fn apply_model_options(
             models.insert(0, m);
         }
         let has = caps.get(id).is_some_and(|c| kind.has(c));
-        if !has {
-            if let Some(template) = known.values().find(|c| kind.has(c)) {
-                let add = kind.only(template);
-                let entry = caps.entry(id.clone()).or_default();
-                match kind {
-                    ModelKind::Video => entry.video = add.video,
-                    ModelKind::Image => entry.image = add.image,
-                    ModelKind::Speech => entry.speech = add.speech,
-                    ModelKind::Transcription => entry.transcription = add.transcription,
-                }
+        if !has && let Some(template) = known.values().find(|c| kind.has(c)) {
+            let add = kind.only(template);
+            let entry = caps.entry(id.clone()).or_default();
+            match kind {
+                ModelKind::Video => entry.video = add.video,
+                ModelKind::Image => entry.image = add.image,
+                ModelKind::Speech => entry.speech = add.speech,
+                ModelKind::Transcription => entry.transcription = add.transcription,
             }
         }
     }

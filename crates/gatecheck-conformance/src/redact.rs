@@ -342,10 +342,11 @@ fn base64_cores(secret: &[u8]) -> Vec<String> {
         let (from, to) = ((8 * o).div_ceil(6), 8 * (o + n) / 6);
         for engine in [&STANDARD_NO_PAD, &URL_SAFE_NO_PAD] {
             let encoded = engine.encode(&bytes);
-            if let Some(core) = encoded.get(from..to) {
-                if core.len() >= MIN_SECRET_LEN && !cores.iter().any(|c| c == core) {
-                    cores.push(core.to_owned());
-                }
+            if let Some(core) = encoded.get(from..to)
+                && core.len() >= MIN_SECRET_LEN
+                && !cores.iter().any(|c| c == core)
+            {
+                cores.push(core.to_owned());
             }
         }
     }

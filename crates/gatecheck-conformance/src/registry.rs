@@ -121,10 +121,10 @@ pub fn decision_id(id: &str, spec: &str) -> Option<&'static str> {
         ("stream.", "D-STREAM"),
         ("task.", "D-TASK"),
     ];
-    if let Some(rest) = spec.split("DECISIONS: ").nth(1) {
-        if let Some((_, d)) = SECTIONS.iter().find(|(name, _)| rest.starts_with(name)) {
-            return Some(d);
-        }
+    if let Some(rest) = spec.split("DECISIONS: ").nth(1)
+        && let Some((_, d)) = SECTIONS.iter().find(|(name, _)| rest.starts_with(name))
+    {
+        return Some(d);
     }
     AREAS
         .iter()

@@ -496,10 +496,10 @@ async fn run_checks(
     }
     for d in exclusive {
         let ctx = ctx_for(d);
-        if let Some(k) = &env.key {
-            if !cfg.dry_run {
-                let _ = put_record(t, &k.baseline).await;
-            }
+        if let Some(k) = &env.key
+            && !cfg.dry_run
+        {
+            let _ = put_record(t, &k.baseline).await;
         }
         record(run_one(d, &ctx).await);
     }

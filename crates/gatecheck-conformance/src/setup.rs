@@ -230,10 +230,10 @@ async fn adopt_mock_account(
         .iter()
         .find(|a| a.get("id").and_then(Value::as_i64) == Some(want))
     {
-        if cfg.target.access_token.is_none() {
-            if let Some(tok) = a.get("access_token").and_then(Value::as_str) {
-                cfg.target.access_token = Some(Secret::new(tok));
-            }
+        if cfg.target.access_token.is_none()
+            && let Some(tok) = a.get("access_token").and_then(Value::as_str)
+        {
+            cfg.target.access_token = Some(Secret::new(tok));
         }
         cfg.target.user_id.get_or_insert(want);
         return Ok(a
@@ -400,11 +400,12 @@ async fn discover_models(
         Vec::new()
     };
     let mut source = ModelsSource::Catalog;
-    if models.is_empty() && cfg.target.api_key.is_some() {
-        if let Some(ids) = fetch_model_list(t).await? {
-            models = ids.iter().map(|id| bare_record(id)).collect();
-            source = ModelsSource::ModelList;
-        }
+    if models.is_empty()
+        && cfg.target.api_key.is_some()
+        && let Some(ids) = fetch_model_list(t).await?
+    {
+        models = ids.iter().map(|id| bare_record(id)).collect();
+        source = ModelsSource::ModelList;
     }
     if models.is_empty() {
         source = if cfg.models.is_empty() {

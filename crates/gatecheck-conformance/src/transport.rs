@@ -376,20 +376,20 @@ impl Transport {
             }
             let quota = if attempt == 0 { quota } else { 0 };
             let result = self.under_rules(quota, self.client.send(spec)).await?;
-            if let Ok(ex) = &result {
-                if ex.header(REPLAY_HEADER) == Some(REPLAY_UNMATCHED) {
-                    return Err(TransportError::NotInRecording(format!(
-                        "{} {}",
-                        spec.method, spec.path
-                    )));
-                }
+            if let Ok(ex) = &result
+                && ex.header(REPLAY_HEADER) == Some(REPLAY_UNMATCHED)
+            {
+                return Err(TransportError::NotInRecording(format!(
+                    "{} {}",
+                    spec.method, spec.path
+                )));
             }
             // A status that outlasted every retry on a route is not transient there: later
             // answers with it are judged as they are, not retried again.
-            if let Ok(ex) = &result {
-                if self.is_persistent(spec, ex.status.as_u16()) {
-                    return result.map_err(Into::into);
-                }
+            if let Ok(ex) = &result
+                && self.is_persistent(spec, ex.status.as_u16())
+            {
+                return result.map_err(Into::into);
             }
             let retry_after = match &result {
                 Ok(ex)

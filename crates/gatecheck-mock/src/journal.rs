@@ -342,7 +342,7 @@ mod tests {
             request_id: ids.request_id(1),
             method: http::Method::PUT,
             path,
-            query: (path.len() % 2 == 0).then_some("a=1"),
+            query: path.len().is_multiple_of(2).then_some("a=1"),
             client_ip: IpAddr::V4(Ipv4Addr::LOCALHOST),
             key_id: None,
             status: 200,

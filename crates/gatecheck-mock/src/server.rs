@@ -103,10 +103,10 @@ async fn answer(
     guard: InFlight,
 ) -> Result<crate::error::MockResponse, routes::Dropped> {
     let mut resp = routes::dispatch(app, peer, req).await;
-    if let (Some(persist), Ok(answer)) = (persist, resp.as_mut()) {
-        if !persist.sync().await {
-            *answer = persist::not_persisted(answer);
-        }
+    if let (Some(persist), Ok(answer)) = (persist, resp.as_mut())
+        && !persist.sync().await
+    {
+        *answer = persist::not_persisted(answer);
     }
     drop(guard);
     resp

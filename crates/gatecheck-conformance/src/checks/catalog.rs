@@ -62,17 +62,17 @@ async fn records(ctx: &Ctx) -> Outcome {
                 Some(&ex),
             ));
         }
-        if let Endpoints::Encoded(s) = &m.endpoints {
-            if m.endpoints.decode().is_none() {
-                return Err(ctx.fail(
-                    format!(
-                        "model {:?}: endpoints string {s:?} is not a JSON map of {{path, method}}",
-                        m.id
-                    ),
-                    &spec,
-                    Some(&ex),
-                ));
-            }
+        if let Endpoints::Encoded(s) = &m.endpoints
+            && m.endpoints.decode().is_none()
+        {
+            return Err(ctx.fail(
+                format!(
+                    "model {:?}: endpoints string {s:?} is not a JSON map of {{path, method}}",
+                    m.id
+                ),
+                &spec,
+                Some(&ex),
+            ));
         }
         if let Err(e) = gatecheck_schemas::validate(
             "model-record",

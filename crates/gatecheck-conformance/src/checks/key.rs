@@ -694,10 +694,10 @@ async fn check_admission(
             Some(&pex),
         ));
     }
-    if let Err(rej) = admitted {
-        if let Some(st) = rej.status_effect(&model_rec) {
-            model_rec.status = st;
-        }
+    if let Err(rej) = admitted
+        && let Some(st) = rej.status_effect(&model_rec)
+    {
+        model_rec.status = st;
     }
     Ok(model_rec)
 }

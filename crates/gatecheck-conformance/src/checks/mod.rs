@@ -386,10 +386,10 @@ impl Ctx {
 
     /// The target's current time, Unix seconds (the mock's clock when it has one).
     pub async fn now(&self) -> Result<i64, Halt> {
-        if let Some(m) = &self.env.mock {
-            if let Some(n) = m.now(&self.t).await? {
-                return Ok(n);
-            }
+        if let Some(m) = &self.env.mock
+            && let Some(n) = m.now(&self.t).await?
+        {
+            return Ok(n);
         }
         Ok(wall_now())
     }

@@ -75,19 +75,19 @@ async fn validation_400(ctx: &Ctx) -> Outcome {
             )]),
         );
     }
-    if let Some(r) = route("/v1/audio/speech") {
-        if let crate::client::Body::Json(v) = &r.body {
-            let mut v = v.clone();
-            v["input"] = json!("");
-            invalid.push(RequestSpec::post("/v1/audio/speech").json(v));
-        }
+    if let Some(r) = route("/v1/audio/speech")
+        && let crate::client::Body::Json(v) = &r.body
+    {
+        let mut v = v.clone();
+        v["input"] = json!("");
+        invalid.push(RequestSpec::post("/v1/audio/speech").json(v));
     }
-    if let Some(r) = route("/v1/images/generations") {
-        if let crate::client::Body::Json(v) = &r.body {
-            let mut v = v.clone();
-            v["size"] = json!("3x3");
-            invalid.push(RequestSpec::post("/v1/images/generations").json(v));
-        }
+    if let Some(r) = route("/v1/images/generations")
+        && let crate::client::Body::Json(v) = &r.body
+    {
+        let mut v = v.clone();
+        v["size"] = json!("3x3");
+        invalid.push(RequestSpec::post("/v1/images/generations").json(v));
     }
     let n = invalid.len();
     if n == 0 {

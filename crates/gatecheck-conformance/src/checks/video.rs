@@ -258,10 +258,10 @@ async fn observe(ctx: &Ctx) -> Result<VideoRun, Halt> {
 
 /// Moves time forward: the mock's clock when it has one, else a real wait.
 pub(crate) async fn advance(ctx: &Ctx, by: Duration) -> Result<(), Halt> {
-    if let Some(m) = &ctx.env.mock {
-        if m.advance(&ctx.t, by).await? {
-            return Ok(());
-        }
+    if let Some(m) = &ctx.env.mock
+        && m.advance(&ctx.t, by).await?
+    {
+        return Ok(());
     }
     if ctx.t.wait_reaches_deadline(by) {
         return Err(Halt::Stop(

@@ -174,11 +174,9 @@ impl Normalizer {
             .any(|p| content_type.starts_with(p));
         if !binary_type {
             let json_type = content_type.contains("json") || content_type.is_empty();
-            if json_type {
-                if let Ok(value) = serde_json::from_slice::<Value>(body) {
-                    out.body = Some(self.normalize_json(&value));
-                    return out;
-                }
+            if json_type && let Ok(value) = serde_json::from_slice::<Value>(body) {
+                out.body = Some(self.normalize_json(&value));
+                return out;
             }
             if let Ok(text) = std::str::from_utf8(body) {
                 out.text = Some(self.normalize_text(text));
@@ -332,10 +330,10 @@ impl Normalizer {
 
     /// Applies a whole-value action (children already normalized).
     fn whole(&mut self, rule: &Rule, value: &Value, parent: Option<&Map<String, Value>>) -> Value {
-        if let Value::String(s) = value {
-            if is_placeholder(s) {
-                return value.clone();
-            }
+        if let Value::String(s) = value
+            && is_placeholder(s)
+        {
+            return value.clone();
         }
         let text = |s: &str| Value::String(s.to_owned());
         match rule.action {

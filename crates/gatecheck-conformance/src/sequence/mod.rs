@@ -509,12 +509,12 @@ impl SideRunner {
         };
         match result {
             Ok(exchange) => {
-                if exchange.status.is_success() {
-                    if let Some(body) = exchange.json() {
-                        for c in &step.captures {
-                            if let Some(v) = body.pointer(&c.pointer) {
-                                self.vars.insert(c.var.clone(), v.clone());
-                            }
+                if exchange.status.is_success()
+                    && let Some(body) = exchange.json()
+                {
+                    for c in &step.captures {
+                        if let Some(v) = body.pointer(&c.pointer) {
+                            self.vars.insert(c.var.clone(), v.clone());
                         }
                     }
                 }

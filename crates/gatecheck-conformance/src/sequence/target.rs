@@ -143,12 +143,12 @@ pub async fn discover_mock_credentials(client: &Client, target: &mut Target) -> 
     if target.user_id.is_none() {
         target.user_id = Some(account.id);
     }
-    if let Some(k) = key {
-        if target.api_key.is_none() {
-            target.api_key = Some(Secret::new(format!("sk-{}", k.key)));
-            if target.key_id.is_none() {
-                target.key_id = Some(k.id);
-            }
+    if let Some(k) = key
+        && target.api_key.is_none()
+    {
+        target.api_key = Some(Secret::new(format!("sk-{}", k.key)));
+        if target.key_id.is_none() {
+            target.key_id = Some(k.id);
         }
     }
     true

@@ -94,10 +94,10 @@ impl SnapFile {
                 closed = true;
                 break;
             }
-            if let Some((k, v)) = trimmed.split_once(':') {
-                if !k.starts_with(' ') {
-                    metadata.insert(k.trim().to_owned(), unquote(v.trim()));
-                }
+            if let Some((k, v)) = trimmed.split_once(':')
+                && !k.starts_with(' ')
+            {
+                metadata.insert(k.trim().to_owned(), unquote(v.trim()));
             }
         }
         if !closed {

@@ -206,13 +206,12 @@ impl Proxy {
                 return json_response(200, &json!({"success": true, "message": "", "data": {}}));
             }
             Bug::EmptyPromptAccepted if path == "/v1/videos" && method == http::Method::POST => {
-                if let Ok(mut v) = serde_json::from_slice::<Value>(&body) {
-                    if v.get("prompt").and_then(Value::as_str) == Some("")
-                        || v.get("prompt").is_none()
-                    {
-                        v["prompt"] = json!("filled in by the proxy");
-                        body = Bytes::from(v.to_string());
-                    }
+                if let Ok(mut v) = serde_json::from_slice::<Value>(&body)
+                    && (v.get("prompt").and_then(Value::as_str) == Some("")
+                        || v.get("prompt").is_none())
+                {
+                    v["prompt"] = json!("filled in by the proxy");
+                    body = Bytes::from(v.to_string());
                 }
             }
             Bug::UnknownModelAccepted if path == "/v1/videos" && method == http::Method::POST => {
@@ -232,14 +231,13 @@ impl Proxy {
                 }
             }
             Bug::NegativeQuotaStored if path == "/api/token/" && method == http::Method::PUT => {
-                if let Ok(mut v) = serde_json::from_slice::<Value>(&body) {
-                    if v.get("remain_quota")
+                if let Ok(mut v) = serde_json::from_slice::<Value>(&body)
+                    && v.get("remain_quota")
                         .and_then(Value::as_i64)
                         .is_some_and(|q| q < 0)
-                    {
-                        v["remain_quota"] = json!(0);
-                        body = Bytes::from(v.to_string());
-                    }
+                {
+                    v["remain_quota"] = json!(0);
+                    body = Bytes::from(v.to_string());
                 }
             }
             Bug::StatusOutOfEnumStored | Bug::ExpiredTimeOutOfRangeStored
@@ -263,11 +261,12 @@ impl Proxy {
             }
             Bug::StreamIgnored if path.starts_with("/v1/") => body = without_stream(&body),
             Bug::SseOnTts1 if path == "/v1/audio/speech" => {
-                if let Ok(mut v) = serde_json::from_slice::<Value>(&body) {
-                    if v["model"] == "tts-1" && v["stream_format"] == "sse" {
-                        v["model"] = json!("gpt-4o-mini-tts");
-                        body = Bytes::from(v.to_string());
-                    }
+                if let Ok(mut v) = serde_json::from_slice::<Value>(&body)
+                    && v["model"] == "tts-1"
+                    && v["stream_format"] == "sse"
+                {
+                    v["model"] = json!("gpt-4o-mini-tts");
+                    body = Bytes::from(v.to_string());
                 }
             }
             Bug::MjSecretIgnored if path.starts_with("/mj/") => {
@@ -393,28 +392,28 @@ impl Proxy {
                 rparts.status = StatusCode::NOT_FOUND;
             }
             Bug::MjListRepeats if path == "/mj/task/list-by-condition" && status == 200 => {
-                if let Some(mut v) = rjson() {
-                    if let Some(list) = v.as_array_mut() {
-                        let again = list.clone();
-                        list.extend(again);
-                        rbody = Bytes::from(v.to_string());
-                    }
+                if let Some(mut v) = rjson()
+                    && let Some(list) = v.as_array_mut()
+                {
+                    let again = list.clone();
+                    list.extend(again);
+                    rbody = Bytes::from(v.to_string());
                 }
             }
             Bug::MjUploadNoUrls if path == "/mj/submit/upload-discord-images" && status == 200 => {
-                if let Some(mut v) = rjson() {
-                    if v["code"] == 1 {
-                        v["result"] = json!([]);
-                        rbody = Bytes::from(v.to_string());
-                    }
+                if let Some(mut v) = rjson()
+                    && v["code"] == 1
+                {
+                    v["result"] = json!([]);
+                    rbody = Bytes::from(v.to_string());
                 }
             }
             Bug::MjSuccessAt99 if path.starts_with("/mj/task/") && status == 200 => {
-                if let Some(mut v) = rjson() {
-                    if v["status"] == "SUCCESS" {
-                        v["progress"] = json!("99%");
-                        rbody = Bytes::from(v.to_string());
-                    }
+                if let Some(mut v) = rjson()
+                    && v["status"] == "SUCCESS"
+                {
+                    v["progress"] = json!("99%");
+                    rbody = Bytes::from(v.to_string());
                 }
             }
             Bug::EditMissingImageAccepted

@@ -57,7 +57,11 @@ fn encode(seed: u64, width: u32, height: u32) -> Result<Bytes, PngError> {
     for y in 0..h {
         // Rows darken slowly downwards, with a lighter stripe every `stripe` rows.
         let shade = (y / 16 * 16 * 96 / h) as u8;
-        let lift = if (y as u32 / stripe) % 2 == 0 { 0 } else { 24 };
+        let lift = if (y as u32 / stripe).is_multiple_of(2) {
+            0
+        } else {
+            24
+        };
         data.extend(
             template
                 .iter()

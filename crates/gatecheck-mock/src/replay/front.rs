@@ -261,10 +261,8 @@ fn replayed(
     let created = parts.method == http::Method::POST
         && (200..300).contains(&ex.response.status)
         && found.is_empty();
-    if created {
-        if let Ok(json) = serde_json::from_slice::<serde_json::Value>(&body) {
-            pairs.extend(front.stories.create(&json, &front.app.ids, at_ms, ex.at_ms));
-        }
+    if created && let Ok(json) = serde_json::from_slice::<serde_json::Value>(&body) {
+        pairs.extend(front.stories.create(&json, &front.app.ids, at_ms, ex.at_ms));
     }
     let fill = |bytes: &[u8]| {
         let mut out =

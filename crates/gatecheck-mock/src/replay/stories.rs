@@ -144,10 +144,11 @@ fn task_ids(body: &Value) -> Vec<String> {
     let mut out = Vec::new();
     let mut look = |v: &Value| {
         for field in ["id", "task_id"] {
-            if let Some(s) = v.get(field).and_then(Value::as_str) {
-                if s.len() >= 8 && !out.iter().any(|o| o == s) {
-                    out.push(s.to_owned());
-                }
+            if let Some(s) = v.get(field).and_then(Value::as_str)
+                && s.len() >= 8
+                && !out.iter().any(|o| o == s)
+            {
+                out.push(s.to_owned());
             }
         }
     };

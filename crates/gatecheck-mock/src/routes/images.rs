@@ -109,23 +109,23 @@ fn image_count(profile: Profile, v: &Fields<'_>) -> Result<i64, MockResponse> {
 
 /// `response_format` (`b64_json` or `url`) and `output_format` (`png`), when given.
 fn check_formats(profile: Profile, v: &Fields<'_>) -> Result<(), MockResponse> {
-    if let Some(f) = v.get("response_format").filter(|f| !f.is_null()) {
-        if !matches!(f.as_str(), Some("b64_json" | "url")) {
-            return Err(refused(
-                profile,
-                "response_format must be b64_json or url",
-                "response_format",
-            ));
-        }
+    if let Some(f) = v.get("response_format").filter(|f| !f.is_null())
+        && !matches!(f.as_str(), Some("b64_json" | "url"))
+    {
+        return Err(refused(
+            profile,
+            "response_format must be b64_json or url",
+            "response_format",
+        ));
     }
-    if let Some(f) = v.get("output_format").filter(|f| !f.is_null()) {
-        if f.as_str() != Some("png") {
-            return Err(refused(
-                profile,
-                "output_format must be png (the mock draws PNG only)",
-                "output_format",
-            ));
-        }
+    if let Some(f) = v.get("output_format").filter(|f| !f.is_null())
+        && f.as_str() != Some("png")
+    {
+        return Err(refused(
+            profile,
+            "output_format must be png (the mock draws PNG only)",
+            "output_format",
+        ));
     }
     Ok(())
 }

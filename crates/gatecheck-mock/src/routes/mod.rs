@@ -249,10 +249,10 @@ fn status_fault(status: u16, retry_after: Option<u64>) -> MockResponse {
         None,
     );
     let retry = retry_after.or(matches!(status, 429 | 503).then_some(1));
-    if let Some(secs) = retry {
-        if let Ok(v) = HeaderValue::from_str(&secs.to_string()) {
-            resp.headers_mut().insert(http::header::RETRY_AFTER, v);
-        }
+    if let Some(secs) = retry
+        && let Ok(v) = HeaderValue::from_str(&secs.to_string())
+    {
+        resp.headers_mut().insert(http::header::RETRY_AFTER, v);
     }
     resp
 }
@@ -348,34 +348,30 @@ async fn route(cx: &mut Ctx, req: Request<Incoming>, method: &Method, path: &str
     // request is answered before its key is looked at (DECISIONS D-ROUTE-2); the documented
     // profile checks the key of a `/v1` request first.
     let table_first = cx.profile() == Profile::NewApi || !path.starts_with("/v1/");
-    if table_first {
-        if let Some(resp) = undocumented(cx, method, path) {
-            return cx.refuse(req, resp).await;
-        }
+    if table_first && let Some(resp) = undocumented(cx, method, path) {
+        return cx.refuse(req, resp).await;
     }
     if let Some(rest) = path.strip_prefix("/v1/") {
         if let Err(resp) = cx.admit_key(req.headers()) {
             return cx.refuse(req, resp).await;
         }
         let cx: &Ctx = cx;
-        if !table_first {
-            if let Some(resp) = undocumented(cx, method, path) {
-                return cx.refuse(req, resp).await;
-            }
+        if !table_first && let Some(resp) = undocumented(cx, method, path) {
+            return cx.refuse(req, resp).await;
         }
         return v1(cx, req, method, path, rest).await;
     }
     if provider::is_provider_path(path) {
         return Box::pin(provider_route(cx, req, method, path)).await;
     }
-    if let Some(rest) = midjourney::mj_rest(path).filter(|r| midjourney::needs_key(r)) {
-        if undocumented(cx, method, path).is_none() {
-            match midjourney::authenticate(cx, req.headers()) {
-                Ok(key) => cx.key = Some(key),
-                Err(resp) => return resp,
-            }
-            return Box::pin(midjourney::handle(cx, req, rest)).await;
+    if let Some(rest) = midjourney::mj_rest(path).filter(|r| midjourney::needs_key(r))
+        && undocumented(cx, method, path).is_none()
+    {
+        match midjourney::authenticate(cx, req.headers()) {
+            Ok(key) => cx.key = Some(key),
+            Err(resp) => return resp,
         }
+        return Box::pin(midjourney::handle(cx, req, rest)).await;
     }
     site(cx, req, method, path).await
 }

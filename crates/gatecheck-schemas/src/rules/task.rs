@@ -320,10 +320,10 @@ pub fn envelope_task(v: &Value) -> Result<TaskDto, Violation> {
         rule: RULE_ENVELOPE,
         message: "no data object".into(),
     })?;
-    if let Some(s) = data.get("status").and_then(Value::as_str) {
-        if TaskStatus::parse(s).is_none() {
-            violation(RULE_STATUS, format!("status {s:?} is not a task status"))?;
-        }
+    if let Some(s) = data.get("status").and_then(Value::as_str)
+        && TaskStatus::parse(s).is_none()
+    {
+        violation(RULE_STATUS, format!("status {s:?} is not a task status"))?;
     }
     serde_json::from_value(data.clone()).map_err(|e| Violation {
         rule: RULE_ENVELOPE,

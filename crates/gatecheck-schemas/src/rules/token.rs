@@ -232,10 +232,11 @@ pub fn apply_update(
         .group
         .as_deref()
         .filter(|_| ctx.profile == Profile::Documented)
+        && !group.is_empty()
+        && group != "auto"
+        && !ctx.account_groups.iter().any(|g| g == group)
     {
-        if !group.is_empty() && group != "auto" && !ctx.account_groups.iter().any(|g| g == group) {
-            return Err(UpdateFailure::NoAccessToGroup(group.to_owned()));
-        }
+        return Err(UpdateFailure::NoAccessToGroup(group.to_owned()));
     }
     if req.status == Some(KEY_STATUS_ENABLED) {
         if current.status == KEY_STATUS_EXPIRED && is_past_expiry(current.expired_time, ctx.now) {
@@ -267,10 +268,10 @@ pub fn apply_update(
     next.allow_ips = req.allow_ips.clone().flatten();
     next.group = req.group.clone().unwrap_or_default();
     next.cross_group_retry = req.cross_group_retry.unwrap_or(false) && next.group == "auto";
-    if ctx.profile == Profile::Documented {
-        if let Some(status) = req.status {
-            next.status = status;
-        }
+    if ctx.profile == Profile::Documented
+        && let Some(status) = req.status
+    {
+        next.status = status;
     }
     Ok(next)
 }

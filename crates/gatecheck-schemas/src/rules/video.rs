@@ -716,15 +716,14 @@ mod tests {
             check_created(&prev).map_err(|v| proptest::test_runner::TestCaseError::fail(v.to_string()))?;
             let mut pending = change;
             for t in times {
-                if let Some((at, k, immediate)) = pending {
-                    if at <= t {
+                if let Some((at, k, immediate)) = pending
+                    && at <= t {
                         pending = None;
                         if let Ok(q) = override_outcome(&p, at, outcome_of(k), None, immediate) {
                             p = q;
                             expected = outcome_of(k);
                         }
                     }
-                }
                 let next = task(&p, t);
                 check_task_decisions(&next).map_err(|v| proptest::test_runner::TestCaseError::fail(v.to_string()))?;
                 check_transition(&prev, &next).map_err(|v| proptest::test_runner::TestCaseError::fail(v.to_string()))?;

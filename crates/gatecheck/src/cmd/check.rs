@@ -302,10 +302,10 @@ pub(crate) async fn run_async(args: CheckArgs) -> u8 {
         .map(|v| v.len())
         .unwrap_or(0);
     let mut runner = Runner::new(config.clone());
-    if config.progress {
-        if let Some(p) = progress_bar(total) {
-            runner = runner.on_progress(p);
-        }
+    if config.progress
+        && let Some(p) = progress_bar(total)
+    {
+        runner = runner.on_progress(p);
     }
     let redactor = runner.redactor();
     let result = runner.run().await;

@@ -129,13 +129,12 @@ async fn run_async(args: DiffArgs) -> anyhow::Result<u8> {
     };
     let mut report = run.run(&mut left.runner, &mut right.runner).await;
     report.notes = notes;
-    if args.confirm {
-        if let Err(why) = run
+    if args.confirm
+        && let Err(why) = run
             .confirm(&mut report, &mut left.runner, &mut right.runner)
             .await
-        {
-            eprintln!("gatecheck diff: {}", redactor.text(&why));
-        }
+    {
+        eprintln!("gatecheck diff: {}", redactor.text(&why));
     }
     if !args.only.is_empty() {
         full_sequence_indices(&mut report, &args.only);

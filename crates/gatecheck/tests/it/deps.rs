@@ -110,3 +110,97 @@ fn the_dependency_check_sees_an_unused_one() {
     assert!(used("insta", sources));
     assert!(!used("regex", sources));
 }
+
+/// A `rust-version` as numbers (`"1.89"` -> `[1, 89, 0]`).
+fn version(text: &str) -> Vec<u64> {
+    let mut v: Vec<u64> = text.split('.').map(|p| p.parse().unwrap_or(0)).collect();
+    v.resize(3, 0);
+    v
+}
+
+/// The packages of the locked graph whose `rust-version` is above `declared`.
+fn above(metadata: &serde_json::Value, declared: &[u64]) -> Vec<String> {
+    let packages = metadata["packages"].as_array().cloned().unwrap_or_default();
+    packages
+        .iter()
+        .filter_map(|p| {
+            let needs = p["rust_version"].as_str()?;
+            let (name, at) = (p["name"].as_str()?, p["version"].as_str()?);
+            (version(needs).as_slice() > declared)
+                .then(|| format!("{name} {at} needs Rust {needs}"))
+        })
+        .collect()
+}
+
+/// The workspace's `rust-version` is the Rust the locked dependencies need, and the README's
+/// quick start says it: `cargo install --locked` on an older toolchain stops at the first
+/// dependency that needs more (proptest 1.12 needs 1.88, uuid 1.29 through quick-junit 1.89;
+/// checked with `cargo +1.89 check --locked --workspace --all-targets`).
+#[test]
+fn the_declared_rust_version_is_what_the_locked_dependencies_need() {
+    let root = root();
+    // This host's packages only: they are the ones the build fetched, and `--offline` holds
+    // on a machine that never fetched the others (windows-sys, wasi, ...).
+    let version_info = std::process::Command::new(env!("CARGO"))
+        .arg("-vV")
+        .output()
+        .expect("cargo -vV runs");
+    let version_info = String::from_utf8_lossy(&version_info.stdout).into_owned();
+    let host = version_info
+        .lines()
+        .find_map(|l| l.strip_prefix("host: "))
+        .expect("cargo -vV names the host");
+    let out = std::process::Command::new(env!("CARGO"))
+        .args(["metadata", "--format-version", "1", "--locked", "--offline"])
+        .args(["--filter-platform", host])
+        .current_dir(&root)
+        .output()
+        .expect("cargo metadata runs");
+    assert!(
+        out.status.success(),
+        "cargo metadata: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let metadata: serde_json::Value = serde_json::from_slice(&out.stdout).expect("metadata JSON");
+    let manifest = std::fs::read_to_string(root.join("Cargo.toml")).expect("Cargo.toml");
+    let declared = manifest
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("rust-version = "))
+        .map(|v| v.trim_matches('"').to_owned())
+        .expect("the workspace declares rust-version");
+    let too_new = above(&metadata, &version(&declared));
+    assert!(
+        too_new.is_empty(),
+        "the workspace declares Rust {declared}, but:\n{}",
+        too_new.join("\n")
+    );
+    let needed = (metadata["packages"].as_array().into_iter().flatten())
+        .filter_map(|p| p["rust_version"].as_str())
+        .map(version)
+        .max()
+        .unwrap_or_default();
+    assert_eq!(
+        version(&declared),
+        needed,
+        "declare the oldest Rust the locked graph allows, not an older or newer one"
+    );
+    let readme = std::fs::read_to_string(root.join("README.md")).expect("README.md");
+    assert!(
+        readme.contains(&format!("You need Rust {declared} or newer")),
+        "the README's quick start names another Rust than {declared}"
+    );
+}
+
+#[test]
+fn the_rust_version_check_sees_a_package_that_needs_more() {
+    let metadata = serde_json::json!({"packages": [
+        {"name": "a", "version": "1.0.0", "rust_version": "1.89"},
+        {"name": "b", "version": "2.0.0", "rust_version": "1.85.1"},
+        {"name": "c", "version": "3.0.0", "rust_version": null},
+    ]});
+    assert!(above(&metadata, &version("1.89")).is_empty());
+    assert_eq!(
+        above(&metadata, &version("1.85")),
+        ["a 1.0.0 needs Rust 1.89", "b 2.0.0 needs Rust 1.85.1"]
+    );
+}

@@ -24,10 +24,9 @@ pub fn encode_body(
     if let Some(boundary) = content_type
         .filter(|_| multipart)
         .and_then(multipart_boundary)
+        && let Some(parts) = parse_multipart(bytes, &boundary, limit, subs)
     {
-        if let Some(parts) = parse_multipart(bytes, &boundary, limit, subs) {
-            return RecordedBody::Multipart { parts };
-        }
+        return RecordedBody::Multipart { parts };
     }
     if limit.is_some_and(|l| bytes.len() > l) {
         return RecordedBody::Digest {
@@ -36,10 +35,10 @@ pub fn encode_body(
         };
     }
     let bytes = &subs.apply(bytes)[..];
-    if let Ok(json) = serde_json::from_slice::<Value>(bytes) {
-        if serde_json::to_vec(&json).is_ok_and(|v| v == bytes) {
-            return RecordedBody::Json { json };
-        }
+    if let Ok(json) = serde_json::from_slice::<Value>(bytes)
+        && serde_json::to_vec(&json).is_ok_and(|v| v == bytes)
+    {
+        return RecordedBody::Json { json };
     }
     match std::str::from_utf8(bytes) {
         Ok(text) => RecordedBody::Text {

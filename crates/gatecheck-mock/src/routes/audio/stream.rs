@@ -20,7 +20,7 @@ const TRANSCRIPTIONS_PATH: &str = "/v1/audio/transcriptions";
 /// The speaker label of diarized segment `index`: `A` and `B` in turn (OpenAI labels
 /// unknown speakers with capital letters; the mock's audio has no voices to tell apart).
 fn speaker(index: usize) -> &'static str {
-    if index % 2 == 0 {
+    if index.is_multiple_of(2) {
         "A"
     } else {
         "B"
