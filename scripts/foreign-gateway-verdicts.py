@@ -3,6 +3,10 @@
 
   foreign-gateway-verdicts.py expected REPORT.json   > expected.json
       The verdicts of a `gatecheck check` JSON report, as the CI test compares them.
+  foreign-gateway-verdicts.py compare EXPECTED.json REPORT.json
+      A run against the recorded verdicts: every check whose status or skip cause moved is
+      printed (exit 1), then, for information, the checks whose evidence text alone differs
+      (a gateway's own run-to-run values: ids, hashes, addresses).
   foreign-gateway-verdicts.py accept --report R --journal J --recording DIR... PATH...
       Checks the acceptance lines of issue 32 that can be checked mechanically; prints each
       line with ok/FAIL and exits 1 when one fails. Per gateway:
@@ -27,8 +31,8 @@ MAX_REQUESTS = 1000
 MAX_POSSIBLE_KEY_ID = 2**31 - 1
 
 
-def expected(report_path):
-    report = json.load(open(report_path))
+def verdicts(report):
+    """{check id: entry} of a report, as expected.json keeps them."""
     checks = {}
     for c in report["checks"]:
         entry = {"status": c["status"]}
@@ -40,6 +44,12 @@ def expected(report_path):
         if evidence.get("message"):
             entry["evidence"] = evidence["message"]
         checks[c["id"]] = entry
+    return checks
+
+
+def expected(report_path):
+    report = json.load(open(report_path))
+    checks = verdicts(report)
     out = {
         "generated_by": "scripts/foreign-gateway litellm --record fixtures/foreign/litellm",
         "summary": report["summary"],
@@ -48,6 +58,22 @@ def expected(report_path):
         "checks": checks,
     }
     print(json.dumps(out, indent=2, sort_keys=False))
+
+
+def compare(expected_path, report_path):
+    want = json.load(open(expected_path))["checks"]
+    got = verdicts(json.load(open(report_path)))
+    key = lambda e: (e.get("status"), e.get("skip_cause")) if e else None
+    moved = [i for i in sorted(set(want) | set(got)) if key(want.get(i)) != key(got.get(i))]
+    worded = [i for i in sorted(set(want) & set(got)) if i not in moved and want[i] != got[i]]
+    for i in moved:
+        was, now = key(want.get(i)), key(got.get(i))
+        print(f"  MOVED  {i}: {was} -> {now}")
+    for i in worded:
+        print(f"  same verdict, other evidence: {i}")
+    print(f"== {len(got)} checks against {expected_path}: {len(moved)} verdicts moved, "
+          f"{len(worded)} with other evidence text")
+    return 1 if moved else 0
 
 
 def secret_forms(value):
@@ -200,6 +226,9 @@ def main():
     sub = parser.add_subparsers(dest="cmd", required=True)
     e = sub.add_parser("expected")
     e.add_argument("report")
+    c = sub.add_parser("compare")
+    c.add_argument("expected")
+    c.add_argument("report")
     a = sub.add_parser("accept")
     a.add_argument("--report", required=True)
     a.add_argument("--journal", required=True)
@@ -217,6 +246,8 @@ def main():
     if args.cmd == "expected":
         expected(args.report)
         return 0
+    if args.cmd == "compare":
+        return compare(args.expected, args.report)
     return accept(args)
 
 
