@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Helper of scripts/foreign-gateway (docs/foreign-gateways.md).
 
-  foreign-gateway-verdicts.py expected REPORT.json   > expected.json
-      The verdicts of a `gatecheck check` JSON report, as the CI test compares them.
+  foreign-gateway-verdicts.py expected REPORT.json [--generated-by TEXT]  > expected.json
+      The verdicts of a `gatecheck check` JSON report, as the CI test (LiteLLM) and `compare`
+      read them.
   foreign-gateway-verdicts.py compare EXPECTED.json REPORT.json
       A run against the recorded verdicts: every check whose status or skip cause moved is
       printed (exit 1), then, for information, the checks whose evidence text alone differs
@@ -47,11 +48,11 @@ def verdicts(report):
     return checks
 
 
-def expected(report_path):
+def expected(report_path, generated_by):
     report = json.load(open(report_path))
     checks = verdicts(report)
     out = {
-        "generated_by": "scripts/foreign-gateway litellm --record fixtures/foreign/litellm",
+        "generated_by": generated_by,
         "summary": report["summary"],
         "requests_sent": report.get("requests_sent"),
         "duration_ms": report.get("duration_ms"),
@@ -226,6 +227,8 @@ def main():
     sub = parser.add_subparsers(dest="cmd", required=True)
     e = sub.add_parser("expected")
     e.add_argument("report")
+    e.add_argument("--generated-by",
+                   default="scripts/foreign-gateway litellm --record fixtures/foreign/litellm")
     c = sub.add_parser("compare")
     c.add_argument("expected")
     c.add_argument("report")
@@ -244,7 +247,7 @@ def main():
     a.add_argument("paths", nargs="*")
     args = parser.parse_args()
     if args.cmd == "expected":
-        expected(args.report)
+        expected(args.report, args.generated_by)
         return 0
     if args.cmd == "compare":
         return compare(args.expected, args.report)
