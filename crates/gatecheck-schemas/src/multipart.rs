@@ -30,6 +30,35 @@ pub fn over(body: Bytes, boundary: String) -> multer::Multipart<'static> {
     multer::Multipart::new(stream, boundary)
 }
 
+/// A field's bytes, without a copy when they come in one piece. Over a body read in full
+/// ([`over`]) every field does: its data is a slice of the body. `multer::Field::bytes`
+/// copies every field into a new buffer (a megabyte upload was copied three times in all).
+///
+/// ```
+/// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+/// let body = bytes::Bytes::from_static(b"--b\r\ncontent-disposition: form-data; name=\"file\"; filename=\"a.wav\"\r\n\r\nRIFF....\r\n--b--\r\n");
+/// let mut mp = gatecheck_schemas::multipart::over(body, "b".into());
+/// let field = mp.next_field().await.unwrap().unwrap();
+/// let data = gatecheck_schemas::multipart::field_data(field).await.unwrap();
+/// assert_eq!(&data[..], b"RIFF....");
+/// # });
+/// ```
+pub async fn field_data(mut field: multer::Field<'_>) -> Result<Bytes, multer::Error> {
+    let Some(first) = field.chunk().await? else {
+        return Ok(Bytes::new());
+    };
+    let Some(second) = field.chunk().await? else {
+        return Ok(first);
+    };
+    let mut all = bytes::BytesMut::with_capacity(first.len() + second.len());
+    all.extend_from_slice(&first);
+    all.extend_from_slice(&second);
+    while let Some(more) = field.chunk().await? {
+        all.extend_from_slice(&more);
+    }
+    Ok(all.freeze())
+}
+
 /// Reads a whole `multipart/form-data` body: the boundary from `content_type`, then every
 /// field with its bytes. The error is the message the mock answers with.
 ///
@@ -51,7 +80,7 @@ pub async fn read(content_type: &str, body: Bytes) -> Result<Vec<MultipartField>
     while let Some(field) = mp.next_field().await.map_err(bad)? {
         let name = field.name().unwrap_or("").to_owned();
         let file_name = field.file_name().map(str::to_owned);
-        let data = field.bytes().await.map_err(bad)?;
+        let data = field_data(field).await.map_err(bad)?;
         fields.push(MultipartField {
             name,
             file_name,

@@ -73,7 +73,9 @@ async fn read_form(cx: &Ctx, req: Request<Incoming>) -> Result<Form, MockRespons
     while let Some(field) = mp.next_field().await.map_err(bad)? {
         let name = field.name().unwrap_or("").to_owned();
         let filename = field.file_name().map(str::to_owned);
-        let data = field.bytes().await.map_err(bad)?;
+        let data = gatecheck_schemas::multipart::field_data(field)
+            .await
+            .map_err(bad)?;
         let text = || String::from_utf8_lossy(&data).into_owned();
         match name.as_str() {
             "file" => form.file = Some((filename.unwrap_or_default(), data.clone())),

@@ -53,7 +53,9 @@ async fn read_form(cx: &Ctx, req: Request<Incoming>) -> Result<Form, MockRespons
     let mut form = Form::default();
     while let Some(field) = mp.next_field().await.map_err(bad)? {
         let name = field.name().unwrap_or("").to_owned();
-        let data = field.bytes().await.map_err(bad)?;
+        let data = gatecheck_schemas::multipart::field_data(field)
+            .await
+            .map_err(bad)?;
         let text = || String::from_utf8_lossy(&data).into_owned();
         match name.as_str() {
             n if is_image_part(n) => form.images.push(data.clone()),

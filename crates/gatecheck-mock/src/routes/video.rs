@@ -138,7 +138,9 @@ async fn read_fields(cx: &Ctx, req: Request<Incoming>) -> Result<Fields, MockRes
         let bad = |e: multer::Error| error::invalid(&format!("bad multipart body: {e}"), None);
         while let Some(field) = mp.next_field().await.map_err(bad)? {
             let name = field.name().unwrap_or("").to_owned();
-            let data = field.bytes().await.map_err(bad)?;
+            let data = gatecheck_schemas::multipart::field_data(field)
+                .await
+                .map_err(bad)?;
             if name != "input_reference" {
                 f.set(&name, String::from_utf8_lossy(&data).into_owned());
             }
