@@ -22,18 +22,13 @@ pub(crate) fn register(app: &App, task_id: &str, url: &str) -> Option<String> {
         return None;
     };
     tracing::warn!(task = task_id, url, %reason, "callback refused");
+    let p = PendingCallback {
+        task_id: task_id.to_owned(),
+        url: url.to_owned(),
+    };
     finish(
         app,
-        CallbackRecord {
-            task_id: task_id.to_owned(),
-            url: url.to_owned(),
-            payload: serde_json::Value::Null,
-            attempts: 0,
-            result: CallbackResult::Refused {
-                reason: reason.clone(),
-            },
-            at_ms: app.clock.now_ms(),
-        },
+        CallbackRecord::refused(p, reason.clone(), app.clock.now_ms()),
     );
     Some(reason)
 }
@@ -128,24 +123,17 @@ pub(crate) async fn pump(app: Weak<App>, mut shutdown: tokio::sync::watch::Recei
         for (p, payload) in due {
             let app = app.clone();
             tokio::spawn(async move {
-                let refusal = match &payload {
-                    None => Some("the task is gone".to_owned()),
+                let sendable = match payload {
+                    None => Err("the task is gone".to_owned()),
                     // A loaded state's callback, against this mock's allow list.
-                    Some(_) => app.callbacks.refusal(&p.url),
+                    Some(v) => app.callbacks.refusal(&p.url).map_or(Ok(v), Err),
                 };
-                let (Some(payload), None) = (payload, refusal.clone()) else {
-                    let record = CallbackRecord {
-                        task_id: p.task_id.clone(),
-                        url: p.url.clone(),
-                        payload: serde_json::Value::Null,
-                        attempts: 0,
-                        result: CallbackResult::Refused {
-                            reason: refusal.unwrap_or_default(),
-                        },
-                        at_ms: app.clock.now_ms(),
-                    };
-                    finish(&app, record);
-                    return;
+                let payload = match sendable {
+                    Ok(v) => v,
+                    Err(reason) => {
+                        finish(&app, CallbackRecord::refused(p, reason, app.clock.now_ms()));
+                        return;
+                    }
                 };
                 let body = Bytes::from(payload.to_string());
                 let (attempts, result) = app.callbacks.send(&p.url, body).await;

@@ -121,6 +121,25 @@ pub struct CallbackRecord {
     pub at_ms: i64,
 }
 
+impl CallbackRecord {
+    /// The outcome of a callback refused at `at_ms` for `reason`: nothing sent, no payload.
+    pub(crate) fn refused(p: PendingCallback, reason: String, at_ms: i64) -> Self {
+        Self {
+            task_id: p.task_id,
+            url: p.url,
+            payload: serde_json::Value::Null,
+            attempts: 0,
+            result: CallbackResult::Refused { reason },
+            at_ms,
+        }
+    }
+}
+
+/// The refusal of a callback when [`MAX_PENDING`] already wait.
+fn wait_list_full() -> String {
+    format!("{MAX_PENDING} callbacks are already waiting")
+}
+
 /// A callback waiting for its task to end (as [`crate::StateSnapshot::callbacks`] holds it).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct PendingCallback {
@@ -228,7 +247,7 @@ impl Callbacks {
         }
         let mut inner = self.inner.lock();
         if inner.pending.len() >= MAX_PENDING {
-            return Err(format!("{MAX_PENDING} callbacks are already waiting"));
+            return Err(wait_list_full());
         }
         inner.pending.push(PendingCallback {
             task_id: task_id.to_owned(),
@@ -249,16 +268,7 @@ impl Callbacks {
         let over = waiting.split_off(waiting.len().min(MAX_PENDING));
         self.inner.lock().pending = waiting;
         for p in over {
-            self.keep(CallbackRecord {
-                task_id: p.task_id,
-                url: p.url,
-                payload: serde_json::Value::Null,
-                attempts: 0,
-                result: CallbackResult::Refused {
-                    reason: format!("{MAX_PENDING} callbacks are already waiting"),
-                },
-                at_ms: now_ms,
-            });
+            self.keep(CallbackRecord::refused(p, wait_list_full(), now_ms));
         }
     }
 
