@@ -118,17 +118,30 @@ fn version(text: &str) -> Vec<u64> {
     v
 }
 
-/// The packages of the locked graph whose `rust-version` is above `declared`.
-fn above(metadata: &serde_json::Value, declared: &[u64]) -> Vec<String> {
+/// The locked graph's dependencies that declare a `rust-version`: `(name, version, Rust)`. The
+/// workspace's own crates are left out: they carry the declaration being checked.
+fn dependencies(metadata: &serde_json::Value) -> Vec<(String, String, String)> {
+    let members = metadata["workspace_members"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
     let packages = metadata["packages"].as_array().cloned().unwrap_or_default();
     packages
         .iter()
+        .filter(|p| !members.contains(&p["id"]))
         .filter_map(|p| {
-            let needs = p["rust_version"].as_str()?;
-            let (name, at) = (p["name"].as_str()?, p["version"].as_str()?);
-            (version(needs).as_slice() > declared)
-                .then(|| format!("{name} {at} needs Rust {needs}"))
+            let field = |k: &str| p[k].as_str().map(str::to_owned);
+            Some((field("name")?, field("version")?, field("rust_version")?))
         })
+        .collect()
+}
+
+/// The dependencies whose `rust-version` is above `declared`.
+fn above(metadata: &serde_json::Value, declared: &[u64]) -> Vec<String> {
+    dependencies(metadata)
+        .into_iter()
+        .filter(|(_, _, needs)| version(needs).as_slice() > declared)
+        .map(|(name, at, needs)| format!("{name} {at} needs Rust {needs}"))
         .collect()
 }
 
@@ -174,9 +187,9 @@ fn the_declared_rust_version_is_what_the_locked_dependencies_need() {
         "the workspace declares Rust {declared}, but:\n{}",
         too_new.join("\n")
     );
-    let needed = (metadata["packages"].as_array().into_iter().flatten())
-        .filter_map(|p| p["rust_version"].as_str())
-        .map(version)
+    let needed = dependencies(&metadata)
+        .iter()
+        .map(|(_, _, needs)| version(needs))
         .max()
         .unwrap_or_default();
     assert_eq!(
@@ -193,7 +206,8 @@ fn the_declared_rust_version_is_what_the_locked_dependencies_need() {
 
 #[test]
 fn the_rust_version_check_sees_a_package_that_needs_more() {
-    let metadata = serde_json::json!({"packages": [
+    let metadata = serde_json::json!({"workspace_members": ["ours"], "packages": [
+        {"id": "ours", "name": "ours", "version": "0.1.0", "rust_version": "1.99"},
         {"name": "a", "version": "1.0.0", "rust_version": "1.89"},
         {"name": "b", "version": "2.0.0", "rust_version": "1.85.1"},
         {"name": "c", "version": "3.0.0", "rust_version": null},
