@@ -439,25 +439,29 @@ pub fn bare_record(id: &str) -> ModelRecord {
 }
 
 /// The ids of OpenAI's model list, `GET /v1/models` (`{"data":[{"id":..}]}`), with the run's
-/// API key. `None` when the answer is not a 2xx list.
-pub async fn fetch_model_list(t: &Transport) -> Result<Option<Vec<String>>, TransportError> {
+/// API key. `Err` says why there are none (`GET /v1/models answered 500`) when the answer is
+/// not a 2xx list.
+pub async fn fetch_model_list(
+    t: &Transport,
+) -> Result<Result<Vec<String>, String>, TransportError> {
     let ex = t
         .send_probe(&RequestSpec::get("/v1/models").auth(Auth::ApiKey))
         .await?;
     if !ex.status.is_success() {
-        return Ok(None);
+        return Ok(Err(format!(
+            "GET /v1/models answered {}",
+            crate::evidence::status_text(ex.status.as_u16())
+        )));
     }
     let v = ex.json().unwrap_or(serde_json::Value::Null);
     let Some(items) = v.get("data").and_then(serde_json::Value::as_array) else {
-        return Ok(None);
+        return Ok(Err("GET /v1/models answered no `data` list".into()));
     };
-    Ok(Some(
-        items
-            .iter()
-            .filter_map(|m| m.get("id").and_then(serde_json::Value::as_str))
-            .map(str::to_owned)
-            .collect(),
-    ))
+    Ok(Ok(items
+        .iter()
+        .filter_map(|m| m.get("id").and_then(serde_json::Value::as_str))
+        .map(str::to_owned)
+        .collect()))
 }
 
 /// Adds the user's `--model KIND=ID` models: a bare record when the id is not listed, and the

@@ -65,6 +65,18 @@ pub struct Evidence {
     /// check's `cases` carries it.
     #[serde(skip)]
     pub cases_run: u32,
+    /// The files the curl uploads (`$GATECHECK_UPLOADS/<name>`); the CLI writes them out.
+    #[serde(skip)]
+    pub uploads: Vec<Upload>,
+}
+
+/// A file a repro uploads: its name under `$GATECHECK_UPLOADS` and its bytes.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Upload {
+    /// `<8 hex digits of the content's hash>-<the part's file name>`.
+    pub name: String,
+    /// The bytes sent.
+    pub bytes: bytes::Bytes,
 }
 
 /// One more exchange behind a verdict.
@@ -80,6 +92,9 @@ pub struct Related {
     /// The response body (redacted, truncated).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub body: Option<String>,
+    /// The files the curl uploads.
+    #[serde(skip)]
+    pub uploads: Vec<Upload>,
 }
 
 /// A status with its reason phrase, as people read it: `404 Not Found`.

@@ -221,6 +221,22 @@ impl RequestSpec {
         self
     }
 
+    /// The files of a multipart body, as its curl names them under `$GATECHECK_UPLOADS`.
+    pub fn uploads(&self) -> Vec<crate::evidence::Upload> {
+        match &self.body {
+            Body::Multipart(parts) => parts
+                .iter()
+                .filter_map(|p| {
+                    upload_name(p).map(|name| crate::evidence::Upload {
+                        name,
+                        bytes: p.data.clone(),
+                    })
+                })
+                .collect(),
+            _ => Vec::new(),
+        }
+    }
+
     /// A one-line summary: `PUT /api/token/`.
     pub fn summary(&self) -> String {
         format!("{} {}", self.method, self.path)
@@ -246,10 +262,9 @@ impl RequestSpec {
                 }
             }
             Auth::Raw(v) => {
-                cmd.push_str(&format!(
-                    " -H {}",
-                    shell_quote(&redactor.text(&format!("Authorization: {}", v.expose())))
-                ));
+                let header = format!("Authorization: {}", v.expose());
+                cmd.push_str(" -H ");
+                cmd.push_str(&with_variables(&header, target, redactor));
                 if let Some(u) = target.user_id {
                     cmd.push_str(&format!(" -H 'New-Api-User: {u}'"));
                 }
@@ -280,21 +295,8 @@ impl RequestSpec {
             }
             Body::Multipart(parts) => {
                 for p in parts {
-                    let arg = match (&p.filename, &p.content_type) {
-                        (Some(f), ct) => format!(
-                            "{}=@{}{}",
-                            p.name,
-                            f,
-                            ct.as_ref()
-                                .map(|c| format!(";type={c}"))
-                                .unwrap_or_default()
-                        ),
-                        (None, _) => {
-                            format!("{}={}", p.name, String::from_utf8_lossy(&p.data))
-                        }
-                    };
                     cmd.push_str(" -F ");
-                    cmd.push_str(&shell_quote(&redactor.text(&arg)));
+                    cmd.push_str(&form_arg(p, redactor));
                 }
             }
             Body::Raw {
@@ -315,6 +317,99 @@ impl RequestSpec {
         // did not see whole.
         redactor.text(&cmd)
     }
+}
+
+/// The file name a repro gives a file part under `$GATECHECK_UPLOADS`: the hash of its bytes
+/// (two parts with the same name and other bytes stay apart), then its name made safe for a
+/// shell and a file system. `None` for a text field.
+pub fn upload_name(p: &Part) -> Option<String> {
+    let f = p.filename.as_deref()?;
+    let safe: String = f
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-') {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    let safe = safe.trim_start_matches('.');
+    let hash = gatecheck_schemas::rules::media::fnv1a(&p.data) as u32;
+    Some(format!(
+        "{hash:08x}-{}",
+        if safe.is_empty() { "file" } else { safe }
+    ))
+}
+
+/// One `-F` argument: a text field quoted as it is; a file part as
+/// `'name'"=@$GATECHECK_UPLOADS/<upload name>"';type=…'` (the variable expands, the rest is
+/// quoted), so the repro sends the very bytes the check sent.
+fn form_arg(p: &Part, redactor: &Redactor) -> String {
+    let Some(file) = upload_name(p) else {
+        let text = format!("{}={}", p.name, String::from_utf8_lossy(&p.data));
+        return shell_quote(&redactor.text(&text));
+    };
+    let ct = p
+        .content_type
+        .as_ref()
+        .map(|c| shell_quote(&redactor.text(&format!(";type={c}"))))
+        .unwrap_or_default();
+    format!(
+        "{}\"=@$GATECHECK_UPLOADS/{file}\"{ct}",
+        shell_quote(&redactor.text(&p.name))
+    )
+}
+
+/// A header as one shell word with the run's credentials as the variables the repro lines
+/// name (`"Authorization: Basic ${GATECHECK_API_KEY}"`), so it runs once they are exported;
+/// any other secret redacted. Single-quoted when it holds none of them.
+fn with_variables(text: &str, target: &Target, redactor: &Redactor) -> String {
+    let vars = [
+        (target.api_key.as_ref(), "GATECHECK_API_KEY"),
+        (target.access_token.as_ref(), "GATECHECK_ACCESS_TOKEN"),
+    ];
+    // Pieces of text, each plain (false) or a variable's name (true).
+    let mut pieces: Vec<(bool, String)> = vec![(false, text.to_owned())];
+    for (secret, name) in vars {
+        let Some(secret) = secret.map(|s| s.expose()).filter(|s| !s.is_empty()) else {
+            continue;
+        };
+        pieces = pieces
+            .into_iter()
+            .flat_map(|(var, s)| -> Vec<(bool, String)> {
+                if var {
+                    return vec![(var, s)];
+                }
+                let mut out = Vec::new();
+                for (i, part) in s.split(secret).enumerate() {
+                    if i > 0 {
+                        out.push((true, name.to_owned()));
+                    }
+                    out.push((false, part.to_owned()));
+                }
+                out
+            })
+            .collect();
+    }
+    if !pieces.iter().any(|(var, _)| *var) {
+        return shell_quote(&redactor.text(text));
+    }
+    let mut out = String::from("\"");
+    for (var, s) in pieces {
+        if var {
+            out.push_str(&format!("${{{s}}}"));
+        } else {
+            for c in redactor.text(&s).chars() {
+                if matches!(c, '"' | '\\' | '$' | '`') {
+                    out.push('\\');
+                }
+                out.push(c);
+            }
+        }
+    }
+    out.push('"');
+    out
 }
 
 /// Quotes a string for a POSIX shell.

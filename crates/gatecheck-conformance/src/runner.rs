@@ -229,6 +229,8 @@ impl Runner {
             ..report_head(&cfg, seed, clock.started_at, clock.started)
         };
         report.recount();
+        let headers: Vec<String> = cfg.target.headers.iter().map(|(k, _)| k.clone()).collect();
+        report.explain_repro_variables(env.key.as_ref().map(work_key_source), &headers);
         Ok(report)
     }
 
@@ -414,7 +416,18 @@ fn report_head(cfg: &RunnerConfig, seed: u64, started_at: i64, started: Instant)
         summary: Summary::default(),
         checks: Vec::new(),
         planned: Vec::new(),
+        repro_variables: Vec::new(),
         artifacts: Default::default(),
+    }
+}
+
+fn work_key_source(k: &crate::key_api::WorkKey) -> crate::report::WorkKeySource {
+    use crate::key_api::KeyOrigin;
+    use crate::report::WorkKeySource;
+    match k.origin {
+        KeyOrigin::Mock => WorkKeySource::Mock(k.id),
+        KeyOrigin::Created => WorkKeySource::Created(k.id),
+        KeyOrigin::Snapshot(_) => WorkKeySource::Named(k.id),
     }
 }
 
@@ -553,6 +566,8 @@ async fn run_one(d: &CheckDef, ctx: &Ctx) -> CheckResult {
         }
         Err(Halt::Deviation(mut ev, decision)) => {
             r.cases = ev.cases_run.max(1);
+            // The verdict is a deviation, whatever the check's kind: every report says so.
+            r.kind = Kind::Deviation;
             r.status = Status::Deviation;
             ev.decision = Some(decision.to_owned());
             r.evidence = Some(*ev);
@@ -567,6 +582,13 @@ async fn run_one(d: &CheckDef, ctx: &Ctx) -> CheckResult {
         Err(Halt::Skip(cause, m)) | Err(Halt::Stop(cause, m)) => {
             r.status = Status::Skipped;
             r.skip_cause = Some(cause);
+            // Without any model, every such skip has one cause: discovery's, said the same way.
+            let m = match (&ctx.env.no_models, cause) {
+                (Some(why), SkipCause::NoModel) => {
+                    format!("discovery found no model ({why}): give --model KIND=ID")
+                }
+                _ => m,
+            };
             r.message = Some(ctx.redactor.text(&m));
         }
         Err(Halt::Error(m)) => {

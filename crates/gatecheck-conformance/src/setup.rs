@@ -49,6 +49,7 @@ pub(crate) fn offline_env(cfg: &RunnerConfig) -> Env {
         notes: vec!["offline dry run: the target was not reached".into()],
         routes: Vec::new(),
         models_source: ModelsSource::None,
+        no_models: None,
         setup_requests: 0,
         shrink_spent: Default::default(),
         media: Default::default(),
@@ -181,7 +182,7 @@ async fn discover_rest(
             .await
             .map_err(at("route discovery"))?
     };
-    let (models, caps, models_source) = discover_models(cfg, t, &routes)
+    let (models, caps, models_source, no_models) = discover_models(cfg, t, &routes)
         .await
         .map_err(at("catalog"))?;
     let kt = key_transport(cfg)?;
@@ -204,6 +205,7 @@ async fn discover_rest(
         notes,
         routes,
         models_source,
+        no_models,
         setup_requests: kt.sent(),
         shrink_spent: Default::default(),
         media: Default::default(),
@@ -390,6 +392,7 @@ async fn discover_models(
         Vec<ModelRecord>,
         BTreeMap<String, ModelCapabilities>,
         ModelsSource,
+        Option<String>,
     ),
     SetupError,
 > {
@@ -399,13 +402,19 @@ async fn discover_models(
     } else {
         Vec::new()
     };
+    let mut why = vec![catalog_why(routes, catalog_served)];
     let mut source = ModelsSource::Catalog;
-    if models.is_empty()
-        && cfg.target.api_key.is_some()
-        && let Some(ids) = fetch_model_list(t).await?
-    {
-        models = ids.iter().map(|id| bare_record(id)).collect();
-        source = ModelsSource::ModelList;
+    if models.is_empty() && cfg.target.api_key.is_some() {
+        match fetch_model_list(t).await? {
+            Ok(ids) if !ids.is_empty() => {
+                models = ids.iter().map(|id| bare_record(id)).collect();
+                source = ModelsSource::ModelList;
+            }
+            Ok(_) => why.push("GET /v1/models listed none".into()),
+            Err(w) => why.push(w),
+        }
+    } else if models.is_empty() {
+        why.push("GET /v1/models was not asked (it needs --api-key)".into());
     }
     if models.is_empty() {
         source = if cfg.models.is_empty() {
@@ -414,10 +423,24 @@ async fn discover_models(
             ModelsSource::Option
         };
     }
+    let why = (source == ModelsSource::None).then(|| why.join(", "));
     let known = cfg.capabilities.clone().unwrap_or_else(known_capabilities);
     let mut caps = known.clone();
     apply_model_options(&cfg.models, &mut models, &mut caps, &known);
-    Ok((models, caps, source))
+    Ok((models, caps, source, why))
+}
+
+/// Why the catalog gave no models: not served (with the probe's answer), or empty.
+fn catalog_why(routes: &[RouteProbe], served: bool) -> String {
+    let probe = routes.iter().find(|r| r.family == RouteFamily::Catalog);
+    match (served, probe) {
+        (true, _) => "GET /api/models listed none".into(),
+        (false, Some(p)) => format!(
+            "GET /api/models answered {}",
+            crate::evidence::status_text(p.status())
+        ),
+        (false, None) => "GET /api/models was not probed".into(),
+    }
 }
 
 fn loopback_ip(cfg: &RunnerConfig) -> Option<IpAddr> {
@@ -433,10 +456,17 @@ fn loopback_ip(cfg: &RunnerConfig) -> Option<IpAddr> {
 pub(crate) async fn cleanup(t: &Transport, key: Option<&WorkKey>) -> Option<String> {
     let key = key?;
     Some(match &key.origin {
-        KeyOrigin::Mock => format!(
-            "key {} left in the mock (a scratch key made through its control API; it goes away with the mock)",
-            key.id
-        ),
+        // Put back as it started, so a repro naming it runs on the key the checks began with.
+        KeyOrigin::Mock => match put_record(t, &key.baseline).await {
+            Ok(Some(rec)) if rec.status == key.baseline.status => format!(
+                "key {} restored to its first state and left in the mock (a scratch key made through its control API; it goes away with the mock)",
+                key.id
+            ),
+            _ => format!(
+                "key {} left in the mock as the checks left it (a scratch key made through its control API; it goes away with the mock)",
+                key.id
+            ),
+        },
         KeyOrigin::Created => match delete_key(t, key.id).await {
             Ok(true) => format!("scratch key {} deleted", key.id),
             Ok(false) => format!("scratch key {} could NOT be deleted", key.id),

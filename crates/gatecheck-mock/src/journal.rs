@@ -31,7 +31,8 @@ pub struct JournalEntry {
     pub query: Option<String>,
     /// The client IP the mock saw.
     pub client_ip: std::net::IpAddr,
-    /// The key id that authenticated the request, if any.
+    /// The key id that authenticated the request, or else the key an `/api/token/` request
+    /// reads or writes (its id), if any.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub key_id: Option<i64>,
     /// The status answered (0 when the connection was reset).

@@ -154,6 +154,9 @@ pub(crate) struct Env {
     pub routes: Vec<RouteProbe>,
     /// Where the models came from.
     pub models_source: ModelsSource,
+    /// Why discovery found no model (`GET /api/models answered 404 Not Found, GET /v1/models
+    /// answered 500 ...`), when it found none.
+    pub no_models: Option<String>,
     /// Requests sent while setting up the working key (counted in the report).
     pub setup_requests: u64,
     /// Shrink steps taken so far, all checks together (bounded by `--shrink-budget`).
@@ -306,6 +309,7 @@ impl Ctx {
             decision: None,
             related: Vec::new(),
             cases_run: 0,
+            uploads: spec.uploads(),
         }
     }
 
@@ -316,6 +320,7 @@ impl Ctx {
             curl: spec.to_curl(self.t.client().target(), &self.redactor),
             status: Some(ex.status.as_u16()),
             body: Some(self.redactor.body(&ex.body, 600)),
+            uploads: spec.uploads(),
         }
     }
 

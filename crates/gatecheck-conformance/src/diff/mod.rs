@@ -90,6 +90,7 @@ impl DiffRun<'_> {
             right: self.right_label.clone(),
             notes: Vec::new(),
             steps,
+            targets: String::new(),
         }
     }
 

@@ -103,7 +103,6 @@ fn render_step(out: &mut String, report: &DiffReport, step: &StepDiff, style: St
     for line in unified(&step.left, &step.right, style).lines() {
         let _ = writeln!(out, "    {line}");
     }
-    let only: Vec<String> = step.minimal_steps.iter().map(usize::to_string).collect();
     let confirmed = match step.repro_confirmed {
         Some(true) => " (confirmed alone on reset targets)",
         Some(false) => " (did not reproduce alone on reset targets)",
@@ -111,9 +110,8 @@ fn render_step(out: &mut String, report: &DiffReport, step: &StepDiff, style: St
     };
     let _ = writeln!(
         out,
-        "  repro: --seed {} --only {}{confirmed}",
-        report.seed,
-        only.join(",")
+        "  repro: {}{confirmed}",
+        report.repro_command(&step.minimal_steps)
     );
     if let Some(c) = &step.curl_left {
         let _ = writeln!(out, "  left:  {c}");
@@ -133,6 +131,16 @@ pub fn render_text(report: &DiffReport, style: Style) -> String {
         "gatecheck diff  seed {}\n  left:  {}\n  right: {}",
         report.seed, report.left, report.right
     );
+    if let Some((side, label, error)) = report.unreachable_side() {
+        let _ = writeln!(
+            out,
+            "the {side} target ({label}) could not be reached: {error}\n  \
+             is the URL right, and is the target up? try: curl -sS '{label}'\n\
+             {} steps not compared: no request to the {side} target got an answer",
+            report.steps.len()
+        );
+        return out;
+    }
     for note in &report.notes {
         let _ = writeln!(out, "  {note}");
     }

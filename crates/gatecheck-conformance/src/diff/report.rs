@@ -82,6 +82,27 @@ pub struct DiffReport {
     pub notes: Vec<String>,
     /// Every step, equal or not.
     pub steps: Vec<StepDiff>,
+    /// The `gatecheck diff` flags that name both targets (secrets as environment variables):
+    /// the repro lines start with them, so each runs alone. Empty when not known.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub targets: String,
+}
+
+impl DiffReport {
+    /// The command that replays `steps` of this run (all of it when empty).
+    pub fn repro_command(&self, steps: &[usize]) -> String {
+        let mut cmd = String::from("gatecheck diff");
+        if !self.targets.is_empty() {
+            cmd.push(' ');
+            cmd.push_str(&self.targets);
+        }
+        cmd.push_str(&format!(" --seed {}", self.seed));
+        if !steps.is_empty() {
+            let list: Vec<String> = steps.iter().map(usize::to_string).collect();
+            cmd.push_str(&format!(" --only {}", list.join(",")));
+        }
+        cmd
+    }
 }
 
 impl DiffReport {
@@ -136,6 +157,24 @@ impl DiffReport {
         self.steps
             .iter()
             .any(|s| s.left_error.is_some() || s.right_error.is_some())
+    }
+
+    /// A side none of whose requests got an answer, with the first transport error: the
+    /// target could not be reached (`("right", label, error)`).
+    pub fn unreachable_side(&self) -> Option<(&'static str, &str, &str)> {
+        let sides: [(
+            &'static str,
+            &str,
+            fn(&StepDiff) -> (&Value, &Option<String>),
+        ); 2] = [
+            ("left", &self.left, |s| (&s.left, &s.left_error)),
+            ("right", &self.right, |s| (&s.right, &s.right_error)),
+        ];
+        sides.into_iter().find_map(|(side, label, get)| {
+            let answered = self.steps.iter().any(|s| get(s).0.get("status").is_some());
+            let first = self.steps.iter().find_map(|s| get(s).1.as_deref())?;
+            (!answered).then_some((side, label, first))
+        })
     }
 
     /// The report as pretty JSON.

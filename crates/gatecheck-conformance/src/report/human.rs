@@ -6,83 +6,159 @@ use std::sync::Arc;
 /// Called after each check (for progress display).
 pub type ProgressFn = Arc<dyn Fn(&CheckResult, usize, usize) + Send + Sync>;
 
-/// The summary table printed at the end of a run.
+/// The summary printed at the end of a run: what stopped the run (if anything) first, the
+/// failures, deviations and errors with their evidence, then the skips grouped by cause, then
+/// the counts.
 pub fn summary_table(report: &Report) -> String {
-    let mut out = lacks_lines(report);
-    let notable: Vec<_> = report
+    let mut out = setup_failure_lines(report);
+    out.push_str(&base_url_hint(report));
+    out.push_str(&lacks_lines(report));
+    let judged: Vec<&CheckResult> = report
         .checks
         .iter()
-        .filter(|c| c.status != Status::Passed)
+        .filter(|c| matches!(c.status, Status::Failed | Status::Deviation | Status::Error))
         .collect();
-    if !notable.is_empty() {
-        let w = notable.iter().map(|c| c.id.len()).max().unwrap_or(8).max(8);
-        out.push_str(&format!("{:<10} {:<w$}  {}\n", "STATUS", "CHECK", "DETAIL"));
-        for c in &notable {
-            let detail = c
-                .evidence
-                .as_ref()
-                .map(|e| e.message.clone())
-                .or_else(|| c.message.clone())
-                .unwrap_or_default();
-            let detail = match c.skip_cause {
-                Some(cause) => format!("[{cause}] {detail}"),
-                None => detail,
-            };
-            out.push_str(&format!(
-                "{:<10} {:<w$}  {}\n",
-                c.status.as_str(),
-                c.id,
-                first_line(&detail)
-            ));
-        }
+    if !judged.is_empty() {
+        out.push_str(&table(&judged));
         out.push('\n');
-        // Failures and deviations, then the skips that carry the answer they could not judge.
-        let judged =
-            |c: &&&super::CheckResult| matches!(c.status, Status::Failed | Status::Deviation);
-        let unjudged = |c: &&&super::CheckResult| c.status == Status::Skipped;
-        for c in notable
-            .iter()
-            .filter(judged)
-            .chain(notable.iter().filter(unjudged))
-        {
-            if let Some(e) = &c.evidence {
-                let kind = match c.skip_cause {
-                    Some(cause) => format!("skipped: {cause}"),
-                    None => c.kind.to_string(),
-                };
-                out.push_str(&format!(
-                    "── {} ({kind}; {})\n   {}\n",
-                    c.id, c.spec, e.message
-                ));
-                if let Some(case) = &e.case {
-                    out.push_str(&format!("   {case}\n"));
-                }
-                if let Some(curl) = &e.curl {
-                    out.push_str(&format!("   reproduce: {curl}\n"));
-                }
-                if let (Some(s), Some(b)) = (e.status, &e.body) {
-                    out.push_str(&format!("   answer: {s} {}\n", first_line(b)));
-                }
-                for r in &e.related {
-                    out.push_str(&format!("   also ({}): {}\n", r.what, r.curl));
-                    if let (Some(s), Some(b)) = (r.status, &r.body) {
-                        out.push_str(&format!("   answer: {s} {}\n", first_line(b)));
-                    }
-                }
-            }
+        for c in &judged {
+            evidence_block(&mut out, c);
+        }
+    }
+    out.push_str(&skip_groups(report));
+    for c in report.checks.iter().filter(|c| c.status == Status::Skipped) {
+        evidence_block(&mut out, c);
+    }
+    if !report.repro_variables.is_empty() {
+        out.push_str("the reproduce lines name these variables (export them, then a line runs as printed):\n");
+        for v in &report.repro_variables {
+            out.push_str(&format!("  ${}: {}\n", v.name, v.source));
         }
     }
     for n in &report.notes {
         out.push_str(&format!("note: {n}\n"));
     }
-    if let Some(f) = &report.setup_failure {
+    counts(&mut out, report);
+    out
+}
+
+/// The rows of the checks that got a verdict other than `passed` (skips are grouped apart).
+fn table(rows: &[&CheckResult]) -> String {
+    let w = rows.iter().map(|c| c.id.len()).max().unwrap_or(8).max(8);
+    let mut out = format!("{:<10} {:<w$}  {}\n", "STATUS", "CHECK", "DETAIL");
+    for c in rows {
+        let detail = c
+            .evidence
+            .as_ref()
+            .map(|e| e.message.clone())
+            .or_else(|| c.message.clone())
+            .unwrap_or_default();
         out.push_str(&format!(
-            "SETUP FAILED during {} ({}): {}\nno check ran\n",
-            f.stage,
-            f.kind.as_str(),
-            f.message
+            "{:<10} {:<w$}  {}\n",
+            c.status.as_str(),
+            c.id,
+            first_line(&detail)
         ));
     }
+    out
+}
+
+/// The block of one check with evidence, headed by the verdict it got (`failed`,
+/// `deviation`, `skipped: <cause>`): the message, the case, the repro and the answer.
+fn evidence_block(out: &mut String, c: &CheckResult) {
+    let Some(e) = &c.evidence else {
+        return;
+    };
+    let verdict = match c.skip_cause {
+        Some(cause) => format!("skipped: {cause}"),
+        None => c.status.as_str().to_owned(),
+    };
+    out.push_str(&format!(
+        "── {} ({verdict}; {})\n   {}\n",
+        c.id, c.spec, e.message
+    ));
+    if let Some(case) = &e.case {
+        out.push_str(&format!("   {case}\n"));
+    }
+    if let Some(curl) = &e.curl {
+        out.push_str(&format!("   reproduce: {curl}\n"));
+    }
+    if let (Some(s), Some(b)) = (e.status, &e.body) {
+        out.push_str(&format!("   answer: {s} {}\n", first_line(b)));
+    }
+    for r in &e.related {
+        out.push_str(&format!("   also ({}): {}\n", r.what, r.curl));
+        if let (Some(s), Some(b)) = (r.status, &r.body) {
+            out.push_str(&format!("   answer: {s} {}\n", first_line(b)));
+        }
+    }
+}
+
+/// Most check ids listed under one reason of a skip group.
+const IDS_PER_REASON: usize = 12;
+
+/// The skips, grouped by cause, then by reason: each reason once, with the checks it holds.
+/// After a failed setup, one line: every check was skipped for the cause printed first.
+fn skip_groups(report: &Report) -> String {
+    let skipped: Vec<&CheckResult> = report
+        .checks
+        .iter()
+        .filter(|c| c.status == Status::Skipped)
+        .collect();
+    if skipped.is_empty() {
+        return String::new();
+    }
+    if report.setup_failure.is_some() {
+        return format!(
+            "{} check{} not run: the setup failed (above)\n",
+            skipped.len(),
+            plural(skipped.len())
+        );
+    }
+    let mut out = String::new();
+    for cause in crate::skip::SkipCause::ALL {
+        let of_cause: Vec<&&CheckResult> = skipped
+            .iter()
+            .filter(|c| c.skip_cause.unwrap_or(crate::skip::SkipCause::NoCase) == cause)
+            .collect();
+        if of_cause.is_empty() {
+            continue;
+        }
+        out.push_str(&format!("skipped, {cause} ({}):\n", of_cause.len()));
+        let mut reasons: Vec<(String, Vec<&str>)> = Vec::new();
+        for c in of_cause {
+            let why = first_line(c.message.as_deref().unwrap_or(""));
+            match reasons.iter_mut().find(|(r, _)| *r == why) {
+                Some((_, ids)) => ids.push(&c.id),
+                None => reasons.push((why, vec![&c.id])),
+            }
+        }
+        for (why, ids) in reasons {
+            out.push_str(&format!("  {why}\n    {}\n", id_list(&ids)));
+        }
+    }
+    out.push('\n');
+    out
+}
+
+fn id_list(ids: &[&str]) -> String {
+    let shown = ids[..ids.len().min(IDS_PER_REASON)].join(", ");
+    match ids.len().saturating_sub(IDS_PER_REASON) {
+        0 => shown,
+        more => format!("{shown}, and {more} more (the reports list every check)"),
+    }
+}
+
+fn plural(n: usize) -> &'static str {
+    if n == 1 {
+        ""
+    } else {
+        "s"
+    }
+}
+
+/// The counts, the skips by cause, and how the run ended.
+fn counts(out: &mut String, report: &Report) {
     let s = &report.summary;
     out.push_str(&format!(
         "\n{} checks: {} passed, {} failed, {} deviations, {} skipped, {} errors  ·  {} requests, {} retries (of {}), {} shrink steps (of {}), ~{} quota  ·  {:.1}s  ·  seed {}\n",
@@ -105,7 +181,42 @@ pub fn summary_table(report: &Report) -> String {
     if report.interrupted {
         out.push_str("interrupted; the working key was restored\n");
     }
+}
+
+/// What stopped the run before any check, first, with a hint when the target could not be
+/// reached. Empty when the setup went through.
+fn setup_failure_lines(report: &Report) -> String {
+    let Some(f) = &report.setup_failure else {
+        return String::new();
+    };
+    let mut out = format!(
+        "SETUP FAILED during {} ({}): {}\n",
+        f.stage,
+        f.kind.as_str(),
+        f.message
+    );
+    if f.kind == super::SetupFailureKind::Unreachable {
+        out.push_str(&format!(
+            "  is the URL right ({}), and is the target up? try: curl -sS '{}'\n",
+            report.target, report.target
+        ));
+    }
+    out.push_str("no check ran\n\n");
     out
+}
+
+/// A base URL ending in `/v1`: the runner adds `/v1` (and `/api`) itself, so the requests
+/// went to `/v1/v1/...` and `/v1/api/...`, and the routes look missing or refused. Said
+/// before anything else.
+fn base_url_hint(report: &Report) -> String {
+    let trimmed = report.target.trim_end_matches('/');
+    let Some(root) = trimmed.strip_suffix("/v1") else {
+        return String::new();
+    };
+    format!(
+        "the base URL ends in /v1, and gatecheck adds /v1 itself: the requests went to \
+         {trimmed}/v1/...; give the root instead: --base-url {root}\n\n"
+    )
 }
 
 /// The summary's opening: the pinned routes the target does not serve, and where the models

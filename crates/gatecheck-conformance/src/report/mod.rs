@@ -5,6 +5,7 @@ pub(crate) mod artifacts;
 mod html;
 mod human;
 mod junit;
+mod repro_vars;
 
 pub use crate::setup_error::SetupFailureKind;
 pub(crate) use artifacts::SampleBox;
@@ -15,6 +16,7 @@ pub use artifacts::{
 pub use html::{diff_to_html, to_html};
 pub use human::{progress_bar, summary_table, ProgressFn};
 pub use junit::to_junit;
+pub use repro_vars::{ReproVariable, WorkKeySource, UPLOADS_VAR};
 
 use crate::discovery::DiscoveryReport;
 use crate::evidence::{Evidence, Kind};
@@ -61,7 +63,8 @@ pub struct CheckResult {
     pub title: String,
     /// Spec reference.
     pub spec: String,
-    /// Failure or deviation.
+    /// Failure or deviation: the verdict's kind (a check that may fail gets `deviation` when
+    /// its finding is one of DECISIONS.md's choices, as its `status` says).
     pub kind: Kind,
     /// How it ended.
     pub status: Status,
@@ -181,6 +184,9 @@ pub struct Report {
     pub checks: Vec<CheckResult>,
     /// Dry run: the planned requests as curl commands (secrets redacted).
     pub planned: Vec<String>,
+    /// The shell variables the repro lines name (`$GATECHECK_API_KEY`...), with where each
+    /// value comes from: a repro runs as printed once they are exported.
+    pub repro_variables: Vec<ReproVariable>,
     /// Task timelines and media samples, for the HTML report (not in the JSON report).
     #[serde(skip)]
     pub artifacts: Artifacts,

@@ -15,7 +15,7 @@
 //! | `GET /__mock/requests?limit=N` | the journal, oldest first |
 //! | `GET /__mock/state`, `PUT /__mock/state` | dump or load the whole state |
 //! | `/__mock/videos/*` | video controls (the video routes) |
-//! | `GET /__mock/ui` | the live dashboard (HTML; [`crate::routes::ui`]) |
+//! | `GET`/`HEAD /__mock/ui` | the live dashboard (HTML; [`crate::routes::ui`]) |
 //! | `/__mock/mj/{id}/outcome` | a Midjourney task's outcome (the `/mj` routes) |
 //!
 //! Turned off by `--no-control` (every route 404). Peers other than loopback are refused (403)
@@ -119,7 +119,8 @@ pub(crate) async fn handle(cx: &Ctx, req: Request<Incoming>) -> MockResponse {
     let unknown = || failure(404, &format!("unknown control route {method} {path}"));
     let done = || error::json(200, &json!({"success": true, "message": ""}));
     match (&method, rest.as_str()) {
-        (&Method::GET, r) if r == "ui" || r.starts_with("ui/") => {
+        // HEAD as GET: hyper sends the head (status, headers) without the body.
+        (&Method::GET | &Method::HEAD, r) if r == "ui" || r.starts_with("ui/") => {
             super::ui::serve(r).unwrap_or_else(unknown)
         }
         (&Method::GET, "health" | "") => health(cx),

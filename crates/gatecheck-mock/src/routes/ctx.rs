@@ -59,6 +59,9 @@ pub(crate) struct Ctx {
     /// Length and (for textual bodies) a preview of the body read, for the journal.
     /// (The preview shares the body's bytes; the journal copies it.)
     pub(crate) body_seen: parking_lot::Mutex<Option<(usize, Option<Bytes>)>>,
+    /// The key an `/api/token/` request reads or writes, by id (the journal's key when no
+    /// API key authenticated the request).
+    pub(crate) key_named: parking_lot::Mutex<Option<i64>>,
 }
 
 impl Ctx {
@@ -75,6 +78,11 @@ impl Ctx {
     /// Now on the mock clock, Unix milliseconds: the request's arrival ([`Ctx::at_ms`]).
     pub(crate) fn now_ms(&self) -> i64 {
         self.at_ms
+    }
+
+    /// Notes the key an `/api/token/` request names, for the journal.
+    pub(crate) fn name_key(&self, id: i64) {
+        *self.key_named.lock() = Some(id);
     }
 
     /// The model catalog and capabilities.

@@ -202,6 +202,7 @@ fn request_ctx(app: &Arc<App>, peer: SocketAddr, req: &Request<Incoming>, at_ms:
         key: None,
         host,
         body_seen: parking_lot::Mutex::new(None),
+        key_named: parking_lot::Mutex::new(None),
     }
 }
 
@@ -278,7 +279,7 @@ async fn complete(
     }
     set_request_id(&mut resp, cx.request_id.as_str());
     entry.status = resp.status().as_u16();
-    entry.key_id = cx.key.map(|k| k.id);
+    entry.key_id = cx.key.map(|k| k.id).or(*cx.key_named.get_mut());
     if let Some((len, preview)) = cx.body_seen.get_mut().take() {
         entry.body_len = Some(len);
         entry.body = preview;

@@ -54,11 +54,11 @@ pub(crate) async fn handle(cx: &Ctx, req: Request<Incoming>) -> MockResponse {
             };
             create(cx, &account, &body)
         }
-        (&Method::GET, [Some(id), None, _]) => with_id(id, |id| match cx.app.state.key(id) {
+        (&Method::GET, [Some(id), None, _]) => with_id(cx, id, |id| match cx.app.state.key(id) {
             Some(k) if k.user_id == account.id => error::api_success_key(&k),
             _ => error::api_failure(rules::MSG_NOT_FOUND),
         }),
-        (&Method::DELETE, [Some(id), None, _]) => with_id(id, |id| {
+        (&Method::DELETE, [Some(id), None, _]) => with_id(cx, id, |id| {
             if cx.app.state.delete_key(id, account.id) {
                 error::api_ok()
             } else {
@@ -66,7 +66,7 @@ pub(crate) async fn handle(cx: &Ctx, req: Request<Incoming>) -> MockResponse {
             }
         }),
         (&Method::POST, [Some(id), Some("key"), None]) => {
-            with_id(id, |id| match cx.app.state.key(id) {
+            with_id(cx, id, |id| match cx.app.state.key(id) {
                 Some(k) if k.user_id == account.id => {
                     error::api_success(&serde_json::json!({"key": k.key}))
                 }
@@ -80,9 +80,12 @@ pub(crate) async fn handle(cx: &Ctx, req: Request<Incoming>) -> MockResponse {
     }
 }
 
-fn with_id(raw: &str, f: impl FnOnce(i64) -> MockResponse) -> MockResponse {
+fn with_id(cx: &Ctx, raw: &str, f: impl FnOnce(i64) -> MockResponse) -> MockResponse {
     match raw.parse::<i64>() {
-        Ok(id) => f(id),
+        Ok(id) => {
+            cx.name_key(id);
+            f(id)
+        }
         Err(e) => error::api_failure(&format!("invalid id `{raw}`: {e}")),
     }
 }
@@ -99,6 +102,7 @@ fn update(cx: &Ctx, account: &Account, body: &[u8], query: &str) -> MockResponse
         Ok(r) => r,
         Err(e) => return error::api_failure(&e),
     };
+    cx.name_key(req.id);
     let profile = cx.profile();
     // Checks 1 and 2 come before the lookup (3).
     if let Err(f) = rules::check_request(&req, profile) {

@@ -2,7 +2,7 @@
 
 use super::report_arg::{ReportFormat, ReportOut};
 use super::target_args::TargetCredentials;
-use anyhow::{anyhow, bail, Context as _};
+use anyhow::{bail, Context as _};
 use gatecheck_conformance::discovery::ModelKind;
 use gatecheck_conformance::report::{progress_bar, summary_table, to_html, to_junit};
 use gatecheck_conformance::{exit, Report, Runner, RunnerConfig, Shard, TargetMode};
@@ -66,17 +66,17 @@ pub struct CheckArgs {
     #[arg(long, value_name = "R")]
     pub rate: Option<f64>,
     /// The whole run ends by then (e.g. `600`, `90s`, `10m`).
-    #[arg(long, value_name = "DURATION", default_value = "10m")]
-    pub deadline: String,
+    #[arg(long, value_name = "DURATION", default_value = "10m", value_parser = super::duration_arg::parse)]
+    pub deadline: Duration,
     /// How long a video task may take to end (virtual time on the mock).
-    #[arg(long, value_name = "DURATION", default_value = "15m")]
-    pub video_deadline: String,
+    #[arg(long, value_name = "DURATION", default_value = "15m", value_parser = super::duration_arg::parse)]
+    pub video_deadline: Duration,
     /// Poll interval on real deployments (default: `openai-poll-after-ms`, or 10 s).
-    #[arg(long, value_name = "DURATION")]
-    pub poll_interval: Option<String>,
+    #[arg(long, value_name = "DURATION", value_parser = super::duration_arg::parse)]
+    pub poll_interval: Option<Duration>,
     /// Per-request timeout.
-    #[arg(long, value_name = "DURATION", default_value = "30s")]
-    pub timeout: String,
+    #[arg(long, value_name = "DURATION", default_value = "30s", value_parser = super::duration_arg::parse)]
+    pub timeout: Duration,
     /// The client IP as the target sees it (for allowlist checks).
     #[arg(long, value_name = "IP")]
     pub client_ip: Option<IpAddr>,
@@ -172,26 +172,6 @@ fn list(format: &str) -> anyhow::Result<String> {
     })
 }
 
-/// Parses `90`, `90s`, `500ms`, `10m`, `1h`.
-fn duration(s: &str) -> anyhow::Result<Duration> {
-    let s = s.trim();
-    let (num, unit) = s
-        .find(|c: char| !c.is_ascii_digit() && c != '.')
-        .map_or((s, ""), |i| s.split_at(i));
-    let n: f64 = num.parse().map_err(|_| anyhow!("invalid duration {s:?}"))?;
-    let secs = match unit {
-        "" | "s" => n,
-        "ms" => n / 1000.0,
-        "m" => n * 60.0,
-        "h" => n * 3600.0,
-        _ => bail!("invalid duration {s:?}: use s, ms, m or h"),
-    };
-    if !secs.is_finite() || secs < 0.0 {
-        bail!("invalid duration {s:?}");
-    }
-    Ok(Duration::from_secs_f64(secs))
-}
-
 fn config(args: &CheckArgs, base_url: &str) -> anyhow::Result<RunnerConfig> {
     let url = base_url
         .parse()
@@ -203,9 +183,9 @@ fn config(args: &CheckArgs, base_url: &str) -> anyhow::Result<RunnerConfig> {
         .with_strict(args.strict)
         .with_budget(args.budget_requests, args.budget_quota)
         .with_concurrency(args.concurrency)
-        .with_deadline(duration(&args.deadline)?)
-        .with_video_deadline(duration(&args.video_deadline)?)
-        .with_request_timeout(duration(&args.timeout)?)
+        .with_deadline(args.deadline)
+        .with_video_deadline(args.video_deadline)
+        .with_request_timeout(args.timeout)
         .with_allow_create_keys(args.allow_create_keys)
         .with_dry_run(args.dry_run);
     if let Some(k) = &args.credentials.api_key {
@@ -226,8 +206,8 @@ fn config(args: &CheckArgs, base_url: &str) -> anyhow::Result<RunnerConfig> {
     if let Some(s) = &args.shard {
         c = c.with_shard(s.parse::<Shard>()?);
     }
-    if let Some(p) = &args.poll_interval {
-        c.poll_interval = Some(duration(p)?);
+    if let Some(p) = args.poll_interval {
+        c.poll_interval = Some(p);
     }
     c.rate = args.rate;
     c.client_ip = args.client_ip;
@@ -309,21 +289,24 @@ pub(crate) async fn run_async(args: CheckArgs) -> u8 {
     }
     let redactor = runner.redactor();
     let result = runner.run().await;
+    let embedded = mock.is_some();
     if let Some(server) = mock {
         server.shutdown().await;
     }
-    let report = match result {
+    let mut report = match result {
         Ok(r) => r,
         Err(e) => {
             eprintln!("gatecheck check: {}", redactor.text(&e.to_string()));
             return e.exit_code();
         }
     };
+    let first_report = args.report.first().map(|o| o.path.as_path());
+    super::uploads::write("check", &mut report, first_report.or(args.junit.as_deref()));
     if let Err(e) = write_reports(&report, &args.report, args.junit.as_ref(), &redactor) {
         eprintln!("gatecheck check: {e:#}");
         return exit::USAGE;
     }
-    print_human(&report, &redactor);
+    print_human(&report, &redactor, embedded);
     report.exit_code()
 }
 
@@ -345,12 +328,14 @@ fn write_reports(
             ReportFormat::Junit => redactor.xml(&to_junit(report)),
             ReportFormat::Html => redactor.xml(&to_html(report)),
         };
-        out.write(&text)?;
+        out.write("check", &text)?;
     }
     Ok(())
 }
 
-fn print_human(report: &Report, redactor: &gatecheck_conformance::Redactor) {
+/// The summary on stdout; the working key's fate only when the target outlives the run (the
+/// embedded mock goes away with it).
+fn print_human(report: &Report, redactor: &gatecheck_conformance::Redactor, embedded: bool) {
     if report.dry_run {
         println!(
             "dry run: {} planned requests, the first of each check (nothing sent to model or key routes)",
@@ -361,7 +346,7 @@ fn print_human(report: &Report, redactor: &gatecheck_conformance::Redactor) {
         }
     }
     print!("{}", redactor.text(&summary_table(report)));
-    if let Some(k) = &report.key_cleanup {
+    if let Some(k) = report.key_cleanup.as_ref().filter(|_| !embedded) {
         println!("{}", redactor.text(k));
     }
 }

@@ -60,12 +60,13 @@ pub struct DiffArgs {
     /// Show equal steps too.
     #[arg(long, short)]
     pub verbose: bool,
-    /// Seconds to wait between polls on a target without the mock's control API.
-    #[arg(long, default_value_t = 10, value_name = "SECS")]
-    pub poll_interval: u64,
-    /// Per-request timeout, seconds.
-    #[arg(long, default_value_t = 30, value_name = "SECS")]
-    pub timeout: u64,
+    /// How long to wait between polls on a target without the mock's control API (e.g.
+    /// `10`, `250ms`, `1m`).
+    #[arg(long, default_value = "10s", value_name = "DURATION", value_parser = super::duration_arg::parse)]
+    pub poll_interval: std::time::Duration,
+    /// Per-request timeout (e.g. `30`, `30s`, `2m`).
+    #[arg(long, default_value = "30s", value_name = "DURATION", value_parser = super::duration_arg::parse)]
+    pub timeout: std::time::Duration,
     /// A header sent with every request to a URL side, `'Name: value'`; repeatable. For
     /// gateways that route or authenticate by header; redacted from every output.
     #[arg(long = "header", short = 'H', value_name = "NAME: VALUE", value_parser = super::target_args::parse_header)]
@@ -94,7 +95,7 @@ async fn run_async(args: DiffArgs) -> anyhow::Result<u8> {
     right_args.headers = args.headers.clone();
     let redactor = Redactor::new();
     let poll = poll_settings(args.poll_interval);
-    let timeout = std::time::Duration::from_secs(args.timeout.max(1));
+    let timeout = args.timeout.max(std::time::Duration::from_millis(1));
     let mut left = OpenSide::open(&left_args, &redactor, poll, timeout)
         .await
         .map_err(anyhow::Error::msg)
@@ -129,6 +130,7 @@ async fn run_async(args: DiffArgs) -> anyhow::Result<u8> {
     };
     let mut report = run.run(&mut left.runner, &mut right.runner).await;
     report.notes = notes;
+    report.targets = target_flags(&args);
     if args.confirm
         && let Err(why) = run
             .confirm(&mut report, &mut left.runner, &mut right.runner)
@@ -150,6 +152,23 @@ async fn run_async(args: DiffArgs) -> anyhow::Result<u8> {
     } else {
         exit::DIFFERENCES
     })
+}
+
+/// The flags that name both targets again (for the repro lines), secrets as the variables
+/// their flags read; headers as `$GATECHECK_HEADER_<n>`.
+fn target_flags(args: &DiffArgs) -> String {
+    let mut flags = vec![args.left.flags(), args.right.flags()];
+    if args.target != gatecheck_conformance::TargetMode::Auto {
+        flags.push(format!(
+            "--target {}",
+            super::diff_side::mode_name(args.target)
+        ));
+    }
+    for (i, (name, _)) in args.headers.iter().enumerate() {
+        flags.push(format!("-H \"{name}: $GATECHECK_HEADER_{}\"", i + 1));
+    }
+    flags.retain(|f| !f.is_empty());
+    flags.join(" ")
 }
 
 /// Refuses `--confirm` (which resets both targets) unless both are proven gatecheck mocks.
@@ -223,19 +242,19 @@ fn write_outputs(args: &DiffArgs, report: &DiffReport, redactor: &Redactor) -> a
             ReportFormat::Junit => redactor.xml(&to_junit(report)),
             ReportFormat::Html => diff_to_html(report, redactor),
         };
-        std::fs::write(path, text).with_context(|| format!("writing {}", path.display()))?;
+        super::report_arg::write_report("diff", format, path, &text)?;
     }
     Ok(())
 }
 
 /// Poll settings: the mock's clock moves 15 s per poll; a real target is polled every
-/// `interval_secs` for up to ten minutes.
-pub(crate) fn poll_settings(interval_secs: u64) -> PollSettings {
-    let interval = interval_secs.max(1);
+/// `interval` (at least 1 ms) for up to ten minutes.
+pub(crate) fn poll_settings(interval: std::time::Duration) -> PollSettings {
+    let interval = interval.max(std::time::Duration::from_millis(1));
     PollSettings {
         advance_seconds: 15,
-        interval: std::time::Duration::from_secs(interval),
-        max_polls: (600 / interval).clamp(10, 600) as u32,
+        interval,
+        max_polls: (600_000 / interval.as_millis().max(1)).clamp(10, 600) as u32,
     }
 }
 

@@ -118,8 +118,48 @@ macro_rules! side_args {
                     headers: Vec::new(),
                 }
             }
+
+            /// The flags that name this side again, for a repro line: secrets as the
+            /// environment variables the flags read (`"$GATECHECK_LEFT_API_KEY"`).
+            pub fn flags(&self) -> String {
+                let mut f = Vec::new();
+                if let Some(url) = &self.url {
+                    f.push(format!("--{} '{}'", $side, url.replace('\'', "'\\''")));
+                } else if self.mock {
+                    f.push(format!("--{}-mock --{}-profile {} --{}-mock-seed {}",
+                        $side, $side, self.profile, $side, self.mock_seed));
+                    if let Some(e) = self.mock_epoch {
+                        f.push(format!("--{}-mock-epoch {e}", $side));
+                    }
+                }
+                if self.api_key.is_some() {
+                    f.push(format!("--{}-api-key \"$GATECHECK_{}_API_KEY\"", $side, $env));
+                }
+                if self.access_token.is_some() {
+                    f.push(format!("--{}-access-token \"$GATECHECK_{}_ACCESS_TOKEN\"", $side, $env));
+                }
+                if let Some(u) = self.user_id {
+                    f.push(format!("--{}-user-id {u}", $side));
+                }
+                if let Some(k) = self.key_id {
+                    f.push(format!("--{}-key-id {k}", $side));
+                }
+                if let Some(t) = self.target {
+                    f.push(format!("--{}-target {}", $side, super::diff_side::mode_name(t)));
+                }
+                f.join(" ")
+            }
         }
     };
+}
+
+/// The flag value of a target mode.
+pub(crate) fn mode_name(t: TargetMode) -> &'static str {
+    match t {
+        TargetMode::Auto => "auto",
+        TargetMode::Mock => "mock",
+        TargetMode::Deployment => "deployment",
+    }
 }
 
 side_args!(LeftSide, "left", "LEFT", 1);

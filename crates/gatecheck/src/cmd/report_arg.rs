@@ -24,10 +24,32 @@ pub struct ReportOut {
 }
 
 impl ReportOut {
-    /// Writes `text` to the report's file.
-    pub fn write(&self, text: &str) -> anyhow::Result<()> {
-        std::fs::write(&self.path, text).with_context(|| format!("writing {}", self.path.display()))
+    /// Writes `text` to the report's file, and says so on stderr (`gatecheck <command>: html
+    /// report written to PATH`).
+    pub fn write(&self, command: &str, text: &str) -> anyhow::Result<()> {
+        write_report(command, self.format, &self.path, text)
     }
+}
+
+/// Writes a report's `text` to `path`, then prints `gatecheck <command>: <format> report
+/// written to <path>` on stderr.
+pub fn write_report(
+    command: &str,
+    format: ReportFormat,
+    path: &std::path::Path,
+    text: &str,
+) -> anyhow::Result<()> {
+    std::fs::write(path, text).with_context(|| format!("writing {}", path.display()))?;
+    let name = match format {
+        ReportFormat::Json => "JSON",
+        ReportFormat::Junit => "JUnit",
+        ReportFormat::Html => "HTML",
+    };
+    eprintln!(
+        "gatecheck {command}: {name} report written to {}",
+        path.display()
+    );
+    Ok(())
 }
 
 /// Parses `json=FILE`, `junit=FILE` or `html=FILE`.

@@ -11,7 +11,7 @@ use gatecheck_schemas::types::{
     KeyRecord, KEY_STATUS_DISABLED, KEY_STATUS_ENABLED, KEY_STATUS_EXHAUSTED, KEY_STATUS_EXPIRED,
 };
 use gatecheck_schemas::Profile;
-use std::io::Write as _;
+use std::io::{IsTerminal as _, Write as _};
 use std::net::{IpAddr, SocketAddr};
 use std::path::PathBuf;
 use std::time::Duration;
@@ -122,6 +122,9 @@ pub struct ServeArgs {
 /// SIGTERM), [`exit::ERROR`] when the mock cannot start or its state cannot be saved.
 #[inline(never)]
 pub fn run(args: ServeArgs) -> u8 {
+    if let Err(e) = check_paths(&args) {
+        return runtime::exit_code("serve", Err(e));
+    }
     // The port is bound before the runtime is built (about 0.4 ms): a client that polls it
     // connects at once, and its first request waits in the accept queue until the mock is up.
     let listener = match gatecheck_mock::listen(SocketAddr::new(args.host, args.port)) {
@@ -164,7 +167,61 @@ fn init_tracing() {
     let _ = tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_writer(std::io::stderr)
+        .with_ansi(colour_on(std::io::stderr().is_terminal()))
         .try_init();
+}
+
+/// Colour only on a terminal, and never under `NO_COLOR` (set and not empty, no-color.org).
+pub(crate) fn colour_on(terminal: bool) -> bool {
+    terminal && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+}
+
+/// `--fixtures` and `--state-file` are checked before the port is bound: a directory that is
+/// not there, or a state file that could not be written, stops the start with its flag named.
+fn check_paths(args: &ServeArgs) -> anyhow::Result<()> {
+    if let Some(dir) = &args.fixtures
+        && !dir.is_dir()
+    {
+        anyhow::bail!(
+            "--fixtures {}: no such directory (it holds accounts.json, keys.json, catalog.json, \
+             capabilities.json, video.json; without the flag the embedded fixtures are used)",
+            dir.display()
+        );
+    }
+    let Some(path) = &args.state_file else {
+        return Ok(());
+    };
+    if path.is_dir() {
+        anyhow::bail!("--state-file {}: a directory, not a file", path.display());
+    }
+    if path.exists() {
+        return Ok(());
+    }
+    let parent = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => std::path::Path::new("."),
+    };
+    if !parent.is_dir() {
+        anyhow::bail!(
+            "--state-file {}: the directory {} does not exist (the mock would answer its \
+             first state-changing request with 500)",
+            path.display(),
+            parent.display()
+        );
+    }
+    let probe = parent.join(format!(".gatecheck-state-probe-{}", std::process::id()));
+    std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&probe)
+        .and_then(|_| std::fs::remove_file(&probe))
+        .with_context(|| {
+            format!(
+                "--state-file {}: cannot write in {}",
+                path.display(),
+                parent.display()
+            )
+        })
 }
 
 async fn serve(args: ServeArgs, listener: std::net::TcpListener) -> anyhow::Result<()> {
@@ -414,6 +471,9 @@ fn banner(server: &MockServer, args: &ServeArgs) -> String {
         out.push_str("\n  Control API    off\n");
     } else {
         out.push_str(&format!("\n  Control API    {uri}/__mock/health\n"));
+        out.push_str(&format!(
+            "  Dashboard      {uri}/__mock/ui   (keys, tasks, the request journal; live)\n"
+        ));
     }
     out
 }

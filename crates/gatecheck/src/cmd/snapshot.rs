@@ -53,12 +53,13 @@ pub struct SnapshotArgs {
     /// Extra normalization rules (JSON), applied before the built-in ones.
     #[arg(long, value_name = "FILE")]
     pub rules: Option<PathBuf>,
-    /// Seconds between polls on a target without the mock's control API.
-    #[arg(long, default_value_t = 10, value_name = "SECS")]
-    pub poll_interval: u64,
-    /// Per-request timeout, seconds.
-    #[arg(long, default_value_t = 30, value_name = "SECS")]
-    pub timeout: u64,
+    /// How long to wait between polls on a target without the mock's control API (e.g.
+    /// `10`, `250ms`, `1m`).
+    #[arg(long, default_value = "10s", value_name = "DURATION", value_parser = super::duration_arg::parse)]
+    pub poll_interval: std::time::Duration,
+    /// Per-request timeout (e.g. `30`, `30s`, `2m`).
+    #[arg(long, default_value = "30s", value_name = "DURATION", value_parser = super::duration_arg::parse)]
+    pub timeout: std::time::Duration,
     /// What the target is: `auto` (the mock only when `/__mock/health` answers the mock's
     /// signature), `mock` (use its control API), `deployment` (never send `/__mock/*`).
     #[arg(long, value_name = "KIND", default_value = "auto")]
@@ -184,7 +185,7 @@ async fn run_sequence(
         headers: args.headers.clone(),
     };
     let redactor = Redactor::new();
-    let timeout = std::time::Duration::from_secs(args.timeout.max(1));
+    let timeout = args.timeout.max(std::time::Duration::from_millis(1));
     let mut side = OpenSide::open(&spec, &redactor, poll_settings(args.poll_interval), timeout)
         .await
         .map_err(anyhow::Error::msg)

@@ -50,7 +50,14 @@ fn left_mock_against_a_new_api_mock_reports_the_profile_differences() {
         "{stdout}"
     );
     assert!(stdout.contains("(known difference NA13)"), "{stdout}");
-    assert!(stdout.contains("repro: --seed 3 --only "), "{stdout}");
+    // The repro line runs alone: it names both targets again.
+    assert!(
+        stdout.contains(&format!(
+            "repro: gatecheck diff --left-mock --left-profile documented --left-mock-seed 1 --right '{}' --seed 3 --only ",
+            served.base
+        )),
+        "{stdout}"
+    );
     // No secret reaches the output.
     assert!(
         !stdout.contains("8HlrwYMfvea9lkxwkkMxzwwM5hpA6eEf"),

@@ -255,6 +255,18 @@ fn findings(h: &mut Html, r: &Report) {
         .filter(|c| matches!(c.status, Status::Failed | Status::Deviation | Status::Error))
         .collect();
     found.sort_by_key(|c| (c.status != Status::Failed, c.status == Status::Deviation));
+    if !r.repro_variables.is_empty() {
+        h.leaf(
+            "p",
+            &[("class", "mute")],
+            "The requests below name these shell variables: export them, then each runs as shown.",
+        );
+        h.el("dl", &[("class", "repro-vars")], |h| {
+            for v in &r.repro_variables {
+                pair(h, &format!("${}", v.name), &v.source);
+            }
+        });
+    }
     for c in &found {
         super::card::card(h, c);
     }

@@ -13,7 +13,7 @@ use similar::{DiffTag, TextDiff};
 ///
 /// ```
 /// use gatecheck_conformance::diff::DiffReport;
-/// let report = DiffReport { seed: 7, left: "mock (documented)".into(), right: "mock (new-api)".into(), notes: vec![], steps: vec![] };
+/// let report = DiffReport { seed: 7, left: "mock (documented)".into(), right: "mock (new-api)".into(), notes: vec![], steps: vec![], targets: String::new() };
 /// let html = gatecheck_conformance::report::diff_to_html(&report, &gatecheck_conformance::Redactor::new());
 /// assert!(html.contains("no difference"));
 /// ```
@@ -70,8 +70,8 @@ pub fn diff_to_html(report: &DiffReport, redactor: &Redactor) -> String {
             steps_table(h, report);
             h.el("footer", &[], |h| {
                 h.text(&format!(
-                    "replay this run with: gatecheck diff --seed {}",
-                    report.seed
+                    "replay this run with: {}",
+                    report.repro_command(&[])
                 ));
             });
         });
@@ -129,16 +129,7 @@ fn card(h: &mut Html, report: &DiffReport, step: &StepDiff, redactor: &Redactor)
                 }
             }
             if !step.minimal_steps.is_empty() {
-                let list: Vec<String> = step.minimal_steps.iter().map(usize::to_string).collect();
-                pair(
-                    h,
-                    "Reproduce",
-                    &format!(
-                        "gatecheck diff --seed {} --only {}",
-                        report.seed,
-                        list.join(",")
-                    ),
-                );
+                pair(h, "Reproduce", &report.repro_command(&step.minimal_steps));
             }
             if let Some(c) = step.repro_confirmed {
                 pair(h, "Reproduction confirmed", if c { "yes" } else { "no" });

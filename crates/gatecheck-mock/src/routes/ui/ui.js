@@ -189,7 +189,8 @@ async function refresh() {
     if (changed('faults', faults)) drawFaults(faults);
     if (changed('journal', journal)) drawJournal(journal);
     const conn = $('conn');
-    conn.textContent = 'live · ' + new Date().toLocaleTimeString();
+    // UTC, like the mock's clock in the panel: one clock on the page, labelled.
+    conn.textContent = 'live · updated ' + new Date().toISOString().slice(11, 19) + ' UTC (wall clock)';
     conn.className = 'conn live';
   } catch (e) {
     const conn = $('conn');
