@@ -110,7 +110,7 @@ fn skip_groups(report: &Report) -> String {
     }
     if report.setup_failure.is_some() {
         return format!(
-            "{} check{} not run: the setup failed (above)\n",
+            "no check ran: {} check{} skipped (setup failed)\n",
             skipped.len(),
             plural(skipped.len())
         );
@@ -201,7 +201,7 @@ fn setup_failure_lines(report: &Report) -> String {
             report.target, report.target
         ));
     }
-    out.push_str("no check ran\n\n");
+    out.push('\n');
     out
 }
 

@@ -65,6 +65,15 @@ mod tests {
     }
 
     #[test]
+    fn the_page_shows_one_clock_in_utc() {
+        // The panel shows the mock's clock in UTC; the "live" stamp must not be local time.
+        let script = super::SCRIPT;
+        assert!(!script.contains("toLocaleTimeString"), "a local-time clock");
+        assert!(!script.contains("toLocaleString()"), "a local-time clock");
+        assert!(script.contains("' UTC"), "the clocks say UTC");
+    }
+
+    #[test]
     fn the_script_never_writes_markup() {
         for banned in [
             "innerHTML",

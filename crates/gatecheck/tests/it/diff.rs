@@ -174,7 +174,12 @@ fn an_unreachable_target_is_an_error_not_an_empty_diff() {
     ]);
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(2), "{stdout}");
-    assert!(stdout.contains("requests that failed"), "{stdout}");
+    // The cause first, with a hint, and one line for the steps not compared.
+    assert!(
+        stdout.contains("target (http://127.0.0.1:") && stdout.contains("could not be reached"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("is the URL right"), "{stdout}");
 }
 
 #[test]
