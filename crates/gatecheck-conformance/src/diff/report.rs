@@ -7,6 +7,9 @@ use crate::redact::Redactor;
 use serde::Serialize;
 use serde_json::Value;
 
+/// Reads one side of a step: its normalized answer and its transport error.
+type SideOf = fn(&StepDiff) -> (&Value, &Option<String>);
+
 /// One step of a differential run.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct StepDiff {
@@ -162,19 +165,18 @@ impl DiffReport {
     /// A side none of whose requests got an answer, with the first transport error: the
     /// target could not be reached (`("right", label, error)`).
     pub fn unreachable_side(&self) -> Option<(&'static str, &str, &str)> {
-        let sides: [(
-            &'static str,
-            &str,
-            fn(&StepDiff) -> (&Value, &Option<String>),
-        ); 2] = [
-            ("left", &self.left, |s| (&s.left, &s.left_error)),
-            ("right", &self.right, |s| (&s.right, &s.right_error)),
-        ];
-        sides.into_iter().find_map(|(side, label, get)| {
-            let answered = self.steps.iter().any(|s| get(s).0.get("status").is_some());
-            let first = self.steps.iter().find_map(|s| get(s).1.as_deref())?;
-            (!answered).then_some((side, label, first))
-        })
+        let left = self.side_unreached(|s| (&s.left, &s.left_error));
+        let right = self.side_unreached(|s| (&s.right, &s.right_error));
+        left.map(|e| ("left", self.left.as_str(), e))
+            .or(right.map(|e| ("right", self.right.as_str(), e)))
+    }
+
+    /// The first transport error of a side (read by `side`) none of whose requests got an
+    /// answer.
+    fn side_unreached(&self, side: SideOf) -> Option<&str> {
+        let answered = self.steps.iter().any(|s| side(s).0.get("status").is_some());
+        let first = self.steps.iter().find_map(|s| side(s).1.as_deref())?;
+        (!answered).then_some(first)
     }
 
     /// The report as pretty JSON.
