@@ -73,7 +73,7 @@ pub struct Evidence {
 /// A file a repro uploads: its name under `$GATECHECK_UPLOADS` and its bytes.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Upload {
-    /// `<8 hex digits of the content's hash>-<the part's file name>`.
+    /// `<16 hex digits of the content's FNV-1a hash>-<the part's file name>`.
     pub name: String,
     /// The bytes sent.
     pub bytes: bytes::Bytes,

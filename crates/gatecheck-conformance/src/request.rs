@@ -335,30 +335,37 @@ pub fn upload_name(p: &Part) -> Option<String> {
         })
         .collect();
     let safe = safe.trim_start_matches('.');
-    let hash = gatecheck_schemas::rules::media::fnv1a(&p.data) as u32;
+    let hash = gatecheck_schemas::rules::media::fnv1a(&p.data);
     Some(format!(
-        "{hash:08x}-{}",
+        "{hash:016x}-{}",
         if safe.is_empty() { "file" } else { safe }
     ))
 }
 
 /// One `-F` argument: a text field quoted as it is; a file part as
-/// `'name'"=@$GATECHECK_UPLOADS/<upload name>"';type=…'` (the variable expands, the rest is
-/// quoted), so the repro sends the very bytes the check sent.
+/// `"file=@$GATECHECK_UPLOADS/<upload name>;type=audio/wav"` (the variable expands), so the
+/// repro sends the very bytes the check sent. A name or type holding anything but plain
+/// characters is single-quoted beside the variable instead.
 fn form_arg(p: &Part, redactor: &Redactor) -> String {
     let Some(file) = upload_name(p) else {
         let text = format!("{}={}", p.name, String::from_utf8_lossy(&p.data));
         return shell_quote(&redactor.text(&text));
     };
+    let name = redactor.text(&p.name);
     let ct = p
         .content_type
         .as_ref()
-        .map(|c| shell_quote(&redactor.text(&format!(";type={c}"))))
+        .map(|c| redactor.text(&format!(";type={c}")))
         .unwrap_or_default();
-    format!(
-        "{}\"=@$GATECHECK_UPLOADS/{file}\"{ct}",
-        shell_quote(&redactor.text(&p.name))
-    )
+    let plain = |s: &str| {
+        s.chars()
+            .all(|c| c.is_ascii_alphanumeric() || "_-./+;=[]".contains(c))
+    };
+    if plain(&name) && plain(&ct) {
+        return format!("\"{name}=@$GATECHECK_UPLOADS/{file}{ct}\"");
+    }
+    let ct = if ct.is_empty() { ct } else { shell_quote(&ct) };
+    format!("{}\"=@$GATECHECK_UPLOADS/{file}\"{ct}", shell_quote(&name))
 }
 
 /// A header as one shell word with the run's credentials as the variables the repro lines

@@ -199,11 +199,12 @@ impl Runner {
             clean_up_key(client, tconf(false), &env).await
         };
 
-        let planned = t
-            .planned()
+        let specs = t.planned();
+        let planned = specs
             .iter()
             .map(|s| s.to_curl(t.client().target(), &redactor))
             .collect();
+        let planned_uploads = specs.iter().flat_map(|s| s.uploads()).collect();
         let mut report = Report {
             mock_profile: env.mock.as_ref().and_then(|m| m.profile.clone()),
             target_kind: if env.mock.is_some() {
@@ -225,6 +226,7 @@ impl Runner {
             key_cleanup,
             checks: in_order(&defs, &done, interrupted),
             planned,
+            planned_uploads,
             artifacts: crate::checks::artifacts(&env),
             ..report_head(&cfg, seed, clock.started_at, clock.started)
         };
@@ -417,6 +419,7 @@ fn report_head(cfg: &RunnerConfig, seed: u64, started_at: i64, started: Instant)
         checks: Vec::new(),
         planned: Vec::new(),
         repro_variables: Vec::new(),
+        planned_uploads: Vec::new(),
         artifacts: Default::default(),
     }
 }

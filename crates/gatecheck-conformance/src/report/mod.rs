@@ -187,6 +187,9 @@ pub struct Report {
     /// The shell variables the repro lines name (`$GATECHECK_API_KEY`...), with where each
     /// value comes from: a repro runs as printed once they are exported.
     pub repro_variables: Vec<ReproVariable>,
+    /// Dry run: the files the planned requests upload (not in the JSON report).
+    #[serde(skip)]
+    pub planned_uploads: Vec<crate::evidence::Upload>,
     /// Task timelines and media samples, for the HTML report (not in the JSON report).
     #[serde(skip)]
     pub artifacts: Artifacts,

@@ -43,12 +43,13 @@ impl Report {
     pub fn uploads(&self) -> Vec<&Upload> {
         let mut out: Vec<&Upload> = Vec::new();
         let evidence = self.checks.iter().filter_map(|c| c.evidence.as_ref());
-        for e in evidence {
+        let found = evidence.flat_map(|e| {
             let related = e.related.iter().flat_map(|r| &r.uploads);
-            for u in e.uploads.iter().chain(related) {
-                if !out.iter().any(|o| o.name == u.name) {
-                    out.push(u);
-                }
+            e.uploads.iter().chain(related)
+        });
+        for u in found.chain(&self.planned_uploads) {
+            if !out.iter().any(|o| o.name == u.name) {
+                out.push(u);
             }
         }
         out
@@ -92,8 +93,7 @@ impl Report {
         add(
             UPLOADS_VAR,
             "the directory `gatecheck check` writes the files the repros upload to (next to \
-             the first report, else in the temporary directory; it prints the path; a dry run \
-             writes none)"
+             the first report, else in the temporary directory; it prints the path)"
                 .into(),
         );
         self.repro_variables = vars;

@@ -5,7 +5,8 @@ use gatecheck_conformance::Report;
 use std::path::{Path, PathBuf};
 
 /// Writes the report's uploads to `gatecheck-uploads/` beside `near` (the first report file),
-/// else to `$TMPDIR/gatecheck-uploads-<seed>/`, and records the directory in the report's
+/// else to `$TMPDIR/gatecheck-uploads/` (the names are content hashes: runs share the files,
+/// and the directory grows only with new content), and records the directory in the report's
 /// `$GATECHECK_UPLOADS`. A write that fails is said on stderr; the run goes on.
 pub(crate) fn write(command: &str, report: &mut Report, near: Option<&Path>) {
     if report.uploads().is_empty() {
@@ -20,7 +21,7 @@ pub(crate) fn write(command: &str, report: &mut Report, near: Option<&Path>) {
             };
             p.join("gatecheck-uploads")
         }
-        None => std::env::temp_dir().join(format!("gatecheck-uploads-{}", report.seed)),
+        None => std::env::temp_dir().join("gatecheck-uploads"),
     };
     let dir = std::path::absolute(&dir).unwrap_or(dir);
     let written = std::fs::create_dir_all(&dir).and_then(|()| {

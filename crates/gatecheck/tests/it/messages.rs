@@ -543,3 +543,49 @@ fn the_embedded_mock_leaves_no_key_behind_to_mention() {
     assert_eq!(out.status.code(), Some(0), "{stdout}");
     assert!(!stdout.contains("left in the mock"), "{stdout}");
 }
+
+#[test]
+fn without_any_model_the_skips_say_once_why_discovery_found_none() {
+    // A gateway like Portkey: no catalog (404), a model list that fails (500).
+    let served = super::serve::start(&[
+        "--clock",
+        "virtual",
+        "--fault",
+        r#"{"route":"/api/models","kind":"status","status":404}"#,
+        "--fault",
+        r#"{"route":"/v1/models","kind":"status","status":500}"#,
+    ]);
+    let key = served
+        .banner
+        .lines()
+        .find(|l| l.trim_start().starts_with("Demo key"))
+        .and_then(|l| l.split_whitespace().nth(2))
+        .expect("demo key")
+        .to_owned();
+    let out = gatecheck(&[
+        "check",
+        "--base-url",
+        &served.base,
+        "--target",
+        "deployment",
+        "--api-key",
+        &key,
+        "--quiet",
+        "--only",
+        "audio.*,images.*",
+    ]);
+    let stdout = text(&out.stdout);
+    let group: Vec<&str> = stdout
+        .lines()
+        .skip_while(|l| !l.starts_with("skipped, no model ("))
+        .skip(1)
+        .take_while(|l| l.starts_with("  "))
+        .collect();
+    let reasons: Vec<&&str> = group.iter().filter(|l| !l.starts_with("    ")).collect();
+    assert_eq!(
+        reasons.len(),
+        1,
+        "one reason for every no-model skip:\n{stdout}"
+    );
+    insta::assert_snapshot!("no_model_cause", reasons[0].trim());
+}
