@@ -55,6 +55,12 @@ fn add_properties(suite: &mut TestSuite, report: &Report) {
             n.to_string(),
         ));
     }
+    for v in &report.repro_variables {
+        suite.add_property(quick_junit::Property::new(
+            format!("repro.${}", v.name),
+            v.source.as_str(),
+        ));
+    }
     if let Some(d) = &report.discovery {
         for r in d.lacks() {
             suite.add_property(quick_junit::Property::new(

@@ -154,6 +154,10 @@ fn every_report_says_the_verdict_each_check_got() {
     }
     // JUnit: a deviation passes (without --strict) and says so; a failure is typed `failure`.
     let xml = std::fs::read_to_string(&junit).expect("junit");
+    assert!(
+        xml.contains("name=\"repro.$GATECHECK_SCRATCH_KEY\""),
+        "the repro variables are properties"
+    );
     for (id, verdict) in &table {
         let at = xml
             .find(&format!("name=\"{id}\""))
