@@ -372,16 +372,24 @@ fn form_arg(p: &Part, redactor: &Redactor) -> String {
 /// name (`"Authorization: Basic ${GATECHECK_API_KEY}"`), so it runs once they are exported;
 /// any other secret redacted. Single-quoted when it holds none of them.
 fn with_variables(text: &str, target: &Target, redactor: &Redactor) -> String {
-    let vars = [
+    // Each secret with the expansion that gives it back: the key as given, and without its
+    // `sk-` when sent bare (`${GATECHECK_API_KEY#sk-}`).
+    let mut vars: Vec<(&str, String)> = Vec::new();
+    for (secret, name) in [
         (target.api_key.as_ref(), "GATECHECK_API_KEY"),
         (target.access_token.as_ref(), "GATECHECK_ACCESS_TOKEN"),
-    ];
-    // Pieces of text, each plain (false) or a variable's name (true).
-    let mut pieces: Vec<(bool, String)> = vec![(false, text.to_owned())];
-    for (secret, name) in vars {
+    ] {
         let Some(secret) = secret.map(|s| s.expose()).filter(|s| !s.is_empty()) else {
             continue;
         };
+        vars.push((secret, format!("${{{name}}}")));
+        if let Some(bare) = secret.strip_prefix("sk-").filter(|b| !b.is_empty()) {
+            vars.push((bare, format!("${{{name}#sk-}}")));
+        }
+    }
+    // Pieces of text, each plain (false) or an expansion (true).
+    let mut pieces: Vec<(bool, String)> = vec![(false, text.to_owned())];
+    for (secret, expansion) in &vars {
         pieces = pieces
             .into_iter()
             .flat_map(|(var, s)| -> Vec<(bool, String)> {
@@ -391,7 +399,7 @@ fn with_variables(text: &str, target: &Target, redactor: &Redactor) -> String {
                 let mut out = Vec::new();
                 for (i, part) in s.split(secret).enumerate() {
                     if i > 0 {
-                        out.push((true, name.to_owned()));
+                        out.push((true, expansion.clone()));
                     }
                     out.push((false, part.to_owned()));
                 }
@@ -405,14 +413,14 @@ fn with_variables(text: &str, target: &Target, redactor: &Redactor) -> String {
     let mut out = String::from("\"");
     for (var, s) in pieces {
         if var {
-            out.push_str(&format!("${{{s}}}"));
-        } else {
-            for c in redactor.text(&s).chars() {
-                if matches!(c, '"' | '\\' | '$' | '`') {
-                    out.push('\\');
-                }
-                out.push(c);
+            out.push_str(&s);
+            continue;
+        }
+        for c in redactor.text(&s).chars() {
+            if matches!(c, '"' | '\\' | '$' | '`') {
+                out.push('\\');
             }
+            out.push(c);
         }
     }
     out.push('"');
@@ -422,4 +430,77 @@ fn with_variables(text: &str, target: &Target, redactor: &Redactor) -> String {
 /// Quotes a string for a POSIX shell.
 pub fn shell_quote(s: &str) -> String {
     format!("'{}'", s.replace('\'', "'\\''"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Auth, Part, RequestSpec};
+    use crate::redact::{Redactor, Secret};
+    use crate::target::Target;
+
+    fn target() -> Target {
+        let mut t = Target::new("http://127.0.0.1:3000".parse().expect("url"));
+        t.api_key = Some(Secret::new("sk-0123456789abcdef"));
+        t.access_token = Some(Secret::new("tok-0123456789"));
+        t
+    }
+
+    #[test]
+    fn a_key_sent_under_another_scheme_is_a_variable_not_redacted() {
+        let r = Redactor::new();
+        r.add("sk-0123456789abcdef");
+        r.add("tok-0123456789");
+        let t = target();
+        let curl = RequestSpec::get("/v1/models")
+            .auth(Auth::Raw(Secret::new("Basic sk-0123456789abcdef")))
+            .to_curl(&t, &r);
+        assert!(
+            curl.contains(r#"-H "Authorization: Basic ${GATECHECK_API_KEY}""#),
+            "{curl}"
+        );
+        let bare = RequestSpec::get("/v1/models")
+            .auth(Auth::Raw(Secret::new("bearer 0123456789abcdef")))
+            .to_curl(&t, &r);
+        assert!(
+            bare.contains(r#"-H "Authorization: bearer ${GATECHECK_API_KEY#sk-}""#),
+            "{bare}"
+        );
+        assert!(
+            !bare.contains("<redacted>") && !bare.contains("0123456789abcdef"),
+            "{bare}"
+        );
+        // A value that is no credential of the run stays quoted (and redacted if secret).
+        let other = RequestSpec::get("/v1/models")
+            .auth(Auth::Raw(Secret::new("Bearer $(rm -rf x)")))
+            .to_curl(&t, &r);
+        assert!(
+            other.contains("-H 'Authorization: Bearer $(rm -rf x)'"),
+            "{other}"
+        );
+    }
+
+    #[test]
+    fn an_upload_is_named_by_its_bytes_under_the_uploads_variable() {
+        let spec = RequestSpec::post("/v1/audio/translations").multipart(vec![
+            Part::file("file", "speech.wav", "audio/wav", vec![1u8, 2, 3]),
+            Part::text("model", "whisper-1"),
+        ]);
+        let curl = spec.to_curl(&target(), &Redactor::new());
+        let uploads = spec.uploads();
+        assert_eq!(uploads.len(), 1);
+        assert!(
+            uploads[0].name.ends_with("-speech.wav"),
+            "{}",
+            uploads[0].name
+        );
+        assert_eq!(uploads[0].bytes.as_ref(), [1u8, 2, 3]);
+        assert!(
+            curl.contains(&format!(
+                r#"-F "file=@$GATECHECK_UPLOADS/{};type=audio/wav""#,
+                uploads[0].name
+            )),
+            "{curl}"
+        );
+        assert!(curl.contains("-F 'model=whisper-1'"), "{curl}");
+    }
 }

@@ -61,7 +61,7 @@ impl Report {
         let text: String = self.repro_lines().collect::<Vec<_>>().join("\n");
         let mut vars = Vec::new();
         let mut add = |name: &str, source: String| {
-            if text.contains(&format!("${name}")) {
+            if text.contains(&format!("${name}")) || text.contains(&format!("${{{name}")) {
                 vars.push(ReproVariable {
                     name: name.to_owned(),
                     source,
