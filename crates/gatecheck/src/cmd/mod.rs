@@ -5,6 +5,7 @@ pub mod check;
 pub mod diff;
 pub mod diff_side;
 pub mod fixtures;
+pub mod output_path;
 pub mod profiles;
 pub mod record;
 pub mod record_args;
