@@ -221,3 +221,37 @@ fn an_output_path_that_cannot_be_written_stops_the_run_before_any_request() {
     insta::assert_snapshot!("unwritable_outputs", seen);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_report_that_cannot_be_written_at_the_end_still_leaves_the_summary() {
+    // /dev/full opens for writing (the check before the run passes) and refuses every write.
+    if !std::path::Path::new("/dev/full").exists() {
+        return;
+    }
+    let dir = scratch("late-write");
+    let json = dir.join("r.json");
+    let out = gatecheck(&[
+        "check",
+        "--only",
+        "catalog.*",
+        "--cases",
+        "1",
+        "--quiet",
+        "--report",
+        "json=/dev/full",
+        "--report",
+        &format!("json={}", json.display()),
+    ]);
+    assert_eq!(out.status.code(), Some(i32::from(exit::USAGE)));
+    let (stdout, stderr) = (text(&out.stdout), text(&out.stderr));
+    assert!(
+        stdout.contains(" checks: "),
+        "the summary is printed: {stdout}"
+    );
+    assert!(
+        stderr.contains("not written: writing /dev/full"),
+        "the file is named: {stderr}"
+    );
+    assert!(json.exists(), "the other report is written");
+    let _ = std::fs::remove_dir_all(&dir);
+}
