@@ -3,6 +3,7 @@
 use crate::discovery::ModelKind;
 use crate::redact::Secret;
 use crate::shard::Shard;
+use crate::skip::SkipCause;
 use crate::target::Target;
 use gatecheck_schemas::types::ModelCapabilities;
 use gatecheck_schemas::Profile;
@@ -115,6 +116,10 @@ pub struct RunnerConfig {
     /// How long a streamed answer may take, from its request to its last event; `None`: the
     /// per-request timeout.
     pub stream_deadline: Option<Duration>,
+    /// Skip causes accepted in a complete run (`--allow-skip`): a skip whose cause
+    /// [`SkipCause::incomplete_by_default`] and is not listed here ends the run with
+    /// [`crate::exit::INCOMPLETE`].
+    pub allowed_skips: Vec<SkipCause>,
 }
 
 impl RunnerConfig {
@@ -150,6 +155,7 @@ impl RunnerConfig {
             retry_budget: 64,
             shrink_budget: 400,
             stream_deadline: None,
+            allowed_skips: Vec::new(),
         }
     }
 

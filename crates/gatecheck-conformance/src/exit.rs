@@ -16,8 +16,29 @@ pub const USAGE: u8 = 2;
 /// The target could not be reached (connection refused or reset, timeouts), in discovery.
 /// The report and JUnit are written and name the failure.
 pub const UNREACHABLE: u8 = 3;
+/// The run was incomplete: no check failed, but checks were skipped for a cause that leaves
+/// the contract unchecked and that `--allow-skip` did not accept (by default `no-credentials`:
+/// a run without `--api-key` or `--access-token` checked almost nothing). The summary names the
+/// missing flags and what they unlock.
+pub const INCOMPLETE: u8 = 4;
 /// The run was interrupted (Ctrl-C) before every check ran; the working key was restored.
 pub const INTERRUPTED: u8 = 130;
+
+/// Every exit code of `gatecheck check`: the code, its constant's name, and what it means in
+/// a few words. `check --help` prints them; tests hold docs/check.md's and docs/verdicts.md's
+/// tables to this list.
+pub const CHECK_CODES: [(u8, &str, &str); 6] = [
+    (PASSED, "PASSED", "every selected check passed"),
+    (CONTRACT_FAILURES, "CONTRACT_FAILURES", "contract failures"),
+    (USAGE, "USAGE", "usage or configuration error"),
+    (UNREACHABLE, "UNREACHABLE", "target unreachable"),
+    (
+        INCOMPLETE,
+        "INCOMPLETE",
+        "incomplete: checks skipped for want of credentials (see --allow-skip)",
+    ),
+    (INTERRUPTED, "INTERRUPTED", "interrupted (Ctrl-C)"),
+];
 
 /// `diff`: the two targets answered differently; `snapshot verify`: the target drifted from its
 /// snapshots; `schemas validate`: the instance is invalid. The same code as

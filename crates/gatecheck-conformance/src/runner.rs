@@ -402,6 +402,7 @@ fn report_head(cfg: &RunnerConfig, seed: u64, started_at: i64, started: Instant)
         seed,
         cases: cfg.cases,
         strict: cfg.strict,
+        allowed_skips: cfg.allowed_skips.clone(),
         shard: cfg.shard.map(|s| s.to_string()),
         started_at,
         duration_ms: started.elapsed().as_millis() as u64,

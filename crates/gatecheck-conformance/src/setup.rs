@@ -348,7 +348,8 @@ async fn snapshot_key(cfg: &RunnerConfig, kt: &Transport, id: i64) -> Result<Wor
     baseline.status = KEY_STATUS_ENABLED;
     baseline.allow_ips = Some(String::new());
     baseline.model_limits_enabled = false;
-    if baseline.expired_time != -1 && baseline.expired_time < wall_now() + 3600 {
+    let now = kt.recorded_now().unwrap_or_else(wall_now);
+    if baseline.expired_time != -1 && baseline.expired_time < now + 3600 {
         baseline.expired_time = -1;
     }
     Ok(WorkKey {

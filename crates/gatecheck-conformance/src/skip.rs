@@ -64,6 +64,19 @@ impl SkipCause {
         SkipCause::NotInRecording,
     ];
 
+    /// Whether a skip of this cause leaves the run incomplete unless `--allow-skip` accepts it
+    /// ([`crate::exit::INCOMPLETE`]): a skip for want of credentials the user could have given.
+    /// The other causes are the target's (a route it does not serve), the run's safety rules,
+    /// or limits the user set.
+    pub fn incomplete_by_default(self) -> bool {
+        matches!(self, SkipCause::NoCredentials)
+    }
+
+    /// Parses a wire name (`no-credentials`), as `--allow-skip` takes it.
+    pub fn parse(s: &str) -> Option<SkipCause> {
+        SkipCause::ALL.into_iter().find(|c| c.as_str() == s.trim())
+    }
+
     /// The wire name (the JSON report's `skip_cause`).
     pub fn as_str(self) -> &'static str {
         match self {

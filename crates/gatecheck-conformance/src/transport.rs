@@ -7,7 +7,9 @@ use crate::client::{Client, Exchange, RequestSpec, StreamExchange};
 use crate::client_error::ClientError;
 use crate::sse::SseLimits;
 use gatecheck_mock::internals::draw::Draw;
-use gatecheck_schemas::rules::health::{REPLAY_HEADER, REPLAY_UNMATCHED};
+use gatecheck_schemas::rules::health::{
+    REPLAY_HEADER, REPLAY_MATCHED, REPLAY_TIME_HEADER, REPLAY_UNMATCHED,
+};
 use gatecheck_schemas::rules::Rejection;
 use gatecheck_schemas::Profile;
 use parking_lot::Mutex;
@@ -92,6 +94,11 @@ struct Shared {
     /// Route and status pairs that outlasted every retry ([`route_key`]).
     persistent: Mutex<std::collections::HashSet<String>>,
     planned: Mutex<Vec<RequestSpec>>,
+    /// An answer came from a recording (`x-gatecheck-replay: matched`): the target replays.
+    replayed: std::sync::atomic::AtomicBool,
+    /// The recorded time of the last answer from a recording (`x-gatecheck-replay-time`),
+    /// and when it came.
+    replay_time: Mutex<Option<(i64, Instant)>>,
 }
 
 /// A request's route and an answer's status, as the key of a persistent answer: the method
@@ -120,6 +127,8 @@ impl Transport {
                 retry_budget: config.retry_budget,
                 persistent: Mutex::new(Default::default()),
                 planned: Mutex::new(Vec::new()),
+                replayed: std::sync::atomic::AtomicBool::new(false),
+                replay_time: Mutex::new(None),
             }),
         }
     }
@@ -143,6 +152,22 @@ impl Transport {
     /// would is not started).
     pub fn wait_reaches_deadline(&self, wait: std::time::Duration) -> bool {
         Instant::now() + wait >= self.inner.deadline
+    }
+
+    /// Whether the target answered from a recording (`x-gatecheck-replay: matched`): its
+    /// task states were recorded, one per poll, so polls need no real wait between them.
+    pub fn answers_from_recording(&self) -> bool {
+        self.inner.replayed.load(Ordering::Relaxed)
+    }
+
+    /// "Now" on a target that answers from a recording: the recorded time of its last answer
+    /// (`x-gatecheck-replay-time`) plus the time since it came. `None` on any other target.
+    /// The run then draws its times, and decides on them, as the recorded run did, however
+    /// long after the recording it is judged.
+    pub fn recorded_now(&self) -> Option<i64> {
+        let (t, at) = (*self.inner.replay_time.lock())?;
+        let since = i64::try_from(at.elapsed().as_secs()).unwrap_or(0);
+        Some(t.saturating_add(since))
     }
 
     /// Requests actually sent (retries included).
@@ -376,6 +401,17 @@ impl Transport {
             }
             let quota = if attempt == 0 { quota } else { 0 };
             let result = self.under_rules(quota, self.client.send(spec)).await?;
+            if let Ok(ex) = &result
+                && ex.header(REPLAY_HEADER) == Some(REPLAY_MATCHED)
+            {
+                shared.replayed.store(true, Ordering::Relaxed);
+                if let Some(t) = ex
+                    .header(REPLAY_TIME_HEADER)
+                    .and_then(|v| v.trim().parse::<i64>().ok())
+                {
+                    *shared.replay_time.lock() = Some((t, Instant::now()));
+                }
+            }
             if let Ok(ex) = &result
                 && ex.header(REPLAY_HEADER) == Some(REPLAY_UNMATCHED)
             {

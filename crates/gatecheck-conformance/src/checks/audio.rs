@@ -1,6 +1,6 @@
 //! Audio routes: translation (multipart), transcription, speech.
 
-use super::property::for_all;
+use super::property::{for_all, for_each_value};
 use super::Kind::{Deviation, Failure};
 use super::{
     accepted, def, is_unknown_model_rejection, is_validation_rejection, CheckDef, Ctx, Halt,
@@ -358,19 +358,18 @@ impl std::fmt::Display for BadUpload {
 async fn bad_request(ctx: &Ctx) -> Outcome {
     let route = "/v1/audio/translations";
     let model = translation_model(ctx, route)?;
-    let strat = prop_oneof![
-        Just(BadUpload::NoFile),
-        Just(BadUpload::NoModel),
-        Just(BadUpload::UnknownModel),
-        prop::sample::select(vec![
-            "txt".to_string(),
-            "exe".into(),
-            "png".into(),
-            "mid".into()
-        ])
-        .prop_map(BadUpload::WrongExtension),
+    // Every bad upload, in order (a draw of them missed the unknown model on some seeds, and
+    // with it new-api's NA5 deviation).
+    let bads = vec![
+        BadUpload::UnknownModel,
+        BadUpload::NoFile,
+        BadUpload::NoModel,
+        BadUpload::WrongExtension("txt".into()),
+        BadUpload::WrongExtension("exe".into()),
+        BadUpload::WrongExtension("png".into()),
+        BadUpload::WrongExtension("mid".into()),
     ];
-    for_all(ctx, ctx.cfg.cases.min(8), strat, |bad: BadUpload| {
+    for_each_value(ctx.cfg.cases, bads, |bad: BadUpload| {
         let wav = media::wav(200);
         let spec = match &bad {
             BadUpload::NoFile => upload(ctx, route, Some(&model), None, &[]),

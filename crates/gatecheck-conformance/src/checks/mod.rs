@@ -396,7 +396,7 @@ impl Ctx {
         {
             return Ok(n);
         }
-        Ok(wall_now())
+        Ok(self.t.recorded_now().unwrap_or_else(wall_now))
     }
 
     /// A catalog model with this capability, with its capabilities.

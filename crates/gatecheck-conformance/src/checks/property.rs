@@ -124,3 +124,35 @@ where
     }
     Ok(Pass { cases, note: None })
 }
+
+/// Runs `test` on each of a small finite domain's `values` in order, the first `cases` of
+/// them: no draw, so every seed judges the same values (a known difference met by one value
+/// is met on every seed). A failure names its case; a value of such a domain is already
+/// minimal, so nothing is shrunk.
+pub(crate) async fn for_each_value<T, F, Fut>(
+    cases: u32,
+    values: Vec<T>,
+    test: F,
+) -> Result<Pass, Halt>
+where
+    F: Fn(T) -> Fut,
+    Fut: Future<Output = Result<(), Halt>>,
+{
+    let n = values.len().min(cases as usize);
+    for (case, value) in values.into_iter().take(n).enumerate() {
+        match test(value).await {
+            Ok(()) => {}
+            Err(Halt::Fail(mut ev)) => {
+                ev.cases_run = case as u32 + 1;
+                ev.message = format!("{} (case {} of {n})", ev.message, case + 1);
+                ev.case = Some(format!("case {} of {n}", case + 1));
+                return Err(Halt::Fail(ev));
+            }
+            Err(other) => return Err(other),
+        }
+    }
+    Ok(Pass {
+        cases: n as u32,
+        note: None,
+    })
+}

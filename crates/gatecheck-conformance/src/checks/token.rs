@@ -513,7 +513,7 @@ async fn status_applied(ctx: &Ctx) -> Outcome {
                     let groups = ctx.env.groups.clone();
                     let uctx = UpdateContext {
                         profile,
-                        now: wall_now(),
+                        now: ctx.t.recorded_now().unwrap_or_else(wall_now),
                         account_groups: &groups,
                         status_only: false,
                     };

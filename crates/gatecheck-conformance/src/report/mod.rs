@@ -4,6 +4,7 @@
 pub(crate) mod artifacts;
 mod html;
 mod human;
+mod incomplete;
 mod junit;
 mod repro_vars;
 
@@ -152,6 +153,9 @@ pub struct Report {
     pub cases: u32,
     /// Whether deviations fail the run.
     pub strict: bool,
+    /// Skip causes `--allow-skip` accepted: skips of a cause that would leave the run
+    /// incomplete (`no-credentials`) do not, when listed here.
+    pub allowed_skips: Vec<SkipCause>,
     /// The shard run, `k/n`.
     pub shard: Option<String>,
     /// Unix seconds at start.
@@ -217,7 +221,9 @@ impl Report {
     }
 
     /// The exit code: [`exit::INTERRUPTED`] after Ctrl-C; [`exit::CONTRACT_FAILURES`] on
-    /// failures, errors, or deviations with `--strict`; [`exit::PASSED`] otherwise.
+    /// failures, errors, or deviations with `--strict`; [`exit::INCOMPLETE`] when checks were
+    /// skipped for want of credentials and `--allow-skip` did not accept it
+    /// ([`Report::incomplete_note`]); [`exit::PASSED`] otherwise.
     ///
     /// A failed discovery gives [`exit::UNREACHABLE`] when the target could not be reached,
     /// [`exit::USAGE`] when the user's configuration cannot work, and
@@ -235,6 +241,8 @@ impl Report {
             exit::INTERRUPTED
         } else if s.failed > 0 || s.errors > 0 || (self.strict && s.deviations > 0) {
             exit::CONTRACT_FAILURES
+        } else if self.incomplete() {
+            exit::INCOMPLETE
         } else {
             exit::PASSED
         }

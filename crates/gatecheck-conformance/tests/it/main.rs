@@ -20,6 +20,7 @@ mod planted_coverage;
 mod planted_tasks;
 mod recording;
 mod redaction;
+mod replay_later;
 mod replay_roundtrip;
 mod reports;
 mod rule_users;

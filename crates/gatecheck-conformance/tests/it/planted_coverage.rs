@@ -41,6 +41,19 @@ pub(crate) const NOT_PLANTABLE: &[(&str, Bug, &str)] = &[
     ("REPLAY_HEADER", Bug::DisabledKeyAccepted, REPLAY_MARKER),
     ("REPLAY_UNMATCHED", Bug::DisabledKeyAccepted, REPLAY_MARKER),
     (
+        "REPLAY_MATCHED",
+        Bug::DisabledKeyAccepted,
+        "not a rule of the service: the replay's marker of an answer from the recording (the \
+         runner then polls without waiting); replay_later.rs judges a replay with a deadline \
+         shorter than the recorded polls took",
+    ),
+    (
+        "REPLAY_TIME_HEADER",
+        Bug::DisabledKeyAccepted,
+        "not a rule of the service: the recorded time of a replayed answer, the runner's now on \
+         a replay; replay_later.rs judges a recording made three hours before",
+    ),
+    (
         "NEW_API_USER_HEADER",
         Bug::WrongTokenSucceeds,
         "the header's name, which the runner writes on every /api/token/ call and the mock reads \

@@ -362,6 +362,17 @@ const ONE_SIDED: &[(&str, Lacks, &str)] = &[
         "the sequence's poller stops at the first status it does not name; the mock decides \
          its statuses by state_at",
     ),
+    (
+        "parse_utc",
+        Lacks::Runner,
+        "the replay reads its recording's recorded_at with it; the runner reads the recorded \
+         time as the Unix seconds of x-gatecheck-replay-time",
+    ),
+    (
+        "days_from_civil",
+        Lacks::Runner,
+        "parse_utc's calendar (above)",
+    ),
 ];
 
 fn crates_dir() -> PathBuf {

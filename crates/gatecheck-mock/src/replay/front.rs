@@ -13,7 +13,9 @@ use crate::headers::REQUEST_ID_HEADER;
 use crate::journal::{Record, Tag};
 use crate::shutdown::wait_down;
 use bytes::Bytes;
-use gatecheck_schemas::rules::health::{REPLAY_HEADER, REPLAY_UNMATCHED};
+use gatecheck_schemas::rules::health::{
+    REPLAY_HEADER, REPLAY_MATCHED, REPLAY_TIME_HEADER, REPLAY_UNMATCHED,
+};
 use http::{HeaderValue, Request, Response, StatusCode};
 use http_body_util::combinators::UnsyncBoxBody;
 use http_body_util::{BodyExt as _, Full, Limited};
@@ -46,6 +48,8 @@ pub(crate) struct Front {
     /// Recorded request times and the client's in their place (`expired_time` sent as now
     /// minus a day): answers that echo a recorded time echo the client's.
     echoed: parking_lot::Mutex<HashMap<i64, i64>>,
+    /// When the recording began (its manifest's `recorded_at`), Unix seconds.
+    recorded_at: Option<i64>,
     strict: bool,
     inner: String,
     addr: SocketAddr,
@@ -61,8 +65,11 @@ impl Front {
         addr: SocketAddr,
         inner: SocketAddr,
     ) -> Self {
+        let recorded_at =
+            gatecheck_schemas::rules::time::parse_utc(&recording.manifest.recorded_at);
         Self {
             app,
+            recorded_at,
             matcher: Matcher::new(recording, &options.secrets, &format!("http://{addr}")),
             stories: Stories::default(),
             echoed: parking_lot::Mutex::new(HashMap::new()),
@@ -287,6 +294,13 @@ fn replayed(
     }
     if let Ok(v) = HeaderValue::from_str(request_id) {
         res.headers_mut().insert(REQUEST_ID_HEADER, v);
+    }
+    res.headers_mut()
+        .insert(REPLAY_HEADER, HeaderValue::from_static(REPLAY_MATCHED));
+    if let (Some(origin), Some(at_ms)) = (front.recorded_at, ex.at_ms) {
+        let recorded = origin.saturating_add(i64::try_from(at_ms / 1000).unwrap_or(0));
+        res.headers_mut()
+            .insert(REPLAY_TIME_HEADER, HeaderValue::from(recorded));
     }
     res
 }

@@ -19,6 +19,18 @@ pub const REPLAY_HEADER: &str = "x-gatecheck-replay";
 /// The value of [`REPLAY_HEADER`] on an answer that is not from the recording.
 pub const REPLAY_UNMATCHED: &str = "unmatched";
 
+/// The header a replaying mock sets on an answer from the recording: the Unix time (seconds)
+/// at which that answer was recorded. A client that judges the replay takes "now" from it
+/// (the runner does), so that the times it sends and the decisions it makes on them (is a key
+/// expired yet?) are the recorded run's, whenever the replay is judged.
+pub const REPLAY_TIME_HEADER: &str = "x-gatecheck-replay-time";
+
+/// The value of [`REPLAY_HEADER`] on an answer from the recording. Its time passed when it was
+/// recorded: the replay serves a task's recorded states in order, one per poll, so a client
+/// polling it need not wait between polls (the runner then polls without real waits; the
+/// logical time it counts, and so its verdicts, are the recorded run's).
+pub const REPLAY_MATCHED: &str = "matched";
+
 /// The `service` field of the signature.
 pub const SERVICE: &str = "gatecheck-mock";
 

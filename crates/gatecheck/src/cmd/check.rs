@@ -16,7 +16,9 @@ use std::time::Duration;
 ///
 /// Exit codes ([`gatecheck_conformance::exit`]): 0 passed, 1 contract failures (or deviations
 /// with `--strict`, or a target that misbehaved during discovery), 2 the user's configuration
-/// error, 3 target unreachable. `--report` and `--junit` are written whenever the run started.
+/// error, 3 target unreachable, 4 incomplete (checks skipped for want of credentials, not
+/// accepted by `--allow-skip`), 130 interrupted. `--report` and `--junit` are written whenever
+/// the run started.
 #[derive(Debug, clap::Args)]
 pub struct CheckArgs {
     /// Base URL of the deployment. Without it, the embedded mock is started and checked.
@@ -43,6 +45,11 @@ pub struct CheckArgs {
     /// Deviations from DECISIONS.md fail the run too.
     #[arg(long)]
     pub strict: bool,
+    /// Skip causes that still make a complete run (comma-separated or repeatable, e.g.
+    /// `no-credentials`). Without it, a check skipped for want of credentials makes the run
+    /// incomplete: exit 4, never 0.
+    #[arg(long, value_name = "CAUSE", value_delimiter = ',', value_parser = parse_skip_cause)]
+    pub allow_skip: Vec<gatecheck_conformance::SkipCause>,
     /// Write a report: `json=FILE`, `html=FILE` (one self-contained page) or `junit=FILE`
     /// (repeatable).
     #[arg(long, value_name = "FORMAT=FILE", value_parser = super::report_arg::parse)]
@@ -129,6 +136,18 @@ pub struct CheckArgs {
     /// No progress bar.
     #[arg(long)]
     pub quiet: bool,
+}
+
+/// The exit codes, at the end of `check --help` (from [`exit::CHECK_CODES`]).
+pub fn exit_codes_help() -> String {
+    let codes: Vec<String> = exit::CHECK_CODES
+        .iter()
+        .map(|(code, _, meaning)| format!("{code} {meaning}"))
+        .collect();
+    format!(
+        "Exit codes (gatecheck_conformance::exit): {}.",
+        codes.join("; ")
+    )
 }
 
 /// `check`'s arguments parsed from `argv` (its first item is the command name), for
@@ -228,6 +247,7 @@ fn config(args: &CheckArgs, base_url: &str) -> anyhow::Result<RunnerConfig> {
         .collect();
     c.retry_budget = args.retry_budget;
     c.shrink_budget = args.shrink_budget;
+    c.allowed_skips = args.allow_skip.clone();
     if let Some(p) = &args.capabilities {
         let text =
             std::fs::read_to_string(p).with_context(|| format!("reading {}", p.display()))?;
@@ -240,6 +260,19 @@ fn config(args: &CheckArgs, base_url: &str) -> anyhow::Result<RunnerConfig> {
     Ok(c)
 }
 
+fn parse_skip_cause(s: &str) -> Result<gatecheck_conformance::SkipCause, String> {
+    gatecheck_conformance::SkipCause::parse(s).ok_or_else(|| {
+        let known: Vec<&str> = gatecheck_conformance::SkipCause::ALL
+            .iter()
+            .map(|c| c.as_str())
+            .collect();
+        format!(
+            "unknown skip cause {s:?}: expected one of {}",
+            known.join(", ")
+        )
+    })
+}
+
 fn parse_model(s: &str) -> Result<(ModelKind, String), String> {
     gatecheck_conformance::discovery::parse_model_option(s)
 }
@@ -247,6 +280,10 @@ fn parse_model(s: &str) -> Result<(ModelKind, String), String> {
 /// Runs `check` with parsed arguments (also `gatecheck record`'s drive mode) and returns the
 /// exit code.
 pub(crate) async fn run_async(args: CheckArgs) -> u8 {
+    if let Err(e) = preflight(&args) {
+        eprintln!("gatecheck check: {e:#}");
+        return exit::USAGE;
+    }
     let mut mock = None;
     let base_url = match &args.base_url {
         Some(u) => u.clone(),
@@ -302,35 +339,77 @@ pub(crate) async fn run_async(args: CheckArgs) -> u8 {
     };
     let first_report = args.report.first().map(|o| o.path.as_path());
     super::uploads::write("check", &mut report, first_report.or(args.junit.as_deref()));
-    if let Err(e) = write_reports(&report, &args.report, args.junit.as_ref(), &redactor) {
-        eprintln!("gatecheck check: {e:#}");
+    let unwritten = write_reports(&report, &args.report, args.junit.as_ref(), &redactor);
+    print_human(&report, &redactor, embedded);
+    if let Some(note) = report.incomplete_note() {
+        print!("{}", redactor.text(&note));
+    }
+    if !unwritten.is_empty() {
+        for e in &unwritten {
+            eprintln!("gatecheck check: not written: {e:#}");
+        }
         return exit::USAGE;
     }
-    print_human(&report, &redactor, embedded);
     report.exit_code()
+}
+
+/// What must hold before anything starts: every output path can be written, and a run
+/// against a deployment has credentials (or `--allow-skip no-credentials` says a run without
+/// them is meant).
+fn preflight(args: &CheckArgs) -> anyhow::Result<()> {
+    for out in &args.report {
+        super::output_path::check_file("--report", &out.path)?;
+    }
+    if let Some(p) = &args.junit {
+        super::output_path::check_file("--junit", p)?;
+    }
+    let given = |v: &Option<String>| v.as_deref().is_some_and(|s| !s.trim().is_empty());
+    let deployment = args.target == TargetMode::Deployment || args.no_mock_control;
+    if args.base_url.is_some()
+        && deployment
+        && !args.dry_run
+        && !given(&args.credentials.api_key)
+        && !given(&args.credentials.access_token)
+        && !args
+            .allow_skip
+            .contains(&gatecheck_conformance::SkipCause::NoCredentials)
+    {
+        bail!(
+            "no credentials for a deployment: most checks need them. Give --api-key KEY \
+             (or GATECHECK_API_KEY; unlocks the model routes: audio, images, video, tasks) \
+             and --access-token T --user-id N (or GATECHECK_ACCESS_TOKEN, GATECHECK_USER_ID; \
+             unlocks /api/token/ and the key-state checks), or check only what needs none, \
+             on purpose, with --allow-skip no-credentials"
+        );
+    }
+    Ok(())
 }
 
 /// Writes the reports. Each passes through the redactor once more as a whole, whatever the
 /// report's parts already redacted: no secret reaches a file in any form.
+/// Every report is attempted; the errors of those that could not be written are returned.
 fn write_reports(
     report: &Report,
     outs: &[ReportOut],
     junit: Option<&PathBuf>,
     redactor: &gatecheck_conformance::Redactor,
-) -> anyhow::Result<()> {
+) -> Vec<anyhow::Error> {
     let junit = junit.map(|p| ReportOut {
         format: ReportFormat::Junit,
         path: p.clone(),
     });
+    let mut unwritten = Vec::new();
     for out in outs.iter().chain(junit.as_ref()) {
         let text = match out.format {
             ReportFormat::Json => redactor.text(&report.to_json()) + "\n",
             ReportFormat::Junit => redactor.xml(&to_junit(report)),
             ReportFormat::Html => redactor.xml(&to_html(report)),
         };
-        out.write("check", &text)?;
+        if let Err(e) = out.write("check", &text) {
+            unwritten.push(e);
+        }
     }
-    Ok(())
+    unwritten
 }
 
 /// The summary on stdout; the working key's fate only when the target outlives the run (the

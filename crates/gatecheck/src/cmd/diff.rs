@@ -89,6 +89,14 @@ pub fn run(args: DiffArgs) -> u8 {
 }
 
 async fn run_async(args: DiffArgs) -> anyhow::Result<u8> {
+    for (flag, p) in [("--json", &args.json), ("--junit", &args.junit)] {
+        if let Some(p) = p {
+            super::output_path::check_file(flag, p)?;
+        }
+    }
+    for out in &args.report {
+        super::output_path::check_file("--report", &out.path)?;
+    }
     let mut left_args = args.left.spec(args.target);
     let mut right_args = args.right.spec(args.target);
     left_args.headers = args.headers.clone();

@@ -6,6 +6,7 @@ pub mod diff;
 pub mod diff_side;
 pub mod duration_arg;
 pub mod fixtures;
+pub mod output_path;
 pub mod profiles;
 pub mod record;
 pub mod record_args;

@@ -102,6 +102,7 @@ pub fn run(command: SnapshotCommand) -> u8 {
 async fn run_async(command: SnapshotCommand) -> anyhow::Result<u8> {
     match command {
         SnapshotCommand::Record(args) => {
+            super::output_path::check_dir("--dir", &args.dir)?;
             let seed = args.seed.unwrap_or(DEFAULT_SNAPSHOT_SEED);
             let (recorded, _) = run_sequence(&args, seed, args.streams).await?;
             let written = snapshot::record(&args.dir, seed, &recorded)?;
@@ -130,6 +131,11 @@ async fn run_async(command: SnapshotCommand) -> anyhow::Result<u8> {
                 || manifest
                     .as_ref()
                     .is_some_and(|m| m.steps.iter().any(|s| s.starts_with("stream.")));
+            for (flag, p) in [("--json", &args.json), ("--junit", &args.junit)] {
+                if let Some(p) = p {
+                    super::output_path::check_file(flag, p)?;
+                }
+            }
             let (recorded, redactor) = run_sequence(&args.target, seed, streams).await?;
             let mode = match args.update.as_deref() {
                 Some("always") => UpdateMode::Always,

@@ -11,6 +11,7 @@ mod examples;
 mod fixtures;
 mod foreign;
 mod help;
+mod honesty;
 mod messages;
 mod profiles;
 mod readme;
