@@ -12,8 +12,6 @@ mod flac;
 mod h264;
 mod mp3;
 mod mp4;
-#[cfg(test)]
-mod old_ref;
 mod opus;
 mod png;
 mod speech;
