@@ -50,6 +50,12 @@ pub(crate) fn gate(
     if !app.config.control_enabled {
         return Err((404, "the control API is turned off".into()));
     }
+    if headers.get_all(http::header::HOST).iter().nth(1).is_some() {
+        return Err((
+            403,
+            "the control API refuses a request with two Host headers".into(),
+        ));
+    }
     let host = match headers.get(http::header::HOST) {
         Some(h) => Some(h.to_str().unwrap_or("")),
         None => uri.authority().map(http::uri::Authority::as_str),

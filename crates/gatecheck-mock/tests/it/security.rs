@@ -51,6 +51,11 @@ async fn the_control_api_refuses_a_rebound_host_and_changes_nothing() {
     }
     assert_eq!(http.get("/__mock/clock", &[]).await.text(), before);
     assert_eq!(http.get("/__mock/keys", &[]).await.status, 200);
+    // Two Host headers (no browser sends them) are refused, whichever comes first.
+    let r = http
+        .get("/__mock/keys", &[("host", "localhost"), ("host", REBIND)])
+        .await;
+    assert_eq!(r.status, 403, "{}", r.text());
     // The model routes answer any Host.
     let r = http
         .get(
