@@ -61,15 +61,13 @@ pub(crate) fn load(path: &Path) -> io::Result<Option<StateSnapshot>> {
             serde_json::error::Category::Data => "does not hold a state this mock can load",
             _ => "is corrupt or truncated",
         };
-        // Told by place, not by serde's message: that quotes the content (a key's secret).
+        // serde's message without the content it would quote (a key's secret).
+        let why = crate::replay::format::files::content_free(&e);
         io::Error::new(
             io::ErrorKind::InvalidData,
             format!(
-                "state file {} {what} (at line {} column {}); it was left as it is: repair or \
-                 remove it",
-                path.display(),
-                e.line(),
-                e.column()
+                "state file {} {what} ({why}); it was left as it is: repair or remove it",
+                path.display()
             ),
         )
     })

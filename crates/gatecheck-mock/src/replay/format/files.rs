@@ -72,19 +72,45 @@ pub fn read_capped(root: &Path, entry: &Path, cap: u64) -> Result<Vec<u8>, Recor
     Ok(out)
 }
 
-/// A JSON parse error told by place and kind only: serde's message quotes the content
-/// (`invalid type: string "..."`), which may be a secret of a file not meant to be read.
+/// A JSON parse error without the content it would quote (serde's `invalid type: string
+/// "..."` may be a secret of a file not meant to be read), with its place.
 pub fn parse_error(path: &Path, e: &serde_json::Error) -> RecordingError {
-    let kind = match e.classify() {
-        serde_json::error::Category::Io => "unreadable",
-        serde_json::error::Category::Syntax => "not JSON",
-        serde_json::error::Category::Data => "JSON of the wrong shape",
-        serde_json::error::Category::Eof => "truncated JSON",
+    refused(path, &content_free(e))
+}
+
+/// What is wrong with a JSON document, and where, without quoting it: serde's messages that
+/// quote the input (`invalid type: string "…"`, `invalid value`, `unknown variant`, `unknown
+/// field`, `invalid length`) lose the quoted part; our own messages (an unknown task platform)
+/// and the syntax errors, which quote nothing, are kept.
+///
+/// ```
+/// let e = serde_json::from_str::<u32>(r#""TOPSECRET""#).unwrap_err();
+/// let told = gatecheck_mock::replay::format::files::content_free(&e);
+/// assert_eq!(told, "invalid type: string …, expected u32 at line 1 column 11");
+/// ```
+pub fn content_free(e: &serde_json::Error) -> String {
+    const QUOTING: [&str; 5] = [
+        "invalid type",
+        "invalid value",
+        "unknown variant",
+        "unknown field",
+        "invalid length",
+    ];
+    let full = e.to_string();
+    let place = format!(" at line {} column {}", e.line(), e.column());
+    let message = full.strip_suffix(&place).unwrap_or(&full);
+    if !QUOTING.iter().any(|q| message.starts_with(q)) {
+        return format!("{message}{place}");
+    }
+    // serde's own `, expected ...` comes last; everything quoted before it is the input.
+    let (head, tail) = message
+        .rfind(", expected")
+        .map_or((message, ""), |i| message.split_at(i));
+    let head = match head.find(['"', '`', '\'']) {
+        Some(i) => format!("{}…", &head[..i]),
+        None => head.to_owned(),
     };
-    refused(
-        path,
-        &format!("{kind} at line {} column {}", e.line(), e.column()),
-    )
+    format!("{head}{tail}{place}")
 }
 
 /// Writes `bytes` to `path` atomically: a fresh temporary beside it (never an existing file
@@ -192,5 +218,19 @@ mod tests {
             !msg.contains("TOPSECRET") && msg.contains("line 1"),
             "{msg}"
         );
+        #[derive(Debug, serde::Deserialize)]
+        #[allow(dead_code)]
+        enum Kind {
+            A,
+        }
+        for text in [r#"{"k": "TOPSECRET"}"#, r#""TOP\"SECRET, expected x""#] {
+            let e =
+                serde_json::from_str::<std::collections::HashMap<String, u8>>(text).unwrap_err();
+            assert!(!content_free(&e).contains("SECRET"), "{}", content_free(&e));
+        }
+        let e = serde_json::from_str::<Kind>(r#""TOPSECRET""#).unwrap_err();
+        assert!(!content_free(&e).contains("SECRET"), "{}", content_free(&e));
+        let e = serde_json::from_str::<u8>("{").unwrap_err();
+        assert!(content_free(&e).contains("line 1"), "{}", content_free(&e));
     }
 }
