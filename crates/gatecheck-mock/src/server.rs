@@ -39,7 +39,7 @@ use tokio::sync::{mpsc, watch, Semaphore};
 /// service sends heads of even 64 KiB) and what it queues to write before the client reads.
 /// A connection that uploaded a large body keeps its read buffer while it lives, and a stream
 /// whose client stalls holds its write queue: 100 such connections hold ~13 MB, not ~80 MB.
-const CONNECTION_BUFFER: usize = 64 * 1024;
+pub(crate) const CONNECTION_BUFFER: usize = 64 * 1024;
 
 /// How long shutdown waits for open connections to finish.
 const SHUTDOWN_GRACE: Duration = Duration::from_secs(5);

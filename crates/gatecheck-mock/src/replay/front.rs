@@ -97,7 +97,12 @@ pub(crate) async fn serve(
     front: Arc<Front>,
     mut shutdown: watch::Receiver<bool>,
 ) {
-    let builder = Arc::new(auto::Builder::new(TokioExecutor::new()));
+    let mut builder = auto::Builder::new(TokioExecutor::new());
+    // The mock's own bound on what one connection buffers each way.
+    builder
+        .http1()
+        .max_buf_size(crate::server::CONNECTION_BUFFER);
+    let builder = Arc::new(builder);
     let graceful = hyper_util::server::graceful::GracefulShutdown::new();
     loop {
         tokio::select! {
