@@ -37,6 +37,8 @@ pub(crate) struct App {
     pub(crate) tasks: crate::tasks::TaskMetas,
     /// Kling callbacks (DECISIONS D-TASK-9).
     pub(crate) callbacks: crate::callbacks::Callbacks,
+    /// The address the mock listens on (the control API answers it as a `Host`).
+    pub(crate) bound: Option<std::net::IpAddr>,
 }
 
 impl App {
@@ -67,6 +69,7 @@ impl App {
             persist: None,
             tasks: Default::default(),
             callbacks: crate::callbacks::Callbacks::new(&config.callback_allow),
+            bound: None,
             config,
         }
     }

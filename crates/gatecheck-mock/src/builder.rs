@@ -494,6 +494,24 @@ impl MockServerBuilder {
         self
     }
 
+    /// Lets the control API (`/__mock/*`) answer requests whose `Host` is `name` (besides
+    /// loopback names and the bound address), as `gatecheck serve --allowed-host` does: a mock
+    /// behind a container or CI service name. A leading `.` allows every name under it.
+    ///
+    /// ```no_run
+    /// # async fn demo() {
+    /// let server = gatecheck_mock::MockServer::builder()
+    ///     .allowed_host("mock")
+    ///     .start()
+    ///     .await;
+    /// # let _ = server;
+    /// # }
+    /// ```
+    pub fn allowed_host(mut self, name: impl Into<String>) -> Self {
+        self.config.allowed_hosts.push(name.into());
+        self
+    }
+
     /// Starts the server on the current tokio runtime.
     ///
     /// ```no_run
@@ -542,6 +560,7 @@ impl MockServerBuilder {
         let (tx, rx) = watch::channel(false);
         let app = Arc::new_cyclic(|weak| {
             let mut app = App::new(self.config, rx.clone());
+            app.bound = Some(addr.ip());
             app.persist = app.config.state_file.clone().map(|path| {
                 let weak: Weak<App> = weak.clone();
                 crate::persist::Persist::start(path, move || weak.upgrade().map(|a| a.snapshot()))

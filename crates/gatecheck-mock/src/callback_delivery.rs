@@ -21,7 +21,8 @@ pub(crate) fn register(app: &App, task_id: &str, url: &str) -> Option<String> {
     let Err(reason) = app.callbacks.queue(task_id, url) else {
         return None;
     };
-    tracing::warn!(task = task_id, url, %reason, "callback refused");
+    let shown = crate::userinfo::redact(url);
+    tracing::warn!(task = task_id, url = %shown, %reason, "callback refused");
     let p = PendingCallback {
         task_id: task_id.to_owned(),
         url: url.to_owned(),
@@ -137,10 +138,11 @@ pub(crate) async fn pump(app: Weak<App>, mut shutdown: tokio::sync::watch::Recei
                 };
                 let body = Bytes::from(payload.to_string());
                 let (attempts, result) = app.callbacks.send(&p.url, body).await;
-                tracing::info!(task = %p.task_id, url = %p.url, ?result, "callback");
+                let url = crate::userinfo::redact(&p.url).into_owned();
+                tracing::info!(task = %p.task_id, %url, ?result, "callback");
                 let record = CallbackRecord {
                     task_id: p.task_id,
-                    url: p.url,
+                    url,
                     payload,
                     attempts,
                     result,

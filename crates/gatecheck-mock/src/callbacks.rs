@@ -108,7 +108,7 @@ pub enum CallbackResult {
 pub struct CallbackRecord {
     /// The task.
     pub task_id: String,
-    /// Where it went.
+    /// Where it went, its userinfo redacted (`http://***@host/`).
     pub url: String,
     /// The JSON body sent (Kling's task object); `null` when refused.
     pub payload: serde_json::Value,
@@ -126,7 +126,7 @@ impl CallbackRecord {
     pub(crate) fn refused(p: PendingCallback, reason: String, at_ms: i64) -> Self {
         Self {
             task_id: p.task_id,
-            url: p.url,
+            url: crate::userinfo::redact(&p.url).into_owned(),
             payload: serde_json::Value::Null,
             attempts: 0,
             result: CallbackResult::Refused { reason },
@@ -145,7 +145,10 @@ fn wait_list_full() -> String {
 pub struct PendingCallback {
     /// The Kling task.
     pub task_id: String,
-    /// Where its task object goes when it ends.
+    /// Where its task object goes when it ends (serialized with its userinfo redacted: a
+    /// state file never holds the credentials; a callback loaded with them redacted is
+    /// refused when its task ends).
+    #[serde(serialize_with = "crate::userinfo::serialize")]
     pub url: String,
 }
 
@@ -204,6 +207,13 @@ impl Callbacks {
         let Ok(parsed) = url::Url::parse(url) else {
             return Some("not an absolute URL".into());
         };
+        if crate::userinfo::is_redacted(url) {
+            return Some(
+                "its credentials were redacted when the state was stored (a state file never \
+                 holds them)"
+                    .into(),
+            );
+        }
         if parsed.scheme() != "http" {
             return Some(format!(
                 "scheme {} (the mock sends http only)",
@@ -328,7 +338,16 @@ impl Callbacks {
             if attempt > 1 {
                 tokio::time::sleep(FIRST_BACKOFF * 2u32.pow(attempt - 2)).await;
             }
-            let req = http::Request::post(url)
+            // A URL's userinfo goes as Basic auth (as Go's client sends it), not in the URI.
+            let (target, auth) = match crate::userinfo::split_credentials(url) {
+                Some((bare, auth)) => (bare, Some(auth)),
+                None => (url.to_owned(), None),
+            };
+            let mut req = http::Request::post(target);
+            if let Some(auth) = auth {
+                req = req.header(http::header::AUTHORIZATION, auth);
+            }
+            let req = req
                 .header(http::header::CONTENT_TYPE, "application/json")
                 .header(http::header::USER_AGENT, "gatecheck-mock callback")
                 .body(Full::new(body.clone()));

@@ -126,6 +126,9 @@ pub struct MockConfig {
     /// Where Kling callbacks may go besides loopback: CIDRs, addresses or host names
     /// (`gatecheck serve --allow-callbacks-to`; DECISIONS D-TASK-9).
     pub callback_allow: Vec<String>,
+    /// Host names besides loopback whose requests the control API answers
+    /// (`gatecheck serve --allowed-host`; a leading `.` allows the names under it too).
+    pub allowed_hosts: Vec<String>,
 }
 
 impl Default for MockConfig {
@@ -150,6 +153,7 @@ impl Default for MockConfig {
             stream_event_gap: DEFAULT_STREAM_EVENT_GAP,
             stream_pacing: StreamPacing::Wall,
             callback_allow: Vec::new(),
+            allowed_hosts: Vec::new(),
         }
     }
 }

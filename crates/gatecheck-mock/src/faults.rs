@@ -29,7 +29,7 @@ pub enum FaultKind {
     },
     /// Wait, then serve the request normally.
     Delay {
-        /// Milliseconds to wait.
+        /// Milliseconds to wait (at most 10 minutes, as a hang).
         ms: u64,
     },
     /// Close the connection without an answer.
@@ -48,7 +48,8 @@ pub enum FaultKind {
         /// The event waited for (default 1).
         #[serde(default = "one")]
         event: u32,
-        /// Milliseconds of the stall; absent: until the client gives up (at most 10 minutes).
+        /// Milliseconds of the stall (at most 10 minutes); absent: until the client gives up
+        /// (at most 10 minutes).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         ms: Option<u64>,
     },

@@ -23,6 +23,16 @@ pub mod media {
     pub use crate::media::*;
 }
 
+/// Which `Host` the control API answers (the DNS-rebinding guard).
+pub mod control_access {
+    pub use crate::control_access::host_refusal;
+}
+
+/// URL credentials redacted wherever they are shown or stored.
+pub mod userinfo {
+    pub use crate::userinfo::*;
+}
+
 /// The Midjourney task model.
 pub mod midjourney {
     pub use crate::midjourney::*;

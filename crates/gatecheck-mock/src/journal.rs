@@ -195,14 +195,21 @@ impl Stored {
             request_id: self.request_id.as_str().to_owned(),
             method: self.method.as_str().to_owned(),
             path: self.path.clone(),
-            query: self.query.clone(),
+            // URL credentials in a query or a body (a callback_url) are never shown.
+            query: self
+                .query
+                .as_deref()
+                .map(|q| crate::userinfo::redact(q).into_owned()),
             client_ip: self.client_ip,
             key_id: self.key_id,
             status: self.status,
             duration_us: self.duration_us,
             fault: self.fault.clone(),
             body_len: self.body_len,
-            body: self.body.clone(),
+            body: self
+                .body
+                .as_deref()
+                .map(|b| crate::userinfo::redact(b).into_owned()),
             replay: self.replay.map(|t| t.as_str().to_owned()),
         }
     }

@@ -63,6 +63,7 @@ pub mod callbacks;
 mod catalog;
 mod clock;
 mod config;
+mod control_access;
 mod draw;
 mod error;
 mod faults;
@@ -90,6 +91,7 @@ mod shutdown;
 mod sse;
 mod state;
 mod tasks;
+mod userinfo;
 mod video;
 
 pub use auth::NEW_API_USER;

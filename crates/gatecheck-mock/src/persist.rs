@@ -26,7 +26,7 @@
 use crate::error::{self, MockResponse};
 use crate::state::StateSnapshot;
 use std::fs::{self, File};
-use std::io::{self, Write as _};
+use std::io::{self, Read as _, Write as _};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
@@ -53,29 +53,68 @@ pub(crate) struct Persist {
 /// error naming the file when it does not parse (corrupt or truncated) or holds a value the
 /// mock does not know.
 pub(crate) fn load(path: &Path) -> io::Result<Option<StateSnapshot>> {
-    let bytes = match fs::read(path) {
-        Ok(b) => b,
-        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
-        Err(e) => {
-            return Err(io::Error::new(
-                e.kind(),
-                format!("cannot read state file {}: {e}", path.display()),
-            ))
-        }
+    let Some(bytes) = read_state(path)? else {
+        return Ok(None);
     };
     serde_json::from_slice(&bytes).map(Some).map_err(|e| {
         let what = match e.classify() {
             serde_json::error::Category::Data => "does not hold a state this mock can load",
             _ => "is corrupt or truncated",
         };
+        // serde's message without the content it would quote (a key's secret).
+        let why = crate::replay::format::files::content_free(&e);
         io::Error::new(
             io::ErrorKind::InvalidData,
             format!(
-                "state file {} {what} ({e}); it was left as it is: repair or remove it",
+                "state file {} {what} ({why}); it was left as it is: repair or remove it",
                 path.display()
             ),
         )
     })
+}
+
+/// The largest state file loaded (the state's own bounds keep a real one far below it).
+pub const MAX_STATE_FILE_BYTES: u64 = 256 << 20;
+
+/// The bytes of the state file, `None` when there is none: a regular file (a FIFO or a
+/// device is refused, not waited on) read through a bounded reader up to
+/// [`MAX_STATE_FILE_BYTES`].
+fn read_state(path: &Path) -> io::Result<Option<Vec<u8>>> {
+    let fail = |kind: io::ErrorKind, why: String| {
+        io::Error::new(
+            kind,
+            format!("cannot read state file {}: {why}", path.display()),
+        )
+    };
+    let meta = match fs::metadata(path) {
+        Ok(m) => m,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(fail(e.kind(), e.to_string())),
+    };
+    if !meta.is_file() {
+        return Err(fail(
+            io::ErrorKind::InvalidInput,
+            "not a regular file".into(),
+        ));
+    }
+    let too_big = || {
+        fail(
+            io::ErrorKind::InvalidData,
+            format!("larger than the cap of {MAX_STATE_FILE_BYTES} bytes"),
+        )
+    };
+    if meta.len() > MAX_STATE_FILE_BYTES {
+        return Err(too_big());
+    }
+    let file = File::open(path).map_err(|e| fail(e.kind(), e.to_string()))?;
+    let mut bytes = Vec::with_capacity(meta.len() as usize);
+    io::Read::take(file, MAX_STATE_FILE_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| fail(e.kind(), e.to_string()))?;
+    if bytes.len() as u64 > MAX_STATE_FILE_BYTES {
+        return Err(too_big());
+    }
+    Ok(Some(bytes))
 }
 
 impl Persist {
@@ -183,8 +222,18 @@ pub(crate) fn write_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
     let ctx = |what: &str, p: &Path, e: io::Error| {
         io::Error::new(e.kind(), format!("cannot {what} {}: {e}", p.display()))
     };
+    // A stale temporary, or a symlink planted in its place, goes first (`remove_file` never
+    // follows a link), and the new one must be new: nothing outside is ever written through.
+    match fs::remove_file(&tmp) {
+        Err(e) if e.kind() != io::ErrorKind::NotFound => return Err(ctx("remove", &tmp, e)),
+        _ => {}
+    }
     {
-        let mut f = File::create(&tmp).map_err(|e| ctx("create", &tmp, e))?;
+        let mut f = fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&tmp)
+            .map_err(|e| ctx("create", &tmp, e))?;
         f.write_all(bytes).map_err(|e| ctx("write", &tmp, e))?;
         f.sync_all().map_err(|e| ctx("fsync", &tmp, e))?;
     }

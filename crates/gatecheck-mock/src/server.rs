@@ -34,6 +34,13 @@ use tokio::io::{AsyncRead, AsyncWrite, ReadBuf};
 use tokio::net::TcpListener;
 use tokio::sync::{mpsc, watch, Semaphore};
 
+/// The most an HTTP/1 connection buffers each way (hyper's default is about 400 KiB): its
+/// read buffer (a request head must fit: Go's own limit is 1 MiB, but no client of the
+/// service sends heads of even 64 KiB) and what it queues to write before the client reads.
+/// A connection that uploaded a large body keeps its read buffer while it lives, and a stream
+/// whose client stalls holds its write queue: 100 such connections hold ~13 MB, not ~80 MB.
+pub(crate) const CONNECTION_BUFFER: usize = 64 * 1024;
+
 /// How long shutdown waits for open connections to finish.
 const SHUTDOWN_GRACE: Duration = Duration::from_secs(5);
 
@@ -49,7 +56,8 @@ pub(crate) async fn serve(
         .timer(TokioTimer::new())
         .header_read_timeout(None)
         .half_close(true)
-        .keep_alive(true);
+        .keep_alive(true)
+        .max_buf_size(CONNECTION_BUFFER);
     let builder = Arc::new(builder);
     let (alive_tx, mut alive_rx) = mpsc::channel::<()>(1);
     let conn_shutdown = shutdown.clone();

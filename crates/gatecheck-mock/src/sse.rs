@@ -81,7 +81,7 @@ impl Aim {
             FaultKind::StreamCut { event } => Some(Self::Cut(event)),
             FaultKind::StreamStall { event, ms } => Some(Self::Stall(
                 event,
-                ms.map(Duration::from_millis).unwrap_or(MAX_STALL),
+                ms.map_or(MAX_STALL, |ms| Duration::from_millis(ms).min(MAX_STALL)),
             )),
             FaultKind::StreamMalformed { event } => Some(Self::Malformed(event)),
             _ => None,

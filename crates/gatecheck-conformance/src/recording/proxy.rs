@@ -224,6 +224,13 @@ impl Recorder {
 
 /// Creates `dir`, refusing one that already holds exchanges.
 fn prepare_dir(dir: &Path) -> Result<(), RecordingError> {
+    // A symlinked `exchanges/` would write the recording outside the folder the user named.
+    if std::fs::symlink_metadata(dir).is_ok_and(|m| m.file_type().is_symlink()) {
+        return Err(RecordingError::Start(format!(
+            "{} is a symlink: the recording is written only inside the folder given",
+            dir.display()
+        )));
+    }
     std::fs::create_dir_all(dir).map_err(|e| io_error(dir, e))?;
     let used = std::fs::read_dir(dir)
         .map_err(|e| io_error(dir, e))?

@@ -11,6 +11,17 @@ const SILENT_BLOCK: [u8; 4] = [0x00, 0x00, 0x00, 0x07];
 /// An ADTS AAC-LC stream of at least `duration_ms` of silence, mono, at `rate` (one of the
 /// ADTS rates; 24000 otherwise).
 pub fn aac(duration_ms: u64, rate: u32) -> Bytes {
+    let (frames, frame) = frames(duration_ms, rate);
+    let mut out = Vec::with_capacity(frames * frame.len());
+    for _ in 0..frames {
+        out.extend_from_slice(&frame);
+    }
+    Bytes::from(out)
+}
+
+/// How many frames an ADTS stream of `duration_ms` at `rate` has, and the frame (every frame
+/// is the same: header and silent block).
+pub(crate) fn frames(duration_ms: u64, rate: u32) -> (usize, [u8; 11]) {
     let idx = RATES.iter().position(|&r| r == rate).unwrap_or(6);
     let rate = u64::from(RATES[idx]);
     let frames = (duration_ms * rate).div_ceil(1000 * 1024).max(1) as usize;
@@ -24,10 +35,8 @@ pub fn aac(duration_ms: u64, rate: u32) -> Bytes {
         (((len & 7) as u8) << 5) | 0x1F, // buffer fullness 0x7FF (VBR)
         0xFC,                            // ... and one raw data block
     ];
-    let mut out = Vec::with_capacity(frames * len);
-    for _ in 0..frames {
-        out.extend_from_slice(&header);
-        out.extend_from_slice(&SILENT_BLOCK);
-    }
-    Bytes::from(out)
+    let mut frame = [0u8; 11];
+    frame[..7].copy_from_slice(&header);
+    frame[7..].copy_from_slice(&SILENT_BLOCK);
+    (frames, frame)
 }

@@ -16,12 +16,23 @@ pub const FRAME_MS: f64 = 24.0;
 
 /// An MP3 of at least `duration_ms` (rounded up to whole 24 ms frames, at least one).
 pub fn mp3(duration_ms: u64) -> Bytes {
-    let frames = ((duration_ms as f64 / FRAME_MS).ceil() as usize).max(1);
-    let mut frame = [0u8; FRAME_LEN];
-    frame[..4].copy_from_slice(&FRAME_HEADER);
+    let frames = frames(duration_ms);
+    let frame = frame();
     let mut out = Vec::with_capacity(frames * FRAME_LEN);
     for _ in 0..frames {
         out.extend_from_slice(&frame);
     }
     Bytes::from(out)
+}
+
+/// How many frames an MP3 of `duration_ms` has.
+pub(crate) fn frames(duration_ms: u64) -> usize {
+    ((duration_ms as f64 / FRAME_MS).ceil() as usize).max(1)
+}
+
+/// One frame (every frame is the same).
+pub(crate) fn frame() -> [u8; FRAME_LEN] {
+    let mut frame = [0u8; FRAME_LEN];
+    frame[..4].copy_from_slice(&FRAME_HEADER);
+    frame
 }

@@ -35,9 +35,66 @@ fn page(out: &mut Vec<u8>, flags: u8, granule: u64, seq: u32, packets: &[&[u8]])
 
 /// An Ogg Opus stream of `duration_ms` of silence (mono; the final granule trims it exactly).
 pub fn opus(duration_ms: u64, input_rate: u32) -> Bytes {
-    let samples = (duration_ms * 48).max(1);
-    let packets = samples.div_ceil(SAMPLES_PER_PACKET) as usize;
-    let mut out = Vec::with_capacity(packets * 4 + packets / PACKETS_PER_PAGE * 80 + 200);
+    let layout = Layout::new(duration_ms);
+    let mut out =
+        Vec::with_capacity(layout.packets * 4 + layout.packets / PACKETS_PER_PAGE * 80 + 200);
+    head_pages(input_rate, &mut out);
+    for k in 0..layout.pages() {
+        layout.data_page(k, &mut out);
+    }
+    Bytes::from(out)
+}
+
+/// The audio pages of an Ogg Opus stream of `duration_ms`.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Layout {
+    samples: u64,
+    packets: usize,
+}
+
+impl Layout {
+    pub(crate) fn new(duration_ms: u64) -> Self {
+        let samples = (duration_ms * 48).max(1);
+        Self {
+            samples,
+            packets: samples.div_ceil(SAMPLES_PER_PACKET) as usize,
+        }
+    }
+
+    /// The bytes of every audio page: each is a 27-byte header, one lacing byte a packet
+    /// and the packets.
+    pub(crate) fn data_len(&self) -> usize {
+        self.pages() * 27 + self.packets * (1 + SILENCE.len())
+    }
+
+    /// How many audio pages.
+    pub(crate) fn pages(&self) -> usize {
+        self.packets.div_ceil(PACKETS_PER_PAGE)
+    }
+
+    /// Audio page `k` (its sequence number is `k + 2`, after the two header pages).
+    pub(crate) fn data_page(&self, k: usize, out: &mut Vec<u8>) {
+        let done = ((k + 1) * PACKETS_PER_PAGE).min(self.packets);
+        let n = done - k * PACKETS_PER_PAGE;
+        let last = done == self.packets;
+        let granule = if last {
+            u64::from(PRE_SKIP) + self.samples
+        } else {
+            u64::from(PRE_SKIP) + done as u64 * SAMPLES_PER_PACKET
+        };
+        let list: Vec<&[u8]> = vec![&SILENCE[..]; n];
+        page(
+            out,
+            if last { 0x04 } else { 0 },
+            granule,
+            k as u32 + 2,
+            &list,
+        );
+    }
+}
+
+/// The `OpusHead` and `OpusTags` pages.
+pub(crate) fn head_pages(input_rate: u32, out: &mut Vec<u8>) {
     let mut head = b"OpusHead".to_vec();
     head.push(1); // version
     head.push(1); // channels
@@ -45,27 +102,11 @@ pub fn opus(duration_ms: u64, input_rate: u32) -> Bytes {
     head.extend_from_slice(&input_rate.to_le_bytes());
     head.extend_from_slice(&0i16.to_le_bytes()); // output gain
     head.push(0); // mapping family
-    page(&mut out, 0x02, 0, 0, &[&head]);
+    page(out, 0x02, 0, 0, &[&head]);
     let vendor = b"gatecheck";
     let mut tags = b"OpusTags".to_vec();
     tags.extend_from_slice(&(vendor.len() as u32).to_le_bytes());
     tags.extend_from_slice(vendor);
     tags.extend_from_slice(&0u32.to_le_bytes());
-    page(&mut out, 0, 0, 1, &[&tags]);
-    let mut seq = 2;
-    let mut done = 0usize;
-    while done < packets {
-        let n = PACKETS_PER_PAGE.min(packets - done);
-        done += n;
-        let last = done == packets;
-        let granule = if last {
-            u64::from(PRE_SKIP) + samples
-        } else {
-            u64::from(PRE_SKIP) + done as u64 * SAMPLES_PER_PACKET
-        };
-        let list: Vec<&[u8]> = vec![&SILENCE[..]; n];
-        page(&mut out, if last { 0x04 } else { 0 }, granule, seq, &list);
-        seq += 1;
-    }
-    Bytes::from(out)
+    page(out, 0, 0, 1, &[&tags]);
 }

@@ -8,12 +8,40 @@ pub const SPEECH_RATE: u32 = 24_000;
 /// `duration_ms` of a mono voice-like signal at `rate`: a triangle wave whose pitch comes from
 /// `seed`, shaped into 250 ms "syllables". Integer arithmetic only; deterministic.
 pub fn tone(duration_ms: u64, rate: u32, seed: u64) -> Vec<i16> {
-    let n = (duration_ms * u64::from(rate) / 1000) as usize;
-    let period = 100 + (seed % 61) as usize; // 150 to 240 Hz at 24 kHz
-    let syllable = (rate / 4) as usize;
-    let ramp = syllable / 5;
-    let mut out = Vec::with_capacity(n);
-    for i in 0..n {
+    let tone = Tone::new(duration_ms, rate, seed);
+    (0..tone.len).map(|i| tone.sample(i)).collect()
+}
+
+/// The signal of [`tone`], one sample at a time (a stream makes its samples as it sends
+/// them).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Tone {
+    /// How many samples.
+    pub(crate) len: usize,
+    period: usize,
+    syllable: usize,
+    ramp: usize,
+}
+
+impl Tone {
+    pub(crate) fn new(duration_ms: u64, rate: u32, seed: u64) -> Self {
+        let syllable = (rate / 4) as usize;
+        Self {
+            len: (duration_ms * u64::from(rate) / 1000) as usize,
+            period: 100 + (seed % 61) as usize, // 150 to 240 Hz at 24 kHz
+            syllable,
+            ramp: syllable / 5,
+        }
+    }
+
+    /// Sample `i`.
+    pub(crate) fn sample(&self, i: usize) -> i16 {
+        let Self {
+            period,
+            syllable,
+            ramp,
+            ..
+        } = *self;
         let phase = (i % period) as i64;
         let half = (period / 2) as i64;
         let tri = if phase < half {
@@ -32,9 +60,8 @@ pub fn tone(duration_ms: u64, rate: u32, seed: u64) -> Vec<i16> {
         } else {
             0
         } as i64;
-        out.push((tri * env / 256) as i16);
+        (tri * env / 256) as i16
     }
-    out
 }
 
 /// Raw PCM: signed 16-bit little-endian mono samples.

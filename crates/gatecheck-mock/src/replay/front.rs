@@ -104,7 +104,12 @@ pub(crate) async fn serve(
     front: Arc<Front>,
     mut shutdown: watch::Receiver<bool>,
 ) {
-    let builder = Arc::new(auto::Builder::new(TokioExecutor::new()));
+    let mut builder = auto::Builder::new(TokioExecutor::new());
+    // The mock's own bound on what one connection buffers each way.
+    builder
+        .http1()
+        .max_buf_size(crate::server::CONNECTION_BUFFER);
+    let builder = Arc::new(builder);
     let graceful = hyper_util::server::graceful::GracefulShutdown::new();
     loop {
         tokio::select! {
@@ -165,6 +170,16 @@ async fn answer(front: &Front, peer: SocketAddr, req: Request<Incoming>) -> Resp
         .map_or_else(|| "/".to_owned(), |p| p.as_str().to_owned());
     let path = parts.uri.path();
     if path == "/__mock" || path.starts_with("/__mock/") {
+        // The mock behind sees the front as its (loopback) peer: the client's peer, Host and
+        // token are judged here first.
+        if let Err((status, why)) =
+            crate::control_access::gate(&front.app, peer, &parts.headers, &parts.uri)
+        {
+            return json_response(
+                status,
+                &serde_json::json!({"success": false, "message": why}),
+            );
+        }
         return forward(front, &parts, &path_q, body).await.0;
     }
     let at_ms = front.app.clock.now_ms();

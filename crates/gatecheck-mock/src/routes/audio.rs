@@ -407,10 +407,12 @@ async fn speech(cx: &Ctx, req: Request<Incoming>) -> Result<MockResponse, MockRe
         output_tokens: (ms as i64).div_euclid(50).max(1),
     };
     cx.charge(cx.price(&model, usage))?;
-    let audio = media::speech(format, input, voice, speed);
     if stream {
+        // Made part by part as the client reads (a stalled stream holds one part).
+        let audio = media::SpeechParts::new(format, input, voice, speed);
         return Ok(stream::stream_speech(cx, &model, audio, usage));
     }
+    let audio = media::speech(format, input, voice, speed);
     Ok(error::bytes_response(
         ACCEPTED,
         format.content_type(),

@@ -18,7 +18,9 @@
 //! | `GET`/`HEAD /__mock/ui` | the live dashboard (HTML; [`crate::routes::ui`]) |
 //! | `/__mock/mj/{id}/outcome` | a Midjourney task's outcome (the `/mj` routes) |
 //!
-//! Turned off by `--no-control` (every route 404). Peers other than loopback are refused (403)
+//! Turned off by `--no-control` (every route 404). Only a loopback `Host` is answered
+//! (`localhost`, `*.localhost`, 127.0.0.0/8, `[::1]`, the bound address, or a name given to
+//! `--allowed-host`; anything else 403: the DNS-rebinding guard of [`crate::control_access`]). Peers other than loopback are refused (403)
 //! unless the mock has a control token and the request sends it as `X-Mock-Control-Token` or
 //! `Authorization: Bearer <token>`. A browser request from another origin (an `Origin` that is
 //! not the request's `Host`, or `Sec-Fetch-Site: cross-site`) is refused (403), and a CORS
@@ -27,8 +29,6 @@
 use super::ctx::Ctx;
 use crate::error::{self, control_failure as failure, MockResponse};
 use crate::faults::Fault;
-use crate::headers::CONTROL_TOKEN_HEADER;
-use crate::state::secrets_equal;
 use crate::state::{NewKey, StateSnapshot};
 use gatecheck_schemas::rules::catalog::query_pairs;
 use http::{Method, Request};
@@ -36,71 +36,12 @@ use hyper::body::Incoming;
 use serde_json::json;
 use std::time::Duration;
 
-/// Whether a browser sent the request from another site's page: an `Origin` whose host and
-/// port are not the request's `Host`, or `Sec-Fetch-Site: cross-site`. A page on another
-/// origin must not drive the control API of a mock on the developer's loopback (a form or
-/// `fetch(..., {mode: "no-cors"})` reaches it without any CORS permission). The dashboard is
-/// same-origin; curl and the SDKs send no `Origin`.
-fn cross_site(req: &Request<Incoming>) -> bool {
-    let headers = req.headers();
-    if headers
-        .get("sec-fetch-site")
-        .is_some_and(|v| v.as_bytes().eq_ignore_ascii_case(b"cross-site"))
-    {
-        return true;
-    }
-    let Some(origin) = headers.get(http::header::ORIGIN) else {
-        return false;
-    };
-    let host = headers.get(http::header::HOST).map(|h| h.as_bytes());
-    let origin_host = origin
-        .to_str()
-        .ok()
-        .and_then(|o| o.split_once("://"))
-        .map(|(_, authority)| authority.as_bytes());
-    origin_host.is_none() || origin_host != host
-}
-
-fn allowed(cx: &Ctx, req: &Request<Incoming>) -> Result<(), MockResponse> {
-    if !cx.app.config.control_enabled {
-        return Err(failure(404, "the control API is turned off"));
-    }
-    if cross_site(req) {
-        return Err(failure(
-            403,
-            "the control API does not answer requests from another site's page (Origin)",
-        ));
-    }
-    if cx.peer.ip().is_loopback() {
-        return Ok(());
-    }
-    let Some(expected) = cx.app.config.control_token.as_deref() else {
-        return Err(failure(
-            403,
-            "the control API only answers loopback peers (start the mock with --control-token)",
-        ));
-    };
-    let sent = req
-        .headers()
-        .get(CONTROL_TOKEN_HEADER)
-        .and_then(|v| v.to_str().ok())
-        .or_else(|| {
-            req.headers()
-                .get(http::header::AUTHORIZATION)
-                .and_then(|v| v.to_str().ok())
-                .and_then(|v| v.strip_prefix("Bearer "))
-        });
-    if sent.is_some_and(|sent| secrets_equal(sent, expected)) {
-        Ok(())
-    } else {
-        Err(failure(403, "missing or wrong control token"))
-    }
-}
-
 /// Serves `/__mock/*`: the table of the module's doc, one route an arm.
 pub(crate) async fn handle(cx: &Ctx, req: Request<Incoming>) -> MockResponse {
-    if let Err(resp) = allowed(cx, &req) {
-        return cx.refuse(req, resp).await;
+    if let Err((status, why)) =
+        crate::control_access::gate(&cx.app, cx.peer, req.headers(), req.uri())
+    {
+        return cx.refuse(req, failure(status, &why)).await;
     }
     let path = req.uri().path().to_owned();
     let rest = path

@@ -176,7 +176,9 @@ pub(crate) async fn dispatch(
         }
         Some(FaultKind::Delay { ms }) => {
             entry.fault = Some(format!("delay {ms}ms"));
-            Box::pin(tokio::time::sleep(std::time::Duration::from_millis(ms))).await;
+            // At most MAX_HANG, as a hang: a fault of a million years is not a lost task.
+            let wait = std::time::Duration::from_millis(ms).min(MAX_HANG);
+            Box::pin(tokio::time::sleep(wait)).await;
             cx.at_ms = app.clock.now_ms();
             route(&mut cx, req, &method, path).await
         }

@@ -102,7 +102,9 @@ pub(crate) fn submit(cx: &Ctx, s: Submit<'_>) -> MockResponse {
         crate::callback_delivery::register(&cx.app, &task.id, url);
     }
     let meta = crate::tasks::TaskMeta {
-        callback_url: s.callback_url,
+        callback_url: s
+            .callback_url
+            .map(|u| crate::userinfo::redact(&u).into_owned()),
         ..crate::tasks::TaskMeta::provider(&task, s.platform, s.action)
     };
     cx.app.tasks.insert(&task.id, meta);

@@ -229,7 +229,7 @@ async fn idle_timeout_closes_an_idle_keep_alive_connection() {
         .await;
     let mut stream = TcpStream::connect(server.address()).await.unwrap();
     stream
-        .write_all(b"GET /__mock/health HTTP/1.1\r\nhost: x\r\n\r\n")
+        .write_all(b"GET /__mock/health HTTP/1.1\r\nhost: localhost\r\n\r\n")
         .await
         .unwrap();
     assert!(read_status_line(&mut stream)
@@ -258,7 +258,7 @@ async fn header_timeout_does_not_close_an_idle_keep_alive_connection() {
     let mut stream = TcpStream::connect(server.address()).await.unwrap();
     for _ in 0..2 {
         stream
-            .write_all(b"GET /__mock/health HTTP/1.1\r\nhost: x\r\n\r\n")
+            .write_all(b"GET /__mock/health HTTP/1.1\r\nhost: localhost\r\n\r\n")
             .await
             .unwrap();
         let line = read_status_line(&mut stream).await;

@@ -18,6 +18,7 @@ mod quota;
 mod reliability;
 mod replay;
 mod routes;
+mod security;
 mod stream_script;
 mod streams;
 mod support;

@@ -28,7 +28,7 @@ async fn half_closed_requests_are_all_answered() {
         let answered = answered.clone();
         tasks.spawn(async move {
             let req: &[u8] = if i % 2 == 0 {
-                b"GET /__mock/health HTTP/1.1\r\nhost: x\r\n\r\n"
+                b"GET /__mock/health HTTP/1.1\r\nhost: localhost\r\n\r\n"
             } else {
                 b"GET /api/models HTTP/1.1\r\nhost: x\r\nconnection: close\r\n\r\n"
             };
@@ -150,7 +150,7 @@ async fn connections_past_the_limit_wait_until_one_closes() {
     // Both are taken in; the third waits in the accept queue.
     tokio::time::sleep(Duration::from_millis(100)).await;
     let mut c = TcpStream::connect(addr).await.unwrap();
-    c.write_all(b"GET /__mock/health HTTP/1.1\r\nhost: x\r\nconnection: close\r\n\r\n")
+    c.write_all(b"GET /__mock/health HTTP/1.1\r\nhost: localhost\r\nconnection: close\r\n\r\n")
         .await
         .unwrap();
     let mut buf = [0u8; 64];

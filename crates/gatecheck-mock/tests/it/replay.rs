@@ -59,7 +59,7 @@ fn exchange(
 
 /// A recording: the models, a video created at 0 s and polled at 1 s (queued), 3 s
 /// (in_progress) and 6 s (completed).
-fn recording(name: &str) -> PathBuf {
+pub(crate) fn recording(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!(
         "gatecheck-mock-replay-{name}-{}",
         std::process::id()

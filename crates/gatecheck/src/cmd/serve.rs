@@ -66,6 +66,11 @@ pub struct ServeArgs {
     /// Let non-loopback peers use the control API with this token (`X-Mock-Control-Token`).
     #[arg(long, value_name = "T", env = "GATECHECK_CONTROL_TOKEN")]
     pub control_token: Option<String>,
+    /// Let the control API answer requests whose Host is NAME too (repeatable; a leading `.`
+    /// allows every name under it). Without it only loopback names, 127.0.0.0/8, [::1] and
+    /// the bound address are answered (the DNS-rebinding guard).
+    #[arg(long = "allowed-host", value_name = "NAME")]
+    pub allowed_hosts: Vec<String>,
     /// Upload limit in MiB; bigger bodies get 413.
     #[arg(long, default_value_t = 25)]
     pub max_body_mb: usize,
@@ -246,6 +251,9 @@ async fn serve(args: ServeArgs, listener: std::net::TcpListener) -> anyhow::Resu
     }
     for entry in &args.allow_callbacks_to {
         builder = builder.allow_callbacks_to(entry.clone());
+    }
+    for name in &args.allowed_hosts {
+        builder = builder.allowed_host(name.clone());
     }
     if let Some(seed) = args.seed {
         builder = builder.seed(seed);

@@ -9,6 +9,7 @@
 //! digest.
 
 mod body;
+pub mod files;
 mod normalize;
 mod redact;
 
@@ -279,9 +280,7 @@ pub fn write_json<T: Serialize>(path: &Path, value: &T) -> Result<(), RecordingE
         message: e.to_string(),
     })?;
     text.push('\n');
-    let tmp = path.with_extension("json.tmp");
-    std::fs::write(&tmp, text).map_err(|e| io_error(&tmp, e))?;
-    std::fs::rename(&tmp, path).map_err(|e| io_error(path, e))
+    files::write_atomic(path, text.as_bytes())
 }
 
 /// A recording read from its directory.
@@ -297,12 +296,11 @@ impl Recording {
     /// Reads `dir/manifest.json` and `dir/exchanges/*.json`. A manifest of another format
     /// version is refused ([`RecordingError::Version`]).
     pub fn load(dir: &Path) -> Result<Self, RecordingError> {
+        let root = files::root(dir)?;
         let path = dir.join("manifest.json");
-        let text = std::fs::read_to_string(&path).map_err(|e| io_error(&path, e))?;
-        let raw: Value = serde_json::from_str(&text).map_err(|e| RecordingError::Invalid {
-            path: path.clone(),
-            message: e.to_string(),
-        })?;
+        let text = files::read_capped(&root, &path, files::MAX_MANIFEST_BYTES)?;
+        let raw: Value =
+            serde_json::from_slice(&text).map_err(|e| files::parse_error(&path, &e))?;
         let found = raw
             .get("format_version")
             .and_then(Value::as_u64)
@@ -311,25 +309,20 @@ impl Recording {
             return Err(RecordingError::Version { path, found });
         }
         let manifest: Manifest =
-            serde_json::from_value(raw).map_err(|e| RecordingError::Invalid {
-                path: path.clone(),
-                message: e.to_string(),
-            })?;
+            serde_json::from_value(raw).map_err(|e| files::parse_error(&path, &e))?;
         let ex_dir = dir.join("exchanges");
-        let mut files: Vec<PathBuf> = std::fs::read_dir(&ex_dir)
+        let ex_root = files::inside(&root, &ex_dir)?;
+        let mut names: Vec<PathBuf> = std::fs::read_dir(&ex_root)
             .map_err(|e| io_error(&ex_dir, e))?
-            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter_map(|e| e.ok().map(|e| ex_dir.join(e.file_name())))
             .filter(|p| p.extension().is_some_and(|x| x == "json"))
             .collect();
-        files.sort();
-        let mut exchanges = Vec::with_capacity(files.len());
-        for file in files {
-            let text = std::fs::read_to_string(&file).map_err(|e| io_error(&file, e))?;
+        names.sort();
+        let mut exchanges = Vec::with_capacity(names.len());
+        for file in names {
+            let text = files::read_capped(&root, &file, files::MAX_EXCHANGE_BYTES)?;
             let ex: RecordedExchange =
-                serde_json::from_str(&text).map_err(|e| RecordingError::Invalid {
-                    path: file.clone(),
-                    message: e.to_string(),
-                })?;
+                serde_json::from_slice(&text).map_err(|e| files::parse_error(&file, &e))?;
             exchanges.push(ex);
         }
         exchanges.sort_by_key(|e| e.seq);

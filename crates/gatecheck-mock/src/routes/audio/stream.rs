@@ -3,10 +3,9 @@
 //! `transcript.text.segment` events for a diarization model asked for `diarized_json`.
 
 use crate::error::MockResponse;
-use crate::media::{Segment, Transcript};
+use crate::media::{Segment, SpeechParts, Transcript};
 use crate::routes::ctx::Ctx;
 use crate::sse::{Event, Framing};
-use bytes::Bytes;
 use gatecheck_schemas::rules::media::segment_id;
 use gatecheck_schemas::rules::quota::Usage;
 use gatecheck_schemas::Profile;
@@ -121,9 +120,15 @@ const MAX_SPEECH_CHUNK: usize = 16 * 1024;
 const MIN_SPEECH_DELTAS: usize = 4;
 
 /// The streamed speech: `audio` in `speech.audio.delta` events (base64 parts of the same file
-/// as the non-streamed answer, each encoded when it is sent), then `speech.audio.done` with
-/// the usage charged. new-api relays each `data:` line alone (D-STREAM-1).
-pub(super) fn stream_speech(cx: &Ctx, model: &str, audio: Bytes, usage: Usage) -> MockResponse {
+/// as the non-streamed answer, each made and encoded when it is sent: a stalled client holds
+/// one part, not the audio), then `speech.audio.done` with the usage charged. new-api relays
+/// each `data:` line alone (D-STREAM-1).
+pub(super) fn stream_speech(
+    cx: &Ctx,
+    model: &str,
+    mut audio: SpeechParts,
+    usage: Usage,
+) -> MockResponse {
     use base64::Engine as _;
     let (input, output) = (usage.input_tokens, usage.output_tokens);
     let chunk = audio
@@ -131,13 +136,13 @@ pub(super) fn stream_speech(cx: &Ctx, model: &str, audio: Bytes, usage: Usage) -
         .div_ceil(MIN_SPEECH_DELTAS)
         .clamp(1, MAX_SPEECH_CHUNK);
     let parts = audio.len().div_ceil(chunk);
-    let deltas = (0..parts).map(move |i| {
-        let part = &audio[i * chunk..((i + 1) * chunk).min(audio.len())];
+    let deltas = (0..parts).map(move |_| {
+        let part = audio.take(chunk);
         Event::json(
             "speech.audio.delta",
             &json!({
                 "type": "speech.audio.delta",
-                "audio": base64::engine::general_purpose::STANDARD.encode(part),
+                "audio": base64::engine::general_purpose::STANDARD.encode(&part),
             }),
         )
     });
