@@ -1,10 +1,11 @@
 //! The run's report: JSON (valid against `schemas/report.schema.json`), JUnit XML, one
-//! self-contained HTML page, and the human summary table.
+//! self-contained HTML page, a Markdown job summary, and the human summary table.
 
 pub(crate) mod artifacts;
 mod html;
 mod human;
 mod junit;
+mod markdown;
 
 pub use crate::setup_error::SetupFailureKind;
 pub(crate) use artifacts::SampleBox;
@@ -15,6 +16,7 @@ pub use artifacts::{
 pub use html::{diff_to_html, to_html};
 pub use human::{progress_bar, summary_table, ProgressFn};
 pub use junit::to_junit;
+pub use markdown::{to_markdown, MAX_MARKDOWN_ROWS};
 
 use crate::discovery::DiscoveryReport;
 use crate::evidence::{Evidence, Kind};
