@@ -28,6 +28,13 @@ def test_python_m_gatecheck_is_the_same_cli() -> None:
     assert usage.returncode == 2 and "no-such-command" in usage.stderr
 
 
+def test_the_plugin_is_registered_by_its_entry_point() -> None:
+    from importlib.metadata import entry_points
+
+    plugins = {e.name: e.value for e in entry_points(group="pytest11")}
+    assert plugins.get("gatecheck") == "gatecheck.pytest_plugin"
+
+
 def test_the_package_is_typed() -> None:
     assert os.path.isfile(os.path.join(os.path.dirname(gatecheck.__file__), "py.typed"))
     assert gatecheck.__version__ != "0.0.0"
