@@ -14,6 +14,10 @@ fail() {
 }
 
 install() {
+  case "${GATECHECK_ACTION_MODE:-}" in
+    serve | check) ;;
+    *) fail "mode must be serve or check, not '${GATECHECK_ACTION_MODE:-}'" ;;
+  esac
   local bin="${GATECHECK_ACTION_BIN:-}"
   if [ -z "$bin" ] && command -v gatecheck >/dev/null 2>&1; then
     bin=$(command -v gatecheck)

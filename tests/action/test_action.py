@@ -178,3 +178,9 @@ def test_a_binary_that_does_not_run_fails_the_install_step(tmp_path: Path) -> No
     run = run_action(tmp_path, {"mode": "serve", "gatecheck-bin": str(tmp_path / "nonexistent")})
     assert run.failed == "install"
     assert "does not run" in run.log
+
+
+def test_an_unknown_mode_fails_the_install_step(tmp_path: Path) -> None:
+    run = run_action(tmp_path, {"mode": "check-it", "gatecheck-bin": binary()})
+    assert run.failed == "install"
+    assert "mode must be serve or check" in run.log
