@@ -169,6 +169,10 @@ fn findings(out: &mut String, report: &Report) {
 
 /// The requests behind each finding, and the run's seed, in a collapsed block.
 fn repro(out: &mut String, report: &Report) {
+    let judged = judged(report);
+    if judged.is_empty() {
+        return;
+    }
     let mut body = String::new();
     let _ = writeln!(
         body,
@@ -176,7 +180,7 @@ fn repro(out: &mut String, report: &Report) {
         report.target, report.seed
     );
     let mut left_out = 0;
-    for c in judged(report).iter().take(MAX_MARKDOWN_ROWS) {
+    for c in judged.iter().take(MAX_MARKDOWN_ROWS) {
         let Some(e) = &c.evidence else { continue };
         let mut block = format!("\n# {} ({})\n", c.id, c.status.as_str());
         if let Some(case) = &e.case {
@@ -357,6 +361,7 @@ mod tests {
         let md = to_markdown(&r);
         assert!(md.starts_with("## gatecheck check: ✅ passed\n"), "{md}");
         assert!(!md.contains("What the target lacks") && !md.contains("| Status |"));
+        assert!(!md.contains("<details>"), "nothing to reproduce: {md}");
     }
 
     #[test]
