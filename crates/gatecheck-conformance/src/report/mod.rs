@@ -1,5 +1,5 @@
 //! The run's report: JSON (valid against `schemas/report.schema.json`), JUnit XML, one
-//! self-contained HTML page, and the human summary table.
+//! self-contained HTML page, a Markdown job summary, and the human summary table.
 
 pub(crate) mod artifacts;
 mod html;
@@ -7,6 +7,7 @@ mod human;
 mod incomplete;
 mod junit;
 mod repro_vars;
+mod markdown;
 
 pub use crate::setup_error::SetupFailureKind;
 pub(crate) use artifacts::SampleBox;
@@ -18,6 +19,7 @@ pub use html::{diff_to_html, to_html};
 pub use human::{progress_bar, summary_table, ProgressFn};
 pub use junit::to_junit;
 pub use repro_vars::{ReproVariable, WorkKeySource, UPLOADS_VAR};
+pub use markdown::{to_markdown, MAX_MARKDOWN_ROWS};
 
 use crate::discovery::DiscoveryReport;
 use crate::evidence::{Evidence, Kind};

@@ -4,7 +4,7 @@ use super::report_arg::{ReportFormat, ReportOut};
 use super::target_args::TargetCredentials;
 use anyhow::{bail, Context as _};
 use gatecheck_conformance::discovery::ModelKind;
-use gatecheck_conformance::report::{progress_bar, summary_table, to_html, to_junit};
+use gatecheck_conformance::report::{progress_bar, summary_table, to_html, to_junit, to_markdown};
 use gatecheck_conformance::{exit, Report, Runner, RunnerConfig, Shard, TargetMode};
 use gatecheck_mock::{ClockMode, MockServer};
 use gatecheck_schemas::Profile;
@@ -50,8 +50,8 @@ pub struct CheckArgs {
     /// incomplete: exit 4, never 0.
     #[arg(long, value_name = "CAUSE", value_delimiter = ',', value_parser = parse_skip_cause)]
     pub allow_skip: Vec<gatecheck_conformance::SkipCause>,
-    /// Write a report: `json=FILE`, `html=FILE` (one self-contained page) or `junit=FILE`
-    /// (repeatable).
+    /// Write a report: `json=FILE`, `html=FILE` (one self-contained page), `junit=FILE` or
+    /// `markdown=FILE` (a CI job summary, e.g. `$GITHUB_STEP_SUMMARY`) (repeatable).
     #[arg(long, value_name = "FORMAT=FILE", value_parser = super::report_arg::parse)]
     pub report: Vec<ReportOut>,
     /// Write a JUnit XML report.
@@ -404,6 +404,9 @@ fn write_reports(
             ReportFormat::Json => redactor.text(&report.to_json()) + "\n",
             ReportFormat::Junit => redactor.xml(&to_junit(report)),
             ReportFormat::Html => redactor.xml(&to_html(report)),
+            // Markdown shows `<redacted>` as an unknown HTML tag (nothing), and `&lt;` verbatim
+            // inside its code blocks: a plain marker reads the same in both.
+            ReportFormat::Markdown => redactor.text_with(&to_markdown(report), "[redacted]"),
         };
         if let Err(e) = out.write("check", &text) {
             unwritten.push(e);

@@ -249,6 +249,11 @@ fn write_outputs(args: &DiffArgs, report: &DiffReport, redactor: &Redactor) -> a
             ReportFormat::Json => report.to_json_redacted(redactor) + "\n",
             ReportFormat::Junit => redactor.xml(&to_junit(report)),
             ReportFormat::Html => diff_to_html(report, redactor),
+            ReportFormat::Markdown => {
+                anyhow::bail!(
+                    "--report markdown= is a report of `check`; diff writes json, junit or html"
+                )
+            }
         };
         super::report_arg::write_report("diff", format, path, &text)?;
     }

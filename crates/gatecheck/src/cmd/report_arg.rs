@@ -12,6 +12,8 @@ pub enum ReportFormat {
     Junit,
     /// One self-contained HTML page.
     Html,
+    /// A Markdown summary for a CI job page (`check` only).
+    Markdown,
 }
 
 /// One `--report FORMAT=FILE`.
@@ -44,6 +46,7 @@ pub fn write_report(
         ReportFormat::Json => "JSON",
         ReportFormat::Junit => "JUnit",
         ReportFormat::Html => "HTML",
+        ReportFormat::Markdown => "Markdown",
     };
     eprintln!(
         "gatecheck {command}: {name} report written to {}",
@@ -52,19 +55,22 @@ pub fn write_report(
     Ok(())
 }
 
-/// Parses `json=FILE`, `junit=FILE` or `html=FILE`.
+/// Parses `json=FILE`, `junit=FILE`, `html=FILE` or `markdown=FILE`.
 pub fn parse(s: &str) -> Result<ReportOut, String> {
     let (format, path) = s
         .split_once('=')
         .filter(|(_, path)| !path.is_empty())
-        .ok_or_else(|| format!("expected FORMAT=FILE (json, junit or html), got {s:?}"))?;
+        .ok_or_else(|| {
+            format!("expected FORMAT=FILE (json, junit, html or markdown), got {s:?}")
+        })?;
     let format = match format {
         "json" => ReportFormat::Json,
         "junit" => ReportFormat::Junit,
         "html" => ReportFormat::Html,
+        "markdown" => ReportFormat::Markdown,
         other => {
             return Err(format!(
-                "unknown report format {other:?}: expected json, junit or html"
+                "unknown report format {other:?}: expected json, junit, html or markdown"
             ))
         }
     };
@@ -86,6 +92,10 @@ mod tests {
             PathBuf::from("a=b.json")
         );
         assert_eq!(parse("junit=x.xml").unwrap().format, ReportFormat::Junit);
+        assert_eq!(
+            parse("markdown=s.md").unwrap().format,
+            ReportFormat::Markdown
+        );
         assert!(parse("xml=out")
             .unwrap_err()
             .contains("unknown report format"));

@@ -7,7 +7,6 @@ mod deps;
 mod diff;
 mod docs_links;
 mod durability;
-mod examples;
 mod fixtures;
 mod foreign;
 mod help;
