@@ -19,7 +19,7 @@ use gatecheck_schemas::rules::quota::Usage;
 use serde_json::Value;
 
 pub(crate) const CHECKS: &[CheckDef] = &[
-    def("usage.charged", Failure, "POST /v1/audio/speech, /v1/audio/transcriptions, /v1/images/generations (streamed), /v1/images/edits + GET /api/token/{id}", "DECISIONS: Streaming (SSE) D-STREAM-7",
+    def("usage.charged", Failure, "GET /api/token/{id} around each route that reports usage", "DECISIONS: Streaming (SSE) D-STREAM-7",
         "The usage each route reports (the speech stream's `speech.audio.done`, the transcription stream's `transcript.text.done`, the image stream's `image_generation.completed`, an image edit's `usage`) is what the key is charged: its catalog price is the growth of the key's `used_quota` (within 1 unit), on models priced by tokens alone.",
         Phase::Exclusive, |c| Box::pin(charged(c))),
 ];
