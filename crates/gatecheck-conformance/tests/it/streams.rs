@@ -270,3 +270,32 @@ async fn every_stream_and_media_bug_fails_the_run() {
     );
     assert!(missed.is_empty(), "{}", missed.join("\n"));
 }
+
+/// `images.edits.result` judges a mask on every run: with one drawn case (masked or not, by
+/// the seed), an upstream that edits everywhere because the mask was dropped fails the run.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_edit_that_ignores_its_mask_fails_whatever_the_drawn_cases() {
+    let mut extra_case = 0;
+    for seed in [1, 2, 3, 4, 5, 6] {
+        let server = MockServer::builder()
+            .clock(ClockMode::virtual_default())
+            .start()
+            .await;
+        let proxy = start_proxy(server.uri(), Bug::EditIgnoresMask).await;
+        let cfg = config(&proxy)
+            .with_cases(1)
+            .with_seed(seed)
+            .with_only(["images.edits.result"]);
+        let report = Runner::new(cfg).run().await.expect("run");
+        server.shutdown().await;
+        let msg = failure_message(&report, "images.edits.result");
+        assert!(msg.contains("changed the area its mask keeps"), "{msg}");
+        // A drawn case's failure names its case; the masked case added after them does not.
+        let c = report.checks.iter().find(|c| c.id == "images.edits.result");
+        extra_case += usize::from(c.and_then(|c| c.evidence.as_ref()?.case.as_ref()).is_none());
+    }
+    assert!(
+        extra_case > 0,
+        "every seed drew a masked case: the added one was not run"
+    );
+}
