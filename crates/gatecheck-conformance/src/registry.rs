@@ -2,6 +2,7 @@
 //! prints (stable ids, what each checks, its spec reference and its kind). "Catalog" in this
 //! crate means the target's `/api/models`, never this list.
 
+use crate::checks::usage;
 use crate::checks::{
     audio, auth, catalog as model_catalog, image_edits, images, key, midjourney, midjourney_routes,
     provider, quota, remix, route, stream, token, v1, video, video_unified, CheckDef, CheckInfo,
@@ -28,6 +29,7 @@ pub(crate) fn registry() -> &'static [CheckDef] {
             v1::CHECKS,
             route::CHECKS,
             stream::CHECKS,
+            usage::CHECKS,
             video_unified::CHECKS,
             remix::CHECKS,
             provider::CHECKS,

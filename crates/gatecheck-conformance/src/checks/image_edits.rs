@@ -1,25 +1,29 @@
 //! `POST /v1/images/edits` (DECISIONS D-EDIT): the spec names the route without its payload,
-//! so every verdict here is a deviation citing the row the target differs from, and a target
-//! without the route skips (`route-not-served`, discovery's `ImageEdits` family).
+//! so the status, the body's shape and the refusals are deviations citing the row the target
+//! differs from; what a client depends on whatever the shape fails (D-EDIT-6): `n` images,
+//! each a PNG that decodes whole, and an edit with a mask that keeps the image outside it. A
+//! target without the route skips (`route-not-served`, discovery's `ImageEdits` family).
 
+use super::pixels::{decoded_png, judge_mask, KEPT_SHARE, KEPT_TOLERANCE};
 use super::property::for_all;
-use super::Kind::Deviation;
+use super::Kind::{Deviation, Failure};
 use super::{def, status_and_type, CheckDef, Ctx, Halt, Outcome, Phase};
 use crate::client::{Exchange, Part, RequestSpec};
 use crate::generators::media::png;
 use base64::Engine;
+use gatecheck_mock::internals::media::Rgba;
 use gatecheck_schemas::rules::image_edit::{
     edit_usage, edits_supported, missing_image, EDITS_PATH, MASK_PART,
 };
-use gatecheck_schemas::rules::media::{parse_png, parse_size};
+use gatecheck_schemas::rules::media::parse_size;
 use gatecheck_schemas::rules::rejection::is_admitted;
 use gatecheck_schemas::types::ImageResult;
 use gatecheck_schemas::Profile;
 use proptest::prelude::*;
 
 pub(crate) const CHECKS: &[CheckDef] = &[
-    def("images.edits.result", Deviation, "POST /v1/images/edits", "spec: Other routes (an image edit route exists; payload not shown); DECISIONS D-EDIT-1, D-EDIT-3",
-        "A generated PNG (with or without a mask) edited by each image model that edits answers 200 JSON valid against image-result, with `n` items whose images (base64, or fetched from their URL on the target) are PNGs of the requested size.",
+    def("images.edits.result", Failure, "POST /v1/images/edits", "spec: Other routes (an image edit route exists; payload not shown); DECISIONS D-EDIT-1, D-EDIT-3, D-EDIT-6",
+        "A generated PNG (with or without a mask; a run whose drawn cases have none adds a masked one) edited by each image model that edits answers 200 JSON valid against image-result (else a deviation), with `n` items whose images (base64, or fetched from their URL on the target) decode whole as PNGs; with a mask, what it keeps (its opaque pixels, away from its edges) is the source's: 90% of those pixels within 24 of 255 per channel. An image of another size than requested is a deviation (D-MEDIA).",
         Phase::Shared, |c| Box::pin(result(c))),
     def("images.edits.missing-image", Deviation, "POST /v1/images/edits", "spec: Other routes (an image edit route exists; payload not shown); DECISIONS D-EDIT-2",
         "An edit without an image part is refused: 400 (documented), or new-api's 500 `convert_request_failed` (a known difference under the documented expectation).",
@@ -75,61 +79,95 @@ fn cases() -> impl Strategy<Value = Case> {
         })
 }
 
-/// The request of `case` on `models`: its model, size and spec.
-fn request(
-    ctx: &Ctx,
-    models: &[(String, Vec<String>)],
-    case: &Case,
-) -> Result<(String, String, RequestSpec), Halt> {
+/// One edit request: its model, size, spec, and the source image and mask when a mask was
+/// sent (what the answer is compared with).
+type Request = (String, String, RequestSpec, Option<(Rgba, Rgba)>);
+
+/// The request of `case` on `models`.
+fn request(ctx: &Ctx, models: &[(String, Vec<String>)], case: &Case) -> Result<Request, Halt> {
     let (model, sizes) = &models[case.model % models.len()];
     let size = sizes[case.size % sizes.len()].clone();
     let (w, h) = case.source;
     let name = if case.array { "image[]" } else { "image" };
+    let source = png(u64::from(w ^ h), w, h);
+    // The mask: a drawn RGB PNG, without alpha, so opaque everywhere: the edit keeps the whole
+    // image (D-EDIT-6). The recorded runs of foreign gateways (fixtures/foreign) carry these
+    // bytes; `half_mask` (transparent on the left) is what `usage.charged` sends.
+    let mask = png(7, w, h);
+    let masked = match (case.mask, decoded_png(&source), decoded_png(&mask)) {
+        (true, Ok(s), Ok(m)) => Some((s, m)),
+        _ => None,
+    };
     let mut parts = vec![
-        Part::file(name, "source.png", "image/png", png(u64::from(w ^ h), w, h)),
+        Part::file(name, "source.png", "image/png", source),
         Part::text("prompt", "paint it blue (gatecheck)"),
         Part::text("model", model.clone()),
         Part::text("n", case.n.to_string()),
         Part::text("size", size.clone()),
     ];
     if case.mask {
-        parts.push(Part::file(MASK_PART, "mask.png", "image/png", png(7, w, h)));
+        parts.push(Part::file(MASK_PART, "mask.png", "image/png", mask));
     }
     let spec = RequestSpec::post(EDITS_PATH)
         .auth(ctx.model_auth()?)
         .multipart(parts);
-    Ok((model.clone(), size, spec))
+    Ok((model.clone(), size, spec, masked))
 }
 
 async fn result(ctx: &Ctx) -> Outcome {
     let models = edit_models(ctx)?;
-    for_all(ctx, ctx.cfg.cases.clamp(1, 4), cases(), |case| {
-        let built = request(ctx, &models, &case);
-        async move {
-            let (model, size, spec) = built?;
-            let usage = edit_usage(
-                25,
-                &[case.source],
-                i64::from(case.n),
-                parse_size(&size).unwrap_or((0, 0)),
-            );
-            let ex = ctx.send(&spec, ctx.price(&model, usage)).await?;
-            judge_result(ctx, &spec, &ex, &size, usize::from(case.n)).await
-        }
+    let masked = std::sync::atomic::AtomicBool::new(false);
+    let mut pass = for_all(ctx, ctx.cfg.cases.clamp(1, 4), cases(), |case| {
+        masked.fetch_or(case.mask, std::sync::atomic::Ordering::Relaxed);
+        edit_case(ctx, &models, case)
     })
-    .await
+    .await?;
+    // The mask is judged on every run: drawn cases without one get a masked case of their own.
+    if !masked.into_inner() {
+        let case = Case {
+            model: 0,
+            size: 0,
+            n: 1,
+            source: (16, 16),
+            mask: true,
+            array: false,
+        };
+        edit_case(ctx, &models, case).await?;
+        pass.cases += 1;
+    }
+    Ok(pass)
 }
 
-/// Judges one edit answer (DECISIONS D-EDIT-3).
+/// Sends the edit of `case` and judges its answer (and, with a mask, the pixels it kept).
+async fn edit_case(ctx: &Ctx, models: &[(String, Vec<String>)], case: Case) -> Result<(), Halt> {
+    let (model, size, spec, masked) = request(ctx, models, &case)?;
+    let usage = edit_usage(
+        25,
+        &[case.source],
+        i64::from(case.n),
+        parse_size(&size).unwrap_or((0, 0)),
+    );
+    let ex = ctx.send(&spec, ctx.price(&model, usage)).await?;
+    let images = judge_result(ctx, &spec, &ex, &size, usize::from(case.n)).await?;
+    match masked {
+        Some((source, mask)) => judge_masked(ctx, &spec, &ex, &source, &mask, &images),
+        None => Ok(()),
+    }
+}
+
+/// Judges one edit answer: the status and the body's shape are deviations from D-EDIT-3; the
+/// count and every image decoding whole are failures (D-EDIT-6); an image of another size
+/// than requested is a deviation (a model may round sizes, D-MEDIA). Returns the images.
 async fn judge_result(
     ctx: &Ctx,
     spec: &RequestSpec,
     ex: &Exchange,
     size: &str,
     n: usize,
-) -> Result<(), Halt> {
+) -> Result<Vec<Rgba>, Halt> {
     let row = "D-EDIT-3";
     let deviate = |message: String| ctx.deviate(row, message, spec, Some(ex));
+    let fail = |message: String| ctx.fail(format!("{message} (D-EDIT-6)"), spec, Some(ex));
     if ex.status.as_u16() != 200 || ex.content_type().as_deref() != Some("application/json") {
         return Err(deviate(format!(
             "a valid edit was answered {}, not 200 application/json",
@@ -138,20 +176,19 @@ async fn judge_result(
     }
     let v = ex.json().unwrap_or_default();
     // `null` members read as absent: a gateway may write `b64_json: null` beside a `url`.
-    if let Err(e) = gatecheck_schemas::validate_pinned("image-result", &v) {
-        return Err(deviate(format!("schema image-result: {e}")));
-    }
+    let schema = gatecheck_schemas::validate_pinned("image-result", &v).err();
     let r: ImageResult =
         serde_json::from_value(v).map_err(|e| deviate(format!("not an image result: {e}")))?;
     if r.data.len() != n {
-        return Err(deviate(format!("{} images for n={n}", r.data.len())));
+        return Err(fail(format!("{} images for n={n}", r.data.len())));
     }
     let (w, h) = parse_size(size).unwrap_or((0, 0));
+    let mut images = Vec::new();
     for item in &r.data {
         let bytes = match (&item.b64_json, &item.url) {
             (Some(b), _) => base64::engine::general_purpose::STANDARD
                 .decode(b)
-                .map_err(|e| deviate(format!("b64_json is not base64: {e}")))?,
+                .map_err(|e| fail(format!("b64_json is not base64: {e}")))?,
             (None, Some(url)) => {
                 let fetch = RequestSpec::get(url.clone());
                 match ctx.t.send(&fetch, 0).await {
@@ -170,17 +207,56 @@ async fn judge_result(
                     Err(e) => return Err(e.into()),
                 }
             }
-            (None, None) => return Err(deviate("an item without b64_json or url".into())),
+            (None, None) => return Err(fail("an item without b64_json or url".into())),
         };
-        match parse_png(&bytes) {
-            Ok(info) if (info.width, info.height) == (w, h) => {}
-            Ok(info) => {
-                return Err(deviate(format!(
-                    "a {}x{} PNG for size {size}",
-                    info.width, info.height
-                )))
-            }
-            Err(e) => return Err(deviate(format!("an edited image that is not a PNG: {e}"))),
+        let img = decoded_png(&bytes).map_err(|e| {
+            fail(format!(
+                "an edited image that is not a PNG that decodes: {e}"
+            ))
+        })?;
+        images.push(img);
+    }
+    if let Some(img) = images.iter().find(|i| (i.width, i.height) != (w, h)) {
+        return Err(deviate(format!(
+            "a {}x{} PNG for size {size}",
+            img.width, img.height
+        )));
+    }
+    if let Some(e) = schema {
+        return Err(deviate(format!("schema image-result: {e}")));
+    }
+    Ok(images)
+}
+
+/// An edit with a mask keeps what the mask keeps (its opaque pixels): a failure otherwise
+/// (D-EDIT-6: the mask's fully transparent pixels are the only place an edit may change).
+fn judge_masked(
+    ctx: &Ctx,
+    spec: &RequestSpec,
+    ex: &Exchange,
+    source: &Rgba,
+    mask: &Rgba,
+    images: &[Rgba],
+) -> Result<(), Halt> {
+    for (i, img) in images.iter().enumerate() {
+        let j = judge_mask(source, mask, img);
+        if !j.kept_outside() {
+            return Err(ctx.fail(
+                format!(
+                    "image {} of the edit changed the area its mask keeps: {} of {} pixels \
+                     where the mask is opaque kept (within {KEPT_TOLERANCE} of the source per \
+                     channel; at least {:.0}% must be), {} of {} changed where it is \
+                     transparent; an edit changes only where the mask is transparent (D-EDIT-6)",
+                    i + 1,
+                    j.kept,
+                    j.outside,
+                    KEPT_SHARE * 100.0,
+                    j.changed,
+                    j.inside
+                ),
+                spec,
+                Some(ex),
+            ));
         }
     }
     Ok(())

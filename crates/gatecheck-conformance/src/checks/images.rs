@@ -5,7 +5,7 @@ use super::Kind::{Deviation, Failure};
 use super::{def, is_validation_rejection, CheckDef, Ctx, Halt, Outcome, Pass, Phase};
 use crate::client::{Exchange, RequestSpec};
 use base64::Engine;
-use gatecheck_schemas::rules::media::{default_image_size, parse_png, parse_size};
+use gatecheck_schemas::rules::media::{default_image_size, parse_size};
 use gatecheck_schemas::rules::quota::Usage;
 use gatecheck_schemas::types::ImageResult;
 use gatecheck_schemas::Profile;
@@ -140,14 +140,16 @@ async fn png_size(ctx: &Ctx) -> Outcome {
             };
             let label = format!("{}, {size}", super::artifacts::json_model(spec));
             ctx.keep_media("images.png-matches-size", label, "image/png", &bytes);
-            match parse_png(&bytes) {
-                Ok(info) if (info.width, info.height) == (w, h) => n += 1,
-                Ok(info) => {
+            // Decoded whole: a PNG whose chunks are well formed but whose image data is cut
+            // short or corrupt is not a PNG a client can show (D-STREAM-6's media rule).
+            match super::pixels::decoded_png(&bytes).map(|i| (i.width, i.height)) {
+                Ok(got) if got == (w, h) => n += 1,
+                Ok(got) => {
                     n += 1;
                     deviation.get_or_insert_with(|| {
                         ctx.deviate(
                             "D-MEDIA",
-                            format!("a {}x{} PNG for size {size}", info.width, info.height),
+                            format!("a {}x{} PNG for size {size}", got.0, got.1),
                             spec,
                             Some(ex),
                         )

@@ -2,15 +2,29 @@
 //! with `stream=true`, image generation with `stream: true`.
 //!
 //! Each stream is read with a bounded read ([`crate::sse`]: a byte limit, an event limit and
-//! the stream deadline), then judged: every event valid against its schema, the order (deltas,
-//! then exactly one terminal event, nothing after it but `data: [DONE]`), and the content. The
-//! spec does not show streaming, so every finding is a deviation citing its D-STREAM row. A
-//! target that answers a stream request with a plain body, or refuses it, does not stream: the
-//! check is skipped with that cause, not failed. Both framings of D-STREAM are accepted (with
-//! or without `event:` lines, with or without `data: [DONE]`, paced or buffered whole).
+//! the stream deadline), then judged. Where the line of D-STREAM-6 goes:
+//!
+//! - a **failure** breaks what a client of OpenAI's published stream protocol depends on: the
+//!   SSE framing (a stream that ends inside an event, is cut, or never ends), an event that is
+//!   not JSON, has a type the route does not stream, is named by an `event:` line for another
+//!   type or lacks a required field; the order (deltas, then exactly one terminal event,
+//!   nothing after it but `data: [DONE]`); the content (the deltas join to the done text, to
+//!   audio of the requested format, to the non-streamed file where the target proves that file
+//!   deterministic; every image decodes whole, its declared size is its size, a partial is the
+//!   size of the final image, no more partials than asked); usage that reports nothing for a
+//!   request that used something, or whose total is not its parts;
+//! - a **deviation** is a real choice: a server error where a stream was asked (which error),
+//!   a schema constraint on an optional field, a final image whose size is not the requested
+//!   one (a model may round sizes, D-MEDIA), the diarized segments of D-STREAM-5.
+//!
+//! A target that answers a stream request with a plain body, or refuses it, does not stream:
+//! the check is skipped with that cause, not failed, unless the plain answer is itself an
+//! event stream under another content type. Both framings of D-STREAM are accepted (with or
+//! without `event:` lines, with or without `data: [DONE]`, paced or buffered whole).
 
 use super::audio::{price, upload};
-use super::Kind::Deviation;
+use super::pixels::decoded_png;
+use super::Kind::Failure;
 use super::{
     accepted, answer_summary, def, is_validation_rejection, status_and_type, CheckDef, Ctx, Halt,
     Outcome, Pass, Phase,
@@ -21,25 +35,25 @@ use crate::redact::truncate;
 use crate::sse::{SseEnd, SseLimits, SseRead};
 use base64::Engine as _;
 use gatecheck_schemas::rules::media::{
-    parse_mp3, parse_png, parse_size, parse_wav, speech_sse_supported, transcription_diarizes,
+    parse_mp3, parse_size, parse_wav, speech_sse_supported, transcription_diarizes,
     transcription_streams, DIARIZED_JSON, MAX_PARTIAL_IMAGES,
 };
 use gatecheck_schemas::rules::quota::Usage;
-use gatecheck_schemas::types::{stream_event_schema, StreamEvent};
+use gatecheck_schemas::types::{stream_event_schema, StreamEvent, StreamUsage};
 use serde_json::{json, Value};
 
 pub(crate) const CHECKS: &[CheckDef] = &[
-    def("stream.speech", Deviation, "POST /v1/audio/speech", "DECISIONS: Streaming (SSE) D-STREAM-1",
-        "With `stream_format: \"sse\"`, a model that may stream answers `text/event-stream`: `speech.audio.delta` events then exactly one `speech.audio.done`, last, each valid against its schema, ended within the stream deadline; the deltas concatenate to audio of the requested format.",
+    def("stream.speech", Failure, "POST /v1/audio/speech", "DECISIONS: Streaming (SSE) D-STREAM-1, D-STREAM-6",
+        "With `stream_format: \"sse\"`, a model that may stream answers `text/event-stream`: `speech.audio.delta` events then exactly one `speech.audio.done`, last, each named as its type, ended within the stream deadline; the deltas concatenate to audio of the requested format and, where two non-streamed answers to the same input are identical, to that file; the done usage is its parts' sum and not zero. Schema constraints on optional fields are deviations.",
         Phase::Shared, |c| Box::pin(speech(c))),
-    def("stream.speech.unsupported-model", Deviation, "POST /v1/audio/speech", "DECISIONS: Streaming (SSE) D-STREAM-1 (tts-1 and tts-1-hd may not stream)",
+    def("stream.speech.unsupported-model", super::Kind::Deviation, "POST /v1/audio/speech", "DECISIONS: Streaming (SSE) D-STREAM-1 (tts-1 and tts-1-hd may not stream)",
         "`stream_format: \"sse\"` on a model that may not stream (tts-1, tts-1-hd) is refused as a bad request.",
         Phase::Shared, |c| Box::pin(speech_refused(c))),
-    def("stream.transcription", Deviation, "POST /v1/audio/transcriptions", "DECISIONS: Streaming (SSE) D-STREAM-2, D-STREAM-5",
-        "With `stream=true`, a model that streams answers `text/event-stream`: `transcript.text.delta` events (and `transcript.text.segment` events, each with a unique id and start <= end) then exactly one `transcript.text.done`, last, each valid against its schema, ended within the stream deadline; the deltas concatenate to the done text. A diarization model, when the catalog has one, is also asked for `response_format=diarized_json`: its stream has segments, each after its deltas (D-STREAM-5).",
+    def("stream.transcription", Failure, "POST /v1/audio/transcriptions", "DECISIONS: Streaming (SSE) D-STREAM-2, D-STREAM-5, D-STREAM-6",
+        "With `stream=true`, a model that streams answers `text/event-stream`: `transcript.text.delta` events (and `transcript.text.segment` events, each with a unique id and start <= end) then exactly one `transcript.text.done`, last, each named as its type, ended within the stream deadline; the deltas concatenate to the done text; token usage is its parts' sum and not zero. A diarization model, when the catalog has one, is also asked for `response_format=diarized_json`: its stream has segments, each after its deltas (D-STREAM-5, deviations).",
         Phase::Shared, |c| Box::pin(transcription(c))),
-    def("stream.images", Deviation, "POST /v1/images/generations", "DECISIONS: Streaming (SSE) D-STREAM-3",
-        "With `stream: true` and `partial_images: 2`, a b64_json model answers `text/event-stream`: at most 2 `image_generation.partial_image` events then exactly one `image_generation.completed`, last, each valid against its schema, ended within the stream deadline; every image is a PNG of the requested size.",
+    def("stream.images", Failure, "POST /v1/images/generations", "DECISIONS: Streaming (SSE) D-STREAM-3, D-STREAM-6",
+        "With `stream: true` and `partial_images: 2`, a b64_json model answers `text/event-stream`: at most 2 `image_generation.partial_image` events, indexed 0, 1, then exactly one `image_generation.completed`, last, each named as its type, ended within the stream deadline; every image decodes whole as a PNG of its declared size, each partial the size of the final image; the usage is not zero. A final image of another size than requested is a deviation (D-MEDIA).",
         Phase::Shared, |c| Box::pin(images(c))),
 ];
 
@@ -110,6 +124,18 @@ impl Streamed<'_> {
             .deviate(self.shape.row, message, self.spec, Some(&self.answer))
     }
 
+    /// A failure of the stream protocol (D-STREAM-6), with the request and the first bytes of
+    /// the stream.
+    fn fail(&self, message: impl Into<String>) -> Halt {
+        let message = format!(
+            "{} (the {} stream protocol, {}, D-STREAM-6)",
+            message.into(),
+            self.shape.what,
+            self.shape.row
+        );
+        self.ctx.fail(message, self.spec, Some(&self.answer))
+    }
+
     fn read(&self) -> &SseRead {
         &self.read
     }
@@ -127,8 +153,20 @@ impl Streamed<'_> {
     }
 }
 
+/// Whether a plain answer's body is an event stream all the same: its first field line is a
+/// `data:` or `event:` field (comments and blank lines before it skipped).
+fn looks_like_sse(body: &[u8]) -> bool {
+    let text = String::from_utf8_lossy(&body[..body.len().min(512)]);
+    text.lines()
+        .map(str::trim_start)
+        .find(|l| !l.is_empty() && !l.starts_with(':'))
+        .is_some_and(|l| l.starts_with("data:") || l.starts_with("event:"))
+}
+
 /// Sends `spec` asking for a stream and reads it. A plain answer or a refusal is a skip (the
-/// target does not stream this route); a server error is a deviation from the route's row.
+/// target does not stream this route), unless the plain answer is an event stream under
+/// another content type (a failure: a client reads it by its type); a server error is a
+/// deviation from the route's row.
 async fn open<'a>(
     ctx: &'a Ctx,
     spec: &'a RequestSpec,
@@ -147,6 +185,18 @@ async fn open<'a>(
     }
     let ex = &exchange;
     let what = shape.what;
+    if accepted(ex) && looks_like_sse(&ex.body) {
+        return Err(ctx.fail(
+            format!(
+                "asked to stream {what}, the target answered {} whose body is an event stream: \
+                 a stream is `text/event-stream`, and a client reads the body by its type \
+                 (D-STREAM-6)",
+                status_and_type(ex)
+            ),
+            spec,
+            Some(ex),
+        ));
+    }
     if accepted(ex) {
         return Err(Halt::not_observed(format!(
             "asked to stream {what}, the target answered a plain {}: it does not stream {what}, \
@@ -160,8 +210,8 @@ async fn open<'a>(
             answer_summary(ex)
         )));
     }
-    // The spec does not show streams: a server error where DECISIONS decides a stream is a
-    // deviation from that row, never a failure or an error that fails the run.
+    // Which error a stream request gets is a choice (D-STREAM-6): a server error where
+    // DECISIONS decides a stream is a deviation from that row, never a failure.
     Err(ctx.deviate(
         shape.row,
         format!(
@@ -174,35 +224,54 @@ async fn open<'a>(
     ))
 }
 
-/// Judges how the stream ended, then each event (JSON, type, `event:` name, schema) and the
-/// order: deltas, then exactly one terminal event, then nothing but `data: [DONE]`.
-fn judge_events(s: &Streamed<'_>) -> Result<Vec<StreamEvent>, Halt> {
+/// The events of a stream, judged, and the first schema constraint one of them broke (a
+/// deviation, reported once the failures are ruled out).
+struct Judged {
+    events: Vec<StreamEvent>,
+    schema: Option<String>,
+}
+
+impl Judged {
+    /// The schema finding, as a deviation from the stream's row; `Ok` without one.
+    fn schema_deviation(&self, s: &Streamed<'_>) -> Result<(), Halt> {
+        match &self.schema {
+            Some(finding) => Err(s.deviate(finding.clone())),
+            None => Ok(()),
+        }
+    }
+}
+
+/// Judges how the stream ended, then each event (JSON, type, `event:` name, required fields)
+/// and the order: deltas, then exactly one terminal event, then nothing but `data: [DONE]`.
+/// Every finding is a failure of the protocol; a schema constraint is kept for later.
+fn judge_events(s: &Streamed<'_>) -> Result<Judged, Halt> {
     let read = s.read();
     let n = read.events.len();
     if read.end != SseEnd::Finished {
         let last = read.events.last().map_or(0, |e| e.at.as_millis());
-        return Err(s.deviate(format!(
+        return Err(s.fail(format!(
             "{} after {n} events (the last at {last} ms), without its end",
             read.end
         )));
     }
     if read.trailing > 0 {
-        return Err(s.deviate(format!(
+        return Err(s.fail(format!(
             "the stream ended inside an event: {} bytes after the last complete event (an \
              event ends with a blank line)",
             read.trailing
         )));
     }
     let mut out: Vec<StreamEvent> = Vec::new();
+    let mut schema = None;
     let mut done_marker = false;
     for (i, e) in read.events.iter().enumerate() {
         let at = format!("event {} of {n}", i + 1);
         if done_marker {
-            return Err(s.deviate(format!("{at} came after `data: [DONE]`")));
+            return Err(s.fail(format!("{at} came after `data: [DONE]`")));
         }
         if e.data == "[DONE]" {
             if !out.last().is_some_and(StreamEvent::is_terminal) {
-                return Err(s.deviate(format!(
+                return Err(s.fail(format!(
                     "{at} is `data: [DONE]` before any {}",
                     s.shape.terminal
                 )));
@@ -210,35 +279,40 @@ fn judge_events(s: &Streamed<'_>) -> Result<Vec<StreamEvent>, Halt> {
             done_marker = true;
             continue;
         }
-        let event = judge_event(s, &at, e.name.as_deref(), &e.data)?;
+        let (event, finding) = judge_event(s, &at, e.name.as_deref(), &e.data)?;
         if let Some(t) = out.iter().find(|e| e.is_terminal()) {
-            return Err(s.deviate(format!(
+            return Err(s.fail(format!(
                 "{at} ({}) came after the terminal event {}: nothing may follow it",
                 event.event_type(),
                 t.event_type()
             )));
         }
+        schema = schema.or(finding);
         out.push(event);
     }
     if !out.iter().any(StreamEvent::is_terminal) {
-        return Err(s.deviate(format!(
+        return Err(s.fail(format!(
             "the stream ended after {n} events without its terminal event {}",
             s.shape.terminal
         )));
     }
-    Ok(out)
+    Ok(Judged {
+        events: out,
+        schema,
+    })
 }
 
 /// One event: JSON with a `type` of this stream, named by its `event:` line if it has one,
-/// valid against the type's schema.
+/// with the required fields of its type (failures); and whether it breaks a constraint of the
+/// type's schema beyond them (a finding, judged later).
 fn judge_event(
     s: &Streamed<'_>,
     at: &str,
     name: Option<&str>,
     data: &str,
-) -> Result<StreamEvent, Halt> {
+) -> Result<(StreamEvent, Option<String>), Halt> {
     let Ok(v) = serde_json::from_str::<Value>(data) else {
-        return Err(s.deviate(format!("{at} is not JSON: {}", truncate(data, 120))));
+        return Err(s.fail(format!("{at} is not JSON: {}", truncate(data, 120))));
     };
     let ty = v
         .get("type")
@@ -248,7 +322,7 @@ fn judge_event(
     let ty = ty.as_str();
     let shape = s.shape;
     if ty != shape.terminal && !shape.deltas.contains(&ty) {
-        return Err(s.deviate(format!(
+        return Err(s.fail(format!(
             "{at} has type \"{ty}\"; a {} stream has {} and {}",
             shape.what,
             shape.deltas.join(", "),
@@ -256,20 +330,54 @@ fn judge_event(
         )));
     }
     if let Some(name) = name.filter(|n| *n != ty) {
-        return Err(s.deviate(format!("{at} is named \"{name}\" but its type is \"{ty}\"")));
+        return Err(s.fail(format!("{at} is named \"{name}\" but its type is \"{ty}\"")));
     }
     let schema = stream_event_schema(ty).unwrap_or_default();
-    if let Err(e) = gatecheck_schemas::validate(schema, &v) {
-        return Err(s.deviate(format!("{at} ({ty}), schema {schema}: {e}")));
+    let finding = gatecheck_schemas::validate(schema, &v)
+        .err()
+        .map(|e| format!("{at} ({ty}), schema {schema}: {e}"));
+    let event = serde_json::from_value(v).map_err(|e| s.fail(format!("{at} ({ty}): {e}")))?;
+    Ok((event, finding))
+}
+
+/// A stream's token usage that is not its own sum, or reports nothing for a request that used
+/// something: `what` names the event.
+fn judge_usage(s: &Streamed<'_>, what: &str, u: &StreamUsage) -> Result<(), Halt> {
+    if u.total_tokens != u.input_tokens + u.output_tokens {
+        return Err(s.fail(format!(
+            "{what} usage: total_tokens {} is not input_tokens {} + output_tokens {}",
+            u.total_tokens, u.input_tokens, u.output_tokens
+        )));
     }
-    serde_json::from_value(v).map_err(|e| s.deviate(format!("{at} ({ty}): {e}")))
+    if u.total_tokens == 0 {
+        return Err(s.fail(format!(
+            "{what} usage is 0 tokens in and out, for a request that was answered with media \
+             (a client billing by usage sees it as free)"
+        )));
+    }
+    Ok(())
 }
 
 fn b64(text: &str) -> Result<Vec<u8>, base64::DecodeError> {
     base64::engine::general_purpose::STANDARD.decode(text)
 }
 
-async fn speech(ctx: &Ctx) -> Outcome {
+/// The speech stream's request: the model, its format, the streamed spec, the same request
+/// without `stream_format`, and its price.
+pub(crate) struct SpeechAsk {
+    pub model: String,
+    pub format: &'static str,
+    pub streamed: RequestSpec,
+    pub plain: RequestSpec,
+    pub quota: i64,
+}
+
+/// The sentence every speech stream carries.
+const SPEECH_INPUT: &str = "The stream carries this sentence as audio, part by part (gatecheck).";
+
+/// The speech request of `stream.speech` (and `usage.charged`): a model that may stream, in
+/// mp3 or wav (the formats whose audio the runner parses).
+pub(crate) fn speech_ask(ctx: &Ctx) -> Result<SpeechAsk, Halt> {
     let auth = ctx.model_auth()?;
     ctx.model_with(|c| c.speech.is_some())?;
     let Some((model, speech)) = ctx
@@ -295,36 +403,41 @@ async fn speech(ctx: &Ctx) -> Outcome {
         .first()
         .cloned()
         .unwrap_or_else(|| "alloy".into());
-    let input = "The stream carries this sentence as audio, part by part (gatecheck).";
-    let spec = RequestSpec::post("/v1/audio/speech")
-        .auth(auth)
-        .json(json!({
-            "model": model, "input": input, "voice": voice,
-            "response_format": format, "stream_format": "sse",
-        }));
+    let body = json!({
+        "model": model, "input": SPEECH_INPUT, "voice": voice, "response_format": format,
+    });
+    let mut streamed = body.clone();
+    streamed["stream_format"] = json!("sse");
     let quota = ctx.price(
         &model,
         Usage {
-            input_tokens: input.len() as i64,
+            input_tokens: SPEECH_INPUT.len() as i64,
             ..Usage::one_request()
         },
     );
-    let s = open(ctx, &spec, quota, &SPEECH).await?;
-    let events = judge_events(&s)?;
+    Ok(SpeechAsk {
+        model,
+        format,
+        streamed: RequestSpec::post("/v1/audio/speech")
+            .auth(auth.clone())
+            .json(streamed),
+        plain: RequestSpec::post("/v1/audio/speech").auth(auth).json(body),
+        quota,
+    })
+}
+
+async fn speech(ctx: &Ctx) -> Outcome {
+    let ask = speech_ask(ctx)?;
+    let format = ask.format;
+    let s = open(ctx, &ask.streamed, ask.quota, &SPEECH).await?;
+    let judged = judge_events(&s)?;
     let mut audio = Vec::new();
-    for e in &events {
+    for e in &judged.events {
         match e {
             StreamEvent::SpeechAudioDelta { audio: part } => audio.extend(
-                b64(part).map_err(|e| s.deviate(format!("a delta's audio is not base64: {e}")))?,
+                b64(part).map_err(|e| s.fail(format!("a delta's audio is not base64: {e}")))?,
             ),
-            StreamEvent::SpeechAudioDone { usage: u }
-                if u.total_tokens != u.input_tokens + u.output_tokens =>
-            {
-                return Err(s.deviate(format!(
-                    "speech.audio.done usage: total_tokens {} is not input_tokens {} + output_tokens {}",
-                    u.total_tokens, u.input_tokens, u.output_tokens
-                )));
-            }
+            StreamEvent::SpeechAudioDone { usage } => judge_usage(&s, "speech.audio.done", usage)?,
             _ => {}
         }
     }
@@ -333,15 +446,64 @@ async fn speech(ctx: &Ctx) -> Outcome {
         _ => parse_wav(&audio).map(|_| ()),
     };
     if let Err(e) = parsed {
-        return Err(s.deviate(format!(
+        return Err(s.fail(format!(
             "the {} bytes of the deltas, concatenated, are not {format} audio: {e}",
             audio.len()
         )));
     }
+    let file = same_file(&s, &ask, &audio).await?;
+    judged.schema_deviation(&s)?;
     Ok(Pass {
         cases: 1,
-        note: Some(s.note()),
+        note: Some(format!("{}; {file}", s.note())),
     })
+}
+
+/// The joined deltas against the file the same request answers without streaming, where the
+/// target proves that file deterministic: two non-streamed answers, byte for byte the same. A
+/// TTS model may draw each answer anew; then only the format is judged (above), and the note
+/// says so.
+async fn same_file(s: &Streamed<'_>, ask: &SpeechAsk, audio: &[u8]) -> Result<String, Halt> {
+    let ctx = s.ctx;
+    let first = ctx.send(&ask.plain, ask.quota).await?;
+    if !accepted(&first) {
+        return Ok(format!(
+            "the non-streamed request was answered {}: the deltas were not compared with a file",
+            answer_summary(&first)
+        ));
+    }
+    let second = ctx.send(&ask.plain, ask.quota).await?;
+    if !accepted(&second) || second.body != first.body {
+        return Ok(
+            "two non-streamed answers differ (the model is not deterministic): the \
+                   deltas were compared by format only"
+                .to_owned(),
+        );
+    }
+    let file = &first.body[..];
+    if audio == file {
+        return Ok(format!(
+            "the deltas join to the {} bytes of the file",
+            file.len()
+        ));
+    }
+    let at = audio
+        .iter()
+        .zip(file)
+        .position(|(a, b)| a != b)
+        .unwrap_or(audio.len().min(file.len()));
+    let related = ctx.related("the same request, not streamed", &ask.plain, &first);
+    let mut halt = s.fail(format!(
+        "the deltas join to {} bytes that differ from the {} bytes of the file the same \
+         request answers without streaming (identical twice) from byte {at}: a delta was \
+         dropped, repeated or changed",
+        audio.len(),
+        file.len()
+    ));
+    if let Halt::Fail(ev) = &mut halt {
+        ev.related.push(related);
+    }
+    Err(halt)
 }
 
 async fn speech_refused(ctx: &Ctx) -> Outcome {
@@ -418,8 +580,9 @@ async fn transcription(ctx: &Ctx) -> Outcome {
         let spec = upload(ctx, route, Some(model), Some(file), &extra)?;
         let shape = if *diarized { &DIARIZED } else { &TRANSCRIPTION };
         let s = open(ctx, &spec, price(ctx, model), shape).await?;
-        let events = judge_events(&s)?;
-        judge_transcript(&s, &events, *diarized)?;
+        let judged = judge_events(&s)?;
+        judge_transcript(&s, &judged.events, *diarized)?;
+        judged.schema_deviation(&s)?;
         notes.push(format!("{model}: {}", s.note()));
     }
     Ok(Pass {
@@ -428,10 +591,11 @@ async fn transcription(ctx: &Ctx) -> Outcome {
     })
 }
 
-/// A transcription stream's content: the deltas concatenate to the done text; each segment
-/// (`transcript.text.segment`) has a unique id and starts no later than it ends; a diarized
-/// stream (`diarized_json`) has at least one segment, and the deltas that name a segment
-/// come before it.
+/// A transcription stream's content: the deltas concatenate to the done text, and its token
+/// usage is its parts' sum and not zero (failures); each segment (`transcript.text.segment`)
+/// has a unique id and starts no later than it ends; a diarized stream (`diarized_json`) has
+/// at least one segment, and the deltas that name a segment come before it (deviations from
+/// the shape's row: the segments are D-STREAM-5's).
 fn judge_transcript(s: &Streamed<'_>, events: &[StreamEvent], diarized: bool) -> Result<(), Halt> {
     let mut deltas = String::new();
     let mut segments: Vec<&str> = Vec::new();
@@ -459,11 +623,19 @@ fn judge_transcript(s: &Streamed<'_>, events: &[StreamEvent], diarized: bool) ->
                 segments.push(id);
             }
             StreamEvent::TranscriptTextDone { text, .. } if *text != deltas => {
-                return Err(s.deviate(format!(
+                return Err(s.fail(format!(
                     "the deltas concatenate to \"{}\", but transcript.text.done has \"{}\"",
                     truncate(&deltas, 120),
                     truncate(text, 120)
                 )));
+            }
+            StreamEvent::TranscriptTextDone { usage: Some(u), .. } if u.kind == "tokens" => {
+                let tokens = StreamUsage {
+                    input_tokens: u.input_tokens.unwrap_or(0),
+                    output_tokens: u.output_tokens.unwrap_or(0),
+                    total_tokens: u.total_tokens.unwrap_or(0),
+                };
+                judge_usage(s, "transcript.text.done", &tokens)?;
             }
             _ => {}
         }
@@ -479,7 +651,8 @@ fn judge_transcript(s: &Streamed<'_>, events: &[StreamEvent], diarized: bool) ->
 /// Partial images asked for by `stream.images`.
 const PARTIALS: i64 = 2;
 
-async fn images(ctx: &Ctx) -> Outcome {
+/// The image stream's request: the model, its size, the spec and its price.
+pub(crate) fn images_ask(ctx: &Ctx) -> Result<(String, String, RequestSpec, i64), Halt> {
     let auth = ctx.model_auth()?;
     let Some((model, size)) = ctx
         .models_with(|c| c.image.as_ref().is_some_and(|i| i.output == "b64_json"))
@@ -497,12 +670,19 @@ async fn images(ctx: &Ctx) -> Outcome {
             "model": model, "prompt": "a red triangle on grey (gatecheck)", "size": size,
             "stream": true, "partial_images": partials,
         }));
-    let s = open(ctx, &spec, ctx.price(&model, Usage::one_request()), &IMAGES).await?;
-    let events = judge_events(&s)?;
-    let want = parse_size(&size).unwrap_or((0, 0));
+    let quota = ctx.price(&model, Usage::one_request());
+    Ok((model, size, spec, quota))
+}
+
+async fn images(ctx: &Ctx) -> Outcome {
+    let (_, size, spec, quota) = images_ask(ctx)?;
+    let partials = PARTIALS.min(MAX_PARTIAL_IMAGES);
+    let s = open(ctx, &spec, quota, &IMAGES).await?;
+    let judged = judge_events(&s)?;
     let mut seen = 0i64;
-    for e in &events {
-        let (what, b64_json, got_size) = match e {
+    let mut dims: Vec<(String, (u32, u32))> = Vec::new();
+    for e in &judged.events {
+        let (what, b64_json, declared) = match e {
             StreamEvent::ImagePartial {
                 b64_json,
                 size,
@@ -510,41 +690,68 @@ async fn images(ctx: &Ctx) -> Outcome {
                 ..
             } => {
                 if *partial_image_index != seen {
-                    return Err(s.deviate(format!(
+                    return Err(s.fail(format!(
                         "partial image {} has partial_image_index {partial_image_index}",
                         seen + 1
                     )));
                 }
                 seen += 1;
+                if seen > partials {
+                    return Err(s.fail(format!(
+                        "{seen} partial images for partial_images {partials}"
+                    )));
+                }
                 (format!("partial image {seen}"), b64_json, size)
             }
-            StreamEvent::ImageCompleted { b64_json, size, .. } => {
+            StreamEvent::ImageCompleted {
+                b64_json,
+                usage,
+                size,
+                ..
+            } => {
+                judge_usage(&s, "image_generation.completed", usage)?;
                 ("the completed image".to_owned(), b64_json, size)
             }
             _ => continue,
         };
-        if *got_size != size {
-            return Err(s.deviate(format!("{what} has size {got_size}, requested {size}")));
+        let bytes = b64(b64_json).map_err(|e| s.fail(format!("{what} is not base64: {e}")))?;
+        let png = decoded_png(&bytes)
+            .map_err(|e| s.fail(format!("{what} is not a PNG that decodes: {e}")))?;
+        let got = (png.width, png.height);
+        if parse_size(declared) != Some(got) {
+            return Err(s.fail(format!(
+                "{what} is a {}x{} PNG, but its event declares size {declared}",
+                got.0, got.1
+            )));
         }
-        let bytes = b64(b64_json).map_err(|e| s.deviate(format!("{what} is not base64: {e}")))?;
-        match parse_png(&bytes) {
-            Ok(info) if (info.width, info.height) == want => {}
-            Ok(info) => {
-                return Err(s.deviate(format!(
-                    "{what} is a {}x{} PNG for size {size}",
-                    info.width, info.height
-                )))
-            }
-            Err(e) => return Err(s.deviate(format!("{what} is not a valid PNG: {e}"))),
-        }
+        dims.push((what, got));
     }
-    if seen > partials {
-        return Err(s.deviate(format!(
-            "{seen} partial images for partial_images {partials}"
-        )));
-    }
+    judge_sizes(&s, &dims, &size)?;
+    judged.schema_deviation(&s)?;
     Ok(Pass {
         cases: 1,
         note: Some(s.note()),
     })
+}
+
+/// The sizes of a stream's images (partials first, the completed image last): each partial
+/// the size of the final image (a failure: they are renderings of one image), the final image
+/// the requested size (a deviation: a model may round sizes, D-MEDIA).
+fn judge_sizes(s: &Streamed<'_>, dims: &[(String, (u32, u32))], size: &str) -> Result<(), Halt> {
+    let Some((_, last)) = dims.last() else {
+        return Ok(());
+    };
+    if let Some((what, d)) = dims.iter().find(|(_, d)| d != last) {
+        return Err(s.fail(format!(
+            "{what} is {}x{}, the completed image {}x{}: the partials render the same image",
+            d.0, d.1, last.0, last.1
+        )));
+    }
+    if parse_size(size) != Some(*last) {
+        return Err(s.deviate(format!(
+            "the completed image is {}x{} for size {size}",
+            last.0, last.1
+        )));
+    }
+    Ok(())
 }

@@ -6,7 +6,6 @@ use base64::engine::general_purpose::STANDARD;
 use base64::Engine as _;
 use bytes::Bytes;
 use gatecheck_conformance::internals::known_capabilities;
-use gatecheck_schemas::rules::media::crc32_ieee;
 use gatecheck_schemas::rules::token::{self, MSG_NAME_TOO_LONG_NEW_API};
 use http::{Request, Response, StatusCode};
 use http_body_util::{BodyExt, Full};
@@ -271,6 +270,11 @@ impl Proxy {
             }
             Bug::MjSecretIgnored if path.starts_with("/mj/") => {
                 parts.headers.remove("mj-api-secret");
+            }
+            b if super::planted_streams::plants(b) => {
+                if let Some(new) = super::planted_streams::request(b, &path, &body) {
+                    body = new;
+                }
             }
             _ => {}
         }
@@ -544,6 +548,9 @@ impl Proxy {
                     }
                 }
             }
+            b if super::planted_streams::plants(b) => {
+                super::planted_streams::rewrite(b, &path, &mut rparts.headers, &mut rbody);
+            }
             b if super::planted_tasks::plants(b) => {
                 let query = query.as_deref().unwrap_or("");
                 super::planted_tasks::rewrite(
@@ -618,18 +625,21 @@ impl Proxy {
                     let new = if self.bug == Bug::B64NotPng {
                         b"GIF89a not a png".to_vec()
                     } else {
-                        let Ok(mut png) = STANDARD.decode(b64) else {
+                        let Ok(png) = STANDARD.decode(b64) else {
                             continue;
                         };
-                        // IHDR: width at bytes 16..20, its CRC over bytes 12..29 at 29..33.
+                        // IHDR: width at bytes 16..20, height at 20..24. A whole PNG one
+                        // pixel wider (the runner decodes every pixel: a patched header over
+                        // the old image data would be a broken PNG, not a rounded size).
                         if png.len() < 33 {
                             continue;
                         }
                         let w = u32::from_be_bytes([png[16], png[17], png[18], png[19]]) + 1;
-                        png[16..20].copy_from_slice(&w.to_be_bytes());
-                        let crc = crc32_ieee(&png[12..29]);
-                        png[29..33].copy_from_slice(&crc.to_be_bytes());
-                        png
+                        let h = u32::from_be_bytes([png[20], png[21], png[22], png[23]]);
+                        let Ok(wider) = gatecheck_mock::internals::media::png(9, w, h) else {
+                            continue;
+                        };
+                        wider.to_vec()
                     };
                     item["b64_json"] = json!(STANDARD.encode(new));
                     changed = true;

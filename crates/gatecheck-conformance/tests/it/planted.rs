@@ -141,6 +141,29 @@ pub(crate) enum Bug {
     EditNotPng,
     /// An image edit without an image is answered 200 with no images.
     EditMissingImageAccepted,
+    // The stream and media surface (issue 37 part A, `planted_streams.rs`).
+    /// A speech stream repeats its first delta.
+    SpeechDeltaDuplicated,
+    /// One byte of a speech delta's audio is changed (the MP3 frames still parse).
+    SpeechDeltaAltered,
+    /// The speech stream's `speech.audio.done` reports 0 tokens.
+    SpeechUsageZero,
+    /// The speech stream's body ends halfway through its last event.
+    StreamCutMidEvent,
+    /// A partial image event is named `image_generation.completed` by its `event:` line.
+    EventNameDisagrees,
+    /// A speech stream is served as `application/json`.
+    StreamLabelledJson,
+    /// A partial image's PNG has its image data cut short (every chunk well formed).
+    PartialTruncatedPng,
+    /// A partial image is a PNG of half the size its event declares.
+    PartialWrongSize,
+    /// An image stream sends one partial image more than `partial_images` asked.
+    TooManyPartials,
+    /// The image stream's usage reports half the output tokens charged.
+    ImageUsageUnderReported,
+    /// An image edit's mask is dropped on the way: the upstream repaints everything.
+    EditIgnoresMask,
     /// The Midjourney key in `mj-api-secret` is dropped on the way (only Bearer keys work).
     MjSecretIgnored,
     /// An unknown Midjourney task is answered 404, not new-api's 400 `task_no_found`.
@@ -503,25 +526,25 @@ pub(crate) fn planted() -> Vec<(Bug, &'static str, Status, &'static str)> {
         (
             Bug::StreamNoTerminal,
             "stream.speech",
-            Status::Deviation,
+            Status::Failed,
             "D-STREAM-1 (StreamEvent::is_terminal: exactly one speech.audio.done, last)",
         ),
         (
             Bug::StreamDeltaAfterDone,
             "stream.transcription",
-            Status::Deviation,
+            Status::Failed,
             "D-STREAM-2 (StreamEvent::is_terminal: nothing after transcript.text.done)",
         ),
         (
             Bug::DoneTextDiffers,
             "stream.transcription",
-            Status::Deviation,
+            Status::Failed,
             "D-STREAM-2 (transcript.text.done text is the deltas concatenated)",
         ),
         (
             Bug::PartialNotPng,
             "stream.images",
-            Status::Deviation,
+            Status::Failed,
             "D-STREAM-3 (media::parse_png on every partial image)",
         ),
         (
@@ -533,7 +556,7 @@ pub(crate) fn planted() -> Vec<(Bug, &'static str, Status, &'static str)> {
         (
             Bug::EditNotPng,
             "images.edits.result",
-            Status::Deviation,
+            Status::Failed,
             "media::parse_png on edited images (D-EDIT-3)",
         ),
         (
@@ -541,6 +564,72 @@ pub(crate) fn planted() -> Vec<(Bug, &'static str, Status, &'static str)> {
             "images.edits.missing-image",
             Status::Deviation,
             "image_edit::missing_image (D-EDIT-2)",
+        ),
+        (
+            Bug::SpeechDeltaDuplicated,
+            "stream.speech",
+            Status::Failed,
+            "D-STREAM-6, D-STREAM-8 (the deltas join to the file)",
+        ),
+        (
+            Bug::SpeechDeltaAltered,
+            "stream.speech",
+            Status::Failed,
+            "D-STREAM-8 (the deltas join to the deterministic file)",
+        ),
+        (
+            Bug::SpeechUsageZero,
+            "stream.speech",
+            Status::Failed,
+            "D-STREAM-6 (usage 0 for a request answered with media)",
+        ),
+        (
+            Bug::StreamCutMidEvent,
+            "stream.speech",
+            Status::Failed,
+            "D-STREAM-6 (SseParser: the stream ends inside an event)",
+        ),
+        (
+            Bug::EventNameDisagrees,
+            "stream.images",
+            Status::Failed,
+            "D-STREAM-6 (the `event:` name is the data's type)",
+        ),
+        (
+            Bug::StreamLabelledJson,
+            "stream.speech",
+            Status::Failed,
+            "D-STREAM-6 (a stream is text/event-stream)",
+        ),
+        (
+            Bug::PartialTruncatedPng,
+            "stream.images",
+            Status::Failed,
+            "D-STREAM-6 (every image decodes whole)",
+        ),
+        (
+            Bug::PartialWrongSize,
+            "stream.images",
+            Status::Failed,
+            "D-STREAM-6 (an image is the size its event declares)",
+        ),
+        (
+            Bug::TooManyPartials,
+            "stream.images",
+            Status::Failed,
+            "D-STREAM-6 (no more partials than partial_images)",
+        ),
+        (
+            Bug::ImageUsageUnderReported,
+            "usage.charged",
+            Status::Failed,
+            "D-STREAM-7 (quota::price_quota of the usage is the key::charge)",
+        ),
+        (
+            Bug::EditIgnoresMask,
+            "images.edits.result",
+            Status::Failed,
+            "D-EDIT-6 (MASK_PART: only the mask's transparent area changes)",
         ),
         (
             Bug::MjSecretIgnored,

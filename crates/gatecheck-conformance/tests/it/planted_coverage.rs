@@ -80,8 +80,9 @@ pub(crate) const NOT_PLANTABLE: &[(&str, Bug, &str)] = &[
     (
         "edit_usage",
         Bug::EditNotPng,
-        "the runner budgets an edit with it; no check judges an edit's charge yet (quota.charged \
-         judges generations), so a planted overcharge would go unseen: a gap, not a pass",
+        "the runner budgets an edit with it; usage.charged compares an edit's reported usage \
+         with its charge (D-STREAM-7), not with this formula, so a planted overcharge that the \
+         usage reports too would go unseen: a gap, not a pass",
     ),
     (
         "image_tokens",
@@ -92,12 +93,6 @@ pub(crate) const NOT_PLANTABLE: &[(&str, Bug, &str)] = &[
         "EDITS_PATH",
         Bug::EditMissingImageAccepted,
         "the route's path; both bugs plant on it",
-    ),
-    (
-        "MASK_PART",
-        Bug::EditNotPng,
-        "the mask's part name; the mock reads it, the runner sends it, and the edited images \
-         EditNotPng breaks are drawn through it",
     ),
     (
         "PLATFORM_KLING",
