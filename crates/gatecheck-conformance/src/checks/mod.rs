@@ -14,6 +14,7 @@ pub(crate) mod midjourney_routes;
 pub(crate) mod property;
 pub(crate) mod provider;
 pub(crate) mod quota;
+pub(crate) mod refund;
 pub(crate) mod remix;
 pub(crate) mod route;
 pub(crate) mod stream;
