@@ -37,6 +37,7 @@ pub(crate) fn plants(bug: Bug) -> bool {
             | Bug::UnknownPathOtherBody
             | Bug::FailedTaskChargeKept
             | Bug::RefundOnlyRemain
+            | Bug::VideoListMissesTask
     )
 }
 
@@ -252,6 +253,11 @@ fn issue37(
             v["task_id"] = json!(source);
             true
         }
+        Bug::VideoListMissesTask if get && path == "/v1/videos" && ok => v["data"]
+            .as_array_mut()
+            .filter(|d| !d.is_empty())
+            .map(|d| d.remove(0))
+            .is_some(),
         Bug::UnknownPathOtherBody
             if status == StatusCode::NOT_FOUND && path.starts_with("/v1/gatecheck-") =>
         {
@@ -352,4 +358,52 @@ async fn issue37_bugs_are_caught_for_their_reason() {
         }
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+/// `task.remix.not-completed` while the mock's clock races ahead (as other checks move it in a
+/// full run): the running source completes before its remix arrives in many runs, and the
+/// check still judges a case (the source the fixture makes fail never completes), so it
+/// never skips. Before, such a race was the check's skip ("completed before the remix").
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn remix_not_completed_judges_a_case_while_the_clock_races() {
+    use gatecheck_conformance::{Runner, Status};
+    use gatecheck_mock::{ClockMode, MockServer};
+    let server = std::sync::Arc::new(
+        MockServer::builder()
+            .clock(ClockMode::virtual_default())
+            .start()
+            .await,
+    );
+    let racing = server.clone();
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let halt = stop.clone();
+    let clock = tokio::spawn(async move {
+        while !halt.load(Ordering::SeqCst) {
+            racing.clock().advance(std::time::Duration::from_secs(3600));
+            tokio::time::sleep(std::time::Duration::from_millis(1)).await;
+        }
+    });
+    let (mut raced, mut runs) = (0, 0);
+    for seed in 0..30u64 {
+        let cfg = super::against_mock::config(&server.uri())
+            .with_seed(seed)
+            .with_only(["task.remix.not-completed"]);
+        let report = Runner::new(cfg).run().await.expect("run");
+        let c = &report.checks[0];
+        assert_eq!(c.status, Status::Passed, "seed {seed}: {:?}", c.message);
+        assert!(c.cases >= 1);
+        runs += 1;
+        raced += usize::from(
+            c.message
+                .as_deref()
+                .is_some_and(|m| m.contains("completed before")),
+        );
+    }
+    stop.store(true, Ordering::SeqCst);
+    clock.await.expect("clock task");
+    println!("remix.not-completed under a racing clock: {runs} runs, {raced} raced, 0 skipped");
+    assert!(
+        raced > 0,
+        "the clock never raced the running source: the test shows nothing"
+    );
 }

@@ -333,11 +333,7 @@ const ONE_SIDED: &[(&str, Lacks, &str)] = &[
         "an oracle on a target's key across a failed task: the mock refunds through \
          refund_on_edge, and its tests judge that refund directly",
     ),
-    (
-        "RefundSeen",
-        Lacks::Mock,
-        "judge_refund's verdict (above)",
-    ),
+    ("RefundSeen", Lacks::Mock, "judge_refund's verdict (above)"),
     ("check_envelope", Lacks::Mock, VALIDATOR),
     ("check_envelope_transition", Lacks::Mock, VALIDATOR),
     ("check_task_error", Lacks::Mock, VALIDATOR),
