@@ -4,8 +4,8 @@
 
 use crate::checks::{
     audio, auth, catalog as model_catalog, image_edits, images, key, midjourney, midjourney_routes,
-    provider, quota, refund, remix, route, stream, token, v1, video, video_list, video_unified,
-    CheckDef, CheckInfo,
+    provider, quota, refund, remix, route, stream, token, v1, video, video_unified, CheckDef,
+    CheckInfo,
 };
 use std::sync::OnceLock;
 
@@ -33,7 +33,6 @@ pub(crate) fn registry() -> &'static [CheckDef] {
             remix::CHECKS,
             provider::CHECKS,
             refund::CHECKS,
-            video_list::CHECKS,
         ] {
             v.extend_from_slice(family);
         }

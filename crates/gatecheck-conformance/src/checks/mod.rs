@@ -21,7 +21,6 @@ pub(crate) mod stream;
 pub(crate) mod token;
 pub(crate) mod v1;
 pub(crate) mod video;
-pub(crate) mod video_list;
 pub(crate) mod video_unified;
 
 pub(crate) use crate::evidence::status_text;

@@ -38,7 +38,7 @@ pub(crate) const CHECKS: &[CheckDef] = &[
 ];
 
 /// A source task made on `POST /v1/videos`: its id and model.
-pub(super) async fn source(ctx: &Ctx, prompt: &str) -> Result<(String, String), Halt> {
+async fn source(ctx: &Ctx, prompt: &str) -> Result<(String, String), Halt> {
     let auth = ctx.model_auth()?;
     let (model, seconds, size) = video_model(ctx)?;
     let usage = Usage {

@@ -201,8 +201,6 @@ pub(crate) enum Bug {
     FailedTaskChargeKept,
     /// A failed task's refund raises `remain_quota` but leaves `used_quota` (D-TASK-13).
     RefundOnlyRemain,
-    /// `GET /v1/videos` leaves out the newest task (D-TASK-10).
-    VideoListMissesTask,
 }
 
 /// Every planted bug: (bug, the check that catches it, its verdict, the rule it breaks).
@@ -747,12 +745,6 @@ pub(crate) fn planted() -> Vec<(Bug, &'static str, Status, &'static str)> {
             "task.refund.failed",
             Status::Failed,
             "refund::judge_refund (RefundSeen::Unbalanced, D-TASK-13)",
-        ),
-        (
-            Bug::VideoListMissesTask,
-            "video.list.includes-created",
-            Status::Failed,
-            "D-TASK-10 (the list holds the task just created)",
         ),
     ]
 }

@@ -37,7 +37,6 @@ pub(crate) fn plants(bug: Bug) -> bool {
             | Bug::UnknownPathOtherBody
             | Bug::FailedTaskChargeKept
             | Bug::RefundOnlyRemain
-            | Bug::VideoListMissesTask
     )
 }
 
@@ -253,11 +252,6 @@ fn issue37(
             v["task_id"] = json!(source);
             true
         }
-        Bug::VideoListMissesTask if get && path == "/v1/videos" && ok => v["data"]
-            .as_array_mut()
-            .filter(|d| !d.is_empty())
-            .map(|d| d.remove(0))
-            .is_some(),
         Bug::UnknownPathOtherBody
             if status == StatusCode::NOT_FOUND && path.starts_with("/v1/gatecheck-") =>
         {
