@@ -5,7 +5,8 @@
 use crate::checks::usage;
 use crate::checks::{
     audio, auth, catalog as model_catalog, image_edits, images, key, midjourney, midjourney_routes,
-    provider, quota, remix, route, stream, token, v1, video, video_unified, CheckDef, CheckInfo,
+    provider, quota, refund, remix, route, stream, token, v1, video, video_unified, CheckDef,
+    CheckInfo,
 };
 use std::sync::OnceLock;
 
@@ -33,6 +34,7 @@ pub(crate) fn registry() -> &'static [CheckDef] {
             video_unified::CHECKS,
             remix::CHECKS,
             provider::CHECKS,
+            refund::CHECKS,
         ] {
             v.extend_from_slice(family);
         }

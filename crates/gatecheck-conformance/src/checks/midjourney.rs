@@ -1,16 +1,18 @@
 //! The Midjourney task routes (`/mj/*`, DECISIONS D-MJ): the spec names provider image task
-//! routes without describing them, so every verdict here is a deviation citing the row the
-//! target differs from, and a target without the routes skips (`route-not-served`,
-//! discovery's `Midjourney` family).
+//! routes without describing them, so a verdict on a form here is a deviation citing the row
+//! the target differs from, and a target without the routes skips (`route-not-served`,
+//! discovery's `Midjourney` family). What clients depend on with one right answer fails
+//! (DECISIONS D-TASK-10 to D-TASK-12): a fetch answers the task asked about, its status and
+//! progress never go back, a SUCCESS record is at `100%` with its `imageUrl`.
 
 use super::property::for_all;
-use super::Kind::Deviation;
+use super::Kind::{Deviation, Failure};
 use super::{def, status_and_type, CheckDef, Ctx, Halt, Outcome, Pass, Phase};
 use crate::client::{Auth, Exchange, RequestSpec};
 use gatecheck_schemas::rules::media::parse_png;
 use gatecheck_schemas::rules::midjourney::{
-    check_record, model_for, parse_progress, status_rank, CODE_REQUEST_ERROR, CODE_SUBMITTED,
-    MJ_SECRET_HEADER, REFUSAL_STATUS, TASK_NO_FOUND,
+    check_record, check_result, model_for, parse_progress, status_rank, CODE_REQUEST_ERROR,
+    CODE_SUBMITTED, MJ_SECRET_HEADER, REFUSAL_STATUS, TASK_NO_FOUND,
 };
 use gatecheck_schemas::rules::quota::Usage;
 use gatecheck_schemas::rules::rejection::ACCEPTED;
@@ -26,8 +28,8 @@ pub(crate) const CHECKS: &[CheckDef] = &[
     def("mj.auth.mj-api-secret", Deviation, "POST /mj/submit/imagine", "spec: Other routes; DECISIONS D-MJ-1",
         "The key sent in `mj-api-secret` (no `Authorization`) is accepted as a Bearer key is; no key at all is refused 401.",
         Phase::Shared, |c| Box::pin(secret_header(c))),
-    def("mj.task.lifecycle", Deviation, "GET /mj/task/{id}/fetch", "spec: Other routes; DECISIONS D-MJ-4, D-MJ-5",
-        "A submitted imagine, fetched until it ends, answers records valid against mj-task whose status never goes back and whose progress `NN%` never decreases; SUCCESS has `100%` and an `imageUrl` serving a PNG without a key; FAILURE a `failReason`.",
+    def("mj.task.lifecycle", Failure, "GET /mj/task/{id}/fetch", "spec: Other routes; DECISIONS D-MJ-4, D-MJ-5; failures D-TASK-10 to D-TASK-12",
+        "A submitted imagine, fetched until it ends, answers records valid against mj-task (a deviation otherwise); each is the task asked for, its status never goes back and its progress `NN%` never decreases, SUCCESS has `100%` and an `imageUrl` (failures otherwise); the image is a PNG served without a key; FAILURE has a `failReason`.",
         Phase::Shared, |c| Box::pin(lifecycle(c))),
     def("mj.task.unknown-id", Deviation, "GET /mj/task/{id}/fetch", "spec: Other routes; DECISIONS D-MJ-3",
         "Fetching a task id that was never submitted answers 400 `{description:\"task_no_found \", type, code:4}`.",
@@ -208,21 +210,9 @@ async fn lifecycle(ctx: &Ctx) -> Outcome {
         if let Err(e) = gatecheck_schemas::validate("mj-task", &v) {
             return Err(ctx.deviate(row, format!("schema mj-task: {e}"), &fetch, Some(&ex)));
         }
-        if let Err(e) = check_record(&v) {
-            return Err(ctx.deviate(row, e, &fetch, Some(&ex)));
-        }
+        judge_record(ctx, row, &id, &v, (rank, progress), &fetch, &ex)?;
         let status = v["status"].as_str().unwrap_or("");
         let now = parse_progress(v["progress"].as_str().unwrap_or("")).unwrap_or(0);
-        if status_rank(status) < rank || now < progress {
-            return Err(ctx.deviate(
-                row,
-                format!(
-                    "the task went back to {status} at {now}% after rank {rank} at {progress}%"
-                ),
-                &fetch,
-                Some(&ex),
-            ));
-        }
         (rank, progress) = (status_rank(status), now);
         match status {
             "SUCCESS" => return image_served(ctx, &v, polls).await,
@@ -243,6 +233,48 @@ async fn lifecycle(ctx: &Ctx) -> Outcome {
         advance(ctx, interval).await?;
         waited += interval;
     }
+}
+
+/// One fetched record of task `id`, after `(rank, progress)` were seen: another task's record,
+/// a status or progress that goes back, or a SUCCESS without its result fails (D-TASK-10 to
+/// D-TASK-12); any other broken rule of the record deviates citing `row`.
+fn judge_record(
+    ctx: &Ctx,
+    row: &'static str,
+    id: &str,
+    v: &Value,
+    (rank, progress): (u8, i64),
+    fetch: &RequestSpec,
+    ex: &Exchange,
+) -> Result<(), Halt> {
+    if v["id"].as_str() != Some(id) {
+        return Err(ctx.fail(
+            format!(
+                "fetched task {id}, answered the record of {} (DECISIONS D-TASK-10)",
+                v["id"]
+            ),
+            fetch,
+            Some(ex),
+        ));
+    }
+    let status = v["status"].as_str().unwrap_or("");
+    let now = parse_progress(v["progress"].as_str().unwrap_or("")).unwrap_or(0);
+    if status_rank(status) < rank || now < progress {
+        return Err(ctx.fail(
+            format!(
+                "the task went back to {status} at {now}% after rank {rank} at {progress}% (DECISIONS D-TASK-11)"
+            ),
+            fetch,
+            Some(ex),
+        ));
+    }
+    if let Err(e) = check_result(v) {
+        return Err(ctx.fail(format!("{e} (DECISIONS D-TASK-12)"), fetch, Some(ex)));
+    }
+    if let Err(e) = check_record(v) {
+        return Err(ctx.deviate(row, e, fetch, Some(ex)));
+    }
+    Ok(())
 }
 
 /// The `imageUrl` of a SUCCESS record serves a PNG without a key (D-MJ-5).

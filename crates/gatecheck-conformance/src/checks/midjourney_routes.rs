@@ -1,8 +1,10 @@
 //! The Midjourney routes beyond submit and fetch (DECISIONS D-MJ-8): the list of tasks by
-//! id and the image upload. Deviations only, as for every `mj.*` check.
+//! id and the image upload. Deviations, as for every form of an `mj.*` answer, except a list
+//! that leaves out the task asked for or answers one not asked for (identity, DECISIONS
+//! D-TASK-10: a failure).
 
 use super::midjourney::{action_price, is_refusal, submit};
-use super::Kind::Deviation;
+use super::Kind::{Deviation, Failure};
 use super::{def, status_and_type, CheckDef, Ctx, Halt, Outcome, Pass, Phase};
 use crate::client::RequestSpec;
 use gatecheck_schemas::rules::midjourney::{
@@ -12,8 +14,8 @@ use gatecheck_schemas::rules::rejection::ACCEPTED;
 use serde_json::{json, Value};
 
 pub(crate) const CHECKS: &[CheckDef] = &[
-    def("mj.task.list-by-condition", Deviation, "POST /mj/task/list-by-condition", "spec: Other routes; DECISIONS D-MJ-8",
-        "After an imagine, `{ids: [<its id>, <an id never submitted>]}` answers 200 with exactly that task's record (valid against mj-task); a body whose `ids` is not a list is 400 `do_request_failed`.",
+    def("mj.task.list-by-condition", Failure, "POST /mj/task/list-by-condition", "spec: Other routes; DECISIONS D-MJ-8; failures D-TASK-10",
+        "After an imagine, `{ids: [<its id>, <an id never submitted>]}` answers 200 with exactly that task's record (valid against mj-task); a body whose `ids` is not a list is 400 `do_request_failed`. A list without the task, or with a task not asked for, fails; any other difference deviates.",
         Phase::Shared, |c| Box::pin(list_by_condition(c))),
     def("mj.submit.upload", Deviation, "POST /mj/submit/upload-discord-images", "spec: Other routes; DECISIONS D-MJ-8",
         "An upload of one PNG data URL answers 200 `{code:1, result:[<one URL>]}`; an upload without images answers `code` 4 (the upstream's refusal, relayed with HTTP 200).",
@@ -45,6 +47,11 @@ async fn list_by_condition(ctx: &Ctx) -> Outcome {
         .json()
         .and_then(|v| v.as_array().cloned())
         .filter(|_| ex.status.as_u16() == ACCEPTED);
+    if let Some(list) = &records
+        && let Some(problem) = list_identity(list, &id)
+    {
+        return Err(ctx.fail(problem, &spec, Some(&ex)));
+    }
     let wrong = match &records {
         None => Some(format!(
             "answered {}, not a 200 list",
@@ -85,6 +92,24 @@ async fn list_by_condition(ctx: &Ctx) -> Outcome {
     Ok(Pass {
         cases: 2,
         note: None,
+    })
+}
+
+/// What is wrong with the identity of a list asked for the task `id` (and an id never
+/// submitted): the task missing, or a record of a task not asked for (D-TASK-10).
+fn list_identity(list: &[Value], id: &str) -> Option<String> {
+    let ids: Vec<String> = list.iter().map(|r| r["id"].to_string()).collect();
+    if let Some(other) = list.iter().find(|r| r["id"].as_str() != Some(id)) {
+        return Some(format!(
+            "asked for task {id} (and an id never submitted), listed the record of {} (DECISIONS D-TASK-10)",
+            other["id"]
+        ));
+    }
+    list.is_empty().then(|| {
+        format!(
+            "the list left out task {id}, submitted just before (listed [{}]; DECISIONS D-TASK-10)",
+            ids.join(", ")
+        )
     })
 }
 

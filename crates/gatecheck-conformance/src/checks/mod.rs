@@ -15,6 +15,7 @@ mod pixels;
 pub(crate) mod property;
 pub(crate) mod provider;
 pub(crate) mod quota;
+pub(crate) mod refund;
 pub(crate) mod remix;
 pub(crate) mod route;
 pub(crate) mod stream;

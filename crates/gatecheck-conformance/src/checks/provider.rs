@@ -2,10 +2,12 @@
 //! (`/kling/v1/videos/*`) and Jimeng (`/jimeng/?Action=...`). new-api converts their bodies
 //! and answers its own objects: the create object with a public `task_` id, and its task
 //! envelope on fetch. The spec names these routes without describing them: a target that
-//! lacks them skips (`route-not-served`), one that answers otherwise deviates.
+//! lacks them skips (`route-not-served`), one that answers in another form deviates; a fetch
+//! that answers another task, a state that goes back or a `SUCCESS` without its result fails
+//! (DECISIONS D-TASK-10 to D-TASK-12, judged in `video_unified::follow`).
 
 use super::video_unified::{created_id, follow};
-use super::Kind::Deviation;
+use super::Kind::{Deviation, Failure};
 use super::{def, CheckDef, Ctx, Halt, Outcome, Phase};
 use crate::client::{Exchange, RequestSpec};
 use gatecheck_schemas::rules::quota::Usage;
@@ -24,13 +26,13 @@ pub(crate) const CHECKS: &[CheckDef] = &[
         "DECISIONS: Provider and unified task routes D-TASK-6",
         "A Kling task answers new-api's create object (`task_` id as `id` and `task_id`, `queued`), not Kling's `{code, data}` envelope.",
         Phase::Shared, |c| Box::pin(kling_create(c))),
-    def("task.kling.envelope", Deviation, "POST /kling/v1/videos/text2video, GET /kling/v1/videos/text2video/{task_id}",
-        "DECISIONS: Provider and unified task routes D-TASK-6",
-        "Fetching a Kling task answers new-api's task envelope, followed to a terminal state without going back.",
+    def("task.kling.envelope", Failure, "POST /kling/v1/videos/text2video, GET /kling/v1/videos/text2video/{task_id}",
+        "DECISIONS: Provider and unified task routes D-TASK-6; failures D-TASK-10 to D-TASK-12",
+        "Fetching a Kling task answers new-api's task envelope, followed to a terminal state. Another form deviates; a fetch answering another task, a state or progress going back (SUCCESS then IN_PROGRESS), or SUCCESS without `100%` and `result_url` fails.",
         Phase::Shared, |c| Box::pin(kling_envelope(c))),
-    def("task.jimeng.submit-and-fetch", Deviation, "POST /jimeng/",
-        "DECISIONS: Provider and unified task routes D-TASK-7",
-        "`CVSync2AsyncSubmitTask` answers new-api's create object; `CVSync2AsyncGetResult` the task envelope, followed to a terminal state.",
+    def("task.jimeng.submit-and-fetch", Failure, "POST /jimeng/",
+        "DECISIONS: Provider and unified task routes D-TASK-7; failures D-TASK-10 to D-TASK-12",
+        "`CVSync2AsyncSubmitTask` answers new-api's create object; `CVSync2AsyncGetResult` the task envelope, followed to a terminal state. Another form deviates; a fetch answering another task, a state or progress going back, or SUCCESS without `100%` and `result_url` fails.",
         Phase::Shared, |c| Box::pin(jimeng(c))),
     def("task.jimeng.action-required", Deviation, "POST /jimeng/",
         "DECISIONS: Provider and unified task routes D-TASK-7",

@@ -1,11 +1,13 @@
 //! `POST /v1/videos/{video_id}/remix` (DECISIONS D-TASK-4, D-TASK-5): a remix of a completed
 //! task is a new task with the source's model and `remixed_from_video_id`; an unknown source
 //! is 400 `task_not_exist`; a source that is not completed is refused (`fail_to_fetch_task`).
+//! The forms are new-api's (deviations); a remix that answers the source task instead of a
+//! new one, or a new task that its poll does not answer, fails (DECISIONS D-TASK-10).
 
 use super::video::{advance, video_model};
 use super::video_unified::{created_id, interval};
-use super::Kind::Deviation;
-use super::{def, CheckDef, Ctx, Halt, Outcome, Phase};
+use super::Kind::{Deviation, Failure};
+use super::{def, CheckDef, Ctx, Halt, Outcome, Pass, Phase};
 use crate::client::{Exchange, Part, RequestSpec};
 use gatecheck_schemas::rules::quota::Usage;
 use gatecheck_schemas::rules::task::{
@@ -17,9 +19,9 @@ use serde_json::{json, Value};
 use std::time::Duration;
 
 pub(crate) const CHECKS: &[CheckDef] = &[
-    def("task.remix.completed", Deviation, "POST /v1/videos/{video_id}/remix",
-        "DECISIONS: Provider and unified task routes D-TASK-4",
-        "Remixing a completed task answers a new video task (`task_` id, `queued`) with the source's model and `remixed_from_video_id`.",
+    def("task.remix.completed", Failure, "POST /v1/videos/{video_id}/remix, GET /v1/videos/{task_id}",
+        "DECISIONS: Provider and unified task routes D-TASK-4; failures D-TASK-10",
+        "Remixing a completed task answers a new video task (`task_` id, `queued`) with the source's model and `remixed_from_video_id`, and polling the new id answers that task.",
         Phase::Shared, |c| Box::pin(completed(c))),
     def("task.remix.unknown-source", Deviation, "POST /v1/videos/{video_id}/remix",
         "DECISIONS: Provider and unified task routes D-TASK-4",
@@ -115,7 +117,16 @@ async fn completed(ctx: &Ctx) -> Outcome {
         .get("remixed_from_video_id")
         .and_then(Value::as_str)
         .unwrap_or("");
-    let problem = if !is_task_id(&id) || id == sid {
+    if id == sid {
+        return Err(ctx.fail(
+            format!(
+                "the remix answered the source task {sid}, not a new task (DECISIONS D-TASK-10)"
+            ),
+            &spec,
+            Some(&ex),
+        ));
+    }
+    let problem = if !is_task_id(&id) {
         Some(format!(
             "the remix's id {id:?} is not a new task_ id (source {sid})"
         ))
@@ -128,10 +139,34 @@ async fn completed(ctx: &Ctx) -> Outcome {
     } else {
         None
     };
-    match problem {
-        Some(p) => Err(ctx.deviate("D-TASK-4", p, &spec, Some(&ex))),
-        None => super::pass1(),
+    if let Some(p) = problem {
+        return Err(ctx.deviate("D-TASK-4", p, &spec, Some(&ex)));
     }
+    let polled = poll_answers(ctx, &id).await?;
+    Ok(Pass {
+        cases: 1 + u32::from(polled),
+        note: None,
+    })
+}
+
+/// Polls the new task `id` once: a 404, or another task's object, fails (D-TASK-10). Whether
+/// the poll was judged (a transient 5xx is not).
+async fn poll_answers(ctx: &Ctx, id: &str) -> Result<bool, Halt> {
+    let spec = RequestSpec::get(format!("/v1/videos/{id}")).auth(ctx.model_auth()?);
+    let ex = ctx.send(&spec, 0).await?;
+    let got = ex.json().filter(|_| ex.status.is_success());
+    let answered = got.as_ref().and_then(|v| v["id"].as_str());
+    let problem = match answered {
+        _ if ex.status.as_u16() == 404 => Some(format!("polling the new task {id} answered 404")),
+        Some(other) if other != id => {
+            Some(format!("polling the new task {id} answered task {other}"))
+        }
+        _ => None,
+    };
+    if let Some(p) = problem {
+        return Err(ctx.fail(format!("{p} (DECISIONS D-TASK-10)"), &spec, Some(&ex)));
+    }
+    Ok(answered.is_some())
 }
 
 async fn unknown_source(ctx: &Ctx) -> Outcome {
@@ -190,27 +225,53 @@ async fn blank_prompt(ctx: &Ctx) -> Outcome {
     super::pass1()
 }
 
+/// A source that is not completed, remixed at once. Other checks move the mock's shared clock
+/// while this one runs, so a running source may complete before its remix arrives (then it is
+/// not judged); on the proven mock a second source made to fail (the fixture rule `[fail]`)
+/// never completes, whatever the clock does, so the check always judges a case there.
 async fn not_completed(ctx: &Ctx) -> Outcome {
-    let (sid, _) = source(ctx, "a slow river (gatecheck)").await?;
-    let (spec, ex) = remix(ctx, &sid, "the river at night (gatecheck)").await?;
-    let v = ex.json().unwrap_or(Value::Null);
-    if ex.status.is_success() && source_completed(ctx, &sid).await? {
-        return Err(Halt::not_observed(format!(
-            "the source task {sid} completed before the remix arrived (a retried request?)"
-        )));
+    let mut prompts = vec!["a slow river (gatecheck)"];
+    if ctx.env.mock.is_some() {
+        prompts.push("a slow river [fail] (gatecheck)");
     }
+    let (mut judged, mut raced) = (0, None);
+    for prompt in prompts {
+        let (sid, _) = source(ctx, prompt).await?;
+        let (spec, ex) = remix(ctx, &sid, "the river at night (gatecheck)").await?;
+        if ex.status.is_success() && source_completed(ctx, &sid).await? {
+            raced = Some(format!(
+                "source {sid} completed before its remix arrived (not judged)"
+            ));
+            continue;
+        }
+        judge_not_completed(ctx, &spec, &ex)?;
+        judged += 1;
+    }
+    if judged == 0 {
+        return Err(Halt::not_observed(
+            "the source task completed before the remix arrived (a retried request?)",
+        ));
+    }
+    Ok(Pass {
+        cases: judged,
+        note: raced,
+    })
+}
+
+/// The refusal of a remix of a source that is not completed (D-TASK-5).
+fn judge_not_completed(ctx: &Ctx, spec: &RequestSpec, ex: &Exchange) -> Result<(), Halt> {
+    let v = ex.json().unwrap_or(Value::Null);
     if !ex.status.is_client_error() {
         return Err(ctx.deviate(
             "D-TASK-5",
             format!(
                 "a remix of a task that is not completed answered {}",
-                super::answer_summary(&ex)
+                super::answer_summary(ex)
             ),
-            &spec,
-            Some(&ex),
+            spec,
+            Some(ex),
         ));
     }
     check_task_error(&v, FAIL_TO_FETCH_TASK)
-        .map_err(|e| ctx.deviate("D-TASK-5", e.to_string(), &spec, Some(&ex)))?;
-    super::pass1()
+        .map_err(|e| ctx.deviate("D-TASK-5", e.to_string(), spec, Some(ex)))
 }

@@ -26,9 +26,18 @@ pub(crate) const CHECKS: &[CheckDef] = &[
         Failure,
         "/v1/*",
         "spec: Errors (404: wrong base URL or path)",
-        "A request to a path the service does not have is answered 404.",
+        "A request to a path the service does not have is answered 404, with a `/v1` error body (DECISIONS D-ROUTE-3; another body deviates).",
         Phase::Shared,
         |c| Box::pin(unknown_path(c)),
+    ),
+    def(
+        "v1.unknown-subpath-404",
+        Failure,
+        "/v1/videos/{task_id}/*",
+        "spec: Errors (404: wrong base URL or path); DECISIONS D-TASK-15",
+        "A path under a task that exists but that the service does not have (`GET /v1/videos/{task_id}/<unknown>`) is answered 404, never as the poll of that task.",
+        Phase::Shared,
+        |c| Box::pin(unknown_subpath(c)),
     ),
     def(
         "v1.error-body",
@@ -177,6 +186,7 @@ async fn unknown_path(ctx: &Ctx) -> Outcome {
                         Some(&ex),
                     ));
                 }
+                not_found_body(ctx, &spec, &ex)?;
                 let body = ex.json().unwrap_or(Value::Null);
                 let message = route::not_found_message(spec.method.as_str(), &spec.path);
                 if route::is_new_api_not_found(&body) && body["error"]["message"] == message {
@@ -191,4 +201,67 @@ async fn unknown_path(ctx: &Ctx) -> Outcome {
         pass.note = Some("answered with new-api's not-found body (DECISIONS D-ROUTE-3)".into());
     }
     Ok(pass)
+}
+
+/// The body of a 404 for an unrouted path: one of the shapes DECISIONS D-ROUTE-3 allows (the
+/// documented `/v1` error or new-api's `RelayNotFound`, both `{error:{message, type, ...}}`,
+/// extra fields and a gateway's request id in the message welcome); another body deviates
+/// (the spec pins the status only).
+fn not_found_body(ctx: &Ctx, spec: &RequestSpec, ex: &crate::client::Exchange) -> Result<(), Halt> {
+    let body = ex.json().unwrap_or(Value::Null);
+    match gatecheck_schemas::validate("v1-error", &body) {
+        Ok(()) => Ok(()),
+        Err(e) => Err(ctx.deviate(
+            "D-ROUTE-3",
+            format!(
+                "the 404 of an unknown path is {}, not a /v1 error body: {e}",
+                super::status_and_type(ex)
+            ),
+            spec,
+            Some(ex),
+        )),
+    }
+}
+
+/// Unrouted paths under a task that exists: `GET /v1/videos/{id}/<unknown>` (and under its
+/// content route) must be 404, not the poll of `{id}` (DECISIONS D-TASK-15).
+async fn unknown_subpath(ctx: &Ctx) -> Outcome {
+    let auth = ctx.model_auth()?;
+    let id = super::video::observed_task_id(ctx).await?;
+    let strat = ("[a-z]{3,12}", proptest::bool::ANY);
+    for_all(
+        ctx,
+        ctx.cfg.cases.min(4),
+        strat,
+        |(seg, under_content): (String, bool)| {
+            let tail = if under_content {
+                format!("content/gatecheck-{seg}")
+            } else {
+                format!("gatecheck-{seg}")
+            };
+            let spec = RequestSpec::get(format!("/v1/videos/{id}/{tail}")).auth(auth.clone());
+            let id = id.clone();
+            async move {
+                let ex = ctx.send(&spec, 0).await?;
+                if !answered_as(&ex, Rejection::UnknownPath) {
+                    let polled = ex.json().is_some_and(|v| v["id"].as_str() == Some(&id));
+                    let how = if polled {
+                        format!(" with the task object of {id}: a sub-path is served as the poll")
+                    } else {
+                        String::new()
+                    };
+                    return Err(ctx.fail(
+                        format!(
+                            "an unrouted sub-path of a task was answered {}{how}",
+                            ex.status
+                        ),
+                        &spec,
+                        Some(&ex),
+                    ));
+                }
+                not_found_body(ctx, &spec, &ex)
+            }
+        },
+    )
+    .await
 }

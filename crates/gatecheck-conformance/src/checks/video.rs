@@ -256,6 +256,22 @@ async fn observe(ctx: &Ctx) -> Result<VideoRun, Halt> {
     Ok(VideoRun { traces, model })
 }
 
+/// The id of a task the observed run created (made once per run, shared with the lifecycle
+/// checks): a task that exists, for the probes of paths under it.
+pub(crate) async fn observed_task_id(ctx: &Ctx) -> Result<String, Halt> {
+    let r = run(ctx).await?;
+    r.traces
+        .iter()
+        .find_map(|t| {
+            t.create
+                .task
+                .as_ref()
+                .filter(|_| t.create.ex.status.is_success())
+        })
+        .map(|t| t.id.clone())
+        .ok_or_else(|| Halt::not_observed("no video task was created; see video.create.queued"))
+}
+
 /// Moves time forward: the mock's clock when it has one, else a real wait.
 pub(crate) async fn advance(ctx: &Ctx, by: Duration) -> Result<(), Halt> {
     if let Some(m) = &ctx.env.mock

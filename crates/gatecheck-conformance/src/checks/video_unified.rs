@@ -3,18 +3,21 @@
 //! `GET /v1/video/generations/{task_id}` answers new-api's task record in its
 //! `{"code":"success","data":{...}}` envelope, followed on the target's clock to a terminal
 //! state. The spec names these routes without describing them: a target that lacks them skips
-//! (`route-not-served`), one that answers otherwise deviates, citing the row.
+//! (`route-not-served`), one that answers in another form deviates, citing the row. What
+//! clients depend on with one right answer fails (DECISIONS D-TASK-10 to D-TASK-12): a fetch
+//! answers the task asked about, its states never go back, a `SUCCESS` task has its result.
 
 use super::video::{advance, video_model};
-use super::Kind::Deviation;
+use super::Kind::{Deviation, Failure};
 use super::{accepted, def, CheckDef, Ctx, Halt, Outcome, Pass, Phase};
 use crate::client::{Exchange, RequestSpec};
 use gatecheck_schemas::rules::quota::Usage;
 use gatecheck_schemas::rules::task::{
-    check_envelope, check_envelope_transition, check_task_error, TaskDto, TASK_NOT_EXIST,
-    TASK_REFUSAL_STATUS,
+    check_envelope, check_envelope_transition, check_task_error, is_failure_rule, TaskDto,
+    TASK_NOT_EXIST, TASK_REFUSAL_STATUS,
 };
 use gatecheck_schemas::rules::video::is_task_id;
+use gatecheck_schemas::rules::video::Violation;
 use serde_json::{json, Value};
 use std::time::Duration;
 
@@ -26,9 +29,9 @@ pub(crate) const CHECKS: &[CheckDef] = &[
         "DECISIONS: Provider and unified task routes D-TASK-1",
         "A task made on the unified route answers the OpenAI video object: `task_` + 32 letters and digits, `queued`, progress 0, the requested model.",
         Phase::Shared, |c| Box::pin(unified_create(c))),
-    def("task.unified.envelope", Deviation, "POST /v1/video/generations, GET /v1/video/generations/{task_id}",
-        "DECISIONS: Provider and unified task routes D-TASK-2",
-        "Fetching a unified task answers new-api's envelope: upper-case status, `NN%` progress, `result_url` once `SUCCESS`, times set when reached; never going back between fetches.",
+    def("task.unified.envelope", Failure, "POST /v1/video/generations, GET /v1/video/generations/{task_id}",
+        "DECISIONS: Provider and unified task routes D-TASK-2; failures D-TASK-10 to D-TASK-12",
+        "Fetching a unified task answers new-api's envelope: upper-case status, `NN%` progress, times set when reached (a deviation otherwise); the task asked for, never going back between fetches, `100%` and a `result_url` once `SUCCESS` (failures otherwise).",
         Phase::Shared, |c| Box::pin(unified_envelope(c))),
     def("task.unified.unknown-id", Deviation, "GET /v1/video/generations/{task_id}",
         "DECISIONS: Provider and unified task routes D-TASK-3",
@@ -137,16 +140,32 @@ fn judge_fetch(
     if let Err(e) = gatecheck_schemas::validate("task-envelope", &v) {
         return Err(ctx.deviate(row, format!("schema task-envelope: {e}"), spec, Some(ex)));
     }
-    let t = check_envelope(&v).map_err(|e| ctx.deviate(row, e.to_string(), spec, Some(ex)))?;
+    let t = check_envelope(&v).map_err(|e| judged(ctx, row, e, spec, ex))?;
     if t.task_id != id {
-        return Err(ctx.deviate(
-            row,
-            format!("fetched {id}, answered task_id {:?}", t.task_id),
+        return Err(ctx.fail(
+            format!(
+                "fetched {id}, answered the record of task_id {:?} (DECISIONS D-TASK-10: a fetch answers the task asked about)",
+                t.task_id
+            ),
             spec,
             Some(ex),
         ));
     }
     Ok(t)
+}
+
+/// A broken envelope rule as its verdict: a failure where the rule has one right answer
+/// ([`is_failure_rule`]), a deviation citing `row` otherwise.
+fn judged(ctx: &Ctx, row: &'static str, e: Violation, spec: &RequestSpec, ex: &Exchange) -> Halt {
+    if is_failure_rule(e.rule) {
+        ctx.fail(
+            format!("{e} (DECISIONS D-TASK-11, D-TASK-12)"),
+            spec,
+            Some(ex),
+        )
+    } else {
+        ctx.deviate(row, e.to_string(), spec, Some(ex))
+    }
 }
 
 async fn unified_envelope(ctx: &Ctx) -> Outcome {
@@ -160,7 +179,8 @@ async fn unified_envelope(ctx: &Ctx) -> Outcome {
 }
 
 /// Fetches task `id` with `fetch` until it ends (and once more) or the video deadline passes,
-/// judging each envelope and each pair of successive ones; a deviation cites `row`.
+/// judging each envelope and each pair of successive ones: identity, transitions and the
+/// result fail, anything else deviates citing `row`.
 pub(crate) async fn follow(
     ctx: &Ctx,
     row: &'static str,
@@ -176,8 +196,7 @@ pub(crate) async fn follow(
         cases += 1;
         let t = judge_fetch(ctx, row, &spec, &ex, id)?;
         if let Some(p) = &prev {
-            check_envelope_transition(p, &t)
-                .map_err(|e| ctx.deviate(row, e.to_string(), &spec, Some(&ex)))?;
+            check_envelope_transition(p, &t).map_err(|e| judged(ctx, row, e, &spec, &ex))?;
         }
         if t.status.is_terminal() {
             after_terminal += 1;

@@ -40,6 +40,7 @@ async fn documented_profile_passes_every_check() {
     assert_eq!(report.summary.failed, 0);
     assert_eq!(report.summary.deviations, 0);
     assert_eq!(report.exit_code(), 0);
+    super::docs_numbers::assert_docs_agree(super::docs_numbers::DOCUMENTED, &report);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -116,6 +117,8 @@ async fn new_api_profile_reports_exactly_the_listed_differences() {
         show(&report)
     );
     assert_eq!(report.exit_code(), 1);
+    // `gatecheck check --profile new-api --expect documented`, as the docs count it.
+    super::docs_numbers::assert_docs_agree(super::docs_numbers::NEW_API_EXPECT_DOCUMENTED, &report);
 }
 
 /// The key-state machine's draws decide which of new-api's known differences (NA1, NA11,
@@ -201,6 +204,10 @@ async fn each_profile_passes_with_the_matching_expectation_and_any_key() {
                 show(&report)
             );
             assert_eq!(report.exit_code(), 0);
+            if profile == Profile::NewApi && key_id.is_none() {
+                // `gatecheck check --profile new-api`, as the docs count it.
+                super::docs_numbers::assert_docs_agree(super::docs_numbers::NEW_API, &report);
+            }
         }
     }
 }

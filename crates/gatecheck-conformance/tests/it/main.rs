@@ -8,6 +8,7 @@ mod decisions;
 mod diff;
 mod diff_targets;
 mod discovery;
+mod docs_numbers;
 mod fuzz_inputs;
 mod healthy;
 mod hostile;

@@ -23,6 +23,8 @@ struct Proxy {
     bug: Bug,
     client: Client<HttpConnector, Full<Bytes>>,
     polls: AtomicU64,
+    /// What the refund bugs keep of the key's books (`planted_tasks::books`).
+    books: std::sync::Mutex<Option<(i64, i64)>>,
 }
 
 pub(crate) async fn start_proxy(upstream: String, bug: Bug) -> String {
@@ -33,6 +35,7 @@ pub(crate) async fn start_proxy(upstream: String, bug: Bug) -> String {
         bug,
         client: Client::builder(TokioExecutor::new()).build(HttpConnector::new()),
         polls: AtomicU64::new(0),
+        books: std::sync::Mutex::new(None),
     });
     tokio::spawn(async move {
         loop {
@@ -274,6 +277,12 @@ impl Proxy {
             b if super::planted_streams::plants(b) => {
                 if let Some(new) = super::planted_streams::request(b, &path, &body) {
                     body = new;
+                }
+            }
+            Bug::SubpathServedAsPoll => {
+                if let Some(poll) = super::planted_tasks::poll_of_subpath(self.bug, &method, &path)
+                {
+                    parts.uri = poll.parse().expect("poll path");
                 }
             }
             _ => {}
@@ -555,12 +564,12 @@ impl Proxy {
                 let query = query.as_deref().unwrap_or("");
                 super::planted_tasks::rewrite(
                     b,
-                    &method,
-                    &path,
-                    query,
+                    (&method, &path, query),
+                    &self.polls,
                     &mut rparts.status,
                     &mut rbody,
                 );
+                super::planted_tasks::books(b, &method, &path, &self.books, &mut rbody);
             }
             _ => {}
         }

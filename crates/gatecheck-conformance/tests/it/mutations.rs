@@ -15,7 +15,7 @@ async fn run_with(bug: Bug) -> (Report, Duration) {
 }
 
 /// [`run_with`] limited to the checks named by `only` (all when empty).
-async fn run_checks(bug: Bug, only: Vec<String>) -> (Report, Duration) {
+pub(crate) async fn run_checks(bug: Bug, only: Vec<String>) -> (Report, Duration) {
     let server = MockServer::builder()
         .clock(ClockMode::virtual_default())
         .start()

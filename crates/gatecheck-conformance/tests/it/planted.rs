@@ -200,6 +200,30 @@ pub(crate) enum Bug {
     JimengGetResultSubmits,
     /// A Jimeng request without `Action` is accepted.
     JimengActionOptional,
+    /// The unified fetch answers another task's record (issue 37, D-TASK-10).
+    TaskFetchOtherRecord,
+    /// A Kling task at `SUCCESS` is fetched back at `IN_PROGRESS` (D-TASK-11).
+    KlingSuccessRegresses,
+    /// A Jimeng task's progress goes down between fetches (D-TASK-11).
+    JimengProgressDecreases,
+    /// A Midjourney fetch answers another task's record (D-TASK-10).
+    MjFetchOtherRecord,
+    /// A Midjourney task's progress goes down between fetches (D-TASK-11).
+    MjProgressDecreases,
+    /// `list-by-condition` leaves out the task just submitted (D-TASK-10).
+    MjListMissesTask,
+    /// A remix answers the source task's object, not a new task (D-TASK-10).
+    RemixAnswersSource,
+    /// A Kling task at `SUCCESS` has no `result_url` (D-TASK-12).
+    KlingSuccessWithoutResultUrl,
+    /// A 404 for an unknown `/v1` path has a body that is not a `/v1` error (D-ROUTE-3).
+    UnknownPathOtherBody,
+    /// `GET /v1/videos/{id}/<anything>` is served as the poll of `{id}` (D-TASK-15).
+    SubpathServedAsPoll,
+    /// A failed task's charge stays on the key, both fields (D-ROUTE-5, D-TASK-13).
+    FailedTaskChargeKept,
+    /// A failed task's refund raises `remain_quota` but leaves `used_quota` (D-TASK-13).
+    RefundOnlyRemain,
 }
 
 /// Every planted bug: (bug, the check that catches it, its verdict, the rule it breaks).
@@ -646,8 +670,8 @@ pub(crate) fn planted() -> Vec<(Bug, &'static str, Status, &'static str)> {
         (
             Bug::MjSuccessAt99,
             "mj.task.lifecycle",
-            Status::Deviation,
-            "midjourney::check_record (parse_progress, record_status: 100% on SUCCESS, D-MJ-4)",
+            Status::Failed,
+            "midjourney::check_result (100% on SUCCESS, D-TASK-12)",
         ),
         (
             Bug::MjListRepeats,
@@ -670,8 +694,8 @@ pub(crate) fn planted() -> Vec<(Bug, &'static str, Status, &'static str)> {
         (
             Bug::TaskSuccessWithoutResultUrl,
             "task.unified.envelope",
-            Status::Deviation,
-            "task::check_envelope (task.terminal_fields)",
+            Status::Failed,
+            "task::check_envelope (task.result, D-TASK-12)",
         ),
         (
             Bug::TaskUnknownId404,
@@ -738,6 +762,78 @@ pub(crate) fn planted() -> Vec<(Bug, &'static str, Status, &'static str)> {
             "task.jimeng.action-required",
             Status::Deviation,
             "task::MSG_ACTION_REQUIRED (D-TASK-7)",
+        ),
+        (
+            Bug::TaskFetchOtherRecord,
+            "task.unified.envelope",
+            Status::Failed,
+            "D-TASK-10 (the fetched task_id is the one asked)",
+        ),
+        (
+            Bug::KlingSuccessRegresses,
+            "task.kling.envelope",
+            Status::Failed,
+            "task::check_envelope_transition (D-TASK-11)",
+        ),
+        (
+            Bug::JimengProgressDecreases,
+            "task.jimeng.submit-and-fetch",
+            Status::Failed,
+            "task::check_envelope_transition (D-TASK-11)",
+        ),
+        (
+            Bug::MjFetchOtherRecord,
+            "mj.task.lifecycle",
+            Status::Failed,
+            "D-TASK-10 (the fetched record's id is the one asked)",
+        ),
+        (
+            Bug::MjProgressDecreases,
+            "mj.task.lifecycle",
+            Status::Failed,
+            "midjourney::status_rank, parse_progress (D-TASK-11)",
+        ),
+        (
+            Bug::MjListMissesTask,
+            "mj.task.list-by-condition",
+            Status::Failed,
+            "D-TASK-10 (the list holds the task asked for)",
+        ),
+        (
+            Bug::RemixAnswersSource,
+            "task.remix.completed",
+            Status::Failed,
+            "D-TASK-10 (a remix is a new task)",
+        ),
+        (
+            Bug::KlingSuccessWithoutResultUrl,
+            "task.kling.envelope",
+            Status::Failed,
+            "task::RULE_RESULT (D-TASK-12)",
+        ),
+        (
+            Bug::UnknownPathOtherBody,
+            "v1.unknown-path-404",
+            Status::Deviation,
+            "schemas v1-error on the not-found body (D-ROUTE-3)",
+        ),
+        (
+            Bug::SubpathServedAsPoll,
+            "v1.unknown-subpath-404",
+            Status::Failed,
+            "Rejection::UnknownPath under a task (D-TASK-15)",
+        ),
+        (
+            Bug::FailedTaskChargeKept,
+            "task.refund.failed",
+            Status::Deviation,
+            "refund::judge_refund (RefundSeen::Kept, D-ROUTE-5, D-TASK-13)",
+        ),
+        (
+            Bug::RefundOnlyRemain,
+            "task.refund.failed",
+            Status::Failed,
+            "refund::judge_refund (RefundSeen::Unbalanced, D-TASK-13)",
         ),
     ]
 }

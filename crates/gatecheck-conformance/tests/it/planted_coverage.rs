@@ -7,7 +7,8 @@ use super::rule_users::{names, shared_rules};
 
 const NOT_FOUND_BODY: &str = "the not-found body: both profiles' shapes are accepted \
      (DECISIONS D-ROUTE-3), so v1.unknown-path-404 judges the 404 (UnknownPathDashboard plants \
-     a 200 page) and only notes new-api's body";
+     a 200 page), notes new-api's body and deviates on a body of neither shape \
+     (UnknownPathOtherBody)";
 
 /// Why the strict replay's marker has no planted bug.
 const REPLAY_MARKER: &str = "not a rule of the service: the strict replay's marker of an answer \

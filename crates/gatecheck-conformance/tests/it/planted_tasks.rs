@@ -1,10 +1,13 @@
 //! The planted bugs of new-api's task routes (DECISIONS D-TASK), applied by the mutation
-//! proxy (`mutation_proxy.rs`) to the unified video routes and remix.
+//! proxy (`mutation_proxy.rs`) to the unified video routes and remix; and those of issue 37
+//! (identity, states that go back, results, unrouted paths under a task, refunds).
 
 use super::planted::Bug;
 use bytes::Bytes;
 use http::StatusCode;
 use serde_json::{json, Value};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Mutex;
 
 /// Whether `bug` is one of the task routes' bugs.
 pub(crate) fn plants(bug: Bug) -> bool {
@@ -23,15 +26,76 @@ pub(crate) fn plants(bug: Bug) -> bool {
             | Bug::KlingRawFetch
             | Bug::JimengGetResultSubmits
             | Bug::JimengActionOptional
+            | Bug::TaskFetchOtherRecord
+            | Bug::KlingSuccessRegresses
+            | Bug::JimengProgressDecreases
+            | Bug::MjFetchOtherRecord
+            | Bug::MjProgressDecreases
+            | Bug::MjListMissesTask
+            | Bug::RemixAnswersSource
+            | Bug::KlingSuccessWithoutResultUrl
+            | Bug::UnknownPathOtherBody
+            | Bug::FailedTaskChargeKept
+            | Bug::RefundOnlyRemain
     )
 }
 
-/// Applies `bug` to the answer of `method path?query`.
-pub(crate) fn rewrite(
+/// A task id of the decided form that no task has.
+const OTHER_TASK: &str = "task_PLANTEDplantedPLANTEDplanted0000";
+
+/// [`Bug::SubpathServedAsPoll`], request side: the poll path that a sloppy prefix router
+/// serves for `GET /v1/videos/{id}/<anything>`.
+pub(crate) fn poll_of_subpath(bug: Bug, method: &http::Method, path: &str) -> Option<String> {
+    let rest = path.strip_prefix("/v1/videos/")?;
+    let (id, tail) = rest.split_once('/')?;
+    let unrouted = tail != "content" && tail != "remix";
+    (bug == Bug::SubpathServedAsPoll && method == http::Method::GET && unrouted)
+        .then(|| format!("/v1/videos/{id}"))
+}
+
+/// The refund bugs, on a key read (`GET /api/token/{id}`): `seen` keeps the lowest
+/// `remain_quota` and highest `used_quota` read since the last update (`PUT` resets it), and
+/// the read shows them ([`Bug::FailedTaskChargeKept`]) or the highest `used_quota` only
+/// ([`Bug::RefundOnlyRemain`]).
+pub(crate) fn books(
     bug: Bug,
     method: &http::Method,
     path: &str,
-    query: &str,
+    seen: &Mutex<Option<(i64, i64)>>,
+    body: &mut Bytes,
+) {
+    let refund_bug = matches!(bug, Bug::FailedTaskChargeKept | Bug::RefundOnlyRemain);
+    if !refund_bug || !path.starts_with("/api/token/") {
+        return;
+    }
+    let mut seen = seen.lock().expect("books");
+    if method == http::Method::PUT {
+        *seen = None;
+        return;
+    }
+    let Ok(mut v) = serde_json::from_slice::<Value>(body) else {
+        return;
+    };
+    let (Some(remain), Some(used)) = (
+        v["data"]["remain_quota"].as_i64(),
+        v["data"]["used_quota"].as_i64(),
+    ) else {
+        return;
+    };
+    let (low, high) = seen.map_or((remain, used), |(r, u)| (r.min(remain), u.max(used)));
+    *seen = Some((low, high));
+    if bug == Bug::FailedTaskChargeKept {
+        v["data"]["remain_quota"] = json!(low);
+    }
+    v["data"]["used_quota"] = json!(high);
+    *body = Bytes::from(v.to_string());
+}
+
+/// Applies `bug` to the answer of `method path?query` (`polls` counts what a bug needs).
+pub(crate) fn rewrite(
+    bug: Bug,
+    (method, path, query): (&http::Method, &str, &str),
+    polls: &AtomicU64,
     status: &mut StatusCode,
     body: &mut Bytes,
 ) {
@@ -118,9 +182,222 @@ pub(crate) fn rewrite(
             *status = StatusCode::NOT_FOUND;
             true
         }
-        _ => false,
+        _ => issue37(bug, (method, path, query), polls, *status, &mut v),
     };
     if changed {
         *body = Bytes::from(v.to_string());
     }
+}
+
+/// The identity, state, result and not-found bugs of issue 37; whether `v` changed.
+fn issue37(
+    bug: Bug,
+    (method, path, query): (&http::Method, &str, &str),
+    polls: &AtomicU64,
+    status: StatusCode,
+    v: &mut Value,
+) -> bool {
+    let ok = status == StatusCode::OK;
+    let get = method == http::Method::GET;
+    let kling_fetch = get && path.starts_with("/kling/v1/videos/") && ok;
+    let jimeng_fetch = path.starts_with("/jimeng") && query.contains("CVSync2AsyncGetResult") && ok;
+    let mj_fetch = get && path.starts_with("/mj/task/") && path.ends_with("/fetch") && ok;
+    let first = |polls: &AtomicU64| polls.fetch_add(1, Ordering::SeqCst) == 0;
+    match bug {
+        Bug::TaskFetchOtherRecord if get && path.starts_with("/v1/video/generations/") && ok => {
+            v["data"]["task_id"] = json!(OTHER_TASK);
+            true
+        }
+        Bug::KlingSuccessRegresses if kling_fetch && v["data"]["status"] == "SUCCESS" => {
+            let again = polls.fetch_add(1, Ordering::SeqCst) % 2 == 1;
+            if again {
+                let d = &mut v["data"];
+                d["status"] = json!("IN_PROGRESS");
+                d["progress"] = json!("50%");
+                d["finish_time"] = json!(0);
+                d.as_object_mut().map(|o| o.remove("result_url"));
+            }
+            again
+        }
+        Bug::KlingSuccessWithoutResultUrl if kling_fetch && v["data"]["status"] == "SUCCESS" => v
+            ["data"]
+            .as_object_mut()
+            .and_then(|d| d.remove("result_url"))
+            .is_some(),
+        Bug::JimengProgressDecreases
+            if jimeng_fetch && v["data"]["status"] == "IN_PROGRESS" && first(polls) =>
+        {
+            v["data"]["progress"] = json!("90%");
+            true
+        }
+        Bug::MjFetchOtherRecord if mj_fetch => {
+            v["id"] = json!("1111111111111111");
+            true
+        }
+        Bug::MjProgressDecreases if mj_fetch && v["status"] == "IN_PROGRESS" && first(polls) => {
+            v["progress"] = json!("90%");
+            true
+        }
+        Bug::MjListMissesTask if path == "/mj/task/list-by-condition" && ok && v.is_array() => {
+            *v = json!([]);
+            true
+        }
+        Bug::RemixAnswersSource
+            if method == http::Method::POST && path.ends_with("/remix") && ok =>
+        {
+            let source = path
+                .trim_start_matches("/v1/videos/")
+                .trim_end_matches("/remix");
+            v["id"] = json!(source);
+            v["task_id"] = json!(source);
+            true
+        }
+        Bug::UnknownPathOtherBody
+            if status == StatusCode::NOT_FOUND && path.starts_with("/v1/gatecheck-") =>
+        {
+            *v = json!({"detail": "Not Found"});
+            true
+        }
+        _ => false,
+    }
+}
+
+/// The bugs of issue 37 and a phrase the verdict's message must hold: each is caught for
+/// the reason it was planted, not by a neighbouring rule.
+const REASONS: &[(Bug, &str, &str)] = &[
+    (
+        Bug::TaskFetchOtherRecord,
+        "task.unified.envelope",
+        "answered the record of task_id",
+    ),
+    (
+        Bug::KlingSuccessRegresses,
+        "task.kling.envelope",
+        "status went from SUCCESS to IN_PROGRESS",
+    ),
+    (
+        Bug::JimengProgressDecreases,
+        "task.jimeng.submit-and-fetch",
+        "progress went from 90%",
+    ),
+    (
+        Bug::MjFetchOtherRecord,
+        "mj.task.lifecycle",
+        "answered the record of \"1111111111111111\"",
+    ),
+    (
+        Bug::MjProgressDecreases,
+        "mj.task.lifecycle",
+        "after rank 1 at 90%",
+    ),
+    (
+        Bug::MjSuccessAt99,
+        "mj.task.lifecycle",
+        "a SUCCESS task at progress \"99%\"",
+    ),
+    (
+        Bug::MjListMissesTask,
+        "mj.task.list-by-condition",
+        "the list left out task",
+    ),
+    (
+        Bug::RemixAnswersSource,
+        "task.remix.completed",
+        "answered the source task",
+    ),
+    (
+        Bug::KlingSuccessWithoutResultUrl,
+        "task.kling.envelope",
+        "SUCCESS with progress",
+    ),
+    (
+        Bug::TaskSuccessWithoutResultUrl,
+        "task.unified.envelope",
+        "SUCCESS with progress",
+    ),
+    (
+        Bug::UnknownPathOtherBody,
+        "v1.unknown-path-404",
+        "not a /v1 error body",
+    ),
+    (
+        Bug::SubpathServedAsPoll,
+        "v1.unknown-subpath-404",
+        "served as the poll",
+    ),
+    (
+        Bug::FailedTaskChargeKept,
+        "task.refund.failed",
+        "stayed on the key",
+    ),
+    (
+        Bug::RefundOnlyRemain,
+        "task.refund.failed",
+        "taken off used_quota",
+    ),
+];
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn issue37_bugs_are_caught_for_their_reason() {
+    let mut wrong = Vec::new();
+    for (bug, check, phrase) in REASONS {
+        let (report, _) = super::mutations::run_checks(*bug, vec![(*check).to_owned()]).await;
+        let c = report.checks.iter().find(|c| c.id == *check);
+        let message = c
+            .and_then(|c| c.evidence.as_ref())
+            .map(|e| e.message.clone())
+            .unwrap_or_default();
+        if !message.contains(phrase) {
+            wrong.push(format!("{bug:?}: {check} said {message:?}, not {phrase:?}"));
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+/// `task.remix.not-completed` while the mock's clock races ahead (as other checks move it in a
+/// full run): the running source completes before its remix arrives in many runs, and the
+/// check still judges a case (the source the fixture makes fail never completes), so it
+/// never skips. Before, such a race was the check's skip ("completed before the remix").
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn remix_not_completed_judges_a_case_while_the_clock_races() {
+    use gatecheck_conformance::{Runner, Status};
+    use gatecheck_mock::{ClockMode, MockServer};
+    let server = std::sync::Arc::new(
+        MockServer::builder()
+            .clock(ClockMode::virtual_default())
+            .start()
+            .await,
+    );
+    let racing = server.clone();
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let halt = stop.clone();
+    let clock = tokio::spawn(async move {
+        while !halt.load(Ordering::SeqCst) {
+            racing.clock().advance(std::time::Duration::from_secs(3600));
+            tokio::time::sleep(std::time::Duration::from_millis(1)).await;
+        }
+    });
+    let (mut raced, mut runs) = (0, 0);
+    for seed in 0..30u64 {
+        let cfg = super::against_mock::config(&server.uri())
+            .with_seed(seed)
+            .with_only(["task.remix.not-completed"]);
+        let report = Runner::new(cfg).run().await.expect("run");
+        let c = &report.checks[0];
+        assert_eq!(c.status, Status::Passed, "seed {seed}: {:?}", c.message);
+        assert!(c.cases >= 1);
+        runs += 1;
+        raced += usize::from(
+            c.message
+                .as_deref()
+                .is_some_and(|m| m.contains("completed before")),
+        );
+    }
+    stop.store(true, Ordering::SeqCst);
+    clock.await.expect("clock task");
+    println!("remix.not-completed under a racing clock: {runs} runs, {raced} raced, 0 skipped");
+    assert!(
+        raced > 0,
+        "the clock never raced the running source: the test shows nothing"
+    );
 }

@@ -319,6 +319,21 @@ const ONE_SIDED: &[(&str, Lacks, &str)] = &[
     ("RULE_TERMINAL_FIELDS", Lacks::Mock, VALIDATOR),
     ("RULE_TIMES", Lacks::Mock, VALIDATOR),
     ("RULE_TRANSITION", Lacks::Mock, VALIDATOR),
+    ("RULE_RESULT", Lacks::Mock, VALIDATOR),
+    (
+        "is_failure_rule",
+        Lacks::Mock,
+        "the runner's line between failure and deviation on the task envelope (DECISIONS \
+         D-TASK-10 to D-TASK-12); the mock gives verdicts on nothing",
+    ),
+    ("check_result", Lacks::Mock, VALIDATOR),
+    (
+        "judge_refund",
+        Lacks::Mock,
+        "an oracle on a target's key across a failed task: the mock refunds through \
+         refund_on_edge, and its tests judge that refund directly",
+    ),
+    ("RefundSeen", Lacks::Mock, "judge_refund's verdict (above)"),
     ("check_envelope", Lacks::Mock, VALIDATOR),
     ("check_envelope_transition", Lacks::Mock, VALIDATOR),
     ("check_task_error", Lacks::Mock, VALIDATOR),

@@ -307,17 +307,39 @@ pub fn check_record(record: &serde_json::Value) -> Result<(), String> {
     }
     let progress = text("progress").ok_or("no `progress` string")?;
     let n = parse_progress(progress).ok_or_else(|| format!("progress {progress:?} is not NN%"))?;
+    check_result(record)?;
     match status {
-        "SUCCESS" if n != 100 => Err(format!("a SUCCESS task at progress {progress}")),
-        "SUCCESS" if text("imageUrl").is_none_or(str::is_empty) => {
-            Err("a SUCCESS task without imageUrl".into())
-        }
         "SUBMITTED" | "IN_PROGRESS" if n == 100 => Err(format!("a {status} task at progress 100%")),
         "FAILURE" if text("failReason").is_none_or(str::is_empty) => {
             Err("a FAILURE task without failReason".into())
         }
         _ => Ok(()),
     }
+}
+
+/// The rule of a finished record that clients depend on (a failure where it breaks, DECISIONS
+/// D-TASK-12): a `SUCCESS` task is at `100%` and has an `imageUrl`. Part of [`check_record`].
+///
+/// ```
+/// use gatecheck_schemas::rules::midjourney::check_result;
+/// let done = serde_json::json!({"status": "SUCCESS", "progress": "100%", "imageUrl": "http://x/1"});
+/// assert!(check_result(&done).is_ok());
+/// assert!(check_result(&serde_json::json!({"status": "SUCCESS", "progress": "99%", "imageUrl": "u"})).is_err());
+/// assert!(check_result(&serde_json::json!({"status": "SUCCESS", "progress": "100%"})).is_err());
+/// ```
+pub fn check_result(record: &serde_json::Value) -> Result<(), String> {
+    let text = |k: &str| record.get(k).and_then(|v| v.as_str());
+    if text("status") != Some("SUCCESS") {
+        return Ok(());
+    }
+    let progress = text("progress").unwrap_or("");
+    if parse_progress(progress) != Some(100) {
+        return Err(format!("a SUCCESS task at progress {progress:?}"));
+    }
+    if text("imageUrl").is_none_or(str::is_empty) {
+        return Err("a SUCCESS task without imageUrl".into());
+    }
+    Ok(())
 }
 
 /// The rank of a record status: a task's status never goes back.

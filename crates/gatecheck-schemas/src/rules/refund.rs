@@ -38,3 +38,46 @@ pub fn refund_on_edge(from: VideoStatus, to: VideoStatus, charged: i64) -> i64 {
         0
     }
 }
+
+/// What a key's books show across a task that failed: read before the submit, after it, and
+/// after the failure was observed (DECISIONS D-ROUTE-5, D-TASK-13).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RefundSeen {
+    /// The whole charge went back: `remain_quota` and `used_quota` as before the submit.
+    Refunded,
+    /// The charge stayed, consistently: both fields as after the submit (new-api's policy
+    /// refunds; a deployment may keep the charge: a deviation).
+    Kept,
+    /// The books do not balance (a failure): part of the charge, more than the charge, or one
+    /// field given back without the other. The description says which.
+    Unbalanced(String),
+}
+
+/// Judges the key's `(remain_quota, used_quota)` `before` a task's submit, after it
+/// (`charged`) and `after` its failure. A charge moves both fields by the same amount
+/// (new-api's `DecreaseTokenQuota`), and so does a refund (`IncreaseTokenQuota`).
+///
+/// ```
+/// use gatecheck_schemas::rules::refund::{judge_refund, RefundSeen};
+/// assert_eq!(judge_refund((1000, 0), (300, 700), (1000, 0)), RefundSeen::Refunded);
+/// assert_eq!(judge_refund((1000, 0), (300, 700), (300, 700)), RefundSeen::Kept);
+/// assert!(matches!(judge_refund((1000, 0), (300, 700), (1000, 700)), RefundSeen::Unbalanced(_)));
+/// assert!(matches!(judge_refund((1000, 0), (300, 700), (1700, -700)), RefundSeen::Unbalanced(_)));
+/// ```
+pub fn judge_refund(before: (i64, i64), charged: (i64, i64), after: (i64, i64)) -> RefundSeen {
+    if after == before {
+        return RefundSeen::Refunded;
+    }
+    if after == charged {
+        return RefundSeen::Kept;
+    }
+    let charge = charged.1 - before.1;
+    let (back_remain, back_used) = (after.0 - charged.0, charged.1 - after.1);
+    RefundSeen::Unbalanced(format!(
+        "charged {charge} at submit (remain_quota {} -> {}, used_quota {} -> {}); after the \
+         failure remain_quota {} and used_quota {}: {back_remain} given back to remain_quota, \
+         {back_used} taken off used_quota (a refund gives the whole charge back to both, or \
+         none)",
+        before.0, charged.0, before.1, charged.1, after.0, after.1
+    ))
+}

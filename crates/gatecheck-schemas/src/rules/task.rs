@@ -292,7 +292,7 @@ pub const RULE_STATUS: &str = "task.status";
 pub const RULE_PROGRESS: &str = "task.progress_text";
 /// `data.task_id` is the decided id form.
 pub const RULE_TASK_ID: &str = "task.task_id";
-/// A `SUCCESS` task shows `100%` and a `result_url`; a `FAILURE` task a `fail_reason`.
+/// A `FAILURE` task has a `fail_reason`; a task not ended has no `result_url`.
 pub const RULE_TERMINAL_FIELDS: &str = "task.terminal_fields";
 /// `finish_time` is set exactly when the task has ended, not before `submit_time`.
 pub const RULE_TIMES: &str = "task.times";
@@ -300,6 +300,23 @@ pub const RULE_TIMES: &str = "task.times";
 pub const RULE_TRANSITION: &str = "task.transition";
 /// A task error is `{"code": string, "message": string, "data": null}`.
 pub const RULE_TASK_ERROR: &str = "task.error_body";
+/// A `SUCCESS` task is finished: progress `"100%"` and a `result_url` to fetch the result
+/// from (a failure where it breaks: DECISIONS D-TASK-12).
+pub const RULE_RESULT: &str = "task.result";
+
+/// Whether a broken `rule` of this module is a failure, not a deviation (DECISIONS D-TASK-10
+/// to D-TASK-12): the rules clients depend on with one right answer, a finished task's result
+/// ([`RULE_RESULT`]) and a state machine that never goes back ([`RULE_TRANSITION`]). The rest
+/// (the envelope's form, its decided fields, the error bodies) are new-api's choices.
+///
+/// ```
+/// use gatecheck_schemas::rules::task::{is_failure_rule, RULE_RESULT, RULE_STATUS, RULE_TRANSITION};
+/// assert!(is_failure_rule(RULE_TRANSITION) && is_failure_rule(RULE_RESULT));
+/// assert!(!is_failure_rule(RULE_STATUS));
+/// ```
+pub fn is_failure_rule(rule: &str) -> bool {
+    rule == RULE_RESULT || rule == RULE_TRANSITION
+}
 
 fn violation(rule: &'static str, message: impl Into<String>) -> Result<(), Violation> {
     Err(Violation {
@@ -332,7 +349,8 @@ pub fn envelope_task(v: &Value) -> Result<TaskDto, Violation> {
 }
 
 /// Every rule of one fetched envelope: [`RULE_ENVELOPE`], [`RULE_STATUS`], [`RULE_PROGRESS`],
-/// [`RULE_TASK_ID`], [`RULE_TERMINAL_FIELDS`], [`RULE_TIMES`]. Returns the task.
+/// [`RULE_TASK_ID`], [`RULE_RESULT`], [`RULE_TERMINAL_FIELDS`], [`RULE_TIMES`]. Returns the
+/// task.
 ///
 /// ```
 /// use gatecheck_schemas::rules::task::check_envelope;
@@ -345,7 +363,7 @@ pub fn envelope_task(v: &Value) -> Result<TaskDto, Violation> {
 /// assert!(check_envelope(&v).is_ok());
 /// let mut done = v.clone();
 /// done["data"]["status"] = "SUCCESS".into();
-/// assert_eq!(check_envelope(&done).unwrap_err().rule, "task.terminal_fields");
+/// assert_eq!(check_envelope(&done).unwrap_err().rule, "task.result");
 /// ```
 pub fn check_envelope(v: &Value) -> Result<TaskDto, Violation> {
     let t = envelope_task(v)?;
@@ -368,9 +386,9 @@ pub fn check_envelope(v: &Value) -> Result<TaskDto, Violation> {
     match t.status {
         TaskStatus::Success if progress != 100 || t.result_url.as_deref().is_none_or(str::is_empty) => {
             return err(
-                RULE_TERMINAL_FIELDS,
+                RULE_RESULT,
                 format!(
-                    "SUCCESS with progress {:?} and result_url {:?} (decided: \"100%\" and the content URL)",
+                    "SUCCESS with progress {:?} and result_url {:?}: a finished task is at \"100%\" with the URL of its result",
                     t.progress, t.result_url
                 ),
             )

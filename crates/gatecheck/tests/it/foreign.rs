@@ -16,6 +16,10 @@ const PLACEHOLDER_KEY: &str = "sk-gatecheck-0123456789abcdef0123456789abcdef";
 const RERECORD: &str = "re-record with `scripts/foreign-gateway litellm --record \
                         fixtures/foreign/litellm` (docs/foreign-gateways.md)";
 
+/// Checks newer than the recording (issue 37: `v1.unknown-subpath-404` probes paths under a
+/// task, `task.refund.failed` runs on the mock only); empty once re-recorded.
+const NOT_YET_RECORDED: &[&str] = &["v1.unknown-subpath-404", "task.refund.failed"];
+
 fn recording_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/foreign/litellm")
 }
@@ -32,12 +36,17 @@ struct Replayed {
 fn replay_run(name: &str) -> Replayed {
     let dir = recording_dir();
     let recording = Recording::load(&dir).expect("the LiteLLM recording loads");
-    let args: Vec<String> = recording.manifest.run["args"]
+    let mut args: Vec<String> = recording.manifest.run["args"]
         .as_array()
         .expect("the manifest's run.args")
         .iter()
         .map(|a| a.as_str().expect("an argument").to_owned())
         .collect();
+    // Checks added after the recording was made send requests it does not hold: they are
+    // left out until the lead re-records (RERECORD), each named here with its issue.
+    for check in NOT_YET_RECORDED {
+        args.extend(["--skip".to_owned(), (*check).to_owned()]);
+    }
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(1)
         .enable_all()
