@@ -24,7 +24,7 @@ use serde::Serialize;
 use serde_json::json;
 
 use crate::sse::{Event, Framing};
-use gatecheck_schemas::rules::media::{MAX_PARTIAL_IMAGES, MAX_PROMPT_CHARS};
+use gatecheck_schemas::rules::media::{MAX_PARTIAL_IMAGES, MAX_PROMPT_CHARS, STREAMED_IMAGE_COUNT};
 use gatecheck_schemas::Profile;
 
 const GENERATIONS_PATH: &str = "/v1/images/generations";
@@ -307,8 +307,9 @@ fn stream_request(
         let msg = "streaming is only supported for models that answer b64_json (gpt-image-1)";
         return Err((msg.to_owned(), "stream"));
     }
-    if n != 1 {
-        return Err(("n must be 1 when streaming".to_owned(), "n"));
+    if n != STREAMED_IMAGE_COUNT {
+        let msg = format!("n must be {STREAMED_IMAGE_COUNT} when streaming");
+        return Err((msg, "n"));
     }
     Ok(Some(partials))
 }

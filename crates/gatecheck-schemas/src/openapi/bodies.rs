@@ -4,7 +4,7 @@
 //! `x-gatecheck-catalog` note: a deployment's catalog can list other models.
 
 use super::{schema_ref, to_component};
-use crate::rules::media::{MAX_PROMPT_CHARS, MAX_SPEECH_INPUT_CHARS};
+use crate::rules::media::{MAX_PROMPT_CHARS, MAX_SPEECH_INPUT_CHARS, STREAMED_IMAGE_COUNT};
 use crate::schemas::{self, names};
 use crate::types::ModelCapabilities;
 use serde_json::{json, Map, Value};
@@ -153,7 +153,7 @@ pub(super) fn image_request() -> Value {
     let branches = models_with(|c| c.image.as_ref())
         .into_iter()
         .map(|(id, cap)| {
-            resource_with(names::IMAGE_REQUEST, |p| {
+            let mut branch = resource_with(names::IMAGE_REQUEST, |p| {
                 p.insert("model".into(), model_const(id));
                 p.insert("prompt".into(), non_blank(MAX_PROMPT_CHARS));
                 p.insert(
@@ -179,11 +179,26 @@ pub(super) fn image_request() -> Value {
                         json!({ "type": "boolean", "const": false, "description": "This model does not stream (it answers URLs). DECISIONS D-STREAM-3." }),
                     );
                 }
-            })
+            });
+            branch = nullable_optionals(branch);
+            if cap.output == "b64_json" {
+                branch = streamed_image_count(branch);
+            }
+            branch
         })
-        .map(nullable_optionals)
         .collect();
     one_of(branches)
+}
+
+/// An image body that streams asks for [`STREAMED_IMAGE_COUNT`] images: `if` `stream` is
+/// `true`, `then` `n` is that count, `null` or absent (its default, 1).
+fn streamed_image_count(mut body: Value) -> Value {
+    body["if"] = json!({ "properties": { "stream": { "const": true } }, "required": ["stream"] });
+    body["then"] = json!({
+        "description": format!("A streamed generation makes {STREAMED_IMAGE_COUNT} image (400 `n must be {STREAMED_IMAGE_COUNT} when streaming`, DECISIONS D-STREAM-3)."),
+        "properties": { "n": { "enum": [STREAMED_IMAGE_COUNT, null] } }
+    });
+    body
 }
 
 /// The multipart form of `POST /v1/images/edits` (DECISIONS D-EDIT): the text fields, with
