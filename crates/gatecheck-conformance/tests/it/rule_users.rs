@@ -77,6 +77,19 @@ const ONE_SIDED: &[(&str, Lacks, &str)] = &[
          Schemathesis do, scripts/peer-check)",
     ),
     (
+        "IMAGE_COUNT",
+        Lacks::Runner,
+        "the bounds of an image request's n, by which the mock refuses and the OpenAPI \
+         document bounds it; the runner asks for counts within them and no check judges that \
+         refusal (openapi_bodies and Schemathesis do)",
+    ),
+    (
+        "SPEECH_SPEED",
+        Lacks::Runner,
+        "the bounds of a speech request's speed, as IMAGE_COUNT (above); the runner sends no \
+         speed",
+    ),
+    (
         "fields_have_their_types",
         Lacks::Runner,
         "the check of REQUEST_FIELDS (above)",
