@@ -181,6 +181,7 @@ def main():
             # The refusals of a listed reason are left out of the share (and shown).
             judged = sent - known
             pct = 100.0 * ok / judged if judged else (100.0 if sent else 0.0)
+            shown = f"{pct:5.1f}%" if judged else "  n/a "  # every case refused for a D-OAS reason
             st_ok, st_all = rates.get(op, (0, 0))
             own = f"{100.0 * st_ok / st_all:5.1f}%" if st_all else "    -"
             flag = "" if sent and pct >= WANTED else "   <-- below 80%"
@@ -188,7 +189,7 @@ def main():
             failures = f", {logical[op]} of them success:false" if logical[op] else ""
             rows = ", ".join(f"{n} refused as {row}" for row, n in sorted(explained[op].items()))
             known_note = f"; {rows}" if rows else ""
-            print(f"  {op:36} {ok:4}/{judged:<4} 2xx  {pct:5.1f}%   (schemathesis {own}{failures}{known_note}){flag}")
+            print(f"  {op:36} {ok:4}/{judged:<4} 2xx  {shown}   (schemathesis {own}{failures}{known_note}){flag}")
             if flag:
                 for reason, count in reasons[op].most_common(5):
                     print(f"      {count:3} x {reason}")
