@@ -66,10 +66,11 @@ impl<'d> Draw<'d> {
         for param in parameters {
             let param = self.resolve(param);
             let name = param["name"].as_str().unwrap_or_default();
-            if param["in"] == "query" && (param["required"] == true || self.one_in(2)) {
-                if let Some(text) = self.param_text(&param["schema"]) {
-                    query.append_pair(name, &text);
-                }
+            if param["in"] == "query"
+                && (param["required"] == true || self.one_in(2))
+                && let Some(text) = self.param_text(&param["schema"])
+            {
+                query.append_pair(name, &text);
             }
             if param["in"] != "path" {
                 continue;
@@ -253,14 +254,14 @@ impl<'d> Draw<'d> {
         let max = max.min(min + 40);
         if let Some(pattern) = schema["pattern"].as_str() {
             let anchored = pattern.trim_start_matches('^').trim_end_matches('$');
-            if let Ok(strategy) = proptest::string::string_regex(anchored) {
-                if let Ok(tree) = strategy.new_tree(&mut self.runner) {
-                    let mut s = tree.current();
-                    while s.chars().count() < min {
-                        s.push('a');
-                    }
-                    return s;
+            if let Ok(strategy) = proptest::string::string_regex(anchored)
+                && let Ok(tree) = strategy.new_tree(&mut self.runner)
+            {
+                let mut s = tree.current();
+                while s.chars().count() < min {
+                    s.push('a');
                 }
+                return s;
             }
         }
         let len = min + self.below((max - min + 1) as u64) as usize;
