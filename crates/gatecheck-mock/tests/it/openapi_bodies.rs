@@ -276,3 +276,33 @@ fn property_schema(schema: &Value, name: &str) -> Value {
         .find_map(|b| b["properties"].get(name).cloned())
         .unwrap_or(Value::Null)
 }
+
+/// The blank text the document allows in a transcription's `temperature` and `stream` (ASCII
+/// white space, `[ \t\n\f\r]`) is what the mock trims; other white space is refused, as the
+/// document refuses it (Schemathesis' negative cases send such text).
+#[tokio::test]
+async fn transcription_text_fields_are_trimmed_as_the_document_says() {
+    use crate::media_util::{post_multipart, wav_of};
+    let server = MockServer::start().await;
+    let wav = wav_of(500);
+    let form = |name: &'static str, value: &'static str| {
+        vec![
+            ("file", Some("a.wav"), wav.as_slice()),
+            ("model", None, b"gpt-4o-mini-transcribe".as_slice()),
+            (name, None, value.as_bytes()),
+        ]
+    };
+    let path = "/v1/audio/transcriptions";
+    for (name, value, want) in [
+        ("temperature", "", 200),
+        ("temperature", " \t\r\n\x0c", 200),
+        ("temperature", " 0.5 ", 200),
+        ("temperature", "\u{2003}", 400),
+        ("stream", "", 200),
+        ("stream", " FALSE\n", 200),
+        ("stream", "\u{2003}false", 400),
+    ] {
+        let resp = post_multipart(&server, path, KEY_UNLIMITED, &form(name, value)).await;
+        assert_eq!(resp.status, want, "{name}={value:?}: {}", resp.text());
+    }
+}
