@@ -37,11 +37,12 @@ EXCEPTIONS = {
 # reasons; the same operation refusing for another reason is still a finding.
 REASONS = []
 
-# ST201: a multipart field that Schemathesis made an object or a list goes on the wire as its
-# JSON text, which is a string to the server.
+# ST201: a multipart field that Schemathesis made an object, a list, a boolean, a number or
+# null goes on the wire as its JSON text, which is a string to the server.
 # So does a part name with a control character (the document's `propertyNames`): the service
 # ignores a part it does not know.
-MUTATIONS = [(re.compile(r"\(was string, became (object|array)\)"), "D-OAS-7"),
+MUTATIONS = [(re.compile(r"\(was string, became (object|array|boolean|number|integer|null)\)"),
+              "D-OAS-7"),
              (re.compile(r"^in body - violates `propertyNames`"), "D-OAS-7")]
 MULTIPART = "multipart/form-data"
 
