@@ -267,7 +267,7 @@ pub const DECISIONS: &[Decision] = &[
         "Same.", Same),
     row("D-OAS-7", "Peer tools: an object in a multipart text field",
         "(HTTP: a multipart part is bytes; new-api reads a text field with c.PostForm)",
-        "A multipart field is text on the wire: when Schemathesis' negative-data check makes a text field (`prompt`) an object or a list, it sends that value's JSON text, which the service reads as an ordinary string and may accept. Schemathesis reports ST201 on it (\"was string, became object\"): a known exception when every such case is that mutation.",
+        "A multipart field is text on the wire: when Schemathesis' negative-data check makes a text field (`prompt`) an object, a list, a boolean, a number or null, it sends that value's JSON text, which the service reads as an ordinary string and may accept. Schemathesis reports ST201 on it (\"was string, became object\", \"became boolean\", ...): a known exception when every such case is that mutation. So is a part name the document's `propertyNames` refuses (a control character): the name travels in the part's `Content-Disposition` header, and the service ignores a part it does not know, as new-api does (ST201 \"violates `propertyNames`\" on a multipart operation).",
         "Same.", Same),
     // The profile table
     row("P1", "Key name length", "controller/token.go UpdateToken (`len(token.Name) > 50`)",

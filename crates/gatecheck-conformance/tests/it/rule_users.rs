@@ -69,6 +69,27 @@ const ONE_SIDED: &[(&str, Lacks, &str)] = &[
         "the type of a REQUEST_FIELDS entry (above)",
     ),
     (
+        "STREAMED_IMAGE_COUNT",
+        Lacks::Runner,
+        "the n of a streamed image generation, by which the mock refuses another n and the \
+         OpenAPI document says so (if/then); the runner's stream check sends no n (its \
+         default, 1) and no check judges that refusal (the mock's openapi_bodies test and \
+         Schemathesis do, scripts/peer-check)",
+    ),
+    (
+        "IMAGE_COUNT",
+        Lacks::Runner,
+        "the bounds of an image request's n, by which the mock refuses and the OpenAPI \
+         document bounds it; the runner asks for counts within them and no check judges that \
+         refusal (openapi_bodies and Schemathesis do)",
+    ),
+    (
+        "SPEECH_SPEED",
+        Lacks::Runner,
+        "the bounds of a speech request's speed, as IMAGE_COUNT (above); the runner sends no \
+         speed",
+    ),
+    (
         "fields_have_their_types",
         Lacks::Runner,
         "the check of REQUEST_FIELDS (above)",

@@ -30,7 +30,7 @@ use crate::media::{self, SpeechFormat, Transcript};
 use bytes::Bytes;
 use gatecheck_schemas::rules::media::{
     speech_sse_supported, transcription_diarizes, transcription_streams, DIARIZED_JSON,
-    MAX_SPEECH_INPUT_CHARS,
+    MAX_SPEECH_INPUT_CHARS, SPEECH_SPEED,
 };
 use gatecheck_schemas::rules::quota::Usage;
 use gatecheck_schemas::rules::rejection::ACCEPTED;
@@ -205,9 +205,15 @@ fn audio_file(cx: &Ctx, file: Option<(String, Bytes)>) -> Result<(Bytes, String)
     Ok((bytes, ext))
 }
 
+/// A form field without the ASCII white space around it (`[ \t\n\x0c\r]`, what the OpenAPI
+/// document's patterns allow).
+fn trim_ascii(s: &str) -> &str {
+    s.trim_matches(|c: char| c.is_ascii_whitespace())
+}
+
 /// The `temperature` field: 0 when absent or blank.
 fn temperature(cx: &Ctx, field: Option<&str>) -> Result<f64, MockResponse> {
-    match field.map(str::trim) {
+    match field.map(trim_ascii) {
         None | Some("") => Ok(0.0),
         Some(t) => match t.parse::<f64>() {
             Ok(v) if gatecheck_schemas::rules::media::temperature_ok(v) => Ok(v),
@@ -259,7 +265,7 @@ fn stream_wanted(
     model: &str,
     translate: bool,
 ) -> Result<bool, MockResponse> {
-    match field.map(str::trim) {
+    match field.map(trim_ascii) {
         _ if translate => Ok(false),
         None | Some("") => Ok(false),
         Some(s) if s.eq_ignore_ascii_case("false") => Ok(false),
@@ -376,8 +382,14 @@ async fn speech(cx: &Ctx, req: Request<Incoming>) -> Result<MockResponse, MockRe
     let speed = match v.get("speed") {
         None | Some(Field::Null) => 1.0,
         Some(s) => match s.as_f64() {
-            Some(x) if (0.25..=4.0).contains(&x) => x,
-            _ => return Err(invalid("speed must be a number from 0.25 to 4", "speed")),
+            Some(x) if SPEECH_SPEED.contains(&x) => x,
+            _ => {
+                let (lo, hi) = (SPEECH_SPEED.start(), SPEECH_SPEED.end());
+                return Err(invalid(
+                    &format!("speed must be a number from {lo} to {hi}"),
+                    "speed",
+                ));
+            }
         },
     };
     let stream = match v.get("stream_format") {

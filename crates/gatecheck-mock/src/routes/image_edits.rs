@@ -23,7 +23,7 @@ use gatecheck_schemas::rules::image_edit::{
     edit_usage, edits_supported, is_image_part, missing_image, EDITS_PATH, MASK_PART,
     MAX_EDIT_IMAGES, MSG_IMAGE_REQUIRED,
 };
-use gatecheck_schemas::rules::media::{parse_size, MAX_PROMPT_CHARS};
+use gatecheck_schemas::rules::media::{parse_size, IMAGE_COUNT, MAX_PROMPT_CHARS};
 use gatecheck_schemas::rules::rejection::ACCEPTED;
 use gatecheck_schemas::Profile;
 use http::{Method, Request};
@@ -108,11 +108,22 @@ fn validate(cx: &Ctx, form: &mut Form) -> Result<Ask, MockResponse> {
             "prompt",
         ));
     }
-    let n = match form.n.as_deref().map(str::trim) {
+    // ASCII white space around the number, as the OpenAPI document's pattern allows.
+    let n = match form
+        .n
+        .as_deref()
+        .map(|n| n.trim_matches(|c: char| c.is_ascii_whitespace()))
+    {
         None | Some("") => 1,
         Some(s) => match s.parse::<i64>() {
-            Ok(n @ 1..=10) => n,
-            _ => return Err(invalid("n must be an integer from 1 to 10", "n")),
+            Ok(n) if IMAGE_COUNT.contains(&n) => n,
+            _ => {
+                let (lo, hi) = (IMAGE_COUNT.start(), IMAGE_COUNT.end());
+                return Err(invalid(
+                    &format!("n must be an integer from {lo} to {hi}"),
+                    "n",
+                ));
+            }
         },
     };
     let size = match form.size.as_deref().map(str::trim) {

@@ -24,7 +24,9 @@ use serde::Serialize;
 use serde_json::json;
 
 use crate::sse::{Event, Framing};
-use gatecheck_schemas::rules::media::{MAX_PARTIAL_IMAGES, MAX_PROMPT_CHARS};
+use gatecheck_schemas::rules::media::{
+    IMAGE_COUNT, MAX_PARTIAL_IMAGES, MAX_PROMPT_CHARS, STREAMED_IMAGE_COUNT,
+};
 use gatecheck_schemas::Profile;
 
 const GENERATIONS_PATH: &str = "/v1/images/generations";
@@ -101,8 +103,12 @@ fn image_count(profile: Profile, v: &Fields<'_>) -> Result<i64, MockResponse> {
     match v.get("n") {
         None | Some(Field::Null) => Ok(1),
         Some(n) => match n.as_i64().or_else(|| integral(n.as_f64()?)) {
-            Some(n @ 1..=10) => Ok(n),
-            _ => Err(refused(profile, "n must be an integer from 1 to 10", "n")),
+            Some(n) if IMAGE_COUNT.contains(&n) => Ok(n),
+            _ => {
+                let (lo, hi) = (IMAGE_COUNT.start(), IMAGE_COUNT.end());
+                let msg = format!("n must be an integer from {lo} to {hi}");
+                Err(refused(profile, &msg, "n"))
+            }
         },
     }
 }
@@ -307,8 +313,9 @@ fn stream_request(
         let msg = "streaming is only supported for models that answer b64_json (gpt-image-1)";
         return Err((msg.to_owned(), "stream"));
     }
-    if n != 1 {
-        return Err(("n must be 1 when streaming".to_owned(), "n"));
+    if n != STREAMED_IMAGE_COUNT {
+        let msg = format!("n must be {STREAMED_IMAGE_COUNT} when streaming");
+        return Err((msg, "n"));
     }
     Ok(Some(partials))
 }

@@ -13,6 +13,8 @@ mod media_images;
 mod media_util;
 mod media_video;
 mod midjourney;
+mod openapi_bodies;
+mod openapi_gen;
 mod profiles;
 mod quota;
 mod reliability;

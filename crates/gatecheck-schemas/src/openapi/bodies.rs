@@ -4,7 +4,10 @@
 //! `x-gatecheck-catalog` note: a deployment's catalog can list other models.
 
 use super::{schema_ref, to_component};
-use crate::rules::media::{MAX_PROMPT_CHARS, MAX_SPEECH_INPUT_CHARS};
+use crate::rules::media::{
+    IMAGE_COUNT, MAX_PARTIAL_IMAGES, MAX_PROMPT_CHARS, MAX_SPEECH_INPUT_CHARS, SPEECH_SPEED,
+    STREAMED_IMAGE_COUNT, TEMPERATURE,
+};
 use crate::schemas::{self, names};
 use crate::types::ModelCapabilities;
 use serde_json::{json, Map, Value};
@@ -133,7 +136,7 @@ pub(super) fn speech_request() -> Value {
                 );
                 p.insert(
                     "speed".into(),
-                    json!({ "type": "number", "minimum": 0.25, "maximum": 4, "default": 1 }),
+                    json!({ "type": "number", "minimum": SPEECH_SPEED.start(), "maximum": SPEECH_SPEED.end(), "default": 1 }),
                 );
                 if !crate::rules::media::speech_sse_supported(id) {
                     p.insert(
@@ -153,13 +156,15 @@ pub(super) fn image_request() -> Value {
     let branches = models_with(|c| c.image.as_ref())
         .into_iter()
         .map(|(id, cap)| {
-            resource_with(names::IMAGE_REQUEST, |p| {
+            let mut branch = resource_with(names::IMAGE_REQUEST, |p| {
                 p.insert("model".into(), model_const(id));
                 p.insert("prompt".into(), non_blank(MAX_PROMPT_CHARS));
                 p.insert(
                     "size".into(),
                     json!({ "type": "string", "enum": cap.sizes, "pattern": "^[1-9][0-9]*x[1-9][0-9]*$" }),
                 );
+                bound(p, "n", IMAGE_COUNT.start(), IMAGE_COUNT.end());
+                bound(p, "partial_images", &0, &MAX_PARTIAL_IMAGES);
                 p.insert(
                     "quality".into(),
                     json!({ "type": "string", "enum": ["auto", "low", "medium", "high", "standard", "hd"] }),
@@ -179,11 +184,26 @@ pub(super) fn image_request() -> Value {
                         json!({ "type": "boolean", "const": false, "description": "This model does not stream (it answers URLs). DECISIONS D-STREAM-3." }),
                     );
                 }
-            })
+            });
+            branch = nullable_optionals(branch);
+            if cap.output == "b64_json" {
+                branch = streamed_image_count(branch);
+            }
+            branch
         })
-        .map(nullable_optionals)
         .collect();
     one_of(branches)
+}
+
+/// An image body that streams asks for [`STREAMED_IMAGE_COUNT`] images: `if` `stream` is
+/// `true`, `then` `n` is that count, `null` or absent (its default, 1).
+fn streamed_image_count(mut body: Value) -> Value {
+    body["if"] = json!({ "properties": { "stream": { "const": true } }, "required": ["stream"] });
+    body["then"] = json!({
+        "description": format!("A streamed generation makes {STREAMED_IMAGE_COUNT} image (400 `n must be {STREAMED_IMAGE_COUNT} when streaming`, DECISIONS D-STREAM-3)."),
+        "properties": { "n": { "enum": [STREAMED_IMAGE_COUNT, null] } }
+    });
+    body
 }
 
 /// The multipart form of `POST /v1/images/edits` (DECISIONS D-EDIT): the text fields, with
@@ -232,8 +252,8 @@ fn image_edit_branch(model: &str, sizes: &[String]) -> Value {
         p.insert("prompt".into(), non_blank(MAX_PROMPT_CHARS));
         p.insert(
             "n".into(),
-            json!({ "description": "Images to make, 1 to 10 (default 1, also when empty), as text; surrounding spaces, a `+` and leading zeros are read as a number is.",
-                    "type": "string", "pattern": "^\\s*(\\+?0*([1-9]|10))?\\s*$" }),
+            json!({ "description": format!("Images to make, {} to {} (default 1, also when empty), as text; surrounding spaces, a `+` and leading zeros are read as a number is.", IMAGE_COUNT.start(), IMAGE_COUNT.end()),
+                    "type": "string", "pattern": edit_count_pattern() }),
         );
     });
     // The schema asks for `image`; `image[]` is the other way to send images (D-EDIT-1).
@@ -242,6 +262,24 @@ fn image_edit_branch(model: &str, sizes: &[String]) -> Value {
     }
     form["propertyNames"] = part_names();
     form
+}
+
+/// Sets the `minimum` and `maximum` of integer property `name` (kept from the resource
+/// schema otherwise).
+fn bound(props: &mut Map<String, Value>, name: &str, lo: &i64, hi: &i64) {
+    if let Some(prop) = props.get_mut(name) {
+        prop["minimum"] = json!(lo);
+        prop["maximum"] = json!(hi);
+    }
+}
+
+/// The text of an edit's `n`: a number of [`IMAGE_COUNT`] as Go's `strconv.Atoi` reads it
+/// after trimming (a `+`, leading zeros), or empty, with ASCII white space around it only: a
+/// regex `\s` is wider in some engines (Python's takes `\x1c`), and the mock trims just that.
+fn edit_count_pattern() -> String {
+    let counts: Vec<String> = IMAGE_COUNT.map(|n| n.to_string()).collect();
+    let space = "[ \\t\\n\\f\\r]*";
+    format!("^{space}(\\+?0*({}))?{space}$", counts.join("|"))
 }
 
 /// The prompt of a provider route: not blank; new-api passes it on without a length limit.
@@ -455,8 +493,26 @@ pub(super) fn transcription_form(translate: bool) -> Value {
         );
         p.insert(
             "temperature".into(),
-            json!({ "type": "number", "minimum": 0, "maximum": 1, "default": 0 }),
+            json!({
+                "description": "0 to 1; blank text (an empty part) is the default, 0.",
+                "anyOf": [
+                    { "type": "number", "minimum": TEMPERATURE.start(), "maximum": TEMPERATURE.end() },
+                    { "type": "string", "pattern": BLANK_TEXT }
+                ],
+                "default": 0
+            }),
         );
+        if !translate {
+            p.insert(
+                "stream".into(),
+                json!({
+                    "description": "`true` (any letter case): a `text/event-stream` of `transcript.text.delta` events and one `transcript.text.done` (ignored by whisper-1); `false` or blank: one answer. DECISIONS D-STREAM-2.",
+                    "type": "string",
+                    "pattern": "^[ \\t\\n\\f\\r]*([Tt][Rr][Uu][Ee]|[Ff][Aa][Ll][Ss][Ee])?[ \\t\\n\\f\\r]*$",
+                    "examples": ["true", "false"]
+                }),
+            );
+        }
         if translate {
             // The translation route never streams (D-STREAM-2): `stream` is one of the
             // "other fields" it accepts and ignores, whatever its value.
@@ -485,6 +541,9 @@ pub(super) fn audio_file_disposition() -> Value {
         }
     })
 }
+
+/// A multipart text field that is blank: ASCII white space only (what the service trims).
+const BLANK_TEXT: &str = "^[ \\t\\n\\f\\r]*$";
 
 /// Multipart part names: header parameters, so without control characters.
 fn part_names() -> Value {

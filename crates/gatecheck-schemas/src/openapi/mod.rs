@@ -12,6 +12,7 @@
 mod bodies;
 #[cfg(feature = "validate")]
 pub mod check;
+pub mod exceptions;
 mod midjourney;
 mod operations;
 mod response;
@@ -58,6 +59,7 @@ pub fn openapi() -> Value {
             { "name": "midjourney", "description": "Midjourney task routes (DECISIONS D-MJ)." }
         ],
         "paths": paths(),
+        "x-gatecheck-exceptions": exceptions::extension(),
         "components": {
             "schemas": component_schemas(),
             "securitySchemes": {

@@ -125,6 +125,17 @@ pub fn parse_size(s: &str) -> Option<(u32, u32)> {
 /// Most `partial_images` of a streamed image generation (0 to 3).
 pub const MAX_PARTIAL_IMAGES: i64 = 3;
 
+/// `n` of an image generation or edit: 1 to 10 (OpenAI's bounds; DECISIONS.md: default 1).
+pub const IMAGE_COUNT: std::ops::RangeInclusive<i64> = 1..=10;
+
+/// `speed` of a speech request: 0.25 to 4 (OpenAI's bounds; default 1).
+pub const SPEECH_SPEED: std::ops::RangeInclusive<f64> = 0.25..=4.0;
+
+/// `n` of a streamed image generation: a stream carries one image, so `"stream": true` with
+/// another `n` is refused (400 `n must be 1 when streaming`; OpenAI's streamed image events
+/// carry no image index, DECISIONS D-STREAM-3). The OpenAPI document says it with `if`/`then`.
+pub const STREAMED_IMAGE_COUNT: i64 = 1;
+
 /// Whether `model` may stream speech (`stream_format: "sse"`): every speech model but
 /// `tts-1` and `tts-1-hd` (OpenAI's API reference; DECISIONS D-STREAM-1).
 ///

@@ -7,6 +7,9 @@ use crate::openapi::schema_ref;
 use crate::rules::catalog::{MAX_PAGE, MAX_PAGE_SIZE};
 use serde_json::{json, Value};
 
+/// The id of the first key of a `GET /api/token/` page (a runtime expression of a link).
+const LISTED_KEY_ID: &str = "$response.body#/data/items/0/id";
+
 /// The key routes and the key's usage.
 pub(super) fn keys(operation_id: &str) -> Option<Value> {
     let op = match operation_id {
@@ -54,7 +57,17 @@ pub(super) fn keys(operation_id: &str) -> Option<Value> {
                     page_param("p", "Page number.", MAX_PAGE),
                     page_param("size", "Keys per page.", MAX_PAGE_SIZE),
                 ],
-                json_response("A page of key records.", schema_ref("KeyListEnvelope")),
+                // The links follow the page shape (`data.items`) the mock and newer new-api
+                // answer: the stateful phase of a peer tool reads, reveals and deletes a
+                // listed key.
+                with_links(
+                    json_response("A page of key records.", schema_ref("KeyListEnvelope")),
+                    &[
+                        ("GetToken", "getToken", "id", LISTED_KEY_ID),
+                        ("GetTokenKey", "getTokenKey", "id", LISTED_KEY_ID),
+                        ("DeleteToken", "deleteToken", "id", LISTED_KEY_ID),
+                    ],
+                ),
             );
             op["responses"]["400"] = json_response(
                 "A page parameter that is not an integer in range (documented profile; new-api normalises it).",
