@@ -6,8 +6,8 @@ mod html;
 mod human;
 mod incomplete;
 mod junit;
-mod repro_vars;
 mod markdown;
+mod repro_vars;
 
 pub use crate::setup_error::SetupFailureKind;
 pub(crate) use artifacts::SampleBox;
@@ -18,8 +18,8 @@ pub use artifacts::{
 pub use html::{diff_to_html, to_html};
 pub use human::{progress_bar, summary_table, ProgressFn};
 pub use junit::to_junit;
-pub use repro_vars::{ReproVariable, WorkKeySource, UPLOADS_VAR};
 pub use markdown::{to_markdown, MAX_MARKDOWN_ROWS};
+pub use repro_vars::{ReproVariable, WorkKeySource, UPLOADS_VAR};
 
 use crate::discovery::DiscoveryReport;
 use crate::evidence::{Evidence, Kind};
