@@ -90,10 +90,10 @@ fn request(ctx: &Ctx, models: &[(String, Vec<String>)], case: &Case) -> Result<R
     let (w, h) = case.source;
     let name = if case.array { "image[]" } else { "image" };
     let source = png(u64::from(w ^ h), w, h);
-    // The mask: a drawn RGB PNG, without alpha, so opaque everywhere: the edit keeps the whole
-    // image (D-EDIT-6). The recorded runs of foreign gateways (fixtures/foreign) carry these
-    // bytes; `half_mask` (transparent on the left) is what `usage.charged` sends.
-    let mask = png(7, w, h);
+    // The mask: transparent on the left half, opaque on the right, so the edit may repaint the
+    // left and must keep the right (D-EDIT-6): a dropped mask, a repaint of everything and an
+    // edit on the wrong side all show.
+    let mask = super::pixels::half_mask(w, h);
     let masked = match (case.mask, decoded_png(&source), decoded_png(&mask)) {
         (true, Ok(s), Ok(m)) => Some((s, m)),
         _ => None,
