@@ -67,7 +67,7 @@ pub struct ServeArgs {
     #[arg(long, value_name = "T", env = "GATECHECK_CONTROL_TOKEN")]
     pub control_token: Option<String>,
     /// Let the control API answer requests whose Host is NAME too (repeatable; a leading `.`
-    /// allows every name under it). Without it only loopback names, 127.0.0.0/8, [::1] and
+    /// allows every name under it). Without it only loopback names, 127.0.0.0/8, `[::1]` and
     /// the bound address are answered (the DNS-rebinding guard).
     #[arg(long = "allowed-host", value_name = "NAME")]
     pub allowed_hosts: Vec<String>,
