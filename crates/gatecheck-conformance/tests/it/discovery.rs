@@ -16,7 +16,10 @@ async fn a_missing_route_is_one_finding_and_its_checks_skip_with_the_cause() {
     let cfg = super::against_mock::config(&server.uri())
         .with_api_key(server.demo_key())
         .with_seed(7)
-        .with_only(["route.*,audio.translation.*,catalog.*,auth.v1.*,v1.*"]);
+        .with_only(["route.*,audio.translation.*,catalog.*,auth.v1.*,v1.*"])
+        // The sub-path probe needs a video task followed to its end, in real time here (30 s
+        // of this test); it judges no route discovery.
+        .with_skip(["v1.unknown-subpath-404"]);
     let mut cfg = cfg;
     cfg.target_mode = gatecheck_conformance::TargetMode::Deployment;
     let report = Runner::new(cfg).run().await.expect("run");
