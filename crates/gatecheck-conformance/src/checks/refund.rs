@@ -9,7 +9,7 @@ use super::video::{advance, video_model};
 use super::video_unified::interval;
 use super::Kind::Failure;
 use super::{def, CheckDef, Ctx, Halt, Outcome, Pass, Phase};
-use crate::client::{Exchange, Part, RequestSpec};
+use crate::client::{Exchange, RequestSpec};
 use crate::key_api::get_key;
 use crate::skip::SkipCause;
 use gatecheck_schemas::rules::quota::Usage;
@@ -34,30 +34,8 @@ async fn books(ctx: &Ctx, id: i64) -> Result<(i64, i64), Halt> {
 
 /// Submits a task the mock's fixture makes fail: the request, its answer, its id.
 async fn submit_failing(ctx: &Ctx) -> Result<(RequestSpec, Exchange, String), Halt> {
-    let (model, seconds, size) = video_model(ctx)?;
-    let usage = Usage {
-        seconds: seconds as f64,
-        ..Usage::one_request()
-    };
-    let spec = RequestSpec::post("/v1/videos")
-        .auth(ctx.model_auth()?)
-        .multipart(vec![
-            Part::text("model", model.clone()),
-            Part::text("prompt", "a storm at sea [fail] (gatecheck refund)"),
-            Part::text("seconds", seconds.to_string()),
-            Part::text("size", size),
-        ]);
-    let ex = ctx.send(&spec, ctx.price(&model, usage)).await?;
-    let id = ex
-        .json()
-        .filter(|_| ex.status.is_success())
-        .and_then(|v| v["id"].as_str().map(str::to_owned))
-        .ok_or_else(|| {
-            Halt::not_observed(format!(
-                "the task was not made: {}",
-                super::answer_summary(&ex)
-            ))
-        })?;
+    let prompt = "a storm at sea [fail] (gatecheck refund)";
+    let (spec, ex, id, _) = super::remix::create_video_task(ctx, prompt, "the task").await?;
     Ok((spec, ex, id))
 }
 

@@ -15,6 +15,8 @@ use gatecheck_schemas::rules::task::{
     TASK_ORIGIN_NOT_EXIST, TASK_REFUSAL_STATUS,
 };
 use gatecheck_schemas::rules::video::is_task_id;
+use gatecheck_schemas::rules::Rejection;
+use gatecheck_schemas::Profile;
 use serde_json::{json, Value};
 use std::time::Duration;
 
@@ -39,18 +41,30 @@ pub(crate) const CHECKS: &[CheckDef] = &[
 
 /// A source task made on `POST /v1/videos`: its id and model.
 async fn source(ctx: &Ctx, prompt: &str) -> Result<(String, String), Halt> {
-    let auth = ctx.model_auth()?;
+    let (_, _, id, model) = create_video_task(ctx, prompt, "the source task").await?;
+    Ok((id, model))
+}
+
+/// A task of the run's video model made on `POST /v1/videos` with `prompt`: the request, its
+/// answer, the task's id and model. Not observed (naming `what`) when no task was made.
+pub(super) async fn create_video_task(
+    ctx: &Ctx,
+    prompt: &str,
+    what: &str,
+) -> Result<(RequestSpec, Exchange, String, String), Halt> {
     let (model, seconds, size) = video_model(ctx)?;
     let usage = Usage {
         seconds: seconds as f64,
         ..Usage::one_request()
     };
-    let spec = RequestSpec::post("/v1/videos").auth(auth).multipart(vec![
-        Part::text("model", model.clone()),
-        Part::text("prompt", prompt.to_owned()),
-        Part::text("seconds", seconds.to_string()),
-        Part::text("size", size),
-    ]);
+    let spec = RequestSpec::post("/v1/videos")
+        .auth(ctx.model_auth()?)
+        .multipart(vec![
+            Part::text("model", model.clone()),
+            Part::text("prompt", prompt.to_owned()),
+            Part::text("seconds", seconds.to_string()),
+            Part::text("size", size),
+        ]);
     let ex = ctx.send(&spec, ctx.price(&model, usage)).await?;
     let id = ex
         .json()
@@ -58,11 +72,11 @@ async fn source(ctx: &Ctx, prompt: &str) -> Result<(String, String), Halt> {
         .and_then(|v| v["id"].as_str().map(str::to_owned))
         .ok_or_else(|| {
             Halt::not_observed(format!(
-                "the source task was not made: {}",
+                "{what} was not made: {}",
                 super::answer_summary(&ex)
             ))
         })?;
-    Ok((id, model))
+    Ok((spec, ex, id, model))
 }
 
 /// The remix request of `id`, priced as a create of the run's video model.
@@ -157,7 +171,9 @@ async fn poll_answers(ctx: &Ctx, id: &str) -> Result<bool, Halt> {
     let got = ex.json().filter(|_| ex.status.is_success());
     let answered = got.as_ref().and_then(|v| v["id"].as_str());
     let problem = match answered {
-        _ if ex.status.as_u16() == 404 => Some(format!("polling the new task {id} answered 404")),
+        _ if ex.status.as_u16() == Rejection::TaskNotFound.http_status(Profile::Documented) => {
+            Some(format!("polling the new task {id} answered 404"))
+        }
         Some(other) if other != id => {
             Some(format!("polling the new task {id} answered task {other}"))
         }
