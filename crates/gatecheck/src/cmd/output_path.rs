@@ -47,24 +47,28 @@ pub fn check_dir(flag: &str, dir: &Path) -> anyhow::Result<()> {
             existing.display()
         );
     }
-    let probe = existing.join(format!(".gatecheck-write-probe-{}", std::process::id()));
+    probe_dir(&existing).with_context(|| {
+        format!(
+            "{flag} {}: cannot write in {}",
+            dir.display(),
+            existing.display()
+        )
+    })
+}
+
+/// Creates and removes a probe file in `dir`: whether a file can be made there.
+pub fn probe_dir(dir: &Path) -> std::io::Result<()> {
+    let probe = dir.join(format!(".gatecheck-write-probe-{}", std::process::id()));
     std::fs::OpenOptions::new()
         .write(true)
         .create_new(true)
-        .open(&probe)
-        .with_context(|| {
-            format!(
-                "{flag} {}: cannot write in {}",
-                dir.display(),
-                existing.display()
-            )
-        })?;
+        .open(&probe)?;
     let _ = std::fs::remove_file(&probe);
     Ok(())
 }
 
 /// The directory a file path is written in (`.` for a bare file name).
-fn parent_of(path: &Path) -> PathBuf {
+pub fn parent_of(path: &Path) -> PathBuf {
     match path.parent() {
         Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
         _ => PathBuf::from("."),

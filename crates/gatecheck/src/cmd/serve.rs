@@ -202,10 +202,7 @@ fn check_paths(args: &ServeArgs) -> anyhow::Result<()> {
     if path.exists() {
         return Ok(());
     }
-    let parent = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => std::path::Path::new("."),
-    };
+    let parent = super::output_path::parent_of(path);
     if !parent.is_dir() {
         anyhow::bail!(
             "--state-file {}: the directory {} does not exist (the mock would answer its \
@@ -214,19 +211,13 @@ fn check_paths(args: &ServeArgs) -> anyhow::Result<()> {
             parent.display()
         );
     }
-    let probe = parent.join(format!(".gatecheck-state-probe-{}", std::process::id()));
-    std::fs::OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .open(&probe)
-        .and_then(|_| std::fs::remove_file(&probe))
-        .with_context(|| {
-            format!(
-                "--state-file {}: cannot write in {}",
-                path.display(),
-                parent.display()
-            )
-        })
+    super::output_path::probe_dir(&parent).with_context(|| {
+        format!(
+            "--state-file {}: cannot write in {}",
+            path.display(),
+            parent.display()
+        )
+    })
 }
 
 async fn serve(args: ServeArgs, listener: std::net::TcpListener) -> anyhow::Result<()> {
