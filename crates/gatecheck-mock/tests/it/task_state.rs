@@ -212,3 +212,62 @@ async fn a_dump_loaded_into_a_fresh_mock_answers_the_same() {
     );
     assert_eq!(answers(&fresh, &made).await, before);
 }
+
+/// A state file that a mock wrote before the tasks moved into one store (issue #41), made by
+/// `gatecheck serve --seed 41 --clock virtual --state-file`: video tasks charged, refunded,
+/// deleted and remixed, a Kling and a Jimeng task with their route-table entries, a Kling
+/// callback still waiting, Midjourney tasks (one forced to fail) and a clock offset.
+const STATE_BEFORE_41: &str = include_str!("../data/state-before-41.json");
+
+/// The JSON answer of `GET path` with the enabled key (200 asserted).
+async fn shown(server: &MockServer, path: &str) -> Value {
+    let resp = get_with(server, path, KEY_ENABLED).await;
+    assert_eq!(resp.status, 200, "{path}: {}", resp.text());
+    resp.json()
+}
+
+#[tokio::test]
+async fn a_state_file_written_before_the_task_store_loads_and_dumps_byte_for_byte() {
+    let path = temp_state("before-41");
+    std::fs::write(&path, STATE_BEFORE_41).unwrap();
+    let server = builder().state_file(&path).start().await;
+    let dump = serde_json::to_string_pretty(&server.state()).unwrap();
+    assert!(
+        dump == STATE_BEFORE_41,
+        "the state read back differs:\n{dump}"
+    );
+    let state = server.state();
+    assert_eq!(state.clock_offset_ms, 123_000);
+    assert_eq!(
+        (state.videos.tasks.len(), state.task_meta.len()),
+        (7, 4),
+        "tasks and route-table entries"
+    );
+    assert_eq!((state.callbacks.len(), state.mj_tasks.len()), (1, 3));
+    // The task routes answer from what was loaded.
+    let kling = shown(
+        &server,
+        "/v1/video/generations/task_hAR39JzLoYpe1XvLqpWiZ0nQgeENq7rA",
+    )
+    .await;
+    assert_eq!(kling["data"]["platform"], "50");
+    let jimeng = shown(
+        &server,
+        "/v1/video/generations/task_WiFDihhrKIR65snbFsq4XcCQQQEfUuNo",
+    )
+    .await;
+    assert_eq!(jimeng["data"]["platform"], "51");
+    let remix = shown(&server, "/v1/videos/task_ZKG1P8SdfmJEy5eDbbfE1StAFJWLs2x4").await;
+    assert_eq!(
+        remix["remixed_from_video_id"],
+        "task_2ErzqeMnArUUs1iy7Jlp3601GrZJgHTF"
+    );
+    let failed = shown(&server, "/v1/videos/task_cviDtcfe2L6kWIucz4CQkTndJav7asi4").await;
+    assert_eq!(failed["status"], "failed");
+    let mj = shown(&server, "/mj/task/1763683200000432/fetch").await;
+    assert_eq!(
+        (mj["status"].as_str(), mj["failReason"].as_str()),
+        (Some("FAILURE"), Some("banned prompt"))
+    );
+    server.close().await.unwrap();
+}
