@@ -9,6 +9,7 @@ use crate::journal::Journal;
 use crate::persist::Persist;
 use crate::ratelimit::RateLimiter;
 use crate::state::{State, StateSnapshot};
+use crate::tasks::{TaskDump, TaskStore};
 use std::sync::Arc;
 use tokio::sync::watch;
 
@@ -33,10 +34,8 @@ pub(crate) struct App {
     pub(crate) renderer: crate::render::Renderer,
     /// The durable-state writer (with `--state-file`).
     pub(crate) persist: Option<Arc<Persist>>,
-    /// What the task routes add to video tasks (DECISIONS D-TASK).
-    pub(crate) tasks: crate::tasks::TaskMetas,
-    /// Kling callbacks (DECISIONS D-TASK-9).
-    pub(crate) callbacks: crate::callbacks::Callbacks,
+    /// Every task: video and Midjourney tasks, the task routes' table, Kling callbacks.
+    pub(crate) tasks: TaskStore,
     /// The address the mock listens on (the control API answers it as a `Host`).
     pub(crate) bound: Option<std::net::IpAddr>,
 }
@@ -67,17 +66,17 @@ impl App {
             shutdown,
             renderer: Default::default(),
             persist: None,
-            tasks: Default::default(),
-            callbacks: crate::callbacks::Callbacks::new(&config.callback_allow),
+            tasks: TaskStore::new(&config.callback_allow),
             bound: None,
             config,
         }
     }
 
     /// Gives back the quota of every charged task that has failed by `now_ms` (once each;
-    /// see [`crate::video::VideoStore::settle`]). One atomic read while none can have ended.
+    /// see [`crate::tasks::video::VideoStore::settle`]). One atomic read while none can have
+    /// ended.
     pub(crate) fn settle_tasks(&self, now_ms: i64) {
-        for (key_id, quota) in self.state.videos.settle(now_ms) {
+        for (key_id, quota) in self.tasks.settle(now_ms) {
             self.state.refund(key_id, quota);
         }
     }
@@ -93,28 +92,36 @@ impl App {
         }
         self.ratelimit.clear();
         self.scripts.clear();
-        self.tasks.clear();
-        self.callbacks.clear();
+        self.tasks.reset();
         self.clock.set_offset_ms(0);
     }
 
-    /// The whole state, with the clock offset, the task-route table and the waiting callbacks.
+    /// The whole state: keys and accounts, every task, the clock offset.
     pub(crate) fn snapshot(&self) -> StateSnapshot {
-        let mut snap = self.state.snapshot();
-        snap.clock_offset_ms = self.clock.offset_ms();
-        snap.task_meta = self.tasks.snapshot();
-        snap.callbacks = self.callbacks.waiting();
-        snap
+        let (accounts, keys) = self.state.snapshot();
+        let tasks = self.tasks.dump();
+        StateSnapshot {
+            accounts,
+            keys,
+            videos: tasks.videos,
+            clock_offset_ms: self.clock.offset_ms(),
+            task_meta: tasks.task_meta,
+            callbacks: tasks.callbacks,
+            mj_tasks: tasks.mj_tasks,
+        }
     }
 
     /// Loads a whole state.
-    pub(crate) fn restore(&self, mut snap: StateSnapshot) {
+    pub(crate) fn restore(&self, snap: StateSnapshot) {
         self.clock.set_offset_ms(snap.clock_offset_ms);
-        self.tasks.restore(std::mem::take(&mut snap.task_meta));
-        let now = self.clock.now_ms();
-        self.callbacks
-            .restore(std::mem::take(&mut snap.callbacks), now);
-        self.state.restore(snap);
+        let tasks = TaskDump {
+            videos: snap.videos,
+            task_meta: snap.task_meta,
+            callbacks: snap.callbacks,
+            mj_tasks: snap.mj_tasks,
+        };
+        self.tasks.load(tasks, self.clock.now_ms());
+        self.state.restore(snap.accounts, snap.keys);
     }
 }
 

@@ -570,8 +570,8 @@ impl MockServerBuilder {
         if let Some(state) = stored.or(self.state) {
             app.restore(state);
         }
-        app.callbacks.set_base(format!("http://{addr}"));
-        tokio::spawn(crate::callback_delivery::pump(
+        app.tasks.callbacks.set_base(format!("http://{addr}"));
+        tokio::spawn(crate::tasks::delivery::pump(
             Arc::downgrade(&app),
             rx.clone(),
         ));

@@ -277,8 +277,8 @@ impl MockServer {
     /// }
     /// # }
     /// ```
-    pub fn callbacks(&self) -> Vec<crate::callbacks::CallbackRecord> {
-        self.app.callbacks.records()
+    pub fn callbacks(&self) -> Vec<crate::tasks::callbacks::CallbackRecord> {
+        self.app.tasks.callbacks.records()
     }
 
     /// Dumps the whole state (accounts, keys, video tasks, clock offset).

@@ -35,12 +35,12 @@ pub mod userinfo {
 
 /// The Midjourney task model.
 pub mod midjourney {
-    pub use crate::midjourney::*;
+    pub use crate::tasks::midjourney::*;
 }
 
 /// The video task model (plans, outcomes, the task store).
 pub mod video {
-    pub use crate::video::*;
+    pub use crate::tasks::video::*;
 }
 
 pub use crate::clock::DEFAULT_VIRTUAL_EPOCH;

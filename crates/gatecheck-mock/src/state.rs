@@ -1,8 +1,11 @@
-//! The mock's mutable state: accounts, keys, video and Midjourney tasks, with dump and load.
+//! The mock's accounts and keys, and [`StateSnapshot`], the dump of the whole state (the
+//! tasks' part comes from [`crate::tasks::TaskStore`]).
 
 use crate::fixtures::Fixtures;
 use crate::ids::Ids;
-use crate::video::{VideoSnapshot, VideoStore};
+use crate::tasks::callbacks::PendingCallback;
+use crate::tasks::midjourney::MjTask;
+use crate::tasks::video::VideoSnapshot;
 use gatecheck_schemas::rules::key::{self as key_rules, ChargeOutcome};
 use gatecheck_schemas::rules::{ip, Rejection};
 use gatecheck_schemas::types::{Account, KeyRecord, KEY_STATUS_ENABLED};
@@ -52,10 +55,10 @@ pub struct StateSnapshot {
     /// Kling callbacks still waiting for their task (D-TASK-9): the mock that loads the state
     /// sends them when their task ends. Absent when none waits.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub callbacks: Vec<crate::callbacks::PendingCallback>,
+    pub callbacks: Vec<PendingCallback>,
     /// Midjourney tasks, with their plans (times and forced outcomes; DECISIONS D-MJ).
     #[serde(default)]
-    pub mj_tasks: Vec<crate::midjourney::MjTask>,
+    pub mj_tasks: Vec<MjTask>,
 }
 
 /// A key record to create: every field optional (`POST /__mock/keys`, [`MockServer::add_key`]).
@@ -346,16 +349,12 @@ impl KeyTable {
     }
 }
 
-/// Accounts, keys, video and Midjourney tasks.
+/// Accounts and keys (the tasks are in [`crate::tasks::TaskStore`]).
 #[derive(Debug)]
 pub struct State {
     keys: Mutex<KeyTable>,
     /// Behind `Arc`s: authenticating a request hands out a reference count, not a copy.
     accounts: RwLock<Vec<Arc<Account>>>,
-    /// Video tasks (owned by the video routes).
-    pub videos: VideoStore,
-    /// Midjourney tasks (owned by the `/mj` routes).
-    pub mj: crate::midjourney::MjStore,
 }
 
 impl State {
@@ -364,45 +363,32 @@ impl State {
         Self {
             keys: Mutex::new(KeyTable::from_keys(fixtures.keys.clone())),
             accounts: RwLock::new(shared(&fixtures.accounts)),
-            videos: VideoStore::default(),
-            mj: crate::midjourney::MjStore::default(),
         }
     }
 
-    /// Back to the fixtures: keys, accounts, no video or Midjourney task.
+    /// Back to the fixtures: keys and accounts.
     pub fn reset(&self, fixtures: &Fixtures) {
         *self.keys.lock() = KeyTable::from_keys(fixtures.keys.clone());
         *self.accounts.write() = shared(&fixtures.accounts);
-        self.videos.reset();
-        self.mj.reset();
     }
 
-    /// Dumps keys, accounts, video and Midjourney tasks (the caller fills `clock_offset_ms`,
-    /// `task_meta` and `callbacks`).
-    pub fn snapshot(&self) -> StateSnapshot {
-        StateSnapshot {
-            accounts: self.accounts(),
-            keys: self
-                .keys
-                .lock()
-                .by_id
-                .values()
-                .map(|k| KeyRecord::clone(k))
-                .collect(),
-            videos: self.videos.snapshot(),
-            clock_offset_ms: 0,
-            task_meta: Vec::new(),
-            callbacks: Vec::new(),
-            mj_tasks: self.mj.snapshot(),
-        }
+    /// Dumps accounts and keys (the rest of a [`StateSnapshot`] is the caller's).
+    pub fn snapshot(&self) -> (Vec<Account>, Vec<KeyRecord>) {
+        let accounts = self.accounts();
+        let keys = self
+            .keys
+            .lock()
+            .by_id
+            .values()
+            .map(|k| KeyRecord::clone(k))
+            .collect();
+        (accounts, keys)
     }
 
-    /// Replaces keys, accounts, video and Midjourney tasks (the caller restores the rest).
-    pub fn restore(&self, snapshot: StateSnapshot) {
-        *self.keys.lock() = KeyTable::from_keys(snapshot.keys);
-        *self.accounts.write() = snapshot.accounts.into_iter().map(Arc::new).collect();
-        self.videos.restore(snapshot.videos);
-        self.mj.restore(snapshot.mj_tasks);
+    /// Replaces accounts and keys (the caller restores the rest).
+    pub fn restore(&self, accounts: Vec<Account>, keys: Vec<KeyRecord>) {
+        *self.keys.lock() = KeyTable::from_keys(keys);
+        *self.accounts.write() = accounts.into_iter().map(Arc::new).collect();
     }
 
     // ---- accounts ----

@@ -9,7 +9,7 @@ use crate::error::{self, MockResponse};
 use crate::fixtures::Fixtures;
 use crate::ids::Ids;
 use crate::state::{AuthedKey, Charge};
-use crate::video::VideoStore;
+use crate::tasks::video::VideoStore;
 use bytes::Bytes;
 use gatecheck_schemas::rules::quota::{price_quota, Usage};
 use gatecheck_schemas::rules::Rejection;
@@ -102,7 +102,7 @@ impl Ctx {
 
     /// The video task store.
     pub(crate) fn videos(&self) -> &VideoStore {
-        &self.app.state.videos
+        &self.app.tasks.videos
     }
 
     /// This request's id (also sent as `X-Oneapi-Request-Id`).

@@ -18,13 +18,13 @@
 //!   (in `routes/outcomes.rs`).
 //!
 //! The key is a Bearer key or `mj-api-secret` ([`effective_key`]). Tasks move on the mock
-//! clock with the video plan and prompt rules ([`crate::midjourney`]); faults apply as on any
+//! clock with the video plan and prompt rules ([`crate::tasks::midjourney`]); faults apply as on any
 //! route.
 
 use super::ctx::Ctx;
 use crate::error::{self, MockResponse};
-use crate::midjourney::{MjTask, MJ_PLAN_SECONDS};
 use crate::state::AuthedKey;
+use crate::tasks::midjourney::{MjTask, MJ_PLAN_SECONDS};
 use gatecheck_schemas::rules::midjourney::{
     action_of_custom_id, charged_after_submit, effective_key, fields_have_their_types, image_seed,
     is_data_url, model_for, simple_change, ACTION_SWAP_FACE, ACTION_UPLOAD, CHANGE_ACTIONS,
@@ -95,7 +95,7 @@ pub(crate) async fn handle(cx: &Ctx, req: Request<Incoming>, rest: &str) -> Mock
         },
         (&Method::POST, ["insight-face", "swap"]) => swap(cx, req).await,
         (&Method::POST, ["task", "list-by-condition"]) => list(cx, req).await,
-        (&Method::GET, ["task", id, "fetch"]) => match cx.app.state.mj.get(id, owner(cx)) {
+        (&Method::GET, ["task", id, "fetch"]) => match cx.app.tasks.mj.get(id, owner(cx)) {
             Some(task) => Ok(error::json(
                 ACCEPTED,
                 &task.record(cx.now_ms(), &cx.base_url()),
@@ -204,7 +204,7 @@ async fn list(cx: &Ctx, req: Request<Incoming>) -> Result<MockResponse, MockResp
     let (now_ms, base) = (cx.now_ms(), cx.base_url());
     let mut tasks: Vec<_> = ids
         .iter()
-        .filter_map(|id| cx.app.state.mj.get(id, owner(cx)))
+        .filter_map(|id| cx.app.tasks.mj.get(id, owner(cx)))
         .collect();
     tasks.sort_by(|a, b| (a.plan.created_at_ms, &a.id).cmp(&(b.plan.created_at_ms, &b.id)));
     tasks.dedup_by(|a, b| a.id == b.id);
@@ -217,7 +217,7 @@ async fn list(cx: &Ctx, req: Request<Incoming>) -> Result<MockResponse, MockResp
 fn seed(cx: &Ctx, id: &str) -> Result<MockResponse, MockResponse> {
     let task = cx
         .app
-        .state
+        .tasks
         .mj
         .get(id, owner(cx))
         .ok_or_else(|| refusal(TASK_NO_FOUND))?;
@@ -318,7 +318,7 @@ fn accept(cx: &Ctx, name: &str, mut ask: Ask) -> Result<MockResponse, MockRespon
     cx.check_channel(&model)?;
     let now_ms = cx.now_ms();
     if let Some(origin) = &ask.origin {
-        let Some(task) = cx.app.state.mj.get(origin, owner(cx)) else {
+        let Some(task) = cx.app.tasks.mj.get(origin, owner(cx)) else {
             return Err(refusal("task_not_found"));
         };
         // A modal opens on any task; the other actions need a finished grid.
@@ -342,7 +342,7 @@ fn accept(cx: &Ctx, name: &str, mut ask: Ask) -> Result<MockResponse, MockRespon
     } else {
         0
     };
-    cx.app.state.mj.insert(MjTask {
+    cx.app.tasks.mj.insert(MjTask {
         id: id.clone(),
         owner: owner(cx),
         action: ask.action,
@@ -366,7 +366,7 @@ fn task_id(cx: &Ctx, now_ms: i64) -> String {
     loop {
         let salt = crate::media::fnv1a(cx.ids().alnum(8).as_bytes()) % 1000;
         let id = format!("{}{salt:03}", now_ms.max(0));
-        if cx.app.state.mj.get_any(&id).is_none() {
+        if cx.app.tasks.mj.get_any(&id).is_none() {
             return id;
         }
     }
@@ -382,7 +382,7 @@ pub(crate) fn image(cx: &Ctx, req: &Request<Incoming>, rest: &str) -> MockRespon
     if *req.method() != Method::GET {
         return cx.not_found(req.method(), req.uri().path());
     }
-    let Some(task) = cx.app.state.mj.get_any(id) else {
+    let Some(task) = cx.app.tasks.mj.get_any(id) else {
         return error::json(400, &json!({"error": "midjourney_task_not_found"}));
     };
     if task.status_at(cx.now_ms()) != VideoStatus::Completed {

@@ -8,8 +8,8 @@
 
 use super::ctx::Ctx;
 use crate::error::{control_failure as failure, MockResponse};
-use crate::midjourney::MjOverrideError;
-use crate::video::OutcomeOverrideError;
+use crate::tasks::midjourney::MjOverrideError;
+use crate::tasks::video::OutcomeOverrideError;
 use gatecheck_schemas::rules::video::{error_for, VideoOutcome};
 use gatecheck_schemas::types::VideoTaskError;
 use http::{Method, Request};
@@ -113,7 +113,7 @@ pub(crate) async fn midjourney(cx: &Ctx, req: Request<Incoming>) -> MockResponse
     };
     match cx
         .app
-        .state
+        .tasks
         .mj
         .set_outcome(&id, cx.now_ms(), o.outcome, o.error, o.immediate)
     {

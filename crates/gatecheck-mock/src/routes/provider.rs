@@ -86,7 +86,7 @@ pub(crate) fn submit(cx: &Ctx, s: Submit<'_>) -> MockResponse {
         Err(resp) => return resp,
     };
     let now_ms = cx.now_ms();
-    let task = crate::video::StoredVideo {
+    let task = crate::tasks::video::StoredVideo {
         id: cx.ids().task_id(),
         owner: cx.key().map(|k| k.user_id).unwrap_or(0),
         model: model.to_owned(),
@@ -99,15 +99,15 @@ pub(crate) fn submit(cx: &Ctx, s: Submit<'_>) -> MockResponse {
         charged: charge.price,
     };
     if let Some(url) = &s.callback_url {
-        crate::callback_delivery::register(&cx.app, &task.id, url);
+        crate::tasks::delivery::register(&cx.app, &task.id, url);
     }
-    let meta = crate::tasks::TaskMeta {
+    let meta = crate::tasks::unified::TaskMeta {
         callback_url: s
             .callback_url
             .map(|u| crate::userinfo::redact(&u).into_owned()),
-        ..crate::tasks::TaskMeta::provider(&task, s.platform, s.action)
+        ..crate::tasks::unified::TaskMeta::provider(&task, s.platform, s.action)
     };
-    cx.app.tasks.insert(&task.id, meta);
+    cx.app.tasks.meta.insert(&task.id, meta);
     cx.videos().insert(task.clone(), now_ms);
     error::json(
         gatecheck_schemas::rules::rejection::ACCEPTED,

@@ -9,8 +9,8 @@
 
 use super::ctx::Ctx;
 use crate::error::{self, MockResponse};
-use crate::tasks::TaskMeta;
-use crate::video::StoredVideo;
+use crate::tasks::unified::TaskMeta;
+use crate::tasks::video::StoredVideo;
 use gatecheck_schemas::rules::quota::Usage;
 use gatecheck_schemas::rules::rejection::ACCEPTED;
 use gatecheck_schemas::rules::task::{
@@ -95,7 +95,7 @@ pub(crate) async fn handle(cx: &Ctx, req: Request<Incoming>, source_id: &str) ->
         remixed_from: Some(source.id.clone()),
         ..TaskMeta::sora(&task, ACTION_REMIX)
     };
-    cx.app.tasks.insert(&task.id, meta);
+    cx.app.tasks.meta.insert(&task.id, meta);
     cx.videos().insert(task.clone(), now_ms);
     answer(cx, &task)
 }
@@ -112,7 +112,7 @@ pub(crate) fn video_object(cx: &Ctx, t: &StoredVideo, remixed_from: Option<&str>
 
 /// The answer showing the remix `t` (create and poll).
 pub(crate) fn answer(cx: &Ctx, t: &StoredVideo) -> MockResponse {
-    let meta = cx.app.tasks.get(t);
+    let meta = cx.app.tasks.meta.get(t);
     let from = meta.as_ref().and_then(|m| m.remixed_from.as_deref());
     error::json(ACCEPTED, &video_object(cx, t, from))
 }

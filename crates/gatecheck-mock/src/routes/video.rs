@@ -19,7 +19,7 @@
 use super::ctx::{segments, Ctx};
 use crate::error::{self, MockResponse};
 use crate::media;
-use crate::video::StoredVideo;
+use crate::tasks::video::StoredVideo;
 use gatecheck_schemas::rules::media::{parse_size, MAX_PROMPT_CHARS};
 use gatecheck_schemas::rules::quota::Usage;
 use gatecheck_schemas::rules::rejection::ACCEPTED;
@@ -289,7 +289,7 @@ fn find(cx: &Ctx, id: &str) -> Option<std::sync::Arc<StoredVideo>> {
 fn retrieve(cx: &Ctx, id: &str) -> MockResponse {
     match find(cx, id) {
         // A remix shows its source (DECISIONS D-TASK-4).
-        Some(t) if cx.app.tasks.remixed_from(&t).is_some() => super::remix::answer(cx, &t),
+        Some(t) if cx.app.tasks.meta.remixed_from(&t).is_some() => super::remix::answer(cx, &t),
         Some(t) => task_response(cx, &t, id),
         None => error::task_not_found(cx.profile()),
     }

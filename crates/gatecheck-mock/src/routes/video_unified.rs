@@ -11,8 +11,8 @@
 use super::ctx::Ctx;
 use super::video;
 use crate::error::{self, MockResponse};
-use crate::tasks::TaskMeta;
-use crate::video::StoredVideo;
+use crate::tasks::unified::TaskMeta;
+use crate::tasks::video::StoredVideo;
 use gatecheck_schemas::rules::media::fnv1a;
 use gatecheck_schemas::rules::quota::Usage;
 use gatecheck_schemas::rules::rejection::ACCEPTED;
@@ -74,8 +74,8 @@ fn upstream_data(
 ) -> serde_json::Value {
     let url = t.content_url(&cx.base_url());
     match meta.platform {
-        PLATFORM_KLING => crate::provider_tasks::kling_task(t, state, &url, updated_s * 1000),
-        PLATFORM_JIMENG => crate::provider_tasks::jimeng_task(t, state, &url),
+        PLATFORM_KLING => crate::tasks::provider::kling_task(t, state, &url, updated_s * 1000),
+        PLATFORM_JIMENG => crate::tasks::provider::jimeng_task(t, state, &url),
         _ => super::remix::video_object(cx, t, meta.remixed_from.as_deref()),
     }
 }
@@ -86,6 +86,7 @@ pub(crate) fn task_dto(cx: &Ctx, t: &StoredVideo) -> TaskDto {
     let meta = cx
         .app
         .tasks
+        .meta
         .get(t)
         .map(|m| TaskMeta::clone(&m))
         .unwrap_or_else(|| TaskMeta::default_for(t));

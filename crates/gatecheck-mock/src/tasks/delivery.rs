@@ -1,4 +1,4 @@
-//! Delivering Kling's callbacks (DECISIONS D-TASK-9; the model is [`crate::callbacks`]):
+//! Delivering Kling's callbacks (DECISIONS D-TASK-9; the model is [`super::callbacks`]):
 //! registering a task's callback from its route, the pump that sends those whose task has
 //! ended, and the journal line of each outcome.
 
@@ -8,8 +8,9 @@ use std::time::Duration;
 
 use bytes::Bytes;
 
+use super::callbacks::{CallbackRecord, CallbackResult, PendingCallback};
+use super::video::StoredVideo;
 use crate::app::App;
-use crate::callbacks::{CallbackRecord, CallbackResult, PendingCallback};
 use crate::shutdown::wait_down;
 
 /// How often the pump looks for tasks that ended.
@@ -18,7 +19,7 @@ const TICK: Duration = Duration::from_millis(50);
 /// Registers the callback of task `task_id` to `url`, or records its refusal. Returns the
 /// refusal, if any.
 pub(crate) fn register(app: &App, task_id: &str, url: &str) -> Option<String> {
-    let Err(reason) = app.callbacks.queue(task_id, url) else {
+    let Err(reason) = app.tasks.callbacks.queue(task_id, url) else {
         return None;
     };
     let shown = crate::userinfo::redact(url);
@@ -37,26 +38,25 @@ pub(crate) fn register(app: &App, task_id: &str, url: &str) -> Option<String> {
 /// Keeps an outcome, journals it and logs it.
 fn finish(app: &App, record: CallbackRecord) {
     journal(app, &record);
-    app.callbacks.keep(record);
+    app.tasks.callbacks.keep(record);
 }
 
 /// The pending callbacks whose task has ended (or is gone), removed from the wait list,
 /// with their payloads.
 fn take_due(app: &App) -> Vec<(PendingCallback, Option<serde_json::Value>)> {
     let now = app.clock.now_ms();
-    app.callbacks
-        .take_due(|p| match app.state.videos.get_any(&p.task_id) {
-            Some(t) if !t.status_at(now).is_terminal() => None,
-            task => Some(task.map(|t| payload(app, &t, now))),
-        })
+    let due = app.tasks.take_due_callbacks(now);
+    due.into_iter()
+        .map(|(p, task)| (p, task.map(|t| payload(app, &t, now))))
+        .collect()
 }
 
 /// Kling's task object for a callback: the `data` of Kling's task answer.
-fn payload(app: &App, t: &crate::video::StoredVideo, now: i64) -> serde_json::Value {
+fn payload(app: &App, t: &StoredVideo, now: i64) -> serde_json::Value {
     let state = t.state(now);
-    let url = t.content_url(app.callbacks.base());
+    let url = t.content_url(app.tasks.callbacks.base());
     let updated = t.plan.finish_at_ms.min(now);
-    let mut v = crate::provider_tasks::kling_task(t, &state, &url, updated);
+    let mut v = super::provider::kling_task(t, &state, &url, updated);
     v["data"].take()
 }
 
@@ -127,7 +127,7 @@ pub(crate) async fn pump(app: Weak<App>, mut shutdown: tokio::sync::watch::Recei
                 let sendable = match payload {
                     None => Err("the task is gone".to_owned()),
                     // A loaded state's callback, against this mock's allow list.
-                    Some(v) => app.callbacks.refusal(&p.url).map_or(Ok(v), Err),
+                    Some(v) => app.tasks.callbacks.refusal(&p.url).map_or(Ok(v), Err),
                 };
                 let payload = match sendable {
                     Ok(v) => v,
@@ -137,7 +137,7 @@ pub(crate) async fn pump(app: Weak<App>, mut shutdown: tokio::sync::watch::Recei
                     }
                 };
                 let body = Bytes::from(payload.to_string());
-                let (attempts, result) = app.callbacks.send(&p.url, body).await;
+                let (attempts, result) = app.tasks.callbacks.send(&p.url, body).await;
                 let url = crate::userinfo::redact(&p.url).into_owned();
                 tracing::info!(task = %p.task_id, %url, ?result, "callback");
                 let record = CallbackRecord {

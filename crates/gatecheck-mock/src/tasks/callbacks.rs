@@ -18,7 +18,7 @@
 //! releasing it: no lock is held across an `.await`.
 //!
 //! This module holds the callbacks' model (the wait list, the outcomes, one POST with its
-//! retries); `callback_delivery.rs` registers them from a task route and runs the pump.
+//! retries); `delivery.rs` registers them from a task route and runs the pump.
 
 use std::collections::VecDeque;
 use std::net::IpAddr;
@@ -305,12 +305,9 @@ impl Callbacks {
 
     /// Takes off the wait list the callbacks that `due` says are due, with what it gave for
     /// each (`None` from `due`: still waiting). `due` runs under the lock.
-    pub(crate) fn take_due<F>(
-        &self,
-        mut due: F,
-    ) -> Vec<(PendingCallback, Option<serde_json::Value>)>
+    pub(crate) fn take_due<T, F>(&self, mut due: F) -> Vec<(PendingCallback, T)>
     where
-        F: FnMut(&PendingCallback) -> Option<Option<serde_json::Value>>,
+        F: FnMut(&PendingCallback) -> Option<T>,
     {
         let mut inner = self.inner.lock();
         if inner.pending.is_empty() {

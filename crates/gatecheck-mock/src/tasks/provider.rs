@@ -3,7 +3,7 @@
 //! Jimeng (D-TASK-7). new-api's task envelope carries them as its `data`
 //! (`routes/video_unified.rs`).
 
-use crate::video::StoredVideo;
+use super::video::StoredVideo;
 use gatecheck_schemas::rules::video::VideoState;
 use gatecheck_schemas::types::VideoStatus;
 use serde_json::{json, Value};

@@ -95,7 +95,7 @@ impl hashbrown::Equivalent<TaskKey> for IdRef<'_> {
 pub const DEFAULT_MAX_VIDEO_TASKS: usize = 10_000;
 
 /// The built-in video configuration (`fixtures/video.json`).
-pub const DEFAULT_VIDEO_JSON: &str = include_str!("../fixtures/video.json");
+pub const DEFAULT_VIDEO_JSON: &str = include_str!("../../fixtures/video.json");
 
 /// One stored task.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

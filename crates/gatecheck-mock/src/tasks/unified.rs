@@ -1,7 +1,7 @@
 //! What new-api's task routes know of a video task beyond its [`StoredVideo`]: the action,
 //! the platform and the remix source (DECISIONS D-TASK).
 //!
-//! Every task of the task routes is a [`StoredVideo`] in the one [`crate::video::VideoStore`]:
+//! Every task of the task routes is a [`StoredVideo`] in the one [`super::video::VideoStore`]:
 //! one state machine on one clock, with the same outcome controls, faults and billing as
 //! `/v1/videos`. This table only adds what the task envelope and remix show. It is bounded
 //! like the store (the oldest entry goes first), and an entry applies to a task only when it
@@ -15,7 +15,7 @@
 use std::collections::VecDeque;
 use std::sync::Arc;
 
-use crate::video::{StoredVideo, DEFAULT_MAX_VIDEO_TASKS};
+use super::video::{StoredVideo, DEFAULT_MAX_VIDEO_TASKS};
 use gatecheck_schemas::rules::task::{
     ACTION_GENERATE, ACTION_REMIX, ACTION_TEXT_GENERATE, PLATFORM_JIMENG, PLATFORM_KLING,
     PLATFORM_SORA,
@@ -240,7 +240,7 @@ impl TaskMetas {
 
     /// Replaces every entry with those of a dump, oldest first: the newest
     /// [`DEFAULT_MAX_VIDEO_TASKS`] of them, and of two entries for one id the first (as
-    /// [`crate::video::VideoStore::restore`] keeps tasks).
+    /// [`super::video::VideoStore::restore`] keeps tasks).
     pub fn restore(&self, entries: Vec<TaskMetaEntry>) {
         let mut inner = self.inner.lock();
         *inner = Inner::default();

@@ -1,0 +1,28 @@
+//! Every task of the mock, in one room: the task models and the one [`TaskStore`] that owns
+//! all task state.
+//!
+//! - `video.rs`: video tasks ([`video::StoredVideo`], [`video::VideoStore`]): `/v1/videos`,
+//!   and every task of the task routes (one state machine on one clock, with the settlement
+//!   of failed tasks' charges).
+//! - `unified.rs`: what new-api's task routes add to a video task (action, platform, remix
+//!   source, Kling `callback_url`; DECISIONS D-TASK), and its entries in the state dump.
+//! - `provider.rs`: the providers' own task objects (Kling's, Volcengine's for Jimeng).
+//! - `midjourney.rs`: Midjourney tasks (DECISIONS D-MJ).
+//! - `callbacks.rs`: Kling's callbacks (D-TASK-9): the wait list, the outcomes, one POST.
+//! - `store.rs`: [`TaskStore`], which holds all of the above for one mock, and its lock
+//!   discipline.
+//! - `delivery.rs`: the one part that stands above the app: registering a callback from a
+//!   route and the pump that sends those whose task has ended.
+//!
+//! Nothing here but `delivery.rs` imports the app or the routes.
+
+pub mod callbacks;
+pub(crate) mod delivery;
+pub mod midjourney;
+pub(crate) mod provider;
+mod store;
+pub(crate) mod unified;
+pub mod video;
+
+pub(crate) use store::{TaskDump, TaskStore};
+pub use unified::TaskMetaEntry;
