@@ -113,3 +113,107 @@ impl TaskStore {
             })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tasks::midjourney::MJ_PLAN_SECONDS;
+    use crate::tasks::unified::TaskMeta;
+    use gatecheck_schemas::rules::task::ACTION_REMIX;
+    use gatecheck_schemas::rules::video::{plan, VideoOutcome};
+
+    fn video(id: &str) -> StoredVideo {
+        let cfg = crate::Fixtures::embedded().video;
+        StoredVideo {
+            id: id.into(),
+            owner: 1,
+            model: "sora-2".into(),
+            seconds: 4,
+            size: "720x1280".into(),
+            plan: plan(0, 4, &cfg.timing, VideoOutcome::Completed, None),
+            prompt: None,
+            remixed_from_video_id: None,
+            key_id: 0,
+            charged: 0,
+        }
+    }
+
+    /// One of each: a video task, its table entry, a Midjourney task, a waiting callback.
+    fn filled() -> TaskStore {
+        let store = TaskStore::new(&[]);
+        let t = store.videos.insert(video("task_a"), 0);
+        let meta = TaskMeta {
+            remixed_from: Some("task_src".into()),
+            ..TaskMeta::sora(&t, ACTION_REMIX)
+        };
+        store.meta.insert(&t.id, meta);
+        let cfg = crate::Fixtures::embedded().video;
+        store.mj.insert(MjTask {
+            id: "1".into(),
+            owner: 1,
+            action: "IMAGINE".into(),
+            prompt: "a cat".into(),
+            plan: cfg.plan(0, MJ_PLAN_SECONDS, "a cat"),
+            quota: 0,
+        });
+        store
+            .callbacks
+            .queue("task_a", "http://127.0.0.1:9/hook")
+            .expect("a loopback callback waits");
+        store
+    }
+
+    #[test]
+    fn a_dump_holds_every_part_and_loads_back_after_a_reset() {
+        let store = filled();
+        let dump = store.dump();
+        assert_eq!(
+            (
+                dump.videos.tasks.len(),
+                dump.task_meta.len(),
+                dump.mj_tasks.len(),
+                dump.callbacks.len()
+            ),
+            (1, 1, 1, 1)
+        );
+        store.reset();
+        let empty = store.dump();
+        assert!(empty.videos.tasks.is_empty() && empty.task_meta.is_empty());
+        assert!(empty.mj_tasks.is_empty() && empty.callbacks.is_empty());
+        let (videos, task_meta) = (dump.videos.clone(), dump.task_meta.clone());
+        let (mj_tasks, callbacks) = (dump.mj_tasks.clone(), dump.callbacks.clone());
+        store.load(dump, 0);
+        let again = store.dump();
+        assert_eq!(again.videos, videos);
+        assert_eq!(again.task_meta, task_meta);
+        assert_eq!(again.mj_tasks, mj_tasks);
+        assert_eq!(again.callbacks, callbacks);
+        let t = store.videos.get_any("task_a").expect("the task");
+        assert_eq!(store.meta.remixed_from(&t).as_deref(), Some("task_src"));
+    }
+
+    #[test]
+    fn due_callbacks_are_those_whose_task_ended_or_is_gone() {
+        let store = filled();
+        store
+            .callbacks
+            .queue("task_gone", "http://127.0.0.1:9/other")
+            .expect("queued");
+        // At 0 the task runs: only the callback of the unknown task is due, without a task.
+        let due = store.take_due_callbacks(0);
+        assert_eq!(due.len(), 1);
+        assert_eq!(due[0].0.task_id, "task_gone");
+        assert!(due[0].1.is_none());
+        let end = store
+            .videos
+            .get_any("task_a")
+            .expect("task")
+            .plan
+            .finish_at_ms;
+        assert!(store.take_due_callbacks(end - 1).is_empty());
+        let due = store.take_due_callbacks(end);
+        assert_eq!(due.len(), 1);
+        assert_eq!(due[0].1.as_ref().map(|t| t.id.as_str()), Some("task_a"));
+        assert!(store.callbacks.waiting().is_empty());
+    }
+}
