@@ -23,7 +23,6 @@
 //! If a write fails, the requests of its group are answered 500 instead of their answer (their
 //! change stays in memory and goes to disk with the next successful write).
 
-use crate::error::{self, MockResponse};
 use crate::state::StateSnapshot;
 use std::fs::{self, File};
 use std::io::{self, Read as _, Write as _};
@@ -255,22 +254,6 @@ pub(crate) fn may_write(method: &http::Method) -> bool {
         *method,
         http::Method::GET | http::Method::HEAD | http::Method::OPTIONS
     )
-}
-
-/// The answer sent instead when the state could not be written.
-pub(crate) fn not_persisted(answer: &MockResponse) -> MockResponse {
-    let mut resp = error::json(
-        500,
-        &serde_json::json!({
-            "success": false,
-            "message": "the mock could not write its state file; this change is not durable",
-        }),
-    );
-    if let Some(id) = answer.headers().get(crate::headers::REQUEST_ID_HEADER) {
-        resp.headers_mut()
-            .insert(crate::headers::REQUEST_ID_HEADER, id.clone());
-    }
-    resp
 }
 
 #[cfg(test)]

@@ -114,9 +114,25 @@ async fn answer(
     if let (Some(persist), Ok(answer)) = (persist, resp.as_mut())
         && !persist.sync().await
     {
-        *answer = persist::not_persisted(answer);
+        *answer = not_persisted(answer);
     }
     drop(guard);
+    resp
+}
+
+/// The answer sent instead when the state could not be written (see `crate::persist`).
+fn not_persisted(answer: &crate::error::MockResponse) -> crate::error::MockResponse {
+    let mut resp = crate::error::json(
+        500,
+        &serde_json::json!({
+            "success": false,
+            "message": "the mock could not write its state file; this change is not durable",
+        }),
+    );
+    if let Some(id) = answer.headers().get(crate::headers::REQUEST_ID_HEADER) {
+        resp.headers_mut()
+            .insert(crate::headers::REQUEST_ID_HEADER, id.clone());
+    }
     resp
 }
 
