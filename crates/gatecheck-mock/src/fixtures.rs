@@ -14,7 +14,10 @@ const ACCOUNTS: &str = include_str!("../fixtures/accounts.json");
 const KEYS: &str = include_str!("../fixtures/keys.json");
 const CATALOG: &str = include_str!("../fixtures/catalog.json");
 const CAPABILITIES: &str = include_str!("../fixtures/capabilities.json");
-const VIDEO: &str = crate::tasks::video::DEFAULT_VIDEO_JSON;
+const VIDEO: &str = DEFAULT_VIDEO_JSON;
+
+/// The built-in video configuration (`fixtures/video.json`).
+pub const DEFAULT_VIDEO_JSON: &str = include_str!("../fixtures/video.json");
 
 /// A fixture file could not be read or parsed. The message names the file; the cause is the
 /// error's [`source`](std::error::Error::source) (`{:#}` with `anyhow` prints both).
@@ -203,8 +206,7 @@ mod tests {
             other => panic!("expected a video.json error, got {other:?}"),
         }
         let mut video: serde_json::Value =
-            serde_json::from_str(crate::tasks::video::DEFAULT_VIDEO_JSON)
-                .expect("embedded video.json");
+            serde_json::from_str(VIDEO).expect("embedded video.json");
         video["poll_after_ms"] = 250.into();
         std::fs::write(dir.join("video.json"), video.to_string()).expect("write");
         let fixtures = Fixtures::from_dir(&dir).expect("a valid video.json");

@@ -40,6 +40,7 @@ pub mod midjourney {
 
 /// The video task model (plans, outcomes, the task store).
 pub mod video {
+    pub use crate::fixtures::DEFAULT_VIDEO_JSON;
     pub use crate::tasks::video::*;
 }
 

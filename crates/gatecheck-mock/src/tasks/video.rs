@@ -94,9 +94,6 @@ impl hashbrown::Equivalent<TaskKey> for IdRef<'_> {
 /// How many tasks the store keeps at most.
 pub const DEFAULT_MAX_VIDEO_TASKS: usize = 10_000;
 
-/// The built-in video configuration (`fixtures/video.json`).
-pub const DEFAULT_VIDEO_JSON: &str = include_str!("../../fixtures/video.json");
-
 /// One stored task.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct StoredVideo {
