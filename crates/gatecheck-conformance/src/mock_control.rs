@@ -134,7 +134,11 @@ impl MockControl {
 
     /// Advances the mock's clock by whole seconds (`{"seconds": N}`); whether the mock took
     /// it.
-    pub async fn advance_seconds(&self, t: &Transport, seconds: u64) -> Result<bool, TransportError> {
+    pub async fn advance_seconds(
+        &self,
+        t: &Transport,
+        seconds: u64,
+    ) -> Result<bool, TransportError> {
         self.post_ok(t, ADVANCE_PATH, Some(json!({ "seconds": seconds })))
             .await
     }
@@ -198,4 +202,29 @@ pub fn wall_now() -> i64 {
         .duration_since(UNIX_EPOCH)
         .map(|d| d.as_secs() as i64)
         .unwrap_or(0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn account(id: i64) -> Account {
+        Account {
+            id,
+            username: format!("user{id}"),
+            access_token: format!("token{id}"),
+            groups: Vec::new(),
+        }
+    }
+
+    /// One rule for `check` and `diff`: the given user id's account (none when it is not
+    /// there), else the lowest id, whatever the order of the list.
+    #[test]
+    fn the_run_works_as_the_given_user_else_the_lowest_id() {
+        let accounts = [account(2), account(1), account(5)];
+        assert_eq!(pick_account(&accounts, None).map(|a| a.id), Some(1));
+        assert_eq!(pick_account(&accounts, Some(2)).map(|a| a.id), Some(2));
+        assert_eq!(pick_account(&accounts, Some(7)).map(|a| a.id), None);
+        assert_eq!(pick_account(&[], None).map(|a| a.id), None);
+    }
 }

@@ -216,7 +216,7 @@ async fn discover_rest(
 }
 
 /// Reads the mock's accounts: their access tokens become secrets, and the run's account
-/// ([`pick_account`]: the user id's, else account 1) lends its access token (when none was
+/// ([`pick_account`]: the user id's, else the lowest id) lends its access token (when none was
 /// given) and its user id to the target. Returns that account's groups.
 async fn adopt_mock_account(
     target: &mut Target,

@@ -353,13 +353,17 @@ impl Transport {
         limits: SseLimits,
     ) -> Result<StreamExchange, TransportError> {
         let judge = |result: &Result<StreamExchange, ClientError>| match result {
-            Ok(r) if r.exchange.status.as_u16() == 429 => Ok(Next::Retry(parse_retry_after(
-                r.exchange.header("retry-after"),
-            ))),
+            Ok(r) if r.exchange.status.as_u16() == 429 => Ok(Next::Retry(retry_after(&r.exchange))),
             _ => Ok(Next::Answer),
         };
-        self.retrying(spec, quota, || self.client.send_stream(spec, limits), judge, |_| {})
-            .await
+        self.retrying(
+            spec,
+            quota,
+            || self.client.send_stream(spec, limits),
+            judge,
+            |_| {},
+        )
+        .await
     }
 
     /// A dry run records `spec` and refuses to send it; otherwise passes.
@@ -427,7 +431,7 @@ impl Transport {
                         && !is_deterministic_error(ex)
                         && (retry_5xx || ex.status.as_u16() == 429) =>
                 {
-                    Next::Retry(parse_retry_after(ex.header("retry-after")))
+                    Next::Retry(retry_after(ex))
                 }
                 Err(ClientError::Connect(_)) if spec.method == http::Method::GET => {
                     Next::Retry(None)
@@ -505,6 +509,11 @@ impl Transport {
             attempt += 1;
         }
     }
+}
+
+/// The wait an answer asks for before a retry (`Retry-After`).
+fn retry_after(ex: &Exchange) -> Option<std::time::Duration> {
+    parse_retry_after(ex.header(http::header::RETRY_AFTER.as_str()))
 }
 
 /// What the retry loop does with one attempt's result.

@@ -592,7 +592,8 @@ impl SideRunner {
     async fn let_time_pass(&mut self) {
         if let Some(mock) = &self.mock
             && matches!(
-                mock.advance_seconds(&self.t, self.poll.advance_seconds).await,
+                mock.advance_seconds(&self.t, self.poll.advance_seconds)
+                    .await,
                 Ok(true)
             )
         {

@@ -103,7 +103,7 @@ impl SideKind {
 
 /// When the target is a gatecheck mock with its control API on, fills in the credentials the
 /// caller did not give from `GET /__mock/accounts` and `GET /__mock/keys`: the run's account
-/// ([`pick_account`]: the target's user id's, else account 1), and its first enabled key with
+/// ([`pick_account`]: the target's user id's, else the lowest id), and its first enabled key with
 /// no IP or model restriction, limited quota and no expiry. Returns whether the target
 /// answered as a mock.
 pub async fn discover_mock_credentials(client: &Client, target: &mut Target) -> bool {
