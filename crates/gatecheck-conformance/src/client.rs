@@ -368,13 +368,10 @@ impl Client {
             headers.insert(NEW_API_USER_HEADER, header_value(&u.to_string())?);
         }
         for (k, v) in &spec.headers {
-            let name = HeaderName::from_bytes(k.as_bytes())
-                .map_err(|_| ClientError::InvalidHeader(k.clone()))?;
-            headers.append(name, header_value(v)?);
+            headers.append(header_name(k)?, header_value(v)?);
         }
         for (k, v) in &target.headers {
-            let name = HeaderName::from_bytes(k.as_bytes())
-                .map_err(|_| ClientError::InvalidHeader(k.clone()))?;
+            let name = header_name(k)?;
             if !headers.contains_key(&name) {
                 let mut hv = header_value(v.expose())?;
                 hv.set_sensitive(true);
@@ -476,6 +473,10 @@ impl<B: hyper::body::Body<Data = Bytes> + Unpin> hyper::body::Body for &mut Pref
         }
         polled
     }
+}
+
+fn header_name(k: &str) -> Result<HeaderName, ClientError> {
+    HeaderName::from_bytes(k.as_bytes()).map_err(|_| ClientError::InvalidHeader(k.to_owned()))
 }
 
 fn header_value(v: &str) -> Result<HeaderValue, ClientError> {

@@ -6,8 +6,8 @@
 //! every file is checked against the credentials used before it is written.
 
 use crate::client::{Auth, Client, RequestSpec};
-use crate::client_error::ClientError;
-use crate::models::known_capabilities;
+use crate::models::{known_capabilities, page_catalog, Paging};
+use crate::transport::{Transport, TransportError};
 use gatecheck_schemas::types::{KeyRecord, ModelCapabilities, ModelRecord};
 use rand::distr::Alphanumeric;
 use rand::RngExt;
@@ -15,15 +15,12 @@ use serde_json::{json, Value};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-/// Pages of 100 records read at most from `GET /api/models`.
-const MAX_PAGES: u32 = 50;
-
 /// Why a pull failed.
 #[derive(Debug, thiserror::Error)]
 pub enum PullError {
     /// A request failed on the way.
     #[error("request failed")]
-    Request(#[from] ClientError),
+    Request(#[from] TransportError),
     /// The deployment answered something that is not a catalog.
     #[error("GET {path} answered {status}: not a catalog page")]
     NotACatalog {
@@ -73,29 +70,28 @@ pub struct Pulled {
 
 /// Reads the catalog (every page of `GET /api/models`), the capabilities of its models (the
 /// built-in ones, overridden by `extra`) and, with `key_id` (and the client's access token),
-/// the key's fields (`GET /api/token/{id}`). Sends only GET requests.
+/// the key's fields (`GET /api/token/{id}`). Sends only GET requests, each once, as it is
+/// ([`Transport::direct`]).
 pub async fn pull(
     client: &Client,
     key_id: Option<i64>,
     extra: Option<BTreeMap<String, ModelCapabilities>>,
 ) -> Result<Pulled, PullError> {
+    let t = Transport::direct(client.clone());
     let mut out = Pulled::default();
-    let mut total = None;
-    for page in 1..=MAX_PAGES {
-        let path = format!("/api/models?p={page}&page_size=100");
-        let ex = client.send(&RequestSpec::get(&path)).await?;
-        let v = ex.json().unwrap_or(Value::Null);
-        let Some(data) = v
+    page_catalog(&t, Paging::PULL, |page| {
+        let ex = page.exchange;
+        let Some(data) = page
+            .body
             .get("data")
             .and_then(Value::as_array)
             .filter(|_| ex.status.is_success())
         else {
             return Err(PullError::NotACatalog {
-                path,
+                path: page.path.to_owned(),
                 status: ex.status.as_u16(),
             });
         };
-        total = v.get("total").and_then(Value::as_u64).or(total);
         for record in data {
             match serde_json::from_value::<ModelRecord>(record.clone()) {
                 Ok(_) => out.catalog.push(record.clone()),
@@ -104,11 +100,9 @@ pub async fn pull(
                 )),
             }
         }
-        let seen = out.catalog.len() as u64;
-        if data.is_empty() || total.is_some_and(|t| seen >= t) {
-            break;
-        }
-    }
+        Ok((data.len(), out.catalog.len()))
+    })
+    .await?;
     let mut caps = known_capabilities();
     caps.extend(extra.unwrap_or_default());
     for id in out
@@ -127,7 +121,7 @@ pub async fn pull(
     }
     if let Some(id) = key_id {
         let spec = RequestSpec::get(format!("/api/token/{id}")).auth(Auth::AccessToken);
-        let ex = client.send(&spec).await?;
+        let ex = t.send(&spec, 0).await?;
         let v = ex.json().unwrap_or(Value::Null);
         let key = (v.get("success").and_then(Value::as_bool) == Some(true))
             .then(|| v.get("data").cloned())

@@ -156,10 +156,10 @@ impl Runner {
             deadline: tokio::time::Instant::now() + cfg.deadline,
         };
         let tconf = transport_config(&cfg, seed, clock.deadline);
-        let probe_t = Transport::new(client_for(&cfg)?, tconf(false));
+        let probe_t = Transport::new(client_for(&cfg, &cfg.target)?, tconf(false));
 
         // Discovery: a failure here is a finding, written to the report like any other.
-        let mut env = match discover(&mut cfg, &probe_t, &redactor).await {
+        let mut env = match discover(&cfg, &probe_t, &redactor).await {
             Ok(env) => env,
             Err((_, SetupError::Unreachable(_))) if cfg.dry_run => offline_env(&cfg),
             Err((stage, e)) => {
@@ -173,10 +173,10 @@ impl Runner {
                 ));
             }
         };
-        let client = client_for(&cfg)?;
+        let client = client_for(&cfg, &env.target)?;
         let t = Transport::new(client.clone(), tconf(cfg.dry_run));
         if cfg.dry_run && env.key.is_none() {
-            env.key = Some(placeholder_key(&cfg));
+            env.key = Some(placeholder_key(&env.target));
             env.has_access_token = true;
         }
         let env = Arc::new(env);
@@ -320,12 +320,12 @@ fn transport_config(
     }
 }
 
-/// The run's HTTP client for the target as `cfg` now names it.
-fn client_for(cfg: &RunnerConfig) -> Result<Client, RunError> {
+/// The run's HTTP client for `target` (the user's, or as discovery completed it).
+fn client_for(cfg: &RunnerConfig, target: &crate::target::Target) -> Result<Client, RunError> {
     Client::new(ClientConfig {
         timeout: cfg.request_timeout,
         proxy: cfg.proxy.clone(),
-        ..ClientConfig::new(cfg.target.clone())
+        ..ClientConfig::new(target.clone())
     })
     .map_err(|e| RunError::Config(e.to_string()))
 }

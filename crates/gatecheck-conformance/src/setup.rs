@@ -11,13 +11,14 @@ use crate::discovery::{
     ProbeCredentials, RouteFamily, RouteProbe,
 };
 use crate::key_api::{create_scratch_key, delete_key, get_key, put_record, KeyOrigin, WorkKey};
-use crate::mock_control::{wall_now, MockControl};
+use crate::mock_control::{pick_account, wall_now, MockControl, NewMockKey};
 use crate::models::{fetch_catalog, known_capabilities};
 use crate::redact::{Redactor, Secret};
 use crate::setup_error::SetupError;
+use crate::target::Target;
 use crate::transport::{Transport, TransportConfig};
 use gatecheck_schemas::types::{KeyRecord, ModelCapabilities, ModelRecord, KEY_STATUS_ENABLED};
-use serde_json::{json, Value};
+use serde_json::json;
 use std::collections::BTreeMap;
 use std::net::{IpAddr, Ipv4Addr};
 use std::time::Duration;
@@ -36,6 +37,7 @@ fn fixture_models() -> Vec<ModelRecord> {
 
 pub(crate) fn offline_env(cfg: &RunnerConfig) -> Env {
     Env {
+        target: cfg.target.clone(),
         mock: None,
         client_ip: cfg.client_ip,
         models: fixture_models(),
@@ -56,9 +58,9 @@ pub(crate) fn offline_env(cfg: &RunnerConfig) -> Env {
     }
 }
 
-pub(crate) fn placeholder_key(cfg: &RunnerConfig) -> WorkKey {
+pub(crate) fn placeholder_key(target: &Target) -> WorkKey {
     let rec: KeyRecord = serde_json::from_value(json!({
-        "id": cfg.target.key_id.unwrap_or(0), "user_id": cfg.target.user_id.unwrap_or(0),
+        "id": target.key_id.unwrap_or(0), "user_id": target.user_id.unwrap_or(0),
         "key": "", "status": KEY_STATUS_ENABLED, "name": "gatecheck-scratch", "created_time": 0, "accessed_time": 0,
         "expired_time": -1, "remain_quota": 5000000, "unlimited_quota": false,
         "model_limits_enabled": false, "model_limits": "", "allow_ips": "", "used_quota": 0,
@@ -125,10 +127,7 @@ async fn classify(
             (Some(m), notes)
         }
         (None, TargetMode::Mock) => (
-            Some(MockControl {
-                profile: None,
-                signature: None,
-            }),
+            Some(MockControl::declared()),
             vec!["--target mock: control API used although /__mock/health answered no mock signature".into()],
         ),
         (None, _) => (
@@ -140,9 +139,11 @@ async fn classify(
     })
 }
 
-/// Learns about the target and sets up the working key; on failure, names the stage.
+/// Learns about the target and sets up the working key; on failure, names the stage. The
+/// configuration is left as the user gave it: what discovery learnt (the target with the
+/// credentials it adopted, the mock's control API, the client IP, the key) is in the [`Env`].
 pub(crate) async fn discover(
-    cfg: &mut RunnerConfig,
+    cfg: &RunnerConfig,
     t: &Transport,
     redactor: &Redactor,
 ) -> Result<Env, (&'static str, SetupError)> {
@@ -159,20 +160,21 @@ fn at<E: Into<SetupError>>(stage: &'static str) -> impl Fn(E) -> (&'static str, 
 type Staged = (&'static str, SetupError);
 
 async fn discover_rest(
-    cfg: &mut RunnerConfig,
+    cfg: &RunnerConfig,
     t: &Transport,
     redactor: &Redactor,
     mock: Option<MockControl>,
     notes: Vec<String>,
 ) -> Result<Env, Staged> {
+    let mut target = cfg.target.clone();
     let groups = match &mock {
-        Some(m) => adopt_mock_account(cfg, t, redactor, m).await?,
+        Some(m) => adopt_mock_account(&mut target, t, redactor, m).await?,
         None => Vec::new(),
     };
-    let client_ip = cfg.client_ip.or_else(|| loopback_ip(cfg));
+    let client_ip = cfg.client_ip.or_else(|| loopback_ip(&target));
     let creds = ProbeCredentials {
-        api_key: cfg.target.api_key.is_some(),
-        access_token: cfg.target.access_token.is_some(),
+        api_key: target.api_key.is_some(),
+        access_token: target.access_token.is_some(),
     };
     // A dry run sends nothing to model or key routes, not even a probe.
     let routes = if cfg.dry_run {
@@ -185,13 +187,15 @@ async fn discover_rest(
     let (models, caps, models_source, no_models) = discover_models(cfg, t, &routes)
         .await
         .map_err(at("catalog"))?;
-    let kt = key_transport(cfg)?;
-    let has_token = cfg.target.access_token.is_some();
-    let key = work_key(cfg, &kt, mock.as_ref()).await?;
+    let kt = key_transport(cfg, &target)?;
+    let has_token = target.access_token.is_some();
+    let key = work_key(cfg, &target, &kt, mock.as_ref()).await?;
     if let Some(k) = &key {
         redactor.add_secret(&k.secret);
     }
     Ok(Env {
+        has_api_key: target.api_key.is_some(),
+        target,
         mock,
         client_ip,
         models,
@@ -199,7 +203,6 @@ async fn discover_rest(
         groups,
         key,
         has_access_token: has_token,
-        has_api_key: cfg.target.api_key.is_some(),
         video: Default::default(),
         images: Default::default(),
         notes,
@@ -212,52 +215,35 @@ async fn discover_rest(
     })
 }
 
-/// Reads the mock's accounts: their access tokens become secrets, and the account of the
-/// run's user id (1 by default) lends its access token (when none was given) and its user id
-/// to the target. Returns that account's groups.
+/// Reads the mock's accounts: their access tokens become secrets, and the run's account
+/// ([`pick_account`]: the user id's, else the lowest id) lends its access token (when none was
+/// given) and its user id to the target. Returns that account's groups.
 async fn adopt_mock_account(
-    cfg: &mut RunnerConfig,
+    target: &mut Target,
     t: &Transport,
     redactor: &Redactor,
     m: &MockControl,
 ) -> Result<Vec<String>, Staged> {
     let accounts = m.accounts(t).await.map_err(at("accounts"))?;
     for a in &accounts {
-        if let Some(tok) = a.get("access_token").and_then(Value::as_str) {
-            redactor.add(tok);
-        }
+        redactor.add(&a.access_token);
     }
-    let want = cfg.target.user_id.unwrap_or(1);
-    if let Some(a) = accounts
-        .iter()
-        .find(|a| a.get("id").and_then(Value::as_i64) == Some(want))
-    {
-        if cfg.target.access_token.is_none()
-            && let Some(tok) = a.get("access_token").and_then(Value::as_str)
-        {
-            cfg.target.access_token = Some(Secret::new(tok));
-        }
-        cfg.target.user_id.get_or_insert(want);
-        return Ok(a
-            .get("groups")
-            .and_then(Value::as_array)
-            .map(|g| {
-                g.iter()
-                    .filter_map(Value::as_str)
-                    .map(str::to_owned)
-                    .collect()
-            })
-            .unwrap_or_default());
+    let Some(a) = pick_account(&accounts, target.user_id) else {
+        return Ok(Vec::new());
+    };
+    if target.access_token.is_none() {
+        target.access_token = Some(Secret::new(a.access_token.clone()));
     }
-    Ok(Vec::new())
+    target.user_id.get_or_insert(a.id);
+    Ok(a.groups.clone())
 }
 
 /// A transport with the enriched target (access token, user id) for key setup.
-fn key_transport(cfg: &RunnerConfig) -> Result<Transport, Staged> {
+fn key_transport(cfg: &RunnerConfig, target: &Target) -> Result<Transport, Staged> {
     let client = Client::new(ClientConfig {
         timeout: cfg.request_timeout,
         proxy: cfg.proxy.clone(),
-        ..ClientConfig::new(cfg.target.clone())
+        ..ClientConfig::new(target.clone())
     })
     .map_err(|e| ("key setup", SetupError::Config(e.to_string())))?;
     let kt = Transport::new(
@@ -282,16 +268,17 @@ fn key_transport(cfg: &RunnerConfig) -> Result<Transport, Staged> {
 /// under `--allow-create-keys`; else none.
 async fn work_key(
     cfg: &RunnerConfig,
+    target: &Target,
     kt: &Transport,
     mock: Option<&MockControl>,
 ) -> Result<Option<WorkKey>, Staged> {
-    let has_token = cfg.target.access_token.is_some();
+    let has_token = target.access_token.is_some();
     if cfg.dry_run {
         Ok(None)
-    } else if let (Some(m), None) = (mock, cfg.target.key_id) {
-        mock_key(cfg, kt, m).await.map(Some)
-    } else if let (Some(id), true) = (cfg.target.key_id, has_token) {
-        snapshot_key(cfg, kt, id).await.map(Some)
+    } else if let (Some(m), None) = (mock, target.key_id) {
+        mock_key(target, kt, m).await.map(Some)
+    } else if let (Some(id), true) = (target.key_id, has_token) {
+        snapshot_key(target, kt, id).await.map(Some)
     } else if cfg.allow_create_keys && has_token {
         scratch_key(cfg, kt).await.map(Some)
     } else {
@@ -300,9 +287,15 @@ async fn work_key(
 }
 
 /// A work key made through the mock's control API.
-async fn mock_key(cfg: &RunnerConfig, kt: &Transport, m: &MockControl) -> Result<WorkKey, Staged> {
+async fn mock_key(target: &Target, kt: &Transport, m: &MockControl) -> Result<WorkKey, Staged> {
+    let new = NewMockKey {
+        name: "gatecheck-work".into(),
+        user_id: target.user_id.unwrap_or(1),
+        remain_quota: 50_000_000,
+        expired_time: -1,
+    };
     let rec = m
-        .create_key(kt, json!({"name": "gatecheck-work", "user_id": cfg.target.user_id.unwrap_or(1), "remain_quota": 50_000_000, "expired_time": -1}))
+        .create_key(kt, &new)
         .await
         .map_err(at("key setup"))?
         .ok_or_else(|| {
@@ -321,7 +314,7 @@ async fn mock_key(cfg: &RunnerConfig, kt: &Transport, m: &MockControl) -> Result
 
 /// The named `--key-id`, snapshotted; its baseline is enabled, open to every IP and model, and
 /// unexpired for the run.
-async fn snapshot_key(cfg: &RunnerConfig, kt: &Transport, id: i64) -> Result<WorkKey, Staged> {
+async fn snapshot_key(target: &Target, kt: &Transport, id: i64) -> Result<WorkKey, Staged> {
     let snap = get_key(kt, id)
         .await
         .map_err(at("key setup"))?
@@ -331,8 +324,7 @@ async fn snapshot_key(cfg: &RunnerConfig, kt: &Transport, id: i64) -> Result<Wor
                 SetupError::Config(format!("GET /api/token/{id} did not return the key")),
             )
         })?;
-    let secret = cfg
-        .target
+    let secret = target
         .api_key
         .clone()
         .or_else(|| {
@@ -444,8 +436,8 @@ fn catalog_why(routes: &[RouteProbe], served: bool) -> String {
     }
 }
 
-fn loopback_ip(cfg: &RunnerConfig) -> Option<IpAddr> {
-    match cfg.target.base_url.host() {
+fn loopback_ip(target: &Target) -> Option<IpAddr> {
+    match target.base_url.host() {
         Some(url::Host::Ipv4(ip)) if ip.is_loopback() => Some(IpAddr::V4(ip)),
         Some(url::Host::Ipv6(ip)) if ip.is_loopback() => Some(IpAddr::V6(ip)),
         Some(url::Host::Domain("localhost")) => Some(IpAddr::V4(Ipv4Addr::LOCALHOST)),

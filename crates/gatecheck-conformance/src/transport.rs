@@ -40,6 +40,11 @@ pub enum TransportError {
 }
 
 impl TransportError {
+    /// Whether the target could not be reached at all ([`ClientError::is_unreachable`]).
+    pub fn is_unreachable(&self) -> bool {
+        matches!(self, TransportError::Client(c) if c.is_unreachable())
+    }
+
     /// Whether the run must stop rather than the one check (budget, deadline, dry run).
     pub fn is_stop(&self) -> bool {
         !matches!(
@@ -99,6 +104,8 @@ struct Shared {
     /// The recorded time of the last answer from a recording (`x-gatecheck-replay-time`),
     /// and when it came.
     replay_time: Mutex<Option<(i64, Instant)>>,
+    /// A direct transport ([`Transport::direct`]): a replay's `unmatched` answer is returned.
+    direct: bool,
 }
 
 /// A request's route and an answer's status, as the key of a persistent answer: the method
@@ -112,6 +119,32 @@ fn route_key(spec: &RequestSpec, status: u16) -> String {
 impl Transport {
     /// Wraps a client.
     pub fn new(client: Client, config: TransportConfig) -> Self {
+        Self::with_mode(client, config, false)
+    }
+
+    /// Wraps a client for requests sent one by one, as they are, outside a check run (the
+    /// request sequence of `gatecheck diff` and snapshots, `gatecheck fixtures pull`): each
+    /// request is sent once (no retry, so no jitter drawn), with no budget, pacing or
+    /// concurrency limit, and no deadline but the client's per-request timeout; an answer a
+    /// replay marks `unmatched` is returned as the answer it is.
+    pub fn direct(client: Client) -> Self {
+        /// Far enough to never cut a request, near enough for tokio's timer (2.2 years).
+        const NO_DEADLINE: std::time::Duration = std::time::Duration::from_secs(365 * 24 * 3600);
+        let config = TransportConfig {
+            max_requests: None,
+            max_quota: None,
+            rate: None,
+            concurrency: Semaphore::MAX_PERMITS,
+            backoff: Backoff::none(),
+            deadline: Instant::now() + NO_DEADLINE,
+            dry_run: false,
+            seed: 0,
+            retry_budget: Some(0),
+        };
+        Self::with_mode(client, config, true)
+    }
+
+    fn with_mode(client: Client, config: TransportConfig, direct: bool) -> Self {
         Self {
             client,
             inner: Arc::new(Shared {
@@ -129,6 +162,7 @@ impl Transport {
                 planned: Mutex::new(Vec::new()),
                 replayed: std::sync::atomic::AtomicBool::new(false),
                 replay_time: Mutex::new(None),
+                direct,
             }),
         }
     }
@@ -318,26 +352,18 @@ impl Transport {
         quota: i64,
         limits: SseLimits,
     ) -> Result<StreamExchange, TransportError> {
-        self.plan_or_pass(spec)?;
-        let shared = &self.inner;
-        let mut attempt = 0u32;
-        loop {
-            if self.past_deadline() {
-                return Err(TransportError::Deadline);
-            }
-            let quota = if attempt == 0 { quota } else { 0 };
-            let result = self
-                .under_rules(quota, self.client.send_stream(spec, limits))
-                .await??;
-            if result.exchange.status.as_u16() != 429 || attempt >= shared.backoff.max_retries {
-                return Ok(result);
-            }
-            let retry_after = parse_retry_after(result.exchange.header("retry-after"));
-            if !self.wait_to_retry(attempt, retry_after).await {
-                return Ok(result);
-            }
-            attempt += 1;
-        }
+        let judge = |result: &Result<StreamExchange, ClientError>| match result {
+            Ok(r) if r.exchange.status.as_u16() == 429 => Ok(Next::Retry(retry_after(&r.exchange))),
+            _ => Ok(Next::Answer),
+        };
+        self.retrying(
+            spec,
+            quota,
+            || self.client.send_stream(spec, limits),
+            judge,
+            |_| {},
+        )
+        .await
     }
 
     /// A dry run records `spec` and refuses to send it; otherwise passes.
@@ -392,56 +418,89 @@ impl Transport {
         quota: i64,
         retry_5xx: bool,
     ) -> Result<Exchange, TransportError> {
-        self.plan_or_pass(spec)?;
+        let judge = |result: &Result<Exchange, ClientError>| {
+            if let Ok(ex) = result {
+                self.note_replay(spec, ex)?;
+            }
+            // A status that outlasted every retry on a route is not transient there: later
+            // answers with it are judged as they are, not retried again.
+            Ok(match result {
+                Ok(ex) if self.is_persistent(spec, ex.status.as_u16()) => Next::Answer,
+                Ok(ex)
+                    if is_retryable(ex.status)
+                        && !is_deterministic_error(ex)
+                        && (retry_5xx || ex.status.as_u16() == 429) =>
+                {
+                    Next::Retry(retry_after(ex))
+                }
+                Err(ClientError::Connect(_)) if spec.method == http::Method::GET => {
+                    Next::Retry(None)
+                }
+                _ => Next::Answer,
+            })
+        };
+        let exhausted = |result: &Result<Exchange, ClientError>| {
+            if let Ok(ex) = result {
+                self.mark_persistent(spec, ex.status.as_u16());
+            }
+        };
+        self.retrying(spec, quota, || self.client.send(spec), judge, exhausted)
+            .await
+    }
+
+    /// Notes an answer from a recording (`x-gatecheck-replay: matched`, and its recorded
+    /// time); refuses one the recording does not hold (`unmatched`), unless the transport is
+    /// direct ([`Transport::direct`]), which returns it as the answer it is.
+    fn note_replay(&self, spec: &RequestSpec, ex: &Exchange) -> Result<(), TransportError> {
         let shared = &self.inner;
+        if ex.header(REPLAY_HEADER) == Some(REPLAY_MATCHED) {
+            shared.replayed.store(true, Ordering::Relaxed);
+            if let Some(t) = ex
+                .header(REPLAY_TIME_HEADER)
+                .and_then(|v| v.trim().parse::<i64>().ok())
+            {
+                *shared.replay_time.lock() = Some((t, Instant::now()));
+            }
+        }
+        if !shared.direct && ex.header(REPLAY_HEADER) == Some(REPLAY_UNMATCHED) {
+            return Err(TransportError::NotInRecording(format!(
+                "{} {}",
+                spec.method, spec.path
+            )));
+        }
+        Ok(())
+    }
+
+    /// The one retry loop: sends `spec` with `send` (recorded instead by a dry run), each
+    /// attempt under the run's rules ([`Transport::under_rules`]; only the first is charged
+    /// `quota`), until `judge` takes an attempt's result as the answer, the retries are spent
+    /// (`exhausted` sees the last result), or a retry's wait would reach the deadline or the
+    /// retry budget is spent. `judge` may refuse a result with an error.
+    async fn retrying<R, Fut>(
+        &self,
+        spec: &RequestSpec,
+        quota: i64,
+        send: impl Fn() -> Fut,
+        judge: impl Fn(&Result<R, ClientError>) -> Result<Next, TransportError>,
+        exhausted: impl Fn(&Result<R, ClientError>),
+    ) -> Result<R, TransportError>
+    where
+        Fut: std::future::Future<Output = Result<R, ClientError>>,
+    {
+        self.plan_or_pass(spec)?;
         let mut attempt = 0u32;
         loop {
             if self.past_deadline() {
                 return Err(TransportError::Deadline);
             }
             let quota = if attempt == 0 { quota } else { 0 };
-            let result = self.under_rules(quota, self.client.send(spec)).await?;
-            if let Ok(ex) = &result
-                && ex.header(REPLAY_HEADER) == Some(REPLAY_MATCHED)
-            {
-                shared.replayed.store(true, Ordering::Relaxed);
-                if let Some(t) = ex
-                    .header(REPLAY_TIME_HEADER)
-                    .and_then(|v| v.trim().parse::<i64>().ok())
-                {
-                    *shared.replay_time.lock() = Some((t, Instant::now()));
-                }
-            }
-            if let Ok(ex) = &result
-                && ex.header(REPLAY_HEADER) == Some(REPLAY_UNMATCHED)
-            {
-                return Err(TransportError::NotInRecording(format!(
-                    "{} {}",
-                    spec.method, spec.path
-                )));
-            }
-            // A status that outlasted every retry on a route is not transient there: later
-            // answers with it are judged as they are, not retried again.
-            if let Ok(ex) = &result
-                && self.is_persistent(spec, ex.status.as_u16())
-            {
-                return result.map_err(Into::into);
-            }
-            let retry_after = match &result {
-                Ok(ex)
-                    if is_retryable(ex.status)
-                        && !is_deterministic_error(ex)
-                        && (retry_5xx || ex.status.as_u16() == 429) =>
-                {
-                    parse_retry_after(ex.header("retry-after"))
-                }
-                Err(ClientError::Connect(_)) if spec.method == http::Method::GET => None,
-                _ => return result.map_err(Into::into),
+            let result = self.under_rules(quota, send()).await?;
+            let retry_after = match judge(&result)? {
+                Next::Answer => return result.map_err(Into::into),
+                Next::Retry(retry_after) => retry_after,
             };
-            if attempt >= shared.backoff.max_retries {
-                if let Ok(ex) = &result {
-                    self.mark_persistent(spec, ex.status.as_u16());
-                }
+            if attempt >= self.inner.backoff.max_retries {
+                exhausted(&result);
                 return result.map_err(Into::into);
             }
             if !self.wait_to_retry(attempt, retry_after).await {
@@ -450,6 +509,19 @@ impl Transport {
             attempt += 1;
         }
     }
+}
+
+/// The wait an answer asks for before a retry (`Retry-After`).
+fn retry_after(ex: &Exchange) -> Option<std::time::Duration> {
+    parse_retry_after(ex.header(http::header::RETRY_AFTER.as_str()))
+}
+
+/// What the retry loop does with one attempt's result.
+enum Next {
+    /// Return it.
+    Answer,
+    /// Retry it, waiting at least this long (`Retry-After`).
+    Retry(Option<std::time::Duration>),
 }
 
 /// A 500 that carries a request-validation code is an answer, not a transient fault: retrying

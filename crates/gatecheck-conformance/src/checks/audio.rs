@@ -631,7 +631,7 @@ async fn expect_continue(ctx: &Ctx, spec: &RequestSpec) -> Result<u16, String> {
     let auth = match &spec.auth {
         crate::client::Auth::Key(k) => format!("Authorization: Bearer {}\r\n", k.expose()),
         crate::client::Auth::ApiKey => ctx
-            .cfg
+            .env
             .target
             .api_key
             .as_ref()

@@ -167,7 +167,7 @@ fn valid_secret(ctx: &Ctx) -> Result<String, Halt> {
     if let Some(k) = &ctx.env.key {
         return Ok(k.secret.expose().to_owned());
     }
-    ctx.cfg
+    ctx.env
         .target
         .api_key
         .as_ref()
@@ -349,7 +349,7 @@ async fn token_raw(ctx: &Ctx) -> Outcome {
 
 async fn token_bearer(ctx: &Ctx) -> Outcome {
     let tok = ctx
-        .cfg
+        .env
         .target
         .access_token
         .clone()

@@ -152,27 +152,6 @@ async fn secret_header(ctx: &Ctx) -> Outcome {
     })
 }
 
-/// Moves time forward: the mock's clock when it has one, else a real wait.
-async fn advance(ctx: &Ctx, by: Duration) -> Result<(), Halt> {
-    if let Some(m) = &ctx.env.mock
-        && m.advance(&ctx.t, by).await?
-    {
-        return Ok(());
-    }
-    if ctx.t.answers_from_recording() {
-        // A replay: the recorded states come one per poll, whenever polled.
-        return Ok(());
-    }
-    if ctx.t.wait_reaches_deadline(by) {
-        return Err(Halt::Stop(
-            crate::skip::SkipCause::Deadline,
-            "the run's deadline passed while waiting for a Midjourney task".into(),
-        ));
-    }
-    tokio::time::sleep(by).await;
-    Ok(())
-}
-
 async fn lifecycle(ctx: &Ctx) -> Outcome {
     let (spec, ex, id) = submit(ctx, "a quiet harbor at dawn (gatecheck)").await?;
     let Some(id) = id else {
@@ -230,7 +209,7 @@ async fn lifecycle(ctx: &Ctx) -> Outcome {
                 waited.as_secs()
             )));
         }
-        advance(ctx, interval).await?;
+        ctx.advance(interval, "a Midjourney task").await?;
         waited += interval;
     }
 }

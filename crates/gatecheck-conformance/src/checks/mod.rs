@@ -139,6 +139,9 @@ pub(crate) type ImageExchange = (RequestSpec, Exchange, String);
 /// What the runner learned about the target.
 #[derive(Debug)]
 pub(crate) struct Env {
+    /// The target as discovery left it: the user's, with the credentials it adopted from the
+    /// mock (access token, user id).
+    pub target: crate::target::Target,
     pub mock: Option<MockControl>,
     pub client_ip: Option<IpAddr>,
     pub models: Vec<ModelRecord>,
@@ -400,6 +403,19 @@ impl Ctx {
             return Ok(n);
         }
         Ok(self.t.recorded_now().unwrap_or_else(wall_now))
+    }
+
+    /// Moves time forward by `by` while waiting for `what` (`a video task`): the mock's
+    /// clock when it has one, else a real wait ([`MockControl::pass_time`]); stops the check
+    /// when that wait would reach the run's deadline.
+    pub async fn advance(&self, by: std::time::Duration, what: &str) -> Result<(), Halt> {
+        if MockControl::pass_time(self.env.mock.as_ref(), &self.t, by).await? {
+            return Ok(());
+        }
+        Err(Halt::Stop(
+            crate::skip::SkipCause::Deadline,
+            format!("the run's deadline passed while waiting for {what}"),
+        ))
     }
 
     /// A catalog model with this capability, with its capabilities.

@@ -272,25 +272,9 @@ pub(crate) async fn observed_task_id(ctx: &Ctx) -> Result<String, Halt> {
         .ok_or_else(|| Halt::not_observed("no video task was created; see video.create.queued"))
 }
 
-/// Moves time forward: the mock's clock when it has one, else a real wait.
+/// Moves time forward: the mock's clock when it has one, else a real wait ([`Ctx::advance`]).
 pub(crate) async fn advance(ctx: &Ctx, by: Duration) -> Result<(), Halt> {
-    if let Some(m) = &ctx.env.mock
-        && m.advance(&ctx.t, by).await?
-    {
-        return Ok(());
-    }
-    if ctx.t.answers_from_recording() {
-        // A replay: the recorded states come one per poll, whenever polled.
-        return Ok(());
-    }
-    if ctx.t.wait_reaches_deadline(by) {
-        return Err(Halt::Stop(
-            crate::skip::SkipCause::Deadline,
-            "the run's deadline passed while waiting for a video task".into(),
-        ));
-    }
-    tokio::time::sleep(by).await;
-    Ok(())
+    ctx.advance(by, "a video task").await
 }
 
 fn all_obs(t: &Trace) -> impl Iterator<Item = &Obs> {

@@ -14,10 +14,12 @@ pub use target::{
     discover_mock_credentials, mock_target, parse_target, probe_mock, OpenSide, SideKind, SideSpec,
 };
 
-use crate::client::{Auth, Client, Exchange, RequestSpec};
+use crate::client::{Client, Exchange, RequestSpec};
 use crate::client_error::ClientError;
+use crate::mock_control::MockControl;
 use crate::normalize::{NormalizedResponse, Normalizer};
 use crate::target::Target;
+use crate::transport::Transport;
 use gatecheck_schemas::rules::video::is_pending_status;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -422,12 +424,13 @@ impl Default for PollSettings {
 /// Runs steps against one target, keeping its captured values.
 ///
 /// It sends to the mock's control API (`/__mock/*`: clock, reset) only when told the target is
-/// a gatecheck mock ([`SideRunner::with_mock_control`]); otherwise it never does.
+/// a gatecheck mock ([`SideRunner::with_mock_control`]); otherwise it never does. Every request
+/// goes through a direct [`Transport`] (sent once, as it is).
 #[derive(Debug)]
 pub struct SideRunner {
-    client: Client,
+    t: Transport,
     vars: HashMap<String, Value>,
-    mock_control: bool,
+    mock: Option<MockControl>,
     poll: PollSettings,
 }
 
@@ -435,9 +438,9 @@ impl SideRunner {
     /// A runner over this client, with no mock control API: polls wait in real time.
     pub fn new(client: Client, poll: PollSettings) -> Self {
         Self {
-            client,
+            t: Transport::direct(client),
             vars: HashMap::new(),
-            mock_control: false,
+            mock: None,
             poll,
         }
     }
@@ -445,18 +448,18 @@ impl SideRunner {
     /// Whether the target is proven (or declared) a gatecheck mock, so that its control API
     /// may be used: the clock is advanced between polls, `reset` resets it.
     pub fn with_mock_control(mut self, mock_control: bool) -> Self {
-        self.mock_control = mock_control;
+        self.mock = mock_control.then(MockControl::declared);
         self
     }
 
     /// Whether the runner may use the mock's control API.
     pub fn mock_control(&self) -> bool {
-        self.mock_control
+        self.mock.is_some()
     }
 
     /// The target.
     pub fn target(&self) -> &Target {
-        self.client.target()
+        self.t.client().target()
     }
 
     /// The values captured so far.
@@ -468,11 +471,10 @@ impl SideRunner {
     /// no tasks, clock offset 0) and forgets the captured values. False, with nothing sent,
     /// when the runner has no control API; false when the reset is refused.
     pub async fn reset(&mut self) -> bool {
-        if !self.mock_control {
+        let Some(mock) = &self.mock else {
             return false;
-        }
-        let reset = RequestSpec::post("/__mock/reset").auth(Auth::None);
-        let ok = matches!(self.client.send(&reset).await, Ok(ex) if ex.status.is_success());
+        };
+        let ok = matches!(mock.reset(&self.t).await, Ok(true));
         if ok {
             self.vars.clear();
         }
@@ -483,7 +485,7 @@ impl SideRunner {
     pub async fn run(&mut self, step: &Step) -> Outcome {
         let built = {
             let ctx = Ctx {
-                target: self.client.target(),
+                target: self.t.client().target(),
                 vars: &self.vars,
             };
             (step.build)(&ctx)
@@ -495,7 +497,7 @@ impl SideRunner {
         let mut attempts = 0;
         let result = loop {
             attempts += 1;
-            let result = self.client.send(&request).await;
+            let result = self.t.send(&request, 0).await;
             let done = match (&result, step.mode) {
                 (_, Mode::Once) | (Err(_), _) => true,
                 (Ok(ex), Mode::PollUntilTerminal) => {
@@ -556,14 +558,14 @@ impl SideRunner {
             };
         };
         let built = read_back(&Ctx {
-            target: self.client.target(),
+            target: self.t.client().target(),
             vars: &self.vars,
         });
         let request = match built {
             Ok(r) => r,
             Err(e) => return EffectState::NotSeen(format!("it cannot be read back: {e}")),
         };
-        let answer = match self.client.send(&request).await {
+        let answer = match self.t.send(&request, 0).await {
             Ok(ex) => ex,
             Err(_) => {
                 return EffectState::NotSeen(format!(
@@ -588,13 +590,14 @@ impl SideRunner {
     /// Advances the mock's virtual clock when the runner has the control API (falling back
     /// to a wait if the mock refuses); waits `poll.interval` otherwise.
     async fn let_time_pass(&mut self) {
-        if self.mock_control {
-            let advance = RequestSpec::post("/__mock/clock/advance")
-                .auth(Auth::None)
-                .json(serde_json::json!({ "seconds": self.poll.advance_seconds }));
-            if matches!(self.client.send(&advance).await, Ok(ex) if ex.status.is_success()) {
-                return;
-            }
+        if let Some(mock) = &self.mock
+            && matches!(
+                mock.advance_seconds(&self.t, self.poll.advance_seconds)
+                    .await,
+                Ok(true)
+            )
+        {
+            return;
         }
         tokio::time::sleep(self.poll.interval).await;
     }

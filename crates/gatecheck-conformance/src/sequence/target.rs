@@ -1,12 +1,14 @@
 //! Targets for a sequence: a URL with credentials, an embedded mock, or a served mock whose
 //! demo credentials are read from its control API.
 
-use crate::client::{Auth, Client, RequestSpec};
+use crate::client::Client;
 use crate::config::TargetMode;
+use crate::mock_control::{pick_account, MockControl};
 use crate::redact::Secret;
 use crate::target::Target;
-use gatecheck_schemas::rules::health::{parse_signature, MockSignature, HEALTH_PATH};
-use gatecheck_schemas::types::{Account, KeyRecord, KEY_STATUS_ENABLED};
+use crate::transport::Transport;
+use gatecheck_schemas::rules::health::MockSignature;
+use gatecheck_schemas::types::KEY_STATUS_ENABLED;
 
 /// A target from a base URL (`http` or `https`).
 pub fn parse_target(base_url: &str) -> Result<Target, String> {
@@ -36,12 +38,8 @@ pub fn mock_target(server: &gatecheck_mock::MockServer) -> Result<Target, String
 /// ([`parse_signature`]: a dashboard's `200 text/html`, a 404 or any other body is not);
 /// `None` too when the request fails.
 pub async fn probe_mock(client: &Client) -> Option<MockSignature> {
-    let ex = client
-        .send(&RequestSpec::get(HEALTH_PATH).auth(Auth::None))
-        .await
-        .ok()?;
-    let ct = ex.content_type();
-    parse_signature(ex.status.as_u16(), ct.as_deref(), &ex.body)
+    let t = Transport::direct(client.clone());
+    MockControl::probe(&t).await.ok().flatten()?.signature
 }
 
 /// What one side of a diff is, as far as mock-only requests go (`--target`, see
@@ -104,29 +102,20 @@ impl SideKind {
 }
 
 /// When the target is a gatecheck mock with its control API on, fills in the credentials the
-/// caller did not give from `GET /__mock/accounts` and `GET /__mock/keys`: the first account,
-/// and its first enabled key with no IP or model restriction, limited quota and no expiry.
-/// Returns whether the target answered as a mock.
+/// caller did not give from `GET /__mock/accounts` and `GET /__mock/keys`: the run's account
+/// ([`pick_account`]: the target's user id's, else the lowest id), and its first enabled key with
+/// no IP or model restriction, limited quota and no expiry. Returns whether the target
+/// answered as a mock.
 pub async fn discover_mock_credentials(client: &Client, target: &mut Target) -> bool {
-    let get = |path: &'static str| async move {
-        match client.send(&RequestSpec::get(path)).await {
-            Ok(ex) if ex.status.is_success() => ex.json(),
-            _ => None,
-        }
-    };
-    let Some(accounts) = get("/__mock/accounts").await else {
+    let t = Transport::direct(client.clone());
+    let mock = MockControl::declared();
+    let Ok(accounts) = mock.accounts(&t).await else {
         return false;
     };
-    let Ok(accounts) = serde_json::from_value::<Vec<Account>>(accounts) else {
+    let Some(account) = pick_account(&accounts, target.user_id) else {
         return false;
     };
-    let Some(account) = accounts.into_iter().min_by_key(|a| a.id) else {
-        return false;
-    };
-    let keys: Vec<KeyRecord> = get("/__mock/keys")
-        .await
-        .and_then(|v| serde_json::from_value(v).ok())
-        .unwrap_or_default();
+    let keys = mock.keys(&t).await.unwrap_or_default();
     let key = keys.into_iter().filter(|k| {
         k.user_id == account.id
             && k.status == KEY_STATUS_ENABLED

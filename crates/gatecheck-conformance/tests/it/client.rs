@@ -287,3 +287,53 @@ async fn target_headers_go_with_every_request_and_stay_out_of_curl() {
     );
     assert!(!curl.contains("route-secret-value-123"), "{curl}");
 }
+
+/// `Transport::direct` (the request sequence of `diff` and snapshots, `fixtures pull`) sends a
+/// request once and returns what came: a 503 is not retried, and an answer a replay marks
+/// `unmatched` is an answer. A run's transport retries the 503 and refuses the unmatched one.
+#[tokio::test]
+async fn a_direct_transport_sends_once_and_returns_what_came() {
+    use gatecheck_conformance::internals::{Backoff, Transport, TransportConfig, TransportError};
+    let run_config = || TransportConfig {
+        max_requests: None,
+        max_quota: None,
+        rate: None,
+        concurrency: 1,
+        backoff: Backoff {
+            base: Duration::from_millis(1),
+            max: Duration::from_millis(2),
+            max_retries: 2,
+        },
+        deadline: tokio::time::Instant::now() + Duration::from_secs(60),
+        dry_run: false,
+        seed: 0,
+        retry_budget: None,
+    };
+    let spec = RequestSpec::get("/api/models?p=1&page_size=100");
+    let busy = raw_server(Some(
+        "HTTP/1.1 503 Service Unavailable\r\ncontent-length: 0\r\nconnection: close\r\n\r\n",
+    ))
+    .await;
+    let direct = Transport::direct(client(&busy, Duration::from_secs(5)));
+    let ex = direct.send(&spec, 0).await.expect("answered");
+    assert_eq!(ex.status.as_u16(), 503);
+    assert_eq!((direct.sent(), direct.retries()), (1, 0));
+    let run = Transport::new(client(&busy, Duration::from_secs(5)), run_config());
+    let ex = run.send(&spec, 0).await.expect("answered");
+    assert_eq!(ex.status.as_u16(), 503);
+    assert_eq!((run.sent(), run.retries()), (3, 2));
+
+    let unmatched = raw_server(Some(
+        "HTTP/1.1 404 Not Found\r\ncontent-length: 0\r\nx-gatecheck-replay: unmatched\r\nconnection: close\r\n\r\n",
+    ))
+    .await;
+    let direct = Transport::direct(client(&unmatched, Duration::from_secs(5)));
+    let ex = direct.send(&spec, 0).await.expect("answered");
+    assert_eq!(ex.status.as_u16(), 404);
+    let run = Transport::new(client(&unmatched, Duration::from_secs(5)), run_config());
+    let refused = run.send(&spec, 0).await;
+    assert!(
+        matches!(refused, Err(TransportError::NotInRecording(_))),
+        "{refused:?}"
+    );
+}
