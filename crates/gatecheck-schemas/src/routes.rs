@@ -11,6 +11,8 @@
 //! the mock's handlers ignore them. The mock's control API (`/__mock/*`) and CORS preflights
 //! are the mock's own and are not part of the service contract.
 
+use crate::rules::image_edit::EDITS_PATH;
+
 /// One served operation.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Route {
@@ -204,12 +206,7 @@ pub const ROUTES: &[Route] = &[
         "/v1/images/generations",
         "createImage",
     ),
-    route(
-        Op::CreateImageEdit,
-        "POST",
-        "/v1/images/edits",
-        "createImageEdit",
-    ),
+    route(Op::CreateImageEdit, "POST", EDITS_PATH, "createImageEdit"),
     route(Op::ListKeyModels, "GET", "/v1/models", "listKeyModels"),
     route(Op::GetKeyModel, "GET", "/v1/models/{model}", "getKeyModel"),
     route(Op::ListModels, "GET", "/api/models", "listModels"),
@@ -899,6 +896,8 @@ mod tests {
         for r in ROUTES {
             if let Op::Mj(MjOp::Submit(name)) = r.op {
                 assert_eq!(segments_of(r.path).last(), Some(name), "{r:?}");
+                let submit = crate::rules::midjourney::SUBMIT_ROUTES;
+                assert!(submit.iter().any(|(n, _)| *n == name), "{r:?}");
             }
         }
     }
