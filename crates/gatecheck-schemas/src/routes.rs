@@ -1,10 +1,10 @@
 //! The route table: every operation the service serves, by method and OpenAPI path template.
 //!
 //! It is the one list both sides read: [`crate::openapi()`] documents exactly these operations,
-//! and the mock resolves each request once with [`lookup`] (its [`Op`] and path parameters)
-//! and dispatches on it, answering
-//! 404 for a method and path that is not here. So a route cannot be served without being
-//! documented, and the document cannot list a route the mock does not serve.
+//! and the mock resolves each request once with [`lookup`] (the row's [`Op`] and the path
+//! parameters) and dispatches on it, answering 404 for a method and path that is not here. So
+//! a route cannot be served without being documented, and the document cannot list a route the
+//! mock does not serve.
 //!
 //! Matching is by segment: a `{name}` segment matches one non-empty segment, a `{name}.png`
 //! segment one that ends in `.png`; empty segments (a trailing or doubled `/`) are ignored, as
