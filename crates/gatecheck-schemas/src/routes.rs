@@ -1,18 +1,23 @@
 //! The route table: every operation the service serves, by method and OpenAPI path template.
 //!
 //! It is the one list both sides read: [`crate::openapi()`] documents exactly these operations,
-//! and the mock resolves each request with [`find_route`] before any handler runs, answering
-//! 404 for a method and path that is not here. So a route cannot be served without being
-//! documented, and the document cannot list a route the mock does not serve.
+//! and the mock resolves each request once with [`lookup`] (the row's [`Op`] and the path
+//! parameters) and dispatches on it, answering 404 for a method and path that is not here. So
+//! a route cannot be served without being documented, and the document cannot list a route the
+//! mock does not serve.
 //!
 //! Matching is by segment: a `{name}` segment matches one non-empty segment, a `{name}.png`
 //! segment one that ends in `.png`; empty segments (a trailing or doubled `/`) are ignored, as
 //! the mock's handlers ignore them. The mock's control API (`/__mock/*`) and CORS preflights
 //! are the mock's own and are not part of the service contract.
 
+use crate::rules::image_edit::EDITS_PATH;
+
 /// One served operation.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Route {
+    /// What the mock runs for it: the handler it dispatches to.
+    pub op: Op,
     /// The HTTP method, upper case (`GET`, `POST`, ...).
     pub method: &'static str,
     /// The OpenAPI path template (`/v1/videos/{task_id}`).
@@ -21,8 +26,101 @@ pub struct Route {
     pub operation_id: &'static str,
 }
 
-const fn route(method: &'static str, path: &'static str, operation_id: &'static str) -> Route {
+/// The operation a row of [`ROUTES`] serves: the mock dispatches on it, one handler each.
+/// Rows that differ only in their path (`/mj/...` and `/{mode}/mj/...`, Kling's two task
+/// kinds, `GET`/`HEAD` of a media file, `/` and `/health`) share one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Op {
+    /// `POST /v1/audio/translations`.
+    CreateTranslation,
+    /// `POST /v1/audio/transcriptions`.
+    CreateTranscription,
+    /// `POST /v1/audio/speech`.
+    CreateSpeech,
+    /// `POST /v1/videos`.
+    CreateVideo,
+    /// `GET /v1/videos`.
+    ListVideos,
+    /// `GET /v1/videos/{task_id}`.
+    GetVideo,
+    /// `DELETE /v1/videos/{task_id}`.
+    DeleteVideo,
+    /// `GET /v1/videos/{task_id}/content`.
+    GetVideoContent,
+    /// `POST /v1/videos/{video_id}/remix`.
+    RemixVideo,
+    /// `POST /v1/video/generations`.
+    CreateVideoGeneration,
+    /// `GET /v1/video/generations/{task_id}`.
+    GetVideoGeneration,
+    /// `POST /kling/v1/videos/{text2video,image2video}`.
+    CreateKlingTask,
+    /// `GET /kling/v1/videos/{text2video,image2video}/{task_id}`.
+    GetKlingTask,
+    /// `POST /jimeng/?Action=...`.
+    Jimeng,
+    /// `POST /v1/images/generations`.
+    CreateImage,
+    /// `POST /v1/images/edits`.
+    CreateImageEdit,
+    /// `GET /v1/models`.
+    ListKeyModels,
+    /// `GET /v1/models/{model}`.
+    GetKeyModel,
+    /// `GET /api/models`.
+    ListModels,
+    /// `GET /api/usage/token`.
+    GetTokenUsage,
+    /// `PUT /api/token/`.
+    UpdateToken,
+    /// `GET /api/token/`.
+    ListTokens,
+    /// `POST /api/token/`.
+    CreateToken,
+    /// `GET /api/token/{id}`.
+    GetToken,
+    /// `DELETE /api/token/{id}`.
+    DeleteToken,
+    /// `POST /api/token/{id}/key`.
+    GetTokenKey,
+    /// `GET`/`HEAD /media/images/{file}.png`.
+    MediaImage,
+    /// `GET /media/edits/{file}.png`.
+    MediaEdit,
+    /// A Midjourney route, under `/mj` or `/{mode}/mj`.
+    Mj(MjOp),
+    /// `GET /` and `GET /health`.
+    Health,
+}
+
+/// The Midjourney operations ([`Op::Mj`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MjOp {
+    /// `POST .../mj/submit/{name}`: the name (a [`crate::rules::midjourney::SUBMIT_ROUTES`]
+    /// entry).
+    Submit(&'static str),
+    /// `POST .../mj/submit/upload-discord-images`.
+    Upload,
+    /// `POST .../mj/insight-face/swap`.
+    Swap,
+    /// `POST .../mj/task/list-by-condition`.
+    List,
+    /// `GET .../mj/task/{id}/fetch`.
+    Fetch,
+    /// `GET .../mj/task/{id}/image-seed`.
+    ImageSeed,
+    /// `GET .../mj/image/{id}` (no key).
+    Image,
+}
+
+const fn route(
+    op: Op,
+    method: &'static str,
+    path: &'static str,
+    operation_id: &'static str,
+) -> Route {
     Route {
+        op,
         method,
         path,
         operation_id,
@@ -31,114 +129,443 @@ const fn route(method: &'static str, path: &'static str, operation_id: &'static 
 
 /// Every operation of the service, in the document's order.
 pub const ROUTES: &[Route] = &[
-    route("POST", "/v1/audio/translations", "createTranslation"),
-    route("POST", "/v1/audio/transcriptions", "createTranscription"),
-    route("POST", "/v1/audio/speech", "createSpeech"),
-    route("POST", "/v1/videos", "createVideo"),
-    route("GET", "/v1/videos", "listVideos"),
-    route("GET", "/v1/videos/{task_id}", "getVideo"),
-    route("DELETE", "/v1/videos/{task_id}", "deleteVideo"),
-    route("GET", "/v1/videos/{task_id}/content", "getVideoContent"),
-    route("POST", "/v1/videos/{video_id}/remix", "remixVideo"),
-    route("POST", "/v1/video/generations", "createVideoGeneration"),
     route(
+        Op::CreateTranslation,
+        "POST",
+        "/v1/audio/translations",
+        "createTranslation",
+    ),
+    route(
+        Op::CreateTranscription,
+        "POST",
+        "/v1/audio/transcriptions",
+        "createTranscription",
+    ),
+    route(Op::CreateSpeech, "POST", "/v1/audio/speech", "createSpeech"),
+    route(Op::CreateVideo, "POST", "/v1/videos", "createVideo"),
+    route(Op::ListVideos, "GET", "/v1/videos", "listVideos"),
+    route(Op::GetVideo, "GET", "/v1/videos/{task_id}", "getVideo"),
+    route(
+        Op::DeleteVideo,
+        "DELETE",
+        "/v1/videos/{task_id}",
+        "deleteVideo",
+    ),
+    route(
+        Op::GetVideoContent,
+        "GET",
+        "/v1/videos/{task_id}/content",
+        "getVideoContent",
+    ),
+    route(
+        Op::RemixVideo,
+        "POST",
+        "/v1/videos/{video_id}/remix",
+        "remixVideo",
+    ),
+    route(
+        Op::CreateVideoGeneration,
+        "POST",
+        "/v1/video/generations",
+        "createVideoGeneration",
+    ),
+    route(
+        Op::GetVideoGeneration,
         "GET",
         "/v1/video/generations/{task_id}",
         "getVideoGeneration",
     ),
     route(
+        Op::CreateKlingTask,
         "POST",
         "/kling/v1/videos/text2video",
         "createKlingText2Video",
     ),
     route(
+        Op::CreateKlingTask,
         "POST",
         "/kling/v1/videos/image2video",
         "createKlingImage2Video",
     ),
     route(
+        Op::GetKlingTask,
         "GET",
         "/kling/v1/videos/text2video/{task_id}",
         "getKlingText2Video",
     ),
     route(
+        Op::GetKlingTask,
         "GET",
         "/kling/v1/videos/image2video/{task_id}",
         "getKlingImage2Video",
     ),
-    route("POST", "/jimeng/", "jimengAction"),
-    route("POST", "/v1/images/generations", "createImage"),
-    route("POST", "/v1/images/edits", "createImageEdit"),
-    route("GET", "/v1/models", "listKeyModels"),
-    route("GET", "/v1/models/{model}", "getKeyModel"),
-    route("GET", "/api/models", "listModels"),
-    route("GET", "/api/usage/token", "getTokenUsage"),
-    route("PUT", "/api/token/", "updateToken"),
-    route("GET", "/api/token/", "listTokens"),
-    route("POST", "/api/token/", "createToken"),
-    route("GET", "/api/token/{id}", "getToken"),
-    route("DELETE", "/api/token/{id}", "deleteToken"),
-    route("POST", "/api/token/{id}/key", "getTokenKey"),
-    route("GET", "/media/images/{file}.png", "getMediaImage"),
-    route("HEAD", "/media/images/{file}.png", "headMediaImage"),
-    route("GET", "/media/edits/{file}.png", "getMediaEdit"),
-    route("POST", "/mj/submit/imagine", "mjSubmitImagine"),
-    route("POST", "/mj/submit/change", "mjSubmitChange"),
-    route("POST", "/mj/submit/simple-change", "mjSubmitSimpleChange"),
-    route("POST", "/mj/submit/action", "mjSubmitAction"),
-    route("POST", "/mj/submit/modal", "mjSubmitModal"),
-    route("POST", "/mj/submit/describe", "mjSubmitDescribe"),
-    route("POST", "/mj/submit/blend", "mjSubmitBlend"),
-    route("POST", "/mj/submit/shorten", "mjSubmitShorten"),
-    route("POST", "/mj/submit/edits", "mjSubmitEdits"),
-    route("POST", "/mj/submit/video", "mjSubmitVideo"),
+    route(Op::Jimeng, "POST", "/jimeng/", "jimengAction"),
     route(
+        Op::CreateImage,
+        "POST",
+        "/v1/images/generations",
+        "createImage",
+    ),
+    route(Op::CreateImageEdit, "POST", EDITS_PATH, "createImageEdit"),
+    route(Op::ListKeyModels, "GET", "/v1/models", "listKeyModels"),
+    route(Op::GetKeyModel, "GET", "/v1/models/{model}", "getKeyModel"),
+    route(Op::ListModels, "GET", "/api/models", "listModels"),
+    route(
+        Op::GetTokenUsage,
+        "GET",
+        "/api/usage/token",
+        "getTokenUsage",
+    ),
+    route(Op::UpdateToken, "PUT", "/api/token/", "updateToken"),
+    route(Op::ListTokens, "GET", "/api/token/", "listTokens"),
+    route(Op::CreateToken, "POST", "/api/token/", "createToken"),
+    route(Op::GetToken, "GET", "/api/token/{id}", "getToken"),
+    route(Op::DeleteToken, "DELETE", "/api/token/{id}", "deleteToken"),
+    route(
+        Op::GetTokenKey,
+        "POST",
+        "/api/token/{id}/key",
+        "getTokenKey",
+    ),
+    route(
+        Op::MediaImage,
+        "GET",
+        "/media/images/{file}.png",
+        "getMediaImage",
+    ),
+    route(
+        Op::MediaImage,
+        "HEAD",
+        "/media/images/{file}.png",
+        "headMediaImage",
+    ),
+    route(
+        Op::MediaEdit,
+        "GET",
+        "/media/edits/{file}.png",
+        "getMediaEdit",
+    ),
+    route(
+        Op::Mj(MjOp::Submit("imagine")),
+        "POST",
+        "/mj/submit/imagine",
+        "mjSubmitImagine",
+    ),
+    route(
+        Op::Mj(MjOp::Submit("change")),
+        "POST",
+        "/mj/submit/change",
+        "mjSubmitChange",
+    ),
+    route(
+        Op::Mj(MjOp::Submit("simple-change")),
+        "POST",
+        "/mj/submit/simple-change",
+        "mjSubmitSimpleChange",
+    ),
+    route(
+        Op::Mj(MjOp::Submit("action")),
+        "POST",
+        "/mj/submit/action",
+        "mjSubmitAction",
+    ),
+    route(
+        Op::Mj(MjOp::Submit("modal")),
+        "POST",
+        "/mj/submit/modal",
+        "mjSubmitModal",
+    ),
+    route(
+        Op::Mj(MjOp::Submit("describe")),
+        "POST",
+        "/mj/submit/describe",
+        "mjSubmitDescribe",
+    ),
+    route(
+        Op::Mj(MjOp::Submit("blend")),
+        "POST",
+        "/mj/submit/blend",
+        "mjSubmitBlend",
+    ),
+    route(
+        Op::Mj(MjOp::Submit("shorten")),
+        "POST",
+        "/mj/submit/shorten",
+        "mjSubmitShorten",
+    ),
+    route(
+        Op::Mj(MjOp::Submit("edits")),
+        "POST",
+        "/mj/submit/edits",
+        "mjSubmitEdits",
+    ),
+    route(
+        Op::Mj(MjOp::Submit("video")),
+        "POST",
+        "/mj/submit/video",
+        "mjSubmitVideo",
+    ),
+    route(
+        Op::Mj(MjOp::Upload),
         "POST",
         "/mj/submit/upload-discord-images",
         "mjSubmitUploadDiscordImages",
     ),
-    route("POST", "/mj/insight-face/swap", "mjInsightFaceSwap"),
-    route("POST", "/mj/task/list-by-condition", "mjListByCondition"),
-    route("GET", "/mj/task/{id}/fetch", "mjFetchTask"),
-    route("GET", "/mj/task/{id}/image-seed", "mjImageSeed"),
-    route("GET", "/mj/image/{id}", "mjImage"),
-    route("POST", "/{mode}/mj/submit/imagine", "mjModeSubmitImagine"),
-    route("POST", "/{mode}/mj/submit/change", "mjModeSubmitChange"),
     route(
+        Op::Mj(MjOp::Swap),
+        "POST",
+        "/mj/insight-face/swap",
+        "mjInsightFaceSwap",
+    ),
+    route(
+        Op::Mj(MjOp::List),
+        "POST",
+        "/mj/task/list-by-condition",
+        "mjListByCondition",
+    ),
+    route(
+        Op::Mj(MjOp::Fetch),
+        "GET",
+        "/mj/task/{id}/fetch",
+        "mjFetchTask",
+    ),
+    route(
+        Op::Mj(MjOp::ImageSeed),
+        "GET",
+        "/mj/task/{id}/image-seed",
+        "mjImageSeed",
+    ),
+    route(Op::Mj(MjOp::Image), "GET", "/mj/image/{id}", "mjImage"),
+    route(
+        Op::Mj(MjOp::Submit("imagine")),
+        "POST",
+        "/{mode}/mj/submit/imagine",
+        "mjModeSubmitImagine",
+    ),
+    route(
+        Op::Mj(MjOp::Submit("change")),
+        "POST",
+        "/{mode}/mj/submit/change",
+        "mjModeSubmitChange",
+    ),
+    route(
+        Op::Mj(MjOp::Submit("simple-change")),
         "POST",
         "/{mode}/mj/submit/simple-change",
         "mjModeSubmitSimpleChange",
     ),
-    route("POST", "/{mode}/mj/submit/action", "mjModeSubmitAction"),
-    route("POST", "/{mode}/mj/submit/modal", "mjModeSubmitModal"),
-    route("POST", "/{mode}/mj/submit/describe", "mjModeSubmitDescribe"),
-    route("POST", "/{mode}/mj/submit/blend", "mjModeSubmitBlend"),
-    route("POST", "/{mode}/mj/submit/shorten", "mjModeSubmitShorten"),
-    route("POST", "/{mode}/mj/submit/edits", "mjModeSubmitEdits"),
-    route("POST", "/{mode}/mj/submit/video", "mjModeSubmitVideo"),
     route(
+        Op::Mj(MjOp::Submit("action")),
+        "POST",
+        "/{mode}/mj/submit/action",
+        "mjModeSubmitAction",
+    ),
+    route(
+        Op::Mj(MjOp::Submit("modal")),
+        "POST",
+        "/{mode}/mj/submit/modal",
+        "mjModeSubmitModal",
+    ),
+    route(
+        Op::Mj(MjOp::Submit("describe")),
+        "POST",
+        "/{mode}/mj/submit/describe",
+        "mjModeSubmitDescribe",
+    ),
+    route(
+        Op::Mj(MjOp::Submit("blend")),
+        "POST",
+        "/{mode}/mj/submit/blend",
+        "mjModeSubmitBlend",
+    ),
+    route(
+        Op::Mj(MjOp::Submit("shorten")),
+        "POST",
+        "/{mode}/mj/submit/shorten",
+        "mjModeSubmitShorten",
+    ),
+    route(
+        Op::Mj(MjOp::Submit("edits")),
+        "POST",
+        "/{mode}/mj/submit/edits",
+        "mjModeSubmitEdits",
+    ),
+    route(
+        Op::Mj(MjOp::Submit("video")),
+        "POST",
+        "/{mode}/mj/submit/video",
+        "mjModeSubmitVideo",
+    ),
+    route(
+        Op::Mj(MjOp::Upload),
         "POST",
         "/{mode}/mj/submit/upload-discord-images",
         "mjModeSubmitUploadDiscordImages",
     ),
     route(
+        Op::Mj(MjOp::Swap),
         "POST",
         "/{mode}/mj/insight-face/swap",
         "mjModeInsightFaceSwap",
     ),
     route(
+        Op::Mj(MjOp::List),
         "POST",
         "/{mode}/mj/task/list-by-condition",
         "mjModeListByCondition",
     ),
-    route("GET", "/{mode}/mj/task/{id}/fetch", "mjModeFetchTask"),
-    route("GET", "/{mode}/mj/task/{id}/image-seed", "mjModeImageSeed"),
-    route("GET", "/{mode}/mj/image/{id}", "mjModeImage"),
-    route("GET", "/health", "getHealth"),
-    route("GET", "/", "getRoot"),
+    route(
+        Op::Mj(MjOp::Fetch),
+        "GET",
+        "/{mode}/mj/task/{id}/fetch",
+        "mjModeFetchTask",
+    ),
+    route(
+        Op::Mj(MjOp::ImageSeed),
+        "GET",
+        "/{mode}/mj/task/{id}/image-seed",
+        "mjModeImageSeed",
+    ),
+    route(
+        Op::Mj(MjOp::Image),
+        "GET",
+        "/{mode}/mj/image/{id}",
+        "mjModeImage",
+    ),
+    route(Op::Health, "GET", "/health", "getHealth"),
+    route(Op::Health, "GET", "/", "getRoot"),
 ];
 
-/// The table entry serving `method` and `path` (a request path, no query), if any.
+/// The answer of [`lookup`]: the route serving a request, or what the table knows of its path.
+#[derive(Debug, Clone, Copy)]
+pub enum Lookup<'p> {
+    /// A route of the table serves the method and path (in the profile asked).
+    Found(Found<'p>),
+    /// None does: [`Miss::allowed`] are the methods served at the path (empty for an unknown
+    /// path), the `Allow` header of a 405.
+    Miss(Miss),
+}
+
+/// A matched route and the request's path segments, its parameters read from them.
+#[derive(Debug, Clone, Copy)]
+pub struct Found<'p> {
+    /// The row of [`ROUTES`].
+    pub route: &'static Route,
+    template: &'static [Part<'static>],
+    segments: [&'p str; MAX_SEGMENTS],
+}
+
+impl<'p> Found<'p> {
+    /// The value of the path parameter `name` (`task_id` of `/v1/videos/{task_id}`; `file` of
+    /// `{file}.png` without its `.png`), a slice of the request path; empty for a name the
+    /// template does not have.
+    ///
+    /// ```
+    /// use gatecheck_schemas::{routes::{lookup, Lookup}, Profile};
+    /// let Lookup::Found(found) = lookup(Profile::Documented, "GET", "/media/images/ab_8x8.png") else {
+    ///     panic!("served")
+    /// };
+    /// assert_eq!(found.param("file"), "ab_8x8");
+    /// assert_eq!(found.param("task_id"), "");
+    /// ```
+    pub fn param(&self, name: &str) -> &'p str {
+        self.template
+            .iter()
+            .zip(self.segments)
+            .find_map(|(part, got)| match *part {
+                Part::Param { name: n, suffix } if n == name => got.strip_suffix(suffix),
+                _ => None,
+            })
+            .unwrap_or("")
+    }
+}
+
+/// More methods than one path of [`ROUTES`] is served with (a test checks it).
+const MAX_ALLOWED: usize = 4;
+
+/// A request the table does not serve: the methods it serves at that path.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Miss {
+    allowed: [&'static str; MAX_ALLOWED],
+    len: usize,
+}
+
+impl Miss {
+    /// The methods the table serves at the path, in table order (empty: an unknown path).
+    pub fn allowed(&self) -> &[&'static str] {
+        &self.allowed[..self.len]
+    }
+
+    fn push(&mut self, method: &'static str) {
+        if let Some(slot) = self.allowed.get_mut(self.len) {
+            *slot = method;
+            self.len += 1;
+        }
+    }
+}
+
+/// Resolves `method` and `path` (a request path, no query) in [`ROUTES`] for `profile`, once:
+/// the first row serving both, with the path's parameters, or the methods served at the path.
+/// A route the profile does not serve ([`served_in`]) is a miss. Nothing is allocated: this
+/// runs on every request the mock serves.
+///
+/// ```
+/// use gatecheck_schemas::{routes::{lookup, Lookup, Op}, Profile};
+/// match lookup(Profile::Documented, "DELETE", "/v1/videos/video_1") {
+///     Lookup::Found(found) => {
+///         assert_eq!(found.route.op, Op::DeleteVideo);
+///         assert_eq!(found.param("task_id"), "video_1");
+///     }
+///     Lookup::Miss(_) => panic!("served"),
+/// }
+/// let Lookup::Miss(miss) = lookup(Profile::Documented, "PUT", "/v1/videos/video_1") else {
+///     panic!("not served")
+/// };
+/// assert_eq!(miss.allowed(), ["GET", "DELETE"]);
+/// ```
+pub fn lookup<'p>(profile: crate::Profile, method: &str, path: &'p str) -> Lookup<'p> {
+    // The same answer as a scan of `ROUTES` with `path_matches` (a test compares them), with
+    // the path split once, and the templates split and grouped by their number of segments
+    // once per process.
+    let mut segments = [""; MAX_SEGMENTS];
+    let mut n = 0;
+    for segment in segments_of(path) {
+        // More segments than any template has: nothing matches.
+        let Some(slot) = segments.get_mut(n) else {
+            return Lookup::Miss(Miss::default());
+        };
+        *slot = segment;
+        n += 1;
+    }
+    let mut miss = Miss::default();
+    let mut first = true;
+    for c in compiled().get(n).map_or(&[][..], Vec::as_slice) {
+        let at_path = c
+            .template
+            .iter()
+            .zip(&segments[..n])
+            .all(|(part, got)| part.matches(got));
+        if !at_path {
+            continue;
+        }
+        if first && c.route.method.eq_ignore_ascii_case(method) {
+            if served_in(profile, c.route) {
+                return Lookup::Found(Found {
+                    route: c.route,
+                    template: &c.template,
+                    segments,
+                });
+            }
+            // The first row serving the request is not served in this profile: a miss.
+            first = false;
+        }
+        miss.push(c.route.method);
+    }
+    Lookup::Miss(miss)
+}
+
+/// The table entry serving `method` and `path` (a request path, no query), if any: [`lookup`]
+/// in the documented profile, which serves every row.
 ///
 /// ```
 /// use gatecheck_schemas::routes::find_route;
@@ -148,29 +575,7 @@ pub const ROUTES: &[Route] = &[
 /// assert!(find_route("GET", "/v1/chat/completions").is_none());
 /// ```
 pub fn find_route(method: &str, path: &str) -> Option<&'static Route> {
-    // The same answer as `find_in(ROUTES, ..)` (a test compares them), with the path split
-    // once, and the templates split and grouped by their number of segments once per
-    // process: this runs on every request the mock serves.
-    let mut segments = [""; MAX_SEGMENTS];
-    let mut n = 0;
-    for segment in segments_of(path) {
-        // More segments than any template has: nothing matches.
-        let slot = segments.get_mut(n)?;
-        *slot = segment;
-        n += 1;
-    }
-    let segments = &segments[..n];
-    compiled()
-        .get(n)?
-        .iter()
-        .find(|c| {
-            c.route.method.eq_ignore_ascii_case(method)
-                && c.template
-                    .iter()
-                    .zip(segments)
-                    .all(|(part, got)| part.matches(got))
-        })
-        .map(|c| c.route)
+    find_route_in(crate::Profile::Documented, method, path)
 }
 
 /// More path segments than any template of [`ROUTES`] has (a test checks it).
@@ -206,11 +611,11 @@ fn compiled() -> &'static [Vec<Compiled>] {
 /// assert!(allowed_methods("/v1/nothing").is_empty());
 /// ```
 pub fn allowed_methods(path: &str) -> Vec<&'static str> {
-    ROUTES
-        .iter()
-        .filter(|r| path_matches(r.path, path))
-        .map(|r| r.method)
-        .collect()
+    // No method is empty: the lookup misses, and says which methods are served at `path`.
+    match lookup(crate::Profile::Documented, "", path) {
+        Lookup::Found(found) => vec![found.route.method],
+        Lookup::Miss(miss) => miss.allowed().to_vec(),
+    }
 }
 
 /// Operations of [`ROUTES`] that new-api does not route (QuantumNous/new-api
@@ -242,7 +647,10 @@ pub fn served_in(profile: crate::Profile, route: &Route) -> bool {
 /// assert!(find_route_in(Profile::NewApi, "GET", "/v1/videos/task_1").is_some());
 /// ```
 pub fn find_route_in(profile: crate::Profile, method: &str, path: &str) -> Option<&'static Route> {
-    find_route(method, path).filter(|r| served_in(profile, r))
+    match lookup(profile, method, path) {
+        Lookup::Found(found) => Some(found.route),
+        Lookup::Miss(_) => None,
+    }
 }
 
 /// The status of a known path asked with a method the table does not serve there, in the
@@ -314,16 +722,17 @@ impl<'a> Iterator for Segments<'a> {
 #[derive(Debug, Clone, Copy)]
 enum Part<'t> {
     Literal(&'t str),
-    Param { suffix: &'t str },
+    Param { name: &'t str, suffix: &'t str },
 }
 
 impl<'t> Part<'t> {
     fn of(template: &'t str) -> Self {
         match template.strip_prefix('{') {
             None => Part::Literal(template),
-            Some(rest) => Part::Param {
-                suffix: rest.split_once('}').map_or("", |(_, s)| s),
-            },
+            Some(rest) => {
+                let (name, suffix) = rest.split_once('}').unwrap_or((rest, ""));
+                Part::Param { name, suffix }
+            }
         }
     }
 
@@ -331,7 +740,7 @@ impl<'t> Part<'t> {
     fn matches(self, segment: &str) -> bool {
         match self {
             Part::Literal(l) => l == segment,
-            Part::Param { suffix } => segment.len() > suffix.len() && segment.ends_with(suffix),
+            Part::Param { suffix, .. } => segment.len() > suffix.len() && segment.ends_with(suffix),
         }
     }
 }
@@ -352,7 +761,7 @@ mod tests {
 
     #[test]
     fn a_route_outside_the_table_is_not_found() {
-        let fake = [route("GET", "/v1/undocumented", "undocumented")];
+        let fake = [route(Op::Health, "GET", "/v1/undocumented", "undocumented")];
         assert!(find_in(&fake, "GET", "/v1/undocumented").is_some());
         assert!(find_route("GET", "/v1/undocumented").is_none());
         assert!(find_route("POST", "/v1/models").is_none());
@@ -434,6 +843,61 @@ mod tests {
         for p in &paths {
             for m in methods {
                 assert_eq!(find_route(m, p), find_in(ROUTES, m, p), "{m} {p}");
+                for profile in [crate::Profile::Documented, crate::Profile::NewApi] {
+                    let scan = find_in(ROUTES, m, p).filter(|r| served_in(profile, r));
+                    match lookup(profile, m, p) {
+                        Lookup::Found(found) => assert_eq!(Some(found.route), scan, "{m} {p}"),
+                        Lookup::Miss(miss) => {
+                            assert_eq!(scan, None, "{m} {p}");
+                            let allowed: Vec<_> = ROUTES
+                                .iter()
+                                .filter(|r| path_matches(r.path, p))
+                                .map(|r| r.method)
+                                .collect();
+                            assert_eq!(miss.allowed(), allowed, "{m} {p}");
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn no_path_is_served_with_more_methods_than_a_miss_holds() {
+        for r in ROUTES {
+            let at_path = ROUTES.iter().filter(|o| path_matches(o.path, r.path));
+            assert!(at_path.count() <= MAX_ALLOWED, "{r:?}");
+        }
+    }
+
+    #[test]
+    fn parameters_are_slices_of_the_path() {
+        let path = "/kling/v1/videos/image2video/task_9/";
+        let Lookup::Found(found) = lookup(crate::Profile::NewApi, "GET", path) else {
+            panic!("served");
+        };
+        assert_eq!(found.route.op, Op::GetKlingTask);
+        assert_eq!(found.param("task_id"), "task_9");
+        let Lookup::Found(found) = lookup(crate::Profile::NewApi, "GET", "/turbo/mj/task/7/fetch")
+        else {
+            panic!("served");
+        };
+        assert_eq!((found.param("mode"), found.param("id")), ("turbo", "7"));
+        assert_eq!(found.route.op, Op::Mj(MjOp::Fetch));
+        assert!(matches!(
+            lookup(crate::Profile::NewApi, "GET", "/v1/videos"),
+            Lookup::Miss(_)
+        ));
+    }
+
+    /// A submit row names the last segment of its path, the name its handler reads.
+    #[test]
+    fn each_submit_row_names_its_path() {
+        for r in ROUTES {
+            if let Op::Mj(MjOp::Submit(name)) = r.op {
+                assert_eq!(segments_of(r.path).last(), Some(name), "{r:?}");
+                let submit = crate::rules::midjourney::SUBMIT_ROUTES;
+                assert!(submit.iter().any(|(n, _)| *n == name), "{r:?}");
             }
         }
     }

@@ -91,11 +91,6 @@ pub(crate) const NOT_PLANTABLE: &[(&str, Bug, &str)] = &[
         "reached through edit_usage (above)",
     ),
     (
-        "EDITS_PATH",
-        Bug::EditMissingImageAccepted,
-        "the route's path; both bugs plant on it",
-    ),
-    (
         "PLATFORM_KLING",
         Bug::KlingRawFetch,
         "the platform of a Kling task record depends on the deployment's channel; the runner \

@@ -409,6 +409,12 @@ const ONE_SIDED: &[(&str, Lacks, &str)] = &[
         Lacks::Runner,
         "parse_utc's calendar (above)",
     ),
+    (
+        "EDITS_PATH",
+        Lacks::Mock,
+        "the route's path: the mock serves it through its row of the route table \
+         (gatecheck_schemas::routes::ROUTES, which reads it) and matches no path itself",
+    ),
 ];
 
 fn crates_dir() -> PathBuf {

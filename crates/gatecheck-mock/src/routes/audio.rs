@@ -25,6 +25,7 @@ mod stream;
 
 use super::ctx::Ctx;
 use super::fields::Field;
+use super::form;
 use crate::error::{self, MockResponse};
 use crate::media::{self, SpeechFormat, Transcript};
 use bytes::Bytes;
@@ -35,21 +36,25 @@ use gatecheck_schemas::rules::media::{
 use gatecheck_schemas::rules::quota::Usage;
 use gatecheck_schemas::rules::rejection::ACCEPTED;
 use gatecheck_schemas::types::{TranscriptFormat, AUDIO_EXTENSIONS};
-use http::{Method, Request};
+use http::Request;
 use hyper::body::Incoming;
 use serde_json::json;
 
-/// Serves `/v1/audio/*` (authenticated).
-pub(crate) async fn handle(cx: &Ctx, req: Request<Incoming>) -> MockResponse {
-    let path = req.uri().path().trim_end_matches('/').to_owned();
-    let method = req.method().clone();
-    let result = match (&method, path.as_str()) {
-        (&Method::POST, "/v1/audio/translations") => transcription(cx, req, true).await,
-        (&Method::POST, "/v1/audio/transcriptions") => transcription(cx, req, false).await,
-        (&Method::POST, "/v1/audio/speech") => speech(cx, req).await,
-        _ => Err(cx.not_found(&method, &path)),
-    };
-    result.unwrap_or_else(|resp| resp)
+/// `POST /v1/audio/translations` (`translate`) and `POST /v1/audio/transcriptions`
+/// (admitted).
+pub(crate) async fn transcription(
+    cx: &Ctx,
+    req: Request<Incoming>,
+    translate: bool,
+) -> MockResponse {
+    transcribe(cx, req, translate)
+        .await
+        .unwrap_or_else(|resp| resp)
+}
+
+/// `POST /v1/audio/speech` (admitted).
+pub(crate) async fn speech(cx: &Ctx, req: Request<Incoming>) -> MockResponse {
+    speak(cx, req).await.unwrap_or_else(|resp| resp)
 }
 
 /// The multipart fields of a transcription request.
@@ -64,30 +69,29 @@ struct Form {
     stream: Option<String>,
 }
 
-async fn read_form(cx: &Ctx, req: Request<Incoming>) -> Result<Form, MockResponse> {
-    let mut mp = cx.read_multipart(req).await?;
-    let bad = |e: multer::Error| {
-        error::validation(cx.profile(), &format!("bad multipart body: {e}"), None)
-    };
-    let mut form = Form::default();
-    while let Some(field) = mp.next_field().await.map_err(bad)? {
-        let name = field.name().unwrap_or("").to_owned();
-        let filename = field.file_name().map(str::to_owned);
-        let data = gatecheck_schemas::multipart::field_data(field)
-            .await
-            .map_err(bad)?;
-        let text = || String::from_utf8_lossy(&data).into_owned();
-        match name.as_str() {
-            "file" => form.file = Some((filename.unwrap_or_default(), data.clone())),
-            "model" => form.model = Some(text()),
-            "prompt" => form.prompt = Some(text()),
-            "response_format" => form.response_format = Some(text()),
-            "temperature" => form.temperature = Some(text()),
-            "language" => form.language = Some(text()),
-            "stream" => form.stream = Some(text()),
+impl Form {
+    /// Keeps a part the routes read; any other is ignored.
+    fn set(&mut self, name: &str, filename: Option<String>, data: Bytes) {
+        let text = || form::text(&data);
+        match name {
+            "file" => self.file = Some((filename.unwrap_or_default(), data.clone())),
+            "model" => self.model = Some(text()),
+            "prompt" => self.prompt = Some(text()),
+            "response_format" => self.response_format = Some(text()),
+            "temperature" => self.temperature = Some(text()),
+            "language" => self.language = Some(text()),
+            "stream" => self.stream = Some(text()),
             _ => {}
         }
     }
+}
+
+async fn read_form(cx: &Ctx, req: Request<Incoming>) -> Result<Form, MockResponse> {
+    let mut form = Form::default();
+    form::read_form(cx, req, |name, filename, data| {
+        form.set(name, filename, data)
+    })
+    .await?;
     Ok(form)
 }
 
@@ -100,7 +104,7 @@ fn parse_format(s: Option<&str>) -> Option<TranscriptFormat> {
 
 /// A transcription or translation (`translate`): the form checked in the order new-api
 /// checks it, the file transcribed, the usage charged, then the text streamed or rendered.
-async fn transcription(
+async fn transcribe(
     cx: &Ctx,
     req: Request<Incoming>,
     translate: bool,
@@ -344,7 +348,7 @@ fn render(
     }
 }
 
-async fn speech(cx: &Ctx, req: Request<Incoming>) -> Result<MockResponse, MockResponse> {
+async fn speak(cx: &Ctx, req: Request<Incoming>) -> Result<MockResponse, MockResponse> {
     let invalid = |msg: &str, param: &str| error::validation(cx.profile(), msg, Some(param));
     let body = cx.read_body(req).await?;
     let (v, model, cap) = cx.json_model(&body, |c| c.speech.as_ref(), "a text-to-speech model")?;

@@ -443,14 +443,6 @@ impl Ctx {
     }
 }
 
-/// The first three non-empty `/`-separated segments of `rest` (a path after its route's
-/// prefix), without collecting them: a route matches `[None, ..]` for no segment,
-/// `[Some(id), None, _]` for exactly one, `[Some(id), Some("x"), None]` for exactly two.
-pub(crate) fn segments(rest: &str) -> [Option<&str>; 3] {
-    let mut it = gatecheck_schemas::routes::segments_of(rest);
-    [it.next(), it.next(), it.next()]
-}
-
 /// The paging parameters of a listing (`GET /api/models`, `GET /api/token/`): in the
 /// documented profile an out-of-range or non-numeric one is 400 with the `/api` failure
 /// envelope; new-api normalises them.

@@ -15,18 +15,19 @@
 //! are [`error::validation`] (400, or 500 `invalid_request` in `new-api`).
 
 use super::ctx::Ctx;
+use super::form;
 use crate::error::{self, MockResponse};
 use crate::media::{self, Cache, Rgba};
 use base64::Engine as _;
 use bytes::Bytes;
 use gatecheck_schemas::rules::image_edit::{
-    edit_usage, edits_supported, is_image_part, missing_image, EDITS_PATH, MASK_PART,
-    MAX_EDIT_IMAGES, MSG_IMAGE_REQUIRED,
+    edit_usage, edits_supported, is_image_part, missing_image, MASK_PART, MAX_EDIT_IMAGES,
+    MSG_IMAGE_REQUIRED,
 };
 use gatecheck_schemas::rules::media::{parse_size, IMAGE_COUNT, MAX_PROMPT_CHARS};
 use gatecheck_schemas::rules::rejection::ACCEPTED;
 use gatecheck_schemas::Profile;
-use http::{Method, Request};
+use http::Request;
 use hyper::body::Incoming;
 use serde_json::json;
 
@@ -45,29 +46,26 @@ struct Form {
     mask: Option<Bytes>,
 }
 
-async fn read_form(cx: &Ctx, req: Request<Incoming>) -> Result<Form, MockResponse> {
-    let mut mp = cx.read_multipart(req).await?;
-    let bad = |e: multer::Error| {
-        error::validation(cx.profile(), &format!("bad multipart body: {e}"), None)
-    };
-    let mut form = Form::default();
-    while let Some(field) = mp.next_field().await.map_err(bad)? {
-        let name = field.name().unwrap_or("").to_owned();
-        let data = gatecheck_schemas::multipart::field_data(field)
-            .await
-            .map_err(bad)?;
-        let text = || String::from_utf8_lossy(&data).into_owned();
-        match name.as_str() {
-            n if is_image_part(n) => form.images.push(data.clone()),
-            MASK_PART => form.mask = Some(data.clone()),
-            "model" => form.model = Some(text()),
-            "prompt" => form.prompt = Some(text()),
-            "n" => form.n = Some(text()),
-            "size" => form.size = Some(text()),
-            "response_format" => form.response_format = Some(text()),
+impl Form {
+    /// Keeps a part the route reads; any other is ignored.
+    fn set(&mut self, name: &str, data: Bytes) {
+        let text = || form::text(&data);
+        match name {
+            n if is_image_part(n) => self.images.push(data.clone()),
+            MASK_PART => self.mask = Some(data.clone()),
+            "model" => self.model = Some(text()),
+            "prompt" => self.prompt = Some(text()),
+            "n" => self.n = Some(text()),
+            "size" => self.size = Some(text()),
+            "response_format" => self.response_format = Some(text()),
             _ => {}
         }
     }
+}
+
+async fn read_form(cx: &Ctx, req: Request<Incoming>) -> Result<Form, MockResponse> {
+    let mut form = Form::default();
+    form::read_form(cx, req, |name, _, data| form.set(name, data)).await?;
     Ok(form)
 }
 
@@ -167,15 +165,12 @@ fn validate(cx: &Ctx, form: &mut Form) -> Result<Ask, MockResponse> {
     })
 }
 
-/// Serves `POST /v1/images/edits` (authenticated).
-pub(crate) async fn handle(cx: &Ctx, req: Request<Incoming>) -> MockResponse {
-    if req.method() != Method::POST || req.uri().path().trim_end_matches('/') != EDITS_PATH {
-        return cx.not_found(req.method(), req.uri().path());
-    }
-    edit(cx, req).await.unwrap_or_else(|r| r)
+/// `POST /v1/images/edits` (admitted).
+pub(crate) async fn edit(cx: &Ctx, req: Request<Incoming>) -> MockResponse {
+    edit_images(cx, req).await.unwrap_or_else(|r| r)
 }
 
-async fn edit(cx: &Ctx, req: Request<Incoming>) -> Result<MockResponse, MockResponse> {
+async fn edit_images(cx: &Ctx, req: Request<Incoming>) -> Result<MockResponse, MockResponse> {
     let mut form = read_form(cx, req).await?;
     let ask = validate(cx, &mut form)?;
     let chars = ask.prompt.chars().count();
@@ -263,19 +258,14 @@ async fn edit(cx: &Ctx, req: Request<Incoming>) -> Result<MockResponse, MockResp
     ))
 }
 
-/// Serves `GET /media/edits/{id}.png` (no auth): an edited image of a `url` result, while the
-/// store still holds it.
-pub(crate) fn public(req: &Request<Incoming>) -> MockResponse {
-    let path = req.uri().path();
-    let id = path
-        .strip_prefix("/media/edits/")
-        .and_then(|n| n.strip_suffix(".png"))
+/// `GET /media/edits/{file}.png` (no auth; `path` is the request's): an edited image of a
+/// `url` result, while the store still holds it.
+pub(crate) fn public(path: &str, file: &str) -> MockResponse {
+    let id = Some(file)
         .filter(|n| n.len() == 16)
         .and_then(|n| u64::from_str_radix(n, 16).ok());
     match id.and_then(|id| EDITS.get(&id)) {
-        Some(png) if req.method() == Method::GET => {
-            error::bytes_response(ACCEPTED, "image/png", png)
-        }
+        Some(png) => error::bytes_response(ACCEPTED, "image/png", png),
         _ => error::json(
             404,
             &json!({"success": false, "message": format!("no such media file: {path}")}),

@@ -18,7 +18,7 @@ use gatecheck_schemas::rules::media::{default_image_size, parse_size};
 use gatecheck_schemas::rules::quota::Usage;
 use gatecheck_schemas::rules::rejection::ACCEPTED;
 use gatecheck_schemas::types::{ImageUsage, TokenDetails};
-use http::{Method, Request};
+use http::Request;
 use hyper::body::Incoming;
 use serde::Serialize;
 use serde_json::json;
@@ -31,14 +31,9 @@ use gatecheck_schemas::Profile;
 
 const GENERATIONS_PATH: &str = "/v1/images/generations";
 
-/// Serves `/v1/images/*` (authenticated).
-pub(crate) async fn handle(cx: &Ctx, req: Request<Incoming>) -> MockResponse {
-    let path = req.uri().path().trim_end_matches('/');
-    if req.method() == Method::POST && path == "/v1/images/generations" {
-        generate(cx, req).await.unwrap_or_else(|r| r)
-    } else {
-        cx.not_found(req.method(), path)
-    }
+/// `POST /v1/images/generations` (admitted).
+pub(crate) async fn generate(cx: &Ctx, req: Request<Incoming>) -> MockResponse {
+    generate_images(cx, req).await.unwrap_or_else(|r| r)
 }
 
 /// Output image tokens of one image: OpenAI's 272 / 1056 / 4160 for a 1024×1024 image at
@@ -203,7 +198,7 @@ fn draw_images<'p>(
     Ok(data)
 }
 
-async fn generate(cx: &Ctx, req: Request<Incoming>) -> Result<MockResponse, MockResponse> {
+async fn generate_images(cx: &Ctx, req: Request<Incoming>) -> Result<MockResponse, MockResponse> {
     let profile = cx.profile();
     let body = cx.read_body(req).await?;
     let (v, model, cap) = cx.json_model(&body, |c| c.image.as_ref(), "an image model")?;
@@ -486,8 +481,8 @@ struct ImageItem<'a> {
     b64_json: Option<String>,
 }
 
-/// Serves `/media/*` (no auth): `GET /media/images/{seed}_{w}x{h}.png`.
-pub(crate) async fn public(cx: &Ctx, req: Request<Incoming>) -> MockResponse {
+/// `GET`/`HEAD /media/images/{file}.png` (no auth), `file` being `{seed}_{w}x{h}`.
+pub(crate) async fn public(cx: &Ctx, req: &Request<Incoming>, file: &str) -> MockResponse {
     let path = req.uri().path();
     let not_found = || {
         error::json(
@@ -495,16 +490,7 @@ pub(crate) async fn public(cx: &Ctx, req: Request<Incoming>) -> MockResponse {
             &json!({"success": false, "message": format!("no such media file: {path}")}),
         )
     };
-    if !matches!(*req.method(), Method::GET | Method::HEAD) {
-        return not_found();
-    }
-    let Some(name) = path
-        .strip_prefix("/media/images/")
-        .and_then(|n| n.strip_suffix(".png"))
-    else {
-        return not_found();
-    };
-    let Some((seed, size)) = name.split_once('_') else {
+    let Some((seed, size)) = file.split_once('_') else {
         return not_found();
     };
     let (Ok(seed), Some((w, h))) = (u64::from_str_radix(seed, 16), parse_size(size)) else {

@@ -15,7 +15,7 @@ use http::Request;
 use hyper::body::Incoming;
 use serde_json::Value;
 
-/// Serves `/jimeng/` (not yet admitted: the checks before the key come first).
+/// `POST /jimeng/` (not yet admitted: the checks before the key come first).
 pub(crate) async fn handle(cx: &mut Ctx, req: Request<Incoming>) -> MockResponse {
     let query = req.uri().query().unwrap_or("").to_owned();
     let action = url::form_urlencoded::parse(query.as_bytes())
@@ -26,7 +26,6 @@ pub(crate) async fn handle(cx: &mut Ctx, req: Request<Incoming>) -> MockResponse
         return error::v1_error(TASK_REFUSAL_STATUS, MSG_ACTION_REQUIRED, None, None);
     }
     let headers = req.headers().clone();
-    let (method, path) = (req.method().clone(), req.uri().path().to_owned());
     let body = match cx.read_body(req).await {
         Ok(b) => b,
         Err(resp) => return resp,
@@ -47,9 +46,6 @@ pub(crate) async fn handle(cx: &mut Ctx, req: Request<Incoming>) -> MockResponse
         return resp;
     }
     let cx: &Ctx = cx;
-    if let Some(resp) = super::unrouted::undocumented(cx, &method, &path) {
-        return resp;
-    }
     if action == JIMENG_GET_RESULT {
         return super::video_unified::fetch(cx, &text("task_id"));
     }

@@ -8,35 +8,17 @@ use super::ctx::Ctx;
 use super::provider::{submit, Submit};
 use crate::error::{self, MockResponse};
 use gatecheck_schemas::rules::task::{ACTION_GENERATE, ACTION_TEXT_GENERATE, PLATFORM_KLING};
-use http::{Method, Request};
+use http::Request;
 use hyper::body::Incoming;
 use serde_json::Value;
-
-/// The two Kling task kinds of the path.
-const KINDS: [&str; 2] = ["text2video", "image2video"];
-
-/// Serves `/kling/v1/videos/*` (admitted).
-pub(crate) async fn handle(cx: &Ctx, req: Request<Incoming>) -> MockResponse {
-    let path = req.uri().path().trim_end_matches('/').to_owned();
-    let parts: Vec<&str> = path
-        .strip_prefix("/kling/v1/videos/")
-        .unwrap_or("")
-        .split('/')
-        .collect();
-    match (req.method(), parts.as_slice()) {
-        (&Method::POST, [kind]) if KINDS.contains(kind) => create(cx, req).await,
-        (&Method::GET, [kind, id]) if KINDS.contains(kind) && !id.is_empty() => {
-            super::video_unified::fetch(cx, id)
-        }
-        _ => cx.not_found(req.method(), &path),
-    }
-}
 
 fn text<'a>(body: &'a Value, key: &str) -> &'a str {
     body.get(key).and_then(Value::as_str).unwrap_or("")
 }
 
-async fn create(cx: &Ctx, req: Request<Incoming>) -> MockResponse {
+/// `POST /kling/v1/videos/{text2video,image2video}` (admitted; the fetch is
+/// `video_unified::fetch`).
+pub(crate) async fn create(cx: &Ctx, req: Request<Incoming>) -> MockResponse {
     let body = match cx.read_body(req).await {
         Ok(b) => b,
         Err(resp) => return resp,

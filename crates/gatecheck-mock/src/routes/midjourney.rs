@@ -23,8 +23,8 @@
 
 use super::ctx::Ctx;
 use crate::error::{self, MockResponse};
-use crate::state::AuthedKey;
 use crate::tasks::midjourney::{MjTask, MJ_PLAN_SECONDS};
+use crate::state::AuthedKey;
 use gatecheck_schemas::rules::midjourney::{
     action_of_custom_id, charged_after_submit, effective_key, fields_have_their_types, image_seed,
     is_data_url, model_for, simple_change, ACTION_SWAP_FACE, ACTION_UPLOAD, CHANGE_ACTIONS,
@@ -35,24 +35,9 @@ use gatecheck_schemas::rules::midjourney::{
 use gatecheck_schemas::rules::quota::Usage;
 use gatecheck_schemas::rules::rejection::ACCEPTED;
 use gatecheck_schemas::types::VideoStatus;
-use http::{HeaderMap, HeaderValue, Method, Request};
+use http::{HeaderMap, HeaderValue, Request};
 use hyper::body::Incoming;
 use serde_json::{json, Value};
-
-/// The rest of a Midjourney path after `/mj/` (or `/<mode>/mj/`); `None` for other paths.
-pub(crate) fn mj_rest(path: &str) -> Option<&str> {
-    if let Some(rest) = path.strip_prefix("/mj/") {
-        return Some(rest);
-    }
-    let after = path.strip_prefix('/')?;
-    let (_, rest) = after.split_once('/')?;
-    rest.strip_prefix("mj/")
-}
-
-/// Whether the Midjourney path needs a key (all but the image route).
-pub(crate) fn needs_key(rest: &str) -> bool {
-    !rest.starts_with("image/")
-}
 
 /// Authenticates a Midjourney request: the key of `Authorization`, or of `mj-api-secret`
 /// when that is empty or `midjourney-proxy`; then as every model route.
@@ -83,29 +68,43 @@ fn owner(cx: &Ctx) -> i64 {
     cx.key().map(|k| k.user_id).unwrap_or(0)
 }
 
-/// Serves the authenticated Midjourney routes (`rest` after `/mj/`).
-pub(crate) async fn handle(cx: &Ctx, req: Request<Incoming>, rest: &str) -> MockResponse {
-    let method = req.method().clone();
-    let parts: Vec<&str> = gatecheck_schemas::routes::segments_of(rest).collect();
-    let answer = match (&method, parts.as_slice()) {
-        (&Method::POST, ["submit", "upload-discord-images"]) => upload(cx, req).await,
-        (&Method::POST, ["submit", name]) => match SUBMIT_ROUTES.iter().find(|(n, _)| n == name) {
-            Some((_, fixed)) => submit(cx, req, name, *fixed).await,
-            None => Ok(cx.not_found(&method, req.uri().path())),
-        },
-        (&Method::POST, ["insight-face", "swap"]) => swap(cx, req).await,
-        (&Method::POST, ["task", "list-by-condition"]) => list(cx, req).await,
-        (&Method::GET, ["task", id, "fetch"]) => match cx.app.tasks.mj.get(id, owner(cx)) {
-            Some(task) => Ok(error::json(
-                ACCEPTED,
-                &task.record(cx.now_ms(), &cx.base_url()),
-            )),
-            None => Err(refusal(TASK_NO_FOUND)),
-        },
-        (&Method::GET, ["task", id, "image-seed"]) => seed(cx, id),
-        _ => Ok(cx.not_found(&method, req.uri().path())),
+/// `POST .../mj/submit/{name}` (admitted; `name` one of [`SUBMIT_ROUTES`]).
+pub(crate) async fn submit(cx: &Ctx, req: Request<Incoming>, name: &str) -> MockResponse {
+    let Some((_, fixed)) = SUBMIT_ROUTES.iter().find(|(n, _)| *n == name) else {
+        return cx.not_found(req.method(), req.uri().path());
     };
-    answer.unwrap_or_else(|r| r)
+    submit_task(cx, req, name, *fixed)
+        .await
+        .unwrap_or_else(|r| r)
+}
+
+/// `POST .../mj/submit/upload-discord-images` (admitted).
+pub(crate) async fn upload(cx: &Ctx, req: Request<Incoming>) -> MockResponse {
+    upload_images(cx, req).await.unwrap_or_else(|r| r)
+}
+
+/// `POST .../mj/insight-face/swap` (admitted).
+pub(crate) async fn swap(cx: &Ctx, req: Request<Incoming>) -> MockResponse {
+    swap_faces(cx, req).await.unwrap_or_else(|r| r)
+}
+
+/// `POST .../mj/task/list-by-condition` (admitted).
+pub(crate) async fn list(cx: &Ctx, req: Request<Incoming>) -> MockResponse {
+    list_tasks(cx, req).await.unwrap_or_else(|r| r)
+}
+
+/// `GET .../mj/task/{id}/fetch` (admitted): the task record; `task_no_found` for an unknown
+/// id or another user's.
+pub(crate) fn fetch(cx: &Ctx, id: &str) -> MockResponse {
+    match cx.app.tasks.mj.get(id, owner(cx)) {
+        Some(task) => error::json(ACCEPTED, &task.record(cx.now_ms(), &cx.base_url())),
+        None => refusal(TASK_NO_FOUND),
+    }
+}
+
+/// `GET .../mj/task/{id}/image-seed` (admitted).
+pub(crate) fn seed(cx: &Ctx, id: &str) -> MockResponse {
+    image_seed_of(cx, id).unwrap_or_else(|r| r)
 }
 
 /// Reads a body that must be a JSON object; new-api's `bind_request_body_failed` otherwise.
@@ -120,7 +119,7 @@ async fn object_body(cx: &Ctx, req: Request<Incoming>) -> Result<Value, MockResp
 /// `POST /mj/submit/upload-discord-images` `{base64Array: [data URL...]}`: one URL per image.
 /// The checks of the upstream (midjourney-proxy) come after the model check; their answer is
 /// HTTP 200 with `code` 4, which new-api relays and does not charge.
-async fn upload(cx: &Ctx, req: Request<Incoming>) -> Result<MockResponse, MockResponse> {
+async fn upload_images(cx: &Ctx, req: Request<Incoming>) -> Result<MockResponse, MockResponse> {
     let value = object_body(cx, req).await?;
     let model = model_for(ACTION_UPLOAD);
     cx.check_model(&model)?;
@@ -157,7 +156,7 @@ async fn upload(cx: &Ctx, req: Request<Incoming>) -> Result<MockResponse, MockRe
 }
 
 /// `POST /mj/insight-face/swap` `{sourceBase64, targetBase64}`: a `SWAP_FACE` task.
-async fn swap(cx: &Ctx, req: Request<Incoming>) -> Result<MockResponse, MockResponse> {
+async fn swap_faces(cx: &Ctx, req: Request<Incoming>) -> Result<MockResponse, MockResponse> {
     let value = object_body(cx, req).await?;
     // SwapFaceRequest's two fields are strings too (Go refuses another type).
     if ["sourceBase64", "targetBase64"].iter().any(|k| {
@@ -186,7 +185,7 @@ async fn swap(cx: &Ctx, req: Request<Incoming>) -> Result<MockResponse, MockResp
 
 /// `POST /mj/task/list-by-condition` `{ids: [...]}`: the records of the key's user among
 /// `ids`, each once, oldest first; `[]` when none.
-async fn list(cx: &Ctx, req: Request<Incoming>) -> Result<MockResponse, MockResponse> {
+async fn list_tasks(cx: &Ctx, req: Request<Incoming>) -> Result<MockResponse, MockResponse> {
     let body = cx.read_body(req).await?;
     let ids: Vec<String> = match serde_json::from_slice::<Value>(&body) {
         Ok(Value::Null) => Vec::new(),
@@ -214,7 +213,7 @@ async fn list(cx: &Ctx, req: Request<Incoming>) -> Result<MockResponse, MockResp
 
 /// `GET /mj/task/{id}/image-seed`: `{code:1, result:<seed>}` once the task is SUCCESS; the
 /// upstream's `code` 4 answer before; `task_no_found` for an unknown id.
-fn seed(cx: &Ctx, id: &str) -> Result<MockResponse, MockResponse> {
+fn image_seed_of(cx: &Ctx, id: &str) -> Result<MockResponse, MockResponse> {
     let task = cx
         .app
         .tasks
@@ -296,7 +295,7 @@ fn ask_of(name: &str, fixed: Option<&str>, body: &Value) -> Result<Ask, &'static
     Ok(ask)
 }
 
-async fn submit(
+async fn submit_task(
     cx: &Ctx,
     req: Request<Incoming>,
     name: &str,
@@ -374,14 +373,7 @@ fn task_id(cx: &Ctx, now_ms: i64) -> String {
 
 /// Serves `GET /mj/image/{id}` (no auth): the PNG of a SUCCESS task; 400
 /// `midjourney_task_not_found` for an unknown one, 404 before it succeeded.
-pub(crate) fn image(cx: &Ctx, req: &Request<Incoming>, rest: &str) -> MockResponse {
-    let id = rest
-        .strip_prefix("image/")
-        .unwrap_or("")
-        .trim_end_matches('/');
-    if *req.method() != Method::GET {
-        return cx.not_found(req.method(), req.uri().path());
-    }
+pub(crate) fn image(cx: &Ctx, id: &str) -> MockResponse {
     let Some(task) = cx.app.tasks.mj.get_any(id) else {
         return error::json(400, &json!({"error": "midjourney_task_not_found"}));
     };

@@ -12,39 +12,41 @@
 //! 3. `/__mock/*` goes to the control API ([`crate::routes::control`]); it is never faulted or
 //!    journaled.
 //! 4. Faults (`/__mock/faults`) are applied: a status, a delay, a reset or a hang.
-//! 5. `/v1/*`: the key is authenticated before any handler runs: parse and lookup (401),
-//!    status / expiry / quota (401, storing status 3 or 4), the IP allowlist (403
-//!    `access_denied`), then the per-key rate limit (429 + `Retry-After`). The handler gets a
-//!    [`Ctx`] whose [`Ctx::key`] is set.
-//! 6. The method and path are resolved in the route table of the OpenAPI document
-//!    ([`gatecheck_schemas::routes`]): what it lacks is answered 404 (405 with `Allow` for a
-//!    known path in the documented profile) before any handler, so nothing is served
-//!    undocumented (on `/v1/*` after step 5 in the documented profile; before it in the
-//!    `new-api` profile, whose table also lacks the video list and delete, and whose
-//!    not-found answer is new-api's: [`gatecheck_schemas::rules::route`]).
+//! 5. The method and path are resolved **once** in the route table of the OpenAPI document
+//!    ([`gatecheck_schemas::routes::lookup`]): a hit names the route's
+//!    [`Op`](gatecheck_schemas::routes::Op) and carries its path parameters; a miss knows the
+//!    methods served at the path. A miss is answered 404 (405 with `Allow` for a known path in
+//!    the documented profile) before any handler, so nothing is served undocumented; in the
+//!    documented profile a `/v1/*` miss has its key checked first (step 6), in the `new-api`
+//!    profile, whose table also lacks the video list and delete, it does not, and its
+//!    not-found answer is new-api's ([`gatecheck_schemas::rules::route`]).
+//! 6. A hit is admitted as its route is ([`admit`]): on `/v1/*` the key is authenticated before
+//!    any handler runs: parse and lookup (401), status / expiry / quota (401, storing status 3
+//!    or 4), the IP allowlist (403 `access_denied`), then the per-key rate limit (429 +
+//!    `Retry-After`); Kling's routes alike, Midjourney's by Bearer key or `mj-api-secret`. The
+//!    handler gets a [`Ctx`] whose [`Ctx::key`] is set.
+//! 7. [`serve`] runs the route's handler: one `match` arm per `Op`, reading top to bottom.
 //!
 //! An answer given before the request's body is read (steps 4 to 6, and a handler's own
 //! refusals) goes through [`Ctx::refuse`]: the rest of a short body is read first, as Go's
 //! server does, so that a client still sending is not cut off (see `crate::linger`).
-//! 7. The answer is recorded in the journal (with the body length and a preview of textual
+//! 8. The answer is recorded in the journal (with the body length and a preview of textual
 //!    bodies read through [`Ctx::read_body`]).
 //!
-//! # Handler contract (audio, images, video: `routes/{audio,images,video}.rs`)
+//! # Handler contract
 //!
-//! Each of those modules exposes
+//! A handler serves one operation of the table. It is called by [`serve`] already admitted,
+//! with the path parameters its template names (`video::retrieve(cx, found.param("task_id"))`),
+//! and does not match method or path again:
 //!
 //! ```text
-//! pub(crate) async fn handle(cx: &Ctx, req: Request<Incoming>) -> MockResponse
+//! pub(crate) async fn speech(cx: &Ctx, req: Request<Incoming>) -> MockResponse  // reads a body
+//! pub(crate) fn retrieve(cx: &Ctx, id: &str) -> MockResponse                    // does not
 //! ```
 //!
-//! called for every path under its prefix (`/v1/audio/`, `/v1/images/`, `/v1/videos`), already
-//! authenticated. It matches method and rest of the path itself and answers 404
-//! ([`Ctx::not_found`]) for what it does not serve. `images.rs` also exposes
-//! `pub(crate) async fn public(cx: &Ctx, req: Request<Incoming>) -> MockResponse` for
-//! `/media/*` (no auth: result URLs of images), and `video.rs` exposes
-//! `pub(crate) async fn control(cx: &Ctx, req: Request<Incoming>) -> MockResponse` for
-//! `/__mock/videos/*` (e.g. `POST /__mock/videos/{id}/outcome`), reached after the control
-//! API's access check.
+//! The mock's own paths outside the contract are served before the lookup: the control API
+//! `/__mock/*` ([`control`], its UI and `/__mock/videos/*` outcomes in `outcomes.rs`) and CORS
+//! preflights.
 //!
 //! Inside a model handler, in this order (new-api's):
 //!
@@ -79,11 +81,13 @@ pub(crate) mod audio;
 pub(crate) mod control;
 pub(crate) mod ctx;
 pub(crate) mod fields;
+pub(crate) mod form;
 pub(crate) mod image_edits;
 pub(crate) mod images;
 pub(crate) mod jimeng;
 pub(crate) mod kling;
 pub(crate) mod midjourney;
+pub(crate) mod models;
 pub(crate) mod outcomes;
 pub(crate) mod provider;
 pub(crate) mod remix;
@@ -93,8 +97,7 @@ pub(crate) mod unrouted;
 pub(crate) mod video;
 pub(crate) mod video_unified;
 
-use ctx::{paging_ok, Ctx};
-use unrouted::undocumented;
+use ctx::Ctx;
 
 use crate::app::App;
 use crate::auth;
@@ -103,8 +106,7 @@ use crate::faults::FaultKind;
 use crate::headers::REQUEST_ID_HEADER;
 use crate::journal::Record;
 use bytes::Bytes;
-use gatecheck_schemas::rules::rejection::ACCEPTED;
-use gatecheck_schemas::rules::Rejection;
+use gatecheck_schemas::routes::{lookup, Found, Lookup, MjOp, Op, Route};
 use gatecheck_schemas::Profile;
 use http::{HeaderValue, Method, Request};
 use hyper::body::Incoming;
@@ -345,171 +347,96 @@ fn set_request_id(resp: &mut MockResponse, id: &str) {
     }
 }
 
-/// Routes a request that is neither a control call nor faulted away.
+/// Routes a request that is neither a control call nor faulted away: one lookup in the route
+/// table, then [`serve`] for what it serves, the not-found answer for the rest.
 async fn route(cx: &mut Ctx, req: Request<Incoming>, method: &Method, path: &str) -> MockResponse {
+    let miss = match lookup(cx.profile(), method.as_str(), path) {
+        Lookup::Found(found) => return serve(cx, req, &found).await,
+        Lookup::Miss(miss) => miss,
+    };
     // new-api resolves the route before any route group's middleware runs, so an unrouted
     // request is answered before its key is looked at (DECISIONS D-ROUTE-2); the documented
     // profile checks the key of a `/v1` request first.
-    let table_first = cx.profile() == Profile::NewApi || !path.starts_with("/v1/");
-    if table_first && let Some(resp) = undocumented(cx, method, path) {
+    if cx.profile() != Profile::NewApi
+        && path.starts_with("/v1/")
+        && let Err(resp) = cx.admit_key(req.headers())
+    {
         return cx.refuse(req, resp).await;
     }
-    if let Some(rest) = path.strip_prefix("/v1/") {
-        if let Err(resp) = cx.admit_key(req.headers()) {
-            return cx.refuse(req, resp).await;
-        }
-        let cx: &Ctx = cx;
-        if !table_first && let Some(resp) = undocumented(cx, method, path) {
-            return cx.refuse(req, resp).await;
-        }
-        return v1(cx, req, method, path, rest).await;
-    }
-    if provider::is_provider_path(path) {
-        return Box::pin(provider_route(cx, req, method, path)).await;
-    }
-    if let Some(rest) = midjourney::mj_rest(path).filter(|r| midjourney::needs_key(r))
-        && undocumented(cx, method, path).is_none()
-    {
-        match midjourney::authenticate(cx, req.headers()) {
-            Ok(key) => cx.key = Some(key),
-            Err(resp) => return resp,
-        }
-        return Box::pin(midjourney::handle(cx, req, rest)).await;
-    }
-    site(cx, req, method, path).await
+    let resp = unrouted::answer(cx, method, path, &miss);
+    cx.refuse(req, resp).await
 }
 
-/// Serves an admitted `/v1/` request (`rest` is the path after `/v1/`).
-async fn v1(
-    cx: &Ctx,
-    req: Request<Incoming>,
-    method: &Method,
-    path: &str,
-    rest: &str,
-) -> MockResponse {
-    if rest == "images/edits" || rest == "images/edits/" {
-        Box::pin(image_edits::handle(cx, req)).await
-    } else if rest.starts_with("audio/") {
-        Box::pin(audio::handle(cx, req)).await
-    } else if rest.starts_with("images/") {
-        Box::pin(images::handle(cx, req)).await
-    } else if let (true, Some(id)) = (method == Method::POST, remix::source_of(rest)) {
-        Box::pin(remix::handle(cx, req, id)).await
-    } else if rest.starts_with("video/") {
-        Box::pin(video_unified::handle(cx, req)).await
-    } else if rest == "videos" || rest.starts_with("videos/") {
-        if method == Method::POST {
-            // Creation reads an upload: boxed, so that its state stays out of this future.
-            Box::pin(video::handle(cx, req)).await
-        } else {
-            // A poll: no body, no future of its own.
-            video::answer(
-                cx,
-                method,
-                path.trim_end_matches('/'),
-                req.uri().query().unwrap_or(""),
-            )
-        }
-    } else if rest == "models" || rest.starts_with("models/") {
-        models(cx, method, rest)
-    } else {
-        let resp = cx.not_found(method, path);
-        cx.refuse(req, resp).await
-    }
-}
-
-/// Serves the site's own paths: the catalog, token API and usage, media, health; new-api's
-/// 404 for the rest.
-async fn site(cx: &Ctx, req: Request<Incoming>, method: &Method, path: &str) -> MockResponse {
-    match (method, path) {
-        (&Method::GET, "/api/models") => {
-            let query = req.uri().query().unwrap_or("");
-            if let Err(msg) = paging_ok(cx, query) {
-                return msg;
-            }
-            error::json_bytes(ACCEPTED, cx.catalog().page_bytes(query))
-        }
-        (&Method::GET, "/api/usage/token" | "/api/usage/token/") => token_api::usage(cx, &req),
-        (_, p) if p == "/api/token" || p.starts_with("/api/token/") => {
-            Box::pin(token_api::handle(cx, req)).await
-        }
-        (_, p) if p.starts_with("/media/edits/") => image_edits::public(&req),
-        (_, p) if midjourney::mj_rest(p).is_some() => {
-            midjourney::image(cx, &req, midjourney::mj_rest(p).unwrap_or(""))
-        }
-        (_, p) if p.starts_with("/media/") => Box::pin(images::public(cx, req)).await,
-        (_, "/" | "/health") => error::json(200, &serde_json::json!({"status": "ok"})),
-        _ => {
-            let message = format!("Invalid URL ({method} {path})");
-            let resp = error::json(
-                404,
-                &serde_json::json!({"success": false, "message": message}),
-            );
-            cx.refuse(req, resp).await
-        }
-    }
-}
-
-/// Serves a provider path ([`provider::is_provider_path`]).
-async fn provider_route(
+/// Admits a request as its route does, in new-api's middleware order: the key on `/v1/*`
+/// (refused after the rest of a short body), on Kling's routes and, as a Bearer key or
+/// `mj-api-secret`, on Midjourney's (refused at once). Jimeng reads its `Action` and body
+/// before the key, and the token API authenticates its account, in their handlers; the
+/// media, the catalog, `GET /api/usage/token` and health are public.
+async fn admit(
     cx: &mut Ctx,
     req: Request<Incoming>,
-    method: &Method,
-    path: &str,
-) -> MockResponse {
-    if path.starts_with("/jimeng") {
-        // The Action and the body are read before the key (JimengRequestConvert, then TokenAuth).
-        return Box::pin(jimeng::handle(cx, req)).await;
+    route: &Route,
+) -> Result<Request<Incoming>, MockResponse> {
+    match route.op {
+        Op::CreateKlingTask | Op::GetKlingTask => cx.admit_key(req.headers())?,
+        Op::Mj(op) if op != MjOp::Image => {
+            cx.key = Some(midjourney::authenticate(cx, req.headers())?);
+        }
+        _ if route.path.starts_with("/v1/") => {
+            if let Err(resp) = cx.admit_key(req.headers()) {
+                return Err(cx.refuse(req, resp).await);
+            }
+        }
+        _ => {}
     }
-    if let Err(resp) = cx.admit_key(req.headers()) {
-        return resp;
-    }
-    let cx: &Ctx = cx;
-    if let Some(resp) = undocumented(cx, method, path) {
-        return resp;
-    }
-    Box::pin(kling::handle(cx, req)).await
+    Ok(req)
 }
 
-/// `GET /v1/models` (the key's models, OpenAI's list shape) and `GET /v1/models/{id}`.
-fn models(cx: &Ctx, method: &Method, rest: &str) -> MockResponse {
-    if method != Method::GET {
-        return cx.not_found(method, &format!("/v1/{rest}"));
-    }
-    let Some(key) = cx.key else {
-        return cx.not_found(method, &format!("/v1/{rest}"));
+/// Serves a request the route table matched: [`admit`], then one handler per [`Op`], given
+/// its path parameters. Handlers that read a body are boxed, so that their state stays out of
+/// the per-request future; the rest answer without a future of their own.
+async fn serve(cx: &mut Ctx, req: Request<Incoming>, found: &Found<'_>) -> MockResponse {
+    let req = match admit(cx, req, found.route).await {
+        Ok(req) => req,
+        Err(resp) => return resp,
     };
-    let to_json = crate::catalog::model_object;
-    match rest.strip_prefix("models/") {
-        None => {
-            let data: Vec<_> = cx
-                .catalog()
-                .models()
-                .iter()
-                .filter(|m| cx.app.state.model_allowed(key.id, &m.id, cx.profile()))
-                .map(to_json)
-                .collect();
-            error::json(
-                ACCEPTED,
-                &serde_json::json!({"object": "list", "data": data}),
-            )
-        }
-        Some(id) => {
-            if let Err(resp) = cx.check_model(id) {
-                return resp;
-            }
-            match cx.catalog().model_body(id) {
-                Some(body) => error::json_bytes(ACCEPTED, body),
-                None => {
-                    let r = Rejection::ModelNotFound;
-                    error::v1_error(
-                        r.http_status(cx.profile()),
-                        &format!("The model `{id}` does not exist"),
-                        r.code(cx.profile()),
-                        Some("model"),
-                    )
-                }
-            }
-        }
+    let query = req.uri().query().unwrap_or("");
+    match found.route.op {
+        Op::CreateTranslation => Box::pin(audio::transcription(cx, req, true)).await,
+        Op::CreateTranscription => Box::pin(audio::transcription(cx, req, false)).await,
+        Op::CreateSpeech => Box::pin(audio::speech(cx, req)).await,
+        Op::CreateImage => Box::pin(images::generate(cx, req)).await,
+        Op::CreateImageEdit => Box::pin(image_edits::edit(cx, req)).await,
+        Op::CreateVideo => Box::pin(video::create(cx, req)).await,
+        Op::ListVideos => video::list(cx),
+        Op::GetVideo => video::retrieve(cx, found.param("task_id")),
+        Op::DeleteVideo => video::delete(cx, found.param("task_id")),
+        Op::GetVideoContent => video::content(cx, found.param("task_id"), query),
+        Op::RemixVideo => Box::pin(remix::handle(cx, req, found.param("video_id"))).await,
+        Op::CreateVideoGeneration => Box::pin(video_unified::create(cx, req)).await,
+        Op::GetVideoGeneration => video_unified::fetch(cx, found.param("task_id")),
+        Op::ListKeyModels => models::list(cx),
+        Op::GetKeyModel => models::get(cx, found.param("model")),
+        Op::CreateKlingTask => Box::pin(kling::create(cx, req)).await,
+        Op::GetKlingTask => video_unified::fetch(cx, found.param("task_id")),
+        Op::Jimeng => Box::pin(jimeng::handle(cx, req)).await,
+        Op::Mj(MjOp::Submit(name)) => Box::pin(midjourney::submit(cx, req, name)).await,
+        Op::Mj(MjOp::Upload) => Box::pin(midjourney::upload(cx, req)).await,
+        Op::Mj(MjOp::Swap) => Box::pin(midjourney::swap(cx, req)).await,
+        Op::Mj(MjOp::List) => Box::pin(midjourney::list(cx, req)).await,
+        Op::Mj(MjOp::Fetch) => midjourney::fetch(cx, found.param("id")),
+        Op::Mj(MjOp::ImageSeed) => midjourney::seed(cx, found.param("id")),
+        Op::Mj(MjOp::Image) => midjourney::image(cx, found.param("id")),
+        Op::ListModels => models::catalog_page(cx, query),
+        Op::GetTokenUsage => token_api::usage(cx, &req),
+        Op::UpdateToken => Box::pin(token_api::update_token(cx, req)).await,
+        Op::ListTokens => Box::pin(token_api::list_tokens(cx, req)).await,
+        Op::CreateToken => Box::pin(token_api::create_token(cx, req)).await,
+        Op::GetToken => Box::pin(token_api::get_token(cx, req, found.param("id"))).await,
+        Op::DeleteToken => Box::pin(token_api::delete_token(cx, req, found.param("id"))).await,
+        Op::GetTokenKey => Box::pin(token_api::token_key(cx, req, found.param("id"))).await,
+        Op::MediaImage => Box::pin(images::public(cx, &req, found.param("file"))).await,
+        Op::MediaEdit => image_edits::public(req.uri().path(), found.param("file")),
+        Op::Health => error::json(200, &serde_json::json!({"status": "ok"})),
     }
 }

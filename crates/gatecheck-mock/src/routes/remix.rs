@@ -22,15 +22,6 @@ use http::Request;
 use hyper::body::Incoming;
 use serde_json::Value;
 
-/// The source id of a remix path (`videos/{id}/remix`, the part after `/v1/`).
-pub(crate) fn source_of(rest: &str) -> Option<&str> {
-    let id = rest
-        .trim_end_matches('/')
-        .strip_prefix("videos/")?
-        .strip_suffix("/remix")?;
-    (!id.is_empty() && !id.contains('/')).then_some(id)
-}
-
 fn task_err(status: u16, code: &str, message: &str) -> MockResponse {
     error::json(status, &task_error(code, message))
 }

@@ -6,7 +6,7 @@
 //!   `POST /api/token/{id}/key` (the full secret).
 //! - `GET /api/usage/token` (by API key, new-api's read-only usage view of the key).
 
-use super::ctx::{segments, Ctx};
+use super::ctx::Ctx;
 use crate::auth;
 use crate::error::{self, MockResponse};
 use crate::state::NewKey;
@@ -17,67 +17,101 @@ use gatecheck_schemas::rules::token::{
 };
 use gatecheck_schemas::types::Account;
 use gatecheck_schemas::Profile;
-use http::{Method, Request};
+use http::Request;
 use hyper::body::Incoming;
 use serde::Deserialize;
+use std::sync::Arc;
 
 /// Default page size of the listing.
 const DEFAULT_PAGE_SIZE: usize = 10;
 /// Largest page size of the listing (the catalog's bound, one rule for both listings).
 const MAX_PAGE_SIZE: usize = gatecheck_schemas::rules::catalog::MAX_PAGE_SIZE as usize;
 
-/// Serves `/api/token` and `/api/token/*`.
-pub(crate) async fn handle(cx: &Ctx, req: Request<Incoming>) -> MockResponse {
-    let account = match auth::authenticate_account(&cx.app, req.headers()) {
-        Ok(a) => a,
-        Err(resp) => return cx.refuse(req, resp).await,
-    };
-    // A clone of the URI shares the request's bytes (no copies of the path or query).
-    let uri = req.uri().clone();
-    let path = uri.path();
-    let query = uri.query().unwrap_or("");
-    let method = req.method().clone();
-    let rest = path.strip_prefix("/api/token").unwrap_or("");
-    match (&method, segments(rest)) {
-        (&Method::PUT, [None, ..]) => {
-            let body = match cx.read_body(req).await {
-                Ok(b) => b,
-                Err(resp) => return resp,
-            };
-            update(cx, &account, &body, query)
-        }
-        (&Method::GET, [None, ..]) => list(cx, &account, query),
-        (&Method::POST, [None, ..]) => {
-            let body = match cx.read_body(req).await {
-                Ok(b) => b,
-                Err(resp) => return resp,
-            };
-            create(cx, &account, &body)
-        }
-        (&Method::GET, [Some(id), None, _]) => with_id(cx, id, |id| match cx.app.state.key(id) {
-            Some(k) if k.user_id == account.id => error::api_success_key(&k),
-            _ => error::api_failure(rules::MSG_NOT_FOUND),
-        }),
-        (&Method::DELETE, [Some(id), None, _]) => with_id(cx, id, |id| {
-            if cx.app.state.delete_key(id, account.id) {
-                error::api_ok()
-            } else {
-                error::api_failure(rules::MSG_NOT_FOUND)
-            }
-        }),
-        (&Method::POST, [Some(id), Some("key"), None]) => {
-            with_id(cx, id, |id| match cx.app.state.key(id) {
-                Some(k) if k.user_id == account.id => {
-                    error::api_success(&serde_json::json!({"key": k.key}))
-                }
-                _ => error::api_failure(rules::MSG_NOT_FOUND),
-            })
-        }
-        _ => error::json(
-            404,
-            &serde_json::json!({"success": false, "message": format!("Invalid URL ({method} {path})")}),
-        ),
+/// The account of the request's access token, or the refusal (given after the rest of a
+/// short body, as every answer before the body is read).
+async fn account(
+    cx: &Ctx,
+    req: Request<Incoming>,
+) -> Result<(Arc<Account>, Request<Incoming>), MockResponse> {
+    match auth::authenticate_account(&cx.app, req.headers()) {
+        Ok(a) => Ok((a, req)),
+        Err(resp) => Err(cx.refuse(req, resp).await),
     }
+}
+
+/// `PUT /api/token/[?status_only=1]`.
+pub(crate) async fn update_token(cx: &Ctx, req: Request<Incoming>) -> MockResponse {
+    let (account, req) = match account(cx, req).await {
+        Ok(a) => a,
+        Err(resp) => return resp,
+    };
+    // A clone of the URI shares the request's bytes (no copy of the query).
+    let uri = req.uri().clone();
+    match cx.read_body(req).await {
+        Ok(body) => update(cx, &account, &body, uri.query().unwrap_or("")),
+        Err(resp) => resp,
+    }
+}
+
+/// `GET /api/token/?p=&size=`.
+pub(crate) async fn list_tokens(cx: &Ctx, req: Request<Incoming>) -> MockResponse {
+    match account(cx, req).await {
+        Ok((account, req)) => list(cx, &account, req.uri().query().unwrap_or("")),
+        Err(resp) => resp,
+    }
+}
+
+/// `POST /api/token/`.
+pub(crate) async fn create_token(cx: &Ctx, req: Request<Incoming>) -> MockResponse {
+    let (account, req) = match account(cx, req).await {
+        Ok(a) => a,
+        Err(resp) => return resp,
+    };
+    match cx.read_body(req).await {
+        Ok(body) => create(cx, &account, &body),
+        Err(resp) => resp,
+    }
+}
+
+/// `GET /api/token/{id}`.
+pub(crate) async fn get_token(cx: &Ctx, req: Request<Incoming>, id: &str) -> MockResponse {
+    let account = match account(cx, req).await {
+        Ok((a, _)) => a,
+        Err(resp) => return resp,
+    };
+    with_id(cx, id, |id| match cx.app.state.key(id) {
+        Some(k) if k.user_id == account.id => error::api_success_key(&k),
+        _ => error::api_failure(rules::MSG_NOT_FOUND),
+    })
+}
+
+/// `DELETE /api/token/{id}`.
+pub(crate) async fn delete_token(cx: &Ctx, req: Request<Incoming>, id: &str) -> MockResponse {
+    let account = match account(cx, req).await {
+        Ok((a, _)) => a,
+        Err(resp) => return resp,
+    };
+    with_id(cx, id, |id| {
+        if cx.app.state.delete_key(id, account.id) {
+            error::api_ok()
+        } else {
+            error::api_failure(rules::MSG_NOT_FOUND)
+        }
+    })
+}
+
+/// `POST /api/token/{id}/key`: the full secret.
+pub(crate) async fn token_key(cx: &Ctx, req: Request<Incoming>, id: &str) -> MockResponse {
+    let account = match account(cx, req).await {
+        Ok((a, _)) => a,
+        Err(resp) => return resp,
+    };
+    with_id(cx, id, |id| match cx.app.state.key(id) {
+        Some(k) if k.user_id == account.id => {
+            error::api_success(&serde_json::json!({"key": k.key}))
+        }
+        _ => error::api_failure(rules::MSG_NOT_FOUND),
+    })
 }
 
 fn with_id(cx: &Ctx, raw: &str, f: impl FnOnce(i64) -> MockResponse) -> MockResponse {

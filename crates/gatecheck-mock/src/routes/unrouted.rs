@@ -1,35 +1,30 @@
-//! The answer to a request the route table does not serve (DECISIONS D-ROUTE-2): every
-//! route module asks here before it reads a key or a body.
+//! The answer to a request the route table does not serve (DECISIONS D-ROUTE-2), from the
+//! miss of the one lookup (`routes::route`), given before any handler reads a key or a body.
 
 use super::ctx::Ctx;
 use crate::error::{self, MockResponse};
+use gatecheck_schemas::routes::{Miss, METHOD_NOT_ALLOWED};
 use gatecheck_schemas::rules::Rejection;
 use gatecheck_schemas::Profile;
 use http::{HeaderValue, Method};
 
 /// The answer to a method and path that the route table (the OpenAPI document) lacks, or
-/// that the profile does not serve; `None` for a served route. `documented`: 405 with `Allow`
-/// for a known path, else 404 (the `/v1` error on `/v1/*`, the `/api` failure envelope
+/// that the profile does not serve (`miss`: the methods served at the path). `documented`:
+/// 405 with `Allow` for a known path, else 404 (the `/v1` error on `/v1/*`, the `/api` failure envelope
 /// elsewhere). `new-api`: gin's `NoRoute`, whatever the method: new-api's JSON 404 under
 /// `/v1`, `/api` and `/assets`, its dashboard page elsewhere
 /// ([`gatecheck_schemas::rules::route`]).
-pub(crate) fn undocumented(cx: &Ctx, method: &Method, path: &str) -> Option<MockResponse> {
-    use gatecheck_schemas::routes::{allowed_methods, find_route_in, METHOD_NOT_ALLOWED};
+pub(crate) fn answer(cx: &Ctx, method: &Method, path: &str, miss: &Miss) -> MockResponse {
     let profile = cx.profile();
-    if find_route_in(profile, method.as_str(), path).is_some() {
-        return None;
-    }
     if profile == Profile::NewApi {
-        return Some(
-            if gatecheck_schemas::rules::route::new_api_not_found_is_json(path) {
-                cx.not_found(method, path)
-            } else {
-                error::new_api_index_page()
-            },
-        );
+        return if gatecheck_schemas::rules::route::new_api_not_found_is_json(path) {
+            cx.not_found(method, path)
+        } else {
+            error::new_api_index_page()
+        };
     }
     let message = gatecheck_schemas::rules::route::not_found_message(method.as_str(), path);
-    let allowed = allowed_methods(path);
+    let allowed = miss.allowed();
     let v1 = path.starts_with("/v1/");
     let mut resp = match (allowed.is_empty(), v1) {
         (false, true) => error::v1_error(
@@ -39,14 +34,14 @@ pub(crate) fn undocumented(cx: &Ctx, method: &Method, path: &str) -> Option<Mock
             None,
         ),
         (false, false) => error::api_failure_status(METHOD_NOT_ALLOWED, &message),
-        (true, true) => return Some(cx.not_found(method, path)),
+        (true, true) => return cx.not_found(method, path),
         (true, false) => {
             let status = Rejection::UnknownPath.http_status(profile);
-            return Some(error::api_failure_status(status, &message));
+            return error::api_failure_status(status, &message);
         }
     };
     if let Ok(v) = HeaderValue::from_str(&allowed.join(", ")) {
         resp.headers_mut().insert(http::header::ALLOW, v);
     }
-    Some(resp)
+    resp
 }

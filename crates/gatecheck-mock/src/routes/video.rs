@@ -16,7 +16,7 @@
 //!
 //! Task answers carry `openai-poll-after-ms`.
 
-use super::ctx::{segments, Ctx};
+use super::ctx::Ctx;
 use crate::error::{self, MockResponse};
 use crate::media;
 use crate::tasks::video::StoredVideo;
@@ -26,7 +26,7 @@ use gatecheck_schemas::rules::rejection::ACCEPTED;
 use gatecheck_schemas::rules::video::content_rejection;
 use gatecheck_schemas::types::VideoStatus;
 use gatecheck_schemas::Profile;
-use http::{HeaderValue, Method, Request};
+use http::{HeaderValue, Request};
 use hyper::body::Incoming;
 use serde_json::json;
 
@@ -35,40 +35,16 @@ pub const POLL_AFTER_HEADER: &str = "openai-poll-after-ms";
 /// [`POLL_AFTER_HEADER`] as a header name made at compile time (not parsed per poll).
 const POLL_AFTER_NAME: http::HeaderName = http::HeaderName::from_static(POLL_AFTER_HEADER);
 
-/// Serves `/v1/videos` and `/v1/videos/*` (authenticated).
-pub(crate) async fn handle(cx: &Ctx, req: Request<Incoming>) -> MockResponse {
-    let uri = req.uri().clone();
-    let path = uri.path().trim_end_matches('/');
-    let method = req.method().clone();
-    let result = match (
-        &method,
-        segments(path.strip_prefix("/v1/videos").unwrap_or("")),
-    ) {
-        (&Method::POST, [None, ..]) => create(cx, req).await,
-        _ => return answer(cx, &method, path, uri.query().unwrap_or("")),
-    };
-    result.unwrap_or_else(|r| r)
-}
-
-/// Every video route but creation: none reads a body, so the router calls this without a
-/// future (or its box) of its own. `path` has no trailing `/`.
-pub(crate) fn answer(cx: &Ctx, method: &Method, path: &str, query: &str) -> MockResponse {
-    let rest = path.strip_prefix("/v1/videos").unwrap_or("");
-    let result = match (method, segments(rest)) {
-        (&Method::GET, [None, ..]) => Ok(list(cx)),
-        (&Method::GET, [Some(id), None, _]) => Ok(retrieve(cx, id)),
-        (&Method::GET, [Some(id), Some("content"), None]) => Ok(content(cx, id, query)),
-        (&Method::DELETE, [Some(id), None, _]) => Ok(if cx.videos().remove(id, owner(cx)) {
-            error::json(
-                200,
-                &json!({"id": id, "object": "video.deleted", "deleted": true}),
-            )
-        } else {
-            error::task_not_found(cx.profile())
-        }),
-        _ => Err(cx.not_found(method, path)),
-    };
-    result.unwrap_or_else(|r| r)
+/// `DELETE /v1/videos/{task_id}` (admitted): forgets the caller's task.
+pub(crate) fn delete(cx: &Ctx, id: &str) -> MockResponse {
+    if cx.videos().remove(id, owner(cx)) {
+        error::json(
+            200,
+            &json!({"id": id, "object": "video.deleted", "deleted": true}),
+        )
+    } else {
+        error::task_not_found(cx.profile())
+    }
 }
 
 fn owner(cx: &Ctx) -> i64 {
@@ -181,9 +157,12 @@ async fn read_fields(cx: &Ctx, req: Request<Incoming>) -> Result<Fields, MockRes
     Ok(f)
 }
 
-async fn create(cx: &Ctx, req: Request<Incoming>) -> Result<MockResponse, MockResponse> {
-    let task = create_task(cx, req).await?;
-    Ok(task_response(cx, &task, &task.id))
+/// `POST /v1/videos` (admitted).
+pub(crate) async fn create(cx: &Ctx, req: Request<Incoming>) -> MockResponse {
+    match create_task(cx, req).await {
+        Ok(task) => task_response(cx, &task, &task.id),
+        Err(resp) => resp,
+    }
 }
 
 /// Validates, charges and stores a new task (`POST /v1/videos`, and the unified route of
@@ -265,7 +244,8 @@ pub(crate) async fn create_task(
     Ok(cx.videos().insert(task, now_ms))
 }
 
-fn list(cx: &Ctx) -> MockResponse {
+/// `GET /v1/videos` (admitted).
+pub(crate) fn list(cx: &Ctx) -> MockResponse {
     let now = cx.now_ms();
     let base = cx.base_url();
     let data: Vec<_> = cx
@@ -286,7 +266,8 @@ fn find(cx: &Ctx, id: &str) -> Option<std::sync::Arc<StoredVideo>> {
     cx.videos().get(id, owner(cx))
 }
 
-fn retrieve(cx: &Ctx, id: &str) -> MockResponse {
+/// `GET /v1/videos/{task_id}` (admitted).
+pub(crate) fn retrieve(cx: &Ctx, id: &str) -> MockResponse {
     match find(cx, id) {
         // A remix shows its source (DECISIONS D-TASK-4).
         Some(t) if cx.app.tasks.meta.remixed_from(&t).is_some() => super::remix::answer(cx, &t),
@@ -313,7 +294,8 @@ fn internal_status(s: VideoStatus) -> &'static str {
     }
 }
 
-fn content(cx: &Ctx, id: &str, query: &str) -> MockResponse {
+/// `GET /v1/videos/{task_id}/content` (admitted).
+pub(crate) fn content(cx: &Ctx, id: &str, query: &str) -> MockResponse {
     let new_api = cx.profile() == Profile::NewApi;
     let Some(task) = find(cx, id) else {
         if new_api {

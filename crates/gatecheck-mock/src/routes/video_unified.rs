@@ -21,27 +21,22 @@ use gatecheck_schemas::rules::task::{
     PLATFORM_KLING, TASK_NOT_EXIST, TASK_REFUSAL_STATUS,
 };
 use gatecheck_schemas::types::VideoStatus;
-use http::{Method, Request};
+use http::Request;
 use hyper::body::Incoming;
 
 /// The channel every task of the mock runs on.
 const CHANNEL_ID: i64 = 1;
 
-/// Serves `/v1/video/*` (authenticated).
-pub(crate) async fn handle(cx: &Ctx, req: Request<Incoming>) -> MockResponse {
-    let path = req.uri().path().trim_end_matches('/').to_owned();
-    let rest = path.strip_prefix("/v1/video/generations");
-    match (req.method(), rest) {
-        (&Method::POST, Some("")) => match video::create_task(cx, req).await {
-            Ok(task) => video::task_response(cx, &task, &task.id),
-            Err(resp) => resp,
-        },
-        (&Method::GET, Some(id)) if id.len() > 1 && !id[1..].contains('/') => fetch(cx, &id[1..]),
-        _ => cx.not_found(req.method(), &path),
+/// `POST /v1/video/generations` (admitted): a task made as `POST /v1/videos` makes it.
+pub(crate) async fn create(cx: &Ctx, req: Request<Incoming>) -> MockResponse {
+    match video::create_task(cx, req).await {
+        Ok(task) => video::task_response(cx, &task, &task.id),
+        Err(resp) => resp,
     }
 }
 
-/// The answer to a fetch of task `id` in new-api's envelope.
+/// `GET /v1/video/generations/{task_id}` and the provider fetches (admitted): the answer to a
+/// fetch of task `id` in new-api's envelope.
 pub(crate) fn fetch(cx: &Ctx, id: &str) -> MockResponse {
     let owner = cx.key().map(|k| k.user_id).unwrap_or(0);
     match cx.videos().get(id, owner) {

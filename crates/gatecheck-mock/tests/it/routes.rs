@@ -83,3 +83,32 @@ async fn a_route_outside_the_document_is_not_served() {
         );
     }
 }
+
+/// A route is admitted as its row of the table says, whatever spelling of the path matched
+/// it: the one lookup ignores empty segments, so `//v1/...` and `/v1//...` are the `/v1`
+/// routes, and they refuse a request without a key as `/v1/...` does.
+#[tokio::test]
+async fn a_route_reached_through_empty_segments_is_admitted_as_its_row() {
+    let server = MockServer::start().await;
+    let http = Http::new(server.uri());
+    for (method, path) in [
+        ("GET", "//v1/models"),
+        ("GET", "/v1//models/"),
+        ("POST", "//v1/audio/speech"),
+        ("GET", "/v1/videos//task_x"),
+    ] {
+        assert!(find_route(method, path).is_some(), "{method} {path}");
+        let resp = http.send(method, path, &[], "").await;
+        assert_eq!(resp.status, 401, "{method} {path}: {}", resp.text());
+    }
+    let key = bearer(KEY_ENABLED);
+    let resp = http
+        .send("GET", "//v1/models", &[("authorization", key.as_str())], "")
+        .await;
+    assert_eq!(resp.status, 200, "{}", resp.text());
+    assert!(
+        resp.text().contains("\"object\":\"list\""),
+        "{}",
+        resp.text()
+    );
+}

@@ -383,7 +383,7 @@ fn paths() -> Value {
         let item = paths
             .entry(route.path.to_owned())
             .or_insert_with(|| json!({}));
-        if let Some(op) = operations::operation(route.operation_id) {
+        if let Some(op) = operations::operation(route) {
             item[route.method.to_ascii_lowercase()] = op;
         }
     }
