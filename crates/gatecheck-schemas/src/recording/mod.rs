@@ -1,6 +1,11 @@
-//! The recording format, version 2, shared by the recorder (`gatecheck-conformance`) and the
-//! replay (this crate's [`crate::replay`]) (docs/recording.md): a directory with `manifest.json` and
-//! `exchanges/NNNNN-METHOD-path.json`, one readable JSON file per exchange.
+//! The recording format, version 2 (feature `recording`), shared by the recorder
+//! (`gatecheck record`, in `gatecheck-conformance`) and the replays (`gatecheck serve --replay`
+//! in `gatecheck-mock`, the runner's `ReplayServer`) (docs/recording.md): a directory with
+//! `manifest.json` and `exchanges/NNNNN-METHOD-path.json`, one readable JSON file per exchange.
+//! The [`Matcher`] finds the recorded answer of a request.
+//!
+//! This is the one module of the crate that touches the file system ([`files`]: reading a
+//! recording inside its folder, atomic writes); it does no network I/O and nothing async.
 //!
 //! What is stored is normalized so that the same request matches on replay: secrets become
 //! placeholders (`{{NAME}}`, `{{NAME:base64-colon}}`, ...), a multipart body is stored as its
@@ -10,13 +15,15 @@
 
 mod body;
 pub mod files;
+mod matcher;
 mod normalize;
 mod redact;
 
 pub use body::{encode_body, multipart_boundary};
+pub use matcher::{Gate, Matcher, Unmatched};
 pub use normalize::{
     echo_times, match_key, normalize_request, normalize_times, normalize_times_into,
-    SKIPPED_RESPONSE_HEADERS,
+    records_response_header, sent_upstream, NOT_SENT_UPSTREAM,
 };
 pub use redact::{redact_signed_urls, replace, Substitutions, SIGNED_PLACEHOLDER};
 
@@ -269,7 +276,7 @@ pub fn rfc3339_now() -> String {
         .duration_since(std::time::UNIX_EPOCH)
         .map(|d| d.as_secs() as i64)
         .unwrap_or(0);
-    let (y, m, d, h, mi, sec) = gatecheck_schemas::rules::time::utc_parts(secs);
+    let (y, m, d, h, mi, sec) = crate::rules::time::utc_parts(secs);
     format!("{y:04}-{m:02}-{d:02}T{h:02}:{mi:02}:{sec:02}Z")
 }
 

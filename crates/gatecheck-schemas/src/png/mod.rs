@@ -1,12 +1,23 @@
-//! PNG images: exactly the requested size, with a pattern and colours derived from a seed (the
-//! prompt's hash), so the same prompt and size always give the same bytes.
+//! The PNG codec the mock and the runner share (feature `png`): seeded images exactly the
+//! requested size ([`generate`]: a pattern and colours derived from a seed, the prompt's hash
+//! in the mock, so the same prompt and size always give the same bytes), and decoding and
+//! editing uploads ([`decode_png`], [`edit_png`]: the mock answers `/v1/images/edits` with
+//! them, the runner predicts the edited pixels with them).
+//!
+//! ```
+//! let png = gatecheck_schemas::png::generate(7, 8, 4).unwrap();
+//! let img = gatecheck_schemas::png::decode_png(&png, "image").unwrap();
+//! assert_eq!((img.width, img.height), (8, 4));
+//! ```
+
+mod edit;
 
 use bytes::Bytes;
 
-use super::{splitmix, Cache};
+use crate::draw::splitmix;
+use crate::rules::media::MAX_IMAGE_PIXELS as MAX_PIXELS;
 
-/// Largest accepted pixel count (bounds the memory of one encode).
-pub const MAX_PIXELS: u64 = gatecheck_schemas::rules::media::MAX_IMAGE_PIXELS;
+pub use edit::{decode_png, edit_png, EditError, Rgba};
 
 /// Why an image could not be made.
 #[derive(Debug, thiserror::Error)]
@@ -16,23 +27,22 @@ pub enum PngError {
     Size(u32, u32),
     /// The encoder failed.
     #[error("png encoding failed")]
-    Encode(#[from] png::EncodingError),
+    Encode(#[from] ::png::EncodingError),
 }
 
-static CACHE: Cache<(u64, u32, u32)> = Cache::new(16);
+/// Whether `width` × `height` is an image size one encode accepts: at least one pixel, at most
+/// [`MAX_IMAGE_PIXELS`](crate::rules::media::MAX_IMAGE_PIXELS).
+pub fn size_in_range(width: u32, height: u32) -> bool {
+    width != 0 && height != 0 && u64::from(width) * u64::from(height) <= MAX_PIXELS
+}
 
-/// A `width` × `height` RGB PNG whose colours and stripes come from `seed`. Encoded images are
-/// kept in a small bounded cache.
-pub fn png(seed: u64, width: u32, height: u32) -> Result<Bytes, PngError> {
-    if width == 0 || height == 0 || u64::from(width) * u64::from(height) > MAX_PIXELS {
+/// A `width` × `height` RGB PNG whose colours and stripes come from `seed` (the same seed and
+/// size, the same bytes). The mock keeps recent ones in a small cache.
+pub fn generate(seed: u64, width: u32, height: u32) -> Result<Bytes, PngError> {
+    if !size_in_range(width, height) {
         return Err(PngError::Size(width, height));
     }
-    if let Some(b) = CACHE.get(&(seed, width, height)) {
-        return Ok(b);
-    }
-    let bytes = encode(seed, width, height)?;
-    CACHE.put((seed, width, height), bytes.clone());
-    Ok(bytes)
+    encode(seed, width, height)
 }
 
 fn encode(seed: u64, width: u32, height: u32) -> Result<Bytes, PngError> {
@@ -70,11 +80,11 @@ fn encode(seed: u64, width: u32, height: u32) -> Result<Bytes, PngError> {
     }
     let mut out = Vec::new();
     {
-        let mut enc = png::Encoder::new(&mut out, width, height);
-        enc.set_color(png::ColorType::Rgb);
-        enc.set_depth(png::BitDepth::Eight);
-        enc.set_compression(png::Compression::Fast);
-        enc.set_filter(png::Filter::Paeth);
+        let mut enc = ::png::Encoder::new(&mut out, width, height);
+        enc.set_color(::png::ColorType::Rgb);
+        enc.set_depth(::png::BitDepth::Eight);
+        enc.set_compression(::png::Compression::Fast);
+        enc.set_filter(::png::Filter::Paeth);
         let mut writer = enc.write_header()?;
         writer.write_image_data(&data)?;
         writer.finish()?;
