@@ -7,7 +7,7 @@
 
 use bytes::Bytes;
 
-use super::{size_in_range, MAX_PIXELS};
+use super::{size_in_range, write, MAX_PIXELS};
 use crate::draw::splitmix;
 
 /// Why an edit could not be made.
@@ -137,20 +137,15 @@ pub fn edit_png(
             }
         }
     }
-    let mut out = Vec::new();
-    {
-        let mut enc = ::png::Encoder::new(&mut out, w, h);
-        enc.set_color(::png::ColorType::Rgba);
-        enc.set_depth(::png::BitDepth::Eight);
-        enc.set_compression(::png::Compression::Fast);
-        // The one filter for every row (png 0.18's `Fast` picks another): the same bytes as
-        // every earlier release for the same input.
-        enc.set_filter(::png::Filter::Sub);
-        let mut writer = enc.write_header()?;
-        writer.write_image_data(&data)?;
-        writer.finish()?;
-    }
-    Ok(Bytes::from(out))
+    // The one filter for every row (png 0.18's `Fast` picks another): the same bytes as every
+    // earlier release for the same input.
+    Ok(write(
+        w,
+        h,
+        ::png::ColorType::Rgba,
+        ::png::Filter::Sub,
+        &data,
+    )?)
 }
 
 #[cfg(test)]

@@ -78,15 +78,33 @@ fn encode(seed: u64, width: u32, height: u32) -> Result<Bytes, PngError> {
                 .map(|&v| v.saturating_sub(shade).saturating_add(lift)),
         );
     }
+    Ok(write(
+        width,
+        height,
+        ::png::ColorType::Rgb,
+        ::png::Filter::Paeth,
+        &data,
+    )?)
+}
+
+/// `data` (rows of 8-bit `color` pixels) as a PNG, fast compression, one `filter` for every
+/// row: the same bytes for the same input in every release.
+fn write(
+    width: u32,
+    height: u32,
+    color: ::png::ColorType,
+    filter: ::png::Filter,
+    data: &[u8],
+) -> Result<Bytes, ::png::EncodingError> {
     let mut out = Vec::new();
     {
         let mut enc = ::png::Encoder::new(&mut out, width, height);
-        enc.set_color(::png::ColorType::Rgb);
+        enc.set_color(color);
         enc.set_depth(::png::BitDepth::Eight);
         enc.set_compression(::png::Compression::Fast);
-        enc.set_filter(::png::Filter::Paeth);
+        enc.set_filter(filter);
         let mut writer = enc.write_header()?;
-        writer.write_image_data(&data)?;
+        writer.write_image_data(data)?;
         writer.finish()?;
     }
     Ok(Bytes::from(out))

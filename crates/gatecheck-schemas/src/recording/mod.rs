@@ -415,6 +415,51 @@ mod tests {
     }
 
     #[test]
+    fn the_headers_left_out_are_those_recordings_always_left_out() {
+        // A request: host, proxy-authorization, the client library's two, and what no
+        // intermediary passes on (rules::forwarding).
+        let dropped = [
+            "host",
+            "content-length",
+            "user-agent",
+            "accept-encoding",
+            "connection",
+            "keep-alive",
+            "proxy-authorization",
+            "proxy-connection",
+            "te",
+            "trailer",
+            "transfer-encoding",
+            "upgrade",
+            "expect",
+        ];
+        let kept = ["authorization", "content-type", "x-kept"];
+        let mut headers = http::HeaderMap::new();
+        for name in dropped.iter().chain(&kept) {
+            headers.insert(*name, http::HeaderValue::from_static("v"));
+        }
+        let req = normalize_request("GET", "/", &headers, b"", &Substitutions::default(), 10);
+        assert_eq!(req.headers.keys().collect::<Vec<_>>(), kept);
+        // Upstream, the recorder sends the client library's two only.
+        let sent: Vec<_> = dropped.iter().filter(|n| sent_upstream(n)).collect();
+        assert_eq!(sent, [&"user-agent", &"accept-encoding"]);
+        // A response: `date` and the same list.
+        for name in [
+            "date",
+            "content-length",
+            "connection",
+            "keep-alive",
+            "transfer-encoding",
+        ] {
+            assert!(!records_response_header(name), "{name}");
+        }
+        for name in ["trailer", "upgrade", "te", "proxy-connection"] {
+            assert!(!records_response_header(name), "{name}");
+        }
+        assert!(records_response_header("content-type"));
+    }
+
+    #[test]
     fn file_names_and_dates() {
         assert_eq!(
             exchange_file_name(7, "GET", "/v1/videos/abc?x=1"),
