@@ -56,6 +56,7 @@ mod config;
 mod connector;
 pub mod diff;
 pub mod discovery;
+mod embedded;
 mod evidence;
 pub mod exit;
 mod generators;

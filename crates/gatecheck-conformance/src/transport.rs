@@ -6,7 +6,7 @@ use crate::budget::{Budget, BudgetExhausted, Pacer};
 use crate::client::{Client, Exchange, RequestSpec, StreamExchange};
 use crate::client_error::ClientError;
 use crate::sse::SseLimits;
-use gatecheck_mock::internals::draw::Draw;
+use gatecheck_schemas::draw::Draw;
 use gatecheck_schemas::rules::health::{
     REPLAY_HEADER, REPLAY_MATCHED, REPLAY_TIME_HEADER, REPLAY_UNMATCHED,
 };

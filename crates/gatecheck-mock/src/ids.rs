@@ -6,7 +6,7 @@
 use gatecheck_schemas::rules::time::civil_from_days;
 use parking_lot::Mutex;
 
-use crate::draw::Draw;
+use gatecheck_schemas::draw::Draw;
 
 const ALNUM: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
 

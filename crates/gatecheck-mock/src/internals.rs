@@ -1,6 +1,6 @@
 //! **Unstable.** What the workspace's own tools reach into: the `gatecheck` CLI (the bench,
-//! the defaults of `serve`'s flags), the conformance runner (the media encoders it compares
-//! answers with), the fuzz drivers and the tests. These names may change in any release; a
+//! the defaults of `serve`'s flags), the fuzz drivers and the tests. (The seeded draws, the PNG
+//! codec and the recording format the runner shares with the mock are in `gatecheck-schemas`.) These names may change in any release; a
 //! library user needs none of them (the crate root holds the API).
 
 /// The `gatecheck bench` measurements: throughput, latency and memory of the mock.
@@ -11,11 +11,6 @@ pub mod bench {
 /// The mock's parsers of untrusted input, as entry points for fuzzing.
 pub mod inputs {
     pub use crate::inputs::*;
-}
-
-/// Seeded draws that stay the same across `rand` releases (ids, sequences, faults, jitter).
-pub mod draw {
-    pub use crate::draw::*;
 }
 
 /// The deterministic media encoders (PNG, WAV, MP3, FLAC, Opus, AAC, MP4, subtitles).

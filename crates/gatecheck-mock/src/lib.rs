@@ -62,7 +62,6 @@ mod catalog;
 mod clock;
 mod config;
 mod control_access;
-mod draw;
 mod error;
 mod faults;
 mod fixtures;

@@ -32,8 +32,11 @@
 //!
 //! Further modules serve the other gatecheck crates: [`decisions`] (the rows of
 //! `docs/DECISIONS.md` as data), [`json`] (fast writers for the hottest records), [`sse`]
-//! (event streams), `arbitrary` (feature `arbitrary`: proptest strategies) and `multipart`
-//! (feature `multipart`: `multipart/form-data` bodies read as the service reads them).
+//! (event streams), `arbitrary` (feature `arbitrary`: proptest strategies), `multipart`
+//! (feature `multipart`: `multipart/form-data` bodies read as the service reads them), `draw`
+//! (feature `draw`: seeded draws that a seed keeps the same in every release), `png` (feature
+//! `png`: the PNG codec of images and edits) and `recording` (feature `recording`: the
+//! recording format of `gatecheck record` and its replay matcher).
 //!
 //! # Features
 //!
@@ -46,13 +49,19 @@ pub mod arbitrary;
 #[cfg(feature = "validate")]
 mod content;
 pub mod decisions;
+#[cfg(feature = "draw")]
+pub mod draw;
 pub mod json;
 #[cfg(feature = "multipart")]
 pub mod multipart;
 pub mod openapi;
 #[cfg(feature = "validate")]
 mod pinned;
+#[cfg(feature = "png")]
+pub mod png;
 mod profile;
+#[cfg(feature = "recording")]
+pub mod recording;
 #[cfg(feature = "validate")]
 mod registry;
 pub mod routes;

@@ -11,7 +11,7 @@ use super::{def, status_and_type, CheckDef, Ctx, Halt, Outcome, Phase};
 use crate::client::{Exchange, Part, RequestSpec};
 use crate::generators::media::png;
 use base64::Engine;
-use gatecheck_mock::internals::media::Rgba;
+use gatecheck_schemas::png::Rgba;
 use gatecheck_schemas::rules::image_edit::{
     edit_usage, edits_supported, missing_image, EDITS_PATH, MASK_PART,
 };

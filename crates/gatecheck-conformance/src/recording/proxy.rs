@@ -2,11 +2,12 @@
 //! base URL (http or https), and writes each exchange, normalized, to the recording directory.
 
 use super::format::{
-    exchange_file_name, io_error, normalize_request, rfc3339_now, write_json, Manifest,
-    RecordedExchange, RecordedResponse, RecordingError, Substitutions, TargetInfo,
-    BASE_URL_PLACEHOLDER, DEFAULT_BODY_LIMIT, FORMAT_VERSION, SKIPPED_RESPONSE_HEADERS,
+    exchange_file_name, io_error, normalize_request, records_response_header, rfc3339_now,
+    sent_upstream, write_json, Manifest, RecordedExchange, RecordedResponse, RecordingError,
+    Substitutions, TargetInfo, BASE_URL_PLACEHOLDER, DEFAULT_BODY_LIMIT, FORMAT_VERSION,
 };
 use bytes::Bytes;
+use gatecheck_schemas::rules::forwarding::is_passed_on;
 use http::{HeaderMap, Request, Response, StatusCode, Uri};
 use http_body_util::{BodyExt as _, Full, Limited};
 use hyper::body::Incoming;
@@ -328,7 +329,7 @@ async fn relay(shared: &Shared, req: Request<Incoming>) -> Response<Full<Bytes>>
     let mut res = Response::new(Full::new(res_body));
     *res.status_mut() = status;
     for (name, value) in &headers {
-        if name.as_str() == "date" || !SKIPPED_RESPONSE_HEADERS.contains(&name.as_str()) {
+        if is_passed_on(name.as_str()) {
             res.headers_mut().append(name, value.clone());
         }
     }
@@ -385,7 +386,7 @@ pub(crate) fn record_response(
         status: status.as_u16(),
         headers: headers
             .iter()
-            .filter(|(n, _)| !SKIPPED_RESPONSE_HEADERS.contains(&n.as_str()))
+            .filter(|(n, _)| records_response_header(n.as_str()))
             .map(|(n, v)| {
                 (
                     n.as_str().to_owned(),
@@ -420,21 +421,7 @@ async fn forward(
         .map_err(|e| format!("bad upstream URL: {e}"))?;
     let mut builder = Request::builder().method(method.clone()).uri(uri);
     for (name, value) in headers {
-        let skip = matches!(
-            name.as_str(),
-            "host"
-                | "content-length"
-                | "connection"
-                | "keep-alive"
-                | "transfer-encoding"
-                | "te"
-                | "trailer"
-                | "upgrade"
-                | "expect"
-                | "proxy-authorization"
-                | "proxy-connection"
-        );
-        if !skip {
+        if sent_upstream(name.as_str()) {
             builder = builder.header(name, value);
         }
     }

@@ -2,13 +2,13 @@
 //!
 //! A request is normalized as the recorder normalized it (with the replay's own secrets
 //! becoming the same placeholders) and matched on method, path and query, `Authorization` and
-//! body (the mock's `Matcher`). Identical requests get the recorded answers in order, the last one
+//! body (the format's `Matcher`, which the mock's replay uses too). Identical requests get the recorded answers in order, the last one
 //! repeating. A request that matches nothing gets [`UNMATCHED_STATUS`] with a JSON error that
 //! names the closest recorded request and what differs; it is counted ([`ReplayServer::unmatched`]).
 
 use super::format::{RecordedExchange, Recording, RecordingError, BASE_URL_PLACEHOLDER};
 use bytes::Bytes;
-use gatecheck_mock::replay::{Matcher, Unmatched};
+use gatecheck_schemas::recording::{Matcher, Unmatched};
 use http::{HeaderName, HeaderValue, Request, Response, StatusCode};
 use http_body_util::{BodyExt as _, Full, Limited};
 use hyper::body::Incoming;

@@ -10,8 +10,10 @@ mod standard;
 mod target;
 
 pub use standard::{check_of, SequenceOptions};
+#[cfg(feature = "embedded")]
+pub use target::mock_target;
 pub use target::{
-    discover_mock_credentials, mock_target, parse_target, probe_mock, OpenSide, SideKind, SideSpec,
+    discover_mock_credentials, parse_target, probe_mock, OpenSide, SideKind, SideSpec,
 };
 
 use crate::client::{Client, Exchange, RequestSpec};

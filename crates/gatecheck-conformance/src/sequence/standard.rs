@@ -5,7 +5,7 @@ use super::{Ctx, Effect, Sequence, Step};
 use crate::client::{Auth, Part, RequestSpec};
 use crate::generators::strategies;
 use crate::redact::Secret;
-use gatecheck_mock::internals::draw::Draw;
+use gatecheck_schemas::draw::Draw;
 use gatecheck_schemas::rules::token::MAX_NAME_LEN;
 use gatecheck_schemas::types::{VideoStatus, KEY_STATUS_DISABLED, KEY_STATUS_ENABLED};
 use proptest::strategy::{Strategy, ValueTree};

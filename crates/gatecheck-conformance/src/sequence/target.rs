@@ -23,6 +23,7 @@ pub fn parse_target(base_url: &str) -> Result<Target, String> {
 
 /// The target of an embedded mock, with the demo account's credentials (its key, key id,
 /// access token and user id).
+#[cfg(feature = "embedded")]
 pub fn mock_target(server: &gatecheck_mock::MockServer) -> Result<Target, String> {
     let mut target = parse_target(&server.uri())?;
     let account = server.demo_account();
@@ -180,7 +181,7 @@ pub struct OpenSide {
     pub kind: SideKind,
     /// Runs the steps.
     pub runner: super::SideRunner,
-    server: Option<gatecheck_mock::MockServer>,
+    server: Option<crate::embedded::MockServer>,
 }
 
 impl OpenSide {
@@ -196,6 +197,9 @@ impl OpenSide {
         let (mut target, server, label) = match (&spec.url, spec.mock) {
             (Some(_), Some(_)) => return Err("give a URL or a mock, not both".into()),
             (None, None) => return Err("give a URL or a mock".into()),
+            #[cfg(not(feature = "embedded"))]
+            (None, Some(_)) => return Err(crate::embedded::NOT_BUILT.into()),
+            #[cfg(feature = "embedded")]
             (None, Some(profile)) => {
                 let server = gatecheck_mock::MockServer::builder()
                     .profile(profile)

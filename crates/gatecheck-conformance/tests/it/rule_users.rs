@@ -256,6 +256,13 @@ const ONE_SIDED: &[(&str, Lacks, &str)] = &[
     ("crc32_ogg", Lacks::Runner, ENCODER),
     ("MAX_IMAGE_SIDE", Lacks::Runner, MEDIA_BOUND),
     ("MAX_IMAGE_PIXELS", Lacks::Runner, MEDIA_BOUND),
+    (
+        "utc_parts",
+        Lacks::Mock,
+        "a date and time of day as text: the runner's HTML report and the recording format's \
+         manifest date (gatecheck_schemas::recording, which the recorder writes); the mock's \
+         request ids carry the date alone (civil_from_days)",
+    ),
     // Issue #31: the OpenAPI document's limits, which the mock's routes enforce.
     (
         "MAX_PROMPT_CHARS",

@@ -7,13 +7,11 @@
 
 mod aac;
 mod bits;
-mod edit;
 mod flac;
 mod h264;
 mod mp3;
 mod mp4;
 mod opus;
-mod png;
 mod speech;
 mod speech_parts;
 mod subtitles;
@@ -27,28 +25,21 @@ use bytes::Bytes;
 use parking_lot::Mutex;
 
 pub use aac::aac;
-pub use edit::{decode_png, edit_png, EditError, Rgba};
 pub use flac::flac;
 pub use mp3::{mp3, FRAME_HEADER as MP3_FRAME_HEADER};
 pub use mp4::{mp4, FPS as MP4_FPS};
 pub use opus::opus;
-pub use png::{png, PngError, MAX_PIXELS};
 pub use speech::{speech, speech_duration_ms, SpeechFormat};
 pub use speech_parts::SpeechParts;
 pub use subtitles::{srt, vtt};
 pub use transcript::{audio_duration_ms, audio_seed, transcribe, Segment, Transcript};
 pub use wav::{pcm, tone, wav, wav_header, SPEECH_RATE};
 
+pub use gatecheck_schemas::draw::splitmix;
+pub use gatecheck_schemas::png::{decode_png, edit_png, EditError, PngError, Rgba};
 pub use gatecheck_schemas::rules::media::fnv1a;
-
-/// The SplitMix64 generator: advances `state` and returns the next value.
-pub fn splitmix(state: &mut u64) -> u64 {
-    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = *state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
+/// Largest accepted pixel count of an image (bounds the memory of one encode or decode).
+pub use gatecheck_schemas::rules::media::MAX_IMAGE_PIXELS as MAX_PIXELS;
 
 /// A small bounded cache of encoded media (first in, first out).
 pub(crate) struct Cache<K> {
@@ -85,6 +76,19 @@ impl<K: Eq + Hash + Clone> Cache<K> {
         }
         items.push_back((key, value));
     }
+}
+
+/// A `width` × `height` RGB PNG whose colours and stripes come from `seed`
+/// ([`gatecheck_schemas::png::generate`]), from a small cache.
+pub fn png(seed: u64, width: u32, height: u32) -> Result<Bytes, PngError> {
+    static PNGS: Cache<(u64, u32, u32)> = Cache::new(16);
+    let key = (seed, width, height);
+    if let Some(b) = PNGS.get(&key) {
+        return Ok(b);
+    }
+    let b = gatecheck_schemas::png::generate(seed, width, height)?;
+    PNGS.put(key, b.clone());
+    Ok(b)
 }
 
 /// An MP4 of `seconds` at `width` × `height`, from a small cache.

@@ -5,14 +5,15 @@
 //! `unmatched`.
 
 use super::format::{RecordedExchange, Recording, BASE_URL_PLACEHOLDER};
-use super::matcher::{Gate, Matcher, Unmatched};
 use super::stories::{Found, Stories};
 use super::ReplayOptions;
+use super::{Gate, Matcher, Unmatched};
 use crate::app::App;
 use crate::headers::REQUEST_ID_HEADER;
 use crate::journal::{Record, Tag};
 use crate::shutdown::wait_down;
 use bytes::Bytes;
+use gatecheck_schemas::rules::forwarding::is_passed_on;
 use gatecheck_schemas::rules::health::{
     REPLAY_HEADER, REPLAY_MATCHED, REPLAY_TIME_HEADER, REPLAY_UNMATCHED,
 };
@@ -364,17 +365,8 @@ async fn forward(
     };
     let mut builder = Request::builder().method(parts.method.clone()).uri(uri);
     for (name, value) in &parts.headers {
-        if !matches!(
-            name.as_str(),
-            "content-length"
-                | "connection"
-                | "keep-alive"
-                | "transfer-encoding"
-                | "te"
-                | "trailer"
-                | "upgrade"
-                | "expect"
-        ) {
+        // The client's `Host` goes on: the mock behind judges it (the control API's guard).
+        if is_passed_on(name.as_str()) {
             builder = builder.header(name, value);
         }
     }

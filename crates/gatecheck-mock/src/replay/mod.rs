@@ -1,8 +1,9 @@
 //! Replaying a recording (docs/recording.md): the mock answers from a recorded deployment.
 //!
 //! - [`mod@format`]: the versioned recording format (`manifest.json`, one JSON file per
-//!   exchange) and its normalization, shared with the recorder in `gatecheck-conformance`.
-//! - [`Matcher`]: finds the recorded answer of a normalized request (method, path, normalized
+//!   exchange) and its normalization, shared with the recorder in `gatecheck-conformance`
+//!   (defined in `gatecheck_schemas::recording`).
+//! - [`Matcher`] (also in `gatecheck_schemas::recording`): finds the recorded answer of a normalized request (method, path, normalized
 //!   `Authorization`, normalized body or form), in recorded order, and names the closest
 //!   recorded request when none matches.
 //! - The replay front (`MockServerBuilder::replay`, `gatecheck serve --replay`): answers from
@@ -13,13 +14,13 @@
 //!   client's create gets its own id) and task states play back in recorded order, gated by
 //!   the virtual clock.
 
-pub mod format;
 pub(crate) mod front;
-mod matcher;
 mod stories;
 
 pub(crate) use front::Front;
-pub use matcher::{Gate, Matcher, Unmatched};
+/// The recording format, shared with the recorder (`gatecheck_schemas::recording`).
+pub use gatecheck_schemas::recording as format;
+pub use gatecheck_schemas::recording::{Gate, Matcher, Unmatched};
 
 use std::path::PathBuf;
 

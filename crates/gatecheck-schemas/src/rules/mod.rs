@@ -15,9 +15,11 @@
 //! - [`route`]: the answer to a method and path the service does not route (per profile).
 //! - [`image_edit`]: `POST /v1/images/edits` (image parts, a missing image, charging).
 //! - [`midjourney`]: the `/mj/*` task routes (actions, key, answers, records, charging).
+//! - [`forwarding`]: the headers an intermediary (replay front, recorder) does not pass on.
 
 pub mod auth;
 pub mod catalog;
+pub mod forwarding;
 pub mod health;
 pub mod image_edit;
 pub mod ip;

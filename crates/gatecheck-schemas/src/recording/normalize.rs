@@ -7,6 +7,7 @@ use std::collections::BTreeMap;
 use super::body::{encode_body, multipart_boundary};
 use super::redact::{redact_signed_urls, Substitutions};
 use super::{RecordedBody, RecordedRequest, UNIX_TIME_PLACEHOLDER};
+use crate::rules::forwarding::is_passed_on;
 
 /// Whether a JSON field `key` holding `v` is a Unix time: an integer from 10^9 to 10^10 in a
 /// field named `time`, `*_time` or `*_at`.
@@ -71,33 +72,42 @@ pub fn echo_times(value: &mut Value, pairs: &[(i64, i64)]) -> bool {
     changed
 }
 
-/// Request headers that are not recorded (hop-by-hop, or set by the transport).
-const SKIPPED_REQUEST_HEADERS: [&str; 13] = [
-    "host",
-    "content-length",
-    "user-agent",
-    "accept-encoding",
-    "connection",
-    "keep-alive",
-    "proxy-authorization",
-    "proxy-connection",
-    "te",
-    "trailer",
-    "transfer-encoding",
-    "upgrade",
-    "expect",
-];
+/// Request headers the recorder does not send upstream, besides those no intermediary passes
+/// on ([`is_passed_on`]): the client's `Host` (the upstream has its own) and
+/// `Proxy-Authorization` (the client's credentials for a proxy, not the target's).
+pub const NOT_SENT_UPSTREAM: [&str; 2] = ["host", "proxy-authorization"];
 
-/// Response headers that are not recorded.
-pub const SKIPPED_RESPONSE_HEADERS: [&str; 7] = [
-    "content-length",
-    "date",
-    "connection",
-    "keep-alive",
-    "transfer-encoding",
-    "trailer",
-    "upgrade",
-];
+/// Request headers sent upstream but not recorded: the client library's, not the request's.
+const NOT_RECORDED: [&str; 2] = ["user-agent", "accept-encoding"];
+
+/// Whether the recorder sends request header `name` (lowercase) upstream.
+///
+/// ```
+/// use gatecheck_schemas::recording::sent_upstream;
+/// assert!(sent_upstream("authorization") && sent_upstream("user-agent"));
+/// assert!(!sent_upstream("host") && !sent_upstream("connection"));
+/// ```
+pub fn sent_upstream(name: &str) -> bool {
+    is_passed_on(name) && !NOT_SENT_UPSTREAM.contains(&name)
+}
+
+/// Whether request header `name` (lowercase) is recorded: what is sent upstream but the
+/// client library's `User-Agent` and `Accept-Encoding`.
+fn records_request_header(name: &str) -> bool {
+    sent_upstream(name) && !NOT_RECORDED.contains(&name)
+}
+
+/// Whether response header `name` (lowercase) is recorded: what an intermediary passes on, but
+/// `Date` (the replay answers with its own).
+///
+/// ```
+/// use gatecheck_schemas::recording::records_response_header;
+/// assert!(records_response_header("content-type"));
+/// assert!(!records_response_header("date") && !records_response_header("transfer-encoding"));
+/// ```
+pub fn records_response_header(name: &str) -> bool {
+    is_passed_on(name) && name != "date"
+}
 
 /// Normalizes a request for storing and matching: secrets to placeholders (in the path, the
 /// headers and the body), the multipart boundary dropped, Unix times in JSON fields replaced.
@@ -112,7 +122,7 @@ pub fn normalize_request(
     let mut out = BTreeMap::new();
     for (name, value) in headers {
         let name = name.as_str().to_ascii_lowercase();
-        if SKIPPED_REQUEST_HEADERS.contains(&name.as_str()) {
+        if !records_request_header(&name) {
             continue;
         }
         let mut value = subs.apply_str(&String::from_utf8_lossy(value.as_bytes()));

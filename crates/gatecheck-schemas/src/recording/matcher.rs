@@ -3,7 +3,7 @@
 //! recorded answers in order (the last repeating), and the near-miss report of a request the
 //! recording does not hold.
 
-use super::format::{
+use super::{
     match_key, normalize_request, RecordedExchange, RecordedRequest, Recording, Substitutions,
     BASE_URL_PLACEHOLDER, DEFAULT_BODY_LIMIT,
 };
@@ -50,7 +50,7 @@ pub struct Gate {
 /// The recorded answers of a recording, found by normalized request.
 ///
 /// ```no_run
-/// use gatecheck_mock::replay::{format::Recording, Matcher};
+/// use gatecheck_schemas::recording::{Matcher, Recording};
 /// let recording = Recording::load("fixtures/foreign/litellm".as_ref()).unwrap();
 /// let matcher = Matcher::new(recording, &[], "http://127.0.0.1:1");
 /// assert!(matcher.unused().len() > 0);
@@ -71,8 +71,8 @@ impl Matcher {
     /// `base_url`: the replay's own base URL (it becomes `{{BASE_URL}}` in requests).
     ///
     /// ```no_run
-    /// # let recording: gatecheck_mock::replay::format::Recording = todo!();
-    /// let m = gatecheck_mock::replay::Matcher::new(recording, &[("API_KEY".into(), "sk-x1234567".into())], "http://127.0.0.1:8080");
+    /// # let recording: gatecheck_schemas::recording::Recording = todo!();
+    /// let m = gatecheck_schemas::recording::Matcher::new(recording, &[("API_KEY".into(), "sk-x1234567".into())], "http://127.0.0.1:8080");
     /// # let _ = m;
     /// ```
     pub fn new(recording: Recording, secrets: &[(String, String)], base_url: &str) -> Self {
@@ -105,7 +105,7 @@ impl Matcher {
     /// The recording.
     ///
     /// ```no_run
-    /// # let m: gatecheck_mock::replay::Matcher = todo!();
+    /// # let m: gatecheck_schemas::recording::Matcher = todo!();
     /// println!("{}", m.recording().manifest.target.name);
     /// ```
     pub fn recording(&self) -> &Recording {
@@ -115,7 +115,7 @@ impl Matcher {
     /// A request normalized as the recorder normalized it.
     ///
     /// ```no_run
-    /// # let m: gatecheck_mock::replay::Matcher = todo!();
+    /// # let m: gatecheck_schemas::recording::Matcher = todo!();
     /// let req = m.normalize("GET", "/v1/models", &http::HeaderMap::new(), b"");
     /// assert_eq!(req.method, "GET");
     /// ```
@@ -135,7 +135,7 @@ impl Matcher {
     /// repeats meanwhile).
     ///
     /// ```no_run
-    /// # let m: gatecheck_mock::replay::Matcher = todo!();
+    /// # let m: gatecheck_schemas::recording::Matcher = todo!();
     /// let req = m.normalize("GET", "/v1/models", &http::HeaderMap::new(), b"");
     /// if let Some(ex) = m.take(&req, "", None) {
     ///     println!("{}", ex.response.status);
@@ -181,7 +181,7 @@ impl Matcher {
     /// Recorded exchanges that no request used, by `seq`.
     ///
     /// ```no_run
-    /// # let m: gatecheck_mock::replay::Matcher = todo!();
+    /// # let m: gatecheck_schemas::recording::Matcher = todo!();
     /// println!("{:?}", m.unused());
     /// ```
     pub fn unused(&self) -> Vec<u64> {
@@ -195,7 +195,7 @@ impl Matcher {
     /// The near-miss report of a request that matched nothing.
     ///
     /// ```no_run
-    /// # let m: gatecheck_mock::replay::Matcher = todo!();
+    /// # let m: gatecheck_schemas::recording::Matcher = todo!();
     /// let req = m.normalize("GET", "/v1/nothing", &http::HeaderMap::new(), b"");
     /// println!("{}", m.miss(&req));
     /// ```
@@ -219,8 +219,7 @@ impl Matcher {
 /// The path template of a request (`/v1/videos/{task_id}`), or its path without the query.
 fn route_of(method: &str, path: &str) -> String {
     let path = path.split('?').next().unwrap_or_default();
-    gatecheck_schemas::routes::find_route(method, path)
-        .map_or_else(|| path.to_owned(), |r| r.path.to_owned())
+    crate::routes::find_route(method, path).map_or_else(|| path.to_owned(), |r| r.path.to_owned())
 }
 
 /// The recorded exchange most like `request`, and what differs.

@@ -7,7 +7,8 @@
 
 use bytes::Bytes;
 
-use super::{splitmix, MAX_PIXELS};
+use super::{size_in_range, write, MAX_PIXELS};
+use crate::draw::splitmix;
 
 /// Why an edit could not be made.
 #[derive(Debug, thiserror::Error)]
@@ -20,7 +21,7 @@ pub enum EditError {
     Size(u32, u32),
     /// The encoder failed.
     #[error("png encoding failed: {0}")]
-    Encode(#[from] png::EncodingError),
+    Encode(#[from] ::png::EncodingError),
 }
 
 /// A decoded image: RGBA, 8 bits per channel.
@@ -46,27 +47,27 @@ impl Rgba {
     }
 }
 
-/// Decodes a PNG of at most [`MAX_PIXELS`] pixels into RGBA; `what` names it in the error
+/// Decodes a PNG of at most [`MAX_IMAGE_PIXELS`](crate::rules::media::MAX_IMAGE_PIXELS) pixels into RGBA; `what` names it in the error
 /// (`image`, `mask`).
 ///
 /// ```
-/// let png = gatecheck_mock::internals::media::png(7, 8, 4).unwrap();
-/// let img = gatecheck_mock::internals::media::decode_png(&png, "image").unwrap();
+/// let png = gatecheck_schemas::png::generate(7, 8, 4).unwrap();
+/// let img = gatecheck_schemas::png::decode_png(&png, "image").unwrap();
 /// assert_eq!((img.width, img.height, img.pixels.len()), (8, 4, 8 * 4 * 4));
-/// assert!(gatecheck_mock::internals::media::decode_png(b"not a png", "image").is_err());
+/// assert!(gatecheck_schemas::png::decode_png(b"not a png", "image").is_err());
 /// ```
 pub fn decode_png(bytes: &[u8], what: &'static str) -> Result<Rgba, EditError> {
     let bad = |e: &dyn std::fmt::Display| EditError::Decode(what, e.to_string());
-    let mut decoder = png::Decoder::new_with_limits(
+    let mut decoder = ::png::Decoder::new_with_limits(
         std::io::Cursor::new(bytes),
-        png::Limits {
+        ::png::Limits {
             bytes: (MAX_PIXELS * 8) as usize,
         },
     );
-    decoder.set_transformations(png::Transformations::normalize_to_color8());
+    decoder.set_transformations(::png::Transformations::normalize_to_color8());
     let mut reader = decoder.read_info().map_err(|e| bad(&e))?;
     let (width, height) = (reader.info().width, reader.info().height);
-    if width == 0 || height == 0 || u64::from(width) * u64::from(height) > MAX_PIXELS {
+    if !size_in_range(width, height) {
         return Err(EditError::Size(width, height));
     }
     let size = reader
@@ -76,17 +77,17 @@ pub fn decode_png(bytes: &[u8], what: &'static str) -> Result<Rgba, EditError> {
     let frame = reader.next_frame(&mut buf).map_err(|e| bad(&e))?;
     let data = &buf[..frame.buffer_size()];
     let pixels: Vec<u8> = match frame.color_type {
-        png::ColorType::Rgba => data.to_vec(),
-        png::ColorType::Rgb => data
+        ::png::ColorType::Rgba => data.to_vec(),
+        ::png::ColorType::Rgb => data
             .chunks_exact(3)
             .flat_map(|p| [p[0], p[1], p[2], 255])
             .collect(),
-        png::ColorType::GrayscaleAlpha => data
+        ::png::ColorType::GrayscaleAlpha => data
             .chunks_exact(2)
             .flat_map(|p| [p[0], p[0], p[0], p[1]])
             .collect(),
-        png::ColorType::Grayscale => data.iter().flat_map(|&g| [g, g, g, 255]).collect(),
-        png::ColorType::Indexed => return Err(bad(&"palette left unexpanded")),
+        ::png::ColorType::Grayscale => data.iter().flat_map(|&g| [g, g, g, 255]).collect(),
+        ::png::ColorType::Indexed => return Err(bad(&"palette left unexpanded")),
     };
     if pixels.len() != width as usize * height as usize * 4 {
         return Err(bad(&"truncated image data"));
@@ -103,8 +104,8 @@ pub fn decode_png(bytes: &[u8], what: &'static str) -> Result<Rgba, EditError> {
 /// from `seed`; the others kept. RGBA, 8 bits.
 ///
 /// ```
-/// use gatecheck_mock::internals::media::{decode_png, edit_png, png};
-/// let src = decode_png(&png(1, 16, 16).unwrap(), "image").unwrap();
+/// use gatecheck_schemas::png::{decode_png, edit_png, generate};
+/// let src = decode_png(&generate(1, 16, 16).unwrap(), "image").unwrap();
 /// let out = decode_png(&edit_png(&src, None, 42, 32, 8).unwrap(), "image").unwrap();
 /// assert_eq!((out.width, out.height), (32, 8));
 /// assert_ne!(out.pixels[..4], src.pixels[..4], "edited everywhere without a mask");
@@ -116,7 +117,7 @@ pub fn edit_png(
     w: u32,
     h: u32,
 ) -> Result<Bytes, EditError> {
-    if w == 0 || h == 0 || u64::from(w) * u64::from(h) > MAX_PIXELS {
+    if !size_in_range(w, h) {
         return Err(EditError::Size(w, h));
     }
     let mut s = seed;
@@ -136,20 +137,15 @@ pub fn edit_png(
             }
         }
     }
-    let mut out = Vec::new();
-    {
-        let mut enc = png::Encoder::new(&mut out, w, h);
-        enc.set_color(png::ColorType::Rgba);
-        enc.set_depth(png::BitDepth::Eight);
-        enc.set_compression(png::Compression::Fast);
-        // The one filter for every row (png 0.18's `Fast` picks another): the same bytes as
-        // every earlier release for the same input.
-        enc.set_filter(png::Filter::Sub);
-        let mut writer = enc.write_header()?;
-        writer.write_image_data(&data)?;
-        writer.finish()?;
-    }
-    Ok(Bytes::from(out))
+    // The one filter for every row (png 0.18's `Fast` picks another): the same bytes as every
+    // earlier release for the same input.
+    Ok(write(
+        w,
+        h,
+        ::png::ColorType::Rgba,
+        ::png::Filter::Sub,
+        &data,
+    )?)
 }
 
 #[cfg(test)]
@@ -184,9 +180,9 @@ mod tests {
     fn grey_and_rgb_uploads_decode_to_rgba() {
         let mut out = Vec::new();
         {
-            let mut enc = png::Encoder::new(&mut out, 2, 1);
-            enc.set_color(png::ColorType::Grayscale);
-            enc.set_depth(png::BitDepth::Eight);
+            let mut enc = ::png::Encoder::new(&mut out, 2, 1);
+            enc.set_color(::png::ColorType::Grayscale);
+            enc.set_depth(::png::BitDepth::Eight);
             let mut w = enc.write_header().unwrap();
             w.write_image_data(&[7, 9]).unwrap();
         }

@@ -11,6 +11,9 @@
 //!
 //! Unseeded randomness (a run's seed when none is given, a scratch key's name) uses `rand`
 //! directly: nothing depends on its values.
+//!
+//! The mock draws its ids and fault odds here, the runner its standard sequence and backoff
+//! jitter; [`splitmix`] is the generator of the media encoders (PNG colours, tones, tints).
 
 use rand::rngs::Xoshiro256PlusPlus;
 use rand::{Rng as _, SeedableRng};
@@ -95,6 +98,21 @@ impl Draw {
         const SCALE: f64 = 1.0 / (1u64 << 53) as f64;
         SCALE * (self.0.next_u64() >> 11) as f64
     }
+}
+
+/// The SplitMix64 generator: advances `state` and returns the next value.
+///
+/// ```
+/// let mut s = 7;
+/// let a = gatecheck_schemas::draw::splitmix(&mut s);
+/// assert_ne!(a, gatecheck_schemas::draw::splitmix(&mut s));
+/// ```
+pub fn splitmix(state: &mut u64) -> u64 {
+    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    let mut z = *state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
 }
 
 #[cfg(test)]

@@ -1,6 +1,11 @@
-//! The recording format, version 2, shared by the recorder (`gatecheck-conformance`) and the
-//! replay (this crate's [`crate::replay`]) (docs/recording.md): a directory with `manifest.json` and
-//! `exchanges/NNNNN-METHOD-path.json`, one readable JSON file per exchange.
+//! The recording format, version 2 (feature `recording`), shared by the recorder
+//! (`gatecheck record`, in `gatecheck-conformance`) and the replays (`gatecheck serve --replay`
+//! in `gatecheck-mock`, the runner's `ReplayServer`) (docs/recording.md): a directory with
+//! `manifest.json` and `exchanges/NNNNN-METHOD-path.json`, one readable JSON file per exchange.
+//! The [`Matcher`] finds the recorded answer of a request.
+//!
+//! This is the one module of the crate that touches the file system ([`files`]: reading a
+//! recording inside its folder, atomic writes); it does no network I/O and nothing async.
 //!
 //! What is stored is normalized so that the same request matches on replay: secrets become
 //! placeholders (`{{NAME}}`, `{{NAME:base64-colon}}`, ...), a multipart body is stored as its
@@ -10,13 +15,15 @@
 
 mod body;
 pub mod files;
+mod matcher;
 mod normalize;
 mod redact;
 
 pub use body::{encode_body, multipart_boundary};
+pub use matcher::{Gate, Matcher, Unmatched};
 pub use normalize::{
     echo_times, match_key, normalize_request, normalize_times, normalize_times_into,
-    SKIPPED_RESPONSE_HEADERS,
+    records_response_header, sent_upstream, NOT_SENT_UPSTREAM,
 };
 pub use redact::{redact_signed_urls, replace, Substitutions, SIGNED_PLACEHOLDER};
 
@@ -269,7 +276,7 @@ pub fn rfc3339_now() -> String {
         .duration_since(std::time::UNIX_EPOCH)
         .map(|d| d.as_secs() as i64)
         .unwrap_or(0);
-    let (y, m, d, h, mi, sec) = gatecheck_schemas::rules::time::utc_parts(secs);
+    let (y, m, d, h, mi, sec) = crate::rules::time::utc_parts(secs);
     format!("{y:04}-{m:02}-{d:02}T{h:02}:{mi:02}:{sec:02}Z")
 }
 
@@ -405,6 +412,51 @@ mod tests {
             r#"{"url":"https://b.s3.amazonaws.com/v.mp4?X-Amz-Credential=REDACTED-SIGNATURE&X-Amz-Signature=REDACTED-SIGNATURE&x=1","u2":"http://h/a?sig=REDACTED-SIGNATURE"}"#
         );
         assert_eq!(redact_signed_urls(b"a?b=1&c"), b"a?b=1&c");
+    }
+
+    #[test]
+    fn the_headers_left_out_are_those_recordings_always_left_out() {
+        // A request: host, proxy-authorization, the client library's two, and what no
+        // intermediary passes on (rules::forwarding).
+        let dropped = [
+            "host",
+            "content-length",
+            "user-agent",
+            "accept-encoding",
+            "connection",
+            "keep-alive",
+            "proxy-authorization",
+            "proxy-connection",
+            "te",
+            "trailer",
+            "transfer-encoding",
+            "upgrade",
+            "expect",
+        ];
+        let kept = ["authorization", "content-type", "x-kept"];
+        let mut headers = http::HeaderMap::new();
+        for name in dropped.iter().chain(&kept) {
+            headers.insert(*name, http::HeaderValue::from_static("v"));
+        }
+        let req = normalize_request("GET", "/", &headers, b"", &Substitutions::default(), 10);
+        assert_eq!(req.headers.keys().collect::<Vec<_>>(), kept);
+        // Upstream, the recorder sends the client library's two only.
+        let sent: Vec<_> = dropped.iter().filter(|n| sent_upstream(n)).collect();
+        assert_eq!(sent, [&"user-agent", &"accept-encoding"]);
+        // A response: `date` and the same list.
+        for name in [
+            "date",
+            "content-length",
+            "connection",
+            "keep-alive",
+            "transfer-encoding",
+        ] {
+            assert!(!records_response_header(name), "{name}");
+        }
+        for name in ["trailer", "upgrade", "te", "proxy-connection"] {
+            assert!(!records_response_header(name), "{name}");
+        }
+        assert!(records_response_header("content-type"));
     }
 
     #[test]
