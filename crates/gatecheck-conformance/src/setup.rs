@@ -37,9 +37,13 @@ fn fixture_models() -> Vec<ModelRecord> {
 pub(crate) fn offline_env(cfg: &RunnerConfig) -> Env {
     Env {
         mock: None,
-        client_ip: cfg.client_ip,
+        client_ip: cfg.known.client_ip,
         models: fixture_models(),
-        caps: cfg.capabilities.clone().unwrap_or_else(known_capabilities),
+        caps: cfg
+            .known
+            .capabilities
+            .clone()
+            .unwrap_or_else(known_capabilities),
         groups: Vec::new(),
         key: None,
         has_access_token: cfg.target.access_token.is_some(),
@@ -101,7 +105,7 @@ async fn classify(
 ) -> Result<(Option<MockControl>, Vec<String>), SetupError> {
     const NO_CONTROL: &str = "no control API: virtual-clock checks skipped, real-time polling used";
     if !cfg.mock_control_allowed() {
-        let why = if cfg.target_mode == TargetMode::Deployment {
+        let why = if cfg.known.target_mode == TargetMode::Deployment {
             "--target deployment"
         } else {
             "--no-mock-control"
@@ -109,17 +113,17 @@ async fn classify(
         return Ok((None, vec![format!("{why}: {NO_CONTROL}")]));
     }
     let seen = MockControl::probe(t).await?;
-    Ok(match (seen, cfg.target_mode) {
+    Ok(match (seen, cfg.known.target_mode) {
         (Some(m), _) => {
             let mut notes = vec![format!(
                 "gatecheck mock signature seen (version {}, profile {}): control API and virtual clock used",
                 m.signature.as_ref().map_or("?", |s| s.version.as_str()),
                 m.profile.as_deref().unwrap_or("?"),
             )];
-            if m.profile.as_deref() != Some(cfg.expect.as_str()) {
+            if m.profile.as_deref() != Some(cfg.judging.expect.as_str()) {
                 notes.push(format!(
                     "the mock's profile is not --expect {}: expect deviations",
-                    cfg.expect
+                    cfg.judging.expect
                 ));
             }
             (Some(m), notes)
@@ -169,13 +173,13 @@ async fn discover_rest(
         Some(m) => adopt_mock_account(cfg, t, redactor, m).await?,
         None => Vec::new(),
     };
-    let client_ip = cfg.client_ip.or_else(|| loopback_ip(cfg));
+    let client_ip = cfg.known.client_ip.or_else(|| loopback_ip(cfg));
     let creds = ProbeCredentials {
         api_key: cfg.target.api_key.is_some(),
         access_token: cfg.target.access_token.is_some(),
     };
     // A dry run sends nothing to model or key routes, not even a probe.
-    let routes = if cfg.dry_run {
+    let routes = if cfg.scope.dry_run {
         Vec::new()
     } else {
         probe_routes(t, creds)
@@ -255,8 +259,8 @@ async fn adopt_mock_account(
 /// A transport with the enriched target (access token, user id) for key setup.
 fn key_transport(cfg: &RunnerConfig) -> Result<Transport, Staged> {
     let client = Client::new(ClientConfig {
-        timeout: cfg.request_timeout,
-        proxy: cfg.proxy.clone(),
+        timeout: cfg.limits.request_timeout,
+        proxy: cfg.known.proxy.clone(),
         ..ClientConfig::new(cfg.target.clone())
     })
     .map_err(|e| ("key setup", SetupError::Config(e.to_string())))?;
@@ -265,7 +269,7 @@ fn key_transport(cfg: &RunnerConfig) -> Result<Transport, Staged> {
         TransportConfig {
             max_requests: None,
             max_quota: None,
-            rate: cfg.rate,
+            rate: cfg.limits.rate,
             concurrency: 1,
             backoff: crate::backoff::Backoff::default(),
             deadline: tokio::time::Instant::now() + Duration::from_secs(60),
@@ -286,13 +290,13 @@ async fn work_key(
     mock: Option<&MockControl>,
 ) -> Result<Option<WorkKey>, Staged> {
     let has_token = cfg.target.access_token.is_some();
-    if cfg.dry_run {
+    if cfg.scope.dry_run {
         Ok(None)
     } else if let (Some(m), None) = (mock, cfg.target.key_id) {
         mock_key(cfg, kt, m).await.map(Some)
     } else if let (Some(id), true) = (cfg.target.key_id, has_token) {
         snapshot_key(cfg, kt, id).await.map(Some)
-    } else if cfg.allow_create_keys && has_token {
+    } else if cfg.scope.allow_create_keys && has_token {
         scratch_key(cfg, kt).await.map(Some)
     } else {
         Ok(None)
@@ -362,7 +366,7 @@ async fn snapshot_key(cfg: &RunnerConfig, kt: &Transport, id: i64) -> Result<Wor
 
 /// A scratch key made with `POST /api/token/` (deleted at the end).
 async fn scratch_key(cfg: &RunnerConfig, kt: &Transport) -> Result<WorkKey, Staged> {
-    let name = format!("gatecheck-{:08x}", cfg.seed.unwrap_or(0) as u32);
+    let name = format!("gatecheck-{:08x}", cfg.scope.seed.unwrap_or(0) as u32);
     let rec = create_scratch_key(kt, &name)
         .await
         .map_err(at("key setup"))?;
@@ -418,16 +422,20 @@ async fn discover_models(
         why.push("GET /v1/models was not asked (it needs --api-key)".into());
     }
     if models.is_empty() {
-        source = if cfg.models.is_empty() {
+        source = if cfg.known.models.is_empty() {
             ModelsSource::None
         } else {
             ModelsSource::Option
         };
     }
     let why = (source == ModelsSource::None).then(|| why.join(", "));
-    let known = cfg.capabilities.clone().unwrap_or_else(known_capabilities);
+    let known = cfg
+        .known
+        .capabilities
+        .clone()
+        .unwrap_or_else(known_capabilities);
     let mut caps = known.clone();
-    apply_model_options(&cfg.models, &mut models, &mut caps, &known);
+    apply_model_options(&cfg.known.models, &mut models, &mut caps, &known);
     Ok((models, caps, source, why))
 }
 

@@ -139,7 +139,7 @@ async fn formats(ctx: &Ctx) -> Outcome {
     );
     for_all(
         ctx,
-        ctx.cfg.cases,
+        ctx.cfg.scope.cases,
         strat,
         |(fmt, temp, prompt): (TranscriptFormat, Option<f64>, Option<String>)| {
             let mut extra = vec![("response_format", fmt.as_str().to_string())];
@@ -263,7 +263,7 @@ async fn temperature(ctx: &Ctx) -> Outcome {
     let route = "/v1/audio/translations";
     let model = translation_model(ctx, route)?;
     let strat = prop_oneof![valid_temperature(), invalid_temperature()];
-    for_all(ctx, ctx.cfg.cases, strat, |t: f64| {
+    for_all(ctx, ctx.cfg.scope.cases, strat, |t: f64| {
         let valid = gatecheck_schemas::rules::media::temperature_ok(t);
         let spec = upload(
             ctx,
@@ -311,7 +311,7 @@ async fn file_formats(ctx: &Ctx) -> Outcome {
             .map(|e| e.to_string())
             .collect::<Vec<_>>(),
     );
-    for_all(ctx, ctx.cfg.cases.min(9), strat, |ext: String| {
+    for_all(ctx, ctx.cfg.scope.cases.min(9), strat, |ext: String| {
         let spec = upload(
             ctx,
             route,
@@ -369,7 +369,7 @@ async fn bad_request(ctx: &Ctx) -> Outcome {
         BadUpload::WrongExtension("png".into()),
         BadUpload::WrongExtension("mid".into()),
     ];
-    for_each_value(ctx.cfg.cases, bads, |bad: BadUpload| {
+    for_each_value(ctx.cfg.scope.cases, bads, |bad: BadUpload| {
         let wav = media::wav(200);
         let spec = match &bad {
             BadUpload::NoFile => upload(ctx, route, Some(&model), None, &[]),
@@ -458,7 +458,7 @@ async fn speech_mp3(ctx: &Ctx) -> Outcome {
     let (model, voices, _) = speech_model(ctx)?;
     let auth = ctx.model_auth()?;
     let strat = (prop::sample::select(voices), "[a-zA-Z ,.]{1,80}");
-    for_all(ctx, ctx.cfg.cases.min(6), strat, |(voice, input): (String, String)| {
+    for_all(ctx, ctx.cfg.scope.cases.min(6), strat, |(voice, input): (String, String)| {
         let p = ctx.price(&model, Usage { input_tokens: input.chars().count() as i64, ..Usage::one_request() });
         let spec = RequestSpec::post("/v1/audio/speech")
             .auth(auth.clone())
@@ -538,7 +538,7 @@ async fn speech_bad(ctx: &Ctx) -> Outcome {
         Just(("no-input".to_string(), Value::Null)),
         Just(("no-voice".to_string(), Value::Null)),
     ];
-    for_all(ctx, ctx.cfg.cases.min(8), strat, |(field, value): (String, Value)| {
+    for_all(ctx, ctx.cfg.scope.cases.min(8), strat, |(field, value): (String, Value)| {
         let mut body = json!({"model": model, "input": "hello", "voice": "alloy", "response_format": "mp3"});
         if let Some(o) = body.as_object_mut() {
             match field.strip_prefix("no-") {
@@ -574,7 +574,7 @@ async fn too_large(ctx: &Ctx) -> Outcome {
     // One MiB over the limit.
     let big = vec![0u8; MAX_UPLOAD_BYTES + 1024 * 1024];
     let spec = upload(ctx, route, Some(&model), Some(("big.wav", big)), &[])?;
-    if ctx.cfg.dry_run {
+    if ctx.cfg.scope.dry_run {
         ctx.send(&spec, 0).await?;
     }
     // A server that answers 413 and closes before reading the body (without draining it, as
@@ -684,7 +684,7 @@ async fn expect_continue(ctx: &Ctx, spec: &RequestSpec) -> Result<u16, String> {
                 .map_err(|e| e.to_string())?;
         }
     };
-    tokio::time::timeout(ctx.cfg.request_timeout, io)
+    tokio::time::timeout(ctx.cfg.limits.request_timeout, io)
         .await
         .map_err(|_| "timed out".to_string())?
 }

@@ -140,7 +140,7 @@ where
 {
     let routes = model_routes(ctx);
     let strat = (0..routes.len(), schemes);
-    for_all(ctx, ctx.cfg.cases, strat, |(i, bad)| {
+    for_all(ctx, ctx.cfg.scope.cases, strat, |(i, bad)| {
         let spec = routes[i]
             .clone()
             .auth(Auth::Raw(Secret::new(bad.header(key))));
@@ -306,7 +306,7 @@ async fn token_missing(ctx: &Ctx) -> Outcome {
 
 async fn token_wrong(ctx: &Ctx) -> Outcome {
     let strat = "[A-Za-z0-9]{8,40}";
-    for_all(ctx, ctx.cfg.cases.min(8), strat, |tok: String| {
+    for_all(ctx, ctx.cfg.scope.cases.min(8), strat, |tok: String| {
         let spec = RequestSpec::put("/api/token/")
             .auth(Auth::Raw(Secret::new(format!("wrong{tok}"))))
             .json(token_probe_body());

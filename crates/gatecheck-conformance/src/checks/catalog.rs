@@ -120,7 +120,7 @@ async fn paging(ctx: &Ctx) -> Outcome {
     }
     for_all(
         ctx,
-        ctx.cfg.cases.min(6),
+        ctx.cfg.scope.cases.min(6),
         1i64..=12,
         |size: i64| async move {
             let mut seen = Vec::new();

@@ -117,7 +117,7 @@ fn request(ctx: &Ctx, models: &[(String, Vec<String>)], case: &Case) -> Result<R
 async fn result(ctx: &Ctx) -> Outcome {
     let models = edit_models(ctx)?;
     let masked = std::sync::atomic::AtomicBool::new(false);
-    let mut pass = for_all(ctx, ctx.cfg.cases.clamp(1, 4), cases(), |case| {
+    let mut pass = for_all(ctx, ctx.cfg.scope.cases.clamp(1, 4), cases(), |case| {
         masked.fetch_or(case.mask, std::sync::atomic::Ordering::Relaxed);
         edit_case(ctx, &models, case)
     })

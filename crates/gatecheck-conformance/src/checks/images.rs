@@ -218,7 +218,7 @@ async fn bad_size(ctx: &Ctx) -> Outcome {
             Just(Some(String::new()))
         ],
     );
-    for_all(ctx, ctx.cfg.cases, strat, |(i, (w, h), odd)| {
+    for_all(ctx, ctx.cfg.scope.cases, strat, |(i, (w, h), odd)| {
         let (model, sizes, _) = models[i].clone();
         let size = odd.unwrap_or_else(|| format!("{w}x{h}"));
         let spec = RequestSpec::post("/v1/images/generations")
@@ -259,7 +259,7 @@ async fn missing_field(ctx: &Ctx) -> Outcome {
         "size".into(),
         "empty-prompt".into(),
     ]);
-    for_all(ctx, ctx.cfg.cases.min(8), strat, |which: String| {
+    for_all(ctx, ctx.cfg.scope.cases.min(8), strat, |which: String| {
         let mut body = json!({"model": model, "prompt": "a yellow star", "size": size});
         if which == "empty-prompt" {
             body["prompt"] = json!("");

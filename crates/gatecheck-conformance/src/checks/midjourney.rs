@@ -82,30 +82,35 @@ fn accepted_id(ex: &Exchange) -> Option<String> {
 
 async fn imagine(ctx: &Ctx) -> Outcome {
     let words = prop::collection::vec("[a-z]{1,8}", 1..6).prop_map(|w| w.join(" "));
-    for_all(ctx, ctx.cfg.cases.clamp(1, 3), words, |prompt| async move {
-        let (spec, ex, id) = submit(ctx, &format!("{prompt} (gatecheck)")).await?;
-        let v = ex.json().unwrap_or_default();
-        if let Err(e) = gatecheck_schemas::validate("mj-submit-answer", &v) {
-            return Err(ctx.deviate(
-                "D-MJ-2",
-                format!("{}: schema mj-submit-answer: {e}", status_and_type(&ex)),
-                &spec,
-                Some(&ex),
-            ));
-        }
-        if id.is_none() {
-            return Err(ctx.deviate(
-                "D-MJ-2",
-                format!(
-                    "an imagine was answered {} without code 1 and a task id",
-                    status_and_type(&ex)
-                ),
-                &spec,
-                Some(&ex),
-            ));
-        }
-        Ok(())
-    })
+    for_all(
+        ctx,
+        ctx.cfg.scope.cases.clamp(1, 3),
+        words,
+        |prompt| async move {
+            let (spec, ex, id) = submit(ctx, &format!("{prompt} (gatecheck)")).await?;
+            let v = ex.json().unwrap_or_default();
+            if let Err(e) = gatecheck_schemas::validate("mj-submit-answer", &v) {
+                return Err(ctx.deviate(
+                    "D-MJ-2",
+                    format!("{}: schema mj-submit-answer: {e}", status_and_type(&ex)),
+                    &spec,
+                    Some(&ex),
+                ));
+            }
+            if id.is_none() {
+                return Err(ctx.deviate(
+                    "D-MJ-2",
+                    format!(
+                        "an imagine was answered {} without code 1 and a task id",
+                        status_and_type(&ex)
+                    ),
+                    &spec,
+                    Some(&ex),
+                ));
+            }
+            Ok(())
+        },
+    )
     .await
 }
 
@@ -183,11 +188,15 @@ async fn lifecycle(ctx: &Ctx) -> Outcome {
     };
     let _ = spec;
     let auth = ctx.model_auth()?;
-    let interval = ctx.cfg.poll_interval.unwrap_or(if ctx.env.mock.is_some() {
-        Duration::from_secs(1)
-    } else {
-        Duration::from_secs(5)
-    });
+    let interval = ctx
+        .cfg
+        .limits
+        .poll_interval
+        .unwrap_or(if ctx.env.mock.is_some() {
+            Duration::from_secs(1)
+        } else {
+            Duration::from_secs(5)
+        });
     let mut waited = Duration::ZERO;
     let (mut rank, mut progress, mut polls) = (0u8, 0i64, 0u32);
     let row = "D-MJ-4";
@@ -224,7 +233,7 @@ async fn lifecycle(ctx: &Ctx) -> Outcome {
             }
             _ => {}
         }
-        if waited >= ctx.cfg.video_deadline {
+        if waited >= ctx.cfg.limits.video_deadline {
             return Err(Halt::not_observed(format!(
                 "the task did not end within {} s",
                 waited.as_secs()
@@ -329,7 +338,7 @@ pub(super) fn is_refusal(ex: &Exchange, reason: &str) -> bool {
 async fn unknown_id(ctx: &Ctx) -> Outcome {
     let auth = ctx.model_auth()?;
     let ids = "[1-9][0-9]{15}";
-    for_all(ctx, ctx.cfg.cases.clamp(1, 3), ids, |id: String| {
+    for_all(ctx, ctx.cfg.scope.cases.clamp(1, 3), ids, |id: String| {
         let spec = RequestSpec::get(format!("/mj/task/{id}0/fetch")).auth(auth.clone());
         async move {
             let ex = ctx.send(&spec, 0).await?;

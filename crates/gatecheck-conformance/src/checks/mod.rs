@@ -350,7 +350,7 @@ impl Ctx {
         spec: &RequestSpec,
         ex: Option<&Exchange>,
     ) -> Result<(), Halt> {
-        if self.cfg.expect == Profile::NewApi {
+        if self.cfg.judging.expect == Profile::NewApi {
             return Ok(());
         }
         let message = format!("DECISIONS {row} (new-api's behaviour): {}", message.into());
@@ -436,7 +436,7 @@ impl Ctx {
     /// (the documented profile), or by the profile given with `--expect`.
     pub fn rejected_as(&self, rejection: Rejection, status: u16) -> bool {
         status == rejection.http_status(Profile::Documented)
-            || status == rejection.http_status(self.cfg.expect)
+            || status == rejection.http_status(self.cfg.judging.expect)
     }
 
     /// Judges that `ex` answers `rejection` as [`Ctx::rejected_as`] says. When it is answered
@@ -457,7 +457,7 @@ impl Ctx {
         let message = format!(
             "{what} was answered {}, not {}",
             answer_summary(ex),
-            rejection.http_status(self.cfg.expect)
+            rejection.http_status(self.cfg.judging.expect)
         );
         if status == rejection.http_status(Profile::NewApi) {
             return self.known_difference(row, message, spec, Some(ex));

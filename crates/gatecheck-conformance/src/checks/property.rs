@@ -47,7 +47,7 @@ fn replay<S: Strategy>(
 /// Counts one shrink step against the run's budget; `false` when it is spent.
 fn take_shrink_step(ctx: &Ctx) -> bool {
     use std::sync::atomic::Ordering;
-    let budget = ctx.cfg.shrink_budget;
+    let budget = ctx.cfg.limits.shrink_budget;
     ctx.env
         .shrink_spent
         .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| {
@@ -93,7 +93,7 @@ where
                 let mut ops: Vec<Op> = Vec::new();
                 let mut steps = 0u32;
                 let mut next = Op::Simplify;
-                while steps < ctx.cfg.max_shrink && take_shrink_step(ctx) {
+                while steps < ctx.cfg.limits.max_shrink && take_shrink_step(ctx) {
                     ops.push(next);
                     let (v, moved) = replay(&strategy, seed, cases, case as u32, &ops)?;
                     if !moved {

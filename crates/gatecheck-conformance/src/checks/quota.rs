@@ -64,14 +64,14 @@ async fn insufficient(ctx: &Ctx) -> Outcome {
     let ex = ctx.send(&spec, price).await?;
     let code = ex.error_code();
     if !ctx.rejected_as(Rejection::InsufficientQuota, ex.status.as_u16())
-        || code.as_deref() != Rejection::InsufficientQuota.code(ctx.cfg.expect)
+        || code.as_deref() != Rejection::InsufficientQuota.code(ctx.cfg.judging.expect)
     {
         return Err(ctx.fail(
             format!(
                 "remain_quota {} below the price {price}: expected {} with code {}, got {} with code {}",
                 price - 1,
-                Rejection::InsufficientQuota.http_status(ctx.cfg.expect),
-                super::or_none(Rejection::InsufficientQuota.code(ctx.cfg.expect)),
+                Rejection::InsufficientQuota.http_status(ctx.cfg.judging.expect),
+                super::or_none(Rejection::InsufficientQuota.code(ctx.cfg.judging.expect)),
                 super::status_text(ex.status.as_u16()),
                 super::or_none(code.as_deref())
             ),

@@ -54,7 +54,7 @@ async fn wait_end(ctx: &Ctx, id: &str) -> Result<(RequestSpec, Exchange, bool), 
         match status.as_deref() {
             Some("failed" | "error") => return Ok((spec, ex, true)),
             Some("completed") => return Ok((spec, ex, false)),
-            _ if waited >= ctx.cfg.video_deadline => return Ok((spec, ex, false)),
+            _ if waited >= ctx.cfg.limits.video_deadline => return Ok((spec, ex, false)),
             _ => {}
         }
     }

@@ -97,7 +97,7 @@ async fn remix(ctx: &Ctx, id: &str, prompt: &str) -> Result<(RequestSpec, Exchan
 async fn wait_completed(ctx: &Ctx, id: &str) -> Result<bool, Halt> {
     let step = interval(ctx);
     let mut waited = Duration::ZERO;
-    while waited < ctx.cfg.video_deadline {
+    while waited < ctx.cfg.limits.video_deadline {
         advance(ctx, step).await?;
         waited += step;
         let spec = RequestSpec::get(format!("/v1/videos/{id}")).auth(ctx.model_auth()?);

@@ -101,7 +101,11 @@ const IMAGES: Shape = Shape {
 /// The bounds of every streamed read: the stream deadline (`--timeout` unless set apart).
 fn limits(ctx: &Ctx) -> SseLimits {
     SseLimits {
-        deadline: ctx.cfg.stream_deadline.unwrap_or(ctx.cfg.request_timeout),
+        deadline: ctx
+            .cfg
+            .limits
+            .stream_deadline
+            .unwrap_or(ctx.cfg.limits.request_timeout),
         ..SseLimits::default()
     }
 }

@@ -162,12 +162,12 @@ async fn envelope(ctx: &Ctx) -> Outcome {
 
 async fn name_ok(ctx: &Ctx) -> Outcome {
     let b = base(ctx)?;
-    for_all(ctx, ctx.cfg.cases, valid_name(), |name: String| {
+    for_all(ctx, ctx.cfg.scope.cases, valid_name(), |name: String| {
         let mut rec = b.clone();
         rec.name = name.clone();
         async move {
             let (spec, ex, v) = put(ctx, "", full_update_body(&rec)).await?;
-            if name_too_long(&name, ctx.cfg.expect) && success(&v) == Some(false) {
+            if name_too_long(&name, ctx.cfg.judging.expect) && success(&v) == Some(false) {
                 // The expected profile's limit (new-api: 50 bytes, P1) refuses it: as expected.
                 return Ok(());
             }
@@ -200,7 +200,7 @@ async fn name_ok(ctx: &Ctx) -> Outcome {
 
 async fn name_long(ctx: &Ctx) -> Outcome {
     let b = base(ctx)?;
-    for_all(ctx, ctx.cfg.cases, long_name(), |name: String| {
+    for_all(ctx, ctx.cfg.scope.cases, long_name(), |name: String| {
         let mut rec = b.clone();
         rec.name = name.clone();
         async move {
@@ -276,7 +276,7 @@ async fn given_fields(ctx: &Ctx) -> Outcome {
             },
         );
     let now = ctx.now().await?;
-    for_all(ctx, ctx.cfg.cases, strat, |f: Fields| {
+    for_all(ctx, ctx.cfg.scope.cases, strat, |f: Fields| {
         let rec = KeyRecord {
             name: f.name.clone(),
             expired_time: f
@@ -314,7 +314,7 @@ async fn allow_ips(ctx: &Ctx) -> Outcome {
         allowlist(ctx.env.client_ip).prop_map(|(l, _)| Some(l)),
         gatecheck_schemas::arbitrary::allow_ips(),
     ];
-    for_all(ctx, ctx.cfg.cases, strat, |list: Option<String>| {
+    for_all(ctx, ctx.cfg.scope.cases, strat, |list: Option<String>| {
         let rec = KeyRecord {
             allow_ips: list.clone(),
             ..b.clone()
@@ -347,7 +347,7 @@ async fn expired_time(ctx: &Ctx) -> Outcome {
         (1i64..=86_400 * 365).prop_map(move |d| now + d),
         gatecheck_schemas::arbitrary::expired_time(),
     ];
-    for_all(ctx, ctx.cfg.cases.min(8), strat, |t: i64| {
+    for_all(ctx, ctx.cfg.scope.cases.min(8), strat, |t: i64| {
         let rec = KeyRecord {
             expired_time: t,
             ..b.clone()
@@ -412,7 +412,7 @@ async fn status_enum(ctx: &Ctx) -> Outcome {
         (1i64..=1000).prop_map(|n| -n),
         any::<i64>().prop_filter("outside 1..=4", |n| !is_valid_status(*n)),
     ];
-    for_all(ctx, ctx.cfg.cases.min(8), strat, |status: i64| {
+    for_all(ctx, ctx.cfg.scope.cases.min(8), strat, |status: i64| {
         let rec = KeyRecord {
             status,
             ..b.clone()
@@ -442,7 +442,7 @@ async fn expired_time_range(ctx: &Ctx) -> Outcome {
         (2i64..=100_000_000).prop_map(|n| -n),
         Just(i64::MIN),
     ];
-    for_all(ctx, ctx.cfg.cases.min(8), strat, |t: i64| {
+    for_all(ctx, ctx.cfg.scope.cases.min(8), strat, |t: i64| {
         let rec = KeyRecord {
             expired_time: t,
             ..b.clone()
@@ -529,7 +529,7 @@ async fn status_applied(ctx: &Ctx) -> Outcome {
                 })
                 .map(|k| k.status)
         };
-        if got.status != status && Some(got.status) != predicted(ctx.cfg.expect) {
+        if got.status != status && Some(got.status) != predicted(ctx.cfg.judging.expect) {
             let message = format!(
                 "status {status} in the body was not applied (stored {})",
                 got.status
@@ -721,7 +721,7 @@ async fn bad_body(ctx: &Ctx) -> Outcome {
         Just(json!({"id": id, "model_limits_enabled": 1})),
         Just(Value::String("not an object".into())),
     ];
-    for_all(ctx, ctx.cfg.cases, strat, |body: Value| async move {
+    for_all(ctx, ctx.cfg.scope.cases, strat, |body: Value| async move {
         let (spec, ex, v) = put(ctx, "", body).await?;
         if success(&v) == Some(true) {
             return Err(ctx.fail("a malformed update succeeded", &spec, Some(&ex)));

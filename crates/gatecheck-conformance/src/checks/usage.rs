@@ -144,7 +144,11 @@ async fn send(ctx: &Ctx, p: &Probe) -> Result<(Exchange, Option<(i64, i64)>), Ha
         return Ok((ex, usage));
     }
     let limits = SseLimits {
-        deadline: ctx.cfg.stream_deadline.unwrap_or(ctx.cfg.request_timeout),
+        deadline: ctx
+            .cfg
+            .limits
+            .stream_deadline
+            .unwrap_or(ctx.cfg.limits.request_timeout),
         ..SseLimits::default()
     };
     let answer = ctx.t.send_stream(&p.spec, p.quota, limits).await?;

@@ -105,19 +105,24 @@ async fn validation_400(ctx: &Ctx) -> Outcome {
             "the target serves none of the audio and image routes".into(),
         ));
     }
-    for_all(ctx, ctx.cfg.cases.min(n as u32).max(1), 0..n, |i: usize| {
-        let spec = invalid[i].clone().auth(auth.clone());
-        async move {
-            let ex = ctx.send(&spec, 0).await?;
-            ctx.expect_rejection(
-                Rejection::MediaValidation,
-                "P2",
-                "a validation error",
-                &spec,
-                &ex,
-            )
-        }
-    })
+    for_all(
+        ctx,
+        ctx.cfg.scope.cases.min(n as u32).max(1),
+        0..n,
+        |i: usize| {
+            let spec = invalid[i].clone().auth(auth.clone());
+            async move {
+                let ex = ctx.send(&spec, 0).await?;
+                ctx.expect_rejection(
+                    Rejection::MediaValidation,
+                    "P2",
+                    "a validation error",
+                    &spec,
+                    &ex,
+                )
+            }
+        },
+    )
     .await
 }
 
@@ -167,7 +172,7 @@ async fn unknown_path(ctx: &Ctx) -> Outcome {
     let new_api_body = &std::sync::atomic::AtomicBool::new(false);
     let mut pass = for_all(
         ctx,
-        ctx.cfg.cases.min(4),
+        ctx.cfg.scope.cases.min(4),
         strat,
         |(seg, post): (String, bool)| {
             let path = format!("/v1/gatecheck-{seg}");
@@ -231,7 +236,7 @@ async fn unknown_subpath(ctx: &Ctx) -> Outcome {
     let strat = ("[a-z]{3,12}", proptest::bool::ANY);
     for_all(
         ctx,
-        ctx.cfg.cases.min(4),
+        ctx.cfg.scope.cases.min(4),
         strat,
         |(seg, under_content): (String, bool)| {
             let tail = if under_content {

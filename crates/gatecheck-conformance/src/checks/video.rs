@@ -209,6 +209,7 @@ async fn observe(ctx: &Ctx) -> Result<VideoRun, Halt> {
         });
         let interval = ctx
             .cfg
+            .limits
             .poll_interval
             .or_else(|| {
                 ex.header("openai-poll-after-ms")
@@ -218,7 +219,7 @@ async fn observe(ctx: &Ctx) -> Result<VideoRun, Halt> {
             .unwrap_or(Duration::from_secs(10))
             .max(Duration::from_millis(100));
         // On the mock's clock time is free: look five times as often, to see more states.
-        let interval = if ctx.env.mock.is_some() && ctx.cfg.poll_interval.is_none() {
+        let interval = if ctx.env.mock.is_some() && ctx.cfg.limits.poll_interval.is_none() {
             interval / 5
         } else {
             interval
@@ -227,7 +228,7 @@ async fn observe(ctx: &Ctx) -> Result<VideoRun, Halt> {
         let mut polls = Vec::new();
         let mut terminal = false;
         let mut after_terminal = 0;
-        while waited < ctx.cfg.video_deadline && after_terminal < 2 {
+        while waited < ctx.cfg.limits.video_deadline && after_terminal < 2 {
             advance(ctx, interval).await?;
             waited += interval;
             let spec = RequestSpec::get(format!("/v1/videos/{}", task.id)).auth(auth.clone());
@@ -620,7 +621,7 @@ async fn empty_prompt(ctx: &Ctx) -> Outcome {
     let strat = prop_oneof![Just(None), Just(Some(String::new()))];
     for_all(
         ctx,
-        ctx.cfg.cases.min(4),
+        ctx.cfg.scope.cases.min(4),
         strat,
         |prompt: Option<String>| {
             let mut body = json!({"model": model});
@@ -667,7 +668,7 @@ async fn with_unknown_models(
 }
 
 async fn unknown_model(ctx: &Ctx) -> Outcome {
-    with_unknown_models(ctx, ctx.cfg.cases.min(4), |ctx, spec, ex| {
+    with_unknown_models(ctx, ctx.cfg.scope.cases.min(4), |ctx, spec, ex| {
         // new-api's 503 `model_not_found` is judged by video.create.unknown-model-503 (NA5).
         if !is_unknown_model_rejection(ex) && !is_new_api_unknown_model(ex) {
             let s = ex.status.as_u16();
@@ -682,7 +683,7 @@ async fn unknown_model(ctx: &Ctx) -> Outcome {
 /// spec tells clients to retry 503: a client with a typo in the model name retries forever.
 /// This check sends one request per case and never retries it.
 async fn unknown_model_503(ctx: &Ctx) -> Outcome {
-    with_unknown_models(ctx, ctx.cfg.cases.min(2), |ctx, spec, ex| {
+    with_unknown_models(ctx, ctx.cfg.scope.cases.min(2), |ctx, spec, ex| {
         if is_new_api_unknown_model(ex) {
             return ctx.known_difference(
                 "NA5",
@@ -739,7 +740,7 @@ async fn encodings(ctx: &Ctx) -> Outcome {
 async fn unknown_id(ctx: &Ctx) -> Outcome {
     let auth = ctx.model_auth()?;
     let strat = "[A-Za-z0-9]{32}";
-    for_all(ctx, ctx.cfg.cases.min(4), strat, |suffix: String| {
+    for_all(ctx, ctx.cfg.scope.cases.min(4), strat, |suffix: String| {
         let spec = RequestSpec::get(format!("/v1/videos/task_{suffix}")).auth(auth.clone());
         async move {
             let ex = ctx.send(&spec, 0).await?;

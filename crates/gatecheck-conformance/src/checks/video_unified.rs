@@ -91,11 +91,14 @@ pub(crate) fn created_id(
 /// How long to wait between fetches: `--poll-interval`, else 2 s on the mock's clock and 10 s
 /// on a deployment.
 pub(crate) fn interval(ctx: &Ctx) -> Duration {
-    ctx.cfg.poll_interval.unwrap_or(if ctx.env.mock.is_some() {
-        Duration::from_secs(2)
-    } else {
-        Duration::from_secs(10)
-    })
+    ctx.cfg
+        .limits
+        .poll_interval
+        .unwrap_or(if ctx.env.mock.is_some() {
+            Duration::from_secs(2)
+        } else {
+            Duration::from_secs(10)
+        })
 }
 
 async fn unified_create(ctx: &Ctx) -> Outcome {
@@ -202,7 +205,7 @@ pub(crate) async fn follow(
             after_terminal += 1;
         }
         prev = Some(t);
-        if after_terminal >= 2 || waited >= ctx.cfg.video_deadline {
+        if after_terminal >= 2 || waited >= ctx.cfg.limits.video_deadline {
             break;
         }
         advance(ctx, step).await?;

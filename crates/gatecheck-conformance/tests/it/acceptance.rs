@@ -37,11 +37,12 @@ pub(crate) const DEPLOYMENT_POLL: Duration = Duration::from_millis(250);
 /// The runner's configuration for `server`, with the demo account's credentials.
 pub(crate) fn with_account(server: &MockServer, profile: Profile) -> RunnerConfig {
     let account = server.demo_account();
-    config(&server.uri())
-        .with_expect(profile)
-        .with_access_token(account.access_token)
-        .with_user_id(account.id)
-        .with_deadline(Duration::from_secs(120))
+    let mut c = config(&server.uri());
+    c.judging.expect = profile;
+    c.target.access_token = Some(account.access_token.into());
+    c.target.user_id = Some(account.id);
+    c.limits.deadline = Duration::from_secs(120);
+    c
 }
 
 /// Asserts a clean run and returns its summary line.
@@ -67,9 +68,9 @@ async fn run_on_key(profile: Profile, key_id: i64) -> Report {
         .start()
         .await;
     let key = server.key(key_id).expect("fixture key");
-    let cfg = with_account(&server, profile)
-        .with_key_id(key_id)
-        .with_api_key(format!("sk-{}", key.key));
+    let mut cfg = with_account(&server, profile);
+    cfg.target.key_id = Some(key_id);
+    cfg.target.api_key = Some(format!("sk-{}", key.key).into());
     let report = Runner::new(cfg).run().await.expect("run");
     server.shutdown().await;
     report
@@ -94,10 +95,10 @@ async fn every_profile_passes_on_a_key_the_runner_creates_and_deletes() {
         // As a deployment (no control API): the key comes from `POST /api/token/`.
         let server = fast_real_clock(profile).start().await;
         let keys_before = server.state().keys.len();
-        let mut cfg = with_account(&server, profile)
-            .with_target_mode(TargetMode::Deployment)
-            .with_allow_create_keys(true);
-        cfg.poll_interval = Some(DEPLOYMENT_POLL);
+        let mut cfg = with_account(&server, profile);
+        cfg.known.target_mode = TargetMode::Deployment;
+        cfg.scope.allow_create_keys = true;
+        cfg.limits.poll_interval = Some(DEPLOYMENT_POLL);
         let report = Runner::new(cfg).run().await.expect("run");
         assert_clean(&format!("{profile}, a created key"), &report);
         super::safety::assert_key_deleted(&report, &server, keys_before);

@@ -237,10 +237,10 @@ async fn a_target_with_no_control_api() {
         .no_control()
         .start()
         .await;
-    let mut cfg = super::acceptance::with_account(&server, gatecheck_schemas::Profile::Documented)
-        .with_key_id(1)
-        .with_api_key(server.demo_key());
-    cfg.poll_interval = Some(super::acceptance::DEPLOYMENT_POLL);
+    let mut cfg = super::acceptance::with_account(&server, gatecheck_schemas::Profile::Documented);
+    cfg.target.key_id = Some(1);
+    cfg.target.api_key = Some(server.demo_key().into());
+    cfg.limits.poll_interval = Some(super::acceptance::DEPLOYMENT_POLL);
     let report = Runner::new(cfg).run().await.expect("run");
     let show = gatecheck_conformance::report::summary_table(&report);
     super::acceptance::assert_clean("no control API", &report);

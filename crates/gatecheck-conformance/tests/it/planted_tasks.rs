@@ -379,9 +379,9 @@ async fn remix_not_completed_judges_a_case_while_the_clock_races() {
     });
     let (mut raced, mut runs) = (0, 0);
     for seed in 0..30u64 {
-        let cfg = super::against_mock::config(&server.uri())
-            .with_seed(seed)
-            .with_only(["task.remix.not-completed"]);
+        let mut cfg = super::against_mock::config(&server.uri());
+        cfg.scope.seed = Some(seed);
+        cfg.scope.only = vec!["task.remix.not-completed".into()];
         let report = Runner::new(cfg).run().await.expect("run");
         let c = &report.checks[0];
         assert_eq!(c.status, Status::Passed, "seed {seed}: {:?}", c.message);

@@ -36,19 +36,19 @@ fn config(
     poll: Duration,
     deadline: Duration,
 ) -> RunnerConfig {
-    let mut c = RunnerConfig::new(base.parse().expect("url"))
-        .with_cases(4)
-        .with_seed(39_05)
-        .with_deadline(deadline)
-        .with_video_deadline(Duration::from_secs(60))
-        .with_concurrency(1)
-        .with_target_mode(TargetMode::Deployment)
-        .with_api_key(t.key.clone())
-        .with_access_token(t.token.clone())
-        .with_user_id(t.user)
-        .with_key_id(t.key_id)
-        .with_only(only.iter().copied());
-    c.poll_interval = Some(poll);
+    let mut c = RunnerConfig::new(base.parse().expect("url"));
+    c.scope.cases = 4;
+    c.scope.seed = Some(39_05);
+    c.limits.deadline = deadline;
+    c.limits.video_deadline = Duration::from_secs(60);
+    c.limits.concurrency = 1;
+    c.known.target_mode = TargetMode::Deployment;
+    c.target.api_key = Some(t.key.clone().into());
+    c.target.access_token = Some(t.token.clone().into());
+    c.target.user_id = Some(t.user);
+    c.target.key_id = Some(t.key_id);
+    c.scope.only = only.iter().copied().map(String::from).collect();
+    c.limits.poll_interval = Some(poll);
     c.progress = false;
     c
 }

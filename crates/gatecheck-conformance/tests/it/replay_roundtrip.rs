@@ -33,19 +33,19 @@ fn fast_fixtures() -> Fixtures {
 }
 
 fn config(base: &str, s: &Setup, only: &[&str]) -> RunnerConfig {
-    let mut c = RunnerConfig::new(base.parse().expect("url"))
-        .with_cases(2)
-        .with_seed(2026_1125)
-        .with_deadline(Duration::from_secs(60))
-        .with_video_deadline(Duration::from_secs(20))
-        .with_concurrency(1)
-        .with_target_mode(TargetMode::Deployment)
-        .with_allow_create_keys(true)
-        .with_api_key(s.key.clone())
-        .with_access_token(s.token.clone())
-        .with_user_id(s.user)
-        .with_only(only.iter().copied());
-    c.poll_interval = Some(Duration::from_millis(50));
+    let mut c = RunnerConfig::new(base.parse().expect("url"));
+    c.scope.cases = 2;
+    c.scope.seed = Some(2026_1125);
+    c.limits.deadline = Duration::from_secs(60);
+    c.limits.video_deadline = Duration::from_secs(20);
+    c.limits.concurrency = 1;
+    c.known.target_mode = TargetMode::Deployment;
+    c.scope.allow_create_keys = true;
+    c.target.api_key = Some(s.key.clone().into());
+    c.target.access_token = Some(s.token.clone().into());
+    c.target.user_id = Some(s.user);
+    c.scope.only = only.iter().copied().map(String::from).collect();
+    c.limits.poll_interval = Some(Duration::from_millis(50));
     c.progress = false;
     c
 }

@@ -164,7 +164,8 @@ async fn run(framing: Framing) -> Report {
         .start()
         .await;
     let uri = start(server.uri(), framing).await;
-    let cfg = config(&uri).with_only(["stream.*", "usage.*", "images.edits.*"]);
+    let mut cfg = config(&uri);
+    cfg.scope.only = vec!["stream.*".into(), "usage.*".into(), "images.edits.*".into()];
     let report = Runner::new(cfg).run().await.expect("run");
     server.shutdown().await;
     report

@@ -237,7 +237,7 @@ async fn refusal_401(ctx: &Ctx) -> Outcome {
                 format!(
                     "a refused key was answered {}, not {}",
                     ex.status,
-                    Rejection::KeyDisabled.http_status(ctx.cfg.expect)
+                    Rejection::KeyDisabled.http_status(ctx.cfg.judging.expect)
                 ),
                 &spec,
                 Some(&ex),
@@ -262,34 +262,39 @@ async fn ip_allowlist(ctx: &Ctx) -> Outcome {
     let base = baseline(ctx)?;
     let client = ctx.env.client_ip;
     let model = probe_model(ctx);
-    for_all(ctx, ctx.cfg.cases, allowlist(client), |(list, admits)| {
-        let rec = KeyRecord {
-            allow_ips: Some(list.clone()),
-            ..base.clone()
-        };
-        let model = model.clone();
-        async move {
-            set_key(ctx, &rec).await?;
-            let (spec, ex) = probe(ctx, &model).await?;
-            let expected = match client {
-                Some(ip_addr) => ip::allows(Some(&list), ip_addr),
-                None => admits,
+    for_all(
+        ctx,
+        ctx.cfg.scope.cases,
+        allowlist(client),
+        |(list, admits)| {
+            let rec = KeyRecord {
+                allow_ips: Some(list.clone()),
+                ..base.clone()
             };
-            let was_refused = judge(ctx, &format!("allow_ips {list:?}"), &spec, &ex)?;
-            if was_refused == expected {
-                return Err(ctx.fail(
-                    format!(
-                        "allow_ips {list:?}: expected the client to be {}, but it was {}",
-                        if expected { "admitted" } else { "refused" },
-                        if was_refused { "refused" } else { "admitted" }
-                    ),
-                    &spec,
-                    Some(&ex),
-                ));
+            let model = model.clone();
+            async move {
+                set_key(ctx, &rec).await?;
+                let (spec, ex) = probe(ctx, &model).await?;
+                let expected = match client {
+                    Some(ip_addr) => ip::allows(Some(&list), ip_addr),
+                    None => admits,
+                };
+                let was_refused = judge(ctx, &format!("allow_ips {list:?}"), &spec, &ex)?;
+                if was_refused == expected {
+                    return Err(ctx.fail(
+                        format!(
+                            "allow_ips {list:?}: expected the client to be {}, but it was {}",
+                            if expected { "admitted" } else { "refused" },
+                            if was_refused { "refused" } else { "admitted" }
+                        ),
+                        &spec,
+                        Some(&ex),
+                    ));
+                }
+                Ok(())
             }
-            Ok(())
-        }
-    })
+        },
+    )
     .await
 }
 
@@ -307,13 +312,13 @@ async fn ip_403(ctx: &Ctx) -> Outcome {
     let (spec, ex) = refused_with(ctx, rec, "a foreign allowlist").await?;
     let code = ex.error_code();
     if !ctx.rejected_as(Rejection::IpNotAllowed, ex.status.as_u16())
-        || code.as_deref() != Rejection::IpNotAllowed.code(ctx.cfg.expect)
+        || code.as_deref() != Rejection::IpNotAllowed.code(ctx.cfg.judging.expect)
     {
         return Err(ctx.fail(
             format!(
                 "expected {} with code {}, got {} with code {}",
-                Rejection::IpNotAllowed.http_status(ctx.cfg.expect),
-                super::or_none(Rejection::IpNotAllowed.code(ctx.cfg.expect)),
+                Rejection::IpNotAllowed.http_status(ctx.cfg.judging.expect),
+                super::or_none(Rejection::IpNotAllowed.code(ctx.cfg.judging.expect)),
                 super::status_text(ex.status.as_u16()),
                 super::or_none(code.as_deref())
             ),
@@ -375,7 +380,7 @@ async fn model_limits(ctx: &Ctx) -> Outcome {
     // The boundary first, whatever the draw: limits enabled with an empty list, which the
     // spec reads as no restriction (NA1: new-api refuses every model there).
     case((true, Vec::new())).await?;
-    let mut pass = for_all(ctx, ctx.cfg.cases, strat, case).await?;
+    let mut pass = for_all(ctx, ctx.cfg.scope.cases, strat, case).await?;
     pass.cases += 1;
     Ok(pass)
 }
@@ -397,7 +402,7 @@ async fn model_403(ctx: &Ctx) -> Outcome {
         return Err(ctx.fail(
             format!(
                 "expected {}, got {}",
-                Rejection::ModelNotAllowed.http_status(ctx.cfg.expect),
+                Rejection::ModelNotAllowed.http_status(ctx.cfg.judging.expect),
                 ex.status
             ),
             &spec,

@@ -118,7 +118,7 @@ pub(super) async fn state_machine(ctx: &Ctx) -> Outcome {
     let strat = proptest::collection::vec(step(ids, groups.clone(), client), 1..6);
     let followed = Followed::default();
     let followed = &followed;
-    let pass = for_all(ctx, ctx.cfg.cases, strat, |steps| {
+    let pass = for_all(ctx, ctx.cfg.scope.cases, strat, |steps| {
         let base = base.clone();
         let groups = groups.clone();
         let model = model.clone();
@@ -128,7 +128,7 @@ pub(super) async fn state_machine(ctx: &Ctx) -> Outcome {
                 let now = ctx.now().await?;
                 let (req, status_only) = update_request(s, base.id, now);
                 let uctx = UpdateContext {
-                    profile: ctx.cfg.expect,
+                    profile: ctx.cfg.judging.expect,
                     now,
                     account_groups: &groups,
                     status_only,
@@ -352,7 +352,7 @@ async fn check_admission(
     let admitted = admit(&model_rec, now);
     let expected_ok = admitted.is_ok()
         && client.is_none_or(|ip_addr| ip::allows(model_rec.allow_ips.as_deref(), ip_addr))
-        && model_allowed_in(&model_rec, model, ctx.cfg.expect);
+        && model_allowed_in(&model_rec, model, ctx.cfg.judging.expect);
     let skip_ip_unknown = client.is_none() && ip::is_restricted(model_rec.allow_ips.as_deref());
     let was_refused = judge(ctx, &format!("step {}", i + 1), &pspec, &pex)?;
     let na1 = model_rec.model_limits_enabled

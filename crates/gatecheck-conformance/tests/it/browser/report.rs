@@ -36,11 +36,12 @@ async fn a_planted_bug_shows_its_rule_and_curl_and_a_script_model_name_runs_noth
         .start()
         .await;
     let proxy = start_proxy(server.uri(), Bug::ProgressRegresses).await;
-    let mut config = crate::against_mock::config(&proxy).with_only(["video.*"]);
+    let mut config = crate::against_mock::config(&proxy);
+    config.scope.only = vec!["video.*".into()];
     let mut caps = known_capabilities();
     let sora = caps.remove("sora-2").expect("sora-2");
     caps.insert(HOSTILE_MODEL.to_owned(), sora);
-    config.capabilities = Some(caps);
+    config.known.capabilities = Some(caps);
     let report = Runner::new(config).run().await.expect("run");
     server.shutdown().await;
     let failed = report
