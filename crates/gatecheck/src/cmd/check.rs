@@ -25,7 +25,7 @@ use std::time::Duration;
 #[derive(Debug, clap::Args)]
 pub struct CheckArgs {
     /// Base URL of the deployment. Without it, the embedded mock is started and checked.
-    #[arg(long, value_name = "URL", env = "GATECHECK_BASE_URL")]
+    #[arg(long, value_name = "URL", env = "GATECHECK_BASE_URL", value_parser = super::target_args::parse_base_url)]
     pub base_url: Option<String>,
     /// Credentials: `--api-key`, `--access-token`, `--user-id`, `--key-id`.
     #[command(flatten)]
@@ -195,9 +195,8 @@ fn list(format: &str) -> anyhow::Result<String> {
 }
 
 fn config(args: &CheckArgs, base_url: &str) -> anyhow::Result<RunnerConfig> {
-    let url = base_url
-        .parse()
-        .with_context(|| format!("invalid --base-url {base_url:?}"))?;
+    let url = super::target_args::base_url(base_url)
+        .map_err(|e| anyhow::anyhow!("invalid --base-url {base_url:?}: {e}"))?;
     let shard = match &args.shard {
         Some(s) => Some(s.parse::<Shard>()?),
         None => None,
