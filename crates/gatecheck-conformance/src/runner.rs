@@ -1,6 +1,6 @@
 //! The runner: discovers the target, runs the selected checks, cleans up, and reports.
 
-use crate::checks::{CheckDef, Ctx, Env, Halt, Kind, Phase};
+use crate::checks::{Check, Ctx, Env, Halt, Kind, Phase};
 use crate::client::{Client, ClientConfig};
 use crate::config::RunnerConfig;
 use crate::discovery::{needs, unmet, DiscoveryReport};
@@ -55,7 +55,7 @@ impl From<SetupError> for RunError {
 
 pub use crate::report::ProgressFn;
 
-/// Runs the catalog against a target.
+/// Runs the selected checks against a target.
 ///
 /// ```no_run
 /// # async fn demo() -> Result<(), Box<dyn std::error::Error>> {
@@ -186,7 +186,7 @@ impl Runner {
         let cfg = Arc::new(cfg);
 
         // The checks.
-        let defs: Vec<CheckDef> = registry()
+        let defs: Vec<Check> = registry()
             .iter()
             .filter(|d| selected.contains(&d.info.id))
             .copied()
@@ -243,7 +243,7 @@ impl Runner {
     /// returns the results by check id, and whether the run was interrupted.
     async fn run_until_stopped(
         &self,
-        defs: &[CheckDef],
+        defs: &[Check],
         t: &Transport,
         env: &Arc<Env>,
         cfg: &Arc<RunnerConfig>,
@@ -372,7 +372,7 @@ fn setup_failed_report(
 /// The results in the order of `defs`; a check that did not end is skipped as interrupted
 /// or past the deadline.
 fn in_order(
-    defs: &[CheckDef],
+    defs: &[Check],
     done: &BTreeMap<&'static str, CheckResult>,
     interrupted: bool,
 ) -> Vec<CheckResult> {
@@ -439,7 +439,7 @@ fn work_key_source(k: &crate::key_api::WorkKey) -> crate::report::WorkKeySource 
 }
 
 /// The result of a check that did not run.
-fn not_run(d: &CheckDef, cause: SkipCause, why: String) -> CheckResult {
+fn not_run(d: &Check, cause: SkipCause, why: String) -> CheckResult {
     CheckResult {
         id: d.info.id.to_owned(),
         title: d.info.title.to_owned(),
@@ -456,7 +456,7 @@ fn not_run(d: &CheckDef, cause: SkipCause, why: String) -> CheckResult {
 
 #[allow(clippy::too_many_arguments)]
 async fn run_checks(
-    defs: &[CheckDef],
+    defs: &[Check],
     t: &Transport,
     env: &Arc<Env>,
     cfg: &Arc<RunnerConfig>,
@@ -465,7 +465,7 @@ async fn run_checks(
     progress: Option<ProgressFn>,
     total: usize,
 ) {
-    let ctx_for = |d: &CheckDef| Ctx {
+    let ctx_for = |d: &Check| Ctx {
         t: t.clone(),
         env: env.clone(),
         cfg: cfg.clone(),
@@ -489,12 +489,12 @@ async fn run_checks(
             None => runnable.push(d),
         }
     }
-    let shared: Vec<&CheckDef> = runnable
+    let shared: Vec<&Check> = runnable
         .iter()
         .copied()
         .filter(|d| d.phase == Phase::Shared)
         .collect();
-    let exclusive: Vec<&CheckDef> = runnable
+    let exclusive: Vec<&Check> = runnable
         .iter()
         .copied()
         .filter(|d| d.phase == Phase::Exclusive)
@@ -525,14 +525,14 @@ async fn run_checks(
     }
 }
 
-fn leak_id(defs: &[CheckDef], id: &str) -> &'static str {
+fn leak_id(defs: &[Check], id: &str) -> &'static str {
     defs.iter()
         .find(|d| d.info.id == id)
         .map(|d| d.info.id)
         .unwrap_or("unknown")
 }
 
-async fn run_one(d: &CheckDef, ctx: &Ctx) -> CheckResult {
+async fn run_one(d: &Check, ctx: &Ctx) -> CheckResult {
     let start = Instant::now();
     let outcome = (d.run)(ctx).await;
     let mut r = CheckResult {

@@ -3,8 +3,8 @@
 use super::property::{for_all, for_each_value};
 use super::Kind::{Deviation, Failure};
 use super::{
-    accepted, def, is_unknown_model_rejection, is_validation_rejection, CheckDef, Ctx, Halt,
-    Outcome, Pass, Phase,
+    accepted, def, is_unknown_model_rejection, is_validation_rejection, Check, Ctx, Halt, Outcome,
+    Pass, Phase,
 };
 use crate::client::{Part, RequestSpec};
 use crate::generators::media;
@@ -19,7 +19,7 @@ use gatecheck_schemas::types::{TranscriptFormat, AUDIO_EXTENSIONS};
 use proptest::prelude::*;
 use serde_json::{json, Value};
 
-pub(crate) const CHECKS: &[CheckDef] = &[
+pub(crate) const CHECKS: &[Check] = &[
     def("audio.translation.json-text", Failure, "POST /v1/audio/translations", "spec: POST /v1/audio/translations (Response 200); Translation result",
         "The default format answers 200 `application/json` with a string `text`.",
         Phase::Shared, |c| Box::pin(json_text(c, "/v1/audio/translations"))),

@@ -2,7 +2,7 @@
 
 use super::property::for_all;
 use super::Kind::{Deviation, Failure};
-use super::{def, for_all_routes, pass1, CheckDef, Ctx, Halt, Outcome, Phase};
+use super::{def, for_all_routes, pass1, Check, Ctx, Halt, Outcome, Phase};
 use crate::client::{Auth, Part, RequestSpec};
 use crate::discovery::RouteFamily;
 use crate::generators::media;
@@ -17,7 +17,7 @@ use gatecheck_schemas::Profile;
 use proptest::prelude::*;
 use serde_json::{json, Value};
 
-pub(crate) const CHECKS: &[CheckDef] = &[
+pub(crate) const CHECKS: &[Check] = &[
     def("auth.v1.missing-key-401", Failure, "/v1/*", "spec: Authentication, rule 1",
         "A model request without `Authorization` is answered 401, on every model route.",
         Phase::Shared, |c| Box::pin(missing_key(c))),

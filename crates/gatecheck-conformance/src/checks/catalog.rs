@@ -2,12 +2,12 @@
 
 use super::property::for_all;
 use super::Kind::{Deviation, Failure};
-use super::{accepted, def, CheckDef, Ctx, Halt, Outcome, Pass, Phase};
+use super::{accepted, def, Check, Ctx, Halt, Outcome, Pass, Phase};
 use crate::client::RequestSpec;
 use gatecheck_schemas::types::{CatalogEnvelope, Endpoints};
 use serde_json::Value;
 
-pub(crate) const CHECKS: &[CheckDef] = &[
+pub(crate) const CHECKS: &[Check] = &[
     def("catalog.envelope-schema", Failure, "GET /api/models", "spec: Model record (the catalog envelope)",
         "The catalog answers 200 JSON `{success, page, page_size, total, data}` valid against catalog-envelope.",
         Phase::Shared, |c| Box::pin(envelope(c))),

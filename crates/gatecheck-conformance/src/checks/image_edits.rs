@@ -7,7 +7,7 @@
 use super::pixels::{decoded_png, judge_mask, KEPT_SHARE, KEPT_TOLERANCE};
 use super::property::for_all;
 use super::Kind::{Deviation, Failure};
-use super::{def, status_and_type, CheckDef, Ctx, Halt, Outcome, Phase};
+use super::{def, status_and_type, Check, Ctx, Halt, Outcome, Phase};
 use crate::client::{Exchange, Part, RequestSpec};
 use crate::generators::media::png;
 use base64::Engine;
@@ -21,7 +21,7 @@ use gatecheck_schemas::types::ImageResult;
 use gatecheck_schemas::Profile;
 use proptest::prelude::*;
 
-pub(crate) const CHECKS: &[CheckDef] = &[
+pub(crate) const CHECKS: &[Check] = &[
     def("images.edits.result", Failure, "POST /v1/images/edits", "spec: Other routes (an image edit route exists; payload not shown); DECISIONS D-EDIT-1, D-EDIT-3, D-EDIT-6",
         "A generated PNG (with or without a mask; a run whose drawn cases have none adds a masked one) edited by each image model that edits answers 200 JSON valid against image-result (else a deviation), with `n` items whose images (base64, or fetched from their URL on the target) decode whole as PNGs; with a mask, what it keeps (its opaque pixels, away from its edges) is the source's: 90% of those pixels within 24 of 255 per channel. An image of another size than requested is a deviation (D-MEDIA).",
         Phase::Shared, |c| Box::pin(result(c))),

@@ -2,7 +2,7 @@
 
 use super::property::for_all;
 use super::Kind::{Deviation, Failure};
-use super::{def, is_validation_rejection, CheckDef, Ctx, Halt, Outcome, Pass, Phase};
+use super::{def, is_validation_rejection, Check, Ctx, Halt, Outcome, Pass, Phase};
 use crate::client::{Exchange, RequestSpec};
 use base64::Engine;
 use gatecheck_schemas::rules::media::{default_image_size, parse_size};
@@ -12,7 +12,7 @@ use gatecheck_schemas::Profile;
 use proptest::prelude::*;
 use serde_json::json;
 
-pub(crate) const CHECKS: &[CheckDef] = &[
+pub(crate) const CHECKS: &[Check] = &[
     def("images.result", Failure, "POST /v1/images/generations", "spec: Image generation result; POST /v1/images/generations (Response 200)",
         "A valid request with a size the model accepts answers 200 JSON valid against image-result, each item with `b64_json` or `url`, and `size` as requested.",
         Phase::Shared, |c| Box::pin(result(c))),

@@ -7,7 +7,7 @@
 
 use super::property::for_all;
 use super::Kind::{Deviation, Failure};
-use super::{def, status_and_type, CheckDef, Ctx, Halt, Outcome, Pass, Phase};
+use super::{def, status_and_type, Check, Ctx, Halt, Outcome, Pass, Phase};
 use crate::client::{Auth, Exchange, RequestSpec};
 use gatecheck_schemas::rules::media::parse_png;
 use gatecheck_schemas::rules::midjourney::{
@@ -21,7 +21,7 @@ use proptest::prelude::*;
 use serde_json::{json, Value};
 use std::time::Duration;
 
-pub(crate) const CHECKS: &[CheckDef] = &[
+pub(crate) const CHECKS: &[Check] = &[
     def("mj.submit.imagine", Deviation, "POST /mj/submit/imagine", "spec: Other routes (provider image task routes exist; payloads not shown); DECISIONS D-MJ-2",
         "An imagine with a generated prompt answers 200 `{code:1, description, result}` valid against mj-submit-answer, with the task id in `result`.",
         Phase::Shared, |c| Box::pin(imagine(c))),

@@ -5,7 +5,7 @@
 
 use super::midjourney::{action_price, is_refusal, submit};
 use super::Kind::{Deviation, Failure};
-use super::{def, status_and_type, CheckDef, Ctx, Halt, Outcome, Pass, Phase};
+use super::{def, status_and_type, Check, Ctx, Halt, Outcome, Pass, Phase};
 use crate::client::RequestSpec;
 use gatecheck_schemas::rules::midjourney::{
     ACTION_UPLOAD, CODE_REQUEST_ERROR, CODE_SUBMITTED, LIST_BODY_REFUSED,
@@ -13,7 +13,7 @@ use gatecheck_schemas::rules::midjourney::{
 use gatecheck_schemas::rules::rejection::ACCEPTED;
 use serde_json::{json, Value};
 
-pub(crate) const CHECKS: &[CheckDef] = &[
+pub(crate) const CHECKS: &[Check] = &[
     def("mj.task.list-by-condition", Failure, "POST /mj/task/list-by-condition", "spec: Other routes; DECISIONS D-MJ-8; failures D-TASK-10",
         "After an imagine, `{ids: [<its id>, <an id never submitted>]}` answers 200 with exactly that task's record (valid against mj-task); a body whose `ids` is not a list is 400 `do_request_failed`. A list without the task, or with a task not asked for, fails; any other difference deviates.",
         Phase::Shared, |c| Box::pin(list_by_condition(c))),

@@ -62,9 +62,9 @@ pub(crate) enum Phase {
 /// A check's function.
 pub(crate) type CheckFn = for<'a> fn(&'a Ctx) -> BoxFuture<'a, Outcome>;
 
-/// A catalog entry and its function.
+/// A check: its row of the check list ([`CheckInfo`]), when it runs, and its function.
 #[derive(Clone, Copy)]
-pub(crate) struct CheckDef {
+pub(crate) struct Check {
     pub info: CheckInfo,
     pub phase: Phase,
     pub run: CheckFn,
@@ -79,8 +79,8 @@ pub(crate) const fn def(
     title: &'static str,
     phase: Phase,
     run: CheckFn,
-) -> CheckDef {
-    CheckDef {
+) -> Check {
+    Check {
         info: CheckInfo {
             id,
             title,

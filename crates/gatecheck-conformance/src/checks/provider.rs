@@ -8,7 +8,7 @@
 
 use super::video_unified::{created_id, follow};
 use super::Kind::{Deviation, Failure};
-use super::{def, CheckDef, Ctx, Halt, Outcome, Phase};
+use super::{def, Check, Ctx, Halt, Outcome, Phase};
 use crate::client::{Exchange, RequestSpec};
 use gatecheck_schemas::rules::quota::Usage;
 use gatecheck_schemas::rules::task::{
@@ -21,7 +21,7 @@ use serde_json::{json, Value};
 /// The Kling create route the checks use.
 const KLING: &str = "/kling/v1/videos/text2video";
 
-pub(crate) const CHECKS: &[CheckDef] = &[
+pub(crate) const CHECKS: &[Check] = &[
     def("task.kling.create", Deviation, "POST /kling/v1/videos/text2video",
         "DECISIONS: Provider and unified task routes D-TASK-6",
         "A Kling task answers new-api's create object (`task_` id as `id` and `task_id`, `queued`), not Kling's `{code, data}` envelope.",

@@ -3,7 +3,7 @@
 
 use super::key::{baseline, set_key};
 use super::Kind::Deviation;
-use super::{def, pass1, CheckDef, Ctx, Halt, Outcome, Pass, Phase};
+use super::{def, pass1, Check, Ctx, Halt, Outcome, Pass, Phase};
 use crate::client::{Auth, RequestSpec};
 use crate::key_api::get_key;
 use gatecheck_schemas::rules::quota::{check_charge, Usage};
@@ -11,7 +11,7 @@ use gatecheck_schemas::rules::Rejection;
 use gatecheck_schemas::types::KeyRecord;
 use serde_json::json;
 
-pub(crate) const CHECKS: &[CheckDef] = &[
+pub(crate) const CHECKS: &[Check] = &[
     def("quota.insufficient-403", Deviation, "/v1/images/generations", "DECISIONS: Identity and auth (pre_consume_token_quota_failed)",
         "A key whose remaining quota is below the request's price is answered 403 `pre_consume_token_quota_failed`.",
         Phase::Exclusive, |c| Box::pin(insufficient(c))),

@@ -8,7 +8,7 @@ use super::key::{baseline, set_key};
 use super::video::{advance, video_model};
 use super::video_unified::interval;
 use super::Kind::Failure;
-use super::{def, CheckDef, Ctx, Halt, Outcome, Pass, Phase};
+use super::{def, Check, Ctx, Halt, Outcome, Pass, Phase};
 use crate::client::{Exchange, RequestSpec};
 use crate::key_api::get_key;
 use crate::skip::SkipCause;
@@ -17,7 +17,7 @@ use gatecheck_schemas::rules::refund::{judge_refund, RefundSeen};
 use gatecheck_schemas::types::KeyRecord;
 use std::time::Duration;
 
-pub(crate) const CHECKS: &[CheckDef] = &[
+pub(crate) const CHECKS: &[Check] = &[
     def("task.refund.failed", Failure, "POST /v1/videos, GET /v1/videos/{task_id}, GET /api/token/{id}",
         "DECISIONS: Route table and early errors D-ROUTE-5; D-TASK-13",
         "A task that fails gives its whole charge back to the key: `remain_quota` and `used_quota` as before the submit. A charge kept whole deviates (billing policy); books that do not balance fail.",

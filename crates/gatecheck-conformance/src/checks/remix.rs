@@ -7,7 +7,7 @@
 use super::video::{advance, video_model};
 use super::video_unified::{created_id, interval};
 use super::Kind::{Deviation, Failure};
-use super::{def, CheckDef, Ctx, Halt, Outcome, Pass, Phase};
+use super::{def, Check, Ctx, Halt, Outcome, Pass, Phase};
 use crate::client::{Exchange, Part, RequestSpec};
 use gatecheck_schemas::rules::quota::Usage;
 use gatecheck_schemas::rules::task::{
@@ -20,7 +20,7 @@ use gatecheck_schemas::Profile;
 use serde_json::{json, Value};
 use std::time::Duration;
 
-pub(crate) const CHECKS: &[CheckDef] = &[
+pub(crate) const CHECKS: &[Check] = &[
     def("task.remix.completed", Failure, "POST /v1/videos/{video_id}/remix, GET /v1/videos/{task_id}",
         "DECISIONS: Provider and unified task routes D-TASK-4; failures D-TASK-10",
         "Remixing a completed task answers a new video task (`task_` id, `queued`) with the source's model and `remixed_from_video_id`, and polling the new id answers that task.",

@@ -3,10 +3,10 @@
 //! and the checks that need it are skipped with the cause "route not served".
 
 use super::Kind::Failure;
-use super::{def, CheckDef, Ctx, Halt, Outcome, Pass, Phase};
+use super::{def, Check, Ctx, Halt, Outcome, Pass, Phase};
 use crate::discovery::RouteFamily;
 
-pub(crate) const CHECKS: &[CheckDef] = &[
+pub(crate) const CHECKS: &[Check] = &[
     def(
         "route.audio-translations",
         Failure,

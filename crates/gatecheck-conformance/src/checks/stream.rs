@@ -26,7 +26,7 @@ use super::audio::{price, upload};
 use super::pixels::decoded_png;
 use super::Kind::Failure;
 use super::{
-    accepted, answer_summary, def, is_validation_rejection, status_and_type, CheckDef, Ctx, Halt,
+    accepted, answer_summary, def, is_validation_rejection, status_and_type, Check, Ctx, Halt,
     Outcome, Pass, Phase,
 };
 use crate::client::{Exchange, RequestSpec, StreamExchange};
@@ -42,7 +42,7 @@ use gatecheck_schemas::rules::quota::Usage;
 use gatecheck_schemas::types::{stream_event_schema, StreamEvent, StreamUsage};
 use serde_json::{json, Value};
 
-pub(crate) const CHECKS: &[CheckDef] = &[
+pub(crate) const CHECKS: &[Check] = &[
     def("stream.speech", Failure, "POST /v1/audio/speech", "DECISIONS: Streaming (SSE) D-STREAM-1, D-STREAM-6",
         "With `stream_format: \"sse\"`, a model that may stream answers `text/event-stream`: `speech.audio.delta` events then exactly one `speech.audio.done`, last, each named as its type, ended within the stream deadline; the deltas concatenate to audio of the requested format and, where two non-streamed answers to the same input are identical, to that file; the done usage is its parts' sum and not zero. Schema constraints on optional fields are deviations.",
         Phase::Shared, |c| Box::pin(speech(c))),

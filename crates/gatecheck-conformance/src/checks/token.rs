@@ -3,7 +3,7 @@
 use super::key::set_key;
 use super::property::for_all;
 use super::Kind::{Deviation, Failure};
-use super::{def, pass1, CheckDef, Ctx, Halt, Outcome, Pass, Phase};
+use super::{def, pass1, Check, Ctx, Halt, Outcome, Pass, Phase};
 use crate::client::{Auth, Exchange, RequestSpec};
 use crate::generators::strategies::{allowlist, ascii_name, long_name, valid_name};
 use crate::key_api::{field_differences, full_update_body};
@@ -20,7 +20,7 @@ use proptest::prelude::*;
 use proptest::strategy::ValueTree;
 use serde_json::{json, Value};
 
-pub(crate) const CHECKS: &[CheckDef] = &[
+pub(crate) const CHECKS: &[Check] = &[
     def("token.update.envelope", Failure, "PUT /api/token/", "spec: PUT /api/token/ (Response)",
         "A successful update answers `{success:true, message:\"\", data:<key record>}` as JSON, valid against the schemas.",
         Phase::Exclusive, |c| Box::pin(envelope(c))),

@@ -8,7 +8,7 @@
 use super::pixels::half_mask;
 use super::stream::{images_ask, speech_ask};
 use super::Kind::Failure;
-use super::{accepted, def, CheckDef, Ctx, Halt, Outcome, Pass, Phase};
+use super::{accepted, def, Check, Ctx, Halt, Outcome, Pass, Phase};
 use crate::client::{Exchange, Part, RequestSpec};
 use crate::generators::media;
 use crate::key_api::get_key;
@@ -18,7 +18,7 @@ use gatecheck_schemas::rules::media::transcription_streams;
 use gatecheck_schemas::rules::quota::Usage;
 use serde_json::Value;
 
-pub(crate) const CHECKS: &[CheckDef] = &[
+pub(crate) const CHECKS: &[Check] = &[
     def("usage.charged", Failure, "GET /api/token/{id} around each route that reports usage", "DECISIONS: Streaming (SSE) D-STREAM-7",
         "The usage each route reports (the speech stream's `speech.audio.done`, the transcription stream's `transcript.text.done`, the image stream's `image_generation.completed`, an image edit's `usage`) is what the key is charged: its catalog price is the growth of the key's `used_quota` (within 1 unit), on models priced by tokens alone.",
         Phase::Exclusive, |c| Box::pin(charged(c))),

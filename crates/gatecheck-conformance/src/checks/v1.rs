@@ -4,14 +4,14 @@
 use super::auth::model_routes;
 use super::property::for_all;
 use super::Kind::{Deviation, Failure};
-use super::{answered_as, def, CheckDef, Ctx, Halt, Outcome, Phase};
+use super::{answered_as, def, Check, Ctx, Halt, Outcome, Phase};
 use crate::client::{Part, RequestSpec};
 use crate::generators::media;
 use crate::skip::SkipCause;
 use gatecheck_schemas::rules::{route, Rejection};
 use serde_json::{json, Value};
 
-pub(crate) const CHECKS: &[CheckDef] = &[
+pub(crate) const CHECKS: &[Check] = &[
     def(
         "v1.validation-status-400",
         Failure,

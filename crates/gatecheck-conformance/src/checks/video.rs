@@ -3,7 +3,7 @@
 
 use super::property::for_all;
 use super::Kind::{Deviation, Failure};
-use super::{accepted, def, is_unknown_model_rejection, CheckDef, Ctx, Halt, Outcome, Pass, Phase};
+use super::{accepted, def, is_unknown_model_rejection, Check, Ctx, Halt, Outcome, Pass, Phase};
 use crate::client::{Exchange, Part, RequestSpec};
 use crate::transport::is_new_api_unknown_model;
 use gatecheck_schemas::rules::quota::Usage;
@@ -21,7 +21,7 @@ use serde_json::{json, Value};
 use std::sync::Arc;
 use std::time::Duration;
 
-pub(crate) const CHECKS: &[CheckDef] = &[
+pub(crate) const CHECKS: &[Check] = &[
     def("video.create.queued", Failure, "POST /v1/videos", "spec: POST /v1/videos (Response); Video task (id, task_id, created_at)",
         "Creating a task answers a video task with status `queued`, progress 0, `object` `video`, `created_at`, and `task_id` equal to `id`.",
         Phase::Shared, |c| Box::pin(create_queued(c))),

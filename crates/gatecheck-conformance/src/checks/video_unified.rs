@@ -9,7 +9,7 @@
 
 use super::video::{advance, video_model};
 use super::Kind::{Deviation, Failure};
-use super::{accepted, def, CheckDef, Ctx, Halt, Outcome, Pass, Phase};
+use super::{accepted, def, Check, Ctx, Halt, Outcome, Pass, Phase};
 use crate::client::{Exchange, RequestSpec};
 use gatecheck_schemas::rules::quota::Usage;
 use gatecheck_schemas::rules::task::{
@@ -24,7 +24,7 @@ use std::time::Duration;
 /// The unified create route.
 pub(crate) const GENERATIONS: &str = "/v1/video/generations";
 
-pub(crate) const CHECKS: &[CheckDef] = &[
+pub(crate) const CHECKS: &[Check] = &[
     def("task.unified.create", Deviation, "POST /v1/video/generations",
         "DECISIONS: Provider and unified task routes D-TASK-1",
         "A task made on the unified route answers the OpenAI video object: `task_` + 32 letters and digits, `queued`, progress 0, the requested model.",

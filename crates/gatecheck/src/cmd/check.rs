@@ -93,7 +93,7 @@ pub struct CheckArgs {
     /// List the planned requests instead of sending them.
     #[arg(long)]
     pub dry_run: bool,
-    /// Print the catalog of checks and exit.
+    /// Print the check list and exit.
     #[arg(long)]
     pub list: bool,
     /// Format of `--list`: `text`, `markdown` or `json`.

@@ -1,4 +1,4 @@
-//! Tests of `gatecheck check`: the catalog listing, exit codes, dry runs, reports, and the
+//! Tests of `gatecheck check`: the check list, exit codes, dry runs, reports, and the
 //! generated `docs/checks.md`.
 
 use std::path::PathBuf;
@@ -24,28 +24,28 @@ fn repo_root() -> PathBuf {
 }
 
 #[test]
-fn list_prints_the_catalog() {
+fn list_prints_the_check_list() {
     let out = gatecheck(&["--list"]);
     assert_eq!(out.status.code(), Some(0));
     insta::assert_snapshot!("check_list", stdout(&out));
 }
 
 #[test]
-fn docs_checks_md_matches_the_catalog() {
+fn docs_checks_md_matches_the_check_list() {
     let out = gatecheck(&["--list", "--format", "markdown"]);
     assert_eq!(out.status.code(), Some(0));
     let table = stdout(&out);
     let doc = std::fs::read_to_string(repo_root().join("docs/checks.md")).expect("docs/checks.md");
     assert!(
         doc.contains(&table),
-        "docs/checks.md drifted from the catalog: regenerate its table with \
+        "docs/checks.md drifted from the check list: regenerate its table with \
          `gatecheck check --list --format markdown`"
     );
     let readme = std::fs::read_to_string(repo_root().join("README.md")).expect("README.md");
     assert!(
         readme.contains(&table),
-        "the check table in README.md drifted from the catalog: paste the output of \
-         `gatecheck check --list --format markdown` between its check-catalog markers"
+        "the check table in README.md drifted from the check list: paste the output of \
+         `gatecheck check --list --format markdown` between its check-list markers"
     );
 }
 

@@ -4,7 +4,7 @@
 use super::auth::{probe_model, probe_spec, refused};
 use super::property::for_all;
 use super::Kind::{Deviation, Failure};
-use super::{def, pass1, CheckDef, Ctx, Halt, Outcome, Pass, Phase};
+use super::{def, pass1, Check, Ctx, Halt, Outcome, Pass, Phase};
 use crate::client::{Auth, Exchange, RequestSpec};
 use crate::generators::strategies::{allowlist, foreign_ip_entry};
 use crate::key_api::{field_differences, get_key, put_record_traced};
@@ -19,7 +19,7 @@ use serde_json::Value;
 
 mod state;
 
-pub(crate) const CHECKS: &[CheckDef] = &[
+pub(crate) const CHECKS: &[Check] = &[
     def("key.disabled-rejected", Failure, "/v1/*", "spec: States (API key status), rule 1; Authentication, rule 2",
         "A disabled key (status 2) is refused by the model routes.",
         Phase::Exclusive, |c| Box::pin(status_refused(c, 2))),
