@@ -17,7 +17,7 @@ use gatecheck_schemas::rules::task::{
     TASK_NOT_EXIST, TASK_REFUSAL_STATUS,
 };
 use gatecheck_schemas::rules::video::is_task_id;
-use gatecheck_schemas::rules::video::Violation;
+use gatecheck_schemas::rules::video::BrokenRule;
 use serde_json::{json, Value};
 use std::time::Duration;
 
@@ -159,7 +159,7 @@ fn judge_fetch(
 
 /// A broken envelope rule as its verdict: a failure where the rule has one right answer
 /// ([`is_failure_rule`]), a deviation citing `row` otherwise.
-fn judged(ctx: &Ctx, row: &'static str, e: Violation, spec: &RequestSpec, ex: &Exchange) -> Halt {
+fn judged(ctx: &Ctx, row: &'static str, e: BrokenRule, spec: &RequestSpec, ex: &Exchange) -> Halt {
     if is_failure_rule(e.rule) {
         ctx.fail(
             format!("{e} (DECISIONS D-TASK-11, D-TASK-12)"),
