@@ -2,48 +2,14 @@
 //! profile with the matching expectation, on a limited key, an unlimited key and a key the
 //! runner creates itself (`--allow-create-keys`): 0 failures, 0 deviations, 0 errors.
 
-use super::against_mock::config;
-use gatecheck_conformance::{Report, Runner, RunnerConfig, Status, TargetMode};
-use gatecheck_mock::{ClockMode, Fixtures, MockServer, MockServerBuilder};
-use gatecheck_schemas::rules::video::VideoTiming;
+use super::support::{fast_real_clock, with_account, DEPLOYMENT_POLL};
+use gatecheck_conformance::{Report, Runner, Status, TargetMode};
+use gatecheck_mock::{ClockMode, MockServer};
 use gatecheck_schemas::Profile;
-use std::time::Duration;
 
 /// The fixtures' limited key (`remain_quota` 50 000 000) and unlimited key (`remain_quota` 0).
 const LIMITED_KEY: i64 = 1;
 const UNLIMITED_KEY: i64 = 7;
-
-/// A mock that keeps wall time with video tasks that end in about a second (polls every
-/// 200 ms), so that a run without the control API polls them to the end in real time.
-pub(crate) fn fast_real_clock(profile: Profile) -> MockServerBuilder {
-    let mut fixtures = Fixtures::embedded();
-    fixtures.video.timing = VideoTiming {
-        queued_seconds: 0.2,
-        in_progress_seconds_per_video_second: 0.05,
-        min_in_progress_seconds: 0.5,
-    };
-    fixtures.video.poll_after_ms = 200;
-    MockServer::builder()
-        .profile(profile)
-        .clock(ClockMode::Real)
-        .fixtures(fixtures)
-}
-
-/// The poll interval of the runs that treat a fast real-clock mock as a deployment (the task
-/// routes send no `openai-poll-after-ms`, and the runner's 10 s fallback would make each task
-/// check wait seconds for a task that ended long before).
-pub(crate) const DEPLOYMENT_POLL: Duration = Duration::from_millis(250);
-
-/// The runner's configuration for `server`, with the demo account's credentials.
-pub(crate) fn with_account(server: &MockServer, profile: Profile) -> RunnerConfig {
-    let account = server.demo_account();
-    let mut c = config(&server.uri());
-    c.judging.expect = profile;
-    c.target.access_token = Some(account.access_token.into());
-    c.target.user_id = Some(account.id);
-    c.limits.deadline = Duration::from_secs(120);
-    c
-}
 
 /// Asserts a clean run and returns its summary line.
 pub(crate) fn assert_clean(what: &str, report: &Report) -> String {

@@ -1,17 +1,10 @@
 //! The runner against the embedded mock: every check passes on `documented`; on `new-api`,
 //! exactly the failures DECISIONS.md lists.
 
+use super::support::{config, show};
 use gatecheck_conformance::{Report, Runner, RunnerConfig, Status};
 use gatecheck_mock::{ClockMode, MockServer};
 use gatecheck_schemas::Profile;
-
-pub(crate) fn config(uri: &str) -> RunnerConfig {
-    let mut c = RunnerConfig::new(uri.parse().expect("mock uri"));
-    c.scope.cases = 4;
-    c.scope.seed = Some(20251121);
-    c.limits.deadline = std::time::Duration::from_secs(120);
-    c
-}
 
 pub(crate) async fn run_against(profile: Profile) -> Report {
     let server = MockServer::builder()
@@ -22,10 +15,6 @@ pub(crate) async fn run_against(profile: Profile) -> Report {
     let report = Runner::new(config(&server.uri())).run().await.expect("run");
     server.shutdown().await;
     report
-}
-
-fn show(report: &Report) -> String {
-    gatecheck_conformance::report::summary_table(report)
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

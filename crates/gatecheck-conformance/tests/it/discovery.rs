@@ -13,7 +13,7 @@ async fn a_missing_route_is_one_finding_and_its_checks_skip_with_the_cause() {
     // there, with or without credentials.
     server.inject(Fault::status(404).on("POST /v1/audio/translations"));
     server.inject(Fault::status(404).on("GET /api/models"));
-    let mut cfg = super::against_mock::config(&server.uri());
+    let mut cfg = super::support::config(&server.uri());
     cfg.target.api_key = Some(server.demo_key().into());
     cfg.scope.seed = Some(7);
     cfg.scope.only = vec!["route.*,audio.translation.*,catalog.*,auth.v1.*,v1.*".into()];

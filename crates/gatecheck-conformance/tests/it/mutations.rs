@@ -24,7 +24,7 @@ pub(crate) async fn run_checks(bug: Bug, only: Vec<String>) -> (Report, Duration
     let start = Instant::now();
     // The 26 MiB upload of `audio.upload.too-large-413` goes through the proxy too: the mock
     // drains the body it refuses (a lingering close), so the proxy gets the 413, not a reset.
-    let mut config = super::against_mock::config(&proxy);
+    let mut config = super::support::config(&proxy);
     config.limits.deadline = Duration::from_secs(60);
     config.scope.only = only;
     let report = Runner::new(config).run().await.expect("run");
@@ -206,7 +206,7 @@ async fn strict_turns_a_deviation_into_a_failing_run() {
         .start()
         .await;
     let proxy = start_proxy(server.uri(), Bug::NoRequestId).await;
-    let mut lenient = super::against_mock::config(&proxy);
+    let mut lenient = super::support::config(&proxy);
     lenient.scope.only = vec!["v1.*".into()];
     let report = Runner::new(lenient.clone()).run().await.expect("run");
     assert_eq!(

@@ -5,22 +5,14 @@
 //! (`x-gatecheck-replay-time`), and the runner takes "now" from it; its task states come one
 //! per poll, so the runner polls them without waiting.
 
+use super::support::fast_fixtures;
 use gatecheck_conformance::recording::{Recorder, RecorderConfig, TargetInfo};
 use gatecheck_conformance::{Report, Runner, RunnerConfig, SkipCause, Status, TargetMode};
 use gatecheck_mock::replay::ReplayOptions;
-use gatecheck_mock::{Fixtures, MockServer, NewKey};
+use gatecheck_mock::{MockServer, NewKey};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
-
-/// Video tasks that end within a second of real time.
-fn fast_fixtures() -> Fixtures {
-    let mut f = Fixtures::embedded();
-    f.video.timing.queued_seconds = 0.1;
-    f.video.timing.in_progress_seconds_per_video_second = 0.02;
-    f.video.timing.min_in_progress_seconds = 0.2;
-    f
-}
 
 struct Target {
     key: String,

@@ -6,10 +6,11 @@
 
 use super::mutation_proxy::start_proxy;
 use super::planted::{planted, Bug};
+use super::support::fast_fixtures;
 use gatecheck_conformance::recording::{Recorder, RecorderConfig, Substitutions, TargetInfo};
 use gatecheck_conformance::{Report, Runner, RunnerConfig, SkipCause, Status, TargetMode};
 use gatecheck_mock::replay::ReplayOptions;
-use gatecheck_mock::{Fixtures, MockServer};
+use gatecheck_mock::MockServer;
 use gatecheck_schemas::Profile;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -20,16 +21,6 @@ struct Setup {
     token: String,
     user: i64,
     dir: PathBuf,
-}
-
-/// Fixtures whose video tasks end within a second of real time (the recorded run is a
-/// deployment run: it polls in real time).
-fn fast_fixtures() -> Fixtures {
-    let mut f = Fixtures::embedded();
-    f.video.timing.queued_seconds = 0.1;
-    f.video.timing.in_progress_seconds_per_video_second = 0.02;
-    f.video.timing.min_in_progress_seconds = 0.2;
-    f
 }
 
 fn config(base: &str, s: &Setup, only: &[&str]) -> RunnerConfig {

@@ -2,7 +2,7 @@
 //! deadline, dry runs, retries with backoff, and shards. The mock stands in for a real
 //! deployment here: its control API is turned off in the runner (`use_mock_control = false`).
 
-use super::against_mock::config;
+use super::support::config;
 use gatecheck_conformance::{Runner, RunnerConfig, Shard, Status};
 use gatecheck_mock::{ClockMode, Fault, MockServer};
 use std::time::{Duration, Instant};

@@ -5,17 +5,13 @@
 //! requests with plain bodies is skipped with a cause, not failed; every planted bug of the
 //! stream and media surface fails the run (exit 1).
 
-use super::against_mock::config;
 use super::mutation_proxy::start_proxy;
 use super::planted::Bug;
+use super::support::{config, show};
 use gatecheck_conformance::{Report, Runner, SkipCause, Status};
 use gatecheck_mock::{ClockMode, Fault, MockServer};
 use gatecheck_schemas::Profile;
 use std::time::{Duration, Instant};
-
-fn show(report: &Report) -> String {
-    gatecheck_conformance::report::summary_table(report)
-}
 
 fn status_of(report: &Report, id: &str) -> Status {
     report

@@ -4,7 +4,7 @@
 //! unknown fields in every event and usage, the body in 7-byte writes) leaves the stream,
 //! usage and edit checks passed, with no failure and no deviation.
 
-use super::against_mock::config;
+use super::support::config;
 use bytes::Bytes;
 use futures_util::stream;
 use gatecheck_conformance::{Report, Runner, Status};

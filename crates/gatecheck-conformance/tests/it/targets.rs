@@ -7,7 +7,7 @@
 //! - A target that resets every connection gives a report naming the failure, a JUnit case
 //!   `target.setup`, and an exit code other than 0 and 2.
 
-use super::against_mock::config;
+use super::support::config;
 use bytes::Bytes;
 use gatecheck_conformance::report::{to_junit, SetupFailureKind, TargetKind};
 use gatecheck_conformance::{exit, Runner, Status, TargetMode};
@@ -105,7 +105,7 @@ where
 
 async fn dashboard_run(mode: TargetMode) -> (gatecheck_conformance::Report, u64) {
     // A deployment keeps wall time; its tasks end within a second or two.
-    let server = super::acceptance::fast_real_clock(gatecheck_schemas::Profile::Documented)
+    let server = super::support::fast_real_clock(gatecheck_schemas::Profile::Documented)
         .start()
         .await;
     let dash = Arc::new(Dashboard {
@@ -125,7 +125,7 @@ async fn dashboard_run(mode: TargetMode) -> (gatecheck_conformance::Report, u64)
     cfg.target.user_id = Some(1);
     cfg.target.api_key = Some(API_KEY.into());
     cfg.target.key_id = Some(1);
-    cfg.limits.poll_interval = Some(super::acceptance::DEPLOYMENT_POLL);
+    cfg.limits.poll_interval = Some(super::support::DEPLOYMENT_POLL);
     let report = Runner::new(cfg).run().await.expect("run");
     server.shutdown().await;
     let hits = dash.mock_hits.load(Ordering::SeqCst);

@@ -10,7 +10,7 @@ async fn a_target_without_the_unpinned_routes_skips_their_checks() {
     let server = MockServer::start().await;
     server.inject(Fault::status(404).on("POST /v1/images/edits"));
     server.inject(Fault::status(404).on("GET /mj/task/0/fetch"));
-    let mut cfg = super::against_mock::config(&server.uri());
+    let mut cfg = super::support::config(&server.uri());
     cfg.target.api_key = Some(server.demo_key().into());
     cfg.scope.only = vec!["route.*,images.edits.*,mj.*".into()];
     cfg.known.target_mode = gatecheck_conformance::TargetMode::Deployment;
