@@ -1,6 +1,6 @@
 //! The runner: discovers the target, runs the selected checks, cleans up, and reports.
 
-use crate::checks::{Check, Ctx, Env, Halt, Kind, Phase};
+use crate::checks::{Check, CheckCtx, Env, Halt, Kind, Phase};
 use crate::client::{Client, ClientConfig};
 use crate::config::RunnerConfig;
 use crate::discovery::{needs, unmet, DiscoveryReport};
@@ -465,7 +465,7 @@ async fn run_checks(
     progress: Option<ProgressFn>,
     total: usize,
 ) {
-    let ctx_for = |d: &Check| Ctx {
+    let ctx_for = |d: &Check| CheckCtx {
         t: t.clone(),
         env: env.clone(),
         cfg: cfg.clone(),
@@ -532,7 +532,7 @@ fn leak_id(defs: &[Check], id: &str) -> &'static str {
         .unwrap_or("unknown")
 }
 
-async fn run_one(d: &Check, ctx: &Ctx) -> CheckResult {
+async fn run_one(d: &Check, ctx: &CheckCtx) -> CheckResult {
     let start = Instant::now();
     let outcome = (d.run)(ctx).await;
     let mut r = CheckResult {

@@ -7,7 +7,7 @@
 use super::pixels::{decoded_png, judge_mask, KEPT_SHARE, KEPT_TOLERANCE};
 use super::property::for_all;
 use super::Kind::{Deviation, Failure};
-use super::{def, status_and_type, Check, Ctx, Halt, Outcome, Phase};
+use super::{def, status_and_type, Check, CheckCtx, Halt, Outcome, Phase};
 use crate::client::{Exchange, Part, RequestSpec};
 use crate::generators::media::png;
 use base64::Engine;
@@ -31,7 +31,7 @@ pub(crate) const CHECKS: &[Check] = &[
 ];
 
 /// The catalog's image models that edit, with their sizes.
-fn edit_models(ctx: &Ctx) -> Result<Vec<(String, Vec<String>)>, Halt> {
+fn edit_models(ctx: &CheckCtx) -> Result<Vec<(String, Vec<String>)>, Halt> {
     let models: Vec<(String, Vec<String>)> = ctx
         .models_with(|c| c.image.is_some())
         .into_iter()
@@ -84,7 +84,7 @@ fn cases() -> impl Strategy<Value = Case> {
 type Request = (String, String, RequestSpec, Option<(Rgba, Rgba)>);
 
 /// The request of `case` on `models`.
-fn request(ctx: &Ctx, models: &[(String, Vec<String>)], case: &Case) -> Result<Request, Halt> {
+fn request(ctx: &CheckCtx, models: &[(String, Vec<String>)], case: &Case) -> Result<Request, Halt> {
     let (model, sizes) = &models[case.model % models.len()];
     let size = sizes[case.size % sizes.len()].clone();
     let (w, h) = case.source;
@@ -114,7 +114,7 @@ fn request(ctx: &Ctx, models: &[(String, Vec<String>)], case: &Case) -> Result<R
     Ok((model.clone(), size, spec, masked))
 }
 
-async fn result(ctx: &Ctx) -> Outcome {
+async fn result(ctx: &CheckCtx) -> Outcome {
     let models = edit_models(ctx)?;
     let masked = std::sync::atomic::AtomicBool::new(false);
     let mut pass = for_all(ctx, ctx.cfg.scope.cases.clamp(1, 4), cases(), |case| {
@@ -139,7 +139,11 @@ async fn result(ctx: &Ctx) -> Outcome {
 }
 
 /// Sends the edit of `case` and judges its answer (and, with a mask, the pixels it kept).
-async fn edit_case(ctx: &Ctx, models: &[(String, Vec<String>)], case: Case) -> Result<(), Halt> {
+async fn edit_case(
+    ctx: &CheckCtx,
+    models: &[(String, Vec<String>)],
+    case: Case,
+) -> Result<(), Halt> {
     let (model, size, spec, masked) = request(ctx, models, &case)?;
     let usage = edit_usage(
         25,
@@ -159,7 +163,7 @@ async fn edit_case(ctx: &Ctx, models: &[(String, Vec<String>)], case: Case) -> R
 /// count and every image decoding whole are failures (D-EDIT-6); an image of another size
 /// than requested is a deviation (a model may round sizes, D-MEDIA). Returns the images.
 async fn judge_result(
-    ctx: &Ctx,
+    ctx: &CheckCtx,
     spec: &RequestSpec,
     ex: &Exchange,
     size: &str,
@@ -231,7 +235,7 @@ async fn judge_result(
 /// An edit with a mask keeps what the mask keeps (its opaque pixels): a failure otherwise
 /// (D-EDIT-6: the mask's fully transparent pixels are the only place an edit may change).
 fn judge_masked(
-    ctx: &Ctx,
+    ctx: &CheckCtx,
     spec: &RequestSpec,
     ex: &Exchange,
     source: &Rgba,
@@ -262,7 +266,7 @@ fn judge_masked(
     Ok(())
 }
 
-async fn missing(ctx: &Ctx) -> Outcome {
+async fn missing(ctx: &CheckCtx) -> Outcome {
     let models = edit_models(ctx)?;
     let (model, sizes) = &models[0];
     let spec = RequestSpec::post(EDITS_PATH)

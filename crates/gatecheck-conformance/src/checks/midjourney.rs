@@ -7,7 +7,7 @@
 
 use super::property::for_all;
 use super::Kind::{Deviation, Failure};
-use super::{def, status_and_type, Check, Ctx, Halt, Outcome, Pass, Phase};
+use super::{def, status_and_type, Check, CheckCtx, Halt, Outcome, Pass, Phase};
 use crate::client::{Auth, Exchange, RequestSpec};
 use gatecheck_schemas::rules::media::parse_png;
 use gatecheck_schemas::rules::midjourney::{
@@ -44,7 +44,7 @@ const IMAGINE: &str = "/mj/submit/imagine";
 /// The price of one submit of `action`, when the catalog lists its model; a skip when the
 /// run knows models and the action's model (`mj_imagine`...) is not one of them (the target
 /// cannot route it).
-pub(super) fn action_price(ctx: &Ctx, action: &str) -> Result<i64, Halt> {
+pub(super) fn action_price(ctx: &CheckCtx, action: &str) -> Result<i64, Halt> {
     let model = model_for(action);
     if !ctx.env.models.is_empty() && !ctx.env.models.iter().any(|m| m.id == model) {
         return Err(Halt::no_model(format!("the catalog has no {model} model")));
@@ -53,13 +53,13 @@ pub(super) fn action_price(ctx: &Ctx, action: &str) -> Result<i64, Halt> {
 }
 
 /// The price of one imagine ([`action_price`]).
-fn imagine_price(ctx: &Ctx) -> Result<i64, Halt> {
+fn imagine_price(ctx: &CheckCtx) -> Result<i64, Halt> {
     action_price(ctx, "IMAGINE")
 }
 
 /// Submits an imagine of `prompt`; the exchange and, when it was accepted, the task id.
 pub(super) async fn submit(
-    ctx: &Ctx,
+    ctx: &CheckCtx,
     prompt: &str,
 ) -> Result<(RequestSpec, Exchange, Option<String>), Halt> {
     let spec = RequestSpec::post(IMAGINE)
@@ -80,7 +80,7 @@ fn accepted_id(ex: &Exchange) -> Option<String> {
     .filter(|id| !id.is_empty())
 }
 
-async fn imagine(ctx: &Ctx) -> Outcome {
+async fn imagine(ctx: &CheckCtx) -> Outcome {
     let words = prop::collection::vec("[a-z]{1,8}", 1..6).prop_map(|w| w.join(" "));
     for_all(
         ctx,
@@ -114,7 +114,7 @@ async fn imagine(ctx: &Ctx) -> Outcome {
     .await
 }
 
-async fn secret_header(ctx: &Ctx) -> Outcome {
+async fn secret_header(ctx: &CheckCtx) -> Outcome {
     let secret = match ctx.model_auth()? {
         Auth::Key(k) => k.expose().to_owned(),
         _ => match &ctx.t.client().target().api_key {
@@ -158,7 +158,7 @@ async fn secret_header(ctx: &Ctx) -> Outcome {
 }
 
 /// Moves time forward: the mock's clock when it has one, else a real wait.
-async fn advance(ctx: &Ctx, by: Duration) -> Result<(), Halt> {
+async fn advance(ctx: &CheckCtx, by: Duration) -> Result<(), Halt> {
     if let Some(m) = &ctx.env.mock
         && m.advance(&ctx.t, by).await?
     {
@@ -178,7 +178,7 @@ async fn advance(ctx: &Ctx, by: Duration) -> Result<(), Halt> {
     Ok(())
 }
 
-async fn lifecycle(ctx: &Ctx) -> Outcome {
+async fn lifecycle(ctx: &CheckCtx) -> Outcome {
     let (spec, ex, id) = submit(ctx, "a quiet harbor at dawn (gatecheck)").await?;
     let Some(id) = id else {
         return Err(Halt::not_observed(format!(
@@ -248,7 +248,7 @@ async fn lifecycle(ctx: &Ctx) -> Outcome {
 /// a status or progress that goes back, or a SUCCESS without its result fails (D-TASK-10 to
 /// D-TASK-12); any other broken rule of the record deviates citing `row`.
 fn judge_record(
-    ctx: &Ctx,
+    ctx: &CheckCtx,
     row: &'static str,
     id: &str,
     v: &Value,
@@ -287,7 +287,7 @@ fn judge_record(
 }
 
 /// The `imageUrl` of a SUCCESS record serves a PNG without a key (D-MJ-5).
-async fn image_served(ctx: &Ctx, record: &Value, polls: u32) -> Outcome {
+async fn image_served(ctx: &CheckCtx, record: &Value, polls: u32) -> Outcome {
     let url = record["imageUrl"].as_str().unwrap_or("").to_owned();
     let fetch = RequestSpec::get(url);
     let img = match ctx.t.send(&fetch, 0).await {
@@ -335,7 +335,7 @@ pub(super) fn is_refusal(ex: &Exchange, reason: &str) -> bool {
             .is_some_and(|d| d.trim() == reason)
 }
 
-async fn unknown_id(ctx: &Ctx) -> Outcome {
+async fn unknown_id(ctx: &CheckCtx) -> Outcome {
     let auth = ctx.model_auth()?;
     let ids = "[1-9][0-9]{15}";
     for_all(ctx, ctx.cfg.scope.cases.clamp(1, 3), ids, |id: String| {
@@ -359,7 +359,7 @@ async fn unknown_id(ctx: &Ctx) -> Outcome {
     .await
 }
 
-async fn prompt_required(ctx: &Ctx) -> Outcome {
+async fn prompt_required(ctx: &CheckCtx) -> Outcome {
     imagine_price(ctx)?;
     let spec = RequestSpec::post(IMAGINE)
         .auth(ctx.model_auth()?)

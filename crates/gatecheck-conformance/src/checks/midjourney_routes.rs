@@ -5,7 +5,7 @@
 
 use super::midjourney::{action_price, is_refusal, submit};
 use super::Kind::{Deviation, Failure};
-use super::{def, status_and_type, Check, Ctx, Halt, Outcome, Pass, Phase};
+use super::{def, status_and_type, Check, CheckCtx, Halt, Outcome, Pass, Phase};
 use crate::client::RequestSpec;
 use gatecheck_schemas::rules::midjourney::{
     ACTION_UPLOAD, CODE_REQUEST_ERROR, CODE_SUBMITTED, LIST_BODY_REFUSED,
@@ -27,7 +27,7 @@ const UPLOAD: &str = "/mj/submit/upload-discord-images";
 /// A 1x1 grey PNG as a data URL.
 const DATA_URL: &str = "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAAAAAA6fptVAAAACklEQVR4nGNgAAAAAgABSK+kcQAAAABJRU5ErkJggg==";
 
-async fn list_by_condition(ctx: &Ctx) -> Outcome {
+async fn list_by_condition(ctx: &CheckCtx) -> Outcome {
     let (_, ex, id) = submit(ctx, "a lantern on a pier (gatecheck)").await?;
     let Some(id) = id else {
         return Err(Halt::not_observed(format!(
@@ -122,7 +122,7 @@ fn upload_answer(ex: &crate::client::Exchange) -> Option<(i64, Value)> {
     ))
 }
 
-async fn upload(ctx: &Ctx) -> Outcome {
+async fn upload(ctx: &CheckCtx) -> Outcome {
     let price = action_price(ctx, ACTION_UPLOAD)?;
     let auth = ctx.model_auth()?;
     let spec = RequestSpec::post(UPLOAD)

@@ -1,5 +1,5 @@
 //! The checks, by check-id family (`key.*` in `key.rs`, `quota.*` in `quota.rs`, ...), and what
-//! every check runs with: [`Ctx`].
+//! every check runs with: [`CheckCtx`].
 
 mod artifacts;
 pub(crate) mod audio;
@@ -60,7 +60,7 @@ pub(crate) enum Phase {
 }
 
 /// A check's function.
-pub(crate) type CheckFn = for<'a> fn(&'a Ctx) -> BoxFuture<'a, Outcome>;
+pub(crate) type CheckFn = for<'a> fn(&'a CheckCtx) -> BoxFuture<'a, Outcome>;
 
 /// A check: its row of the check list ([`CheckInfo`]), when it runs, and its function.
 #[derive(Clone, Copy)]
@@ -206,7 +206,7 @@ pub(crate) fn or_none<T: std::fmt::Display>(value: Option<T>) -> String {
 
 /// Everything one check runs with.
 #[derive(Clone)]
-pub(crate) struct Ctx {
+pub(crate) struct CheckCtx {
     pub t: Transport,
     pub env: Arc<Env>,
     pub cfg: Arc<RunnerConfig>,
@@ -249,7 +249,7 @@ impl Halt {
     }
 }
 
-impl Ctx {
+impl CheckCtx {
     /// Sends a request that may consume `quota` units.
     pub async fn send(&self, spec: &RequestSpec, quota: i64) -> Result<Exchange, Halt> {
         Ok(self.t.send(spec, quota).await?)
@@ -439,9 +439,9 @@ impl Ctx {
             || status == rejection.http_status(self.cfg.judging.expect)
     }
 
-    /// Judges that `ex` answers `rejection` as [`Ctx::rejected_as`] says. When it is answered
+    /// Judges that `ex` answers `rejection` as [`CheckCtx::rejected_as`] says. When it is answered
     /// as new-api answers it instead, DECISIONS row `row` names the difference
-    /// ([`Ctx::known_difference`]); any other status fails with `what` and the expected one.
+    /// ([`CheckCtx::known_difference`]); any other status fails with `what` and the expected one.
     pub fn expect_rejection(
         &self,
         rejection: Rejection,
@@ -499,7 +499,7 @@ pub(crate) fn accepted(ex: &Exchange) -> bool {
 }
 
 /// Runs `test` on every model route's request (no auth set), one case each.
-pub(crate) async fn for_all_routes<'a, F, Fut>(ctx: &'a Ctx, test: F) -> Outcome
+pub(crate) async fn for_all_routes<'a, F, Fut>(ctx: &'a CheckCtx, test: F) -> Outcome
 where
     F: Fn(crate::client::RequestSpec) -> Fut,
     Fut: std::future::Future<Output = Result<(), Halt>> + 'a,

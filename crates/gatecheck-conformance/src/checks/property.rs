@@ -1,7 +1,7 @@
 //! The property runner: draws generated cases, runs a check's test on each against the live
 //! target, and shrinks a failure to a minimal case.
 
-use super::{Ctx, Halt, Pass};
+use super::{CheckCtx, Halt, Pass};
 use crate::generators::test_runner;
 use proptest::strategy::{Strategy, ValueTree};
 use std::fmt::Debug;
@@ -45,7 +45,7 @@ fn replay<S: Strategy>(
 }
 
 /// Counts one shrink step against the run's budget; `false` when it is spent.
-fn take_shrink_step(ctx: &Ctx) -> bool {
+fn take_shrink_step(ctx: &CheckCtx) -> bool {
     use std::sync::atomic::Ordering;
     let budget = ctx.cfg.limits.shrink_budget;
     ctx.env
@@ -73,7 +73,7 @@ fn generate<S: Strategy>(strategy: &S, seed: u64, cases: u32) -> Result<Vec<S::V
 /// the first failure, shrinks the input with proptest's `simplify`/`complicate` loop, against
 /// the live target, at most `max_shrink` steps, and reports the minimal failing case.
 pub(crate) async fn for_all<S, F, Fut>(
-    ctx: &Ctx,
+    ctx: &CheckCtx,
     cases: u32,
     strategy: S,
     test: F,

@@ -3,7 +3,7 @@
 
 use super::key::{baseline, set_key};
 use super::Kind::Deviation;
-use super::{def, pass1, Check, Ctx, Halt, Outcome, Pass, Phase};
+use super::{def, pass1, Check, CheckCtx, Halt, Outcome, Pass, Phase};
 use crate::client::{Auth, RequestSpec};
 use crate::key_api::get_key;
 use gatecheck_schemas::rules::quota::{check_charge, Usage};
@@ -24,7 +24,7 @@ pub(crate) const CHECKS: &[Check] = &[
 ];
 
 /// The cheapest image request the catalog allows, with its price.
-fn cheap_image(ctx: &Ctx) -> Result<(RequestSpec, i64), Halt> {
+fn cheap_image(ctx: &CheckCtx) -> Result<(RequestSpec, i64), Halt> {
     let mut best: Option<(String, String, i64)> = None;
     for (m, c) in ctx.models_with(|c| c.image.is_some()) {
         let price = ctx.price(&m.id, Usage::one_request());
@@ -48,7 +48,7 @@ fn cheap_image(ctx: &Ctx) -> Result<(RequestSpec, i64), Halt> {
     ))
 }
 
-async fn insufficient(ctx: &Ctx) -> Outcome {
+async fn insufficient(ctx: &CheckCtx) -> Outcome {
     let (spec, price) = cheap_image(ctx)?;
     if price < 2 {
         return Err(Halt::not_observed(
@@ -82,7 +82,7 @@ async fn insufficient(ctx: &Ctx) -> Outcome {
     pass1()
 }
 
-async fn charged(ctx: &Ctx) -> Outcome {
+async fn charged(ctx: &CheckCtx) -> Outcome {
     let (spec, price) = cheap_image(ctx)?;
     let base = baseline(ctx)?;
     // A limited key, then an unlimited one, each judged against rules::key::charge, the mock's
@@ -118,7 +118,7 @@ async fn charged(ctx: &Ctx) -> Outcome {
     })
 }
 
-async fn atomic(ctx: &Ctx) -> Outcome {
+async fn atomic(ctx: &CheckCtx) -> Outcome {
     let (spec, price) = cheap_image(ctx)?;
     let k = 3i64;
     let rec = KeyRecord {

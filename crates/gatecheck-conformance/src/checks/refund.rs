@@ -8,7 +8,7 @@ use super::key::{baseline, set_key};
 use super::video::{advance, video_model};
 use super::video_unified::interval;
 use super::Kind::Failure;
-use super::{def, Check, Ctx, Halt, Outcome, Pass, Phase};
+use super::{def, Check, CheckCtx, Halt, Outcome, Pass, Phase};
 use crate::client::{Exchange, RequestSpec};
 use crate::key_api::get_key;
 use crate::skip::SkipCause;
@@ -25,7 +25,7 @@ pub(crate) const CHECKS: &[Check] = &[
 ];
 
 /// The key's `(remain_quota, used_quota)`.
-async fn books(ctx: &Ctx, id: i64) -> Result<(i64, i64), Halt> {
+async fn books(ctx: &CheckCtx, id: i64) -> Result<(i64, i64), Halt> {
     let k = get_key(&ctx.t, id)
         .await?
         .ok_or_else(|| Halt::not_observed("GET /api/token/{id} did not return the key"))?;
@@ -33,14 +33,14 @@ async fn books(ctx: &Ctx, id: i64) -> Result<(i64, i64), Halt> {
 }
 
 /// Submits a task the mock's fixture makes fail: the request, its answer, its id.
-async fn submit_failing(ctx: &Ctx) -> Result<(RequestSpec, Exchange, String), Halt> {
+async fn submit_failing(ctx: &CheckCtx) -> Result<(RequestSpec, Exchange, String), Halt> {
     let prompt = "a storm at sea [fail] (gatecheck refund)";
     let (spec, ex, id, _) = super::remix::create_video_task(ctx, prompt, "the task").await?;
     Ok((spec, ex, id))
 }
 
 /// Polls task `id` until it ends: the last poll, and whether it failed.
-async fn wait_end(ctx: &Ctx, id: &str) -> Result<(RequestSpec, Exchange, bool), Halt> {
+async fn wait_end(ctx: &CheckCtx, id: &str) -> Result<(RequestSpec, Exchange, bool), Halt> {
     let step = interval(ctx);
     let mut waited = Duration::ZERO;
     loop {
@@ -60,7 +60,7 @@ async fn wait_end(ctx: &Ctx, id: &str) -> Result<(RequestSpec, Exchange, bool), 
     }
 }
 
-async fn failed_refunded(ctx: &Ctx) -> Outcome {
+async fn failed_refunded(ctx: &CheckCtx) -> Outcome {
     if ctx.env.mock.is_none() {
         return Err(Halt::Skip(
             SkipCause::MockOnly,

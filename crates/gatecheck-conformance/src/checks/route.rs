@@ -3,7 +3,7 @@
 //! and the checks that need it are skipped with the cause "route not served".
 
 use super::Kind::Failure;
-use super::{def, Check, Ctx, Halt, Outcome, Pass, Phase};
+use super::{def, Check, CheckCtx, Halt, Outcome, Pass, Phase};
 use crate::discovery::RouteFamily;
 
 pub(crate) const CHECKS: &[Check] = &[
@@ -74,7 +74,7 @@ pub(crate) const CHECKS: &[Check] = &[
 
 /// Judges discovery's probe of `family`: served passes, not served fails with the probes as
 /// evidence.
-async fn served(ctx: &Ctx, family: RouteFamily) -> Outcome {
+async fn served(ctx: &CheckCtx, family: RouteFamily) -> Outcome {
     let Some(probe) = ctx.env.routes.iter().find(|p| p.family == family) else {
         return Err(Halt::not_observed(
             "discovery did not probe this route (offline dry run)",

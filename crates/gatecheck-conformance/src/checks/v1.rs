@@ -4,7 +4,7 @@
 use super::auth::model_routes;
 use super::property::for_all;
 use super::Kind::{Deviation, Failure};
-use super::{answered_as, def, Check, Ctx, Halt, Outcome, Phase};
+use super::{answered_as, def, Check, CheckCtx, Halt, Outcome, Phase};
 use crate::client::{Part, RequestSpec};
 use crate::generators::media;
 use crate::skip::SkipCause;
@@ -59,7 +59,7 @@ pub(crate) const CHECKS: &[Check] = &[
     ),
 ];
 
-async fn validation_400(ctx: &Ctx) -> Outcome {
+async fn validation_400(ctx: &CheckCtx) -> Outcome {
     let auth = ctx.model_auth()?;
     let routes = model_routes(ctx);
     let route = |path: &str| routes.iter().find(|r| r.path == path);
@@ -126,7 +126,7 @@ async fn validation_400(ctx: &Ctx) -> Outcome {
     .await
 }
 
-async fn error_body(ctx: &Ctx) -> Outcome {
+async fn error_body(ctx: &CheckCtx) -> Outcome {
     super::for_all_routes(ctx, |spec| async move {
         let ex = ctx.send(&spec, 0).await?;
         let v = ex.json().unwrap_or(Value::Null);
@@ -144,7 +144,7 @@ async fn error_body(ctx: &Ctx) -> Outcome {
     .await
 }
 
-async fn request_id(ctx: &Ctx) -> Outcome {
+async fn request_id(ctx: &CheckCtx) -> Outcome {
     let auth = ctx.model_auth().ok();
     super::for_all_routes(ctx, |spec| {
         let spec = match &auth {
@@ -165,7 +165,7 @@ async fn request_id(ctx: &Ctx) -> Outcome {
     .await
 }
 
-async fn unknown_path(ctx: &Ctx) -> Outcome {
+async fn unknown_path(ctx: &CheckCtx) -> Outcome {
     let auth = ctx.model_auth()?;
     let strat = ("[a-z]{3,12}", proptest::bool::ANY);
     // Whether a 404 carried new-api's own not-found body (DECISIONS D-ROUTE-3: accepted).
@@ -212,7 +212,11 @@ async fn unknown_path(ctx: &Ctx) -> Outcome {
 /// documented `/v1` error or new-api's `RelayNotFound`, both `{error:{message, type, ...}}`,
 /// extra fields and a gateway's request id in the message welcome); another body deviates
 /// (the spec pins the status only).
-fn not_found_body(ctx: &Ctx, spec: &RequestSpec, ex: &crate::client::Exchange) -> Result<(), Halt> {
+fn not_found_body(
+    ctx: &CheckCtx,
+    spec: &RequestSpec,
+    ex: &crate::client::Exchange,
+) -> Result<(), Halt> {
     let body = ex.json().unwrap_or(Value::Null);
     match gatecheck_schemas::validate("v1-error", &body) {
         Ok(()) => Ok(()),
@@ -230,7 +234,7 @@ fn not_found_body(ctx: &Ctx, spec: &RequestSpec, ex: &crate::client::Exchange) -
 
 /// Unrouted paths under a task that exists: `GET /v1/videos/{id}/<unknown>` (and under its
 /// content route) must be 404, not the poll of `{id}` (DECISIONS D-TASK-15).
-async fn unknown_subpath(ctx: &Ctx) -> Outcome {
+async fn unknown_subpath(ctx: &CheckCtx) -> Outcome {
     let auth = ctx.model_auth()?;
     let id = super::video::observed_task_id(ctx).await?;
     let strat = ("[a-z]{3,12}", proptest::bool::ANY);

@@ -3,7 +3,9 @@
 
 use super::property::for_all;
 use super::Kind::{Deviation, Failure};
-use super::{accepted, def, is_unknown_model_rejection, Check, Ctx, Halt, Outcome, Pass, Phase};
+use super::{
+    accepted, def, is_unknown_model_rejection, Check, CheckCtx, Halt, Outcome, Pass, Phase,
+};
 use crate::client::{Exchange, Part, RequestSpec};
 use crate::transport::is_new_api_unknown_model;
 use gatecheck_schemas::rules::quota::Usage;
@@ -135,7 +137,7 @@ fn parse_task(ex: &Exchange) -> Option<VideoTask> {
     serde_json::from_slice(&ex.body).ok()
 }
 
-pub(crate) fn video_model(ctx: &Ctx) -> Result<(String, i64, String), Halt> {
+pub(crate) fn video_model(ctx: &CheckCtx) -> Result<(String, i64, String), Halt> {
     let (m, c) = ctx.model_with(|c| c.video.is_some())?;
     let v = c
         .video
@@ -145,7 +147,7 @@ pub(crate) fn video_model(ctx: &Ctx) -> Result<(String, i64, String), Halt> {
 }
 
 /// The observed run (made once per run; later checks reuse it).
-async fn run(ctx: &Ctx) -> Result<Arc<VideoRun>, Halt> {
+async fn run(ctx: &CheckCtx) -> Result<Arc<VideoRun>, Halt> {
     let cell = &ctx.env.video;
     let result = cell
         .get_or_init(|| async { Arc::new(observe(ctx).await) })
@@ -156,7 +158,7 @@ async fn run(ctx: &Ctx) -> Result<Arc<VideoRun>, Halt> {
     }
 }
 
-async fn observe(ctx: &Ctx) -> Result<VideoRun, Halt> {
+async fn observe(ctx: &CheckCtx) -> Result<VideoRun, Halt> {
     let auth = ctx.model_auth()?;
     let (model, seconds, size) = video_model(ctx)?;
     let price = ctx.price(
@@ -259,7 +261,7 @@ async fn observe(ctx: &Ctx) -> Result<VideoRun, Halt> {
 
 /// The id of a task the observed run created (made once per run, shared with the lifecycle
 /// checks): a task that exists, for the probes of paths under it.
-pub(crate) async fn observed_task_id(ctx: &Ctx) -> Result<String, Halt> {
+pub(crate) async fn observed_task_id(ctx: &CheckCtx) -> Result<String, Halt> {
     let r = run(ctx).await?;
     r.traces
         .iter()
@@ -274,7 +276,7 @@ pub(crate) async fn observed_task_id(ctx: &Ctx) -> Result<String, Halt> {
 }
 
 /// Moves time forward: the mock's clock when it has one, else a real wait.
-pub(crate) async fn advance(ctx: &Ctx, by: Duration) -> Result<(), Halt> {
+pub(crate) async fn advance(ctx: &CheckCtx, by: Duration) -> Result<(), Halt> {
     if let Some(m) = &ctx.env.mock
         && m.advance(&ctx.t, by).await?
     {
@@ -303,7 +305,7 @@ fn cases(r: &VideoRun) -> u32 {
 }
 
 fn verdict(
-    ctx: &Ctx,
+    ctx: &CheckCtx,
     r: &VideoRun,
     mut bad: impl FnMut(&Trace, &Obs, Option<&Obs>) -> Option<String>,
 ) -> Outcome {
@@ -324,7 +326,7 @@ fn verdict(
     })
 }
 
-async fn create_queued(ctx: &Ctx) -> Outcome {
+async fn create_queued(ctx: &CheckCtx) -> Outcome {
     let r = run(ctx).await?;
     for t in &r.traces {
         let o = &t.create;
@@ -362,7 +364,7 @@ async fn create_queued(ctx: &Ctx) -> Outcome {
     })
 }
 
-async fn task_schema(ctx: &Ctx) -> Outcome {
+async fn task_schema(ctx: &CheckCtx) -> Outcome {
     let r = run(ctx).await?;
     verdict(ctx, &r, |_, o, _| {
         if !o.ex.status.is_success() {
@@ -378,7 +380,7 @@ async fn task_schema(ctx: &Ctx) -> Outcome {
     })
 }
 
-async fn id_matches(ctx: &Ctx) -> Outcome {
+async fn id_matches(ctx: &CheckCtx) -> Outcome {
     let r = run(ctx).await?;
     verdict(ctx, &r, |t, o, _| {
         let created = t.create.task.as_ref()?;
@@ -396,7 +398,7 @@ async fn id_matches(ctx: &Ctx) -> Outcome {
     })
 }
 
-async fn progress_range(ctx: &Ctx) -> Outcome {
+async fn progress_range(ctx: &CheckCtx) -> Outcome {
     let r = run(ctx).await?;
     verdict(ctx, &r, |_, o, _| {
         let t = o.task.as_ref()?;
@@ -406,7 +408,7 @@ async fn progress_range(ctx: &Ctx) -> Outcome {
     })
 }
 
-async fn monotone(ctx: &Ctx) -> Outcome {
+async fn monotone(ctx: &CheckCtx) -> Outcome {
     let r = run(ctx).await?;
     verdict(ctx, &r, |_, o, prev| {
         let (a, b) = (prev?.task.as_ref()?, o.task.as_ref()?);
@@ -422,7 +424,7 @@ async fn monotone(ctx: &Ctx) -> Outcome {
     })
 }
 
-async fn progress_100(ctx: &Ctx) -> Outcome {
+async fn progress_100(ctx: &CheckCtx) -> Outcome {
     let r = run(ctx).await?;
     verdict(ctx, &r, |_, o, _| {
         let t = o.task.as_ref()?;
@@ -432,7 +434,7 @@ async fn progress_100(ctx: &Ctx) -> Outcome {
     })
 }
 
-async fn timestamps(ctx: &Ctx) -> Outcome {
+async fn timestamps(ctx: &CheckCtx) -> Outcome {
     let r = run(ctx).await?;
     verdict(ctx, &r, |_, o, _| {
         let t = o.task.as_ref()?;
@@ -442,7 +444,7 @@ async fn timestamps(ctx: &Ctx) -> Outcome {
     })
 }
 
-async fn reaches_terminal(ctx: &Ctx) -> Outcome {
+async fn reaches_terminal(ctx: &CheckCtx) -> Outcome {
     let r = run(ctx).await?;
     for t in &r.traces {
         if t.create.task.is_none() {
@@ -472,7 +474,7 @@ async fn reaches_terminal(ctx: &Ctx) -> Outcome {
     })
 }
 
-async fn terminal_stable(ctx: &Ctx) -> Outcome {
+async fn terminal_stable(ctx: &CheckCtx) -> Outcome {
     let r = run(ctx).await?;
     verdict(ctx, &r, |_, o, prev| {
         let (a, b) = (prev?.task.as_ref()?, o.task.as_ref()?);
@@ -489,7 +491,7 @@ async fn terminal_stable(ctx: &Ctx) -> Outcome {
 /// The decided fields of every observed task. A completed task with its URL only in
 /// `metadata.url` is new-api's shape (DECISIONS NA3), judged by `--expect` once all else
 /// passed.
-async fn decided_fields(ctx: &Ctx) -> Outcome {
+async fn decided_fields(ctx: &CheckCtx) -> Outcome {
     let r = run(ctx).await?;
     let mut na3: Option<(String, RequestSpec, Exchange)> = None;
     let mut omitted: Option<(Vec<&'static str>, RequestSpec, Exchange)> = None;
@@ -543,7 +545,7 @@ async fn decided_fields(ctx: &Ctx) -> Outcome {
     Ok(pass)
 }
 
-async fn content_mp4(ctx: &Ctx) -> Outcome {
+async fn content_mp4(ctx: &CheckCtx) -> Outcome {
     let r = run(ctx).await?;
     let auth = ctx.model_auth()?;
     let mut n = 0;
@@ -593,7 +595,7 @@ async fn content_mp4(ctx: &Ctx) -> Outcome {
     })
 }
 
-async fn content_not_ready(ctx: &Ctx) -> Outcome {
+async fn content_not_ready(ctx: &CheckCtx) -> Outcome {
     let r = run(ctx).await?;
     let mut n = 0;
     for t in &r.traces {
@@ -615,7 +617,7 @@ async fn content_not_ready(ctx: &Ctx) -> Outcome {
     })
 }
 
-async fn empty_prompt(ctx: &Ctx) -> Outcome {
+async fn empty_prompt(ctx: &CheckCtx) -> Outcome {
     let auth = ctx.model_auth()?;
     let (model, _, _) = video_model(ctx)?;
     let strat = prop_oneof![Just(None), Just(Some(String::new()))];
@@ -649,9 +651,9 @@ async fn empty_prompt(ctx: &Ctx) -> Outcome {
 
 /// Sends one create request per case for a model no catalog holds, and judges each answer.
 async fn with_unknown_models(
-    ctx: &Ctx,
+    ctx: &CheckCtx,
     cases: u32,
-    judge: fn(&Ctx, &RequestSpec, &Exchange) -> Result<(), Halt>,
+    judge: fn(&CheckCtx, &RequestSpec, &Exchange) -> Result<(), Halt>,
 ) -> Outcome {
     let auth = ctx.model_auth()?;
     let strat = "gatecheck-[a-z0-9]{6,12}";
@@ -667,7 +669,7 @@ async fn with_unknown_models(
     .await
 }
 
-async fn unknown_model(ctx: &Ctx) -> Outcome {
+async fn unknown_model(ctx: &CheckCtx) -> Outcome {
     with_unknown_models(ctx, ctx.cfg.scope.cases.min(4), |ctx, spec, ex| {
         // new-api's 503 `model_not_found` is judged by video.create.unknown-model-503 (NA5).
         if !is_unknown_model_rejection(ex) && !is_new_api_unknown_model(ex) {
@@ -682,7 +684,7 @@ async fn unknown_model(ctx: &Ctx) -> Outcome {
 /// DECISIONS NA5: an unknown model answered 503 `model_not_found` is a deviation, because the
 /// spec tells clients to retry 503: a client with a typo in the model name retries forever.
 /// This check sends one request per case and never retries it.
-async fn unknown_model_503(ctx: &Ctx) -> Outcome {
+async fn unknown_model_503(ctx: &CheckCtx) -> Outcome {
     with_unknown_models(ctx, ctx.cfg.scope.cases.min(2), |ctx, spec, ex| {
         if is_new_api_unknown_model(ex) {
             return ctx.known_difference(
@@ -699,7 +701,7 @@ async fn unknown_model_503(ctx: &Ctx) -> Outcome {
     .await
 }
 
-async fn encodings(ctx: &Ctx) -> Outcome {
+async fn encodings(ctx: &CheckCtx) -> Outcome {
     let auth = ctx.model_auth()?;
     let (model, seconds, size) = video_model(ctx)?;
     let price = ctx.price(
@@ -737,7 +739,7 @@ async fn encodings(ctx: &Ctx) -> Outcome {
     })
 }
 
-async fn unknown_id(ctx: &Ctx) -> Outcome {
+async fn unknown_id(ctx: &CheckCtx) -> Outcome {
     let auth = ctx.model_auth()?;
     let strat = "[A-Za-z0-9]{32}";
     for_all(ctx, ctx.cfg.scope.cases.min(4), strat, |suffix: String| {

@@ -4,7 +4,7 @@
 use super::auth::{probe_model, probe_spec, refused};
 use super::property::for_all;
 use super::Kind::{Deviation, Failure};
-use super::{def, pass1, Check, Ctx, Halt, Outcome, Pass, Phase};
+use super::{def, pass1, Check, CheckCtx, Halt, Outcome, Pass, Phase};
 use crate::client::{Auth, Exchange, RequestSpec};
 use crate::generators::strategies::{allowlist, foreign_ip_entry};
 use crate::key_api::{field_differences, get_key, put_record_traced};
@@ -67,7 +67,7 @@ pub(crate) const CHECKS: &[Check] = &[
 /// acknowledges (`success: true`) but does not apply breaks the rule the spec pins ("the
 /// update replaces the given editable fields"): a failure, with the update and the record
 /// read back as evidence.
-pub(crate) async fn set_key(ctx: &Ctx, rec: &KeyRecord) -> Result<KeyRecord, Halt> {
+pub(crate) async fn set_key(ctx: &CheckCtx, rec: &KeyRecord) -> Result<KeyRecord, Halt> {
     let trace = put_record_traced(&ctx.t, rec).await?;
     let Some((spec, ex)) = trace.exchanges.last() else {
         return Err(Halt::not_observed("the working key could not be updated"));
@@ -124,7 +124,7 @@ fn unapplied_fields(want: &KeyRecord, got: &KeyRecord) -> Vec<String> {
 }
 
 /// Sends the admission probe with the working key; returns the request and its answer.
-pub(crate) async fn probe(ctx: &Ctx, model: &str) -> Result<(RequestSpec, Exchange), Halt> {
+pub(crate) async fn probe(ctx: &CheckCtx, model: &str) -> Result<(RequestSpec, Exchange), Halt> {
     let key = ctx.work_key()?;
     let spec = probe_spec(model, Auth::Key(key.secret.clone()));
     let ex = ctx.t.send_probe(&spec).await?;
@@ -134,7 +134,7 @@ pub(crate) async fn probe(ctx: &Ctx, model: &str) -> Result<(RequestSpec, Exchan
 /// Whether the probe's answer refused the key (401 or 403) or admitted it (anything past the
 /// key checks: the empty prompt's 400, a 2xx). A 5xx says neither: a `not-observed` skip that
 /// carries the exchange, never a verdict on the key.
-fn judge(ctx: &Ctx, what: &str, spec: &RequestSpec, ex: &Exchange) -> Result<bool, Halt> {
+fn judge(ctx: &CheckCtx, what: &str, spec: &RequestSpec, ex: &Exchange) -> Result<bool, Halt> {
     if ex.status.is_server_error() {
         return Err(ctx.not_observed(
             format!(
@@ -149,7 +149,7 @@ fn judge(ctx: &Ctx, what: &str, spec: &RequestSpec, ex: &Exchange) -> Result<boo
 }
 
 async fn refused_with(
-    ctx: &Ctx,
+    ctx: &CheckCtx,
     rec: KeyRecord,
     what: &str,
 ) -> Result<(RequestSpec, Exchange), Halt> {
@@ -168,25 +168,25 @@ async fn refused_with(
     Ok((spec, ex))
 }
 
-pub(super) fn baseline(ctx: &Ctx) -> Result<KeyRecord, Halt> {
+pub(super) fn baseline(ctx: &CheckCtx) -> Result<KeyRecord, Halt> {
     Ok(ctx.work_key()?.baseline.clone())
 }
 
-async fn status_refused(ctx: &Ctx, status: i64) -> Outcome {
+async fn status_refused(ctx: &CheckCtx, status: i64) -> Outcome {
     let mut rec = baseline(ctx)?;
     rec.status = status;
     refused_with(ctx, rec, &format!("status {status}")).await?;
     pass1()
 }
 
-async fn expired_time_past(ctx: &Ctx) -> Outcome {
+async fn expired_time_past(ctx: &CheckCtx) -> Outcome {
     let mut rec = baseline(ctx)?;
     rec.expired_time = ctx.now().await? - 3600;
     refused_with(ctx, rec, "expired_time an hour ago").await?;
     pass1()
 }
 
-async fn zero_quota(ctx: &Ctx) -> Outcome {
+async fn zero_quota(ctx: &CheckCtx) -> Outcome {
     let mut rec = baseline(ctx)?;
     rec.remain_quota = 0;
     rec.unlimited_quota = false;
@@ -194,7 +194,7 @@ async fn zero_quota(ctx: &Ctx) -> Outcome {
     pass1()
 }
 
-async fn unlimited(ctx: &Ctx) -> Outcome {
+async fn unlimited(ctx: &CheckCtx) -> Outcome {
     let mut rec = baseline(ctx)?;
     rec.remain_quota = 0;
     rec.unlimited_quota = true;
@@ -210,7 +210,7 @@ async fn unlimited(ctx: &Ctx) -> Outcome {
     pass1()
 }
 
-async fn refusal_401(ctx: &Ctx) -> Outcome {
+async fn refusal_401(ctx: &CheckCtx) -> Outcome {
     let now = ctx.now().await?;
     let base = baseline(ctx)?;
     let mut states = Vec::new();
@@ -258,7 +258,7 @@ async fn refusal_401(ctx: &Ctx) -> Outcome {
     })
 }
 
-async fn ip_allowlist(ctx: &Ctx) -> Outcome {
+async fn ip_allowlist(ctx: &CheckCtx) -> Outcome {
     let base = baseline(ctx)?;
     let client = ctx.env.client_ip;
     let model = probe_model(ctx);
@@ -298,7 +298,7 @@ async fn ip_allowlist(ctx: &Ctx) -> Outcome {
     .await
 }
 
-async fn ip_403(ctx: &Ctx) -> Outcome {
+async fn ip_403(ctx: &CheckCtx) -> Outcome {
     let base = baseline(ctx)?;
     let mut runner = crate::generators::test_runner(ctx.seed, 1);
     let entry = foreign_ip_entry()
@@ -329,11 +329,11 @@ async fn ip_403(ctx: &Ctx) -> Outcome {
     pass1()
 }
 
-fn catalog_ids(ctx: &Ctx) -> Vec<String> {
+fn catalog_ids(ctx: &CheckCtx) -> Vec<String> {
     ctx.env.models.iter().map(|m| m.id.clone()).collect()
 }
 
-async fn model_limits(ctx: &Ctx) -> Outcome {
+async fn model_limits(ctx: &CheckCtx) -> Outcome {
     let base = baseline(ctx)?;
     let ids = catalog_ids(ctx);
     if ids.is_empty() {
@@ -385,7 +385,7 @@ async fn model_limits(ctx: &Ctx) -> Outcome {
     Ok(pass)
 }
 
-async fn model_403(ctx: &Ctx) -> Outcome {
+async fn model_403(ctx: &CheckCtx) -> Outcome {
     let base = baseline(ctx)?;
     let model = probe_model(ctx);
     let other = catalog_ids(ctx)
@@ -412,7 +412,7 @@ async fn model_403(ctx: &Ctx) -> Outcome {
     pass1()
 }
 
-async fn use_marks(ctx: &Ctx) -> Outcome {
+async fn use_marks(ctx: &CheckCtx) -> Outcome {
     let base = baseline(ctx)?;
     let now = ctx.now().await?;
     let cases = [
