@@ -560,7 +560,7 @@ async fn run_one(d: &Check, ctx: &CheckCtx) -> CheckResult {
             r.cases = p.cases;
             r.message = p.note;
         }
-        Err(Halt::Fail(mut ev)) => {
+        Err(Halt::Finding(mut ev)) => {
             r.cases = ev.cases_run.max(1);
             r.status = match d.info.kind {
                 Kind::Failure => Status::Failed,
@@ -571,7 +571,7 @@ async fn run_one(d: &Check, ctx: &CheckCtx) -> CheckResult {
             };
             r.evidence = Some(*ev);
         }
-        Err(Halt::Deviation(mut ev, decision)) => {
+        Err(Halt::OffDecision(mut ev, decision)) => {
             r.cases = ev.cases_run.max(1);
             // The verdict is a deviation, whatever the check's kind: every report says so.
             r.kind = Kind::Deviation;

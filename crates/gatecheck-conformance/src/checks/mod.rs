@@ -93,15 +93,17 @@ pub(crate) const fn def(
     }
 }
 
-/// How a check ended early.
+/// How a check ended early. A finding stops a check at its first broken rule: `Finding` at
+/// the check's own [`Kind`] (a failure in a `failure` check, a deviation in a `deviation`
+/// check), `OffDecision` always a deviation, citing the decision the target departs from.
 #[derive(Debug, Clone)]
 pub(crate) enum Halt {
-    /// The contract is broken: a failure in a `failure` check, a deviation in a `deviation`
-    /// check.
-    Fail(Box<Evidence>),
-    /// The target differs from a decision (the id) where the spec says "not shown": a
-    /// deviation, whatever the check's kind.
-    Deviation(Box<Evidence>, &'static str),
+    /// A finding at the check's kind: the contract is broken (a failure in a `failure` check,
+    /// a deviation in a `deviation` check).
+    Finding(Box<Evidence>),
+    /// A finding that the target differs from a decision (the id) where the spec says "not
+    /// shown": a deviation, whatever the check's kind.
+    OffDecision(Box<Evidence>, &'static str),
     /// The check cannot run here, and why (missing credentials, no model...).
     Skip(SkipCause, String),
     /// The check cannot judge the answer it got (a 500 where it needed a refusal or an
@@ -275,7 +277,7 @@ impl CheckCtx {
         spec: &RequestSpec,
         ex: Option<&Exchange>,
     ) -> Halt {
-        Halt::Fail(Box::new(self.evidence(message, spec, ex)))
+        Halt::Finding(Box::new(self.evidence(message, spec, ex)))
     }
 
     /// The JSON body of an answer that must be 200 `application/json`; a failure otherwise.
@@ -335,7 +337,7 @@ impl CheckCtx {
         spec: &RequestSpec,
         ex: Option<&Exchange>,
     ) -> Halt {
-        Halt::Deviation(Box::new(self.evidence(message, spec, ex)), decision)
+        Halt::OffDecision(Box::new(self.evidence(message, spec, ex)), decision)
     }
 
     /// The target behaves as the `new-api` column of DECISIONS row `row` (`NA5`...) says.

@@ -89,7 +89,7 @@ where
     for (case, value) in values.into_iter().enumerate() {
         match test(value).await {
             Ok(()) => continue,
-            Err(Halt::Fail(mut ev)) => {
+            Err(Halt::Finding(mut ev)) => {
                 let mut ops: Vec<Op> = Vec::new();
                 let mut steps = 0u32;
                 let mut next = Op::Simplify;
@@ -101,7 +101,7 @@ where
                     }
                     steps += 1;
                     match test(v).await {
-                        Err(Halt::Fail(smaller)) => {
+                        Err(Halt::Finding(smaller)) => {
                             ev = smaller;
                             next = Op::Simplify;
                         }
@@ -117,7 +117,7 @@ where
                     "case {} of {cases}, shrunk in {steps} steps to the request shown",
                     case + 1
                 ));
-                return Err(Halt::Fail(ev));
+                return Err(Halt::Finding(ev));
             }
             Err(other) => return Err(other),
         }
@@ -142,11 +142,11 @@ where
     for (case, value) in values.into_iter().take(n).enumerate() {
         match test(value).await {
             Ok(()) => {}
-            Err(Halt::Fail(mut ev)) => {
+            Err(Halt::Finding(mut ev)) => {
                 ev.cases_run = case as u32 + 1;
                 ev.message = format!("{} (case {} of {n})", ev.message, case + 1);
                 ev.case = Some(format!("case {} of {n}", case + 1));
-                return Err(Halt::Fail(ev));
+                return Err(Halt::Finding(ev));
             }
             Err(other) => return Err(other),
         }

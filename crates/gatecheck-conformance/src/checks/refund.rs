@@ -113,7 +113,7 @@ async fn failed_refunded(ctx: &CheckCtx) -> Outcome {
             cases: 1,
             note: None,
         }),
-        RefundSeen::Kept => Err(Halt::Deviation(
+        RefundSeen::Kept => Err(Halt::OffDecision(
             ev(format!(
                 "task {id} failed and its charge of {} stayed on the key (used_quota {} -> {}): \
                  new-api gives it back (DECISIONS D-ROUTE-5)",
@@ -123,7 +123,7 @@ async fn failed_refunded(ctx: &CheckCtx) -> Outcome {
             )),
             "D-TASK-13",
         )),
-        RefundSeen::Unbalanced(m) => Err(Halt::Fail(ev(format!(
+        RefundSeen::Unbalanced(m) => Err(Halt::Finding(ev(format!(
             "task {id} failed: {m} (DECISIONS D-TASK-13)"
         )))),
     }

@@ -108,5 +108,5 @@ async fn served(ctx: &CheckCtx, family: RouteFamily) -> Outcome {
             .push(ctx.related("the probe without credentials", s, e));
     }
     ev.cases_run = probe.exchanges.len() as u32;
-    Err(Halt::Fail(Box::new(ev)))
+    Err(Halt::Finding(Box::new(ev)))
 }

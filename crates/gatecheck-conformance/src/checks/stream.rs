@@ -504,7 +504,7 @@ async fn same_file(s: &Streamed<'_>, ask: &SpeechAsk, audio: &[u8]) -> Result<St
         audio.len(),
         file.len()
     ));
-    if let Halt::Fail(ev) = &mut halt {
+    if let Halt::Finding(ev) = &mut halt {
         ev.related.push(related);
     }
     Err(halt)

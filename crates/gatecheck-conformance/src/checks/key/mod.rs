@@ -107,7 +107,7 @@ pub(crate) async fn set_key(ctx: &CheckCtx, rec: &KeyRecord) -> Result<KeyRecord
         ev.message
             .push_str(&format!(" (read back with {} {})", get.method, get.path));
     }
-    Err(Halt::Fail(Box::new(ev)))
+    Err(Halt::Finding(Box::new(ev)))
 }
 
 /// The fields of `want` that `got` does not hold, as `name: sent X, stored Y`.
