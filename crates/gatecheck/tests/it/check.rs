@@ -1,7 +1,7 @@
 //! Tests of `gatecheck check`: the check list, exit codes, dry runs, reports, and the
 //! generated `docs/checks.md`.
 
-use std::path::PathBuf;
+use super::support::repo_root;
 use std::process::{Command, Output};
 
 fn gatecheck(args: &[&str]) -> Output {
@@ -17,10 +17,6 @@ fn gatecheck(args: &[&str]) -> Output {
 
 fn stdout(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn repo_root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
 #[test]
@@ -263,3 +259,4 @@ async fn ctrl_c_restores_the_key_and_exits_130() {
     assert!(stdout(&out).contains("restored"), "{}", stdout(&out));
     server.shutdown().await;
 }
+

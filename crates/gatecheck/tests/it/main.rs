@@ -22,3 +22,4 @@ mod sdk_replay;
 mod secrets;
 mod serve;
 mod snapshot;
+mod support;
