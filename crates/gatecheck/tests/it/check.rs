@@ -260,3 +260,41 @@ async fn ctrl_c_restores_the_key_and_exits_130() {
     server.shutdown().await;
 }
 
+#[test]
+fn a_bad_base_url_is_refused_alike_by_check_and_diff() {
+    let run = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_gatecheck"))
+            .args(args)
+            .env_remove("GATECHECK_BASE_URL")
+            .env("NO_COLOR", "1")
+            .output()
+            .expect("run gatecheck")
+    };
+    for (args, flag, why) in [
+        (
+            &["check", "--base-url", "ftp://x"][..],
+            "'--base-url <URL>'",
+            "the scheme must be http or https, not ftp",
+        ),
+        (
+            &["diff", "--left", "ftp://x", "--right-mock"][..],
+            "'--left <URL>'",
+            "the scheme must be http or https, not ftp",
+        ),
+        (
+            &["check", "--base-url", "gw.example"][..],
+            "'--base-url <URL>'",
+            "not an absolute URL: relative URL without a base",
+        ),
+        (
+            &["diff", "--left-mock", "--right", "gw.example"][..],
+            "'--right <URL>'",
+            "not an absolute URL: relative URL without a base",
+        ),
+    ] {
+        let out = run(args);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains(flag) && err.contains(why), "{args:?}: {err}");
+    }
+}
