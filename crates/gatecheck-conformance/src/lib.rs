@@ -6,7 +6,7 @@
 //!
 //! Point a [`Runner`] at a target with a [`RunnerConfig`]. Here the target is the crate's own
 //! mock, started in-process; a real deployment takes its base URL and credentials instead
-//! ([`RunnerConfig::with_api_key`], [`RunnerConfig::with_access_token`]...).
+//! (on [`RunnerConfig::target`]: [`Target::api_key`], [`Target::access_token`]...).
 //!
 //! ```
 //! use gatecheck_conformance::{Runner, RunnerConfig, Status};
@@ -15,9 +15,9 @@
 //! # #[tokio::main(flavor = "multi_thread", worker_threads = 2)]
 //! # async fn main() -> Result<(), Box<dyn std::error::Error>> {
 //! let server = MockServer::start().await;
-//! let config = RunnerConfig::new(server.uri().parse()?)
-//!     .with_only(["catalog.*"])
-//!     .with_cases(4);
+//! let mut config = RunnerConfig::new(server.uri().parse()?);
+//! config.scope.only = vec!["catalog.*".into()];
+//! config.scope.cases = 4;
 //! let report = Runner::new(config).run().await?;
 //! assert!(report.checks.iter().all(|r| r.status != Status::Failed));
 //! println!("{}", gatecheck_conformance::report::summary_table(&report));
@@ -27,8 +27,9 @@
 //!
 //! # The names a user needs
 //!
-//! - Running: [`Runner`], [`RunnerConfig`] (with [`TargetMode`] and [`Shard`]), the
-//!   [`Target`] and its [`Secret`] credentials; [`RunError`] and [`SetupError`] when a run
+//! - Running: [`Runner`], [`RunnerConfig`] (its parts [`TargetFacts`] with [`TargetMode`],
+//!   [`Scope`] with [`Shard`], [`Limits`] and [`Judging`]), the [`Target`] and its [`Secret`]
+//!   credentials; [`RunError`] and [`SetupError`] when a run
 //!   cannot start.
 //! - Reading the result: [`Report`] of [`CheckResult`]s, each with a [`Status`], a [`Kind`]
 //!   (failure or deviation), [`Evidence`], and a [`SkipCause`] when skipped; [`Summary`].
@@ -85,7 +86,7 @@ mod transport;
 pub use checks::CheckInfo;
 pub use client::{Auth, Body, Client, ClientConfig, Exchange, Part, RequestSpec};
 pub use client_error::ClientError;
-pub use config::{RunnerConfig, TargetMode};
+pub use config::{Judging, Limits, RunnerConfig, Scope, TargetFacts, TargetMode};
 pub use evidence::{Evidence, Kind};
 pub use redact::{Redactor, Secret};
 pub use registry::all_checks;
@@ -95,6 +96,11 @@ pub use setup_error::SetupError;
 pub use shard::Shard;
 pub use skip::SkipCause;
 pub use target::Target;
+
+/// The crate's README, its example compiled as a doctest so it stays true.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctest;
 
 /// Building blocks below the [`Runner`]: the transport with its budgets, pacing and retries,
 /// bounded event streams, seeded generators, and the views of the check registry the CLI

@@ -1,18 +1,18 @@
-//! The check registry: every check of every family (`checks::*`), and the views of it the CLI
+//! The check list: every check of every family (`checks::*`), and the views of it the CLI
 //! prints (stable ids, what each checks, its spec reference and its kind). "Catalog" in this
-//! crate means the target's `/api/models`, never this list.
+//! crate means the target's model catalog (`/api/models`), never this list.
 
 use crate::checks::usage;
 use crate::checks::{
     audio, auth, catalog as model_catalog, image_edits, images, key, midjourney, midjourney_routes,
-    provider, quota, refund, remix, route, stream, token, v1, video, video_unified, CheckDef,
+    provider, quota, refund, remix, route, stream, token, v1, video, video_unified, Check,
     CheckInfo,
 };
 use std::sync::OnceLock;
 
 /// Every check, sorted by id.
-pub(crate) fn registry() -> &'static [CheckDef] {
-    static ALL: OnceLock<Vec<CheckDef>> = OnceLock::new();
+pub(crate) fn registry() -> &'static [Check] {
+    static ALL: OnceLock<Vec<Check>> = OnceLock::new();
     ALL.get_or_init(|| {
         let mut v = Vec::new();
         for family in [

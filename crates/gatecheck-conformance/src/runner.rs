@@ -1,6 +1,6 @@
 //! The runner: discovers the target, runs the selected checks, cleans up, and reports.
 
-use crate::checks::{CheckDef, Ctx, Env, Halt, Kind, Phase};
+use crate::checks::{Check, CheckCtx, Env, Halt, Kind, Phase};
 use crate::client::{Client, ClientConfig};
 use crate::config::RunnerConfig;
 use crate::discovery::{needs, unmet, DiscoveryReport};
@@ -55,12 +55,13 @@ impl From<SetupError> for RunError {
 
 pub use crate::report::ProgressFn;
 
-/// Runs the catalog against a target.
+/// Runs the selected checks against a target.
 ///
 /// ```no_run
 /// # async fn demo() -> Result<(), Box<dyn std::error::Error>> {
 /// use gatecheck_conformance::{Runner, RunnerConfig};
-/// let config = RunnerConfig::new("http://127.0.0.1:8080".parse()?).with_cases(8);
+/// let mut config = RunnerConfig::new("http://127.0.0.1:8080".parse()?);
+/// config.scope.cases = 8;
 /// let report = Runner::new(config).run().await?;
 /// println!("{} failed", report.summary.failed);
 /// # Ok(()) }
@@ -81,12 +82,12 @@ impl std::fmt::Debug for Runner {
 
 /// The checks a configuration selects (by `--only`, `--skip` and `--shard`), sorted by id.
 pub fn select_checks(config: &RunnerConfig) -> Result<Vec<&'static str>, RunError> {
-    let only = globs(&config.only)?;
-    let skip = globs(&config.skip)?;
+    let only = globs(&config.scope.only)?;
+    let skip = globs(&config.scope.skip)?;
     let chosen: Vec<&'static str> = registry()
         .iter()
         .map(|d| d.info.id)
-        .filter(|id| config.only.is_empty() || only.is_match(id))
+        .filter(|id| config.scope.only.is_empty() || only.is_match(id))
         .filter(|id| !skip.is_match(id))
         .collect();
     if chosen.is_empty() {
@@ -96,7 +97,7 @@ pub fn select_checks(config: &RunnerConfig) -> Result<Vec<&'static str>, RunErro
     }
     Ok(chosen
         .into_iter()
-        .filter(|id| config.shard.is_none_or(|s| s.contains(id)))
+        .filter(|id| config.scope.shard.is_none_or(|s| s.contains(id)))
         .collect())
 }
 
@@ -114,7 +115,9 @@ fn globs(patterns: &[String]) -> Result<GlobSet, RunError> {
 
 impl Runner {
     /// A runner for this configuration.
-    pub fn new(config: RunnerConfig) -> Self {
+    pub fn new(mut config: RunnerConfig) -> Self {
+        config.scope.cases = config.scope.cases.max(1);
+        config.limits.concurrency = config.limits.concurrency.max(1);
         Self {
             config,
             progress: None,
@@ -139,8 +142,8 @@ impl Runner {
         let started = Instant::now();
         let started_at = wall_now();
         let mut cfg = self.config.clone();
-        let seed = cfg.seed.unwrap_or_else(rand::random::<u64>);
-        cfg.seed = Some(seed);
+        let seed = cfg.scope.seed.unwrap_or_else(rand::random::<u64>);
+        cfg.scope.seed = Some(seed);
         let selected = select_checks(&cfg)?;
         let redactor = self.redactor.clone();
         for s in [&cfg.target.api_key, &cfg.target.access_token]
@@ -153,7 +156,7 @@ impl Runner {
         let clock = RunClock {
             started,
             started_at,
-            deadline: tokio::time::Instant::now() + cfg.deadline,
+            deadline: tokio::time::Instant::now() + cfg.limits.deadline,
         };
         let tconf = transport_config(&cfg, seed, clock.deadline);
         let probe_t = Transport::new(client_for(&cfg, &cfg.target)?, tconf(false));
@@ -161,7 +164,7 @@ impl Runner {
         // Discovery: a failure here is a finding, written to the report like any other.
         let mut env = match discover(&cfg, &probe_t, &redactor).await {
             Ok(env) => env,
-            Err((_, SetupError::Unreachable(_))) if cfg.dry_run => offline_env(&cfg),
+            Err((_, SetupError::Unreachable(_))) if cfg.scope.dry_run => offline_env(&cfg),
             Err((stage, e)) => {
                 let failure = SetupFailure {
                     stage: stage.to_owned(),
@@ -174,8 +177,8 @@ impl Runner {
             }
         };
         let client = client_for(&cfg, &env.target)?;
-        let t = Transport::new(client.clone(), tconf(cfg.dry_run));
-        if cfg.dry_run && env.key.is_none() {
+        let t = Transport::new(client.clone(), tconf(cfg.scope.dry_run));
+        if cfg.scope.dry_run && env.key.is_none() {
             env.key = Some(placeholder_key(&env.target));
             env.has_access_token = true;
         }
@@ -183,7 +186,7 @@ impl Runner {
         let cfg = Arc::new(cfg);
 
         // The checks.
-        let defs: Vec<CheckDef> = registry()
+        let defs: Vec<Check> = registry()
             .iter()
             .filter(|d| selected.contains(&d.info.id))
             .copied()
@@ -193,7 +196,7 @@ impl Runner {
             .await;
         let deadline_reached = tokio::time::Instant::now() >= clock.deadline;
 
-        let key_cleanup = if cfg.dry_run {
+        let key_cleanup = if cfg.scope.dry_run {
             None
         } else {
             clean_up_key(client, tconf(false), &env).await
@@ -217,9 +220,9 @@ impl Runner {
                 .then(|| DiscoveryReport::new(&env.routes, env.models_source, env.models.len())),
             requests_sent: probe_t.sent() + t.sent() + env.setup_requests,
             retries: probe_t.retries() + t.retries(),
-            retry_budget: cfg.retry_budget,
+            retry_budget: cfg.limits.retry_budget,
             shrink_steps: env.shrink_spent.load(std::sync::atomic::Ordering::SeqCst),
-            shrink_budget: cfg.shrink_budget,
+            shrink_budget: cfg.limits.shrink_budget,
             quota_spent: t.quota_spent(),
             interrupted,
             deadline_reached,
@@ -240,7 +243,7 @@ impl Runner {
     /// returns the results by check id, and whether the run was interrupted.
     async fn run_until_stopped(
         &self,
-        defs: &[CheckDef],
+        defs: &[Check],
         t: &Transport,
         env: &Arc<Env>,
         cfg: &Arc<RunnerConfig>,
@@ -301,11 +304,11 @@ fn transport_config(
     deadline: tokio::time::Instant,
 ) -> impl Fn(bool) -> TransportConfig + use<> {
     let (max_requests, max_quota, rate, concurrency, retry_budget) = (
-        cfg.budget_requests,
-        cfg.budget_quota,
-        cfg.rate,
-        cfg.concurrency,
-        cfg.retry_budget,
+        cfg.limits.budget_requests,
+        cfg.limits.budget_quota,
+        cfg.limits.rate,
+        cfg.limits.concurrency,
+        cfg.limits.retry_budget,
     );
     move |dry_run: bool| TransportConfig {
         max_requests,
@@ -323,8 +326,8 @@ fn transport_config(
 /// The run's HTTP client for `target` (the user's, or as discovery completed it).
 fn client_for(cfg: &RunnerConfig, target: &crate::target::Target) -> Result<Client, RunError> {
     Client::new(ClientConfig {
-        timeout: cfg.request_timeout,
-        proxy: cfg.proxy.clone(),
+        timeout: cfg.limits.request_timeout,
+        proxy: cfg.known.proxy.clone(),
         ..ClientConfig::new(target.clone())
     })
     .map_err(|e| RunError::Config(e.to_string()))
@@ -369,7 +372,7 @@ fn setup_failed_report(
 /// The results in the order of `defs`; a check that did not end is skipped as interrupted
 /// or past the deadline.
 fn in_order(
-    defs: &[CheckDef],
+    defs: &[Check],
     done: &BTreeMap<&'static str, CheckResult>,
     interrupted: bool,
 ) -> Vec<CheckResult> {
@@ -395,26 +398,26 @@ fn report_head(cfg: &RunnerConfig, seed: u64, started_at: i64, started: Instant)
         target: cfg.target.base_url.to_string(),
         mock_profile: None,
         target_kind: TargetKind::Unknown,
-        expect: cfg.expect.as_str().to_owned(),
+        expect: cfg.judging.expect.as_str().to_owned(),
         notes: Vec::new(),
         discovery: None,
         setup_failure: None,
         seed,
-        cases: cfg.cases,
-        strict: cfg.strict,
-        allowed_skips: cfg.allowed_skips.clone(),
-        shard: cfg.shard.map(|s| s.to_string()),
+        cases: cfg.scope.cases,
+        strict: cfg.judging.strict,
+        allowed_skips: cfg.judging.allowed_skips.clone(),
+        shard: cfg.scope.shard.map(|s| s.to_string()),
         started_at,
         duration_ms: started.elapsed().as_millis() as u64,
         requests_sent: 0,
         retries: 0,
-        retry_budget: cfg.retry_budget,
+        retry_budget: cfg.limits.retry_budget,
         shrink_steps: 0,
-        shrink_budget: cfg.shrink_budget,
+        shrink_budget: cfg.limits.shrink_budget,
         quota_spent: 0,
         interrupted: false,
         deadline_reached: false,
-        dry_run: cfg.dry_run,
+        dry_run: cfg.scope.dry_run,
         key_cleanup: None,
         summary: Summary::default(),
         checks: Vec::new(),
@@ -436,7 +439,7 @@ fn work_key_source(k: &crate::key_api::WorkKey) -> crate::report::WorkKeySource 
 }
 
 /// The result of a check that did not run.
-fn not_run(d: &CheckDef, cause: SkipCause, why: String) -> CheckResult {
+fn not_run(d: &Check, cause: SkipCause, why: String) -> CheckResult {
     CheckResult {
         id: d.info.id.to_owned(),
         title: d.info.title.to_owned(),
@@ -453,7 +456,7 @@ fn not_run(d: &CheckDef, cause: SkipCause, why: String) -> CheckResult {
 
 #[allow(clippy::too_many_arguments)]
 async fn run_checks(
-    defs: &[CheckDef],
+    defs: &[Check],
     t: &Transport,
     env: &Arc<Env>,
     cfg: &Arc<RunnerConfig>,
@@ -462,12 +465,12 @@ async fn run_checks(
     progress: Option<ProgressFn>,
     total: usize,
 ) {
-    let ctx_for = |d: &CheckDef| Ctx {
+    let ctx_for = |d: &Check| CheckCtx {
         t: t.clone(),
         env: env.clone(),
         cfg: cfg.clone(),
         redactor: redactor.clone(),
-        seed: cfg.seed.unwrap_or(0) ^ fnv1a(d.info.id.as_bytes()),
+        seed: cfg.scope.seed.unwrap_or(0) ^ fnv1a(d.info.id.as_bytes()),
     };
     let record = |r: CheckResult| {
         let n = {
@@ -486,12 +489,12 @@ async fn run_checks(
             None => runnable.push(d),
         }
     }
-    let shared: Vec<&CheckDef> = runnable
+    let shared: Vec<&Check> = runnable
         .iter()
         .copied()
         .filter(|d| d.phase == Phase::Shared)
         .collect();
-    let exclusive: Vec<&CheckDef> = runnable
+    let exclusive: Vec<&Check> = runnable
         .iter()
         .copied()
         .filter(|d| d.phase == Phase::Exclusive)
@@ -507,14 +510,14 @@ async fn run_checks(
             fut
         })
         .collect();
-    let mut s = stream::iter(futures).buffer_unordered(cfg.concurrency.max(1));
+    let mut s = stream::iter(futures).buffer_unordered(cfg.limits.concurrency.max(1));
     while let Some(r) = s.next().await {
         record(r);
     }
     for d in exclusive {
         let ctx = ctx_for(d);
         if let Some(k) = &env.key
-            && !cfg.dry_run
+            && !cfg.scope.dry_run
         {
             let _ = put_record(t, &k.baseline).await;
         }
@@ -522,14 +525,14 @@ async fn run_checks(
     }
 }
 
-fn leak_id(defs: &[CheckDef], id: &str) -> &'static str {
+fn leak_id(defs: &[Check], id: &str) -> &'static str {
     defs.iter()
         .find(|d| d.info.id == id)
         .map(|d| d.info.id)
         .unwrap_or("unknown")
 }
 
-async fn run_one(d: &CheckDef, ctx: &Ctx) -> CheckResult {
+async fn run_one(d: &Check, ctx: &CheckCtx) -> CheckResult {
     let start = Instant::now();
     let outcome = (d.run)(ctx).await;
     let mut r = CheckResult {
@@ -557,7 +560,7 @@ async fn run_one(d: &CheckDef, ctx: &Ctx) -> CheckResult {
             r.cases = p.cases;
             r.message = p.note;
         }
-        Err(Halt::Fail(mut ev)) => {
+        Err(Halt::Finding(mut ev)) => {
             r.cases = ev.cases_run.max(1);
             r.status = match d.info.kind {
                 Kind::Failure => Status::Failed,
@@ -568,7 +571,7 @@ async fn run_one(d: &CheckDef, ctx: &Ctx) -> CheckResult {
             };
             r.evidence = Some(*ev);
         }
-        Err(Halt::Deviation(mut ev, decision)) => {
+        Err(Halt::OffDecision(mut ev, decision)) => {
             r.cases = ev.cases_run.max(1);
             // The verdict is a deviation, whatever the check's kind: every report says so.
             r.kind = Kind::Deviation;

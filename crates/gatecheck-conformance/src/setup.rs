@@ -39,9 +39,13 @@ pub(crate) fn offline_env(cfg: &RunnerConfig) -> Env {
     Env {
         target: cfg.target.clone(),
         mock: None,
-        client_ip: cfg.client_ip,
+        client_ip: cfg.known.client_ip,
         models: fixture_models(),
-        caps: cfg.capabilities.clone().unwrap_or_else(known_capabilities),
+        caps: cfg
+            .known
+            .capabilities
+            .clone()
+            .unwrap_or_else(known_capabilities),
         groups: Vec::new(),
         key: None,
         has_access_token: cfg.target.access_token.is_some(),
@@ -103,7 +107,7 @@ async fn classify(
 ) -> Result<(Option<MockControl>, Vec<String>), SetupError> {
     const NO_CONTROL: &str = "no control API: virtual-clock checks skipped, real-time polling used";
     if !cfg.mock_control_allowed() {
-        let why = if cfg.target_mode == TargetMode::Deployment {
+        let why = if cfg.known.target_mode == TargetMode::Deployment {
             "--target deployment"
         } else {
             "--no-mock-control"
@@ -111,17 +115,17 @@ async fn classify(
         return Ok((None, vec![format!("{why}: {NO_CONTROL}")]));
     }
     let seen = MockControl::probe(t).await?;
-    Ok(match (seen, cfg.target_mode) {
+    Ok(match (seen, cfg.known.target_mode) {
         (Some(m), _) => {
             let mut notes = vec![format!(
                 "gatecheck mock signature seen (version {}, profile {}): control API and virtual clock used",
                 m.signature.as_ref().map_or("?", |s| s.version.as_str()),
                 m.profile.as_deref().unwrap_or("?"),
             )];
-            if m.profile.as_deref() != Some(cfg.expect.as_str()) {
+            if m.profile.as_deref() != Some(cfg.judging.expect.as_str()) {
                 notes.push(format!(
                     "the mock's profile is not --expect {}: expect deviations",
-                    cfg.expect
+                    cfg.judging.expect
                 ));
             }
             (Some(m), notes)
@@ -171,13 +175,13 @@ async fn discover_rest(
         Some(m) => adopt_mock_account(&mut target, t, redactor, m).await?,
         None => Vec::new(),
     };
-    let client_ip = cfg.client_ip.or_else(|| loopback_ip(&target));
+    let client_ip = cfg.known.client_ip.or_else(|| loopback_ip(&target));
     let creds = ProbeCredentials {
         api_key: target.api_key.is_some(),
         access_token: target.access_token.is_some(),
     };
     // A dry run sends nothing to model or key routes, not even a probe.
-    let routes = if cfg.dry_run {
+    let routes = if cfg.scope.dry_run {
         Vec::new()
     } else {
         probe_routes(t, creds)
@@ -241,8 +245,8 @@ async fn adopt_mock_account(
 /// A transport with the enriched target (access token, user id) for key setup.
 fn key_transport(cfg: &RunnerConfig, target: &Target) -> Result<Transport, Staged> {
     let client = Client::new(ClientConfig {
-        timeout: cfg.request_timeout,
-        proxy: cfg.proxy.clone(),
+        timeout: cfg.limits.request_timeout,
+        proxy: cfg.known.proxy.clone(),
         ..ClientConfig::new(target.clone())
     })
     .map_err(|e| ("key setup", SetupError::Config(e.to_string())))?;
@@ -251,7 +255,7 @@ fn key_transport(cfg: &RunnerConfig, target: &Target) -> Result<Transport, Stage
         TransportConfig {
             max_requests: None,
             max_quota: None,
-            rate: cfg.rate,
+            rate: cfg.limits.rate,
             concurrency: 1,
             backoff: crate::backoff::Backoff::default(),
             deadline: tokio::time::Instant::now() + Duration::from_secs(60),
@@ -273,13 +277,13 @@ async fn work_key(
     mock: Option<&MockControl>,
 ) -> Result<Option<WorkKey>, Staged> {
     let has_token = target.access_token.is_some();
-    if cfg.dry_run {
+    if cfg.scope.dry_run {
         Ok(None)
     } else if let (Some(m), None) = (mock, target.key_id) {
         mock_key(target, kt, m).await.map(Some)
     } else if let (Some(id), true) = (target.key_id, has_token) {
         snapshot_key(target, kt, id).await.map(Some)
-    } else if cfg.allow_create_keys && has_token {
+    } else if cfg.scope.allow_create_keys && has_token {
         scratch_key(cfg, kt).await.map(Some)
     } else {
         Ok(None)
@@ -354,7 +358,7 @@ async fn snapshot_key(target: &Target, kt: &Transport, id: i64) -> Result<WorkKe
 
 /// A scratch key made with `POST /api/token/` (deleted at the end).
 async fn scratch_key(cfg: &RunnerConfig, kt: &Transport) -> Result<WorkKey, Staged> {
-    let name = format!("gatecheck-{:08x}", cfg.seed.unwrap_or(0) as u32);
+    let name = format!("gatecheck-{:08x}", cfg.scope.seed.unwrap_or(0) as u32);
     let rec = create_scratch_key(kt, &name)
         .await
         .map_err(at("key setup"))?;
@@ -410,16 +414,20 @@ async fn discover_models(
         why.push("GET /v1/models was not asked (it needs --api-key)".into());
     }
     if models.is_empty() {
-        source = if cfg.models.is_empty() {
+        source = if cfg.known.models.is_empty() {
             ModelsSource::None
         } else {
             ModelsSource::Option
         };
     }
     let why = (source == ModelsSource::None).then(|| why.join(", "));
-    let known = cfg.capabilities.clone().unwrap_or_else(known_capabilities);
+    let known = cfg
+        .known
+        .capabilities
+        .clone()
+        .unwrap_or_else(known_capabilities);
     let mut caps = known.clone();
-    apply_model_options(&cfg.models, &mut models, &mut caps, &known);
+    apply_model_options(&cfg.known.models, &mut models, &mut caps, &known);
     Ok((models, caps, source, why))
 }
 

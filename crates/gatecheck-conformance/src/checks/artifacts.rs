@@ -1,7 +1,7 @@
 //! What the HTML report draws from a run's shared observations: the video run's tasks and the
 //! image results as timelines, and the media samples the checks kept.
 
-use super::{Ctx, Env};
+use super::{CheckCtx, Env};
 use crate::report::artifacts::{Artifacts, TaskTimeline, TimelinePoint};
 use crate::request::{Body, RequestSpec};
 
@@ -52,7 +52,7 @@ pub(crate) fn json_model(spec: &RequestSpec) -> &str {
     }
 }
 
-impl Ctx {
+impl CheckCtx {
     /// Keeps a sample of media that check `check` judged, for the HTML report (bounded: see
     /// [`crate::report::MAX_SAMPLE_BYTES`]).
     pub fn keep_media(&self, check: &str, label: String, mime: &str, bytes: &[u8]) {

@@ -3,7 +3,7 @@
 use super::property::{for_all, for_each_value};
 use super::Kind::{Deviation, Failure};
 use super::{
-    accepted, def, is_unknown_model_rejection, is_validation_rejection, CheckDef, Ctx, Halt,
+    accepted, def, is_unknown_model_rejection, is_validation_rejection, Check, CheckCtx, Halt,
     Outcome, Pass, Phase,
 };
 use crate::client::{Part, RequestSpec};
@@ -19,7 +19,7 @@ use gatecheck_schemas::types::{TranscriptFormat, AUDIO_EXTENSIONS};
 use proptest::prelude::*;
 use serde_json::{json, Value};
 
-pub(crate) const CHECKS: &[CheckDef] = &[
+pub(crate) const CHECKS: &[Check] = &[
     def("audio.translation.json-text", Failure, "POST /v1/audio/translations", "spec: POST /v1/audio/translations (Response 200); Translation result",
         "The default format answers 200 `application/json` with a string `text`.",
         Phase::Shared, |c| Box::pin(json_text(c, "/v1/audio/translations"))),
@@ -58,7 +58,7 @@ pub(crate) const CHECKS: &[CheckDef] = &[
         Phase::Shared, |c| Box::pin(too_large(c))),
 ];
 
-fn translation_model(ctx: &Ctx, route: &str) -> Result<String, Halt> {
+fn translation_model(ctx: &CheckCtx, route: &str) -> Result<String, Halt> {
     let translation = route.ends_with("translations");
     ctx.model_with(|c| {
         c.transcription.as_ref().is_some_and(|t| {
@@ -73,7 +73,7 @@ fn translation_model(ctx: &Ctx, route: &str) -> Result<String, Halt> {
 }
 
 pub(crate) fn upload(
-    ctx: &Ctx,
+    ctx: &CheckCtx,
     route: &str,
     model: Option<&str>,
     file: Option<(&str, Vec<u8>)>,
@@ -94,7 +94,7 @@ pub(crate) fn upload(
         .multipart(parts))
 }
 
-pub(crate) fn price(ctx: &Ctx, model: &str) -> i64 {
+pub(crate) fn price(ctx: &CheckCtx, model: &str) -> i64 {
     ctx.price(
         model,
         Usage {
@@ -106,7 +106,7 @@ pub(crate) fn price(ctx: &Ctx, model: &str) -> i64 {
     )
 }
 
-async fn json_text(ctx: &Ctx, route: &'static str) -> Outcome {
+async fn json_text(ctx: &CheckCtx, route: &'static str) -> Outcome {
     let model = translation_model(ctx, route)?;
     let spec = upload(
         ctx,
@@ -129,7 +129,7 @@ async fn json_text(ctx: &Ctx, route: &'static str) -> Outcome {
     })
 }
 
-async fn formats(ctx: &Ctx) -> Outcome {
+async fn formats(ctx: &CheckCtx) -> Outcome {
     let route = "/v1/audio/translations";
     let model = translation_model(ctx, route)?;
     let strat = (
@@ -139,7 +139,7 @@ async fn formats(ctx: &Ctx) -> Outcome {
     );
     for_all(
         ctx,
-        ctx.cfg.cases,
+        ctx.cfg.scope.cases,
         strat,
         |(fmt, temp, prompt): (TranscriptFormat, Option<f64>, Option<String>)| {
             let mut extra = vec![("response_format", fmt.as_str().to_string())];
@@ -185,7 +185,7 @@ async fn formats(ctx: &Ctx) -> Outcome {
     .await
 }
 
-async fn format_bodies(ctx: &Ctx) -> Outcome {
+async fn format_bodies(ctx: &CheckCtx) -> Outcome {
     let route = "/v1/audio/translations";
     let model = translation_model(ctx, route)?;
     let mut n = 0;
@@ -259,11 +259,11 @@ async fn format_bodies(ctx: &Ctx) -> Outcome {
     })
 }
 
-async fn temperature(ctx: &Ctx) -> Outcome {
+async fn temperature(ctx: &CheckCtx) -> Outcome {
     let route = "/v1/audio/translations";
     let model = translation_model(ctx, route)?;
     let strat = prop_oneof![valid_temperature(), invalid_temperature()];
-    for_all(ctx, ctx.cfg.cases, strat, |t: f64| {
+    for_all(ctx, ctx.cfg.scope.cases, strat, |t: f64| {
         let valid = gatecheck_schemas::rules::media::temperature_ok(t);
         let spec = upload(
             ctx,
@@ -302,7 +302,7 @@ async fn temperature(ctx: &Ctx) -> Outcome {
     .await
 }
 
-async fn file_formats(ctx: &Ctx) -> Outcome {
+async fn file_formats(ctx: &CheckCtx) -> Outcome {
     let route = "/v1/audio/translations";
     let model = translation_model(ctx, route)?;
     let strat = prop::sample::select(
@@ -311,7 +311,7 @@ async fn file_formats(ctx: &Ctx) -> Outcome {
             .map(|e| e.to_string())
             .collect::<Vec<_>>(),
     );
-    for_all(ctx, ctx.cfg.cases.min(9), strat, |ext: String| {
+    for_all(ctx, ctx.cfg.scope.cases.min(9), strat, |ext: String| {
         let spec = upload(
             ctx,
             route,
@@ -355,7 +355,7 @@ impl std::fmt::Display for BadUpload {
     }
 }
 
-async fn bad_request(ctx: &Ctx) -> Outcome {
+async fn bad_request(ctx: &CheckCtx) -> Outcome {
     let route = "/v1/audio/translations";
     let model = translation_model(ctx, route)?;
     // Every bad upload, in order (a draw of them missed the unknown model on some seeds, and
@@ -369,7 +369,7 @@ async fn bad_request(ctx: &Ctx) -> Outcome {
         BadUpload::WrongExtension("png".into()),
         BadUpload::WrongExtension("mid".into()),
     ];
-    for_each_value(ctx.cfg.cases, bads, |bad: BadUpload| {
+    for_each_value(ctx.cfg.scope.cases, bads, |bad: BadUpload| {
         let wav = media::wav(200);
         let spec = match &bad {
             BadUpload::NoFile => upload(ctx, route, Some(&model), None, &[]),
@@ -421,7 +421,7 @@ async fn bad_request(ctx: &Ctx) -> Outcome {
     .await
 }
 
-async fn empty_file(ctx: &Ctx) -> Outcome {
+async fn empty_file(ctx: &CheckCtx) -> Outcome {
     let route = "/v1/audio/translations";
     let model = translation_model(ctx, route)?;
     let spec = upload(
@@ -445,7 +445,7 @@ async fn empty_file(ctx: &Ctx) -> Outcome {
     })
 }
 
-fn speech_model(ctx: &Ctx) -> Result<(String, Vec<String>, Vec<String>), Halt> {
+fn speech_model(ctx: &CheckCtx) -> Result<(String, Vec<String>, Vec<String>), Halt> {
     let (m, c) = ctx.model_with(|c| c.speech.is_some())?;
     let s = c
         .speech
@@ -454,11 +454,11 @@ fn speech_model(ctx: &Ctx) -> Result<(String, Vec<String>, Vec<String>), Halt> {
     Ok((m.id.clone(), s.voices.clone(), s.formats.clone()))
 }
 
-async fn speech_mp3(ctx: &Ctx) -> Outcome {
+async fn speech_mp3(ctx: &CheckCtx) -> Outcome {
     let (model, voices, _) = speech_model(ctx)?;
     let auth = ctx.model_auth()?;
     let strat = (prop::sample::select(voices), "[a-zA-Z ,.]{1,80}");
-    for_all(ctx, ctx.cfg.cases.min(6), strat, |(voice, input): (String, String)| {
+    for_all(ctx, ctx.cfg.scope.cases.min(6), strat, |(voice, input): (String, String)| {
         let p = ctx.price(&model, Usage { input_tokens: input.chars().count() as i64, ..Usage::one_request() });
         let spec = RequestSpec::post("/v1/audio/speech")
             .auth(auth.clone())
@@ -481,7 +481,7 @@ async fn speech_mp3(ctx: &Ctx) -> Outcome {
     .await
 }
 
-async fn speech_formats(ctx: &Ctx) -> Outcome {
+async fn speech_formats(ctx: &CheckCtx) -> Outcome {
     let (model, voices, formats) = speech_model(ctx)?;
     let auth = ctx.model_auth()?;
     let voice = voices.first().cloned().unwrap_or_else(|| "alloy".into());
@@ -529,7 +529,7 @@ async fn speech_formats(ctx: &Ctx) -> Outcome {
     })
 }
 
-async fn speech_bad(ctx: &Ctx) -> Outcome {
+async fn speech_bad(ctx: &CheckCtx) -> Outcome {
     let (model, _, _) = speech_model(ctx)?;
     let auth = ctx.model_auth()?;
     let strat = prop_oneof![
@@ -538,7 +538,7 @@ async fn speech_bad(ctx: &Ctx) -> Outcome {
         Just(("no-input".to_string(), Value::Null)),
         Just(("no-voice".to_string(), Value::Null)),
     ];
-    for_all(ctx, ctx.cfg.cases.min(8), strat, |(field, value): (String, Value)| {
+    for_all(ctx, ctx.cfg.scope.cases.min(8), strat, |(field, value): (String, Value)| {
         let mut body = json!({"model": model, "input": "hello", "voice": "alloy", "response_format": "mp3"});
         if let Some(o) = body.as_object_mut() {
             match field.strip_prefix("no-") {
@@ -562,7 +562,7 @@ async fn speech_bad(ctx: &Ctx) -> Outcome {
     .await
 }
 
-async fn too_large(ctx: &Ctx) -> Outcome {
+async fn too_large(ctx: &CheckCtx) -> Outcome {
     if ctx.env.mock.is_none() {
         return Err(Halt::Skip(
             crate::skip::SkipCause::UnsafeOnDeployment,
@@ -574,7 +574,7 @@ async fn too_large(ctx: &Ctx) -> Outcome {
     // One MiB over the limit.
     let big = vec![0u8; MAX_UPLOAD_BYTES + 1024 * 1024];
     let spec = upload(ctx, route, Some(&model), Some(("big.wav", big)), &[])?;
-    if ctx.cfg.dry_run {
+    if ctx.cfg.scope.dry_run {
         ctx.send(&spec, 0).await?;
     }
     // A server that answers 413 and closes before reading the body (without draining it, as
@@ -619,7 +619,7 @@ async fn too_large(ctx: &Ctx) -> Outcome {
 
 /// Sends `spec` over plain HTTP/1.1 with `Expect: 100-continue` to the target's own host, and
 /// returns the final status.
-async fn expect_continue(ctx: &Ctx, spec: &RequestSpec) -> Result<u16, String> {
+async fn expect_continue(ctx: &CheckCtx, spec: &RequestSpec) -> Result<u16, String> {
     use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
     let url = ctx.t.client().resolve(spec).map_err(|e| e.to_string())?;
     if url.scheme() != "http" {
@@ -684,7 +684,7 @@ async fn expect_continue(ctx: &Ctx, spec: &RequestSpec) -> Result<u16, String> {
                 .map_err(|e| e.to_string())?;
         }
     };
-    tokio::time::timeout(ctx.cfg.request_timeout, io)
+    tokio::time::timeout(ctx.cfg.limits.request_timeout, io)
         .await
         .map_err(|_| "timed out".to_string())?
 }

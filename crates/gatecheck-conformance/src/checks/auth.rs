@@ -2,7 +2,7 @@
 
 use super::property::for_all;
 use super::Kind::{Deviation, Failure};
-use super::{def, for_all_routes, pass1, CheckDef, Ctx, Halt, Outcome, Phase};
+use super::{def, for_all_routes, pass1, Check, CheckCtx, Halt, Outcome, Phase};
 use crate::client::{Auth, Part, RequestSpec};
 use crate::discovery::RouteFamily;
 use crate::generators::media;
@@ -17,7 +17,7 @@ use gatecheck_schemas::Profile;
 use proptest::prelude::*;
 use serde_json::{json, Value};
 
-pub(crate) const CHECKS: &[CheckDef] = &[
+pub(crate) const CHECKS: &[Check] = &[
     def("auth.v1.missing-key-401", Failure, "/v1/*", "spec: Authentication, rule 1",
         "A model request without `Authorization` is answered 401, on every model route.",
         Phase::Shared, |c| Box::pin(missing_key(c))),
@@ -48,7 +48,7 @@ pub(crate) const CHECKS: &[CheckDef] = &[
 ];
 
 /// The model routes, each with a request that is valid but for its auth.
-pub(crate) fn model_routes(ctx: &Ctx) -> Vec<RequestSpec> {
+pub(crate) fn model_routes(ctx: &CheckCtx) -> Vec<RequestSpec> {
     let pick = |f: &dyn Fn(&gatecheck_schemas::types::ModelCapabilities) -> bool,
                 fallback: &str| {
         ctx.model_with(f)
@@ -112,7 +112,7 @@ pub(crate) fn model_routes(ctx: &Ctx) -> Vec<RequestSpec> {
 /// Sends `spec` and fails unless the target refuses it as `rejection`; `what` names the case
 /// in the message (`expected 401 {what}, got ...`).
 async fn expect_refused(
-    ctx: &Ctx,
+    ctx: &CheckCtx,
     spec: RequestSpec,
     rejection: Rejection,
     what: &str,
@@ -134,13 +134,13 @@ async fn expect_refused(
 
 /// Every model route, with an `Authorization` header drawn from `schemes` around `key`, is
 /// refused as an invalid key.
-async fn bad_auth_refused<S>(ctx: &Ctx, schemes: S, key: &str, what: &str) -> Outcome
+async fn bad_auth_refused<S>(ctx: &CheckCtx, schemes: S, key: &str, what: &str) -> Outcome
 where
     S: Strategy<Value = BadAuth>,
 {
     let routes = model_routes(ctx);
     let strat = (0..routes.len(), schemes);
-    for_all(ctx, ctx.cfg.cases, strat, |(i, bad)| {
+    for_all(ctx, ctx.cfg.scope.cases, strat, |(i, bad)| {
         let spec = routes[i]
             .clone()
             .auth(Auth::Raw(Secret::new(bad.header(key))));
@@ -149,21 +149,21 @@ where
     .await
 }
 
-async fn missing_key(ctx: &Ctx) -> Outcome {
+async fn missing_key(ctx: &CheckCtx) -> Outcome {
     for_all_routes(ctx, |spec| {
         expect_refused(ctx, spec, Rejection::MissingKey, "without a key")
     })
     .await
 }
 
-async fn invalid_key(ctx: &Ctx) -> Outcome {
+async fn invalid_key(ctx: &CheckCtx) -> Outcome {
     let schemes = bad_auth().prop_filter("not a scheme case", |b| {
         !matches!(b, BadAuth::Basic | BadAuth::Token)
     });
     bad_auth_refused(ctx, schemes, "", "for an invalid key").await
 }
 
-fn valid_secret(ctx: &Ctx) -> Result<String, Halt> {
+fn valid_secret(ctx: &CheckCtx) -> Result<String, Halt> {
     if let Some(k) = &ctx.env.key {
         return Ok(k.secret.expose().to_owned());
     }
@@ -175,7 +175,7 @@ fn valid_secret(ctx: &Ctx) -> Result<String, Halt> {
         .ok_or_else(|| Halt::no_credentials("no API key: give --api-key"))
 }
 
-async fn wrong_scheme(ctx: &Ctx) -> Outcome {
+async fn wrong_scheme(ctx: &CheckCtx) -> Outcome {
     let key = valid_secret(ctx)?;
     let schemes = prop_oneof![Just(BadAuth::Basic), Just(BadAuth::Token)];
     bad_auth_refused(ctx, schemes, &key, "for a non-Bearer scheme").await
@@ -190,7 +190,7 @@ pub(crate) fn probe_spec(model: &str, auth: Auth) -> RequestSpec {
 }
 
 /// The video model used by probes.
-pub(crate) fn probe_model(ctx: &Ctx) -> String {
+pub(crate) fn probe_model(ctx: &CheckCtx) -> String {
     ctx.model_with(|c| c.video.is_some())
         .map(|(m, _)| m.id.clone())
         .unwrap_or_else(|_| "sora-2".into())
@@ -210,7 +210,7 @@ fn admission_spec(auth: Auth) -> RequestSpec {
 
 /// Checks that the key in its documented form (`Bearer <key>`) is admitted by the probe, so
 /// that a refusal of another form means something. A skip when it is not.
-async fn calibrate(ctx: &Ctx, key: &str) -> Result<(), Halt> {
+async fn calibrate(ctx: &CheckCtx, key: &str) -> Result<(), Halt> {
     let spec = admission_spec(Auth::Raw(Secret::new(format!("Bearer {key}"))));
     let ex = ctx.t.send_probe(&spec).await?;
     if is_admitted(ex.status.as_u16()) {
@@ -229,7 +229,7 @@ async fn calibrate(ctx: &Ctx, key: &str) -> Result<(), Halt> {
 
 /// Each header in `forms` is admitted (2xx) by the probe; a failure names the first that is
 /// not, with what came instead.
-async fn admitted_in_forms(ctx: &Ctx, key: &str, forms: &[(String, String)]) -> Outcome {
+async fn admitted_in_forms(ctx: &CheckCtx, key: &str, forms: &[(String, String)]) -> Outcome {
     calibrate(ctx, key).await?;
     for (header, shown) in forms {
         let spec = admission_spec(Auth::Raw(Secret::new(header.clone())));
@@ -252,7 +252,7 @@ async fn admitted_in_forms(ctx: &Ctx, key: &str, forms: &[(String, String)]) -> 
     })
 }
 
-async fn bearer_case(ctx: &Ctx) -> Outcome {
+async fn bearer_case(ctx: &CheckCtx) -> Outcome {
     let key = valid_secret(ctx)?;
     let forms: Vec<(String, String)> = ["bearer", "BEARER", "BeArEr"]
         .iter()
@@ -261,7 +261,7 @@ async fn bearer_case(ctx: &Ctx) -> Outcome {
     admitted_in_forms(ctx, &key, &forms).await
 }
 
-async fn sk_prefix(ctx: &Ctx) -> Outcome {
+async fn sk_prefix(ctx: &CheckCtx) -> Outcome {
     let key = valid_secret(ctx)?;
     let bare = key.strip_prefix("sk-").unwrap_or(&key).to_owned();
     let forms = vec![
@@ -277,7 +277,7 @@ fn token_probe_body() -> Value {
     json!({ "id": IMPOSSIBLE_KEY_ID })
 }
 
-async fn token_missing(ctx: &Ctx) -> Outcome {
+async fn token_missing(ctx: &CheckCtx) -> Outcome {
     let spec = RequestSpec::put("/api/token/").json(token_probe_body());
     let ex = ctx.send(&spec, 0).await?;
     let v = ex.json().unwrap_or(Value::Null);
@@ -304,9 +304,9 @@ async fn token_missing(ctx: &Ctx) -> Outcome {
     pass1()
 }
 
-async fn token_wrong(ctx: &Ctx) -> Outcome {
+async fn token_wrong(ctx: &CheckCtx) -> Outcome {
     let strat = "[A-Za-z0-9]{8,40}";
-    for_all(ctx, ctx.cfg.cases.min(8), strat, |tok: String| {
+    for_all(ctx, ctx.cfg.scope.cases.min(8), strat, |tok: String| {
         let spec = RequestSpec::put("/api/token/")
             .auth(Auth::Raw(Secret::new(format!("wrong{tok}"))))
             .json(token_probe_body());
@@ -330,7 +330,7 @@ async fn token_wrong(ctx: &Ctx) -> Outcome {
     .await
 }
 
-async fn token_put_ok(ctx: &Ctx, auth: Auth, what: &str) -> Outcome {
+async fn token_put_ok(ctx: &CheckCtx, auth: Auth, what: &str) -> Outcome {
     let key = ctx.work_key()?;
     let spec = RequestSpec::put("/api/token/")
         .auth(auth)
@@ -343,11 +343,11 @@ async fn token_put_ok(ctx: &Ctx, auth: Auth, what: &str) -> Outcome {
     pass1()
 }
 
-async fn token_raw(ctx: &Ctx) -> Outcome {
+async fn token_raw(ctx: &CheckCtx) -> Outcome {
     token_put_ok(ctx, Auth::AccessToken, "the raw access token").await
 }
 
-async fn token_bearer(ctx: &Ctx) -> Outcome {
+async fn token_bearer(ctx: &CheckCtx) -> Outcome {
     let tok = ctx
         .env
         .target

@@ -2,12 +2,12 @@
 
 use super::property::for_all;
 use super::Kind::{Deviation, Failure};
-use super::{accepted, def, CheckDef, Ctx, Halt, Outcome, Pass, Phase};
+use super::{accepted, def, Check, CheckCtx, Halt, Outcome, Pass, Phase};
 use crate::client::RequestSpec;
 use gatecheck_schemas::types::{CatalogEnvelope, Endpoints};
 use serde_json::Value;
 
-pub(crate) const CHECKS: &[CheckDef] = &[
+pub(crate) const CHECKS: &[Check] = &[
     def("catalog.envelope-schema", Failure, "GET /api/models", "spec: Model record (the catalog envelope)",
         "The catalog answers 200 JSON `{success, page, page_size, total, data}` valid against catalog-envelope.",
         Phase::Shared, |c| Box::pin(envelope(c))),
@@ -25,7 +25,7 @@ pub(crate) const CHECKS: &[CheckDef] = &[
         Phase::Shared, |c| Box::pin(filter(c))),
 ];
 
-async fn envelope(ctx: &Ctx) -> Outcome {
+async fn envelope(ctx: &CheckCtx) -> Outcome {
     let spec = RequestSpec::get("/api/models");
     let ex = ctx.send(&spec, 0).await?;
     let v = ctx.json_200(&spec, &ex)?;
@@ -41,7 +41,7 @@ async fn envelope(ctx: &Ctx) -> Outcome {
     })
 }
 
-async fn records(ctx: &Ctx) -> Outcome {
+async fn records(ctx: &CheckCtx) -> Outcome {
     let spec = RequestSpec::get("/api/models?p=1&page_size=100");
     let ex = ctx.send(&spec, 0).await?;
     let env: CatalogEnvelope = ex
@@ -87,7 +87,7 @@ async fn records(ctx: &Ctx) -> Outcome {
     })
 }
 
-async fn no_auth(ctx: &Ctx) -> Outcome {
+async fn no_auth(ctx: &CheckCtx) -> Outcome {
     let spec = RequestSpec::get("/api/models");
     let ex = ctx.send(&spec, 0).await?;
     if !accepted(&ex) {
@@ -104,7 +104,7 @@ async fn no_auth(ctx: &Ctx) -> Outcome {
 }
 
 fn page(
-    ctx: &Ctx,
+    ctx: &CheckCtx,
     ex: &crate::client::Exchange,
     spec: &RequestSpec,
 ) -> Result<CatalogEnvelope, Halt> {
@@ -113,14 +113,14 @@ fn page(
         .ok_or_else(|| ctx.fail("not a catalog envelope", spec, Some(ex)))
 }
 
-async fn paging(ctx: &Ctx) -> Outcome {
+async fn paging(ctx: &CheckCtx) -> Outcome {
     let total_models = ctx.env.models.len();
     if total_models == 0 {
         return Err(Halt::not_observed("the catalog lists no model"));
     }
     for_all(
         ctx,
-        ctx.cfg.cases.min(6),
+        ctx.cfg.scope.cases.min(6),
         1i64..=12,
         |size: i64| async move {
             let mut seen = Vec::new();
@@ -170,7 +170,7 @@ async fn paging(ctx: &Ctx) -> Outcome {
     .await
 }
 
-async fn filter(ctx: &Ctx) -> Outcome {
+async fn filter(ctx: &CheckCtx) -> Outcome {
     let mut types: Vec<String> = ctx
         .env
         .models

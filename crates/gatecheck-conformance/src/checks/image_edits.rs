@@ -7,7 +7,7 @@
 use super::pixels::{decoded_png, judge_mask, KEPT_SHARE, KEPT_TOLERANCE};
 use super::property::for_all;
 use super::Kind::{Deviation, Failure};
-use super::{def, status_and_type, CheckDef, Ctx, Halt, Outcome, Phase};
+use super::{def, status_and_type, Check, CheckCtx, Halt, Outcome, Phase};
 use crate::client::{Exchange, Part, RequestSpec};
 use crate::generators::media::png;
 use base64::Engine;
@@ -21,7 +21,7 @@ use gatecheck_schemas::types::ImageResult;
 use gatecheck_schemas::Profile;
 use proptest::prelude::*;
 
-pub(crate) const CHECKS: &[CheckDef] = &[
+pub(crate) const CHECKS: &[Check] = &[
     def("images.edits.result", Failure, "POST /v1/images/edits", "spec: Other routes (an image edit route exists; payload not shown); DECISIONS D-EDIT-1, D-EDIT-3, D-EDIT-6",
         "A generated PNG (with or without a mask; a run whose drawn cases have none adds a masked one) edited by each image model that edits answers 200 JSON valid against image-result (else a deviation), with `n` items whose images (base64, or fetched from their URL on the target) decode whole as PNGs; with a mask, what it keeps (its opaque pixels, away from its edges) is the source's: 90% of those pixels within 24 of 255 per channel. An image of another size than requested is a deviation (D-MEDIA).",
         Phase::Shared, |c| Box::pin(result(c))),
@@ -31,7 +31,7 @@ pub(crate) const CHECKS: &[CheckDef] = &[
 ];
 
 /// The catalog's image models that edit, with their sizes.
-fn edit_models(ctx: &Ctx) -> Result<Vec<(String, Vec<String>)>, Halt> {
+fn edit_models(ctx: &CheckCtx) -> Result<Vec<(String, Vec<String>)>, Halt> {
     let models: Vec<(String, Vec<String>)> = ctx
         .models_with(|c| c.image.is_some())
         .into_iter()
@@ -84,7 +84,7 @@ fn cases() -> impl Strategy<Value = Case> {
 type Request = (String, String, RequestSpec, Option<(Rgba, Rgba)>);
 
 /// The request of `case` on `models`.
-fn request(ctx: &Ctx, models: &[(String, Vec<String>)], case: &Case) -> Result<Request, Halt> {
+fn request(ctx: &CheckCtx, models: &[(String, Vec<String>)], case: &Case) -> Result<Request, Halt> {
     let (model, sizes) = &models[case.model % models.len()];
     let size = sizes[case.size % sizes.len()].clone();
     let (w, h) = case.source;
@@ -114,10 +114,10 @@ fn request(ctx: &Ctx, models: &[(String, Vec<String>)], case: &Case) -> Result<R
     Ok((model.clone(), size, spec, masked))
 }
 
-async fn result(ctx: &Ctx) -> Outcome {
+async fn result(ctx: &CheckCtx) -> Outcome {
     let models = edit_models(ctx)?;
     let masked = std::sync::atomic::AtomicBool::new(false);
-    let mut pass = for_all(ctx, ctx.cfg.cases.clamp(1, 4), cases(), |case| {
+    let mut pass = for_all(ctx, ctx.cfg.scope.cases.clamp(1, 4), cases(), |case| {
         masked.fetch_or(case.mask, std::sync::atomic::Ordering::Relaxed);
         edit_case(ctx, &models, case)
     })
@@ -139,7 +139,11 @@ async fn result(ctx: &Ctx) -> Outcome {
 }
 
 /// Sends the edit of `case` and judges its answer (and, with a mask, the pixels it kept).
-async fn edit_case(ctx: &Ctx, models: &[(String, Vec<String>)], case: Case) -> Result<(), Halt> {
+async fn edit_case(
+    ctx: &CheckCtx,
+    models: &[(String, Vec<String>)],
+    case: Case,
+) -> Result<(), Halt> {
     let (model, size, spec, masked) = request(ctx, models, &case)?;
     let usage = edit_usage(
         25,
@@ -159,7 +163,7 @@ async fn edit_case(ctx: &Ctx, models: &[(String, Vec<String>)], case: Case) -> R
 /// count and every image decoding whole are failures (D-EDIT-6); an image of another size
 /// than requested is a deviation (a model may round sizes, D-MEDIA). Returns the images.
 async fn judge_result(
-    ctx: &Ctx,
+    ctx: &CheckCtx,
     spec: &RequestSpec,
     ex: &Exchange,
     size: &str,
@@ -231,7 +235,7 @@ async fn judge_result(
 /// An edit with a mask keeps what the mask keeps (its opaque pixels): a failure otherwise
 /// (D-EDIT-6: the mask's fully transparent pixels are the only place an edit may change).
 fn judge_masked(
-    ctx: &Ctx,
+    ctx: &CheckCtx,
     spec: &RequestSpec,
     ex: &Exchange,
     source: &Rgba,
@@ -262,7 +266,7 @@ fn judge_masked(
     Ok(())
 }
 
-async fn missing(ctx: &Ctx) -> Outcome {
+async fn missing(ctx: &CheckCtx) -> Outcome {
     let models = edit_models(ctx)?;
     let (model, sizes) = &models[0];
     let spec = RequestSpec::post(EDITS_PATH)

@@ -2,7 +2,7 @@
 
 use super::property::for_all;
 use super::Kind::{Deviation, Failure};
-use super::{def, is_validation_rejection, CheckDef, Ctx, Halt, Outcome, Pass, Phase};
+use super::{def, is_validation_rejection, Check, CheckCtx, Halt, Outcome, Pass, Phase};
 use crate::client::{Exchange, RequestSpec};
 use base64::Engine;
 use gatecheck_schemas::rules::media::{default_image_size, parse_size};
@@ -12,7 +12,7 @@ use gatecheck_schemas::Profile;
 use proptest::prelude::*;
 use serde_json::json;
 
-pub(crate) const CHECKS: &[CheckDef] = &[
+pub(crate) const CHECKS: &[Check] = &[
     def("images.result", Failure, "POST /v1/images/generations", "spec: Image generation result; POST /v1/images/generations (Response 200)",
         "A valid request with a size the model accepts answers 200 JSON valid against image-result, each item with `b64_json` or `url`, and `size` as requested.",
         Phase::Shared, |c| Box::pin(result(c))),
@@ -30,7 +30,7 @@ pub(crate) const CHECKS: &[CheckDef] = &[
         Phase::Shared, |c| Box::pin(missing_field(c))),
 ];
 
-fn image_models(ctx: &Ctx) -> Vec<(String, Vec<String>, String)> {
+fn image_models(ctx: &CheckCtx) -> Vec<(String, Vec<String>, String)> {
     ctx.models_with(|c| c.image.is_some())
         .into_iter()
         .filter_map(|(m, c)| {
@@ -42,7 +42,7 @@ fn image_models(ctx: &Ctx) -> Vec<(String, Vec<String>, String)> {
 }
 
 /// One valid request per image model (first size), sent once per run and shared.
-async fn results(ctx: &Ctx) -> Result<Vec<(RequestSpec, Exchange, String)>, Halt> {
+async fn results(ctx: &CheckCtx) -> Result<Vec<(RequestSpec, Exchange, String)>, Halt> {
     let auth = ctx.model_auth()?;
     let models = image_models(ctx);
     if models.is_empty() {
@@ -67,7 +67,7 @@ async fn results(ctx: &Ctx) -> Result<Vec<(RequestSpec, Exchange, String)>, Halt
     r.clone()
 }
 
-async fn result(ctx: &Ctx) -> Outcome {
+async fn result(ctx: &CheckCtx) -> Outcome {
     let rs = results(ctx).await?;
     for (spec, ex, size) in &rs {
         let v = ctx.json_200(spec, ex)?;
@@ -97,7 +97,7 @@ async fn result(ctx: &Ctx) -> Outcome {
     })
 }
 
-async fn png_size(ctx: &Ctx) -> Outcome {
+async fn png_size(ctx: &CheckCtx) -> Outcome {
     let rs = results(ctx).await?;
     let auth = ctx.model_auth()?;
     let mut n = 0;
@@ -173,7 +173,7 @@ async fn png_size(ctx: &Ctx) -> Outcome {
     })
 }
 
-async fn usage(ctx: &Ctx) -> Outcome {
+async fn usage(ctx: &CheckCtx) -> Outcome {
     let rs = results(ctx).await?;
     for (spec, ex, _) in &rs {
         let Some(r) = ex
@@ -202,7 +202,7 @@ async fn usage(ctx: &Ctx) -> Outcome {
     })
 }
 
-async fn bad_size(ctx: &Ctx) -> Outcome {
+async fn bad_size(ctx: &CheckCtx) -> Outcome {
     let auth = ctx.model_auth()?;
     let models = image_models(ctx);
     if models.is_empty() {
@@ -218,7 +218,7 @@ async fn bad_size(ctx: &Ctx) -> Outcome {
             Just(Some(String::new()))
         ],
     );
-    for_all(ctx, ctx.cfg.cases, strat, |(i, (w, h), odd)| {
+    for_all(ctx, ctx.cfg.scope.cases, strat, |(i, (w, h), odd)| {
         let (model, sizes, _) = models[i].clone();
         let size = odd.unwrap_or_else(|| format!("{w}x{h}"));
         let spec = RequestSpec::post("/v1/images/generations")
@@ -246,7 +246,7 @@ async fn bad_size(ctx: &Ctx) -> Outcome {
     .await
 }
 
-async fn missing_field(ctx: &Ctx) -> Outcome {
+async fn missing_field(ctx: &CheckCtx) -> Outcome {
     let auth = ctx.model_auth()?;
     let models = image_models(ctx);
     let Some((model, sizes, _)) = models.first().cloned() else {
@@ -259,7 +259,7 @@ async fn missing_field(ctx: &Ctx) -> Outcome {
         "size".into(),
         "empty-prompt".into(),
     ]);
-    for_all(ctx, ctx.cfg.cases.min(8), strat, |which: String| {
+    for_all(ctx, ctx.cfg.scope.cases.min(8), strat, |which: String| {
         let mut body = json!({"model": model, "prompt": "a yellow star", "size": size});
         if which == "empty-prompt" {
             body["prompt"] = json!("");

@@ -1,9 +1,9 @@
-//! What a check is, as the registry lists it: its [`CheckInfo`].
+//! What a check is, as the check list shows it: its [`CheckInfo`].
 
 use crate::evidence::Kind;
 use serde::Serialize;
 
-/// One entry of the check registry.
+/// One row of the check list (`gatecheck check --list`, [`crate::all_checks`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct CheckInfo {
     /// Stable id, e.g. `token.update.name-50-chars`.

@@ -7,7 +7,7 @@
 
 use super::property::for_all;
 use super::Kind::{Deviation, Failure};
-use super::{def, status_and_type, CheckDef, Ctx, Halt, Outcome, Pass, Phase};
+use super::{def, status_and_type, Check, CheckCtx, Halt, Outcome, Pass, Phase};
 use crate::client::{Auth, Exchange, RequestSpec};
 use gatecheck_schemas::rules::media::parse_png;
 use gatecheck_schemas::rules::midjourney::{
@@ -21,7 +21,7 @@ use proptest::prelude::*;
 use serde_json::{json, Value};
 use std::time::Duration;
 
-pub(crate) const CHECKS: &[CheckDef] = &[
+pub(crate) const CHECKS: &[Check] = &[
     def("mj.submit.imagine", Deviation, "POST /mj/submit/imagine", "spec: Other routes (provider image task routes exist; payloads not shown); DECISIONS D-MJ-2",
         "An imagine with a generated prompt answers 200 `{code:1, description, result}` valid against mj-submit-answer, with the task id in `result`.",
         Phase::Shared, |c| Box::pin(imagine(c))),
@@ -44,7 +44,7 @@ const IMAGINE: &str = "/mj/submit/imagine";
 /// The price of one submit of `action`, when the catalog lists its model; a skip when the
 /// run knows models and the action's model (`mj_imagine`...) is not one of them (the target
 /// cannot route it).
-pub(super) fn action_price(ctx: &Ctx, action: &str) -> Result<i64, Halt> {
+pub(super) fn action_price(ctx: &CheckCtx, action: &str) -> Result<i64, Halt> {
     let model = model_for(action);
     if !ctx.env.models.is_empty() && !ctx.env.models.iter().any(|m| m.id == model) {
         return Err(Halt::no_model(format!("the catalog has no {model} model")));
@@ -53,13 +53,13 @@ pub(super) fn action_price(ctx: &Ctx, action: &str) -> Result<i64, Halt> {
 }
 
 /// The price of one imagine ([`action_price`]).
-fn imagine_price(ctx: &Ctx) -> Result<i64, Halt> {
+fn imagine_price(ctx: &CheckCtx) -> Result<i64, Halt> {
     action_price(ctx, "IMAGINE")
 }
 
 /// Submits an imagine of `prompt`; the exchange and, when it was accepted, the task id.
 pub(super) async fn submit(
-    ctx: &Ctx,
+    ctx: &CheckCtx,
     prompt: &str,
 ) -> Result<(RequestSpec, Exchange, Option<String>), Halt> {
     let spec = RequestSpec::post(IMAGINE)
@@ -80,36 +80,41 @@ fn accepted_id(ex: &Exchange) -> Option<String> {
     .filter(|id| !id.is_empty())
 }
 
-async fn imagine(ctx: &Ctx) -> Outcome {
+async fn imagine(ctx: &CheckCtx) -> Outcome {
     let words = prop::collection::vec("[a-z]{1,8}", 1..6).prop_map(|w| w.join(" "));
-    for_all(ctx, ctx.cfg.cases.clamp(1, 3), words, |prompt| async move {
-        let (spec, ex, id) = submit(ctx, &format!("{prompt} (gatecheck)")).await?;
-        let v = ex.json().unwrap_or_default();
-        if let Err(e) = gatecheck_schemas::validate("mj-submit-answer", &v) {
-            return Err(ctx.deviate(
-                "D-MJ-2",
-                format!("{}: schema mj-submit-answer: {e}", status_and_type(&ex)),
-                &spec,
-                Some(&ex),
-            ));
-        }
-        if id.is_none() {
-            return Err(ctx.deviate(
-                "D-MJ-2",
-                format!(
-                    "an imagine was answered {} without code 1 and a task id",
-                    status_and_type(&ex)
-                ),
-                &spec,
-                Some(&ex),
-            ));
-        }
-        Ok(())
-    })
+    for_all(
+        ctx,
+        ctx.cfg.scope.cases.clamp(1, 3),
+        words,
+        |prompt| async move {
+            let (spec, ex, id) = submit(ctx, &format!("{prompt} (gatecheck)")).await?;
+            let v = ex.json().unwrap_or_default();
+            if let Err(e) = gatecheck_schemas::validate("mj-submit-answer", &v) {
+                return Err(ctx.deviate(
+                    "D-MJ-2",
+                    format!("{}: schema mj-submit-answer: {e}", status_and_type(&ex)),
+                    &spec,
+                    Some(&ex),
+                ));
+            }
+            if id.is_none() {
+                return Err(ctx.deviate(
+                    "D-MJ-2",
+                    format!(
+                        "an imagine was answered {} without code 1 and a task id",
+                        status_and_type(&ex)
+                    ),
+                    &spec,
+                    Some(&ex),
+                ));
+            }
+            Ok(())
+        },
+    )
     .await
 }
 
-async fn secret_header(ctx: &Ctx) -> Outcome {
+async fn secret_header(ctx: &CheckCtx) -> Outcome {
     let secret = match ctx.model_auth()? {
         Auth::Key(k) => k.expose().to_owned(),
         _ => match &ctx.t.client().target().api_key {
@@ -152,7 +157,7 @@ async fn secret_header(ctx: &Ctx) -> Outcome {
     })
 }
 
-async fn lifecycle(ctx: &Ctx) -> Outcome {
+async fn lifecycle(ctx: &CheckCtx) -> Outcome {
     let (spec, ex, id) = submit(ctx, "a quiet harbor at dawn (gatecheck)").await?;
     let Some(id) = id else {
         return Err(Halt::not_observed(format!(
@@ -162,11 +167,15 @@ async fn lifecycle(ctx: &Ctx) -> Outcome {
     };
     let _ = spec;
     let auth = ctx.model_auth()?;
-    let interval = ctx.cfg.poll_interval.unwrap_or(if ctx.env.mock.is_some() {
-        Duration::from_secs(1)
-    } else {
-        Duration::from_secs(5)
-    });
+    let interval = ctx
+        .cfg
+        .limits
+        .poll_interval
+        .unwrap_or(if ctx.env.mock.is_some() {
+            Duration::from_secs(1)
+        } else {
+            Duration::from_secs(5)
+        });
     let mut waited = Duration::ZERO;
     let (mut rank, mut progress, mut polls) = (0u8, 0i64, 0u32);
     let row = "D-MJ-4";
@@ -203,7 +212,7 @@ async fn lifecycle(ctx: &Ctx) -> Outcome {
             }
             _ => {}
         }
-        if waited >= ctx.cfg.video_deadline {
+        if waited >= ctx.cfg.limits.video_deadline {
             return Err(Halt::not_observed(format!(
                 "the task did not end within {} s",
                 waited.as_secs()
@@ -218,7 +227,7 @@ async fn lifecycle(ctx: &Ctx) -> Outcome {
 /// a status or progress that goes back, or a SUCCESS without its result fails (D-TASK-10 to
 /// D-TASK-12); any other broken rule of the record deviates citing `row`.
 fn judge_record(
-    ctx: &Ctx,
+    ctx: &CheckCtx,
     row: &'static str,
     id: &str,
     v: &Value,
@@ -257,7 +266,7 @@ fn judge_record(
 }
 
 /// The `imageUrl` of a SUCCESS record serves a PNG without a key (D-MJ-5).
-async fn image_served(ctx: &Ctx, record: &Value, polls: u32) -> Outcome {
+async fn image_served(ctx: &CheckCtx, record: &Value, polls: u32) -> Outcome {
     let url = record["imageUrl"].as_str().unwrap_or("").to_owned();
     let fetch = RequestSpec::get(url);
     let img = match ctx.t.send(&fetch, 0).await {
@@ -305,10 +314,10 @@ pub(super) fn is_refusal(ex: &Exchange, reason: &str) -> bool {
             .is_some_and(|d| d.trim() == reason)
 }
 
-async fn unknown_id(ctx: &Ctx) -> Outcome {
+async fn unknown_id(ctx: &CheckCtx) -> Outcome {
     let auth = ctx.model_auth()?;
     let ids = "[1-9][0-9]{15}";
-    for_all(ctx, ctx.cfg.cases.clamp(1, 3), ids, |id: String| {
+    for_all(ctx, ctx.cfg.scope.cases.clamp(1, 3), ids, |id: String| {
         let spec = RequestSpec::get(format!("/mj/task/{id}0/fetch")).auth(auth.clone());
         async move {
             let ex = ctx.send(&spec, 0).await?;
@@ -329,7 +338,7 @@ async fn unknown_id(ctx: &Ctx) -> Outcome {
     .await
 }
 
-async fn prompt_required(ctx: &Ctx) -> Outcome {
+async fn prompt_required(ctx: &CheckCtx) -> Outcome {
     imagine_price(ctx)?;
     let spec = RequestSpec::post(IMAGINE)
         .auth(ctx.model_auth()?)

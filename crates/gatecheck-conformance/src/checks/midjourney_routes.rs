@@ -5,7 +5,7 @@
 
 use super::midjourney::{action_price, is_refusal, submit};
 use super::Kind::{Deviation, Failure};
-use super::{def, status_and_type, CheckDef, Ctx, Halt, Outcome, Pass, Phase};
+use super::{def, status_and_type, Check, CheckCtx, Halt, Outcome, Pass, Phase};
 use crate::client::RequestSpec;
 use gatecheck_schemas::rules::midjourney::{
     ACTION_UPLOAD, CODE_REQUEST_ERROR, CODE_SUBMITTED, LIST_BODY_REFUSED,
@@ -13,7 +13,7 @@ use gatecheck_schemas::rules::midjourney::{
 use gatecheck_schemas::rules::rejection::ACCEPTED;
 use serde_json::{json, Value};
 
-pub(crate) const CHECKS: &[CheckDef] = &[
+pub(crate) const CHECKS: &[Check] = &[
     def("mj.task.list-by-condition", Failure, "POST /mj/task/list-by-condition", "spec: Other routes; DECISIONS D-MJ-8; failures D-TASK-10",
         "After an imagine, `{ids: [<its id>, <an id never submitted>]}` answers 200 with exactly that task's record (valid against mj-task); a body whose `ids` is not a list is 400 `do_request_failed`. A list without the task, or with a task not asked for, fails; any other difference deviates.",
         Phase::Shared, |c| Box::pin(list_by_condition(c))),
@@ -27,7 +27,7 @@ const UPLOAD: &str = "/mj/submit/upload-discord-images";
 /// A 1x1 grey PNG as a data URL.
 const DATA_URL: &str = "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAAAAAA6fptVAAAACklEQVR4nGNgAAAAAgABSK+kcQAAAABJRU5ErkJggg==";
 
-async fn list_by_condition(ctx: &Ctx) -> Outcome {
+async fn list_by_condition(ctx: &CheckCtx) -> Outcome {
     let (_, ex, id) = submit(ctx, "a lantern on a pier (gatecheck)").await?;
     let Some(id) = id else {
         return Err(Halt::not_observed(format!(
@@ -122,7 +122,7 @@ fn upload_answer(ex: &crate::client::Exchange) -> Option<(i64, Value)> {
     ))
 }
 
-async fn upload(ctx: &Ctx) -> Outcome {
+async fn upload(ctx: &CheckCtx) -> Outcome {
     let price = action_price(ctx, ACTION_UPLOAD)?;
     let auth = ctx.model_auth()?;
     let spec = RequestSpec::post(UPLOAD)

@@ -1,5 +1,5 @@
 //! The checks, by check-id family (`key.*` in `key.rs`, `quota.*` in `quota.rs`, ...), and what
-//! every check runs with: [`Ctx`].
+//! every check runs with: [`CheckCtx`].
 
 mod artifacts;
 pub(crate) mod audio;
@@ -60,11 +60,11 @@ pub(crate) enum Phase {
 }
 
 /// A check's function.
-pub(crate) type CheckFn = for<'a> fn(&'a Ctx) -> BoxFuture<'a, Outcome>;
+pub(crate) type CheckFn = for<'a> fn(&'a CheckCtx) -> BoxFuture<'a, Outcome>;
 
-/// A catalog entry and its function.
+/// A check: its row of the check list ([`CheckInfo`]), when it runs, and its function.
 #[derive(Clone, Copy)]
-pub(crate) struct CheckDef {
+pub(crate) struct Check {
     pub info: CheckInfo,
     pub phase: Phase,
     pub run: CheckFn,
@@ -79,8 +79,8 @@ pub(crate) const fn def(
     title: &'static str,
     phase: Phase,
     run: CheckFn,
-) -> CheckDef {
-    CheckDef {
+) -> Check {
+    Check {
         info: CheckInfo {
             id,
             title,
@@ -93,15 +93,17 @@ pub(crate) const fn def(
     }
 }
 
-/// How a check ended early.
+/// How a check ended early. A finding stops a check at its first broken rule: `Finding` at
+/// the check's own [`Kind`] (a failure in a `failure` check, a deviation in a `deviation`
+/// check), `OffDecision` always a deviation, citing the decision the target departs from.
 #[derive(Debug, Clone)]
 pub(crate) enum Halt {
-    /// The contract is broken: a failure in a `failure` check, a deviation in a `deviation`
-    /// check.
-    Fail(Box<Evidence>),
-    /// The target differs from a decision (the id) where the spec says "not shown": a
-    /// deviation, whatever the check's kind.
-    Deviation(Box<Evidence>, &'static str),
+    /// A finding at the check's kind: the contract is broken (a failure in a `failure` check,
+    /// a deviation in a `deviation` check).
+    Finding(Box<Evidence>),
+    /// A finding that the target differs from a decision (the id) where the spec says "not
+    /// shown": a deviation, whatever the check's kind.
+    OffDecision(Box<Evidence>, &'static str),
     /// The check cannot run here, and why (missing credentials, no model...).
     Skip(SkipCause, String),
     /// The check cannot judge the answer it got (a 500 where it needed a refusal or an
@@ -209,7 +211,7 @@ pub(crate) fn or_none<T: std::fmt::Display>(value: Option<T>) -> String {
 
 /// Everything one check runs with.
 #[derive(Clone)]
-pub(crate) struct Ctx {
+pub(crate) struct CheckCtx {
     pub t: Transport,
     pub env: Arc<Env>,
     pub cfg: Arc<RunnerConfig>,
@@ -252,7 +254,7 @@ impl Halt {
     }
 }
 
-impl Ctx {
+impl CheckCtx {
     /// Sends a request that may consume `quota` units.
     pub async fn send(&self, spec: &RequestSpec, quota: i64) -> Result<Exchange, Halt> {
         Ok(self.t.send(spec, quota).await?)
@@ -278,7 +280,7 @@ impl Ctx {
         spec: &RequestSpec,
         ex: Option<&Exchange>,
     ) -> Halt {
-        Halt::Fail(Box::new(self.evidence(message, spec, ex)))
+        Halt::Finding(Box::new(self.evidence(message, spec, ex)))
     }
 
     /// The JSON body of an answer that must be 200 `application/json`; a failure otherwise.
@@ -338,7 +340,7 @@ impl Ctx {
         spec: &RequestSpec,
         ex: Option<&Exchange>,
     ) -> Halt {
-        Halt::Deviation(Box::new(self.evidence(message, spec, ex)), decision)
+        Halt::OffDecision(Box::new(self.evidence(message, spec, ex)), decision)
     }
 
     /// The target behaves as the `new-api` column of DECISIONS row `row` (`NA5`...) says.
@@ -353,7 +355,7 @@ impl Ctx {
         spec: &RequestSpec,
         ex: Option<&Exchange>,
     ) -> Result<(), Halt> {
-        if self.cfg.expect == Profile::NewApi {
+        if self.cfg.judging.expect == Profile::NewApi {
             return Ok(());
         }
         let message = format!("DECISIONS {row} (new-api's behaviour): {}", message.into());
@@ -452,12 +454,12 @@ impl Ctx {
     /// (the documented profile), or by the profile given with `--expect`.
     pub fn rejected_as(&self, rejection: Rejection, status: u16) -> bool {
         status == rejection.http_status(Profile::Documented)
-            || status == rejection.http_status(self.cfg.expect)
+            || status == rejection.http_status(self.cfg.judging.expect)
     }
 
-    /// Judges that `ex` answers `rejection` as [`Ctx::rejected_as`] says. When it is answered
+    /// Judges that `ex` answers `rejection` as [`CheckCtx::rejected_as`] says. When it is answered
     /// as new-api answers it instead, DECISIONS row `row` names the difference
-    /// ([`Ctx::known_difference`]); any other status fails with `what` and the expected one.
+    /// ([`CheckCtx::known_difference`]); any other status fails with `what` and the expected one.
     pub fn expect_rejection(
         &self,
         rejection: Rejection,
@@ -473,7 +475,7 @@ impl Ctx {
         let message = format!(
             "{what} was answered {}, not {}",
             answer_summary(ex),
-            rejection.http_status(self.cfg.expect)
+            rejection.http_status(self.cfg.judging.expect)
         );
         if status == rejection.http_status(Profile::NewApi) {
             return self.known_difference(row, message, spec, Some(ex));
@@ -515,7 +517,7 @@ pub(crate) fn accepted(ex: &Exchange) -> bool {
 }
 
 /// Runs `test` on every model route's request (no auth set), one case each.
-pub(crate) async fn for_all_routes<'a, F, Fut>(ctx: &'a Ctx, test: F) -> Outcome
+pub(crate) async fn for_all_routes<'a, F, Fut>(ctx: &'a CheckCtx, test: F) -> Outcome
 where
     F: Fn(crate::client::RequestSpec) -> Fut,
     Fut: std::future::Future<Output = Result<(), Halt>> + 'a,

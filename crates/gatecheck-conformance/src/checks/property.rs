@@ -1,7 +1,7 @@
 //! The property runner: draws generated cases, runs a check's test on each against the live
 //! target, and shrinks a failure to a minimal case.
 
-use super::{Ctx, Halt, Pass};
+use super::{CheckCtx, Halt, Pass};
 use crate::generators::test_runner;
 use proptest::strategy::{Strategy, ValueTree};
 use std::fmt::Debug;
@@ -45,9 +45,9 @@ fn replay<S: Strategy>(
 }
 
 /// Counts one shrink step against the run's budget; `false` when it is spent.
-fn take_shrink_step(ctx: &Ctx) -> bool {
+fn take_shrink_step(ctx: &CheckCtx) -> bool {
     use std::sync::atomic::Ordering;
-    let budget = ctx.cfg.shrink_budget;
+    let budget = ctx.cfg.limits.shrink_budget;
     ctx.env
         .shrink_spent
         .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| {
@@ -73,7 +73,7 @@ fn generate<S: Strategy>(strategy: &S, seed: u64, cases: u32) -> Result<Vec<S::V
 /// the first failure, shrinks the input with proptest's `simplify`/`complicate` loop, against
 /// the live target, at most `max_shrink` steps, and reports the minimal failing case.
 pub(crate) async fn for_all<S, F, Fut>(
-    ctx: &Ctx,
+    ctx: &CheckCtx,
     cases: u32,
     strategy: S,
     test: F,
@@ -89,11 +89,11 @@ where
     for (case, value) in values.into_iter().enumerate() {
         match test(value).await {
             Ok(()) => continue,
-            Err(Halt::Fail(mut ev)) => {
+            Err(Halt::Finding(mut ev)) => {
                 let mut ops: Vec<Op> = Vec::new();
                 let mut steps = 0u32;
                 let mut next = Op::Simplify;
-                while steps < ctx.cfg.max_shrink && take_shrink_step(ctx) {
+                while steps < ctx.cfg.limits.max_shrink && take_shrink_step(ctx) {
                     ops.push(next);
                     let (v, moved) = replay(&strategy, seed, cases, case as u32, &ops)?;
                     if !moved {
@@ -101,7 +101,7 @@ where
                     }
                     steps += 1;
                     match test(v).await {
-                        Err(Halt::Fail(smaller)) => {
+                        Err(Halt::Finding(smaller)) => {
                             ev = smaller;
                             next = Op::Simplify;
                         }
@@ -117,7 +117,7 @@ where
                     "case {} of {cases}, shrunk in {steps} steps to the request shown",
                     case + 1
                 ));
-                return Err(Halt::Fail(ev));
+                return Err(Halt::Finding(ev));
             }
             Err(other) => return Err(other),
         }
@@ -142,11 +142,11 @@ where
     for (case, value) in values.into_iter().take(n).enumerate() {
         match test(value).await {
             Ok(()) => {}
-            Err(Halt::Fail(mut ev)) => {
+            Err(Halt::Finding(mut ev)) => {
                 ev.cases_run = case as u32 + 1;
                 ev.message = format!("{} (case {} of {n})", ev.message, case + 1);
                 ev.case = Some(format!("case {} of {n}", case + 1));
-                return Err(Halt::Fail(ev));
+                return Err(Halt::Finding(ev));
             }
             Err(other) => return Err(other),
         }

@@ -8,7 +8,7 @@
 
 use super::video_unified::{created_id, follow};
 use super::Kind::{Deviation, Failure};
-use super::{def, CheckDef, Ctx, Halt, Outcome, Phase};
+use super::{def, Check, CheckCtx, Halt, Outcome, Phase};
 use crate::client::{Exchange, RequestSpec};
 use gatecheck_schemas::rules::quota::Usage;
 use gatecheck_schemas::rules::task::{
@@ -21,7 +21,7 @@ use serde_json::{json, Value};
 /// The Kling create route the checks use.
 const KLING: &str = "/kling/v1/videos/text2video";
 
-pub(crate) const CHECKS: &[CheckDef] = &[
+pub(crate) const CHECKS: &[Check] = &[
     def("task.kling.create", Deviation, "POST /kling/v1/videos/text2video",
         "DECISIONS: Provider and unified task routes D-TASK-6",
         "A Kling task answers new-api's create object (`task_` id as `id` and `task_id`, `queued`), not Kling's `{code, data}` envelope.",
@@ -42,7 +42,7 @@ pub(crate) const CHECKS: &[CheckDef] = &[
 
 /// The first video model of the run whose id or endpoints name `provider`, with its default
 /// duration.
-fn provider_model(ctx: &Ctx, provider: &str) -> Result<(String, i64), Halt> {
+fn provider_model(ctx: &CheckCtx, provider: &str) -> Result<(String, i64), Halt> {
     let names = |e: &Endpoints| match e {
         Endpoints::Formats(list) => list.iter().any(|f| f.contains(provider)),
         other => serde_json::to_string(other).is_ok_and(|s| s.contains(provider)),
@@ -59,7 +59,7 @@ fn provider_model(ctx: &Ctx, provider: &str) -> Result<(String, i64), Halt> {
 }
 
 async fn send_priced(
-    ctx: &Ctx,
+    ctx: &CheckCtx,
     spec: &RequestSpec,
     model: &str,
     seconds: i64,
@@ -73,7 +73,7 @@ async fn send_priced(
 
 /// The created task's id, after the create-object rules (`row` on a deviation).
 fn new_api_object(
-    ctx: &Ctx,
+    ctx: &CheckCtx,
     row: &'static str,
     spec: &RequestSpec,
     ex: &Exchange,
@@ -98,7 +98,7 @@ fn new_api_object(
     }
 }
 
-async fn kling_submit(ctx: &Ctx) -> Result<String, Halt> {
+async fn kling_submit(ctx: &CheckCtx) -> Result<String, Halt> {
     let (model, seconds) = provider_model(ctx, "kling")?;
     let spec = RequestSpec::post(KLING)
         .auth(ctx.model_auth()?)
@@ -110,12 +110,12 @@ async fn kling_submit(ctx: &Ctx) -> Result<String, Halt> {
     new_api_object(ctx, "D-TASK-6", &spec, &ex)
 }
 
-async fn kling_create(ctx: &Ctx) -> Outcome {
+async fn kling_create(ctx: &CheckCtx) -> Outcome {
     kling_submit(ctx).await?;
     super::pass1()
 }
 
-async fn kling_envelope(ctx: &Ctx) -> Outcome {
+async fn kling_envelope(ctx: &CheckCtx) -> Outcome {
     let id = kling_submit(ctx).await?;
     let auth = ctx.model_auth()?;
     follow(ctx, "D-TASK-6", &id, &|id| {
@@ -128,7 +128,7 @@ fn jimeng_path(action: &str) -> String {
     format!("/jimeng/?Action={action}&Version=2022-08-31")
 }
 
-async fn jimeng(ctx: &Ctx) -> Outcome {
+async fn jimeng(ctx: &CheckCtx) -> Outcome {
     let (model, seconds) = provider_model(ctx, "jimeng")?;
     let spec = RequestSpec::post(jimeng_path(JIMENG_SUBMIT))
         .auth(ctx.model_auth()?)
@@ -144,7 +144,7 @@ async fn jimeng(ctx: &Ctx) -> Outcome {
     .await
 }
 
-async fn jimeng_action_required(ctx: &Ctx) -> Outcome {
+async fn jimeng_action_required(ctx: &CheckCtx) -> Outcome {
     let spec = RequestSpec::post("/jimeng/")
         .auth(ctx.model_auth()?)
         .json(json!({ "prompt": "no action (gatecheck)" }));

@@ -3,7 +3,7 @@
 
 use super::key::{baseline, set_key};
 use super::Kind::Deviation;
-use super::{def, pass1, CheckDef, Ctx, Halt, Outcome, Pass, Phase};
+use super::{def, pass1, Check, CheckCtx, Halt, Outcome, Pass, Phase};
 use crate::client::{Auth, RequestSpec};
 use crate::key_api::get_key;
 use gatecheck_schemas::rules::quota::{check_charge, Usage};
@@ -11,7 +11,7 @@ use gatecheck_schemas::rules::Rejection;
 use gatecheck_schemas::types::KeyRecord;
 use serde_json::json;
 
-pub(crate) const CHECKS: &[CheckDef] = &[
+pub(crate) const CHECKS: &[Check] = &[
     def("quota.insufficient-403", Deviation, "/v1/images/generations", "DECISIONS: Identity and auth (pre_consume_token_quota_failed)",
         "A key whose remaining quota is below the request's price is answered 403 `pre_consume_token_quota_failed`.",
         Phase::Exclusive, |c| Box::pin(insufficient(c))),
@@ -24,7 +24,7 @@ pub(crate) const CHECKS: &[CheckDef] = &[
 ];
 
 /// The cheapest image request the catalog allows, with its price.
-fn cheap_image(ctx: &Ctx) -> Result<(RequestSpec, i64), Halt> {
+fn cheap_image(ctx: &CheckCtx) -> Result<(RequestSpec, i64), Halt> {
     let mut best: Option<(String, String, i64)> = None;
     for (m, c) in ctx.models_with(|c| c.image.is_some()) {
         let price = ctx.price(&m.id, Usage::one_request());
@@ -48,7 +48,7 @@ fn cheap_image(ctx: &Ctx) -> Result<(RequestSpec, i64), Halt> {
     ))
 }
 
-async fn insufficient(ctx: &Ctx) -> Outcome {
+async fn insufficient(ctx: &CheckCtx) -> Outcome {
     let (spec, price) = cheap_image(ctx)?;
     if price < 2 {
         return Err(Halt::not_observed(
@@ -64,14 +64,14 @@ async fn insufficient(ctx: &Ctx) -> Outcome {
     let ex = ctx.send(&spec, price).await?;
     let code = ex.error_code();
     if !ctx.rejected_as(Rejection::InsufficientQuota, ex.status.as_u16())
-        || code.as_deref() != Rejection::InsufficientQuota.code(ctx.cfg.expect)
+        || code.as_deref() != Rejection::InsufficientQuota.code(ctx.cfg.judging.expect)
     {
         return Err(ctx.fail(
             format!(
                 "remain_quota {} below the price {price}: expected {} with code {}, got {} with code {}",
                 price - 1,
-                Rejection::InsufficientQuota.http_status(ctx.cfg.expect),
-                super::or_none(Rejection::InsufficientQuota.code(ctx.cfg.expect)),
+                Rejection::InsufficientQuota.http_status(ctx.cfg.judging.expect),
+                super::or_none(Rejection::InsufficientQuota.code(ctx.cfg.judging.expect)),
                 super::status_text(ex.status.as_u16()),
                 super::or_none(code.as_deref())
             ),
@@ -82,7 +82,7 @@ async fn insufficient(ctx: &Ctx) -> Outcome {
     pass1()
 }
 
-async fn charged(ctx: &Ctx) -> Outcome {
+async fn charged(ctx: &CheckCtx) -> Outcome {
     let (spec, price) = cheap_image(ctx)?;
     let base = baseline(ctx)?;
     // A limited key, then an unlimited one, each judged against rules::key::charge, the mock's
@@ -118,7 +118,7 @@ async fn charged(ctx: &Ctx) -> Outcome {
     })
 }
 
-async fn atomic(ctx: &Ctx) -> Outcome {
+async fn atomic(ctx: &CheckCtx) -> Outcome {
     let (spec, price) = cheap_image(ctx)?;
     let k = 3i64;
     let rec = KeyRecord {

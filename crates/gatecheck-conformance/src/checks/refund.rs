@@ -8,7 +8,7 @@ use super::key::{baseline, set_key};
 use super::video::{advance, video_model};
 use super::video_unified::interval;
 use super::Kind::Failure;
-use super::{def, CheckDef, Ctx, Halt, Outcome, Pass, Phase};
+use super::{def, Check, CheckCtx, Halt, Outcome, Pass, Phase};
 use crate::client::{Exchange, RequestSpec};
 use crate::key_api::get_key;
 use crate::skip::SkipCause;
@@ -17,7 +17,7 @@ use gatecheck_schemas::rules::refund::{judge_refund, RefundSeen};
 use gatecheck_schemas::types::KeyRecord;
 use std::time::Duration;
 
-pub(crate) const CHECKS: &[CheckDef] = &[
+pub(crate) const CHECKS: &[Check] = &[
     def("task.refund.failed", Failure, "POST /v1/videos, GET /v1/videos/{task_id}, GET /api/token/{id}",
         "DECISIONS: Route table and early errors D-ROUTE-5; D-TASK-13",
         "A task that fails gives its whole charge back to the key: `remain_quota` and `used_quota` as before the submit. A charge kept whole deviates (billing policy); books that do not balance fail.",
@@ -25,7 +25,7 @@ pub(crate) const CHECKS: &[CheckDef] = &[
 ];
 
 /// The key's `(remain_quota, used_quota)`.
-async fn books(ctx: &Ctx, id: i64) -> Result<(i64, i64), Halt> {
+async fn books(ctx: &CheckCtx, id: i64) -> Result<(i64, i64), Halt> {
     let k = get_key(&ctx.t, id)
         .await?
         .ok_or_else(|| Halt::not_observed("GET /api/token/{id} did not return the key"))?;
@@ -33,14 +33,14 @@ async fn books(ctx: &Ctx, id: i64) -> Result<(i64, i64), Halt> {
 }
 
 /// Submits a task the mock's fixture makes fail: the request, its answer, its id.
-async fn submit_failing(ctx: &Ctx) -> Result<(RequestSpec, Exchange, String), Halt> {
+async fn submit_failing(ctx: &CheckCtx) -> Result<(RequestSpec, Exchange, String), Halt> {
     let prompt = "a storm at sea [fail] (gatecheck refund)";
     let (spec, ex, id, _) = super::remix::create_video_task(ctx, prompt, "the task").await?;
     Ok((spec, ex, id))
 }
 
 /// Polls task `id` until it ends: the last poll, and whether it failed.
-async fn wait_end(ctx: &Ctx, id: &str) -> Result<(RequestSpec, Exchange, bool), Halt> {
+async fn wait_end(ctx: &CheckCtx, id: &str) -> Result<(RequestSpec, Exchange, bool), Halt> {
     let step = interval(ctx);
     let mut waited = Duration::ZERO;
     loop {
@@ -54,13 +54,13 @@ async fn wait_end(ctx: &Ctx, id: &str) -> Result<(RequestSpec, Exchange, bool), 
         match status.as_deref() {
             Some("failed" | "error") => return Ok((spec, ex, true)),
             Some("completed") => return Ok((spec, ex, false)),
-            _ if waited >= ctx.cfg.video_deadline => return Ok((spec, ex, false)),
+            _ if waited >= ctx.cfg.limits.video_deadline => return Ok((spec, ex, false)),
             _ => {}
         }
     }
 }
 
-async fn failed_refunded(ctx: &Ctx) -> Outcome {
+async fn failed_refunded(ctx: &CheckCtx) -> Outcome {
     if ctx.env.mock.is_none() {
         return Err(Halt::Skip(
             SkipCause::MockOnly,
@@ -113,7 +113,7 @@ async fn failed_refunded(ctx: &Ctx) -> Outcome {
             cases: 1,
             note: None,
         }),
-        RefundSeen::Kept => Err(Halt::Deviation(
+        RefundSeen::Kept => Err(Halt::OffDecision(
             ev(format!(
                 "task {id} failed and its charge of {} stayed on the key (used_quota {} -> {}): \
                  new-api gives it back (DECISIONS D-ROUTE-5)",
@@ -123,7 +123,7 @@ async fn failed_refunded(ctx: &Ctx) -> Outcome {
             )),
             "D-TASK-13",
         )),
-        RefundSeen::Unbalanced(m) => Err(Halt::Fail(ev(format!(
+        RefundSeen::Unbalanced(m) => Err(Halt::Finding(ev(format!(
             "task {id} failed: {m} (DECISIONS D-TASK-13)"
         )))),
     }

@@ -7,7 +7,7 @@
 use super::video::{advance, video_model};
 use super::video_unified::{created_id, interval};
 use super::Kind::{Deviation, Failure};
-use super::{def, CheckDef, Ctx, Halt, Outcome, Pass, Phase};
+use super::{def, Check, CheckCtx, Halt, Outcome, Pass, Phase};
 use crate::client::{Exchange, Part, RequestSpec};
 use gatecheck_schemas::rules::quota::Usage;
 use gatecheck_schemas::rules::task::{
@@ -20,7 +20,7 @@ use gatecheck_schemas::Profile;
 use serde_json::{json, Value};
 use std::time::Duration;
 
-pub(crate) const CHECKS: &[CheckDef] = &[
+pub(crate) const CHECKS: &[Check] = &[
     def("task.remix.completed", Failure, "POST /v1/videos/{video_id}/remix, GET /v1/videos/{task_id}",
         "DECISIONS: Provider and unified task routes D-TASK-4; failures D-TASK-10",
         "Remixing a completed task answers a new video task (`task_` id, `queued`) with the source's model and `remixed_from_video_id`, and polling the new id answers that task.",
@@ -40,7 +40,7 @@ pub(crate) const CHECKS: &[CheckDef] = &[
 ];
 
 /// A source task made on `POST /v1/videos`: its id and model.
-async fn source(ctx: &Ctx, prompt: &str) -> Result<(String, String), Halt> {
+async fn source(ctx: &CheckCtx, prompt: &str) -> Result<(String, String), Halt> {
     let (_, _, id, model) = create_video_task(ctx, prompt, "the source task").await?;
     Ok((id, model))
 }
@@ -48,7 +48,7 @@ async fn source(ctx: &Ctx, prompt: &str) -> Result<(String, String), Halt> {
 /// A task of the run's video model made on `POST /v1/videos` with `prompt`: the request, its
 /// answer, the task's id and model. Not observed (naming `what`) when no task was made.
 pub(super) async fn create_video_task(
-    ctx: &Ctx,
+    ctx: &CheckCtx,
     prompt: &str,
     what: &str,
 ) -> Result<(RequestSpec, Exchange, String, String), Halt> {
@@ -80,7 +80,7 @@ pub(super) async fn create_video_task(
 }
 
 /// The remix request of `id`, priced as a create of the run's video model.
-async fn remix(ctx: &Ctx, id: &str, prompt: &str) -> Result<(RequestSpec, Exchange), Halt> {
+async fn remix(ctx: &CheckCtx, id: &str, prompt: &str) -> Result<(RequestSpec, Exchange), Halt> {
     let (model, seconds, _) = video_model(ctx)?;
     let usage = Usage {
         seconds: seconds as f64,
@@ -94,10 +94,10 @@ async fn remix(ctx: &Ctx, id: &str, prompt: &str) -> Result<(RequestSpec, Exchan
 }
 
 /// Polls `GET /v1/videos/{id}` until the task ends: whether it completed.
-async fn wait_completed(ctx: &Ctx, id: &str) -> Result<bool, Halt> {
+async fn wait_completed(ctx: &CheckCtx, id: &str) -> Result<bool, Halt> {
     let step = interval(ctx);
     let mut waited = Duration::ZERO;
-    while waited < ctx.cfg.video_deadline {
+    while waited < ctx.cfg.limits.video_deadline {
         advance(ctx, step).await?;
         waited += step;
         let spec = RequestSpec::get(format!("/v1/videos/{id}")).auth(ctx.model_auth()?);
@@ -112,13 +112,13 @@ async fn wait_completed(ctx: &Ctx, id: &str) -> Result<bool, Halt> {
 }
 
 /// Whether task `id` is completed now.
-async fn source_completed(ctx: &Ctx, id: &str) -> Result<bool, Halt> {
+async fn source_completed(ctx: &CheckCtx, id: &str) -> Result<bool, Halt> {
     let spec = RequestSpec::get(format!("/v1/videos/{id}")).auth(ctx.model_auth()?);
     let ex = ctx.send(&spec, 0).await?;
     Ok(ex.json().as_ref().and_then(|v| v["status"].as_str()) == Some("completed"))
 }
 
-async fn completed(ctx: &Ctx) -> Outcome {
+async fn completed(ctx: &CheckCtx) -> Outcome {
     let (sid, model) = source(ctx, "a quiet forest (gatecheck)").await?;
     if !wait_completed(ctx, &sid).await? {
         return Err(Halt::not_observed(format!(
@@ -165,7 +165,7 @@ async fn completed(ctx: &Ctx) -> Outcome {
 
 /// Polls the new task `id` once: a 404, or another task's object, fails (D-TASK-10). Whether
 /// the poll was judged (a transient 5xx is not).
-async fn poll_answers(ctx: &Ctx, id: &str) -> Result<bool, Halt> {
+async fn poll_answers(ctx: &CheckCtx, id: &str) -> Result<bool, Halt> {
     let spec = RequestSpec::get(format!("/v1/videos/{id}")).auth(ctx.model_auth()?);
     let ex = ctx.send(&spec, 0).await?;
     let got = ex.json().filter(|_| ex.status.is_success());
@@ -185,7 +185,7 @@ async fn poll_answers(ctx: &Ctx, id: &str) -> Result<bool, Halt> {
     Ok(answered.is_some())
 }
 
-async fn unknown_source(ctx: &Ctx) -> Outcome {
+async fn unknown_source(ctx: &CheckCtx) -> Outcome {
     let (spec, ex) = remix(
         ctx,
         "task_00000000000000000000000000000000",
@@ -220,7 +220,7 @@ async fn unknown_source(ctx: &Ctx) -> Outcome {
     super::pass1()
 }
 
-async fn blank_prompt(ctx: &Ctx) -> Outcome {
+async fn blank_prompt(ctx: &CheckCtx) -> Outcome {
     let (sid, _) = source(ctx, "a red kite (gatecheck)").await?;
     let (spec, ex) = remix(ctx, &sid, " ").await?;
     let v = ex.json().unwrap_or(Value::Null);
@@ -245,7 +245,7 @@ async fn blank_prompt(ctx: &Ctx) -> Outcome {
 /// while this one runs, so a running source may complete before its remix arrives (then it is
 /// not judged); on the proven mock a second source made to fail (the fixture rule `[fail]`)
 /// never completes, whatever the clock does, so the check always judges a case there.
-async fn not_completed(ctx: &Ctx) -> Outcome {
+async fn not_completed(ctx: &CheckCtx) -> Outcome {
     let mut prompts = vec!["a slow river (gatecheck)"];
     if ctx.env.mock.is_some() {
         prompts.push("a slow river [fail] (gatecheck)");
@@ -275,7 +275,7 @@ async fn not_completed(ctx: &Ctx) -> Outcome {
 }
 
 /// The refusal of a remix of a source that is not completed (D-TASK-5).
-fn judge_not_completed(ctx: &Ctx, spec: &RequestSpec, ex: &Exchange) -> Result<(), Halt> {
+fn judge_not_completed(ctx: &CheckCtx, spec: &RequestSpec, ex: &Exchange) -> Result<(), Halt> {
     let v = ex.json().unwrap_or(Value::Null);
     if !ex.status.is_client_error() {
         return Err(ctx.deviate(

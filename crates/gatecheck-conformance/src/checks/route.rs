@@ -3,10 +3,10 @@
 //! and the checks that need it are skipped with the cause "route not served".
 
 use super::Kind::Failure;
-use super::{def, CheckDef, Ctx, Halt, Outcome, Pass, Phase};
+use super::{def, Check, CheckCtx, Halt, Outcome, Pass, Phase};
 use crate::discovery::RouteFamily;
 
-pub(crate) const CHECKS: &[CheckDef] = &[
+pub(crate) const CHECKS: &[Check] = &[
     def(
         "route.audio-translations",
         Failure,
@@ -74,7 +74,7 @@ pub(crate) const CHECKS: &[CheckDef] = &[
 
 /// Judges discovery's probe of `family`: served passes, not served fails with the probes as
 /// evidence.
-async fn served(ctx: &Ctx, family: RouteFamily) -> Outcome {
+async fn served(ctx: &CheckCtx, family: RouteFamily) -> Outcome {
     let Some(probe) = ctx.env.routes.iter().find(|p| p.family == family) else {
         return Err(Halt::not_observed(
             "discovery did not probe this route (offline dry run)",
@@ -108,5 +108,5 @@ async fn served(ctx: &Ctx, family: RouteFamily) -> Outcome {
             .push(ctx.related("the probe without credentials", s, e));
     }
     ev.cases_run = probe.exchanges.len() as u32;
-    Err(Halt::Fail(Box::new(ev)))
+    Err(Halt::Finding(Box::new(ev)))
 }

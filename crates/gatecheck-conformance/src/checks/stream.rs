@@ -26,7 +26,7 @@ use super::audio::{price, upload};
 use super::pixels::decoded_png;
 use super::Kind::Failure;
 use super::{
-    accepted, answer_summary, def, is_validation_rejection, status_and_type, CheckDef, Ctx, Halt,
+    accepted, answer_summary, def, is_validation_rejection, status_and_type, Check, CheckCtx, Halt,
     Outcome, Pass, Phase,
 };
 use crate::client::{Exchange, RequestSpec, StreamExchange};
@@ -42,7 +42,7 @@ use gatecheck_schemas::rules::quota::Usage;
 use gatecheck_schemas::types::{stream_event_schema, StreamEvent, StreamUsage};
 use serde_json::{json, Value};
 
-pub(crate) const CHECKS: &[CheckDef] = &[
+pub(crate) const CHECKS: &[Check] = &[
     def("stream.speech", Failure, "POST /v1/audio/speech", "DECISIONS: Streaming (SSE) D-STREAM-1, D-STREAM-6",
         "With `stream_format: \"sse\"`, a model that may stream answers `text/event-stream`: `speech.audio.delta` events then exactly one `speech.audio.done`, last, each named as its type, ended within the stream deadline; the deltas concatenate to audio of the requested format and, where two non-streamed answers to the same input are identical, to that file; the done usage is its parts' sum and not zero. Schema constraints on optional fields are deviations.",
         Phase::Shared, |c| Box::pin(speech(c))),
@@ -99,16 +99,20 @@ const IMAGES: Shape = Shape {
 };
 
 /// The bounds of every streamed read: the stream deadline (`--timeout` unless set apart).
-fn limits(ctx: &Ctx) -> SseLimits {
+fn limits(ctx: &CheckCtx) -> SseLimits {
     SseLimits {
-        deadline: ctx.cfg.stream_deadline.unwrap_or(ctx.cfg.request_timeout),
+        deadline: ctx
+            .cfg
+            .limits
+            .stream_deadline
+            .unwrap_or(ctx.cfg.limits.request_timeout),
         ..SseLimits::default()
     }
 }
 
 /// A stream that was read, with its request, for the judging steps.
 struct Streamed<'a> {
-    ctx: &'a Ctx,
+    ctx: &'a CheckCtx,
     spec: &'a RequestSpec,
     /// The head of the answer and the first bytes of the stream (evidence).
     answer: Exchange,
@@ -168,7 +172,7 @@ fn looks_like_sse(body: &[u8]) -> bool {
 /// another content type (a failure: a client reads it by its type); a server error is a
 /// deviation from the route's row.
 async fn open<'a>(
-    ctx: &'a Ctx,
+    ctx: &'a CheckCtx,
     spec: &'a RequestSpec,
     quota: i64,
     shape: &'a Shape,
@@ -377,7 +381,7 @@ const SPEECH_INPUT: &str = "The stream carries this sentence as audio, part by p
 
 /// The speech request of `stream.speech` (and `usage.charged`): a model that may stream, in
 /// mp3 or wav (the formats whose audio the runner parses).
-pub(crate) fn speech_ask(ctx: &Ctx) -> Result<SpeechAsk, Halt> {
+pub(crate) fn speech_ask(ctx: &CheckCtx) -> Result<SpeechAsk, Halt> {
     let auth = ctx.model_auth()?;
     ctx.model_with(|c| c.speech.is_some())?;
     let Some((model, speech)) = ctx
@@ -426,7 +430,7 @@ pub(crate) fn speech_ask(ctx: &Ctx) -> Result<SpeechAsk, Halt> {
     })
 }
 
-async fn speech(ctx: &Ctx) -> Outcome {
+async fn speech(ctx: &CheckCtx) -> Outcome {
     let ask = speech_ask(ctx)?;
     let format = ask.format;
     let s = open(ctx, &ask.streamed, ask.quota, &SPEECH).await?;
@@ -500,13 +504,13 @@ async fn same_file(s: &Streamed<'_>, ask: &SpeechAsk, audio: &[u8]) -> Result<St
         audio.len(),
         file.len()
     ));
-    if let Halt::Fail(ev) = &mut halt {
+    if let Halt::Finding(ev) = &mut halt {
         ev.related.push(related);
     }
     Err(halt)
 }
 
-async fn speech_refused(ctx: &Ctx) -> Outcome {
+async fn speech_refused(ctx: &CheckCtx) -> Outcome {
     let auth = ctx.model_auth()?;
     let Some((model, voice)) = ctx
         .models_with(|c| c.speech.is_some())
@@ -553,7 +557,7 @@ async fn speech_refused(ctx: &Ctx) -> Outcome {
     ))
 }
 
-async fn transcription(ctx: &Ctx) -> Outcome {
+async fn transcription(ctx: &CheckCtx) -> Outcome {
     let route = "/v1/audio/transcriptions";
     let streaming = ctx
         .models_with(|c| c.transcription.as_ref().is_some_and(|t| t.transcription))
@@ -652,7 +656,7 @@ fn judge_transcript(s: &Streamed<'_>, events: &[StreamEvent], diarized: bool) ->
 const PARTIALS: i64 = 2;
 
 /// The image stream's request: the model, its size, the spec and its price.
-pub(crate) fn images_ask(ctx: &Ctx) -> Result<(String, String, RequestSpec, i64), Halt> {
+pub(crate) fn images_ask(ctx: &CheckCtx) -> Result<(String, String, RequestSpec, i64), Halt> {
     let auth = ctx.model_auth()?;
     let Some((model, size)) = ctx
         .models_with(|c| c.image.as_ref().is_some_and(|i| i.output == "b64_json"))
@@ -674,7 +678,7 @@ pub(crate) fn images_ask(ctx: &Ctx) -> Result<(String, String, RequestSpec, i64)
     Ok((model, size, spec, quota))
 }
 
-async fn images(ctx: &Ctx) -> Outcome {
+async fn images(ctx: &CheckCtx) -> Outcome {
     let (_, size, spec, quota) = images_ask(ctx)?;
     let partials = PARTIALS.min(MAX_PARTIAL_IMAGES);
     let s = open(ctx, &spec, quota, &IMAGES).await?;

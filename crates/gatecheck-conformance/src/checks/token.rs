@@ -3,7 +3,7 @@
 use super::key::set_key;
 use super::property::for_all;
 use super::Kind::{Deviation, Failure};
-use super::{def, pass1, CheckDef, Ctx, Halt, Outcome, Pass, Phase};
+use super::{def, pass1, Check, CheckCtx, Halt, Outcome, Pass, Phase};
 use crate::client::{Auth, Exchange, RequestSpec};
 use crate::generators::strategies::{allowlist, ascii_name, long_name, valid_name};
 use crate::key_api::{field_differences, full_update_body};
@@ -20,7 +20,7 @@ use proptest::prelude::*;
 use proptest::strategy::ValueTree;
 use serde_json::{json, Value};
 
-pub(crate) const CHECKS: &[CheckDef] = &[
+pub(crate) const CHECKS: &[Check] = &[
     def("token.update.envelope", Failure, "PUT /api/token/", "spec: PUT /api/token/ (Response)",
         "A successful update answers `{success:true, message:\"\", data:<key record>}` as JSON, valid against the schemas.",
         Phase::Exclusive, |c| Box::pin(envelope(c))),
@@ -75,7 +75,11 @@ pub(crate) const CHECKS: &[CheckDef] = &[
 ];
 
 /// Sends `PUT /api/token/` (with `query`) and returns the request, answer and JSON body.
-async fn put(ctx: &Ctx, query: &str, body: Value) -> Result<(RequestSpec, Exchange, Value), Halt> {
+async fn put(
+    ctx: &CheckCtx,
+    query: &str,
+    body: Value,
+) -> Result<(RequestSpec, Exchange, Value), Halt> {
     let spec = RequestSpec::put(format!("/api/token/{query}"))
         .auth(Auth::AccessToken)
         .json(body);
@@ -85,7 +89,7 @@ async fn put(ctx: &Ctx, query: &str, body: Value) -> Result<(RequestSpec, Exchan
 }
 
 /// A logical failure is JSON `{success:false, message}` (schema api-failure).
-fn failure_shape(ctx: &Ctx, spec: &RequestSpec, ex: &Exchange, v: &Value) -> Result<(), Halt> {
+fn failure_shape(ctx: &CheckCtx, spec: &RequestSpec, ex: &Exchange, v: &Value) -> Result<(), Halt> {
     if ex.content_type().as_deref() != Some("application/json") {
         return Err(ctx.fail(
             "the failure envelope is not application/json",
@@ -111,7 +115,7 @@ fn record(v: &Value) -> Option<KeyRecord> {
 
 /// Expects a successful update and returns the stored record.
 fn expect_ok(
-    ctx: &Ctx,
+    ctx: &CheckCtx,
     spec: &RequestSpec,
     ex: &Exchange,
     v: &Value,
@@ -129,11 +133,11 @@ fn expect_ok(
     })
 }
 
-fn base(ctx: &Ctx) -> Result<KeyRecord, Halt> {
+fn base(ctx: &CheckCtx) -> Result<KeyRecord, Halt> {
     Ok(ctx.work_key()?.baseline.clone())
 }
 
-async fn envelope(ctx: &Ctx) -> Outcome {
+async fn envelope(ctx: &CheckCtx) -> Outcome {
     let b = base(ctx)?;
     let (spec, ex, v) = put(ctx, "", full_update_body(&b)).await?;
     if ex.content_type().as_deref() != Some("application/json") {
@@ -160,14 +164,14 @@ async fn envelope(ctx: &Ctx) -> Outcome {
     pass1()
 }
 
-async fn name_ok(ctx: &Ctx) -> Outcome {
+async fn name_ok(ctx: &CheckCtx) -> Outcome {
     let b = base(ctx)?;
-    for_all(ctx, ctx.cfg.cases, valid_name(), |name: String| {
+    for_all(ctx, ctx.cfg.scope.cases, valid_name(), |name: String| {
         let mut rec = b.clone();
         rec.name = name.clone();
         async move {
             let (spec, ex, v) = put(ctx, "", full_update_body(&rec)).await?;
-            if name_too_long(&name, ctx.cfg.expect) && success(&v) == Some(false) {
+            if name_too_long(&name, ctx.cfg.judging.expect) && success(&v) == Some(false) {
                 // The expected profile's limit (new-api: 50 bytes, P1) refuses it: as expected.
                 return Ok(());
             }
@@ -198,9 +202,9 @@ async fn name_ok(ctx: &Ctx) -> Outcome {
     .await
 }
 
-async fn name_long(ctx: &Ctx) -> Outcome {
+async fn name_long(ctx: &CheckCtx) -> Outcome {
     let b = base(ctx)?;
-    for_all(ctx, ctx.cfg.cases, long_name(), |name: String| {
+    for_all(ctx, ctx.cfg.scope.cases, long_name(), |name: String| {
         let mut rec = b.clone();
         rec.name = name.clone();
         async move {
@@ -246,7 +250,7 @@ struct Fields {
     allow_ips: String,
 }
 
-async fn given_fields(ctx: &Ctx) -> Outcome {
+async fn given_fields(ctx: &CheckCtx) -> Outcome {
     let b = base(ctx)?;
     let ids: Vec<String> = ctx.env.models.iter().map(|m| m.id.clone()).collect();
     if ids.is_empty() {
@@ -276,7 +280,7 @@ async fn given_fields(ctx: &Ctx) -> Outcome {
             },
         );
     let now = ctx.now().await?;
-    for_all(ctx, ctx.cfg.cases, strat, |f: Fields| {
+    for_all(ctx, ctx.cfg.scope.cases, strat, |f: Fields| {
         let rec = KeyRecord {
             name: f.name.clone(),
             expired_time: f
@@ -306,7 +310,7 @@ async fn given_fields(ctx: &Ctx) -> Outcome {
     .await
 }
 
-async fn allow_ips(ctx: &Ctx) -> Outcome {
+async fn allow_ips(ctx: &CheckCtx) -> Outcome {
     let b = base(ctx)?;
     let strat = prop_oneof![
         Just(None),
@@ -314,7 +318,7 @@ async fn allow_ips(ctx: &Ctx) -> Outcome {
         allowlist(ctx.env.client_ip).prop_map(|(l, _)| Some(l)),
         gatecheck_schemas::arbitrary::allow_ips(),
     ];
-    for_all(ctx, ctx.cfg.cases, strat, |list: Option<String>| {
+    for_all(ctx, ctx.cfg.scope.cases, strat, |list: Option<String>| {
         let rec = KeyRecord {
             allow_ips: list.clone(),
             ..b.clone()
@@ -339,7 +343,7 @@ async fn allow_ips(ctx: &Ctx) -> Outcome {
     .await
 }
 
-async fn expired_time(ctx: &Ctx) -> Outcome {
+async fn expired_time(ctx: &CheckCtx) -> Outcome {
     let b = base(ctx)?;
     let now = ctx.now().await?;
     let strat = prop_oneof![
@@ -347,7 +351,7 @@ async fn expired_time(ctx: &Ctx) -> Outcome {
         (1i64..=86_400 * 365).prop_map(move |d| now + d),
         gatecheck_schemas::arbitrary::expired_time(),
     ];
-    for_all(ctx, ctx.cfg.cases.min(8), strat, |t: i64| {
+    for_all(ctx, ctx.cfg.scope.cases.min(8), strat, |t: i64| {
         let rec = KeyRecord {
             expired_time: t,
             ..b.clone()
@@ -372,7 +376,7 @@ async fn expired_time(ctx: &Ctx) -> Outcome {
 /// accepts it, the working key is put back, and the acceptance is new-api's behaviour of
 /// DECISIONS NA11 (stored without checks), judged by `--expect`.
 async fn expect_value_refused(
-    ctx: &Ctx,
+    ctx: &CheckCtx,
     b: &KeyRecord,
     query: &str,
     body: Value,
@@ -402,7 +406,7 @@ async fn expect_value_refused(
     failure_shape(ctx, &spec, &ex, &v)
 }
 
-async fn status_enum(ctx: &Ctx) -> Outcome {
+async fn status_enum(ctx: &CheckCtx) -> Outcome {
     let b = base(ctx)?;
     let strat = prop_oneof![
         Just(0i64),
@@ -412,7 +416,7 @@ async fn status_enum(ctx: &Ctx) -> Outcome {
         (1i64..=1000).prop_map(|n| -n),
         any::<i64>().prop_filter("outside 1..=4", |n| !is_valid_status(*n)),
     ];
-    for_all(ctx, ctx.cfg.cases.min(8), strat, |status: i64| {
+    for_all(ctx, ctx.cfg.scope.cases.min(8), strat, |status: i64| {
         let rec = KeyRecord {
             status,
             ..b.clone()
@@ -434,7 +438,7 @@ async fn status_enum(ctx: &Ctx) -> Outcome {
     .await
 }
 
-async fn expired_time_range(ctx: &Ctx) -> Outcome {
+async fn expired_time_range(ctx: &CheckCtx) -> Outcome {
     let b = base(ctx)?;
     let strat = prop_oneof![
         Just(-2i64),
@@ -442,7 +446,7 @@ async fn expired_time_range(ctx: &Ctx) -> Outcome {
         (2i64..=100_000_000).prop_map(|n| -n),
         Just(i64::MIN),
     ];
-    for_all(ctx, ctx.cfg.cases.min(8), strat, |t: i64| {
+    for_all(ctx, ctx.cfg.scope.cases.min(8), strat, |t: i64| {
         let rec = KeyRecord {
             expired_time: t,
             ..b.clone()
@@ -462,7 +466,7 @@ async fn expired_time_range(ctx: &Ctx) -> Outcome {
     .await
 }
 
-async fn omitted_reset(ctx: &Ctx) -> Outcome {
+async fn omitted_reset(ctx: &CheckCtx) -> Outcome {
     let b = base(ctx)?;
     let mut full = b.clone();
     full.name = "gatecheck-full".into();
@@ -495,7 +499,7 @@ async fn omitted_reset(ctx: &Ctx) -> Outcome {
     pass1()
 }
 
-async fn status_applied(ctx: &Ctx) -> Outcome {
+async fn status_applied(ctx: &CheckCtx) -> Outcome {
     let b = base(ctx)?;
     for status in [KEY_STATUS_DISABLED, KEY_STATUS_ENABLED] {
         let rec = KeyRecord {
@@ -529,7 +533,7 @@ async fn status_applied(ctx: &Ctx) -> Outcome {
                 })
                 .map(|k| k.status)
         };
-        if got.status != status && Some(got.status) != predicted(ctx.cfg.expect) {
+        if got.status != status && Some(got.status) != predicted(ctx.cfg.judging.expect) {
             let message = format!(
                 "status {status} in the body was not applied (stored {})",
                 got.status
@@ -547,7 +551,7 @@ async fn status_applied(ctx: &Ctx) -> Outcome {
     })
 }
 
-async fn status_only(ctx: &Ctx) -> Outcome {
+async fn status_only(ctx: &CheckCtx) -> Outcome {
     let b = base(ctx)?;
     let (spec, ex, v) = put(
         ctx,
@@ -567,7 +571,7 @@ async fn status_only(ctx: &Ctx) -> Outcome {
     pass1()
 }
 
-async fn expect_refused(ctx: &Ctx, body: Value, needle: &str, what: &str) -> Outcome {
+async fn expect_refused(ctx: &CheckCtx, body: Value, needle: &str, what: &str) -> Outcome {
     let (spec, ex, v) = put(ctx, "", body).await?;
     let msg = v.get("message").and_then(Value::as_str).unwrap_or("");
     if success(&v) != Some(false) || !msg.contains(needle) {
@@ -581,7 +585,7 @@ async fn expect_refused(ctx: &Ctx, body: Value, needle: &str, what: &str) -> Out
     pass1()
 }
 
-async fn negative_quota(ctx: &Ctx) -> Outcome {
+async fn negative_quota(ctx: &CheckCtx) -> Outcome {
     let b = base(ctx)?;
     let rec = KeyRecord {
         remain_quota: -1,
@@ -597,7 +601,7 @@ async fn negative_quota(ctx: &Ctx) -> Outcome {
     .await
 }
 
-async fn unknown_id(ctx: &Ctx) -> Outcome {
+async fn unknown_id(ctx: &CheckCtx) -> Outcome {
     ctx.need_access_token()?;
     // A key id no deployment holds: with valid credentials, a target that breaks the rule
     // still changes no key.
@@ -613,7 +617,7 @@ async fn unknown_id(ctx: &Ctx) -> Outcome {
     pass1()
 }
 
-async fn group_no_access(ctx: &Ctx) -> Outcome {
+async fn group_no_access(ctx: &CheckCtx) -> Outcome {
     let b = base(ctx)?;
     let mut runner = crate::generators::test_runner(ctx.seed, 1);
     let suffix = "[a-z0-9]{12}"
@@ -652,7 +656,7 @@ async fn group_no_access(ctx: &Ctx) -> Outcome {
     pass1()
 }
 
-async fn enable_expired(ctx: &Ctx) -> Outcome {
+async fn enable_expired(ctx: &CheckCtx) -> Outcome {
     let b = base(ctx)?;
     let now = ctx.now().await?;
     let expired = KeyRecord {
@@ -677,7 +681,7 @@ async fn enable_expired(ctx: &Ctx) -> Outcome {
     pass1()
 }
 
-async fn group_allowed(ctx: &Ctx) -> Outcome {
+async fn group_allowed(ctx: &CheckCtx) -> Outcome {
     let b = base(ctx)?;
     let mut groups = vec![String::new()];
     groups.extend(ctx.env.groups.iter().cloned());
@@ -707,7 +711,7 @@ async fn group_allowed(ctx: &Ctx) -> Outcome {
     })
 }
 
-async fn bad_body(ctx: &Ctx) -> Outcome {
+async fn bad_body(ctx: &CheckCtx) -> Outcome {
     let b = base(ctx)?;
     let id = b.id;
     let strat = prop_oneof![
@@ -721,7 +725,7 @@ async fn bad_body(ctx: &Ctx) -> Outcome {
         Just(json!({"id": id, "model_limits_enabled": 1})),
         Just(Value::String("not an object".into())),
     ];
-    for_all(ctx, ctx.cfg.cases, strat, |body: Value| async move {
+    for_all(ctx, ctx.cfg.scope.cases, strat, |body: Value| async move {
         let (spec, ex, v) = put(ctx, "", body).await?;
         if success(&v) == Some(true) {
             return Err(ctx.fail("a malformed update succeeded", &spec, Some(&ex)));

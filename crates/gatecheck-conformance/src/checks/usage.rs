@@ -8,7 +8,7 @@
 use super::pixels::half_mask;
 use super::stream::{images_ask, speech_ask};
 use super::Kind::Failure;
-use super::{accepted, def, CheckDef, Ctx, Halt, Outcome, Pass, Phase};
+use super::{accepted, def, Check, CheckCtx, Halt, Outcome, Pass, Phase};
 use crate::client::{Exchange, Part, RequestSpec};
 use crate::generators::media;
 use crate::key_api::get_key;
@@ -18,7 +18,7 @@ use gatecheck_schemas::rules::media::transcription_streams;
 use gatecheck_schemas::rules::quota::Usage;
 use serde_json::Value;
 
-pub(crate) const CHECKS: &[CheckDef] = &[
+pub(crate) const CHECKS: &[Check] = &[
     def("usage.charged", Failure, "GET /api/token/{id} around each route that reports usage", "DECISIONS: Streaming (SSE) D-STREAM-7",
         "The usage each route reports (the speech stream's `speech.audio.done`, the transcription stream's `transcript.text.done`, the image stream's `image_generation.completed`, an image edit's `usage`) is what the key is charged: its catalog price is the growth of the key's `used_quota` (within 1 unit), on models priced by tokens alone.",
         Phase::Exclusive, |c| Box::pin(charged(c))),
@@ -34,7 +34,7 @@ struct Probe {
 }
 
 /// Whether `model` is priced by tokens alone (no price per request or second).
-fn token_priced(ctx: &Ctx, model: &str) -> bool {
+fn token_priced(ctx: &CheckCtx, model: &str) -> bool {
     ctx.env.models.iter().any(|m| {
         m.id == model
             && m.pricing.per_request.unwrap_or(0.0) == 0.0
@@ -44,7 +44,7 @@ fn token_priced(ctx: &Ctx, model: &str) -> bool {
 }
 
 /// The routes that report usage, on a model priced by tokens.
-fn probes(ctx: &Ctx) -> Vec<Probe> {
+fn probes(ctx: &CheckCtx) -> Vec<Probe> {
     let mut out = Vec::new();
     if let Ok(ask) = speech_ask(ctx) {
         out.push(Probe {
@@ -91,7 +91,7 @@ fn probes(ctx: &Ctx) -> Vec<Probe> {
 }
 
 /// An image edit with a mask, on the first model that edits.
-fn edit_probe(ctx: &Ctx) -> Option<Probe> {
+fn edit_probe(ctx: &CheckCtx) -> Option<Probe> {
     let (model, size) = ctx
         .models_with(|c| c.image.is_some())
         .into_iter()
@@ -135,7 +135,7 @@ fn tokens(v: &Value) -> Option<(i64, i64)> {
 
 /// Sends the probe; its answer and the usage it reports (`None`: it reported none, or did not
 /// answer as the route does).
-async fn send(ctx: &Ctx, p: &Probe) -> Result<(Exchange, Option<(i64, i64)>), Halt> {
+async fn send(ctx: &CheckCtx, p: &Probe) -> Result<(Exchange, Option<(i64, i64)>), Halt> {
     if !p.streamed {
         let ex = ctx.send(&p.spec, p.quota).await?;
         let usage = accepted(&ex)
@@ -144,7 +144,11 @@ async fn send(ctx: &Ctx, p: &Probe) -> Result<(Exchange, Option<(i64, i64)>), Ha
         return Ok((ex, usage));
     }
     let limits = SseLimits {
-        deadline: ctx.cfg.stream_deadline.unwrap_or(ctx.cfg.request_timeout),
+        deadline: ctx
+            .cfg
+            .limits
+            .stream_deadline
+            .unwrap_or(ctx.cfg.limits.request_timeout),
         ..SseLimits::default()
     };
     let answer = ctx.t.send_stream(&p.spec, p.quota, limits).await?;
@@ -166,7 +170,7 @@ struct Measured {
     after: i64,
 }
 
-async fn measure(ctx: &Ctx, key: i64, p: &Probe) -> Result<Measured, Halt> {
+async fn measure(ctx: &CheckCtx, key: i64, p: &Probe) -> Result<Measured, Halt> {
     let read = || async {
         get_key(&ctx.t, key)
             .await?
@@ -186,7 +190,7 @@ async fn measure(ctx: &Ctx, key: i64, p: &Probe) -> Result<Measured, Halt> {
 
 impl Measured {
     /// The catalog price of the reported usage, and whether the charge agrees with it.
-    fn agrees(&self, ctx: &Ctx, model: &str) -> Option<(i64, bool)> {
+    fn agrees(&self, ctx: &CheckCtx, model: &str) -> Option<(i64, bool)> {
         let (input, output) = self.usage?;
         let usage = Usage {
             requests: 1,
@@ -199,7 +203,7 @@ impl Measured {
     }
 }
 
-async fn charged(ctx: &Ctx) -> Outcome {
+async fn charged(ctx: &CheckCtx) -> Outcome {
     let key = ctx.work_key()?.id;
     let probes = probes(ctx);
     if probes.is_empty() {

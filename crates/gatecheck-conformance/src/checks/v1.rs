@@ -4,14 +4,14 @@
 use super::auth::model_routes;
 use super::property::for_all;
 use super::Kind::{Deviation, Failure};
-use super::{answered_as, def, CheckDef, Ctx, Halt, Outcome, Phase};
+use super::{answered_as, def, Check, CheckCtx, Halt, Outcome, Phase};
 use crate::client::{Part, RequestSpec};
 use crate::generators::media;
 use crate::skip::SkipCause;
 use gatecheck_schemas::rules::{route, Rejection};
 use serde_json::{json, Value};
 
-pub(crate) const CHECKS: &[CheckDef] = &[
+pub(crate) const CHECKS: &[Check] = &[
     def(
         "v1.validation-status-400",
         Failure,
@@ -59,7 +59,7 @@ pub(crate) const CHECKS: &[CheckDef] = &[
     ),
 ];
 
-async fn validation_400(ctx: &Ctx) -> Outcome {
+async fn validation_400(ctx: &CheckCtx) -> Outcome {
     let auth = ctx.model_auth()?;
     let routes = model_routes(ctx);
     let route = |path: &str| routes.iter().find(|r| r.path == path);
@@ -105,23 +105,28 @@ async fn validation_400(ctx: &Ctx) -> Outcome {
             "the target serves none of the audio and image routes".into(),
         ));
     }
-    for_all(ctx, ctx.cfg.cases.min(n as u32).max(1), 0..n, |i: usize| {
-        let spec = invalid[i].clone().auth(auth.clone());
-        async move {
-            let ex = ctx.send(&spec, 0).await?;
-            ctx.expect_rejection(
-                Rejection::MediaValidation,
-                "P2",
-                "a validation error",
-                &spec,
-                &ex,
-            )
-        }
-    })
+    for_all(
+        ctx,
+        ctx.cfg.scope.cases.min(n as u32).max(1),
+        0..n,
+        |i: usize| {
+            let spec = invalid[i].clone().auth(auth.clone());
+            async move {
+                let ex = ctx.send(&spec, 0).await?;
+                ctx.expect_rejection(
+                    Rejection::MediaValidation,
+                    "P2",
+                    "a validation error",
+                    &spec,
+                    &ex,
+                )
+            }
+        },
+    )
     .await
 }
 
-async fn error_body(ctx: &Ctx) -> Outcome {
+async fn error_body(ctx: &CheckCtx) -> Outcome {
     super::for_all_routes(ctx, |spec| async move {
         let ex = ctx.send(&spec, 0).await?;
         let v = ex.json().unwrap_or(Value::Null);
@@ -139,7 +144,7 @@ async fn error_body(ctx: &Ctx) -> Outcome {
     .await
 }
 
-async fn request_id(ctx: &Ctx) -> Outcome {
+async fn request_id(ctx: &CheckCtx) -> Outcome {
     let auth = ctx.model_auth().ok();
     super::for_all_routes(ctx, |spec| {
         let spec = match &auth {
@@ -160,14 +165,14 @@ async fn request_id(ctx: &Ctx) -> Outcome {
     .await
 }
 
-async fn unknown_path(ctx: &Ctx) -> Outcome {
+async fn unknown_path(ctx: &CheckCtx) -> Outcome {
     let auth = ctx.model_auth()?;
     let strat = ("[a-z]{3,12}", proptest::bool::ANY);
     // Whether a 404 carried new-api's own not-found body (DECISIONS D-ROUTE-3: accepted).
     let new_api_body = &std::sync::atomic::AtomicBool::new(false);
     let mut pass = for_all(
         ctx,
-        ctx.cfg.cases.min(4),
+        ctx.cfg.scope.cases.min(4),
         strat,
         |(seg, post): (String, bool)| {
             let path = format!("/v1/gatecheck-{seg}");
@@ -207,7 +212,11 @@ async fn unknown_path(ctx: &Ctx) -> Outcome {
 /// documented `/v1` error or new-api's `RelayNotFound`, both `{error:{message, type, ...}}`,
 /// extra fields and a gateway's request id in the message welcome); another body deviates
 /// (the spec pins the status only).
-fn not_found_body(ctx: &Ctx, spec: &RequestSpec, ex: &crate::client::Exchange) -> Result<(), Halt> {
+fn not_found_body(
+    ctx: &CheckCtx,
+    spec: &RequestSpec,
+    ex: &crate::client::Exchange,
+) -> Result<(), Halt> {
     let body = ex.json().unwrap_or(Value::Null);
     match gatecheck_schemas::validate("v1-error", &body) {
         Ok(()) => Ok(()),
@@ -225,13 +234,13 @@ fn not_found_body(ctx: &Ctx, spec: &RequestSpec, ex: &crate::client::Exchange) -
 
 /// Unrouted paths under a task that exists: `GET /v1/videos/{id}/<unknown>` (and under its
 /// content route) must be 404, not the poll of `{id}` (DECISIONS D-TASK-15).
-async fn unknown_subpath(ctx: &Ctx) -> Outcome {
+async fn unknown_subpath(ctx: &CheckCtx) -> Outcome {
     let auth = ctx.model_auth()?;
     let id = super::video::observed_task_id(ctx).await?;
     let strat = ("[a-z]{3,12}", proptest::bool::ANY);
     for_all(
         ctx,
-        ctx.cfg.cases.min(4),
+        ctx.cfg.scope.cases.min(4),
         strat,
         |(seg, under_content): (String, bool)| {
             let tail = if under_content {

@@ -3,7 +3,9 @@
 
 use super::property::for_all;
 use super::Kind::{Deviation, Failure};
-use super::{accepted, def, is_unknown_model_rejection, CheckDef, Ctx, Halt, Outcome, Pass, Phase};
+use super::{
+    accepted, def, is_unknown_model_rejection, Check, CheckCtx, Halt, Outcome, Pass, Phase,
+};
 use crate::client::{Exchange, Part, RequestSpec};
 use crate::transport::is_new_api_unknown_model;
 use gatecheck_schemas::rules::quota::Usage;
@@ -21,7 +23,7 @@ use serde_json::{json, Value};
 use std::sync::Arc;
 use std::time::Duration;
 
-pub(crate) const CHECKS: &[CheckDef] = &[
+pub(crate) const CHECKS: &[Check] = &[
     def("video.create.queued", Failure, "POST /v1/videos", "spec: POST /v1/videos (Response); Video task (id, task_id, created_at)",
         "Creating a task answers a video task with status `queued`, progress 0, `object` `video`, `created_at`, and `task_id` equal to `id`.",
         Phase::Shared, |c| Box::pin(create_queued(c))),
@@ -135,7 +137,7 @@ fn parse_task(ex: &Exchange) -> Option<VideoTask> {
     serde_json::from_slice(&ex.body).ok()
 }
 
-pub(crate) fn video_model(ctx: &Ctx) -> Result<(String, i64, String), Halt> {
+pub(crate) fn video_model(ctx: &CheckCtx) -> Result<(String, i64, String), Halt> {
     let (m, c) = ctx.model_with(|c| c.video.is_some())?;
     let v = c
         .video
@@ -145,7 +147,7 @@ pub(crate) fn video_model(ctx: &Ctx) -> Result<(String, i64, String), Halt> {
 }
 
 /// The observed run (made once per run; later checks reuse it).
-async fn run(ctx: &Ctx) -> Result<Arc<VideoRun>, Halt> {
+async fn run(ctx: &CheckCtx) -> Result<Arc<VideoRun>, Halt> {
     let cell = &ctx.env.video;
     let result = cell
         .get_or_init(|| async { Arc::new(observe(ctx).await) })
@@ -156,7 +158,7 @@ async fn run(ctx: &Ctx) -> Result<Arc<VideoRun>, Halt> {
     }
 }
 
-async fn observe(ctx: &Ctx) -> Result<VideoRun, Halt> {
+async fn observe(ctx: &CheckCtx) -> Result<VideoRun, Halt> {
     let auth = ctx.model_auth()?;
     let (model, seconds, size) = video_model(ctx)?;
     let price = ctx.price(
@@ -209,6 +211,7 @@ async fn observe(ctx: &Ctx) -> Result<VideoRun, Halt> {
         });
         let interval = ctx
             .cfg
+            .limits
             .poll_interval
             .or_else(|| {
                 ex.header("openai-poll-after-ms")
@@ -218,7 +221,7 @@ async fn observe(ctx: &Ctx) -> Result<VideoRun, Halt> {
             .unwrap_or(Duration::from_secs(10))
             .max(Duration::from_millis(100));
         // On the mock's clock time is free: look five times as often, to see more states.
-        let interval = if ctx.env.mock.is_some() && ctx.cfg.poll_interval.is_none() {
+        let interval = if ctx.env.mock.is_some() && ctx.cfg.limits.poll_interval.is_none() {
             interval / 5
         } else {
             interval
@@ -227,7 +230,7 @@ async fn observe(ctx: &Ctx) -> Result<VideoRun, Halt> {
         let mut polls = Vec::new();
         let mut terminal = false;
         let mut after_terminal = 0;
-        while waited < ctx.cfg.video_deadline && after_terminal < 2 {
+        while waited < ctx.cfg.limits.video_deadline && after_terminal < 2 {
             advance(ctx, interval).await?;
             waited += interval;
             let spec = RequestSpec::get(format!("/v1/videos/{}", task.id)).auth(auth.clone());
@@ -258,7 +261,7 @@ async fn observe(ctx: &Ctx) -> Result<VideoRun, Halt> {
 
 /// The id of a task the observed run created (made once per run, shared with the lifecycle
 /// checks): a task that exists, for the probes of paths under it.
-pub(crate) async fn observed_task_id(ctx: &Ctx) -> Result<String, Halt> {
+pub(crate) async fn observed_task_id(ctx: &CheckCtx) -> Result<String, Halt> {
     let r = run(ctx).await?;
     r.traces
         .iter()
@@ -272,8 +275,8 @@ pub(crate) async fn observed_task_id(ctx: &Ctx) -> Result<String, Halt> {
         .ok_or_else(|| Halt::not_observed("no video task was created; see video.create.queued"))
 }
 
-/// Moves time forward: the mock's clock when it has one, else a real wait ([`Ctx::advance`]).
-pub(crate) async fn advance(ctx: &Ctx, by: Duration) -> Result<(), Halt> {
+/// Moves time forward: the mock's clock when it has one, else a real wait ([`CheckCtx::advance`]).
+pub(crate) async fn advance(ctx: &CheckCtx, by: Duration) -> Result<(), Halt> {
     ctx.advance(by, "a video task").await
 }
 
@@ -286,7 +289,7 @@ fn cases(r: &VideoRun) -> u32 {
 }
 
 fn verdict(
-    ctx: &Ctx,
+    ctx: &CheckCtx,
     r: &VideoRun,
     mut bad: impl FnMut(&Trace, &Obs, Option<&Obs>) -> Option<String>,
 ) -> Outcome {
@@ -307,7 +310,7 @@ fn verdict(
     })
 }
 
-async fn create_queued(ctx: &Ctx) -> Outcome {
+async fn create_queued(ctx: &CheckCtx) -> Outcome {
     let r = run(ctx).await?;
     for t in &r.traces {
         let o = &t.create;
@@ -345,7 +348,7 @@ async fn create_queued(ctx: &Ctx) -> Outcome {
     })
 }
 
-async fn task_schema(ctx: &Ctx) -> Outcome {
+async fn task_schema(ctx: &CheckCtx) -> Outcome {
     let r = run(ctx).await?;
     verdict(ctx, &r, |_, o, _| {
         if !o.ex.status.is_success() {
@@ -361,7 +364,7 @@ async fn task_schema(ctx: &Ctx) -> Outcome {
     })
 }
 
-async fn id_matches(ctx: &Ctx) -> Outcome {
+async fn id_matches(ctx: &CheckCtx) -> Outcome {
     let r = run(ctx).await?;
     verdict(ctx, &r, |t, o, _| {
         let created = t.create.task.as_ref()?;
@@ -379,7 +382,7 @@ async fn id_matches(ctx: &Ctx) -> Outcome {
     })
 }
 
-async fn progress_range(ctx: &Ctx) -> Outcome {
+async fn progress_range(ctx: &CheckCtx) -> Outcome {
     let r = run(ctx).await?;
     verdict(ctx, &r, |_, o, _| {
         let t = o.task.as_ref()?;
@@ -389,7 +392,7 @@ async fn progress_range(ctx: &Ctx) -> Outcome {
     })
 }
 
-async fn monotone(ctx: &Ctx) -> Outcome {
+async fn monotone(ctx: &CheckCtx) -> Outcome {
     let r = run(ctx).await?;
     verdict(ctx, &r, |_, o, prev| {
         let (a, b) = (prev?.task.as_ref()?, o.task.as_ref()?);
@@ -405,7 +408,7 @@ async fn monotone(ctx: &Ctx) -> Outcome {
     })
 }
 
-async fn progress_100(ctx: &Ctx) -> Outcome {
+async fn progress_100(ctx: &CheckCtx) -> Outcome {
     let r = run(ctx).await?;
     verdict(ctx, &r, |_, o, _| {
         let t = o.task.as_ref()?;
@@ -415,7 +418,7 @@ async fn progress_100(ctx: &Ctx) -> Outcome {
     })
 }
 
-async fn timestamps(ctx: &Ctx) -> Outcome {
+async fn timestamps(ctx: &CheckCtx) -> Outcome {
     let r = run(ctx).await?;
     verdict(ctx, &r, |_, o, _| {
         let t = o.task.as_ref()?;
@@ -425,7 +428,7 @@ async fn timestamps(ctx: &Ctx) -> Outcome {
     })
 }
 
-async fn reaches_terminal(ctx: &Ctx) -> Outcome {
+async fn reaches_terminal(ctx: &CheckCtx) -> Outcome {
     let r = run(ctx).await?;
     for t in &r.traces {
         if t.create.task.is_none() {
@@ -455,7 +458,7 @@ async fn reaches_terminal(ctx: &Ctx) -> Outcome {
     })
 }
 
-async fn terminal_stable(ctx: &Ctx) -> Outcome {
+async fn terminal_stable(ctx: &CheckCtx) -> Outcome {
     let r = run(ctx).await?;
     verdict(ctx, &r, |_, o, prev| {
         let (a, b) = (prev?.task.as_ref()?, o.task.as_ref()?);
@@ -472,7 +475,7 @@ async fn terminal_stable(ctx: &Ctx) -> Outcome {
 /// The decided fields of every observed task. A completed task with its URL only in
 /// `metadata.url` is new-api's shape (DECISIONS NA3), judged by `--expect` once all else
 /// passed.
-async fn decided_fields(ctx: &Ctx) -> Outcome {
+async fn decided_fields(ctx: &CheckCtx) -> Outcome {
     let r = run(ctx).await?;
     let mut na3: Option<(String, RequestSpec, Exchange)> = None;
     let mut omitted: Option<(Vec<&'static str>, RequestSpec, Exchange)> = None;
@@ -526,7 +529,7 @@ async fn decided_fields(ctx: &Ctx) -> Outcome {
     Ok(pass)
 }
 
-async fn content_mp4(ctx: &Ctx) -> Outcome {
+async fn content_mp4(ctx: &CheckCtx) -> Outcome {
     let r = run(ctx).await?;
     let auth = ctx.model_auth()?;
     let mut n = 0;
@@ -576,7 +579,7 @@ async fn content_mp4(ctx: &Ctx) -> Outcome {
     })
 }
 
-async fn content_not_ready(ctx: &Ctx) -> Outcome {
+async fn content_not_ready(ctx: &CheckCtx) -> Outcome {
     let r = run(ctx).await?;
     let mut n = 0;
     for t in &r.traces {
@@ -598,13 +601,13 @@ async fn content_not_ready(ctx: &Ctx) -> Outcome {
     })
 }
 
-async fn empty_prompt(ctx: &Ctx) -> Outcome {
+async fn empty_prompt(ctx: &CheckCtx) -> Outcome {
     let auth = ctx.model_auth()?;
     let (model, _, _) = video_model(ctx)?;
     let strat = prop_oneof![Just(None), Just(Some(String::new()))];
     for_all(
         ctx,
-        ctx.cfg.cases.min(4),
+        ctx.cfg.scope.cases.min(4),
         strat,
         |prompt: Option<String>| {
             let mut body = json!({"model": model});
@@ -632,9 +635,9 @@ async fn empty_prompt(ctx: &Ctx) -> Outcome {
 
 /// Sends one create request per case for a model no catalog holds, and judges each answer.
 async fn with_unknown_models(
-    ctx: &Ctx,
+    ctx: &CheckCtx,
     cases: u32,
-    judge: fn(&Ctx, &RequestSpec, &Exchange) -> Result<(), Halt>,
+    judge: fn(&CheckCtx, &RequestSpec, &Exchange) -> Result<(), Halt>,
 ) -> Outcome {
     let auth = ctx.model_auth()?;
     let strat = "gatecheck-[a-z0-9]{6,12}";
@@ -650,8 +653,8 @@ async fn with_unknown_models(
     .await
 }
 
-async fn unknown_model(ctx: &Ctx) -> Outcome {
-    with_unknown_models(ctx, ctx.cfg.cases.min(4), |ctx, spec, ex| {
+async fn unknown_model(ctx: &CheckCtx) -> Outcome {
+    with_unknown_models(ctx, ctx.cfg.scope.cases.min(4), |ctx, spec, ex| {
         // new-api's 503 `model_not_found` is judged by video.create.unknown-model-503 (NA5).
         if !is_unknown_model_rejection(ex) && !is_new_api_unknown_model(ex) {
             let s = ex.status.as_u16();
@@ -665,8 +668,8 @@ async fn unknown_model(ctx: &Ctx) -> Outcome {
 /// DECISIONS NA5: an unknown model answered 503 `model_not_found` is a deviation, because the
 /// spec tells clients to retry 503: a client with a typo in the model name retries forever.
 /// This check sends one request per case and never retries it.
-async fn unknown_model_503(ctx: &Ctx) -> Outcome {
-    with_unknown_models(ctx, ctx.cfg.cases.min(2), |ctx, spec, ex| {
+async fn unknown_model_503(ctx: &CheckCtx) -> Outcome {
+    with_unknown_models(ctx, ctx.cfg.scope.cases.min(2), |ctx, spec, ex| {
         if is_new_api_unknown_model(ex) {
             return ctx.known_difference(
                 "NA5",
@@ -682,7 +685,7 @@ async fn unknown_model_503(ctx: &Ctx) -> Outcome {
     .await
 }
 
-async fn encodings(ctx: &Ctx) -> Outcome {
+async fn encodings(ctx: &CheckCtx) -> Outcome {
     let auth = ctx.model_auth()?;
     let (model, seconds, size) = video_model(ctx)?;
     let price = ctx.price(
@@ -720,10 +723,10 @@ async fn encodings(ctx: &Ctx) -> Outcome {
     })
 }
 
-async fn unknown_id(ctx: &Ctx) -> Outcome {
+async fn unknown_id(ctx: &CheckCtx) -> Outcome {
     let auth = ctx.model_auth()?;
     let strat = "[A-Za-z0-9]{32}";
-    for_all(ctx, ctx.cfg.cases.min(4), strat, |suffix: String| {
+    for_all(ctx, ctx.cfg.scope.cases.min(4), strat, |suffix: String| {
         let spec = RequestSpec::get(format!("/v1/videos/task_{suffix}")).auth(auth.clone());
         async move {
             let ex = ctx.send(&spec, 0).await?;

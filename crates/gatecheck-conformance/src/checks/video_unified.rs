@@ -9,7 +9,7 @@
 
 use super::video::{advance, video_model};
 use super::Kind::{Deviation, Failure};
-use super::{accepted, def, CheckDef, Ctx, Halt, Outcome, Pass, Phase};
+use super::{accepted, def, Check, CheckCtx, Halt, Outcome, Pass, Phase};
 use crate::client::{Exchange, RequestSpec};
 use gatecheck_schemas::rules::quota::Usage;
 use gatecheck_schemas::rules::task::{
@@ -17,14 +17,14 @@ use gatecheck_schemas::rules::task::{
     TASK_NOT_EXIST, TASK_REFUSAL_STATUS,
 };
 use gatecheck_schemas::rules::video::is_task_id;
-use gatecheck_schemas::rules::video::Violation;
+use gatecheck_schemas::rules::video::BrokenRule;
 use serde_json::{json, Value};
 use std::time::Duration;
 
 /// The unified create route.
 pub(crate) const GENERATIONS: &str = "/v1/video/generations";
 
-pub(crate) const CHECKS: &[CheckDef] = &[
+pub(crate) const CHECKS: &[Check] = &[
     def("task.unified.create", Deviation, "POST /v1/video/generations",
         "DECISIONS: Provider and unified task routes D-TASK-1",
         "A task made on the unified route answers the OpenAI video object: `task_` + 32 letters and digits, `queued`, progress 0, the requested model.",
@@ -41,7 +41,7 @@ pub(crate) const CHECKS: &[CheckDef] = &[
 
 /// A task made with a JSON body on `path`: the request, the answer, the model asked for.
 pub(crate) async fn create_json(
-    ctx: &Ctx,
+    ctx: &CheckCtx,
     path: &str,
     prompt: &str,
 ) -> Result<(RequestSpec, Exchange, String), Halt> {
@@ -63,7 +63,7 @@ pub(crate) async fn create_json(
 
 /// The task id of a create answer that is a 200 video object, or the deviation citing `row`.
 pub(crate) fn created_id(
-    ctx: &Ctx,
+    ctx: &CheckCtx,
     row: &'static str,
     spec: &RequestSpec,
     ex: &Exchange,
@@ -90,15 +90,18 @@ pub(crate) fn created_id(
 
 /// How long to wait between fetches: `--poll-interval`, else 2 s on the mock's clock and 10 s
 /// on a deployment.
-pub(crate) fn interval(ctx: &Ctx) -> Duration {
-    ctx.cfg.poll_interval.unwrap_or(if ctx.env.mock.is_some() {
-        Duration::from_secs(2)
-    } else {
-        Duration::from_secs(10)
-    })
+pub(crate) fn interval(ctx: &CheckCtx) -> Duration {
+    ctx.cfg
+        .limits
+        .poll_interval
+        .unwrap_or(if ctx.env.mock.is_some() {
+            Duration::from_secs(2)
+        } else {
+            Duration::from_secs(10)
+        })
 }
 
-async fn unified_create(ctx: &Ctx) -> Outcome {
+async fn unified_create(ctx: &CheckCtx) -> Outcome {
     let (spec, ex, model) =
         create_json(ctx, GENERATIONS, "a lighthouse at dawn (gatecheck)").await?;
     let (id, v) = created_id(ctx, "D-TASK-1", &spec, &ex)?;
@@ -122,7 +125,7 @@ async fn unified_create(ctx: &Ctx) -> Outcome {
 
 /// One fetch judged alone: the schema and the envelope rules.
 fn judge_fetch(
-    ctx: &Ctx,
+    ctx: &CheckCtx,
     row: &'static str,
     spec: &RequestSpec,
     ex: &Exchange,
@@ -156,7 +159,13 @@ fn judge_fetch(
 
 /// A broken envelope rule as its verdict: a failure where the rule has one right answer
 /// ([`is_failure_rule`]), a deviation citing `row` otherwise.
-fn judged(ctx: &Ctx, row: &'static str, e: Violation, spec: &RequestSpec, ex: &Exchange) -> Halt {
+fn judged(
+    ctx: &CheckCtx,
+    row: &'static str,
+    e: BrokenRule,
+    spec: &RequestSpec,
+    ex: &Exchange,
+) -> Halt {
     if is_failure_rule(e.rule) {
         ctx.fail(
             format!("{e} (DECISIONS D-TASK-11, D-TASK-12)"),
@@ -168,7 +177,7 @@ fn judged(ctx: &Ctx, row: &'static str, e: Violation, spec: &RequestSpec, ex: &E
     }
 }
 
-async fn unified_envelope(ctx: &Ctx) -> Outcome {
+async fn unified_envelope(ctx: &CheckCtx) -> Outcome {
     let (spec, ex, _) = create_json(ctx, GENERATIONS, "a harbour at dusk (gatecheck)").await?;
     let (id, _) = created_id(ctx, "D-TASK-1", &spec, &ex)?;
     let auth = ctx.model_auth()?;
@@ -182,7 +191,7 @@ async fn unified_envelope(ctx: &Ctx) -> Outcome {
 /// judging each envelope and each pair of successive ones: identity, transitions and the
 /// result fail, anything else deviates citing `row`.
 pub(crate) async fn follow(
-    ctx: &Ctx,
+    ctx: &CheckCtx,
     row: &'static str,
     id: &str,
     fetch: &(dyn Fn(&str) -> RequestSpec + Sync),
@@ -202,7 +211,7 @@ pub(crate) async fn follow(
             after_terminal += 1;
         }
         prev = Some(t);
-        if after_terminal >= 2 || waited >= ctx.cfg.video_deadline {
+        if after_terminal >= 2 || waited >= ctx.cfg.limits.video_deadline {
             break;
         }
         advance(ctx, step).await?;
@@ -215,7 +224,7 @@ pub(crate) async fn follow(
     Ok(Pass { cases, note })
 }
 
-async fn unknown_id(ctx: &Ctx) -> Outcome {
+async fn unknown_id(ctx: &CheckCtx) -> Outcome {
     let auth = ctx.model_auth()?;
     let spec = RequestSpec::get(format!(
         "{GENERATIONS}/task_00000000000000000000000000000000"

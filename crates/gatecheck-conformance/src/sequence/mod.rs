@@ -32,14 +32,14 @@ use std::time::Duration;
 
 /// What a step's request builder sees: the target and the values captured so far.
 #[derive(Debug)]
-pub struct Ctx<'a> {
+pub struct StepCtx<'a> {
     /// The target (credentials, key id, user id).
     pub target: &'a Target,
     /// Values captured by earlier steps, by name.
     pub vars: &'a HashMap<String, Value>,
 }
 
-impl Ctx<'_> {
+impl StepCtx<'_> {
     /// A captured value, or the reason the step cannot run.
     pub fn var(&self, name: &str) -> Result<&Value, String> {
         self.vars
@@ -63,7 +63,7 @@ impl Ctx<'_> {
 }
 
 /// Builds a step's request.
-pub type BuildFn = Arc<dyn Fn(&Ctx<'_>) -> Result<RequestSpec, String> + Send + Sync>;
+pub type BuildFn = Arc<dyn Fn(&StepCtx<'_>) -> Result<RequestSpec, String> + Send + Sync>;
 
 /// How a step sends its request.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -139,7 +139,7 @@ impl Effect {
     /// An effect read back after the step with another request.
     pub fn read_back(
         what: &str,
-        build: impl Fn(&Ctx<'_>) -> Result<RequestSpec, String> + Send + Sync + 'static,
+        build: impl Fn(&StepCtx<'_>) -> Result<RequestSpec, String> + Send + Sync + 'static,
         pointer: &str,
         expected: Value,
     ) -> Self {
@@ -214,7 +214,7 @@ impl Step {
     pub fn new(
         id: &str,
         title: &str,
-        build: impl Fn(&Ctx<'_>) -> Result<RequestSpec, String> + Send + Sync + 'static,
+        build: impl Fn(&StepCtx<'_>) -> Result<RequestSpec, String> + Send + Sync + 'static,
     ) -> Self {
         Self {
             id: id.to_owned(),
@@ -486,7 +486,7 @@ impl SideRunner {
     /// Runs one step.
     pub async fn run(&mut self, step: &Step) -> Outcome {
         let built = {
-            let ctx = Ctx {
+            let ctx = StepCtx {
                 target: self.t.client().target(),
                 vars: &self.vars,
             };
@@ -559,7 +559,7 @@ impl SideRunner {
                 Err(shown) => EffectState::NotSeen(format!("it answered {shown}")),
             };
         };
-        let built = read_back(&Ctx {
+        let built = read_back(&StepCtx {
             target: self.t.client().target(),
             vars: &self.vars,
         });

@@ -1,7 +1,7 @@
 //! The standard sequence: every route, its main error cases, and the places where the two
 //! profiles of DECISIONS.md differ, with request values drawn from a seed.
 
-use super::{Ctx, Effect, Sequence, Step};
+use super::{Effect, Sequence, Step, StepCtx};
 use crate::client::{Auth, Part, RequestSpec};
 use crate::generators::strategies;
 use crate::redact::Secret;
@@ -91,7 +91,7 @@ fn pick<T: Clone>(rng: &mut Draw, xs: &[T], fallback: T) -> T {
     rng.choose(xs).cloned().unwrap_or(fallback)
 }
 
-fn api_key(ctx: &Ctx<'_>) -> Result<Auth, String> {
+fn api_key(ctx: &StepCtx<'_>) -> Result<Auth, String> {
     ctx.target
         .api_key
         .as_ref()
@@ -99,7 +99,7 @@ fn api_key(ctx: &Ctx<'_>) -> Result<Auth, String> {
         .ok_or_else(|| "needs an API key (--api-key)".to_owned())
 }
 
-fn access_token(ctx: &Ctx<'_>) -> Result<Auth, String> {
+fn access_token(ctx: &StepCtx<'_>) -> Result<Auth, String> {
     ctx.target
         .access_token
         .as_ref()
@@ -109,7 +109,7 @@ fn access_token(ctx: &Ctx<'_>) -> Result<Auth, String> {
 
 /// The key record captured before the run, with `overrides` applied: every field is sent, as
 /// the route resets omitted ones.
-fn full_record(ctx: &Ctx<'_>, overrides: Value) -> Result<Value, String> {
+fn full_record(ctx: &StepCtx<'_>, overrides: Value) -> Result<Value, String> {
     let mut record = ctx.var("key_before")?.clone();
     let obj = record
         .as_object_mut()
@@ -522,15 +522,15 @@ fn key_steps(rng: &mut Draw, draws: &mut TestRunner, steps: &mut Vec<Step>) {
 }
 
 /// A full update of the key: its record as read before the run, with `overrides`.
-fn put(ctx: &Ctx<'_>, overrides: Value) -> Result<RequestSpec, String> {
+fn put(ctx: &StepCtx<'_>, overrides: Value) -> Result<RequestSpec, String> {
     Ok(RequestSpec::put("/api/token/")
         .auth(access_token(ctx)?)
         .json(full_record(ctx, overrides)?))
 }
 
 /// A `?status_only=1` update of the key to `status`.
-fn status_only(status: i64) -> impl Fn(&Ctx<'_>) -> Result<RequestSpec, String> {
-    move |ctx: &Ctx<'_>| -> Result<RequestSpec, String> {
+fn status_only(status: i64) -> impl Fn(&StepCtx<'_>) -> Result<RequestSpec, String> {
+    move |ctx: &StepCtx<'_>| -> Result<RequestSpec, String> {
         Ok(RequestSpec::put("/api/token/?status_only=1")
             .auth(access_token(ctx)?)
             .json(json!({"id": ctx.key_id()?, "status": status})))

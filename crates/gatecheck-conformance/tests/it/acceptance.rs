@@ -2,47 +2,14 @@
 //! profile with the matching expectation, on a limited key, an unlimited key and a key the
 //! runner creates itself (`--allow-create-keys`): 0 failures, 0 deviations, 0 errors.
 
-use super::against_mock::config;
-use gatecheck_conformance::{Report, Runner, RunnerConfig, Status, TargetMode};
-use gatecheck_mock::{ClockMode, Fixtures, MockServer, MockServerBuilder};
-use gatecheck_schemas::rules::video::VideoTiming;
+use super::support::{fast_real_clock, with_account, DEPLOYMENT_POLL};
+use gatecheck_conformance::{Report, Runner, Status, TargetMode};
+use gatecheck_mock::{ClockMode, MockServer};
 use gatecheck_schemas::Profile;
-use std::time::Duration;
 
 /// The fixtures' limited key (`remain_quota` 50 000 000) and unlimited key (`remain_quota` 0).
 const LIMITED_KEY: i64 = 1;
 const UNLIMITED_KEY: i64 = 7;
-
-/// A mock that keeps wall time with video tasks that end in about a second (polls every
-/// 200 ms), so that a run without the control API polls them to the end in real time.
-pub(crate) fn fast_real_clock(profile: Profile) -> MockServerBuilder {
-    let mut fixtures = Fixtures::embedded();
-    fixtures.video.timing = VideoTiming {
-        queued_seconds: 0.2,
-        in_progress_seconds_per_video_second: 0.05,
-        min_in_progress_seconds: 0.5,
-    };
-    fixtures.video.poll_after_ms = 200;
-    MockServer::builder()
-        .profile(profile)
-        .clock(ClockMode::Real)
-        .fixtures(fixtures)
-}
-
-/// The poll interval of the runs that treat a fast real-clock mock as a deployment (the task
-/// routes send no `openai-poll-after-ms`, and the runner's 10 s fallback would make each task
-/// check wait seconds for a task that ended long before).
-pub(crate) const DEPLOYMENT_POLL: Duration = Duration::from_millis(250);
-
-/// The runner's configuration for `server`, with the demo account's credentials.
-pub(crate) fn with_account(server: &MockServer, profile: Profile) -> RunnerConfig {
-    let account = server.demo_account();
-    config(&server.uri())
-        .with_expect(profile)
-        .with_access_token(account.access_token)
-        .with_user_id(account.id)
-        .with_deadline(Duration::from_secs(120))
-}
 
 /// Asserts a clean run and returns its summary line.
 pub(crate) fn assert_clean(what: &str, report: &Report) -> String {
@@ -67,9 +34,9 @@ async fn run_on_key(profile: Profile, key_id: i64) -> Report {
         .start()
         .await;
     let key = server.key(key_id).expect("fixture key");
-    let cfg = with_account(&server, profile)
-        .with_key_id(key_id)
-        .with_api_key(format!("sk-{}", key.key));
+    let mut cfg = with_account(&server, profile);
+    cfg.target.key_id = Some(key_id);
+    cfg.target.api_key = Some(format!("sk-{}", key.key).into());
     let report = Runner::new(cfg).run().await.expect("run");
     server.shutdown().await;
     report
@@ -94,10 +61,10 @@ async fn every_profile_passes_on_a_key_the_runner_creates_and_deletes() {
         // As a deployment (no control API): the key comes from `POST /api/token/`.
         let server = fast_real_clock(profile).start().await;
         let keys_before = server.state().keys.len();
-        let mut cfg = with_account(&server, profile)
-            .with_target_mode(TargetMode::Deployment)
-            .with_allow_create_keys(true);
-        cfg.poll_interval = Some(DEPLOYMENT_POLL);
+        let mut cfg = with_account(&server, profile);
+        cfg.known.target_mode = TargetMode::Deployment;
+        cfg.scope.allow_create_keys = true;
+        cfg.limits.poll_interval = Some(DEPLOYMENT_POLL);
         let report = Runner::new(cfg).run().await.expect("run");
         assert_clean(&format!("{profile}, a created key"), &report);
         super::safety::assert_key_deleted(&report, &server, keys_before);

@@ -1,16 +1,10 @@
 //! The runner against the embedded mock: every check passes on `documented`; on `new-api`,
 //! exactly the failures DECISIONS.md lists.
 
+use super::support::{config, show};
 use gatecheck_conformance::{Report, Runner, RunnerConfig, Status};
 use gatecheck_mock::{ClockMode, MockServer};
 use gatecheck_schemas::Profile;
-
-pub(crate) fn config(uri: &str) -> RunnerConfig {
-    RunnerConfig::new(uri.parse().expect("mock uri"))
-        .with_cases(4)
-        .with_seed(20251121)
-        .with_deadline(std::time::Duration::from_secs(120))
-}
 
 pub(crate) async fn run_against(profile: Profile) -> Report {
     let server = MockServer::builder()
@@ -21,10 +15,6 @@ pub(crate) async fn run_against(profile: Profile) -> Report {
     let report = Runner::new(config(&server.uri())).run().await.expect("run");
     server.shutdown().await;
     report
-}
-
-fn show(report: &Report) -> String {
-    gatecheck_conformance::report::summary_table(report)
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -134,10 +124,14 @@ async fn every_seed_judges_new_apis_key_behaviour_the_same_way() {
         .await;
     let mut verdicts = Vec::new();
     for seed in [12937646690874285140, 1, 2, 3, 4, 20251121, 4242] {
-        let config = config(&server.uri())
-            .with_cases(16)
-            .with_seed(seed)
-            .with_only(["key.*", "token.update.*", "audio.translation.*"]);
+        let mut config = config(&server.uri());
+        config.scope.cases = 16;
+        config.scope.seed = Some(seed);
+        config.scope.only = vec![
+            "key.*".into(),
+            "token.update.*".into(),
+            "audio.translation.*".into(),
+        ];
         let report = Runner::new(config).run().await.expect("run");
         let mut got: Vec<(String, Status)> = report
             .checks
@@ -186,9 +180,10 @@ async fn each_profile_passes_with_the_matching_expectation_and_any_key() {
                 .clock(ClockMode::virtual_default())
                 .start()
                 .await;
-            let mut cfg = config(&server.uri()).with_expect(profile);
+            let mut cfg = config(&server.uri());
+            cfg.judging.expect = profile;
             if let Some(id) = key_id {
-                cfg = cfg.with_key_id(id);
+                cfg.target.key_id = Some(id);
             }
             let report = Runner::new(cfg).run().await.expect("run");
             server.shutdown().await;
@@ -221,9 +216,17 @@ async fn deviation_until_expected(
     cases: u32,
     row: &str,
 ) -> (Report, Report) {
-    let cfg = || config(uri).with_cases(cases).with_only([check]);
-    let report = Runner::new(cfg()).run().await.expect("run");
-    let expected = Runner::new(cfg().with_expect(Profile::NewApi))
+    let cfg = |expect: Option<Profile>| {
+        let mut c = config(uri);
+        c.scope.cases = cases;
+        c.scope.only = vec![check.into()];
+        if let Some(p) = expect {
+            c.judging.expect = p;
+        }
+        c
+    };
+    let report = Runner::new(cfg(None)).run().await.expect("run");
+    let expected = Runner::new(cfg(Some(Profile::NewApi)))
         .run()
         .await
         .expect("run");

@@ -13,15 +13,14 @@ async fn a_missing_route_is_one_finding_and_its_checks_skip_with_the_cause() {
     // there, with or without credentials.
     server.inject(Fault::status(404).on("POST /v1/audio/translations"));
     server.inject(Fault::status(404).on("GET /api/models"));
-    let cfg = super::against_mock::config(&server.uri())
-        .with_api_key(server.demo_key())
-        .with_seed(7)
-        .with_only(["route.*,audio.translation.*,catalog.*,auth.v1.*,v1.*"])
-        // The sub-path probe needs a video task followed to its end, in real time here (30 s
-        // of this test); it judges no route discovery.
-        .with_skip(["v1.unknown-subpath-404"]);
-    let mut cfg = cfg;
-    cfg.target_mode = gatecheck_conformance::TargetMode::Deployment;
+    let mut cfg = super::support::config(&server.uri());
+    cfg.target.api_key = Some(server.demo_key().into());
+    cfg.scope.seed = Some(7);
+    cfg.scope.only = vec!["route.*,audio.translation.*,catalog.*,auth.v1.*,v1.*".into()];
+    // The sub-path probe needs a video task followed to its end, in real time here (30 s
+    // of this test); it judges no route discovery.
+    cfg.scope.skip = vec!["v1.unknown-subpath-404".into()];
+    cfg.known.target_mode = gatecheck_conformance::TargetMode::Deployment;
     let report = Runner::new(cfg).run().await.expect("run");
     let show = gatecheck_conformance::report::summary_table(&report);
     let status = |id: &str| report.checks.iter().find(|c| c.id == id).map(|c| c.status);

@@ -10,7 +10,7 @@
 //!
 //! A dashboard answering every unknown path with 200 text/html is in `targets.rs`.
 
-use super::against_mock::config;
+use super::support::config;
 use super::targets::{forward, serve};
 use bytes::Bytes;
 use gatecheck_conformance::{Runner, Status};
@@ -233,14 +233,14 @@ async fn extra_unknown_fields() {
 async fn a_target_with_no_control_api() {
     // The mock with its control API turned off is a deployment: `/__mock/health` is a 404, the
     // clock is real, and video tasks are polled to their end in real time.
-    let server = super::acceptance::fast_real_clock(gatecheck_schemas::Profile::Documented)
+    let server = super::support::fast_real_clock(gatecheck_schemas::Profile::Documented)
         .no_control()
         .start()
         .await;
-    let mut cfg = super::acceptance::with_account(&server, gatecheck_schemas::Profile::Documented)
-        .with_key_id(1)
-        .with_api_key(server.demo_key());
-    cfg.poll_interval = Some(super::acceptance::DEPLOYMENT_POLL);
+    let mut cfg = super::support::with_account(&server, gatecheck_schemas::Profile::Documented);
+    cfg.target.key_id = Some(1);
+    cfg.target.api_key = Some(server.demo_key().into());
+    cfg.limits.poll_interval = Some(super::support::DEPLOYMENT_POLL);
     let report = Runner::new(cfg).run().await.expect("run");
     let show = gatecheck_conformance::report::summary_table(&report);
     super::acceptance::assert_clean("no control API", &report);

@@ -77,15 +77,15 @@ async fn serve(kind: Hostile) -> String {
 
 async fn run(kind: Hostile) -> String {
     let base = serve(kind).await;
-    let config = RunnerConfig::new(base.parse().expect("url"))
-        .with_api_key(KEY)
-        .with_access_token(TOKEN)
-        .with_user_id(1)
-        .with_key_id(1)
-        .with_cases(1)
-        .with_seed(1)
-        .with_request_timeout(Duration::from_secs(2))
-        .with_deadline(Duration::from_secs(60));
+    let mut config = RunnerConfig::new(base.parse().expect("url"));
+    config.target.api_key = Some(KEY.into());
+    config.target.access_token = Some(TOKEN.into());
+    config.target.user_id = Some(1);
+    config.target.key_id = Some(1);
+    config.scope.cases = 1;
+    config.scope.seed = Some(1);
+    config.limits.request_timeout = Duration::from_secs(2);
+    config.limits.deadline = Duration::from_secs(60);
     let outcome = tokio::time::timeout(Duration::from_secs(120), Runner::new(config).run())
         .await
         .expect("the run did not end");

@@ -2,6 +2,7 @@
 //! what passes through, for the mutation tests (`mutations.rs`) and the stream tests.
 
 use super::planted::Bug;
+use super::support::with_data;
 use base64::engine::general_purpose::STANDARD;
 use base64::Engine as _;
 use bytes::Bytes;
@@ -99,18 +100,6 @@ fn is_event_stream(headers: &http::HeaderMap) -> bool {
 fn event_data(block: &str) -> Option<Value> {
     let data = block.lines().find_map(|l| l.strip_prefix("data: "))?;
     serde_json::from_str(data).ok()
-}
-
-/// `block` with its `data:` line replaced by `v`.
-fn with_data(block: &str, v: &Value) -> String {
-    let lines: Vec<String> = block
-        .lines()
-        .map(|l| match l.starts_with("data: ") {
-            true => format!("data: {v}"),
-            false => l.to_owned(),
-        })
-        .collect();
-    lines.join("\n")
 }
 
 fn admitted_400() -> Response<Full<Bytes>> {

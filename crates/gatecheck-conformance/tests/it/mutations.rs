@@ -24,8 +24,9 @@ pub(crate) async fn run_checks(bug: Bug, only: Vec<String>) -> (Report, Duration
     let start = Instant::now();
     // The 26 MiB upload of `audio.upload.too-large-413` goes through the proxy too: the mock
     // drains the body it refuses (a lingering close), so the proxy gets the 413, not a reset.
-    let mut config = super::against_mock::config(&proxy).with_deadline(Duration::from_secs(60));
-    config.only = only;
+    let mut config = super::support::config(&proxy);
+    config.limits.deadline = Duration::from_secs(60);
+    config.scope.only = only;
     let report = Runner::new(config).run().await.expect("run");
     let took = start.elapsed();
     server.shutdown().await;
@@ -205,17 +206,17 @@ async fn strict_turns_a_deviation_into_a_failing_run() {
         .start()
         .await;
     let proxy = start_proxy(server.uri(), Bug::NoRequestId).await;
-    let lenient = super::against_mock::config(&proxy).with_only(["v1.*"]);
+    let mut lenient = super::support::config(&proxy);
+    lenient.scope.only = vec!["v1.*".into()];
     let report = Runner::new(lenient.clone()).run().await.expect("run");
     assert_eq!(
         report.ids_with(Status::Deviation),
         vec!["v1.request-id-header"]
     );
     assert_eq!(report.exit_code(), gatecheck_conformance::exit::PASSED);
-    let strict = Runner::new(lenient.with_strict(true))
-        .run()
-        .await
-        .expect("run");
+    let mut strict = lenient.clone();
+    strict.judging.strict = true;
+    let strict = Runner::new(strict).run().await.expect("run");
     assert_eq!(
         strict.exit_code(),
         gatecheck_conformance::exit::CONTRACT_FAILURES

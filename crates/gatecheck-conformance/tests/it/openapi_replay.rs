@@ -119,7 +119,7 @@ async fn replay(profile: Profile) -> (Vec<String>, usize) {
         .await;
     let log: Log = Arc::default();
     let tap = start_tap(server.uri().trim_end_matches('/').to_owned(), log.clone()).await;
-    let report = Runner::new(super::against_mock::config(&tap))
+    let report = Runner::new(super::support::config(&tap))
         .run()
         .await
         .expect("run");

@@ -2,10 +2,12 @@
 //! D-EDIT-6), applied by the mutation proxy (`mutation_proxy.rs`): each one a mistake a
 //! gateway developer could make in relaying a stream, an image or a charge.
 
-use super::planted::Bug;
+use super::planted::{Bug, Planted};
+use super::support::with_data;
 use base64::engine::general_purpose::STANDARD;
 use base64::Engine as _;
 use bytes::Bytes;
+use gatecheck_conformance::Status;
 use gatecheck_schemas::rules::media::crc32_ieee;
 use serde_json::{json, Value};
 
@@ -47,18 +49,6 @@ pub(crate) fn request(bug: Bug, path: &str, body: &Bytes) -> Option<Bytes> {
 fn data(block: &str) -> Option<Value> {
     let line = block.lines().find_map(|l| l.strip_prefix("data: "))?;
     serde_json::from_str(line).ok()
-}
-
-/// `block` with its `data:` line replaced by `v`.
-fn with_data(block: &str, v: &Value) -> String {
-    block
-        .lines()
-        .map(|l| match l.starts_with("data: ") {
-            true => format!("data: {v}"),
-            false => l.to_owned(),
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
 }
 
 fn type_of(block: &str) -> Option<String> {
@@ -223,4 +213,101 @@ pub(crate) fn rewrite(bug: Bug, path: &str, headers: &mut http::HeaderMap, body:
             .map(|b| format!("{b}\n\n"))
             .collect::<String>(),
     );
+}
+
+/// This surface's rows of [`planted`](super::planted::planted): (bug, the check that
+/// catches it, its verdict, the rule it breaks).
+pub(crate) fn rows() -> Vec<Planted> {
+    vec![
+        (
+            Bug::StreamNoTerminal,
+            "stream.speech",
+            Status::Failed,
+            "D-STREAM-1 (StreamEvent::is_terminal: exactly one speech.audio.done, last)",
+        ),
+        (
+            Bug::StreamDeltaAfterDone,
+            "stream.transcription",
+            Status::Failed,
+            "D-STREAM-2 (StreamEvent::is_terminal: nothing after transcript.text.done)",
+        ),
+        (
+            Bug::DoneTextDiffers,
+            "stream.transcription",
+            Status::Failed,
+            "D-STREAM-2 (transcript.text.done text is the deltas concatenated)",
+        ),
+        (
+            Bug::PartialNotPng,
+            "stream.images",
+            Status::Failed,
+            "D-STREAM-3 (media::parse_png on every partial image)",
+        ),
+        (
+            Bug::SseOnTts1,
+            "stream.speech.unsupported-model",
+            Status::Deviation,
+            "media::speech_sse_supported (D-STREAM-1: tts-1 may not stream)",
+        ),
+        (
+            Bug::SpeechDeltaDuplicated,
+            "stream.speech",
+            Status::Failed,
+            "D-STREAM-6, D-STREAM-8 (the deltas join to the file)",
+        ),
+        (
+            Bug::SpeechDeltaAltered,
+            "stream.speech",
+            Status::Failed,
+            "D-STREAM-8 (the deltas join to the deterministic file)",
+        ),
+        (
+            Bug::SpeechUsageZero,
+            "stream.speech",
+            Status::Failed,
+            "D-STREAM-6 (usage 0 for a request answered with media)",
+        ),
+        (
+            Bug::StreamCutMidEvent,
+            "stream.speech",
+            Status::Failed,
+            "D-STREAM-6 (SseParser: the stream ends inside an event)",
+        ),
+        (
+            Bug::EventNameDisagrees,
+            "stream.images",
+            Status::Failed,
+            "D-STREAM-6 (the `event:` name is the data's type)",
+        ),
+        (
+            Bug::StreamLabelledJson,
+            "stream.speech",
+            Status::Failed,
+            "D-STREAM-6 (a stream is text/event-stream)",
+        ),
+        (
+            Bug::PartialTruncatedPng,
+            "stream.images",
+            Status::Failed,
+            "D-STREAM-6 (every image decodes whole)",
+        ),
+        (
+            Bug::PartialWrongSize,
+            "stream.images",
+            Status::Failed,
+            "D-STREAM-6 (an image is the size its event declares)",
+        ),
+        (
+            Bug::TooManyPartials,
+            "stream.images",
+            Status::Failed,
+            "D-STREAM-6 (no more partials than partial_images)",
+        ),
+        (
+            Bug::ImageUsageUnderReported,
+            "usage.charged",
+            Status::Failed,
+            "D-STREAM-7 (quota::price_quota of the usage is the key::charge)",
+        ),
+    ]
 }

@@ -2,8 +2,9 @@
 //! proxy (`mutation_proxy.rs`) to the unified video routes and remix; and those of issue 37
 //! (identity, states that go back, results, unrouted paths under a task, refunds).
 
-use super::planted::Bug;
+use super::planted::{Bug, Planted};
 use bytes::Bytes;
+use gatecheck_conformance::Status;
 use http::StatusCode;
 use serde_json::{json, Value};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -379,9 +380,9 @@ async fn remix_not_completed_judges_a_case_while_the_clock_races() {
     });
     let (mut raced, mut runs) = (0, 0);
     for seed in 0..30u64 {
-        let cfg = super::against_mock::config(&server.uri())
-            .with_seed(seed)
-            .with_only(["task.remix.not-completed"]);
+        let mut cfg = super::support::config(&server.uri());
+        cfg.scope.seed = Some(seed);
+        cfg.scope.only = vec!["task.remix.not-completed".into()];
         let report = Runner::new(cfg).run().await.expect("run");
         let c = &report.checks[0];
         assert_eq!(c.status, Status::Passed, "seed {seed}: {:?}", c.message);
@@ -400,4 +401,179 @@ async fn remix_not_completed_judges_a_case_while_the_clock_races() {
         raced > 0,
         "the clock never raced the running source: the test shows nothing"
     );
+}
+
+/// This surface's rows of [`planted`](super::planted::planted): (bug, the check that
+/// catches it, its verdict, the rule it breaks).
+pub(crate) fn rows() -> Vec<Planted> {
+    vec![
+        (
+            Bug::MjSecretIgnored,
+            "mj.auth.mj-api-secret",
+            Status::Deviation,
+            "midjourney::effective_key (MJ_SECRET_HEADER; CODE_SUBMITTED of the accepted submit, D-MJ-1)",
+        ),
+        (
+            Bug::MjUnknownTask404,
+            "mj.task.unknown-id",
+            Status::Deviation,
+            "midjourney::TASK_NO_FOUND, REFUSAL_STATUS, CODE_REQUEST_ERROR (D-MJ-3)",
+        ),
+        (
+            Bug::MjSuccessAt99,
+            "mj.task.lifecycle",
+            Status::Failed,
+            "midjourney::check_result (100% on SUCCESS, D-TASK-12)",
+        ),
+        (
+            Bug::MjListRepeats,
+            "mj.task.list-by-condition",
+            Status::Deviation,
+            "midjourney::LIST_BODY_REFUSED with the list's records, each once (D-MJ-8)",
+        ),
+        (
+            Bug::MjUploadNoUrls,
+            "mj.submit.upload",
+            Status::Deviation,
+            "midjourney::ACTION_UPLOAD (model_for: mj_upload), CODE_SUBMITTED with one URL per image (D-MJ-8)",
+        ),
+        (
+            Bug::TaskStatusLowercase,
+            "task.unified.envelope",
+            Status::Deviation,
+            "task::TaskStatus (check_envelope: task.status, SUCCESS_CODE envelope)",
+        ),
+        (
+            Bug::TaskSuccessWithoutResultUrl,
+            "task.unified.envelope",
+            Status::Failed,
+            "task::check_envelope (task.result, D-TASK-12)",
+        ),
+        (
+            Bug::TaskUnknownId404,
+            "task.unified.unknown-id",
+            Status::Deviation,
+            "task::TASK_NOT_EXIST (D-TASK-3)",
+        ),
+        (
+            Bug::UnifiedCreateVideoId,
+            "task.unified.create",
+            Status::Deviation,
+            "video::is_task_id (D-TASK-1)",
+        ),
+        (
+            Bug::RemixWithoutSource,
+            "task.remix.completed",
+            Status::Deviation,
+            "D-TASK-4 (remixed_from_video_id)",
+        ),
+        (
+            Bug::RemixUnfinishedAccepted,
+            "task.remix.not-completed",
+            Status::Deviation,
+            "task::FAIL_TO_FETCH_TASK (D-TASK-5)",
+        ),
+        (
+            Bug::RemixUnknownSource404,
+            "task.remix.unknown-source",
+            Status::Deviation,
+            "task::TASK_REFUSAL_STATUS, TASK_NOT_EXIST, TASK_ORIGIN_NOT_EXIST (D-TASK-4)",
+        ),
+        (
+            Bug::RemixBlankPromptAccepted,
+            "task.remix.blank-prompt",
+            Status::Deviation,
+            "task::INVALID_REQUEST, REMIX_PROMPT_REQUIRED (D-TASK-4)",
+        ),
+        (
+            Bug::TaskProgressNumber,
+            "task.unified.envelope",
+            Status::Deviation,
+            "task::progress_text / parse_progress (task.progress_text)",
+        ),
+        (
+            Bug::KlingRawEnvelope,
+            "task.kling.create",
+            Status::Deviation,
+            "D-TASK-6 (new-api's create object, video::is_task_id)",
+        ),
+        (
+            Bug::KlingRawFetch,
+            "task.kling.envelope",
+            Status::Deviation,
+            "task::check_envelope (D-TASK-6)",
+        ),
+        (
+            Bug::JimengGetResultSubmits,
+            "task.jimeng.submit-and-fetch",
+            Status::Deviation,
+            "task::JIMENG_GET_RESULT (D-TASK-7)",
+        ),
+        (
+            Bug::JimengActionOptional,
+            "task.jimeng.action-required",
+            Status::Deviation,
+            "task::MSG_ACTION_REQUIRED (D-TASK-7)",
+        ),
+        (
+            Bug::TaskFetchOtherRecord,
+            "task.unified.envelope",
+            Status::Failed,
+            "D-TASK-10 (the fetched task_id is the one asked)",
+        ),
+        (
+            Bug::KlingSuccessRegresses,
+            "task.kling.envelope",
+            Status::Failed,
+            "task::check_envelope_transition (D-TASK-11)",
+        ),
+        (
+            Bug::JimengProgressDecreases,
+            "task.jimeng.submit-and-fetch",
+            Status::Failed,
+            "task::check_envelope_transition (D-TASK-11)",
+        ),
+        (
+            Bug::MjFetchOtherRecord,
+            "mj.task.lifecycle",
+            Status::Failed,
+            "D-TASK-10 (the fetched record's id is the one asked)",
+        ),
+        (
+            Bug::MjProgressDecreases,
+            "mj.task.lifecycle",
+            Status::Failed,
+            "midjourney::status_rank, parse_progress (D-TASK-11)",
+        ),
+        (
+            Bug::MjListMissesTask,
+            "mj.task.list-by-condition",
+            Status::Failed,
+            "D-TASK-10 (the list holds the task asked for)",
+        ),
+        (
+            Bug::RemixAnswersSource,
+            "task.remix.completed",
+            Status::Failed,
+            "D-TASK-10 (a remix is a new task)",
+        ),
+        (
+            Bug::KlingSuccessWithoutResultUrl,
+            "task.kling.envelope",
+            Status::Failed,
+            "task::RULE_RESULT (D-TASK-12)",
+        ),
+        (
+            Bug::FailedTaskChargeKept,
+            "task.refund.failed",
+            Status::Deviation,
+            "refund::judge_refund (RefundSeen::Kept, D-ROUTE-5, D-TASK-13)",
+        ),
+        (
+            Bug::RefundOnlyRemain,
+            "task.refund.failed",
+            Status::Failed,
+            "refund::judge_refund (RefundSeen::Unbalanced, D-TASK-13)",
+        ),
+    ]
 }

@@ -159,7 +159,8 @@ async fn a_key_accepted_under_basic_never_reaches_the_reports() {
         .await;
     let seen = Arc::new(Mutex::new(None));
     let proxy = start_basic_accepting_proxy(server.uri(), seen.clone()).await;
-    let config = super::against_mock::config(&proxy).with_only(["auth.v1.wrong-scheme-401"]);
+    let mut config = super::support::config(&proxy);
+    config.scope.only = vec!["auth.v1.wrong-scheme-401".into()];
     let report = Runner::new(config).run().await.expect("run");
     server.shutdown().await;
 

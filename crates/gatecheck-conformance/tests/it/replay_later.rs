@@ -5,22 +5,14 @@
 //! (`x-gatecheck-replay-time`), and the runner takes "now" from it; its task states come one
 //! per poll, so the runner polls them without waiting.
 
+use super::support::fast_fixtures;
 use gatecheck_conformance::recording::{Recorder, RecorderConfig, TargetInfo};
 use gatecheck_conformance::{Report, Runner, RunnerConfig, SkipCause, Status, TargetMode};
 use gatecheck_mock::replay::ReplayOptions;
-use gatecheck_mock::{Fixtures, MockServer, NewKey};
+use gatecheck_mock::{MockServer, NewKey};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
-
-/// Video tasks that end within a second of real time.
-fn fast_fixtures() -> Fixtures {
-    let mut f = Fixtures::embedded();
-    f.video.timing.queued_seconds = 0.1;
-    f.video.timing.in_progress_seconds_per_video_second = 0.02;
-    f.video.timing.min_in_progress_seconds = 0.2;
-    f
-}
 
 struct Target {
     key: String,
@@ -36,19 +28,19 @@ fn config(
     poll: Duration,
     deadline: Duration,
 ) -> RunnerConfig {
-    let mut c = RunnerConfig::new(base.parse().expect("url"))
-        .with_cases(4)
-        .with_seed(39_05)
-        .with_deadline(deadline)
-        .with_video_deadline(Duration::from_secs(60))
-        .with_concurrency(1)
-        .with_target_mode(TargetMode::Deployment)
-        .with_api_key(t.key.clone())
-        .with_access_token(t.token.clone())
-        .with_user_id(t.user)
-        .with_key_id(t.key_id)
-        .with_only(only.iter().copied());
-    c.poll_interval = Some(poll);
+    let mut c = RunnerConfig::new(base.parse().expect("url"));
+    c.scope.cases = 4;
+    c.scope.seed = Some(39_05);
+    c.limits.deadline = deadline;
+    c.limits.video_deadline = Duration::from_secs(60);
+    c.limits.concurrency = 1;
+    c.known.target_mode = TargetMode::Deployment;
+    c.target.api_key = Some(t.key.clone().into());
+    c.target.access_token = Some(t.token.clone().into());
+    c.target.user_id = Some(t.user);
+    c.target.key_id = Some(t.key_id);
+    c.scope.only = only.iter().copied().map(String::from).collect();
+    c.limits.poll_interval = Some(poll);
     c.progress = false;
     c
 }

@@ -6,10 +6,11 @@
 
 use super::mutation_proxy::start_proxy;
 use super::planted::{planted, Bug};
+use super::support::fast_fixtures;
 use gatecheck_conformance::recording::{Recorder, RecorderConfig, Substitutions, TargetInfo};
 use gatecheck_conformance::{Report, Runner, RunnerConfig, SkipCause, Status, TargetMode};
 use gatecheck_mock::replay::ReplayOptions;
-use gatecheck_mock::{Fixtures, MockServer};
+use gatecheck_mock::MockServer;
 use gatecheck_schemas::Profile;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -22,30 +23,20 @@ struct Setup {
     dir: PathBuf,
 }
 
-/// Fixtures whose video tasks end within a second of real time (the recorded run is a
-/// deployment run: it polls in real time).
-fn fast_fixtures() -> Fixtures {
-    let mut f = Fixtures::embedded();
-    f.video.timing.queued_seconds = 0.1;
-    f.video.timing.in_progress_seconds_per_video_second = 0.02;
-    f.video.timing.min_in_progress_seconds = 0.2;
-    f
-}
-
 fn config(base: &str, s: &Setup, only: &[&str]) -> RunnerConfig {
-    let mut c = RunnerConfig::new(base.parse().expect("url"))
-        .with_cases(2)
-        .with_seed(2026_1125)
-        .with_deadline(Duration::from_secs(60))
-        .with_video_deadline(Duration::from_secs(20))
-        .with_concurrency(1)
-        .with_target_mode(TargetMode::Deployment)
-        .with_allow_create_keys(true)
-        .with_api_key(s.key.clone())
-        .with_access_token(s.token.clone())
-        .with_user_id(s.user)
-        .with_only(only.iter().copied());
-    c.poll_interval = Some(Duration::from_millis(50));
+    let mut c = RunnerConfig::new(base.parse().expect("url"));
+    c.scope.cases = 2;
+    c.scope.seed = Some(2026_1125);
+    c.limits.deadline = Duration::from_secs(60);
+    c.limits.video_deadline = Duration::from_secs(20);
+    c.limits.concurrency = 1;
+    c.known.target_mode = TargetMode::Deployment;
+    c.scope.allow_create_keys = true;
+    c.target.api_key = Some(s.key.clone().into());
+    c.target.access_token = Some(s.token.clone().into());
+    c.target.user_id = Some(s.user);
+    c.scope.only = only.iter().copied().map(String::from).collect();
+    c.limits.poll_interval = Some(Duration::from_millis(50));
     c.progress = false;
     c
 }

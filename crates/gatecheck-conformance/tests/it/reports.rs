@@ -129,7 +129,7 @@ async fn no_secret_appears_in_any_output() {
         .clock(ClockMode::virtual_default())
         .start()
         .await;
-    let report = gatecheck_conformance::Runner::new(super::against_mock::config(&server.uri()))
+    let report = gatecheck_conformance::Runner::new(super::support::config(&server.uri()))
         .run()
         .await
         .expect("run");

@@ -2,7 +2,7 @@
 //! deadline, dry runs, retries with backoff, and shards. The mock stands in for a real
 //! deployment here: its control API is turned off in the runner (`use_mock_control = false`).
 
-use super::against_mock::config;
+use super::support::config;
 use gatecheck_conformance::{Runner, RunnerConfig, Shard, Status};
 use gatecheck_mock::{ClockMode, Fault, MockServer};
 use std::time::{Duration, Instant};
@@ -21,10 +21,10 @@ async fn real_clock_mock() -> MockServer {
 
 /// A configuration that treats the mock as a real deployment.
 fn as_real(server: &MockServer) -> RunnerConfig {
-    let mut c = config(&server.uri())
-        .with_access_token(server.demo_account().access_token)
-        .with_user_id(1);
-    c.use_mock_control = false;
+    let mut c = config(&server.uri());
+    c.target.access_token = Some(server.demo_account().access_token.into());
+    c.target.user_id = Some(1);
+    c.known.use_mock_control = false;
     c
 }
 
@@ -32,11 +32,11 @@ fn as_real(server: &MockServer) -> RunnerConfig {
 async fn a_named_key_is_snapshotted_and_restored() {
     let server = real_clock_mock().await;
     let before = server.key(1).expect("key 1");
-    let c = as_real(&server)
-        .with_key_id(1)
-        .with_api_key(server.demo_key())
-        .with_only(["key.*", "token.update.*"])
-        .with_skip(["key.state.*"]);
+    let mut c = as_real(&server);
+    c.target.key_id = Some(1);
+    c.target.api_key = Some(server.demo_key().into());
+    c.scope.only = vec!["key.*".into(), "token.update.*".into()];
+    c.scope.skip = vec!["key.state.*".into()];
     let report = Runner::new(c).run().await.expect("run");
     assert_cleanup_says(&report, "restored");
     let after = server.key(1).expect("key 1");
@@ -67,9 +67,12 @@ async fn a_named_key_is_snapshotted_and_restored() {
 async fn a_scratch_key_is_created_and_deleted() {
     let server = real_clock_mock().await;
     let keys_before = server.state().keys.len();
-    let c = as_real(&server)
-        .with_allow_create_keys(true)
-        .with_only(["key.disabled-rejected", "token.update.envelope"]);
+    let mut c = as_real(&server);
+    c.scope.allow_create_keys = true;
+    c.scope.only = vec![
+        "key.disabled-rejected".into(),
+        "token.update.envelope".into(),
+    ];
     let report = Runner::new(c).run().await.expect("run");
     assert_eq!(
         report.ids_with(Status::Passed).len(),
@@ -85,7 +88,9 @@ async fn a_scratch_key_is_created_and_deleted() {
 async fn the_request_budget_is_never_exceeded() {
     let server = mock().await;
     let before = server.received_requests().len();
-    let c = config(&server.uri()).with_budget(Some(25), None);
+    let mut c = config(&server.uri());
+    c.limits.budget_requests = Some(25);
+    c.limits.budget_quota = None;
     let report = Runner::new(c).run().await.expect("run");
     let after = server.received_requests().len();
     // Discovery (one probe per route family, the models) and key clean-up are outside the
@@ -110,9 +115,9 @@ async fn a_hanging_target_ends_at_the_deadline() {
     let server = mock().await;
     server.inject(Fault::hang().on("/v1/*"));
     let start = Instant::now();
-    let c = config(&server.uri())
-        .with_deadline(Duration::from_secs(3))
-        .with_request_timeout(Duration::from_secs(60));
+    let mut c = config(&server.uri());
+    c.limits.deadline = Duration::from_secs(3);
+    c.limits.request_timeout = Duration::from_secs(60);
     let report = Runner::new(c).run().await.expect("run");
     // Every request, the raw 26 MiB upload probe included, is cut off at the deadline: the
     // run does not wait for the 5 s grace that follows it (it once did, through that probe).
@@ -129,10 +134,9 @@ async fn a_hanging_target_ends_at_the_deadline() {
 async fn a_dry_run_sends_nothing_to_model_or_key_routes() {
     let server = mock().await;
     let keys = server.state().keys.len();
-    let report = Runner::new(config(&server.uri()).with_dry_run(true))
-        .run()
-        .await
-        .expect("run");
+    let mut c = config(&server.uri());
+    c.scope.dry_run = true;
+    let report = Runner::new(c).run().await.expect("run");
     assert!(report.dry_run);
     assert!(
         report.planned.len() >= 20,
@@ -156,7 +160,8 @@ async fn transient_errors_are_retried_with_backoff() {
     // Three: discovery's probe of the route takes the first as an answer (a probe is not
     // retried after a 5xx), the catalog read retries the next two.
     server.inject(Fault::status(503).on("GET /api/models").times(3));
-    let c = config(&server.uri()).with_only(["catalog.envelope-schema"]);
+    let mut c = config(&server.uri());
+    c.scope.only = vec!["catalog.envelope-schema".into()];
     let report = Runner::new(c).run().await.expect("run");
     assert!(report.retries >= 2, "{} retries", report.retries);
     assert_eq!(
@@ -172,7 +177,8 @@ async fn shards_split_the_checks_without_overlap() {
     let all = gatecheck_conformance::internals::select_checks(&base).expect("all");
     let mut union = Vec::new();
     for k in 1..=3 {
-        let c = base.clone().with_shard(Shard { index: k, count: 3 });
+        let mut c = base.clone();
+        c.scope.shard = Some(Shard { index: k, count: 3 });
         union.extend(gatecheck_conformance::internals::select_checks(&c).expect("shard"));
     }
     union.sort();

@@ -1,6 +1,7 @@
 //! Snapshots: record, then verify against the same target passes; a planted change fails and
 //! names the step and the JSON path; `.snap.new` files appear for `cargo insta review`.
 
+use super::support::temp_dir;
 use gatecheck_conformance::diff::Style;
 use gatecheck_conformance::normalize::Normalizer;
 use gatecheck_conformance::sequence::{
@@ -11,19 +12,6 @@ use gatecheck_conformance::{Client, ClientConfig};
 use gatecheck_mock::{ClockMode, Fixtures, MockServer};
 use gatecheck_schemas::Profile;
 use std::path::PathBuf;
-
-fn temp_dir(name: &str) -> PathBuf {
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .unwrap()
-        .as_nanos();
-    let dir = std::env::temp_dir().join(format!(
-        "gatecheck-snap-{name}-{}-{nanos}",
-        std::process::id()
-    ));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
 
 async fn record_against(server: &MockServer, seed: u64) -> Vec<Recorded> {
     let mut config = ClientConfig::new(mock_target(server).unwrap());

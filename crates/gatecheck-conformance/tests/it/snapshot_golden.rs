@@ -9,7 +9,7 @@
 use gatecheck_conformance::diff::Style;
 use gatecheck_conformance::normalize::Normalizer;
 use gatecheck_conformance::sequence::{
-    mock_target, Ctx, PollSettings, Sequence, SequenceOptions, SideRunner, Step,
+    mock_target, PollSettings, Sequence, SequenceOptions, SideRunner, Step, StepCtx,
 };
 use gatecheck_conformance::snapshot::{self, UpdateMode};
 use gatecheck_conformance::{Auth, Body, Client, ClientConfig, Part, RequestSpec, Secret};
@@ -35,7 +35,7 @@ fn key(id: i64) -> Auth {
     Auth::Key(Secret::new(fixture_key(id)))
 }
 
-fn demo(ctx: &Ctx<'_>) -> Result<Auth, String> {
+fn demo(ctx: &StepCtx<'_>) -> Result<Auth, String> {
     ctx.target
         .api_key
         .as_ref()
@@ -43,7 +43,7 @@ fn demo(ctx: &Ctx<'_>) -> Result<Auth, String> {
         .ok_or_else(|| "no key".to_owned())
 }
 
-fn token(ctx: &Ctx<'_>) -> Result<Auth, String> {
+fn token(ctx: &StepCtx<'_>) -> Result<Auth, String> {
     ctx.target
         .access_token
         .as_ref()
@@ -51,13 +51,13 @@ fn token(ctx: &Ctx<'_>) -> Result<Auth, String> {
         .ok_or_else(|| "no token".to_owned())
 }
 
-fn get(id: &str, path: &'static str, auth: fn(&Ctx<'_>) -> Result<Auth, String>) -> Step {
+fn get(id: &str, path: &'static str, auth: fn(&StepCtx<'_>) -> Result<Auth, String>) -> Step {
     Step::new(id, path, move |ctx| {
         Ok(RequestSpec::get(path).auth(auth(ctx)?))
     })
 }
 
-fn none(_: &Ctx<'_>) -> Result<Auth, String> {
+fn none(_: &StepCtx<'_>) -> Result<Auth, String> {
     Ok(Auth::None)
 }
 
@@ -83,7 +83,7 @@ fn put_token(id: &str, title: &str, query: &'static str, body: Value) -> Step {
     })
 }
 
-fn key1_with(overrides: Value) -> impl Fn(&Ctx<'_>) -> Result<RequestSpec, String> {
+fn key1_with(overrides: Value) -> impl Fn(&StepCtx<'_>) -> Result<RequestSpec, String> {
     move |ctx| {
         let mut record = ctx.var("key_before")?.clone();
         for (k, v) in overrides.as_object().into_iter().flatten() {
@@ -98,7 +98,7 @@ fn key1_with(overrides: Value) -> impl Fn(&Ctx<'_>) -> Result<RequestSpec, Strin
 fn multipart(
     path: &'static str,
     parts: Vec<Part>,
-) -> impl Fn(&Ctx<'_>) -> Result<RequestSpec, String> {
+) -> impl Fn(&StepCtx<'_>) -> Result<RequestSpec, String> {
     move |ctx| {
         Ok(RequestSpec::post(path)
             .auth(demo(ctx)?)

@@ -5,17 +5,13 @@
 //! requests with plain bodies is skipped with a cause, not failed; every planted bug of the
 //! stream and media surface fails the run (exit 1).
 
-use super::against_mock::config;
 use super::mutation_proxy::start_proxy;
 use super::planted::Bug;
+use super::support::{config, show};
 use gatecheck_conformance::{Report, Runner, SkipCause, Status};
 use gatecheck_mock::{ClockMode, Fault, MockServer};
 use gatecheck_schemas::Profile;
 use std::time::{Duration, Instant};
-
-fn show(report: &Report) -> String {
-    gatecheck_conformance::report::summary_table(report)
-}
 
 fn status_of(report: &Report, id: &str) -> Status {
     report
@@ -36,11 +32,11 @@ async fn run_streams_within(
     expect: Option<Profile>,
     deadline: Duration,
 ) -> Report {
-    let mut cfg = config(&server.uri())
-        .with_only(["stream.*"])
-        .with_stream_deadline(deadline);
+    let mut cfg = config(&server.uri());
+    cfg.scope.only = vec!["stream.*".into()];
+    cfg.limits.stream_deadline = Some(deadline);
     if let Some(p) = expect {
-        cfg = cfg.with_expect(p);
+        cfg.judging.expect = p;
     }
     Runner::new(cfg).run().await.expect("run")
 }
@@ -137,7 +133,8 @@ async fn a_target_that_does_not_stream_is_skipped_not_failed() {
         .start()
         .await;
     let proxy = start_proxy(server.uri(), Bug::StreamIgnored).await;
-    let cfg = config(&proxy).with_only(["stream.*"]);
+    let mut cfg = config(&proxy);
+    cfg.scope.only = vec!["stream.*".into()];
     let report = Runner::new(cfg).run().await.expect("run");
     server.shutdown().await;
     for id in ["stream.speech", "stream.transcription", "stream.images"] {
@@ -185,10 +182,10 @@ async fn diarized_transcription_streams_have_valid_segments() {
     let base = caps["gpt-4o-mini-transcribe"].clone();
     caps.insert("gpt-4o-transcribe-diarize".into(), base);
     let run = |server: &MockServer| {
-        let mut cfg = config(&server.uri())
-            .with_only(["stream.transcription"])
-            .with_stream_deadline(Duration::from_secs(2));
-        cfg.capabilities = Some(caps.clone());
+        let mut cfg = config(&server.uri());
+        cfg.scope.only = vec!["stream.transcription".into()];
+        cfg.limits.stream_deadline = Some(Duration::from_secs(2));
+        cfg.known.capabilities = Some(caps.clone());
         Runner::new(cfg).run()
     };
     let server = diarizing_mock().await;
@@ -241,7 +238,8 @@ async fn every_stream_and_media_bug_fails_the_run() {
                 .start()
                 .await;
             let proxy = start_proxy(server.uri(), bug).await;
-            let cfg = config(&proxy).with_only(["stream.*", "usage.*", "images.*"]);
+            let mut cfg = config(&proxy);
+            cfg.scope.only = vec!["stream.*".into(), "usage.*".into(), "images.*".into()];
             let report = Runner::new(cfg).run().await.expect("run");
             server.shutdown().await;
             report
@@ -282,10 +280,10 @@ async fn an_edit_that_ignores_its_mask_fails_whatever_the_drawn_cases() {
             .start()
             .await;
         let proxy = start_proxy(server.uri(), Bug::EditIgnoresMask).await;
-        let cfg = config(&proxy)
-            .with_cases(1)
-            .with_seed(seed)
-            .with_only(["images.edits.result"]);
+        let mut cfg = config(&proxy);
+        cfg.scope.cases = 1;
+        cfg.scope.seed = Some(seed);
+        cfg.scope.only = vec!["images.edits.result".into()];
         let report = Runner::new(cfg).run().await.expect("run");
         server.shutdown().await;
         let msg = failure_message(&report, "images.edits.result");

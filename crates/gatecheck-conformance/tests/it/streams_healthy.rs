@@ -4,7 +4,7 @@
 //! unknown fields in every event and usage, the body in 7-byte writes) leaves the stream,
 //! usage and edit checks passed, with no failure and no deviation.
 
-use super::against_mock::config;
+use super::support::config;
 use bytes::Bytes;
 use futures_util::stream;
 use gatecheck_conformance::{Report, Runner, Status};
@@ -164,7 +164,8 @@ async fn run(framing: Framing) -> Report {
         .start()
         .await;
     let uri = start(server.uri(), framing).await;
-    let cfg = config(&uri).with_only(["stream.*", "usage.*", "images.edits.*"]);
+    let mut cfg = config(&uri);
+    cfg.scope.only = vec!["stream.*".into(), "usage.*".into(), "images.edits.*".into()];
     let report = Runner::new(cfg).run().await.expect("run");
     server.shutdown().await;
     report

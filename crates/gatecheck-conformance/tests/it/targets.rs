@@ -7,7 +7,7 @@
 //! - A target that resets every connection gives a report naming the failure, a JUnit case
 //!   `target.setup`, and an exit code other than 0 and 2.
 
-use super::against_mock::config;
+use super::support::config;
 use bytes::Bytes;
 use gatecheck_conformance::report::{to_junit, SetupFailureKind, TargetKind};
 use gatecheck_conformance::{exit, Runner, Status, TargetMode};
@@ -105,7 +105,7 @@ where
 
 async fn dashboard_run(mode: TargetMode) -> (gatecheck_conformance::Report, u64) {
     // A deployment keeps wall time; its tasks end within a second or two.
-    let server = super::acceptance::fast_real_clock(gatecheck_schemas::Profile::Documented)
+    let server = super::support::fast_real_clock(gatecheck_schemas::Profile::Documented)
         .start()
         .await;
     let dash = Arc::new(Dashboard {
@@ -119,13 +119,13 @@ async fn dashboard_run(mode: TargetMode) -> (gatecheck_conformance::Report, u64)
         async move { d.handle(req).await }
     })
     .await;
-    let mut cfg = config(&uri)
-        .with_target_mode(mode)
-        .with_access_token(ACCESS_TOKEN)
-        .with_user_id(1)
-        .with_api_key(API_KEY)
-        .with_key_id(1);
-    cfg.poll_interval = Some(super::acceptance::DEPLOYMENT_POLL);
+    let mut cfg = config(&uri);
+    cfg.known.target_mode = mode;
+    cfg.target.access_token = Some(ACCESS_TOKEN.into());
+    cfg.target.user_id = Some(1);
+    cfg.target.api_key = Some(API_KEY.into());
+    cfg.target.key_id = Some(1);
+    cfg.limits.poll_interval = Some(super::support::DEPLOYMENT_POLL);
     let report = Runner::new(cfg).run().await.expect("run");
     server.shutdown().await;
     let hits = dash.mock_hits.load(Ordering::SeqCst);
@@ -164,10 +164,9 @@ async fn the_mock_is_recognised_by_its_signature() {
         .clock(ClockMode::virtual_default())
         .start()
         .await;
-    let report = Runner::new(config(&server.uri()).with_only(["auth.*"]))
-        .run()
-        .await
-        .expect("run");
+    let mut c = config(&server.uri());
+    c.scope.only = vec!["auth.*".into()];
+    let report = Runner::new(c).run().await.expect("run");
     server.shutdown().await;
     assert_eq!(report.target_kind, TargetKind::Mock);
     assert_eq!(report.mock_profile.as_deref(), Some("documented"));
@@ -184,9 +183,9 @@ async fn a_resetting_target_is_reported_not_a_config_error() {
             drop(s);
         }
     });
-    let cfg = config(&format!("http://{addr}"))
-        .with_api_key("sk-none")
-        .with_deadline(std::time::Duration::from_secs(30));
+    let mut cfg = config(&format!("http://{addr}"));
+    cfg.target.api_key = Some("sk-none".into());
+    cfg.limits.deadline = std::time::Duration::from_secs(30);
     let report = Runner::new(cfg)
         .run()
         .await

@@ -10,10 +10,10 @@ async fn a_target_without_the_unpinned_routes_skips_their_checks() {
     let server = MockServer::start().await;
     server.inject(Fault::status(404).on("POST /v1/images/edits"));
     server.inject(Fault::status(404).on("GET /mj/task/0/fetch"));
-    let mut cfg = super::against_mock::config(&server.uri())
-        .with_api_key(server.demo_key())
-        .with_only(["route.*,images.edits.*,mj.*"]);
-    cfg.target_mode = gatecheck_conformance::TargetMode::Deployment;
+    let mut cfg = super::support::config(&server.uri());
+    cfg.target.api_key = Some(server.demo_key().into());
+    cfg.scope.only = vec!["route.*,images.edits.*,mj.*".into()];
+    cfg.known.target_mode = gatecheck_conformance::TargetMode::Deployment;
     let report = Runner::new(cfg).run().await.expect("run");
     let show = gatecheck_conformance::report::summary_table(&report);
     let edits: Vec<_> = report

@@ -23,8 +23,8 @@
 
 use super::ctx::Ctx;
 use crate::error::{self, MockResponse};
-use crate::tasks::midjourney::{MjTask, MJ_PLAN_SECONDS};
 use crate::state::AuthedKey;
+use crate::tasks::midjourney::{MjTask, MJ_PLAN_SECONDS};
 use gatecheck_schemas::rules::midjourney::{
     action_of_custom_id, charged_after_submit, effective_key, fields_have_their_types, image_seed,
     is_data_url, model_for, simple_change, ACTION_SWAP_FACE, ACTION_UPLOAD, CHANGE_ACTIONS,

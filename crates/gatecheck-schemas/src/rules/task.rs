@@ -21,7 +21,7 @@
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::video::{is_task_id, Violation};
+use super::video::{is_task_id, BrokenRule};
 use crate::types::VideoStatus;
 
 /// The `code` of a task envelope that carries a task (dto/task.go `TaskSuccessCode`).
@@ -318,22 +318,22 @@ pub fn is_failure_rule(rule: &str) -> bool {
     rule == RULE_RESULT || rule == RULE_TRANSITION
 }
 
-fn violation(rule: &'static str, message: impl Into<String>) -> Result<(), Violation> {
-    Err(Violation {
+fn violation(rule: &'static str, message: impl Into<String>) -> Result<(), BrokenRule> {
+    Err(BrokenRule {
         rule,
         message: message.into(),
     })
 }
 
 /// The task of an envelope, after the envelope rule.
-pub fn envelope_task(v: &Value) -> Result<TaskDto, Violation> {
+pub fn envelope_task(v: &Value) -> Result<TaskDto, BrokenRule> {
     if v.get("code").and_then(Value::as_str) != Some(SUCCESS_CODE) {
         violation(
             RULE_ENVELOPE,
             format!("code is {}, not \"success\"", v["code"]),
         )?;
     }
-    let data = v.get("data").filter(|d| d.is_object()).ok_or(Violation {
+    let data = v.get("data").filter(|d| d.is_object()).ok_or(BrokenRule {
         rule: RULE_ENVELOPE,
         message: "no data object".into(),
     })?;
@@ -342,7 +342,7 @@ pub fn envelope_task(v: &Value) -> Result<TaskDto, Violation> {
     {
         violation(RULE_STATUS, format!("status {s:?} is not a task status"))?;
     }
-    serde_json::from_value(data.clone()).map_err(|e| Violation {
+    serde_json::from_value(data.clone()).map_err(|e| BrokenRule {
         rule: RULE_ENVELOPE,
         message: format!("data is not a task record: {e}"),
     })
@@ -365,9 +365,9 @@ pub fn envelope_task(v: &Value) -> Result<TaskDto, Violation> {
 /// done["data"]["status"] = "SUCCESS".into();
 /// assert_eq!(check_envelope(&done).unwrap_err().rule, "task.result");
 /// ```
-pub fn check_envelope(v: &Value) -> Result<TaskDto, Violation> {
+pub fn check_envelope(v: &Value) -> Result<TaskDto, BrokenRule> {
     let t = envelope_task(v)?;
-    let err = |rule, message: String| Err(Violation { rule, message });
+    let err = |rule, message: String| Err(BrokenRule { rule, message });
     let Some(progress) = parse_progress(&t.progress) else {
         return err(
             RULE_PROGRESS,
@@ -423,7 +423,7 @@ pub fn check_envelope(v: &Value) -> Result<TaskDto, Violation> {
 /// The rules between two fetches of one task ([`RULE_TRANSITION`]): the same `task_id` and
 /// `submit_time`, the status never goes back, progress never decreases, an ended task never
 /// changes status.
-pub fn check_envelope_transition(prev: &TaskDto, next: &TaskDto) -> Result<(), Violation> {
+pub fn check_envelope_transition(prev: &TaskDto, next: &TaskDto) -> Result<(), BrokenRule> {
     let progress = |t: &TaskDto| parse_progress(&t.progress).unwrap_or(0);
     if prev.task_id != next.task_id || prev.submit_time != next.submit_time {
         return violation(
@@ -453,7 +453,7 @@ pub fn check_envelope_transition(prev: &TaskDto, next: &TaskDto) -> Result<(), V
 }
 
 /// A task error body ([`RULE_TASK_ERROR`]) with the code `code`.
-pub fn check_task_error(v: &Value, code: &str) -> Result<(), Violation> {
+pub fn check_task_error(v: &Value, code: &str) -> Result<(), BrokenRule> {
     let ok = v.get("code").and_then(Value::as_str) == Some(code)
         && v.get("message").is_some_and(Value::is_string)
         && v.get("data").is_some_and(Value::is_null);

@@ -283,18 +283,20 @@ pub fn override_outcome(
     })
 }
 
-/// A broken video-task invariant.
+/// A broken rule of a task (the video task, and the provider tasks of `rules::task`): the
+/// rule's stable id and what was observed. Not a schema [`crate::Violation`], which
+/// `validate` reports.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{rule}: {message}")]
-pub struct Violation {
+pub struct BrokenRule {
     /// Stable rule id, e.g. `video.progress_monotonic`.
     pub rule: &'static str,
     /// What was observed.
     pub message: String,
 }
 
-fn violation(rule: &'static str, message: impl Into<String>) -> Result<(), Violation> {
-    Err(Violation {
+fn violation(rule: &'static str, message: impl Into<String>) -> Result<(), BrokenRule> {
+    Err(BrokenRule {
         rule,
         message: message.into(),
     })
@@ -343,28 +345,28 @@ pub const RULE_COMPLETED_AT: &str = "video.completed_at";
 /// let rules: Vec<_> = task_violations(&t).into_iter().map(|v| v.rule).collect();
 /// assert_eq!(rules, ["video.object", "video.progress_range"]);
 /// ```
-pub fn task_violations(t: &VideoTask) -> Vec<Violation> {
+pub fn task_violations(t: &VideoTask) -> Vec<BrokenRule> {
     let mut out = Vec::new();
     if t.object != "video" {
-        out.push(Violation {
+        out.push(BrokenRule {
             rule: RULE_OBJECT,
             message: format!("object is {:?}, not \"video\"", t.object),
         });
     }
     if !(0..=100).contains(&t.progress) {
-        out.push(Violation {
+        out.push(BrokenRule {
             rule: RULE_PROGRESS_RANGE,
             message: format!("progress {}", t.progress),
         });
     }
     if (t.progress == 100) != (t.status == VideoStatus::Completed) {
-        out.push(Violation {
+        out.push(BrokenRule {
             rule: RULE_PROGRESS_100,
             message: format!("status {} with progress {}", t.status.as_str(), t.progress),
         });
     }
     if let Some(c) = t.completed_at.filter(|c| *c < t.created_at) {
-        out.push(Violation {
+        out.push(BrokenRule {
             rule: RULE_COMPLETED_AT,
             message: format!("completed_at {c} is before created_at {}", t.created_at),
         });
@@ -373,7 +375,7 @@ pub fn task_violations(t: &VideoTask) -> Vec<Violation> {
 }
 
 /// The rule `rule` of [`TASK_RULES`], alone: the violation when `t` breaks it.
-pub fn check_task_rule(t: &VideoTask, rule: &str) -> Result<(), Violation> {
+pub fn check_task_rule(t: &VideoTask, rule: &str) -> Result<(), BrokenRule> {
     match task_violations(t).into_iter().find(|v| v.rule == rule) {
         Some(v) => Err(v),
         None => Ok(()),
@@ -381,7 +383,7 @@ pub fn check_task_rule(t: &VideoTask, rule: &str) -> Result<(), Violation> {
 }
 
 /// The spec's rules for any observed task ([`TASK_RULES`]): the first one `t` breaks.
-pub fn check_task(t: &VideoTask) -> Result<(), Violation> {
+pub fn check_task(t: &VideoTask) -> Result<(), BrokenRule> {
     match task_violations(t).into_iter().next() {
         Some(v) => Err(v),
         None => Ok(()),
@@ -391,7 +393,7 @@ pub fn check_task(t: &VideoTask) -> Result<(), Violation> {
 /// The decisions' rules on top of [`check_task`]: the id form, `task_id` = `id`, a queued task
 /// at progress 0, a completed task with `completed_at`, `video_url` and `metadata.url`, and a
 /// failed or error task with `error{code,message}`.
-pub fn check_task_decisions(t: &VideoTask) -> Result<(), Violation> {
+pub fn check_task_decisions(t: &VideoTask) -> Result<(), BrokenRule> {
     check_task_decisions_in(t, Profile::Documented)
 }
 
@@ -411,7 +413,7 @@ pub fn check_task_decisions(t: &VideoTask) -> Result<(), Violation> {
 /// assert!(check_task_decisions_in(&t, Profile::NewApi).is_ok());
 /// assert!(check_task_decisions_in(&t, Profile::Documented).is_err());
 /// ```
-pub fn check_task_decisions_in(t: &VideoTask, profile: Profile) -> Result<(), Violation> {
+pub fn check_task_decisions_in(t: &VideoTask, profile: Profile) -> Result<(), BrokenRule> {
     check_task(t)?;
     if !is_task_id(&t.id) {
         return violation("video.id_format", format!("id {:?}", t.id));
@@ -501,7 +503,7 @@ pub fn content_rejection(status: VideoStatus) -> Option<Rejection> {
 }
 
 /// The create response: status `queued` and progress 0 (spec), plus [`check_task`].
-pub fn check_created(t: &VideoTask) -> Result<(), Violation> {
+pub fn check_created(t: &VideoTask) -> Result<(), BrokenRule> {
     check_task(t)?;
     if t.status != VideoStatus::Queued || t.progress != 0 {
         return violation(
@@ -519,7 +521,7 @@ pub fn check_created(t: &VideoTask) -> Result<(), Violation> {
 /// Rules between two successive polls of the same task: identity fields do not change, the
 /// status never goes back (queued → in_progress → terminal), progress never decreases, and a
 /// terminal task never changes again.
-pub fn check_transition(prev: &VideoTask, next: &VideoTask) -> Result<(), Violation> {
+pub fn check_transition(prev: &VideoTask, next: &VideoTask) -> Result<(), BrokenRule> {
     if prev.id != next.id || prev.model != next.model || prev.created_at != next.created_at {
         return violation("video.identity_stable", "id, model or created_at changed");
     }

@@ -151,7 +151,8 @@ fn runner_rps() -> anyhow::Result<f64> {
             .clock(ClockMode::virtual_default())
             .start()
             .await;
-        let config = RunnerConfig::new(server.uri().parse()?).with_seed(1);
+        let mut config = RunnerConfig::new(server.uri().parse()?);
+        config.scope.seed = Some(1);
         let started = Instant::now();
         let report = Runner::new(config)
             .run()

@@ -5,7 +5,10 @@ use super::target_args::TargetCredentials;
 use anyhow::{bail, Context as _};
 use gatecheck_conformance::discovery::ModelKind;
 use gatecheck_conformance::report::{progress_bar, summary_table, to_html, to_junit, to_markdown};
-use gatecheck_conformance::{exit, Report, Runner, RunnerConfig, Shard, TargetMode};
+use gatecheck_conformance::{
+    exit, Judging, Limits, Report, Runner, RunnerConfig, Scope, Secret, Shard, Target, TargetFacts,
+    TargetMode,
+};
 use gatecheck_mock::{ClockMode, MockServer};
 use gatecheck_schemas::Profile;
 use std::net::IpAddr;
@@ -22,7 +25,7 @@ use std::time::Duration;
 #[derive(Debug, clap::Args)]
 pub struct CheckArgs {
     /// Base URL of the deployment. Without it, the embedded mock is started and checked.
-    #[arg(long, value_name = "URL", env = "GATECHECK_BASE_URL")]
+    #[arg(long, value_name = "URL", env = "GATECHECK_BASE_URL", value_parser = super::target_args::parse_base_url)]
     pub base_url: Option<String>,
     /// Credentials: `--api-key`, `--access-token`, `--user-id`, `--key-id`.
     #[command(flatten)]
@@ -90,7 +93,7 @@ pub struct CheckArgs {
     /// List the planned requests instead of sending them.
     #[arg(long)]
     pub dry_run: bool,
-    /// Print the catalog of checks and exit.
+    /// Print the check list and exit.
     #[arg(long)]
     pub list: bool,
     /// Format of `--list`: `text`, `markdown` or `json`.
@@ -192,66 +195,71 @@ fn list(format: &str) -> anyhow::Result<String> {
 }
 
 fn config(args: &CheckArgs, base_url: &str) -> anyhow::Result<RunnerConfig> {
-    let url = base_url
-        .parse()
-        .with_context(|| format!("invalid --base-url {base_url:?}"))?;
-    let mut c = RunnerConfig::new(url)
-        .with_cases(args.cases)
-        .with_only(args.only.clone())
-        .with_skip(args.skip.clone())
-        .with_strict(args.strict)
-        .with_budget(args.budget_requests, args.budget_quota)
-        .with_concurrency(args.concurrency)
-        .with_deadline(args.deadline)
-        .with_video_deadline(args.video_deadline)
-        .with_request_timeout(args.timeout)
-        .with_allow_create_keys(args.allow_create_keys)
-        .with_dry_run(args.dry_run);
-    if let Some(k) = &args.credentials.api_key {
-        c = c.with_api_key(k.clone());
-    }
-    if let Some(t) = &args.credentials.access_token {
-        c = c.with_access_token(t.clone());
-    }
-    if let Some(u) = args.credentials.user_id {
-        c = c.with_user_id(u);
-    }
-    if let Some(k) = args.credentials.key_id {
-        c = c.with_key_id(k);
-    }
-    if let Some(s) = args.seed {
-        c = c.with_seed(s);
-    }
-    if let Some(s) = &args.shard {
-        c = c.with_shard(s.parse::<Shard>()?);
-    }
-    if let Some(p) = args.poll_interval {
-        c.poll_interval = Some(p);
-    }
-    c.rate = args.rate;
-    c.client_ip = args.client_ip;
-    c.use_mock_control = !args.no_mock_control;
-    c.target_mode = args.target;
-    c.expect = args.expect.unwrap_or(if args.base_url.is_none() {
-        args.profile
-    } else {
-        Profile::Documented
-    });
-    c.proxy = args.proxy.clone();
-    c.progress = !args.quiet;
-    c.models = args.models.clone();
-    c.target.headers = args
-        .headers
-        .iter()
-        .map(|(k, v)| (k.clone(), gatecheck_conformance::Secret::new(v.clone())))
-        .collect();
-    c.retry_budget = args.retry_budget;
-    c.shrink_budget = args.shrink_budget;
-    c.allowed_skips = args.allow_skip.clone();
+    let url = super::target_args::base_url(base_url)
+        .map_err(|e| anyhow::anyhow!("invalid --base-url {base_url:?}: {e}"))?;
+    let shard = match &args.shard {
+        Some(s) => Some(s.parse::<Shard>()?),
+        None => None,
+    };
+    let defaults = RunnerConfig::new(url);
+    let mut c = RunnerConfig {
+        target: Target {
+            api_key: args.credentials.api_key.clone().map(Secret::new),
+            access_token: args.credentials.access_token.clone().map(Secret::new),
+            user_id: args.credentials.user_id,
+            key_id: args.credentials.key_id,
+            headers: args
+                .headers
+                .iter()
+                .map(|(k, v)| (k.clone(), Secret::new(v.clone())))
+                .collect(),
+            ..defaults.target
+        },
+        known: TargetFacts {
+            use_mock_control: !args.no_mock_control,
+            target_mode: args.target,
+            client_ip: args.client_ip,
+            capabilities: None,
+            models: args.models.clone(),
+            proxy: args.proxy.clone(),
+        },
+        scope: Scope {
+            only: args.only.clone(),
+            skip: args.skip.clone(),
+            shard,
+            cases: args.cases,
+            seed: args.seed,
+            dry_run: args.dry_run,
+            allow_create_keys: args.allow_create_keys,
+        },
+        limits: Limits {
+            budget_requests: args.budget_requests,
+            budget_quota: args.budget_quota,
+            concurrency: args.concurrency,
+            rate: args.rate,
+            deadline: args.deadline,
+            request_timeout: args.timeout,
+            video_deadline: args.video_deadline,
+            poll_interval: args.poll_interval,
+            retry_budget: args.retry_budget,
+            shrink_budget: args.shrink_budget,
+            ..defaults.limits
+        },
+        judging: Judging {
+            strict: args.strict,
+            expect: args.expect.unwrap_or(if args.base_url.is_none() {
+                args.profile
+            } else {
+                Profile::Documented
+            }),
+            allowed_skips: args.allow_skip.clone(),
+        },
+        progress: !args.quiet,
+    };
     if let Some(p) = &args.capabilities {
         let text =
             std::fs::read_to_string(p).with_context(|| format!("reading {}", p.display()))?;
-        c.capabilities = Some(
+        c.known.capabilities = Some(
             gatecheck_conformance::internals::parse_capabilities(&text)
                 .with_context(|| format!("{}: not a capabilities file", p.display()))?,
         );
@@ -310,7 +318,7 @@ pub(crate) async fn run_async(args: CheckArgs) -> u8 {
         }
     };
     let mut config = config;
-    let seed = *config.seed.get_or_insert_with(random_seed);
+    let seed = *config.scope.seed.get_or_insert_with(random_seed);
     eprintln!(
         "gatecheck check: {} (seed {seed}; replay with --seed {seed})",
         config.target.base_url

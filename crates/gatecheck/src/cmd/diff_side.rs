@@ -18,6 +18,7 @@ macro_rules! side_args {
                 id = concat!($side, "_url"),
                 long = $side,
                 value_name = "URL",
+                value_parser = super::target_args::parse_base_url,
                 conflicts_with = concat!($side, "_mock"),
                 help = concat!("Base URL of the ", $side, " target")
             )]

@@ -23,7 +23,7 @@ pub enum FixturesCommand {
 #[derive(Debug, clap::Args)]
 pub struct PullArgs {
     /// Base URL of the deployment.
-    #[arg(long, value_name = "URL")]
+    #[arg(long, value_name = "URL", value_parser = super::target_args::parse_base_url)]
     pub base_url: String,
     /// `--api-key`, `--access-token`, `--user-id`, `--key-id` (as for `check`); the key's
     /// fields are read with `--key-id` and `--access-token`.
@@ -51,10 +51,8 @@ pub fn run(command: FixturesCommand) -> u8 {
 }
 
 async fn pull_cmd(args: PullArgs) -> anyhow::Result<u8> {
-    let url = args
-        .base_url
-        .parse()
-        .with_context(|| format!("invalid --base-url {:?}", args.base_url))?;
+    let url = super::target_args::base_url(&args.base_url)
+        .map_err(|e| anyhow::anyhow!("invalid --base-url {:?}: {e}", args.base_url))?;
     let creds = &args.credentials;
     let mut target = Target::new(url);
     target.api_key = creds.api_key.clone().map(Secret::new);

@@ -23,9 +23,8 @@ async fn record(args: RecordArgs) -> anyhow::Result<u8> {
         return super::record_drive::drive(args).await;
     }
     let upstream_text = args.upstream.clone().unwrap_or_default();
-    let upstream = upstream_text
-        .parse()
-        .with_context(|| format!("--upstream {upstream_text}"))?;
+    let upstream = super::target_args::base_url(&upstream_text)
+        .map_err(|e| anyhow::anyhow!("invalid --upstream {upstream_text:?}: {e}"))?;
     let run = match &args.run {
         Some(text) => serde_json::from_str(text).context("--run is not JSON")?,
         None => serde_json::Value::Null,

@@ -13,10 +13,10 @@ pub struct RecordArgs {
     #[arg(long, requires = "upstream", conflicts_with = "base_url")]
     pub proxy: bool,
     /// With `--proxy`: the target's base URL (http or https).
-    #[arg(long, value_name = "URL")]
+    #[arg(long, value_name = "URL", value_parser = super::target_args::parse_base_url)]
     pub upstream: Option<String>,
     /// Without `--proxy`: the target to drive (http or https), as `check --base-url`.
-    #[arg(long, value_name = "URL")]
+    #[arg(long, value_name = "URL", value_parser = super::target_args::parse_base_url)]
     pub base_url: Option<String>,
     /// Without `--proxy`: the target's credentials, as `check`'s (stored as `{{API_KEY}}`,
     /// `{{ACCESS_TOKEN}}`).

@@ -6,7 +6,7 @@
 //! against the replay with the manifest's `run.args` sends the same requests.
 
 use super::record_args::{secrets, RecordArgs};
-use anyhow::{bail, Context as _};
+use anyhow::bail;
 use gatecheck_conformance::recording::{Recorder, RecorderConfig, TargetInfo};
 use std::time::Duration;
 
@@ -44,9 +44,8 @@ pub(crate) async fn drive(args: RecordArgs) -> anyhow::Result<u8> {
     let Some(base_url) = args.base_url.clone() else {
         bail!("give --base-url URL (drive the target) or --proxy --upstream URL (record a client)");
     };
-    let upstream = base_url
-        .parse()
-        .with_context(|| format!("--base-url {base_url}"))?;
+    let upstream = super::target_args::base_url(&base_url)
+        .map_err(|e| anyhow::anyhow!("invalid --base-url {base_url:?}: {e}"))?;
     let seed = args.seed.unwrap_or_else(super::check::random_seed);
     let flags = run_args(&args, seed)?;
     let mut check_args = super::check::parse_args(

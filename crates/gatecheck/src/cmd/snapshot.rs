@@ -29,7 +29,7 @@ pub enum SnapshotCommand {
 #[derive(Debug, clap::Args)]
 pub struct SnapshotArgs {
     /// Base URL of the target (the embedded mock when absent).
-    #[arg(long, value_name = "URL")]
+    #[arg(long, value_name = "URL", value_parser = super::target_args::parse_base_url)]
     pub base_url: Option<String>,
     /// Profile of the embedded mock (without --base-url).
     #[arg(long, value_name = "P", default_value = "documented")]

@@ -11,6 +11,7 @@
 //! parent: Rust makes the two one unit, the child sees the parent's private items), as in
 //! `farm-studio look`.
 
+use super::support::repo_root;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
@@ -26,10 +27,6 @@ const CIRCLE_ALLOWLIST: &[&str] = &[];
 const LONG_FN_ALLOWLIST: &[(&str, &str)] = &[];
 
 /// The workspace root.
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
 /// One source file: its path from the root, its crate's `src`, its module path, its lexed text.
 struct Source {
     path: String,
@@ -41,7 +38,7 @@ struct Source {
 /// Every `crates/*/src/**/*.rs`, lexed.
 fn sources() -> Vec<Source> {
     let mut out = Vec::new();
-    let crates = root().join("crates");
+    let crates = repo_root().join("crates");
     for entry in std::fs::read_dir(&crates).expect("crates/") {
         let src = entry.expect("crates/ entry").path().join("src");
         if src.is_dir() {
@@ -65,7 +62,7 @@ fn collect(src: &Path, dir: &Path, out: &mut Vec<Source>) {
         } else if path.extension().is_some_and(|e| e == "rs") {
             let raw = std::fs::read_to_string(&path).expect("read source");
             let rel = path.strip_prefix(src).expect("under src");
-            let root = root().canonicalize().expect("root");
+            let root = repo_root().canonicalize().expect("root");
             let full = path.canonicalize().expect("file");
             out.push(Source {
                 path: full

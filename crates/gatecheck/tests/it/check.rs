@@ -1,7 +1,7 @@
-//! Tests of `gatecheck check`: the catalog listing, exit codes, dry runs, reports, and the
+//! Tests of `gatecheck check`: the check list, exit codes, dry runs, reports, and the
 //! generated `docs/checks.md`.
 
-use std::path::PathBuf;
+use super::support::repo_root;
 use std::process::{Command, Output};
 
 fn gatecheck(args: &[&str]) -> Output {
@@ -19,33 +19,29 @@ fn stdout(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()
 }
 
-fn repo_root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
 #[test]
-fn list_prints_the_catalog() {
+fn list_prints_the_check_list() {
     let out = gatecheck(&["--list"]);
     assert_eq!(out.status.code(), Some(0));
     insta::assert_snapshot!("check_list", stdout(&out));
 }
 
 #[test]
-fn docs_checks_md_matches_the_catalog() {
+fn docs_checks_md_matches_the_check_list() {
     let out = gatecheck(&["--list", "--format", "markdown"]);
     assert_eq!(out.status.code(), Some(0));
     let table = stdout(&out);
     let doc = std::fs::read_to_string(repo_root().join("docs/checks.md")).expect("docs/checks.md");
     assert!(
         doc.contains(&table),
-        "docs/checks.md drifted from the catalog: regenerate its table with \
+        "docs/checks.md drifted from the check list: regenerate its table with \
          `gatecheck check --list --format markdown`"
     );
     let readme = std::fs::read_to_string(repo_root().join("README.md")).expect("README.md");
     assert!(
         readme.contains(&table),
-        "the check table in README.md drifted from the catalog: paste the output of \
-         `gatecheck check --list --format markdown` between its check-catalog markers"
+        "the check table in README.md drifted from the check list: paste the output of \
+         `gatecheck check --list --format markdown` between its check-list markers"
     );
 }
 
@@ -262,4 +258,43 @@ async fn ctrl_c_restores_the_key_and_exits_130() {
     assert_eq!(after.status, before.status);
     assert!(stdout(&out).contains("restored"), "{}", stdout(&out));
     server.shutdown().await;
+}
+
+#[test]
+fn a_bad_base_url_is_refused_alike_by_check_and_diff() {
+    let run = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_gatecheck"))
+            .args(args)
+            .env_remove("GATECHECK_BASE_URL")
+            .env("NO_COLOR", "1")
+            .output()
+            .expect("run gatecheck")
+    };
+    for (args, flag, why) in [
+        (
+            &["check", "--base-url", "ftp://x"][..],
+            "'--base-url <URL>'",
+            "the scheme must be http or https, not ftp",
+        ),
+        (
+            &["diff", "--left", "ftp://x", "--right-mock"][..],
+            "'--left <URL>'",
+            "the scheme must be http or https, not ftp",
+        ),
+        (
+            &["check", "--base-url", "gw.example"][..],
+            "'--base-url <URL>'",
+            "not an absolute URL: relative URL without a base",
+        ),
+        (
+            &["diff", "--left-mock", "--right", "gw.example"][..],
+            "'--right <URL>'",
+            "not an absolute URL: relative URL without a base",
+        ),
+    ] {
+        let out = run(args);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains(flag) && err.contains(why), "{args:?}: {err}");
+    }
 }

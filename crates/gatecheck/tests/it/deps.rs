@@ -3,11 +3,8 @@
 //! `[dependencies]` and `[dev-dependencies]` must appear as a path (`name::`), in a `use`, or in
 //! an attribute of the crate's Rust sources.
 
+use super::support::repo_root;
 use std::path::{Path, PathBuf};
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
 
 /// The dependency names of a manifest's `[dependencies]` and `[dev-dependencies]`.
 fn declared(manifest: &str) -> Vec<String> {
@@ -70,7 +67,7 @@ fn used(ident: &str, sources: &str) -> bool {
 
 #[test]
 fn dependencies_are_used() {
-    let root = root();
+    let root = repo_root();
     let mut crates: Vec<PathBuf> = std::fs::read_dir(root.join("crates"))
         .expect("crates/")
         .flatten()
@@ -151,7 +148,7 @@ fn above(metadata: &serde_json::Value, declared: &[u64]) -> Vec<String> {
 /// checked with `cargo +1.89 check --locked --workspace --all-targets`).
 #[test]
 fn the_declared_rust_version_is_what_the_locked_dependencies_need() {
-    let root = root();
+    let root = repo_root();
     // This host's packages only: they are the ones the build fetched, and `--offline` holds
     // on a machine that never fetched the others (windows-sys, wasi, ...).
     let version_info = std::process::Command::new(env!("CARGO"))

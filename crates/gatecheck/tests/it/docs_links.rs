@@ -2,11 +2,8 @@
 //! exists and, for `#anchor`s into Markdown, a heading of the target has that anchor (GitHub's
 //! rule: lower case; letters, digits, spaces, `-` and `_` kept; spaces become `-`).
 
-use std::path::{Path, PathBuf};
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
+use super::support::repo_root;
+use std::path::PathBuf;
 
 /// The text outside fenced code blocks and inline code spans.
 fn prose(text: &str) -> String {
@@ -76,7 +73,7 @@ fn anchors(text: &str) -> Vec<String> {
 }
 
 fn pages() -> Vec<PathBuf> {
-    let root = root();
+    let root = repo_root();
     let mut pages = vec![root.join("README.md"), root.join("examples/README.md")];
     let mut docs: Vec<PathBuf> = std::fs::read_dir(root.join("docs"))
         .expect("docs/")
@@ -90,7 +87,7 @@ fn pages() -> Vec<PathBuf> {
 
 #[test]
 fn every_relative_link_in_the_docs_resolves() {
-    let root = root().canonicalize().expect("repo root");
+    let root = repo_root().canonicalize().expect("repo root");
     let mut broken = Vec::new();
     let mut checked = 0;
     for page in pages() {

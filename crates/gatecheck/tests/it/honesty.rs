@@ -2,6 +2,7 @@
 //! never exits 0, the exit codes agree everywhere they are written, and an output path that
 //! cannot be written stops the run before its first request.
 
+use super::support::{repo_root, text};
 use gatecheck_conformance::exit;
 use std::path::PathBuf;
 use std::process::{Command, Output};
@@ -16,14 +17,6 @@ fn gatecheck(args: &[&str]) -> Output {
         .env("NO_COLOR", "1")
         .output()
         .expect("run gatecheck")
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
-
-fn repo_root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
 /// A scratch directory of this test.

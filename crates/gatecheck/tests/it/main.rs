@@ -23,3 +23,4 @@ mod sdk_replay;
 mod secrets;
 mod serve;
 mod snapshot;
+mod support;

@@ -3,6 +3,7 @@
 //! starts, colour only on a terminal, repro lines that run as printed. Error messages and
 //! summaries are insta snapshots after their run-dependent parts (ports, times) are redacted.
 
+use super::support::text;
 use std::collections::BTreeMap;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpListener;
@@ -39,10 +40,6 @@ fn gatecheck_ending(args: &[&str]) -> Output {
         std::thread::sleep(std::time::Duration::from_millis(20));
     }
     child.wait_with_output().expect("output")
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
 }
 
 fn temp_dir(name: &str) -> PathBuf {

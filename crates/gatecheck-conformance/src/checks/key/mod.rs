@@ -4,7 +4,7 @@
 use super::auth::{probe_model, probe_spec, refused};
 use super::property::for_all;
 use super::Kind::{Deviation, Failure};
-use super::{def, pass1, CheckDef, Ctx, Halt, Outcome, Pass, Phase};
+use super::{def, pass1, Check, CheckCtx, Halt, Outcome, Pass, Phase};
 use crate::client::{Auth, Exchange, RequestSpec};
 use crate::generators::strategies::{allowlist, foreign_ip_entry};
 use crate::key_api::{field_differences, get_key, put_record_traced};
@@ -19,7 +19,7 @@ use serde_json::Value;
 
 mod state;
 
-pub(crate) const CHECKS: &[CheckDef] = &[
+pub(crate) const CHECKS: &[Check] = &[
     def("key.disabled-rejected", Failure, "/v1/*", "spec: States (API key status), rule 1; Authentication, rule 2",
         "A disabled key (status 2) is refused by the model routes.",
         Phase::Exclusive, |c| Box::pin(status_refused(c, 2))),
@@ -67,7 +67,7 @@ pub(crate) const CHECKS: &[CheckDef] = &[
 /// acknowledges (`success: true`) but does not apply breaks the rule the spec pins ("the
 /// update replaces the given editable fields"): a failure, with the update and the record
 /// read back as evidence.
-pub(crate) async fn set_key(ctx: &Ctx, rec: &KeyRecord) -> Result<KeyRecord, Halt> {
+pub(crate) async fn set_key(ctx: &CheckCtx, rec: &KeyRecord) -> Result<KeyRecord, Halt> {
     let trace = put_record_traced(&ctx.t, rec).await?;
     let Some((spec, ex)) = trace.exchanges.last() else {
         return Err(Halt::not_observed("the working key could not be updated"));
@@ -107,7 +107,7 @@ pub(crate) async fn set_key(ctx: &Ctx, rec: &KeyRecord) -> Result<KeyRecord, Hal
         ev.message
             .push_str(&format!(" (read back with {} {})", get.method, get.path));
     }
-    Err(Halt::Fail(Box::new(ev)))
+    Err(Halt::Finding(Box::new(ev)))
 }
 
 /// The fields of `want` that `got` does not hold, as `name: sent X, stored Y`.
@@ -124,7 +124,7 @@ fn unapplied_fields(want: &KeyRecord, got: &KeyRecord) -> Vec<String> {
 }
 
 /// Sends the admission probe with the working key; returns the request and its answer.
-pub(crate) async fn probe(ctx: &Ctx, model: &str) -> Result<(RequestSpec, Exchange), Halt> {
+pub(crate) async fn probe(ctx: &CheckCtx, model: &str) -> Result<(RequestSpec, Exchange), Halt> {
     let key = ctx.work_key()?;
     let spec = probe_spec(model, Auth::Key(key.secret.clone()));
     let ex = ctx.t.send_probe(&spec).await?;
@@ -134,7 +134,7 @@ pub(crate) async fn probe(ctx: &Ctx, model: &str) -> Result<(RequestSpec, Exchan
 /// Whether the probe's answer refused the key (401 or 403) or admitted it (anything past the
 /// key checks: the empty prompt's 400, a 2xx). A 5xx says neither: a `not-observed` skip that
 /// carries the exchange, never a verdict on the key.
-fn judge(ctx: &Ctx, what: &str, spec: &RequestSpec, ex: &Exchange) -> Result<bool, Halt> {
+fn judge(ctx: &CheckCtx, what: &str, spec: &RequestSpec, ex: &Exchange) -> Result<bool, Halt> {
     if ex.status.is_server_error() {
         return Err(ctx.not_observed(
             format!(
@@ -149,7 +149,7 @@ fn judge(ctx: &Ctx, what: &str, spec: &RequestSpec, ex: &Exchange) -> Result<boo
 }
 
 async fn refused_with(
-    ctx: &Ctx,
+    ctx: &CheckCtx,
     rec: KeyRecord,
     what: &str,
 ) -> Result<(RequestSpec, Exchange), Halt> {
@@ -168,25 +168,25 @@ async fn refused_with(
     Ok((spec, ex))
 }
 
-pub(super) fn baseline(ctx: &Ctx) -> Result<KeyRecord, Halt> {
+pub(super) fn baseline(ctx: &CheckCtx) -> Result<KeyRecord, Halt> {
     Ok(ctx.work_key()?.baseline.clone())
 }
 
-async fn status_refused(ctx: &Ctx, status: i64) -> Outcome {
+async fn status_refused(ctx: &CheckCtx, status: i64) -> Outcome {
     let mut rec = baseline(ctx)?;
     rec.status = status;
     refused_with(ctx, rec, &format!("status {status}")).await?;
     pass1()
 }
 
-async fn expired_time_past(ctx: &Ctx) -> Outcome {
+async fn expired_time_past(ctx: &CheckCtx) -> Outcome {
     let mut rec = baseline(ctx)?;
     rec.expired_time = ctx.now().await? - 3600;
     refused_with(ctx, rec, "expired_time an hour ago").await?;
     pass1()
 }
 
-async fn zero_quota(ctx: &Ctx) -> Outcome {
+async fn zero_quota(ctx: &CheckCtx) -> Outcome {
     let mut rec = baseline(ctx)?;
     rec.remain_quota = 0;
     rec.unlimited_quota = false;
@@ -194,7 +194,7 @@ async fn zero_quota(ctx: &Ctx) -> Outcome {
     pass1()
 }
 
-async fn unlimited(ctx: &Ctx) -> Outcome {
+async fn unlimited(ctx: &CheckCtx) -> Outcome {
     let mut rec = baseline(ctx)?;
     rec.remain_quota = 0;
     rec.unlimited_quota = true;
@@ -210,7 +210,7 @@ async fn unlimited(ctx: &Ctx) -> Outcome {
     pass1()
 }
 
-async fn refusal_401(ctx: &Ctx) -> Outcome {
+async fn refusal_401(ctx: &CheckCtx) -> Outcome {
     let now = ctx.now().await?;
     let base = baseline(ctx)?;
     let mut states = Vec::new();
@@ -237,7 +237,7 @@ async fn refusal_401(ctx: &Ctx) -> Outcome {
                 format!(
                     "a refused key was answered {}, not {}",
                     ex.status,
-                    Rejection::KeyDisabled.http_status(ctx.cfg.expect)
+                    Rejection::KeyDisabled.http_status(ctx.cfg.judging.expect)
                 ),
                 &spec,
                 Some(&ex),
@@ -258,42 +258,47 @@ async fn refusal_401(ctx: &Ctx) -> Outcome {
     })
 }
 
-async fn ip_allowlist(ctx: &Ctx) -> Outcome {
+async fn ip_allowlist(ctx: &CheckCtx) -> Outcome {
     let base = baseline(ctx)?;
     let client = ctx.env.client_ip;
     let model = probe_model(ctx);
-    for_all(ctx, ctx.cfg.cases, allowlist(client), |(list, admits)| {
-        let rec = KeyRecord {
-            allow_ips: Some(list.clone()),
-            ..base.clone()
-        };
-        let model = model.clone();
-        async move {
-            set_key(ctx, &rec).await?;
-            let (spec, ex) = probe(ctx, &model).await?;
-            let expected = match client {
-                Some(ip_addr) => ip::allows(Some(&list), ip_addr),
-                None => admits,
+    for_all(
+        ctx,
+        ctx.cfg.scope.cases,
+        allowlist(client),
+        |(list, admits)| {
+            let rec = KeyRecord {
+                allow_ips: Some(list.clone()),
+                ..base.clone()
             };
-            let was_refused = judge(ctx, &format!("allow_ips {list:?}"), &spec, &ex)?;
-            if was_refused == expected {
-                return Err(ctx.fail(
-                    format!(
-                        "allow_ips {list:?}: expected the client to be {}, but it was {}",
-                        if expected { "admitted" } else { "refused" },
-                        if was_refused { "refused" } else { "admitted" }
-                    ),
-                    &spec,
-                    Some(&ex),
-                ));
+            let model = model.clone();
+            async move {
+                set_key(ctx, &rec).await?;
+                let (spec, ex) = probe(ctx, &model).await?;
+                let expected = match client {
+                    Some(ip_addr) => ip::allows(Some(&list), ip_addr),
+                    None => admits,
+                };
+                let was_refused = judge(ctx, &format!("allow_ips {list:?}"), &spec, &ex)?;
+                if was_refused == expected {
+                    return Err(ctx.fail(
+                        format!(
+                            "allow_ips {list:?}: expected the client to be {}, but it was {}",
+                            if expected { "admitted" } else { "refused" },
+                            if was_refused { "refused" } else { "admitted" }
+                        ),
+                        &spec,
+                        Some(&ex),
+                    ));
+                }
+                Ok(())
             }
-            Ok(())
-        }
-    })
+        },
+    )
     .await
 }
 
-async fn ip_403(ctx: &Ctx) -> Outcome {
+async fn ip_403(ctx: &CheckCtx) -> Outcome {
     let base = baseline(ctx)?;
     let mut runner = crate::generators::test_runner(ctx.seed, 1);
     let entry = foreign_ip_entry()
@@ -307,13 +312,13 @@ async fn ip_403(ctx: &Ctx) -> Outcome {
     let (spec, ex) = refused_with(ctx, rec, "a foreign allowlist").await?;
     let code = ex.error_code();
     if !ctx.rejected_as(Rejection::IpNotAllowed, ex.status.as_u16())
-        || code.as_deref() != Rejection::IpNotAllowed.code(ctx.cfg.expect)
+        || code.as_deref() != Rejection::IpNotAllowed.code(ctx.cfg.judging.expect)
     {
         return Err(ctx.fail(
             format!(
                 "expected {} with code {}, got {} with code {}",
-                Rejection::IpNotAllowed.http_status(ctx.cfg.expect),
-                super::or_none(Rejection::IpNotAllowed.code(ctx.cfg.expect)),
+                Rejection::IpNotAllowed.http_status(ctx.cfg.judging.expect),
+                super::or_none(Rejection::IpNotAllowed.code(ctx.cfg.judging.expect)),
                 super::status_text(ex.status.as_u16()),
                 super::or_none(code.as_deref())
             ),
@@ -324,11 +329,11 @@ async fn ip_403(ctx: &Ctx) -> Outcome {
     pass1()
 }
 
-fn catalog_ids(ctx: &Ctx) -> Vec<String> {
+fn catalog_ids(ctx: &CheckCtx) -> Vec<String> {
     ctx.env.models.iter().map(|m| m.id.clone()).collect()
 }
 
-async fn model_limits(ctx: &Ctx) -> Outcome {
+async fn model_limits(ctx: &CheckCtx) -> Outcome {
     let base = baseline(ctx)?;
     let ids = catalog_ids(ctx);
     if ids.is_empty() {
@@ -375,12 +380,12 @@ async fn model_limits(ctx: &Ctx) -> Outcome {
     // The boundary first, whatever the draw: limits enabled with an empty list, which the
     // spec reads as no restriction (NA1: new-api refuses every model there).
     case((true, Vec::new())).await?;
-    let mut pass = for_all(ctx, ctx.cfg.cases, strat, case).await?;
+    let mut pass = for_all(ctx, ctx.cfg.scope.cases, strat, case).await?;
     pass.cases += 1;
     Ok(pass)
 }
 
-async fn model_403(ctx: &Ctx) -> Outcome {
+async fn model_403(ctx: &CheckCtx) -> Outcome {
     let base = baseline(ctx)?;
     let model = probe_model(ctx);
     let other = catalog_ids(ctx)
@@ -397,7 +402,7 @@ async fn model_403(ctx: &Ctx) -> Outcome {
         return Err(ctx.fail(
             format!(
                 "expected {}, got {}",
-                Rejection::ModelNotAllowed.http_status(ctx.cfg.expect),
+                Rejection::ModelNotAllowed.http_status(ctx.cfg.judging.expect),
                 ex.status
             ),
             &spec,
@@ -407,7 +412,7 @@ async fn model_403(ctx: &Ctx) -> Outcome {
     pass1()
 }
 
-async fn use_marks(ctx: &Ctx) -> Outcome {
+async fn use_marks(ctx: &CheckCtx) -> Outcome {
     let base = baseline(ctx)?;
     let now = ctx.now().await?;
     let cases = [

@@ -5,7 +5,7 @@
 use super::{baseline, catalog_ids, judge, probe, set_key};
 use crate::checks::auth::probe_model;
 use crate::checks::property::for_all;
-use crate::checks::{Ctx, Halt, Outcome, Pass};
+use crate::checks::{CheckCtx, Halt, Outcome, Pass};
 use crate::client::{Auth, Exchange, RequestSpec};
 use crate::generators::strategies::{allowlist, ascii_name};
 use gatecheck_schemas::rules::ip;
@@ -102,7 +102,7 @@ fn normalize(mut k: KeyRecord) -> KeyRecord {
     k
 }
 
-pub(super) async fn state_machine(ctx: &Ctx) -> Outcome {
+pub(super) async fn state_machine(ctx: &CheckCtx) -> Outcome {
     let base = baseline(ctx)?;
     let ids = catalog_ids(ctx);
     if ids.is_empty() {
@@ -118,7 +118,7 @@ pub(super) async fn state_machine(ctx: &Ctx) -> Outcome {
     let strat = proptest::collection::vec(step(ids, groups.clone(), client), 1..6);
     let followed = Followed::default();
     let followed = &followed;
-    let pass = for_all(ctx, ctx.cfg.cases, strat, |steps| {
+    let pass = for_all(ctx, ctx.cfg.scope.cases, strat, |steps| {
         let base = base.clone();
         let groups = groups.clone();
         let model = model.clone();
@@ -128,7 +128,7 @@ pub(super) async fn state_machine(ctx: &Ctx) -> Outcome {
                 let now = ctx.now().await?;
                 let (req, status_only) = update_request(s, base.id, now);
                 let uctx = UpdateContext {
-                    profile: ctx.cfg.expect,
+                    profile: ctx.cfg.judging.expect,
                     now,
                     account_groups: &groups,
                     status_only,
@@ -236,7 +236,7 @@ fn update_request(s: &Step, id: i64, now: i64) -> (TokenUpdateRequest, bool) {
 /// Sends step `i`'s update and holds the answer to the model's prediction; returns the record
 /// the model holds after it.
 async fn check_update(
-    ctx: &Ctx,
+    ctx: &CheckCtx,
     i: usize,
     model_rec: KeyRecord,
     req: &TokenUpdateRequest,
@@ -295,7 +295,7 @@ async fn check_update(
 /// Holds the update's answer to the record `next` the model predicts; returns the record the
 /// model holds after it.
 fn stored_as_predicted(
-    ctx: &Ctx,
+    ctx: &CheckCtx,
     i: usize,
     model_rec: &KeyRecord,
     next: KeyRecord,
@@ -340,7 +340,7 @@ fn stored_as_predicted(
 /// Probes admission after step `i` and holds it to the model's prediction; returns the record
 /// with the status a refusal sets (expired, exhausted).
 async fn check_admission(
-    ctx: &Ctx,
+    ctx: &CheckCtx,
     i: usize,
     mut model_rec: KeyRecord,
     model: &str,
@@ -352,7 +352,7 @@ async fn check_admission(
     let admitted = admit(&model_rec, now);
     let expected_ok = admitted.is_ok()
         && client.is_none_or(|ip_addr| ip::allows(model_rec.allow_ips.as_deref(), ip_addr))
-        && model_allowed_in(&model_rec, model, ctx.cfg.expect);
+        && model_allowed_in(&model_rec, model, ctx.cfg.judging.expect);
     let skip_ip_unknown = client.is_none() && ip::is_restricted(model_rec.allow_ips.as_deref());
     let was_refused = judge(ctx, &format!("step {}", i + 1), &pspec, &pex)?;
     let na1 = model_rec.model_limits_enabled

@@ -8,6 +8,7 @@
 mod dashboard;
 mod report;
 
+use crate::support::temp_dir;
 use std::io::Read as _;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -59,16 +60,6 @@ pub(crate) fn chromium() -> Option<PathBuf> {
 /// Node (`$GATECHECK_NODE`, else `node` on the `PATH`).
 pub(crate) fn node() -> Option<PathBuf> {
     need("node", find("GATECHECK_NODE", "node"))
-}
-
-/// A fresh, empty directory under the system's temp dir (removed by the caller).
-pub(crate) fn temp_dir(tag: &str) -> PathBuf {
-    static N: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
-    let n = N.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
-    let dir = std::env::temp_dir().join(format!("gatecheck-{tag}-{}-{n}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    dir
 }
 
 /// Runs `cmd` to its end (at most [`TIMEOUT`]) and returns its standard output; panics with

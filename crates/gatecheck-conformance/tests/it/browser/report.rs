@@ -1,9 +1,10 @@
 //! The HTML report in Chromium: a planted bug's failing rule and its curl are on the page, and
 //! a model name carrying `<script>` and an `onerror` image shows as text and runs nothing.
 
-use super::{chromium, dom_text, dump_dom, temp_dir};
+use super::{chromium, dom_text, dump_dom};
 use crate::mutation_proxy::start_proxy;
 use crate::planted::Bug;
+use crate::support::temp_dir;
 use gatecheck_conformance::internals::known_capabilities;
 use gatecheck_conformance::{Runner, Status};
 use gatecheck_mock::{ClockMode, Fixtures, MockServer};
@@ -36,11 +37,12 @@ async fn a_planted_bug_shows_its_rule_and_curl_and_a_script_model_name_runs_noth
         .start()
         .await;
     let proxy = start_proxy(server.uri(), Bug::ProgressRegresses).await;
-    let mut config = crate::against_mock::config(&proxy).with_only(["video.*"]);
+    let mut config = crate::support::config(&proxy);
+    config.scope.only = vec!["video.*".into()];
     let mut caps = known_capabilities();
     let sora = caps.remove("sora-2").expect("sora-2");
     caps.insert(HOSTILE_MODEL.to_owned(), sora);
-    config.capabilities = Some(caps);
+    config.known.capabilities = Some(caps);
     let report = Runner::new(config).run().await.expect("run");
     server.shutdown().await;
     let failed = report
