@@ -1,15 +1,17 @@
 //! Everything one running mock shares across requests.
 
-use crate::catalog::Catalog;
-use crate::clock::Clock;
 use crate::config::MockConfig;
-use crate::faults::FaultSet;
+use crate::fixtures::catalog::Catalog;
+use crate::harness::clock::Clock;
+use crate::harness::faults::FaultSet;
+use crate::harness::journal::Journal;
 use crate::ids::Ids;
-use crate::journal::Journal;
-use crate::persist::Persist;
-use crate::ratelimit::RateLimiter;
+use crate::state::persist::Persist;
+use crate::state::ratelimit::RateLimiter;
 use crate::state::{State, StateSnapshot};
+use crate::tasks::callbacks::{CallbackRecord, CallbackResult, PendingCallback};
 use crate::tasks::{TaskDump, TaskStore};
+use std::net::IpAddr;
 use std::sync::Arc;
 use tokio::sync::watch;
 
@@ -25,13 +27,13 @@ pub(crate) struct App {
     pub(crate) journal: Journal,
     pub(crate) faults: FaultSet,
     /// Stream scripts installed through the library API.
-    pub(crate) scripts: crate::script::StreamScripts,
+    pub(crate) scripts: crate::response::script::StreamScripts,
     pub(crate) ids: Ids,
     pub(crate) ratelimit: RateLimiter,
     /// Flips to true when the server shuts down (ends hanging requests).
     pub(crate) shutdown: watch::Receiver<bool>,
     /// The render queue of the public media route.
-    pub(crate) renderer: crate::render::Renderer,
+    pub(crate) renderer: crate::response::render::Renderer,
     /// The durable-state writer (with `--state-file`).
     pub(crate) persist: Option<Arc<Persist>>,
     /// Every task: video and Midjourney tasks, the task routes' table, Kling callbacks.
@@ -122,6 +124,76 @@ impl App {
         };
         self.tasks.load(tasks, self.clock.now_ms());
         self.state.restore(snap.accounts, snap.keys);
+    }
+
+    /// Registers the callback of task `task_id` to `url`, or records its refusal. Returns the
+    /// refusal, if any.
+    pub(crate) fn register_callback(&self, task_id: &str, url: &str) -> Option<String> {
+        let Err(reason) = self.tasks.callbacks.queue(task_id, url) else {
+            return None;
+        };
+        let shown = crate::userinfo::redact(url);
+        tracing::warn!(task = task_id, url = %shown, %reason, "callback refused");
+        let p = PendingCallback {
+            task_id: task_id.to_owned(),
+            url: url.to_owned(),
+        };
+        self.finish_callback(CallbackRecord::refused(
+            p,
+            reason.clone(),
+            self.clock.now_ms(),
+        ));
+        Some(reason)
+    }
+
+    /// Keeps a callback's outcome, journals it and logs it.
+    pub(crate) fn finish_callback(&self, record: CallbackRecord) {
+        self.journal_callback(&record);
+        self.tasks.callbacks.keep(record);
+    }
+
+    /// Journals a callback's outcome as a request the mock made: `POST <url path>`, the result
+    /// as its fault text.
+    fn journal_callback(&self, r: &CallbackRecord) {
+        let parsed = url::Url::parse(&r.url).ok();
+        let path = parsed
+            .as_ref()
+            .map(|u| u.path().to_owned())
+            .unwrap_or_default();
+        let ip = parsed
+            .as_ref()
+            .and_then(|u| match u.host() {
+                Some(url::Host::Ipv4(ip)) => Some(IpAddr::from(ip)),
+                Some(url::Host::Ipv6(ip)) => Some(IpAddr::from(ip)),
+                _ => None,
+            })
+            .unwrap_or(IpAddr::from([0, 0, 0, 0]));
+        let (status, what) = match &r.result {
+            CallbackResult::Delivered { status } => {
+                (*status, format!("callback {} delivered", r.task_id))
+            }
+            CallbackResult::Failed { status, error } => (
+                status.unwrap_or(0),
+                format!("callback {} failed: {error}", r.task_id),
+            ),
+            CallbackResult::Refused { reason } => {
+                (0, format!("callback {} refused: {reason}", r.task_id))
+            }
+        };
+        self.journal.push(crate::harness::journal::Record {
+            at_ms: r.at_ms,
+            request_id: self.ids.request_id(r.at_ms),
+            method: http::Method::POST,
+            path: &path,
+            query: parsed.as_ref().and_then(|u| u.query()),
+            client_ip: ip,
+            key_id: None,
+            status,
+            duration_us: 0,
+            fault: Some(format!("{what} ({} attempts) to {}", r.attempts, r.url)),
+            body_len: None,
+            body: None,
+        });
     }
 }
 

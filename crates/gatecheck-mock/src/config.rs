@@ -2,9 +2,9 @@
 //!
 //! [`MockServerBuilder`]: crate::MockServerBuilder
 
-use crate::clock::ClockMode;
-use crate::faults::Fault;
 use crate::fixtures::Fixtures;
+use crate::harness::clock::ClockMode;
+use crate::harness::faults::Fault;
 use gatecheck_schemas::Profile;
 use std::path::PathBuf;
 use std::time::Duration;

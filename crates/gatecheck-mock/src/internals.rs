@@ -20,7 +20,7 @@ pub mod media {
 
 /// Which `Host` the control API answers (the DNS-rebinding guard).
 pub mod control_access {
-    pub use crate::control_access::host_refusal;
+    pub use crate::routes::control_access::host_refusal;
 }
 
 /// URL credentials redacted wherever they are shown or stored.
@@ -39,8 +39,8 @@ pub mod video {
     pub use crate::tasks::video::*;
 }
 
-pub use crate::clock::DEFAULT_VIRTUAL_EPOCH;
 pub use crate::config::{
     DEFAULT_BODY_TIMEOUT, DEFAULT_JOURNAL_CAPACITY, DEFAULT_MAX_BODY_BYTES,
     DEFAULT_MAX_CONNECTIONS, DEFAULT_STREAM_EVENT_GAP,
 };
+pub use crate::harness::clock::DEFAULT_VIRTUAL_EPOCH;

@@ -29,7 +29,7 @@ pub use process::{process_memory, ProcessLoad, ProcessMemoryReport};
 pub use report::{BenchReport, MemoryReport, RouteResult, StartupReport};
 pub use routes::ROUTE_NAMES;
 
-use crate::MockServer;
+use crate::handle::MockServer;
 use load::Until;
 use std::time::{Duration, Instant};
 

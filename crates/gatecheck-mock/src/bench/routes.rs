@@ -1,7 +1,8 @@
 //! The routes the bench loads, and the state they need (keys, live video tasks).
 
 use super::load::{MakeRequest, Spec};
-use crate::{MockServer, NewKey};
+use crate::handle::MockServer;
+use crate::state::NewKey;
 use bytes::Bytes;
 use http::{Method, Request, StatusCode};
 use http_body_util::Full;

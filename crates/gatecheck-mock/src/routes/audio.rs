@@ -18,7 +18,7 @@
 //! The `new-api` profile frames speech events as `data:` lines only and sends a transcription
 //! stream whole, with its length (as new-api relays them).
 //!
-//! Validation failures are [`error::validation`]: 400, or 500 `invalid_request` in the
+//! Validation failures are [`response::validation`]: 400, or 500 `invalid_request` in the
 //! `new-api` profile.
 
 mod stream;
@@ -26,8 +26,8 @@ mod stream;
 use super::ctx::Ctx;
 use super::fields::Field;
 use super::form;
-use crate::error::{self, MockResponse};
 use crate::media::{self, SpeechFormat, Transcript};
+use crate::response::{self, MockResponse};
 use bytes::Bytes;
 use gatecheck_schemas::rules::media::{
     speech_sse_supported, transcription_diarizes, transcription_streams, DIARIZED_JSON,
@@ -151,7 +151,7 @@ async fn transcribe(
 
 /// A validation failure of the transcription form, on `param`.
 fn invalid(cx: &Ctx, msg: &str, param: &str) -> MockResponse {
-    error::validation(cx.profile(), msg, Some(param))
+    response::validation(cx.profile(), msg, Some(param))
 }
 
 /// The model is in the catalog with the capability the route needs.
@@ -298,18 +298,18 @@ fn render(
     temperature: f64,
 ) -> MockResponse {
     match format {
-        TranscriptFormat::Json => error::json(ACCEPTED, &json!({ "text": t.text })),
-        TranscriptFormat::Text => error::bytes_response(
+        TranscriptFormat::Json => response::json(ACCEPTED, &json!({ "text": t.text })),
+        TranscriptFormat::Text => response::bytes_response(
             200,
             "text/plain; charset=utf-8",
             Bytes::from(format!("{}\n", t.text)),
         ),
-        TranscriptFormat::Srt => error::bytes_response(
+        TranscriptFormat::Srt => response::bytes_response(
             200,
             "text/plain; charset=utf-8",
             Bytes::from(media::srt(&t.segments)),
         ),
-        TranscriptFormat::Vtt => error::bytes_response(
+        TranscriptFormat::Vtt => response::bytes_response(
             200,
             "text/vtt; charset=utf-8",
             Bytes::from(media::vtt(&t.segments)),
@@ -334,7 +334,7 @@ fn render(
                     })
                 })
                 .collect();
-            error::json(
+            response::json(
                 200,
                 &json!({
                     "task": if translate { "translate" } else { "transcribe" },
@@ -349,7 +349,7 @@ fn render(
 }
 
 async fn speak(cx: &Ctx, req: Request<Incoming>) -> Result<MockResponse, MockResponse> {
-    let invalid = |msg: &str, param: &str| error::validation(cx.profile(), msg, Some(param));
+    let invalid = |msg: &str, param: &str| response::validation(cx.profile(), msg, Some(param));
     let body = cx.read_body(req).await?;
     let (v, model, cap) = cx.json_model(&body, |c| c.speech.as_ref(), "a text-to-speech model")?;
     let field = |k: &str| v.get(k).and_then(|x| x.as_str());
@@ -429,7 +429,7 @@ async fn speak(cx: &Ctx, req: Request<Incoming>) -> Result<MockResponse, MockRes
         return Ok(stream::stream_speech(cx, &model, audio, usage));
     }
     let audio = media::speech(format, input, voice, speed);
-    Ok(error::bytes_response(
+    Ok(response::bytes_response(
         ACCEPTED,
         format.content_type(),
         audio,

@@ -20,15 +20,15 @@
 //!
 //! Turned off by `--no-control` (every route 404). Only a loopback `Host` is answered
 //! (`localhost`, `*.localhost`, 127.0.0.0/8, `[::1]`, the bound address, or a name given to
-//! `--allowed-host`; anything else 403: the DNS-rebinding guard of [`crate::control_access`]). Peers other than loopback are refused (403)
+//! `--allowed-host`; anything else 403: the DNS-rebinding guard of [`crate::routes::control_access`]). Peers other than loopback are refused (403)
 //! unless the mock has a control token and the request sends it as `X-Mock-Control-Token` or
 //! `Authorization: Bearer <token>`. A browser request from another origin (an `Origin` that is
 //! not the request's `Host`, or `Sec-Fetch-Site: cross-site`) is refused (403), and a CORS
 //! preflight to `/__mock/*` gets no permission.
 
 use super::ctx::Ctx;
-use crate::error::{self, control_failure as failure, MockResponse};
-use crate::faults::Fault;
+use crate::harness::faults::Fault;
+use crate::response::{self, control_failure as failure, MockResponse};
 use crate::state::{NewKey, StateSnapshot};
 use gatecheck_schemas::rules::catalog::query_pairs;
 use http::{Method, Request};
@@ -39,7 +39,7 @@ use std::time::Duration;
 /// Serves `/__mock/*`: the table of the module's doc, one route an arm.
 pub(crate) async fn handle(cx: &Ctx, req: Request<Incoming>) -> MockResponse {
     if let Err((status, why)) =
-        crate::control_access::gate(&cx.app, cx.peer, req.headers(), req.uri())
+        crate::routes::control_access::gate(&cx.app, cx.peer, req.headers(), req.uri())
     {
         return cx.refuse(req, failure(status, &why)).await;
     }
@@ -58,7 +58,7 @@ pub(crate) async fn handle(cx: &Ctx, req: Request<Incoming>) -> MockResponse {
         return super::outcomes::midjourney(cx, req).await;
     }
     let unknown = || failure(404, &format!("unknown control route {method} {path}"));
-    let done = || error::json(200, &json!({"success": true, "message": ""}));
+    let done = || response::json(200, &json!({"success": true, "message": ""}));
     match (&method, rest.as_str()) {
         // HEAD as GET: hyper sends the head (status, headers) without the body.
         (&Method::GET | &Method::HEAD, r) if r == "ui" || r.starts_with("ui/") => {
@@ -69,12 +69,12 @@ pub(crate) async fn handle(cx: &Ctx, req: Request<Incoming>) -> MockResponse {
             app.reset();
             done()
         }
-        (&Method::GET, "keys") => error::json(200, &app.state.keys()),
+        (&Method::GET, "keys") => response::json(200, &app.state.keys()),
         (&Method::POST, "keys") => create_key(cx, req).await.unwrap_or_else(|r| r),
-        (&Method::GET, "accounts") => error::json(200, &app.state.accounts()),
+        (&Method::GET, "accounts") => response::json(200, &app.state.accounts()),
         (&Method::GET, "clock") => clock_json(cx),
         (&Method::POST, "clock/advance") => advance_clock(cx, req).await.unwrap_or_else(|r| r),
-        (&Method::GET, "faults") => error::json(200, &app.faults.list()),
+        (&Method::GET, "faults") => response::json(200, &app.faults.list()),
         (&Method::POST, "faults") => add_fault(cx, req).await.unwrap_or_else(|r| r),
         (&Method::DELETE, "faults") => {
             app.faults.clear();
@@ -87,7 +87,7 @@ pub(crate) async fn handle(cx: &Ctx, req: Request<Incoming>) -> MockResponse {
             }
         }
         (&Method::GET, "requests") => requests(cx, &query),
-        (&Method::GET, "state") => error::json(200, &app.snapshot()),
+        (&Method::GET, "state") => response::json(200, &app.snapshot()),
         (&Method::PUT, "state") => match read_json::<StateSnapshot>(cx, req).await {
             Ok(snap) => {
                 app.restore(snap);
@@ -102,7 +102,7 @@ pub(crate) async fn handle(cx: &Ctx, req: Request<Incoming>) -> MockResponse {
 /// `GET /__mock/health`: the signature body.
 fn health(cx: &Ctx) -> MockResponse {
     let app = &cx.app;
-    error::json(
+    response::json(
         200,
         &gatecheck_schemas::rules::health::signature_body(
             env!("CARGO_PKG_VERSION"),
@@ -117,7 +117,7 @@ async fn create_key(cx: &Ctx, req: Request<Incoming>) -> Result<MockResponse, Mo
     let new: NewKey = read_json(cx, req).await?;
     let app = &cx.app;
     let record = app.state.create_key(new, app.clock.now(), &app.ids);
-    Ok(error::json(201, &record))
+    Ok(response::json(201, &record))
 }
 
 /// `POST /__mock/clock/advance`: `{"seconds": N}` or `{"ms": N}`, N not negative.
@@ -153,7 +153,7 @@ async fn add_fault(cx: &Ctx, req: Request<Incoming>) -> Result<MockResponse, Moc
             let p = fault.probability;
             let fault = fault.probability(p);
             let id = faults.add(fault.clone());
-            error::json(201, &json!({"id": id, "fault": fault}))
+            response::json(201, &json!({"id": id, "fault": fault}))
         }
         Err(e) => failure(400, &format!("invalid fault: {e}")),
     })
@@ -166,7 +166,7 @@ fn requests(cx: &Ctx, query: &str) -> MockResponse {
         .into_iter()
         .find(|(k, _)| k == "limit")
         .and_then(|(_, v)| v.parse::<usize>().ok());
-    error::json(
+    response::json(
         200,
         &json!({
             "capacity": journal.capacity(),
@@ -179,7 +179,7 @@ fn requests(cx: &Ctx, query: &str) -> MockResponse {
 
 fn clock_json(cx: &Ctx) -> MockResponse {
     let clock = &cx.app.clock;
-    error::json(
+    response::json(
         200,
         &json!({
             "mode": if clock.is_virtual() { "virtual" } else { "real" },

@@ -4,10 +4,10 @@
 
 use super::fields::Fields;
 use crate::app::App;
-use crate::catalog::Catalog;
-use crate::error::{self, MockResponse};
+use crate::fixtures::catalog::Catalog;
 use crate::fixtures::Fixtures;
 use crate::ids::Ids;
+use crate::response::{self, MockResponse};
 use crate::state::{AuthedKey, Charge};
 use crate::tasks::video::VideoStore;
 use bytes::Bytes;
@@ -27,7 +27,7 @@ pub(crate) const BODY_PREVIEW_BYTES: usize = 2048;
 /// The answer to a request whose body did not arrive within the body timeout (a stalled or
 /// trickling upload): 408, and the connection is closed.
 fn body_timed_out(timeout: std::time::Duration) -> MockResponse {
-    let mut resp = error::json(
+    let mut resp = response::json(
         408,
         &serde_json::json!({
             "success": false,
@@ -134,13 +134,13 @@ impl Ctx {
         );
     }
 
-    /// A `/v1` 404 ([`error::not_found`]: new-api's own body in the `new-api` profile).
+    /// A `/v1` 404 ([`response::not_found`]: new-api's own body in the `new-api` profile).
     pub(crate) fn not_found(&self, method: &Method, path: &str) -> MockResponse {
-        error::not_found(self.profile(), method.as_str(), path)
+        response::not_found(self.profile(), method.as_str(), path)
     }
 
     /// Answers `resp` to `req` without reading its body, as Go's server does (reads a short
-    /// rest first so that the client can finish sending; see [`crate::linger`]). Every answer
+    /// rest first so that the client can finish sending; see [`crate::routes::linger`]). Every answer
     /// given before the body is read goes through here. A request without a body costs one
     /// check (no allocation).
     pub(crate) async fn refuse(&self, req: Request<Incoming>, resp: MockResponse) -> MockResponse {
@@ -148,19 +148,19 @@ impl Ctx {
             return resp;
         }
         // Boxed: the rare path's state stays out of the callers' futures.
-        Box::pin(crate::linger::answer_unread(&self.app, req, resp)).await
+        Box::pin(crate::routes::linger::answer_unread(&self.app, req, resp)).await
     }
 
     /// Reads the whole body, at most the upload limit: 413 up front when `Content-Length` is
     /// over it, or as soon as the streamed body passes it. After a 413 the rest of the body
-    /// is drained in the background (bounded; see [`crate::linger`]) so that the connection
+    /// is drained in the background (bounded; see [`crate::routes::linger`]) so that the connection
     /// closes without a reset that could destroy the answer; the 413 says `Connection:
     /// close` on HTTP/1.
     pub(crate) async fn read_body(&self, req: Request<Incoming>) -> Result<Bytes, MockResponse> {
         let limit = self.app.config.max_body_bytes;
         let http1 = req.version() < http::Version::HTTP_2;
         let too_large = || {
-            let mut resp = error::rejection(
+            let mut resp = response::rejection(
                 self.profile(),
                 Rejection::BodyTooLarge,
                 &format!("request body is larger than the limit of {limit} bytes"),
@@ -189,8 +189,9 @@ impl Ctx {
         // body without waiting (a proxy forwarding the header does), and hyper answers
         // `100 Continue` only while no final answer has been written, which clients handle.
         let mut body = req.into_body();
-        let linger =
-            |body: Incoming| crate::linger::drain_in_background(body, self.app.shutdown.clone());
+        let linger = |body: Incoming| {
+            crate::routes::linger::drain_in_background(body, self.app.shutdown.clone())
+        };
         if declared.is_some_and(|n| n > limit as u64) {
             linger(body);
             return Err(too_large());
@@ -205,7 +206,12 @@ impl Ctx {
             let Some(frame) = frame else { break };
             let frame = match frame {
                 Ok(f) => f,
-                Err(e) => return Err(error::invalid(&format!("cannot read the body: {e}"), None)),
+                Err(e) => {
+                    return Err(response::invalid(
+                        &format!("cannot read the body: {e}"),
+                        None,
+                    ))
+                }
             };
             let Ok(data) = frame.into_data() else {
                 continue; // trailers
@@ -237,7 +243,7 @@ impl Ctx {
     }
 
     /// Reads a `multipart/form-data` body (bounded as [`Ctx::read_body`]) into a parser.
-    /// A missing or wrong content type is a validation error (see [`error::validation`]).
+    /// A missing or wrong content type is a validation error (see [`response::validation`]).
     pub(crate) async fn read_multipart(
         &self,
         req: Request<Incoming>,
@@ -249,7 +255,7 @@ impl Ctx {
             .and_then(|ct| multer::parse_boundary(ct).ok());
         let Some(boundary) = boundary else {
             let resp =
-                error::validation(self.profile(), "expected a multipart/form-data body", None);
+                response::validation(self.profile(), "expected a multipart/form-data body", None);
             return Err(self.refuse(req, resp).await);
         };
         let body = self.read_body(req).await?;
@@ -262,7 +268,7 @@ impl Ctx {
         if self.app.state.model_allowed(key.id, model, self.profile()) {
             Ok(())
         } else {
-            Err(error::rejection(
+            Err(response::rejection(
                 self.profile(),
                 Rejection::ModelNotAllowed,
                 &format!("This token has no access to model {model}"),
@@ -283,7 +289,7 @@ impl Ctx {
             model,
             "default",
         );
-        Err(error::v1_error(
+        Err(response::v1_error(
             r.http_status(self.profile()),
             &message,
             r.code(self.profile()),
@@ -291,14 +297,14 @@ impl Ctx {
         ))
     }
 
-    /// The `model` of a request, trimmed and required (a [`error::validation`] "model is
+    /// The `model` of a request, trimmed and required (a [`response::validation`] "model is
     /// required" otherwise), then checked against the key's model limits
     /// ([`Ctx::check_model`], 403).
     pub(crate) fn required_model(&self, raw: Option<&str>) -> Result<String, MockResponse> {
         let model = match raw.map(str::trim) {
             Some(m) if !m.is_empty() => m.to_owned(),
             _ => {
-                return Err(error::validation(
+                return Err(response::validation(
                     self.profile(),
                     "model is required",
                     Some("model"),
@@ -311,11 +317,11 @@ impl Ctx {
     }
 
     /// Step 2 of a JSON model route (speech, image generation), after step 1 (the handler's
-    /// [`Ctx::read_body`]), in this order: parse the body as JSON (a [`error::validation`]
+    /// [`Ctx::read_body`]), in this order: parse the body as JSON (a [`response::validation`]
     /// "invalid JSON body" otherwise) into its top-level [`Fields`], borrowed from `body`;
     /// take its `model` ([`Ctx::required_model`]: required, then model limits), then look up
     /// the model's capability with `capability`; a model without one is a
-    /// [`error::validation`] "model {model} is not {not_a}" on `model`.
+    /// [`response::validation`] "model {model} is not {not_a}" on `model`.
     pub(crate) fn json_model<'a, 'b, T: 'a>(
         &'a self,
         body: &'b [u8],
@@ -323,11 +329,11 @@ impl Ctx {
         not_a: &str,
     ) -> Result<(Fields<'b>, String, &'a T), MockResponse> {
         let v = Fields::parse(body).map_err(|e| {
-            error::validation(self.profile(), &format!("invalid JSON body: {e}"), None)
+            response::validation(self.profile(), &format!("invalid JSON body: {e}"), None)
         })?;
         let model = self.required_model(v.get("model").and_then(|x| x.as_str()))?;
         let Some(cap) = self.catalog().capabilities(&model).and_then(capability) else {
-            return Err(error::validation(
+            return Err(response::validation(
                 self.profile(),
                 &format!("model {model} is not {not_a}"),
                 Some("model"),
@@ -366,7 +372,7 @@ impl Ctx {
                     ),
                         other => other.default_message().to_owned(),
                     };
-                error::rejection(self.profile(), r, &msg)
+                response::rejection(self.profile(), r, &msg)
             })
     }
 
@@ -379,12 +385,12 @@ impl Ctx {
         &self,
         path: &str,
         model: &str,
-        events: impl Iterator<Item = crate::sse::Event> + Send + 'static,
-        framing: crate::sse::Framing,
+        events: impl Iterator<Item = crate::response::sse::Event> + Send + 'static,
+        framing: crate::response::sse::Framing,
         done_marker: bool,
         buffered: bool,
     ) -> MockResponse {
-        use crate::sse::{Pacing, SseBody};
+        use crate::response::sse::{Pacing, SseBody};
         let fault = self.app.faults.pick_stream("POST", path);
         let script = self.app.scripts.take("POST", path, model);
         let paced_by = script
@@ -402,7 +408,7 @@ impl Ctx {
             Some(playing) => SseBody::scripted(playing, pacing, fault),
             None => SseBody::new(events, pacing, fault),
         };
-        error::stream_response(body)
+        response::stream_response(body)
     }
 
     /// Gives back a charge made by [`Ctx::charge`].
@@ -415,10 +421,11 @@ impl Ctx {
     /// Admits the request's key as on `/v1/*`: authenticated (401, 403; set as
     /// [`Ctx::key`]), then within its rate limit (429 with `Retry-After`).
     pub(crate) fn admit_key(&mut self, headers: &http::HeaderMap) -> Result<(), MockResponse> {
-        let key = crate::auth::authenticate_key(&self.app, headers, self.client_ip, self.now())?;
+        let key =
+            crate::routes::auth::authenticate_key(&self.app, headers, self.client_ip, self.now())?;
         self.key = Some(key);
         if let Err(retry) = self.app.ratelimit.check(key.id, self.now_ms()) {
-            let mut resp = error::rejection(
+            let mut resp = response::rejection(
                 self.profile(),
                 Rejection::RateLimited,
                 "Too many requests for this key, please retry later",
@@ -451,5 +458,5 @@ pub(crate) fn paging_ok(cx: &Ctx, query: &str) -> Result<(), MockResponse> {
         return Ok(());
     }
     gatecheck_schemas::rules::catalog::check_paging(query)
-        .map_err(|msg| error::api_failure_status(400, &msg))
+        .map_err(|msg| response::api_failure_status(400, &msg))
 }

@@ -2,14 +2,14 @@
 //! edits): each route keeps the fields it knows.
 
 use super::ctx::Ctx;
-use crate::error::{self, MockResponse};
+use crate::response::{self, MockResponse};
 use bytes::Bytes;
 use http::Request;
 use hyper::body::Incoming;
 
 /// Reads every part of the request's multipart body under the upload limit
 /// ([`Ctx::read_multipart`]), in order, handing each one's name, file name and data to `set`.
-/// A malformed body is a validation failure ([`error::validation`]).
+/// A malformed body is a validation failure ([`response::validation`]).
 pub(crate) async fn read_form(
     cx: &Ctx,
     req: Request<Incoming>,
@@ -17,7 +17,7 @@ pub(crate) async fn read_form(
 ) -> Result<(), MockResponse> {
     let mut mp = cx.read_multipart(req).await?;
     let bad = |e: multer::Error| {
-        error::validation(cx.profile(), &format!("bad multipart body: {e}"), None)
+        response::validation(cx.profile(), &format!("bad multipart body: {e}"), None)
     };
     while let Some(field) = mp.next_field().await.map_err(bad)? {
         let name = field.name().unwrap_or("").to_owned();

@@ -12,12 +12,12 @@
 //! In the `new-api` profile the price is reserved before the images are read, as new-api's
 //! relay does: a request without an image is answered 500 `convert_request_failed` (the
 //! OpenAI adaptor's conversion fails) and the reservation is given back. Validation failures
-//! are [`error::validation`] (400, or 500 `invalid_request` in `new-api`).
+//! are [`response::validation`] (400, or 500 `invalid_request` in `new-api`).
 
 use super::ctx::Ctx;
 use super::form;
-use crate::error::{self, MockResponse};
 use crate::media::{self, Cache, Rgba};
+use crate::response::{self, MockResponse};
 use base64::Engine as _;
 use bytes::Bytes;
 use gatecheck_schemas::rules::image_edit::{
@@ -81,7 +81,7 @@ struct Ask {
 }
 
 fn validate(cx: &Ctx, form: &mut Form) -> Result<Ask, MockResponse> {
-    let invalid = |msg: &str, param: &str| error::validation(cx.profile(), msg, Some(param));
+    let invalid = |msg: &str, param: &str| response::validation(cx.profile(), msg, Some(param));
     let model = cx.required_model(form.model.as_deref())?;
     let Some(cap) = cx
         .catalog()
@@ -181,21 +181,21 @@ async fn edit_images(cx: &Ctx, req: Request<Incoming>) -> Result<MockResponse, M
             let usage = edit_usage(chars, &[], ask.n, (ask.w, ask.h));
             let charge = cx.charge(cx.price(&ask.model, usage))?;
             cx.refund(&charge);
-            return Err(error::v1_error(
+            return Err(response::v1_error(
                 status,
                 MSG_IMAGE_REQUIRED,
                 Some(code),
                 None,
             ));
         }
-        return Err(error::validation(
+        return Err(response::validation(
             cx.profile(),
             MSG_IMAGE_REQUIRED,
             Some("image"),
         ));
     }
     let invalid = |e: media::EditError, param: &str| {
-        error::validation(cx.profile(), &e.to_string(), Some(param))
+        response::validation(cx.profile(), &e.to_string(), Some(param))
     };
     let mut inputs: Vec<Rgba> = Vec::with_capacity(form.images.len());
     for bytes in &form.images {
@@ -217,7 +217,7 @@ async fn edit_images(cx: &Ctx, req: Request<Incoming>) -> Result<MockResponse, M
             Ok(png) => png,
             Err(e) => {
                 cx.refund(&charge);
-                return Err(error::v1_error(
+                return Err(response::v1_error(
                     500,
                     &e.to_string(),
                     Some("image_failed"),
@@ -238,7 +238,7 @@ async fn edit_images(cx: &Ctx, req: Request<Incoming>) -> Result<MockResponse, M
     }
     let text_tokens = (chars as i64 + 3).div_euclid(4).max(1);
     let input_image_tokens = usage.input_tokens - text_tokens;
-    Ok(error::json(
+    Ok(response::json(
         ACCEPTED,
         &json!({
             "created": cx.now(),
@@ -265,8 +265,8 @@ pub(crate) fn public(path: &str, file: &str) -> MockResponse {
         .filter(|n| n.len() == 16)
         .and_then(|n| u64::from_str_radix(n, 16).ok());
     match id.and_then(|id| EDITS.get(&id)) {
-        Some(png) => error::bytes_response(ACCEPTED, "image/png", png),
-        _ => error::json(
+        Some(png) => response::bytes_response(ACCEPTED, "image/png", png),
+        _ => response::json(
             404,
             &json!({"success": false, "message": format!("no such media file: {path}")}),
         ),

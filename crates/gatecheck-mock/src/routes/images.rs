@@ -11,8 +11,8 @@
 
 use super::ctx::Ctx;
 use super::fields::{Field, Fields};
-use crate::error::{self, MockResponse};
 use crate::media::{self, fnv1a};
+use crate::response::{self, MockResponse};
 use base64::Engine as _;
 use gatecheck_schemas::rules::media::{default_image_size, parse_size};
 use gatecheck_schemas::rules::quota::Usage;
@@ -23,7 +23,7 @@ use hyper::body::Incoming;
 use serde::Serialize;
 use serde_json::json;
 
-use crate::sse::{Event, Framing};
+use crate::response::sse::{Event, Framing};
 use gatecheck_schemas::rules::media::{
     IMAGE_COUNT, MAX_PARTIAL_IMAGES, MAX_PROMPT_CHARS, STREAMED_IMAGE_COUNT,
 };
@@ -49,7 +49,7 @@ fn image_tokens(quality: &str, w: u32, h: u32) -> i64 {
 
 /// A validation refusal of field `param`.
 fn refused(profile: Profile, message: &str, param: &str) -> MockResponse {
-    error::validation(profile, message, Some(param))
+    response::validation(profile, message, Some(param))
 }
 
 /// The requested size, with its width and height. `size` is required (the spec lists it with
@@ -245,7 +245,7 @@ async fn generate_images(cx: &Ctx, req: Request<Incoming>) -> Result<MockRespons
         Ok(data) => data,
         Err(e) => {
             cx.refund(&charge);
-            return Err(error::v1_error(500, &e, Some("image_failed"), None));
+            return Err(response::v1_error(500, &e, Some("image_failed"), None));
         }
     };
     let answer = ImagesAnswer {
@@ -257,7 +257,7 @@ async fn generate_images(cx: &Ctx, req: Request<Incoming>) -> Result<MockRespons
         size,
         usage: image_usage(text_tokens, out_tokens),
     };
-    Ok(error::json_written(200, |buf| answer.write_json(buf)))
+    Ok(response::json_written(200, |buf| answer.write_json(buf)))
 }
 
 /// The usage of an image generation.
@@ -485,7 +485,7 @@ struct ImageItem<'a> {
 pub(crate) async fn public(cx: &Ctx, req: &Request<Incoming>, file: &str) -> MockResponse {
     let path = req.uri().path();
     let not_found = || {
-        error::json(
+        response::json(
             404,
             &json!({"success": false, "message": format!("no such media file: {path}")}),
         )
@@ -497,9 +497,9 @@ pub(crate) async fn public(cx: &Ctx, req: &Request<Incoming>, file: &str) -> Moc
         return not_found();
     };
     match cx.app.renderer.public_png(seed, w, h).await {
-        Ok(png) => error::bytes_response(ACCEPTED, "image/png", png),
-        Err(crate::render::RenderError::Busy) => {
-            let mut resp = error::json(
+        Ok(png) => response::bytes_response(ACCEPTED, "image/png", png),
+        Err(crate::response::render::RenderError::Busy) => {
+            let mut resp = response::json(
                 503,
                 &json!({"success": false, "message": "too many images being rendered; retry"}),
             );
@@ -509,7 +509,7 @@ pub(crate) async fn public(cx: &Ctx, req: &Request<Incoming>, file: &str) -> Moc
             );
             resp
         }
-        Err(crate::render::RenderError::Invalid) => not_found(),
+        Err(crate::response::render::RenderError::Invalid) => not_found(),
     }
 }
 

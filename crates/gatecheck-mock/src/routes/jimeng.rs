@@ -6,7 +6,7 @@
 
 use super::ctx::Ctx;
 use super::provider::{submit, Submit};
-use crate::error::{self, MockResponse};
+use crate::response::{self, MockResponse};
 use gatecheck_schemas::rules::task::{
     ACTION_GENERATE, ACTION_TEXT_GENERATE, JIMENG_GET_RESULT, MSG_ACTION_REQUIRED,
     MSG_INVALID_BODY, MSG_TASK_ID_REQUIRED, PLATFORM_JIMENG, TASK_REFUSAL_STATUS,
@@ -23,7 +23,7 @@ pub(crate) async fn handle(cx: &mut Ctx, req: Request<Incoming>) -> MockResponse
         .map(|(_, v)| v.into_owned())
         .unwrap_or_default();
     if action.is_empty() {
-        return error::v1_error(TASK_REFUSAL_STATUS, MSG_ACTION_REQUIRED, None, None);
+        return response::v1_error(TASK_REFUSAL_STATUS, MSG_ACTION_REQUIRED, None, None);
     }
     let headers = req.headers().clone();
     let body = match cx.read_body(req).await {
@@ -31,7 +31,7 @@ pub(crate) async fn handle(cx: &mut Ctx, req: Request<Incoming>) -> MockResponse
         Err(resp) => return resp,
     };
     let Ok(body @ Value::Object(_)) = serde_json::from_slice::<Value>(&body) else {
-        return error::v1_error(TASK_REFUSAL_STATUS, MSG_INVALID_BODY, None, None);
+        return response::v1_error(TASK_REFUSAL_STATUS, MSG_INVALID_BODY, None, None);
     };
     let text = |key: &str| {
         body.get(key)
@@ -40,7 +40,7 @@ pub(crate) async fn handle(cx: &mut Ctx, req: Request<Incoming>) -> MockResponse
             .to_owned()
     };
     if action == JIMENG_GET_RESULT && text("task_id").is_empty() {
-        return error::v1_error(TASK_REFUSAL_STATUS, MSG_TASK_ID_REQUIRED, None, None);
+        return response::v1_error(TASK_REFUSAL_STATUS, MSG_TASK_ID_REQUIRED, None, None);
     }
     if let Err(resp) = cx.admit_key(&headers) {
         return resp;

@@ -6,7 +6,7 @@
 
 use super::ctx::Ctx;
 use super::provider::{submit, Submit};
-use crate::error::{self, MockResponse};
+use crate::response::{self, MockResponse};
 use gatecheck_schemas::rules::task::{ACTION_GENERATE, ACTION_TEXT_GENERATE, PLATFORM_KLING};
 use http::Request;
 use hyper::body::Incoming;
@@ -25,7 +25,7 @@ pub(crate) async fn create(cx: &Ctx, req: Request<Incoming>) -> MockResponse {
     };
     let body: Value = match serde_json::from_slice(&body) {
         Ok(v @ Value::Object(_)) => v,
-        _ => return error::invalid("the body must be a JSON object", None),
+        _ => return response::invalid("the body must be a JSON object", None),
     };
     let model = match text(&body, "model_name") {
         "" => text(&body, "model"),

@@ -22,7 +22,7 @@
 //! route.
 
 use super::ctx::Ctx;
-use crate::error::{self, MockResponse};
+use crate::response::{self, MockResponse};
 use crate::state::AuthedKey;
 use crate::tasks::midjourney::{MjTask, MJ_PLAN_SECONDS};
 use gatecheck_schemas::rules::midjourney::{
@@ -53,12 +53,12 @@ pub(crate) fn authenticate(cx: &Ctx, headers: &HeaderMap) -> Result<AuthedKey, M
     if let Some(v) = key.and_then(|k| HeaderValue::from_str(&format!("Bearer {k}")).ok()) {
         effective.insert(http::header::AUTHORIZATION, v);
     }
-    crate::auth::authenticate_key(&cx.app, &effective, cx.client_ip, cx.now())
+    crate::routes::auth::authenticate_key(&cx.app, &effective, cx.client_ip, cx.now())
 }
 
 /// A refusal: 400 `{description: "<reason> <result>", type: "upstream_error", code: 4}`.
 fn refusal(reason: &str) -> MockResponse {
-    error::json(
+    response::json(
         REFUSAL_STATUS,
         &json!({"description": format!("{reason} "), "type": "upstream_error", "code": CODE_REQUEST_ERROR}),
     )
@@ -97,7 +97,7 @@ pub(crate) async fn list(cx: &Ctx, req: Request<Incoming>) -> MockResponse {
 /// id or another user's.
 pub(crate) fn fetch(cx: &Ctx, id: &str) -> MockResponse {
     match cx.app.tasks.mj.get(id, owner(cx)) {
-        Some(task) => error::json(ACCEPTED, &task.record(cx.now_ms(), &cx.base_url())),
+        Some(task) => response::json(ACCEPTED, &task.record(cx.now_ms(), &cx.base_url())),
         None => refusal(TASK_NO_FOUND),
     }
 }
@@ -129,7 +129,7 @@ async fn upload_images(cx: &Ctx, req: Request<Incoming>) -> Result<MockResponse,
         None => Vec::new(),
     };
     let upstream_refusal = |description: &str| {
-        error::json(
+        response::json(
             ACCEPTED,
             &json!({"code": CODE_REQUEST_ERROR, "description": description, "result": null}),
         )
@@ -149,7 +149,7 @@ async fn upload_images(cx: &Ctx, req: Request<Incoming>) -> Result<MockResponse,
             format!("https://cdn.discordapp.com/attachments/gatecheck/{hash:016x}/upload.png")
         })
         .collect();
-    Ok(error::json(
+    Ok(response::json(
         ACCEPTED,
         &json!({"code": CODE_SUBMITTED, "description": "success", "result": urls}),
     ))
@@ -208,7 +208,7 @@ async fn list_tasks(cx: &Ctx, req: Request<Incoming>) -> Result<MockResponse, Mo
     tasks.sort_by(|a, b| (a.plan.created_at_ms, &a.id).cmp(&(b.plan.created_at_ms, &b.id)));
     tasks.dedup_by(|a, b| a.id == b.id);
     let records: Vec<Value> = tasks.iter().map(|t| t.record(now_ms, &base)).collect();
-    Ok(error::json(ACCEPTED, &Value::Array(records)))
+    Ok(response::json(ACCEPTED, &Value::Array(records)))
 }
 
 /// `GET /mj/task/{id}/image-seed`: `{code:1, result:<seed>}` once the task is SUCCESS; the
@@ -225,7 +225,7 @@ fn image_seed_of(cx: &Ctx, id: &str) -> Result<MockResponse, MockResponse> {
     } else {
         (CODE_REQUEST_ERROR, "task_status_not_success", String::new())
     };
-    Ok(error::json(
+    Ok(response::json(
         ACCEPTED,
         &json!({"code": code, "description": description, "properties": null, "result": result}),
     ))
@@ -349,7 +349,7 @@ fn accept(cx: &Ctx, name: &str, mut ask: Ask) -> Result<MockResponse, MockRespon
         plan,
         quota,
     });
-    Ok(error::json(
+    Ok(response::json(
         ACCEPTED,
         &json!({
             "code": CODE_SUBMITTED,
@@ -375,13 +375,13 @@ fn task_id(cx: &Ctx, now_ms: i64) -> String {
 /// `midjourney_task_not_found` for an unknown one, 404 before it succeeded.
 pub(crate) fn image(cx: &Ctx, id: &str) -> MockResponse {
     let Some(task) = cx.app.tasks.mj.get_any(id) else {
-        return error::json(400, &json!({"error": "midjourney_task_not_found"}));
+        return response::json(400, &json!({"error": "midjourney_task_not_found"}));
     };
     if task.status_at(cx.now_ms()) != VideoStatus::Completed {
-        return error::json(404, &json!({"error": "midjourney_image_not_ready"}));
+        return response::json(404, &json!({"error": "midjourney_image_not_ready"}));
     }
     match crate::media::png(crate::media::fnv1a(task.id.as_bytes()), 1024, 1024) {
-        Ok(png) => error::bytes_response(ACCEPTED, "image/png", png),
-        Err(e) => error::json(500, &json!({"error": e.to_string()})),
+        Ok(png) => response::bytes_response(ACCEPTED, "image/png", png),
+        Err(e) => response::json(500, &json!({"error": e.to_string()})),
     }
 }

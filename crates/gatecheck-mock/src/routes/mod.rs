@@ -29,7 +29,7 @@
 //!
 //! An answer given before the request's body is read (steps 4 to 6, and a handler's own
 //! refusals) goes through [`Ctx::refuse`]: the rest of a short body is read first, as Go's
-//! server does, so that a client still sending is not cut off (see `crate::linger`).
+//! server does, so that a client still sending is not cut off (see `crate::routes::linger`).
 //! 8. The answer is recorded in the journal (with the body length and a preview of textual
 //!    bodies read through [`Ctx::read_body`]).
 //!
@@ -56,29 +56,31 @@
 //! 2. Model limits: [`Ctx::check_model`] (403), then the model's capability. Steps 1 and 2
 //!    for a JSON body (speech, image generation): [`Ctx::json_model`]; for a `model`
 //!    found otherwise (multipart): [`Ctx::required_model`]. Video reads JSON, form or
-//!    multipart fields and answers [`error::invalid`], so it does these steps itself.
-//! 3. Validate. Audio and image routes answer [`error::validation`] (400, or 500
-//!    `invalid_request` in the `new-api` profile); video routes answer [`error::invalid`]
-//!    (always 400). An unknown task is [`error::task_not_found`] (profile-aware).
+//!    multipart fields and answers [`response::invalid`], so it does these steps itself.
+//! 3. Validate. Audio and image routes answer [`response::validation`] (400, or 500
+//!    `invalid_request` in the `new-api` profile); video routes answer [`response::invalid`]
+//!    (always 400). An unknown task is [`response::task_not_found`] (profile-aware).
 //! 4. Price it ([`Ctx::price`], from the catalog pricing and a
 //!    [`gatecheck_schemas::rules::quota::Usage`]) and charge it atomically: [`Ctx::charge`]
 //!    (403 `pre_consume_token_quota_failed` when the remaining quota is lower). Steps 2 and 4
 //!    together: [`Ctx::admit_model_request`]. A failure after charging can
 //!    [`Ctx::refund`].
-//! 5. Answer: [`error::json`], [`error::bytes_response`], ...
+//! 5. Answer: [`response::json`], [`response::bytes_response`], ...
 //!
 //! A handler that answers before reading the body (a wrong content type, a refused access)
 //! returns `cx.refuse(req, resp).await`, never `resp` with the body dropped.
 //!
 //! Reading the rest of the world: [`Ctx::profile`], [`Ctx::now`] / [`Ctx::now_ms`] (the
 //! mock clock; never wall time), [`Ctx::catalog`] (models and
-//! [`Catalog::capabilities`](crate::catalog::Catalog::capabilities), from
+//! [`Catalog::capabilities`](crate::fixtures::catalog::Catalog::capabilities), from
 //! `fixtures/capabilities.json`), [`Ctx::fixtures`] (e.g. `video` = `fixtures/video.json`),
 //! [`Ctx::ids`] (seeded task ids), [`Ctx::videos`] (the [`VideoStore`]), [`Ctx::base_url`]
 //! (for result URLs), [`Ctx::request_id`].
 
 pub(crate) mod audio;
+pub(crate) mod auth;
 pub(crate) mod control;
+pub(crate) mod control_access;
 pub(crate) mod ctx;
 pub(crate) mod fields;
 pub(crate) mod form;
@@ -86,6 +88,7 @@ pub(crate) mod image_edits;
 pub(crate) mod images;
 pub(crate) mod jimeng;
 pub(crate) mod kling;
+pub(crate) mod linger;
 pub(crate) mod midjourney;
 pub(crate) mod models;
 pub(crate) mod outcomes;
@@ -100,11 +103,10 @@ pub(crate) mod video_unified;
 use ctx::Ctx;
 
 use crate::app::App;
-use crate::auth;
-use crate::error::{self, MockResponse};
-use crate::faults::FaultKind;
-use crate::headers::REQUEST_ID_HEADER;
-use crate::journal::Record;
+use crate::harness::faults::FaultKind;
+use crate::harness::journal::Record;
+use crate::response::headers::REQUEST_ID_HEADER;
+use crate::response::{self, MockResponse};
 use bytes::Bytes;
 use gatecheck_schemas::routes::{lookup, Found, Lookup, MjOp, Op, Route};
 use gatecheck_schemas::Profile;
@@ -220,7 +222,7 @@ fn is_preflight(req: &Request<Incoming>) -> bool {
 
 /// The answer to a CORS preflight: 204 with no content type, new-api's CORS headers.
 fn preflight(cx: &Ctx) -> MockResponse {
-    let mut resp = error::bytes_response(204, "text/plain", Bytes::new());
+    let mut resp = response::bytes_response(204, "text/plain", Bytes::new());
     resp.headers_mut().remove(http::header::CONTENT_TYPE);
     set_cors(&mut resp, true);
     set_request_id(&mut resp, cx.request_id.as_str());
@@ -247,7 +249,7 @@ fn journal_entry<'a>(cx: &Ctx, method: &Method, uri: &'a http::Uri) -> Record<'a
 
 /// The answer of a `status` fault (with `Retry-After` as set, or 1 second on 429 and 503).
 fn status_fault(status: u16, retry_after: Option<u64>) -> MockResponse {
-    let mut resp = error::v1_error(
+    let mut resp = response::v1_error(
         status,
         &format!("injected fault: status {status}"),
         Some("mock_fault"),
@@ -276,7 +278,7 @@ async fn complete(
     if app.config.profile == Profile::NewApi
         && (path.starts_with("/v1/") || provider::is_provider_path(path))
     {
-        resp = Box::pin(error::new_api_error_shape(resp, cx.request_id.as_str())).await;
+        resp = Box::pin(response::new_api_error_shape(resp, cx.request_id.as_str())).await;
     }
     if cors {
         set_cors(&mut resp, false);
@@ -437,6 +439,6 @@ async fn serve(cx: &mut Ctx, req: Request<Incoming>, found: &Found<'_>) -> MockR
         Op::GetTokenKey => Box::pin(token_api::token_key(cx, req, found.param("id"))).await,
         Op::MediaImage => Box::pin(images::public(cx, &req, found.param("file"))).await,
         Op::MediaEdit => image_edits::public(req.uri().path(), found.param("file")),
-        Op::Health => error::json(200, &serde_json::json!({"status": "ok"})),
+        Op::Health => response::json(200, &serde_json::json!({"status": "ok"})),
     }
 }

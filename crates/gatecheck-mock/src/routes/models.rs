@@ -2,7 +2,7 @@
 //! OpenAI's shapes), and `GET /api/models` (the site's catalog, paged).
 
 use super::ctx::{paging_ok, Ctx};
-use crate::error::{self, MockResponse};
+use crate::response::{self, MockResponse};
 use gatecheck_schemas::rules::rejection::ACCEPTED;
 use gatecheck_schemas::rules::Rejection;
 use http::Method;
@@ -17,9 +17,9 @@ pub(crate) fn list(cx: &Ctx) -> MockResponse {
         .models()
         .iter()
         .filter(|m| cx.app.state.model_allowed(key.id, &m.id, cx.profile()))
-        .map(crate::catalog::model_object)
+        .map(crate::fixtures::catalog::model_object)
         .collect();
-    error::json(
+    response::json(
         ACCEPTED,
         &serde_json::json!({"object": "list", "data": data}),
     )
@@ -31,10 +31,10 @@ pub(crate) fn get(cx: &Ctx, id: &str) -> MockResponse {
         return resp;
     }
     match cx.catalog().model_body(id) {
-        Some(body) => error::json_bytes(ACCEPTED, body),
+        Some(body) => response::json_bytes(ACCEPTED, body),
         None => {
             let r = Rejection::ModelNotFound;
-            error::v1_error(
+            response::v1_error(
                 r.http_status(cx.profile()),
                 &format!("The model `{id}` does not exist"),
                 r.code(cx.profile()),
@@ -49,5 +49,5 @@ pub(crate) fn catalog_page(cx: &Ctx, query: &str) -> MockResponse {
     if let Err(msg) = paging_ok(cx, query) {
         return msg;
     }
-    error::json_bytes(ACCEPTED, cx.catalog().page_bytes(query))
+    response::json_bytes(ACCEPTED, cx.catalog().page_bytes(query))
 }

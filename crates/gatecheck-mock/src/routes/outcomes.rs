@@ -7,7 +7,7 @@
 //! - `POST /__mock/mj/{id}/outcome`: the same body, for a Midjourney task.
 
 use super::ctx::Ctx;
-use crate::error::{control_failure as failure, MockResponse};
+use crate::response::{control_failure as failure, MockResponse};
 use crate::tasks::midjourney::MjOverrideError;
 use crate::tasks::video::OutcomeOverrideError;
 use gatecheck_schemas::rules::video::{error_for, VideoOutcome};
@@ -54,7 +54,7 @@ pub(crate) async fn videos(cx: &Ctx, req: Request<Incoming>) -> MockResponse {
                 .into_iter()
                 .map(|t| json!({"owner": t.owner, "task": t.render(now, &base, cx.profile())}))
                 .collect();
-            crate::error::json(200, &json!({"success": true, "data": tasks}))
+            crate::response::json(200, &json!({"success": true, "data": tasks}))
         }
         (&Method::POST, [id, "outcome"]) => {
             let id = (*id).to_owned();
@@ -74,7 +74,7 @@ pub(crate) async fn videos(cx: &Ctx, req: Request<Incoming>) -> MockResponse {
                 .videos()
                 .set_outcome(&id, cx.now_ms(), o.outcome, o.error, o.immediate)
             {
-                Ok(t) => crate::error::json(
+                Ok(t) => crate::response::json(
                     200,
                     &json!({"success": true, "data": t.render(cx.now_ms(), &cx.base_url(), cx.profile())}),
                 ),
@@ -117,7 +117,7 @@ pub(crate) async fn midjourney(cx: &Ctx, req: Request<Incoming>) -> MockResponse
         .mj
         .set_outcome(&id, cx.now_ms(), o.outcome, o.error, o.immediate)
     {
-        Ok(t) => crate::error::json(
+        Ok(t) => crate::response::json(
             200,
             &json!({"success": true, "data": t.record(cx.now_ms(), &cx.base_url())}),
         ),

@@ -6,7 +6,7 @@
 //! (`routes/video_unified.rs`).
 
 use super::ctx::Ctx;
-use crate::error::{self, MockResponse};
+use crate::response::{self, MockResponse};
 
 /// Whether `path` is one of the provider routes' paths.
 pub(crate) fn is_provider_path(path: &str) -> bool {
@@ -32,7 +32,7 @@ pub(crate) struct Submit<'a> {
 }
 
 fn task_err(status: u16, code: &str, message: &str) -> MockResponse {
-    error::json(
+    response::json(
         status,
         &gatecheck_schemas::rules::task::task_error(code, message),
     )
@@ -47,7 +47,7 @@ pub(crate) fn submit(cx: &Ctx, s: Submit<'_>) -> MockResponse {
     };
     let model = s.model.trim();
     if model.is_empty() {
-        return error::invalid("model is required", Some("model"));
+        return response::invalid("model is required", Some("model"));
     }
     if let Err(resp) = cx.check_model(model).and_then(|()| cx.check_channel(model)) {
         return resp;
@@ -57,7 +57,7 @@ pub(crate) fn submit(cx: &Ctx, s: Submit<'_>) -> MockResponse {
         .capabilities(model)
         .and_then(|c| c.video.clone())
     else {
-        return error::invalid(
+        return response::invalid(
             &format!("model {model} is unknown or not a video model"),
             Some("model"),
         );
@@ -99,7 +99,7 @@ pub(crate) fn submit(cx: &Ctx, s: Submit<'_>) -> MockResponse {
         charged: charge.price,
     };
     if let Some(url) = &s.callback_url {
-        crate::tasks::delivery::register(&cx.app, &task.id, url);
+        cx.app.register_callback(&task.id, url);
     }
     let meta = crate::tasks::unified::TaskMeta {
         callback_url: s
@@ -109,7 +109,7 @@ pub(crate) fn submit(cx: &Ctx, s: Submit<'_>) -> MockResponse {
     };
     cx.app.tasks.meta.insert(&task.id, meta);
     cx.videos().insert(task.clone(), now_ms);
-    error::json(
+    response::json(
         gatecheck_schemas::rules::rejection::ACCEPTED,
         &serde_json::json!({
             "id": task.id, "task_id": task.id, "object": "video", "model": task.model,

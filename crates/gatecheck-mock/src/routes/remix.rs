@@ -8,7 +8,7 @@
 //! pre-consumed quota refunded: the mock charges nothing), then the charge.
 
 use super::ctx::Ctx;
-use crate::error::{self, MockResponse};
+use crate::response::{self, MockResponse};
 use crate::tasks::unified::TaskMeta;
 use crate::tasks::video::StoredVideo;
 use gatecheck_schemas::rules::quota::Usage;
@@ -23,7 +23,7 @@ use hyper::body::Incoming;
 use serde_json::Value;
 
 fn task_err(status: u16, code: &str, message: &str) -> MockResponse {
-    error::json(status, &task_error(code, message))
+    response::json(status, &task_error(code, message))
 }
 
 /// Serves a remix of `source_id` (authenticated).
@@ -105,5 +105,5 @@ pub(crate) fn video_object(cx: &Ctx, t: &StoredVideo, remixed_from: Option<&str>
 pub(crate) fn answer(cx: &Ctx, t: &StoredVideo) -> MockResponse {
     let meta = cx.app.tasks.meta.get(t);
     let from = meta.as_ref().and_then(|m| m.remixed_from.as_deref());
-    error::json(ACCEPTED, &video_object(cx, t, from))
+    response::json(ACCEPTED, &video_object(cx, t, from))
 }

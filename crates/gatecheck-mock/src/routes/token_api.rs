@@ -7,8 +7,8 @@
 //! - `GET /api/usage/token` (by API key, new-api's read-only usage view of the key).
 
 use super::ctx::Ctx;
-use crate::auth;
-use crate::error::{self, MockResponse};
+use crate::response::{self, MockResponse};
+use crate::routes::auth;
 use crate::state::NewKey;
 use gatecheck_schemas::rules::auth::{parse_bearer, AccessRefusal};
 use gatecheck_schemas::rules::catalog::query_pairs;
@@ -80,8 +80,8 @@ pub(crate) async fn get_token(cx: &Ctx, req: Request<Incoming>, id: &str) -> Moc
         Err(resp) => return resp,
     };
     with_id(cx, id, |id| match cx.app.state.key(id) {
-        Some(k) if k.user_id == account.id => error::api_success_key(&k),
-        _ => error::api_failure(rules::MSG_NOT_FOUND),
+        Some(k) if k.user_id == account.id => response::api_success_key(&k),
+        _ => response::api_failure(rules::MSG_NOT_FOUND),
     })
 }
 
@@ -93,9 +93,9 @@ pub(crate) async fn delete_token(cx: &Ctx, req: Request<Incoming>, id: &str) -> 
     };
     with_id(cx, id, |id| {
         if cx.app.state.delete_key(id, account.id) {
-            error::api_ok()
+            response::api_ok()
         } else {
-            error::api_failure(rules::MSG_NOT_FOUND)
+            response::api_failure(rules::MSG_NOT_FOUND)
         }
     })
 }
@@ -108,9 +108,9 @@ pub(crate) async fn token_key(cx: &Ctx, req: Request<Incoming>, id: &str) -> Moc
     };
     with_id(cx, id, |id| match cx.app.state.key(id) {
         Some(k) if k.user_id == account.id => {
-            error::api_success(&serde_json::json!({"key": k.key}))
+            response::api_success(&serde_json::json!({"key": k.key}))
         }
-        _ => error::api_failure(rules::MSG_NOT_FOUND),
+        _ => response::api_failure(rules::MSG_NOT_FOUND),
     })
 }
 
@@ -120,7 +120,7 @@ fn with_id(cx: &Ctx, raw: &str, f: impl FnOnce(i64) -> MockResponse) -> MockResp
             cx.name_key(id);
             f(id)
         }
-        Err(e) => error::api_failure(&format!("invalid id `{raw}`: {e}")),
+        Err(e) => response::api_failure(&format!("invalid id `{raw}`: {e}")),
     }
 }
 
@@ -134,13 +134,13 @@ fn status_only(query: &str) -> bool {
 fn update(cx: &Ctx, account: &Account, body: &[u8], query: &str) -> MockResponse {
     let req = match parse_update_body(body) {
         Ok(r) => r,
-        Err(e) => return error::api_failure(&e),
+        Err(e) => return response::api_failure(&e),
     };
     cx.name_key(req.id);
     let profile = cx.profile();
     // Checks 1 and 2 come before the lookup (3).
     if let Err(f) = rules::check_request(&req, profile) {
-        return error::api_failure(&f.message_in(profile));
+        return response::api_failure(&f.message_in(profile));
     }
     let ctx = UpdateContext {
         profile,
@@ -158,10 +158,10 @@ fn update(cx: &Ctx, account: &Account, body: &[u8], query: &str) -> MockResponse
         Ok(record) if profile == Profile::NewApi => {
             let mut masked = gatecheck_schemas::types::KeyRecord::clone(&record);
             masked.key = gatecheck_schemas::rules::auth::mask_key(&record.key);
-            error::api_success_key(&masked)
+            response::api_success_key(&masked)
         }
-        Ok(record) => error::api_success_key(&record),
-        Err(f) => error::api_failure(&f.message_in(profile)),
+        Ok(record) => response::api_success_key(&record),
+        Err(f) => response::api_failure(&f.message_in(profile)),
     }
 }
 
@@ -193,7 +193,7 @@ fn list(cx: &Ctx, account: &Account, query: &str) -> MockResponse {
         .skip((page - 1).saturating_mul(size))
         .take(size)
         .collect();
-    error::api_success(&serde_json::json!({
+    response::api_success(&serde_json::json!({
         "page": page,
         "page_size": size,
         "total": total,
@@ -220,19 +220,21 @@ struct CreateRequest {
 fn create(cx: &Ctx, account: &Account, body: &[u8]) -> MockResponse {
     let req: CreateRequest = match serde_json::from_slice(body) {
         Ok(r) => r,
-        Err(e) => return error::api_failure(&format!("invalid request body: {e}")),
+        Err(e) => return response::api_failure(&format!("invalid request body: {e}")),
     };
     if rules::name_too_long(&req.name, cx.profile()) {
-        return error::api_failure(rules::MSG_NAME_TOO_LONG);
+        return response::api_failure(rules::MSG_NAME_TOO_LONG);
     }
     if !req.unlimited_quota && req.remain_quota < 0 {
-        return error::api_failure(rules::MSG_QUOTA_NEGATIVE);
+        return response::api_failure(rules::MSG_QUOTA_NEGATIVE);
     }
     if !rules::is_valid_expired_time(req.expired_time) {
-        return error::api_failure(&UpdateFailure::ExpiredTimeInvalid(req.expired_time).message());
+        return response::api_failure(
+            &UpdateFailure::ExpiredTimeInvalid(req.expired_time).message(),
+        );
     }
     if !req.group.is_empty() && req.group != "auto" && !account.groups.contains(&req.group) {
-        return error::api_failure(&UpdateFailure::NoAccessToGroup(req.group).message());
+        return response::api_failure(&UpdateFailure::NoAccessToGroup(req.group).message());
     }
     let new = NewKey {
         user_id: Some(account.id),
@@ -253,7 +255,7 @@ fn create(cx: &Ctx, account: &Account, body: &[u8]) -> MockResponse {
         ..NewKey::default()
     };
     let record = cx.app.state.create_key(new, cx.now(), cx.ids());
-    error::api_success_key(&record)
+    response::api_success_key(&record)
 }
 
 /// `GET /api/usage/token`: the calling key's quota, as new-api's `GetTokenUsage` answers it.
@@ -265,7 +267,7 @@ pub(crate) fn usage(cx: &Ctx, req: &Request<Incoming>) -> MockResponse {
         .and_then(|v| v.to_str().ok())
         .filter(|h| !h.trim().is_empty())
     else {
-        return error::api_failure_status(
+        return response::api_failure_status(
             AccessRefusal::Missing.http_status(cx.profile()),
             "No Authorization header",
         );
@@ -281,20 +283,20 @@ pub(crate) fn usage(cx: &Ctx, req: &Request<Incoming>) -> MockResponse {
         None
     };
     let Some(secret) = secret else {
-        return error::api_failure_status(
+        return response::api_failure_status(
             AccessRefusal::Missing.http_status(cx.profile()),
             "Invalid Bearer token",
         );
     };
     let Some(key) = cx.app.state.key_by_secret(secret) else {
-        return error::api_failure("Failed to get token info, please try again later");
+        return response::api_failure("Failed to get token info, please try again later");
     };
     let limits: serde_json::Map<String, serde_json::Value> =
         gatecheck_schemas::rules::key::model_limits(&key)
             .into_iter()
             .map(|m| (m.to_owned(), serde_json::Value::Bool(true)))
             .collect();
-    error::json(
+    response::json(
         200,
         &serde_json::json!({
             "code": true,

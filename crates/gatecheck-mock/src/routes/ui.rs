@@ -7,7 +7,7 @@
 //! as text, never as markup. It is reached through the control API (`routes/control.rs`), behind the same access
 //! check (loopback peers, or the control token), and is never on a model route's path.
 
-use crate::error::{self, MockResponse};
+use crate::response::{self, MockResponse};
 use bytes::Bytes;
 use http::header::{HeaderName, HeaderValue};
 
@@ -30,7 +30,7 @@ pub(crate) fn serve(rest: &str) -> Option<MockResponse> {
         "ui/ui.js" => ("text/javascript; charset=utf-8", SCRIPT),
         _ => return None,
     };
-    let mut resp = error::bytes_response(200, content_type, Bytes::from_static(body.as_bytes()));
+    let mut resp = response::bytes_response(200, content_type, Bytes::from_static(body.as_bytes()));
     let headers = resp.headers_mut();
     for (name, value) in [
         (http::header::CONTENT_SECURITY_POLICY, POLICY),

@@ -2,7 +2,7 @@
 //! miss of the one lookup (`routes::route`), given before any handler reads a key or a body.
 
 use super::ctx::Ctx;
-use crate::error::{self, MockResponse};
+use crate::response::{self, MockResponse};
 use gatecheck_schemas::routes::{Miss, METHOD_NOT_ALLOWED};
 use gatecheck_schemas::rules::Rejection;
 use gatecheck_schemas::Profile;
@@ -20,24 +20,24 @@ pub(crate) fn answer(cx: &Ctx, method: &Method, path: &str, miss: &Miss) -> Mock
         return if gatecheck_schemas::rules::route::new_api_not_found_is_json(path) {
             cx.not_found(method, path)
         } else {
-            error::new_api_index_page()
+            response::new_api_index_page()
         };
     }
     let message = gatecheck_schemas::rules::route::not_found_message(method.as_str(), path);
     let allowed = miss.allowed();
     let v1 = path.starts_with("/v1/");
     let mut resp = match (allowed.is_empty(), v1) {
-        (false, true) => error::v1_error(
+        (false, true) => response::v1_error(
             METHOD_NOT_ALLOWED,
             &message,
             Some("method_not_allowed"),
             None,
         ),
-        (false, false) => error::api_failure_status(METHOD_NOT_ALLOWED, &message),
+        (false, false) => response::api_failure_status(METHOD_NOT_ALLOWED, &message),
         (true, true) => return cx.not_found(method, path),
         (true, false) => {
             let status = Rejection::UnknownPath.http_status(profile);
-            return error::api_failure_status(status, &message);
+            return response::api_failure_status(status, &message);
         }
     };
     if let Ok(v) = HeaderValue::from_str(&allowed.join(", ")) {

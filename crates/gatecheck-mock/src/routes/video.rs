@@ -17,8 +17,8 @@
 //! Task answers carry `openai-poll-after-ms`.
 
 use super::ctx::Ctx;
-use crate::error::{self, MockResponse};
 use crate::media;
+use crate::response::{self, MockResponse};
 use crate::tasks::video::StoredVideo;
 use gatecheck_schemas::rules::media::{parse_size, MAX_PROMPT_CHARS};
 use gatecheck_schemas::rules::quota::Usage;
@@ -38,12 +38,12 @@ const POLL_AFTER_NAME: http::HeaderName = http::HeaderName::from_static(POLL_AFT
 /// `DELETE /v1/videos/{task_id}` (admitted): forgets the caller's task.
 pub(crate) fn delete(cx: &Ctx, id: &str) -> MockResponse {
     if cx.videos().remove(id, owner(cx)) {
-        error::json(
+        response::json(
             200,
             &json!({"id": id, "object": "video.deleted", "deleted": true}),
         )
     } else {
-        error::task_not_found(cx.profile())
+        response::task_not_found(cx.profile())
     }
 }
 
@@ -66,7 +66,7 @@ pub(crate) fn task_response(cx: &Ctx, t: &StoredVideo, id: &str) -> MockResponse
     let mut seconds = [0; 20];
     let mut view = t.view(state, url.as_deref(), &mut seconds, cx.profile());
     (view.id, view.task_id) = (id, id);
-    let mut resp = error::json_written(ACCEPTED, |buf| view.write_json(buf));
+    let mut resp = response::json_written(ACCEPTED, |buf| view.write_json(buf));
     resp.headers_mut().insert(POLL_AFTER_NAME, poll_after(cx));
     resp
 }
@@ -105,13 +105,13 @@ async fn read_fields(cx: &Ctx, req: Request<Incoming>) -> Result<Fields, MockRes
     let mut f = Fields::default();
     if ct.starts_with("multipart/form-data") {
         if multer::parse_boundary(&ct).is_err() {
-            return Err(error::invalid(
+            return Err(response::invalid(
                 "multipart/form-data without a boundary",
                 None,
             ));
         }
         let mut mp = cx.read_multipart(req).await?;
-        let bad = |e: multer::Error| error::invalid(&format!("bad multipart body: {e}"), None);
+        let bad = |e: multer::Error| response::invalid(&format!("bad multipart body: {e}"), None);
         while let Some(field) = mp.next_field().await.map_err(bad)? {
             let name = field.name().unwrap_or("").to_owned();
             let data = gatecheck_schemas::multipart::field_data(field)
@@ -129,9 +129,9 @@ async fn read_fields(cx: &Ctx, req: Request<Incoming>) -> Result<Fields, MockRes
     } else {
         let body = cx.read_body(req).await?;
         let v: serde_json::Value = serde_json::from_slice(&body)
-            .map_err(|e| error::invalid(&format!("invalid JSON body: {e}"), None))?;
+            .map_err(|e| response::invalid(&format!("invalid JSON body: {e}"), None))?;
         let Some(obj) = v.as_object() else {
-            return Err(error::invalid("the JSON body must be an object", None));
+            return Err(response::invalid("the JSON body must be an object", None));
         };
         for (k, v) in obj {
             let text = match v {
@@ -144,12 +144,12 @@ async fn read_fields(cx: &Ctx, req: Request<Incoming>) -> Result<Fields, MockRes
                     _ => n.to_string(),
                 },
                 _ if k == "seconds" => {
-                    return Err(error::invalid(
+                    return Err(response::invalid(
                         "seconds must be a string or an integer",
                         None,
                     ))
                 }
-                _ => return Err(error::invalid(&format!("{k} must be a string"), None)),
+                _ => return Err(response::invalid(&format!("{k} must be a string"), None)),
             };
             f.set(k, text);
         }
@@ -174,7 +174,7 @@ pub(crate) async fn create_task(
     let f = read_fields(cx, req).await?;
     let model = match f.model.as_deref().map(str::trim) {
         Some(m) if !m.is_empty() => m.to_owned(),
-        _ => return Err(error::invalid("model is required", Some("model"))),
+        _ => return Err(response::invalid("model is required", Some("model"))),
     };
     cx.check_model(&model)?;
     cx.check_channel(&model)?;
@@ -183,14 +183,14 @@ pub(crate) async fn create_task(
         .capabilities(&model)
         .and_then(|c| c.video.as_ref())
     else {
-        return Err(error::invalid(
+        return Err(response::invalid(
             &format!("model {model} is unknown or not a video model"),
             Some("model"),
         ));
     };
     let prompt = f.prompt.unwrap_or_default();
     if prompt.trim().is_empty() || prompt.chars().count() > MAX_PROMPT_CHARS {
-        return Err(error::invalid(
+        return Err(response::invalid(
             &format!("prompt must be 1 to {MAX_PROMPT_CHARS} characters"),
             Some("prompt"),
         ));
@@ -201,7 +201,7 @@ pub(crate) async fn create_task(
             Ok(n) if cap.seconds.contains(&n) => n,
             _ => {
                 let allowed: Vec<String> = cap.seconds.iter().map(i64::to_string).collect();
-                return Err(error::invalid(
+                return Err(response::invalid(
                     &format!("seconds {s:?} is not one of {}", allowed.join(", ")),
                     Some("seconds"),
                 ));
@@ -214,7 +214,7 @@ pub(crate) async fn create_task(
         None => cap.default_size.clone(),
         Some(s) if parse_size(s).is_some() && cap.sizes.iter().any(|x| x == s) => s.to_owned(),
         Some(s) => {
-            return Err(error::invalid(
+            return Err(response::invalid(
                 &format!("size {s:?} is not one of {}", cap.sizes.join(", ")),
                 Some("size"),
             ))
@@ -256,7 +256,7 @@ pub(crate) fn list(cx: &Ctx) -> MockResponse {
         .collect();
     let first = data.first().map(|t| t.id.clone());
     let last = data.last().map(|t| t.id.clone());
-    error::json(
+    response::json(
         200,
         &json!({"object": "list", "data": data, "first_id": first, "last_id": last, "has_more": false}),
     )
@@ -272,13 +272,13 @@ pub(crate) fn retrieve(cx: &Ctx, id: &str) -> MockResponse {
         // A remix shows its source (DECISIONS D-TASK-4).
         Some(t) if cx.app.tasks.meta.remixed_from(&t).is_some() => super::remix::answer(cx, &t),
         Some(t) => task_response(cx, &t, id),
-        None => error::task_not_found(cx.profile()),
+        None => response::task_not_found(cx.profile()),
     }
 }
 
 /// new-api's content-route error (controller/video_proxy.go VideoProxy, DECISIONS NA10).
 fn proxy_error(status: u16, message: &str) -> MockResponse {
-    error::json(
+    response::json(
         status,
         &json!({"error": {"message": message, "type": "invalid_request_error"}}),
     )
@@ -301,7 +301,7 @@ pub(crate) fn content(cx: &Ctx, id: &str, query: &str) -> MockResponse {
         if new_api {
             return proxy_error(404, "Task not found");
         }
-        return error::task_not_found(cx.profile());
+        return response::task_not_found(cx.profile());
     };
     let status = task.status_at(cx.now_ms());
     if let Some(r) = content_rejection(status) {
@@ -313,7 +313,7 @@ pub(crate) fn content(cx: &Ctx, id: &str, query: &str) -> MockResponse {
             return proxy_error(r.http_status(cx.profile()), &message);
         }
         let message = format!("the video is not ready: task status is {}", status.as_str());
-        return error::v1_error(
+        return response::v1_error(
             r.http_status(cx.profile()),
             &message,
             r.code(cx.profile()),
@@ -326,18 +326,18 @@ pub(crate) fn content(cx: &Ctx, id: &str, query: &str) -> MockResponse {
         .map(|(_, v)| v.into_owned())
         .unwrap_or_else(|| "video".to_owned());
     match variant.as_str() {
-        "video" => error::bytes_response(
+        "video" => response::bytes_response(
             200,
             "video/mp4",
             media::cached_mp4(w, h, task.seconds.clamp(1, 600) as u32),
         ),
         "thumbnail" | "spritesheet" => {
             match media::png(media::fnv1a(task.id.as_bytes()), w.min(512), h.min(512)) {
-                Ok(png) => error::bytes_response(ACCEPTED, "image/png", png),
-                Err(e) => error::v1_error(500, &e.to_string(), None, None),
+                Ok(png) => response::bytes_response(ACCEPTED, "image/png", png),
+                Err(e) => response::v1_error(500, &e.to_string(), None, None),
             }
         }
-        other => error::invalid(
+        other => response::invalid(
             &format!("variant {other:?} is not one of video, thumbnail, spritesheet"),
             Some("variant"),
         ),

@@ -10,7 +10,7 @@
 
 use super::ctx::Ctx;
 use super::video;
-use crate::error::{self, MockResponse};
+use crate::response::{self, MockResponse};
 use crate::tasks::unified::TaskMeta;
 use crate::tasks::video::StoredVideo;
 use gatecheck_schemas::rules::media::fnv1a;
@@ -40,14 +40,14 @@ pub(crate) async fn create(cx: &Ctx, req: Request<Incoming>) -> MockResponse {
 pub(crate) fn fetch(cx: &Ctx, id: &str) -> MockResponse {
     let owner = cx.key().map(|k| k.user_id).unwrap_or(0);
     match cx.videos().get(id, owner) {
-        Some(t) => error::json(ACCEPTED, &TaskEnvelope::success(task_dto(cx, &t))),
+        Some(t) => response::json(ACCEPTED, &TaskEnvelope::success(task_dto(cx, &t))),
         None => not_exist(),
     }
 }
 
 /// 400 `{"code":"task_not_exist","message":"task_not_exist","data":null}`.
 pub(crate) fn not_exist() -> MockResponse {
-    error::json(
+    response::json(
         TASK_REFUSAL_STATUS,
         &task_error(TASK_NOT_EXIST, TASK_NOT_EXIST),
     )

@@ -11,13 +11,12 @@
 //! - `callbacks.rs`: Kling's callbacks (D-TASK-9): the wait list, the outcomes, one POST.
 //! - `store.rs`: [`TaskStore`], which holds all of the above for one mock, and its lock
 //!   discipline.
-//! - `delivery.rs`: the one part that stands above the app: registering a callback from a
-//!   route and the pump that sends those whose task has ended.
 //!
-//! Nothing here but `delivery.rs` imports the app or the routes.
+//! Nothing here imports the app, the routes or the server: registering a callback is the app's
+//! ([`crate::app::App::register_callback`]), sending them the server's
+//! ([`crate::server::delivery`]).
 
 pub mod callbacks;
-pub(crate) mod delivery;
 pub mod midjourney;
 pub(crate) mod provider;
 mod store;

@@ -599,3 +599,175 @@ fn no_function_in_src_is_over_the_line_limit() {
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
+
+/// The most floors the mock may stand (issue #41), counted as `farm-studio look` counts them on
+/// `crates/gatecheck-mock/src`: each file at the top of `src/` is a room, each folder one room
+/// (its files together); a room stands one floor above every room it imports, a room that
+/// imports no other on floor 1.
+const MAX_MOCK_FLOORS: usize = 10;
+
+/// The most `.rs` files at the top of the mock's `src/` (issue #41): the rest stand in folders
+/// named for their concern.
+const MAX_MOCK_TOP_FILES: usize = 15;
+
+/// The room of a file under `src`: itself at the top, else its top folder.
+fn room_of(path: &str, src: &str) -> String {
+    let rel = path.strip_prefix(src).unwrap_or(path);
+    match rel.split_once('/') {
+        Some((folder, _)) => format!("{src}{folder}/"),
+        None => path.to_owned(),
+    }
+}
+
+/// The graph of `graph`'s files gathered into the rooms of `src`.
+fn rooms(
+    graph: &BTreeMap<String, BTreeSet<String>>,
+    src: &str,
+) -> BTreeMap<String, BTreeSet<String>> {
+    let mut out: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+    for (file, imports) in graph {
+        let room = room_of(file, src);
+        let entry = out.entry(room.clone()).or_default();
+        entry.extend(
+            imports
+                .iter()
+                .map(|i| room_of(i, src))
+                .filter(|r| *r != room),
+        );
+    }
+    out
+}
+
+/// The floor of every room of `graph` (which has no circle), and the room below each one on its
+/// longest chain down.
+fn floors(graph: &BTreeMap<String, BTreeSet<String>>) -> BTreeMap<String, (usize, Option<String>)> {
+    fn floor_of(
+        graph: &BTreeMap<String, BTreeSet<String>>,
+        room: &str,
+        memo: &mut BTreeMap<String, (usize, Option<String>)>,
+    ) -> usize {
+        if let Some((floor, _)) = memo.get(room) {
+            return *floor;
+        }
+        let mut best = (1, None);
+        for below in graph.get(room).into_iter().flatten() {
+            let f = floor_of(graph, below, memo) + 1;
+            if f > best.0 {
+                best = (f, Some(below.clone()));
+            }
+        }
+        let floor = best.0;
+        memo.insert(room.to_owned(), best);
+        floor
+    }
+    let mut memo = BTreeMap::new();
+    for room in graph.keys() {
+        floor_of(graph, room, &mut memo);
+    }
+    memo
+}
+
+#[test]
+fn the_mock_stands_at_most_ten_floors_without_a_circle_between_its_rooms() {
+    let src = "crates/gatecheck-mock/src/";
+    let sources: Vec<Source> = sources()
+        .into_iter()
+        .filter(|s| s.path.starts_with(src))
+        .collect();
+    assert!(
+        sources.len() > 40,
+        "read {} files of the mock",
+        sources.len()
+    );
+    let graph = rooms(&import_graph(&sources), src);
+    let found = circles(&graph);
+    assert!(
+        found.is_empty(),
+        "rooms of the mock import each other in a circle:\n{}",
+        found
+            .iter()
+            .map(|c| circle_arrows(&graph, c))
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
+    let floors = floors(&graph);
+    let (top, (height, _)) = floors
+        .iter()
+        .max_by_key(|(room, (floor, _))| (*floor, std::cmp::Reverse((*room).clone())))
+        .expect("rooms");
+    let mut chain = vec![top.clone()];
+    while let Some((_, Some(below))) = floors.get(chain.last().expect("chain")) {
+        chain.push(below.clone());
+    }
+    assert!(
+        *height <= MAX_MOCK_FLOORS,
+        "the mock stands {height} floors (at most {MAX_MOCK_FLOORS}); its longest chain:\n    {}",
+        chain.join("\n -> ")
+    );
+}
+
+#[test]
+fn the_top_of_the_mock_src_holds_at_most_fifteen_files() {
+    let src = repo_root().join("crates/gatecheck-mock/src");
+    let mut top: Vec<String> = std::fs::read_dir(&src)
+        .expect("the mock's src/")
+        .map(|e| e.expect("entry").path())
+        .filter(|p| p.extension().is_some_and(|x| x == "rs"))
+        .map(|p| p.file_name().expect("name").to_string_lossy().into_owned())
+        .collect();
+    top.sort();
+    assert!(
+        top.len() <= MAX_MOCK_TOP_FILES,
+        "{} files at the top of crates/gatecheck-mock/src (at most {MAX_MOCK_TOP_FILES}): {}",
+        top.len(),
+        top.join(", ")
+    );
+}
+
+/// The runner's files that may name the mock: the embedded target alone (issue #41).
+const RUNNER_MOCK_USERS: &[&str] = &[
+    "crates/gatecheck-conformance/src/run/embedded.rs",
+    "crates/gatecheck-conformance/src/sequence/target.rs",
+];
+
+/// The CLI's files that may reach into the mock's unstable `internals`: the commands that run
+/// the mock itself (`serve`'s defaults, `bench`).
+const CLI_INTERNALS_USERS: &[&str] = &[
+    "crates/gatecheck/src/cmd/bench.rs",
+    "crates/gatecheck/src/cmd/serve.rs",
+];
+
+#[test]
+fn the_runner_names_the_mock_only_to_embed_it() {
+    let mut problems = Vec::new();
+    for s in sources() {
+        let names_mock = s.text.contains("gatecheck_mock");
+        let internals = s.text.contains("gatecheck_mock::internals");
+        if s.krate.contains("gatecheck-conformance")
+            && names_mock
+            && !RUNNER_MOCK_USERS.contains(&s.path.as_str())
+        {
+            problems.push(format!(
+                "{} names gatecheck_mock outside the embedded target",
+                s.path
+            ));
+        }
+        let cli = s.path.starts_with("crates/gatecheck/src/");
+        if internals && !(cli && CLI_INTERNALS_USERS.contains(&s.path.as_str())) {
+            problems.push(format!("{} uses gatecheck_mock::internals", s.path));
+        }
+    }
+    let manifest =
+        std::fs::read_to_string(repo_root().join("crates/gatecheck-conformance/Cargo.toml"))
+            .expect("the runner's Cargo.toml");
+    let dep = manifest
+        .lines()
+        .find(|l| l.starts_with("gatecheck-mock"))
+        .unwrap_or("");
+    if !dep.contains("optional = true") {
+        problems.push(format!(
+            "the runner's gatecheck-mock dependency is not optional: {dep:?}"
+        ));
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}

@@ -2,6 +2,7 @@
 
 mod adding_a_route;
 mod architecture;
+mod architecture_doc;
 mod check;
 mod child;
 mod deps;

@@ -2,10 +2,10 @@
 //! `speech.audio.delta` events, transcriptions as `transcript.text.delta` events, with
 //! `transcript.text.segment` events for a diarization model asked for `diarized_json`.
 
-use crate::error::MockResponse;
 use crate::media::{Segment, SpeechParts, Transcript};
+use crate::response::sse::{Event, Framing};
+use crate::response::MockResponse;
 use crate::routes::ctx::Ctx;
-use crate::sse::{Event, Framing};
 use gatecheck_schemas::rules::media::segment_id;
 use gatecheck_schemas::rules::quota::Usage;
 use gatecheck_schemas::Profile;

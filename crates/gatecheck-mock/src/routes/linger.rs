@@ -29,7 +29,7 @@
 //! Nothing is kept in memory and no lock is held; a request without a body costs one check.
 
 use crate::app::App;
-use crate::error::MockResponse;
+use crate::response::MockResponse;
 use crate::shutdown::wait_down;
 use http::{HeaderValue, Request, Version};
 use http_body_util::BodyExt;

@@ -10,7 +10,7 @@
 //! The port is not compared (a loopback name is loopback on every port).
 
 use crate::app::App;
-use crate::headers::CONTROL_TOKEN_HEADER;
+use crate::response::headers::CONTROL_TOKEN_HEADER;
 use crate::state::secrets_equal;
 use std::net::{IpAddr, SocketAddr};
 

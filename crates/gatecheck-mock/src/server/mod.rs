@@ -15,11 +15,15 @@
 //! requests (the client shut its write side after a whole request) are answered. IPv4-mapped
 //! IPv6 peers (`::ffff:127.0.0.1`, seen when bound to `::`) are handled as their IPv4 address,
 //! so loopback checks and IP allowlists see what the client is. With a state file, the answer
-//! to a state-changing request is held until the state is on disk (see `crate::persist`).
+//! to a state-changing request is held until the state is on disk (see `crate::state::persist`).
+
+pub(crate) mod delivery;
+pub(crate) mod listen;
+pub mod replay;
 
 use crate::app::App;
 use crate::shutdown::wait_down;
-use crate::{persist, routes};
+use crate::{routes, state::persist};
 use hyper::service::service_fn;
 use hyper_util::rt::{TokioExecutor, TokioIo, TokioTimer};
 use hyper_util::server::conn::auto;
@@ -109,7 +113,7 @@ async fn answer(
     req: hyper::Request<hyper::body::Incoming>,
     persist: Option<Arc<persist::Persist>>,
     guard: InFlight,
-) -> Result<crate::error::MockResponse, routes::Dropped> {
+) -> Result<crate::response::MockResponse, routes::Dropped> {
     let mut resp = routes::dispatch(app, peer, req).await;
     if let (Some(persist), Ok(answer)) = (persist, resp.as_mut())
         && !persist.sync().await
@@ -120,18 +124,21 @@ async fn answer(
     resp
 }
 
-/// The answer sent instead when the state could not be written (see `crate::persist`).
-fn not_persisted(answer: &crate::error::MockResponse) -> crate::error::MockResponse {
-    let mut resp = crate::error::json(
+/// The answer sent instead when the state could not be written (see `crate::state::persist`).
+fn not_persisted(answer: &crate::response::MockResponse) -> crate::response::MockResponse {
+    let mut resp = crate::response::json(
         500,
         &serde_json::json!({
             "success": false,
             "message": "the mock could not write its state file; this change is not durable",
         }),
     );
-    if let Some(id) = answer.headers().get(crate::headers::REQUEST_ID_HEADER) {
+    if let Some(id) = answer
+        .headers()
+        .get(crate::response::headers::REQUEST_ID_HEADER)
+    {
         resp.headers_mut()
-            .insert(crate::headers::REQUEST_ID_HEADER, id.clone());
+            .insert(crate::response::headers::REQUEST_ID_HEADER, id.clone());
     }
     resp
 }

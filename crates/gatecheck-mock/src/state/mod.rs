@@ -1,6 +1,9 @@
 //! The mock's accounts and keys, and [`StateSnapshot`], the dump of the whole state (the
 //! tasks' part comes from [`crate::tasks::TaskStore`]).
 
+pub(crate) mod persist;
+pub(crate) mod ratelimit;
+
 use crate::fixtures::Fixtures;
 use crate::ids::Ids;
 use crate::tasks::callbacks::PendingCallback;

@@ -9,8 +9,8 @@ use super::stories::{Found, Stories};
 use super::ReplayOptions;
 use super::{Gate, Matcher, Unmatched};
 use crate::app::App;
-use crate::headers::REQUEST_ID_HEADER;
-use crate::journal::{Record, Tag};
+use crate::harness::journal::{Record, Tag};
+use crate::response::headers::REQUEST_ID_HEADER;
 use crate::shutdown::wait_down;
 use bytes::Bytes;
 use gatecheck_schemas::rules::forwarding::is_passed_on;
@@ -174,7 +174,7 @@ async fn answer(front: &Front, peer: SocketAddr, req: Request<Incoming>) -> Resp
         // The mock behind sees the front as its (loopback) peer: the client's peer, Host and
         // token are judged here first.
         if let Err((status, why)) =
-            crate::control_access::gate(&front.app, peer, &parts.headers, &parts.uri)
+            crate::routes::control_access::gate(&front.app, peer, &parts.headers, &parts.uri)
         {
             return json_response(
                 status,

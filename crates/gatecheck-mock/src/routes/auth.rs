@@ -1,7 +1,7 @@
 //! Authentication: API keys on `/v1/*`, access tokens on `/api/token/*`.
 
 use crate::app::App;
-use crate::error::{self, MockResponse};
+use crate::response::{self, MockResponse};
 use crate::state::AuthedKey;
 use gatecheck_schemas::rules::auth::{mask_key, parse_access_token, parse_bearer, AccessRefusal};
 use gatecheck_schemas::rules::Rejection;
@@ -56,11 +56,11 @@ pub(crate) fn authenticate_key(
         .unwrap_or("");
     let Some(secret) = parse_bearer(header) else {
         let r = Rejection::MissingKey;
-        return Err(error::rejection(profile, r, r.message(profile)));
+        return Err(response::rejection(profile, r, r.message(profile)));
     };
     app.state
         .authenticate(secret, now, client)
-        .map_err(|r| error::rejection(profile, r, &key_message(profile, r, secret)))
+        .map_err(|r| response::rejection(profile, r, &key_message(profile, r, secret)))
 }
 
 /// Authenticates a key-management request by personal access token, with `New-Api-User`
@@ -75,7 +75,7 @@ pub(crate) fn authenticate_account(
         .and_then(|v| v.to_str().ok())
         .unwrap_or("");
     let Some(token) = parse_access_token(header) else {
-        return Err(error::api_failure_status(
+        return Err(response::api_failure_status(
             AccessRefusal::Missing.http_status(profile),
             "Unauthorized, not logged in and no access token provided",
         ));
@@ -83,26 +83,26 @@ pub(crate) fn authenticate_account(
     let Some(account) = app.state.account_by_token(token) else {
         let msg = "Unauthorized, invalid access token";
         let status = AccessRefusal::Invalid.http_status(profile);
-        return Err(error::api_failure_status(status, msg));
+        return Err(response::api_failure_status(status, msg));
     };
     match headers.get(NEW_API_USER).map(|v| v.to_str().map(str::trim)) {
-        None if profile == Profile::NewApi => Err(error::api_failure_status(
+        None if profile == Profile::NewApi => Err(response::api_failure_status(
             AccessRefusal::UserMismatch.http_status(profile),
             "Unauthorized, New-Api-User header not provided",
         )),
         None => Ok(account),
         Some(Ok(v)) => match v.parse::<i64>() {
             Ok(id) if id == account.id => Ok(account),
-            Ok(_) => Err(error::api_failure_status(
+            Ok(_) => Err(response::api_failure_status(
                 AccessRefusal::UserMismatch.http_status(profile),
                 "Unauthorized, New-Api-User does not match the logged-in user",
             )),
-            Err(_) => Err(error::api_failure_status(
+            Err(_) => Err(response::api_failure_status(
                 AccessRefusal::UserMismatch.http_status(profile),
                 "Unauthorized, New-Api-User is not a valid user id",
             )),
         },
-        Some(Err(_)) => Err(error::api_failure_status(
+        Some(Err(_)) => Err(response::api_failure_status(
             AccessRefusal::UserMismatch.http_status(profile),
             "Unauthorized, New-Api-User is not a valid user id",
         )),

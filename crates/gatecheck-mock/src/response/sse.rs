@@ -12,8 +12,8 @@
 //! ([`Framing::DataOnly`], what new-api's `StreamScannerHandler` re-emits), optionally followed
 //! by `data: [DONE]\n\n`.
 
-use crate::clock::Clock;
-use crate::faults::FaultKind;
+use crate::harness::clock::Clock;
+use crate::harness::faults::FaultKind;
 use bytes::{BufMut, Bytes, BytesMut};
 use hyper::body::{Frame, SizeHint};
 use std::future::Future;
@@ -190,7 +190,7 @@ impl SseBody {
     /// A body playing a script's events (framed already, with their own waits), closed after
     /// `cut_after` of them if set.
     pub(crate) fn scripted(
-        playing: crate::script::Playing,
+        playing: crate::response::script::Playing,
         mut pacing: Pacing,
         fault: Option<FaultKind>,
     ) -> Self {
@@ -398,7 +398,7 @@ mod tests {
 #[cfg(test)]
 mod clock_tests {
     use super::*;
-    use crate::clock::ClockMode;
+    use crate::harness::clock::ClockMode;
     use std::future::poll_fn;
 
     /// Polls `body` for its next frame without waiting: `None` while it waits.

@@ -10,7 +10,7 @@
 //! at a time whatever the number of requests.
 
 use crate::config::StreamPacing;
-use crate::faults::route_matches;
+use crate::harness::faults::route_matches;
 use bytes::{BufMut, Bytes, BytesMut};
 use parking_lot::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};

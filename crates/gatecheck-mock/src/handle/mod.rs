@@ -1,12 +1,14 @@
 //! The library API: a running [`MockServer`], in the style of wiremock (its options and start
-//! are in [`crate::builder`]).
+//! are in [`crate::handle::builder`]).
+
+pub(crate) mod builder;
 
 use crate::app::App;
-use crate::clock::Clock;
-use crate::faults::Fault;
 use crate::fixtures::Fixtures;
-use crate::journal::JournalEntry;
-use crate::script::StreamScript;
+use crate::harness::clock::Clock;
+use crate::harness::faults::Fault;
+use crate::harness::journal::JournalEntry;
+use crate::response::script::StreamScript;
 use crate::state::{NewKey, StateSnapshot};
 use gatecheck_schemas::rules::ip;
 use gatecheck_schemas::types::{Account, KeyRecord, KEY_STATUS_ENABLED};
@@ -33,7 +35,7 @@ pub struct MockServer {
     shutdown: watch::Sender<bool>,
     task: Option<JoinHandle<()>>,
     /// The replay front (with [`crate::MockServerBuilder::replay`]) and its accept loop.
-    front: Option<(Arc<crate::replay::Front>, JoinHandle<()>)>,
+    front: Option<(Arc<crate::server::replay::Front>, JoinHandle<()>)>,
 }
 
 impl MockServer {
@@ -43,7 +45,7 @@ impl MockServer {
         app: Arc<App>,
         shutdown: watch::Sender<bool>,
         task: JoinHandle<()>,
-        front: Option<(Arc<crate::replay::Front>, JoinHandle<()>)>,
+        front: Option<(Arc<crate::server::replay::Front>, JoinHandle<()>)>,
     ) -> Self {
         Self {
             addr,

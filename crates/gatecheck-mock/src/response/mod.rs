@@ -3,6 +3,11 @@
 //! - `/v1/*` errors: `{"error":{"message","type":"new_api_error","param","code"}}`.
 //! - `/api/*` logical failures: HTTP 200 `{"success":false,"message"}`.
 
+pub(crate) mod headers;
+pub(crate) mod render;
+pub(crate) mod script;
+pub(crate) mod sse;
+
 use bytes::Bytes;
 use gatecheck_schemas::rules::rejection::ACCEPTED;
 use gatecheck_schemas::rules::Rejection;
@@ -19,7 +24,7 @@ pub enum Body {
     /// The whole body at once.
     Full(Full<Bytes>),
     /// A `text/event-stream` body (boxed: the common answers stay small).
-    Stream(Box<crate::sse::SseBody>),
+    Stream(Box<crate::response::sse::SseBody>),
 }
 
 impl Body {
@@ -31,7 +36,7 @@ impl Body {
 
 impl hyper::body::Body for Body {
     type Data = Bytes;
-    type Error = crate::sse::StreamCut;
+    type Error = crate::response::sse::StreamCut;
 
     fn poll_frame(
         self: std::pin::Pin<&mut Self>,
@@ -74,11 +79,11 @@ pub fn bytes_response(status: u16, content_type: &'static str, body: Bytes) -> M
 }
 
 /// A streamed `text/event-stream` answer (200).
-pub(crate) fn stream_response(body: crate::sse::SseBody) -> MockResponse {
+pub(crate) fn stream_response(body: crate::response::sse::SseBody) -> MockResponse {
     let mut resp = http::Response::new(Body::Stream(Box::new(body)));
     resp.headers_mut().insert(
         header::CONTENT_TYPE,
-        HeaderValue::from_static(crate::sse::EVENT_STREAM),
+        HeaderValue::from_static(crate::response::sse::EVENT_STREAM),
     );
     resp.headers_mut()
         .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));

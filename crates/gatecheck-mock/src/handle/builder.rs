@@ -2,11 +2,11 @@
 //! listener, replay front, the server and callback tasks).
 
 use crate::app::App;
-use crate::clock::ClockMode;
 use crate::config::{MockConfig, RateLimit};
-use crate::faults::Fault;
 use crate::fixtures::Fixtures;
 use crate::handle::MockServer;
+use crate::harness::clock::ClockMode;
+use crate::harness::faults::Fault;
 use crate::state::StateSnapshot;
 use gatecheck_schemas::Profile;
 use std::net::{Ipv4Addr, SocketAddr};
@@ -37,7 +37,7 @@ pub struct MockServerBuilder {
     /// A socket already listening, which wins over `bind` (shared by clones of the builder).
     listener: Option<Arc<std::net::TcpListener>>,
     state: Option<StateSnapshot>,
-    replay: Option<crate::replay::ReplayOptions>,
+    replay: Option<crate::server::replay::ReplayOptions>,
 }
 
 impl Default for MockServerBuilder {
@@ -296,7 +296,7 @@ impl MockServerBuilder {
     }
 
     /// Serve on a socket that is already listening, instead of binding [`Self::bind`]'s
-    /// address at start. Bind it with [`crate::listen`] to hold the port before the runtime
+    /// address at start. Bind it with [`crate::server::listen`] to hold the port before the runtime
     /// exists: clients that connect early wait in the accept queue. Clones of this builder
     /// share the socket.
     ///
@@ -456,7 +456,7 @@ impl MockServerBuilder {
     /// # }
     /// ```
     pub fn replay(self, dir: impl Into<std::path::PathBuf>) -> Self {
-        self.replay_options(crate::replay::ReplayOptions::new(dir))
+        self.replay_options(crate::server::replay::ReplayOptions::new(dir))
     }
 
     /// Like [`MockServerBuilder::replay`], with options: strict (unmatched requests get 404 or
@@ -472,7 +472,7 @@ impl MockServerBuilder {
     /// # let _ = server;
     /// # }
     /// ```
-    pub fn replay_options(mut self, options: crate::replay::ReplayOptions) -> Self {
+    pub fn replay_options(mut self, options: crate::server::replay::ReplayOptions) -> Self {
         self.replay = Some(options);
         self
     }
@@ -526,7 +526,7 @@ impl MockServerBuilder {
     /// ```
     pub async fn try_start(mut self) -> std::io::Result<MockServer> {
         let stored = match &self.config.state_file {
-            Some(path) => crate::persist::load(path)?,
+            Some(path) => crate::state::persist::load(path)?,
             None => None,
         };
         let listener = match &self.listener {
@@ -536,23 +536,27 @@ impl MockServerBuilder {
                 listener.set_nonblocking(true)?;
                 listener
             }
-            None => crate::listen(self.bind)?,
+            None => crate::server::listen::listen(self.bind)?,
         };
         let mut listener = TcpListener::from_std(listener)?;
         let addr = listener.local_addr()?;
         let mut replay = None;
         if let Some(options) = self.replay.take() {
-            let recording = crate::replay::format::Recording::load(&options.dir).map_err(|e| {
-                // Flattened: the message names the file and the cause once.
-                std::io::Error::new(
-                    std::io::ErrorKind::InvalidData,
-                    format!("cannot replay {}: {e}", options.dir.display()),
-                )
-            })?;
+            let recording =
+                crate::server::replay::format::Recording::load(&options.dir).map_err(|e| {
+                    // Flattened: the message names the file and the cause once.
+                    std::io::Error::new(
+                        std::io::ErrorKind::InvalidData,
+                        format!("cannot replay {}: {e}", options.dir.display()),
+                    )
+                })?;
             // The mock goes behind the front, on a loopback port of its own.
             let front_listener = std::mem::replace(
                 &mut listener,
-                TcpListener::from_std(crate::listen(SocketAddr::from((Ipv4Addr::LOCALHOST, 0)))?)?,
+                TcpListener::from_std(crate::server::listen::listen(SocketAddr::from((
+                    Ipv4Addr::LOCALHOST,
+                    0,
+                )))?)?,
             );
             replay = Some((options, recording, front_listener));
         }
@@ -563,7 +567,9 @@ impl MockServerBuilder {
             app.bound = Some(addr.ip());
             app.persist = app.config.state_file.clone().map(|path| {
                 let weak: Weak<App> = weak.clone();
-                crate::persist::Persist::start(path, move || weak.upgrade().map(|a| a.snapshot()))
+                crate::state::persist::Persist::start(path, move || {
+                    weak.upgrade().map(|a| a.snapshot())
+                })
             });
             app
         });
@@ -571,20 +577,20 @@ impl MockServerBuilder {
             app.restore(state);
         }
         app.tasks.callbacks.set_base(format!("http://{addr}"));
-        tokio::spawn(crate::tasks::delivery::pump(
+        tokio::spawn(crate::server::delivery::pump(
             Arc::downgrade(&app),
             rx.clone(),
         ));
         let task = tokio::spawn(crate::server::serve(listener, app.clone(), rx.clone()));
         let front = replay.map(|(options, recording, front_listener)| {
-            let front = Arc::new(crate::replay::Front::new(
+            let front = Arc::new(crate::server::replay::Front::new(
                 app.clone(),
                 recording,
                 &options,
                 addr,
                 inner_addr,
             ));
-            let task = tokio::spawn(crate::replay::front::serve(
+            let task = tokio::spawn(crate::server::replay::front::serve(
                 front_listener,
                 front.clone(),
                 rx,
