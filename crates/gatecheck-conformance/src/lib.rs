@@ -48,54 +48,36 @@
 //! - [`internals`]: the building blocks the CLI and the tests reach for (transport, budgets,
 //!   event streams, the check registry's views...). **Unstable**: they change without notice.
 
-mod backoff;
-mod budget;
 mod checks;
-mod client;
-mod client_error;
-mod config;
-mod connector;
 pub mod diff;
-pub mod discovery;
-mod embedded;
 mod evidence;
 pub mod exit;
 mod generators;
-mod key_api;
-mod memory;
-mod mock_control;
-mod models;
+mod http;
 pub mod normalize;
 pub mod pull;
 pub mod recording;
 mod redact;
 mod registry;
 pub mod report;
-mod request;
-mod runner;
+mod run;
 pub mod sequence;
-mod setup;
-mod setup_error;
-mod shard;
-mod skip;
 pub mod snapshot;
-mod sse;
-mod target;
-mod transport;
 
 pub use checks::CheckInfo;
-pub use client::{Auth, Body, Client, ClientConfig, Exchange, Part, RequestSpec};
-pub use client_error::ClientError;
-pub use config::{Judging, Limits, RunnerConfig, Scope, TargetFacts, TargetMode};
 pub use evidence::{Evidence, Kind};
+pub use http::client::{Auth, Body, Client, ClientConfig, Exchange, Part, RequestSpec};
+pub use http::client_error::ClientError;
+pub use http::target::Target;
 pub use redact::{Redactor, Secret};
 pub use registry::all_checks;
 pub use report::{CheckResult, Report, Status, Summary};
-pub use runner::{RunError, Runner};
-pub use setup_error::SetupError;
-pub use shard::Shard;
-pub use skip::SkipCause;
-pub use target::Target;
+pub use run::config::{Judging, Limits, RunnerConfig, Scope, TargetFacts, TargetMode};
+pub use run::discovery;
+pub use run::runner::{RunError, Runner};
+pub use run::setup_error::SetupError;
+pub use run::shard::Shard;
+pub use run::skip::SkipCause;
 
 /// The crate's README, its example compiled as a doctest so it stays true.
 #[cfg(doctest)]
@@ -109,18 +91,18 @@ struct ReadmeDoctest;
 /// **Unstable**: these are public for the `gatecheck` CLI, the tests and the fuzz targets;
 /// they change without notice and follow no semver promise.
 pub mod internals {
-    pub use crate::backoff::Backoff;
-    pub use crate::budget::{Budget, BudgetExhausted, Pacer};
-    pub use crate::client::StreamExchange;
     pub use crate::evidence::Related;
     pub use crate::generators::media::wav;
     pub use crate::generators::test_runner;
-    pub use crate::memory::MemoryBudget;
-    pub use crate::models::{known_capabilities, parse_capabilities};
+    pub use crate::http::backoff::Backoff;
+    pub use crate::http::budget::{Budget, BudgetExhausted, Pacer};
+    pub use crate::http::client::StreamExchange;
+    pub use crate::http::memory::MemoryBudget;
+    pub use crate::http::models::{known_capabilities, parse_capabilities};
+    pub use crate::http::sse::{SseEnd, SseEvent, SseLimits, SseParser, SseRead};
+    pub use crate::http::transport::{Transport, TransportConfig, TransportError};
     pub use crate::redact::{truncate, REDACTED};
     pub use crate::registry::{decision_id, find, markdown_table, text_list};
-    pub use crate::runner::{select_checks, ProgressFn};
-    pub use crate::shard::InvalidShard;
-    pub use crate::sse::{SseEnd, SseEvent, SseLimits, SseParser, SseRead};
-    pub use crate::transport::{Transport, TransportConfig, TransportError};
+    pub use crate::run::runner::{select_checks, ProgressFn};
+    pub use crate::run::shard::InvalidShard;
 }

@@ -5,9 +5,9 @@
 //! is replaced by a fresh local one, accounts (which hold access tokens) are not pulled, and
 //! every file is checked against the credentials used before it is written.
 
-use crate::client::{Auth, Client, RequestSpec};
-use crate::models::{known_capabilities, page_catalog, Paging};
-use crate::transport::{Transport, TransportError};
+use crate::http::client::{Auth, Client, RequestSpec};
+use crate::http::models::{known_capabilities, page_catalog, Paging};
+use crate::http::transport::{Transport, TransportError};
 use gatecheck_schemas::types::{KeyRecord, ModelCapabilities, ModelRecord};
 use rand::distr::Alphanumeric;
 use rand::RngExt;

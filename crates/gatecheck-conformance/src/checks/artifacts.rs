@@ -2,8 +2,8 @@
 //! image results as timelines, and the media samples the checks kept.
 
 use super::{CheckCtx, Env};
+use crate::http::request::{Body, RequestSpec};
 use crate::report::artifacts::{Artifacts, TaskTimeline, TimelinePoint};
-use crate::request::{Body, RequestSpec};
 
 /// The run's artifacts: every observed task's timeline and the media samples.
 pub(crate) fn artifacts(env: &Env) -> Artifacts {

@@ -6,10 +6,10 @@ use super::{
     accepted, def, is_unknown_model_rejection, is_validation_rejection, Check, CheckCtx, Halt,
     Outcome, Pass, Phase,
 };
-use crate::client::{Part, RequestSpec};
 use crate::generators::media;
 use crate::generators::strategies::{invalid_temperature, response_format, valid_temperature};
-use crate::transport::is_new_api_unknown_model;
+use crate::http::client::{Part, RequestSpec};
+use crate::http::transport::is_new_api_unknown_model;
 use gatecheck_schemas::rules::media::MAX_UPLOAD_BYTES;
 use gatecheck_schemas::rules::media::{parse_mp3, parse_srt, parse_vtt, parse_wav};
 use gatecheck_schemas::rules::quota::Usage;
@@ -565,7 +565,7 @@ async fn speech_bad(ctx: &CheckCtx) -> Outcome {
 async fn too_large(ctx: &CheckCtx) -> Outcome {
     if ctx.env.mock.is_none() {
         return Err(Halt::Skip(
-            crate::skip::SkipCause::UnsafeOnDeployment,
+            crate::run::skip::SkipCause::UnsafeOnDeployment,
             "not sent to real deployments (26 MiB upload)".into(),
         ));
     }
@@ -585,12 +585,12 @@ async fn too_large(ctx: &CheckCtx) -> Outcome {
     // least a second (a typical `Retry-After`), as the transport does for other requests.
     // The probe goes through the transport's rules: the deadline cuts it off, and it counts
     // against the request budget.
-    let policy = crate::backoff::Backoff::default();
+    let policy = crate::http::backoff::Backoff::default();
     let mut answer = ctx.t.send_raw(0, expect_continue(ctx, &spec)).await?;
     let mut attempt = 0;
     while attempt < policy.max_retries {
         let Ok(status) = answer else { break };
-        if !http::StatusCode::from_u16(status).is_ok_and(crate::backoff::is_retryable) {
+        if !http::StatusCode::from_u16(status).is_ok_and(crate::http::backoff::is_retryable) {
             break;
         }
         let wait = policy
@@ -629,8 +629,8 @@ async fn expect_continue(ctx: &CheckCtx, spec: &RequestSpec) -> Result<u16, Stri
     let port = url.port_or_known_default().unwrap_or(80);
     let (content_type, body) = spec.body.encode();
     let auth = match &spec.auth {
-        crate::client::Auth::Key(k) => format!("Authorization: Bearer {}\r\n", k.expose()),
-        crate::client::Auth::ApiKey => ctx
+        crate::http::client::Auth::Key(k) => format!("Authorization: Bearer {}\r\n", k.expose()),
+        crate::http::client::Auth::ApiKey => ctx
             .env
             .target
             .api_key

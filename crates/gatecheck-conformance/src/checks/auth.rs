@@ -3,12 +3,12 @@
 use super::property::for_all;
 use super::Kind::{Deviation, Failure};
 use super::{def, for_all_routes, pass1, Check, CheckCtx, Halt, Outcome, Phase};
-use crate::client::{Auth, Part, RequestSpec};
-use crate::discovery::RouteFamily;
 use crate::generators::media;
 use crate::generators::strategies::{bad_auth, BadAuth};
-use crate::key_api::full_update_body;
+use crate::http::client::{Auth, Part, RequestSpec};
+use crate::http::key_api::full_update_body;
 use crate::redact::Secret;
+use crate::run::discovery::RouteFamily;
 use gatecheck_schemas::rules::auth::{is_access_admitted, AccessRefusal};
 use gatecheck_schemas::rules::rejection::{is_admitted, is_key_refusal};
 use gatecheck_schemas::rules::token::IMPOSSIBLE_KEY_ID;

@@ -3,7 +3,7 @@
 use super::property::for_all;
 use super::Kind::{Deviation, Failure};
 use super::{accepted, def, Check, CheckCtx, Halt, Outcome, Pass, Phase};
-use crate::client::RequestSpec;
+use crate::http::client::RequestSpec;
 use gatecheck_schemas::types::{CatalogEnvelope, Endpoints};
 use serde_json::Value;
 
@@ -105,7 +105,7 @@ async fn no_auth(ctx: &CheckCtx) -> Outcome {
 
 fn page(
     ctx: &CheckCtx,
-    ex: &crate::client::Exchange,
+    ex: &crate::http::client::Exchange,
     spec: &RequestSpec,
 ) -> Result<CatalogEnvelope, Halt> {
     ex.json()

@@ -8,8 +8,8 @@ use super::pixels::{decoded_png, judge_mask, KEPT_SHARE, KEPT_TOLERANCE};
 use super::property::for_all;
 use super::Kind::{Deviation, Failure};
 use super::{def, status_and_type, Check, CheckCtx, Halt, Outcome, Phase};
-use crate::client::{Exchange, Part, RequestSpec};
 use crate::generators::media::png;
+use crate::http::client::{Exchange, Part, RequestSpec};
 use base64::Engine;
 use gatecheck_schemas::png::Rgba;
 use gatecheck_schemas::rules::image_edit::{
@@ -205,8 +205,8 @@ async fn judge_result(
                             Some(&img),
                         ))
                     }
-                    Err(crate::transport::TransportError::Client(
-                        crate::client_error::ClientError::OffHost { .. },
+                    Err(crate::http::transport::TransportError::Client(
+                        crate::http::client_error::ClientError::OffHost { .. },
                     )) => continue,
                     Err(e) => return Err(e.into()),
                 }

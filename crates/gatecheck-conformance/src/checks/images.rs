@@ -3,7 +3,7 @@
 use super::property::for_all;
 use super::Kind::{Deviation, Failure};
 use super::{def, is_validation_rejection, Check, CheckCtx, Halt, Outcome, Pass, Phase};
-use crate::client::{Exchange, RequestSpec};
+use crate::http::client::{Exchange, RequestSpec};
 use base64::Engine;
 use gatecheck_schemas::rules::media::{default_image_size, parse_size};
 use gatecheck_schemas::rules::quota::Usage;
@@ -130,8 +130,8 @@ async fn png_size(ctx: &CheckCtx) -> Outcome {
                             Some(&img),
                         ))
                     }
-                    Err(crate::transport::TransportError::Client(
-                        crate::client_error::ClientError::OffHost { .. },
+                    Err(crate::http::transport::TransportError::Client(
+                        crate::http::client_error::ClientError::OffHost { .. },
                     )) => continue,
                     Err(e) => return Err(e.into()),
                 }

@@ -8,7 +8,7 @@
 use super::property::for_all;
 use super::Kind::{Deviation, Failure};
 use super::{def, status_and_type, Check, CheckCtx, Halt, Outcome, Pass, Phase};
-use crate::client::{Auth, Exchange, RequestSpec};
+use crate::http::client::{Auth, Exchange, RequestSpec};
 use gatecheck_schemas::rules::media::parse_png;
 use gatecheck_schemas::rules::midjourney::{
     check_record, check_result, model_for, parse_progress, status_rank, CODE_REQUEST_ERROR,
@@ -271,8 +271,8 @@ async fn image_served(ctx: &CheckCtx, record: &Value, polls: u32) -> Outcome {
     let fetch = RequestSpec::get(url);
     let img = match ctx.t.send(&fetch, 0).await {
         Ok(img) => img,
-        Err(crate::transport::TransportError::Client(
-            crate::client_error::ClientError::OffHost { .. },
+        Err(crate::http::transport::TransportError::Client(
+            crate::http::client_error::ClientError::OffHost { .. },
         )) => {
             return Ok(Pass {
                 cases: polls,

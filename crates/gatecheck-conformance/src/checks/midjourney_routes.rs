@@ -6,7 +6,7 @@
 use super::midjourney::{action_price, is_refusal, submit};
 use super::Kind::{Deviation, Failure};
 use super::{def, status_and_type, Check, CheckCtx, Halt, Outcome, Pass, Phase};
-use crate::client::RequestSpec;
+use crate::http::client::RequestSpec;
 use gatecheck_schemas::rules::midjourney::{
     ACTION_UPLOAD, CODE_REQUEST_ERROR, CODE_SUBMITTED, LIST_BODY_REFUSED,
 };
@@ -114,7 +114,7 @@ fn list_identity(list: &[Value], id: &str) -> Option<String> {
 }
 
 /// The `code` of an upload answer with HTTP 200, and its `result`.
-fn upload_answer(ex: &crate::client::Exchange) -> Option<(i64, Value)> {
+fn upload_answer(ex: &crate::http::client::Exchange) -> Option<(i64, Value)> {
     let v = ex.json().filter(|_| ex.status.as_u16() == ACCEPTED)?;
     Some((
         v.get("code")?.as_i64()?,

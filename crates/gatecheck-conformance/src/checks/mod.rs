@@ -30,14 +30,14 @@ pub use crate::evidence::{Evidence, Kind, Related};
 pub(crate) use artifacts::artifacts;
 pub use info::CheckInfo;
 
-use crate::client::{Auth, Exchange, RequestSpec};
-use crate::config::RunnerConfig;
-use crate::discovery::{ModelsSource, RouteFamily, RouteProbe};
-use crate::key_api::WorkKey;
-use crate::mock_control::{wall_now, MockControl};
+use crate::http::client::{Auth, Exchange, RequestSpec};
+use crate::http::key_api::WorkKey;
+use crate::http::mock_control::{wall_now, MockControl};
+use crate::http::transport::{Transport, TransportError};
 use crate::redact::Redactor;
-use crate::skip::SkipCause;
-use crate::transport::{Transport, TransportError};
+use crate::run::config::RunnerConfig;
+use crate::run::discovery::{ModelsSource, RouteFamily, RouteProbe};
+use crate::run::skip::SkipCause;
 use futures_util::future::BoxFuture;
 use gatecheck_schemas::decisions::{self, Verdict};
 use gatecheck_schemas::rules::quota::{price_quota, Usage};
@@ -143,7 +143,7 @@ pub(crate) type ImageExchange = (RequestSpec, Exchange, String);
 pub(crate) struct Env {
     /// The target as discovery left it: the user's, with the credentials it adopted from the
     /// mock (access token, user id).
-    pub target: crate::target::Target,
+    pub target: crate::http::target::Target,
     pub mock: Option<MockControl>,
     pub client_ip: Option<IpAddr>,
     pub models: Vec<ModelRecord>,
@@ -176,7 +176,7 @@ pub(crate) struct Env {
 impl Env {
     /// Whether the target serves `family` (true when discovery did not probe it).
     pub fn serves(&self, family: RouteFamily) -> bool {
-        crate::discovery::serves(&self.routes, family)
+        crate::run::discovery::serves(&self.routes, family)
     }
 }
 
@@ -415,7 +415,7 @@ impl CheckCtx {
             return Ok(());
         }
         Err(Halt::Stop(
-            crate::skip::SkipCause::Deadline,
+            crate::run::skip::SkipCause::Deadline,
             format!("the run's deadline passed while waiting for {what}"),
         ))
     }
@@ -519,7 +519,7 @@ pub(crate) fn accepted(ex: &Exchange) -> bool {
 /// Runs `test` on every model route's request (no auth set), one case each.
 pub(crate) async fn for_all_routes<'a, F, Fut>(ctx: &'a CheckCtx, test: F) -> Outcome
 where
-    F: Fn(crate::client::RequestSpec) -> Fut,
+    F: Fn(crate::http::client::RequestSpec) -> Fut,
     Fut: std::future::Future<Output = Result<(), Halt>> + 'a,
 {
     let routes = auth::model_routes(ctx);

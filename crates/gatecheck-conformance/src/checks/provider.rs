@@ -9,7 +9,7 @@
 use super::video_unified::{created_id, follow};
 use super::Kind::{Deviation, Failure};
 use super::{def, Check, CheckCtx, Halt, Outcome, Phase};
-use crate::client::{Exchange, RequestSpec};
+use crate::http::client::{Exchange, RequestSpec};
 use gatecheck_schemas::rules::quota::Usage;
 use gatecheck_schemas::rules::task::{
     JIMENG_GET_RESULT, JIMENG_SUBMIT, MSG_ACTION_REQUIRED, TASK_REFUSAL_STATUS,

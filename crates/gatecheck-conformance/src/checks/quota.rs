@@ -4,8 +4,8 @@
 use super::key::{baseline, set_key};
 use super::Kind::Deviation;
 use super::{def, pass1, Check, CheckCtx, Halt, Outcome, Pass, Phase};
-use crate::client::{Auth, RequestSpec};
-use crate::key_api::get_key;
+use crate::http::client::{Auth, RequestSpec};
+use crate::http::key_api::get_key;
 use gatecheck_schemas::rules::quota::{check_charge, Usage};
 use gatecheck_schemas::rules::Rejection;
 use gatecheck_schemas::types::KeyRecord;

@@ -8,7 +8,7 @@ use super::video::{advance, video_model};
 use super::video_unified::{created_id, interval};
 use super::Kind::{Deviation, Failure};
 use super::{def, Check, CheckCtx, Halt, Outcome, Pass, Phase};
-use crate::client::{Exchange, Part, RequestSpec};
+use crate::http::client::{Exchange, Part, RequestSpec};
 use gatecheck_schemas::rules::quota::Usage;
 use gatecheck_schemas::rules::task::{
     check_task_error, FAIL_TO_FETCH_TASK, INVALID_REQUEST, REMIX_PROMPT_REQUIRED, TASK_NOT_EXIST,

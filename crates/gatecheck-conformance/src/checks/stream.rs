@@ -1,7 +1,7 @@
 //! Streamed answers (DECISIONS D-STREAM): speech with `stream_format: "sse"`, transcription
 //! with `stream=true`, image generation with `stream: true`.
 //!
-//! Each stream is read with a bounded read ([`crate::sse`]: a byte limit, an event limit and
+//! Each stream is read with a bounded read ([`crate::http::sse`]: a byte limit, an event limit and
 //! the stream deadline), then judged. Where the line of D-STREAM-6 goes:
 //!
 //! - a **failure** breaks what a client of OpenAI's published stream protocol depends on: the
@@ -29,10 +29,10 @@ use super::{
     accepted, answer_summary, def, is_validation_rejection, status_and_type, Check, CheckCtx, Halt,
     Outcome, Pass, Phase,
 };
-use crate::client::{Exchange, RequestSpec, StreamExchange};
 use crate::generators::media;
+use crate::http::client::{Exchange, RequestSpec, StreamExchange};
+use crate::http::sse::{SseEnd, SseLimits, SseRead};
 use crate::redact::truncate;
-use crate::sse::{SseEnd, SseLimits, SseRead};
 use base64::Engine as _;
 use gatecheck_schemas::rules::media::{
     parse_mp3, parse_size, parse_wav, speech_sse_supported, transcription_diarizes,

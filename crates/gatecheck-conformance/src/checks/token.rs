@@ -4,10 +4,10 @@ use super::key::set_key;
 use super::property::for_all;
 use super::Kind::{Deviation, Failure};
 use super::{def, pass1, Check, CheckCtx, Halt, Outcome, Pass, Phase};
-use crate::client::{Auth, Exchange, RequestSpec};
 use crate::generators::strategies::{allowlist, ascii_name, long_name, valid_name};
-use crate::key_api::{field_differences, full_update_body};
-use crate::mock_control::wall_now;
+use crate::http::client::{Auth, Exchange, RequestSpec};
+use crate::http::key_api::{field_differences, full_update_body};
+use crate::http::mock_control::wall_now;
 use gatecheck_schemas::rules::token::{
     apply_update, is_valid_status, name_too_long, UpdateContext, UpdateFailure, IMPOSSIBLE_KEY_ID,
     MSG_NAME_TOO_LONG, MSG_NO_ACCESS_TO_GROUP,
@@ -385,7 +385,7 @@ async fn expect_value_refused(
     let (spec, ex, v) = put(ctx, query, body).await?;
     if success(&v) != Some(false) {
         let stored = record(&v);
-        let _ = crate::key_api::put_record(&ctx.t, b).await;
+        let _ = crate::http::key_api::put_record(&ctx.t, b).await;
         let how = match stored {
             Some(r) => format!(
                 " (stored status {}, expired_time {})",
@@ -630,7 +630,7 @@ async fn group_no_access(ctx: &CheckCtx) -> Outcome {
     };
     let (spec, ex, v) = put(ctx, "", full_update_body(&rec)).await?;
     if success(&v) == Some(true) {
-        let _ = crate::key_api::put_record(&ctx.t, &b).await;
+        let _ = crate::http::key_api::put_record(&ctx.t, &b).await;
         ctx.known_difference(
             "NA12",
             format!(

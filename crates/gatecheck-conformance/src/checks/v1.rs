@@ -5,9 +5,9 @@ use super::auth::model_routes;
 use super::property::for_all;
 use super::Kind::{Deviation, Failure};
 use super::{answered_as, def, Check, CheckCtx, Halt, Outcome, Phase};
-use crate::client::{Part, RequestSpec};
 use crate::generators::media;
-use crate::skip::SkipCause;
+use crate::http::client::{Part, RequestSpec};
+use crate::run::skip::SkipCause;
 use gatecheck_schemas::rules::{route, Rejection};
 use serde_json::{json, Value};
 
@@ -67,7 +67,7 @@ async fn validation_400(ctx: &CheckCtx) -> Outcome {
     if let Some(r) = route("/v1/audio/translations") {
         // Translation: temperature past 1.
         let mut parts = match &r.body {
-            crate::client::Body::Multipart(p) => p.clone(),
+            crate::http::client::Body::Multipart(p) => p.clone(),
             _ => vec![],
         };
         parts.push(Part::text(
@@ -85,14 +85,14 @@ async fn validation_400(ctx: &CheckCtx) -> Outcome {
         );
     }
     if let Some(r) = route("/v1/audio/speech")
-        && let crate::client::Body::Json(v) = &r.body
+        && let crate::http::client::Body::Json(v) = &r.body
     {
         let mut v = v.clone();
         v["input"] = json!("");
         invalid.push(RequestSpec::post("/v1/audio/speech").json(v));
     }
     if let Some(r) = route("/v1/images/generations")
-        && let crate::client::Body::Json(v) = &r.body
+        && let crate::http::client::Body::Json(v) = &r.body
     {
         let mut v = v.clone();
         v["size"] = json!("3x3");
@@ -215,7 +215,7 @@ async fn unknown_path(ctx: &CheckCtx) -> Outcome {
 fn not_found_body(
     ctx: &CheckCtx,
     spec: &RequestSpec,
-    ex: &crate::client::Exchange,
+    ex: &crate::http::client::Exchange,
 ) -> Result<(), Halt> {
     let body = ex.json().unwrap_or(Value::Null);
     match gatecheck_schemas::validate("v1-error", &body) {

@@ -6,8 +6,8 @@ use super::Kind::{Deviation, Failure};
 use super::{
     accepted, def, is_unknown_model_rejection, Check, CheckCtx, Halt, Outcome, Pass, Phase,
 };
-use crate::client::{Exchange, Part, RequestSpec};
-use crate::transport::is_new_api_unknown_model;
+use crate::http::client::{Exchange, Part, RequestSpec};
+use crate::http::transport::is_new_api_unknown_model;
 use gatecheck_schemas::rules::quota::Usage;
 use gatecheck_schemas::rules::rejection::ACCEPTED;
 use gatecheck_schemas::rules::video::{

@@ -10,7 +10,7 @@
 use super::video::{advance, video_model};
 use super::Kind::{Deviation, Failure};
 use super::{accepted, def, Check, CheckCtx, Halt, Outcome, Pass, Phase};
-use crate::client::{Exchange, RequestSpec};
+use crate::http::client::{Exchange, RequestSpec};
 use gatecheck_schemas::rules::quota::Usage;
 use gatecheck_schemas::rules::task::{
     check_envelope, check_envelope_transition, check_task_error, is_failure_rule, TaskDto,

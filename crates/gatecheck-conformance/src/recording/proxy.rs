@@ -120,7 +120,7 @@ impl Recorder {
                 config.upstream
             )));
         }
-        let tls = crate::connector::tls_config()
+        let tls = crate::http::connector::tls_config()
             .map_err(|e| RecordingError::Start(format!("TLS: {e}")))?;
         let mut connector = HttpConnector::new();
         connector.enforce_http(false);

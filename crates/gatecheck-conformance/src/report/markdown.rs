@@ -7,7 +7,7 @@
 
 use super::{CheckResult, Report, Status};
 use crate::exit;
-use crate::skip::SkipCause;
+use crate::run::skip::SkipCause;
 use std::fmt::Write as _;
 
 /// Table rows written at most; the rest are counted, and listed in the other reports.
@@ -244,9 +244,9 @@ fn one_line(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::discovery::{DiscoveryReport, RouteSeen};
     use crate::evidence::{Evidence, Kind, Related};
     use crate::report::{Artifacts, Summary, TargetKind};
+    use crate::run::discovery::{DiscoveryReport, RouteSeen};
     use crate::Redactor;
 
     const SECRET: &str = "sk-SecretSecretSecretSecretSecretSecretSecret0000";

@@ -9,7 +9,7 @@ mod junit;
 mod markdown;
 mod repro_vars;
 
-pub use crate::setup_error::SetupFailureKind;
+pub use crate::run::setup_error::SetupFailureKind;
 pub(crate) use artifacts::SampleBox;
 pub use artifacts::{
     Artifacts, MediaSample, TaskTimeline, TimelinePoint, MAX_SAMPLES, MAX_SAMPLES_BYTES,
@@ -21,10 +21,10 @@ pub use junit::to_junit;
 pub use markdown::{to_markdown, MAX_MARKDOWN_ROWS};
 pub use repro_vars::{ReproVariable, WorkKeySource, UPLOADS_VAR};
 
-use crate::discovery::DiscoveryReport;
 use crate::evidence::{Evidence, Kind};
 use crate::exit;
-use crate::skip::SkipCause;
+use crate::run::discovery::DiscoveryReport;
+use crate::run::skip::SkipCause;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 

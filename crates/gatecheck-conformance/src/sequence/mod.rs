@@ -16,12 +16,12 @@ pub use target::{
     discover_mock_credentials, parse_target, probe_mock, OpenSide, SideKind, SideSpec,
 };
 
-use crate::client::{Client, Exchange, RequestSpec};
-use crate::client_error::ClientError;
-use crate::mock_control::MockControl;
+use crate::http::client::{Client, Exchange, RequestSpec};
+use crate::http::client_error::ClientError;
+use crate::http::mock_control::MockControl;
+use crate::http::target::Target;
+use crate::http::transport::Transport;
 use crate::normalize::{NormalizedResponse, Normalizer};
-use crate::target::Target;
-use crate::transport::Transport;
 use gatecheck_schemas::rules::video::is_pending_status;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;

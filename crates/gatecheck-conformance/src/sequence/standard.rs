@@ -2,8 +2,8 @@
 //! profiles of DECISIONS.md differ, with request values drawn from a seed.
 
 use super::{Effect, Sequence, Step, StepCtx};
-use crate::client::{Auth, Part, RequestSpec};
 use crate::generators::strategies;
+use crate::http::client::{Auth, Part, RequestSpec};
 use crate::redact::Secret;
 use gatecheck_schemas::draw::Draw;
 use gatecheck_schemas::rules::token::MAX_NAME_LEN;

@@ -1,12 +1,12 @@
 //! Targets for a sequence: a URL with credentials, an embedded mock, or a served mock whose
 //! demo credentials are read from its control API.
 
-use crate::client::Client;
-use crate::config::TargetMode;
-use crate::mock_control::{pick_account, MockControl};
+use crate::http::client::Client;
+use crate::http::mock_control::{pick_account, MockControl};
+use crate::http::target::Target;
+use crate::http::transport::Transport;
 use crate::redact::Secret;
-use crate::target::Target;
-use crate::transport::Transport;
+use crate::run::config::TargetMode;
 use gatecheck_schemas::rules::health::MockSignature;
 use gatecheck_schemas::types::KEY_STATUS_ENABLED;
 
@@ -181,7 +181,7 @@ pub struct OpenSide {
     pub kind: SideKind,
     /// Runs the steps.
     pub runner: super::SideRunner,
-    server: Option<crate::embedded::MockServer>,
+    server: Option<crate::run::embedded::MockServer>,
 }
 
 impl OpenSide {
@@ -198,7 +198,7 @@ impl OpenSide {
             (Some(_), Some(_)) => return Err("give a URL or a mock, not both".into()),
             (None, None) => return Err("give a URL or a mock".into()),
             #[cfg(not(feature = "embedded"))]
-            (None, Some(_)) => return Err(crate::embedded::NOT_BUILT.into()),
+            (None, Some(_)) => return Err(crate::run::embedded::NOT_BUILT.into()),
             #[cfg(feature = "embedded")]
             (None, Some(profile)) => {
                 let server = gatecheck_mock::MockServer::builder()
@@ -233,7 +233,7 @@ impl OpenSide {
         target.user_id = spec.user_id.or(target.user_id);
         target.key_id = spec.key_id.or(target.key_id);
         let config = |target: Target| {
-            let mut c = crate::client::ClientConfig::new(target);
+            let mut c = crate::http::client::ClientConfig::new(target);
             c.timeout = timeout;
             c
         };

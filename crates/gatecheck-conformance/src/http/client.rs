@@ -7,12 +7,12 @@
 //! host is refused with [`ClientError::OffHostRedirect`]. Retries, budgets and pacing live one
 //! layer up, in [`crate::internals::Transport`].
 
-use crate::client_error::ClientError;
-use crate::connector::{is_loopback, tls_config, ProxyConnector};
-use crate::memory::BodyError;
-pub use crate::request::{Auth, Body, Part, RequestSpec};
-use crate::sse::{SseLimits, SseRead};
-use crate::target::{authority_of, Target};
+use crate::http::client_error::ClientError;
+use crate::http::connector::{is_loopback, tls_config, ProxyConnector};
+use crate::http::memory::BodyError;
+pub use crate::http::request::{Auth, Body, Part, RequestSpec};
+use crate::http::sse::{SseLimits, SseRead};
+use crate::http::target::{authority_of, Target};
 use bytes::Bytes;
 use gatecheck_schemas::rules::auth::NEW_API_USER_HEADER;
 use http::header::{HeaderMap, HeaderName, HeaderValue, CONTENT_TYPE, LOCATION};
@@ -83,7 +83,7 @@ pub struct ClientConfig {
     /// Largest accepted response body.
     pub max_body_bytes: usize,
     /// The budget of response bytes buffered at once over all requests (shared by clones).
-    pub memory_budget: crate::memory::MemoryBudget,
+    pub memory_budget: crate::http::memory::MemoryBudget,
     /// Read proxies from the environment (`HTTPS_PROXY`, `HTTP_PROXY`, `ALL_PROXY`,
     /// `NO_PROXY`).
     pub use_env_proxy: bool,
@@ -101,7 +101,7 @@ impl ClientConfig {
             target,
             timeout: Duration::from_secs(30),
             max_body_bytes: 64 << 20,
-            memory_budget: crate::memory::MemoryBudget::default(),
+            memory_budget: crate::http::memory::MemoryBudget::default(),
             use_env_proxy: true,
             proxy: None,
             user_agent: format!("gatecheck/{}", env!("CARGO_PKG_VERSION")),
@@ -278,7 +278,7 @@ impl Client {
         }
         let budget = &self.config.memory_budget;
         let mut prefix = PrefixBody::new(body, STREAM_EVIDENCE_BYTES);
-        let read = crate::sse::read_events(&mut prefix, limits, start.into(), budget)
+        let read = crate::http::sse::read_events(&mut prefix, limits, start.into(), budget)
             .await
             .map_err(|e| body_error(e, 0, budget))?;
         let exchange = Exchange {
@@ -426,7 +426,7 @@ fn media_type(headers: &HeaderMap) -> Option<String> {
         })
 }
 
-fn body_error(e: BodyError, max: usize, budget: &crate::memory::MemoryBudget) -> ClientError {
+fn body_error(e: BodyError, max: usize, budget: &crate::http::memory::MemoryBudget) -> ClientError {
     match e {
         BodyError::TooLarge => ClientError::BodyTooLarge(max),
         BodyError::OverBudget => ClientError::MemoryBudget(budget.total()),

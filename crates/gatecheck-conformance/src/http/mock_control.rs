@@ -5,8 +5,8 @@
 //! user declared a mock (`--target mock`) or an embedded mock; never with
 //! `--target deployment`. Accounts, keys, the clock, reset.
 
-use crate::request::RequestSpec;
-use crate::transport::{Transport, TransportError};
+use crate::http::request::RequestSpec;
+use crate::http::transport::{Transport, TransportError};
 use gatecheck_schemas::rules::health::{parse_signature, MockSignature, HEALTH_PATH};
 use gatecheck_schemas::types::{Account, KeyRecord};
 use serde_json::{json, Value};

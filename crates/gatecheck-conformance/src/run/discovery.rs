@@ -14,8 +14,8 @@
 //!
 //! [`SkipCause::RouteNotServed`]: crate::SkipCause::RouteNotServed
 
-use crate::client::{Auth, Exchange, RequestSpec};
-use crate::transport::{Transport, TransportError};
+use crate::http::client::{Auth, Exchange, RequestSpec};
+use crate::http::transport::{Transport, TransportError};
 use gatecheck_schemas::rules::token::IMPOSSIBLE_KEY_ID;
 use gatecheck_schemas::types::{Endpoints, ModelCapabilities, ModelRecord, Pricing};
 use serde::Serialize;

@@ -7,7 +7,7 @@
 //! [`SseRead::end`] says which. A stream that stalls or never ends is therefore a finding for
 //! the check that reads it, never a hang.
 
-use crate::memory::{BodyError, Held, MemoryBudget};
+use crate::http::memory::{BodyError, Held, MemoryBudget};
 use bytes::Buf as _;
 pub use gatecheck_schemas::sse::SseParser;
 use http_body_util::BodyExt as _;

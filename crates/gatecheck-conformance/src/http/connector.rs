@@ -1,7 +1,7 @@
 //! The connector under the client: direct, through a CONNECT tunnel (https via a proxy), or to
 //! an http proxy; and the TLS roots.
 
-use crate::client_error::ClientError;
+use crate::http::client_error::ClientError;
 use http::Uri;
 use hyper_util::client::legacy::connect::proxy::Tunnel;
 use hyper_util::client::legacy::connect::{Connected, Connection, HttpConnector};

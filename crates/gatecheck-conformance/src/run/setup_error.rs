@@ -1,8 +1,8 @@
 //! Why setting up the target failed: the error the runner returns, and its kind as the
 //! report writes it.
 
-use crate::client_error::ClientError;
-use crate::transport::TransportError;
+use crate::http::client_error::ClientError;
+use crate::http::transport::TransportError;
 use serde::{Deserialize, Serialize};
 
 /// Why setting up the target failed.

@@ -1,9 +1,9 @@
 //! The runner's configuration, with a builder.
 
-use crate::discovery::ModelKind;
-use crate::shard::Shard;
-use crate::skip::SkipCause;
-use crate::target::Target;
+use crate::http::target::Target;
+use crate::run::discovery::ModelKind;
+use crate::run::shard::Shard;
+use crate::run::skip::SkipCause;
 use gatecheck_schemas::types::ModelCapabilities;
 use gatecheck_schemas::Profile;
 use std::collections::BTreeMap;

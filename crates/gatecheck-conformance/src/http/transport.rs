@@ -1,11 +1,11 @@
 //! The client with the run's safety rules around it: budgets, pacing, concurrency, retries with
 //! backoff, a global deadline, a request count, and dry runs.
 
-use crate::backoff::{is_retryable, parse_retry_after, Backoff};
-use crate::budget::{Budget, BudgetExhausted, Pacer};
-use crate::client::{Client, Exchange, RequestSpec, StreamExchange};
-use crate::client_error::ClientError;
-use crate::sse::SseLimits;
+use crate::http::backoff::{is_retryable, parse_retry_after, Backoff};
+use crate::http::budget::{Budget, BudgetExhausted, Pacer};
+use crate::http::client::{Client, Exchange, RequestSpec, StreamExchange};
+use crate::http::client_error::ClientError;
+use crate::http::sse::SseLimits;
 use gatecheck_schemas::draw::Draw;
 use gatecheck_schemas::rules::health::{
     REPLAY_HEADER, REPLAY_MATCHED, REPLAY_TIME_HEADER, REPLAY_UNMATCHED,

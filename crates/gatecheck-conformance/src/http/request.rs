@@ -1,8 +1,8 @@
 //! A request the runner means to send: method, path, auth, headers and body, and its curl
 //! reproduction with secrets redacted.
 
+use crate::http::target::Target;
 use crate::redact::{Redactor, Secret};
-use crate::target::Target;
 use bytes::Bytes;
 use http::Method;
 use serde_json::Value;
@@ -435,8 +435,8 @@ pub fn shell_quote(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::{Auth, Part, RequestSpec};
+    use crate::http::target::Target;
     use crate::redact::{Redactor, Secret};
-    use crate::target::Target;
 
     fn target() -> Target {
         let mut t = Target::new("http://127.0.0.1:3000".parse().expect("url"));

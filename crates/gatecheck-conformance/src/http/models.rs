@@ -1,14 +1,14 @@
 //! The models the runner knows: the capabilities it ships with, and the target's
 //! `/api/models` catalog.
 
-use crate::client::Exchange;
-use crate::request::RequestSpec;
-use crate::transport::{Transport, TransportError};
+use crate::http::client::Exchange;
+use crate::http::request::RequestSpec;
+use crate::http::transport::{Transport, TransportError};
 use gatecheck_schemas::types::{ModelCapabilities, ModelRecord};
 use serde_json::Value;
 use std::collections::BTreeMap;
 
-const CAPABILITIES: &str = include_str!("../fixtures/capabilities.json");
+const CAPABILITIES: &str = include_str!("../../fixtures/capabilities.json");
 
 /// The capabilities of the models the runner knows (sizes, voices, durations), by model id.
 pub fn known_capabilities() -> BTreeMap<String, ModelCapabilities> {

@@ -1,29 +1,31 @@
 //! Set-up and clean-up around the checks: whether the target is the mock, what it serves and
-//! which models it offers (`crate::discovery`), the working key (made through the mock's
+//! which models it offers (`crate::run::discovery`), the working key (made through the mock's
 //! control API, with `POST /api/token/`, or the named `--key-id`, snapshotted), and putting
 //! that key back at the end.
 
 use crate::checks::Env;
-use crate::client::{Client, ClientConfig};
-use crate::config::{RunnerConfig, TargetMode};
-use crate::discovery::{
+use crate::http::client::{Client, ClientConfig};
+use crate::http::key_api::{
+    create_scratch_key, delete_key, get_key, put_record, KeyOrigin, WorkKey,
+};
+use crate::http::mock_control::{pick_account, wall_now, MockControl, NewMockKey};
+use crate::http::models::{fetch_catalog, known_capabilities};
+use crate::http::target::Target;
+use crate::http::transport::{Transport, TransportConfig};
+use crate::redact::{Redactor, Secret};
+use crate::run::config::{RunnerConfig, TargetMode};
+use crate::run::discovery::{
     apply_model_options, bare_record, fetch_model_list, probe_routes, serves, ModelsSource,
     ProbeCredentials, RouteFamily, RouteProbe,
 };
-use crate::key_api::{create_scratch_key, delete_key, get_key, put_record, KeyOrigin, WorkKey};
-use crate::mock_control::{pick_account, wall_now, MockControl, NewMockKey};
-use crate::models::{fetch_catalog, known_capabilities};
-use crate::redact::{Redactor, Secret};
-use crate::setup_error::SetupError;
-use crate::target::Target;
-use crate::transport::{Transport, TransportConfig};
+use crate::run::setup_error::SetupError;
 use gatecheck_schemas::types::{KeyRecord, ModelCapabilities, ModelRecord, KEY_STATUS_ENABLED};
 use serde_json::json;
 use std::collections::BTreeMap;
 use std::net::{IpAddr, Ipv4Addr};
 use std::time::Duration;
 
-const FIXTURE_CATALOG: &str = include_str!("../fixtures/catalog.json");
+const FIXTURE_CATALOG: &str = include_str!("../../fixtures/catalog.json");
 
 fn fixture_models() -> Vec<ModelRecord> {
     #[derive(serde::Deserialize)]
@@ -257,7 +259,7 @@ fn key_transport(cfg: &RunnerConfig, target: &Target) -> Result<Transport, Stage
             max_quota: None,
             rate: cfg.limits.rate,
             concurrency: 1,
-            backoff: crate::backoff::Backoff::default(),
+            backoff: crate::http::backoff::Backoff::default(),
             deadline: tokio::time::Instant::now() + Duration::from_secs(60),
             dry_run: false,
             seed: 0,

@@ -2,11 +2,11 @@
 //! through the control API, made with `POST /api/token/` under `--allow-create-keys`, or the
 //! named `--key-id`), read, written back and deleted with `/api/token/`.
 
-use crate::client::Exchange;
+use crate::http::client::Exchange;
+use crate::http::request::{Auth, RequestSpec};
+use crate::http::transport::{Transport, TransportError};
 use crate::redact::Secret;
-use crate::request::{Auth, RequestSpec};
-use crate::setup_error::SetupError;
-use crate::transport::{Transport, TransportError};
+use crate::run::setup_error::SetupError;
 use gatecheck_schemas::types::KeyRecord;
 use serde_json::{json, Value};
 

@@ -1,18 +1,18 @@
 //! The runner: discovers the target, runs the selected checks, cleans up, and reports.
 
 use crate::checks::{Check, CheckCtx, Env, Halt, Kind, Phase};
-use crate::client::{Client, ClientConfig};
-use crate::config::RunnerConfig;
-use crate::discovery::{needs, unmet, DiscoveryReport};
-use crate::key_api::put_record;
-use crate::mock_control::wall_now;
+use crate::http::client::{Client, ClientConfig};
+use crate::http::key_api::put_record;
+use crate::http::mock_control::wall_now;
+use crate::http::transport::{Transport, TransportConfig};
 use crate::redact::Redactor;
 use crate::registry::{decision_id, registry};
 use crate::report::{CheckResult, Report, SetupFailure, Status, Summary, TargetKind};
-use crate::setup::{cleanup, discover, offline_env, placeholder_key};
-use crate::setup_error::SetupError;
-use crate::skip::SkipCause;
-use crate::transport::{Transport, TransportConfig};
+use crate::run::config::RunnerConfig;
+use crate::run::discovery::{needs, unmet, DiscoveryReport};
+use crate::run::setup::{cleanup, discover, offline_env, placeholder_key};
+use crate::run::setup_error::SetupError;
+use crate::run::skip::SkipCause;
 use futures_util::stream::{self, StreamExt};
 use gatecheck_schemas::rules::media::fnv1a;
 use globset::{Glob, GlobSet, GlobSetBuilder};
@@ -315,7 +315,7 @@ fn transport_config(
         max_quota,
         rate,
         concurrency,
-        backoff: crate::backoff::Backoff::default(),
+        backoff: crate::http::backoff::Backoff::default(),
         deadline,
         dry_run,
         seed,
@@ -324,7 +324,10 @@ fn transport_config(
 }
 
 /// The run's HTTP client for `target` (the user's, or as discovery completed it).
-fn client_for(cfg: &RunnerConfig, target: &crate::target::Target) -> Result<Client, RunError> {
+fn client_for(
+    cfg: &RunnerConfig,
+    target: &crate::http::target::Target,
+) -> Result<Client, RunError> {
     Client::new(ClientConfig {
         timeout: cfg.limits.request_timeout,
         proxy: cfg.known.proxy.clone(),
@@ -428,8 +431,8 @@ fn report_head(cfg: &RunnerConfig, seed: u64, started_at: i64, started: Instant)
     }
 }
 
-fn work_key_source(k: &crate::key_api::WorkKey) -> crate::report::WorkKeySource {
-    use crate::key_api::KeyOrigin;
+fn work_key_source(k: &crate::http::key_api::WorkKey) -> crate::report::WorkKeySource {
+    use crate::http::key_api::KeyOrigin;
     use crate::report::WorkKeySource;
     match k.origin {
         KeyOrigin::Mock => WorkKeySource::Mock(k.id),
