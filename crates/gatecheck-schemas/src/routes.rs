@@ -537,28 +537,31 @@ pub fn lookup<'p>(profile: crate::Profile, method: &str, path: &'p str) -> Looku
         *slot = segment;
         n += 1;
     }
-    let mut miss = Miss::default();
-    let mut first = true;
-    for c in compiled().get(n).map_or(&[][..], Vec::as_slice) {
-        let at_path = c
-            .template
+    let rows = compiled().get(n).map_or(&[][..], Vec::as_slice);
+    let at_path = |c: &Compiled| {
+        c.template
             .iter()
             .zip(&segments[..n])
-            .all(|(part, got)| part.matches(got));
-        if !at_path {
-            continue;
+            .all(|(part, got)| part.matches(got))
+    };
+    // A hit: the first row of this method at this path (the method is compared first: it is
+    // the cheap test, and a hit is what every served request is).
+    if let Some(c) = rows
+        .iter()
+        .find(|c| c.route.method.eq_ignore_ascii_case(method) && at_path(c))
+    {
+        if served_in(profile, c.route) {
+            return Lookup::Found(Found {
+                route: c.route,
+                template: &c.template,
+                segments,
+            });
         }
-        if first && c.route.method.eq_ignore_ascii_case(method) {
-            if served_in(profile, c.route) {
-                return Lookup::Found(Found {
-                    route: c.route,
-                    template: &c.template,
-                    segments,
-                });
-            }
-            // The first row serving the request is not served in this profile: a miss.
-            first = false;
-        }
+        // The first row serving the request is not served in this profile: a miss.
+    }
+    // A miss: the methods served at the path (the `Allow` of a 405).
+    let mut miss = Miss::default();
+    for c in rows.iter().filter(|c| at_path(c)) {
         miss.push(c.route.method);
     }
     Lookup::Miss(miss)
