@@ -545,19 +545,18 @@ pub fn lookup<'p>(profile: crate::Profile, method: &str, path: &'p str) -> Looku
             .all(|(part, got)| part.matches(got))
     };
     // A hit: the first row of this method at this path (the method is compared first: it is
-    // the cheap test, and a hit is what every served request is).
+    // the cheap test, and a hit is what every served request is). When that row is not served
+    // in this profile, the request is a miss.
     if let Some(c) = rows
         .iter()
         .find(|c| c.route.method.eq_ignore_ascii_case(method) && at_path(c))
+        && served_in(profile, c.route)
     {
-        if served_in(profile, c.route) {
-            return Lookup::Found(Found {
-                route: c.route,
-                template: &c.template,
-                segments,
-            });
-        }
-        // The first row serving the request is not served in this profile: a miss.
+        return Lookup::Found(Found {
+            route: c.route,
+            template: &c.template,
+            segments,
+        });
     }
     // A miss: the methods served at the path (the `Allow` of a 405).
     let mut miss = Miss::default();
