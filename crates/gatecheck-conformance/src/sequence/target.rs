@@ -36,8 +36,8 @@ pub fn mock_target(server: &gatecheck_mock::MockServer) -> Result<Target, String
 }
 
 /// Sends `GET /__mock/health` and returns the mock's signature when the answer is it
-/// ([`parse_signature`]: a dashboard's `200 text/html`, a 404 or any other body is not);
-/// `None` too when the request fails.
+/// ([`gatecheck_schemas::rules::health::parse_signature`]: a dashboard's `200 text/html`, a
+/// 404 or any other body is not); `None` too when the request fails.
 pub async fn probe_mock(client: &Client) -> Option<MockSignature> {
     let t = Transport::direct(client.clone());
     MockControl::probe(&t).await.ok().flatten()?.signature
@@ -104,8 +104,8 @@ impl SideKind {
 
 /// When the target is a gatecheck mock with its control API on, fills in the credentials the
 /// caller did not give from `GET /__mock/accounts` and `GET /__mock/keys`: the run's account
-/// ([`pick_account`]: the target's user id's, else the lowest id), and its first enabled key with
-/// no IP or model restriction, limited quota and no expiry. Returns whether the target
+/// (`pick_account` in `http/mock_control.rs`: the target's user id's, else the lowest id), and
+/// its first enabled key with no IP or model restriction, limited quota and no expiry. Returns whether the target
 /// answered as a mock.
 pub async fn discover_mock_credentials(client: &Client, target: &mut Target) -> bool {
     let t = Transport::direct(client.clone());

@@ -296,7 +296,7 @@ impl MockServerBuilder {
     }
 
     /// Serve on a socket that is already listening, instead of binding [`Self::bind`]'s
-    /// address at start. Bind it with [`crate::server::listen`] to hold the port before the runtime
+    /// address at start. Bind it with [`crate::listen`] to hold the port before the runtime
     /// exists: clients that connect early wait in the accept queue. Clones of this builder
     /// share the socket.
     ///
