@@ -4,9 +4,11 @@
 //! For each route the mock's answer is captured once and the baseline is set to answer the
 //! same status, content type and body. Then, `rounds` times, the baseline and the mock are
 //! each loaded for `duration` (after one warm-up of each), in alternating slices of `slice`;
-//! a round's figure for each server is the median of its slices, and the medians of the
-//! rounds are compared. A route whose baseline rounds spread more than `max_spread` (max −
-//! min over the median) gets no ratio: the machine was too noisy to say.
+//! a round's figure for each server is the median of its slices. The ratio is paired by
+//! slice: a round's ratio is the median of each mock slice over the baseline slice beside it
+//! (the two saw the same machine state), and the route's ratio the median of the rounds'. A
+//! route whose rounds' ratios spread more than `max_spread` (max − min over the median) gets
+//! no ratio: the machine was too noisy to say.
 //!
 //! The servers run on one runtime (`server_threads` workers) and the client on another
 //! (`client_threads` workers), in this process; memory figures are this process's RSS.
@@ -65,8 +67,8 @@ pub struct BenchConfig {
     pub burst_connections: usize,
     /// How long to wait for the RSS to fall under [`RSS_LIMIT`] after the burst.
     pub settle: Duration,
-    /// Largest spread of the baseline's rounds (max − min over the median) that still gives
-    /// ratios.
+    /// Largest spread of the rounds' paired ratios (max − min over the median) that still
+    /// gives a ratio.
     pub max_spread: f64,
     /// Only these routes (names of [`ROUTE_NAMES`]); all when empty.
     pub only: Vec<String>,
@@ -360,7 +362,7 @@ fn measure(
         conns,
         Until::Elapsed(config.warmup),
     ));
-    let (mut b, mut m, mut errors) = (Vec::new(), Vec::new(), 0);
+    let (mut b, mut m, mut ratios, mut errors) = (Vec::new(), Vec::new(), Vec::new(), 0);
     let slice = config
         .slice
         .min(config.duration)
@@ -369,7 +371,7 @@ fn measure(
         .round()
         .max(1.0) as usize;
     for _ in 0..config.rounds.max(1) {
-        let (mut sb, mut sm) = (Vec::new(), Vec::new());
+        let (mut sb, mut sm, mut pairs) = (Vec::new(), Vec::new(), Vec::new());
         for i in 0..slices {
             let load = |at| client.block_on(load::run(at, &r.spec, conns, Until::Elapsed(slice)));
             // Each server goes first in every other slice.
@@ -384,11 +386,20 @@ fn measure(
             *requests += om.ok;
             sb.push(ob.rps());
             sm.push(om.rps());
+            if ob.rps() > 0.0 {
+                pairs.push(om.rps() / ob.rps());
+            }
         }
         b.push(median(&sb));
         m.push(median(&sm));
+        ratios.push(median(&pairs));
     }
-    RouteResult::new(r, b, m, errors, config.max_spread)
+    RouteResult::new(
+        r,
+        report::Rounds { b, m, ratios },
+        errors,
+        config.max_spread,
+    )
 }
 
 /// `MockServer::start()`: the first in this process (cold), then the median of `n` more.

@@ -55,7 +55,12 @@ pub struct RouteResult {
     pub mock_median: f64,
     /// Spread of the baseline's rounds (max − min over the median).
     pub baseline_spread: f64,
-    /// Mock median over baseline median; `None` when refused.
+    /// Each round's ratio: the median, over its slices, of a mock slice's requests/s over
+    /// the baseline slice run next to it (the two see the same machine state).
+    pub round_ratios: Vec<f64>,
+    /// Spread of `round_ratios` (max − min over the median): what gates the ratio.
+    pub ratio_spread: f64,
+    /// The median of `round_ratios`; `None` when refused.
     pub ratio: Option<f64>,
     /// Why no ratio is given.
     pub refused: Option<String>,
@@ -65,6 +70,16 @@ pub struct RouteResult {
     pub target: Option<f64>,
     /// Whether the ratio meets the target (`None` without ratio or target).
     pub meets_target: Option<bool>,
+}
+
+/// A route's measured rounds: requests/s of each server and the paired ratio, per round.
+pub(crate) struct Rounds {
+    /// Baseline requests/s (the median slice), per round.
+    pub(crate) b: Vec<f64>,
+    /// Mock requests/s (the median slice), per round.
+    pub(crate) m: Vec<f64>,
+    /// The median slice-pair ratio, per round.
+    pub(crate) ratios: Vec<f64>,
 }
 
 impl RouteResult {
@@ -91,7 +106,7 @@ impl RouteResult {
             self.mock_median,
             ratio,
             target,
-            self.baseline_spread * 100.0,
+            self.ratio_spread * 100.0,
             self.what
         );
         if let Some(why) = &self.refused {
@@ -99,20 +114,22 @@ impl RouteResult {
         }
     }
 
-    pub(crate) fn new(r: &Route, b: Vec<f64>, m: Vec<f64>, errors: u64, max_spread: f64) -> Self {
+    pub(crate) fn new(r: &Route, rounds: Rounds, errors: u64, max_spread: f64) -> Self {
+        let Rounds { b, m, ratios } = rounds;
         let (bm, mm, sp) = (median(&b), median(&m), spread(&b));
+        let (rm, rsp) = (median(&ratios), spread(&ratios));
         let refused = if errors > 0 {
             Some(format!("{errors} requests failed"))
-        } else if sp > max_spread {
+        } else if rsp > max_spread {
             Some(format!(
-                "baseline unstable: its rounds spread {:.0}% (> {:.0}%)",
-                sp * 100.0,
+                "ratio unstable: its rounds spread {:.0}% (> {:.0}%)",
+                rsp * 100.0,
                 max_spread * 100.0
             ))
         } else {
             None
         };
-        let ratio = (refused.is_none() && bm > 0.0).then(|| mm / bm);
+        let ratio = (refused.is_none() && rm > 0.0).then_some(rm);
         Self {
             name: r.name.to_owned(),
             what: r.what.clone(),
@@ -121,6 +138,8 @@ impl RouteResult {
             baseline_median: bm,
             mock_median: mm,
             baseline_spread: sp,
+            round_ratios: ratios,
+            ratio_spread: rsp,
             ratio,
             refused,
             errors,
@@ -214,7 +233,7 @@ impl BenchReport {
         let c = &self.config;
         let _ = writeln!(
             out,
-            "gatecheck bench: {} rounds x {:.1} s per server in alternating {:.2} s slices (a round: the median slice), {} connections, {} client / {} server threads; medians of the rounds",
+            "gatecheck bench: {} rounds x {:.1} s per server in alternating {:.2} s slices (a round: the median slice; its ratio: the median of mock slice / the baseline slice beside it), {} connections, {} client / {} server threads; medians of the rounds; spread: of the rounds' ratios",
             c.rounds,
             c.duration_secs,
             c.slice_secs,

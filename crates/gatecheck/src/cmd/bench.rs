@@ -50,7 +50,7 @@ pub struct BenchArgs {
     /// Seconds to wait for the RSS to fall under 30 MB after the burst.
     #[arg(long, default_value_t = 10.0, value_name = "SECS")]
     pub settle: f64,
-    /// Largest spread of the baseline's rounds that still gives ratios, percent.
+    /// Largest spread of the rounds' paired ratios that still gives a ratio, percent.
     #[arg(long, default_value_t = 15.0, value_name = "PCT")]
     pub max_spread: f64,
     /// Only these routes (repeatable): catalog, model-get, token-put-one, token-put-many,
