@@ -198,10 +198,17 @@ impl Ctx {
         }
         let mut chunks: Vec<Bytes> = Vec::new();
         let mut len = 0usize;
-        let deadline = tokio::time::Instant::now() + self.app.config.body_timeout;
+        // One timer for the whole body, registered at its first wait and kept, not one per
+        // frame: a megabyte comes in 8 frames or more.
+        let deadline = tokio::time::sleep(self.app.config.body_timeout);
+        let mut deadline = std::pin::pin!(deadline);
         loop {
-            let Ok(frame) = tokio::time::timeout_at(deadline, body.frame()).await else {
-                return Err(body_timed_out(self.app.config.body_timeout));
+            let frame = tokio::select! {
+                biased;
+                frame = body.frame() => frame,
+                () = &mut deadline => {
+                    return Err(body_timed_out(self.app.config.body_timeout));
+                }
             };
             let Some(frame) = frame else { break };
             let frame = match frame {

@@ -40,10 +40,15 @@ use tokio::sync::{mpsc, watch, Semaphore};
 
 /// The most an HTTP/1 connection buffers each way (hyper's default is about 400 KiB): its
 /// read buffer (a request head must fit: Go's own limit is 1 MiB, but no client of the
-/// service sends heads of even 64 KiB) and what it queues to write before the client reads.
-/// A connection that uploaded a large body keeps its read buffer while it lives, and a stream
-/// whose client stalls holds its write queue: 100 such connections hold ~13 MB, not ~80 MB.
-pub(crate) const CONNECTION_BUFFER: usize = 64 * 1024;
+/// service sends heads of even 128 KiB) and what it queues to write before the client reads.
+/// hyper reads a body at most this much per read, and a connection that uploaded a large
+/// body keeps a read buffer of up to this size while it lives: 100 stalled streams after an
+/// upload add ~44 MB with hyper's default, ~15 MB at 128 KiB, ~9 MB at 64 KiB
+/// (tests/stalled_streams.rs, bound 20 MB). 64 KiB cost the 1 MiB upload 42% of its
+/// requests/s (issue 49: 16 reads, 16 frames and 16 allocations per megabyte); 128 KiB is the
+/// largest that keeps the bound with room. Before changing it, run scripts/bench-guard and
+/// the stalled-streams test (BENCHMARKS.md, issue 49).
+pub(crate) const CONNECTION_BUFFER: usize = 128 * 1024;
 
 /// How long shutdown waits for open connections to finish.
 const SHUTDOWN_GRACE: Duration = Duration::from_secs(5);
