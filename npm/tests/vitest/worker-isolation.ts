@@ -5,8 +5,19 @@
 // when it ran, for vitest.test.mjs to check that files did run at the same time on
 // different mocks.
 import { appendFileSync } from "node:fs";
-import { afterAll, beforeAll, beforeEach, expect, inject, test } from "vitest";
+import { afterAll, beforeAll, beforeEach, expect, expectTypeOf, inject, test } from "vitest";
+import type { GatecheckReady, GatecheckRequest } from "gatecheck-harness";
 import { connectGatecheck } from "gatecheck-harness/vitest";
+import type { GatecheckProvided } from "gatecheck-harness/vitest";
+
+// The types (checked by tsc --noEmit): what the globalSetup provides, and journal fields the
+// mock leaves out are optional, never `T | null` (`{}` has none of them).
+expectTypeOf(inject("gatecheck")).toEqualTypeOf<GatecheckProvided>();
+expectTypeOf(inject("gatecheck").workers).toEqualTypeOf<GatecheckReady[]>();
+type Omitted = "query" | "key_id" | "fault" | "body_len" | "body" | "replay" | "headers" | "form";
+expectTypeOf<{}>().toMatchTypeOf<Pick<GatecheckRequest, Omitted>>();
+expectTypeOf<GatecheckRequest["fault"]>().toEqualTypeOf<string | undefined>();
+expectTypeOf<GatecheckRequest["status"]>().toEqualTypeOf<number>();
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
