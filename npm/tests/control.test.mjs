@@ -3,7 +3,8 @@
 // project that installed the tarballs (`.ci/packages`).
 import { after, afterEach, before, test } from "node:test";
 import assert from "node:assert/strict";
-import OpenAI from "openai";
+import { createServer } from "node:http";
+import OpenAI, { toFile } from "openai";
 import { gatecheckFactory, startGatecheck } from "gatecheck-harness";
 
 let gc;
@@ -76,6 +77,94 @@ test("the journal leaves out what does not apply (no nulls): a fault is there on
     for (const [field, value] of Object.entries(entry)) assert.notEqual(value, null, field);
   }
   assert.equal((await gc.requests({ limit: 1 }))[0].seq, plain.seq);
+});
+
+test("the journal shows the headers sent (credentials redacted) and a multipart form's fields", async () => {
+  await gc.reset();
+  const wav = Buffer.alloc(44 + 1600);
+  wav.write("RIFF", 0);
+  wav.writeUInt32LE(36 + 1600, 4);
+  wav.write("WAVEfmt ", 8);
+  wav.writeUInt32LE(16, 16);
+  wav.writeUInt16LE(1, 20);
+  wav.writeUInt16LE(1, 22);
+  wav.writeUInt32LE(8000, 24);
+  wav.writeUInt32LE(16000, 28);
+  wav.writeUInt16LE(2, 32);
+  wav.writeUInt16LE(16, 34);
+  wav.write("data", 36);
+  wav.writeUInt32LE(1600, 40);
+  const file = await toFile(wav, "hello.wav", { type: "audio/wav" });
+  await client(gc.ready.demo_key).audio.transcriptions.create({ model: "whisper-1", file, language: "fr" });
+  const [entry] = await gc.requests();
+  assert.equal(entry.headers.authorization, "Bearer ***");
+  assert.ok(!JSON.stringify(entry).includes(gc.ready.demo_key.slice(3)), "the secret is not in the journal");
+  assert.match(entry.headers["content-type"], /^multipart\/form-data; boundary=/);
+  const fields = Object.fromEntries(entry.form.map((p) => [p.name, p]));
+  assert.equal(fields.model.value, "whisper-1");
+  assert.equal(fields.language.value, "fr");
+  assert.deepEqual([fields.file.filename, fields.file.content_type, fields.file.size], ["hello.wav", "audio/wav", wav.length]);
+  assert.equal(fields.file.value, undefined);
+});
+
+test("scriptStream plays its events to a streamed answer, once", async () => {
+  await gc.reset();
+  const delta = { type: "speech.audio.delta", audio: "AAAA" };
+  await gc.scriptStream({
+    route: "POST /v1/audio/speech",
+    model: "gpt-4o-mini-tts",
+    events: [{ event: "speech.audio.delta", data: delta }, { data: "[DONE]", waitMs: 1 }],
+    times: 1,
+  });
+  const speak = async () => {
+    const res = await fetch(`${gc.ready.base_url}/v1/audio/speech`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${gc.ready.demo_key}`, "content-type": "application/json" },
+      body: JSON.stringify({ model: "gpt-4o-mini-tts", voice: "alloy", input: "hi", stream_format: "sse" }),
+    });
+    assert.equal(res.status, 200);
+    return res.text();
+  };
+  const scripted = await speak();
+  assert.equal(scripted.replace(/\r\n/g, "\n"), `event: speech.audio.delta\ndata: ${JSON.stringify(delta)}\n\ndata: [DONE]\n\n`);
+  assert.notEqual(await speak(), scripted, "times: 1");
+  await assert.rejects(gc.scriptStream({ events: [] }), /400[^]*route/);
+});
+
+test("callbacks(): what a Kling task's callback_url was sent", async () => {
+  await gc.reset();
+  const received = [];
+  const receiver = createServer((req, res) => {
+    let body = "";
+    req.on("data", (c) => (body += c));
+    req.on("end", () => {
+      received.push(JSON.parse(body));
+      res.end("ok");
+    });
+  });
+  await new Promise((resolve) => receiver.listen(0, "127.0.0.1", resolve));
+  try {
+    const url = `http://127.0.0.1:${receiver.address().port}/hook`;
+    const res = await fetch(`${gc.ready.base_url}/kling/v1/videos/text2video`, {
+      method: "POST",
+      headers: { Authorization: `Bearer ${gc.ready.demo_key}`, "content-type": "application/json" },
+      body: JSON.stringify({ model_name: "kling-v2-master", prompt: "a heron", callback_url: url }),
+    });
+    assert.equal(res.status, 200, await res.clone().text());
+    assert.deepEqual(await gc.callbacks(), []);
+    await gc.advance(300);
+    let callbacks = [];
+    for (let i = 0; i < 100 && callbacks.length === 0; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      callbacks = await gc.callbacks();
+    }
+    assert.equal(callbacks.length, 1, JSON.stringify(callbacks));
+    const [cb] = callbacks;
+    assert.deepEqual([cb.result, cb.status, cb.attempts, cb.url], ["delivered", 200, 1, url]);
+    assert.deepEqual(received, [cb.payload]);
+  } finally {
+    receiver.close();
+  }
 });
 
 test("setVideoOutcome decides how a task ends; videos() lists it", async () => {

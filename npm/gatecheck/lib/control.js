@@ -40,9 +40,10 @@ export function connectGatecheck(ready) {
     async addKey(newKey = {}) {
       return (await control("POST", "/keys", newKey)).body;
     },
-    /** One key's current record, or undefined when there is no such key. */
+    /** One key's current record (failed tasks refunded first), or undefined when there is none. */
     async keyRecord(id) {
-      return (await keyRecords()).find((k) => k.id === id);
+      const { status, body } = await control("GET", `/keys/${encodeURIComponent(id)}`, undefined, [404]);
+      return status === 404 ? undefined : body;
     },
     /** Every key, full records with secrets. */
     keys: keyRecords,
@@ -99,6 +100,26 @@ export function connectGatecheck(ready) {
     async requests({ limit } = {}) {
       const query = limit === undefined ? "" : `?limit=${Number(limit)}`;
       return (await get(`/requests${query}`)).requests;
+    },
+    /**
+     * Scripts the streamed answers of a route (and optionally a model): their events, the
+     * waits before them and a cut, for the next `times` of them or until reset():
+     * `scriptStream({ route: "POST /v1/audio/speech", events: [{ event, data, waitMs }],
+     * gapMs, cutAfter, times, pacing })`. An event's `data` is sent as it is when it is a
+     * string, else as its JSON.
+     */
+    async scriptStream({ events = [], gapMs, cutAfter, ...rest }) {
+      const body = {
+        ...rest,
+        events: events.map(({ waitMs, ...e }) => (waitMs === undefined ? e : { ...e, wait_ms: waitMs })),
+      };
+      if (gapMs !== undefined) body.gap_ms = gapMs;
+      if (cutAfter !== undefined) body.cut_after = cutAfter;
+      await control("POST", "/streams", body);
+    },
+    /** The Kling callbacks the mock made (the last 256), oldest first. */
+    async callbacks() {
+      return get("/callbacks");
     },
     /** The whole state (accounts, keys, tasks, clock offset), for `loadState`. */
     async state() {

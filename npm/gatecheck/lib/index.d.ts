@@ -172,6 +172,50 @@ export interface GatecheckVideo {
   [field: string]: unknown;
 }
 
+/** One event of a stream script. */
+export interface GatecheckScriptedEvent {
+  /** Its name (an `event:` line); without it, only `data:` lines. */
+  event?: string;
+  /** Sent as it is when a string, else as its JSON. */
+  data: unknown;
+  /** The wait before it, ms (default: the script's gap). */
+  waitMs?: number;
+}
+
+/** The streamed answers of a route, scripted (the Rust `StreamScript`). */
+export interface GatecheckStreamScript {
+  /** e.g. `"POST /v1/audio/speech"` (a `*` matches any run of characters). */
+  route: string;
+  /** Only the answers for this model. */
+  model?: string;
+  events?: GatecheckScriptedEvent[];
+  /** The wait between events without a `waitMs` (default: the mock's `--stream-gap-ms`). */
+  gapMs?: number;
+  /** Close the connection after this many events. */
+  cutAfter?: number;
+  /** For the next N answers (until reset() when absent). */
+  times?: number;
+  /** What the waits are measured on: `wall` time, or the mock's `clock`. */
+  pacing?: "wall" | "clock";
+}
+
+/** A Kling callback the mock made. */
+export type GatecheckCallback = {
+  task_id: string;
+  /** Its userinfo redacted. */
+  url: string;
+  /** The JSON sent (null when refused). */
+  payload: unknown;
+  /** Tries made (0 when refused). */
+  attempts: number;
+  /** Mock-clock time of the outcome, Unix ms. */
+  at_ms: number;
+} & (
+  | { result: "delivered"; status: number }
+  | { result: "failed"; status: number | null; error: string }
+  | { result: "refused"; reason: string }
+);
+
 export interface InjectOptions {
   /** How often it fires (forever when absent). */
   times?: number;
@@ -197,7 +241,7 @@ export interface GatecheckControl {
   key(label: string): string;
   /** Creates a key; resolves to its full record (the secret without `sk-`). */
   addKey(newKey?: GatecheckNewKey): Promise<GatecheckKeyRecord>;
-  /** One key's current record; undefined when there is no such key. */
+  /** One key's current record (failed tasks refunded first); undefined when there is no such key. */
   keyRecord(id: number): Promise<GatecheckKeyRecord | undefined>;
   /** Every key's record. */
   keys(): Promise<GatecheckKeyRecord[]>;
@@ -223,6 +267,10 @@ export interface GatecheckControl {
   faults(): Promise<GatecheckActiveFault[]>;
   /** The journal, oldest first. */
   requests(options?: { limit?: number }): Promise<GatecheckRequest[]>;
+  /** Scripts the streamed answers of a route (and optionally a model), until reset(). */
+  scriptStream(script: GatecheckStreamScript): Promise<void>;
+  /** The Kling callbacks the mock made, oldest first. */
+  callbacks(): Promise<GatecheckCallback[]>;
   /** The whole state. */
   state(): Promise<GatecheckState>;
   /** Loads a whole state (one `state()` gave). */
