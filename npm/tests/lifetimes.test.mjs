@@ -39,7 +39,7 @@ async function ends(pid, limitMs) {
   return Date.now() - start;
 }
 
-test("a client polling as the Node SDK's poll helpers do reaches completed in a few seconds", async () => {
+test("a client polling as the Node SDK's poll helpers do reaches completed in a few seconds", async (t) => {
   const gc = await startGatecheck(); // the default fixture, the virtual clock
   try {
     const client = new OpenAI({ baseURL: `${gc.ready.base_url}/v1`, apiKey: gc.ready.demo_key, maxRetries: 0 });
@@ -63,13 +63,14 @@ test("a client polling as the Node SDK's poll helpers do reaches completed in a 
     }
     const took = Date.now() - start;
     assert.equal(video.status, "completed");
+    t.diagnostic(`completed after ${took} ms, ${polls} polls`);
     assert.ok(took < 10_000, `completed after ${took} ms (${polls} polls)`);
   } finally {
     await gc.stop();
   }
 });
 
-test("a node process killed with SIGKILL takes its mock with it, and leaves no temp folder", async () => {
+test("a node process killed with SIGKILL takes its mock with it, and leaves no temp folder", async (t) => {
   const tmp = mkdtempSync(join(tmpdir(), "gatecheck-sigkill-"));
   let mock, parent;
   try {
@@ -93,6 +94,7 @@ test("a node process killed with SIGKILL takes its mock with it, and leaves no t
     assert.ok(alive(mock));
     parent.kill("SIGKILL");
     const took = await ends(mock, 5000);
+    t.diagnostic(`the mock ended ${took} ms after its parent's SIGKILL`);
     assert.ok(took < 5000, `the mock ended ${took} ms after its parent`);
     assert.deepEqual(readdirSync(tmp), [], "temp files left behind");
   } finally {
@@ -103,7 +105,7 @@ test("a node process killed with SIGKILL takes its mock with it, and leaves no t
   }
 });
 
-test("stop() does not wait out a client's delay fault", async () => {
+test("stop() does not wait out a client's delay fault", async (t) => {
   const gc = await startGatecheck();
   await gc.inject({ route: "GET /v1/models", kind: "delay", ms: 5000 });
   const waiting = fetch(`${gc.ready.base_url}/v1/models`, {
@@ -113,6 +115,7 @@ test("stop() does not wait out a client's delay fault", async () => {
   const start = Date.now();
   await gc.stop();
   const took = Date.now() - start;
+  t.diagnostic(`stop() took ${took} ms during a 5 s delay`);
   assert.ok(took < 1500, `stop() took ${took} ms`);
   await waiting;
 });

@@ -15,6 +15,13 @@ export const PROFILES = ["documented", "new-api"];
 /** Bytes of the mock's stderr kept for an error message. */
 const STDERR_TAIL = 8192;
 
+/** The mocks this process started that still run: killed when it exits. */
+const running = new Set();
+let exitHooked = false;
+function killRunning() {
+  for (const child of running) child.kill("SIGKILL");
+}
+
 /** Starts the mock; resolves once it listens. Rejects, with its stderr, when it cannot. */
 export async function startGatecheck({
   bin,
@@ -29,7 +36,9 @@ export async function startGatecheck({
     throw new Error(`gatecheck: unknown profile ${profile}; expected ${PROFILES.join(" or ")}`);
   }
   const exe = bin ?? binaryPath();
-  const argv = ["serve", "--port", "0", "--clock", clock, "--profile", profile, "--ready-json"];
+  // --exit-with-parent: a test run killed with SIGKILL (no `exit` handler runs) takes the
+  // mock with it.
+  const argv = ["serve", "--port", "0", "--clock", clock, "--profile", profile, "--ready-json", "--exit-with-parent"];
   if (fixtures !== undefined) argv.push("--fixtures", String(fixtures));
   if (seed !== undefined) argv.push("--seed", String(seed));
   argv.push(...args);
@@ -74,15 +83,18 @@ export async function startGatecheck({
   });
   lines.on("line", () => {}); // keep stdout drained
   // A test run that forgets stop() still ends: the mock does not hold the event loop, and
-  // it is killed when this process exits.
-  const killOnExit = () => child.kill("SIGKILL");
-  process.once("exit", killOnExit);
+  // it is killed when this process exits (and by itself when this process is killed).
+  running.add(child);
+  if (!exitHooked) {
+    exitHooked = true;
+    process.once("exit", killRunning);
+  }
+  child.once("exit", () => running.delete(child));
   child.unref();
   child.stdout.unref?.();
   child.stderr.unref?.();
   const stop = () =>
     new Promise((resolve) => {
-      process.removeListener("exit", killOnExit);
       if (child.exitCode !== null || child.signalCode !== null) return resolve();
       const force = setTimeout(() => child.kill("SIGKILL"), 10_000);
       child.once("exit", () => {
