@@ -302,6 +302,13 @@ export interface StartOptions {
   fixtures?: string;
   /** Seed of ids, secrets and fault draws. */
   seed?: number;
+  /**
+   * A poll of a pending video task that finds the virtual clock where its last poll left it
+   * moves the clock on, and asks for the next poll in 50 ms: the SDK's polling ends in
+   * moments (`--poll-advance`; default: with a virtual clock). A test that advances the
+   * clock itself sees its own times.
+   */
+  pollAdvance?: boolean;
   /** More `gatecheck serve` options. */
   args?: string[];
   /** How long the mock may take to listen (default 30 000). */

@@ -29,6 +29,7 @@ export async function startGatecheck({
   clock = "virtual",
   fixtures,
   seed,
+  pollAdvance = clock.startsWith("virtual"),
   args = [],
   timeoutMs = 30_000,
 } = {}) {
@@ -41,6 +42,9 @@ export async function startGatecheck({
   const argv = ["serve", "--port", "0", "--clock", clock, "--profile", profile, "--ready-json", "--exit-with-parent"];
   if (fixtures !== undefined) argv.push("--fixtures", String(fixtures));
   if (seed !== undefined) argv.push("--seed", String(seed));
+  // A poll of a pending video task that finds the clock where the last poll left it moves
+  // it on (docs/mock.md, "Polls that move the clock"): an SDK's polling ends in moments.
+  if (pollAdvance) argv.push("--poll-advance");
   argv.push(...args);
   const child = spawn(exe, argv, { stdio: ["ignore", "pipe", "pipe"] });
   let stderr = "";
