@@ -31,6 +31,7 @@ test("addKey resolves to the record; keyRecord reads it as requests use it", asy
   assert.ok(now.used_quota > 0, JSON.stringify(now));
   assert.equal(now.used_quota + now.remain_quota, 5_000_000);
   assert.equal(await gc.keyRecord(987_654), undefined);
+  assert.deepEqual(await gc.key(added.id), now, "key(id): the Rust name");
   assert.ok((await gc.keys()).some((k) => k.id === added.id));
   assert.equal((await gc.accounts())[0].id, gc.ready.user_id);
   await gc.reset();
@@ -77,6 +78,7 @@ test("the journal leaves out what does not apply (no nulls): a fault is there on
     for (const [field, value] of Object.entries(entry)) assert.notEqual(value, null, field);
   }
   assert.equal((await gc.requests({ limit: 1 }))[0].seq, plain.seq);
+  assert.deepEqual(await gc.receivedRequests(), [faulted, plain]);
 });
 
 test("the journal shows the headers sent (credentials redacted) and a multipart form's fields", async () => {

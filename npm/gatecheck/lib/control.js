@@ -25,10 +25,18 @@ export function connectGatecheck(ready) {
   };
   const get = async (path) => (await control("GET", path)).body;
   const keyRecords = () => get("/keys");
+  const keyRecord = async (id) => {
+    const { status, body } = await control("GET", `/keys/${encodeURIComponent(id)}`, undefined, [404]);
+    return status === 404 ? undefined : body;
+  };
   return {
     ready,
-    /** The `sk-...` secret of the demo key with this label, e.g. `key("demo-disabled")`. */
+    /**
+     * `key("demo-disabled")`: the `sk-...` secret of the demo key with this label (at once).
+     * `key(1)`: a promise of that key's current record, as `keyRecord(1)` (the Rust `key(id)`).
+     */
     key(label) {
+      if (typeof label === "number") return keyRecord(label);
       const k = (ready.keys ?? []).find((k) => k.label === label);
       if (!k) {
         const labels = (ready.keys ?? []).map((k) => k.label).join(", ");
@@ -41,10 +49,7 @@ export function connectGatecheck(ready) {
       return (await control("POST", "/keys", newKey)).body;
     },
     /** One key's current record (failed tasks refunded first), or undefined when there is none. */
-    async keyRecord(id) {
-      const { status, body } = await control("GET", `/keys/${encodeURIComponent(id)}`, undefined, [404]);
-      return status === 404 ? undefined : body;
-    },
+    keyRecord,
     /** Every key, full records with secrets. */
     keys: keyRecords,
     /** Every account, with its access token. */
@@ -100,6 +105,10 @@ export function connectGatecheck(ready) {
     async requests({ limit } = {}) {
       const query = limit === undefined ? "" : `?limit=${Number(limit)}`;
       return (await get(`/requests${query}`)).requests;
+    },
+    /** The journal, oldest first (the Rust `received_requests`). */
+    async receivedRequests() {
+      return (await get("/requests")).requests;
     },
     /**
      * Scripts the streamed answers of a route (and optionally a model): their events, the

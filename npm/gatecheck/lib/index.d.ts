@@ -239,6 +239,8 @@ export interface GatecheckControl {
   ready: GatecheckReady;
   /** The `sk-...` secret of the demo key with this label, e.g. `key("demo-disabled")`. */
   key(label: string): string;
+  /** That key's current record, as `keyRecord(id)` (the Rust `key(id)`). */
+  key(id: number): Promise<GatecheckKeyRecord | undefined>;
   /** Creates a key; resolves to its full record (the secret without `sk-`). */
   addKey(newKey?: GatecheckNewKey): Promise<GatecheckKeyRecord>;
   /** One key's current record (failed tasks refunded first); undefined when there is no such key. */
@@ -267,6 +269,8 @@ export interface GatecheckControl {
   faults(): Promise<GatecheckActiveFault[]>;
   /** The journal, oldest first. */
   requests(options?: { limit?: number }): Promise<GatecheckRequest[]>;
+  /** The journal, oldest first (the Rust `received_requests`). */
+  receivedRequests(): Promise<GatecheckRequest[]>;
   /** Scripts the streamed answers of a route (and optionally a model), until reset(). */
   scriptStream(script: GatecheckStreamScript): Promise<void>;
   /** The Kling callbacks the mock made, oldest first. */

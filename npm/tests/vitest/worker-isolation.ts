@@ -6,7 +6,7 @@
 // different mocks.
 import { appendFileSync } from "node:fs";
 import { afterAll, beforeAll, beforeEach, expect, expectTypeOf, inject, test } from "vitest";
-import type { GatecheckReady, GatecheckRequest } from "gatecheck-harness";
+import type { GatecheckKeyRecord, GatecheckReady, GatecheckRequest } from "gatecheck-harness";
 import { connectGatecheck } from "gatecheck-harness/vitest";
 import type { GatecheckProvided } from "gatecheck-harness/vitest";
 
@@ -23,6 +23,8 @@ const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export function isolationSuite(file: string): void {
   const gc = connectGatecheck(inject("gatecheck"));
+  expectTypeOf(gc.key("demo-enabled")).toEqualTypeOf<string>();
+  expectTypeOf(gc.key(1)).toEqualTypeOf<Promise<GatecheckKeyRecord | undefined>>();
   let start = 0;
   beforeAll(() => {
     start = Date.now();
