@@ -29,7 +29,7 @@ export async function startGatecheck({
   clock = "virtual",
   fixtures,
   seed,
-  pollAdvance = clock.startsWith("virtual"),
+  pollAdvance = String(clock).startsWith("virtual"),
   args = [],
   timeoutMs = 30_000,
 } = {}) {
