@@ -46,7 +46,7 @@ export function isolationSuite(file: string): void {
         });
         await res.arrayBuffer();
         statuses.push(res.status);
-        await pause(15);
+        await pause(25); // long enough for files on other workers to run meanwhile
       }
       expect(statuses).toEqual([429, 429, 200]);
       const journal = await gc.requests();
