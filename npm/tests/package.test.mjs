@@ -1,4 +1,4 @@
-// The installed `gatecheck` npm package: startGatecheck() with the official OpenAI Node SDK,
+// The installed `gatecheck-harness` npm package: startGatecheck() with the official OpenAI Node SDK,
 // the bin shim, the vitest globalSetup helper and the missing-platform-package error.
 // `node --test` in a project that installed the tarballs (`.ci/packages`).
 import { after, before, test } from "node:test";
@@ -9,8 +9,8 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { createRequire } from "node:module";
 import OpenAI from "openai";
-import { binaryPath, connectGatecheck, platformKey, startGatecheck } from "gatecheck";
-import vitestSetup from "gatecheck/vitest";
+import { binaryPath, connectGatecheck, platformKey, startGatecheck } from "gatecheck-harness";
+import vitestSetup, { gatecheckGlobalSetup, workerSlots } from "gatecheck-harness/vitest";
 
 const require = createRequire(import.meta.url);
 let gc;
@@ -68,25 +68,41 @@ test("the access token lists the demo account's keys", async () => {
 });
 
 test("the bin shim runs the platform package's binary", () => {
-  const shim = join(dirname(require.resolve("gatecheck/package.json")), "bin", "gatecheck.js");
+  const shim = join(dirname(require.resolve("gatecheck-harness/package.json")), "bin", "gatecheck.js");
   const viaShim = execFileSync(process.execPath, [shim, "--version"], { encoding: "utf8" });
   const direct = execFileSync(binaryPath(), ["--version"], { encoding: "utf8" });
   assert.equal(viaShim, direct);
   assert.match(viaShim, /^gatecheck /);
   const usage = spawnSync(process.execPath, [shim, "no-such-command"], { encoding: "utf8" });
   assert.equal(usage.status, 2);
-  assert.match(binaryPath(), new RegExp(`@gatecheck/${platformKey()}/bin/gatecheck$`));
+  assert.match(binaryPath(), new RegExp(`gatecheck-harness-${platformKey()}/bin/gatecheck$`));
 });
 
-test("the vitest globalSetup provides the ready object and stops the mock", async () => {
+test("the vitest globalSetup starts a mock per worker slot and stops them", async () => {
   const provided = {};
-  const teardown = await vitestSetup({ provide: (k, v) => (provided[k] = v) });
-  const remote = connectGatecheck(provided.gatecheck);
-  assert.equal(process.env.GATECHECK_BASE_URL, provided.gatecheck.base_url);
-  await remote.advance(60);
-  await remote.reset();
+  const teardown = await vitestSetup({ provide: (k, v) => (provided[k] = v), config: { maxWorkers: 3 } });
+  const mocks = provided.gatecheck.workers.map((ready) => connectGatecheck(ready));
+  assert.equal(new Set(mocks.map((m) => m.ready.base_url)).size, 3);
+  await mocks[0].advance(60);
+  const [moved, still] = await Promise.all([mocks[0].clock(), mocks[1].clock()]);
+  assert.equal(moved.now - still.now, 60);
   await teardown();
-  await assert.rejects(remote.reset());
+  for (const m of mocks) await assert.rejects(m.reset());
+  // Options, and a count of its own.
+  const single = {};
+  const stopSingle = await gatecheckGlobalSetup({ workers: 1, profile: "new-api" })({
+    provide: (k, v) => (single[k] = v),
+  });
+  assert.deepEqual(single.gatecheck.workers.map((r) => r.profile), ["new-api"]);
+  await stopSingle();
+});
+
+test("the worker slots are vitest's pool size", () => {
+  assert.equal(workerSlots({ maxWorkers: 4 }), 4);
+  assert.equal(workerSlots({ maxWorkers: 4, fileParallelism: false }), 1);
+  assert.equal(workerSlots({ pool: "threads", maxWorkers: 4, poolOptions: { threads: { maxThreads: 2 } } }), 2);
+  assert.equal(workerSlots({ poolOptions: { forks: { singleFork: true } }, maxWorkers: 8 }), 1);
+  assert.ok(workerSlots({}) >= 1);
 });
 
 test("a mock that cannot start rejects with its stderr, and never hangs", async () => {
@@ -113,20 +129,20 @@ test("without its platform package, the error names the package and GATECHECK_BI
   // The main package alone, in a project of its own.
   const dir = mkdtempSync(join(tmpdir(), "gatecheck-alone-"));
   try {
-    cpSync(dirname(require.resolve("gatecheck/package.json")), join(dir, "node_modules", "gatecheck"), {
+    cpSync(dirname(require.resolve("gatecheck-harness/package.json")), join(dir, "node_modules", "gatecheck-harness"), {
       recursive: true,
     });
     const env = { ...process.env };
     delete env.GATECHECK_BIN;
-    const run = spawnSync(process.execPath, ["node_modules/gatecheck/bin/gatecheck.js", "--version"], {
+    const run = spawnSync(process.execPath, ["node_modules/gatecheck-harness/bin/gatecheck.js", "--version"], {
       cwd: dir,
       env,
       encoding: "utf8",
     });
     assert.equal(run.status, 2);
-    assert.match(run.stderr, new RegExp(`@gatecheck/${platformKey()}`));
+    assert.match(run.stderr, new RegExp(`gatecheck-harness-${platformKey()}`));
     assert.match(run.stderr, /GATECHECK_BIN/);
-    const withEnv = spawnSync(process.execPath, ["node_modules/gatecheck/bin/gatecheck.js", "--version"], {
+    const withEnv = spawnSync(process.execPath, ["node_modules/gatecheck-harness/bin/gatecheck.js", "--version"], {
       cwd: dir,
       env: { ...env, GATECHECK_BIN: binaryPath() },
       encoding: "utf8",

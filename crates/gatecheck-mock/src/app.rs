@@ -32,6 +32,11 @@ pub(crate) struct App {
     pub(crate) ratelimit: RateLimiter,
     /// Flips to true when the server shuts down (ends hanging requests).
     pub(crate) shutdown: watch::Receiver<bool>,
+    /// Woken by [`App::reset`]: requests held by a `delay` fault go on at once, those held by a
+    /// `hang` fault are dropped.
+    pub(crate) waits_cancelled: tokio::sync::Notify,
+    /// The clock reading at each video task's last poll (with `poll_advance`).
+    pub(crate) polls: crate::harness::polls::Polls,
     /// The render queue of the public media route.
     pub(crate) renderer: crate::response::render::Renderer,
     /// The durable-state writer (with `--state-file`).
@@ -66,6 +71,8 @@ impl App {
             ids: Ids::new(config.seed),
             ratelimit: RateLimiter::new(config.rate_limit),
             shutdown,
+            waits_cancelled: tokio::sync::Notify::new(),
+            polls: Default::default(),
             renderer: Default::default(),
             persist: None,
             tasks: TaskStore::new(&config.callback_allow),
@@ -84,8 +91,10 @@ impl App {
     }
 
     /// Back to the start: fixtures' state, empty journal, the configured faults only, no
-    /// rate-limit counts, no stream scripts, no task-route entries, no clock offset.
+    /// rate-limit counts, no stream scripts, no task-route entries, no clock offset; the
+    /// requests held by a `delay` fault go on at once, those held by a `hang` are dropped.
     pub(crate) fn reset(&self) {
+        self.waits_cancelled.notify_waiters();
         self.state.reset(&self.config.fixtures);
         self.journal.clear();
         self.faults.clear();
@@ -96,6 +105,7 @@ impl App {
         self.scripts.clear();
         self.tasks.reset();
         self.clock.set_offset_ms(0);
+        self.polls.clear();
     }
 
     /// The whole state: keys and accounts, every task, the clock offset.
@@ -193,6 +203,8 @@ impl App {
             fault: Some(format!("{what} ({} attempts) to {}", r.attempts, r.url)),
             body_len: None,
             body: None,
+            headers: String::new(),
+            form: None,
         });
     }
 }

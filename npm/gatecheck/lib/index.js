@@ -1,10 +1,13 @@
 // startGatecheck(): a `gatecheck serve` on a free loopback port and the virtual clock, with
 // its control API (`/__mock/*`) as async methods. connectGatecheck(ready): the same methods
-// for a mock started elsewhere (a vitest globalSetup hands the tests its ready object).
+// for a mock started elsewhere. gatecheckFactory(): mocks with options of their own, stopped
+// together (a per-test mock).
 import { spawn } from "node:child_process";
 import { createInterface } from "node:readline";
+import { connectGatecheck } from "./control.js";
 import { binaryPath } from "./platform.js";
 
+export { connectGatecheck } from "./control.js";
 export { binaryPath, platformKey, PLATFORM_PACKAGES } from "./platform.js";
 
 /** The behaviour profiles of `gatecheck serve --profile`. */
@@ -12,60 +15,11 @@ export const PROFILES = ["documented", "new-api"];
 /** Bytes of the mock's stderr kept for an error message. */
 const STDERR_TAIL = 8192;
 
-/** The control API of the mock at `ready.base_url`, and the ready object's demo keys. */
-export function connectGatecheck(ready) {
-  if (!ready || typeof ready.base_url !== "string") {
-    throw new TypeError("connectGatecheck: expected the ready object of gatecheck serve");
-  }
-  const control = async (method, path, body) => {
-    const res = await fetch(`${ready.base_url}/__mock${path}`, {
-      method,
-      headers: body === undefined ? {} : { "content-type": "application/json" },
-      body: body === undefined ? undefined : JSON.stringify(body),
-      signal: AbortSignal.timeout(10_000),
-    });
-    const text = await res.text();
-    if (!res.ok) throw new Error(`gatecheck: ${method} /__mock${path}: ${res.status} ${text}`);
-    return text ? JSON.parse(text) : null;
-  };
-  return {
-    ready,
-    /** The `sk-...` secret of the demo key with this label, e.g. `key("demo-disabled")`. */
-    key(label) {
-      const k = (ready.keys ?? []).find((k) => k.label === label);
-      if (!k) {
-        const labels = (ready.keys ?? []).map((k) => k.label).join(", ");
-        throw new Error(`gatecheck: no demo key labelled ${label}; the labels are ${labels}`);
-      }
-      return k.key;
-    },
-    /** Back to the start: fixture keys and tasks, empty journal, no fault, no clock offset. */
-    async reset() {
-      await control("POST", "/reset");
-    },
-    /** Moves the virtual clock forward by `seconds`; resolves to the clock. */
-    async advance(seconds) {
-      if (!(seconds >= 0)) throw new RangeError("gatecheck: the clock only moves forward");
-      return control("POST", "/clock/advance", { ms: Math.round(seconds * 1000) });
-    },
-    /** Answers requests matching `route` with `status` (`times` times; forever without). */
-    async inject(route, status, { times, retryAfter, probability } = {}) {
-      const fault = { route, kind: "status", status };
-      if (times !== undefined) fault.times = times;
-      if (retryAfter !== undefined) fault.retry_after = retryAfter;
-      if (probability !== undefined) fault.probability = probability;
-      return (await control("POST", "/faults", fault)).id;
-    },
-    /** Installs any fault of the control API (docs/mock.md); resolves to its id. */
-    async fault(fault) {
-      return (await control("POST", "/faults", fault)).id;
-    },
-    /** The journal, oldest first. */
-    async requests({ limit } = {}) {
-      const query = limit === undefined ? "" : `?limit=${Number(limit)}`;
-      return (await control("GET", `/requests${query}`)).requests;
-    },
-  };
+/** The mocks this process started that still run: killed when it exits. */
+const running = new Set();
+let exitHooked = false;
+function killRunning() {
+  for (const child of running) child.kill("SIGKILL");
 }
 
 /** Starts the mock; resolves once it listens. Rejects, with its stderr, when it cannot. */
@@ -73,6 +27,9 @@ export async function startGatecheck({
   bin,
   profile = "documented",
   clock = "virtual",
+  fixtures,
+  seed,
+  pollAdvance = String(clock).startsWith("virtual"),
   args = [],
   timeoutMs = 30_000,
 } = {}) {
@@ -80,7 +37,15 @@ export async function startGatecheck({
     throw new Error(`gatecheck: unknown profile ${profile}; expected ${PROFILES.join(" or ")}`);
   }
   const exe = bin ?? binaryPath();
-  const argv = ["serve", "--port", "0", "--clock", clock, "--profile", profile, "--ready-json", ...args];
+  // --exit-with-parent: a test run killed with SIGKILL (no `exit` handler runs) takes the
+  // mock with it.
+  const argv = ["serve", "--port", "0", "--clock", clock, "--profile", profile, "--ready-json", "--exit-with-parent"];
+  if (fixtures !== undefined) argv.push("--fixtures", String(fixtures));
+  if (seed !== undefined) argv.push("--seed", String(seed));
+  // A poll of a pending video task that finds the clock where the last poll left it moves
+  // it on (docs/mock.md, "Polls that move the clock"): an SDK's polling ends in moments.
+  if (pollAdvance) argv.push("--poll-advance");
+  argv.push(...args);
   const child = spawn(exe, argv, { stdio: ["ignore", "pipe", "pipe"] });
   let stderr = "";
   child.stderr.setEncoding("utf8");
@@ -122,15 +87,18 @@ export async function startGatecheck({
   });
   lines.on("line", () => {}); // keep stdout drained
   // A test run that forgets stop() still ends: the mock does not hold the event loop, and
-  // it is killed when this process exits.
-  const killOnExit = () => child.kill("SIGKILL");
-  process.once("exit", killOnExit);
+  // it is killed when this process exits (and by itself when this process is killed).
+  running.add(child);
+  if (!exitHooked) {
+    exitHooked = true;
+    process.once("exit", killRunning);
+  }
+  child.once("exit", () => running.delete(child));
   child.unref();
   child.stdout.unref?.();
   child.stderr.unref?.();
   const stop = () =>
     new Promise((resolve) => {
-      process.removeListener("exit", killOnExit);
       if (child.exitCode !== null || child.signalCode !== null) return resolve();
       const force = setTimeout(() => child.kill("SIGKILL"), 10_000);
       child.once("exit", () => {
@@ -140,4 +108,30 @@ export async function startGatecheck({
       child.kill("SIGTERM");
     });
   return { ...connectGatecheck(ready), stop, pid: child.pid };
+}
+
+/**
+ * Starts mocks with options of their own (`make({ profile: "new-api" })`) and stops them
+ * together (`await make.stopAll()`, e.g. in an `afterEach`): the per-test mock of a suite
+ * whose shared mock has other options. `gatecheck-harness/vitest`'s `test` gives it to each
+ * test as the `makeGatecheck` fixture.
+ */
+export function gatecheckFactory(defaults = {}) {
+  const started = new Set();
+  const make = async (options = {}) => {
+    const gc = await startGatecheck({ ...defaults, ...options });
+    started.add(gc);
+    const stop = gc.stop;
+    gc.stop = () => {
+      started.delete(gc);
+      return stop();
+    };
+    return gc;
+  };
+  make.stopAll = async () => {
+    const all = [...started];
+    started.clear();
+    await Promise.all(all.map((gc) => gc.stop()));
+  };
+  return make;
 }

@@ -1,14 +1,29 @@
-import type { GatecheckReady, StartOptions } from "./index.js";
+import type { GatecheckControl, GatecheckReady, StartOptions } from "./index.js";
+
+/** What the globalSetup provides as `gatecheck`: the ready object of each worker slot's mock. */
+export interface GatecheckProvided {
+  workers: GatecheckReady[];
+}
 
 declare module "vitest" {
   export interface ProvidedContext {
-    gatecheck: GatecheckReady;
+    gatecheck: GatecheckProvided;
   }
+}
+
+export interface GlobalSetupOptions extends StartOptions {
+  /** Mocks to start, one per worker slot (default: the run's pool size, as vitest counts it). */
+  workers?: number;
 }
 
 type Setup = (project?: { provide?(key: string, value: unknown): void }) => Promise<() => Promise<void>>;
 
-/** A vitest globalSetup that starts a mock with these options and provides its ready object as `gatecheck`. */
-export function gatecheckGlobalSetup(options?: StartOptions): Setup;
+/** A vitest globalSetup that starts one mock per worker slot and provides their ready objects as `gatecheck`. */
+export function gatecheckGlobalSetup(options?: GlobalSetupOptions): Setup;
+/** The control API of this worker's mock (`VITEST_POOL_ID`), from `inject("gatecheck")`; or of the mock of a ready object. */
+export function connectGatecheck(provided: GatecheckProvided | GatecheckReady): GatecheckControl;
+/** How many workers a run's pool may have at once (vitest's own count), from its resolved config. */
+export function workerSlots(config?: Record<string, unknown>): number;
+export { gatecheckFactory } from "./index.js";
 declare const setup: Setup;
 export default setup;

@@ -60,6 +60,12 @@ pub struct ServeArgs {
     /// `--clock virtual`, each event is sent when `POST /__mock/clock/advance` reaches it).
     #[arg(long, default_value = "wall", value_parser = ["wall", "clock"], value_name = "ON")]
     pub stream_pacing: String,
+    /// With `--clock virtual`: a poll of a pending video task at the clock reading of its last
+    /// poll moves the clock by the fixture's `poll_after_ms` (10 s), and task answers ask for
+    /// 50 ms between polls, so that an SDK's create-and-poll ends without touching the clock
+    /// (docs/mock.md, "Polls that move the clock").
+    #[arg(long)]
+    pub poll_advance: bool,
     /// Turn the control API (`/__mock/*`) off.
     #[arg(long)]
     pub no_control: bool,
@@ -105,6 +111,16 @@ pub struct ServeArgs {
     /// Once listening, write the same JSON object to this file (atomically: it appears complete).
     #[arg(long, value_name = "F")]
     pub ready_file: Option<PathBuf>,
+    /// Stop (as on SIGTERM) when the process that started the mock ends, even by SIGKILL: its
+    /// parent is checked every 250 ms (Unix). What the test fixtures of the Python and npm
+    /// packages pass, so that a killed test runner leaves no mock behind.
+    #[arg(long)]
+    pub exit_with_parent: bool,
+    /// A file or folder to remove when the mock stops after it was ready, however it stops but
+    /// SIGKILL (repeatable): the fixtures' folder of the ready file and the log. (A start that
+    /// fails leaves it to the caller, who reads the log in it.)
+    #[arg(long, value_name = "PATH")]
+    pub remove_on_exit: Vec<PathBuf>,
     /// Answer from the recording in DIR (docs/recording.md); requests it does not hold fall
     /// through to the mock of --profile (journaled as `replay: unmatched`).
     #[arg(long, value_name = "DIR")]
@@ -127,6 +143,7 @@ pub struct ServeArgs {
 /// SIGTERM), [`exit::ERROR`] when the mock cannot start or its state cannot be saved.
 #[inline(never)]
 pub fn run(args: ServeArgs) -> u8 {
+    let parent = parent_watch(&args);
     if let Err(e) = check_paths(&args) {
         return runtime::exit_code("serve", Err(e));
     }
@@ -140,7 +157,10 @@ pub fn run(args: ServeArgs) -> u8 {
         }
     };
     runtime::block_on_threads("serve", args.threads.into(), async {
-        runtime::exit_code("serve", serve(args, listener).await.map(|()| exit::PASSED))
+        runtime::exit_code(
+            "serve",
+            serve(args, listener, parent).await.map(|()| exit::PASSED),
+        )
     })
 }
 
@@ -220,14 +240,78 @@ fn check_paths(args: &ServeArgs) -> anyhow::Result<()> {
     })
 }
 
-async fn serve(args: ServeArgs, listener: std::net::TcpListener) -> anyhow::Result<()> {
+/// The paths of `--remove-on-exit`, removed when `serve` returns after the mock was ready (a
+/// clean stop, or the parent's end).
+struct RemoveOnExit(Vec<PathBuf>);
+
+impl Drop for RemoveOnExit {
+    fn drop(&mut self) {
+        for path in &self.0 {
+            let removed = if path.is_dir() {
+                std::fs::remove_dir_all(path)
+            } else {
+                std::fs::remove_file(path)
+            };
+            if let Err(e) = removed
+                && e.kind() != std::io::ErrorKind::NotFound
+            {
+                eprintln!("gatecheck serve: cannot remove {}: {e}", path.display());
+            }
+        }
+    }
+}
+
+/// How often `--exit-with-parent` looks at the parent process.
+const PARENT_CHECK: Duration = Duration::from_millis(250);
+
+/// The parent process id to watch under `--exit-with-parent`, read at once (before the parent
+/// can be gone).
+fn parent_watch(args: &ServeArgs) -> Option<u32> {
+    if !args.exit_with_parent {
+        return None;
+    }
+    #[cfg(unix)]
+    {
+        Some(std::os::unix::process::parent_id())
+    }
+    #[cfg(not(unix))]
+    {
+        eprintln!("gatecheck serve: --exit-with-parent works on Unix only; ignored");
+        None
+    }
+}
+
+/// Resolves once the process is no longer `parent`'s child (the parent ended: the process was
+/// handed to init or a subreaper); never without a parent to watch.
+async fn parent_gone(parent: Option<u32>) {
+    let Some(parent) = parent else {
+        return std::future::pending().await;
+    };
+    loop {
+        tokio::time::sleep(PARENT_CHECK).await;
+        #[cfg(unix)]
+        if std::os::unix::process::parent_id() != parent {
+            return;
+        }
+    }
+}
+
+async fn serve(
+    args: ServeArgs,
+    listener: std::net::TcpListener,
+    parent: Option<u32>,
+) -> anyhow::Result<()> {
     let clock = ClockMode::parse(&args.clock)
         .ok_or_else(|| anyhow!("unknown clock `{}`: expected real or virtual", args.clock))?;
+    if args.poll_advance && clock == ClockMode::Real {
+        anyhow::bail!("--poll-advance moves a virtual clock: give --clock virtual too");
+    }
     // The builder starts from the embedded fixtures: only a directory replaces them.
     let mut builder: MockServerBuilder = MockServer::builder()
         .listener(listener)
         .profile(args.profile)
         .clock(clock)
+        .poll_advance(args.poll_advance)
         .max_body_bytes(args.max_body_mb.saturating_mul(1024 * 1024))
         .journal_capacity(args.journal_size)
         .trust_forwarded_for(args.trust_forwarded_for)
@@ -280,6 +364,9 @@ async fn serve(args: ServeArgs, listener: std::net::TcpListener) -> anyhow::Resu
     // the listening address is in the banner.
     init_tracing();
     announce(&server, &args)?;
+    // From here on the mock removes the paths when it stops; a failed start leaves them to
+    // the caller, who reads the log in them.
+    let _remove = RemoveOnExit(args.remove_on_exit.clone());
     // jemalloc's purging thread starts once the first requests have been answered
     // (crate::alloc): started before `main`, it was a quarter of a millisecond of the way to
     // the first 200.
@@ -287,7 +374,10 @@ async fn serve(args: ServeArgs, listener: std::net::TcpListener) -> anyhow::Resu
         tokio::time::sleep(PURGE_START_DELAY).await;
         crate::alloc::start_background_purge();
     });
-    wait_for_signal().await;
+    tokio::select! {
+        () = wait_for_signal() => {}
+        () = parent_gone(parent) => tracing::info!("the parent process ended"),
+    }
     tracing::info!("shutting down: draining connections");
     server
         .close()

@@ -1,0 +1,3 @@
+import { isolationSuite } from "./worker-isolation";
+
+isolationSuite("isolation-2");
