@@ -196,7 +196,8 @@ pub(crate) enum Bug {
     KlingRawEnvelope,
     /// A Kling fetch answers Kling's own task, not new-api's envelope.
     KlingRawFetch,
-    /// Jimeng's `CVSync2AsyncGetResult` answers a new create object (a submit).
+    /// Jimeng's `CVSync2AsyncGetResult` is run as a submit: the client asks for its task and
+    /// gets a new one, made and charged (issue 46, D-TASK-10).
     JimengGetResultSubmits,
     /// A Jimeng request without `Action` is accepted.
     JimengActionOptional,
@@ -224,6 +225,10 @@ pub(crate) enum Bug {
     FailedTaskChargeKept,
     /// A failed task's refund raises `remain_quota` but leaves `used_quota` (D-TASK-13).
     RefundOnlyRemain,
+    // issue 46 section 6 (`planted_tasks.rs`).
+    /// A remix of a source the service has no record of is made as a plain create: 200, a
+    /// new task, charged (D-TASK-4, D-TASK-10).
+    RemixUnknownSourceCreated,
 }
 
 /// One row of the planted-bug table: (bug, the check that catches it, its verdict, the rule
