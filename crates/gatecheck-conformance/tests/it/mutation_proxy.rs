@@ -126,6 +126,11 @@ impl Proxy {
             .unwrap_or("")
             .to_string();
         let method = parts.method.clone();
+        // What `StatusIgnoredClaimed` claims applied.
+        let claimed = (self.bug == Bug::StatusIgnoredClaimed && path == "/api/token/")
+            .then(|| serde_json::from_slice::<Value>(&body).ok())
+            .flatten()
+            .and_then(|v| v.get("status").cloned());
         // Request-side bugs.
         match self.bug {
             Bug::NameCountedInBytes if path == "/api/token/" && method == http::Method::PUT => {
@@ -148,7 +153,7 @@ impl Proxy {
                     body = Bytes::from(v.to_string());
                 }
             }
-            Bug::StatusDroppedEverywhere if path == "/api/token/" => {
+            Bug::StatusDroppedEverywhere | Bug::StatusIgnoredClaimed if path == "/api/token/" => {
                 if let Ok(mut v) = serde_json::from_slice::<Value>(&body) {
                     if let Some(o) = v.as_object_mut() {
                         o.remove("status");
@@ -315,6 +320,14 @@ impl Proxy {
         rparts.headers.remove("content-length");
         rparts.headers.remove("transfer-encoding");
         let status = rparts.status.as_u16();
+        if let (Some(status), Some(mut v)) =
+            (&claimed, serde_json::from_slice::<Value>(&rbody).ok())
+            && v["success"] == true
+            && v["data"].is_object()
+        {
+            v["data"]["status"] = status.clone();
+            rbody = Bytes::from(serde_json::to_string_pretty(&v).expect("json"));
+        }
         let rjson = || serde_json::from_slice::<Value>(&rbody).ok();
         let message = rjson()
             .and_then(|v| {

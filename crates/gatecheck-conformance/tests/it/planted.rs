@@ -40,6 +40,11 @@ pub(crate) enum Bug {
     /// `status` is dropped from every key update, `?status_only=1` included, and the update
     /// still answers success: the key stays enabled.
     StatusDroppedEverywhere,
+    /// Not planted for a check to catch (`replay_strict.rs`): `status` is dropped from every
+    /// `PUT /api/token/` (`?status_only=1` included) and the answer claims it applied (the
+    /// asked status written into the record, the JSON re-serialized as a proxy would: not
+    /// compact, so a recording keeps it as text).
+    StatusIgnoredClaimed,
     /// The catalog envelope has no `total`.
     CatalogWithoutTotal,
     /// Image sizes are not checked against the model.
