@@ -283,7 +283,7 @@ fn replayed(
         // JSON a proxy wrote in another form is kept as text: its times are echoed too.
         (false, super::format::RecordedBody::Text { text }) => {
             if let Some(echoed) = super::format::echo_times_text(text, times) {
-                body = echoed.into_bytes().into();
+                body = echoed.into_bytes();
             }
         }
         _ => {}
