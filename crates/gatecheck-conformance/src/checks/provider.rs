@@ -3,8 +3,9 @@
 //! and answers its own objects: the create object with a public `task_` id, and its task
 //! envelope on fetch. The spec names these routes without describing them: a target that
 //! lacks them skips (`route-not-served`), one that answers in another form deviates; a fetch
-//! that answers another task, a state that goes back or a `SUCCESS` without its result fails
-//! (DECISIONS D-TASK-10 to D-TASK-12, judged in `video_unified::follow`).
+//! that answers another task in whatever form (a `CVSync2AsyncGetResult` run as a submit
+//! answers a new task, made and charged), a state that goes back or a `SUCCESS` without its
+//! result fails (DECISIONS D-TASK-10 to D-TASK-12, judged in `video_unified::follow`).
 
 use super::video_unified::{created_id, follow};
 use super::Kind::{Deviation, Failure};
@@ -32,7 +33,7 @@ pub(crate) const CHECKS: &[Check] = &[
         Phase::Shared, |c| Box::pin(kling_envelope(c))),
     def("task.jimeng.submit-and-fetch", Failure, "POST /jimeng/",
         "DECISIONS: Provider and unified task routes D-TASK-7; failures D-TASK-10 to D-TASK-12",
-        "`CVSync2AsyncSubmitTask` answers new-api's create object; `CVSync2AsyncGetResult` the task envelope, followed to a terminal state. Another form deviates; a fetch answering another task, a state or progress going back, or SUCCESS without `100%` and `result_url` fails.",
+        "`CVSync2AsyncSubmitTask` answers new-api's create object; `CVSync2AsyncGetResult` the task envelope, followed to a terminal state. Another form deviates; a fetch answering another task in any form (a new task made by the fetch included), a state or progress going back, or SUCCESS without `100%` and `result_url` fails.",
         Phase::Shared, |c| Box::pin(jimeng(c))),
     def("task.jimeng.action-required", Deviation, "POST /jimeng/",
         "DECISIONS: Provider and unified task routes D-TASK-7",

@@ -2,7 +2,8 @@
 //! task is a new task with the source's model and `remixed_from_video_id`; an unknown source
 //! is 400 `task_not_exist`; a source that is not completed is refused (`fail_to_fetch_task`).
 //! The forms are new-api's (deviations); a remix that answers the source task instead of a
-//! new one, or a new task that its poll does not answer, fails (DECISIONS D-TASK-10).
+//! new one, a new task that its poll does not answer, or a remix accepted for a source the
+//! target's own fetch says it has no record of, fails (DECISIONS D-TASK-10).
 
 use super::video::{advance, video_model};
 use super::video_unified::{created_id, interval};
@@ -11,8 +12,8 @@ use super::{def, Check, CheckCtx, Halt, Outcome, Pass, Phase};
 use crate::http::client::{Exchange, Part, RequestSpec};
 use gatecheck_schemas::rules::quota::Usage;
 use gatecheck_schemas::rules::task::{
-    check_task_error, FAIL_TO_FETCH_TASK, INVALID_REQUEST, REMIX_PROMPT_REQUIRED, TASK_NOT_EXIST,
-    TASK_ORIGIN_NOT_EXIST, TASK_REFUSAL_STATUS,
+    check_task_error, says_no_such_task, FAIL_TO_FETCH_TASK, INVALID_REQUEST,
+    REMIX_PROMPT_REQUIRED, TASK_NOT_EXIST, TASK_ORIGIN_NOT_EXIST, TASK_REFUSAL_STATUS,
 };
 use gatecheck_schemas::rules::video::is_task_id;
 use gatecheck_schemas::rules::Rejection;
@@ -25,9 +26,9 @@ pub(crate) const CHECKS: &[Check] = &[
         "DECISIONS: Provider and unified task routes D-TASK-4; failures D-TASK-10",
         "Remixing a completed task answers a new video task (`task_` id, `queued`) with the source's model and `remixed_from_video_id`, and polling the new id answers that task.",
         Phase::Shared, |c| Box::pin(completed(c))),
-    def("task.remix.unknown-source", Deviation, "POST /v1/videos/{video_id}/remix",
-        "DECISIONS: Provider and unified task routes D-TASK-4",
-        "Remixing an unknown task answers 400 `{code:\"task_not_exist\", message:\"task_origin_not_exist\", data:null}`.",
+    def("task.remix.unknown-source", Failure, "POST /v1/videos/{video_id}/remix, GET /v1/videos/{task_id}",
+        "DECISIONS: Provider and unified task routes D-TASK-4; failures D-TASK-10",
+        "Remixing an unknown task answers 400 `{code:\"task_not_exist\", message:\"task_origin_not_exist\", data:null}` (another refusal deviates); a remix accepted while the target's own fetch of the source says there is no such task fails.",
         Phase::Shared, |c| Box::pin(unknown_source(c))),
     def("task.remix.blank-prompt", Deviation, "POST /v1/videos/{video_id}/remix",
         "DECISIONS: Provider and unified task routes D-TASK-4",
@@ -185,14 +186,45 @@ async fn poll_answers(ctx: &CheckCtx, id: &str) -> Result<bool, Halt> {
     Ok(answered.is_some())
 }
 
+/// A source id of the decided form that no task has.
+const UNKNOWN_SOURCE: &str = "task_00000000000000000000000000000000";
+
+/// A remix of `source` was accepted (`ex`): the target's own fetch of `source` is asked
+/// whether it has such a task. It says it has none: a failure, a task made (and charged) from
+/// a source the service's own records do not hold (DECISIONS D-TASK-4, D-TASK-10). It shows
+/// one: not this rule's case (the refusal's form is judged next).
+async fn made_from_nothing(
+    ctx: &CheckCtx,
+    source: &str,
+    spec: &RequestSpec,
+    ex: &Exchange,
+) -> Result<(), Halt> {
+    let fetch = RequestSpec::get(format!("/v1/videos/{source}")).auth(ctx.model_auth()?);
+    let asked = ctx.send(&fetch, 0).await?;
+    let says = asked.json().unwrap_or(Value::Null);
+    if !says_no_such_task(asked.status.as_u16(), &says) {
+        return Ok(());
+    }
+    let made = ex.json().and_then(|v| v["id"].as_str().map(str::to_owned));
+    Err(ctx.fail(
+        format!(
+            "a remix of {source} was accepted ({}{}) while GET /v1/videos/{source} answers {}: \
+             the service's own records say there is no such source (DECISIONS D-TASK-4, D-TASK-10)",
+            ex.status,
+            made.map(|m| format!(", task {m} made")).unwrap_or_default(),
+            asked.status
+        ),
+        spec,
+        Some(ex),
+    ))
+}
+
 async fn unknown_source(ctx: &CheckCtx) -> Outcome {
-    let (spec, ex) = remix(
-        ctx,
-        "task_00000000000000000000000000000000",
-        "anything (gatecheck)",
-    )
-    .await?;
+    let (spec, ex) = remix(ctx, UNKNOWN_SOURCE, "anything (gatecheck)").await?;
     let v = ex.json().unwrap_or(Value::Null);
+    if ex.status.is_success() {
+        made_from_nothing(ctx, UNKNOWN_SOURCE, &spec, &ex).await?;
+    }
     if ex.status.as_u16() != TASK_REFUSAL_STATUS {
         return Err(ctx.deviate(
             "D-TASK-4",

@@ -13,8 +13,8 @@ use super::{accepted, def, Check, CheckCtx, Halt, Outcome, Pass, Phase};
 use crate::http::client::{Exchange, RequestSpec};
 use gatecheck_schemas::rules::quota::Usage;
 use gatecheck_schemas::rules::task::{
-    check_envelope, check_envelope_transition, check_task_error, is_failure_rule, TaskDto,
-    TASK_NOT_EXIST, TASK_REFUSAL_STATUS,
+    check_envelope, check_envelope_transition, check_task_error, is_failure_rule, other_task_named,
+    TaskDto, TASK_NOT_EXIST, TASK_REFUSAL_STATUS,
 };
 use gatecheck_schemas::rules::video::is_task_id;
 use gatecheck_schemas::rules::video::BrokenRule;
@@ -136,6 +136,18 @@ fn judge_fetch(
         return Err(ctx.deviate(
             row,
             format!("fetching task {id} answered {}", super::answer_summary(ex)),
+            spec,
+            Some(ex),
+        ));
+    }
+    // Before the form: an answer about another task fails in whatever form it comes.
+    if let Some(other) = other_task_named(&v, id) {
+        let made = (v["status"] == "queued").then_some(" (a new task, queued: the fetch made one)");
+        return Err(ctx.fail(
+            format!(
+                "fetched {id}, answered the record of task_id {other:?}{} (DECISIONS D-TASK-10: a fetch answers the task asked about)",
+                made.unwrap_or("")
+            ),
             spec,
             Some(ex),
         ));

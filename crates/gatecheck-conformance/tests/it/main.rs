@@ -29,6 +29,7 @@ mod recording;
 mod redaction;
 mod replay_later;
 mod replay_roundtrip;
+mod replay_strict;
 mod reports;
 mod rule_users;
 mod safety;

@@ -126,6 +126,11 @@ impl Proxy {
             .unwrap_or("")
             .to_string();
         let method = parts.method.clone();
+        // What `StatusIgnoredClaimed` claims applied.
+        let claimed = (self.bug == Bug::StatusIgnoredClaimed && path == "/api/token/")
+            .then(|| serde_json::from_slice::<Value>(&body).ok())
+            .flatten()
+            .and_then(|v| v.get("status").cloned());
         // Request-side bugs.
         match self.bug {
             Bug::NameCountedInBytes if path == "/api/token/" && method == http::Method::PUT => {
@@ -148,7 +153,7 @@ impl Proxy {
                     body = Bytes::from(v.to_string());
                 }
             }
-            Bug::StatusDroppedEverywhere if path == "/api/token/" => {
+            Bug::StatusDroppedEverywhere | Bug::StatusIgnoredClaimed if path == "/api/token/" => {
                 if let Ok(mut v) = serde_json::from_slice::<Value>(&body) {
                     if let Some(o) = v.as_object_mut() {
                         o.remove("status");
@@ -268,6 +273,15 @@ impl Proxy {
                     body = new;
                 }
             }
+            Bug::JimengGetResultSubmits => {
+                let q = query.as_deref();
+                if let Some((pq, b)) =
+                    super::planted_tasks::get_result_as_submit(self.bug, &path, q, &body)
+                {
+                    parts.uri = pq.parse().expect("submit path");
+                    body = b;
+                }
+            }
             Bug::SubpathServedAsPoll => {
                 if let Some(poll) = super::planted_tasks::poll_of_subpath(self.bug, &method, &path)
                 {
@@ -279,6 +293,7 @@ impl Proxy {
         // Forward.
         parts.headers.remove("content-length");
         parts.headers.remove("transfer-encoding");
+        let (sent_headers, sent_body) = (parts.headers.clone(), body.clone());
         let uri = format!(
             "{}{}",
             self.upstream,
@@ -305,6 +320,14 @@ impl Proxy {
         rparts.headers.remove("content-length");
         rparts.headers.remove("transfer-encoding");
         let status = rparts.status.as_u16();
+        if let (Some(status), Some(mut v)) =
+            (&claimed, serde_json::from_slice::<Value>(&rbody).ok())
+            && v["success"] == true
+            && v["data"].is_object()
+        {
+            v["data"]["status"] = status.clone();
+            rbody = Bytes::from(serde_json::to_string_pretty(&v).expect("json"));
+        }
         let rjson = || serde_json::from_slice::<Value>(&rbody).ok();
         let message = rjson()
             .and_then(|v| {
@@ -329,6 +352,11 @@ impl Proxy {
         let is_poll = method == http::Method::GET
             && path.starts_with("/v1/videos/task_")
             && !path.ends_with("/content");
+        if super::planted_tasks::remix_refused_unknown(self.bug, &method, &path, &rbody)
+            && let Some((create, b)) = super::planted_tasks::plain_create(&sent_body)
+        {
+            return self.send_instead(create, sent_headers, b).await;
+        }
         // Response-side bugs.
         match self.bug {
             Bug::DisabledKeyAccepted
@@ -562,6 +590,37 @@ impl Proxy {
             }
             _ => {}
         }
+        Response::from_parts(rparts, Full::new(rbody))
+    }
+
+    /// `POST path` with `headers` and `body` sent upstream in place of the client's request,
+    /// its answer relayed as it came.
+    async fn send_instead(
+        &self,
+        path: &str,
+        headers: http::HeaderMap,
+        body: Bytes,
+    ) -> Response<Full<Bytes>> {
+        let mut req = Request::new(Full::new(body));
+        *req.method_mut() = http::Method::POST;
+        *req.uri_mut() = format!("{}{path}", self.upstream).parse().expect("uri");
+        *req.headers_mut() = headers;
+        req.headers_mut()
+            .insert("content-type", "application/json".parse().expect("ct"));
+        let Ok(resp) = self.client.request(req).await else {
+            return json_response(
+                502,
+                &json!({"error": {"message": "proxy: upstream failed"}}),
+            );
+        };
+        let (mut rparts, rbody) = resp.into_parts();
+        let rbody = rbody
+            .collect()
+            .await
+            .map(|b| b.to_bytes())
+            .unwrap_or_default();
+        rparts.headers.remove("content-length");
+        rparts.headers.remove("transfer-encoding");
         Response::from_parts(rparts, Full::new(rbody))
     }
 

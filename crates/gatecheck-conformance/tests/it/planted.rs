@@ -40,6 +40,11 @@ pub(crate) enum Bug {
     /// `status` is dropped from every key update, `?status_only=1` included, and the update
     /// still answers success: the key stays enabled.
     StatusDroppedEverywhere,
+    /// Not planted for a check to catch (`replay_strict.rs`): `status` is dropped from every
+    /// `PUT /api/token/` (`?status_only=1` included) and the answer claims it applied (the
+    /// asked status written into the record, the JSON re-serialized as a proxy would: not
+    /// compact, so a recording keeps it as text).
+    StatusIgnoredClaimed,
     /// The catalog envelope has no `total`.
     CatalogWithoutTotal,
     /// Image sizes are not checked against the model.
@@ -196,7 +201,8 @@ pub(crate) enum Bug {
     KlingRawEnvelope,
     /// A Kling fetch answers Kling's own task, not new-api's envelope.
     KlingRawFetch,
-    /// Jimeng's `CVSync2AsyncGetResult` answers a new create object (a submit).
+    /// Jimeng's `CVSync2AsyncGetResult` is run as a submit: the client asks for its task and
+    /// gets a new one, made and charged (issue 46, D-TASK-10).
     JimengGetResultSubmits,
     /// A Jimeng request without `Action` is accepted.
     JimengActionOptional,
@@ -224,6 +230,10 @@ pub(crate) enum Bug {
     FailedTaskChargeKept,
     /// A failed task's refund raises `remain_quota` but leaves `used_quota` (D-TASK-13).
     RefundOnlyRemain,
+    // issue 46 section 6 (`planted_tasks.rs`).
+    /// A remix of a source the service has no record of is made as a plain create: 200, a
+    /// new task, charged (D-TASK-4, D-TASK-10).
+    RemixUnknownSourceCreated,
 }
 
 /// One row of the planted-bug table: (bug, the check that catches it, its verdict, the rule

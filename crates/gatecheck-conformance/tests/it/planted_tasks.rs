@@ -5,6 +5,7 @@
 use super::planted::{Bug, Planted};
 use bytes::Bytes;
 use gatecheck_conformance::Status;
+use gatecheck_schemas::rules::task::{JIMENG_GET_RESULT, JIMENG_SUBMIT, TASK_NOT_EXIST};
 use http::StatusCode;
 use serde_json::{json, Value};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -38,6 +39,7 @@ pub(crate) fn plants(bug: Bug) -> bool {
             | Bug::UnknownPathOtherBody
             | Bug::FailedTaskChargeKept
             | Bug::RefundOnlyRemain
+            | Bug::RemixUnknownSourceCreated
     )
 }
 
@@ -52,6 +54,64 @@ pub(crate) fn poll_of_subpath(bug: Bug, method: &http::Method, path: &str) -> Op
     let unrouted = tail != "content" && tail != "remix";
     (bug == Bug::SubpathServedAsPoll && method == http::Method::GET && unrouted)
         .then(|| format!("/v1/videos/{id}"))
+}
+
+/// [`Bug::JimengGetResultSubmits`], request side: a `CVSync2AsyncGetResult` sent on as a
+/// submit (`CVSync2AsyncSubmitTask`, the body's `task_id` as the prompt, the catalog's Jimeng
+/// model as `req_key`), as a router that sends every `/jimeng/` request to the submit does:
+/// the mock makes a new task and charges it. The new path and query, and body.
+pub(crate) fn get_result_as_submit(
+    bug: Bug,
+    path: &str,
+    query: Option<&str>,
+    body: &Bytes,
+) -> Option<(String, Bytes)> {
+    let query = query?;
+    if bug != Bug::JimengGetResultSubmits || !path.starts_with("/jimeng") {
+        return None;
+    }
+    if !query.contains(JIMENG_GET_RESULT) {
+        return None;
+    }
+    let v = serde_json::from_slice::<Value>(body).ok()?;
+    let model = gatecheck_conformance::internals::known_capabilities()
+        .into_keys()
+        .find(|m| m.contains("jimeng"))?;
+    let submit = json!({"req_key": model, "prompt": format!("the result of {}", v["task_id"])});
+    Some((
+        format!("{path}?{}", query.replace(JIMENG_GET_RESULT, JIMENG_SUBMIT)),
+        Bytes::from(submit.to_string()),
+    ))
+}
+
+/// [`Bug::RemixUnknownSourceCreated`]: whether the mock's answer to `method path` is the
+/// refusal of a remix of an unknown source, which the proxy replaces by a plain create
+/// ([`plain_create`]).
+pub(crate) fn remix_refused_unknown(
+    bug: Bug,
+    method: &http::Method,
+    path: &str,
+    body: &Bytes,
+) -> bool {
+    bug == Bug::RemixUnknownSourceCreated
+        && method == http::Method::POST
+        && path.starts_with("/v1/videos/")
+        && path.ends_with("/remix")
+        && serde_json::from_slice::<Value>(body).is_ok_and(|v| v["code"] == TASK_NOT_EXIST)
+}
+
+/// The plain create the proxy makes in place of a refused remix (`remix_body` is the remix's
+/// `{prompt}`): `POST /v1/video/generations` of the catalog's first Sora model at its default
+/// duration and size; the mock makes and charges a new task.
+pub(crate) fn plain_create(remix_body: &Bytes) -> Option<(&'static str, Bytes)> {
+    let prompt = serde_json::from_slice::<Value>(remix_body).ok()?["prompt"].clone();
+    let (model, video) = gatecheck_conformance::internals::known_capabilities()
+        .into_iter()
+        .filter(|(m, _)| m.starts_with("sora"))
+        .find_map(|(m, c)| Some((m, c.video?)))?;
+    let body = json!({"model": model, "prompt": prompt,
+        "seconds": video.default_seconds.to_string(), "size": video.default_size});
+    Some(("/v1/video/generations", Bytes::from(body.to_string())))
 }
 
 /// The refund bugs, on a key read (`GET /api/token/{id}`): `seen` keeps the lowest
@@ -138,13 +198,6 @@ pub(crate) fn rewrite(
         }
         Bug::KlingRawFetch if kling && !post && ok => {
             v = v["data"]["data"].take();
-            true
-        }
-        Bug::JimengGetResultSubmits
-            if path.starts_with("/jimeng") && query.contains("CVSync2AsyncGetResult") && ok =>
-        {
-            v = json!({"id": "task_PLANTEDplantedPLANTEDplanted0000", "task_id": "task_PLANTEDplantedPLANTEDplanted0000",
-                       "object": "video", "model": "jimeng", "status": "queued", "progress": 0, "created_at": 1});
             true
         }
         Bug::JimengActionOptional
@@ -263,8 +316,8 @@ fn issue37(
     }
 }
 
-/// The bugs of issue 37 and a phrase the verdict's message must hold: each is caught for
-/// the reason it was planted, not by a neighbouring rule.
+/// The bugs of issue 37 (and issue 46 section 6) and a phrase the verdict's message must
+/// hold: each is caught for the reason it was planted, not by a neighbouring rule.
 const REASONS: &[(Bug, &str, &str)] = &[
     (
         Bug::TaskFetchOtherRecord,
@@ -315,6 +368,16 @@ const REASONS: &[(Bug, &str, &str)] = &[
         Bug::TaskSuccessWithoutResultUrl,
         "task.unified.envelope",
         "SUCCESS with progress",
+    ),
+    (
+        Bug::JimengGetResultSubmits,
+        "task.jimeng.submit-and-fetch",
+        "(a new task, queued: the fetch made one)",
+    ),
+    (
+        Bug::RemixUnknownSourceCreated,
+        "task.remix.unknown-source",
+        "the service's own records say there is no such source",
     ),
     (
         Bug::UnknownPathOtherBody,
@@ -506,8 +569,14 @@ pub(crate) fn rows() -> Vec<Planted> {
         (
             Bug::JimengGetResultSubmits,
             "task.jimeng.submit-and-fetch",
-            Status::Deviation,
-            "task::JIMENG_GET_RESULT (D-TASK-7)",
+            Status::Failed,
+            "task::other_task_named (JIMENG_GET_RESULT answers the task asked, D-TASK-7, D-TASK-10)",
+        ),
+        (
+            Bug::RemixUnknownSourceCreated,
+            "task.remix.unknown-source",
+            Status::Failed,
+            "task::says_no_such_task (no remix of a source the service has no record of, D-TASK-4, D-TASK-10)",
         ),
         (
             Bug::JimengActionOptional,

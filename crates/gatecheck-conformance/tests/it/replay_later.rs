@@ -1,7 +1,9 @@
 //! A replay gives the recorded run's verdicts whenever it is judged, and as fast as the mock
 //! (issue 39, items 5 and 12). A recording is made "hours ago" by moving every Unix time in it
-//! back (its manifest's `recorded_at`, the answers' `*_time` fields, the recorded request
-//! times): no test sleeps. The replay tells the runner the recorded time of each answer
+//! that was read from a clock back (its manifest's `recorded_at`, the answers' `*_time` fields,
+//! the recorded request times; not the times the run drew without a clock, which a replay
+//! sends again as they were, and which a strict replay matches since issue 46): no test
+//! sleeps. The replay tells the runner the recorded time of each answer
 //! (`x-gatecheck-replay-time`), and the runner takes "now" from it; its task states come one
 //! per poll, so the runner polls them without waiting.
 
@@ -138,18 +140,30 @@ fn is_time(key: &str, v: &Value) -> bool {
             .is_some_and(|n| (1_000_000_000..10_000_000_000).contains(&n))
 }
 
-fn shift_times(v: &mut Value, by: i64) {
+/// Whether recorded time `t` was read from the recording's clock (`origin`, its start): the
+/// times a run draws from its clock are within a year and a day of it (the farthest:
+/// `token.update.expired-time-forms`' now + 365 days), as are the target's own. The times it
+/// draws without the clock (`arbitrary::unix_seconds`, 2000 to 2100: the seed's, the same
+/// whenever the run is judged) stay where they are, as they would in a recording made then.
+fn on_the_clock(t: i64, origin: i64) -> bool {
+    (t - origin).abs() <= 366 * 86_400
+}
+
+fn shift_times(v: &mut Value, by: i64, origin: i64) {
     match v {
         Value::Object(map) => {
             for (k, x) in map.iter_mut() {
                 if is_time(k, x) {
-                    *x = Value::from(x.as_i64().unwrap_or(0) + by);
+                    let t = x.as_i64().unwrap_or(0);
+                    if on_the_clock(t, origin) {
+                        *x = Value::from(t + by);
+                    }
                 } else {
-                    shift_times(x, by);
+                    shift_times(x, by, origin);
                 }
             }
         }
-        Value::Array(items) => items.iter_mut().for_each(|x| shift_times(x, by)),
+        Value::Array(items) => items.iter_mut().for_each(|x| shift_times(x, by, origin)),
         _ => {}
     }
 }
@@ -162,7 +176,8 @@ fn shift_recording(dir: &Path, by: i64) {
     let manifest_path = dir.join("manifest.json");
     let mut manifest = read(&manifest_path);
     let at = manifest["recorded_at"].as_str().expect("recorded_at");
-    let secs = gatecheck_schemas::rules::time::parse_utc(at).expect("a UTC time") + by;
+    let origin = gatecheck_schemas::rules::time::parse_utc(at).expect("a UTC time");
+    let secs = origin + by;
     let (y, mo, d, h, mi, s) = gatecheck_schemas::rules::time::utc_parts(secs);
     manifest["recorded_at"] = format!("{y:04}-{mo:02}-{d:02}T{h:02}:{mi:02}:{s:02}Z").into();
     std::fs::write(&manifest_path, manifest.to_string()).expect("write");
@@ -176,12 +191,15 @@ fn shift_recording(dir: &Path, by: i64) {
             .and_then(|r| r.get_mut("times"))
             .and_then(Value::as_array_mut)
         {
-            for t in times {
+            for t in times
+                .iter_mut()
+                .filter(|t| on_the_clock(t.as_i64().unwrap_or(0), origin))
+            {
                 *t = Value::from(t.as_i64().unwrap_or(0) + by);
             }
         }
         if let Some(body) = ex.get_mut("response").and_then(|r| r.get_mut("body")) {
-            shift_times(body, by);
+            shift_times(body, by, origin);
         }
         std::fs::write(entry.path(), ex.to_string()).expect("write");
     }

@@ -16,17 +16,21 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 /// The mock's credentials and a recording directory.
-struct Setup {
+pub(crate) struct Setup {
     key: String,
     token: String,
     user: i64,
-    dir: PathBuf,
+    pub(crate) dir: PathBuf,
+    pub(crate) seed: u64,
 }
 
 fn config(base: &str, s: &Setup, only: &[&str]) -> RunnerConfig {
     let mut c = RunnerConfig::new(base.parse().expect("url"));
-    c.scope.cases = 2;
-    c.scope.seed = Some(2026_1125);
+    c.scope.cases = std::env::var("GC_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(2);
+    c.scope.seed = Some(s.seed);
     c.limits.deadline = Duration::from_secs(60);
     c.limits.video_deadline = Duration::from_secs(20);
     c.limits.concurrency = 1;
@@ -50,11 +54,22 @@ fn secrets(s: &Setup) -> Vec<(String, String)> {
 
 /// Records a run against the mock of `profile` (behind `bug`), then runs again against the
 /// strict replay of the recording: both reports, and the requests the replay did not hold.
-async fn round_trip(
+pub(crate) async fn round_trip(
     profile: Profile,
     bug: Bug,
     only: &[&str],
     name: &str,
+) -> (Report, Report, Vec<String>, Setup) {
+    round_trip_seeded(profile, bug, only, name, 2026_1125).await
+}
+
+/// [`round_trip`] with the runs' `seed`.
+pub(crate) async fn round_trip_seeded(
+    profile: Profile,
+    bug: Bug,
+    only: &[&str],
+    name: &str,
+    seed: u64,
 ) -> (Report, Report, Vec<String>, Setup) {
     let mock = MockServer::builder()
         .profile(profile)
@@ -69,6 +84,7 @@ async fn round_trip(
         user: account.id,
         dir: std::env::temp_dir()
             .join(format!("gatecheck-roundtrip-{name}-{}", std::process::id())),
+        seed,
     };
     let _ = std::fs::remove_dir_all(&s.dir);
     let upstream = if bug == Bug::None {
@@ -95,9 +111,15 @@ async fn round_trip(
         .await
         .expect("finish");
     mock.shutdown().await;
+    let (replayed, unmatched) = replay(profile, &s, only).await;
+    (live, replayed, unmatched, s)
+}
 
+/// Runs `only` (with `s.seed`) against the strict replay of the recording in `s.dir`: the
+/// report, and the requests the replay did not hold.
+pub(crate) async fn replay(profile: Profile, s: &Setup, only: &[&str]) -> (Report, Vec<String>) {
     let mut options = ReplayOptions::new(&s.dir).strict(true);
-    for (name, value) in secrets(&s) {
+    for (name, value) in secrets(s) {
         options = options.secret(name, value);
     }
     let replay = MockServer::builder()
@@ -105,7 +127,7 @@ async fn round_trip(
         .replay_options(options)
         .start()
         .await;
-    let replayed = Runner::new(config(&replay.uri(), &s, only))
+    let replayed = Runner::new(config(&replay.uri(), s, only))
         .run()
         .await
         .expect("replayed run");
@@ -116,10 +138,10 @@ async fn round_trip(
         .map(|e| format!("{} {} -> {}", e.method, e.path, e.status))
         .collect();
     replay.shutdown().await;
-    (live, replayed, unmatched, s)
+    (replayed, unmatched)
 }
 
-fn verdicts(r: &Report) -> Vec<(String, Status, Option<SkipCause>)> {
+pub(crate) fn verdicts(r: &Report) -> Vec<(String, Status, Option<SkipCause>)> {
     let mut v: Vec<_> = r
         .checks
         .iter()
@@ -129,7 +151,7 @@ fn verdicts(r: &Report) -> Vec<(String, Status, Option<SkipCause>)> {
     v
 }
 
-fn assert_same(live: &Report, replayed: &Report, unmatched: &[String]) {
+pub(crate) fn assert_same(live: &Report, replayed: &Report, unmatched: &[String]) {
     assert!(unmatched.is_empty(), "not in the recording: {unmatched:#?}");
     let (a, b) = (verdicts(live), verdicts(replayed));
     let diff: Vec<String> = a

@@ -422,6 +422,9 @@ const ONE_SIDED: &[(&str, Lacks, &str)] = &[
         "the route's path: the mock serves it through its row of the route table \
          (gatecheck_schemas::routes::ROUTES, which reads it) and matches no path itself",
     ),
+    // issue 46 section 6 (breaks46): task identity before form, a remix's source.
+    ("other_task_named", Lacks::Mock, VALIDATOR),
+    ("says_no_such_task", Lacks::Mock, VALIDATOR),
 ];
 
 fn crates_dir() -> PathBuf {

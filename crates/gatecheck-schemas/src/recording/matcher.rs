@@ -13,6 +13,33 @@ use std::collections::{HashMap, HashSet};
 /// The most cursors kept (one per story and recorded request); past it the stories' go.
 const MAX_CURSORS: usize = 200_000;
 
+/// How far a request's Unix time may be from the recorded one and still be the same request,
+/// in seconds. A client of a replay draws its times from the recorded time it is handed
+/// (`x-gatecheck-replay-time`) where the recorded run read its clock: the two readings of
+/// the same instant differ by the seconds between an answer and the draw, never by the
+/// hours and days between two different times a client sends (an hour ago, in ten days).
+pub const TIME_SLACK_SECS: i64 = 60;
+
+/// Whether a request's Unix times (`client`) are the recorded request's (`recorded`): as many,
+/// each within [`TIME_SLACK_SECS`]. A request whose `expired_time` differs is another request:
+/// its answer was not recorded. A recording made before `request.times` was kept has none:
+/// its requests match on their placeholders alone, as they did.
+///
+/// ```
+/// use gatecheck_schemas::recording::times_fit;
+/// assert!(times_fit(&[1_795_860_091], &[1_795_860_092]));
+/// assert!(!times_fit(&[1_814_887_286], &[1_795_860_091]));
+/// assert!(!times_fit(&[1_795_860_091], &[]) && times_fit(&[], &[]));
+/// ```
+pub fn times_fit(recorded: &[i64], client: &[i64]) -> bool {
+    recorded.is_empty()
+        || recorded.len() == client.len()
+            && recorded
+                .iter()
+                .zip(client)
+                .all(|(r, c)| (r - c).abs() <= TIME_SLACK_SECS)
+}
+
 /// A request the recording did not hold.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Unmatched {
@@ -130,7 +157,9 @@ impl Matcher {
     }
 
     /// The recorded exchange answering `request`: identical requests of one `thread` get the
-    /// recorded answers in order, the last repeating. With a `gate`, a later answer waits
+    /// recorded answers in order, the last repeating. Only a recorded request with the same
+    /// Unix times ([`times_fit`]) answers: a request whose times differ from every recorded
+    /// one has no answer (`None`), never another time's. With a `gate`, a later answer waits
     /// until the clock has advanced as far as it had when it was recorded (an earlier one
     /// repeats meanwhile).
     ///
@@ -149,6 +178,10 @@ impl Matcher {
     ) -> Option<&RecordedExchange> {
         let key = match_key(request);
         let list = self.by_key.get(&key)?;
+        let fits = |i: usize| {
+            let recorded = &self.recording.exchanges[list[i]].request.times;
+            times_fit(recorded, &request.times)
+        };
         let index = {
             let mut cursors = self.cursors.lock();
             if cursors.len() >= MAX_CURSORS {
@@ -158,10 +191,16 @@ impl Matcher {
             }
             let cursor = cursors.entry(format!("{thread}\n{key}")).or_insert(0);
             let floor = cursor.saturating_sub(1);
-            let mut i = (*cursor).min(list.len() - 1);
+            // The next recorded answer of these times, else the last one already given.
+            let start = (*cursor).min(list.len());
+            let mut i = (start..list.len())
+                .find(|&i| fits(i))
+                .or_else(|| (0..start).rev().find(|&i| fits(i)))?;
             if let Some(g) = gate {
-                while i > floor && !self.reached(list[i], g) {
-                    i -= 1;
+                while let Some(back) = (floor..i).rev().find(|&j| fits(j))
+                    && !self.reached(list[i], g)
+                {
+                    i = back;
                 }
             }
             *cursor = i + 1;
@@ -234,6 +273,7 @@ fn closest<'a>(
             + u8::from(r.path == request.path)
             + u8::from(r.headers.get("authorization") == request.headers.get("authorization")) * 2
             + u8::from(r.body == request.body) * 2
+            + u8::from(times_fit(&r.times, &request.times))
     };
     let best = exchanges
         .iter()
@@ -264,6 +304,108 @@ fn closest<'a>(
             request.body.summary(300),
             r.body.summary(300)
         ));
+    } else if !times_fit(&r.times, &request.times) {
+        differs.push(format!(
+            "times {:?} (recorded {:?}, {TIME_SLACK_SECS} s apart at most)",
+            request.times, r.times
+        ));
     }
     Some((best, differs))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    /// A recording of three key updates that differ only in `expired_time`, each answered
+    /// with the time it stored.
+    fn recording(times: &[i64]) -> Recording {
+        let exchanges = times
+            .iter()
+            .enumerate()
+            .map(|(i, t)| {
+                serde_json::from_value(json!({
+                    "seq": i + 1,
+                    "request": {"method": "PUT", "path": "/api/token/", "headers": {},
+                        "body": {"kind": "json", "json": {"id": 9, "expired_time": "{{UNIX_TIME}}"}},
+                        "times": [t]},
+                    "response": {"status": 200, "headers": [],
+                        "body": {"kind": "json", "json": {"success": true, "data": {"expired_time": t}}}},
+                    "elapsed_ms": 1
+                }))
+                .expect("exchange")
+            })
+            .collect();
+        Recording {
+            manifest: serde_json::from_value(json!({
+                "format_version": 2, "target": {"kind": "t", "name": "t"},
+                "recorded_at": "2026-11-28T11:00:00Z", "gatecheck_version": "0", "mode": "drive",
+                "secrets": [], "exchanges": times.len()
+            }))
+            .expect("manifest"),
+            exchanges,
+        }
+    }
+
+    fn put(m: &Matcher, t: i64) -> Option<i64> {
+        let body = json!({"id": 9, "expired_time": t}).to_string();
+        let mut headers = http::HeaderMap::new();
+        headers.insert(
+            "content-type",
+            http::HeaderValue::from_static("application/json"),
+        );
+        let req = m.normalize("PUT", "/api/token/", &headers, body.as_bytes());
+        let ex = m.take(&req, "", None)?;
+        let crate::recording::RecordedBody::Json { json } = &ex.response.body else {
+            return None;
+        };
+        json["data"]["expired_time"].as_i64()
+    }
+
+    #[test]
+    fn a_request_gets_only_the_answer_recorded_for_its_times() {
+        // Issue 46: `expired_time 1795860091 was stored as 1814887286`: the strict replay took
+        // a request of another time for the same exchange and answered the recorded value.
+        let (a, b, c) = (1_795_860_091, 1_814_887_286, 1_827_365_705);
+        let m = Matcher::new(recording(&[a, b, c]), &[], "http://127.0.0.1:1");
+        // Out of order, and a second late: each gets its own recorded answer.
+        assert_eq!(put(&m, b + 1), Some(b));
+        assert_eq!(put(&m, a), Some(a));
+        assert_eq!(put(&m, c - 1), Some(c));
+        // Sent again: the last answer of that time repeats.
+        assert_eq!(put(&m, b), Some(b));
+        // A time the recording never saw has no answer, and the miss says why.
+        assert_eq!(put(&m, a + 86_400), None);
+        let body = json!({"id": 9, "expired_time": a + 86_400}).to_string();
+        let mut headers = http::HeaderMap::new();
+        headers.insert(
+            "content-type",
+            http::HeaderValue::from_static("application/json"),
+        );
+        let miss = m.miss(&m.normalize("PUT", "/api/token/", &headers, body.as_bytes()));
+        assert!(miss.route_recorded);
+        assert!(
+            miss.differs.iter().any(|d| d.starts_with("times")),
+            "{miss}"
+        );
+    }
+
+    #[test]
+    fn identical_requests_still_walk_the_recorded_answers_in_order() {
+        let m = Matcher::new(recording(&[5_000_000_000, 5_000_000_000]), &[], "http://x");
+        let put_seq = |m: &Matcher| {
+            let body = json!({"id": 9, "expired_time": 5_000_000_000_i64}).to_string();
+            let req = m.normalize(
+                "PUT",
+                "/api/token/",
+                &http::HeaderMap::new(),
+                body.as_bytes(),
+            );
+            m.take(&req, "", None).map(|e| e.seq)
+        };
+        assert_eq!(put_seq(&m), Some(1));
+        assert_eq!(put_seq(&m), Some(2));
+        assert_eq!(put_seq(&m), Some(2));
+    }
 }

@@ -20,10 +20,10 @@ mod normalize;
 mod redact;
 
 pub use body::{encode_body, multipart_boundary};
-pub use matcher::{Gate, Matcher, Unmatched};
+pub use matcher::{times_fit, Gate, Matcher, Unmatched, TIME_SLACK_SECS};
 pub use normalize::{
-    echo_times, match_key, normalize_request, normalize_times, normalize_times_into,
-    records_response_header, sent_upstream, NOT_SENT_UPSTREAM,
+    echo_times, echo_times_text, match_key, normalize_request, normalize_times,
+    normalize_times_into, records_response_header, sent_upstream, NOT_SENT_UPSTREAM,
 };
 pub use redact::{redact_signed_urls, replace, Substitutions, SIGNED_PLACEHOLDER};
 
@@ -153,8 +153,9 @@ pub struct RecordedRequest {
     pub headers: BTreeMap<String, String>,
     /// The body.
     pub body: RecordedBody,
-    /// The Unix times the body carried where it now says `{{UNIX_TIME}}`, in order (not
-    /// matched on: the replay writes the client's own times where the answer echoes these).
+    /// The Unix times the body carried where it now says `{{UNIX_TIME}}`, in order: matched
+    /// within [`TIME_SLACK_SECS`] ([`times_fit`]), and the replay writes the client's own
+    /// times where the answer echoes these.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub times: Vec<i64>,
 }

@@ -72,6 +72,76 @@ pub fn echo_times(value: &mut Value, pairs: &[(i64, i64)]) -> bool {
     changed
 }
 
+/// [`echo_times`] on an answer kept as text because its JSON was not in compact form (as a
+/// proxy re-serialized it): the recorded times its JSON echoes are written as the client's in
+/// the text, whole numbers only, the rest of its bytes as recorded. `None` when the text is
+/// not JSON or echoes none of `pairs`.
+///
+/// ```
+/// use gatecheck_schemas::recording::echo_times_text;
+/// let text = "{\n  \"expired_time\": 1795860090,\n  \"id\": 9\n}";
+/// let echoed = echo_times_text(text, &[(1_795_860_090, 1_795_860_091)]).unwrap();
+/// assert_eq!(echoed, "{\n  \"expired_time\": 1795860091,\n  \"id\": 9\n}");
+/// assert_eq!(echo_times_text("not json 1795860090", &[(1_795_860_090, 1)]), None);
+/// ```
+pub fn echo_times_text(text: &str, pairs: &[(i64, i64)]) -> Option<String> {
+    let value: Value = serde_json::from_str(text).ok()?;
+    let mut used = Vec::new();
+    echoed(&value, pairs, &mut used);
+    if used.is_empty() {
+        return None;
+    }
+    let mut out = text.to_owned();
+    for (old, new) in used {
+        out = replace_whole_number(&out, &old.to_string(), &new.to_string());
+    }
+    Some(out)
+}
+
+/// The pairs of `pairs` whose recorded time a Unix-time field of `value` holds.
+fn echoed(value: &Value, pairs: &[(i64, i64)], used: &mut Vec<(i64, i64)>) {
+    match value {
+        Value::Object(map) => {
+            for (k, v) in map {
+                match unix_time(k, v) {
+                    Some(t) => {
+                        let pair = pairs.iter().find(|(old, new)| *old == t && old != new);
+                        if let Some(p) = pair.filter(|p| !used.contains(p)) {
+                            used.push(*p);
+                        }
+                    }
+                    None => echoed(v, pairs, used),
+                }
+            }
+        }
+        Value::Array(items) => items.iter().for_each(|v| echoed(v, pairs, used)),
+        _ => {}
+    }
+}
+
+/// `text` with each `old` that is a whole number (no digit, `.` or `-` next to it) as `new`.
+fn replace_whole_number(text: &str, old: &str, new: &str) -> String {
+    let edge = |c: Option<char>| c.is_none_or(|c| !(c.is_ascii_digit() || c == '.' || c == '-'));
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(at) = rest.find(old) {
+        let before = rest[..at]
+            .chars()
+            .next_back()
+            .or_else(|| out.chars().next_back());
+        let after = rest[at + old.len()..].chars().next();
+        out.push_str(&rest[..at]);
+        out.push_str(if edge(before) && edge(after) {
+            new
+        } else {
+            old
+        });
+        rest = &rest[at + old.len()..];
+    }
+    out.push_str(rest);
+    out
+}
+
 /// Request headers the recorder does not send upstream, besides those no intermediary passes
 /// on ([`is_passed_on`]): the client's `Host` (the upstream has its own) and
 /// `Proxy-Authorization` (the client's credentials for a proxy, not the target's).

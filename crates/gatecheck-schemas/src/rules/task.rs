@@ -467,6 +467,59 @@ pub fn check_task_error(v: &Value, code: &str) -> Result<(), BrokenRule> {
     }
 }
 
+/// Where an answer about a task names the task, whatever its form (DECISIONS D-TASK-10): the
+/// create object's `id` and `task_id`, the envelope's `data.task_id` (and a `data.id`, should
+/// a form put one there).
+const IDENTITY_AT: [&str; 4] = ["/task_id", "/id", "/data/task_id", "/data/id"];
+
+/// The other task an answer about task `asked` names, in whatever form it came (a create
+/// object where the envelope was due, the envelope, a provider's own shape): a public task id
+/// (`task_` + 32 letters and digits) at `task_id`, `id`, `data.task_id` or `data.id` that is
+/// not `asked` (DECISIONS D-TASK-10: a fetch answers the task asked about; a fetch that
+/// answers a new task, made and charged, is the worst case of it). Ids of other forms (an
+/// upstream's own id for the same task) and numbers (the row id) name no other task.
+///
+/// ```
+/// use gatecheck_schemas::rules::task::other_task_named;
+/// use serde_json::json;
+/// let asked = "task_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA";
+/// let made = json!({"id": "task_BBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBB", "object": "video", "status": "queued"});
+/// assert_eq!(other_task_named(&made, asked).as_deref(), Some("task_BBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBB"));
+/// let envelope = json!({"code": "success", "data": {"id": 7, "task_id": asked}});
+/// assert_eq!(other_task_named(&envelope, asked), None);
+/// let upstream = json!({"code": 0, "data": {"task_id": "8862739021"}});
+/// assert_eq!(other_task_named(&upstream, asked), None);
+/// ```
+pub fn other_task_named(v: &Value, asked: &str) -> Option<String> {
+    IDENTITY_AT
+        .iter()
+        .filter_map(|at| v.pointer(at).and_then(Value::as_str))
+        .find(|id| *id != asked && is_task_id(id))
+        .map(str::to_owned)
+}
+
+/// Whether an answer to a fetch of a task says the service has no such task: the spec's 404,
+/// or new-api's 400 with code `task_not_exist` (a task error's `code`, or a `/v1` error's
+/// `error.code`) ([`Rejection::TaskNotFound`](crate::rules::Rejection::TaskNotFound) in either
+/// profile). A remix the service accepts for a source it says it has no record of is its own
+/// records contradicted (DECISIONS D-TASK-4, D-TASK-10).
+///
+/// ```
+/// use gatecheck_schemas::rules::task::says_no_such_task;
+/// use serde_json::json;
+/// assert!(says_no_such_task(404, &json!({"error": {"message": "not found"}})));
+/// assert!(says_no_such_task(400, &json!({"code": "task_not_exist", "message": "task_not_exist", "data": null})));
+/// assert!(!says_no_such_task(400, &json!({"code": "invalid_request"})));
+/// assert!(!says_no_such_task(200, &json!({"id": "task_x"})));
+/// ```
+pub fn says_no_such_task(status: u16, v: &Value) -> bool {
+    let code = v
+        .pointer("/error/code")
+        .or_else(|| v.get("code"))
+        .and_then(Value::as_str);
+    crate::rules::Rejection::TaskNotFound.answered_by(status, code)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

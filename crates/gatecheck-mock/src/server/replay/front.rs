@@ -275,13 +275,20 @@ fn replayed(
         .collect();
     let base = format!("http://{host}");
     let mut body = ex.response.body.to_bytes().unwrap_or_default();
-    if let (false, super::format::RecordedBody::Json { json }) =
-        (times.is_empty(), &ex.response.body)
-    {
-        let mut json = json.clone();
-        if super::format::echo_times(&mut json, times) {
-            body = serde_json::to_vec(&json).unwrap_or(body);
+    match (times.is_empty(), &ex.response.body) {
+        (false, super::format::RecordedBody::Json { json }) => {
+            let mut json = json.clone();
+            if super::format::echo_times(&mut json, times) {
+                body = serde_json::to_vec(&json).unwrap_or(body);
+            }
         }
+        // JSON a proxy wrote in another form is kept as text: its times are echoed too.
+        (false, super::format::RecordedBody::Text { text }) => {
+            if let Some(echoed) = super::format::echo_times_text(text, times) {
+                body = echoed.into_bytes();
+            }
+        }
+        _ => {}
     }
     let created = parts.method == http::Method::POST
         && (200..300).contains(&ex.response.status)
