@@ -12,6 +12,7 @@ pub(crate) mod key;
 pub(crate) mod midjourney;
 pub(crate) mod midjourney_routes;
 mod pixels;
+pub(crate) mod platforms;
 pub(crate) mod property;
 pub(crate) mod provider;
 pub(crate) mod quota;
