@@ -15,7 +15,6 @@
 //! `gatecheck_schemas::rules::platforms`.
 
 use super::ctx::Ctx;
-use super::video::Fields;
 use crate::response::{self, MockResponse};
 use crate::tasks::platforms::{adaptor, upstream_id, Adaptor, Upstream};
 use crate::tasks::unified::TaskMeta;
@@ -78,8 +77,14 @@ pub(crate) fn invalid_platform(channel_type: i64) -> MockResponse {
 }
 
 /// `POST /v1/video/generations` for a model a platform's channel serves (admitted).
-pub(crate) fn submit(cx: &Ctx, a: &'static Adaptor, f: Fields) -> MockResponse {
-    let model = f.model.as_deref().unwrap_or("").trim().to_owned();
+pub(crate) fn submit(
+    cx: &Ctx,
+    a: &'static Adaptor,
+    model: &str,
+    prompt: &str,
+    body: serde_json::Map<String, Value>,
+) -> MockResponse {
+    let model = model.trim().to_owned();
     if let Err(resp) = cx
         .check_model(&model)
         .and_then(|()| cx.check_channel(&model))
@@ -89,14 +94,13 @@ pub(crate) fn submit(cx: &Ctx, a: &'static Adaptor, f: Fields) -> MockResponse {
     if cx.catalog().model(&model).is_none() {
         return response::invalid(&format!("model {model} is unknown"), Some("model"));
     }
-    let prompt = f.prompt.clone().unwrap_or_default();
+    let prompt = prompt.to_owned();
     if prompt.trim().is_empty() {
         return response::json(
             TASK_REFUSAL_STATUS,
             &task_error(INVALID_REQUEST, PROMPT_REQUIRED),
         );
     }
-    let body = f.raw.unwrap_or_default();
     let read = (a.read)(&body);
     let usage = Usage {
         requests: 1,
@@ -139,8 +143,20 @@ pub(crate) fn submit(cx: &Ctx, a: &'static Adaptor, f: Fields) -> MockResponse {
     resp
 }
 
-/// The record `dto` of task `t` as the adaptor `a`'s poller leaves it in `state`.
-pub(crate) fn dress(cx: &Ctx, a: &Adaptor, t: &StoredVideo, state: &VideoState, dto: &mut TaskDto) {
+/// What the adaptor `a`'s poller leaves of task `t` in `state`.
+struct View {
+    status: TaskStatus,
+    progress: i64,
+    url: Option<String>,
+    fail_reason: String,
+    data: Value,
+    channel_id: Option<i64>,
+    upstream_model: String,
+}
+
+/// [`View`] of task `t` at the mock's now, its record created at `created_s` and last changed
+/// at `updated_s` (Unix seconds).
+fn view(cx: &Ctx, a: &Adaptor, t: &StoredVideo, state: &VideoState, times: (i64, i64)) -> View {
     let chosen = cx.app.tasks.meta.get(t).and_then(|m| m.upstream_word);
     let word = chosen
         .filter(|w| a.rules.alternatives(state.status).contains(w))
@@ -154,23 +170,38 @@ pub(crate) fn dress(cx: &Ctx, a: &Adaptor, t: &StoredVideo, state: &VideoState, 
         .error
         .as_ref()
         .filter(|_| status == TaskStatus::Failure);
-    dto.data = (a.upstream)(&Upstream {
+    let data = (a.upstream)(&Upstream {
         id: upstream_id(&t.id),
         model: upstream_model,
         word,
         url: url.as_deref(),
         error,
-        created_s: dto.created_at,
-        updated_s: dto.updated_at,
+        created_s: times.0,
+        updated_s: times.1,
         seconds: t.seconds,
         size: &t.size,
     });
-    dto.properties.upstream_model_name = upstream_model.to_owned();
-    dto.channel_id = channel.map_or(dto.channel_id, |c| c.id);
-    dto.status = status;
-    dto.progress = progress_text(progress);
-    dto.fail_reason = error.map(a.reason).unwrap_or_default();
-    dto.result_url = url;
+    View {
+        status,
+        progress,
+        fail_reason: error.map(a.reason).unwrap_or_default(),
+        url,
+        data,
+        channel_id: channel.map(|c| c.id),
+        upstream_model: upstream_model.to_owned(),
+    }
+}
+
+/// The record `dto` of task `t` as the adaptor `a`'s poller leaves it in `state`.
+pub(crate) fn dress(cx: &Ctx, a: &Adaptor, t: &StoredVideo, state: &VideoState, dto: &mut TaskDto) {
+    let v = view(cx, a, t, state, (dto.created_at, dto.updated_at));
+    dto.data = v.data;
+    dto.properties.upstream_model_name = v.upstream_model;
+    dto.channel_id = v.channel_id.unwrap_or(dto.channel_id);
+    dto.status = v.status;
+    dto.progress = progress_text(v.progress);
+    dto.fail_reason = v.fail_reason;
+    dto.result_url = v.url;
 }
 
 /// new-api's `ToVideoStatus`.
@@ -189,34 +220,45 @@ fn video_status(s: TaskStatus) -> &'static str {
 pub(crate) fn video(cx: &Ctx, t: &StoredVideo) -> Option<MockResponse> {
     let meta = cx.app.tasks.meta.get(t)?;
     let a = adaptor(meta.platform)?;
-    let dto = super::video_unified::task_dto(cx, t);
+    let now = cx.now_ms();
+    let state = t.state(now);
+    let created = t.plan.created_at_ms.div_euclid(1000);
+    // The record's `updated_at`: its last change (the start, then the end).
+    let changed_ms = if state.status.is_terminal() {
+        t.plan.finish_at_ms
+    } else if now >= t.plan.started_at_ms {
+        t.plan.started_at_ms.min(t.plan.finish_at_ms)
+    } else {
+        t.plan.created_at_ms
+    };
+    let updated = created.max(changed_ms.div_euclid(1000));
+    let view = view(cx, a, t, &state, (created, updated));
     let rules = a.rules;
-    let url = dto
+    let url = view
         .data
         .pointer(rules.url_at)
         .and_then(Value::as_str)
         .unwrap_or("");
     let mut v = json!({
-        "id": dto.task_id, "object": "video", "status": video_status(dto.status),
-        "progress": gatecheck_schemas::rules::task::parse_progress(&dto.progress).unwrap_or(0),
-        "created_at": dto.created_at, "completed_at": dto.updated_at,
+        "id": t.id, "object": "video", "status": video_status(view.status),
+        "progress": view.progress, "created_at": created, "completed_at": updated,
     });
     if rules.video_has_model {
         v["model"] = json!(t.model);
     }
     if rules.name == "doubao" {
-        v["task_id"] = json!(dto.task_id);
+        v["task_id"] = json!(t.id);
     }
     if !url.is_empty() || rules.name == "doubao" {
         v["metadata"] = json!({ "url": url });
     }
-    if dto.status == TaskStatus::Failure {
+    if view.status == TaskStatus::Failure {
         let code = match rules.name {
-            "vidu" => dto.data["err_code"].as_str().unwrap_or("").to_owned(),
-            "hailuo" => dto.data["base_resp"]["status_code"].to_string(),
-            _ => dto.data["error"]["code"].as_str().unwrap_or("").to_owned(),
+            "vidu" => view.data["err_code"].as_str().unwrap_or("").to_owned(),
+            "hailuo" => view.data["base_resp"]["status_code"].to_string(),
+            _ => view.data["error"]["code"].as_str().unwrap_or("").to_owned(),
         };
-        v["error"] = json!({ "message": dto.fail_reason, "code": code });
+        v["error"] = json!({ "message": view.fail_reason, "code": code });
     }
     Some(response::json(
         gatecheck_schemas::rules::rejection::ACCEPTED,
@@ -253,6 +295,8 @@ pub(crate) fn choose_upstream(cx: &Ctx, id: &str, word: &str) -> MockResponse {
         ..TaskMeta::clone(&meta)
     };
     cx.app.tasks.meta.insert(id, meta);
-    let dto = super::video_unified::task_dto(cx, &t);
-    response::json(200, &json!({"success": true, "data": dto}))
+    response::json(
+        200,
+        &json!({"success": true, "data": {"task_id": id, "platform": a.rules.channel_type, "upstream_status": chosen}}),
+    )
 }

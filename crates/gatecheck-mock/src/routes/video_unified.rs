@@ -37,7 +37,16 @@ pub(crate) async fn create(cx: &Ctx, req: Request<Incoming>) -> MockResponse {
     };
     let model = f.model.as_deref().map(str::trim).unwrap_or("");
     match super::platform::select(cx, model).filter(|_| !model.is_empty()) {
-        Some(Selected::Platform(a)) => return super::platform::submit(cx, a, f),
+        Some(Selected::Platform(a)) => {
+            let prompt = f.prompt.as_deref().unwrap_or("");
+            return super::platform::submit(
+                cx,
+                a,
+                model,
+                prompt,
+                f.raw.clone().unwrap_or_default(),
+            );
+        }
         Some(Selected::Unknown(t)) => return super::platform::invalid_platform(t),
         None => {}
     }
