@@ -172,6 +172,9 @@ pub(crate) struct Env {
     pub shrink_spent: std::sync::atomic::AtomicU32,
     /// Samples of the media the checks judged (for the HTML report).
     pub media: crate::report::SampleBox,
+    /// The video platforms' tasks followed (`platforms.rs`), with their platform, for the
+    /// HTML report.
+    pub platform_tasks: parking_lot::Mutex<Vec<crate::report::artifacts::TaskTimeline>>,
 }
 
 impl Env {

@@ -14,6 +14,7 @@ use super::video_unified::{created_id, follow_with, GENERATIONS};
 use super::Kind::Failure;
 use super::{accepted, def, Check, CheckCtx, Halt, Outcome, Phase};
 use crate::http::client::{Exchange, RequestSpec};
+use crate::report::artifacts::{TaskTimeline, TimelinePoint};
 use gatecheck_schemas::rules::platforms::{
     check_record, doubao, hailuo, is_failure_rule, vidu, Platform,
 };
@@ -115,12 +116,44 @@ async fn platform(ctx: &CheckCtx, p: &'static Platform) -> Outcome {
     let id = submit(ctx, p, &model).await?;
     let auth = ctx.model_auth()?;
     let fetch = |id: &str| RequestSpec::get(format!("{GENERATIONS}/{id}")).auth(auth.clone());
-    let mut pass = follow_with(ctx, p.decision, &id, &fetch, &|t, spec, ex| {
+    let step = super::video_unified::interval(ctx);
+    let seen = parking_lot::Mutex::new(Vec::new());
+    let followed = follow_with(ctx, p.decision, &id, &fetch, &|t, spec, ex| {
+        let mut points = seen.lock();
+        let n = points.len();
+        points.push(point(t, step.as_millis(), n));
+        drop(points);
         judge(ctx, p, t, spec, ex)
     })
-    .await?;
+    .await;
+    // The task in the HTML report's timelines, with its platform, whatever the verdict.
+    ctx.env.platform_tasks.lock().push(TaskTimeline {
+        kind: "video".into(),
+        id: id.clone(),
+        model: model.clone(),
+        platform: format!("{} ({})", p.channel_type, p.name),
+        points: seen.into_inner(),
+    });
+    let mut pass = followed?;
     pass.cases += video(ctx, p, &id).await?;
     Ok(pass)
+}
+
+/// The `n`th observation of a record, `step_ms` after the one before.
+fn point(t: &TaskDto, step_ms: u128, n: usize) -> TimelinePoint {
+    use gatecheck_schemas::rules::task::{parse_progress, TaskStatus};
+    let state = match t.status {
+        TaskStatus::Queued | TaskStatus::Submitted => "queued",
+        TaskStatus::InProgress => "in_progress",
+        TaskStatus::Success => "completed",
+        TaskStatus::Failure => "failed",
+        other => other.as_str(),
+    };
+    TimelinePoint {
+        at_ms: u64::try_from(step_ms * n as u128).unwrap_or(u64::MAX),
+        state: state.to_owned(),
+        progress: parse_progress(&t.progress),
+    }
 }
 
 /// `GET /v1/videos/{id}` of the task: the task asked for (a failure otherwise), with `model`

@@ -1,6 +1,7 @@
 //! The control API's task routes (access already checked by `routes/control.rs`):
 //!
-//! - `GET /__mock/videos`: every video task, with its owner.
+//! - `GET /__mock/videos`: every video task, with its owner and platform (`55 sora`,
+//!   `52 vidu`...).
 //! - `POST /__mock/videos/{id}/outcome` `{"outcome":"completed|failed|error","code"?,
 //!   "message"?,"immediate"?}` overrides the outcome of a task that is not terminal yet (409
 //!   when it is).
@@ -56,7 +57,14 @@ pub(crate) async fn videos(cx: &Ctx, req: Request<Incoming>) -> MockResponse {
                 .snapshot()
                 .tasks
                 .into_iter()
-                .map(|t| json!({"owner": t.owner, "task": t.render(now, &base, cx.profile())}))
+                .map(|t| {
+                    // The platform the task routes show (DECISIONS D-TASK-2, D-PLAT): `55`
+                    // for a task of `/v1/videos`.
+                    let platform = crate::tasks::platforms::platform_label(
+                        cx.app.tasks.meta.get(&t).map_or("55", |m| m.platform),
+                    );
+                    json!({"owner": t.owner, "platform": platform, "task": t.render(now, &base, cx.profile())})
+                })
                 .collect();
             crate::response::json(200, &json!({"success": true, "data": tasks}))
         }

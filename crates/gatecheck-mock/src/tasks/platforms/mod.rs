@@ -138,6 +138,17 @@ pub(crate) fn adaptor(t: &str) -> Option<&'static Adaptor> {
     ADAPTORS.into_iter().find(|a| a.rules.channel_type == t)
 }
 
+/// A platform as the dashboard shows it: the channel type and a name (`52 vidu`).
+pub(crate) fn platform_label(channel_type: &str) -> String {
+    let name = match channel_type {
+        "55" => "sora",
+        "50" => "kling",
+        "51" => "jimeng",
+        t => adaptor(t).map_or("", |a| a.rules.name),
+    };
+    format!("{channel_type} {name}").trim_end().to_owned()
+}
+
 /// The first channel serving `model` to `group`, if any.
 pub(crate) fn select<'a>(channels: &'a [Channel], model: &str, group: &str) -> Option<&'a Channel> {
     channels.iter().find(|c| c.serves(model, group))
