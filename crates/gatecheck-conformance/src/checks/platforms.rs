@@ -16,7 +16,8 @@ use super::{accepted, def, Check, CheckCtx, Halt, Outcome, Phase};
 use crate::http::client::{Exchange, RequestSpec};
 use crate::report::artifacts::{TaskTimeline, TimelinePoint};
 use gatecheck_schemas::rules::platforms::{
-    check_record, doubao, hailuo, is_failure_rule, vidu, Platform,
+    by_default_model, check_record, doubao, hailuo, is_failure_rule, vidu, Platform,
+    OTHER_RATIOS_HEADER,
 };
 use gatecheck_schemas::rules::quota::Usage;
 use gatecheck_schemas::rules::task::TaskDto;
@@ -43,7 +44,7 @@ fn model_of(ctx: &CheckCtx, p: &Platform) -> Result<String, Halt> {
     ctx.env
         .models
         .iter()
-        .find(|m| p.models.contains(&m.id.as_str()))
+        .find(|m| by_default_model(&m.id).is_some_and(|q| q.channel_type == p.channel_type))
         .map(|m| m.id.clone())
         .ok_or_else(|| {
             Halt::no_model(format!(
@@ -70,7 +71,11 @@ async fn submit(ctx: &CheckCtx, p: &'static Platform, model: &str) -> Result<Str
         }));
     let ex = ctx.send(&spec, price).await?;
     let (id, v) = created_id(ctx, p.decision, &spec, &ex)?;
-    let problem = if !is_task_id(&id) || v["task_id"] != id.as_str() {
+    let problem = if !ex.headers.contains_key(OTHER_RATIOS_HEADER) {
+        Some(format!(
+            "no {OTHER_RATIOS_HEADER} header (new-api sets it on every task submit, D-PLAT-1)"
+        ))
+    } else if !is_task_id(&id) || v["task_id"] != id.as_str() {
         Some(format!(
             "id {id:?} and task_id {} are not the same task_ id",
             v["task_id"]

@@ -6,7 +6,7 @@
 use super::planted::{Bug, Planted};
 use bytes::Bytes;
 use gatecheck_conformance::Status;
-use gatecheck_schemas::rules::platforms::{by_name, ALL};
+use gatecheck_schemas::rules::platforms::ALL;
 use serde_json::{json, Value};
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -34,7 +34,7 @@ pub(crate) fn rewrite(
         return;
     };
     let fetch = method == http::Method::GET && path.starts_with("/v1/video/generations/");
-    let Some(p) = by_name(name).filter(|_| fetch) else {
+    let Some(p) = ALL.into_iter().find(|p| p.name == name).filter(|_| fetch) else {
         return;
     };
     let Ok(mut v) = serde_json::from_slice::<Value>(body) else {

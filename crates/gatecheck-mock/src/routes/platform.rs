@@ -19,6 +19,7 @@ use crate::response::{self, MockResponse};
 use crate::tasks::platforms::{adaptor, upstream_id, Adaptor, Upstream};
 use crate::tasks::unified::TaskMeta;
 use crate::tasks::video::StoredVideo;
+use gatecheck_schemas::rules::platforms::{INVALID_API_PLATFORM, OTHER_RATIOS_HEADER};
 use gatecheck_schemas::rules::quota::Usage;
 use gatecheck_schemas::rules::task::{
     progress_text, task_error, TaskDto, TaskStatus, INVALID_REQUEST, PROMPT_REQUIRED,
@@ -28,10 +29,6 @@ use gatecheck_schemas::rules::video::VideoState;
 use gatecheck_schemas::types::VideoStatus;
 use serde_json::{json, Value};
 
-/// The header new-api sets on a task submit: the adaptor's billing ratios as JSON.
-pub const OTHER_RATIOS_HEADER: &str = "x-new-api-other-ratios";
-/// The code of a channel type no adaptor serves (relay/relay_task.go RelayTaskSubmit).
-pub const INVALID_API_PLATFORM: &str = "invalid_api_platform";
 /// The channel types the unified route serves outside this file: OpenAI (1), Sora (55), Kling
 /// (50), Jimeng (51); the route runs them as OpenAI-video tasks.
 const OTHER_TASK_TYPES: [i64; 4] = [1, 55, 50, 51];

@@ -135,7 +135,8 @@ pub(crate) const ADAPTORS: [&Adaptor; 3] = [&vidu::ADAPTOR, &hailuo::ADAPTOR, &d
 
 /// The adaptor of channel type `t` (`"52"`).
 pub(crate) fn adaptor(t: &str) -> Option<&'static Adaptor> {
-    ADAPTORS.into_iter().find(|a| a.rules.channel_type == t)
+    let rules = gatecheck_schemas::rules::platforms::by_channel_type(t)?;
+    ADAPTORS.into_iter().find(|a| std::ptr::eq(a.rules, rules))
 }
 
 /// A platform as the dashboard shows it: the channel type and a name (`52 vidu`).

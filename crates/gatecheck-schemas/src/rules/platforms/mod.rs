@@ -26,6 +26,13 @@ use super::video::BrokenRule;
 use crate::types::VideoStatus;
 use serde_json::Value;
 
+/// The header new-api sets on every task submit: the adaptor's billing ratios as JSON, `{}`
+/// when there are none (relay/relay_task.go RelayTaskSubmit; DECISIONS D-PLAT-1).
+pub const OTHER_RATIOS_HEADER: &str = "x-new-api-other-ratios";
+/// The code of a submit whose channel type no adaptor serves (relay/relay_task.go
+/// RelayTaskSubmit: 400 `invalid api platform: <type>`).
+pub const INVALID_API_PLATFORM: &str = "invalid_api_platform";
+
 /// One upstream state and what new-api's poller stores for it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct UpstreamState {
@@ -77,11 +84,6 @@ pub const ALL: [&Platform; 3] = [&vidu::PLATFORM, &hailuo::PLATFORM, &doubao::PL
 /// The platform of a channel type (`"52"`), if it is one of [`ALL`].
 pub fn by_channel_type(channel_type: &str) -> Option<&'static Platform> {
     ALL.into_iter().find(|p| p.channel_type == channel_type)
-}
-
-/// The platform named `name` (`vidu`), if it is one of [`ALL`].
-pub fn by_name(name: &str) -> Option<&'static Platform> {
-    ALL.into_iter().find(|p| p.name == name)
 }
 
 /// The platform whose default models list `model`, if any.
@@ -222,7 +224,6 @@ mod tests {
     fn every_platform_is_whole() {
         for p in ALL {
             assert_eq!(by_channel_type(p.channel_type), Some(p));
-            assert_eq!(by_name(p.name), Some(p));
             assert!(!p.models.is_empty());
             for s in [
                 VideoStatus::Queued,
