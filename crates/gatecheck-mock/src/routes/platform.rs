@@ -233,16 +233,16 @@ pub(crate) fn video(cx: &Ctx, t: &StoredVideo) -> Option<MockResponse> {
     let rules = a.rules;
     let url = view
         .data
-        .pointer(rules.url_at)
+        .pointer(rules.url_pointer)
         .and_then(Value::as_str)
         .unwrap_or("");
     let mut v = json!({
         "id": t.id, "object": "video", "status": video_status(view.status),
         "progress": view.progress, "created_at": created, "completed_at": updated,
     });
-    if rules.video_has_model {
-        v["model"] = json!(t.model);
-    }
+    // new-api's Vidu conversion sets no `model`; the mock keeps the video object's `model`,
+    // which the OpenAPI document and the SDKs require (DECISIONS D-PLAT-5).
+    v["model"] = json!(t.model);
     if rules.name == "doubao" {
         v["task_id"] = json!(t.id);
     }

@@ -72,7 +72,7 @@ async fn every_platform_reaches_every_state_in_both_profiles() {
             check_record(p, &first).unwrap_or_else(|e| panic!("{}: {e}", p.name));
             let queued_word = p.word(gatecheck_schemas::types::VideoStatus::Queued);
             assert_eq!(
-                first.data.pointer(p.state_at).and_then(Value::as_str),
+                first.data.pointer(p.state_pointer).and_then(Value::as_str),
                 Some(queued_word)
             );
             // Every other state of the same status, through the control API.
@@ -82,7 +82,7 @@ async fn every_platform_reaches_every_state_in_both_profiles() {
                 assert_eq!(r.status, 200, "{}", r.text());
                 let t = fetch(&server, &id).await;
                 assert_eq!(
-                    t.data.pointer(p.state_at).and_then(Value::as_str),
+                    t.data.pointer(p.state_pointer).and_then(Value::as_str),
                     Some(alt)
                 );
                 check_record(p, &t).unwrap();
@@ -102,7 +102,7 @@ async fn every_platform_reaches_every_state_in_both_profiles() {
             let done = fetch(&server, &id).await;
             check_record(p, &done).unwrap();
             assert_eq!(done.status, TaskStatus::Success);
-            let url = done.data.pointer(p.url_at).and_then(Value::as_str);
+            let url = done.data.pointer(p.url_pointer).and_then(Value::as_str);
             assert_eq!(url, done.result_url.as_deref(), "{}", p.name);
             // `/v1/videos/{id}`: the adaptor's conversion.
             let video = get_with(&server, &format!("/v1/videos/{id}"), KEY_ENABLED)
@@ -113,10 +113,8 @@ async fn every_platform_reaches_every_state_in_both_profiles() {
                 (Some(id.as_str()), Some("completed"))
             );
             assert_eq!(
-                video.get("model").is_some(),
-                p.video_has_model,
-                "{}: {video}",
-                p.name
+                video["model"], model,
+                "the video object's model (D-PLAT-5): {video}"
             );
             // A chosen failure (the fixture's `[fail]` rule).
             let failing = submit(&server, model, "a kite [fail]").await.json();

@@ -136,7 +136,9 @@ pub(crate) const ADAPTORS: [&Adaptor; 3] = [&vidu::ADAPTOR, &hailuo::ADAPTOR, &d
 /// The adaptor of channel type `t` (`"52"`).
 pub(crate) fn adaptor(t: &str) -> Option<&'static Adaptor> {
     let rules = gatecheck_schemas::rules::platforms::by_channel_type(t)?;
-    ADAPTORS.into_iter().find(|a| std::ptr::eq(a.rules, rules))
+    ADAPTORS
+        .into_iter()
+        .find(|a| a.rules.channel_type == rules.channel_type)
 }
 
 /// A platform as the dashboard shows it: the channel type and a name (`52 vidu`).

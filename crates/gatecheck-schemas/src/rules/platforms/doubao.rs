@@ -33,8 +33,8 @@ pub const PLATFORM: Platform = Platform {
     ],
     other: Some((InProgress, 30)),
     words: ["queued", "processing", "succeeded", "failed"],
-    state_at: "/status",
-    url_at: "/content/video_url",
+    state_pointer: "/status",
+    url_pointer: "/content/video_url",
     video_has_model: true,
     decision: "D-PLAT-4",
 };

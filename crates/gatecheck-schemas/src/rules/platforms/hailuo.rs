@@ -35,8 +35,8 @@ pub const PLATFORM: Platform = Platform {
     ],
     other: Some((InProgress, 30)),
     words: ["Queueing", "Processing", "Success", "Fail"],
-    state_at: "/status",
-    url_at: "/file/download_url",
+    state_pointer: "/status",
+    url_pointer: "/file/download_url",
     video_has_model: true,
     decision: "D-PLAT-3",
 };

@@ -45,7 +45,7 @@ pub struct UpstreamState {
 }
 
 /// A state-table row (const helper).
-pub const fn state(word: &'static str, status: TaskStatus, progress: i64) -> UpstreamState {
+pub(crate) const fn state(word: &'static str, status: TaskStatus, progress: i64) -> UpstreamState {
     UpstreamState {
         word,
         status,
@@ -69,10 +69,11 @@ pub struct Platform {
     /// The words the mock's upstream shows for a task queued, running, completed, failed.
     pub words: [&'static str; 4],
     /// The JSON pointer of the state word in the record's `data`.
-    pub state_at: &'static str,
+    pub state_pointer: &'static str,
     /// The JSON pointer of the result URL in `data` once the task succeeded.
-    pub url_at: &'static str,
-    /// Whether the `/v1/videos/{id}` conversion shows `model`.
+    pub url_pointer: &'static str,
+    /// Whether new-api's `/v1/videos/{id}` conversion shows `model` (the mock always does:
+    /// DECISIONS D-PLAT-5).
     pub video_has_model: bool,
     /// The DECISIONS row of the platform.
     pub decision: &'static str,
@@ -143,7 +144,7 @@ fn broken(rule: &'static str, message: String) -> Result<(), BrokenRule> {
 
 /// The upstream state word of a record's `data`, if `data` has one.
 pub fn state_word<'a>(p: &Platform, data: &'a Value) -> Option<&'a str> {
-    data.pointer(p.state_at).and_then(Value::as_str)
+    data.pointer(p.state_pointer).and_then(Value::as_str)
 }
 
 /// The rules of one fetched record of a task of platform `p` (DECISIONS D-PLAT-7):
@@ -180,7 +181,7 @@ pub fn check_record(p: &Platform, t: &TaskDto) -> Result<(), BrokenRule> {
             RULE_STATUS_MAP,
             format!(
                 "data has no {} state at {} (data is the upstream's own task)",
-                p.name, p.state_at
+                p.name, p.state_pointer
             ),
         );
     };

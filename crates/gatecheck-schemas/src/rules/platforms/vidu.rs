@@ -23,8 +23,8 @@ pub const PLATFORM: Platform = Platform {
     ],
     other: None,
     words: ["queueing", "processing", "success", "failed"],
-    state_at: "/state",
-    url_at: "/creations/0/url",
+    state_pointer: "/state",
+    url_pointer: "/creations/0/url",
     video_has_model: false,
     decision: "D-PLAT-2",
 };
