@@ -5,8 +5,8 @@
 use crate::checks::usage;
 use crate::checks::{
     audio, auth, catalog as model_catalog, image_edits, images, key, midjourney, midjourney_routes,
-    provider, quota, refund, remix, route, stream, token, v1, video, video_unified, Check,
-    CheckInfo,
+    platforms, provider, quota, refund, remix, route, stream, token, v1, video, video_unified,
+    Check, CheckInfo,
 };
 use std::sync::OnceLock;
 
@@ -34,6 +34,7 @@ pub(crate) fn registry() -> &'static [Check] {
             video_unified::CHECKS,
             remix::CHECKS,
             provider::CHECKS,
+            platforms::CHECKS,
             refund::CHECKS,
         ] {
             v.extend_from_slice(family);

@@ -86,4 +86,5 @@ pub use server::listen::listen;
 pub use server::replay;
 pub use state::{NewKey, StateSnapshot};
 pub use tasks::callbacks;
+pub use tasks::platforms::Channel;
 pub use tasks::TaskMetaEntry;

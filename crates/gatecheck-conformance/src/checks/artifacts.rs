@@ -23,6 +23,7 @@ pub(crate) fn artifacts(env: &Env) -> Artifacts {
                 kind: "image".into(),
                 id: format!("image request {} ({size})", i + 1),
                 model: model.to_owned(),
+                platform: String::new(),
                 points: vec![
                     TimelinePoint {
                         at_ms: 0,
@@ -38,6 +39,7 @@ pub(crate) fn artifacts(env: &Env) -> Artifacts {
             });
         }
     }
+    timelines.extend(env.platform_tasks.lock().iter().cloned());
     Artifacts {
         timelines,
         media: env.media.take(),

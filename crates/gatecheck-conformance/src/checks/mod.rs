@@ -12,6 +12,7 @@ pub(crate) mod key;
 pub(crate) mod midjourney;
 pub(crate) mod midjourney_routes;
 mod pixels;
+pub(crate) mod platforms;
 pub(crate) mod property;
 pub(crate) mod provider;
 pub(crate) mod quota;
@@ -171,6 +172,9 @@ pub(crate) struct Env {
     pub shrink_spent: std::sync::atomic::AtomicU32,
     /// Samples of the media the checks judged (for the HTML report).
     pub media: crate::report::SampleBox,
+    /// The video platforms' tasks followed (`platforms.rs`), with their platform, for the
+    /// HTML report.
+    pub platform_tasks: parking_lot::Mutex<Vec<crate::report::artifacts::TaskTimeline>>,
 }
 
 impl Env {

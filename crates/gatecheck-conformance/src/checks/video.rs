@@ -126,6 +126,7 @@ impl VideoRun {
                     kind: "video".into(),
                     id: created.id.clone(),
                     model: created.model.clone(),
+                    platform: String::new(),
                     points,
                 })
             })

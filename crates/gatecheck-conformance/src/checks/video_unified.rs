@@ -208,6 +208,22 @@ pub(crate) async fn follow(
     id: &str,
     fetch: &(dyn Fn(&str) -> RequestSpec + Sync),
 ) -> Outcome {
+    follow_with(ctx, row, id, fetch, &|_, _, _| Ok(())).await
+}
+
+/// A judge of one fetched record beyond the envelope's rules (a video platform's status map:
+/// `platforms.rs`), run before the transition between fetches is judged.
+pub(crate) type RecordJudge<'a> =
+    dyn Fn(&TaskDto, &RequestSpec, &Exchange) -> Result<(), Halt> + Sync + 'a;
+
+/// [`follow`], with `judge` run on every record.
+pub(crate) async fn follow_with(
+    ctx: &CheckCtx,
+    row: &'static str,
+    id: &str,
+    fetch: &(dyn Fn(&str) -> RequestSpec + Sync),
+    judge: &RecordJudge<'_>,
+) -> Outcome {
     let step = interval(ctx);
     let mut prev: Option<TaskDto> = None;
     let (mut cases, mut waited, mut after_terminal) = (0u32, Duration::ZERO, 0);
@@ -216,6 +232,7 @@ pub(crate) async fn follow(
         let ex = ctx.send(&spec, 0).await?;
         cases += 1;
         let t = judge_fetch(ctx, row, &spec, &ex, id)?;
+        judge(&t, &spec, &ex)?;
         if let Some(p) = &prev {
             check_envelope_transition(p, &t).map_err(|e| judged(ctx, row, e, &spec, &ex))?;
         }

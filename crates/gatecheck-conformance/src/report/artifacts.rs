@@ -32,6 +32,9 @@ pub struct TaskTimeline {
     pub id: String,
     /// The model asked for.
     pub model: String,
+    /// The platform that ran it (the task record's `platform`, the channel type: `52`...);
+    /// empty when the answers do not say.
+    pub platform: String,
     /// Each observation, in time order.
     pub points: Vec<TimelinePoint>,
 }

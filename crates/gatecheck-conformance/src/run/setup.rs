@@ -61,6 +61,7 @@ pub(crate) fn offline_env(cfg: &RunnerConfig) -> Env {
         setup_requests: 0,
         shrink_spent: Default::default(),
         media: Default::default(),
+        platform_tasks: Default::default(),
     }
 }
 
@@ -218,6 +219,7 @@ async fn discover_rest(
         setup_requests: kt.sent(),
         shrink_spent: Default::default(),
         media: Default::default(),
+        platform_tasks: Default::default(),
     })
 }
 

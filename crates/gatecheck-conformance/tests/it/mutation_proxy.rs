@@ -577,6 +577,9 @@ impl Proxy {
             b if super::planted_streams::plants(b) => {
                 super::planted_streams::rewrite(b, &path, &mut rparts.headers, &mut rbody);
             }
+            b if super::planted_platforms::plants(b) => {
+                super::planted_platforms::rewrite(b, (&method, &path), &self.polls, &mut rbody);
+            }
             b if super::planted_tasks::plants(b) => {
                 let query = query.as_deref().unwrap_or("");
                 super::planted_tasks::rewrite(

@@ -234,6 +234,13 @@ pub(crate) enum Bug {
     /// A remix of a source the service has no record of is made as a plain create: 200, a
     /// new task, charged (D-TASK-4, D-TASK-10).
     RemixUnknownSourceCreated,
+    // The video platforms (issue 47, `planted_platforms.rs`): each names its platform.
+    /// A platform's first record shows a status its own `data` does not map to (D-PLAT-7).
+    PlatformStatusMap(&'static str),
+    /// A platform's fetch answers another task's record (D-TASK-10).
+    PlatformFetchOther(&'static str),
+    /// A platform's record has no `platform` (D-PLAT-7, a deviation).
+    PlatformMissing(&'static str),
 }
 
 /// One row of the planted-bug table: (bug, the check that catches it, its verdict, the rule
@@ -251,6 +258,7 @@ pub(crate) fn planted() -> Vec<Planted> {
         super::planted_routes::rows(),
         super::planted_streams::rows(),
         super::planted_tasks::rows(),
+        super::planted_platforms::rows(),
     ]
     .concat()
 }

@@ -169,6 +169,26 @@ pub(crate) const NOT_PLANTABLE: &[(&str, Bug, &str)] = &[
         "the bound of the request's partial_images (0 to 3); the runner asks for 2, within it, \
          and judges the partial images that come, which PartialNotPng breaks",
     ),
+    // The video platforms (issue 47): their bugs are generated per platform of ALL.
+    (
+        "ALL",
+        Bug::PlatformStatusMap("vidu"),
+        "the list of platforms: planted_platforms.rs plants every bug on every platform of it \
+         (a wrong status map, another task's record, no platform), each caught by check_record \
+         or the follow's identity rule",
+    ),
+    (
+        "PLATFORM",
+        Bug::PlatformStatusMap("hailuo"),
+        "one platform's table, judged through check_record: PlatformStatusMap plants a status \
+         its own data contradicts on each platform's record",
+    ),
+    (
+        "OTHER_RATIOS_HEADER",
+        Bug::PlatformMissing("doubao"),
+        "the submit's billing header: task.platform.* deviates when it is missing; the mutation \
+         proxy rewrites bodies only, so no bug drops it yet (left for a header-rewriting bug)",
+    ),
 ];
 
 const DIARIZE_ONLY: &str = "D-STREAM-5: reached only with a diarization model, which the \

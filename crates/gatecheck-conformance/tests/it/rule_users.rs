@@ -425,6 +425,30 @@ const ONE_SIDED: &[(&str, Lacks, &str)] = &[
     // issue 46 section 6 (breaks46): task identity before form, a remix's source.
     ("other_task_named", Lacks::Mock, VALIDATOR),
     ("says_no_such_task", Lacks::Mock, VALIDATOR),
+    // The video platforms behind the unified route (issue 47, rules::platforms).
+    ("check_record", Lacks::Mock, VALIDATOR),
+    ("state_word", Lacks::Mock, VALIDATOR),
+    ("RULE_PLATFORM", Lacks::Mock, VALIDATOR),
+    ("RULE_STATUS_MAP", Lacks::Mock, VALIDATOR),
+    ("RULE_PROGRESS_MAP", Lacks::Mock, VALIDATOR),
+    (
+        "by_default_model",
+        Lacks::Mock,
+        "discovery: the runner finds a platform's model in the target's catalog; the mock \
+         routes a model by the channel that lists it (channels.json), not by its name",
+    ),
+    (
+        "by_channel_type",
+        Lacks::Runner,
+        "the mock picks the adaptor by the serving channel's type; the runner asks for a \
+         platform's model and judges the record's platform with check_record",
+    ),
+    (
+        "INVALID_API_PLATFORM",
+        Lacks::Runner,
+        "needs a channel of a type no adaptor serves, which only the deployment's \
+         configuration (the mock's channels.json) can make; the mock's tests judge it",
+    ),
 ];
 
 fn crates_dir() -> PathBuf {

@@ -92,6 +92,7 @@ pub(crate) mod linger;
 pub(crate) mod midjourney;
 pub(crate) mod models;
 pub(crate) mod outcomes;
+pub(crate) mod platform;
 pub(crate) mod provider;
 pub(crate) mod remix;
 pub(crate) mod token_api;

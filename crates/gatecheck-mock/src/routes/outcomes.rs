@@ -1,9 +1,14 @@
 //! The control API's task routes (access already checked by `routes/control.rs`):
 //!
-//! - `GET /__mock/videos`: every video task, with its owner.
+//! - `GET /__mock/videos`: every video task, with its owner and platform (`55 sora`,
+//!   `52 vidu`...).
 //! - `POST /__mock/videos/{id}/outcome` `{"outcome":"completed|failed|error","code"?,
 //!   "message"?,"immediate"?}` overrides the outcome of a task that is not terminal yet (409
 //!   when it is).
+//! - `POST /__mock/videos/{id}/upstream` `{"status":"<upstream state>"}`: for a video
+//!   platform's task (DECISIONS D-PLAT-6), the upstream state its record shows, one of those
+//!   mapping to the task's status now (Vidu `created` or `queueing`, Doubao `pending` or
+//!   `queued`...); 400 naming the choices otherwise, 404 for an unknown task.
 //! - `POST /__mock/mj/{id}/outcome`: the same body, for a Midjourney task.
 
 use super::ctx::Ctx;
@@ -52,7 +57,14 @@ pub(crate) async fn videos(cx: &Ctx, req: Request<Incoming>) -> MockResponse {
                 .snapshot()
                 .tasks
                 .into_iter()
-                .map(|t| json!({"owner": t.owner, "task": t.render(now, &base, cx.profile())}))
+                .map(|t| {
+                    // The platform the task routes show (DECISIONS D-TASK-2, D-PLAT): `55`
+                    // for a task of `/v1/videos`.
+                    let platform = crate::tasks::platforms::platform_label(
+                        cx.app.tasks.meta.get(&t).map_or("55", |m| m.platform),
+                    );
+                    json!({"owner": t.owner, "platform": platform, "task": t.render(now, &base, cx.profile())})
+                })
                 .collect();
             crate::response::json(200, &json!({"success": true, "data": tasks}))
         }
@@ -81,6 +93,16 @@ pub(crate) async fn videos(cx: &Ctx, req: Request<Incoming>) -> MockResponse {
                 Err(e @ OutcomeOverrideError::NotFound(_)) => failure(404, &e.to_string()),
                 Err(e @ OutcomeOverrideError::Terminal(_)) => failure(409, &e.to_string()),
             }
+        }
+        (&Method::POST, [id, "upstream"]) => {
+            let id = (*id).to_owned();
+            let body = match cx.read_body(req).await {
+                Ok(b) => b,
+                Err(resp) => return resp,
+            };
+            let v: Value = serde_json::from_slice(&body).unwrap_or_default();
+            let word = v.get("status").and_then(Value::as_str).unwrap_or("");
+            super::platform::choose_upstream(cx, &id, word)
         }
         _ => failure(404, &format!("unknown control route {method} {path}")),
     }

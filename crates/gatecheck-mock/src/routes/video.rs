@@ -81,11 +81,14 @@ pub(crate) fn task_response(cx: &Ctx, t: &StoredVideo, id: &str) -> MockResponse
 
 /// The create fields, from any of the three encodings.
 #[derive(Debug, Default)]
-struct Fields {
-    model: Option<String>,
-    prompt: Option<String>,
+pub(crate) struct Fields {
+    pub model: Option<String>,
+    pub prompt: Option<String>,
     seconds: Option<String>,
     size: Option<String>,
+    /// The JSON body as an object, when the body was JSON (the unified route's platforms read
+    /// more of it: `routes/platform.rs`).
+    pub raw: Option<serde_json::Map<String, serde_json::Value>>,
 }
 
 impl Fields {
@@ -103,7 +106,7 @@ impl Fields {
     }
 }
 
-async fn read_fields(cx: &Ctx, req: Request<Incoming>) -> Result<Fields, MockResponse> {
+pub(crate) async fn read_fields(cx: &Ctx, req: Request<Incoming>) -> Result<Fields, MockResponse> {
     let ct = req
         .headers()
         .get(http::header::CONTENT_TYPE)
@@ -141,10 +144,10 @@ async fn read_fields(cx: &Ctx, req: Request<Incoming>) -> Result<Fields, MockRes
         let body = cx.read_body(req).await?;
         let v: serde_json::Value = serde_json::from_slice(&body)
             .map_err(|e| response::invalid(&format!("invalid JSON body: {e}"), None))?;
-        let Some(obj) = v.as_object() else {
+        let serde_json::Value::Object(obj) = v else {
             return Err(response::invalid("the JSON body must be an object", None));
         };
-        for (k, v) in obj {
+        for (k, v) in &obj {
             let text = match v {
                 serde_json::Value::Null => continue,
                 _ if !Fields::KNOWN.contains(&k.as_str()) => continue,
@@ -164,6 +167,7 @@ async fn read_fields(cx: &Ctx, req: Request<Incoming>) -> Result<Fields, MockRes
             };
             f.set(k, text);
         }
+        f.raw = Some(obj);
     }
     Ok(f)
 }
@@ -182,7 +186,14 @@ pub(crate) async fn create_task(
     cx: &Ctx,
     req: Request<Incoming>,
 ) -> Result<std::sync::Arc<StoredVideo>, MockResponse> {
-    let f = read_fields(cx, req).await?;
+    create_from(cx, read_fields(cx, req).await?)
+}
+
+/// [`create_task`] from fields already read.
+pub(crate) fn create_from(
+    cx: &Ctx,
+    f: Fields,
+) -> Result<std::sync::Arc<StoredVideo>, MockResponse> {
     let model = match f.model.as_deref().map(str::trim) {
         Some(m) if !m.is_empty() => m.to_owned(),
         _ => return Err(response::invalid("model is required", Some("model"))),
@@ -291,6 +302,11 @@ pub(crate) fn retrieve(cx: &mut Ctx, id: &str) -> MockResponse {
     match found {
         // A remix shows its source (DECISIONS D-TASK-4).
         Some(t) if cx.app.tasks.meta.remixed_from(&t).is_some() => super::remix::answer(cx, &t),
+        // A task of a video platform: its adaptor's conversion (DECISIONS D-PLAT-5).
+        Some(t) if cx.app.tasks.meta.any_platform() => match super::platform::video(cx, &t) {
+            Some(answer) => answer,
+            None => task_response(cx, &t, id),
+        },
         Some(t) => task_response(cx, &t, id),
         None => response::task_not_found(cx.profile()),
     }

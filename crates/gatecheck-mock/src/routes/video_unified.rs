@@ -9,6 +9,7 @@
 //! [`task_dto`] renders any stored task as the record; the provider routes use it too.
 
 use super::ctx::Ctx;
+use super::platform::Selected;
 use super::video;
 use crate::response::{self, MockResponse};
 use crate::tasks::unified::TaskMeta;
@@ -27,9 +28,29 @@ use hyper::body::Incoming;
 /// The channel every task of the mock runs on.
 const CHANNEL_ID: i64 = 1;
 
-/// `POST /v1/video/generations` (admitted): a task made as `POST /v1/videos` makes it.
+/// `POST /v1/video/generations` (admitted): a task of the platform whose channel serves the
+/// model (`routes/platform.rs`, DECISIONS D-PLAT), else made as `POST /v1/videos` makes it.
 pub(crate) async fn create(cx: &Ctx, req: Request<Incoming>) -> MockResponse {
-    match video::create_task(cx, req).await {
+    let f = match video::read_fields(cx, req).await {
+        Ok(f) => f,
+        Err(resp) => return resp,
+    };
+    let model = f.model.as_deref().map(str::trim).unwrap_or("");
+    match super::platform::select(cx, model).filter(|_| !model.is_empty()) {
+        Some(Selected::Platform(a)) => {
+            let prompt = f.prompt.as_deref().unwrap_or("");
+            return super::platform::submit(
+                cx,
+                a,
+                model,
+                prompt,
+                f.raw.clone().unwrap_or_default(),
+            );
+        }
+        Some(Selected::Unknown(t)) => return super::platform::invalid_platform(t),
+        None => {}
+    }
+    match video::create_from(cx, f) {
         Ok(task) => video::task_response(cx, &task, &task.id),
         Err(resp) => resp,
     }
@@ -114,7 +135,7 @@ pub(crate) fn task_dto(cx: &Ctx, t: &StoredVideo) -> TaskDto {
         .map(|k| k.group)
         .filter(|g| !g.is_empty())
         .unwrap_or_else(|| "default".to_owned());
-    TaskDto {
+    let mut dto = TaskDto {
         id: row_id(&t.id),
         created_at,
         updated_at: created_at.max(start_time).max(finish_time),
@@ -148,5 +169,10 @@ pub(crate) fn task_dto(cx: &Ctx, t: &StoredVideo) -> TaskDto {
             &state,
             created_at.max(start_time).max(finish_time),
         ),
+    };
+    // A video platform's task: as its adaptor's poller leaves it (DECISIONS D-PLAT).
+    if let Some(a) = crate::tasks::platforms::adaptor(meta.platform) {
+        super::platform::dress(cx, a, t, &state, &mut dto);
     }
+    dto
 }

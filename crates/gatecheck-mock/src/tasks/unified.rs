@@ -25,8 +25,15 @@ use serde::{Deserialize, Serialize};
 
 /// Every action a task route records (a dumped entry must name one of these to load).
 const ACTIONS: [&str; 3] = [ACTION_TEXT_GENERATE, ACTION_GENERATE, ACTION_REMIX];
-/// Every platform a task route records.
-const PLATFORMS: [&str; 3] = [PLATFORM_SORA, PLATFORM_KLING, PLATFORM_JIMENG];
+/// Every platform a task route records (the unified route's platforms: `super::platforms`).
+const PLATFORMS: [&str; 6] = [
+    PLATFORM_SORA,
+    PLATFORM_KLING,
+    PLATFORM_JIMENG,
+    gatecheck_schemas::rules::platforms::vidu::PLATFORM.channel_type,
+    gatecheck_schemas::rules::platforms::hailuo::PLATFORM.channel_type,
+    gatecheck_schemas::rules::platforms::doubao::PLATFORM.channel_type,
+];
 
 /// The task-route facts of one task.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -43,6 +50,9 @@ pub(crate) struct TaskMeta {
     pub remixed_from: Option<String>,
     /// The Kling `callback_url` the client gave.
     pub callback_url: Option<String>,
+    /// A video platform's upstream state chosen through the control API (it applies while
+    /// the task's state maps to the same status; `super::platforms`).
+    pub upstream_word: Option<&'static str>,
 }
 
 impl TaskMeta {
@@ -55,6 +65,7 @@ impl TaskMeta {
             platform: PLATFORM_SORA,
             remixed_from: None,
             callback_url: None,
+            upstream_word: None,
         }
     }
 
@@ -99,7 +110,8 @@ pub struct TaskMetaEntry {
     pub owner: i64,
     /// new-api's action (`textGenerate`, `generate`, `remixGenerate`).
     pub action: &'static str,
-    /// The channel type as text (`55` Sora, `50` Kling, `51` Jimeng).
+    /// The channel type as text (`55` Sora, `50` Kling, `51` Jimeng, `52` Vidu, `35` MiniMax,
+    /// `54` Doubao).
     pub platform: &'static str,
     /// The id of the task this one remixes.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -107,6 +119,9 @@ pub struct TaskMetaEntry {
     /// The Kling `callback_url` the client gave.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub callback_url: Option<String>,
+    /// A video platform's upstream state chosen through the control API.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub upstream_word: Option<&'static str>,
 }
 
 /// A [`TaskMetaEntry`] as the dump writes it, before its names are checked.
@@ -121,6 +136,8 @@ struct EntryText {
     remixed_from: Option<String>,
     #[serde(default)]
     callback_url: Option<String>,
+    #[serde(default)]
+    upstream_word: Option<String>,
 }
 
 /// The constant of `known` spelled `text`, or an error naming what was not known.
@@ -141,9 +158,20 @@ impl<'de> Deserialize<'de> for TaskMetaEntry {
         let name = |list: &[&'static str], text: &str, what: &str| {
             known(list, text, what).map_err(serde::de::Error::custom)
         };
+        let platform = name(&PLATFORMS, &e.platform, "platform")?;
+        let upstream_word = match e.upstream_word {
+            None => None,
+            Some(w) => {
+                let words = super::platforms::adaptor(platform)
+                    .map(|a| a.rules.states.iter().map(|s| s.word).collect::<Vec<_>>())
+                    .unwrap_or_default();
+                Some(name(&words, &w, "upstream state")?)
+            }
+        };
         Ok(Self {
             action: name(&ACTIONS, &e.action, "action")?,
-            platform: name(&PLATFORMS, &e.platform, "platform")?,
+            platform,
+            upstream_word,
             id: e.id,
             created_at_ms: e.created_at_ms,
             owner: e.owner,
@@ -163,6 +191,7 @@ impl TaskMetaEntry {
             platform: m.platform,
             remixed_from: m.remixed_from.clone(),
             callback_url: m.callback_url.clone(),
+            upstream_word: m.upstream_word,
         }
     }
 
@@ -174,6 +203,7 @@ impl TaskMetaEntry {
             platform: self.platform,
             remixed_from: self.remixed_from,
             callback_url: self.callback_url,
+            upstream_word: self.upstream_word,
         };
         (self.id, meta)
     }
@@ -192,6 +222,8 @@ pub(crate) struct TaskMetas {
     /// Whether any remix was ever recorded: a poll of `/v1/videos/{id}` asks only then (the
     /// poll is the hot path; most mocks never see a remix).
     any_remix: std::sync::atomic::AtomicBool,
+    /// Whether any task of a video platform (`super::platforms`) was ever recorded: likewise.
+    any_platform: std::sync::atomic::AtomicBool,
 }
 
 impl TaskMetas {
@@ -201,6 +233,7 @@ impl TaskMetas {
             self.any_remix
                 .store(true, std::sync::atomic::Ordering::Relaxed);
         }
+        self.note_platform(meta.platform);
         let mut inner = self.inner.lock();
         if inner.by_id.insert(id.to_owned(), Arc::new(meta)).is_some() {
             inner.order.retain(|x| x != id);
@@ -226,6 +259,18 @@ impl TaskMetas {
             return None;
         }
         self.get(task).and_then(|m| m.remixed_from.clone())
+    }
+
+    fn note_platform(&self, platform: &str) {
+        if super::platforms::adaptor(platform).is_some() {
+            self.any_platform
+                .store(true, std::sync::atomic::Ordering::Relaxed);
+        }
+    }
+
+    /// Whether a task of a video platform was ever recorded (a poll asks only then).
+    pub fn any_platform(&self) -> bool {
+        self.any_platform.load(std::sync::atomic::Ordering::Relaxed)
     }
 
     /// Every entry, oldest first (for the state dump).
@@ -254,6 +299,7 @@ impl TaskMetas {
                 self.any_remix
                     .store(true, std::sync::atomic::Ordering::Relaxed);
             }
+            self.note_platform(meta.platform);
             inner.order.push_back(id.clone());
             inner.by_id.insert(id, Arc::new(meta));
         }
@@ -331,7 +377,7 @@ mod tests {
         let again = TaskMetas::default();
         again.restore(back);
         assert_eq!(again.snapshot(), dump);
-        let t = task("task_9", 9);
+        let t = task("task_13", 13);
         assert_eq!(again.remixed_from(&t).as_deref(), Some("task_src"));
         for bad in [("textGenerate", "99"), ("remix", "55")] {
             let text = format!(

@@ -15,6 +15,7 @@ mod media_video;
 mod midjourney;
 mod openapi_bodies;
 mod openapi_gen;
+mod platforms;
 mod profiles;
 mod quota;
 mod reliability;

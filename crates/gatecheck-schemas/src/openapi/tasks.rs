@@ -68,7 +68,7 @@ fn unified(operation_id: &str) -> Option<Value> {
     let op = match operation_id {
         "createVideoGeneration" => {
             let ok = json_response(
-                "The OpenAI-style video object of the new task (status `queued`, progress 0), as `POST /v1/videos` answers it (DECISIONS D-TASK-1).",
+                "The OpenAI-style video object of the new task (status `queued`, progress 0), as `POST /v1/videos` answers it (DECISIONS D-TASK-1). The channel that serves the model picks the platform by its type (DECISIONS D-PLAT-1): OpenAI/Sora `55`, Vidu `52`, MiniMax/Hailuo `35`, Doubao Seedance `54`; a platform's task answers new-api's create object with `X-New-Api-Other-Ratios`, and a channel of a type no adaptor serves is 400 `invalid_api_platform`.",
                 schema_ref("VideoTask"),
             );
             let errors =

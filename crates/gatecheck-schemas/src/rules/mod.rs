@@ -15,6 +15,8 @@
 //! - [`route`]: the answer to a method and path the service does not route (per profile).
 //! - [`image_edit`]: `POST /v1/images/edits` (image parts, a missing image, charging).
 //! - [`midjourney`]: the `/mj/*` task routes (actions, key, answers, records, charging).
+//! - [`platforms`]: the video platforms behind the unified route (Vidu, Hailuo, Doubao...), one
+//!   file each.
 //! - [`forwarding`]: the headers an intermediary (replay front, recorder) does not pass on.
 
 pub mod auth;
@@ -26,6 +28,7 @@ pub mod ip;
 pub mod key;
 pub mod media;
 pub mod midjourney;
+pub mod platforms;
 pub mod quota;
 pub mod refund;
 pub mod rejection;

@@ -137,7 +137,11 @@ fn drawing(h: &mut Html, kind: &str, rows: &[&TaskTimeline]) {
 /// One task: its label, a span per state, a dot per observation.
 fn row(h: &mut Html, kind: &str, t: &TaskTimeline, top: f64, x: &impl Fn(u64) -> f64) {
     let ty = (top + 12.0).to_string();
-    let caption = format!("{} · {}", t.id, t.model);
+    let caption = if t.platform.is_empty() {
+        format!("{} · {}", t.id, t.model)
+    } else {
+        format!("{} · {} · platform {}", t.id, t.model, t.platform)
+    };
     h.leaf("text", &[("x", "12"), ("y", ty.as_str())], &caption);
     let bar_y = top + 18.0;
     let attrs_g = [("data-task", t.id.as_str())];

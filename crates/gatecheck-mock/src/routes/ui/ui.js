@@ -75,10 +75,11 @@ function drawTasks(videos, now) {
   const tasks = videos.data || [];
   $('tasks-count').textContent = tasks.length + (tasks.length === 1 ? ' task' : ' tasks');
   showEmpty('tasks-empty', tasks.length === 0);
-  const rows = tasks.slice().reverse().map(({ owner, task }) =>
+  const rows = tasks.slice().reverse().map(({ owner, platform, task }) =>
     el('tr', { 'data-task-id': task.id, 'data-status': task.status },
       el('td', {}, el('code', { text: task.id })),
       el('td', { text: task.model }),
+      el('td', { text: platform || '' }),
       el('td', {}, el('span', { class: 'badge st-' + task.status, text: task.status })),
       el('td', {}, el('progress', { max: 100, value: task.progress }), ' ' + task.progress + '%'),
       el('td', {}, when(task.created_at), el('br'), el('span', { class: 'mute', text: ago(now, task.created_at) })),

@@ -1,0 +1,299 @@
+//! The video platforms behind new-api's unified route (DECISIONS D-PLAT): the channel that
+//! serves the model picks the adaptor by its type (relay/relay_adaptor.go `GetTaskAdaptor`),
+//! never the model itself.
+//!
+//! - [`select`]: the channel of a `POST /v1/video/generations`; a type with no adaptor is
+//!   400 `invalid_api_platform` (D-PLAT-1).
+//! - [`submit`]: validation, charge and the task, answered with new-api's create object and
+//!   `X-New-Api-Other-Ratios` (D-PLAT-1).
+//! - [`dress`]: the task record of `GET /v1/video/generations/{id}` as the platform's adaptor
+//!   leaves it: status and progress from the upstream's state, `data` the upstream's own task
+//!   (D-PLAT-2..4).
+//! - [`video`]: `GET /v1/videos/{id}` of such a task, the adaptor's conversion (D-PLAT-5).
+//!
+//! The adaptors (what each reads and writes) are `tasks/platforms/`; the rules
+//! `gatecheck_schemas::rules::platforms`.
+
+use super::ctx::Ctx;
+use crate::response::{self, MockResponse};
+use crate::tasks::platforms::{adaptor, upstream_id, Adaptor, Upstream};
+use crate::tasks::unified::TaskMeta;
+use crate::tasks::video::StoredVideo;
+use gatecheck_schemas::rules::platforms::{INVALID_API_PLATFORM, OTHER_RATIOS_HEADER};
+use gatecheck_schemas::rules::quota::Usage;
+use gatecheck_schemas::rules::task::{
+    progress_text, task_error, TaskDto, TaskStatus, INVALID_REQUEST, PROMPT_REQUIRED,
+    TASK_REFUSAL_STATUS,
+};
+use gatecheck_schemas::rules::video::VideoState;
+use gatecheck_schemas::types::VideoStatus;
+use serde_json::{json, Value};
+
+/// The channel types the unified route serves outside this file: OpenAI (1), Sora (55), Kling
+/// (50), Jimeng (51); the route runs them as OpenAI-video tasks.
+const OTHER_TASK_TYPES: [i64; 4] = [1, 55, 50, 51];
+
+/// The channel chosen for a model.
+pub(crate) enum Selected {
+    /// A platform of this file (on the first channel serving the model).
+    Platform(&'static Adaptor),
+    /// A channel whose type no task adaptor serves.
+    Unknown(i64),
+}
+
+/// The key's group (`default` when it has none).
+fn group(cx: &Ctx) -> String {
+    cx.key()
+        .and_then(|k| cx.app.state.key(k.id))
+        .map(|k| k.group)
+        .filter(|g| !g.is_empty())
+        .unwrap_or_else(|| "default".to_owned())
+}
+
+/// The channel that serves `model` to the caller, when it is a platform's (or a type no
+/// adaptor serves); `None`: the OpenAI-video path serves it.
+pub(crate) fn select(cx: &Ctx, model: &str) -> Option<Selected> {
+    let group = group(cx);
+    let channel = crate::tasks::platforms::select(&cx.fixtures().channels, model, &group)?;
+    match adaptor(&channel.channel_type.to_string()) {
+        Some(a) => Some(Selected::Platform(a)),
+        None if OTHER_TASK_TYPES.contains(&channel.channel_type) => None,
+        None => Some(Selected::Unknown(channel.channel_type)),
+    }
+}
+
+/// 400 `{"code":"invalid_api_platform","message":"invalid api platform: <p>","data":null}`.
+pub(crate) fn invalid_platform(channel_type: i64) -> MockResponse {
+    response::json(
+        TASK_REFUSAL_STATUS,
+        &task_error(
+            INVALID_API_PLATFORM,
+            &format!("invalid api platform: {channel_type}"),
+        ),
+    )
+}
+
+/// `POST /v1/video/generations` for a model a platform's channel serves (admitted).
+pub(crate) fn submit(
+    cx: &Ctx,
+    a: &'static Adaptor,
+    model: &str,
+    prompt: &str,
+    body: serde_json::Map<String, Value>,
+) -> MockResponse {
+    let model = model.trim().to_owned();
+    if let Err(resp) = cx
+        .check_model(&model)
+        .and_then(|()| cx.check_channel(&model))
+    {
+        return resp;
+    }
+    if cx.catalog().model(&model).is_none() {
+        return response::invalid(&format!("model {model} is unknown"), Some("model"));
+    }
+    let prompt = prompt.to_owned();
+    if prompt.trim().is_empty() {
+        return response::json(
+            TASK_REFUSAL_STATUS,
+            &task_error(INVALID_REQUEST, PROMPT_REQUIRED),
+        );
+    }
+    let read = (a.read)(&body);
+    let usage = Usage {
+        requests: 1,
+        seconds: read.seconds as f64,
+        ..Usage::default()
+    };
+    // Charged at submit; refunded in full if the task fails (VideoStore::settle).
+    let charge = match cx.charge(cx.price(&model, usage)) {
+        Ok(charge) => charge,
+        Err(resp) => return resp,
+    };
+    let now_ms = cx.now_ms();
+    let task = StoredVideo {
+        id: cx.ids().task_id(),
+        owner: cx.key().map(|k| k.user_id).unwrap_or(0),
+        model,
+        seconds: read.seconds,
+        size: read.size,
+        plan: cx.fixtures().video.plan(now_ms, read.seconds, &prompt),
+        prompt: Some(prompt),
+        remixed_from_video_id: None,
+        key_id: cx.key().map_or(0, |k| k.id),
+        charged: charge.price,
+    };
+    let meta = TaskMeta::provider(&task, a.rules.channel_type, read.action);
+    cx.app.tasks.meta.insert(&task.id, meta);
+    cx.videos().insert(task.clone(), now_ms);
+    let mut resp = response::json(
+        gatecheck_schemas::rules::rejection::ACCEPTED,
+        &json!({
+            "id": task.id, "task_id": task.id, "object": "video", "model": task.model,
+            "status": "queued", "progress": 0, "created_at": now_ms.div_euclid(1000),
+        }),
+    );
+    // Vidu, MiniMax and Doubao (per call) set no ratio: `{}` (D-PLAT-1).
+    resp.headers_mut().insert(
+        http::HeaderName::from_static(OTHER_RATIOS_HEADER),
+        http::HeaderValue::from_static("{}"),
+    );
+    resp
+}
+
+/// What the adaptor `a`'s poller leaves of task `t` in `state`.
+struct View {
+    status: TaskStatus,
+    progress: i64,
+    url: Option<String>,
+    fail_reason: String,
+    data: Value,
+    channel_id: Option<i64>,
+    upstream_model: String,
+}
+
+/// [`View`] of task `t` at the mock's now, its record created at `created_s` and last changed
+/// at `updated_s` (Unix seconds).
+fn view(cx: &Ctx, a: &Adaptor, t: &StoredVideo, state: &VideoState, times: (i64, i64)) -> View {
+    let chosen = cx.app.tasks.meta.get(t).and_then(|m| m.upstream_word);
+    let word = chosen
+        .filter(|w| a.rules.alternatives(state.status).contains(w))
+        .unwrap_or_else(|| a.rules.word(state.status));
+    let (status, progress) = a.rules.map(word).unwrap_or((TaskStatus::Unknown, 0));
+    let url = (state.status == VideoStatus::Completed).then(|| t.content_url(&cx.base_url()));
+    let group = group(cx);
+    let channel = crate::tasks::platforms::select(&cx.fixtures().channels, &t.model, &group);
+    let upstream_model = channel.map_or(t.model.as_str(), |c| c.upstream_model(&t.model));
+    let error = state
+        .error
+        .as_ref()
+        .filter(|_| status == TaskStatus::Failure);
+    let data = (a.upstream)(&Upstream {
+        id: upstream_id(&t.id),
+        model: upstream_model,
+        word,
+        url: url.as_deref(),
+        error,
+        created_s: times.0,
+        updated_s: times.1,
+        seconds: t.seconds,
+        size: &t.size,
+    });
+    View {
+        status,
+        progress,
+        fail_reason: error.map(a.reason).unwrap_or_default(),
+        url,
+        data,
+        channel_id: channel.map(|c| c.id),
+        upstream_model: upstream_model.to_owned(),
+    }
+}
+
+/// The record `dto` of task `t` as the adaptor `a`'s poller leaves it in `state`.
+pub(crate) fn dress(cx: &Ctx, a: &Adaptor, t: &StoredVideo, state: &VideoState, dto: &mut TaskDto) {
+    let v = view(cx, a, t, state, (dto.created_at, dto.updated_at));
+    dto.data = v.data;
+    dto.properties.upstream_model_name = v.upstream_model;
+    dto.channel_id = v.channel_id.unwrap_or(dto.channel_id);
+    dto.status = v.status;
+    dto.progress = progress_text(v.progress);
+    dto.fail_reason = v.fail_reason;
+    dto.result_url = v.url;
+}
+
+/// new-api's `ToVideoStatus`.
+fn video_status(s: TaskStatus) -> &'static str {
+    match s {
+        TaskStatus::Queued | TaskStatus::Submitted => "queued",
+        TaskStatus::InProgress => "in_progress",
+        TaskStatus::Success => "completed",
+        TaskStatus::Failure => "failed",
+        TaskStatus::NotStart | TaskStatus::Unknown => "unknown",
+    }
+}
+
+/// `GET /v1/videos/{id}` of a platform's task: its adaptor's `ConvertToOpenAIVideo`
+/// (D-PLAT-5); `None` when `t` is no platform's task.
+pub(crate) fn video(cx: &Ctx, t: &StoredVideo) -> Option<MockResponse> {
+    let meta = cx.app.tasks.meta.get(t)?;
+    let a = adaptor(meta.platform)?;
+    let now = cx.now_ms();
+    let state = t.state(now);
+    let created = t.plan.created_at_ms.div_euclid(1000);
+    // The record's `updated_at`: its last change (the start, then the end).
+    let changed_ms = if state.status.is_terminal() {
+        t.plan.finish_at_ms
+    } else if now >= t.plan.started_at_ms {
+        t.plan.started_at_ms.min(t.plan.finish_at_ms)
+    } else {
+        t.plan.created_at_ms
+    };
+    let updated = created.max(changed_ms.div_euclid(1000));
+    let view = view(cx, a, t, &state, (created, updated));
+    let rules = a.rules;
+    let url = view
+        .data
+        .pointer(rules.url_pointer)
+        .and_then(Value::as_str)
+        .unwrap_or("");
+    let mut v = json!({
+        "id": t.id, "object": "video", "status": video_status(view.status),
+        "progress": view.progress, "created_at": created, "completed_at": updated,
+    });
+    // new-api's Vidu conversion sets no `model`; the mock keeps the video object's `model`,
+    // which the OpenAPI document and the SDKs require (DECISIONS D-PLAT-5).
+    v["model"] = json!(t.model);
+    if rules.name == "doubao" {
+        v["task_id"] = json!(t.id);
+    }
+    if !url.is_empty() || rules.name == "doubao" {
+        v["metadata"] = json!({ "url": url });
+    }
+    if view.status == TaskStatus::Failure {
+        let code = match rules.name {
+            "vidu" => view.data["err_code"].as_str().unwrap_or("").to_owned(),
+            "hailuo" => view.data["base_resp"]["status_code"].to_string(),
+            _ => view.data["error"]["code"].as_str().unwrap_or("").to_owned(),
+        };
+        v["error"] = json!({ "message": view.fail_reason, "code": code });
+    }
+    Some(response::json(
+        gatecheck_schemas::rules::rejection::ACCEPTED,
+        &v,
+    ))
+}
+
+/// `POST /__mock/videos/{id}/upstream` (D-PLAT-6): the upstream state task `id` shows, one
+/// of those mapping to its status now.
+pub(crate) fn choose_upstream(cx: &Ctx, id: &str, word: &str) -> MockResponse {
+    use crate::response::control_failure as failure;
+    let Some(t) = cx.videos().get_any(id) else {
+        return failure(404, &format!("no video task {id}"));
+    };
+    let Some(meta) = cx.app.tasks.meta.get(&t) else {
+        return failure(400, &format!("task {id} is no video platform's task"));
+    };
+    let Some(a) = adaptor(meta.platform) else {
+        return failure(400, &format!("task {id} is no video platform's task"));
+    };
+    let choices = a.rules.alternatives(t.state(cx.now_ms()).status);
+    let Some(chosen) = choices.iter().copied().find(|w| *w == word) else {
+        return failure(
+            400,
+            &format!(
+                "status {word:?} is not one of {} (the {} states of the task's status now)",
+                choices.join(", "),
+                a.rules.name
+            ),
+        );
+    };
+    let meta = TaskMeta {
+        upstream_word: Some(chosen),
+        ..TaskMeta::clone(&meta)
+    };
+    cx.app.tasks.meta.insert(id, meta);
+    response::json(
+        200,
+        &json!({"success": true, "data": {"task_id": id, "platform": a.rules.channel_type, "upstream_status": chosen}}),
+    )
+}

@@ -1,0 +1,189 @@
+//! The video platforms behind the unified route (DECISIONS D-PLAT), over HTTP as a client of
+//! each would send them: the channel picks the platform, each state is reached on the virtual
+//! clock and through the control API, the record and `/v1/videos/{id}` are each adaptor's.
+
+use crate::media_util::*;
+use crate::support::*;
+use gatecheck_mock::{Channel, ClockMode, Fixtures, MockServer};
+use gatecheck_schemas::rules::platforms::{check_record, ALL};
+use gatecheck_schemas::rules::task::{check_envelope, TaskDto, TaskStatus};
+use gatecheck_schemas::Profile;
+use serde_json::{json, Value};
+
+const GENERATIONS: &str = "/v1/video/generations";
+
+/// The catalog model of each platform (`fixtures/catalog.json`).
+fn model_of(name: &str) -> &'static str {
+    match name {
+        "vidu" => "viduq1",
+        "hailuo" => "MiniMax-Hailuo-02",
+        _ => "doubao-seedance-1-0-pro-250528",
+    }
+}
+
+async fn server(profile: Profile, fixtures: Fixtures) -> MockServer {
+    MockServer::builder()
+        .profile(profile)
+        .fixtures(fixtures)
+        .clock(ClockMode::virtual_default())
+        .start()
+        .await
+}
+
+async fn control(server: &MockServer, path: &str, body: Value) -> Resp {
+    Http::new(server.uri()).json("POST", path, &[], body).await
+}
+
+async fn fetch(server: &MockServer, id: &str) -> TaskDto {
+    let resp = get_with(server, &format!("{GENERATIONS}/{id}"), KEY_ENABLED).await;
+    assert_eq!(resp.status, 200, "{}", resp.text());
+    let v = resp.json();
+    gatecheck_schemas::validate("task-envelope", &v).unwrap_or_else(|e| panic!("{e}: {v}"));
+    check_envelope(&v).unwrap_or_else(|e| panic!("{e}: {v}"))
+}
+
+async fn submit(server: &MockServer, model: &str, prompt: &str) -> Resp {
+    let body = json!({"model": model, "prompt": prompt, "duration": 5, "metadata": {"seed": 7}});
+    post_json(server, GENERATIONS, KEY_ENABLED, body).await
+}
+
+#[tokio::test]
+async fn every_platform_reaches_every_state_in_both_profiles() {
+    for profile in [Profile::Documented, Profile::NewApi] {
+        let server = server(profile, Fixtures::embedded()).await;
+        for p in ALL {
+            let model = model_of(p.name);
+            let resp = submit(&server, model, "a kite over dunes").await;
+            assert_eq!(resp.status, 200, "{}: {}", p.name, resp.text());
+            assert_eq!(
+                resp.headers
+                    .get("x-new-api-other-ratios")
+                    .map(|h| h.as_bytes()),
+                Some(&b"{}"[..])
+            );
+            let v = resp.json();
+            let id = v["id"].as_str().unwrap().to_owned();
+            assert_eq!(
+                (v["status"].as_str(), v["model"].as_str()),
+                (Some("queued"), Some(model))
+            );
+            let first = fetch(&server, &id).await;
+            assert_eq!(first.platform, p.channel_type, "{}", p.name);
+            check_record(p, &first).unwrap_or_else(|e| panic!("{}: {e}", p.name));
+            let queued_word = p.word(gatecheck_schemas::types::VideoStatus::Queued);
+            assert_eq!(
+                first.data.pointer(p.state_pointer).and_then(Value::as_str),
+                Some(queued_word)
+            );
+            // Every other state of the same status, through the control API.
+            for alt in p.alternatives(gatecheck_schemas::types::VideoStatus::Queued) {
+                let path = format!("/__mock/videos/{id}/upstream");
+                let r = control(&server, &path, json!({"status": alt})).await;
+                assert_eq!(r.status, 200, "{}", r.text());
+                let t = fetch(&server, &id).await;
+                assert_eq!(
+                    t.data.pointer(p.state_pointer).and_then(Value::as_str),
+                    Some(alt)
+                );
+                check_record(p, &t).unwrap();
+            }
+            let bad = control(
+                &server,
+                &format!("/__mock/videos/{id}/upstream"),
+                json!({"status": "success-ish"}),
+            )
+            .await;
+            assert_eq!(bad.status, 400, "{}", bad.text());
+            advance(&server, 8.0).await;
+            let running = fetch(&server, &id).await;
+            assert_eq!(running.status, TaskStatus::InProgress, "{}", p.name);
+            check_record(p, &running).unwrap();
+            advance(&server, 60.0).await;
+            let done = fetch(&server, &id).await;
+            check_record(p, &done).unwrap();
+            assert_eq!(done.status, TaskStatus::Success);
+            let url = done.data.pointer(p.url_pointer).and_then(Value::as_str);
+            assert_eq!(url, done.result_url.as_deref(), "{}", p.name);
+            // `/v1/videos/{id}`: the adaptor's conversion.
+            let video = get_with(&server, &format!("/v1/videos/{id}"), KEY_ENABLED)
+                .await
+                .json();
+            assert_eq!(
+                (video["id"].as_str(), video["status"].as_str()),
+                (Some(id.as_str()), Some("completed"))
+            );
+            assert_eq!(
+                video["model"], model,
+                "the video object's model (D-PLAT-5): {video}"
+            );
+            // A chosen failure (the fixture's `[fail]` rule).
+            let failing = submit(&server, model, "a kite [fail]").await.json();
+            let fid = failing["id"].as_str().unwrap().to_owned();
+            advance(&server, 60.0).await;
+            let failed = fetch(&server, &fid).await;
+            assert_eq!(failed.status, TaskStatus::Failure);
+            assert!(!failed.fail_reason.is_empty());
+            check_record(p, &failed).unwrap();
+            let video = get_with(&server, &format!("/v1/videos/{fid}"), KEY_ENABLED)
+                .await
+                .json();
+            assert_eq!(video["status"], "failed", "{video}");
+            assert!(video["error"]["message"].is_string(), "{video}");
+        }
+    }
+}
+
+#[tokio::test]
+async fn the_channel_picks_the_platform_and_an_unknown_type_is_invalid_api_platform() {
+    let mut fixtures = Fixtures::embedded();
+    // This deployment routes `sora-2` to a Vidu channel (mapped to `viduq2`) and `viduq1` to
+    // a channel of a type no adaptor serves.
+    fixtures.channels = vec![
+        Channel {
+            id: 7,
+            channel_type: 52,
+            name: "vidu".into(),
+            models: vec!["sora-2".into()],
+            model_mapping: [("sora-2".to_owned(), "viduq2".to_owned())].into(),
+            group: "default".into(),
+        },
+        Channel {
+            id: 8,
+            channel_type: 99,
+            name: "unknown".into(),
+            models: vec!["viduq1".into()],
+            model_mapping: Default::default(),
+            group: "default".into(),
+        },
+    ];
+    let server = server(Profile::NewApi, fixtures).await;
+    let v = submit(&server, "sora-2", "a tram at night").await.json();
+    let t = fetch(&server, v["id"].as_str().unwrap()).await;
+    assert_eq!((t.platform.as_str(), t.channel_id), ("52", 7));
+    assert_eq!(t.properties.upstream_model_name, "viduq2");
+    let resp = submit(&server, "viduq1", "a tram at night").await;
+    assert_eq!(resp.status, 400, "{}", resp.text());
+    assert_eq!(
+        resp.json(),
+        json!({"code": "invalid_api_platform", "message": "invalid api platform: 99", "data": null})
+    );
+    let blank = post_json(
+        &server,
+        GENERATIONS,
+        KEY_ENABLED,
+        json!({"model": "sora-2", "prompt": " "}),
+    )
+    .await;
+    assert_eq!(blank.status, 400);
+    assert_eq!(blank.json()["code"], "invalid_request");
+}
+
+async fn advance(server: &MockServer, seconds: f64) {
+    let r = control(
+        server,
+        "/__mock/clock/advance",
+        json!({ "seconds": seconds }),
+    )
+    .await;
+    assert_eq!(r.status, 200, "{}", r.text());
+}

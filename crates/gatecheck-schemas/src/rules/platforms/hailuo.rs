@@ -1,0 +1,42 @@
+//! MiniMax / Hailuo (channel type 35; relay/channel/task/hailuo/adaptor.go, DECISIONS
+//! D-PLAT-3).
+//!
+//! The upstream task is `{task_id, status, file_id, video_width, video_height,
+//! base_resp:{status_code, status_msg}}`. There is no queued state: `Preparing`/`Queueing`
+//! are `IN_PROGRESS` at 30%, `Processing` at 50%, `Success` `SUCCESS` (the URL from
+//! `/v1/files/retrieve`), `Fail` `FAILURE` with `status_msg` (else `task failed`); any other
+//! state, the empty one too, is `IN_PROGRESS` at 30%.
+
+use super::{state, Platform};
+use crate::rules::task::TaskStatus::{Failure, InProgress, Success};
+
+/// MiniMax / Hailuo.
+pub const PLATFORM: Platform = Platform {
+    channel_type: "35",
+    name: "hailuo",
+    models: &[
+        "MiniMax-H3",
+        "MiniMax-Hailuo-2.3",
+        "MiniMax-Hailuo-2.3-Fast",
+        "MiniMax-Hailuo-02",
+        "T2V-01-Director",
+        "T2V-01",
+        "I2V-01-Director",
+        "I2V-01-live",
+        "I2V-01",
+        "S2V-01",
+    ],
+    states: &[
+        state("Preparing", InProgress, 30),
+        state("Queueing", InProgress, 30),
+        state("Processing", InProgress, 50),
+        state("Success", Success, 100),
+        state("Fail", Failure, 100),
+    ],
+    other: Some((InProgress, 30)),
+    words: ["Queueing", "Processing", "Success", "Fail"],
+    state_pointer: "/status",
+    url_pointer: "/file/download_url",
+    video_has_model: true,
+    decision: "D-PLAT-3",
+};
