@@ -193,6 +193,8 @@ impl App {
             fault: Some(format!("{what} ({} attempts) to {}", r.attempts, r.url)),
             body_len: None,
             body: None,
+            headers: String::new(),
+            form: None,
         });
     }
 }

@@ -78,7 +78,7 @@ pub use handle::builder::MockServerBuilder;
 pub use handle::{demo_key_of, MockServer};
 pub use harness::clock::{Clock, ClockMode};
 pub use harness::faults::{Fault, FaultKind};
-pub use harness::journal::JournalEntry;
+pub use harness::journal::{FormPart, JournalEntry};
 pub use response::headers::{CONTROL_TOKEN_HEADER, REQUEST_ID_HEADER};
 pub use response::script::StreamScript;
 pub use routes::auth::NEW_API_USER;

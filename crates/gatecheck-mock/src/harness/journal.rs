@@ -3,6 +3,7 @@
 use crate::ids::RequestId;
 use parking_lot::Mutex;
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 
 /// One served request.
 ///
@@ -52,6 +53,160 @@ pub struct JournalEntry {
     /// recording holds no such request).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub replay: Option<String>,
+    /// The request's headers by lowercase name (repeated headers joined with `, `), at most
+    /// [`MAX_HEADERS_TEXT`] bytes of them. Credentials are redacted: the values of
+    /// [`SECRET_HEADERS`] keep only their scheme (`Bearer ***`), and URL credentials in any
+    /// value are `***`, as in the query and the body.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub headers: BTreeMap<String, String>,
+    /// The parts of a `multipart/form-data` body the route read, in order (at most
+    /// [`MAX_FORM_PARTS`]): text parts with their value, file parts by file name, content type
+    /// and size.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub form: Option<Vec<FormPart>>,
+}
+
+/// One part of a multipart request body, as the journal shows it.
+///
+/// ```
+/// use gatecheck_mock::FormPart;
+/// let model = FormPart::text("model", b"whisper-1");
+/// assert_eq!(model.value.as_deref(), Some("whisper-1"));
+/// let file = FormPart::file("file", Some("a.wav"), Some("audio/wav"), 44);
+/// assert_eq!((file.size, file.value), (Some(44), None));
+/// ```
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FormPart {
+    /// The part's field name.
+    pub name: String,
+    /// A text part's value (its first [`MAX_FORM_VALUE`] bytes, lossy UTF-8).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub value: Option<String>,
+    /// A file part's file name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub filename: Option<String>,
+    /// The part's `Content-Type`, if it had one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub content_type: Option<String>,
+    /// A file part's size in bytes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub size: Option<usize>,
+}
+
+impl FormPart {
+    /// A text part.
+    pub fn text(name: &str, data: &[u8]) -> Self {
+        let end = data.len().min(MAX_FORM_VALUE);
+        Self {
+            name: clip(name).to_owned(),
+            value: Some(String::from_utf8_lossy(&data[..end]).into_owned()),
+            filename: None,
+            content_type: None,
+            size: None,
+        }
+    }
+
+    /// A file part.
+    pub fn file(
+        name: &str,
+        filename: Option<&str>,
+        content_type: Option<&str>,
+        size: usize,
+    ) -> Self {
+        Self {
+            name: clip(name).to_owned(),
+            value: None,
+            filename: filename.map(|f| clip(f).to_owned()),
+            content_type: content_type.map(|c| clip(c).to_owned()),
+            size: Some(size),
+        }
+    }
+
+    /// The part as a route read it: a file part when it has a file name or its data is not
+    /// UTF-8, else a text part (with its content type, when it had one).
+    pub(crate) fn of(
+        name: &str,
+        filename: Option<&str>,
+        content_type: Option<&str>,
+        data: &[u8],
+    ) -> Self {
+        if filename.is_some() || std::str::from_utf8(data).is_err() {
+            return Self::file(name, filename, content_type, data.len());
+        }
+        let mut part = Self::text(name, data);
+        part.content_type = content_type.map(|c| clip(c).to_owned());
+        part
+    }
+}
+
+/// The most parts of one multipart body the journal keeps.
+pub const MAX_FORM_PARTS: usize = 32;
+/// The most bytes of a text part's value the journal keeps.
+pub const MAX_FORM_VALUE: usize = 256;
+/// The most bytes of request headers the journal keeps per request (the headers after that
+/// are left out).
+pub const MAX_HEADERS_TEXT: usize = 4096;
+
+/// Headers whose values are credentials: the journal keeps only their scheme.
+pub const SECRET_HEADERS: [&str; 8] = [
+    "authorization",
+    "proxy-authorization",
+    "cookie",
+    gatecheck_schemas::rules::midjourney::MJ_SECRET_HEADER,
+    crate::response::headers::CONTROL_TOKEN_HEADER,
+    "x-api-key",
+    "api-key",
+    "x-goog-api-key",
+];
+
+/// The request's headers as the journal stores them, written into `out`: one `name: value`
+/// line each, at most [`MAX_HEADERS_TEXT`] bytes (the whole lines that fit). Redacted when
+/// read ([`JournalEntry::headers`]).
+fn write_header_lines(out: &mut String, headers: &http::HeaderMap) {
+    out.clear();
+    for (name, value) in headers {
+        let value = String::from_utf8_lossy(value.as_bytes());
+        if out.len() + name.as_str().len() + value.len() + 3 > MAX_HEADERS_TEXT {
+            break;
+        }
+        out.push_str(name.as_str());
+        out.push_str(": ");
+        out.push_str(&value);
+        out.push('\n');
+    }
+}
+
+/// [`header_lines`] back into the journal's map, credentials redacted.
+fn header_map(lines: &str) -> BTreeMap<String, String> {
+    let mut map: BTreeMap<String, String> = BTreeMap::new();
+    for line in lines.lines() {
+        let Some((name, value)) = line.split_once(": ") else {
+            continue;
+        };
+        let value = if SECRET_HEADERS.contains(&name) {
+            redact_credential(value)
+        } else {
+            crate::userinfo::redact(value).into_owned()
+        };
+        map.entry(name.to_owned())
+            .and_modify(|v| {
+                v.push_str(", ");
+                v.push_str(&value);
+            })
+            .or_insert(value);
+    }
+    map
+}
+
+/// A credential's value with only its scheme left: `Bearer ***`, or `***`.
+fn redact_credential(value: &str) -> String {
+    let redacted = crate::userinfo::REDACTED;
+    match value.split_once(' ') {
+        Some((scheme, _)) if scheme.chars().all(|c| c.is_ascii_alphabetic()) => {
+            format!("{scheme} {redacted}")
+        }
+        _ => redacted.to_owned(),
+    }
 }
 
 /// How a replaying mock answered a request.
@@ -91,6 +246,10 @@ pub(crate) struct Record<'a> {
     pub(crate) body_len: Option<usize>,
     /// The start of a textual body (kept as lossy UTF-8).
     pub(crate) body: Option<bytes::Bytes>,
+    /// The request's headers, from [`Journal::header_lines`] (empty when not recorded).
+    pub(crate) headers: String,
+    /// The multipart parts the route read.
+    pub(crate) form: Option<Vec<FormPart>>,
 }
 
 /// The longest path or query the journal keeps (so its memory stays bounded).
@@ -126,6 +285,8 @@ struct Stored {
     body_len: Option<usize>,
     body: Option<String>,
     replay: Option<Tag>,
+    headers: String,
+    form: Option<Vec<FormPart>>,
 }
 
 /// `text` into `slot`, reusing the buffer the slot already has.
@@ -165,13 +326,15 @@ impl Stored {
             body_len: None,
             body: None,
             replay: None,
+            headers: String::new(),
+            form: None,
         };
         stored.fill(r);
         stored
     }
 
-    /// Overwrites this slot with `r`.
-    fn fill(&mut self, r: Record<'_>) {
+    /// Overwrites this slot with `r`; returns the slot's old header buffer.
+    fn fill(&mut self, mut r: Record<'_>) -> String {
         self.at_ms = r.at_ms;
         self.request_id = r.request_id;
         self.method = r.method;
@@ -186,6 +349,11 @@ impl Stored {
         self.body_len = r.body_len;
         put_lossy(&mut self.body, r.body.as_deref());
         self.replay = None;
+        // The record's own buffer (made for it) replaces the slot's, which goes back to the
+        // spares ([`Journal::header_lines`]): no copy, no allocation once the ring is full.
+        std::mem::swap(&mut self.headers, &mut r.headers);
+        self.form = r.form;
+        r.headers
     }
 
     fn entry(&self, seq: u64) -> JournalEntry {
@@ -211,6 +379,8 @@ impl Stored {
                 .as_deref()
                 .map(|b| crate::userinfo::redact(b).into_owned()),
             replay: self.replay.map(|t| t.as_str().to_owned()),
+            headers: header_map(&self.headers),
+            form: self.form.clone(),
         }
     }
 }
@@ -231,7 +401,13 @@ struct JournalInner {
     slots: Vec<(u64, Stored)>,
     head: usize,
     next_seq: u64,
+    /// Header buffers of overwritten slots, handed to the next requests
+    /// ([`Journal::header_lines`]); at most [`MAX_SPARE_BUFFERS`].
+    spare: Vec<String>,
 }
+
+/// The most header buffers the journal keeps for reuse (one per request in flight is enough).
+const MAX_SPARE_BUFFERS: usize = 256;
 
 impl JournalInner {
     /// Oldest first.
@@ -253,6 +429,7 @@ impl Journal {
                 slots: Vec::new(),
                 head: 0,
                 next_seq: 1,
+                spare: Vec::new(),
             }),
         }
     }
@@ -260,6 +437,15 @@ impl Journal {
     /// The most entries kept.
     pub fn capacity(&self) -> usize {
         self.capacity
+    }
+
+    /// The request's headers as the journal stores them ([`JournalEntry::headers`] reads them
+    /// back): one `name: value` line each, at most [`MAX_HEADERS_TEXT`] bytes, written into a
+    /// buffer of an overwritten slot, so that a full journal allocates nothing for them.
+    pub(crate) fn header_lines(&self, headers: &http::HeaderMap) -> String {
+        let mut out = self.inner.lock().spare.pop().unwrap_or_default();
+        write_header_lines(&mut out, headers);
+        out
     }
 
     /// Records a request (its sequence number is assigned here), overwriting the oldest when
@@ -274,8 +460,11 @@ impl Journal {
             let head = inner.head;
             let slot = &mut inner.slots[head];
             slot.0 = seq;
-            slot.1.fill(record);
+            let old = slot.1.fill(record);
             inner.head = (head + 1) % self.capacity;
+            if inner.spare.len() < MAX_SPARE_BUFFERS {
+                inner.spare.push(old);
+            }
         }
     }
 
@@ -358,6 +547,8 @@ mod tests {
             fault: None,
             body_len: body.map(<[u8]>::len),
             body: body.map(bytes::Bytes::from_static),
+            headers: String::new(),
+            form: None,
         }
     }
 
@@ -409,5 +600,53 @@ mod tests {
         assert!(e.path.len() <= MAX_TEXT && long.starts_with(&e.path));
         assert_eq!(e.query.as_deref(), Some(e.path.as_str()));
         assert_eq!(e.body.as_deref(), Some("ok \u{fffd} end"));
+    }
+
+    /// Headers are kept by name, repeated ones joined; credentials keep only their scheme,
+    /// URL credentials in any value are starred; what passes the bound is left out.
+    #[test]
+    fn headers_are_kept_with_credentials_redacted() {
+        let mut h = http::HeaderMap::new();
+        h.insert("authorization", "Bearer sk-secret123".parse().unwrap());
+        h.insert("mj-api-secret", "sk-secret123".parse().unwrap());
+        h.insert("content-type", "application/json".parse().unwrap());
+        h.append("x-multi", "a".parse().unwrap());
+        h.append("x-multi", "b".parse().unwrap());
+        h.insert("referer", "http://u:pw@h/x".parse().unwrap());
+        let ids = crate::ids::Ids::new(1);
+        let journal = Journal::new(2);
+        let mut r = record(&ids, "/v1/x", None);
+        r.headers = journal.header_lines(&h);
+        journal.push(r);
+        let e = &journal.recent(None)[0];
+        assert_eq!(e.headers["authorization"], "Bearer ***");
+        assert_eq!(e.headers["mj-api-secret"], "***");
+        assert_eq!(e.headers["content-type"], "application/json");
+        assert_eq!(e.headers["x-multi"], "a, b");
+        assert_eq!(e.headers["referer"], "http://***@h/x");
+        let json = serde_json::to_string(e).unwrap();
+        assert!(!json.contains("secret123"), "{json}");
+        let mut big = http::HeaderMap::new();
+        for i in 0..200 {
+            let name = http::HeaderName::from_bytes(format!("x-h{i}").as_bytes()).unwrap();
+            big.insert(name, "v".repeat(40).parse().unwrap());
+        }
+        assert!(journal.header_lines(&big).len() <= MAX_HEADERS_TEXT);
+    }
+
+    /// A part with a file name (or bytes that are not text) is shown by its size; a text
+    /// part by its value, clipped.
+    #[test]
+    fn form_parts_are_text_or_files() {
+        let p = FormPart::of("file", Some("a.wav"), Some("audio/wav"), b"RIFF");
+        assert_eq!(
+            p,
+            FormPart::file("file", Some("a.wav"), Some("audio/wav"), 4)
+        );
+        let p = FormPart::of("blob", None, None, b"\xff\xfe");
+        assert_eq!(p.size, Some(2));
+        let long = vec![b'a'; 1000];
+        let p = FormPart::of("prompt", None, None, &long);
+        assert_eq!(p.value.as_deref().map(str::len), Some(MAX_FORM_VALUE));
     }
 }

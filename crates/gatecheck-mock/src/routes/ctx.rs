@@ -6,6 +6,7 @@ use super::fields::Fields;
 use crate::app::App;
 use crate::fixtures::catalog::Catalog;
 use crate::fixtures::Fixtures;
+use crate::harness::journal::FormPart;
 use crate::ids::Ids;
 use crate::response::{self, MockResponse};
 use crate::state::{AuthedKey, Charge};
@@ -62,6 +63,8 @@ pub(crate) struct Ctx {
     /// The key an `/api/token/` request reads or writes, by id (the journal's key when no
     /// API key authenticated the request).
     pub(crate) key_named: parking_lot::Mutex<Option<i64>>,
+    /// The multipart parts read ([`Ctx::note_part`]), for the journal.
+    pub(crate) form_seen: parking_lot::Mutex<Option<Vec<FormPart>>>,
 }
 
 impl Ctx {
@@ -78,6 +81,22 @@ impl Ctx {
     /// Now on the mock clock, Unix milliseconds: the request's arrival ([`Ctx::at_ms`]).
     pub(crate) fn now_ms(&self) -> i64 {
         self.at_ms
+    }
+
+    /// Notes a multipart part the route read, for the journal (at most
+    /// [`MAX_FORM_PARTS`](crate::harness::journal::MAX_FORM_PARTS) of them).
+    pub(crate) fn note_part(
+        &self,
+        name: &str,
+        filename: Option<&str>,
+        content_type: Option<&str>,
+        data: &[u8],
+    ) {
+        let mut seen = self.form_seen.lock();
+        let parts = seen.get_or_insert_with(Vec::new);
+        if parts.len() < crate::harness::journal::MAX_FORM_PARTS {
+            parts.push(FormPart::of(name, filename, content_type, data));
+        }
     }
 
     /// Notes the key an `/api/token/` request names, for the journal.

@@ -22,9 +22,11 @@ pub(crate) async fn read_form(
     while let Some(field) = mp.next_field().await.map_err(bad)? {
         let name = field.name().unwrap_or("").to_owned();
         let filename = field.file_name().map(str::to_owned);
+        let content_type = field.content_type().map(ToString::to_string);
         let data = gatecheck_schemas::multipart::field_data(field)
             .await
             .map_err(bad)?;
+        cx.note_part(&name, filename.as_deref(), content_type.as_deref(), &data);
         set(&name, filename, data);
     }
     Ok(())

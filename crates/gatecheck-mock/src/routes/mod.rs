@@ -158,6 +158,7 @@ pub(crate) async fn dispatch(
 
     let method = req.method().clone();
     let mut entry = journal_entry(&cx, &method, &uri);
+    entry.headers = app.journal.header_lines(req.headers());
     let resp = match app.faults.pick(method.as_str(), path) {
         Some(FaultKind::Reset) => {
             entry.fault = Some("reset".into());
@@ -209,6 +210,7 @@ fn request_ctx(app: &Arc<App>, peer: SocketAddr, req: &Request<Incoming>, at_ms:
         host,
         body_seen: parking_lot::Mutex::new(None),
         key_named: parking_lot::Mutex::new(None),
+        form_seen: parking_lot::Mutex::new(None),
     }
 }
 
@@ -244,6 +246,8 @@ fn journal_entry<'a>(cx: &Ctx, method: &Method, uri: &'a http::Uri) -> Record<'a
         fault: None,
         body_len: None,
         body: None,
+        headers: String::new(),
+        form: None,
     }
 }
 
@@ -290,6 +294,7 @@ async fn complete(
         entry.body_len = Some(len);
         entry.body = preview;
     }
+    entry.form = cx.form_seen.get_mut().take();
     finish(app, entry, started);
     resp
 }

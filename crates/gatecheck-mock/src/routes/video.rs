@@ -114,9 +114,12 @@ async fn read_fields(cx: &Ctx, req: Request<Incoming>) -> Result<Fields, MockRes
         let bad = |e: multer::Error| response::invalid(&format!("bad multipart body: {e}"), None);
         while let Some(field) = mp.next_field().await.map_err(bad)? {
             let name = field.name().unwrap_or("").to_owned();
+            let filename = field.file_name().map(str::to_owned);
+            let content_type = field.content_type().map(ToString::to_string);
             let data = gatecheck_schemas::multipart::field_data(field)
                 .await
                 .map_err(bad)?;
+            cx.note_part(&name, filename.as_deref(), content_type.as_deref(), &data);
             if name != "input_reference" {
                 f.set(&name, String::from_utf8_lossy(&data).into_owned());
             }

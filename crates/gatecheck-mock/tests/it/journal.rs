@@ -1,4 +1,4 @@
-//! The request journal stays bounded.
+//! The request journal: bounded, and what it shows of a request.
 
 use crate::support::*;
 use gatecheck_mock::MockServer;
@@ -85,4 +85,70 @@ async fn journal_holds_its_limit_after_100k_requests() {
         .json();
     assert_eq!(v["held"], 1000);
     assert_eq!(v["total"], TOTAL as u64);
+}
+
+/// The journal shows a request's headers (credentials redacted) and the parts of a multipart
+/// body: text parts by value, file parts by name, size and content type (issue 48).
+#[tokio::test]
+async fn journal_records_headers_and_form_fields() {
+    let server = MockServer::start().await;
+    let wav = crate::media_util::wav_of(200);
+    let mut body = Vec::new();
+    let part = |body: &mut Vec<u8>, head: &str, data: &[u8]| {
+        body.extend_from_slice(format!("--XB\r\n{head}\r\n\r\n").as_bytes());
+        body.extend_from_slice(data);
+        body.extend_from_slice(b"\r\n");
+    };
+    part(
+        &mut body,
+        "content-disposition: form-data; name=\"file\"; filename=\"talk.wav\"\r\ncontent-type: audio/wav",
+        &wav,
+    );
+    part(
+        &mut body,
+        "content-disposition: form-data; name=\"model\"",
+        b"whisper-1",
+    );
+    part(
+        &mut body,
+        "content-disposition: form-data; name=\"language\"",
+        b"fr",
+    );
+    body.extend_from_slice(b"--XB--\r\n");
+    let auth = bearer(KEY_ENABLED);
+    let resp = Http::new(server.uri())
+        .send(
+            "POST",
+            "/v1/audio/transcriptions",
+            &[
+                ("content-type", "multipart/form-data; boundary=XB"),
+                ("authorization", auth.as_str()),
+                ("x-trace", "t-1"),
+            ],
+            body,
+        )
+        .await;
+    assert_eq!(resp.status, 200, "{}", resp.text());
+    let entry = server.received_requests().pop().expect("journaled");
+    assert_eq!(entry.headers["authorization"], "Bearer ***");
+    assert_eq!(entry.headers["x-trace"], "t-1");
+    assert!(entry.headers["content-type"].starts_with("multipart/form-data"));
+    let form = entry.form.expect("the form's parts");
+    let names: Vec<&str> = form.iter().map(|p| p.name.as_str()).collect();
+    assert_eq!(names, ["file", "model", "language"]);
+    assert_eq!(form[0].filename.as_deref(), Some("talk.wav"));
+    assert_eq!(form[0].content_type.as_deref(), Some("audio/wav"));
+    assert_eq!(form[0].size, Some(wav.len()));
+    assert_eq!(form[0].value, None);
+    assert_eq!(form[1].value.as_deref(), Some("whisper-1"));
+    assert_eq!(form[2].value.as_deref(), Some("fr"));
+    // The control API shows the same, and never the key.
+    let json = Http::new(server.uri())
+        .get("/__mock/requests", &[])
+        .await
+        .text();
+    assert!(
+        json.contains("\"language\"") && !json.contains(KEY_ENABLED),
+        "{json}"
+    );
 }

@@ -218,6 +218,8 @@ async fn answer(front: &Front, peer: SocketAddr, req: Request<Incoming>) -> Resp
         fault: None,
         body_len: (!body.is_empty()).then_some(body.len()),
         body: (!body.is_empty()).then(|| body.slice(..body.len().min(2048))),
+        headers: front.app.journal.header_lines(&parts.headers),
+        form: None,
     };
     if let Some(ex) = front.matcher.take(&request, &thread.join(","), gate) {
         let request_id = front.app.ids.request_id(at_ms);
