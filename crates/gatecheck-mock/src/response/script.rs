@@ -326,6 +326,98 @@ impl StreamScripts {
     }
 }
 
+impl StreamScript {
+    /// A [`StreamScript`] from the JSON of `POST /__mock/streams`:
+    ///
+    /// ```json
+    /// {"route": "POST /v1/audio/speech", "model": "tts-1",
+    ///  "events": [{"event": "speech.audio.delta", "data": {"type": "speech.audio.delta"}},
+    ///             {"wait_ms": 300, "data": "[DONE]"}],
+    ///  "gap_ms": 40, "cut_after": 1, "times": 1, "pacing": "clock"}
+    /// ```
+    ///
+    /// An event's `data` is sent as it is when it is a string, else as its JSON; `event` names it
+    /// (an `event:` line), `wait_ms` is the wait before it. Only `route` is required.
+    ///
+    /// ```
+    /// let script = gatecheck_mock::StreamScript::from_json(&serde_json::json!({
+    ///     "route": "POST /v1/audio/speech",
+    ///     "events": [{"event": "e", "data": {"a": 1}}, {"wait_ms": 5, "data": "[DONE]"}],
+    ///     "cut_after": 1, "times": 2, "pacing": "wall",
+    /// })).unwrap();
+    /// assert_eq!(script.len(), 2);
+    /// assert!(gatecheck_mock::StreamScript::from_json(&serde_json::json!({})).is_err());
+    /// ```
+    pub fn from_json(v: &serde_json::Value) -> Result<StreamScript, String> {
+        from_json(v)
+    }
+}
+
+/// The body of [`StreamScript::from_json`].
+fn from_json(v: &serde_json::Value) -> Result<StreamScript, String> {
+    let field_u32 = |name: &str| -> Result<Option<u32>, String> {
+        match v.get(name) {
+            None | Some(serde_json::Value::Null) => Ok(None),
+            Some(n) => n
+                .as_u64()
+                .and_then(|n| u32::try_from(n).ok())
+                .map(Some)
+                .ok_or_else(|| format!("{name} must be a whole number, not {n}")),
+        }
+    };
+    let ms = |e: &serde_json::Value, name: &str| -> Result<Option<Duration>, String> {
+        match e.get(name) {
+            None | Some(serde_json::Value::Null) => Ok(None),
+            Some(n) => n
+                .as_u64()
+                .map(|ms| Some(Duration::from_millis(ms)))
+                .ok_or_else(|| format!("{name} must be milliseconds, not {n}")),
+        }
+    };
+    let route = v
+        .get("route")
+        .and_then(|r| r.as_str())
+        .ok_or("route (a string such as \"POST /v1/audio/speech\") is required")?;
+    let mut script = StreamScript::new(route);
+    if let Some(model) = v.get("model").and_then(|m| m.as_str()) {
+        script = script.model(model);
+    }
+    let events = match v.get("events") {
+        None | Some(serde_json::Value::Null) => &[][..],
+        Some(serde_json::Value::Array(list)) => &list[..],
+        Some(other) => return Err(format!("events must be a list, not {other}")),
+    };
+    for e in events {
+        if let Some(wait) = ms(e, "wait_ms")? {
+            script = script.wait(wait);
+        }
+        let text = match e.get("data") {
+            Some(serde_json::Value::String(s)) => s.clone(),
+            Some(other) => other.to_string(),
+            None => return Err(format!("an event needs its data: {e}")),
+        };
+        script = match e.get("event").and_then(|n| n.as_str()) {
+            Some(name) => script.event_text(name, &text),
+            None => script.data(&text),
+        };
+    }
+    if let Some(gap) = ms(v, "gap_ms")? {
+        script = script.gap(gap);
+    }
+    if let Some(n) = field_u32("cut_after")? {
+        script = script.cut_after(n);
+    }
+    if let Some(n) = field_u32("times")? {
+        script = script.times(n);
+    }
+    if let Some(p) = v.get("pacing").and_then(|p| p.as_str()) {
+        let pacing =
+            StreamPacing::parse(p).ok_or_else(|| format!("pacing is wall or clock, not {p}"))?;
+        script = script.pacing(pacing);
+    }
+    Ok(script)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

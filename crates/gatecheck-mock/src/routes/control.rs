@@ -5,6 +5,7 @@
 //! | `GET /__mock/health` | the signature `{status:"ok", service:"gatecheck-mock", version, profile, clock, now}` ([`gatecheck_schemas::rules::health`]) |
 //! | `POST /__mock/reset` | state, journal, faults (the configured ones stay), rate limits and clock back to the start |
 //! | `GET /__mock/keys` | every key, full records with secrets |
+//! | `GET /__mock/keys/{id}` | one key's current record (404 for an unknown id) |
 //! | `POST /__mock/keys` | create a key from a partial record; answers the full record |
 //! | `GET /__mock/accounts` | every account with its access token |
 //! | `GET /__mock/clock` | `{mode, now, now_ms}` |
@@ -13,6 +14,8 @@
 //! | `POST /__mock/faults` | install a [`Fault`] (`{"route","kind",...,"times","probability","seed"}`) |
 //! | `DELETE /__mock/faults[/{id}]` | remove all faults, or one |
 //! | `GET /__mock/requests?limit=N` | the journal, oldest first |
+//! | `POST /__mock/streams` | script the streamed answers of a route (`StreamScript::from_json`) |
+//! | `GET /__mock/callbacks` | the Kling callbacks made, oldest first |
 //! | `GET /__mock/state`, `PUT /__mock/state` | dump or load the whole state |
 //! | `/__mock/videos/*` | video controls (the video routes) |
 //! | `GET`/`HEAD /__mock/ui` | the live dashboard (HTML; [`crate::routes::ui`]) |
@@ -70,6 +73,7 @@ pub(crate) async fn handle(cx: &Ctx, req: Request<Incoming>) -> MockResponse {
             done()
         }
         (&Method::GET, "keys") => response::json(200, &app.state.keys()),
+        (&Method::GET, r) if r.starts_with("keys/") => one_key(cx, &r["keys/".len()..]),
         (&Method::POST, "keys") => create_key(cx, req).await.unwrap_or_else(|r| r),
         (&Method::GET, "accounts") => response::json(200, &app.state.accounts()),
         (&Method::GET, "clock") => clock_json(cx),
@@ -87,6 +91,8 @@ pub(crate) async fn handle(cx: &Ctx, req: Request<Incoming>) -> MockResponse {
             }
         }
         (&Method::GET, "requests") => requests(cx, &query),
+        (&Method::POST, "streams") => script_stream(cx, req).await.unwrap_or_else(|r| r),
+        (&Method::GET, "callbacks") => response::json(200, &app.tasks.callbacks.records()),
         (&Method::GET, "state") => response::json(200, &app.snapshot()),
         (&Method::PUT, "state") => match read_json::<StateSnapshot>(cx, req).await {
             Ok(snap) => {
@@ -110,6 +116,33 @@ fn health(cx: &Ctx) -> MockResponse {
             json!({ "clock": app.clock.mode(), "now": app.clock.now() }),
         ),
     )
+}
+
+/// `GET /__mock/keys/{id}`: one key's current record (tasks that failed are refunded first,
+/// as the library's `MockServer::key` does).
+fn one_key(cx: &Ctx, id: &str) -> MockResponse {
+    let app = &cx.app;
+    let Ok(id) = id.parse::<i64>() else {
+        return failure(400, &format!("a key id is a number, not {id:?}"));
+    };
+    app.settle_tasks(app.clock.now_ms());
+    match app.state.key(id) {
+        Some(record) => response::json(200, &record),
+        None => failure(404, &format!("no key with id {id}")),
+    }
+}
+
+/// `POST /__mock/streams`: installs a stream script given as JSON; 201.
+async fn script_stream(cx: &Ctx, req: Request<Incoming>) -> Result<MockResponse, MockResponse> {
+    let body: serde_json::Value = read_json(cx, req).await?;
+    let script = crate::StreamScript::from_json(&body)
+        .map_err(|e| failure(400, &format!("invalid stream script: {e}")))?;
+    let events = script.len();
+    cx.app.scripts.add(script);
+    Ok(response::json(
+        201,
+        &json!({"success": true, "message": "", "events": events}),
+    ))
 }
 
 /// `POST /__mock/keys`: a key from a partial record; 201 with the full record.

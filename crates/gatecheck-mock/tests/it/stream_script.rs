@@ -202,3 +202,33 @@ async fn on_the_clock_each_event_is_sent_when_the_clock_reaches_it() {
     server.clock().advance(Duration::from_secs(60));
     assert_eq!(next(&mut rx).await.data, "a minute later");
 }
+
+/// The control API scripts a stream from JSON (`POST /__mock/streams`), as the Python and
+/// Node packages do; reads one key (`GET /__mock/keys/{id}`) and the callbacks.
+#[tokio::test]
+async fn the_control_api_scripts_a_stream_and_reads_a_key_and_callbacks() {
+    let server = MockServer::builder().stream_event_gap(ms(1)).start().await;
+    let http = Http::new(server.uri());
+    let script = json!({
+        "route": format!("POST {SPEECH}"),
+        "model": "gpt-4o-mini-tts",
+        "events": [{"event": "speech.audio.delta", "data": delta("AAAA")}, {"data": "[DONE]"}],
+        "times": 1,
+    });
+    let resp = http.json("POST", "/__mock/streams", &[], script).await;
+    assert_eq!(resp.status, 201, "{}", resp.text());
+    assert_eq!(resp.json()["events"], 2);
+    let read = post_stream(&server, SPEECH, sse_speech("gpt-4o-mini-tts")).await;
+    let got: Vec<&str> = read.events.iter().map(|e| e.data.as_str()).collect();
+    assert_eq!(got, [delta("AAAA").to_string().as_str(), "[DONE]"]);
+    let bad = http
+        .json("POST", "/__mock/streams", &[], json!({"events": []}))
+        .await;
+    assert_eq!(bad.status, 400, "{}", bad.text());
+    let key = http.get("/__mock/keys/1", &[]).await;
+    assert_eq!((key.status, key.json()["id"].as_i64()), (200, Some(1)));
+    assert_eq!(http.get("/__mock/keys/987654", &[]).await.status, 404);
+    assert_eq!(http.get("/__mock/keys/x", &[]).await.status, 400);
+    let callbacks = http.get("/__mock/callbacks", &[]).await;
+    assert_eq!((callbacks.status, callbacks.json()), (200, json!([])));
+}
