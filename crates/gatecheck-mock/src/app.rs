@@ -32,6 +32,9 @@ pub(crate) struct App {
     pub(crate) ratelimit: RateLimiter,
     /// Flips to true when the server shuts down (ends hanging requests).
     pub(crate) shutdown: watch::Receiver<bool>,
+    /// Woken by [`App::reset`]: requests held by a `delay` fault go on at once, those held by a
+    /// `hang` fault are dropped.
+    pub(crate) waits_cancelled: tokio::sync::Notify,
     /// The render queue of the public media route.
     pub(crate) renderer: crate::response::render::Renderer,
     /// The durable-state writer (with `--state-file`).
@@ -66,6 +69,7 @@ impl App {
             ids: Ids::new(config.seed),
             ratelimit: RateLimiter::new(config.rate_limit),
             shutdown,
+            waits_cancelled: tokio::sync::Notify::new(),
             renderer: Default::default(),
             persist: None,
             tasks: TaskStore::new(&config.callback_allow),
@@ -84,8 +88,10 @@ impl App {
     }
 
     /// Back to the start: fixtures' state, empty journal, the configured faults only, no
-    /// rate-limit counts, no stream scripts, no task-route entries, no clock offset.
+    /// rate-limit counts, no stream scripts, no task-route entries, no clock offset; the
+    /// requests held by a `delay` fault go on at once, those held by a `hang` are dropped.
     pub(crate) fn reset(&self) {
+        self.waits_cancelled.notify_waiters();
         self.state.reset(&self.config.fixtures);
         self.journal.clear();
         self.faults.clear();

@@ -168,8 +168,9 @@ pub(crate) async fn dispatch(
         Some(FaultKind::Hang) => {
             entry.fault = Some("hang".into());
             finish(&app, entry, started);
-            // Until shutdown, or at most MAX_HANG, so abandoned hangs cannot pile up forever.
-            Box::pin(hang(app.shutdown.clone())).await;
+            // Until shutdown or a reset, or at most MAX_HANG, so abandoned hangs cannot pile
+            // up forever.
+            Box::pin(hold(&app, MAX_HANG)).await;
             return Err(Dropped::Shutdown);
         }
         Some(FaultKind::Status {
@@ -181,9 +182,14 @@ pub(crate) async fn dispatch(
         }
         Some(FaultKind::Delay { ms }) => {
             entry.fault = Some(format!("delay {ms}ms"));
-            // At most MAX_HANG, as a hang: a fault of a million years is not a lost task.
+            // At most MAX_HANG, as a hang: a fault of a million years is not a lost task. A
+            // reset ends the wait (the request goes on); a shutdown drops the request, so
+            // that stopping the mock never waits a delay out.
             let wait = std::time::Duration::from_millis(ms).min(MAX_HANG);
-            Box::pin(tokio::time::sleep(wait)).await;
+            if Box::pin(hold(&app, wait)).await == Held::Shutdown {
+                finish(&app, entry, started);
+                return Err(Dropped::Shutdown);
+            }
             cx.at_ms = app.clock.now_ms();
             route(&mut cx, req, &method, path).await
         }
@@ -299,13 +305,26 @@ async fn complete(
     resp
 }
 
-/// Holds a `hang` fault's request until shutdown, or at most [`MAX_HANG`], so abandoned hangs
-/// cannot pile up forever. Boxed by its caller: the rare fault paths stay out of the
-/// per-request future that every request moves around.
-async fn hang(mut shutdown: tokio::sync::watch::Receiver<bool>) {
+/// How a fault's hold of a request ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Held {
+    /// Its time ran out.
+    Elapsed,
+    /// The mock was reset ([`App::reset`]).
+    Reset,
+    /// The server is shutting down.
+    Shutdown,
+}
+
+/// Holds a request for a `delay` or `hang` fault: `wait`, or less if the mock is reset or
+/// shuts down first. Boxed by its caller: the rare fault paths stay out of the per-request
+/// future that every request moves around.
+async fn hold(app: &App, wait: std::time::Duration) -> Held {
+    let mut shutdown = app.shutdown.clone();
     tokio::select! {
-        _ = crate::shutdown::wait_down(&mut shutdown) => {}
-        _ = tokio::time::sleep(MAX_HANG) => {}
+        _ = crate::shutdown::wait_down(&mut shutdown) => Held::Shutdown,
+        _ = app.waits_cancelled.notified() => Held::Reset,
+        _ = tokio::time::sleep(wait) => Held::Elapsed,
     }
 }
 

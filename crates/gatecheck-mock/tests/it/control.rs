@@ -183,6 +183,44 @@ async fn control_faults_delay_then_serve() {
     assert!(started.elapsed() >= Duration::from_millis(300));
 }
 
+/// A reset ends the wait of a request held by a `delay` fault (it is answered at once), and
+/// stopping the mock does not wait a delay out (issue 48 §4).
+#[tokio::test]
+async fn a_reset_or_a_stop_ends_a_delay_at_once() {
+    let server = MockServer::start().await;
+    let delay = gatecheck_mock::Fault::delay(Duration::from_secs(5)).on("/api/models");
+    server.inject(delay.clone());
+    let http = Http::new(server.uri());
+    let started = Instant::now();
+    let waiting = tokio::spawn({
+        let http = http.clone();
+        async move { http.get("/api/models", &[]).await.status }
+    });
+    tokio::time::sleep(Duration::from_millis(150)).await;
+    server.reset();
+    assert_eq!(waiting.await.unwrap(), 200);
+    assert!(
+        started.elapsed() < Duration::from_secs(2),
+        "{:?}",
+        started.elapsed()
+    );
+
+    server.inject(delay);
+    let waiting = tokio::spawn(async move { http.try_send("GET", "/api/models", &[], "").await });
+    tokio::time::sleep(Duration::from_millis(150)).await;
+    let stopping = Instant::now();
+    server.shutdown().await;
+    assert!(
+        stopping.elapsed() < Duration::from_secs(1),
+        "{:?}",
+        stopping.elapsed()
+    );
+    assert!(
+        waiting.await.unwrap().is_err(),
+        "the held request is dropped"
+    );
+}
+
 #[tokio::test]
 async fn control_faults_reset_the_connection() {
     let server = MockServer::start().await;
