@@ -105,6 +105,15 @@ pub struct ServeArgs {
     /// Once listening, write the same JSON object to this file (atomically: it appears complete).
     #[arg(long, value_name = "F")]
     pub ready_file: Option<PathBuf>,
+    /// Stop (as on SIGTERM) when the process that started the mock ends, even by SIGKILL: its
+    /// parent is checked every 250 ms (Unix). What the test fixtures of the Python and npm
+    /// packages pass, so that a killed test runner leaves no mock behind.
+    #[arg(long)]
+    pub exit_with_parent: bool,
+    /// A file or folder to remove when the mock stops, however it stops but SIGKILL
+    /// (repeatable): the fixtures' folder of the ready file and the log.
+    #[arg(long, value_name = "PATH")]
+    pub remove_on_exit: Vec<PathBuf>,
     /// Answer from the recording in DIR (docs/recording.md); requests it does not hold fall
     /// through to the mock of --profile (journaled as `replay: unmatched`).
     #[arg(long, value_name = "DIR")]
@@ -127,6 +136,8 @@ pub struct ServeArgs {
 /// SIGTERM), [`exit::ERROR`] when the mock cannot start or its state cannot be saved.
 #[inline(never)]
 pub fn run(args: ServeArgs) -> u8 {
+    let _remove = RemoveOnExit(args.remove_on_exit.clone());
+    let parent = parent_watch(&args);
     if let Err(e) = check_paths(&args) {
         return runtime::exit_code("serve", Err(e));
     }
@@ -140,7 +151,10 @@ pub fn run(args: ServeArgs) -> u8 {
         }
     };
     runtime::block_on_threads("serve", args.threads.into(), async {
-        runtime::exit_code("serve", serve(args, listener).await.map(|()| exit::PASSED))
+        runtime::exit_code(
+            "serve",
+            serve(args, listener, parent).await.map(|()| exit::PASSED),
+        )
     })
 }
 
@@ -220,7 +234,67 @@ fn check_paths(args: &ServeArgs) -> anyhow::Result<()> {
     })
 }
 
-async fn serve(args: ServeArgs, listener: std::net::TcpListener) -> anyhow::Result<()> {
+/// The paths of `--remove-on-exit`, removed when `run` returns (a clean stop, a failed start,
+/// or the parent's end).
+struct RemoveOnExit(Vec<PathBuf>);
+
+impl Drop for RemoveOnExit {
+    fn drop(&mut self) {
+        for path in &self.0 {
+            let removed = if path.is_dir() {
+                std::fs::remove_dir_all(path)
+            } else {
+                std::fs::remove_file(path)
+            };
+            if let Err(e) = removed
+                && e.kind() != std::io::ErrorKind::NotFound
+            {
+                eprintln!("gatecheck serve: cannot remove {}: {e}", path.display());
+            }
+        }
+    }
+}
+
+/// How often `--exit-with-parent` looks at the parent process.
+const PARENT_CHECK: Duration = Duration::from_millis(250);
+
+/// The parent process id to watch under `--exit-with-parent`, read at once (before the parent
+/// can be gone).
+fn parent_watch(args: &ServeArgs) -> Option<u32> {
+    if !args.exit_with_parent {
+        return None;
+    }
+    #[cfg(unix)]
+    {
+        Some(std::os::unix::process::parent_id())
+    }
+    #[cfg(not(unix))]
+    {
+        eprintln!("gatecheck serve: --exit-with-parent works on Unix only; ignored");
+        None
+    }
+}
+
+/// Resolves once the process is no longer `parent`'s child (the parent ended: the process was
+/// handed to init or a subreaper); never without a parent to watch.
+async fn parent_gone(parent: Option<u32>) {
+    let Some(parent) = parent else {
+        return std::future::pending().await;
+    };
+    loop {
+        tokio::time::sleep(PARENT_CHECK).await;
+        #[cfg(unix)]
+        if std::os::unix::process::parent_id() != parent {
+            return;
+        }
+    }
+}
+
+async fn serve(
+    args: ServeArgs,
+    listener: std::net::TcpListener,
+    parent: Option<u32>,
+) -> anyhow::Result<()> {
     let clock = ClockMode::parse(&args.clock)
         .ok_or_else(|| anyhow!("unknown clock `{}`: expected real or virtual", args.clock))?;
     // The builder starts from the embedded fixtures: only a directory replaces them.
@@ -287,7 +361,10 @@ async fn serve(args: ServeArgs, listener: std::net::TcpListener) -> anyhow::Resu
         tokio::time::sleep(PURGE_START_DELAY).await;
         crate::alloc::start_background_purge();
     });
-    wait_for_signal().await;
+    tokio::select! {
+        () = wait_for_signal() => {}
+        () = parent_gone(parent) => tracing::info!("the parent process ended"),
+    }
     tracing::info!("shutting down: draining connections");
     server
         .close()

@@ -177,3 +177,67 @@ fn ready_file_in_a_missing_directory_is_a_clear_error() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("cannot write the ready file"), "{stderr}");
 }
+
+/// Whether process `pid` still runs (a zombie, dead but not yet reaped by its new parent, does
+/// not).
+#[cfg(unix)]
+fn running(pid: u32) -> bool {
+    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        // The state follows the parenthesised command name.
+        Ok(stat) => stat
+            .rsplit_once(") ")
+            .is_some_and(|(_, rest)| !rest.starts_with('Z') && !rest.starts_with('X')),
+        Err(_) if std::path::Path::new("/proc/self").exists() => false,
+        Err(_) => Command::new("kill")
+            .args(["-0", &pid.to_string()])
+            .status()
+            .is_ok_and(|s| s.success()),
+    }
+}
+
+/// `--exit-with-parent`: a mock whose parent is killed with SIGKILL stops within a second or
+/// so, and `--remove-on-exit` leaves no folder behind (issue 48 §4).
+#[cfg(unix)]
+#[test]
+fn a_mock_whose_parent_is_killed_exits_and_removes_its_folder() {
+    let work = std::env::temp_dir().join(format!("gatecheck-parent-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&work);
+    std::fs::create_dir(&work).expect("mkdir");
+    let ready = work.join("ready.json");
+    // The parent: a shell that starts the mock in the background, says its pid and waits.
+    let script = format!(
+        "'{bin}' serve --port 0 --exit-with-parent --remove-on-exit '{w}' --ready-file '{r}' \
+         >'{w}/serve.log' 2>&1 </dev/null & echo $!; wait",
+        bin = env!("CARGO_BIN_EXE_gatecheck"),
+        w = work.display(),
+        r = ready.display(),
+    );
+    let mut parent = Command::new("sh")
+        .args(["-c", &script])
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("spawn the parent shell");
+    let mut line = String::new();
+    BufReader::new(parent.stdout.take().expect("stdout"))
+        .read_line(&mut line)
+        .expect("the mock's pid");
+    let pid: u32 = line.trim().parse().expect("a pid");
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while !ready.exists() {
+        assert!(Instant::now() < deadline, "the mock was not ready in 30 s");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    parent.kill().expect("SIGKILL the parent");
+    parent.wait().expect("reap the parent");
+    let killed = Instant::now();
+    while running(pid) || work.exists() {
+        assert!(
+            killed.elapsed() < Duration::from_secs(5),
+            "5 s after its parent was killed: running {}, folder left {}",
+            running(pid),
+            work.exists()
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    println!("the mock exited {:?} after its parent", killed.elapsed());
+}
