@@ -35,6 +35,8 @@ pub(crate) struct App {
     /// Woken by [`App::reset`]: requests held by a `delay` fault go on at once, those held by a
     /// `hang` fault are dropped.
     pub(crate) waits_cancelled: tokio::sync::Notify,
+    /// The clock reading at each video task's last poll (with `poll_advance`).
+    pub(crate) polls: crate::harness::polls::Polls,
     /// The render queue of the public media route.
     pub(crate) renderer: crate::response::render::Renderer,
     /// The durable-state writer (with `--state-file`).
@@ -70,6 +72,7 @@ impl App {
             ratelimit: RateLimiter::new(config.rate_limit),
             shutdown,
             waits_cancelled: tokio::sync::Notify::new(),
+            polls: Default::default(),
             renderer: Default::default(),
             persist: None,
             tasks: TaskStore::new(&config.callback_allow),
@@ -102,6 +105,7 @@ impl App {
         self.scripts.clear();
         self.tasks.reset();
         self.clock.set_offset_ms(0);
+        self.polls.clear();
     }
 
     /// The whole state: keys and accounts, every task, the clock offset.

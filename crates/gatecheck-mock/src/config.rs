@@ -123,6 +123,12 @@ pub struct MockConfig {
     pub stream_event_gap: Duration,
     /// Whether stream waits are wall time or the mock's clock ([`StreamPacing`]).
     pub stream_pacing: StreamPacing,
+    /// On a virtual clock: a poll of a pending video task (`GET /v1/videos/{id}`) at the same
+    /// clock reading as that task's last poll moves the clock by the video fixture's
+    /// `poll_after_ms` first, and task answers ask for 50 ms between polls, so that a client
+    /// honouring `openai-poll-after-ms` (the OpenAI SDKs' `create_and_poll`) finishes without
+    /// a test touching the clock (docs/mock.md, "Polls that move the clock"). Off by default.
+    pub poll_advance: bool,
     /// Where Kling callbacks may go besides loopback: CIDRs, addresses or host names
     /// (`gatecheck serve --allow-callbacks-to`; DECISIONS D-TASK-9).
     pub callback_allow: Vec<String>,
@@ -152,6 +158,7 @@ impl Default for MockConfig {
             state_file: None,
             stream_event_gap: DEFAULT_STREAM_EVENT_GAP,
             stream_pacing: StreamPacing::Wall,
+            poll_advance: false,
             callback_allow: Vec::new(),
             allowed_hosts: Vec::new(),
         }

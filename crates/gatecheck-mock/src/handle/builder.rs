@@ -434,6 +434,25 @@ impl MockServerBuilder {
         self
     }
 
+    /// On a virtual clock, lets polls move it ([`MockConfig::poll_advance`](crate::MockConfig::poll_advance)):
+    /// a client that sleeps for `openai-poll-after-ms` between polls sees its video task end.
+    ///
+    /// ```no_run
+    /// # async fn demo() {
+    /// use gatecheck_mock::{ClockMode, MockServer};
+    /// let server = MockServer::builder()
+    ///     .clock(ClockMode::virtual_default())
+    ///     .poll_advance(true)
+    ///     .start()
+    ///     .await;
+    /// # let _ = server;
+    /// # }
+    /// ```
+    pub fn poll_advance(mut self, on: bool) -> Self {
+        self.config.poll_advance = on;
+        self
+    }
+
     /// Answers from the recording in `dir` (docs/recording.md): a request the recording holds
     /// gets the recorded answer (identical requests in recorded order, task ids remapped, task
     /// states played back on the clock); one it does not hold falls through to the mock of

@@ -216,6 +216,7 @@ fn clock_json(cx: &Ctx) -> MockResponse {
         200,
         &json!({
             "mode": if clock.is_virtual() { "virtual" } else { "real" },
+            "poll_advance": cx.app.config.poll_advance && clock.is_virtual(),
             "now": clock.now(),
             "now_ms": clock.now_ms(),
         }),

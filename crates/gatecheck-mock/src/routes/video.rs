@@ -52,7 +52,15 @@ fn owner(cx: &Ctx) -> i64 {
 }
 
 fn poll_after(cx: &Ctx) -> HeaderValue {
+    if polls_move_clock(cx) {
+        return HeaderValue::from(crate::harness::polls::HINT_MS);
+    }
     cx.videos().poll_after_header(&cx.fixtures().video)
+}
+
+/// Whether polls move the clock ([`crate::MockConfig::poll_advance`], virtual clocks only).
+fn polls_move_clock(cx: &Ctx) -> bool {
+    cx.app.config.poll_advance && cx.app.clock.is_virtual()
 }
 
 /// The answer showing task `t`, whose id is `id` (a poll passes the id of its path, equal to
@@ -270,8 +278,17 @@ fn find(cx: &Ctx, id: &str) -> Option<std::sync::Arc<StoredVideo>> {
 }
 
 /// `GET /v1/videos/{task_id}` (admitted).
-pub(crate) fn retrieve(cx: &Ctx, id: &str) -> MockResponse {
-    match find(cx, id) {
+pub(crate) fn retrieve(cx: &mut Ctx, id: &str) -> MockResponse {
+    let found = find(cx, id);
+    if let Some(t) = &found
+        && polls_move_clock(cx)
+    {
+        let app = cx.app.clone();
+        let pending = !t.state(cx.at_ms).status.is_terminal();
+        let step = std::time::Duration::from_millis(cx.fixtures().video.poll_after_ms);
+        cx.at_ms = app.polls.poll(id, cx.at_ms, pending, &app.clock, step);
+    }
+    match found {
         // A remix shows its source (DECISIONS D-TASK-4).
         Some(t) if cx.app.tasks.meta.remixed_from(&t).is_some() => super::remix::answer(cx, &t),
         Some(t) => task_response(cx, &t, id),

@@ -544,3 +544,70 @@ async fn a_waiting_kling_callback_survives_a_restart_and_is_sent_once() {
     assert_eq!(got.lock().len(), 2, "once from each file");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// With `poll_advance` on a virtual clock, a loop that sleeps for `openai-poll-after-ms`
+/// between polls (as the OpenAI SDKs' create-and-poll does) sees its video end in a fraction
+/// of a second without touching the clock; a test that moves the clock by hand between polls
+/// sees exactly the times it set (issue 48 §3).
+#[tokio::test]
+async fn polls_that_honour_the_hint_reach_completed_and_advances_by_hand_stay_exact() {
+    let server = MockServer::builder()
+        .clock(ClockMode::virtual_default())
+        .poll_advance(true)
+        .start()
+        .await;
+    let started = std::time::Instant::now();
+    let v = create(&server, "/v1/videos", "a lighthouse at dawn").await;
+    let path = format!("/v1/videos/{}", v["id"].as_str().unwrap());
+    let mut polls = 0;
+    let done = loop {
+        let resp = get_with(&server, &path, KEY_ENABLED).await;
+        polls += 1;
+        let v = resp.json();
+        if v["status"] == "completed" || polls > 20 {
+            break v;
+        }
+        let hint: u64 = resp
+            .header("openai-poll-after-ms")
+            .unwrap()
+            .parse()
+            .unwrap();
+        assert_eq!(hint, 50);
+        tokio::time::sleep(std::time::Duration::from_millis(hint)).await;
+    };
+    assert_eq!(done["status"], "completed", "after {polls} polls: {done}");
+    assert!(polls <= 4, "{polls} polls");
+    assert!(
+        started.elapsed().as_secs_f64() < 3.0,
+        "{:?}",
+        started.elapsed()
+    );
+
+    // By hand: each poll after an advance answers at exactly the time set.
+    let v = create(&server, "/v1/videos", "a second lighthouse").await;
+    let path = format!("/v1/videos/{}", v["id"].as_str().unwrap());
+    let t0 = server.clock().now_ms();
+    assert_eq!(
+        get_with(&server, &path, KEY_ENABLED).await.json()["status"],
+        "queued"
+    );
+    for _ in 0..3 {
+        advance(&server, 2.0).await;
+        get_with(&server, &path, KEY_ENABLED).await;
+    }
+    assert_eq!(server.clock().now_ms(), t0 + 6000);
+    // Without poll_advance (the default), repeated polls never move the clock.
+    let plain = server_plain().await;
+    let v = create(&plain, "/v1/videos", "a third lighthouse").await;
+    let path = format!("/v1/videos/{}", v["id"].as_str().unwrap());
+    let t0 = plain.clock().now_ms();
+    for _ in 0..3 {
+        let resp = get_with(&plain, &path, KEY_ENABLED).await;
+        assert_eq!(resp.header("openai-poll-after-ms"), Some("10000"));
+    }
+    assert_eq!(plain.clock().now_ms(), t0);
+}
+
+async fn server_plain() -> MockServer {
+    server(Profile::Documented).await
+}

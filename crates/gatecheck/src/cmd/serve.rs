@@ -60,6 +60,12 @@ pub struct ServeArgs {
     /// `--clock virtual`, each event is sent when `POST /__mock/clock/advance` reaches it).
     #[arg(long, default_value = "wall", value_parser = ["wall", "clock"], value_name = "ON")]
     pub stream_pacing: String,
+    /// With `--clock virtual`: a poll of a pending video task at the clock reading of its last
+    /// poll moves the clock by the fixture's `poll_after_ms` (10 s), and task answers ask for
+    /// 50 ms between polls, so that an SDK's create-and-poll ends without touching the clock
+    /// (docs/mock.md, "Polls that move the clock").
+    #[arg(long)]
+    pub poll_advance: bool,
     /// Turn the control API (`/__mock/*`) off.
     #[arg(long)]
     pub no_control: bool,
@@ -297,11 +303,15 @@ async fn serve(
 ) -> anyhow::Result<()> {
     let clock = ClockMode::parse(&args.clock)
         .ok_or_else(|| anyhow!("unknown clock `{}`: expected real or virtual", args.clock))?;
+    if args.poll_advance && clock == ClockMode::Real {
+        anyhow::bail!("--poll-advance moves a virtual clock: give --clock virtual too");
+    }
     // The builder starts from the embedded fixtures: only a directory replaces them.
     let mut builder: MockServerBuilder = MockServer::builder()
         .listener(listener)
         .profile(args.profile)
         .clock(clock)
+        .poll_advance(args.poll_advance)
         .max_body_bytes(args.max_body_mb.saturating_mul(1024 * 1024))
         .journal_capacity(args.journal_size)
         .trust_forwarded_for(args.trust_forwarded_for)
