@@ -9,8 +9,8 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { createRequire } from "node:module";
 import OpenAI from "openai";
-import { binaryPath, connectGatecheck, platformKey, startGatecheck } from "gatecheck";
-import vitestSetup from "gatecheck/vitest";
+import { binaryPath, connectGatecheck, platformKey, startGatecheck } from "gatecheck-harness";
+import vitestSetup from "gatecheck-harness/vitest";
 
 const require = createRequire(import.meta.url);
 let gc;
@@ -68,14 +68,14 @@ test("the access token lists the demo account's keys", async () => {
 });
 
 test("the bin shim runs the platform package's binary", () => {
-  const shim = join(dirname(require.resolve("gatecheck/package.json")), "bin", "gatecheck.js");
+  const shim = join(dirname(require.resolve("gatecheck-harness/package.json")), "bin", "gatecheck.js");
   const viaShim = execFileSync(process.execPath, [shim, "--version"], { encoding: "utf8" });
   const direct = execFileSync(binaryPath(), ["--version"], { encoding: "utf8" });
   assert.equal(viaShim, direct);
   assert.match(viaShim, /^gatecheck /);
   const usage = spawnSync(process.execPath, [shim, "no-such-command"], { encoding: "utf8" });
   assert.equal(usage.status, 2);
-  assert.match(binaryPath(), new RegExp(`@gatecheck/${platformKey()}/bin/gatecheck$`));
+  assert.match(binaryPath(), new RegExp(`gatecheck-harness-${platformKey()}/bin/gatecheck$`));
 });
 
 test("the vitest globalSetup provides the ready object and stops the mock", async () => {
@@ -113,20 +113,20 @@ test("without its platform package, the error names the package and GATECHECK_BI
   // The main package alone, in a project of its own.
   const dir = mkdtempSync(join(tmpdir(), "gatecheck-alone-"));
   try {
-    cpSync(dirname(require.resolve("gatecheck/package.json")), join(dir, "node_modules", "gatecheck"), {
+    cpSync(dirname(require.resolve("gatecheck-harness/package.json")), join(dir, "node_modules", "gatecheck-harness"), {
       recursive: true,
     });
     const env = { ...process.env };
     delete env.GATECHECK_BIN;
-    const run = spawnSync(process.execPath, ["node_modules/gatecheck/bin/gatecheck.js", "--version"], {
+    const run = spawnSync(process.execPath, ["node_modules/gatecheck-harness/bin/gatecheck.js", "--version"], {
       cwd: dir,
       env,
       encoding: "utf8",
     });
     assert.equal(run.status, 2);
-    assert.match(run.stderr, new RegExp(`@gatecheck/${platformKey()}`));
+    assert.match(run.stderr, new RegExp(`gatecheck-harness-${platformKey()}`));
     assert.match(run.stderr, /GATECHECK_BIN/);
-    const withEnv = spawnSync(process.execPath, ["node_modules/gatecheck/bin/gatecheck.js", "--version"], {
+    const withEnv = spawnSync(process.execPath, ["node_modules/gatecheck-harness/bin/gatecheck.js", "--version"], {
       cwd: dir,
       env: { ...env, GATECHECK_BIN: binaryPath() },
       encoding: "utf8",

@@ -4,7 +4,7 @@
 import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import OpenAI, { toFile } from "openai";
-import { startGatecheck } from "gatecheck";
+import { startGatecheck } from "gatecheck-harness";
 
 // The documented profile, and the new-api one (its framing differs: speech events without
 // `event:` lines, image streams ending with `data: [DONE]`).

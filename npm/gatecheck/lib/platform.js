@@ -7,13 +7,13 @@ const require = createRequire(import.meta.url);
 
 /** Platform packages by `platform-arch[-libc]`, as `scripts/package npm` names them. */
 export const PLATFORM_PACKAGES = {
-  "linux-x64-gnu": "@gatecheck/linux-x64-gnu",
-  "linux-arm64-gnu": "@gatecheck/linux-arm64-gnu",
-  "linux-x64-musl": "@gatecheck/linux-x64-musl",
-  "linux-arm64-musl": "@gatecheck/linux-arm64-musl",
-  "darwin-x64": "@gatecheck/darwin-x64",
-  "darwin-arm64": "@gatecheck/darwin-arm64",
-  "win32-x64": "@gatecheck/win32-x64",
+  "linux-x64-gnu": "gatecheck-harness-linux-x64-gnu",
+  "linux-arm64-gnu": "gatecheck-harness-linux-arm64-gnu",
+  "linux-x64-musl": "gatecheck-harness-linux-x64-musl",
+  "linux-arm64-musl": "gatecheck-harness-linux-arm64-musl",
+  "darwin-x64": "gatecheck-harness-darwin-x64",
+  "darwin-arm64": "gatecheck-harness-darwin-arm64",
+  "win32-x64": "gatecheck-harness-win32-x64",
 };
 
 /** `gnu` or `musl` on Linux (as @biomejs/biome and esbuild tell them apart), else null. */
@@ -51,7 +51,7 @@ export function binaryPath() {
   } catch {
     throw new Error(
       `gatecheck: the package ${pkg}, which carries the binary for ${key}, is not installed. ` +
-        `Install it (npm install ${pkg}; it is an optional dependency of gatecheck, so an ` +
+        `Install it (npm install ${pkg}; it is an optional dependency of gatecheck-harness, so an ` +
         "install with --no-optional or --omit=optional leaves it out), or set GATECHECK_BIN " +
         "to the path of a gatecheck binary.",
     );

@@ -1,10 +1,10 @@
 // A vitest globalSetup: one mock for the whole run, its ready object handed to the tests.
 //
 //   // vitest.config.ts
-//   export default defineConfig({ test: { globalSetup: ["gatecheck/vitest"] } });
+//   export default defineConfig({ test: { globalSetup: ["gatecheck-harness/vitest"] } });
 //   // a test
 //   import { inject } from "vitest";
-//   import { connectGatecheck } from "gatecheck";
+//   import { connectGatecheck } from "gatecheck-harness";
 //   const gc = connectGatecheck(inject("gatecheck")); // gc.ready.base_url, await gc.reset()
 //
 // Options come from GATECHECK_PROFILE and GATECHECK_BIN, or write your own globalSetup file
