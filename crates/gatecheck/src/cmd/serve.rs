@@ -116,8 +116,9 @@ pub struct ServeArgs {
     /// packages pass, so that a killed test runner leaves no mock behind.
     #[arg(long)]
     pub exit_with_parent: bool,
-    /// A file or folder to remove when the mock stops, however it stops but SIGKILL
-    /// (repeatable): the fixtures' folder of the ready file and the log.
+    /// A file or folder to remove when the mock stops after it was ready, however it stops but
+    /// SIGKILL (repeatable): the fixtures' folder of the ready file and the log. (A start that
+    /// fails leaves it to the caller, who reads the log in it.)
     #[arg(long, value_name = "PATH")]
     pub remove_on_exit: Vec<PathBuf>,
     /// Answer from the recording in DIR (docs/recording.md); requests it does not hold fall
@@ -142,7 +143,6 @@ pub struct ServeArgs {
 /// SIGTERM), [`exit::ERROR`] when the mock cannot start or its state cannot be saved.
 #[inline(never)]
 pub fn run(args: ServeArgs) -> u8 {
-    let _remove = RemoveOnExit(args.remove_on_exit.clone());
     let parent = parent_watch(&args);
     if let Err(e) = check_paths(&args) {
         return runtime::exit_code("serve", Err(e));
@@ -240,8 +240,8 @@ fn check_paths(args: &ServeArgs) -> anyhow::Result<()> {
     })
 }
 
-/// The paths of `--remove-on-exit`, removed when `run` returns (a clean stop, a failed start,
-/// or the parent's end).
+/// The paths of `--remove-on-exit`, removed when `serve` returns after the mock was ready (a
+/// clean stop, or the parent's end).
 struct RemoveOnExit(Vec<PathBuf>);
 
 impl Drop for RemoveOnExit {
@@ -364,6 +364,9 @@ async fn serve(
     // the listening address is in the banner.
     init_tracing();
     announce(&server, &args)?;
+    // From here on the mock removes the paths when it stops; a failed start leaves them to
+    // the caller, who reads the log in them.
+    let _remove = RemoveOnExit(args.remove_on_exit.clone());
     // jemalloc's purging thread starts once the first requests have been answered
     // (crate::alloc): started before `main`, it was a quarter of a millisecond of the way to
     // the first 200.
