@@ -60,7 +60,7 @@ def test_the_factorys_mocks_are_stopped_after_the_test(pytester: pytest.Pytester
         )
         """
     )
-    result = pytester.runpytest_subprocess()
+    result = pytester.runpytest_inprocess("-p", "no:cacheprovider")
     result.assert_outcomes(passed=1, errors=1)
     result.stdout.fnmatch_lines(["*keyword arguments only*"])
     pid = int((pytester.path / "pid").read_text())
