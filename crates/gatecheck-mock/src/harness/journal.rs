@@ -153,7 +153,8 @@ pub const SECRET_HEADERS: [&str; 8] = [
     "proxy-authorization",
     "cookie",
     gatecheck_schemas::rules::midjourney::MJ_SECRET_HEADER,
-    crate::response::headers::CONTROL_TOKEN_HEADER,
+    // `CONTROL_TOKEN_HEADER` (response/headers.rs, a floor above: tests/it/journal.rs sends it).
+    "x-mock-control-token",
     "x-api-key",
     "api-key",
     "x-goog-api-key",

@@ -277,18 +277,23 @@ fn find(cx: &Ctx, id: &str) -> Option<std::sync::Arc<StoredVideo>> {
     cx.videos().get(id, owner(cx))
 }
 
-/// `GET /v1/videos/{task_id}` (admitted).
-pub(crate) fn retrieve(cx: &mut Ctx, id: &str) -> MockResponse {
-    let found = find(cx, id);
-    if let Some(t) = &found
-        && polls_move_clock(cx)
-    {
-        let app = cx.app.clone();
-        let pending = !t.state(cx.at_ms).status.is_terminal();
-        let step = std::time::Duration::from_millis(cx.fixtures().video.poll_after_ms);
-        cx.at_ms = app.polls.poll(id, cx.at_ms, pending, &app.clock, step);
+/// Before [`retrieve`], with [`crate::MockConfig::poll_advance`]: a repeated poll of a pending
+/// task at an unmoved clock moves the clock by the fixture's `poll_after_ms`, and the request
+/// is answered at the new time ([`crate::harness::polls`]). Nothing without it.
+pub(crate) fn advance_on_poll(cx: &mut Ctx, id: &str) {
+    if !polls_move_clock(cx) {
+        return;
     }
-    match found {
+    let Some(t) = find(cx, id) else { return };
+    let app = cx.app.clone();
+    let pending = !t.state(cx.at_ms).status.is_terminal();
+    let step = std::time::Duration::from_millis(cx.fixtures().video.poll_after_ms);
+    cx.at_ms = app.polls.poll(id, cx.at_ms, pending, &app.clock, step);
+}
+
+/// `GET /v1/videos/{task_id}` (admitted).
+pub(crate) fn retrieve(cx: &Ctx, id: &str) -> MockResponse {
+    match find(cx, id) {
         // A remix shows its source (DECISIONS D-TASK-4).
         Some(t) if cx.app.tasks.meta.remixed_from(&t).is_some() => super::remix::answer(cx, &t),
         Some(t) => task_response(cx, &t, id),
