@@ -64,7 +64,9 @@ def build(binary: Path, outdir: Path) -> Path:
     pyproject = tomllib.loads((HERE / "pyproject.toml").read_text())
     project, maturin = pyproject["project"], pyproject["tool"]["maturin"]
     assert maturin["bindings"] == "bin", "python/pyproject.toml is no longer a bin wheel"
-    name, version = project["name"], workspace_version()
+    # The wheel's file and folder names use the normalized name (`gatecheck_harness`), as
+    # maturin's do; the metadata keeps the project's (`gatecheck-harness`).
+    name, version = re.sub(r"[-_.]+", "_", project["name"]).lower(), workspace_version()
     tag = "py3-none-" + re.sub(r"[-.]", "_", sysconfig.get_platform())
     dist_info, data = f"{name}-{version}.dist-info", f"{name}-{version}.data"
     source = HERE / maturin["python-source"] / maturin["module-name"]

@@ -37,7 +37,7 @@ def bin_path() -> str:
         if os.path.isfile(path):
             return path
     raise FileNotFoundError(
-        "the gatecheck binary of the gatecheck package is not installed; looked at "
+        "the gatecheck binary of the gatecheck-harness package is not installed; looked at "
         + ", ".join(candidates)
         + " (set GATECHECK_BIN to a gatecheck binary to use that one)"
     )

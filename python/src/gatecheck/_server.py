@@ -9,15 +9,34 @@ import subprocess
 import tempfile
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
-from typing import Any, Dict, List, Optional, Sequence, TypedDict
+from typing import TYPE_CHECKING, Any, Dict, List, Optional, Sequence, Union, cast, overload
 
 from ._binary import resolve_binary
 
-__all__ = ["GatecheckError", "GatecheckServer", "GatecheckStartError", "Key", "PROFILES"]
+if TYPE_CHECKING:
+    from ._async import AsyncGatecheckServer
+from ._types import (
+    ActiveFault,
+    CallbackRecord,
+    ClockState,
+    Fault,
+    JournalEntry,
+    Key,
+    KeyRecord,
+    NewKey,
+    StateSnapshot,
+    StreamEvent,
+    VideoOutcome,
+)
+
+__all__ = ["GatecheckError", "GatecheckServer", "GatecheckStartError", "Key", "PROFILES", "CLOCKS"]
 
 #: The behaviour profiles of `gatecheck serve --profile`.
 PROFILES = ("documented", "new-api")
+#: The clocks of `gatecheck serve --clock` (`virtual:<unix seconds>` starts elsewhere).
+CLOCKS = ("virtual", "real")
 
 #: Seconds a mock may take to listen before `start` gives up and stops it.
 DEFAULT_START_TIMEOUT = 30.0
@@ -27,17 +46,13 @@ _CONTROL_TIMEOUT = 10.0
 _LOG_TAIL_BYTES = 8192
 
 
-class Key(TypedDict):
-    """A demo key of the ready object."""
-
-    id: int
-    label: str
-    key: str
-    state: str
-
-
 class GatecheckError(RuntimeError):
-    """A control API request that did not succeed."""
+    """A control API request that did not succeed; `status` is the HTTP status, when an
+    answer came."""
+
+    def __init__(self, message: str, status: Optional[int] = None):
+        super().__init__(message)
+        self.status = status
 
 
 class GatecheckStartError(GatecheckError):
@@ -100,24 +115,41 @@ class GatecheckServer:
         *,
         profile: str = "documented",
         clock: str = "virtual",
+        poll_advance: Optional[bool] = None,
+        fixtures: Optional[Union[str, "os.PathLike[str]"]] = None,
         args: Sequence[str] = (),
         timeout: float = DEFAULT_START_TIMEOUT,
     ) -> "GatecheckServer":
         """Starts `gatecheck serve --port 0` and returns once it listens.
 
-        `binary` defaults to `$GATECHECK_BIN`, else the binary of this package. `args` are
-        more `serve` options. Raises `GatecheckStartError`, with the mock's output, when the
+        `binary` defaults to `$GATECHECK_BIN`, else the binary of this package. `clock` is
+        `virtual` (moved by `advance`), `virtual:<unix seconds>` or `real`. On a virtual clock
+        `poll_advance` (default on) lets a client that polls a video task as the OpenAI SDKs do
+        (`create_and_poll`) see it end without touching the clock (docs/mock.md, "Polls that
+        move the clock"). `fixtures` is a folder of fixture files (`--fixtures`); `args` are
+        more `serve` options. The mock stops with this process, even if it is killed, and
+        removes its folder. Raises `GatecheckStartError`, with the mock's output, when the
         binary cannot run, exits, or does not listen within `timeout` seconds (it is then
         stopped): it never waits longer.
         """
         if profile not in PROFILES:
             raise GatecheckStartError(f"unknown gatecheck profile {profile!r}: expected one of {PROFILES}")
+        virtual = clock == "virtual" or clock.startswith("virtual:")
+        if not virtual and clock != "real":
+            raise GatecheckStartError(f"unknown gatecheck clock {clock!r}: expected virtual, virtual:<unix seconds> or real")
+        if poll_advance and not virtual:
+            raise GatecheckStartError("poll_advance moves a virtual clock: give clock='virtual' too")
         exe = resolve_binary(binary)
         workdir = tempfile.mkdtemp(prefix="gatecheck-")
         ready_path = os.path.join(workdir, "ready.json")
         log_path = os.path.join(workdir, "serve.log")
         command = [exe, "serve", "--port", "0", "--clock", clock, "--profile", profile]
-        command += ["--ready-file", ready_path, *args]
+        command += ["--ready-file", ready_path, "--exit-with-parent", "--remove-on-exit", workdir]
+        if virtual and poll_advance is not False:
+            command.append("--poll-advance")
+        if fixtures is not None:
+            command += ["--fixtures", os.fspath(fixtures)]
+        command += list(args)
         try:
             with open(log_path, "wb") as log:
                 process = subprocess.Popen(
@@ -177,7 +209,7 @@ class GatecheckServer:
                 text = response.read().decode("utf-8", "replace")
         except urllib.error.HTTPError as e:
             detail = e.read().decode("utf-8", "replace")
-            raise GatecheckError(f"{method} /__mock{path}: {e.code} {detail}") from e
+            raise GatecheckError(f"{method} /__mock{path}: {e.code} {detail}", e.code) from e
         except (urllib.error.URLError, OSError) as e:
             raise GatecheckError(f"{method} /__mock{path}: {e} ({self._exit_note()})") from e
         return json.loads(text) if text else None
@@ -188,24 +220,55 @@ class GatecheckServer:
             return "the mock is running"
         return f"the mock {_describe_exit(code)}: " + _tail(os.path.join(self._workdir, "serve.log"))
 
-    def key(self, label: str) -> str:
-        """The `sk-...` secret of the demo key with this label, e.g. `key("demo-disabled")`."""
+    @overload
+    def key(self, which: str) -> str: ...
+
+    @overload
+    def key(self, which: int) -> Optional[KeyRecord]: ...
+
+    def key(self, which: Union[str, int]) -> Union[str, Optional[KeyRecord]]:
+        """`key("demo-disabled")`: the `sk-...` secret of the demo key with this label.
+        `key(1)`: the current record of the key with this id, or `None` (as the Rust
+        `MockServer::key`)."""
+        if isinstance(which, int) and not isinstance(which, bool):
+            try:
+                return cast(KeyRecord, self._control("GET", f"/keys/{which}"))
+            except GatecheckError as e:
+                if e.status == 404:
+                    return None
+                raise
         for k in self.keys:
-            if k["label"] == label:
+            if k["label"] == which:
                 return k["key"]
         labels = ", ".join(k["label"] for k in self.keys)
-        raise KeyError(f"no demo key labelled {label!r}; the labels are {labels}")
+        raise KeyError(f"no demo key labelled {which!r}; the labels are {labels}")
+
+    def add_key(self, new: Optional[NewKey] = None, **fields: Any) -> KeyRecord:
+        """Creates a key from a partial record (`NewKey` fields, e.g. `remain_quota=100`,
+        `name="tiny"`) and returns its full record; its secret is `"sk-" + record["key"]`."""
+        body: Dict[str, Any] = dict(new or {})
+        body.update(fields)
+        return cast(KeyRecord, self._control("POST", "/keys", body))
+
+    def all_keys(self) -> List[KeyRecord]:
+        """Every key's current record (`GET /__mock/keys`)."""
+        return cast(List[KeyRecord], list(self._control("GET", "/keys")))
 
     def reset(self) -> None:
         """Back to the start: the fixtures' keys and tasks, an empty journal, no injected
-        fault, no clock offset (`POST /__mock/reset`)."""
+        fault, no clock offset; requests held by a `delay` fault are answered at once
+        (`POST /__mock/reset`)."""
         self._control("POST", "/reset")
 
-    def advance(self, seconds: float) -> Dict[str, Any]:
+    def clock(self) -> ClockState:
+        """The mock's clock (`GET /__mock/clock`)."""
+        return cast(ClockState, self._control("GET", "/clock"))
+
+    def advance(self, seconds: float) -> ClockState:
         """Moves the virtual clock forward (`POST /__mock/clock/advance`); returns the clock."""
         if seconds < 0:
             raise ValueError("the clock only moves forward")
-        return dict(self._control("POST", "/clock/advance", {"ms": int(round(seconds * 1000))}))
+        return cast(ClockState, self._control("POST", "/clock/advance", {"ms": int(round(seconds * 1000))}))
 
     def inject(
         self,
@@ -218,7 +281,7 @@ class GatecheckServer:
     ) -> int:
         """Answers requests matching `route` (e.g. `"POST /v1/audio/speech"`, `"/v1/*"`) with
         `status`, `times` times (forever when None). Returns the fault's id."""
-        fault: Dict[str, Any] = {"route": route, "kind": "status", "status": status}
+        fault: Fault = {"route": route, "kind": "status", "status": status}
         if times is not None:
             fault["times"] = times
         if retry_after is not None:
@@ -227,22 +290,110 @@ class GatecheckServer:
             fault["probability"] = probability
         return self.fault(fault)
 
-    def fault(self, fault: Dict[str, Any]) -> int:
-        """Installs any fault of the control API (`delay`, `reset`, `hang`, `stream_cut`, ...;
-        docs/mock.md); returns its id."""
-        return int(self._control("POST", "/faults", fault)["id"])
+    def fault(self, fault: Fault) -> int:
+        """Installs any fault of the control API (`{"kind": "delay", "ms": 500}`, `reset`,
+        `hang`, `stream_cut`, ...; docs/mock.md); returns its id."""
+        return int(self._control("POST", "/faults", dict(fault))["id"])
 
-    def requests(self, limit: Optional[int] = None) -> List[Dict[str, Any]]:
-        """The journal, oldest first: `method`, `path`, `query`, `status`, `key_id`, `body`..."""
+    def faults(self) -> List[ActiveFault]:
+        """The installed faults, with their ids and how often they fired."""
+        return cast(List[ActiveFault], list(self._control("GET", "/faults")))
+
+    def remove_fault(self, fault_id: int) -> bool:
+        """Removes one fault; False when there is no fault with this id."""
+        try:
+            self._control("DELETE", f"/faults/{int(fault_id)}")
+        except GatecheckError as e:
+            if e.status == 404:
+                return False
+            raise
+        return True
+
+    def clear_faults(self) -> None:
+        """Removes every fault."""
+        self._control("DELETE", "/faults")
+
+    def script_stream(
+        self,
+        route: str,
+        events: Sequence[StreamEvent],
+        *,
+        model: Optional[str] = None,
+        gap_ms: Optional[int] = None,
+        cut_after: Optional[int] = None,
+        times: Optional[int] = None,
+        pacing: Optional[str] = None,
+    ) -> None:
+        """Scripts the streamed answers of `route` (and `model`): their `events`, the wait
+        between them (`gap_ms`, or an event's `wait_ms`), a cut after `cut_after` events, for
+        the next `times` answers (every one when None) or until `reset()`. `pacing`: `wall`
+        or `clock` (waits on the mock's clock)."""
+        body: Dict[str, Any] = {"route": route, "events": [dict(e) for e in events]}
+        for name, value in (
+            ("model", model),
+            ("gap_ms", gap_ms),
+            ("cut_after", cut_after),
+            ("times", times),
+            ("pacing", pacing),
+        ):
+            if value is not None:
+                body[name] = value
+        self._control("POST", "/streams", body)
+
+    def callbacks(self) -> List[CallbackRecord]:
+        """The Kling callbacks the mock made (at most the last 256), oldest first."""
+        return cast(List[CallbackRecord], list(self._control("GET", "/callbacks")))
+
+    def state(self) -> StateSnapshot:
+        """The whole state (keys, accounts, tasks, clock offset), for `load_state`."""
+        return cast(StateSnapshot, self._control("GET", "/state"))
+
+    def load_state(self, state: StateSnapshot) -> None:
+        """Loads a whole state that `state()` returned."""
+        self._control("PUT", "/state", dict(state))
+
+    def set_video_outcome(
+        self,
+        task_id: str,
+        outcome: VideoOutcome,
+        *,
+        code: Optional[str] = None,
+        message: Optional[str] = None,
+        immediate: bool = False,
+    ) -> None:
+        """Decides how a video task that has not ended yet ends: `completed`, `failed` or
+        `error` (with `code` and `message`); `immediate` ends it now."""
+        body: Dict[str, Any] = {"outcome": outcome, "immediate": immediate}
+        if code is not None:
+            body["code"] = code
+        if message is not None:
+            body["message"] = message
+        self._control("POST", f"/videos/{urllib.parse.quote(task_id, safe='')}/outcome", body)
+
+    def requests(self, limit: Optional[int] = None) -> List[JournalEntry]:
+        """The journal, oldest first: `method`, `path`, `query`, `status`, `key_id`,
+        `headers` (credentials redacted), `body`, `form` (a multipart body's parts)..."""
         query = "" if limit is None else f"?limit={int(limit)}"
-        return list(self._control("GET", "/requests" + query)["requests"])
+        return cast(List[JournalEntry], list(self._control("GET", "/requests" + query)["requests"]))
+
+    def received_requests(self) -> List[JournalEntry]:
+        """The whole journal, oldest first (the Rust name of `requests()`)."""
+        return self.requests()
 
     # --- lifetime --------------------------------------------------------------------------
 
     def stop(self) -> None:
-        """Stops the mock (SIGTERM, then SIGKILL after 10 s) and removes its files."""
+        """Stops the mock and removes its files: at once, even while a request waits in a
+        `delay` fault (SIGTERM, then SIGKILL after 10 s should it not end)."""
         _stop(self._process)
         shutil.rmtree(self._workdir, ignore_errors=True)
+
+    @property
+    def aio(self) -> "AsyncGatecheckServer":
+        """This mock's control API as coroutines, for asyncio tests (`await gatecheck.aio.advance(10)`)."""
+        from ._async import AsyncGatecheckServer
+
+        return AsyncGatecheckServer(self)
 
     def __enter__(self) -> "GatecheckServer":
         return self

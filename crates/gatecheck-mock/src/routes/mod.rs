@@ -428,6 +428,10 @@ async fn serve(cx: &mut Ctx, req: Request<Incoming>, found: &Found<'_>) -> MockR
         Err(resp) => return resp,
     };
     let query = req.uri().query().unwrap_or("");
+    if found.route.op == Op::GetVideo {
+        // With `poll_advance`, a repeated poll moves the clock before the answer.
+        video::advance_on_poll(cx, found.param("task_id"));
+    }
     match found.route.op {
         Op::CreateTranslation => Box::pin(audio::transcription(cx, req, true)).await,
         Op::CreateTranscription => Box::pin(audio::transcription(cx, req, false)).await,

@@ -288,6 +288,20 @@ fn find(cx: &Ctx, id: &str) -> Option<std::sync::Arc<StoredVideo>> {
     cx.videos().get(id, owner(cx))
 }
 
+/// Before [`retrieve`], with [`crate::MockConfig::poll_advance`]: a repeated poll of a pending
+/// task at an unmoved clock moves the clock by the fixture's `poll_after_ms`, and the request
+/// is answered at the new time ([`crate::harness::polls`]). Nothing without it.
+pub(crate) fn advance_on_poll(cx: &mut Ctx, id: &str) {
+    if !polls_move_clock(cx) {
+        return;
+    }
+    let Some(t) = find(cx, id) else { return };
+    let app = cx.app.clone();
+    let pending = !t.state(cx.at_ms).status.is_terminal();
+    let step = std::time::Duration::from_millis(cx.fixtures().video.poll_after_ms);
+    cx.at_ms = app.polls.poll(id, cx.at_ms, pending, &app.clock, step);
+}
+
 /// `GET /v1/videos/{task_id}` (admitted).
 pub(crate) fn retrieve(cx: &mut Ctx, id: &str) -> MockResponse {
     let found = find(cx, id);

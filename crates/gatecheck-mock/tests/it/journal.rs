@@ -124,6 +124,7 @@ async fn journal_records_headers_and_form_fields() {
                 ("content-type", "multipart/form-data; boundary=XB"),
                 ("authorization", auth.as_str()),
                 ("x-trace", "t-1"),
+                (gatecheck_mock::CONTROL_TOKEN_HEADER, "control-secret-1"),
             ],
             body,
         )
@@ -132,6 +133,7 @@ async fn journal_records_headers_and_form_fields() {
     let entry = server.received_requests().pop().expect("journaled");
     assert_eq!(entry.headers["authorization"], "Bearer ***");
     assert_eq!(entry.headers["x-trace"], "t-1");
+    assert_eq!(entry.headers[gatecheck_mock::CONTROL_TOKEN_HEADER], "***");
     assert!(entry.headers["content-type"].starts_with("multipart/form-data"));
     let form = entry.form.expect("the form's parts");
     let names: Vec<&str> = form.iter().map(|p| p.name.as_str()).collect();
