@@ -12,6 +12,7 @@ mod docs_numbers;
 mod fuzz_inputs;
 mod healthy;
 mod hostile;
+mod key_routes;
 mod mutation_proxy;
 mod mutations;
 mod normalize;

@@ -17,6 +17,7 @@ use proptest::prelude::*;
 use proptest::strategy::ValueTree;
 use serde_json::Value;
 
+pub(crate) mod routes;
 mod state;
 
 pub(crate) const CHECKS: &[Check] = &[
