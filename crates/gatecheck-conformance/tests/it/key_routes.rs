@@ -31,3 +31,69 @@ async fn every_family_refuses_every_key_rule_on_the_mock() {
         assert!(bad.is_empty(), "{profile:?}: {bad:?}\n{}", show(&report));
     }
 }
+
+/// The key checks that probe `POST /v1/videos` only (what judged the key rules before
+/// `key.routes.*`).
+const VIDEO_ONLY: [&str; 7] = [
+    "key.disabled-rejected",
+    "key.expired-status-rejected",
+    "key.exhausted-status-rejected",
+    "key.expired-time-past-rejected",
+    "key.zero-quota-rejected",
+    "key.model-limits",
+    "key.ip-allowlist",
+];
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn each_route_bug_passes_the_video_only_checks_and_fails_its_family() {
+    use futures_util::StreamExt as _;
+    // The first three rows (unified, speech stream, image stream); the planted suite runs the
+    // family check of every row.
+    let rows: Vec<_> = super::planted_key_routes::rows().into_iter().take(3).collect();
+    let runs = rows.iter().map(|(bug, id, _, _)| {
+        let mut only: Vec<String> = VIDEO_ONLY.iter().map(|s| (*s).to_owned()).collect();
+        only.push((*id).to_owned());
+        tokio::spawn(run_one_case(*bug, only))
+    });
+    let reports: Vec<_> = futures_util::stream::iter(runs)
+        .buffered(3)
+        .map(|r| r.expect("run"))
+        .collect()
+        .await;
+    for ((bug, id, status, _), report) in rows.iter().zip(&reports) {
+        let verdict = |c: &str| report.checks.iter().find(|r| r.id == c).map(|r| r.status);
+        for old in VIDEO_ONLY {
+            assert_eq!(
+                verdict(old),
+                Some(Status::Passed),
+                "{bug:?}: {old}\n{}",
+                show(report)
+            );
+        }
+        assert_eq!(
+            verdict(id),
+            Some(*status),
+            "{bug:?}: {id}\n{}",
+            show(report)
+        );
+    }
+}
+
+/// The checks `only` through the proxy planting `bug`, one case per property (the verdicts
+/// asked here do not depend on the draws).
+async fn run_one_case(
+    bug: super::planted::Bug,
+    only: Vec<String>,
+) -> gatecheck_conformance::Report {
+    let server = MockServer::builder()
+        .clock(ClockMode::virtual_default())
+        .start()
+        .await;
+    let proxy = super::mutation_proxy::start_proxy(server.uri(), bug).await;
+    let mut c = config(&proxy);
+    c.scope.cases = 1;
+    c.scope.only = only;
+    let report = Runner::new(c).run().await.expect("run");
+    server.shutdown().await;
+    report
+}

@@ -276,6 +276,7 @@ impl Proxy {
             }
             _ => {}
         }
+        let asks_stream = super::planted_key_routes::asks_stream(&body);
         // Forward.
         parts.headers.remove("content-length");
         parts.headers.remove("transfer-encoding");
@@ -331,6 +332,16 @@ impl Proxy {
             && !path.ends_with("/content");
         // Response-side bugs.
         match self.bug {
+            b if super::planted_key_routes::plants(b)
+                && super::planted_key_routes::lets_through(
+                    b,
+                    &path,
+                    (status, &message, &code),
+                    asks_stream,
+                ) =>
+            {
+                return admitted_400();
+            }
             Bug::DisabledKeyAccepted
                 if status == 401 && message.contains("status is unavailable") =>
             {

@@ -224,6 +224,21 @@ pub(crate) enum Bug {
     FailedTaskChargeKept,
     /// A failed task's refund raises `remain_quota` but leaves `used_quota` (D-TASK-13).
     RefundOnlyRemain,
+    // Key rules on every route family (issue 46 section 2, `planted_key_routes.rs`).
+    /// An expired key is served by the unified video routes.
+    ExpiredKeyOnUnified,
+    /// A key with no quota left is served when the request asks for a stream.
+    ExhaustedKeyOnStream,
+    /// A disabled key is served by Kling's routes.
+    DisabledKeyOnKling,
+    /// Model limits are ignored on image edits.
+    ModelLimitsIgnoredOnEdits,
+    /// The IP allowlist is ignored on Midjourney's routes.
+    IpAllowlistIgnoredOnMidjourney,
+    /// An expired key may poll a video task.
+    ExpiredKeyOnVideoPoll,
+    /// A disabled key may list its models.
+    DisabledKeyOnModelList,
 }
 
 /// One row of the planted-bug table: (bug, the check that catches it, its verdict, the rule
@@ -241,6 +256,7 @@ pub(crate) fn planted() -> Vec<Planted> {
         super::planted_routes::rows(),
         super::planted_streams::rows(),
         super::planted_tasks::rows(),
+        super::planted_key_routes::rows(),
     ]
     .concat()
 }
