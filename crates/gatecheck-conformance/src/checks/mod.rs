@@ -5,6 +5,8 @@ mod artifacts;
 pub(crate) mod audio;
 pub(crate) mod auth;
 pub(crate) mod catalog;
+#[cfg(test)]
+mod classes;
 pub(crate) mod image_edits;
 pub(crate) mod images;
 mod info;

@@ -1,6 +1,7 @@
-//! `key.routes.*` (issue 46 section 2): each key rule on every route family. A faithful mock
-//! passes them in both profiles; the planted bugs of `planted_key_routes.rs` fail them while the
-//! `/v1/videos`-only key checks stay green.
+//! Issue 46 sections 2, 4 and 6. `key.routes.*`: each key rule on every route family; a
+//! faithful mock passes them in both profiles, and the planted bugs of `planted_key_routes.rs`
+//! fail them while the `/v1/videos`-only key checks stay green. `images.edits.result`: the
+//! images a client downloads, on another host too (`planted_image_results.rs`).
 
 use super::support::{config, show};
 use gatecheck_conformance::{Runner, Status};
@@ -49,7 +50,10 @@ async fn each_route_bug_passes_the_video_only_checks_and_fails_its_family() {
     use futures_util::StreamExt as _;
     // The first three rows (unified, speech stream, image stream); the planted suite runs the
     // family check of every row.
-    let rows: Vec<_> = super::planted_key_routes::rows().into_iter().take(3).collect();
+    let rows: Vec<_> = super::planted_key_routes::rows()
+        .into_iter()
+        .take(3)
+        .collect();
     let runs = rows.iter().map(|(bug, id, _, _)| {
         let mut only: Vec<String> = VIDEO_ONLY.iter().map(|s| (*s).to_owned()).collect();
         only.push((*id).to_owned());
@@ -96,4 +100,20 @@ async fn run_one_case(
     let report = Runner::new(c).run().await.expect("run");
     server.shutdown().await;
     report
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn edit_urls_on_another_host_are_fetched_and_judged() {
+    // The healthy variant: the edit's URLs name the mock's own address, another host than the
+    // proxy the runner talks to, and its files are the edited PNGs. They are fetched (without
+    // the target's credentials) and judged: a pass with the url model's cases counted. The
+    // broken variants (a file that is not a PNG, the upload unchanged) are planted-suite rows.
+    let report = run_one_case(
+        super::planted::Bug::EditUrlElsewhere,
+        vec!["images.edits.result".into()],
+    )
+    .await;
+    let c = report.checks.first().expect("the check");
+    assert_eq!(c.status, Status::Passed, "{}", show(&report));
+    assert!(c.cases >= 3, "{}", show(&report));
 }

@@ -20,6 +20,7 @@ mod openapi_replay;
 mod planted;
 mod planted_audio;
 mod planted_coverage;
+mod planted_image_results;
 mod planted_images;
 mod planted_key_routes;
 mod planted_keys;

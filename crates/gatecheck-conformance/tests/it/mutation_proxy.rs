@@ -277,6 +277,9 @@ impl Proxy {
             _ => {}
         }
         let asks_stream = super::planted_key_routes::asks_stream(&body);
+        let upload = (self.bug == Bug::EditReturnsUpload && path == "/v1/images/edits")
+            .then(|| super::planted_image_results::upload(&body))
+            .flatten();
         // Forward.
         parts.headers.remove("content-length");
         parts.headers.remove("transfer-encoding");
@@ -341,6 +344,15 @@ impl Proxy {
                 ) =>
             {
                 return admitted_400();
+            }
+            b if super::planted_image_results::plants(b) => {
+                let at = (path.as_str(), status);
+                let up = &self.upstream;
+                if let Some(new) =
+                    super::planted_image_results::rewrite(b, at, upload.as_ref(), up, &rbody)
+                {
+                    rbody = new;
+                }
             }
             Bug::DisabledKeyAccepted
                 if status == 401 && message.contains("status is unavailable") =>

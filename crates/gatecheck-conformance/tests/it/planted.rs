@@ -239,6 +239,13 @@ pub(crate) enum Bug {
     ExpiredKeyOnVideoPoll,
     /// A disabled key may list its models.
     DisabledKeyOnModelList,
+    // The images a client downloads (issue 46 sections 4 and 6, `planted_image_results.rs`).
+    /// Not a bug: an edit's URLs point at another host (the mock itself) that serves the files.
+    EditUrlElsewhere,
+    /// An edit's URLs point at another host whose answer is not a PNG.
+    EditUrlElsewhereNotPng,
+    /// An edit answers the upload unchanged, at its own size.
+    EditReturnsUpload,
 }
 
 /// One row of the planted-bug table: (bug, the check that catches it, its verdict, the rule
@@ -257,6 +264,7 @@ pub(crate) fn planted() -> Vec<Planted> {
         super::planted_streams::rows(),
         super::planted_tasks::rows(),
         super::planted_key_routes::rows(),
+        super::planted_image_results::rows(),
     ]
     .concat()
 }
