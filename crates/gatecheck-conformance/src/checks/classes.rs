@@ -22,6 +22,9 @@ pub(crate) struct PlanEnv {
     pub probe_model: String,
 }
 
+/// The classes of each case of a run, in the order sent.
+type Plan = Result<Vec<Vec<String>>, Halt>;
+
 /// One check's claims.
 pub(crate) struct Claim {
     /// The check.
@@ -30,7 +33,7 @@ pub(crate) struct Claim {
     pub claimed: fn(&PlanEnv) -> Vec<String>,
     /// The classes of each case the check sends on a run with this seed (the check's own,
     /// `CheckCtx::seed`) and `--cases`.
-    pub plan: fn(&PlanEnv, u64, u32) -> Result<Vec<Vec<String>>, Halt>,
+    pub plan: fn(&PlanEnv, u64, u32) -> Plan,
 }
 
 /// Every check that claims classes.
@@ -73,7 +76,7 @@ fn edits_claimed(env: &PlanEnv) -> Vec<String> {
     out
 }
 
-fn edits_plan(env: &PlanEnv, seed: u64, cases: u32) -> Result<Vec<Vec<String>>, Halt> {
+fn edits_plan(env: &PlanEnv, seed: u64, cases: u32) -> Plan {
     let models = &env.edit_models;
     let drawn = generate(&image_edits::cases(), seed, image_edits::drawn(cases))?;
     Ok(image_edits::forced(models.len())
@@ -83,7 +86,7 @@ fn edits_plan(env: &PlanEnv, seed: u64, cases: u32) -> Result<Vec<Vec<String>>, 
         .collect())
 }
 
-fn subpath_plan(_: &PlanEnv, seed: u64, cases: u32) -> Result<Vec<Vec<String>>, Halt> {
+fn subpath_plan(_: &PlanEnv, seed: u64, cases: u32) -> Plan {
     let drawn = generate(&v1::subpath_cases(), seed, v1::subpath_drawn(cases))?;
     Ok(v1::subpath_forced()
         .iter()
@@ -92,7 +95,7 @@ fn subpath_plan(_: &PlanEnv, seed: u64, cases: u32) -> Result<Vec<Vec<String>>, 
         .collect())
 }
 
-fn limits_plan(env: &PlanEnv, seed: u64, cases: u32) -> Result<Vec<Vec<String>>, Halt> {
+fn limits_plan(env: &PlanEnv, seed: u64, cases: u32) -> Plan {
     let model = &env.probe_model;
     let drawn = generate(&key::limits_cases(env.model_ids.clone()), seed, cases)?;
     Ok(key::limits_forced(model, &env.model_ids)
