@@ -298,6 +298,10 @@ async fn family(ctx: &CheckCtx, probes: Probes) -> Outcome {
                 Err(e) => return Err(e),
             }
         }
+        // Back to the baseline before the next state: a refusal marks an expired or exhausted
+        // key 3 or 4, and an update that enables a key whose expiry is past or whose quota is
+        // spent is refused (rules::token::apply_update, MSG_EXPIRED_CANNOT_ENABLE and
+        // MSG_EXHAUSTED_CANNOT_ENABLE), so each state starts from the enabled baseline.
         set_key(ctx, &base).await?;
     }
     // A failure on any route wins; an answer that said neither refusal nor admission leaves
