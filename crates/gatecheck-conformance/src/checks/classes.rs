@@ -1,8 +1,8 @@
 //! The classes of input a check claims to send (each boundary, each sub-path kind, each `n`
 //! of an edit, ...): sent on every run, whatever the seed. A check that claims classes sends
 //! one case of each first (its forced cases), and the property generation adds drawn cases on
-//! top; [`CLAIMS`] names, for each such check, what it claims and the plan of its cases, the
-//! forced ones and the drawn ones of a seed, as the check builds them. The plan is what the
+//! top; [`CLAIMS`] names, for each such check, what it claims and the list of cases of its cases, the
+//! forced ones and the drawn ones of a seed, as the check builds them. The list of cases is what the
 //! check sends: its cases come from the same functions, so a test over many seeds (below) holds
 //! every run to its claims without a target.
 
@@ -12,8 +12,8 @@ use super::property::generate;
 use super::v1;
 use super::Halt;
 
-/// What a plan is drawn for: the catalog and the probe's model, as a run learns them.
-pub(crate) struct PlanEnv {
+/// What a list of cases is drawn for: the catalog and the probe's model, as a run learns them.
+pub(crate) struct SendEnv {
     /// The image models that edit ([`image_edits`]).
     pub edit_models: Vec<EditModel>,
     /// The catalog's model ids.
@@ -23,17 +23,17 @@ pub(crate) struct PlanEnv {
 }
 
 /// The classes of each case of a run, in the order sent.
-type Plan = Result<Vec<Vec<String>>, Halt>;
+type Sent = Result<Vec<Vec<String>>, Halt>;
 
 /// One check's claims.
 pub(crate) struct Claim {
     /// The check.
     pub check: &'static str,
     /// Every class the check claims to send on a run with this catalog.
-    pub claimed: fn(&PlanEnv) -> Vec<String>,
+    pub claimed: fn(&SendEnv) -> Vec<String>,
     /// The classes of each case the check sends on a run with this seed (the check's own,
     /// `CheckCtx::seed`) and `--cases`.
-    pub plan: fn(&PlanEnv, u64, u32) -> Plan,
+    pub sends: fn(&SendEnv, u64, u32) -> Sent,
 }
 
 /// Every check that claims classes.
@@ -41,12 +41,12 @@ pub(crate) const CLAIMS: &[Claim] = &[
     Claim {
         check: "images.edits.result",
         claimed: edits_claimed,
-        plan: edits_plan,
+        sends: edits_sent,
     },
     Claim {
         check: "v1.unknown-subpath-404",
         claimed: |_| vec!["/<x>".to_owned(), "/content/<x>".to_owned()],
-        plan: subpath_plan,
+        sends: subpath_sent,
     },
     Claim {
         check: "key.model-limits",
@@ -60,11 +60,11 @@ pub(crate) const CLAIMS: &[Claim] = &[
             .map(str::to_owned)
             .to_vec()
         },
-        plan: limits_plan,
+        sends: limits_sent,
     },
 ];
 
-fn edits_claimed(env: &PlanEnv) -> Vec<String> {
+fn edits_claimed(env: &SendEnv) -> Vec<String> {
     let mut out: Vec<String> = ["n=1", "n=2", "mask", "no mask", "image", "image[]"]
         .map(str::to_owned)
         .to_vec();
@@ -76,7 +76,7 @@ fn edits_claimed(env: &PlanEnv) -> Vec<String> {
     out
 }
 
-fn edits_plan(env: &PlanEnv, seed: u64, cases: u32) -> Plan {
+fn edits_sent(env: &SendEnv, seed: u64, cases: u32) -> Sent {
     let models = &env.edit_models;
     let drawn = generate(&image_edits::cases(), seed, image_edits::drawn(cases))?;
     Ok(image_edits::forced(models.len())
@@ -86,7 +86,7 @@ fn edits_plan(env: &PlanEnv, seed: u64, cases: u32) -> Plan {
         .collect())
 }
 
-fn subpath_plan(_: &PlanEnv, seed: u64, cases: u32) -> Plan {
+fn subpath_sent(_: &SendEnv, seed: u64, cases: u32) -> Sent {
     let drawn = generate(&v1::subpath_cases(), seed, v1::subpath_drawn(cases))?;
     Ok(v1::subpath_forced()
         .iter()
@@ -95,7 +95,7 @@ fn subpath_plan(_: &PlanEnv, seed: u64, cases: u32) -> Plan {
         .collect())
 }
 
-fn limits_plan(env: &PlanEnv, seed: u64, cases: u32) -> Plan {
+fn limits_sent(env: &SendEnv, seed: u64, cases: u32) -> Sent {
     let model = &env.probe_model;
     let drawn = generate(&key::limits_cases(env.model_ids.clone()), seed, cases)?;
     Ok(key::limits_forced(model, &env.model_ids)
@@ -112,9 +112,9 @@ mod tests {
     use gatecheck_schemas::rules::image_edit::edits_supported;
     use std::collections::BTreeSet;
 
-    /// The plan environment of a run against the embedded mock: its catalog is the one the
+    /// The list of cases environment of a run against the embedded mock: its catalog is the one the
     /// runner ships with.
-    fn mock_env() -> PlanEnv {
+    fn mock_env() -> SendEnv {
         let caps = known_capabilities();
         let edit_models = caps
             .iter()
@@ -130,7 +130,7 @@ mod tests {
             .find(|(_, c)| c.video.is_some())
             .map(|(id, _)| id.clone())
             .unwrap_or_default();
-        PlanEnv {
+        SendEnv {
             edit_models,
             model_ids: caps.keys().cloned().collect(),
             probe_model,
@@ -156,8 +156,8 @@ mod tests {
             // check's seed is the run's xor a hash of its id, so any u64 is one it may draw.
             for seed in (0..64u64).map(|s| s.wrapping_mul(0x9e37_79b9_7f4a_7c15)) {
                 for cases in [1, 4, 16] {
-                    let plan = (claim.plan)(&env, seed, cases).expect("plan");
-                    let sent: BTreeSet<String> = plan.into_iter().flatten().collect();
+                    let sent = (claim.sends)(&env, seed, cases).expect("the cases");
+                    let sent: BTreeSet<String> = sent.into_iter().flatten().collect();
                     let missing: Vec<_> = claimed.difference(&sent).collect();
                     assert!(
                         missing.is_empty(),
