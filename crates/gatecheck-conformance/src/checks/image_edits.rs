@@ -105,7 +105,7 @@ pub(crate) fn forced(models: usize) -> Vec<Case> {
 
 /// The classes `case` exercises on `models` (what `images.edits.result` claims to send on
 /// every run: each `n`, with and without a mask, both part names, each default output).
-#[cfg(test)]
+#[cfg_attr(not(test), allow(dead_code))] // read by `classes.rs`'s test
 pub(crate) fn classes_of(case: &Case, models: &[EditModel]) -> Vec<String> {
     let output = models
         .get(case.model % models.len().max(1))

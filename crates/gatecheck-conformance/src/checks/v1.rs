@@ -294,7 +294,7 @@ pub(crate) fn subpath_forced() -> Vec<(String, bool)> {
 }
 
 /// The class of a sub-path case (what `v1.unknown-subpath-404` claims to send on every run).
-#[cfg(test)]
+#[cfg_attr(not(test), allow(dead_code))] // read by `classes.rs`'s test
 pub(crate) fn subpath_class(case: &(String, bool)) -> Vec<String> {
     vec![if case.1 { "/content/<x>" } else { "/<x>" }.to_owned()]
 }
