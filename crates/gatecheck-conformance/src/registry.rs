@@ -18,6 +18,7 @@ pub(crate) fn registry() -> &'static [Check] {
         for family in [
             auth::CHECKS,
             key::CHECKS,
+            key::routes::CHECKS,
             quota::CHECKS,
             token::CHECKS,
             video::CHECKS,

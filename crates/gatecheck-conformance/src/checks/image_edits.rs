@@ -10,6 +10,7 @@ use super::Kind::{Deviation, Failure};
 use super::{def, status_and_type, Check, CheckCtx, Halt, Outcome, Phase};
 use crate::generators::media::png;
 use crate::http::client::{Exchange, Part, RequestSpec};
+use crate::http::elsewhere;
 use base64::Engine;
 use gatecheck_schemas::png::Rgba;
 use gatecheck_schemas::rules::image_edit::{
@@ -23,21 +24,27 @@ use proptest::prelude::*;
 
 pub(crate) const CHECKS: &[Check] = &[
     def("images.edits.result", Failure, "POST /v1/images/edits", "spec: Other routes (an image edit route exists; payload not shown); DECISIONS D-EDIT-1, D-EDIT-3, D-EDIT-6",
-        "A generated PNG (with or without a mask; a run whose drawn cases have none adds a masked one) edited by each image model that edits answers 200 JSON valid against image-result (else a deviation), with `n` items whose images (base64, or fetched from their URL on the target) decode whole as PNGs; with a mask, what it keeps (its opaque pixels, away from its edges) is the source's: 90% of those pixels within 24 of 255 per channel. An image of another size than requested is a deviation (D-MEDIA).",
+        "A generated PNG (with or without a mask) edited by each image model that edits answers 200 JSON valid against image-result (else a deviation), with `n` items whose images (base64, or fetched from their URL: on the target, or on another host without the target's credentials; a URL that cannot be fetched is not observed) decode whole as PNGs and are not the upload unchanged; with a mask, something changed where it is transparent, and what it keeps (its opaque pixels, away from its edges) is the source's: 90% of those pixels within 24 of 255 per channel. Every run sends `n` 1 and 2, a mask and none, `image` and `image[]`, and each edit model (each default output), drawn cases on top. An image of another size than requested is a deviation (D-MEDIA).",
         Phase::Shared, |c| Box::pin(result(c))),
     def("images.edits.missing-image", Deviation, "POST /v1/images/edits", "spec: Other routes (an image edit route exists; payload not shown); DECISIONS D-EDIT-2",
         "An edit without an image part is refused: 400 (documented), or new-api's 500 `convert_request_failed` (a known difference under the documented expectation).",
         Phase::Shared, |c| Box::pin(missing(c))),
 ];
 
-/// The catalog's image models that edit, with their sizes.
-fn edit_models(ctx: &CheckCtx) -> Result<Vec<(String, Vec<String>)>, Halt> {
-    let models: Vec<(String, Vec<String>)> = ctx
+/// An image model that edits: its id, sizes and default output (`b64_json` or `url`).
+pub(crate) type EditModel = (String, Vec<String>, String);
+
+/// The catalog's image models that edit, with their sizes and output.
+fn edit_models(ctx: &CheckCtx) -> Result<Vec<EditModel>, Halt> {
+    let models: Vec<EditModel> = ctx
         .models_with(|c| c.image.is_some())
         .into_iter()
         .filter(|(m, _)| edits_supported(&m.id))
-        .filter_map(|(m, c)| c.image.as_ref().map(|i| (m.id.clone(), i.sizes.clone())))
-        .filter(|(_, sizes)| !sizes.is_empty())
+        .filter_map(|(m, c)| {
+            let i = c.image.as_ref()?;
+            Some((m.id.clone(), i.sizes.clone(), i.output.clone()))
+        })
+        .filter(|(_, sizes, _)| !sizes.is_empty())
         .collect();
     if models.is_empty() {
         return Err(Halt::no_model(
@@ -49,7 +56,7 @@ fn edit_models(ctx: &CheckCtx) -> Result<Vec<(String, Vec<String>)>, Halt> {
 
 /// One generated edit request.
 #[derive(Debug, Clone)]
-struct Case {
+pub(crate) struct Case {
     model: usize,
     size: usize,
     n: u8,
@@ -60,7 +67,7 @@ struct Case {
     array: bool,
 }
 
-fn cases() -> impl Strategy<Value = Case> {
+pub(crate) fn cases() -> impl Strategy<Value = Case> {
     (
         0usize..8,
         0usize..8,
@@ -79,13 +86,52 @@ fn cases() -> impl Strategy<Value = Case> {
         })
 }
 
-/// One edit request: its model, size, spec, and the source image and mask when a mask was
-/// sent (what the answer is compared with).
-type Request = (String, String, RequestSpec, Option<(Rgba, Rgba)>);
+/// The cases sent on every run, whatever the seed: one per edit model (so each default
+/// output, `b64_json` and `url`, is judged), and at least two, so that `n` 1 and 2, a mask and
+/// none, `image` and `image[]` are each sent (the classes [`classes_of`] names). The drawn
+/// cases come on top.
+pub(crate) fn forced(models: usize) -> Vec<Case> {
+    (0..models.max(2))
+        .map(|i| Case {
+            model: i,
+            size: 0,
+            n: if i % 2 == 0 { 1 } else { 2 },
+            source: (16, 16),
+            mask: i % 2 == 0,
+            array: i % 2 == 1,
+        })
+        .collect()
+}
+
+/// The classes `case` exercises on `models` (what `images.edits.result` claims to send on
+/// every run: each `n`, with and without a mask, both part names, each default output).
+#[cfg_attr(not(test), allow(dead_code))] // read by `classes.rs`'s test
+pub(crate) fn classes_of(case: &Case, models: &[EditModel]) -> Vec<String> {
+    let output = models
+        .get(case.model % models.len().max(1))
+        .map(|m| m.2.clone())
+        .unwrap_or_default();
+    vec![
+        format!("n={}", case.n),
+        if case.mask { "mask" } else { "no mask" }.to_owned(),
+        if case.array { "image[]" } else { "image" }.to_owned(),
+        format!("output {output}"),
+    ]
+}
+
+/// The drawn cases of a run on top of [`forced`]: at least one, and the forced and drawn
+/// edits together no more than four (each edit is a full-size PNG both ways).
+pub(crate) fn drawn(cases: u32) -> u32 {
+    cases.clamp(1, 4).saturating_sub(2).max(1)
+}
+
+/// One edit request: its model, size, spec, the source image (decoded) and, when a mask was
+/// sent, the mask (what the answer is compared with).
+type Request = (String, String, RequestSpec, Option<Rgba>, Option<Rgba>);
 
 /// The request of `case` on `models`.
-fn request(ctx: &CheckCtx, models: &[(String, Vec<String>)], case: &Case) -> Result<Request, Halt> {
-    let (model, sizes) = &models[case.model % models.len()];
+fn request(ctx: &CheckCtx, models: &[EditModel], case: &Case) -> Result<Request, Halt> {
+    let (model, sizes, _) = &models[case.model % models.len()];
     let size = sizes[case.size % sizes.len()].clone();
     let (w, h) = case.source;
     let name = if case.array { "image[]" } else { "image" };
@@ -94,10 +140,8 @@ fn request(ctx: &CheckCtx, models: &[(String, Vec<String>)], case: &Case) -> Res
     // left and must keep the right (D-EDIT-6): a dropped mask, a repaint of everything and an
     // edit on the wrong side all show.
     let mask = super::pixels::half_mask(w, h);
-    let masked = match (case.mask, decoded_png(&source), decoded_png(&mask)) {
-        (true, Ok(s), Ok(m)) => Some((s, m)),
-        _ => None,
-    };
+    let decoded = decoded_png(&source).ok();
+    let masked = decoded_png(&mask).ok().filter(|_| case.mask);
     let mut parts = vec![
         Part::file(name, "source.png", "image/png", source),
         Part::text("prompt", "paint it blue (gatecheck)"),
@@ -111,40 +155,27 @@ fn request(ctx: &CheckCtx, models: &[(String, Vec<String>)], case: &Case) -> Res
     let spec = RequestSpec::post(EDITS_PATH)
         .auth(ctx.model_auth()?)
         .multipart(parts);
-    Ok((model.clone(), size, spec, masked))
+    Ok((model.clone(), size, spec, decoded, masked))
 }
 
 async fn result(ctx: &CheckCtx) -> Outcome {
     let models = edit_models(ctx)?;
-    let masked = std::sync::atomic::AtomicBool::new(false);
-    let mut pass = for_all(ctx, ctx.cfg.scope.cases.clamp(1, 4), cases(), |case| {
-        masked.fetch_or(case.mask, std::sync::atomic::Ordering::Relaxed);
+    let forced = forced(models.len());
+    let n = forced.len() as u32;
+    for case in forced {
+        edit_case(ctx, &models, case).await?;
+    }
+    let mut pass = for_all(ctx, drawn(ctx.cfg.scope.cases), cases(), |case| {
         edit_case(ctx, &models, case)
     })
     .await?;
-    // The mask is judged on every run: drawn cases without one get a masked case of their own.
-    if !masked.into_inner() {
-        let case = Case {
-            model: 0,
-            size: 0,
-            n: 1,
-            source: (16, 16),
-            mask: true,
-            array: false,
-        };
-        edit_case(ctx, &models, case).await?;
-        pass.cases += 1;
-    }
+    pass.cases += n;
     Ok(pass)
 }
 
 /// Sends the edit of `case` and judges its answer (and, with a mask, the pixels it kept).
-async fn edit_case(
-    ctx: &CheckCtx,
-    models: &[(String, Vec<String>)],
-    case: Case,
-) -> Result<(), Halt> {
-    let (model, size, spec, masked) = request(ctx, models, &case)?;
+async fn edit_case(ctx: &CheckCtx, models: &[EditModel], case: Case) -> Result<(), Halt> {
+    let (model, size, spec, source, masked) = request(ctx, models, &case)?;
     let usage = edit_usage(
         25,
         &[case.source],
@@ -152,10 +183,11 @@ async fn edit_case(
         parse_size(&size).unwrap_or((0, 0)),
     );
     let ex = ctx.send(&spec, ctx.price(&model, usage)).await?;
-    let images = judge_result(ctx, &spec, &ex, &size, usize::from(case.n)).await?;
-    match masked {
-        Some((source, mask)) => judge_masked(ctx, &spec, &ex, &source, &mask, &images),
-        None => Ok(()),
+    let n = usize::from(case.n);
+    let images = judge_result(ctx, (&spec, &ex), &size, n, source.as_ref()).await?;
+    match (source, masked) {
+        (Some(source), Some(mask)) => judge_masked(ctx, &spec, &ex, &source, &mask, &images),
+        _ => Ok(()),
     }
 }
 
@@ -164,10 +196,10 @@ async fn edit_case(
 /// than requested is a deviation (a model may round sizes, D-MEDIA). Returns the images.
 async fn judge_result(
     ctx: &CheckCtx,
-    spec: &RequestSpec,
-    ex: &Exchange,
+    (spec, ex): (&RequestSpec, &Exchange),
     size: &str,
     n: usize,
+    source: Option<&Rgba>,
 ) -> Result<Vec<Rgba>, Halt> {
     let row = "D-EDIT-3";
     let deviate = |message: String| ctx.deviate(row, message, spec, Some(ex));
@@ -195,21 +227,16 @@ async fn judge_result(
                 .map_err(|e| fail(format!("b64_json is not base64: {e}")))?,
             (None, Some(url)) => {
                 let fetch = RequestSpec::get(url.clone());
-                match ctx.t.send(&fetch, 0).await {
-                    Ok(img) if img.status.is_success() => img.body.to_vec(),
-                    Ok(img) => {
-                        return Err(ctx.deviate(
-                            row,
-                            format!("the edited image's URL answered {}", img.status),
-                            &fetch,
-                            Some(&img),
-                        ))
-                    }
-                    Err(crate::http::transport::TransportError::Client(
-                        crate::http::client_error::ClientError::OffHost { .. },
-                    )) => continue,
-                    Err(e) => return Err(e.into()),
+                let img = fetch_result(ctx, url, (spec, ex)).await?;
+                if !img.status.is_success() {
+                    return Err(ctx.deviate(
+                        row,
+                        format!("the edited image's URL answered {}", img.status),
+                        &fetch,
+                        Some(&img),
+                    ));
                 }
+                img.body.to_vec()
             }
             (None, None) => return Err(fail("an item without b64_json or url".into())),
         };
@@ -218,6 +245,15 @@ async fn judge_result(
                 "an edited image that is not a PNG that decodes: {e}"
             ))
         })?;
+        if source == Some(&img) {
+            return Err(fail(format!(
+                "image {} of the edit is the upload unchanged, pixel for pixel at its own \
+                 {}x{} size: nothing was edited",
+                images.len() + 1,
+                img.width,
+                img.height
+            )));
+        }
         images.push(img);
     }
     if let Some(img) = images.iter().find(|i| (i.width, i.height) != (w, h)) {
@@ -232,6 +268,37 @@ async fn judge_result(
     Ok(images)
 }
 
+/// The answer of an edited image's `url`: on the target's host through the transport; on
+/// another host, fetched without the target's credentials ([`elsewhere::fetch`]). A URL that
+/// cannot be fetched (refused by the address rules, unreachable, too large, in a replay) is
+/// not observed: the check judged no image there, so it does not pass.
+async fn fetch_result(
+    ctx: &CheckCtx,
+    url: &str,
+    (spec, ex): (&RequestSpec, &Exchange),
+) -> Result<Exchange, Halt> {
+    use crate::http::client_error::ClientError;
+    use crate::http::transport::TransportError;
+    let fetch = RequestSpec::get(url.to_owned());
+    match ctx.t.send(&fetch, 0).await {
+        Err(TransportError::Client(ClientError::OffHost { .. })) => {}
+        other => return other.map_err(Halt::from),
+    }
+    let why = if ctx.t.answers_from_recording() {
+        "a replay does not fetch other hosts".to_owned()
+    } else {
+        match elsewhere::fetch(ctx.t.client(), url).await {
+            Ok(img) => return Ok(img),
+            Err(elsewhere::NotFetched(why)) => why,
+        }
+    };
+    Err(ctx.not_observed(
+        format!("the edited image's URL on another host was not fetched: {why}"),
+        spec,
+        Some(ex),
+    ))
+}
+
 /// An edit with a mask keeps what the mask keeps (its opaque pixels): a failure otherwise
 /// (D-EDIT-6: the mask's fully transparent pixels are the only place an edit may change).
 fn judge_masked(
@@ -244,6 +311,19 @@ fn judge_masked(
 ) -> Result<(), Halt> {
     for (i, img) in images.iter().enumerate() {
         let j = judge_mask(source, mask, img);
+        if j.inside > 0 && j.changed == 0 {
+            return Err(ctx.fail(
+                format!(
+                    "image {} of the edit changed nothing where its mask is transparent (0 of \
+                     {} pixels beyond {KEPT_TOLERANCE} of the source per channel): nothing was \
+                     edited where the mask asked for it (D-EDIT-6)",
+                    i + 1,
+                    j.inside
+                ),
+                spec,
+                Some(ex),
+            ));
+        }
         if !j.kept_outside() {
             return Err(ctx.fail(
                 format!(
@@ -268,7 +348,7 @@ fn judge_masked(
 
 async fn missing(ctx: &CheckCtx) -> Outcome {
     let models = edit_models(ctx)?;
-    let (model, sizes) = &models[0];
+    let (model, sizes, _) = &models[0];
     let spec = RequestSpec::post(EDITS_PATH)
         .auth(ctx.model_auth()?)
         .multipart(vec![

@@ -536,3 +536,7 @@ where
         note: None,
     })
 }
+
+// What the checks claim to send on every run, held by a test over many seeds.
+#[cfg(test)]
+mod classes;

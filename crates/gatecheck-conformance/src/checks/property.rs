@@ -57,7 +57,11 @@ fn take_shrink_step(ctx: &CheckCtx) -> bool {
 }
 
 /// The values of cases `0..cases` of a seeded run.
-fn generate<S: Strategy>(strategy: &S, seed: u64, cases: u32) -> Result<Vec<S::Value>, Halt> {
+pub(crate) fn generate<S: Strategy>(
+    strategy: &S,
+    seed: u64,
+    cases: u32,
+) -> Result<Vec<S::Value>, Halt> {
     let mut runner = test_runner(seed, cases);
     (0..cases)
         .map(|_| {

@@ -180,6 +180,11 @@ impl Client {
         &self.config.target
     }
 
+    /// The settings it was built with.
+    pub(crate) fn config(&self) -> &ClientConfig {
+        &self.config
+    }
+
     /// The full URL of a request, refused when it is not on the target's host.
     pub fn resolve(&self, spec: &RequestSpec) -> Result<Url, ClientError> {
         let target = &self.config.target;

@@ -4,6 +4,7 @@
 //! - `client`: one request, one exchange, pinned to the target's host (hyper-util, rustls).
 //! - `client_error`: what can go wrong sending one request.
 //! - `connector`: direct, CONNECT-tunnelled or http-proxy connections, and the TLS roots.
+//! - `elsewhere`: a result URL on another host, fetched without the target's credentials.
 //! - `request`: a request the runner means to send, and its redacted curl reproduction.
 //! - `target`: the deployment under test and the credentials the runner may use on it.
 //! - `transport`: the client with budgets, pacing, concurrency, retries, deadline and dry runs.
@@ -20,6 +21,7 @@ pub(crate) mod budget;
 pub(crate) mod client;
 pub(crate) mod client_error;
 pub(crate) mod connector;
+pub(crate) mod elsewhere;
 pub(crate) mod key_api;
 pub(crate) mod memory;
 pub(crate) mod mock_control;

@@ -554,7 +554,8 @@ pub fn needs(id: &str, route: &str) -> Needs {
     if id.starts_with("key.") || id.starts_with("token.") || id.starts_with("auth.token.") {
         out.push(F::KeyUpdate);
     }
-    if id.starts_with("key.") {
+    // The `key.routes.*` checks probe their own family only (its route above).
+    if id.starts_with("key.") && !id.starts_with("key.routes.") {
         out.push(F::VideoCreate);
     }
     if id.starts_with("quota.") {

@@ -290,6 +290,10 @@ impl Proxy {
             }
             _ => {}
         }
+        let asks_stream = super::planted_key_routes::asks_stream(&body);
+        let upload = (self.bug == Bug::EditReturnsUpload && path == "/v1/images/edits")
+            .then(|| super::planted_image_results::upload(&body))
+            .flatten();
         // Forward.
         parts.headers.remove("content-length");
         parts.headers.remove("transfer-encoding");
@@ -359,6 +363,25 @@ impl Proxy {
         }
         // Response-side bugs.
         match self.bug {
+            b if super::planted_key_routes::plants(b)
+                && super::planted_key_routes::lets_through(
+                    b,
+                    &path,
+                    (status, &message, &code),
+                    asks_stream,
+                ) =>
+            {
+                return admitted_400();
+            }
+            b if super::planted_image_results::plants(b) => {
+                let at = (path.as_str(), status);
+                let up = &self.upstream;
+                if let Some(new) =
+                    super::planted_image_results::rewrite(b, at, upload.as_ref(), up, &rbody)
+                {
+                    rbody = new;
+                }
+            }
             Bug::DisabledKeyAccepted
                 if status == 401 && message.contains("status is unavailable") =>
             {

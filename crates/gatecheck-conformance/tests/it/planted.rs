@@ -241,6 +241,28 @@ pub(crate) enum Bug {
     PlatformFetchOther(&'static str),
     /// A platform's record has no `platform` (D-PLAT-7, a deviation).
     PlatformMissing(&'static str),
+    // Key rules on every route family (issue 46 section 2, `planted_key_routes.rs`).
+    /// An expired key is served by the unified video routes.
+    ExpiredKeyOnUnified,
+    /// A key with no quota left is served when the request asks for a stream.
+    ExhaustedKeyOnStream,
+    /// A disabled key is served by Kling's routes.
+    DisabledKeyOnKling,
+    /// Model limits are ignored on image edits.
+    ModelLimitsIgnoredOnEdits,
+    /// The IP allowlist is ignored on Midjourney's routes.
+    IpAllowlistIgnoredOnMidjourney,
+    /// An expired key may poll a video task.
+    ExpiredKeyOnVideoPoll,
+    /// A disabled key may list its models.
+    DisabledKeyOnModelList,
+    // The images a client downloads (issue 46 sections 4 and 6, `planted_image_results.rs`).
+    /// Not a bug: an edit's URLs point at another host (the mock itself) that serves the files.
+    EditUrlElsewhere,
+    /// An edit's URLs point at another host whose answer is not a PNG.
+    EditUrlElsewhereNotPng,
+    /// An edit answers the upload unchanged, at its own size.
+    EditReturnsUpload,
 }
 
 /// One row of the planted-bug table: (bug, the check that catches it, its verdict, the rule
@@ -259,6 +281,8 @@ pub(crate) fn planted() -> Vec<Planted> {
         super::planted_streams::rows(),
         super::planted_tasks::rows(),
         super::planted_platforms::rows(),
+        super::planted_key_routes::rows(),
+        super::planted_image_results::rows(),
     ]
     .concat()
 }

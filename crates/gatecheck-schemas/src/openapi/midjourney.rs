@@ -73,7 +73,8 @@ pub(super) fn operation(operation_id: &str) -> Option<Value> {
             "responses": {
                 "200": json_response("The record.", schema_ref("MjTask")),
                 "400": refusal("Unknown task (or another user's): `task_no_found`."),
-                "401": unauthorized
+                "401": unauthorized,
+                "403": { "$ref": "#/components/responses/Forbidden" }
             }
         }),
         "ListByCondition" => json!({

@@ -18,7 +18,12 @@ const RERECORD: &str = "re-record with `scripts/foreign-gateway litellm --record
 
 /// Checks newer than the recording, each with its issue; empty once re-recorded (the recording
 /// of issue 37 holds every check).
-const NOT_YET_RECORDED: &[&str] = &[];
+const NOT_YET_RECORDED: &[&str] = &[
+    // Issue 46 section 4: each claimed class is sent on every run (forced cases the recording
+    // of issue 37 does not hold).
+    "images.edits.result",
+    "v1.unknown-subpath-404",
+];
 
 fn recording_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/foreign/litellm")
@@ -120,6 +125,30 @@ fn verdicts(checks: impl Iterator<Item = (String, Value)>) -> Vec<(String, Strin
     out
 }
 
+/// `expected.json`'s summary without the checks `left_out` (their status and skip cause no
+/// longer counted).
+fn summary_without(expected: &Value, left_out: &[&str]) -> Value {
+    let mut summary = expected["summary"].clone();
+    let dec = |v: &mut Value| *v = Value::from(v.as_u64().unwrap_or(0).saturating_sub(1));
+    for id in left_out {
+        let c = &expected["checks"][*id];
+        let Some(status) = c["status"].as_str() else {
+            continue;
+        };
+        dec(&mut summary["total"]);
+        let field = match status {
+            "deviation" => "deviations",
+            "error" => "errors",
+            other => other,
+        };
+        dec(&mut summary[field]);
+        if let Some(cause) = c["skip_cause"].as_str() {
+            dec(&mut summary["skipped_by_cause"][cause]);
+        }
+    }
+    summary
+}
+
 #[test]
 fn the_litellm_replay_gives_the_recorded_verdicts() {
     let run = replay_run("verdicts");
@@ -133,11 +162,14 @@ fn the_litellm_replay_gives_the_recorded_verdicts() {
         &std::fs::read(recording_dir().join("expected.json")).expect("expected.json"),
     )
     .expect("JSON");
+    // The checks left out of the run (NOT_YET_RECORDED) are left out of what it must give.
+    let recorded = |id: &String| !NOT_YET_RECORDED.contains(&id.as_str());
     let want = verdicts(
         expected["checks"]
             .as_object()
             .expect("checks")
             .iter()
+            .filter(|(k, _)| recorded(k))
             .map(|(k, v)| (k.clone(), v.clone())),
     );
     let got = verdicts(
@@ -163,7 +195,11 @@ fn the_litellm_replay_gives_the_recorded_verdicts() {
          intended, {RERECORD}):\n{}",
         diff.join("\n")
     );
-    assert_eq!(run.report["summary"], expected["summary"], "summary");
+    assert_eq!(
+        run.report["summary"],
+        summary_without(&expected, NOT_YET_RECORDED),
+        "summary"
+    );
     let zero: Vec<&str> = run.report["checks"]
         .as_array()
         .expect("checks")

@@ -17,6 +17,7 @@ use proptest::prelude::*;
 use proptest::strategy::ValueTree;
 use serde_json::Value;
 
+pub(crate) mod routes;
 mod state;
 
 pub(crate) const CHECKS: &[Check] = &[
@@ -342,10 +343,7 @@ async fn model_limits(ctx: &CheckCtx) -> Outcome {
     let model = probe_model(ctx);
     // An enabled but empty list is generated too: the spec reads "empty string means no
     // restriction" (real new-api refuses every model there, and is flagged for it).
-    let strat = (
-        any::<bool>(),
-        proptest::sample::subsequence(ids.clone(), 0..=ids.len().min(4)),
-    );
+    let strat = limits_cases(ids.clone());
     let case = |(enabled, list): (bool, Vec<String>)| {
         let rec = KeyRecord {
             model_limits_enabled: enabled,
@@ -377,12 +375,52 @@ async fn model_limits(ctx: &CheckCtx) -> Outcome {
             Ok(())
         }
     };
-    // The boundary first, whatever the draw: limits enabled with an empty list, which the
-    // spec reads as no restriction (NA1: new-api refuses every model there).
-    case((true, Vec::new())).await?;
+    // Each class first, whatever the draw (`limits_forced`); the drawn cases come on top.
+    let forced = limits_forced(&model, &ids);
+    let n = forced.len() as u32;
+    for c in forced {
+        case(c).await?;
+    }
     let mut pass = for_all(ctx, ctx.cfg.scope.cases, strat, case).await?;
-    pass.cases += 1;
+    pass.cases += n;
     Ok(pass)
+}
+
+/// The model-limits cases sent on every run, whatever the seed: the boundary (limits enabled
+/// with an empty list, which the spec reads as no restriction; NA1: new-api refuses every
+/// model there), the probe's model listed, only another model listed, and limits disabled
+/// with a list that leaves the model out.
+pub(crate) fn limits_forced(model: &str, ids: &[String]) -> Vec<(bool, Vec<String>)> {
+    let other = ids
+        .iter()
+        .find(|m| *m != model)
+        .cloned()
+        .unwrap_or_else(|| "gatecheck-none".into());
+    vec![
+        (true, Vec::new()),
+        (true, vec![model.to_owned()]),
+        (true, vec![other.clone()]),
+        (false, vec![other]),
+    ]
+}
+
+/// The class of a model-limits case for the probe's `model` (what `key.model-limits` claims
+/// to send on every run).
+#[cfg_attr(not(test), allow(dead_code))] // read by `classes.rs`'s test
+pub(crate) fn limits_class(case: &(bool, Vec<String>), model: &str) -> Vec<String> {
+    let class = match case {
+        (false, _) => "limits disabled",
+        (true, list) if list.is_empty() => "limits enabled, empty",
+        (true, list) if list.iter().any(|m| m == model) => "limits enabled, model listed",
+        (true, _) => "limits enabled, model not listed",
+    };
+    vec![class.to_owned()]
+}
+
+/// The drawn model-limits cases: the catalog's ids, limits on or off.
+pub(crate) fn limits_cases(ids: Vec<String>) -> impl Strategy<Value = (bool, Vec<String>)> {
+    let n = ids.len().min(4);
+    (any::<bool>(), proptest::sample::subsequence(ids, 0..=n))
 }
 
 async fn model_403(ctx: &CheckCtx) -> Outcome {
