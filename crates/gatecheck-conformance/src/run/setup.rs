@@ -61,6 +61,7 @@ pub(crate) fn offline_env(cfg: &RunnerConfig) -> Env {
         setup_requests: 0,
         shrink_spent: Default::default(),
         media: Default::default(),
+        group_ratio: crate::http::pricing::GroupRatio::unknown("offline dry run"),
     }
 }
 
@@ -199,6 +200,24 @@ async fn discover_rest(
     if let Some(k) = &key {
         redactor.add_secret(&k.secret);
     }
+    let group_ratio = match (&key, cfg.scope.dry_run) {
+        (_, true) => crate::http::pricing::GroupRatio::unknown("dry run"),
+        (k, false) => {
+            let group = k.as_ref().map_or("", |k| k.baseline.group.as_str());
+            crate::http::pricing::learn(&kt, cfg.judging.group_ratio, group, has_token).await
+        }
+    };
+    let mut notes = notes;
+    notes.push(match group_ratio.ratio {
+        Some(r) => format!(
+            "group ratio {r} for the key's group {:?} ({}): charges are judged at it",
+            group_ratio.group, group_ratio.source
+        ),
+        None => format!(
+            "group ratio unknown ({}): charges are judged against one ratio inferred from the run's own",
+            group_ratio.source
+        ),
+    });
     Ok(Env {
         has_api_key: target.api_key.is_some(),
         target,
@@ -218,6 +237,7 @@ async fn discover_rest(
         setup_requests: kt.sent(),
         shrink_spent: Default::default(),
         media: Default::default(),
+        group_ratio,
     })
 }
 
