@@ -57,7 +57,12 @@ pub(crate) fn ratio_in(answer: &Value, group: &str) -> Option<f64> {
 /// Learns the ratio of the key in `key_group`: `flag` (`--group-ratio`), else `GET
 /// /api/pricing` (with the access token when there is one: new-api reads a dashboard session
 /// only, and answers the anonymous caller's groups, which hold every default group).
-pub(crate) async fn learn(t: &Transport, flag: Option<f64>, key_group: &str, token: bool) -> GroupRatio {
+pub(crate) async fn learn(
+    t: &Transport,
+    flag: Option<f64>,
+    key_group: &str,
+    token: bool,
+) -> GroupRatio {
     let group = charged_group(key_group).to_owned();
     if let Some(r) = flag {
         return GroupRatio {
@@ -112,8 +117,20 @@ mod tests {
         assert_eq!(ratio_in(&v, "vip"), Some(0.8));
         assert_eq!(ratio_in(&v, "default"), Some(1.0));
         assert_eq!(ratio_in(&v, "svip"), None);
-        assert_eq!(ratio_in(&json!({"success": false, "group_ratio": {"vip": 2}}), "vip"), None);
-        assert_eq!(ratio_in(&json!({"success": true, "group_ratio": {"vip": "2"}}), "vip"), None);
-        assert_eq!(ratio_in(&json!({"success": true, "group_ratio": {"vip": -1}}), "vip"), None);
+        assert_eq!(
+            ratio_in(&json!({"success": false, "group_ratio": {"vip": 2}}), "vip"),
+            None
+        );
+        assert_eq!(
+            ratio_in(
+                &json!({"success": true, "group_ratio": {"vip": "2"}}),
+                "vip"
+            ),
+            None
+        );
+        assert_eq!(
+            ratio_in(&json!({"success": true, "group_ratio": {"vip": -1}}), "vip"),
+            None
+        );
     }
 }

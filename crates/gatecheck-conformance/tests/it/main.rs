@@ -2,6 +2,7 @@
 
 mod acceptance;
 mod against_mock;
+mod billing;
 mod browser;
 mod client;
 mod decisions;
@@ -18,6 +19,7 @@ mod normalize;
 mod openapi_replay;
 mod planted;
 mod planted_audio;
+mod planted_billing;
 mod planted_coverage;
 mod planted_images;
 mod planted_keys;

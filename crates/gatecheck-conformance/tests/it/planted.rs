@@ -224,6 +224,16 @@ pub(crate) enum Bug {
     FailedTaskChargeKept,
     /// A failed task's refund raises `remain_quota` but leaves `used_quota` (D-TASK-13).
     RefundOnlyRemain,
+    // The billing bugs (issue 46 sections 1 and 3, `planted_billing.rs`).
+    /// Every stream request is sent upstream twice: streams are charged twice, the rest once.
+    StreamChargedTwice,
+    /// The k-th accepted model request is charged k x 37 units over its price.
+    ChargeDrifts,
+    /// A refused model request (4xx) keeps a charge of 1000 units.
+    RefusalChargeKept,
+    /// Not a bug: `GET /api/pricing` is answered 404 (a target that does not publish its
+    /// group ratios: the runner infers one; `billing.rs`, not in [`planted`]).
+    PricingNotServed,
 }
 
 /// One row of the planted-bug table: (bug, the check that catches it, its verdict, the rule
@@ -241,6 +251,7 @@ pub(crate) fn planted() -> Vec<Planted> {
         super::planted_routes::rows(),
         super::planted_streams::rows(),
         super::planted_tasks::rows(),
+        super::planted_billing::rows(),
     ]
     .concat()
 }

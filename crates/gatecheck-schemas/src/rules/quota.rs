@@ -108,8 +108,9 @@ pub fn price_quota_at(pricing: &Pricing, usage: Usage, group_ratio: f64) -> i64 
 /// charges a key: every request at its catalog price times the one ratio of the key's group
 /// ([`price_quota_at`]). The ratio is read off the dearest pair (the least rounding), and every
 /// pair must then be charged that ratio of its price within one unit plus the rounding the
-/// ratio carries (`price / dearest`). `Err` names the pair that another ratio prices: a double
-/// charge on some routes only, or a charge that drifts from one request to the next.
+/// ratio carries (`price / dearest`). `Err` gives the index of the first pair that another
+/// ratio prices, and why: a double charge on some routes only, or a charge that drifts from
+/// one request to the next.
 ///
 /// ```
 /// use gatecheck_schemas::rules::quota::one_ratio;
@@ -118,18 +119,22 @@ pub fn price_quota_at(pricing: &Pricing, usage: Usage, group_ratio: f64) -> i64 
 /// assert!(one_ratio(&[(100, 200), (40, 160)]).is_err()); // one route charged twice over
 /// assert!(one_ratio(&[]).is_err());
 /// ```
-pub fn one_ratio(pairs: &[(i64, i64)]) -> Result<f64, String> {
+pub fn one_ratio(pairs: &[(i64, i64)]) -> Result<f64, (usize, String)> {
     let Some(&(dearest, charged)) = pairs.iter().filter(|p| p.0 > 0).max_by_key(|p| p.0) else {
-        return Err("no priced request to read a ratio from".into());
+        return Err((0, "no priced request to read a ratio from".into()));
     };
     let ratio = charged as f64 / dearest as f64;
-    for &(price, got) in pairs.iter().filter(|p| p.0 > 0) {
+    for (i, &(price, got)) in pairs.iter().enumerate().filter(|(_, p)| p.0 > 0) {
         let want = price as f64 * ratio;
         let slack = 1.0 + price as f64 / dearest as f64 + ratio;
         if (got as f64 - want).abs() > slack {
-            return Err(format!(
-                "a request priced {price} was charged {got}, not {want:.0}: the ratio {ratio:.4} \
-                 that a request priced {dearest} was charged ({charged}) does not explain it"
+            return Err((
+                i,
+                format!(
+                    "a request priced {price} was charged {got}, not {want:.0}: the ratio \
+                     {ratio:.4} that a request priced {dearest} was charged ({charged}) does \
+                     not explain it"
+                ),
             ));
         }
     }
