@@ -77,9 +77,9 @@ pub mod names {
     pub const KLING_VIDEO_REQUEST: &str = "kling-video-request";
     /// The body of `POST /jimeng/?Action=...`.
     pub const JIMENG_REQUEST: &str = "jimeng-request";
-    /// The response of `GET /api/pricing` (DECISIONS D-PRICE-1).
+    /// The response of `GET /api/pricing` (DECISIONS D-CATALOG-2).
     pub const PRICING_ANSWER: &str = "pricing-answer";
-    /// The response of `GET /api/status` (DECISIONS D-PRICE-1).
+    /// The response of `GET /api/status` (DECISIONS D-CATALOG-2).
     pub const STATUS_ANSWER: &str = "status-answer";
 }
 

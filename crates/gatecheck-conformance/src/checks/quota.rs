@@ -21,7 +21,7 @@ pub(crate) const CHECKS: &[Check] = &[
     def("quota.concurrent-atomic", Deviation, "/v1/images/generations", "DECISIONS: Quota and limits (consumption is atomic)",
         "With quota for exactly k requests, k of 2k concurrent requests succeed and the quota ends at 0.",
         Phase::Exclusive, |c| Box::pin(atomic(c))),
-    def("quota.refused-uncharged", Failure, "POST /v1/videos, POST /v1/images/generations + GET /api/token/{id}", "DECISIONS: Quota and limits D-QUOTA-9",
+    def("quota.refused-uncharged", Failure, "POST /v1/videos, POST /v1/images/generations + GET /api/token/{id}", "DECISIONS: Quota and limits D-QUOTA-4",
         "A refused request (4xx: an empty prompt, an unknown model, a size the model does not make) keeps no charge: the key's `used_quota` does not grow and its `remain_quota` does not fall across it.",
         Phase::Exclusive, |c| Box::pin(refused_uncharged(c))),
 ];
@@ -222,7 +222,7 @@ async fn refused_uncharged(ctx: &CheckCtx) -> Outcome {
                     "{what} was refused ({}) but the key kept a charge: used_quota {} -> {}, \
                      remain_quota {} -> {}; a refused request costs nothing (new-api rejects \
                      bad input before it charges, and refunds what it pre-consumed when a \
-                     later step fails; D-QUOTA-9)",
+                     later step fails; D-QUOTA-4)",
                     ex.status,
                     before.used_quota,
                     after.used_quota,

@@ -1,5 +1,5 @@
 //! The ratio the working key's group is charged at, learned as a client can learn it
-//! (DECISIONS D-STREAM-7, D-PRICE-1): `--group-ratio` when given; else `group_ratio` of
+//! (DECISIONS D-STREAM-7, D-CATALOG-2): `--group-ratio` when given; else `group_ratio` of
 //! `GET /api/pricing` (new-api controller/pricing.go GetPricing) for the key's group (its
 //! own `group`, else `default`); else unknown, and the checks that judge a charge infer one
 //! ratio from the run's own charges (`rules::quota::one_ratio`).

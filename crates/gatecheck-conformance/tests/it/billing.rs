@@ -86,4 +86,3 @@ async fn charges_no_one_ratio_explains_and_a_kept_refusal_charge_fail() {
         println!("{bug:?} at ratio {ratio}: {id} {:?}", status(&report, id));
     }
 }
-

@@ -5,6 +5,7 @@ mod against_mock;
 mod billing;
 mod browser;
 mod client;
+mod continue_front;
 mod decisions;
 mod diff;
 mod diff_targets;

@@ -109,7 +109,7 @@ pub(crate) fn rows() -> Vec<Planted> {
             Bug::RefusalChargeKept,
             "quota.refused-uncharged",
             Status::Failed,
-            "D-QUOTA-9 (a refused request keeps no charge)",
+            "D-QUOTA-4 (a refused request keeps no charge)",
         ),
     ]
 }

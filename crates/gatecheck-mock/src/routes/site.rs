@@ -1,7 +1,7 @@
 //! The site's public pages a client reads before it pays: `GET /api/pricing` (the model
 //! prices, the group ratios the caller may use and the endpoints, new-api's
 //! controller/pricing.go GetPricing) and `GET /api/status` (`quota_per_unit` and the site's
-//! switches, controller/misc.go GetStatus). Neither needs a key (DECISIONS D-PRICE-1).
+//! switches, controller/misc.go GetStatus). Neither needs a key (DECISIONS D-CATALOG-2).
 
 use super::ctx::Ctx;
 use crate::response::{self, MockResponse};

@@ -1,6 +1,6 @@
 //! The site's public pages a client reads to know what it pays: `GET /api/pricing` and
 //! `GET /api/status` (new-api controller/pricing.go GetPricing, controller/misc.go GetStatus;
-//! DECISIONS D-PRICE-1). No key: new-api reads a dashboard session if there is one.
+//! DECISIONS D-CATALOG-2). No key: new-api reads a dashboard session if there is one.
 
 use crate::openapi::response::json_response;
 use crate::openapi::schema_ref;
