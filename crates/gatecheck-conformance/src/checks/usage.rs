@@ -344,7 +344,7 @@ async fn charged(ctx: &CheckCtx) -> Outcome {
                 Some(_) => ctx.env.group_ratio.source.clone(),
                 None => "inferred from these charges".into(),
             };
-            notes.push(format!("group ratio {ratio:.4} ({source})"));
+            notes.push(format!("group ratio {ratio:.3} ({source})"));
             Ok(Pass {
                 cases,
                 note: Some(notes.join("; ")),

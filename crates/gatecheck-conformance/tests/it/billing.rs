@@ -62,7 +62,7 @@ async fn a_group_ratio_charged_consistently_passes_published_or_inferred() {
             .find(|c| c.id == "usage.charged")
             .and_then(|c| c.message.clone())
             .unwrap_or_default();
-        assert!(note.contains(&format!("group ratio {ratio:.4}")), "{note}");
+        assert!(note.contains(&format!("group ratio {ratio:.3}")), "{note}");
         assert_eq!(note.contains("inferred"), inferred, "{note}");
     }
 }

@@ -300,6 +300,12 @@ const ONE_SIDED: &[(&str, Lacks, &str)] = &[
     ("state_at", Lacks::Runner, LIFECYCLE),
     ("shown_progress", Lacks::Runner, LIFECYCLE),
     ("one_ratio", Lacks::Mock, INFERS_RATIO),
+    (
+        "price_quota",
+        Lacks::Both,
+        "the catalog price (group ratio 1), kept for library users: both sides price with \
+         price_quota_at at the key's group ratio (DECISIONS D-STREAM-7)",
+    ),
     ("OverrideError", Lacks::Runner, LIFECYCLE),
     ("override_outcome", Lacks::Runner, LIFECYCLE),
     ("is_task_id", Lacks::Mock, VALIDATOR),
