@@ -97,7 +97,7 @@ pub(crate) fn rows() -> Vec<Planted> {
             Bug::StreamChargedTwice,
             "usage.charged",
             Status::Failed,
-            "D-STREAM-7 (one group ratio explains every charge: quota::one_ratio / price_quota_at)",
+            "D-STREAM-7 (one ratio of the key's group explains every charge: quota::one_ratio / price_quota_at / charged_group, DEFAULT_GROUP)",
         ),
         (
             Bug::ChargeDrifts,
