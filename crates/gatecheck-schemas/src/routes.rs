@@ -77,6 +77,10 @@ pub enum Op {
     ListModels,
     /// `GET /api/usage/token`.
     GetTokenUsage,
+    /// `GET /api/pricing`.
+    GetPricing,
+    /// `GET /api/status`.
+    GetStatus,
     /// `PUT /api/token/`.
     UpdateToken,
     /// `GET /api/token/`.
@@ -216,6 +220,8 @@ pub const ROUTES: &[Route] = &[
     route(Op::ListKeyModels, "GET", "/v1/models", "listKeyModels"),
     route(Op::GetKeyModel, "GET", "/v1/models/{model}", "getKeyModel"),
     route(Op::ListModels, "GET", "/api/models", "listModels"),
+    route(Op::GetPricing, "GET", "/api/pricing", "getPricing"),
+    route(Op::GetStatus, "GET", "/api/status", "getStatus"),
     route(
         Op::GetTokenUsage,
         "GET",

@@ -77,10 +77,14 @@ pub mod names {
     pub const KLING_VIDEO_REQUEST: &str = "kling-video-request";
     /// The body of `POST /jimeng/?Action=...`.
     pub const JIMENG_REQUEST: &str = "jimeng-request";
+    /// The response of `GET /api/pricing` (DECISIONS D-CATALOG-2).
+    pub const PRICING_ANSWER: &str = "pricing-answer";
+    /// The response of `GET /api/status` (DECISIONS D-CATALOG-2).
+    pub const STATUS_ANSWER: &str = "status-answer";
 }
 
 /// `(name, file text)` of every embedded document, resources first, `common` last.
-pub(crate) const SOURCES: [(&str, &str); 31] = [
+pub(crate) const SOURCES: [(&str, &str); 33] = [
     (
         names::KEY_RECORD,
         include_str!("../schemas/key-record.json"),
@@ -195,11 +199,19 @@ pub(crate) const SOURCES: [(&str, &str); 31] = [
         names::JIMENG_REQUEST,
         include_str!("../schemas/jimeng-request.json"),
     ),
+    (
+        names::PRICING_ANSWER,
+        include_str!("../schemas/pricing-answer.json"),
+    ),
+    (
+        names::STATUS_ANSWER,
+        include_str!("../schemas/status-answer.json"),
+    ),
     (COMMON_DEFS, include_str!("../schemas/common.json")),
 ];
 
 /// The resource names, in a stable order.
-const NAMES: [&str; 30] = [
+const NAMES: [&str; 32] = [
     names::KEY_RECORD,
     names::TOKEN_UPDATE_REQUEST,
     names::TOKEN_UPDATE_ENVELOPE,
@@ -230,6 +242,8 @@ const NAMES: [&str; 30] = [
     names::VIDEO_REMIX_REQUEST,
     names::KLING_VIDEO_REQUEST,
     names::JIMENG_REQUEST,
+    names::PRICING_ANSWER,
+    names::STATUS_ANSWER,
 ];
 
 /// One parsed document.
@@ -255,7 +269,7 @@ pub(crate) static DOCUMENTS: LazyLock<Vec<Document>> = LazyLock::new(|| {
 ///
 /// ```
 /// assert!(gatecheck_schemas::schema_names().contains(&"video-task"));
-/// assert_eq!(gatecheck_schemas::schema_names().len(), 30);
+/// assert_eq!(gatecheck_schemas::schema_names().len(), 32);
 /// ```
 pub fn schema_names() -> &'static [&'static str] {
     &NAMES

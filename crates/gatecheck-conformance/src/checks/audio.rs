@@ -617,8 +617,13 @@ async fn too_large(ctx: &CheckCtx) -> Outcome {
     }
 }
 
+/// How long the 413 probe waits for a `100 Continue` before it sends the body anyway (curl's
+/// default `--expect100-timeout`).
+const CONTINUE_WAIT: std::time::Duration = std::time::Duration::from_secs(1);
+
 /// Sends `spec` over plain HTTP/1.1 with `Expect: 100-continue` to the target's own host, and
-/// returns the final status.
+/// returns the final status (the body follows a `100 Continue`, or [`CONTINUE_WAIT`] of
+/// silence).
 async fn expect_continue(ctx: &CheckCtx, spec: &RequestSpec) -> Result<u16, String> {
     use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
     let url = ctx.t.client().resolve(spec).map_err(|e| e.to_string())?;
@@ -655,6 +660,20 @@ async fn expect_continue(ctx: &CheckCtx, spec: &RequestSpec) -> Result<u16, Stri
             .write_all(head.as_bytes())
             .await
             .map_err(|e| e.to_string())?;
+        // RFC 9110 section 10.1.1: a client that sends `Expect: 100-continue` should not wait
+        // for the `100 Continue` indefinitely. A server that answers nothing within a second
+        // (an HTTP/1.0 front, a proxy that never sends one) gets the body then, as curl does.
+        // `fill_buf` only fills the reader's buffer, so a timeout loses nothing.
+        let mut body_sent = false;
+        let early = tokio::time::timeout(CONTINUE_WAIT, stream.fill_buf()).await;
+        if early.is_err() {
+            stream
+                .get_mut()
+                .write_all(&body)
+                .await
+                .map_err(|e| e.to_string())?;
+            body_sent = true;
+        }
         loop {
             let mut line = String::new();
             stream
@@ -677,11 +696,14 @@ async fn expect_continue(ctx: &CheckCtx, spec: &RequestSpec) -> Result<u16, Stri
             if status != 100 {
                 return Ok(status);
             }
-            stream
-                .get_mut()
-                .write_all(&body)
-                .await
-                .map_err(|e| e.to_string())?;
+            if !body_sent {
+                stream
+                    .get_mut()
+                    .write_all(&body)
+                    .await
+                    .map_err(|e| e.to_string())?;
+                body_sent = true;
+            }
         }
     };
     tokio::time::timeout(ctx.cfg.limits.request_timeout, io)

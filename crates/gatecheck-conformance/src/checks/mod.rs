@@ -41,7 +41,7 @@ use crate::run::discovery::{ModelsSource, RouteFamily, RouteProbe};
 use crate::run::skip::SkipCause;
 use futures_util::future::BoxFuture;
 use gatecheck_schemas::decisions::{self, Verdict};
-use gatecheck_schemas::rules::quota::{price_quota, Usage};
+use gatecheck_schemas::rules::quota::{price_quota_at, Usage};
 use gatecheck_schemas::rules::rejection::{is_accepted, ACCEPTED};
 use gatecheck_schemas::rules::Rejection;
 use gatecheck_schemas::types::{ModelCapabilities, ModelRecord};
@@ -175,6 +175,8 @@ pub(crate) struct Env {
     /// The video platforms' tasks followed (`platforms.rs`), with their platform, for the
     /// HTML report.
     pub platform_tasks: parking_lot::Mutex<Vec<crate::report::artifacts::TaskTimeline>>,
+    /// The ratio the working key's group is charged at (DECISIONS D-STREAM-7).
+    pub group_ratio: crate::http::pricing::GroupRatio,
 }
 
 impl Env {
@@ -487,13 +489,20 @@ impl CheckCtx {
         Err(self.fail(message, spec, Some(ex)))
     }
 
-    /// The price of `usage` on `model`, in quota units.
+    /// The price of `usage` on `model` for the working key, in quota units: the catalog
+    /// price times the key's group ratio when it is known (`--group-ratio`, `GET
+    /// /api/pricing`), else the catalog price (DECISIONS D-STREAM-7).
     pub fn price(&self, model: &str, usage: Usage) -> i64 {
+        self.price_at(model, usage, self.env.group_ratio.or_one())
+    }
+
+    /// The price of `usage` on `model` at group ratio `ratio` (1: the catalog price).
+    pub fn price_at(&self, model: &str, usage: Usage, ratio: f64) -> i64 {
         self.env
             .models
             .iter()
             .find(|m| m.id == model)
-            .map(|m| price_quota(&m.pricing, usage))
+            .map(|m| price_quota_at(&m.pricing, usage, ratio))
             .unwrap_or(0)
     }
 }

@@ -1,8 +1,8 @@
-//! Quota on the model routes: refusal below the price, the charge of an accepted request, and
-//! atomic consumption under concurrency.
+//! Quota on the model routes: refusal below the price, the charge of an accepted request,
+//! atomic consumption under concurrency, and no charge kept for a refused request.
 
 use super::key::{baseline, set_key};
-use super::Kind::Deviation;
+use super::Kind::{Deviation, Failure};
 use super::{def, pass1, Check, CheckCtx, Halt, Outcome, Pass, Phase};
 use crate::http::client::{Auth, RequestSpec};
 use crate::http::key_api::get_key;
@@ -21,6 +21,9 @@ pub(crate) const CHECKS: &[Check] = &[
     def("quota.concurrent-atomic", Deviation, "/v1/images/generations", "DECISIONS: Quota and limits (consumption is atomic)",
         "With quota for exactly k requests, k of 2k concurrent requests succeed and the quota ends at 0.",
         Phase::Exclusive, |c| Box::pin(atomic(c))),
+    def("quota.refused-uncharged", Failure, "POST /v1/videos, POST /v1/images/generations + GET /api/token/{id}", "DECISIONS: Quota and limits D-QUOTA-4",
+        "A refused request (4xx: an empty prompt, an unknown model, a size the model does not make) keeps no charge: the key's `used_quota` does not grow and its `remain_quota` does not fall across it.",
+        Phase::Exclusive, |c| Box::pin(refused_uncharged(c))),
 ];
 
 /// The cheapest image request the catalog allows, with its price.
@@ -147,5 +150,98 @@ async fn atomic(ctx: &CheckCtx) -> Outcome {
     Ok(Pass {
         cases: 2 * k as u32,
         note: None,
+    })
+}
+
+/// The refusals other checks send (`video.create.empty-prompt-400`,
+/// `video.create.unknown-model-rejected`, the image size checks), each refused before any
+/// upstream work: what each is, and its request.
+fn refusals(ctx: &CheckCtx) -> Result<Vec<(&'static str, RequestSpec)>, Halt> {
+    let auth = ctx.model_auth()?;
+    let mut out = Vec::new();
+    if let Ok((model, _, _)) = super::video::video_model(ctx) {
+        out.push((
+            "a video with an empty prompt",
+            RequestSpec::post("/v1/videos")
+                .auth(auth.clone())
+                .json(json!({"model": model, "prompt": ""})),
+        ));
+    }
+    out.push((
+        "a video of an unknown model",
+        RequestSpec::post("/v1/videos")
+            .auth(auth.clone())
+            .json(json!({"model": "gatecheck-no-such-model", "prompt": "a paper boat"})),
+    ));
+    if let Ok((spec, _)) = cheap_image(ctx) {
+        let mut body = match spec.body {
+            crate::http::request::Body::Json(v) => v,
+            _ => json!({}),
+        };
+        body["size"] = json!("7x7");
+        out.push((
+            "an image of a size no model makes",
+            RequestSpec::post("/v1/images/generations")
+                .auth(auth)
+                .json(body),
+        ));
+    }
+    Ok(out)
+}
+
+async fn refused_uncharged(ctx: &CheckCtx) -> Outcome {
+    let base = baseline(ctx)?;
+    // A limited key with quota in hand: a refusal is then never for want of quota.
+    let rec = KeyRecord {
+        unlimited_quota: false,
+        remain_quota: base.remain_quota.max(10_000_000),
+        ..base.clone()
+    };
+    set_key(ctx, &rec).await?;
+    let read = || async {
+        get_key(&ctx.t, base.id)
+            .await?
+            .ok_or_else(|| Halt::not_observed("GET /api/token/{id} did not return the key"))
+    };
+    let mut cases = 0;
+    let mut notes = Vec::new();
+    for (what, spec) in refusals(ctx)? {
+        let before = read().await?;
+        let ex = ctx.send(&spec, 0).await?;
+        let after = read().await?;
+        if !ex.status.is_client_error() {
+            notes.push(format!("{what}: answered {}, not refused", ex.status));
+            continue;
+        }
+        cases += 1;
+        let used = after.used_quota - before.used_quota;
+        let taken = before.remain_quota - after.remain_quota;
+        if used > 0 || taken > 0 {
+            return Err(ctx.fail(
+                format!(
+                    "{what} was refused ({}) but the key kept a charge: used_quota {} -> {}, \
+                     remain_quota {} -> {}; a refused request costs nothing (new-api rejects \
+                     bad input before it charges, and refunds what it pre-consumed when a \
+                     later step fails; D-QUOTA-4)",
+                    ex.status,
+                    before.used_quota,
+                    after.used_quota,
+                    before.remain_quota,
+                    after.remain_quota
+                ),
+                &spec,
+                Some(&ex),
+            ));
+        }
+    }
+    if cases == 0 {
+        return Err(Halt::not_observed(format!(
+            "no request was refused: {}",
+            notes.join("; ")
+        )));
+    }
+    Ok(Pass {
+        cases,
+        note: (!notes.is_empty()).then(|| notes.join("; ")),
     })
 }

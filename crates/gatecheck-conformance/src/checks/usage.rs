@@ -1,9 +1,14 @@
 //! `usage.charged`: the usage a route reports is the usage the key is charged for (DECISIONS
 //! D-STREAM-7). Every route that reports usage is asked once, alone on the working key (the
-//! exclusive phase: no other check charges it meanwhile), with the key read before and after:
-//! the catalog price of the reported usage must be what `used_quota` grew by (within one unit
-//! of rounding). Compared only on models priced by tokens alone, the only usage a route
-//! reports; a route that does not answer (or does not stream) is left out and noted.
+//! exclusive phase: no other check charges it meanwhile), with the key read before and after,
+//! and so is one image generation priced per request (an anchor that reports no usage). new-api
+//! charges `price x model ratio x group ratio` (relay/helper/price.go): each growth of
+//! `used_quota` must be the catalog price of what the request reported times the key's group
+//! ratio (within rounding), the ratio learnt from `--group-ratio` or `GET /api/pricing`, else
+//! one ratio inferred from these charges (`rules::quota::one_ratio`). A ratio that is not 1 is
+//! the deployment's published rule, never a finding; charges that no one ratio explains (a
+//! stream charged twice, a charge that drifts) are. Usage is compared only on models priced by
+//! tokens alone; a route that does not answer (or does not stream) is left out and noted.
 
 use super::pixels::half_mask;
 use super::stream::{images_ask, speech_ask};
@@ -15,22 +20,25 @@ use crate::http::key_api::get_key;
 use crate::http::sse::SseLimits;
 use gatecheck_schemas::rules::image_edit::{edits_supported, EDITS_PATH, MASK_PART};
 use gatecheck_schemas::rules::media::transcription_streams;
-use gatecheck_schemas::rules::quota::Usage;
+use gatecheck_schemas::rules::quota::{self as rules_quota, Usage};
 use serde_json::Value;
 
 pub(crate) const CHECKS: &[Check] = &[
     def("usage.charged", Failure, "GET /api/token/{id} around each route that reports usage", "DECISIONS: Streaming (SSE) D-STREAM-7",
-        "The usage each route reports (the speech stream's `speech.audio.done`, the transcription stream's `transcript.text.done`, the image stream's `image_generation.completed`, an image edit's `usage`) is what the key is charged: its catalog price is the growth of the key's `used_quota` (within 1 unit), on models priced by tokens alone.",
+        "The usage each route reports (the speech stream's `speech.audio.done`, the transcription stream's `transcript.text.done`, the image stream's `image_generation.completed`, an image edit's `usage`) is what the key is charged: its catalog price times the key's group ratio (`--group-ratio`, `GET /api/pricing`, else one ratio inferred from the run's charges, an image generation's included) is the growth of `used_quota` (within rounding), on models priced by tokens alone.",
         Phase::Exclusive, |c| Box::pin(charged(c))),
 ];
 
-/// One route that reports usage: its name, model, request and price.
+/// One route that reports usage (or the anchor, priced per request): its name, model, request
+/// and price.
 struct Probe {
     what: &'static str,
     model: String,
     spec: RequestSpec,
     quota: i64,
     streamed: bool,
+    /// Priced per request: the charge is judged without a reported usage.
+    per_request: bool,
 }
 
 /// Whether `model` is priced by tokens alone (no price per request or second).
@@ -53,6 +61,7 @@ fn probes(ctx: &CheckCtx) -> Vec<Probe> {
             spec: ask.streamed,
             quota: ask.quota,
             streamed: true,
+            per_request: false,
         });
     }
     let transcriber = ctx
@@ -71,6 +80,7 @@ fn probes(ctx: &CheckCtx) -> Vec<Probe> {
                 model,
                 spec,
                 streamed: true,
+                per_request: false,
             });
         }
     }
@@ -81,13 +91,46 @@ fn probes(ctx: &CheckCtx) -> Vec<Probe> {
             spec,
             quota,
             streamed: true,
+            per_request: false,
         });
     }
     if let Some(p) = edit_probe(ctx) {
         out.push(p);
     }
     out.retain(|p| token_priced(ctx, &p.model));
+    out.extend(anchor(ctx));
     out
+}
+
+/// The anchor: one image generation on the cheapest image model priced per request alone (its
+/// charge is its price times the group ratio, whatever a route reports).
+fn anchor(ctx: &CheckCtx) -> Option<Probe> {
+    let per_request = |id: &str| {
+        ctx.env.models.iter().any(|m| {
+            m.id == id
+                && m.pricing.per_request.unwrap_or(0.0) > 0.0
+                && m.pricing.per_second.unwrap_or(0.0) == 0.0
+                && m.pricing.input.unwrap_or(0.0) == 0.0
+                && m.pricing.output.unwrap_or(0.0) == 0.0
+        })
+    };
+    let (model, size) = ctx
+        .models_with(|c| c.image.is_some())
+        .into_iter()
+        .filter(|(m, _)| per_request(&m.id))
+        .filter_map(|(m, c)| Some((m.id.clone(), c.image.as_ref()?.sizes.first()?.clone())))
+        .min_by_key(|(m, _)| ctx.price_at(m, Usage::one_request(), 1.0))?;
+    let spec = RequestSpec::post("/v1/images/generations")
+        .auth(ctx.model_auth().ok()?)
+        .json(serde_json::json!({"model": model, "prompt": "a small grey pebble", "size": size}));
+    Some(Probe {
+        what: "image generation (priced per request)",
+        quota: ctx.price(&model, Usage::one_request()),
+        model,
+        spec,
+        streamed: false,
+        per_request: true,
+    })
 }
 
 /// An image edit with a mask, on the first model that edits.
@@ -114,6 +157,7 @@ fn edit_probe(ctx: &CheckCtx) -> Option<Probe> {
         spec,
         quota,
         streamed: false,
+        per_request: false,
     })
 }
 
@@ -189,62 +233,145 @@ async fn measure(ctx: &CheckCtx, key: i64, p: &Probe) -> Result<Measured, Halt> 
 }
 
 impl Measured {
-    /// The catalog price of the reported usage, and whether the charge agrees with it.
-    fn agrees(&self, ctx: &CheckCtx, model: &str) -> Option<(i64, bool)> {
+    /// What was priced: the reported usage (one request and its tokens), or one request for
+    /// the anchor; `None` when nothing was reported (or the anchor was not accepted).
+    fn usage(&self, p: &Probe) -> Option<Usage> {
+        if p.per_request {
+            return accepted(&self.ex).then(Usage::one_request);
+        }
         let (input, output) = self.usage?;
-        let usage = Usage {
+        Some(Usage {
             requests: 1,
             seconds: 0.0,
             input_tokens: input,
             output_tokens: output,
-        };
-        let priced = ctx.price(model, usage);
-        Some((priced, (self.after - self.before - priced).abs() <= 1))
+        })
     }
+
+    fn charged(&self) -> i64 {
+        self.after - self.before
+    }
+}
+
+/// Every probe measured once, in turn: the judged ones (probe index, measure, its usage) and
+/// the notes of those that reported none.
+async fn measure_all(
+    ctx: &CheckCtx,
+    key: i64,
+    probes: &[Probe],
+) -> Result<(Vec<(usize, Measured, Usage)>, Vec<String>), Halt> {
+    let mut judged = Vec::new();
+    let mut notes = Vec::new();
+    for (i, p) in probes.iter().enumerate() {
+        let m = measure(ctx, key, p).await?;
+        match m.usage(p) {
+            Some(u) => judged.push((i, m, u)),
+            None => notes.push(format!("{}: no usage reported ({})", p.what, m.ex.status)),
+        }
+    }
+    Ok((judged, notes))
+}
+
+/// Judges the charges: each at the known ratio (within one unit), or all against one inferred
+/// ratio. `Ok` the ratio judged at; `Err` the index of the measure that disagrees and why.
+fn judge(
+    ctx: &CheckCtx,
+    probes: &[Probe],
+    judged: &[(usize, Measured, Usage)],
+) -> Result<f64, (usize, String)> {
+    let catalog = |i: usize, u: Usage| ctx.price_at(&probes[i].model, u, 1.0);
+    if let Some(r) = ctx.env.group_ratio.ratio {
+        for (n, (i, m, u)) in judged.iter().enumerate() {
+            let want = ctx.price_at(&probes[*i].model, *u, r);
+            if (m.charged() - want).abs() > 1 {
+                let why = format!(
+                    "which {} prices at {} (catalog) x {r} (group ratio of {:?}, {}) = {want}",
+                    probes[*i].model,
+                    catalog(*i, *u),
+                    ctx.env.group_ratio.group,
+                    ctx.env.group_ratio.source
+                );
+                return Err((n, why));
+            }
+        }
+        return Ok(r);
+    }
+    let pairs: Vec<(i64, i64)> = judged
+        .iter()
+        .map(|(i, m, u)| (catalog(*i, *u), m.charged()))
+        .collect();
+    rules_quota::one_ratio(&pairs).map_err(|(n, why)| {
+        (
+            n,
+            format!(
+                "and no one group ratio explains the run's charges: {why} (no ratio \
+                 published: GET /api/pricing, --group-ratio)"
+            ),
+        )
+    })
 }
 
 async fn charged(ctx: &CheckCtx) -> Outcome {
     let key = ctx.work_key()?.id;
     let probes = probes(ctx);
-    if probes.is_empty() {
+    if probes.iter().all(|p| p.per_request) {
         return Err(Halt::no_model(
             "no model priced by tokens on a route that reports usage (speech, transcription \
              or image streams, image edits)",
         ));
     }
-    let mut cases = 0;
-    let mut notes = Vec::new();
-    for p in &probes {
-        let mut m = measure(ctx, key, p).await?;
-        // A disagreement is measured again once: a refund or charge of another request that
-        // settles between the two reads (a video task failing) moves one measure, not two.
-        if m.agrees(ctx, &p.model).is_some_and(|(_, ok)| !ok) {
-            m = measure(ctx, key, p).await?;
+    let (mut judged, mut notes) = measure_all(ctx, key, &probes).await?;
+    // A disagreement is measured again once: a refund or charge of another request that
+    // settles between two reads (a video task failing) moves one measure, not two runs.
+    if judge(ctx, &probes, &judged).is_err() {
+        (judged, notes) = measure_all(ctx, key, &probes).await?;
+    }
+    if judged.iter().all(|(i, _, _)| probes[*i].per_request) {
+        return Err(Halt::not_observed(format!(
+            "no route reported usage: {}",
+            notes.join("; ")
+        )));
+    }
+    match judge(ctx, &probes, &judged) {
+        Ok(ratio) => {
+            let cases = judged.len() as u32;
+            notes.extend(
+                judged
+                    .iter()
+                    .map(|(i, m, _)| format!("{}: {}", probes[*i].what, m.charged())),
+            );
+            let source = match ctx.env.group_ratio.ratio {
+                Some(_) => ctx.env.group_ratio.source.clone(),
+                None => "inferred from these charges".into(),
+            };
+            notes.push(format!("group ratio {ratio:.3} ({source})"));
+            Ok(Pass {
+                cases,
+                note: Some(notes.join("; ")),
+            })
         }
-        let Some((priced, ok)) = m.agrees(ctx, &p.model) else {
-            notes.push(format!("{}: no usage reported ({})", p.what, m.ex.status));
-            continue;
-        };
-        let charged = m.after - m.before;
-        if !ok {
+        Err((n, why)) => {
+            let (i, m, _) = &judged[n];
+            let p = &probes[*i];
             let (input, output) = m.usage.unwrap_or_default();
-            return Err(ctx.fail(
+            let reported = if p.per_request {
+                "is priced per request".to_owned()
+            } else {
+                format!("reports usage {input} tokens in, {output} out")
+            };
+            Err(ctx.fail(
                 format!(
-                    "the {} reports usage {input} tokens in, {output} out, which {} prices at \
-                     {priced}, but the key was charged {charged} (used_quota {} -> {}; the \
-                     same twice): the usage a client is shown is not what it pays for \
-                     (D-STREAM-7)",
-                    p.what, p.model, m.before, m.after
+                    "the {} {reported}, {why}, but the key was charged {} (used_quota {} -> \
+                     {}; the same twice): the usage a client is shown is not what it pays \
+                     for (D-STREAM-7)",
+                    p.what,
+                    m.charged(),
+                    m.before,
+                    m.after
                 ),
                 &p.spec,
                 Some(&m.ex),
-            ));
+            ))
         }
-        cases += 1;
-        notes.push(format!("{}: {charged}", p.what));
     }
-    Ok(Pass {
-        cases,
-        note: Some(notes.join("; ")),
-    })
 }

@@ -40,7 +40,7 @@ pub(crate) const CHECKS: &[Check] = &[
         "Between polls, progress never decreases and the status never goes back.",
         Phase::Shared, |c| Box::pin(monotone(c))),
     def("video.completed.progress-100", Failure, "GET /v1/videos/{task_id}", "spec: Video task (progress: 100 when completed)",
-        "`progress` is 100 exactly when the task is completed.",
+        "`progress` is 100 when the task is completed and below 100 while it is queued or in progress; a failed task may show 100 (new-api's FAILURE is at `100%`, D-TASK-2).",
         Phase::Shared, |c| Box::pin(progress_100(c))),
     def("video.completed.timestamps", Failure, "GET /v1/videos/{task_id}", "spec: Video task (completed_at)",
         "A completed task's `completed_at` is not before its `created_at`.",

@@ -179,6 +179,11 @@ pub fn known_row(step: &str, d: &Difference) -> Option<&'static str> {
             Some("NA5")
         }
         "/body/error/code" if right == Rejection::UnknownModel.code(Profile::NewApi) => Some("NA5"),
+        // D-TASK-2: new-api's poller writes `"100%"` on FAILURE, and its video object copies
+        // it; the documented profile keeps a failed task at the progress it had.
+        "/body/progress" if step.ends_with("failed") && d.right == Some(Value::from(100)) => {
+            Some("D-TASK-2")
+        }
         // NA13: no `param`, `code` "" rather than null, the request id in the message.
         "/body/error/param" if d.right.is_none() => Some("NA13"),
         "/body/error/code" if d.left == Some(Value::Null) && right == Some("") => Some("NA13"),

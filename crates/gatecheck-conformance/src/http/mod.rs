@@ -15,6 +15,7 @@
 //! - `mock_control`: the mock's control API (`/__mock/*`), typed.
 //! - `key_api`: the working key and the `/api/token/` key API around it.
 //! - `models`: the capabilities the runner ships with, and the target's `/api/models` catalog.
+//! - `pricing`: the working key's group ratio (`--group-ratio`, else `GET /api/pricing`).
 
 pub(crate) mod backoff;
 pub(crate) mod budget;
@@ -26,6 +27,7 @@ pub(crate) mod key_api;
 pub(crate) mod memory;
 pub(crate) mod mock_control;
 pub(crate) mod models;
+pub(crate) mod pricing;
 pub(crate) mod request;
 pub(crate) mod sse;
 pub(crate) mod target;

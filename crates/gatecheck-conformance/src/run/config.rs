@@ -157,6 +157,10 @@ pub struct Judging {
     /// [`SkipCause::incomplete_by_default`] and is not listed here ends the run with
     /// [`crate::exit::INCOMPLETE`].
     pub allowed_skips: Vec<SkipCause>,
+    /// The ratio the working key's group is charged at (`--group-ratio`), when the target
+    /// does not publish it on `GET /api/pricing` (DECISIONS D-STREAM-7). `None`: learnt from
+    /// `GET /api/pricing`, else inferred from the run's own charges.
+    pub group_ratio: Option<f64>,
 }
 
 impl Default for Scope {

@@ -62,6 +62,7 @@ pub(crate) fn offline_env(cfg: &RunnerConfig) -> Env {
         shrink_spent: Default::default(),
         media: Default::default(),
         platform_tasks: Default::default(),
+        group_ratio: crate::http::pricing::GroupRatio::unknown("offline dry run"),
     }
 }
 
@@ -200,6 +201,28 @@ async fn discover_rest(
     if let Some(k) = &key {
         redactor.add_secret(&k.secret);
     }
+    // Only a run with a working key judges charges: without one, `GET /api/pricing` is not
+    // sent (a gateway without new-api's key routes has no pricing page either).
+    let group_ratio = match (&key, cfg.scope.dry_run) {
+        (Some(k), false) => {
+            let group = k.baseline.group.as_str();
+            crate::http::pricing::learn(&kt, cfg.judging.group_ratio, group, has_token).await
+        }
+        _ => crate::http::pricing::GroupRatio::unknown("no working key"),
+    };
+    let mut notes = notes;
+    if key.is_some() && !cfg.scope.dry_run {
+        notes.push(match group_ratio.ratio {
+        Some(r) => format!(
+            "group ratio {r} for the key's group {:?} ({}): charges are judged at it",
+            group_ratio.group, group_ratio.source
+        ),
+        None => format!(
+            "group ratio unknown ({}): charges are judged against one ratio inferred from the run's own",
+            group_ratio.source
+        ),
+        });
+    }
     Ok(Env {
         has_api_key: target.api_key.is_some(),
         target,
@@ -220,6 +243,7 @@ async fn discover_rest(
         shrink_spent: Default::default(),
         media: Default::default(),
         platform_tasks: Default::default(),
+        group_ratio,
     })
 }
 

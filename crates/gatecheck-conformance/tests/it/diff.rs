@@ -68,6 +68,7 @@ async fn documented_vs_new_api_shows_exactly_the_profile_differences() {
         rows,
         [
             "D-ROUTE-4",
+            "D-TASK-2",
             "NA10",
             "NA12",
             "NA13",

@@ -2,8 +2,10 @@
 
 mod acceptance;
 mod against_mock;
+mod billing;
 mod browser;
 mod client;
+mod continue_front;
 mod decisions;
 mod diff;
 mod diff_targets;
@@ -19,6 +21,7 @@ mod normalize;
 mod openapi_replay;
 mod planted;
 mod planted_audio;
+mod planted_billing;
 mod planted_coverage;
 mod planted_image_results;
 mod planted_images;

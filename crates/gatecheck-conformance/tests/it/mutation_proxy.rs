@@ -26,6 +26,8 @@ struct Proxy {
     polls: AtomicU64,
     /// What the refund bugs keep of the key's books (`planted_tasks::books`).
     books: std::sync::Mutex<Option<(i64, i64)>>,
+    /// What the billing bugs charge on top of the mock (`planted_billing::book`).
+    billing: std::sync::Mutex<super::planted_billing::Books>,
 }
 
 pub(crate) async fn start_proxy(upstream: String, bug: Bug) -> String {
@@ -37,6 +39,7 @@ pub(crate) async fn start_proxy(upstream: String, bug: Bug) -> String {
         client: Client::builder(TokioExecutor::new()).build(HttpConnector::new()),
         polls: AtomicU64::new(0),
         books: std::sync::Mutex::new(None),
+        billing: Default::default(),
     });
     tokio::spawn(async move {
         loop {
@@ -131,6 +134,9 @@ impl Proxy {
             .then(|| serde_json::from_slice::<Value>(&body).ok())
             .flatten()
             .and_then(|v| v.get("status").cloned());
+        if self.bug == Bug::PricingNotServed && path == "/api/pricing" {
+            return json_response(404, &json!({"success": false, "message": "not found"}));
+        }
         // Request-side bugs.
         match self.bug {
             Bug::NameCountedInBytes if path == "/api/token/" && method == http::Method::PUT => {
@@ -308,6 +314,15 @@ impl Proxy {
                 .unwrap_or("/")
         );
         parts.uri = uri.parse().expect("uri");
+        if super::planted_billing::sends_twice(self.bug, &path, &body) {
+            let mut copy = Request::new(Full::new(body.clone()));
+            *copy.method_mut() = parts.method.clone();
+            *copy.uri_mut() = parts.uri.clone();
+            *copy.headers_mut() = parts.headers.clone();
+            if let Ok(r) = self.client.request(copy).await {
+                let _ = r.into_body().collect().await;
+            }
+        }
         let upstream = Request::from_parts(parts, Full::new(body));
         let Ok(resp) = self.client.request(upstream).await else {
             return json_response(
@@ -331,6 +346,10 @@ impl Proxy {
         {
             v["data"]["status"] = status.clone();
             rbody = Bytes::from(serde_json::to_string_pretty(&v).expect("json"));
+        }
+        if super::planted_billing::plants(self.bug) {
+            let seen = (&method, path.as_str(), status);
+            super::planted_billing::book(self.bug, seen, &self.billing, &mut rbody);
         }
         let rjson = || serde_json::from_slice::<Value>(&rbody).ok();
         let message = rjson()

@@ -263,6 +263,16 @@ pub(crate) enum Bug {
     EditUrlElsewhereNotPng,
     /// An edit answers the upload unchanged, at its own size.
     EditReturnsUpload,
+    // The billing bugs (issue 46 sections 1 and 3, `planted_billing.rs`).
+    /// Every stream request is sent upstream twice: streams are charged twice, the rest once.
+    StreamChargedTwice,
+    /// The k-th accepted model request is charged k x 37 units over its price.
+    ChargeDrifts,
+    /// A refused model request (4xx) keeps a charge of 1000 units.
+    RefusalChargeKept,
+    /// Not a bug: `GET /api/pricing` is answered 404 (a target that does not publish its
+    /// group ratios: the runner infers one; `billing.rs`, not in [`planted`]).
+    PricingNotServed,
 }
 
 /// One row of the planted-bug table: (bug, the check that catches it, its verdict, the rule
@@ -283,6 +293,7 @@ pub(crate) fn planted() -> Vec<Planted> {
         super::planted_platforms::rows(),
         super::planted_key_routes::rows(),
         super::planted_image_results::rows(),
+        super::planted_billing::rows(),
     ]
     .concat()
 }

@@ -54,6 +54,10 @@ const PROVIDER_REFUSAL: &str = "a refusal of the provider routes that the mock a
                                 refusals only (discovery's Jimeng probe draws the task_id one \
                                 without naming it)";
 
+const INFERS_RATIO: &str = "the runner infers one group ratio from the charges it measured on a \
+                            target that publishes none; the mock charges with price_quota_at at \
+                            its fixtures' ratio (DECISIONS D-STREAM-7)";
+
 /// The rules one side goes without, and why.
 const ONE_SIDED: &[(&str, Lacks, &str)] = &[
     (
@@ -294,6 +298,14 @@ const ONE_SIDED: &[(&str, Lacks, &str)] = &[
     ("plan", Lacks::Runner, LIFECYCLE),
     ("VideoOutcome", Lacks::Runner, LIFECYCLE),
     ("state_at", Lacks::Runner, LIFECYCLE),
+    ("shown_progress", Lacks::Runner, LIFECYCLE),
+    ("one_ratio", Lacks::Mock, INFERS_RATIO),
+    (
+        "price_quota",
+        Lacks::Both,
+        "the catalog price (group ratio 1), kept for library users: both sides price with \
+         price_quota_at at the key's group ratio (DECISIONS D-STREAM-7)",
+    ),
     ("OverrideError", Lacks::Runner, LIFECYCLE),
     ("override_outcome", Lacks::Runner, LIFECYCLE),
     ("is_task_id", Lacks::Mock, VALIDATOR),

@@ -193,6 +193,7 @@ async fn healthy_framings_pass_the_stream_usage_and_edit_checks() {
             );
         }
         let usage = report.checks.iter().find(|c| c.id == "usage.charged");
-        assert_eq!(usage.map(|c| c.cases), Some(4), "{framing:?}\n{show}");
+        // Four routes that report usage and the anchor priced per request (D-STREAM-7).
+        assert_eq!(usage.map(|c| c.cases), Some(5), "{framing:?}\n{show}");
     }
 }

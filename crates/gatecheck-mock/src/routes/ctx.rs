@@ -12,7 +12,7 @@ use crate::response::{self, MockResponse};
 use crate::state::{AuthedKey, Charge};
 use crate::tasks::video::VideoStore;
 use bytes::Bytes;
-use gatecheck_schemas::rules::quota::{price_quota, Usage};
+use gatecheck_schemas::rules::quota::{price_quota_at, Usage};
 use gatecheck_schemas::rules::Rejection;
 use gatecheck_schemas::types::ModelCapabilities;
 use gatecheck_schemas::Profile;
@@ -368,11 +368,22 @@ impl Ctx {
         Ok((v, model, cap))
     }
 
-    /// The price of `usage` on `model` in quota units (0 for a model not in the catalog).
+    /// The price of `usage` on `model` in quota units for this request's key: the catalog
+    /// price times the ratio of the key's group (new-api's `price x model ratio x group ratio`,
+    /// `rules::quota::price_quota_at`; 0 for a model not in the catalog).
     pub(crate) fn price(&self, model: &str, usage: Usage) -> i64 {
+        let fixtures = self.fixtures();
+        let ratio = self
+            .key
+            .and_then(|k| {
+                self.app
+                    .state
+                    .with_key_group(k.id, |g| fixtures.group_ratio_of(g))
+            })
+            .unwrap_or(1.0);
         self.catalog()
             .model(model)
-            .map(|m| price_quota(&m.pricing, usage))
+            .map(|m| price_quota_at(&m.pricing, usage, ratio))
             .unwrap_or(0)
     }
 

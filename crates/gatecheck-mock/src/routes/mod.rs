@@ -95,6 +95,7 @@ pub(crate) mod outcomes;
 pub(crate) mod platform;
 pub(crate) mod provider;
 pub(crate) mod remix;
+pub(crate) mod site;
 pub(crate) mod token_api;
 pub(crate) mod ui;
 pub(crate) mod unrouted;
@@ -459,6 +460,8 @@ async fn serve(cx: &mut Ctx, req: Request<Incoming>, found: &Found<'_>) -> MockR
         Op::Mj(MjOp::ImageSeed) => midjourney::seed(cx, found.param("id")),
         Op::Mj(MjOp::Image) => midjourney::image(cx, found.param("id")),
         Op::ListModels => models::catalog_page(cx, query),
+        Op::GetPricing => site::pricing(cx, req.headers()),
+        Op::GetStatus => site::status(cx),
         Op::GetTokenUsage => token_api::usage(cx, &req),
         Op::UpdateToken => Box::pin(token_api::update_token(cx, req)).await,
         Op::ListTokens => Box::pin(token_api::list_tokens(cx, req)).await,

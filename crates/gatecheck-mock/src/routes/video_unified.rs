@@ -21,7 +21,9 @@ use gatecheck_schemas::rules::task::{
     progress_text, task_error, TaskDto, TaskEnvelope, TaskProperties, TaskStatus, PLATFORM_JIMENG,
     PLATFORM_KLING, TASK_NOT_EXIST, TASK_REFUSAL_STATUS,
 };
+use gatecheck_schemas::rules::video::shown_progress;
 use gatecheck_schemas::types::VideoStatus;
+use gatecheck_schemas::Profile;
 use http::Request;
 use hyper::body::Incoming;
 
@@ -156,7 +158,8 @@ pub(crate) fn task_dto(cx: &Ctx, t: &StoredVideo) -> TaskDto {
         submit_time: created_at,
         start_time,
         finish_time,
-        progress: progress_text(state.progress),
+        // new-api's poller writes `"100%"` on FAILURE (D-TASK-2), in both profiles.
+        progress: progress_text(shown_progress(&state, Profile::NewApi)),
         properties: TaskProperties {
             input: String::new(),
             upstream_model_name: t.model.clone(),

@@ -495,6 +495,12 @@ impl State {
         table.by_id.get(&id).map(|k| KeyRecord::clone(k))
     }
 
+    /// What `f` reads of key `id`'s `group`, without copying the key (the price of every
+    /// charged request reads it).
+    pub(crate) fn with_key_group<R>(&self, id: i64, f: impl FnOnce(&str) -> R) -> Option<R> {
+        self.keys.lock().by_id.get(&id).map(|k| f(&k.group))
+    }
+
     /// One key.
     pub fn key(&self, id: i64) -> Option<KeyRecord> {
         self.keys.lock().by_id.get(&id).map(|k| KeyRecord::clone(k))

@@ -14,7 +14,8 @@ use std::sync::{Arc, OnceLock};
 
 use gatecheck_schemas::rules::refund::refund_on_edge;
 use gatecheck_schemas::rules::video::{
-    override_outcome, state_at, OverrideError, VideoConfig, VideoOutcome, VideoPlan, VideoState,
+    override_outcome, shown_progress, state_at, OverrideError, VideoConfig, VideoOutcome,
+    VideoPlan, VideoState,
 };
 use gatecheck_schemas::types::{VideoStatus, VideoTask, VideoTaskError};
 use gatecheck_schemas::Profile;
@@ -167,7 +168,7 @@ impl StoredVideo {
                 (VideoStatus::Error, Profile::NewApi) => VideoStatus::Failed,
                 (status, _) => status,
             },
-            progress: s.progress,
+            progress: shown_progress(&s, profile),
             created_at: self.plan.created_at_ms.div_euclid(1000),
             completed_at: s.completed_at,
             metadata: url.map(|u| serde_json::json!({ "url": u })),

@@ -22,6 +22,7 @@ mod reliability;
 mod replay;
 mod routes;
 mod security;
+mod site;
 mod stream_script;
 mod streams;
 mod support;

@@ -12,6 +12,7 @@ mod build;
 mod key_routes;
 mod model_routes;
 mod public;
+mod site;
 
 use crate::routes::{Op, Route};
 use serde_json::Value;
@@ -36,6 +37,7 @@ pub(super) fn operation(route: &Route) -> Option<Value> {
         | Op::DeleteToken
         | Op::GetTokenKey => key_routes::keys(id),
         Op::MediaImage | Op::MediaEdit | Op::Health => public::media_and_health(id),
+        Op::GetPricing | Op::GetStatus => site::site(id),
         Op::Mj(_) => super::midjourney::operation(id),
         Op::RemixVideo
         | Op::CreateVideoGeneration

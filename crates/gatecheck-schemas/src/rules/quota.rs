@@ -48,11 +48,53 @@ impl Usage {
 /// assert_eq!(price_quota(&v, Usage { seconds: 4.0, ..Usage::one_request() }), 200_000);
 /// ```
 pub fn price_quota(pricing: &Pricing, usage: Usage) -> i64 {
+    price_quota_at(pricing, usage, 1.0)
+}
+
+/// new-api's group whose ratio a key is charged at: the key's own `group`, else its user's
+/// group, `default` for every user the mock and a fresh new-api have (relay/helper/price.go
+/// HandleGroupRatio reads `relayInfo.UsingGroup`: the token's group, else the user's).
+pub const DEFAULT_GROUP: &str = "default";
+
+/// The group a key with `group` is charged in ([`DEFAULT_GROUP`] when it names none).
+///
+/// ```
+/// use gatecheck_schemas::rules::quota::charged_group;
+/// assert_eq!(charged_group(""), "default");
+/// assert_eq!(charged_group("vip"), "vip");
+/// ```
+pub fn charged_group(group: &str) -> &str {
+    if group.is_empty() {
+        DEFAULT_GROUP
+    } else {
+        group
+    }
+}
+
+/// The price of `usage` in quota units for a key whose group has ratio `group_ratio`:
+/// new-api's `price x model ratio x group ratio` (relay/helper/price.go ModelPriceHelper:
+/// `modelRatio * groupRatio` per token, ModelPriceHelperPerCall: `modelPrice * QuotaPerUnit *
+/// groupRatio`), rounded up to a whole unit as [`price_quota`] rounds.
+///
+/// ```
+/// use gatecheck_schemas::rules::quota::{price_quota_at, Usage};
+/// use gatecheck_schemas::types::Pricing;
+/// let p = Pricing { currency: "USD".into(), input: None, output: None,
+///                   per_request: Some(0.04), per_second: None };
+/// assert_eq!(price_quota_at(&p, Usage::one_request(), 2.0), 40_000);
+/// assert_eq!(price_quota_at(&p, Usage::one_request(), 0.8), 16_000);
+/// ```
+pub fn price_quota_at(pricing: &Pricing, usage: Usage, group_ratio: f64) -> i64 {
+    let ratio = if group_ratio.is_finite() && group_ratio >= 0.0 {
+        group_ratio
+    } else {
+        1.0
+    };
     let usd = pricing.per_request.unwrap_or(0.0) * usage.requests as f64
         + pricing.per_second.unwrap_or(0.0) * usage.seconds
         + pricing.input.unwrap_or(0.0) * usage.input_tokens as f64 / 1_000_000.0
         + pricing.output.unwrap_or(0.0) * usage.output_tokens as f64 / 1_000_000.0;
-    let quota = usd * QUOTA_PER_USD as f64;
+    let quota = usd * QUOTA_PER_USD as f64 * ratio;
     // Round away float noise before taking the ceiling (0.04 × 500000 = 20000.000000000004).
     let rounded = (quota * 1e6).round() / 1e6;
     if rounded <= 0.0 || !rounded.is_finite() {
@@ -60,6 +102,43 @@ pub fn price_quota(pricing: &Pricing, usage: Usage) -> i64 {
     } else {
         rounded.ceil() as i64
     }
+}
+
+/// One ratio that explains every `(catalog price, charge)` pair within rounding, as new-api
+/// charges a key: every request at its catalog price times the one ratio of the key's group
+/// ([`price_quota_at`]). The ratio is read off the dearest pair (the least rounding), and every
+/// pair must then be charged that ratio of its price within one unit plus the rounding the
+/// ratio carries (`price / dearest`). `Err` gives the index of the first pair that another
+/// ratio prices, and why: a double charge on some routes only, or a charge that drifts from
+/// one request to the next.
+///
+/// ```
+/// use gatecheck_schemas::rules::quota::one_ratio;
+/// assert_eq!(one_ratio(&[(100, 200), (40, 80), (7, 14)]), Ok(2.0));
+/// assert_eq!(one_ratio(&[(100, 80), (41, 33)]), Ok(0.8));
+/// assert!(one_ratio(&[(100, 200), (40, 160)]).is_err()); // one route charged twice over
+/// assert!(one_ratio(&[]).is_err());
+/// ```
+pub fn one_ratio(pairs: &[(i64, i64)]) -> Result<f64, (usize, String)> {
+    let Some(&(dearest, charged)) = pairs.iter().filter(|p| p.0 > 0).max_by_key(|p| p.0) else {
+        return Err((0, "no priced request to read a ratio from".into()));
+    };
+    let ratio = charged as f64 / dearest as f64;
+    for (i, &(price, got)) in pairs.iter().enumerate().filter(|(_, p)| p.0 > 0) {
+        let want = price as f64 * ratio;
+        let slack = 1.0 + price as f64 / dearest as f64 + ratio;
+        if (got as f64 - want).abs() > slack {
+            return Err((
+                i,
+                format!(
+                    "a request priced {price} was charged {got}, not {want:.0}: the ratio \
+                     {ratio:.4} that a request priced {dearest} was charged ({charged}) does \
+                     not explain it"
+                ),
+            ));
+        }
+    }
+    Ok(ratio)
 }
 
 /// Whether charging `price` to the key read as `before` moved its counters to `after` as every

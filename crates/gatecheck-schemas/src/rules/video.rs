@@ -241,6 +241,29 @@ pub fn state_at(p: &VideoPlan, now_ms: i64) -> VideoState {
     }
 }
 
+/// The progress a task in `state` shows under `profile`: new-api's poller writes `"100%"` on
+/// `FAILURE` as on `SUCCESS` (service/task_polling.go updateVideoSingleTask: `task.Progress =
+/// taskcommon.ProgressComplete` in both branches), and the OpenAI video object copies it; the
+/// documented profile keeps a failed task at the progress it had (DECISIONS D-TASK-2). The spec's
+/// "100 when completed" does not forbid 100 on a failure.
+///
+/// ```
+/// use gatecheck_schemas::rules::video::{shown_progress, VideoState};
+/// use gatecheck_schemas::types::VideoStatus;
+/// use gatecheck_schemas::Profile;
+/// let failed = VideoState { status: VideoStatus::Failed, progress: 40, completed_at: None, error: None };
+/// assert_eq!(shown_progress(&failed, Profile::NewApi), 100);
+/// assert_eq!(shown_progress(&failed, Profile::Documented), 40);
+/// let running = VideoState { status: VideoStatus::InProgress, ..failed };
+/// assert_eq!(shown_progress(&running, Profile::NewApi), 40);
+/// ```
+pub fn shown_progress(state: &VideoState, profile: Profile) -> i64 {
+    match (state.status, profile) {
+        (VideoStatus::Failed | VideoStatus::Error, Profile::NewApi) => 100,
+        _ => state.progress,
+    }
+}
+
 /// Why an outcome override was refused.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum OverrideError {
@@ -317,9 +340,11 @@ pub fn is_task_id(id: &str) -> bool {
 }
 
 /// The spec's rules for any observed task, by rule id: `object` is `video`
-/// (`video.object`), progress is within 0..=100 (`video.progress_range`), progress is 100
-/// exactly when completed (`video.progress_100_iff_completed`), and a completed task's
-/// `completed_at` (when present) is not before `created_at` (`video.completed_at`).
+/// (`video.object`), progress is within 0..=100 (`video.progress_range`), progress is 100 when
+/// completed and below 100 while queued or in progress, a failed task at any progress (new-api
+/// shows 100 on a failure, [`shown_progress`]; `video.progress_100_iff_completed`), and a
+/// completed task's `completed_at` (when present) is not before `created_at`
+/// (`video.completed_at`).
 pub const TASK_RULES: [&str; 4] = [
     RULE_OBJECT,
     RULE_PROGRESS_RANGE,
@@ -330,7 +355,8 @@ pub const TASK_RULES: [&str; 4] = [
 pub const RULE_OBJECT: &str = "video.object";
 /// Progress is within 0..=100.
 pub const RULE_PROGRESS_RANGE: &str = "video.progress_range";
-/// Progress is 100 exactly when the task is completed.
+/// Progress is 100 when the task is completed, and below 100 while it is queued or in
+/// progress (a failed or error task may show 100: new-api's `FAILURE` is at `"100%"`).
 pub const RULE_PROGRESS_100: &str = "video.progress_100_iff_completed";
 /// `completed_at` is not before `created_at`.
 pub const RULE_COMPLETED_AT: &str = "video.completed_at";
@@ -359,7 +385,8 @@ pub fn task_violations(t: &VideoTask) -> Vec<BrokenRule> {
             message: format!("progress {}", t.progress),
         });
     }
-    if (t.progress == 100) != (t.status == VideoStatus::Completed) {
+    let completed = t.status == VideoStatus::Completed;
+    if (completed && t.progress != 100) || (!t.status.is_terminal() && t.progress == 100) {
         out.push(BrokenRule {
             rule: RULE_PROGRESS_100,
             message: format!("status {} with progress {}", t.status.as_str(), t.progress),

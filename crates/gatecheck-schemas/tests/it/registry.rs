@@ -7,7 +7,7 @@ use serde_json::{json, Value};
 use std::collections::BTreeSet;
 use std::path::Path;
 
-const EXPECTED: [&str; 30] = [
+const EXPECTED: [&str; 32] = [
     "key-record",
     "token-update-request",
     "token-update-envelope",
@@ -38,6 +38,8 @@ const EXPECTED: [&str; 30] = [
     "video-remix-request",
     "kling-video-request",
     "jimeng-request",
+    "pricing-answer",
+    "status-answer",
 ];
 
 fn schemas_dir() -> &'static Path {

@@ -53,6 +53,11 @@ pub struct CheckArgs {
     /// incomplete: exit 4, never 0.
     #[arg(long, value_name = "CAUSE", value_delimiter = ',', value_parser = parse_skip_cause)]
     pub allow_skip: Vec<gatecheck_conformance::SkipCause>,
+    /// The ratio the working key's group is charged at (new-api's price x model ratio x group
+    /// ratio), for a target that does not publish `group_ratio` on `GET /api/pricing`.
+    /// Without either, the checks that judge charges infer one ratio from the run's charges.
+    #[arg(long, value_name = "RATIO", value_parser = parse_group_ratio)]
+    pub group_ratio: Option<f64>,
     /// Write a report: `json=FILE`, `html=FILE` (one self-contained page), `junit=FILE` or
     /// `markdown=FILE` (a CI job summary, e.g. `$GITHUB_STEP_SUMMARY`) (repeatable).
     #[arg(long, value_name = "FORMAT=FILE", value_parser = super::report_arg::parse)]
@@ -253,6 +258,7 @@ fn config(args: &CheckArgs, base_url: &str) -> anyhow::Result<RunnerConfig> {
                 Profile::Documented
             }),
             allowed_skips: args.allow_skip.clone(),
+            group_ratio: args.group_ratio,
         },
         progress: !args.quiet,
     };
@@ -448,4 +454,12 @@ pub(crate) fn random_seed() -> u64 {
         .map(|d| d.as_nanos() as u64)
         .unwrap_or(0);
     gatecheck_schemas::rules::media::fnv1a(format!("{nanos}-{}", std::process::id()).as_bytes())
+}
+
+/// `--group-ratio`: a finite number, 0 or more.
+fn parse_group_ratio(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(r) if r.is_finite() && r >= 0.0 => Ok(r),
+        _ => Err(format!("{s:?} is not a ratio (a number, 0 or more)")),
+    }
 }

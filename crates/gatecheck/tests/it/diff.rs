@@ -37,7 +37,7 @@ fn left_mock_against_a_new_api_mock_reports_the_profile_differences() {
     assert_eq!(out.status.code(), Some(1), "{stdout}");
     assert!(!stdout.contains('\x1b'), "no colors when not on a terminal");
     assert!(
-        stdout.contains("known differences shown (docs/DECISIONS.md rows): 12"),
+        stdout.contains("known differences shown (docs/DECISIONS.md rows): 13"),
         "{stdout}"
     );
     assert!(!stdout.contains("other differences"), "{stdout}");

@@ -1,0 +1,88 @@
+//! Issue 46's billing acceptance (sections 1 and 3): a deployment that charges the key's group
+//! ratio (2, 0.8) consistently passes `usage.charged` and the quota checks, whether the ratio is
+//! published on `GET /api/pricing` or inferred from the run's charges; a stream charged twice,
+//! a charge that drifts and a charge kept for a refused request fail.
+
+use super::mutation_proxy::start_proxy;
+use super::planted::Bug;
+use gatecheck_conformance::{Report, Runner, Status};
+use gatecheck_mock::{ClockMode, Fixtures, MockServer};
+use std::time::Duration;
+
+/// The checks that judge a charge.
+const BILLING: [&str; 2] = ["usage.charged", "quota.*"];
+
+/// A run of [`BILLING`] through the proxy planting `bug`, on a mock whose `default` group (the
+/// working key's) has ratio `ratio`.
+async fn run(bug: Bug, ratio: f64) -> Report {
+    let mut fixtures = Fixtures::embedded();
+    fixtures.group_ratio.insert("default".into(), ratio);
+    let server = MockServer::builder()
+        .clock(ClockMode::virtual_default())
+        .fixtures(fixtures)
+        .start()
+        .await;
+    let proxy = start_proxy(server.uri(), bug).await;
+    let mut config = super::support::config(&proxy);
+    config.limits.deadline = Duration::from_secs(60);
+    config.scope.only = BILLING.iter().map(|s| s.to_string()).collect();
+    let report = Runner::new(config).run().await.expect("run");
+    server.shutdown().await;
+    report
+}
+
+fn status(report: &Report, id: &str) -> Option<Status> {
+    report.checks.iter().find(|c| c.id == id).map(|c| c.status)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_group_ratio_charged_consistently_passes_published_or_inferred() {
+    for (bug, ratio) in [
+        (Bug::None, 2.0),
+        (Bug::None, 0.8),
+        (Bug::PricingNotServed, 2.0),
+        (Bug::PricingNotServed, 0.8),
+    ] {
+        let report = run(bug, ratio).await;
+        let show = gatecheck_conformance::report::summary_table(&report);
+        // Without a published ratio, the quota checks judge at the catalog price (a
+        // deviation, never a failure); `usage.charged` infers the ratio.
+        let inferred = bug == Bug::PricingNotServed;
+        let bad: Vec<_> = report
+            .checks
+            .iter()
+            .filter(|c| c.status != Status::Passed)
+            .filter(|c| !inferred || c.status == Status::Failed || c.id == "usage.charged")
+            .map(|c| c.id.clone())
+            .collect();
+        assert!(bad.is_empty(), "{bug:?} at ratio {ratio}: {bad:?}\n{show}");
+        let note = report
+            .checks
+            .iter()
+            .find(|c| c.id == "usage.charged")
+            .and_then(|c| c.message.clone())
+            .unwrap_or_default();
+        assert!(note.contains(&format!("group ratio {ratio:.3}")), "{note}");
+        assert_eq!(note.contains("inferred"), inferred, "{note}");
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn charges_no_one_ratio_explains_and_a_kept_refusal_charge_fail() {
+    for (bug, ratio, id) in [
+        (Bug::StreamChargedTwice, 1.0, "usage.charged"),
+        (Bug::StreamChargedTwice, 2.0, "usage.charged"),
+        (Bug::ChargeDrifts, 1.0, "usage.charged"),
+        (Bug::RefusalChargeKept, 1.0, "quota.refused-uncharged"),
+        (Bug::RefusalChargeKept, 0.8, "quota.refused-uncharged"),
+    ] {
+        let report = run(bug, ratio).await;
+        let show = gatecheck_conformance::report::summary_table(&report);
+        assert_eq!(
+            status(&report, id),
+            Some(Status::Failed),
+            "{bug:?} at {ratio}: {show}"
+        );
+        println!("{bug:?} at ratio {ratio}: {id} {:?}", status(&report, id));
+    }
+}
