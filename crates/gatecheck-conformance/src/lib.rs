@@ -41,7 +41,8 @@
 //!
 //! # Modules
 //!
-//! - [`report`]: JSON, JUnit, HTML and the human summary; [`exit`]: the documented exit codes.
+//! - [`report`]: JSON, JUnit, HTML and the human summary; [`exit`]: the documented exit codes;
+//!   [`terminal`]: a target's control characters escaped in every human output.
 //! - [`diff`], [`normalize`], [`sequence`], [`snapshot`]: differential runs and contract
 //!   snapshots; [`recording`]: record a target's answers through a proxy, and replay them;
 //!   [`discovery`], [`pull`]: what a target serves, and its catalog pulled to fixtures.
@@ -63,6 +64,7 @@ pub mod report;
 mod run;
 pub mod sequence;
 pub mod snapshot;
+pub mod terminal;
 
 pub use checks::CheckInfo;
 pub use evidence::{Evidence, Kind};

@@ -44,7 +44,7 @@ pub fn to_markdown(report: &Report) -> String {
     counts(&mut out, report);
     findings(&mut out, report);
     repro(&mut out, report);
-    out
+    crate::terminal::escape_lines(&out).into_owned()
 }
 
 /// One line: what the run means for a release gate.
@@ -368,6 +368,46 @@ mod tests {
         assert!(md.starts_with("## gatecheck check: ✅ passed\n"), "{md}");
         assert!(!md.contains("What the target lacks") && !md.contains("| Status |"));
         assert!(!md.contains("<details>"), "nothing to reproduce: {md}");
+    }
+
+    /// A target's control characters (issue 46, section 8: `ESC ] 0 ; pwned BEL`, `ESC [ 2 J`,
+    /// CR, backspace, DEL, U+009B also inside a JSON string, and a line feed that would start
+    /// a CI workflow command) reach no human output raw.
+    #[test]
+    fn every_human_output_escapes_a_targets_control_characters() {
+        use crate::terminal::{has_controls, tests::HOSTILE};
+        let hostile = format!("{HOSTILE}\n::error::forged");
+        let mut r = report();
+        r.notes.push(hostile.clone());
+        let e = r.checks[1].evidence.as_mut().unwrap();
+        e.message = format!("answered {hostile}");
+        e.body = Some(serde_json::json!({ "error": { "message": hostile } }).to_string());
+        e.case = Some(hostile.clone());
+        e.related[0].body = Some(hostile.clone());
+        r.checks[3].message = Some(hostile.clone());
+        let outputs = [
+            ("summary", crate::report::summary_table(&r)),
+            ("markdown", to_markdown(&r)),
+            ("junit", crate::report::to_junit(&r)),
+            ("html", crate::report::to_html(&r)),
+            ("json", r.to_json()),
+        ];
+        for (name, text) in outputs {
+            assert!(!has_controls(&text), "{name}: {text}");
+            assert!(text.contains("\\u001b]0;pwned\\u0007"), "{name}: {text}");
+            assert!(
+                !text
+                    .lines()
+                    .any(|l| l.trim_start().starts_with("::error::")),
+                "{name}: {text}"
+            );
+        }
+        let back: serde_json::Value = serde_json::from_str(&r.to_json()).unwrap();
+        assert_eq!(
+            back["notes"][0],
+            hostile.as_str(),
+            "the JSON keeps the value"
+        );
     }
 
     #[test]

@@ -261,6 +261,9 @@ impl Report {
 
     /// The report as pretty JSON.
     pub fn to_json(&self) -> String {
-        serde_json::to_string_pretty(self).unwrap_or_else(|_| "{}".into())
+        let json = serde_json::to_string_pretty(self).unwrap_or_else(|_| "{}".into());
+        // JSON escapes C0 but not DEL or C1 (U+009B is a CSI): the same value, escaped, so
+        // that a report shown in a terminal or a CI log cannot drive it.
+        crate::terminal::escape_lines(&json).into_owned()
     }
 }

@@ -5,6 +5,7 @@ use super::target_args::TargetCredentials;
 use anyhow::{bail, Context as _};
 use gatecheck_conformance::discovery::ModelKind;
 use gatecheck_conformance::report::{progress_bar, summary_table, to_html, to_junit, to_markdown};
+use gatecheck_conformance::terminal::escape_lines;
 use gatecheck_conformance::{
     exit, Judging, Limits, Report, Runner, RunnerConfig, Scope, Secret, Shard, Target, TargetFacts,
     TargetMode,
@@ -341,7 +342,10 @@ pub(crate) async fn run_async(args: CheckArgs) -> u8 {
     let mut report = match result {
         Ok(r) => r,
         Err(e) => {
-            eprintln!("gatecheck check: {}", redactor.text(&e.to_string()));
+            eprintln!(
+                "gatecheck check: {}",
+                escape_lines(&redactor.text(&e.to_string()))
+            );
             return e.exit_code();
         }
     };
@@ -350,7 +354,7 @@ pub(crate) async fn run_async(args: CheckArgs) -> u8 {
     let unwritten = write_reports(&report, &args.report, args.junit.as_ref(), &redactor);
     print_human(&report, &redactor, embedded);
     if let Some(note) = report.incomplete_note() {
-        print!("{}", redactor.text(&note));
+        print!("{}", escape_lines(&redactor.text(&note)));
     }
     if !unwritten.is_empty() {
         for e in &unwritten {
@@ -424,7 +428,8 @@ fn write_reports(
 }
 
 /// The summary on stdout; the working key's fate only when the target outlives the run (the
-/// embedded mock goes away with it).
+/// embedded mock goes away with it). Every line with a target's control characters escaped
+/// (`summary_table` escapes its own).
 fn print_human(report: &Report, redactor: &gatecheck_conformance::Redactor, embedded: bool) {
     if report.dry_run {
         println!(
@@ -432,12 +437,12 @@ fn print_human(report: &Report, redactor: &gatecheck_conformance::Redactor, embe
             report.planned.len()
         );
         for p in &report.planned {
-            println!("  {}", redactor.text(p));
+            println!("  {}", escape_lines(&redactor.text(p)));
         }
     }
     print!("{}", redactor.text(&summary_table(report)));
     if let Some(k) = report.key_cleanup.as_ref().filter(|_| !embedded) {
-        println!("{}", redactor.text(k));
+        println!("{}", escape_lines(&redactor.text(k)));
     }
 }
 
