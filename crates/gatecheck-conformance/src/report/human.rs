@@ -183,7 +183,16 @@ fn counts(out: &mut String, report: &Report) {
         out.push_str(&format!("skipped by cause: {}\n", causes.join(", ")));
     }
     if report.deadline_reached {
-        out.push_str("the run's deadline was reached; the remaining checks were skipped\n");
+        out.push_str(
+            "the run's deadline was reached; the remaining checks were skipped (the run is \
+             incomplete unless --allow-skip deadline)\n",
+        );
+    }
+    if report.key_not_restored {
+        out.push_str(&format!(
+            "the working key could NOT be put back as the run found it ({}): the run is not green\n",
+            report.key_cleanup.as_deref().unwrap_or("no cleanup")
+        ));
     }
     if report.interrupted {
         out.push_str("interrupted; the working key was restored\n");

@@ -56,6 +56,10 @@ fn verdict(report: &Report) -> String {
         .copied()
         .unwrap_or(0);
     match report.exit_code() {
+        exit::INCOMPLETE if no_credentials == 0 => {
+            let cut = report.incomplete_skips().values().flat_map(|m| m.values()).sum::<u32>();
+            format!("⚠️ incomplete ({cut} checks cut by the run's deadline)")
+        }
         exit::INCOMPLETE => {
             format!("⚠️ incomplete ({no_credentials} checks skipped for lack of credentials)")
         }
@@ -68,6 +72,9 @@ fn verdict(report: &Report) -> String {
         exit::PASSED => "✅ passed".to_owned(),
         exit::INTERRUPTED => "⚠️ interrupted".to_owned(),
         _ if report.setup_failure.is_some() => "❌ setup failed".to_owned(),
+        _ if report.key_not_restored && s.failed == 0 && s.errors == 0 => {
+            "❌ the working key could not be put back".to_owned()
+        }
         code => format!("❌ failed (exit {code})"),
     }
 }
@@ -327,6 +334,7 @@ mod tests {
             deadline_reached: false,
             dry_run: false,
             key_cleanup: None,
+            key_not_restored: false,
             summary: Summary::default(),
             checks: vec![
                 check(
@@ -408,6 +416,35 @@ mod tests {
             hostile.as_str(),
             "the JSON keeps the value"
         );
+    }
+
+    /// Issue 46, section 8: a run whose checks the deadline cut is incomplete (exit 4) unless
+    /// `--allow-skip deadline`, and one that could not put the key back fails (exit 1).
+    #[test]
+    fn a_run_cut_by_its_deadline_or_that_left_the_key_changed_is_not_green() {
+        let mut r = report();
+        r.checks.retain(|c| c.status == Status::Passed);
+        r.checks.push(CheckResult {
+            skip_cause: Some(SkipCause::Deadline),
+            message: Some("the run's deadline passed".into()),
+            ..check(
+                "key.disabled-rejected",
+                Kind::Failure,
+                Status::Skipped,
+                None,
+            )
+        });
+        r.recount();
+        assert_eq!(r.exit_code(), exit::INCOMPLETE);
+        let note = r.incomplete_note().unwrap();
+        assert!(note.contains("cut by the run's deadline"), "{note}");
+        assert!(to_markdown(&r).contains("cut by the run's deadline"));
+        r.allowed_skips.push(SkipCause::Deadline);
+        assert_eq!(r.exit_code(), exit::PASSED);
+        r.key_not_restored = true;
+        r.key_cleanup = Some("key 1 could NOT be restored: the run's deadline passed".into());
+        assert_eq!(r.exit_code(), exit::CONTRACT_FAILURES);
+        assert!(crate::report::summary_table(&r).contains("could NOT be put back"));
     }
 
     #[test]

@@ -184,6 +184,9 @@ pub struct Report {
     pub dry_run: bool,
     /// What happened to the working key at the end (restored, deleted...).
     pub key_cleanup: Option<String>,
+    /// The run could not put the target's key back as it found it (a snapshot not restored, a
+    /// scratch key not deleted, by the deadline or at all): the run is not green (exit 1).
+    pub key_not_restored: bool,
     /// Counts by status.
     pub summary: Summary,
     /// One entry per selected check, by id.
@@ -223,9 +226,10 @@ impl Report {
     }
 
     /// The exit code: [`exit::INTERRUPTED`] after Ctrl-C; [`exit::CONTRACT_FAILURES`] on
-    /// failures, errors, or deviations with `--strict`; [`exit::INCOMPLETE`] when checks were
-    /// skipped for want of credentials and `--allow-skip` did not accept it
-    /// ([`Report::incomplete_note`]); [`exit::PASSED`] otherwise.
+    /// failures, errors, a working key the run could not put back, or deviations with
+    /// `--strict`; [`exit::INCOMPLETE`] when checks were skipped for want of credentials or
+    /// cut by the deadline and `--allow-skip` did not accept it ([`Report::incomplete_note`]);
+    /// [`exit::PASSED`] otherwise.
     ///
     /// A failed discovery gives [`exit::UNREACHABLE`] when the target could not be reached,
     /// [`exit::USAGE`] when the user's configuration cannot work, and
@@ -241,7 +245,11 @@ impl Report {
         }
         if self.interrupted {
             exit::INTERRUPTED
-        } else if s.failed > 0 || s.errors > 0 || (self.strict && s.deviations > 0) {
+        } else if s.failed > 0
+            || s.errors > 0
+            || (self.strict && s.deviations > 0)
+            || self.key_not_restored
+        {
             exit::CONTRACT_FAILURES
         } else if self.incomplete() {
             exit::INCOMPLETE

@@ -19,9 +19,10 @@ use std::time::Duration;
 /// Arguments of `gatecheck check`.
 ///
 /// Exit codes ([`gatecheck_conformance::exit`]): 0 passed, 1 contract failures (or deviations
-/// with `--strict`, or a target that misbehaved during discovery), 2 the user's configuration
-/// error, 3 target unreachable, 4 incomplete (checks skipped for want of credentials, not
-/// accepted by `--allow-skip`), 130 interrupted. `--report` and `--junit` are written whenever
+/// with `--strict`, a working key the run could not put back, or a target that misbehaved
+/// during discovery), 2 the user's configuration error, 3 target unreachable, 4 incomplete
+/// (checks skipped for want of credentials or cut by the deadline, not accepted by
+/// `--allow-skip`), 130 interrupted. `--report` and `--junit` are written whenever
 /// the run started.
 #[derive(Debug, clap::Args)]
 pub struct CheckArgs {
@@ -50,8 +51,8 @@ pub struct CheckArgs {
     #[arg(long)]
     pub strict: bool,
     /// Skip causes that still make a complete run (comma-separated or repeatable, e.g.
-    /// `no-credentials`). Without it, a check skipped for want of credentials makes the run
-    /// incomplete: exit 4, never 0.
+    /// `no-credentials`, `deadline`). Without it, a check skipped for want of credentials, or
+    /// cut by the run's deadline, makes the run incomplete: exit 4, never 0.
     #[arg(long, value_name = "CAUSE", value_delimiter = ',', value_parser = parse_skip_cause)]
     pub allow_skip: Vec<gatecheck_conformance::SkipCause>,
     /// Write a report: `json=FILE`, `html=FILE` (one self-contained page), `junit=FILE` or
