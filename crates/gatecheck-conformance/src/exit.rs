@@ -13,7 +13,9 @@ pub const CONTRACT_FAILURES: u8 = 1;
 /// The user's own configuration error: bad flags, a bad URL, an unreadable file, missing or
 /// refused credentials. Never used for a target's misbehaviour.
 pub const USAGE: u8 = 2;
-/// The target could not be reached (connection refused or reset, timeouts), in discovery.
+/// The target could not be reached (connection refused or reset, timeouts), in discovery. A
+/// target that answered and broke HTTP (a header flood, a body cut short) was reached: that is
+/// [`CONTRACT_FAILURES`].
 /// The report and JUnit are written and name the failure.
 pub const UNREACHABLE: u8 = 3;
 /// The run was incomplete: no check failed, but checks were skipped for a cause that leaves

@@ -433,7 +433,9 @@ impl Transport {
                 {
                     Next::Retry(retry_after(ex))
                 }
-                Err(ClientError::Connect(_)) if spec.method == http::Method::GET => {
+                Err(ClientError::Connect(_) | ClientError::Malformed(_))
+                    if spec.method == http::Method::GET =>
+                {
                     Next::Retry(None)
                 }
                 _ => Next::Answer,

@@ -51,7 +51,9 @@ impl From<TransportError> for SetupError {
                 SetupError::Unreachable(c.to_string())
             }
             TransportError::Client(
-                c @ (ClientError::OffHostRedirect { .. } | ClientError::BodyTooLarge(_)),
+                c @ (ClientError::OffHostRedirect { .. }
+                | ClientError::BodyTooLarge(_)
+                | ClientError::Malformed(_)),
             ) => SetupError::Misbehaved(c.to_string()),
             TransportError::Client(c) => SetupError::Config(c.to_string()),
             other => SetupError::Stopped(other.to_string()),

@@ -18,6 +18,10 @@ enum Hostile {
     OffHostRedirect,
     GarbageJson,
     WrongContentType,
+    /// An answer whose head holds 2 000 headers.
+    HeaderFlood,
+    /// An answer whose body stops short of its `content-length`.
+    ShortBody,
 }
 
 async fn serve(kind: Hostile) -> String {
@@ -66,6 +70,19 @@ async fn serve(kind: Hostile) -> String {
                     Hostile::WrongContentType => {
                         let _ = s
                             .write_all(answer("<html>hello</html>", "text/html").as_bytes())
+                            .await;
+                    }
+                    Hostile::HeaderFlood => {
+                        let mut head = String::from("HTTP/1.1 200 OK\r\n");
+                        for i in 0..2000 {
+                            head.push_str(&format!("x-flood-{i}: {}\r\n", "a".repeat(64)));
+                        }
+                        head.push_str("content-length: 2\r\n\r\n{}");
+                        let _ = s.write_all(head.as_bytes()).await;
+                    }
+                    Hostile::ShortBody => {
+                        let _ = s
+                            .write_all(b"HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 1000\r\nconnection: close\r\n\r\n{\"data\": [")
                             .await;
                     }
                 }
@@ -127,6 +144,23 @@ async fn a_garbage_json_target_ends_cleanly() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_wrong_content_type_target_ends_cleanly() {
     run(Hostile::WrongContentType).await;
+}
+
+/// Issue 46, section 8: a target that answers discovery with a header flood or a body cut
+/// short was reached, and misbehaved: docs/verdicts.md's exit 1 (`target`), not unreachable.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_target_breaking_http_in_discovery_misbehaved_and_was_not_unreachable() {
+    for kind in [Hostile::HeaderFlood, Hostile::ShortBody] {
+        let text = run(kind).await;
+        let report: serde_json::Value = serde_json::from_str(&text).expect(&text);
+        assert_eq!(report["setup_failure"]["kind"], "target", "{text}");
+        assert!(
+            report["setup_failure"]["message"]
+                .as_str()
+                .is_some_and(|m| m.contains("broke HTTP")),
+            "{text}"
+        );
+    }
 }
 
 /// What the gate proxy does to the key write-backs (`PUT /api/token/` with credentials) it
