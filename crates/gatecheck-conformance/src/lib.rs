@@ -99,7 +99,7 @@ pub mod internals {
     pub use crate::http::backoff::Backoff;
     pub use crate::http::budget::{Budget, BudgetExhausted, Pacer};
     pub use crate::http::client::StreamExchange;
-    pub use crate::http::memory::MemoryBudget;
+    pub use crate::http::memory::{ByteBudget, MemoryBudget, DEFAULT_RUN_BYTES};
     pub use crate::http::models::{known_capabilities, parse_capabilities};
     pub use crate::http::sse::{SseEnd, SseEvent, SseLimits, SseParser, SseRead};
     pub use crate::http::transport::{Transport, TransportConfig, TransportError};

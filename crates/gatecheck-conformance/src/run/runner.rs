@@ -290,6 +290,7 @@ async fn clean_up_key(
             max_quota: None,
             deadline: deadline.min(tokio::time::Instant::now() + Duration::from_secs(30)),
             dry_run: false,
+            bytes: crate::http::memory::ByteBudget::unlimited(),
             ..base
         },
     );
@@ -340,6 +341,8 @@ fn transport_config(
         cfg.limits.concurrency,
         cfg.limits.retry_budget,
     );
+    // One byte budget for every transport of the run.
+    let bytes = crate::http::memory::ByteBudget::new(cfg.limits.budget_bytes);
     move |dry_run: bool| TransportConfig {
         max_requests,
         max_quota,
@@ -350,6 +353,7 @@ fn transport_config(
         dry_run,
         seed,
         retry_budget: Some(retry_budget),
+        bytes: bytes.clone(),
     }
 }
 

@@ -269,6 +269,7 @@ fn key_transport(
             dry_run: false,
             seed: 0,
             retry_budget: Some(8),
+            bytes: crate::http::memory::ByteBudget::unlimited(),
         },
     );
     Ok(kt)

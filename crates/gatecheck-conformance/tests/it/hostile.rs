@@ -322,3 +322,30 @@ async fn a_reset_key_write_back_errors_the_checks_it_guards() {
         gatecheck_conformance::exit::CONTRACT_FAILURES
     );
 }
+
+/// Issue 46, section 8: the run's bytes are bounded as a whole (`--budget-bytes`), not only
+/// per body: past the budget the run sends nothing more, and the checks left are skipped
+/// `budget-spent`, the run ending at once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_run_reads_no_more_than_its_byte_budget() {
+    let server = gatecheck_mock::MockServer::start().await;
+    let mut c = RunnerConfig::new(server.uri().parse().expect("url"));
+    c.target.api_key = Some(server.demo_key().into());
+    c.scope.only = vec!["catalog.*".into(), "v1.*".into(), "auth.v1.*".into()];
+    c.scope.cases = 2;
+    c.scope.seed = Some(1);
+    c.limits.budget_bytes = Some(40_000);
+    let report = Runner::new(c).run().await.expect("run");
+    let text = gatecheck_conformance::report::summary_table(&report);
+    let spent = report
+        .summary
+        .skipped_by_cause
+        .get(&gatecheck_conformance::SkipCause::BudgetSpent)
+        .copied()
+        .unwrap_or(0);
+    assert!(spent > 0, "{text}");
+    assert!(text.contains("byte budget of 40000"), "{text}");
+    let served = server.received_requests().len();
+    assert!(served < 60, "{served} requests after the budget\n{text}");
+    server.shutdown().await;
+}

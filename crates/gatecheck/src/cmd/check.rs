@@ -71,6 +71,10 @@ pub struct CheckArgs {
     /// Stop spending after this many quota units (estimated from catalog prices).
     #[arg(long, value_name = "UNITS")]
     pub budget_quota: Option<i64>,
+    /// Stop sending once the run has read this many bytes of answers (each body is capped at
+    /// 64 MiB too; this bounds the run).
+    #[arg(long, value_name = "BYTES", default_value_t = gatecheck_conformance::internals::DEFAULT_RUN_BYTES)]
+    pub budget_bytes: u64,
     /// Requests in flight at once.
     #[arg(long, value_name = "N", default_value_t = 4)]
     pub concurrency: usize,
@@ -237,6 +241,7 @@ fn config(args: &CheckArgs, base_url: &str) -> anyhow::Result<RunnerConfig> {
         limits: Limits {
             budget_requests: args.budget_requests,
             budget_quota: args.budget_quota,
+            budget_bytes: Some(args.budget_bytes),
             concurrency: args.concurrency,
             rate: args.rate,
             deadline: args.deadline,
