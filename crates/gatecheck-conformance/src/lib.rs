@@ -65,6 +65,7 @@ mod run;
 pub mod sequence;
 pub mod snapshot;
 pub mod terminal;
+mod vocab;
 
 pub use checks::CheckInfo;
 pub use evidence::{Evidence, Kind};
@@ -74,12 +75,12 @@ pub use http::target::Target;
 pub use redact::{Redactor, Secret};
 pub use registry::all_checks;
 pub use report::{CheckResult, Report, Status, Summary};
-pub use run::config::{Judging, Limits, RunnerConfig, Scope, TargetFacts, TargetMode};
-pub use run::discovery;
+pub use vocab::config::{Judging, Limits, RunnerConfig, Scope, TargetFacts, TargetMode};
+pub use vocab::discovery;
 pub use run::runner::{RunError, Runner};
-pub use run::setup_error::SetupError;
-pub use run::shard::Shard;
-pub use run::skip::SkipCause;
+pub use vocab::setup_error::SetupError;
+pub use vocab::shard::Shard;
+pub use vocab::skip::SkipCause;
 
 /// The crate's README, its example compiled as a doctest so it stays true.
 #[cfg(doctest)]
@@ -106,5 +107,5 @@ pub mod internals {
     pub use crate::redact::{truncate, REDACTED};
     pub use crate::registry::{decision_id, find, markdown_table, text_list};
     pub use crate::run::runner::{select_checks, ProgressFn};
-    pub use crate::run::shard::InvalidShard;
+    pub use crate::vocab::shard::InvalidShard;
 }

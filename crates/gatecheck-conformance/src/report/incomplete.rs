@@ -3,7 +3,7 @@
 //! [`crate::exit::INCOMPLETE`], never 0: a CI job whose secret is empty is not green.
 
 use super::{Report, Status};
-use crate::run::skip::SkipCause;
+use crate::vocab::skip::SkipCause;
 use std::collections::BTreeMap;
 
 impl Report {

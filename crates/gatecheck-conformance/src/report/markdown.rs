@@ -7,7 +7,7 @@
 
 use super::{CheckResult, Report, Status};
 use crate::exit;
-use crate::run::skip::SkipCause;
+use crate::vocab::skip::SkipCause;
 use std::fmt::Write as _;
 
 /// Table rows written at most; the rest are counted, and listed in the other reports.
@@ -253,7 +253,7 @@ mod tests {
     use super::*;
     use crate::evidence::{Evidence, Kind, Related};
     use crate::report::{Artifacts, Summary, TargetKind};
-    use crate::run::discovery::{DiscoveryReport, RouteSeen};
+    use crate::vocab::discovery::{DiscoveryReport, RouteSeen};
     use crate::Redactor;
 
     const SECRET: &str = "sk-SecretSecretSecretSecretSecretSecretSecret0000";

@@ -1,7 +1,6 @@
 //! The run's report: JSON (valid against `schemas/report.schema.json`), JUnit XML, one
 //! self-contained HTML page, a Markdown job summary, and the human summary table.
 
-pub(crate) mod artifacts;
 mod html;
 mod human;
 mod incomplete;
@@ -9,9 +8,8 @@ mod junit;
 mod markdown;
 mod repro_vars;
 
-pub use crate::run::setup_error::SetupFailureKind;
-pub(crate) use artifacts::SampleBox;
-pub use artifacts::{
+pub use crate::vocab::setup_error::SetupFailureKind;
+pub use crate::vocab::artifacts::{
     Artifacts, MediaSample, TaskTimeline, TimelinePoint, MAX_SAMPLES, MAX_SAMPLES_BYTES,
     MAX_SAMPLE_BYTES,
 };
@@ -23,8 +21,8 @@ pub use repro_vars::{ReproVariable, WorkKeySource, UPLOADS_VAR};
 
 use crate::evidence::{Evidence, Kind};
 use crate::exit;
-use crate::run::discovery::DiscoveryReport;
-use crate::run::skip::SkipCause;
+use crate::vocab::discovery::DiscoveryReport;
+use crate::vocab::skip::SkipCause;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 

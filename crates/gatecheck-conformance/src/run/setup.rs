@@ -1,5 +1,5 @@
 //! Set-up and clean-up around the checks: whether the target is the mock, what it serves and
-//! which models it offers (`crate::run::discovery`), the working key (made through the mock's
+//! which models it offers (`crate::vocab::discovery`), the working key (made through the mock's
 //! control API, with `POST /api/token/`, or the named `--key-id`, snapshotted), and putting
 //! that key back at the end.
 
@@ -13,12 +13,12 @@ use crate::http::models::{fetch_catalog, known_capabilities};
 use crate::http::target::Target;
 use crate::http::transport::{Transport, TransportConfig};
 use crate::redact::{Redactor, Secret};
-use crate::run::config::{RunnerConfig, TargetMode};
-use crate::run::discovery::{
+use crate::vocab::config::{RunnerConfig, TargetMode};
+use crate::vocab::discovery::{
     apply_model_options, bare_record, fetch_model_list, probe_routes, serves, ModelsSource,
     ProbeCredentials, RouteFamily, RouteProbe,
 };
-use crate::run::setup_error::SetupError;
+use crate::vocab::setup_error::SetupError;
 use gatecheck_schemas::types::{KeyRecord, ModelCapabilities, ModelRecord, KEY_STATUS_ENABLED};
 use serde_json::json;
 use std::collections::BTreeMap;

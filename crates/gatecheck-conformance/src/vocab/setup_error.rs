@@ -61,6 +61,17 @@ impl From<TransportError> for SetupError {
     }
 }
 
+impl From<crate::http::key_api::ScratchKeyError> for SetupError {
+    fn from(e: crate::http::key_api::ScratchKeyError) -> Self {
+        use crate::http::key_api::ScratchKeyError;
+        match e {
+            ScratchKeyError::Transport(t) => t.into(),
+            ScratchKeyError::Refused(m) => SetupError::Config(m),
+            ScratchKeyError::Misbehaved(m) => SetupError::Misbehaved(m),
+        }
+    }
+}
+
 /// Why discovery stopped the run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]

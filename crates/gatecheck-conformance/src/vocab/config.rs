@@ -1,9 +1,9 @@
 //! The runner's configuration, with a builder.
 
 use crate::http::target::Target;
-use crate::run::discovery::ModelKind;
-use crate::run::shard::Shard;
-use crate::run::skip::SkipCause;
+use crate::vocab::discovery::ModelKind;
+use crate::vocab::shard::Shard;
+use crate::vocab::skip::SkipCause;
 use gatecheck_schemas::types::ModelCapabilities;
 use gatecheck_schemas::Profile;
 use std::collections::BTreeMap;
