@@ -202,10 +202,7 @@ pub enum ScratchKeyError {
 
 /// Makes a scratch key with `POST /api/token/` and finds its record (in the answer, or by name
 /// in the listing).
-pub async fn create_scratch_key(
-    t: &Transport,
-    name: &str,
-) -> Result<KeyRecord, ScratchKeyError> {
+pub async fn create_scratch_key(t: &Transport, name: &str) -> Result<KeyRecord, ScratchKeyError> {
     let body = json!({
         "name": name,
         "expired_time": -1,
@@ -262,7 +259,9 @@ pub async fn create_scratch_key(
         .into_iter()
         .filter_map(|i| serde_json::from_value::<KeyRecord>(i).ok())
         .find(|k| k.name == name)
-        .ok_or_else(|| ScratchKeyError::Refused("the scratch key was not found in the listing".into()))
+        .ok_or_else(|| {
+            ScratchKeyError::Refused("the scratch key was not found in the listing".into())
+        })
 }
 
 /// Deletes a key with `DELETE /api/token/{id}`.

@@ -126,7 +126,11 @@ fn skip_groups(report: &Report) -> String {
     for cause in crate::vocab::skip::SkipCause::ALL {
         let of_cause: Vec<&&CheckResult> = skipped
             .iter()
-            .filter(|c| c.skip_cause.unwrap_or(crate::vocab::skip::SkipCause::NoCase) == cause)
+            .filter(|c| {
+                c.skip_cause
+                    .unwrap_or(crate::vocab::skip::SkipCause::NoCase)
+                    == cause
+            })
             .collect();
         if of_cause.is_empty() {
             continue;

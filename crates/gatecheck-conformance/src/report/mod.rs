@@ -8,11 +8,11 @@ mod junit;
 mod markdown;
 mod repro_vars;
 
-pub use crate::vocab::setup_error::SetupFailureKind;
 pub use crate::vocab::artifacts::{
     Artifacts, MediaSample, TaskTimeline, TimelinePoint, MAX_SAMPLES, MAX_SAMPLES_BYTES,
     MAX_SAMPLE_BYTES,
 };
+pub use crate::vocab::setup_error::SetupFailureKind;
 pub use html::{diff_to_html, to_html};
 pub use human::{progress_bar, summary_table, ProgressFn};
 pub use junit::to_junit;
