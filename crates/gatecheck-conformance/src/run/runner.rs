@@ -137,9 +137,9 @@ impl Runner {
     }
 
     /// Runs the selected checks and returns the report. The deadline bounds the whole run,
-    /// the working key's restore included: the checks stop a reserve before it
-    /// ([`restore_reserve`]), and what the restore could not do by then is reported, not
-    /// waited for.
+    /// the working key's restore included: the checks stop a reserve before it (an eighth of
+    /// it, at least 0.5 s, at most 10 s), and what the restore could not do by then is
+    /// reported, not waited for.
     pub async fn run(self) -> Result<Report, RunError> {
         let started = Instant::now();
         let started_at = wall_now();
