@@ -41,7 +41,8 @@
 //!
 //! # Modules
 //!
-//! - [`report`]: JSON, JUnit, HTML and the human summary; [`exit`]: the documented exit codes.
+//! - [`report`]: JSON, JUnit, HTML and the human summary; [`exit`]: the documented exit codes;
+//!   [`terminal`]: a target's control characters escaped in every human output.
 //! - [`diff`], [`normalize`], [`sequence`], [`snapshot`]: differential runs and contract
 //!   snapshots; [`recording`]: record a target's answers through a proxy, and replay them;
 //!   [`discovery`], [`pull`]: what a target serves, and its catalog pulled to fixtures.
@@ -63,6 +64,8 @@ pub mod report;
 mod run;
 pub mod sequence;
 pub mod snapshot;
+pub mod terminal;
+mod vocab;
 
 pub use checks::CheckInfo;
 pub use evidence::{Evidence, Kind};
@@ -72,12 +75,12 @@ pub use http::target::Target;
 pub use redact::{Redactor, Secret};
 pub use registry::all_checks;
 pub use report::{CheckResult, Report, Status, Summary};
-pub use run::config::{Judging, Limits, RunnerConfig, Scope, TargetFacts, TargetMode};
-pub use run::discovery;
 pub use run::runner::{RunError, Runner};
-pub use run::setup_error::SetupError;
-pub use run::shard::Shard;
-pub use run::skip::SkipCause;
+pub use vocab::config::{Judging, Limits, RunnerConfig, Scope, TargetFacts, TargetMode};
+pub use vocab::discovery;
+pub use vocab::setup_error::SetupError;
+pub use vocab::shard::Shard;
+pub use vocab::skip::SkipCause;
 
 /// The crate's README, its example compiled as a doctest so it stays true.
 #[cfg(doctest)]
@@ -97,12 +100,12 @@ pub mod internals {
     pub use crate::http::backoff::Backoff;
     pub use crate::http::budget::{Budget, BudgetExhausted, Pacer};
     pub use crate::http::client::StreamExchange;
-    pub use crate::http::memory::MemoryBudget;
+    pub use crate::http::memory::{ByteBudget, MemoryBudget, DEFAULT_RUN_BYTES};
     pub use crate::http::models::{known_capabilities, parse_capabilities};
     pub use crate::http::sse::{SseEnd, SseEvent, SseLimits, SseParser, SseRead};
     pub use crate::http::transport::{Transport, TransportConfig, TransportError};
     pub use crate::redact::{truncate, REDACTED};
     pub use crate::registry::{decision_id, find, markdown_table, text_list};
     pub use crate::run::runner::{select_checks, ProgressFn};
-    pub use crate::run::shard::InvalidShard;
+    pub use crate::vocab::shard::InvalidShard;
 }

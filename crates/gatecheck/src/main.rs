@@ -11,8 +11,8 @@ const ABOUT: &str = env!("CARGO_PKG_DESCRIPTION");
 /// The exit codes, at the end of the top-level help.
 const EXIT_CODES: &str = "Exit codes (gatecheck_conformance::exit): 0 passed, equal or valid; \
 1 contract failures, differences, drift or an invalid instance; 2 usage or other error; \
-3 target unreachable (check); 4 incomplete: checks skipped for want of credentials, see \
---allow-skip (check); 130 interrupted (check).";
+3 target unreachable (check); 4 incomplete: checks skipped for want of credentials or cut by \
+the deadline, see --allow-skip (check); 130 interrupted (check).";
 /// The description of `gatecheck serve`.
 const SERVE_ABOUT: &str = "Run the stateful mock server";
 

@@ -3,7 +3,7 @@
 
 use super::{CheckCtx, Env};
 use crate::http::request::{Body, RequestSpec};
-use crate::report::artifacts::{Artifacts, TaskTimeline, TimelinePoint};
+use crate::vocab::artifacts::{Artifacts, TaskTimeline, TimelinePoint};
 
 /// The run's artifacts: every observed task's timeline and the media samples.
 pub(crate) fn artifacts(env: &Env) -> Artifacts {

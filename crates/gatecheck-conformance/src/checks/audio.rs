@@ -565,7 +565,7 @@ async fn speech_bad(ctx: &CheckCtx) -> Outcome {
 async fn too_large(ctx: &CheckCtx) -> Outcome {
     if ctx.env.mock.is_none() {
         return Err(Halt::Skip(
-            crate::run::skip::SkipCause::UnsafeOnDeployment,
+            crate::vocab::skip::SkipCause::UnsafeOnDeployment,
             "not sent to real deployments (26 MiB upload)".into(),
         ));
     }

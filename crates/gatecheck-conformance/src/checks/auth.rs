@@ -8,7 +8,7 @@ use crate::generators::strategies::{bad_auth, BadAuth};
 use crate::http::client::{Auth, Part, RequestSpec};
 use crate::http::key_api::full_update_body;
 use crate::redact::Secret;
-use crate::run::discovery::RouteFamily;
+use crate::vocab::discovery::RouteFamily;
 use gatecheck_schemas::rules::auth::{is_access_admitted, AccessRefusal};
 use gatecheck_schemas::rules::rejection::{is_admitted, is_key_refusal};
 use gatecheck_schemas::rules::token::IMPOSSIBLE_KEY_ID;

@@ -36,9 +36,9 @@ use crate::http::key_api::WorkKey;
 use crate::http::mock_control::{wall_now, MockControl};
 use crate::http::transport::{Transport, TransportError};
 use crate::redact::Redactor;
-use crate::run::config::RunnerConfig;
-use crate::run::discovery::{ModelsSource, RouteFamily, RouteProbe};
-use crate::run::skip::SkipCause;
+use crate::vocab::config::RunnerConfig;
+use crate::vocab::discovery::{ModelsSource, RouteFamily, RouteProbe};
+use crate::vocab::skip::SkipCause;
 use futures_util::future::BoxFuture;
 use gatecheck_schemas::decisions::{self, Verdict};
 use gatecheck_schemas::rules::quota::{price_quota_at, Usage};
@@ -171,10 +171,10 @@ pub(crate) struct Env {
     /// Shrink steps taken so far, all checks together (bounded by `--shrink-budget`).
     pub shrink_spent: std::sync::atomic::AtomicU32,
     /// Samples of the media the checks judged (for the HTML report).
-    pub media: crate::report::SampleBox,
+    pub media: crate::vocab::artifacts::SampleBox,
     /// The video platforms' tasks followed (`platforms.rs`), with their platform, for the
     /// HTML report.
-    pub platform_tasks: parking_lot::Mutex<Vec<crate::report::artifacts::TaskTimeline>>,
+    pub platform_tasks: parking_lot::Mutex<Vec<crate::vocab::artifacts::TaskTimeline>>,
     /// The ratio the working key's group is charged at (DECISIONS D-STREAM-7).
     pub group_ratio: crate::http::pricing::GroupRatio,
 }
@@ -182,7 +182,7 @@ pub(crate) struct Env {
 impl Env {
     /// Whether the target serves `family` (true when discovery did not probe it).
     pub fn serves(&self, family: RouteFamily) -> bool {
-        crate::run::discovery::serves(&self.routes, family)
+        crate::vocab::discovery::serves(&self.routes, family)
     }
 }
 
@@ -421,7 +421,7 @@ impl CheckCtx {
             return Ok(());
         }
         Err(Halt::Stop(
-            crate::run::skip::SkipCause::Deadline,
+            crate::vocab::skip::SkipCause::Deadline,
             format!("the run's deadline passed while waiting for {what}"),
         ))
     }

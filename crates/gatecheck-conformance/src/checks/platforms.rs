@@ -14,7 +14,7 @@ use super::video_unified::{created_id, follow_with, GENERATIONS};
 use super::Kind::Failure;
 use super::{accepted, def, Check, CheckCtx, Halt, Outcome, Phase};
 use crate::http::client::{Exchange, RequestSpec};
-use crate::report::artifacts::{TaskTimeline, TimelinePoint};
+use crate::vocab::artifacts::{TaskTimeline, TimelinePoint};
 use gatecheck_schemas::rules::platforms::{
     by_default_model, check_record, doubao, hailuo, is_failure_rule, vidu, Platform,
     OTHER_RATIOS_HEADER,

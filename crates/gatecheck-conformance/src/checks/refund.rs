@@ -11,7 +11,7 @@ use super::Kind::Failure;
 use super::{def, Check, CheckCtx, Halt, Outcome, Pass, Phase};
 use crate::http::client::{Exchange, RequestSpec};
 use crate::http::key_api::get_key;
-use crate::run::skip::SkipCause;
+use crate::vocab::skip::SkipCause;
 use gatecheck_schemas::rules::quota::Usage;
 use gatecheck_schemas::rules::refund::{judge_refund, RefundSeen};
 use gatecheck_schemas::types::KeyRecord;

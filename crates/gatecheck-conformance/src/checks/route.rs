@@ -1,10 +1,10 @@
 //! The routes the spec pins are served: one finding per route the target lacks, judged on the
-//! probe that discovery sent (`crate::run::discovery`), so a missing route is reported here once
+//! probe that discovery sent (`crate::vocab::discovery`), so a missing route is reported here once
 //! and the checks that need it are skipped with the cause "route not served".
 
 use super::Kind::Failure;
 use super::{def, Check, CheckCtx, Halt, Outcome, Pass, Phase};
-use crate::run::discovery::RouteFamily;
+use crate::vocab::discovery::RouteFamily;
 
 pub(crate) const CHECKS: &[Check] = &[
     def(

@@ -7,7 +7,7 @@ use super::Kind::{Deviation, Failure};
 use super::{answered_as, def, Check, CheckCtx, Halt, Outcome, Phase};
 use crate::generators::media;
 use crate::http::client::{Part, RequestSpec};
-use crate::run::skip::SkipCause;
+use crate::vocab::skip::SkipCause;
 use gatecheck_schemas::rules::{route, Rejection};
 use serde_json::{json, Value};
 

@@ -106,8 +106,8 @@ pub(crate) struct VideoRun {
 
 impl VideoRun {
     /// Each task's states against time, for the HTML report.
-    pub(crate) fn timelines(&self) -> Vec<crate::report::artifacts::TaskTimeline> {
-        use crate::report::artifacts::{TaskTimeline, TimelinePoint};
+    pub(crate) fn timelines(&self) -> Vec<crate::vocab::artifacts::TaskTimeline> {
+        use crate::vocab::artifacts::{TaskTimeline, TimelinePoint};
         self.traces
             .iter()
             .filter_map(|t| {

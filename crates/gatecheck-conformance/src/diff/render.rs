@@ -1,6 +1,8 @@
-//! Rendering of a [`DiffReport`]: text (colored on a terminal, plain in files) and JUnit XML.
+//! Rendering of a [`DiffReport`]: text (colored on a terminal, plain in files) and JUnit XML;
+//! the targets' text in them escaped by [`crate::terminal::escape`].
 
 use super::{DiffReport, StepDiff};
+use crate::terminal::{escape, escape_lines};
 use quick_junit::{NonSuccessKind, Report, TestCase, TestCaseStatus, TestSuite};
 use similar::{ChangeTag, TextDiff};
 use std::fmt::Write as _;
@@ -43,7 +45,7 @@ pub fn unified(left: &serde_json::Value, right: &serde_json::Value, style: Style
                     ChangeTag::Insert => ("+", Some(GREEN)),
                     ChangeTag::Equal => (" ", None),
                 };
-                let line = format!("{sign}{}", change.value().trim_end_matches('\n'));
+                let line = format!("{sign}{}", escape(change.value().trim_end_matches('\n')));
                 match color {
                     Some(c) => {
                         let _ = writeln!(out, "{}", paint(style, c, &line));
@@ -78,14 +80,14 @@ fn render_step(out: &mut String, report: &DiffReport, step: &StepDiff, style: St
     );
     for (side, error) in [("left", &step.left_error), ("right", &step.right_error)] {
         if let Some(e) = error {
-            let _ = writeln!(out, "  {side} request failed: {e}");
+            let _ = writeln!(out, "  {side} request failed: {}", escape(e));
         }
     }
     if let Some(cause) = &step.skipped {
-        let _ = writeln!(out, "  skipped on both sides: {cause}");
+        let _ = writeln!(out, "  skipped on both sides: {}", escape(cause));
     }
     for finding in &step.not_applied {
-        let _ = writeln!(out, "  not applied, {finding}");
+        let _ = writeln!(out, "  not applied, {}", escape(&finding.to_string()));
     }
     if !step.differs() {
         return;
@@ -93,10 +95,10 @@ fn render_step(out: &mut String, report: &DiffReport, step: &StepDiff, style: St
     for d in &step.differences {
         match &d.known {
             Some(row) => {
-                let _ = writeln!(out, "  {}  (known difference {row})", d.describe());
+                let _ = writeln!(out, "  {}  (known difference {row})", escape(&d.describe()));
             }
             None => {
-                let _ = writeln!(out, "  {}", d.describe());
+                let _ = writeln!(out, "  {}", escape(&d.describe()));
             }
         }
     }
@@ -114,10 +116,10 @@ fn render_step(out: &mut String, report: &DiffReport, step: &StepDiff, style: St
         report.repro_command(&step.minimal_steps)
     );
     if let Some(c) = &step.curl_left {
-        let _ = writeln!(out, "  left:  {c}");
+        let _ = writeln!(out, "  left:  {}", escape(c));
     }
     if let Some(c) = &step.curl_right {
-        let _ = writeln!(out, "  right: {c}");
+        let _ = writeln!(out, "  right: {}", escape(c));
     }
 }
 
@@ -134,15 +136,16 @@ pub fn render_text(report: &DiffReport, style: Style) -> String {
     if let Some((side, label, error)) = report.unreachable_side() {
         let _ = writeln!(
             out,
-            "the {side} target ({label}) could not be reached: {error}\n  \
+            "the {side} target ({label}) could not be reached: {}\n  \
              is the URL right, and is the target up? try: curl -sS '{label}'\n\
              {} steps not compared: no request to the {side} target got an answer",
+            escape(error),
             report.steps.len()
         );
         return out;
     }
     for note in &report.notes {
-        let _ = writeln!(out, "  {note}");
+        let _ = writeln!(out, "  {}", escape(note));
     }
     out.push('\n');
     if style.verbose {
@@ -188,7 +191,7 @@ pub fn render_text(report: &DiffReport, style: Style) -> String {
         for step in report.steps.iter().filter(|s| !s.differs()) {
             for (side, error) in [("left", &step.left_error), ("right", &step.right_error)] {
                 if let Some(e) = error {
-                    let _ = writeln!(out, "  {} ({side}): {e}", step.step);
+                    let _ = writeln!(out, "  {} ({side}): {}", step.step, escape(e));
                 }
             }
         }
@@ -220,7 +223,7 @@ fn render_counts(out: &mut String, report: &DiffReport) {
         );
         for step in skipped {
             let cause = step.skipped.as_deref().unwrap_or_default();
-            let _ = writeln!(out, "  - {}: {cause}", step.step);
+            let _ = writeln!(out, "  - {}: {}", step.step, escape(cause));
         }
     }
     let unapplied: Vec<&StepDiff> = report
@@ -232,7 +235,7 @@ fn render_counts(out: &mut String, report: &DiffReport) {
         let _ = writeln!(out, "writes acknowledged but not applied:");
         for step in unapplied {
             for finding in &step.not_applied {
-                let _ = writeln!(out, "  - {}, {finding}", step.step);
+                let _ = writeln!(out, "  - {}, {}", step.step, escape(&finding.to_string()));
             }
         }
     }
@@ -248,7 +251,7 @@ pub fn to_junit(report: &DiffReport) -> String {
     for step in &report.steps {
         let status = if let Some(cause) = &step.skipped {
             let mut s = TestCaseStatus::skipped();
-            s.set_message(format!("skipped on both sides: {cause}"));
+            s.set_message(format!("skipped on both sides: {}", escape(cause)));
             s
         } else if step.differs() {
             let mut s = TestCaseStatus::non_success(NonSuccessKind::Failure);
@@ -257,7 +260,11 @@ pub fn to_junit(report: &DiffReport) -> String {
             if !paths.is_empty() {
                 message.push(format!("differs at {}", paths.join(", ")));
             }
-            message.extend(step.not_applied.iter().map(|f| format!("not applied, {f}")));
+            message.extend(
+                step.not_applied
+                    .iter()
+                    .map(|f| format!("not applied, {}", escape(&f.to_string()))),
+            );
             s.set_message(message.join("; "));
             let ids: Vec<&str> = step.known.iter().map(|k| k.id).collect();
             s.set_type(if !step.not_applied.is_empty() {
@@ -282,5 +289,5 @@ pub fn to_junit(report: &DiffReport) -> String {
     }
     let mut junit = Report::new("gatecheck");
     junit.add_test_suite(suite);
-    junit.to_string().unwrap_or_default()
+    escape_lines(&junit.to_string().unwrap_or_default()).into_owned()
 }

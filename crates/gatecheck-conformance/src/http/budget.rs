@@ -23,6 +23,9 @@ pub enum BudgetExhausted {
     /// `--budget-quota` reached.
     #[error("quota budget of {0} units exhausted")]
     Quota(i64),
+    /// `--budget-bytes` reached: the run read that many bytes of answers.
+    #[error("byte budget of {0} response bytes exhausted")]
+    Bytes(u64),
 }
 
 impl Budget {

@@ -214,7 +214,7 @@ impl Client {
                 .inner
                 .request(request)
                 .await
-                .map_err(|e| ClientError::Connect(error_chain(&e)))?;
+                .map_err(|e| request_error(&e))?;
             let (parts, body) = response.into_parts();
             let bytes = self.read_whole(body, max).await?;
             Ok::<_, ClientError>((parts, bytes))
@@ -260,7 +260,7 @@ impl Client {
         let response = tokio::time::timeout(timeout, self.inner.request(request))
             .await
             .map_err(|_| ClientError::Timeout(timeout))?
-            .map_err(|e| ClientError::Connect(error_chain(&e)))?;
+            .map_err(|e| request_error(&e))?;
         let (parts, body) = response.into_parts();
         self.check_redirect(&url, &parts)?;
         let is_sse = parts.status.is_success()
@@ -435,8 +435,25 @@ fn body_error(e: BodyError, max: usize, budget: &crate::http::memory::MemoryBudg
     match e {
         BodyError::TooLarge => ClientError::BodyTooLarge(max),
         BodyError::OverBudget => ClientError::MemoryBudget(budget.total()),
-        BodyError::Read(e) => ClientError::Connect(e),
+        // The head came: the target was reached, and broke its answer.
+        BodyError::Read(e) => ClientError::Malformed(e),
     }
+}
+
+/// A request that got no usable answer: [`ClientError::Malformed`] when the target answered
+/// with a head hyper could not parse (too large, too many headers, not HTTP), else
+/// [`ClientError::Connect`] (refused, reset, closed before answering).
+fn request_error(e: &(dyn std::error::Error + 'static)) -> ClientError {
+    let mut source: Option<&(dyn std::error::Error + 'static)> = Some(e);
+    while let Some(s) = source {
+        if let Some(h) = s.downcast_ref::<hyper::Error>()
+            && h.is_parse()
+        {
+            return ClientError::Malformed(error_chain(e));
+        }
+        source = s.source();
+    }
+    ClientError::Connect(error_chain(e))
 }
 
 /// A body that keeps a copy of its first `keep` bytes as they pass.

@@ -31,6 +31,10 @@ pub enum ClientError {
     /// Connecting or exchanging failed.
     #[error("connection to the target failed: {0}")]
     Connect(String),
+    /// The target answered, but not in HTTP a client can read: a head too large (a header
+    /// flood) or malformed, a body cut short of its length or broken mid-way.
+    #[error("the target broke HTTP: {0}")]
+    Malformed(String),
     /// The request or the body did not finish in time.
     #[error("timed out after {0:?}")]
     Timeout(Duration),

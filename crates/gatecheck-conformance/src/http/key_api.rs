@@ -6,7 +6,6 @@ use crate::http::client::Exchange;
 use crate::http::request::{Auth, RequestSpec};
 use crate::http::transport::{Transport, TransportError};
 use crate::redact::Secret;
-use crate::run::setup_error::SetupError;
 use gatecheck_schemas::types::KeyRecord;
 use serde_json::{json, Value};
 
@@ -186,9 +185,24 @@ async fn put_one(
     Ok(got)
 }
 
+/// Why a scratch key could not be made.
+#[derive(Debug, thiserror::Error)]
+pub enum ScratchKeyError {
+    /// The request was not answered.
+    #[error(transparent)]
+    Transport(#[from] TransportError),
+    /// The target refused it (a 4xx: the credentials are the user's to fix), or the key made
+    /// is not in the listing.
+    #[error("{0}")]
+    Refused(String),
+    /// The target answered otherwise.
+    #[error("{0}")]
+    Misbehaved(String),
+}
+
 /// Makes a scratch key with `POST /api/token/` and finds its record (in the answer, or by name
 /// in the listing).
-pub async fn create_scratch_key(t: &Transport, name: &str) -> Result<KeyRecord, SetupError> {
+pub async fn create_scratch_key(t: &Transport, name: &str) -> Result<KeyRecord, ScratchKeyError> {
     let body = json!({
         "name": name,
         "expired_time": -1,
@@ -216,9 +230,9 @@ pub async fn create_scratch_key(t: &Transport, name: &str) -> Result<KeyRecord, 
         );
         // Refused credentials are the user's to fix; anything else is the target's answer.
         return Err(if ex.status.is_client_error() {
-            SetupError::Config(msg)
+            ScratchKeyError::Refused(msg)
         } else {
-            SetupError::Misbehaved(msg)
+            ScratchKeyError::Misbehaved(msg)
         });
     }
     if let Some(rec) = v
@@ -245,7 +259,9 @@ pub async fn create_scratch_key(t: &Transport, name: &str) -> Result<KeyRecord, 
         .into_iter()
         .filter_map(|i| serde_json::from_value::<KeyRecord>(i).ok())
         .find(|k| k.name == name)
-        .ok_or_else(|| SetupError::Config("the scratch key was not found in the listing".into()))
+        .ok_or_else(|| {
+            ScratchKeyError::Refused("the scratch key was not found in the listing".into())
+        })
 }
 
 /// Deletes a key with `DELETE /api/token/{id}`.

@@ -1,4 +1,5 @@
-//! One memory budget for every response body in flight.
+//! One memory budget for every response body in flight, and one byte budget for the whole
+//! run ([`ByteBudget`]).
 //!
 //! Each response body is read under two bounds: the per-request cap
 //! ([`crate::ClientConfig::max_body_bytes`], 64 MiB by default) and one budget shared by all
@@ -121,6 +122,77 @@ impl MemoryBudget {
             None => held.0 = Some(permit),
         }
         Ok(())
+    }
+}
+
+/// The default bytes of response bodies one run may read in all: 1 GiB (`--budget-bytes`).
+pub const DEFAULT_RUN_BYTES: u64 = 1 << 30;
+
+/// The bytes of response bodies a whole run may read, over every request and every transport
+/// of the run (discovery, the checks): the per-body cap and the [`MemoryBudget`] bound what is
+/// held at once, this bounds the run, so a target answering every request with a body at the
+/// cap (or streams that never end) cannot make a run read, and keep, without end. The
+/// [`Transport`](crate::internals::Transport) charges each answer's bytes as it comes and,
+/// once the budget is spent, refuses the next request (`budget-spent`). Cheap to clone
+/// (shared).
+///
+/// ```
+/// use gatecheck_conformance::internals::ByteBudget;
+/// let b = ByteBudget::new(Some(100));
+/// b.charge(60);
+/// assert!(b.check().is_ok());
+/// b.charge(60);
+/// assert!(b.check().is_err());
+/// assert_eq!(b.read(), 120);
+/// assert!(ByteBudget::unlimited().check().is_ok());
+/// ```
+#[derive(Debug, Clone, Default)]
+pub struct ByteBudget {
+    inner: Arc<RunBytes>,
+}
+
+#[derive(Debug, Default)]
+struct RunBytes {
+    max: Option<u64>,
+    read: std::sync::atomic::AtomicU64,
+}
+
+impl ByteBudget {
+    /// A budget of `max` bytes (`None`: unlimited).
+    pub fn new(max: Option<u64>) -> Self {
+        Self {
+            inner: Arc::new(RunBytes {
+                max,
+                read: Default::default(),
+            }),
+        }
+    }
+
+    /// No bound (a transport outside a run: `diff`, `fixtures pull`, the key's restore).
+    pub fn unlimited() -> Self {
+        Self::new(None)
+    }
+
+    /// Counts `n` bytes read.
+    pub fn charge(&self, n: u64) {
+        self.inner
+            .read
+            .fetch_add(n, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    /// The bytes read so far.
+    pub fn read(&self) -> u64 {
+        self.inner.read.load(std::sync::atomic::Ordering::Relaxed)
+    }
+
+    /// `Err` once the bytes read reached the budget: no request is sent after that.
+    pub fn check(&self) -> Result<(), crate::http::budget::BudgetExhausted> {
+        match self.inner.max {
+            Some(max) if self.read() >= max => {
+                Err(crate::http::budget::BudgetExhausted::Bytes(max))
+            }
+            _ => Ok(()),
+        }
     }
 }
 

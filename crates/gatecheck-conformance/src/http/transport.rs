@@ -5,6 +5,7 @@ use crate::http::backoff::{is_retryable, parse_retry_after, Backoff};
 use crate::http::budget::{Budget, BudgetExhausted, Pacer};
 use crate::http::client::{Client, Exchange, RequestSpec, StreamExchange};
 use crate::http::client_error::ClientError;
+use crate::http::memory::ByteBudget;
 use crate::http::sse::SseLimits;
 use gatecheck_schemas::draw::Draw;
 use gatecheck_schemas::rules::health::{
@@ -75,6 +76,9 @@ pub struct TransportConfig {
     pub seed: u64,
     /// Most retries over the transport's life; `None`: only each request's own limit.
     pub retry_budget: Option<u64>,
+    /// The run's byte budget (`--budget-bytes`), shared by its transports: each answer's
+    /// bytes are charged, and no request is sent once it is spent.
+    pub bytes: ByteBudget,
 }
 
 /// The client plus the run's safety rules. Cheap to clone (shared).
@@ -87,6 +91,7 @@ pub struct Transport {
 #[derive(Debug)]
 struct Shared {
     budget: Budget,
+    bytes: ByteBudget,
     pacer: Pacer,
     permits: Semaphore,
     backoff: Backoff,
@@ -140,6 +145,7 @@ impl Transport {
             dry_run: false,
             seed: 0,
             retry_budget: Some(0),
+            bytes: ByteBudget::unlimited(),
         };
         Self::with_mode(client, config, true)
     }
@@ -149,6 +155,7 @@ impl Transport {
             client,
             inner: Arc::new(Shared {
                 budget: Budget::new(config.max_requests, config.max_quota),
+                bytes: config.bytes,
                 pacer: Pacer::new(config.rate),
                 permits: Semaphore::new(config.concurrency.max(1)),
                 backoff: config.backoff,
@@ -292,6 +299,7 @@ impl Transport {
     ///     dry_run: false,
     ///     seed: 0,
     ///     retry_budget: None,
+    ///     bytes: Default::default(),
     /// });
     /// // The probe runs and is counted; the budget of one request is then spent.
     /// assert_eq!(t.send_raw(0, async { 413u16 }).await.unwrap(), 413);
@@ -340,6 +348,7 @@ impl Transport {
     ///     dry_run: false,
     ///     seed: 0,
     ///     retry_budget: None,
+    ///     bytes: Default::default(),
     /// });
     /// let spec = RequestSpec::post("/v1/audio/speech");
     /// let refused = t.send_stream(&spec, 0, SseLimits::default()).await;
@@ -398,6 +407,7 @@ impl Transport {
         request: impl std::future::Future<Output = T>,
     ) -> Result<T, TransportError> {
         let shared = &self.inner;
+        shared.bytes.check()?;
         shared.budget.acquire(quota)?;
         shared.pacer.wait().await;
         let _permit = shared
@@ -433,7 +443,9 @@ impl Transport {
                 {
                     Next::Retry(retry_after(ex))
                 }
-                Err(ClientError::Connect(_)) if spec.method == http::Method::GET => {
+                Err(ClientError::Connect(_) | ClientError::Malformed(_))
+                    if spec.method == http::Method::GET =>
+                {
                     Next::Retry(None)
                 }
                 _ => Next::Answer,
@@ -486,6 +498,7 @@ impl Transport {
     ) -> Result<R, TransportError>
     where
         Fut: std::future::Future<Output = Result<R, ClientError>>,
+        R: ResponseBytes,
     {
         self.plan_or_pass(spec)?;
         let mut attempt = 0u32;
@@ -495,6 +508,9 @@ impl Transport {
             }
             let quota = if attempt == 0 { quota } else { 0 };
             let result = self.under_rules(quota, send()).await?;
+            if let Ok(r) = &result {
+                self.inner.bytes.charge(r.response_bytes());
+            }
             let retry_after = match judge(&result)? {
                 Next::Answer => return result.map_err(Into::into),
                 Next::Retry(retry_after) => retry_after,
@@ -507,6 +523,26 @@ impl Transport {
                 return result.map_err(Into::into);
             }
             attempt += 1;
+        }
+    }
+}
+
+/// The bytes of an answer, as the run's [`ByteBudget`] is charged them.
+trait ResponseBytes {
+    fn response_bytes(&self) -> u64;
+}
+
+impl ResponseBytes for Exchange {
+    fn response_bytes(&self) -> u64 {
+        self.body.len() as u64
+    }
+}
+
+impl ResponseBytes for StreamExchange {
+    fn response_bytes(&self) -> u64 {
+        match &self.events {
+            Some(read) => read.bytes as u64,
+            None => self.exchange.body.len() as u64,
         }
     }
 }

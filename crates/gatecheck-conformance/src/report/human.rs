@@ -1,6 +1,7 @@
 //! The human summary: a table of the checks that did not pass, and the counts.
 
 use super::{CheckResult, Report, Status};
+use crate::terminal::{escape, escape_lines};
 use std::sync::Arc;
 
 /// Called after each check (for progress display).
@@ -32,14 +33,14 @@ pub fn summary_table(report: &Report) -> String {
     if !report.repro_variables.is_empty() {
         out.push_str("the reproduce lines name these variables (export them, then a line runs as printed):\n");
         for v in &report.repro_variables {
-            out.push_str(&format!("  ${}: {}\n", v.name, v.source));
+            out.push_str(&format!("  ${}: {}\n", v.name, escape(&v.source)));
         }
     }
     for n in &report.notes {
-        out.push_str(&format!("note: {n}\n"));
+        out.push_str(&format!("note: {}\n", escape(n)));
     }
     counts(&mut out, report);
-    out
+    escape_lines(&out).into_owned()
 }
 
 /// The rows of the checks that got a verdict other than `passed` (skips are grouped apart).
@@ -75,19 +76,25 @@ fn evidence_block(out: &mut String, c: &CheckResult) {
     };
     out.push_str(&format!(
         "── {} ({verdict}; {})\n   {}\n",
-        c.id, c.spec, e.message
+        c.id,
+        c.spec,
+        escape(&e.message)
     ));
     if let Some(case) = &e.case {
-        out.push_str(&format!("   {case}\n"));
+        out.push_str(&format!("   {}\n", escape(case)));
     }
     if let Some(curl) = &e.curl {
-        out.push_str(&format!("   reproduce: {curl}\n"));
+        out.push_str(&format!("   reproduce: {}\n", escape(curl)));
     }
     if let (Some(s), Some(b)) = (e.status, &e.body) {
         out.push_str(&format!("   answer: {s} {}\n", first_line(b)));
     }
     for r in &e.related {
-        out.push_str(&format!("   also ({}): {}\n", r.what, r.curl));
+        out.push_str(&format!(
+            "   also ({}): {}\n",
+            escape(&r.what),
+            escape(&r.curl)
+        ));
         if let (Some(s), Some(b)) = (r.status, &r.body) {
             out.push_str(&format!("   answer: {s} {}\n", first_line(b)));
         }
@@ -116,10 +123,14 @@ fn skip_groups(report: &Report) -> String {
         );
     }
     let mut out = String::new();
-    for cause in crate::run::skip::SkipCause::ALL {
+    for cause in crate::vocab::skip::SkipCause::ALL {
         let of_cause: Vec<&&CheckResult> = skipped
             .iter()
-            .filter(|c| c.skip_cause.unwrap_or(crate::run::skip::SkipCause::NoCase) == cause)
+            .filter(|c| {
+                c.skip_cause
+                    .unwrap_or(crate::vocab::skip::SkipCause::NoCase)
+                    == cause
+            })
             .collect();
         if of_cause.is_empty() {
             continue;
@@ -176,7 +187,16 @@ fn counts(out: &mut String, report: &Report) {
         out.push_str(&format!("skipped by cause: {}\n", causes.join(", ")));
     }
     if report.deadline_reached {
-        out.push_str("the run's deadline was reached; the remaining checks were skipped\n");
+        out.push_str(
+            "the run's deadline was reached; the remaining checks were skipped (the run is \
+             incomplete unless --allow-skip deadline)\n",
+        );
+    }
+    if report.key_not_restored {
+        out.push_str(&format!(
+            "the working key could NOT be put back as the run found it ({}): the run is not green\n",
+            report.key_cleanup.as_deref().unwrap_or("no cleanup")
+        ));
     }
     if report.interrupted {
         out.push_str("interrupted; the working key was restored\n");
@@ -193,7 +213,7 @@ fn setup_failure_lines(report: &Report) -> String {
         "SETUP FAILED during {} ({}): {}\n",
         f.stage,
         f.kind.as_str(),
-        f.message
+        escape(&f.message)
     );
     if f.kind == super::SetupFailureKind::Unreachable {
         out.push_str(&format!(
@@ -246,9 +266,10 @@ fn lacks_lines(report: &Report) -> String {
     out
 }
 
+/// The first line of a target's text, escaped ([`escape`]) and cut to 160 characters.
 fn first_line(s: &str) -> String {
     let line = s.lines().next().unwrap_or_default();
-    crate::redact::truncate(line, 160)
+    crate::redact::truncate(&escape(line), 160)
 }
 
 /// A progress display for [`crate::Runner::on_progress`]: an indicatif bar on a terminal
@@ -267,7 +288,7 @@ pub fn progress_bar(total: usize) -> Option<ProgressFn> {
     Some(std::sync::Arc::new(
         move |r: &super::CheckResult, done: usize, total: usize| {
             bar.set_position(done as u64);
-            bar.set_message(format!("{} {}", r.status.as_str(), r.id));
+            bar.set_message(format!("{} {}", r.status.as_str(), escape(&r.id)));
             if done >= total {
                 bar.finish_and_clear();
             }

@@ -1,9 +1,9 @@
 //! An incomplete run: checks skipped for a cause the user could have removed (credentials
-//! not given) and did not accept with `--allow-skip`. Such a run exits
+//! not given, a deadline too short) and did not accept with `--allow-skip`. Such a run exits
 //! [`crate::exit::INCOMPLETE`], never 0: a CI job whose secret is empty is not green.
 
 use super::{Report, Status};
-use crate::run::skip::SkipCause;
+use crate::vocab::skip::SkipCause;
 use std::collections::BTreeMap;
 
 impl Report {
@@ -39,12 +39,19 @@ impl Report {
             return None;
         }
         let total: u32 = skips.values().flat_map(|m| m.values()).sum();
+        let one_cause = (skips.len() == 1)
+            .then(|| skips.keys().next().map(|c| c.incomplete_why()))
+            .flatten();
         let mut out = format!(
-            "incomplete (exit {}, not 0): {total} check{} skipped for want of credentials:\n",
+            "incomplete (exit {}, not 0): {total} check{} skipped{}:\n",
             crate::exit::INCOMPLETE,
             if total == 1 { "" } else { "s" },
+            one_cause.map(|w| format!(" {w}")).unwrap_or_default(),
         );
-        for by_message in skips.values() {
+        for (cause, by_message) in &skips {
+            if one_cause.is_none() {
+                out.push_str(&format!("  {}:\n", cause.incomplete_why()));
+            }
             for (message, n) in by_message {
                 out.push_str(&format!("  {n:>4} × {message}\n"));
             }

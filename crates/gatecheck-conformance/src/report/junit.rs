@@ -1,6 +1,7 @@
 //! JUnit XML: one test case per check; failures and (with `--strict`) deviations fail.
 
 use super::{CheckResult, Report, Status};
+use crate::terminal::escape;
 use quick_junit::{NonSuccessKind, TestCase, TestCaseStatus, TestSuite};
 use std::time::Duration;
 
@@ -12,14 +13,14 @@ pub fn to_junit(report: &Report) -> String {
     add_properties(&mut suite, report);
     if let Some(f) = &report.setup_failure {
         let mut s = TestCaseStatus::non_success(NonSuccessKind::Failure);
-        s.set_message(format!("{} failed: {}", f.stage, f.message));
+        s.set_message(format!("{} failed: {}", f.stage, escape(&f.message)));
         s.set_type(format!("setup-{}", f.kind.as_str()));
         s.set_description(format!(
             "target {} failed during {} ({}): {}\nno check ran",
             report.target,
             f.stage,
             f.kind.as_str(),
-            f.message
+            escape(&f.message)
         ));
         let mut case = TestCase::new("target.setup", s);
         case.set_classname("gatecheck.target");
@@ -29,7 +30,9 @@ pub fn to_junit(report: &Report) -> String {
         suite.add_test_case(test_case(c, report.strict));
     }
     junit.add_test_suite(suite);
-    junit.to_string().unwrap_or_default()
+    // A target's control characters escaped: a CI log shows the file, and XML 1.0 holds no C0
+    // control but TAB, LF and CR anyway.
+    crate::terminal::escape_lines(&junit.to_string().unwrap_or_default()).into_owned()
 }
 
 /// The suite's properties: target, seed, the counts as the text and the JSON report give them
@@ -76,25 +79,30 @@ fn add_properties(suite: &mut TestSuite, report: &Report) {
 }
 
 /// The check's message, or its evidence: the request as curl, the status, the body, the
-/// minimal case and the related exchanges.
+/// minimal case and the related exchanges; each field escaped ([`escape`]: quick-junit would
+/// drop an ANSI sequence silently, and a line feed would forge a line).
 fn describe(c: &CheckResult) -> String {
-    let mut text = c.message.clone().unwrap_or_default();
+    let mut text = escape(c.message.as_deref().unwrap_or_default()).into_owned();
     if let Some(e) = &c.evidence {
-        text = e.message.clone();
+        text = escape(&e.message).into_owned();
         if let Some(curl) = &e.curl {
-            text.push_str(&format!("\nreproduce: {curl}"));
+            text.push_str(&format!("\nreproduce: {}", escape(curl)));
         }
         if let Some(s) = e.status {
             text.push_str(&format!("\nstatus: {s}"));
         }
         if let Some(b) = &e.body {
-            text.push_str(&format!("\nbody: {b}"));
+            text.push_str(&format!("\nbody: {}", escape(b)));
         }
         if let Some(case) = &e.case {
-            text.push_str(&format!("\nminimal case: {case}"));
+            text.push_str(&format!("\nminimal case: {}", escape(case)));
         }
         for r in &e.related {
-            text.push_str(&format!("\nalso ({}): {}", r.what, r.curl));
+            text.push_str(&format!(
+                "\nalso ({}): {}",
+                escape(&r.what),
+                escape(&r.curl)
+            ));
             if let Some(s) = r.status {
                 text.push_str(&format!("\nstatus: {s}"));
             }
@@ -112,7 +120,7 @@ fn test_case(c: &CheckResult, strict: bool) -> TestCase {
             let cause = c.skip_cause.map(|k| k.as_str()).unwrap_or("no-case");
             s.set_message(format!(
                 "[{cause}] {}",
-                c.message.clone().unwrap_or_default()
+                escape(c.message.as_deref().unwrap_or_default())
             ));
             s.set_type(cause);
             if c.evidence.is_some() {
@@ -129,10 +137,7 @@ fn test_case(c: &CheckResult, strict: bool) -> TestCase {
             s.set_message(format!(
                 "{}: {}",
                 c.status.as_str(),
-                c.evidence
-                    .as_ref()
-                    .map(|e| e.message.clone())
-                    .unwrap_or_default()
+                escape(c.evidence.as_ref().map_or("", |e| e.message.as_str()))
             ));
             s.set_type(c.kind.as_str());
             s.set_description(describe(c));
@@ -140,7 +145,7 @@ fn test_case(c: &CheckResult, strict: bool) -> TestCase {
         }
         Status::Error => {
             let mut s = TestCaseStatus::non_success(NonSuccessKind::Error);
-            s.set_message(c.message.clone().unwrap_or_default());
+            s.set_message(escape(c.message.as_deref().unwrap_or_default()));
             s
         }
     };

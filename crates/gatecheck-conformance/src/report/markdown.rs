@@ -7,7 +7,7 @@
 
 use super::{CheckResult, Report, Status};
 use crate::exit;
-use crate::run::skip::SkipCause;
+use crate::vocab::skip::SkipCause;
 use std::fmt::Write as _;
 
 /// Table rows written at most; the rest are counted, and listed in the other reports.
@@ -44,7 +44,7 @@ pub fn to_markdown(report: &Report) -> String {
     counts(&mut out, report);
     findings(&mut out, report);
     repro(&mut out, report);
-    out
+    crate::terminal::escape_lines(&out).into_owned()
 }
 
 /// One line: what the run means for a release gate.
@@ -56,6 +56,10 @@ fn verdict(report: &Report) -> String {
         .copied()
         .unwrap_or(0);
     match report.exit_code() {
+        exit::INCOMPLETE if no_credentials == 0 => {
+            let cut = report.incomplete_skips().values().flat_map(|m| m.values()).sum::<u32>();
+            format!("⚠️ incomplete ({cut} checks cut by the run's deadline)")
+        }
         exit::INCOMPLETE => {
             format!("⚠️ incomplete ({no_credentials} checks skipped for lack of credentials)")
         }
@@ -68,6 +72,9 @@ fn verdict(report: &Report) -> String {
         exit::PASSED => "✅ passed".to_owned(),
         exit::INTERRUPTED => "⚠️ interrupted".to_owned(),
         _ if report.setup_failure.is_some() => "❌ setup failed".to_owned(),
+        _ if report.key_not_restored && s.failed == 0 && s.errors == 0 => {
+            "❌ the working key could not be put back".to_owned()
+        }
         code => format!("❌ failed (exit {code})"),
     }
 }
@@ -246,7 +253,7 @@ mod tests {
     use super::*;
     use crate::evidence::{Evidence, Kind, Related};
     use crate::report::{Artifacts, Summary, TargetKind};
-    use crate::run::discovery::{DiscoveryReport, RouteSeen};
+    use crate::vocab::discovery::{DiscoveryReport, RouteSeen};
     use crate::Redactor;
 
     const SECRET: &str = "sk-SecretSecretSecretSecretSecretSecretSecret0000";
@@ -327,6 +334,7 @@ mod tests {
             deadline_reached: false,
             dry_run: false,
             key_cleanup: None,
+            key_not_restored: false,
             summary: Summary::default(),
             checks: vec![
                 check(
@@ -368,6 +376,75 @@ mod tests {
         assert!(md.starts_with("## gatecheck check: ✅ passed\n"), "{md}");
         assert!(!md.contains("What the target lacks") && !md.contains("| Status |"));
         assert!(!md.contains("<details>"), "nothing to reproduce: {md}");
+    }
+
+    /// A target's control characters (issue 46, section 8: `ESC ] 0 ; pwned BEL`, `ESC [ 2 J`,
+    /// CR, backspace, DEL, U+009B also inside a JSON string, and a line feed that would start
+    /// a CI workflow command) reach no human output raw.
+    #[test]
+    fn every_human_output_escapes_a_targets_control_characters() {
+        use crate::terminal::{has_controls, tests::HOSTILE};
+        let hostile = format!("{HOSTILE}\n::error::forged");
+        let mut r = report();
+        r.notes.push(hostile.clone());
+        let e = r.checks[1].evidence.as_mut().unwrap();
+        e.message = format!("answered {hostile}");
+        e.body = Some(serde_json::json!({ "error": { "message": hostile } }).to_string());
+        e.case = Some(hostile.clone());
+        e.related[0].body = Some(hostile.clone());
+        r.checks[3].message = Some(hostile.clone());
+        let outputs = [
+            ("summary", crate::report::summary_table(&r)),
+            ("markdown", to_markdown(&r)),
+            ("junit", crate::report::to_junit(&r)),
+            ("html", crate::report::to_html(&r)),
+            ("json", r.to_json()),
+        ];
+        for (name, text) in outputs {
+            assert!(!has_controls(&text), "{name}: {text}");
+            assert!(text.contains("\\u001b]0;pwned\\u0007"), "{name}: {text}");
+            assert!(
+                !text
+                    .lines()
+                    .any(|l| l.trim_start().starts_with("::error::")),
+                "{name}: {text}"
+            );
+        }
+        let back: serde_json::Value = serde_json::from_str(&r.to_json()).unwrap();
+        assert_eq!(
+            back["notes"][0],
+            hostile.as_str(),
+            "the JSON keeps the value"
+        );
+    }
+
+    /// Issue 46, section 8: a run whose checks the deadline cut is incomplete (exit 4) unless
+    /// `--allow-skip deadline`, and one that could not put the key back fails (exit 1).
+    #[test]
+    fn a_run_cut_by_its_deadline_or_that_left_the_key_changed_is_not_green() {
+        let mut r = report();
+        r.checks.retain(|c| c.status == Status::Passed);
+        r.checks.push(CheckResult {
+            skip_cause: Some(SkipCause::Deadline),
+            message: Some("the run's deadline passed".into()),
+            ..check(
+                "key.disabled-rejected",
+                Kind::Failure,
+                Status::Skipped,
+                None,
+            )
+        });
+        r.recount();
+        assert_eq!(r.exit_code(), exit::INCOMPLETE);
+        let note = r.incomplete_note().unwrap();
+        assert!(note.contains("cut by the run's deadline"), "{note}");
+        assert!(to_markdown(&r).contains("cut by the run's deadline"));
+        r.allowed_skips.push(SkipCause::Deadline);
+        assert_eq!(r.exit_code(), exit::PASSED);
+        r.key_not_restored = true;
+        r.key_cleanup = Some("key 1 could NOT be restored: the run's deadline passed".into());
+        assert_eq!(r.exit_code(), exit::CONTRACT_FAILURES);
+        assert!(crate::report::summary_table(&r).contains("could NOT be put back"));
     }
 
     #[test]

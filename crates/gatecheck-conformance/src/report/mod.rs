@@ -1,7 +1,6 @@
 //! The run's report: JSON (valid against `schemas/report.schema.json`), JUnit XML, one
 //! self-contained HTML page, a Markdown job summary, and the human summary table.
 
-pub(crate) mod artifacts;
 mod html;
 mod human;
 mod incomplete;
@@ -9,12 +8,11 @@ mod junit;
 mod markdown;
 mod repro_vars;
 
-pub use crate::run::setup_error::SetupFailureKind;
-pub(crate) use artifacts::SampleBox;
-pub use artifacts::{
+pub use crate::vocab::artifacts::{
     Artifacts, MediaSample, TaskTimeline, TimelinePoint, MAX_SAMPLES, MAX_SAMPLES_BYTES,
     MAX_SAMPLE_BYTES,
 };
+pub use crate::vocab::setup_error::SetupFailureKind;
 pub use html::{diff_to_html, to_html};
 pub use human::{progress_bar, summary_table, ProgressFn};
 pub use junit::to_junit;
@@ -23,8 +21,8 @@ pub use repro_vars::{ReproVariable, WorkKeySource, UPLOADS_VAR};
 
 use crate::evidence::{Evidence, Kind};
 use crate::exit;
-use crate::run::discovery::DiscoveryReport;
-use crate::run::skip::SkipCause;
+use crate::vocab::discovery::DiscoveryReport;
+use crate::vocab::skip::SkipCause;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -184,6 +182,9 @@ pub struct Report {
     pub dry_run: bool,
     /// What happened to the working key at the end (restored, deleted...).
     pub key_cleanup: Option<String>,
+    /// The run could not put the target's key back as it found it (a snapshot not restored, a
+    /// scratch key not deleted, by the deadline or at all): the run is not green (exit 1).
+    pub key_not_restored: bool,
     /// Counts by status.
     pub summary: Summary,
     /// One entry per selected check, by id.
@@ -223,9 +224,10 @@ impl Report {
     }
 
     /// The exit code: [`exit::INTERRUPTED`] after Ctrl-C; [`exit::CONTRACT_FAILURES`] on
-    /// failures, errors, or deviations with `--strict`; [`exit::INCOMPLETE`] when checks were
-    /// skipped for want of credentials and `--allow-skip` did not accept it
-    /// ([`Report::incomplete_note`]); [`exit::PASSED`] otherwise.
+    /// failures, errors, a working key the run could not put back, or deviations with
+    /// `--strict`; [`exit::INCOMPLETE`] when checks were skipped for want of credentials or
+    /// cut by the deadline and `--allow-skip` did not accept it ([`Report::incomplete_note`]);
+    /// [`exit::PASSED`] otherwise.
     ///
     /// A failed discovery gives [`exit::UNREACHABLE`] when the target could not be reached,
     /// [`exit::USAGE`] when the user's configuration cannot work, and
@@ -241,7 +243,11 @@ impl Report {
         }
         if self.interrupted {
             exit::INTERRUPTED
-        } else if s.failed > 0 || s.errors > 0 || (self.strict && s.deviations > 0) {
+        } else if s.failed > 0
+            || s.errors > 0
+            || (self.strict && s.deviations > 0)
+            || self.key_not_restored
+        {
             exit::CONTRACT_FAILURES
         } else if self.incomplete() {
             exit::INCOMPLETE
@@ -261,6 +267,9 @@ impl Report {
 
     /// The report as pretty JSON.
     pub fn to_json(&self) -> String {
-        serde_json::to_string_pretty(self).unwrap_or_else(|_| "{}".into())
+        let json = serde_json::to_string_pretty(self).unwrap_or_else(|_| "{}".into());
+        // JSON escapes C0 but not DEL or C1 (U+009B is a CSI): the same value, escaped, so
+        // that a report shown in a terminal or a CI log cannot drive it.
+        crate::terminal::escape_lines(&json).into_owned()
     }
 }

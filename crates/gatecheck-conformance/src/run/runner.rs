@@ -1,18 +1,18 @@
 //! The runner: discovers the target, runs the selected checks, cleans up, and reports.
 
-use crate::checks::{Check, CheckCtx, Env, Halt, Kind, Phase};
+use crate::checks::{Check, CheckCtx, Env, Halt, Kind, Outcome, Phase};
 use crate::http::client::{Client, ClientConfig};
-use crate::http::key_api::put_record;
+use crate::http::key_api::{put_record_traced, WorkKey};
 use crate::http::mock_control::wall_now;
 use crate::http::transport::{Transport, TransportConfig};
 use crate::redact::Redactor;
 use crate::registry::{decision_id, registry};
 use crate::report::{CheckResult, Report, SetupFailure, Status, Summary, TargetKind};
-use crate::run::config::RunnerConfig;
-use crate::run::discovery::{needs, unmet, DiscoveryReport};
-use crate::run::setup::{cleanup, discover, offline_env, placeholder_key};
-use crate::run::setup_error::SetupError;
-use crate::run::skip::SkipCause;
+use crate::run::setup::{cleanup, discover, offline_env, placeholder_key, KeyCleanup};
+use crate::vocab::config::RunnerConfig;
+use crate::vocab::discovery::{needs, unmet, DiscoveryReport};
+use crate::vocab::setup_error::SetupError;
+use crate::vocab::skip::SkipCause;
 use futures_util::stream::{self, StreamExt};
 use gatecheck_schemas::rules::media::fnv1a;
 use globset::{Glob, GlobSet, GlobSetBuilder};
@@ -136,8 +136,10 @@ impl Runner {
         self.redactor.clone()
     }
 
-    /// Runs the selected checks and returns the report. Never hangs past the deadline (plus
-    /// the time to restore the working key).
+    /// Runs the selected checks and returns the report. The deadline bounds the whole run,
+    /// the working key's restore included: the checks stop a reserve before it (an eighth of
+    /// it, at least 0.5 s, at most 10 s), and what the restore could not do by then is
+    /// reported, not waited for.
     pub async fn run(self) -> Result<Report, RunError> {
         let started = Instant::now();
         let started_at = wall_now();
@@ -153,12 +155,8 @@ impl Runner {
         {
             redactor.add_secret(s);
         }
-        let clock = RunClock {
-            started,
-            started_at,
-            deadline: tokio::time::Instant::now() + cfg.limits.deadline,
-        };
-        let tconf = transport_config(&cfg, seed, clock.deadline);
+        let clock = RunClock::new(started, started_at, cfg.limits.deadline);
+        let tconf = transport_config(&cfg, seed, clock.checks_until);
         let probe_t = Transport::new(client_for(&cfg, &cfg.target)?, tconf(false));
 
         // Discovery: a failure here is a finding, written to the report like any other.
@@ -192,15 +190,16 @@ impl Runner {
             .copied()
             .collect();
         let (done, interrupted) = self
-            .run_until_stopped(&defs, &t, &env, &cfg, &redactor, clock.deadline)
+            .run_until_stopped(&defs, &t, &env, &cfg, &redactor, &clock)
             .await;
-        let deadline_reached = tokio::time::Instant::now() >= clock.deadline;
+        let deadline_reached = tokio::time::Instant::now() >= clock.checks_until;
 
         let key_cleanup = if cfg.scope.dry_run {
             None
         } else {
-            clean_up_key(client, tconf(false), &env).await
+            clean_up_key(client, tconf(false), &env, clock.deadline).await
         };
+        let key_not_restored = key_cleanup.as_ref().is_some_and(|k| !k.put_back);
 
         let specs = t.planned();
         let planned = specs
@@ -226,7 +225,8 @@ impl Runner {
             quota_spent: t.quota_spent(),
             interrupted,
             deadline_reached,
-            key_cleanup,
+            key_cleanup: key_cleanup.map(|k| k.message),
+            key_not_restored,
             checks: in_order(&defs, &done, interrupted),
             planned,
             planned_uploads,
@@ -239,8 +239,9 @@ impl Runner {
         Ok(report)
     }
 
-    /// Runs `defs` until they end, the user interrupts (Ctrl-C), or 5 s past the deadline;
-    /// returns the results by check id, and whether the run was interrupted.
+    /// Runs `defs` until they end, the user interrupts (Ctrl-C), or half the restore reserve
+    /// past the checks' deadline (a check that ignores it); returns the results by check id,
+    /// and whether the run was interrupted.
     async fn run_until_stopped(
         &self,
         defs: &[Check],
@@ -248,7 +249,7 @@ impl Runner {
         env: &Arc<Env>,
         cfg: &Arc<RunnerConfig>,
         redactor: &Redactor,
-        deadline: tokio::time::Instant,
+        clock: &RunClock,
     ) -> (BTreeMap<&'static str, CheckResult>, bool) {
         let results: Arc<Mutex<BTreeMap<&'static str, CheckResult>>> =
             Arc::new(Mutex::new(BTreeMap::new()));
@@ -264,7 +265,7 @@ impl Runner {
             total,
         );
         let mut interrupted = false;
-        let grace = deadline + Duration::from_secs(5);
+        let grace = clock.checks_until + (clock.deadline - clock.checks_until) / 2;
         tokio::select! {
             _ = work => {}
             _ = tokio::signal::ctrl_c() => { interrupted = true; }
@@ -275,26 +276,56 @@ impl Runner {
     }
 }
 
-/// Cleans up the working key, with its own short deadline and no budget.
-async fn clean_up_key(client: Client, base: TransportConfig, env: &Env) -> Option<String> {
+/// Cleans up the working key, with no budget, by the run's `deadline` (at most 30 s).
+async fn clean_up_key(
+    client: Client,
+    base: TransportConfig,
+    env: &Env,
+    deadline: tokio::time::Instant,
+) -> Option<KeyCleanup> {
     let cleanup_t = Transport::new(
         client,
         TransportConfig {
             max_requests: None,
             max_quota: None,
-            deadline: tokio::time::Instant::now() + Duration::from_secs(30),
+            deadline: deadline.min(tokio::time::Instant::now() + Duration::from_secs(30)),
             dry_run: false,
+            bytes: crate::http::memory::ByteBudget::unlimited(),
             ..base
         },
     );
     cleanup(&cleanup_t, env.key.as_ref()).await
 }
 
-/// When the run started (monotonic and wall clock) and when it must end.
+/// When the run started (monotonic and wall clock), when its checks must end, and when the
+/// run must (the working key restored).
 struct RunClock {
     started: Instant,
     started_at: i64,
+    /// The deadline of discovery and the checks: `deadline` less [`restore_reserve`].
+    checks_until: tokio::time::Instant,
+    /// `--deadline` from the start: nothing is sent after it, the restore included.
     deadline: tokio::time::Instant,
+}
+
+impl RunClock {
+    fn new(started: Instant, started_at: i64, total: Duration) -> Self {
+        let deadline = tokio::time::Instant::now() + total;
+        Self {
+            started,
+            started_at,
+            checks_until: deadline - restore_reserve(total),
+            deadline,
+        }
+    }
+}
+
+/// The time a run of `total` keeps, at the end, for putting its working key back: an eighth,
+/// at least half a second (or half the run) and at most 10 s.
+pub(crate) fn restore_reserve(total: Duration) -> Duration {
+    (total / 8)
+        .max(Duration::from_millis(500).min(total / 2))
+        .min(Duration::from_secs(10))
 }
 
 /// The transport settings of the run's transports, with or without dry run.
@@ -310,6 +341,8 @@ fn transport_config(
         cfg.limits.concurrency,
         cfg.limits.retry_budget,
     );
+    // One byte budget for every transport of the run.
+    let bytes = crate::http::memory::ByteBudget::new(cfg.limits.budget_bytes);
     move |dry_run: bool| TransportConfig {
         max_requests,
         max_quota,
@@ -320,6 +353,7 @@ fn transport_config(
         dry_run,
         seed,
         retry_budget: Some(retry_budget),
+        bytes: bytes.clone(),
     }
 }
 
@@ -364,7 +398,7 @@ fn setup_failed_report(
         retries: probe_t.retries(),
         quota_spent: 0,
         interrupted: false,
-        deadline_reached: tokio::time::Instant::now() >= clock.deadline,
+        deadline_reached: tokio::time::Instant::now() >= clock.checks_until,
         checks,
         ..report_head(cfg, seed, clock.started_at, clock.started)
     };
@@ -422,6 +456,7 @@ fn report_head(cfg: &RunnerConfig, seed: u64, started_at: i64, started: Instant)
         deadline_reached: false,
         dry_run: cfg.scope.dry_run,
         key_cleanup: None,
+        key_not_restored: false,
         summary: Summary::default(),
         checks: Vec::new(),
         planned: Vec::new(),
@@ -521,11 +556,34 @@ async fn run_checks(
         let ctx = ctx_for(d);
         if let Some(k) = &env.key
             && !cfg.scope.dry_run
+            && let Err(halt) = put_back(t, k).await
         {
-            let _ = put_record(t, &k.baseline).await;
+            record(result_of(d, &ctx, Err(halt), Instant::now()));
+            continue;
         }
         record(run_one(d, &ctx).await);
     }
+}
+
+/// Puts the working key back to its first state before an exclusive check. A write-back the
+/// run's limits cut (the deadline, a budget) stops the check for that cause; one that failed
+/// on the way (a timeout, a reset) or that the target did not acknowledge errors it: a check
+/// never runs, and never passes, on a key in an unknown state.
+async fn put_back(t: &Transport, k: &WorkKey) -> Result<(), Halt> {
+    let why = match put_record_traced(t, &k.baseline).await {
+        Ok(trace) if trace.acknowledged => return Ok(()),
+        Ok(trace) => match trace.exchanges.last() {
+            Some((_, ex)) => format!("PUT /api/token/ answered {}", ex.status.as_u16()),
+            None => "PUT /api/token/ was not acknowledged".to_owned(),
+        },
+        Err(e) if e.is_stop() => return Err(Halt::from(e)),
+        Err(e) => e.to_string(),
+    };
+    Err(Halt::Error(format!(
+        "not run: the working key {} could not be put back to its first state before the \
+         check ({why}), and a check on a key in an unknown state proves nothing",
+        k.id
+    )))
 }
 
 fn leak_id(defs: &[Check], id: &str) -> &'static str {
@@ -538,6 +596,11 @@ fn leak_id(defs: &[Check], id: &str) -> &'static str {
 async fn run_one(d: &Check, ctx: &CheckCtx) -> CheckResult {
     let start = Instant::now();
     let outcome = (d.run)(ctx).await;
+    result_of(d, ctx, outcome, start)
+}
+
+/// The result of a check that ended with `outcome`, started at `start`.
+fn result_of(d: &Check, ctx: &CheckCtx, outcome: Outcome, start: Instant) -> CheckResult {
     let mut r = CheckResult {
         id: d.info.id.to_owned(),
         title: d.info.title.to_owned(),

@@ -1,5 +1,5 @@
 //! Set-up and clean-up around the checks: whether the target is the mock, what it serves and
-//! which models it offers (`crate::run::discovery`), the working key (made through the mock's
+//! which models it offers (`crate::vocab::discovery`), the working key (made through the mock's
 //! control API, with `POST /api/token/`, or the named `--key-id`, snapshotted), and putting
 //! that key back at the end.
 
@@ -13,12 +13,12 @@ use crate::http::models::{fetch_catalog, known_capabilities};
 use crate::http::target::Target;
 use crate::http::transport::{Transport, TransportConfig};
 use crate::redact::{Redactor, Secret};
-use crate::run::config::{RunnerConfig, TargetMode};
-use crate::run::discovery::{
+use crate::vocab::config::{RunnerConfig, TargetMode};
+use crate::vocab::discovery::{
     apply_model_options, bare_record, fetch_model_list, probe_routes, serves, ModelsSource,
     ProbeCredentials, RouteFamily, RouteProbe,
 };
-use crate::run::setup_error::SetupError;
+use crate::vocab::setup_error::SetupError;
 use gatecheck_schemas::types::{KeyRecord, ModelCapabilities, ModelRecord, KEY_STATUS_ENABLED};
 use serde_json::json;
 use std::collections::BTreeMap;
@@ -195,7 +195,7 @@ async fn discover_rest(
     let (models, caps, models_source, no_models) = discover_models(cfg, t, &routes)
         .await
         .map_err(at("catalog"))?;
-    let kt = key_transport(cfg, &target)?;
+    let kt = key_transport(cfg, &target, t.deadline())?;
     let has_token = target.access_token.is_some();
     let key = work_key(cfg, &target, &kt, mock.as_ref()).await?;
     if let Some(k) = &key {
@@ -270,8 +270,13 @@ async fn adopt_mock_account(
     Ok(a.groups.clone())
 }
 
-/// A transport with the enriched target (access token, user id) for key setup.
-fn key_transport(cfg: &RunnerConfig, target: &Target) -> Result<Transport, Staged> {
+/// A transport with the enriched target (access token, user id) for key setup, within a
+/// minute and the run's `deadline`.
+fn key_transport(
+    cfg: &RunnerConfig,
+    target: &Target,
+    deadline: tokio::time::Instant,
+) -> Result<Transport, Staged> {
     let client = Client::new(ClientConfig {
         timeout: cfg.limits.request_timeout,
         proxy: cfg.known.proxy.clone(),
@@ -286,10 +291,11 @@ fn key_transport(cfg: &RunnerConfig, target: &Target) -> Result<Transport, Stage
             rate: cfg.limits.rate,
             concurrency: 1,
             backoff: crate::http::backoff::Backoff::default(),
-            deadline: tokio::time::Instant::now() + Duration::from_secs(60),
+            deadline: deadline.min(tokio::time::Instant::now() + Duration::from_secs(60)),
             dry_run: false,
             seed: 0,
             retry_budget: Some(8),
+            bytes: crate::http::memory::ByteBudget::unlimited(),
         },
     );
     Ok(kt)
@@ -481,32 +487,42 @@ fn loopback_ip(target: &Target) -> Option<IpAddr> {
     }
 }
 
+/// What became of the working key at the end: what was done, and whether the target was
+/// left as the run found it (a scratch key of the mock goes away with it, so it always is).
+pub(crate) struct KeyCleanup {
+    /// Said in the report (`key_cleanup`).
+    pub(crate) message: String,
+    /// A key restored from its snapshot, or a scratch key deleted, as it should be.
+    pub(crate) put_back: bool,
+}
+
 /// Restores, deletes or keeps the working key; returns what was done.
-pub(crate) async fn cleanup(t: &Transport, key: Option<&WorkKey>) -> Option<String> {
+pub(crate) async fn cleanup(t: &Transport, key: Option<&WorkKey>) -> Option<KeyCleanup> {
     let key = key?;
-    Some(match &key.origin {
+    let (message, put_back) = match &key.origin {
         // Put back as it started, so a repro naming it runs on the key the checks began with.
         KeyOrigin::Mock => match put_record(t, &key.baseline).await {
-            Ok(Some(rec)) if rec.status == key.baseline.status => format!(
+            Ok(Some(rec)) if rec.status == key.baseline.status => (format!(
                 "key {} restored to its first state and left in the mock (a scratch key made through its control API; it goes away with the mock)",
                 key.id
-            ),
-            _ => format!(
+            ), true),
+            _ => (format!(
                 "key {} left in the mock as the checks left it (a scratch key made through its control API; it goes away with the mock)",
                 key.id
-            ),
+            ), true),
         },
         KeyOrigin::Created => match delete_key(t, key.id).await {
-            Ok(true) => format!("scratch key {} deleted", key.id),
-            Ok(false) => format!("scratch key {} could NOT be deleted", key.id),
-            Err(e) => format!("scratch key {} could NOT be deleted: {e}", key.id),
+            Ok(true) => (format!("scratch key {} deleted", key.id), true),
+            Ok(false) => (format!("scratch key {} could NOT be deleted", key.id), false),
+            Err(e) => (format!("scratch key {} could NOT be deleted: {e}", key.id), false),
         },
         KeyOrigin::Snapshot(snap) => match put_record(t, snap).await {
             Ok(Some(rec)) if rec.status == snap.status => {
-                format!("key {} restored from its snapshot", key.id)
+                (format!("key {} restored from its snapshot", key.id), true)
             }
-            Ok(_) => format!("key {} restore incomplete: check it by hand", key.id),
-            Err(e) => format!("key {} could NOT be restored: {e}", key.id),
+            Ok(_) => (format!("key {} restore incomplete: check it by hand", key.id), false),
+            Err(e) => (format!("key {} could NOT be restored: {e}", key.id), false),
         },
-    })
+    };
+    Some(KeyCleanup { message, put_back })
 }

@@ -5,7 +5,11 @@
 //! (a video task id, the key record before the run), and either sends it once or polls until a
 //! video task is terminal. A [`SideRunner`] runs steps against one target and keeps that target's
 //! captured values; `gatecheck diff` drives two of them in lockstep.
+//!
+//! Files: `standard.rs` (the standard sequence), `target.rs` (a side's target: a URL, a served
+//! mock, or the embedded one), `embedded.rs` (the embedded mock, with the feature `embedded`).
 
+pub(crate) mod embedded;
 mod standard;
 mod target;
 
@@ -439,8 +443,14 @@ pub struct SideRunner {
 impl SideRunner {
     /// A runner over this client, with no mock control API: polls wait in real time.
     pub fn new(client: Client, poll: PollSettings) -> Self {
+        Self::over(Transport::direct(client), poll)
+    }
+
+    /// A runner over this transport (a direct one, [`Transport::direct`]: each step sent once,
+    /// as it is), with no mock control API.
+    pub fn over(t: Transport, poll: PollSettings) -> Self {
         Self {
-            t: Transport::direct(client),
+            t,
             vars: HashMap::new(),
             mock: None,
             poll,

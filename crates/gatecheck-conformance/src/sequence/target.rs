@@ -6,7 +6,7 @@ use crate::http::mock_control::{pick_account, MockControl};
 use crate::http::target::Target;
 use crate::http::transport::Transport;
 use crate::redact::Secret;
-use crate::run::config::TargetMode;
+use crate::vocab::config::TargetMode;
 use gatecheck_schemas::rules::health::MockSignature;
 use gatecheck_schemas::types::KEY_STATUS_ENABLED;
 
@@ -38,9 +38,8 @@ pub fn mock_target(server: &gatecheck_mock::MockServer) -> Result<Target, String
 /// Sends `GET /__mock/health` and returns the mock's signature when the answer is it
 /// ([`gatecheck_schemas::rules::health::parse_signature`]: a dashboard's `200 text/html`, a
 /// 404 or any other body is not); `None` too when the request fails.
-pub async fn probe_mock(client: &Client) -> Option<MockSignature> {
-    let t = Transport::direct(client.clone());
-    MockControl::probe(&t).await.ok().flatten()?.signature
+pub async fn probe_mock(t: &Transport) -> Option<MockSignature> {
+    MockControl::probe(t).await.ok().flatten()?.signature
 }
 
 /// What one side of a diff is, as far as mock-only requests go (`--target`, see
@@ -90,11 +89,11 @@ impl SideKind {
     }
 
     /// What a URL side is under `mode`: probes `/__mock/health` only under `auto`.
-    pub async fn classify(client: &Client, mode: TargetMode) -> Self {
+    pub async fn classify(t: &Transport, mode: TargetMode) -> Self {
         match mode {
             TargetMode::Deployment => SideKind::Deployment,
             TargetMode::Mock => SideKind::DeclaredMock,
-            TargetMode::Auto => match probe_mock(client).await {
+            TargetMode::Auto => match probe_mock(t).await {
                 Some(sig) => SideKind::SignedMock(sig),
                 None => SideKind::Unsigned,
             },
@@ -107,16 +106,15 @@ impl SideKind {
 /// (`pick_account` in `http/mock_control.rs`: the target's user id's, else the lowest id), and
 /// its first enabled key with no IP or model restriction, limited quota and no expiry. Returns whether the target
 /// answered as a mock.
-pub async fn discover_mock_credentials(client: &Client, target: &mut Target) -> bool {
-    let t = Transport::direct(client.clone());
+pub async fn discover_mock_credentials(t: &Transport, target: &mut Target) -> bool {
     let mock = MockControl::declared();
-    let Ok(accounts) = mock.accounts(&t).await else {
+    let Ok(accounts) = mock.accounts(t).await else {
         return false;
     };
     let Some(account) = pick_account(&accounts, target.user_id) else {
         return false;
     };
-    let keys = mock.keys(&t).await.unwrap_or_default();
+    let keys = mock.keys(t).await.unwrap_or_default();
     let key = keys.into_iter().filter(|k| {
         k.user_id == account.id
             && k.status == KEY_STATUS_ENABLED
@@ -181,7 +179,7 @@ pub struct OpenSide {
     pub kind: SideKind,
     /// Runs the steps.
     pub runner: super::SideRunner,
-    server: Option<crate::run::embedded::MockServer>,
+    server: Option<crate::sequence::embedded::MockServer>,
 }
 
 impl OpenSide {
@@ -198,7 +196,7 @@ impl OpenSide {
             (Some(_), Some(_)) => return Err("give a URL or a mock, not both".into()),
             (None, None) => return Err("give a URL or a mock".into()),
             #[cfg(not(feature = "embedded"))]
-            (None, Some(_)) => return Err(crate::run::embedded::NOT_BUILT.into()),
+            (None, Some(_)) => return Err(crate::sequence::embedded::NOT_BUILT.into()),
             #[cfg(feature = "embedded")]
             (None, Some(profile)) => {
                 let server = gatecheck_mock::MockServer::builder()
@@ -232,22 +230,25 @@ impl OpenSide {
         }
         target.user_id = spec.user_id.or(target.user_id);
         target.key_id = spec.key_id.or(target.key_id);
-        let config = |target: Target| {
-            let mut c = crate::http::client::ClientConfig::new(target);
+        // Every request of a side goes through one direct transport (sent once, as it is).
+        let transport = |target: &Target| {
+            let mut c = crate::http::client::ClientConfig::new(target.clone());
             c.timeout = timeout;
-            c
+            Client::new(c)
+                .map(Transport::direct)
+                .map_err(|e| e.to_string())
         };
-        let mut client = Client::new(config(target.clone())).map_err(|e| e.to_string())?;
+        let mut t = transport(&target)?;
         let kind = match server {
             Some(_) => SideKind::EmbeddedMock,
-            None => SideKind::classify(&client, spec.target).await,
+            None => SideKind::classify(&t, spec.target).await,
         };
         if server.is_none()
             && kind.is_mock()
             && (target.api_key.is_none() || target.access_token.is_none())
-            && discover_mock_credentials(&client, &mut target).await
+            && discover_mock_credentials(&t, &mut target).await
         {
-            client = Client::new(config(target.clone())).map_err(|e| e.to_string())?;
+            t = transport(&target)?;
         }
         for secret in [&target.api_key, &target.access_token]
             .into_iter()
@@ -258,7 +259,7 @@ impl OpenSide {
         }
         Ok(Self {
             label,
-            runner: super::SideRunner::new(client, poll).with_mock_control(kind.is_mock()),
+            runner: super::SideRunner::over(t, poll).with_mock_control(kind.is_mock()),
             kind,
             server,
         })

@@ -337,7 +337,7 @@ impl VerifyReport {
                 }
                 Some(expected) => {
                     for d in &m.differences {
-                        let _ = writeln!(out, "  {}", d.describe());
+                        let _ = writeln!(out, "  {}", crate::terminal::escape(&d.describe()));
                     }
                     for line in unified(expected, &m.actual, style).lines() {
                         let _ = writeln!(out, "    {line}");

@@ -308,6 +308,7 @@ async fn a_direct_transport_sends_once_and_returns_what_came() {
         dry_run: false,
         seed: 0,
         retry_budget: None,
+        bytes: Default::default(),
     };
     let spec = RequestSpec::get("/api/models?p=1&page_size=100");
     let busy = raw_server(Some(
@@ -336,4 +337,55 @@ async fn a_direct_transport_sends_once_and_returns_what_came() {
         matches!(refused, Err(TransportError::NotInRecording(_))),
         "{refused:?}"
     );
+}
+
+/// Issue 46, section 8: the run's byte budget is charged by every answer, across the
+/// transports that share it, and once spent no request is sent (`budget-spent`), however
+/// many each body is under its own cap.
+#[tokio::test]
+async fn the_run_wide_byte_budget_stops_the_run_not_just_one_body() {
+    use gatecheck_conformance::internals::{
+        Backoff, BudgetExhausted, ByteBudget, Transport, TransportConfig, TransportError,
+    };
+    // 4 000 bytes a body: the budget of 10 000 lets three answers in, then refuses.
+    let body: &'static str = Box::leak(
+        format!(
+            "HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 4000\r\nconnection: close\r\n\r\n\"{}\"",
+            "a".repeat(3998)
+        )
+        .into_boxed_str(),
+    );
+    let server = raw_server(Some(body)).await;
+    let bytes = ByteBudget::new(Some(10_000));
+    let config = || TransportConfig {
+        max_requests: None,
+        max_quota: None,
+        rate: None,
+        concurrency: 1,
+        backoff: Backoff::none(),
+        deadline: tokio::time::Instant::now() + Duration::from_secs(60),
+        dry_run: false,
+        seed: 0,
+        retry_budget: None,
+        bytes: bytes.clone(),
+    };
+    // Two transports of one run (discovery's and the checks') share the budget.
+    let probe = Transport::new(client(&server, Duration::from_secs(5)), config());
+    let checks = Transport::new(client(&server, Duration::from_secs(5)), config());
+    let spec = RequestSpec::get("/v1/models");
+    probe.send(&spec, 0).await.expect("first");
+    checks.send(&spec, 0).await.expect("second");
+    checks.send(&spec, 0).await.expect("third");
+    assert_eq!(bytes.read(), 12_000);
+    let refused = checks.send(&spec, 0).await;
+    assert!(
+        matches!(
+            refused,
+            Err(TransportError::Budget(BudgetExhausted::Bytes(10_000)))
+        ),
+        "{refused:?}"
+    );
+    assert!(refused.unwrap_err().is_stop());
+    assert!(probe.send(&spec, 0).await.is_err());
+    assert_eq!((probe.sent(), checks.sent()), (1, 2));
 }

@@ -29,13 +29,10 @@ pub(super) fn operation(route: &Route) -> Option<Value> {
         Op::GetVideo | Op::DeleteVideo | Op::GetVideoContent => model_routes::video_task(id),
         Op::CreateImage | Op::CreateImageEdit => model_routes::images(id),
         Op::ListKeyModels | Op::GetKeyModel | Op::ListModels => model_routes::models(id),
-        Op::GetTokenUsage
-        | Op::UpdateToken
-        | Op::ListTokens
-        | Op::CreateToken
-        | Op::GetToken
-        | Op::DeleteToken
-        | Op::GetTokenKey => key_routes::keys(id),
+        Op::GetTokenUsage | Op::ListTokens | Op::GetToken | Op::GetTokenKey => {
+            key_routes::key_reads(id)
+        }
+        Op::UpdateToken | Op::CreateToken | Op::DeleteToken => key_routes::key_writes(id),
         Op::MediaImage | Op::MediaEdit | Op::Health => public::media_and_health(id),
         Op::GetPricing | Op::GetStatus => site::site(id),
         Op::Mj(_) => super::midjourney::operation(id),

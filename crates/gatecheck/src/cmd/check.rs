@@ -5,6 +5,7 @@ use super::target_args::TargetCredentials;
 use anyhow::{bail, Context as _};
 use gatecheck_conformance::discovery::ModelKind;
 use gatecheck_conformance::report::{progress_bar, summary_table, to_html, to_junit, to_markdown};
+use gatecheck_conformance::terminal::escape_lines;
 use gatecheck_conformance::{
     exit, Judging, Limits, Report, Runner, RunnerConfig, Scope, Secret, Shard, Target, TargetFacts,
     TargetMode,
@@ -18,9 +19,10 @@ use std::time::Duration;
 /// Arguments of `gatecheck check`.
 ///
 /// Exit codes ([`gatecheck_conformance::exit`]): 0 passed, 1 contract failures (or deviations
-/// with `--strict`, or a target that misbehaved during discovery), 2 the user's configuration
-/// error, 3 target unreachable, 4 incomplete (checks skipped for want of credentials, not
-/// accepted by `--allow-skip`), 130 interrupted. `--report` and `--junit` are written whenever
+/// with `--strict`, a working key the run could not put back, or a target that misbehaved
+/// during discovery), 2 the user's configuration error, 3 target unreachable, 4 incomplete
+/// (checks skipped for want of credentials or cut by the deadline, not accepted by
+/// `--allow-skip`), 130 interrupted. `--report` and `--junit` are written whenever
 /// the run started.
 #[derive(Debug, clap::Args)]
 pub struct CheckArgs {
@@ -49,8 +51,8 @@ pub struct CheckArgs {
     #[arg(long)]
     pub strict: bool,
     /// Skip causes that still make a complete run (comma-separated or repeatable, e.g.
-    /// `no-credentials`). Without it, a check skipped for want of credentials makes the run
-    /// incomplete: exit 4, never 0.
+    /// `no-credentials`, `deadline`). Without it, a check skipped for want of credentials, or
+    /// cut by the run's deadline, makes the run incomplete: exit 4, never 0.
     #[arg(long, value_name = "CAUSE", value_delimiter = ',', value_parser = parse_skip_cause)]
     pub allow_skip: Vec<gatecheck_conformance::SkipCause>,
     /// The ratio the working key's group is charged at (new-api's price x model ratio x group
@@ -74,6 +76,10 @@ pub struct CheckArgs {
     /// Stop spending after this many quota units (estimated from catalog prices).
     #[arg(long, value_name = "UNITS")]
     pub budget_quota: Option<i64>,
+    /// Stop sending once the run has read this many bytes of answers (each body is capped at
+    /// 64 MiB too; this bounds the run).
+    #[arg(long, value_name = "BYTES", default_value_t = gatecheck_conformance::internals::DEFAULT_RUN_BYTES)]
+    pub budget_bytes: u64,
     /// Requests in flight at once.
     #[arg(long, value_name = "N", default_value_t = 4)]
     pub concurrency: usize,
@@ -240,6 +246,7 @@ fn config(args: &CheckArgs, base_url: &str) -> anyhow::Result<RunnerConfig> {
         limits: Limits {
             budget_requests: args.budget_requests,
             budget_quota: args.budget_quota,
+            budget_bytes: Some(args.budget_bytes),
             concurrency: args.concurrency,
             rate: args.rate,
             deadline: args.deadline,
@@ -347,7 +354,10 @@ pub(crate) async fn run_async(args: CheckArgs) -> u8 {
     let mut report = match result {
         Ok(r) => r,
         Err(e) => {
-            eprintln!("gatecheck check: {}", redactor.text(&e.to_string()));
+            eprintln!(
+                "gatecheck check: {}",
+                escape_lines(&redactor.text(&e.to_string()))
+            );
             return e.exit_code();
         }
     };
@@ -356,7 +366,7 @@ pub(crate) async fn run_async(args: CheckArgs) -> u8 {
     let unwritten = write_reports(&report, &args.report, args.junit.as_ref(), &redactor);
     print_human(&report, &redactor, embedded);
     if let Some(note) = report.incomplete_note() {
-        print!("{}", redactor.text(&note));
+        print!("{}", escape_lines(&redactor.text(&note)));
     }
     if !unwritten.is_empty() {
         for e in &unwritten {
@@ -430,7 +440,8 @@ fn write_reports(
 }
 
 /// The summary on stdout; the working key's fate only when the target outlives the run (the
-/// embedded mock goes away with it).
+/// embedded mock goes away with it). Every line with a target's control characters escaped
+/// (`summary_table` escapes its own).
 fn print_human(report: &Report, redactor: &gatecheck_conformance::Redactor, embedded: bool) {
     if report.dry_run {
         println!(
@@ -438,12 +449,12 @@ fn print_human(report: &Report, redactor: &gatecheck_conformance::Redactor, embe
             report.planned.len()
         );
         for p in &report.planned {
-            println!("  {}", redactor.text(p));
+            println!("  {}", escape_lines(&redactor.text(p)));
         }
     }
     print!("{}", redactor.text(&summary_table(report)));
     if let Some(k) = report.key_cleanup.as_ref().filter(|_| !embedded) {
-        println!("{}", redactor.text(k));
+        println!("{}", escape_lines(&redactor.text(k)));
     }
 }
 

@@ -726,7 +726,7 @@ fn the_top_of_the_mock_src_holds_at_most_fifteen_files() {
 
 /// The runner's files that may name the mock: the embedded target alone (issue #41).
 const RUNNER_MOCK_USERS: &[&str] = &[
-    "crates/gatecheck-conformance/src/run/embedded.rs",
+    "crates/gatecheck-conformance/src/sequence/embedded.rs",
     "crates/gatecheck-conformance/src/sequence/target.rs",
 ];
 
@@ -770,4 +770,33 @@ fn the_runner_names_the_mock_only_to_embed_it() {
         ));
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+/// The runner's rooms (issue 46, section 5), as `farm-studio look` draws them on
+/// `crates/gatecheck-conformance/src`: each folder one room, each top file one; none imports
+/// another that imports it back, so its folders stand in one direction (`run/` over
+/// `checks/` and `report/`, all three over the vocabulary in `vocab/`).
+#[test]
+fn the_runners_folders_import_one_way() {
+    let src = "crates/gatecheck-conformance/src/";
+    let sources: Vec<Source> = sources()
+        .into_iter()
+        .filter(|s| s.path.starts_with(src))
+        .collect();
+    assert!(
+        sources.len() > 40,
+        "read {} files of the runner",
+        sources.len()
+    );
+    let graph = rooms(&import_graph(&sources), src);
+    let found = circles(&graph);
+    assert!(
+        found.is_empty(),
+        "rooms of the runner import each other in a circle:\n{}",
+        found
+            .iter()
+            .map(|c| circle_arrows(&graph, c))
+            .collect::<Vec<_>>()
+            .join("\n")
+    );
 }

@@ -4,7 +4,7 @@
 use super::writer::Html;
 use super::{anchor, pair};
 use crate::report::{CheckResult, MediaSample, Report, Status};
-use crate::run::skip::SkipCause;
+use crate::vocab::skip::SkipCause;
 
 /// The report as one self-contained HTML page. Pass it through
 /// [`Redactor::xml`](crate::Redactor::xml) before writing it, as every report.

@@ -75,8 +75,10 @@ impl Html {
     }
 }
 
-/// Escapes `&`, `<`, `>`, `"` and `'`: safe in text and in quoted attribute values.
+/// Escapes `&`, `<`, `>`, `"` and `'`: safe in text and in quoted attribute values; and
+/// every control character first, as [`crate::terminal::escape`] does for every human output.
 pub(crate) fn escape_into(out: &mut String, text: &str) {
+    let text = &*crate::terminal::escape(text);
     let mut last = 0;
     for (i, b) in text.bytes().enumerate() {
         let rep = match b {

@@ -10,8 +10,8 @@ use serde_json::{json, Value};
 /// The id of the first key of a `GET /api/token/` page (a runtime expression of a link).
 const LISTED_KEY_ID: &str = "$response.body#/data/items/0/id";
 
-/// The key routes and the key's usage.
-pub(super) fn keys(operation_id: &str) -> Option<Value> {
+/// The reads: the key's own usage, the account's keys listed, one key, its secret.
+pub(super) fn key_reads(operation_id: &str) -> Option<Value> {
     let op = match operation_id {
         "getTokenUsage" => json!({
             "operationId": operation_id,
@@ -26,29 +26,6 @@ pub(super) fn keys(operation_id: &str) -> Option<Value> {
                 "401": response_ref("ApiFailure")
             }
         }),
-        "updateToken" => {
-            let ok = with_links(
-                json_response(
-                    "Success with the key record, or a logical failure (`success` false).",
-                    schema_ref("TokenUpdateEnvelope"),
-                ),
-                &[("GetToken", "getToken", "id", "$request.body#/id")],
-            );
-            let status_only = json!({
-                "name": "status_only", "in": "query", "required": false,
-                "description": "Any non-empty value (`1` by convention): change `status` alone (DECISIONS.md).",
-                "schema": { "type": "string", "minLength": 1 }, "example": "1"
-            });
-            let mut op = key_op(
-                operation_id,
-                "Update an API key. Omitted fields can be reset: send every field to keep.",
-                vec![status_only],
-                ok,
-            );
-            op["requestBody"] = json_body(schema_ref("TokenUpdateRequest"));
-            op["responses"]["413"] = response_ref("PayloadTooLarge");
-            op
-        }
         "listTokens" => {
             let mut op = key_op(
                 operation_id,
@@ -75,6 +52,55 @@ pub(super) fn keys(operation_id: &str) -> Option<Value> {
             );
             op
         }
+        "getToken" => key_op(
+            operation_id,
+            "One key (DECISIONS.md extension).",
+            vec![key_id()],
+            json_response(
+                "The key record, or a logical failure.",
+                schema_ref("TokenUpdateEnvelope"),
+            ),
+        ),
+        "getTokenKey" => key_op(
+            operation_id,
+            "The full secret of a key (new-api).",
+            vec![key_id()],
+            json_response(
+                "`{success, message, data: {key}}`, or a logical failure.",
+                json!({ "anyOf": [schema_ref("TokenKeyEnvelope"), schema_ref("ApiFailure")] }),
+            ),
+        ),
+        _ => return None,
+    };
+    Some(op)
+}
+
+/// The writes: update, create and delete a key.
+pub(super) fn key_writes(operation_id: &str) -> Option<Value> {
+    let op = match operation_id {
+        "updateToken" => {
+            let ok = with_links(
+                json_response(
+                    "Success with the key record, or a logical failure (`success` false).",
+                    schema_ref("TokenUpdateEnvelope"),
+                ),
+                &[("GetToken", "getToken", "id", "$request.body#/id")],
+            );
+            let status_only = json!({
+                "name": "status_only", "in": "query", "required": false,
+                "description": "Any non-empty value (`1` by convention): change `status` alone (DECISIONS.md).",
+                "schema": { "type": "string", "minLength": 1 }, "example": "1"
+            });
+            let mut op = key_op(
+                operation_id,
+                "Update an API key. Omitted fields can be reset: send every field to keep.",
+                vec![status_only],
+                ok,
+            );
+            op["requestBody"] = json_body(schema_ref("TokenUpdateRequest"));
+            op["responses"]["413"] = response_ref("PayloadTooLarge");
+            op
+        }
         "createToken" => {
             let mut op = key_op(
                 operation_id,
@@ -89,29 +115,11 @@ pub(super) fn keys(operation_id: &str) -> Option<Value> {
             op["responses"]["413"] = response_ref("PayloadTooLarge");
             op
         }
-        "getToken" => key_op(
-            operation_id,
-            "One key (DECISIONS.md extension).",
-            vec![key_id()],
-            json_response(
-                "The key record, or a logical failure.",
-                schema_ref("TokenUpdateEnvelope"),
-            ),
-        ),
         "deleteToken" => key_op(
             operation_id,
             "Delete a key (DECISIONS.md extension).",
             vec![key_id()],
             json_response("`{success, message}`.", schema_ref("ApiEnvelope")),
-        ),
-        "getTokenKey" => key_op(
-            operation_id,
-            "The full secret of a key (new-api).",
-            vec![key_id()],
-            json_response(
-                "`{success, message, data: {key}}`, or a logical failure.",
-                json!({ "anyOf": [schema_ref("TokenKeyEnvelope"), schema_ref("ApiFailure")] }),
-            ),
         ),
         _ => return None,
     };

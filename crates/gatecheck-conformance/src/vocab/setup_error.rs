@@ -51,10 +51,23 @@ impl From<TransportError> for SetupError {
                 SetupError::Unreachable(c.to_string())
             }
             TransportError::Client(
-                c @ (ClientError::OffHostRedirect { .. } | ClientError::BodyTooLarge(_)),
+                c @ (ClientError::OffHostRedirect { .. }
+                | ClientError::BodyTooLarge(_)
+                | ClientError::Malformed(_)),
             ) => SetupError::Misbehaved(c.to_string()),
             TransportError::Client(c) => SetupError::Config(c.to_string()),
             other => SetupError::Stopped(other.to_string()),
+        }
+    }
+}
+
+impl From<crate::http::key_api::ScratchKeyError> for SetupError {
+    fn from(e: crate::http::key_api::ScratchKeyError) -> Self {
+        use crate::http::key_api::ScratchKeyError;
+        match e {
+            ScratchKeyError::Transport(t) => t.into(),
+            ScratchKeyError::Refused(m) => SetupError::Config(m),
+            ScratchKeyError::Misbehaved(m) => SetupError::Misbehaved(m),
         }
     }
 }

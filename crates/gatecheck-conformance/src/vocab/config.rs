@@ -1,9 +1,9 @@
 //! The runner's configuration, with a builder.
 
 use crate::http::target::Target;
-use crate::run::discovery::ModelKind;
-use crate::run::shard::Shard;
-use crate::run::skip::SkipCause;
+use crate::vocab::discovery::ModelKind;
+use crate::vocab::shard::Shard;
+use crate::vocab::skip::SkipCause;
 use gatecheck_schemas::types::ModelCapabilities;
 use gatecheck_schemas::Profile;
 use std::collections::BTreeMap;
@@ -121,6 +121,9 @@ pub struct Limits {
     pub budget_requests: Option<u64>,
     /// Cap on quota units the run may consume (estimated from catalog prices).
     pub budget_quota: Option<i64>,
+    /// Cap on the bytes of answers the whole run reads (`--budget-bytes`, 1 GiB by default;
+    /// `None`: unbounded): each body is capped too, this bounds the run.
+    pub budget_bytes: Option<u64>,
     /// Requests in flight at once (at least 1: 0 runs as 1).
     pub concurrency: usize,
     /// Requests per second.
@@ -184,6 +187,7 @@ impl Default for Limits {
         Self {
             budget_requests: None,
             budget_quota: None,
+            budget_bytes: Some(crate::http::memory::DEFAULT_RUN_BYTES),
             concurrency: 4,
             rate: None,
             deadline: Duration::from_secs(600),

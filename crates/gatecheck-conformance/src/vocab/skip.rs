@@ -65,11 +65,21 @@ impl SkipCause {
     ];
 
     /// Whether a skip of this cause leaves the run incomplete unless `--allow-skip` accepts it
-    /// ([`crate::exit::INCOMPLETE`]): a skip for want of credentials the user could have given.
+    /// ([`crate::exit::INCOMPLETE`]): a skip for want of credentials the user could have given,
+    /// or a check the deadline cut (a run that ran out of time did not check what was asked).
     /// The other causes are the target's (a route it does not serve), the run's safety rules,
-    /// or limits the user set.
+    /// or budgets the user set.
     pub fn incomplete_by_default(self) -> bool {
-        matches!(self, SkipCause::NoCredentials)
+        matches!(self, SkipCause::NoCredentials | SkipCause::Deadline)
+    }
+
+    /// Why a skip of a cause that leaves the run incomplete ([`Self::incomplete_by_default`])
+    /// happened, in a few words: "for want of credentials".
+    pub fn incomplete_why(self) -> &'static str {
+        match self {
+            SkipCause::Deadline => "cut by the run's deadline (give a longer --deadline)",
+            _ => "for want of credentials",
+        }
     }
 
     /// Parses a wire name (`no-credentials`), as `--allow-skip` takes it.
