@@ -79,7 +79,7 @@ const fn row(
 use Verdict::{Accepted, Deviation, Failure, Rejected, Same};
 
 /// The section ids and their headings, in document order.
-pub const SECTIONS: [(&str, &str); 15] = [
+pub const SECTIONS: [(&str, &str); 16] = [
     ("D-AUTH", "Identity and auth"),
     ("D-ERR", "Error bodies"),
     ("D-TOKEN", "PUT /api/token/"),
@@ -95,6 +95,7 @@ pub const SECTIONS: [(&str, &str); 15] = [
     ("D-EDIT", "Image edits"),
     ("D-MJ", "Midjourney task routes"),
     ("D-TASK", "Provider and unified task routes"),
+    ("D-MODELS", "Model lists in other clients' shapes"),
 ];
 
 /// Every decision, in document order.
@@ -157,6 +158,19 @@ pub const DECISIONS: &[Decision] = &[
     row("D-TOKEN-5", "Tooling extensions (list, get, create, delete)",
         "controller/token.go GetAllTokens, GetToken, AddToken, DeleteToken",
         "`GET /api/token/?p=&size=`, `GET/DELETE /api/token/{id}`, `POST /api/token/` in new-api's shapes.",
+        "Same.", Same),
+    // Key search and batch routes (issue 47 section 2)
+    row("D-TOKEN-6", "GET /api/token/search", "router/api-router.go@002f9122 SetApiRouter (`/search` before `/:id`); controller/token.go@0533f389 SearchTokens; model/token.go@0067bd93 SearchUserTokens, sanitizeLikePattern; common GetPageQuery",
+        "Routed before `GET /api/token/{id}`. `keyword` matches the name, `token` the key (its `sk-` dropped); each empty one filters nothing. A value without `%` is an exact match; `%` is a wildcard, at most two, never doubled, and with at least 2 bytes besides them (`!` and `_` are escaped first, so `_` matches itself); ASCII letters match without case (SQLite's and MySQL's default `LIKE`; PostgreSQL's is case-sensitive, so the runner never judges case). A refused pattern is 200 `{success:false}` with new-api's message (`rules::token_batch`). Paging as `GET /api/token/` (`p`, `page_size`/`size`/`ps`, 10 by default), a page at most 100 (`searchHardLimit`); newest first. Answer `{success:true, message:\"\", data:{page, page_size, total, items}}`, each item the record with its key masked (MaskTokenKey) in both profiles. new-api's refusal of `%` for an account over its key limit (`GetMaxUserTokens`) and its `auto_groups` item field are not reproduced. `token.search.finds-key` (a failure: a search by the key's own name or secret that misses it, or an item that does not match, breaks the service's own consistency); `token.search.patterns` (a deviation: the refusals).",
+        "Same. (The older one-api search, with a `name LIKE keyword%` and a plain array, is a fork's, not followed.)", Same),
+    row("D-TOKEN-7", "POST /api/token/batch (delete)", "controller/token.go@0533f389 DeleteTokenBatch; model/token.go@0067bd93 BatchDeleteTokens; i18n/locales/en.yaml@002f9122 common.invalid_params",
+        "Body `{ids:[int,...]}`; a body that does not bind or an empty `ids`: 200 `{success:false, message:\"Invalid parameters\"}`. Deletes the caller's keys among the ids and answers `{success:true, message:\"\", data:<count>}`, counting only the keys deleted: ids of other accounts and unknown ids are left alone and not counted. No upper bound. `token.batch.delete-own-only` (a failure: a count that includes ids not deleted, or a key of the caller left in place, is the service contradicting itself).",
+        "Same.", Same),
+    row("D-TOKEN-8", "POST /api/token/batch/keys (full keys)", "router/api-router.go@002f9122 (CriticalRateLimit, DisableCache); controller/token.go@0533f389 GetTokenKeysBatch; model/token.go@0067bd93 GetTokenKeysByIds, GetFullKey; i18n/locales/en.yaml@002f9122 common.batch_too_many",
+        "The same body check, then more than 100 ids: 200 `{success:false, message:\"Too many items in batch request, maximum is 100\"}` (en.yaml@002f9122; the audit's `Batch size cannot exceed` is an example text of i18n/AGENTS.md, not the locale). Answers `{success:true, message:\"\", data:{keys:{\"<id>\":\"<full key>\"}}}` with only the caller's own ids (the stored key, without `sk-`, as `POST /api/token/{id}/key`). `token.batch.keys-own-only` (a failure: a key of another id, or a secret that is not the key's, discloses or lies); `token.batch.limits` (a deviation: the refusals of an empty and a 101-id batch).",
+        "Same.", Same),
+    row("D-TOKEN-9", "GET /api/token/auto-groups", "router/api-router.go@002f9122 SetApiRouter (no such route); controller/token.go@0533f389 GetTokenAutoGroups",
+        "Not served: new-api's main router (@002f9122, the version that matches en.yaml@002f9122) has no `/auto-groups`; the routers that add it (`{groups, max_count}`) also carry fork-only routes (`/concurrency`, authz, audit middleware). `GET /api/token/auto-groups` is read as `GET /api/token/{id}`, as in new-api (a non-numeric id).",
         "Same.", Same),
     // Video
     row("D-VIDEO-1", "POST /v1/videos bodies", "middleware/distributor.go getModelFromRequest",
@@ -488,6 +502,16 @@ pub const DECISIONS: &[Decision] = &[
         "Same.", Same),
     row("D-TASK-15", "Unrouted paths under a task", "router/video-router.go SetVideoRouter (no wildcard under /v1/videos/:task_id); router/web-router.go NoRoute; controller/relay.go RelayNotFound",
         "`GET /v1/videos/{task_id}/<unknown>` (and under `/content/`) for a task that exists is 404 with a not-found body of D-ROUTE-3, never the poll of `{task_id}`: a failure (`v1.unknown-subpath-404`), as the spec's 404 for a wrong path pins the status. A 404 whose body is not a `/v1` error (`{error:{message, type}}`, D-ROUTE-3's two shapes) deviates, here and in `v1.unknown-path-404`: the spec leaves the body of model-route errors \"not shown\".",
+        "Same.", Same),
+    // Model lists in other clients' shapes (issue 47 section 3)
+    row("D-MODELS-1", "GET /v1/models for Anthropic's clients", "router/relay-router.go@01f6839b SetRelayRouter; controller/model.go@053f9ded ListModels; dto/pricing.go AnthropicModel; middleware/auth.go TokenAuth (x-api-key on /v1/models)",
+        "With `x-api-key` and `anthropic-version` both non-empty (the key read from `x-api-key`), `GET /v1/models` answers the key's models of the OpenAI list, in its order, as `{data:[{id, created_at, display_name, type:\"model\"}], first_id, has_more:false, last_id}`: `created_at` the RFC 3339 UTC time of the model's `created`, `display_name` the id (`rules::model_lists`). Both profiles (the spec does not speak of other clients). `models.anthropic-list` (a failure: a list that disagrees with the OpenAI list of the same key, or an item that disagrees with its model, is the service contradicting itself; a target answering the OpenAI shape to these headers is a deviation citing this row).",
+        "Same.", Same),
+    row("D-MODELS-2", "Anthropic list of no models; Gemini credentials on /v1/models", "controller/model.go@053f9ded ListModels (`useranthropicModels[0]`), RetrieveModel; router/relay-router.go@01f6839b",
+        "An empty Anthropic list answers `first_id` and `last_id` `\"\"` (the guarded versions of ListModels; @053f9ded indexes element 0 and panics, recovered as a 500). `x-goog-api-key` or `?key=` on `GET /v1/models` (without the Anthropic pair) is new-api's `RetrieveModel` of the empty id: HTTP 200 `{error:{message:\"The model '' does not exist\", type:\"invalid_request_error\", param:\"model\", code:\"model_not_found\"}}`, reproduced in both profiles. The runner does not judge either.",
+        "Same.", Same),
+    row("D-MODELS-3", "GET /v1beta/models (Gemini's list)", "router/relay-router.go@01f6839b SetRelayRouter (geminiRouter); controller/model.go@053f9ded ListModels(Gemini); dto/pricing.go GeminiModel; middleware/auth.go TokenAuth (x-goog-api-key, ?key= on /v1beta/models)",
+        "The key from `x-goog-api-key`, else `?key=`, else `Authorization`; refused as on `/v1/*`. Answers `{models:[...], nextPageToken:null}`, one per model of the OpenAI list for the same key, in its order: `name` and `displayName` the bare id (no `models/` prefix, unlike Google's API) and every other field of dto.GeminiModel null. `models.gemini-list` (a failure when it disagrees with the OpenAI list; a `models/` prefix is a deviation citing this row, as Google's own clients expect it).",
         "Same.", Same),
 ];
 

@@ -9,6 +9,7 @@
 //! `operationId`.
 
 mod build;
+mod key_batch;
 mod key_routes;
 mod model_routes;
 mod public;
@@ -35,6 +36,8 @@ pub(super) fn operation(route: &Route) -> Option<Value> {
         | Op::GetToken
         | Op::DeleteToken
         | Op::GetTokenKey => key_routes::keys(id),
+        Op::SearchTokens | Op::DeleteTokenBatch | Op::GetTokenKeysBatch => key_batch::keys(id),
+        Op::ListGeminiModels => key_batch::gemini(id),
         Op::MediaImage | Op::MediaEdit | Op::Health => public::media_and_health(id),
         Op::Mj(_) => super::midjourney::operation(id),
         Op::RemixVideo

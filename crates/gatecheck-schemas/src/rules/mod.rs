@@ -16,6 +16,8 @@
 //! - [`image_edit`]: `POST /v1/images/edits` (image parts, a missing image, charging).
 //! - [`midjourney`]: the `/mj/*` task routes (actions, key, answers, records, charging).
 //! - [`forwarding`]: the headers an intermediary (replay front, recorder) does not pass on.
+//! - [`token_batch`]: key search and the batch routes (limits, messages, matching).
+//! - [`model_lists`]: the Anthropic and Gemini shapes of the model lists.
 
 pub mod auth;
 pub mod catalog;
@@ -26,6 +28,7 @@ pub mod ip;
 pub mod key;
 pub mod media;
 pub mod midjourney;
+pub mod model_lists;
 pub mod quota;
 pub mod refund;
 pub mod rejection;
@@ -33,6 +36,7 @@ pub mod route;
 pub mod task;
 pub mod time;
 pub mod token;
+pub mod token_batch;
 pub mod video;
 
 pub use rejection::Rejection;
