@@ -7,7 +7,7 @@ use serde_json::{json, Value};
 use std::collections::BTreeSet;
 use std::path::Path;
 
-const EXPECTED: [&str; 30] = [
+const EXPECTED: [&str; 35] = [
     "key-record",
     "token-update-request",
     "token-update-envelope",
@@ -38,6 +38,11 @@ const EXPECTED: [&str; 30] = [
     "video-remix-request",
     "kling-video-request",
     "jimeng-request",
+    "token-search-envelope",
+    "token-batch-envelope",
+    "token-keys-envelope",
+    "anthropic-model-list",
+    "gemini-model-list",
 ];
 
 fn schemas_dir() -> &'static Path {

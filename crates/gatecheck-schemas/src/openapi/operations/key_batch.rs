@@ -2,8 +2,8 @@
 //! `/api/token/batch`, `/api/token/batch/keys`; DECISIONS D-TOKEN-6 to D-TOKEN-8) and of the
 //! Gemini model list (`/v1beta/models`, D-MODELS-3).
 
-use super::build::{json_body, key_op, model_op, page_param, responses, text_param};
 use super::build::MODEL_READ_ERRORS;
+use super::build::{json_body, key_op, model_op, page_param, responses, text_param};
 use crate::openapi::response::json_response;
 use crate::openapi::schema_ref;
 use crate::rules::catalog::MAX_PAGE;
