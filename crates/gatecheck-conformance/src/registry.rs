@@ -5,8 +5,8 @@
 use crate::checks::usage;
 use crate::checks::{
     audio, auth, catalog as model_catalog, image_edits, images, key, midjourney, midjourney_routes,
-    provider, quota, refund, remix, route, stream, token, v1, video, video_unified, Check,
-    CheckInfo,
+    models, provider, quota, refund, remix, route, stream, token, token_batch, v1, video,
+    video_unified, Check, CheckInfo,
 };
 use std::sync::OnceLock;
 
@@ -35,6 +35,8 @@ pub(crate) fn registry() -> &'static [Check] {
             remix::CHECKS,
             provider::CHECKS,
             refund::CHECKS,
+            token_batch::CHECKS,
+            models::CHECKS,
         ] {
             v.extend_from_slice(family);
         }
@@ -109,6 +111,7 @@ pub fn decision_id(id: &str, spec: &str) -> Option<&'static str> {
         ("Quota and limits", "D-QUOTA"),
         ("Streaming", "D-STREAM"),
         ("Provider and unified task routes", "D-TASK"),
+        ("Model lists in other clients' shapes", "D-MODELS"),
     ];
     const AREAS: &[(&str, &str)] = &[
         ("auth.", "D-AUTH"),
@@ -124,6 +127,7 @@ pub fn decision_id(id: &str, spec: &str) -> Option<&'static str> {
         ("quota.", "D-QUOTA"),
         ("stream.", "D-STREAM"),
         ("task.", "D-TASK"),
+        ("models.", "D-MODELS"),
     ];
     if let Some(rest) = spec.split("DECISIONS: ").nth(1)
         && let Some((_, d)) = SECTIONS.iter().find(|(name, _)| rest.starts_with(name))

@@ -21,6 +21,7 @@ mod planted_audio;
 mod planted_coverage;
 mod planted_images;
 mod planted_keys;
+mod planted_keysurface;
 mod planted_routes;
 mod planted_streams;
 mod planted_tasks;
