@@ -169,6 +169,26 @@ pub(crate) const NOT_PLANTABLE: &[(&str, Bug, &str)] = &[
         "the bound of the request's partial_images (0 to 3); the runner asks for 2, within it, \
          and judges the partial images that come, which PartialNotPng breaks",
     ),
+    (
+        "MSG_DOUBLE_PERCENT",
+        Bug::SearchMissesKey,
+        "a refusal of a search pattern: no runner check sends a refused pattern (the mock's tests judge the messages); SearchMissesKey breaks the search the runner judges",
+    ),
+    (
+        "MSG_TOO_MANY_PERCENT",
+        Bug::SearchMissesKey,
+        "a refusal of a search pattern: no runner check sends a refused pattern (the mock's tests judge the messages); SearchMissesKey breaks the search the runner judges",
+    ),
+    (
+        "MSG_FUZZY_TOO_SHORT",
+        Bug::SearchMissesKey,
+        "a refusal of a search pattern: no runner check sends a refused pattern (the mock's tests judge the messages); SearchMissesKey breaks the search the runner judges",
+    ),
+    (
+        "utc_parts",
+        Bug::AnthropicFirstIdWrong,
+        "the calendar behind rfc3339, the `created_at` of the Anthropic list: models.anthropic-list compares each `created_at` with rfc3339 of the OpenAI `created` (no bug plants a wrong date yet; AnthropicFirstIdWrong breaks the same list), and the HTML report's and recordings' times",
+    ),
 ];
 
 const DIARIZE_ONLY: &str = "D-STREAM-5: reached only with a diarization model, which the \

@@ -21,7 +21,7 @@ pub(crate) fn rows() -> Vec<Planted> {
             Bug::SearchMissesKey,
             "token.batch.search-finds-key",
             Status::Failed,
-            "token_batch::search_matches (SEARCH_PATH, SEARCH_HARD_LIMIT)",
+            "token_batch::search_matches (sanitize_like_pattern, like_matches)",
         ),
         (
             Bug::AnthropicFirstIdWrong,
