@@ -60,7 +60,7 @@ pub(crate) fn list_headers<'h>(
 }
 
 /// The models of the admitted key, in the catalog's order.
-fn key_models<'c>(cx: &'c Ctx) -> Option<Vec<&'c ModelRecord>> {
+fn key_models(cx: &Ctx) -> Option<Vec<&ModelRecord>> {
     let key = cx.key?;
     Some(
         cx.catalog()
