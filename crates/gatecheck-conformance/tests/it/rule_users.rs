@@ -423,7 +423,7 @@ const ONE_SIDED: &[(&str, Lacks, &str)] = &[
     (
         "MSG_INVALID_PARAMS",
         Lacks::Runner,
-        "the refusal of an empty or malformed batch body: judged by the mock's tests; no runner check sends one (issue 47 left token.batch.limits for later)",
+        "the refusal of an empty or malformed batch body: judged by the mock's tests; no runner check sends one",
     ),
     (
         "batch_too_many_message",
