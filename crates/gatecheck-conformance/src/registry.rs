@@ -5,8 +5,8 @@
 use crate::checks::usage;
 use crate::checks::{
     audio, auth, catalog as model_catalog, image_edits, images, key, midjourney, midjourney_routes,
-    platforms, provider, quota, refund, remix, route, stream, token, v1, video, video_unified,
-    Check, CheckInfo,
+    models, platforms, provider, quota, refund, remix, route, stream, token, token_batch, v1,
+    video, video_unified, Check, CheckInfo,
 };
 use std::sync::OnceLock;
 
@@ -37,6 +37,8 @@ pub(crate) fn registry() -> &'static [Check] {
             provider::CHECKS,
             platforms::CHECKS,
             refund::CHECKS,
+            token_batch::CHECKS,
+            models::CHECKS,
         ] {
             v.extend_from_slice(family);
         }
@@ -111,6 +113,7 @@ pub fn decision_id(id: &str, spec: &str) -> Option<&'static str> {
         ("Quota and limits", "D-QUOTA"),
         ("Streaming", "D-STREAM"),
         ("Provider and unified task routes", "D-TASK"),
+        ("Model lists in other clients' shapes", "D-MODELS"),
     ];
     const AREAS: &[(&str, &str)] = &[
         ("auth.", "D-AUTH"),
@@ -126,6 +129,7 @@ pub fn decision_id(id: &str, spec: &str) -> Option<&'static str> {
         ("quota.", "D-QUOTA"),
         ("stream.", "D-STREAM"),
         ("task.", "D-TASK"),
+        ("models.", "D-MODELS"),
     ];
     if let Some(rest) = spec.split("DECISIONS: ").nth(1)
         && let Some((_, d)) = SECTIONS.iter().find(|(name, _)| rest.starts_with(name))

@@ -79,7 +79,7 @@ const fn row(
 use Verdict::{Accepted, Deviation, Failure, Rejected, Same};
 
 /// The section ids and their headings, in document order.
-pub const SECTIONS: [(&str, &str); 16] = [
+pub const SECTIONS: [(&str, &str); 17] = [
     ("D-AUTH", "Identity and auth"),
     ("D-ERR", "Error bodies"),
     ("D-TOKEN", "PUT /api/token/"),
@@ -96,6 +96,7 @@ pub const SECTIONS: [(&str, &str); 16] = [
     ("D-MJ", "Midjourney task routes"),
     ("D-TASK", "Provider and unified task routes"),
     ("D-PLAT", "Video platforms behind the unified route"),
+    ("D-MODELS", "Model lists in other clients' shapes"),
 ];
 
 /// Every decision, in document order.
@@ -158,6 +159,19 @@ pub const DECISIONS: &[Decision] = &[
     row("D-TOKEN-5", "Tooling extensions (list, get, create, delete)",
         "controller/token.go GetAllTokens, GetToken, AddToken, DeleteToken",
         "`GET /api/token/?p=&size=`, `GET/DELETE /api/token/{id}`, `POST /api/token/` in new-api's shapes.",
+        "Same.", Same),
+    // Key search and batch routes (issue 47 section 2)
+    row("D-TOKEN-6", "GET /api/token/search", "router/api-router.go@002f9122 SetApiRouter (`/search` before `/:id`); controller/token.go@0533f389 SearchTokens; model/token.go@0067bd93 SearchUserTokens, sanitizeLikePattern; common GetPageQuery",
+        "Routed before `GET /api/token/{id}`. `keyword` matches the name, `token` the key (its `sk-` dropped); each empty one filters nothing. A value without `%` is an exact match; `%` is a wildcard, at most two, never doubled, and with at least 2 bytes besides them (`!` and `_` are escaped first, so `_` matches itself); ASCII letters match without case (SQLite's and MySQL's default `LIKE`; PostgreSQL's is case-sensitive, so the runner never judges case). A refused pattern is 200 `{success:false}` with new-api's message (`rules::token_batch`). Paging as `GET /api/token/` (`p`, `page_size`/`size`/`ps`, 10 by default), a page at most 100 (`searchHardLimit`); newest first. Answer `{success:true, message:\"\", data:{page, page_size, total, items}}`, each item the record with its key masked (MaskTokenKey) in both profiles. new-api's refusal of `%` for an account over its key limit (`GetMaxUserTokens`) and its `auto_groups` item field are not reproduced. `token.batch.search-finds-key` (a failure: a search by the key's own secret that misses it, lists another key, or shows the full key breaks the service's own consistency). The refusals of a pattern are judged by the mock's tests only.",
+        "Same. (The older one-api search, with a `name LIKE keyword%` and a plain array, is a fork's, not followed.)", Same),
+    row("D-TOKEN-7", "POST /api/token/batch (delete)", "controller/token.go@0533f389 DeleteTokenBatch; model/token.go@0067bd93 BatchDeleteTokens; i18n/locales/en.yaml@002f9122 common.invalid_params",
+        "Body `{ids:[int,...]}`; a body that does not bind or an empty `ids`: 200 `{success:false, message:\"Invalid parameters\"}`. Deletes the caller's keys among the ids and answers `{success:true, message:\"\", data:<count>}`, counting only the keys deleted: ids of other accounts and unknown ids are left alone and not counted. No upper bound. Judged by the mock's tests only: a run never deletes a key it did not make.",
+        "Same.", Same),
+    row("D-TOKEN-8", "POST /api/token/batch/keys (full keys)", "router/api-router.go@002f9122 (CriticalRateLimit, DisableCache); controller/token.go@0533f389 GetTokenKeysBatch; model/token.go@0067bd93 GetTokenKeysByIds, GetFullKey; i18n/locales/en.yaml@002f9122 common.batch_too_many",
+        "The same body check, then more than 100 ids: 200 `{success:false, message:\"Too many items in batch request, maximum is 100\"}` (en.yaml@002f9122; the audit's `Batch size cannot exceed` is an example text of i18n/AGENTS.md, not the locale). Answers `{success:true, message:\"\", data:{keys:{\"<id>\":\"<full key>\"}}}` with only the caller's own ids (the stored key, without `sk-`, as `POST /api/token/{id}/key`). `token.batch.keys-own-only` (a failure: a key of another id, or a secret that is not the key's, discloses or lies). The refusals of an empty and a 101-id batch are judged by the mock's tests only.",
+        "Same.", Same),
+    row("D-TOKEN-9", "GET /api/token/auto-groups", "router/api-router.go@002f9122 SetApiRouter (no such route); controller/token.go@0533f389 GetTokenAutoGroups",
+        "Not served: new-api's main router (@002f9122, the version that matches en.yaml@002f9122) has no `/auto-groups`; the routers that add it (`{groups, max_count}`) also carry fork-only routes (`/concurrency`, authz, audit middleware). `GET /api/token/auto-groups` is read as `GET /api/token/{id}`, as in new-api (a non-numeric id).",
         "Same.", Same),
     // Video
     row("D-VIDEO-1", "POST /v1/videos bodies", "middleware/distributor.go getModelFromRequest",
@@ -519,6 +533,16 @@ pub const DECISIONS: &[Decision] = &[
         "Same.", Same),
     row("D-PLAT-7", "A record whose status its own data contradicts", "service/task_polling.go@14639a76 updateVideoSingleTask (status, progress and data are written from one upstream answer); the adaptors' ParseTaskResult",
         "A failure (`task.platform.*`): the record's `status` is what the platform's adaptor maps the upstream state in its own `data` to (a `data` Vidu `state` `success` with `IN_PROGRESS`, or Hailuo `Queueing` shown `QUEUED`). Reason: new-api writes both from the same upstream answer in one poll, in every version read, so a record contradicting itself is wrong under any version, and clients reading either field would disagree. A `platform` other than the channel type of the platform whose default model was asked for, a missing `platform`, or a progress other than the adaptor's for that state deviate, citing the platform's row (a deployment may route a model elsewhere; adaptor versions differ in progress).",
+        "Same.", Same),
+    // Model lists in other clients' shapes (issue 47 section 3)
+    row("D-MODELS-1", "GET /v1/models for Anthropic's clients", "router/relay-router.go@01f6839b SetRelayRouter; controller/model.go@053f9ded ListModels; dto/pricing.go AnthropicModel; middleware/auth.go TokenAuth (x-api-key on /v1/models)",
+        "With `x-api-key` and `anthropic-version` both non-empty (the key read from `x-api-key`), `GET /v1/models` answers the key's models of the OpenAI list, in its order, as `{data:[{id, created_at, display_name, type:\"model\"}], first_id, has_more:false, last_id}`: `created_at` the RFC 3339 UTC time of the model's `created`, `display_name` the id (`rules::model_lists`). Both profiles (the spec does not speak of other clients). `models.anthropic-list` (a failure: a list that disagrees with the OpenAI list of the same key, or an item that disagrees with its model, is the service contradicting itself; a target answering the OpenAI shape to these headers is a deviation citing this row).",
+        "Same.", Same),
+    row("D-MODELS-2", "Anthropic list of no models; Gemini credentials on /v1/models", "controller/model.go@053f9ded ListModels (`useranthropicModels[0]`), RetrieveModel; router/relay-router.go@01f6839b",
+        "An empty Anthropic list answers `first_id` and `last_id` `\"\"` (the guarded versions of ListModels; @053f9ded indexes element 0 and panics, recovered as a 500). `x-goog-api-key` or `?key=` on `GET /v1/models` (without the Anthropic pair) is new-api's `RetrieveModel` of the empty id: HTTP 200 `{error:{message:\"The model '' does not exist\", type:\"invalid_request_error\", param:\"model\", code:\"model_not_found\"}}`, reproduced in both profiles. The runner does not judge either.",
+        "Same.", Same),
+    row("D-MODELS-3", "GET /v1beta/models (Gemini's list)", "router/relay-router.go@01f6839b SetRelayRouter (geminiRouter); controller/model.go@053f9ded ListModels(Gemini); dto/pricing.go GeminiModel; middleware/auth.go TokenAuth (x-goog-api-key, ?key= on /v1beta/models)",
+        "The key from `x-goog-api-key`, else `?key=`, else `Authorization`; refused as on `/v1/*`. Answers `{models:[...], nextPageToken:null}`, one per model of the OpenAI list for the same key, in its order: `name` and `displayName` the bare id (no `models/` prefix, unlike Google's API) and every other field of dto.GeminiModel null. `models.gemini-list` (a failure when it disagrees with the OpenAI list; a `models/` prefix is a deviation citing this row, as Google's own clients expect it).",
         "Same.", Same),
 ];
 

@@ -75,6 +75,8 @@ pub enum Op {
     GetKeyModel,
     /// `GET /api/models`.
     ListModels,
+    /// `GET /v1beta/models` (Gemini's list shape).
+    ListGeminiModels,
     /// `GET /api/usage/token`.
     GetTokenUsage,
     /// `GET /api/pricing`.
@@ -93,6 +95,12 @@ pub enum Op {
     DeleteToken,
     /// `POST /api/token/{id}/key`.
     GetTokenKey,
+    /// `GET /api/token/search`.
+    SearchTokens,
+    /// `POST /api/token/batch`.
+    DeleteTokenBatch,
+    /// `POST /api/token/batch/keys`.
+    GetTokenKeysBatch,
     /// `GET`/`HEAD /media/images/{file}.png`.
     MediaImage,
     /// `GET /media/edits/{file}.png`.
@@ -223,6 +231,12 @@ pub const ROUTES: &[Route] = &[
     route(Op::GetPricing, "GET", "/api/pricing", "getPricing"),
     route(Op::GetStatus, "GET", "/api/status", "getStatus"),
     route(
+        Op::ListGeminiModels,
+        "GET",
+        crate::rules::model_lists::GEMINI_MODELS_PATH,
+        "listGeminiModels",
+    ),
+    route(
         Op::GetTokenUsage,
         "GET",
         "/api/usage/token",
@@ -231,6 +245,13 @@ pub const ROUTES: &[Route] = &[
     route(Op::UpdateToken, "PUT", "/api/token/", "updateToken"),
     route(Op::ListTokens, "GET", "/api/token/", "listTokens"),
     route(Op::CreateToken, "POST", "/api/token/", "createToken"),
+    // Before `/api/token/{id}`: the first row at a path serves it (new-api's own order).
+    route(
+        Op::SearchTokens,
+        "GET",
+        crate::rules::token_batch::SEARCH_PATH,
+        "searchTokens",
+    ),
     route(Op::GetToken, "GET", "/api/token/{id}", "getToken"),
     route(Op::DeleteToken, "DELETE", "/api/token/{id}", "deleteToken"),
     route(
@@ -238,6 +259,18 @@ pub const ROUTES: &[Route] = &[
         "POST",
         "/api/token/{id}/key",
         "getTokenKey",
+    ),
+    route(
+        Op::DeleteTokenBatch,
+        "POST",
+        "/api/token/batch",
+        "deleteTokenBatch",
+    ),
+    route(
+        Op::GetTokenKeysBatch,
+        "POST",
+        "/api/token/batch/keys",
+        "getTokenKeysBatch",
     ),
     route(
         Op::MediaImage,

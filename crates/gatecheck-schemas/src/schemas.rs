@@ -81,10 +81,20 @@ pub mod names {
     pub const PRICING_ANSWER: &str = "pricing-answer";
     /// The response of `GET /api/status` (DECISIONS D-CATALOG-2).
     pub const STATUS_ANSWER: &str = "status-answer";
+    /// The response of `GET /api/token/search` (DECISIONS D-TOKEN-6).
+    pub const TOKEN_SEARCH_ENVELOPE: &str = "token-search-envelope";
+    /// The response of `POST /api/token/batch` (DECISIONS D-TOKEN-7).
+    pub const TOKEN_BATCH_ENVELOPE: &str = "token-batch-envelope";
+    /// The response of `POST /api/token/batch/keys` (DECISIONS D-TOKEN-8).
+    pub const TOKEN_KEYS_ENVELOPE: &str = "token-keys-envelope";
+    /// `GET /v1/models` for Anthropic's clients (DECISIONS D-MODELS-1).
+    pub const ANTHROPIC_MODEL_LIST: &str = "anthropic-model-list";
+    /// `GET /v1beta/models`, Gemini's list (DECISIONS D-MODELS-3).
+    pub const GEMINI_MODEL_LIST: &str = "gemini-model-list";
 }
 
 /// `(name, file text)` of every embedded document, resources first, `common` last.
-pub(crate) const SOURCES: [(&str, &str); 33] = [
+pub(crate) const SOURCES: [(&str, &str); 38] = [
     (
         names::KEY_RECORD,
         include_str!("../schemas/key-record.json"),
@@ -207,11 +217,31 @@ pub(crate) const SOURCES: [(&str, &str); 33] = [
         names::STATUS_ANSWER,
         include_str!("../schemas/status-answer.json"),
     ),
+    (
+        names::TOKEN_SEARCH_ENVELOPE,
+        include_str!("../schemas/token-search-envelope.json"),
+    ),
+    (
+        names::TOKEN_BATCH_ENVELOPE,
+        include_str!("../schemas/token-batch-envelope.json"),
+    ),
+    (
+        names::TOKEN_KEYS_ENVELOPE,
+        include_str!("../schemas/token-keys-envelope.json"),
+    ),
+    (
+        names::ANTHROPIC_MODEL_LIST,
+        include_str!("../schemas/anthropic-model-list.json"),
+    ),
+    (
+        names::GEMINI_MODEL_LIST,
+        include_str!("../schemas/gemini-model-list.json"),
+    ),
     (COMMON_DEFS, include_str!("../schemas/common.json")),
 ];
 
 /// The resource names, in a stable order.
-const NAMES: [&str; 32] = [
+const NAMES: [&str; 37] = [
     names::KEY_RECORD,
     names::TOKEN_UPDATE_REQUEST,
     names::TOKEN_UPDATE_ENVELOPE,
@@ -244,6 +274,11 @@ const NAMES: [&str; 32] = [
     names::JIMENG_REQUEST,
     names::PRICING_ANSWER,
     names::STATUS_ANSWER,
+    names::TOKEN_SEARCH_ENVELOPE,
+    names::TOKEN_BATCH_ENVELOPE,
+    names::TOKEN_KEYS_ENVELOPE,
+    names::ANTHROPIC_MODEL_LIST,
+    names::GEMINI_MODEL_LIST,
 ];
 
 /// One parsed document.
@@ -269,7 +304,7 @@ pub(crate) static DOCUMENTS: LazyLock<Vec<Document>> = LazyLock::new(|| {
 ///
 /// ```
 /// assert!(gatecheck_schemas::schema_names().contains(&"video-task"));
-/// assert_eq!(gatecheck_schemas::schema_names().len(), 32);
+/// assert_eq!(gatecheck_schemas::schema_names().len(), 37);
 /// ```
 pub fn schema_names() -> &'static [&'static str] {
     &NAMES

@@ -28,6 +28,7 @@ mod planted_images;
 mod planted_key_routes;
 mod planted_keys;
 mod planted_platforms;
+mod planted_keysurface;
 mod planted_routes;
 mod planted_streams;
 mod planted_tasks;

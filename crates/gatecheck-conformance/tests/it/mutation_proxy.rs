@@ -616,6 +616,9 @@ impl Proxy {
                     }
                 }
             }
+            b if super::planted_keysurface::plants(b) => {
+                super::planted_keysurface::rewrite(b, &path, &mut rbody);
+            }
             b if super::planted_streams::plants(b) => {
                 super::planted_streams::rewrite(b, &path, &mut rparts.headers, &mut rbody);
             }

@@ -132,6 +132,15 @@ pub(crate) enum Bug {
     /// A 51-character name is refused with new-api's message text (NA12: the spec pins the
     /// message, a failure).
     NewApiNameMessage,
+    // Key search and batch routes, model lists in other shapes (issue 47, `planted_keysurface.rs`).
+    /// `POST /api/token/batch/keys` discloses a key under an id the caller does not hold.
+    BatchKeysDiscloseOther,
+    /// `GET /api/token/search` finds nothing, even the key searched by its own secret.
+    SearchMissesKey,
+    /// The Anthropic list's `first_id` is not its first model.
+    AnthropicFirstIdWrong,
+    /// The Gemini list leaves out the key's last model.
+    GeminiListDropsModel,
     /// A speech stream loses its `speech.audio.done` (no terminal event).
     StreamNoTerminal,
     /// A transcription stream has a delta after its `transcript.text.done`.
@@ -294,6 +303,7 @@ pub(crate) fn planted() -> Vec<Planted> {
         super::planted_key_routes::rows(),
         super::planted_image_results::rows(),
         super::planted_billing::rows(),
+        super::planted_keysurface::rows(),
     ]
     .concat()
 }

@@ -189,6 +189,26 @@ pub(crate) const NOT_PLANTABLE: &[(&str, Bug, &str)] = &[
         "the submit's billing header: task.platform.* deviates when it is missing; the mutation \
          proxy rewrites bodies only, so no bug drops it yet (left for a header-rewriting bug)",
     ),
+    (
+        "MSG_DOUBLE_PERCENT",
+        Bug::SearchMissesKey,
+        "a refusal of a search pattern: no runner check sends a refused pattern (the mock's tests judge the messages); SearchMissesKey breaks the search the runner judges",
+    ),
+    (
+        "MSG_TOO_MANY_PERCENT",
+        Bug::SearchMissesKey,
+        "a refusal of a search pattern: no runner check sends a refused pattern (the mock's tests judge the messages); SearchMissesKey breaks the search the runner judges",
+    ),
+    (
+        "MSG_FUZZY_TOO_SHORT",
+        Bug::SearchMissesKey,
+        "a refusal of a search pattern: no runner check sends a refused pattern (the mock's tests judge the messages); SearchMissesKey breaks the search the runner judges",
+    ),
+    (
+        "utc_parts",
+        Bug::AnthropicFirstIdWrong,
+        "the calendar behind rfc3339, the `created_at` of the Anthropic list: models.anthropic-list compares each `created_at` with rfc3339 of the OpenAI `created` (no bug plants a wrong date yet; AnthropicFirstIdWrong breaks the same list), and the HTML report's and recordings' times",
+    ),
 ];
 
 const DIARIZE_ONLY: &str = "D-STREAM-5: reached only with a diarization model, which the \

@@ -260,13 +260,6 @@ const ONE_SIDED: &[(&str, Lacks, &str)] = &[
     ("crc32_ogg", Lacks::Runner, ENCODER),
     ("MAX_IMAGE_SIDE", Lacks::Runner, MEDIA_BOUND),
     ("MAX_IMAGE_PIXELS", Lacks::Runner, MEDIA_BOUND),
-    (
-        "utc_parts",
-        Lacks::Mock,
-        "a date and time of day as text: the runner's HTML report and the recording format's \
-         manifest date (gatecheck_schemas::recording, which the recorder writes); the mock's \
-         request ids carry the date alone (civil_from_days)",
-    ),
     // Issue #31: the OpenAPI document's limits, which the mock's routes enforce.
     (
         "MAX_PROMPT_CHARS",
@@ -460,6 +453,71 @@ const ONE_SIDED: &[(&str, Lacks, &str)] = &[
         Lacks::Runner,
         "needs a channel of a type no adaptor serves, which only the deployment's \
          configuration (the mock's channels.json) can make; the mock's tests judge it",
+    ),
+    (
+        "BATCH_KEYS_MAX",
+        Lacks::Runner,
+        "the 101-id refusal of POST /api/token/batch/keys: judged by the mock's tests (tests/it/token_batch.rs); the runner's token.batch.keys-own-only sends two ids",
+    ),
+    (
+        "MSG_INVALID_PARAMS",
+        Lacks::Runner,
+        "the refusal of an empty or malformed batch body: judged by the mock's tests; no runner check sends one",
+    ),
+    (
+        "batch_too_many_message",
+        Lacks::Runner,
+        "as BATCH_KEYS_MAX (above)",
+    ),
+    (
+        "parse_batch_ids",
+        Lacks::Runner,
+        "the mock's reading of a batch body; the runner sends well-formed ids",
+    ),
+    (
+        "SEARCH_HARD_LIMIT",
+        Lacks::Runner,
+        "the page bound of GET /api/token/search; the runner searches one exact key",
+    ),
+    (
+        "SEARCH_PATH",
+        Lacks::Both,
+        "the route table's row (routes.rs names it); the runner writes the path with its query",
+    ),
+    (
+        "KEY_QUERY",
+        Lacks::Runner,
+        "`?key=` on the model lists: the runner sends the key as x-goog-api-key",
+    ),
+    (
+        "ListShape",
+        Lacks::Runner,
+        "the mock's pick of the /v1/models answer; the runner sends each client's headers and judges the answer",
+    ),
+    (
+        "list_shape",
+        Lacks::Runner,
+        "as ListShape (above)",
+    ),
+    (
+        "list_credential",
+        Lacks::Runner,
+        "the mock's reading of the key on the model lists (TokenAuth); the runner sends one credential at a time",
+    ),
+    (
+        "anthropic_list",
+        Lacks::Runner,
+        "the mock's building of the Anthropic list; the runner judges it against the OpenAI list with rfc3339",
+    ),
+    (
+        "gemini_list",
+        Lacks::Runner,
+        "the mock's building of the Gemini list; the runner judges it against the OpenAI list",
+    ),
+    (
+        "empty_model_error",
+        Lacks::Runner,
+        "new-api's answer to Gemini credentials on /v1/models (D-MODELS-2): the runner does not judge it",
     ),
 ];
 

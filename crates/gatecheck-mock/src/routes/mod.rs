@@ -97,6 +97,7 @@ pub(crate) mod provider;
 pub(crate) mod remix;
 pub(crate) mod site;
 pub(crate) mod token_api;
+pub(crate) mod token_batch;
 pub(crate) mod ui;
 pub(crate) mod unrouted;
 pub(crate) mod video;
@@ -410,6 +411,14 @@ async fn admit(
         Op::Mj(op) if op != MjOp::Image => {
             cx.key = Some(midjourney::authenticate(cx, req.headers())?);
         }
+        Op::ListKeyModels | Op::GetKeyModel | Op::ListGeminiModels => {
+            let query = req.uri().query().unwrap_or("");
+            let v1 = route.op != Op::ListGeminiModels;
+            let admitted = cx.admit_key(&models::list_headers(req.headers(), query, v1));
+            if let Err(resp) = admitted {
+                return Err(cx.refuse(req, resp).await);
+            }
+        }
         _ if route.path.starts_with("/v1/") => {
             if let Err(resp) = cx.admit_key(req.headers()) {
                 return Err(cx.refuse(req, resp).await);
@@ -447,7 +456,8 @@ async fn serve(cx: &mut Ctx, req: Request<Incoming>, found: &Found<'_>) -> MockR
         Op::RemixVideo => Box::pin(remix::handle(cx, req, found.param("video_id"))).await,
         Op::CreateVideoGeneration => Box::pin(video_unified::create(cx, req)).await,
         Op::GetVideoGeneration => video_unified::fetch(cx, found.param("task_id")),
-        Op::ListKeyModels => models::list(cx),
+        Op::ListKeyModels => models::list(cx, req.headers(), query),
+        Op::ListGeminiModels => models::gemini(cx),
         Op::GetKeyModel => models::get(cx, found.param("model")),
         Op::CreateKlingTask => Box::pin(kling::create(cx, req)).await,
         Op::GetKlingTask => video_unified::fetch(cx, found.param("task_id")),
@@ -469,6 +479,9 @@ async fn serve(cx: &mut Ctx, req: Request<Incoming>, found: &Found<'_>) -> MockR
         Op::GetToken => Box::pin(token_api::get_token(cx, req, found.param("id"))).await,
         Op::DeleteToken => Box::pin(token_api::delete_token(cx, req, found.param("id"))).await,
         Op::GetTokenKey => Box::pin(token_api::token_key(cx, req, found.param("id"))).await,
+        Op::SearchTokens => Box::pin(token_batch::search(cx, req)).await,
+        Op::DeleteTokenBatch => Box::pin(token_batch::delete(cx, req)).await,
+        Op::GetTokenKeysBatch => Box::pin(token_batch::keys(cx, req)).await,
         Op::MediaImage => Box::pin(images::public(cx, &req, found.param("file"))).await,
         Op::MediaEdit => image_edits::public(req.uri().path(), found.param("file")),
         Op::Health => response::json(200, &serde_json::json!({"status": "ok"})),

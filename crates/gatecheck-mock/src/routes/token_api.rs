@@ -29,7 +29,7 @@ const MAX_PAGE_SIZE: usize = gatecheck_schemas::rules::catalog::MAX_PAGE_SIZE as
 
 /// The account of the request's access token, or the refusal (given after the rest of a
 /// short body, as every answer before the body is read).
-async fn account(
+pub(super) async fn account(
     cx: &Ctx,
     req: Request<Incoming>,
 ) -> Result<(Arc<Account>, Request<Incoming>), MockResponse> {
@@ -170,6 +170,25 @@ fn list(cx: &Ctx, account: &Account, query: &str) -> MockResponse {
     if let Err(resp) = super::ctx::paging_ok(cx, query) {
         return resp;
     }
+    let (page, size) = page_of(query);
+    let keys = cx.app.state.keys_of(account.id);
+    let total = keys.len();
+    let items: Vec<_> = keys
+        .into_iter()
+        .skip((page - 1).saturating_mul(size))
+        .take(size)
+        .collect();
+    response::api_success(&serde_json::json!({
+        "page": page,
+        "page_size": size,
+        "total": total,
+        "items": items,
+    }))
+}
+
+/// The page and page size of a listing's query (`p`/`page`, `size`/`page_size`/`ps`; 1 and
+/// 10 by default, the size at most the catalog's bound).
+pub(super) fn page_of(query: &str) -> (usize, usize) {
     let mut page = 1usize;
     let mut size = DEFAULT_PAGE_SIZE;
     for (k, v) in query_pairs(query) {
@@ -186,19 +205,7 @@ fn list(cx: &Ctx, account: &Account, query: &str) -> MockResponse {
             _ => {}
         }
     }
-    let keys = cx.app.state.keys_of(account.id);
-    let total = keys.len();
-    let items: Vec<_> = keys
-        .into_iter()
-        .skip((page - 1).saturating_mul(size))
-        .take(size)
-        .collect();
-    response::api_success(&serde_json::json!({
-        "page": page,
-        "page_size": size,
-        "total": total,
-        "items": items,
-    }))
+    (page, size)
 }
 
 /// The body of `POST /api/token/` (new-api's token fields; the rest is ignored).

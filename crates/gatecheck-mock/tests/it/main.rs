@@ -29,6 +29,7 @@ mod support;
 mod task_state;
 mod tasks;
 mod token_api;
+mod token_batch;
 mod ui;
 mod unread;
 mod video_resource;

@@ -9,6 +9,7 @@
 //! `operationId`.
 
 mod build;
+mod key_batch;
 mod key_routes;
 mod model_routes;
 mod public;
@@ -33,6 +34,8 @@ pub(super) fn operation(route: &Route) -> Option<Value> {
             key_routes::key_reads(id)
         }
         Op::UpdateToken | Op::CreateToken | Op::DeleteToken => key_routes::key_writes(id),
+        Op::SearchTokens | Op::DeleteTokenBatch | Op::GetTokenKeysBatch => key_batch::keys(id),
+        Op::ListGeminiModels => key_batch::gemini(id),
         Op::MediaImage | Op::MediaEdit | Op::Health => public::media_and_health(id),
         Op::GetPricing | Op::GetStatus => site::site(id),
         Op::Mj(_) => super::midjourney::operation(id),

@@ -18,6 +18,8 @@
 //! - [`platforms`]: the video platforms behind the unified route (Vidu, Hailuo, Doubao...), one
 //!   file each.
 //! - [`forwarding`]: the headers an intermediary (replay front, recorder) does not pass on.
+//! - [`token_batch`]: key search and the batch routes (limits, messages, matching).
+//! - [`model_lists`]: the Anthropic and Gemini shapes of the model lists.
 
 pub mod auth;
 pub mod catalog;
@@ -29,6 +31,7 @@ pub mod key;
 pub mod media;
 pub mod midjourney;
 pub mod platforms;
+pub mod model_lists;
 pub mod quota;
 pub mod refund;
 pub mod rejection;
@@ -36,6 +39,7 @@ pub mod route;
 pub mod task;
 pub mod time;
 pub mod token;
+pub mod token_batch;
 pub mod video;
 
 pub use rejection::Rejection;

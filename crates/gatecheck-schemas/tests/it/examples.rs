@@ -334,9 +334,15 @@ fn deserializes_as(name: &str, body: &Value) -> Result<(), serde_json::Error> {
         "task-envelope" => de::<gatecheck_schemas::rules::task::TaskEnvelope>(body),
         "task-error" => de::<gatecheck_schemas::rules::task::TaskErrorBody>(body),
         "video-remix-request" => de::<gatecheck_schemas::rules::task::RemixRequest>(body),
-        "kling-video-request" | "jimeng-request" | "pricing-answer" | "status-answer" => {
-            de::<serde_json::Map<String, Value>>(body)
-        }
+        "kling-video-request"
+        | "jimeng-request"
+        | "token-search-envelope"
+        | "token-batch-envelope"
+        | "token-keys-envelope"
+        | "anthropic-model-list"
+        | "gemini-model-list"
+        | "pricing-answer"
+        | "status-answer" => de::<serde_json::Map<String, Value>>(body),
         event if stream_event_schema(body["type"].as_str().unwrap_or("")) == Some(event) => {
             de::<StreamEvent>(body)
         }

@@ -54,7 +54,7 @@ fn every_route_of_the_spec_and_the_extensions_is_documented() {
         assert!(op["operationId"].is_string(), "{method} {path}");
         let security = &op["security"];
         let provider = path.starts_with("/kling/") || path.starts_with("/jimeng/");
-        if path.starts_with("/v1/") || provider {
+        if path.starts_with("/v1/") || path.starts_with("/v1beta/") || provider {
             assert_eq!(security, &json!([{"bearerAuth": []}]), "{path}");
         } else if path.starts_with("/api/token/") {
             assert_eq!(

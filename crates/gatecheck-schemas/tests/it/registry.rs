@@ -7,7 +7,7 @@ use serde_json::{json, Value};
 use std::collections::BTreeSet;
 use std::path::Path;
 
-const EXPECTED: [&str; 32] = [
+const EXPECTED: [&str; 37] = [
     "key-record",
     "token-update-request",
     "token-update-envelope",
@@ -40,6 +40,11 @@ const EXPECTED: [&str; 32] = [
     "jimeng-request",
     "pricing-answer",
     "status-answer",
+    "token-search-envelope",
+    "token-batch-envelope",
+    "token-keys-envelope",
+    "anthropic-model-list",
+    "gemini-model-list",
 ];
 
 fn schemas_dir() -> &'static Path {

@@ -235,12 +235,15 @@ pub(super) fn models(operation_id: &str) -> Option<Value> {
     let op = match operation_id {
         "listKeyModels" => model_op(
             operation_id,
-            "The models the key may use (OpenAI's list shape).",
+            "The models the key may use (OpenAI's list shape; Anthropic's for a client sending `x-api-key` and `anthropic-version`, new-api's ListModels).",
             "models",
             responses(
                 vec![(
                     "200",
-                    json_response("The key's models.", schema_ref("KeyModelList")),
+                    json_response(
+                        "The key's models.",
+                        json!({ "anyOf": [schema_ref("KeyModelList"), schema_ref("AnthropicModelList")] }),
+                    ),
                 )],
                 MODEL_READ_ERRORS,
             ),

@@ -1,0 +1,136 @@
+//! new-api's key search and batch routes (`GET /api/token/search`, `POST /api/token/batch/keys`;
+//! DECISIONS D-TOKEN-6, D-TOKEN-8): they must agree with the key they name. Read-only: the
+//! batch delete is judged by the mock's tests, as a run never deletes a key it did not make.
+
+use super::Kind::Failure;
+use super::{def, pass1, Check, CheckCtx, Halt, Outcome, Phase};
+use crate::http::client::Exchange;
+use crate::http::request::{Auth, RequestSpec};
+use gatecheck_schemas::rules::token::IMPOSSIBLE_KEY_ID;
+use gatecheck_schemas::rules::token_batch::search_matches;
+use serde_json::{json, Value};
+
+pub(crate) const CHECKS: &[Check] = &[
+    def("token.batch.keys-own-only", Failure, "POST /api/token/batch/keys", "DECISIONS: PUT /api/token/ (D-TOKEN-8, the batch of full keys)",
+        "The full keys of the working key's id and an id no account holds are exactly the working key's own secret, under its id.",
+        Phase::Shared, |c| Box::pin(keys_own_only(c))),
+    def("token.batch.search-finds-key", Failure, "GET /api/token/search", "DECISIONS: PUT /api/token/ (D-TOKEN-6, the search)",
+        "A search by the working key's secret finds it, every item matches the search, and no item shows a full key.",
+        Phase::Shared, |c| Box::pin(search_finds_key(c))),
+];
+
+/// The stored form of a secret: without `sk-`.
+fn bare(secret: &str) -> &str {
+    secret.strip_prefix("sk-").unwrap_or(secret)
+}
+
+/// Sends `spec` and returns the JSON of a `success:true` answer; a route the target does not
+/// serve (404, or not `success:true`) is a `not-observed` skip carrying the exchange.
+async fn served(ctx: &CheckCtx, spec: &RequestSpec) -> Result<(Exchange, Value), Halt> {
+    let ex = ctx.send(spec, 0).await?;
+    let v = ex.json().unwrap_or(Value::Null);
+    if !ex.status.is_success() || v.get("success").and_then(Value::as_bool) != Some(true) {
+        return Err(ctx.not_observed(
+            format!(
+                "{} {} was not answered with success ({})",
+                spec.method, spec.path, ex.status
+            ),
+            spec,
+            Some(&ex),
+        ));
+    }
+    Ok((ex, v))
+}
+
+async fn keys_own_only(ctx: &CheckCtx) -> Outcome {
+    let key = ctx.work_key()?;
+    let spec = RequestSpec::post("/api/token/batch/keys")
+        .auth(Auth::AccessToken)
+        .json(json!({ "ids": [key.id, IMPOSSIBLE_KEY_ID] }));
+    let (ex, v) = served(ctx, &spec).await?;
+    if let Err(e) = gatecheck_schemas::validate("token-keys-envelope", &v) {
+        return Err(ctx.fail(format!("schema token-keys-envelope: {e}"), &spec, Some(&ex)));
+    }
+    let Some(keys) = v.pointer("/data/keys").and_then(Value::as_object) else {
+        return Err(ctx.fail("`data.keys` is not an object", &spec, Some(&ex)));
+    };
+    let own = key.id.to_string();
+    // An entry whose name is not an id is an unknown field, not a key of some id.
+    let is_id = |k: &str| k.parse::<i64>().is_ok();
+    if let Some(other) = keys.keys().find(|k| is_id(k) && **k != own) {
+        return Err(ctx.fail(
+            format!("a key was disclosed for id {other}, which the caller does not hold"),
+            &spec,
+            Some(&ex),
+        ));
+    }
+    match keys.get(&own).and_then(Value::as_str) {
+        Some(s) if bare(s) == bare(key.secret.expose()) => pass1(),
+        Some(_) => Err(ctx.fail(
+            format!("the key answered for id {own} is not the working key's secret"),
+            &spec,
+            Some(&ex),
+        )),
+        None => Err(ctx.fail(
+            format!("the working key (id {own}) is missing from `data.keys`"),
+            &spec,
+            Some(&ex),
+        )),
+    }
+}
+
+async fn search_finds_key(ctx: &CheckCtx) -> Outcome {
+    let key = ctx.work_key()?;
+    let secret = key.secret.expose();
+    let spec = RequestSpec::get(format!(
+        "/api/token/search?token={}&p=1&page_size=100",
+        bare(secret)
+    ))
+    .auth(Auth::AccessToken);
+    let (ex, v) = served(ctx, &spec).await?;
+    if let Err(e) = gatecheck_schemas::validate("token-search-envelope", &v) {
+        return Err(ctx.fail(
+            format!("schema token-search-envelope: {e}"),
+            &spec,
+            Some(&ex),
+        ));
+    }
+    let items = v
+        .pointer("/data/items")
+        .and_then(Value::as_array)
+        .cloned()
+        .unwrap_or_default();
+    if !items
+        .iter()
+        .any(|i| i.get("id").and_then(Value::as_i64) == Some(key.id))
+    {
+        return Err(ctx.fail(
+            format!(
+                "a search by the working key's own secret did not find it (id {})",
+                key.id
+            ),
+            &spec,
+            Some(&ex),
+        ));
+    }
+    for item in &items {
+        let shown = item.get("key").and_then(Value::as_str).unwrap_or("");
+        if !shown.is_empty() && bare(shown) == bare(secret) {
+            return Err(ctx.fail(
+                "an item of the search shows the full key, not a masked one",
+                &spec,
+                Some(&ex),
+            ));
+        }
+        let id = item.get("id").and_then(Value::as_i64).unwrap_or(0);
+        // Only the working key's secret is known: another item cannot match an exact secret.
+        if id != key.id && search_matches("", secret, "", bare(secret)) == Ok(true) {
+            return Err(ctx.fail(
+                format!("the search by one exact key also listed key {id}"),
+                &spec,
+                Some(&ex),
+            ));
+        }
+    }
+    pass1()
+}
