@@ -303,17 +303,8 @@ pub(crate) fn advance_on_poll(cx: &mut Ctx, id: &str) {
 }
 
 /// `GET /v1/videos/{task_id}` (admitted).
-pub(crate) fn retrieve(cx: &mut Ctx, id: &str) -> MockResponse {
-    let found = find(cx, id);
-    if let Some(t) = &found
-        && polls_move_clock(cx)
-    {
-        let app = cx.app.clone();
-        let pending = !t.state(cx.at_ms).status.is_terminal();
-        let step = std::time::Duration::from_millis(cx.fixtures().video.poll_after_ms);
-        cx.at_ms = app.polls.poll(id, cx.at_ms, pending, &app.clock, step);
-    }
-    match found {
+pub(crate) fn retrieve(cx: &Ctx, id: &str) -> MockResponse {
+    match find(cx, id) {
         // A remix shows its source (DECISIONS D-TASK-4).
         Some(t) if cx.app.tasks.meta.remixed_from(&t).is_some() => super::remix::answer(cx, &t),
         // A task of a video platform: its adaptor's conversion (DECISIONS D-PLAT-5).
