@@ -277,26 +277,14 @@ async fn fetch_result(
     url: &str,
     (spec, ex): (&RequestSpec, &Exchange),
 ) -> Result<Exchange, Halt> {
-    use crate::http::client_error::ClientError;
-    use crate::http::transport::TransportError;
-    let fetch = RequestSpec::get(url.to_owned());
-    match ctx.t.send(&fetch, 0).await {
-        Err(TransportError::Client(ClientError::OffHost { .. })) => {}
-        other => return other.map_err(Halt::from),
+    match elsewhere::result(&ctx.t, &RequestSpec::get(url.to_owned())).await? {
+        Ok(img) => Ok(img),
+        Err(elsewhere::NotFetched(why)) => Err(ctx.not_observed(
+            format!("the edited image's URL on another host was not fetched: {why}"),
+            spec,
+            Some(ex),
+        )),
     }
-    let why = if ctx.t.answers_from_recording() {
-        "a replay does not fetch other hosts".to_owned()
-    } else {
-        match elsewhere::fetch(ctx.t.client(), url).await {
-            Ok(img) => return Ok(img),
-            Err(elsewhere::NotFetched(why)) => why,
-        }
-    };
-    Err(ctx.not_observed(
-        format!("the edited image's URL on another host was not fetched: {why}"),
-        spec,
-        Some(ex),
-    ))
 }
 
 /// An edit with a mask keeps what the mask keeps (its opaque pixels): a failure otherwise

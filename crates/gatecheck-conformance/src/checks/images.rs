@@ -4,10 +4,11 @@ use super::property::for_all;
 use super::Kind::{Deviation, Failure};
 use super::{def, is_validation_rejection, Check, CheckCtx, Halt, Outcome, Pass, Phase};
 use crate::http::client::{Exchange, RequestSpec};
+use crate::http::elsewhere;
 use base64::Engine;
 use gatecheck_schemas::rules::media::{default_image_size, parse_size};
 use gatecheck_schemas::rules::quota::Usage;
-use gatecheck_schemas::types::ImageResult;
+use gatecheck_schemas::types::{ImageItem, ImageResult};
 use gatecheck_schemas::Profile;
 use proptest::prelude::*;
 use serde_json::json;
@@ -17,7 +18,7 @@ pub(crate) const CHECKS: &[Check] = &[
         "A valid request with a size the model accepts answers 200 JSON valid against image-result, each item with `b64_json` or `url`, and `size` as requested.",
         Phase::Shared, |c| Box::pin(result(c))),
     def("images.png-matches-size", Failure, "POST /v1/images/generations", "spec: Image generation result (b64_json: a base64 PNG); DECISIONS: Images, audio (the requested size)",
-        "Each result image (base64, or fetched from its URL on the target) is a PNG (a failure otherwise); its pixel size is the requested one (a deviation, D-MEDIA: a model may round it).",
+        "Each result image (base64, or fetched from its URL: on the target, or on another host without the target's credentials; a URL that cannot be fetched is not observed) is a PNG (a failure otherwise); its pixel size is the requested one (a deviation, D-MEDIA: a model may round it).",
         Phase::Shared, |c| Box::pin(png_size(c))),
     def("images.usage-consistent", Deviation, "POST /v1/images/generations", "spec: Image generation result (usage)",
         "`usage.total_tokens` is `input_tokens + output_tokens`, and each details sum matches.",
@@ -97,11 +98,44 @@ async fn result(ctx: &CheckCtx) -> Outcome {
     })
 }
 
+/// The bytes of one result image: its base64, or the file of its `url` (on the target's host
+/// with the run's key, on another host without any credential: [`elsewhere::result`]).
+/// `Ok(None)`: an item with neither; `Err(Ok(why))`: a URL on another host that was not fetched.
+async fn item_bytes(
+    ctx: &CheckCtx,
+    item: &ImageItem,
+    (spec, ex): (&RequestSpec, &Exchange),
+) -> Result<Option<Vec<u8>>, Result<String, Halt>> {
+    if let Some(b) = &item.b64_json {
+        return base64::engine::general_purpose::STANDARD
+            .decode(b)
+            .map(Some)
+            .map_err(|e| Err(ctx.fail(format!("b64_json is not base64: {e}"), spec, Some(ex))));
+    }
+    let Some(url) = &item.url else {
+        return Ok(None);
+    };
+    let auth = ctx.model_auth().map_err(Err)?;
+    let fetch = RequestSpec::get(url.clone()).auth(auth);
+    match elsewhere::result(&ctx.t, &fetch).await {
+        Ok(Ok(img)) if img.status.is_success() => Ok(Some(img.body.to_vec())),
+        Ok(Ok(img)) => Err(Err(ctx.fail(
+            format!("the image URL answered {}", img.status),
+            &fetch,
+            Some(&img),
+        ))),
+        Ok(Err(elsewhere::NotFetched(why))) => Err(Ok(why)),
+        Err(e) => Err(Err(e.into())),
+    }
+}
+
 async fn png_size(ctx: &CheckCtx) -> Outcome {
     let rs = results(ctx).await?;
-    let auth = ctx.model_auth()?;
     let mut n = 0;
     let mut deviation = None;
+    // The first image on another host that could not be fetched, with its generation's exchange.
+    let mut unfetched: Option<(String, &RequestSpec, &Exchange)> = None;
+    let mut missed = 0;
     for (spec, ex, size) in &rs {
         let Some(r) = ex
             .json()
@@ -115,28 +149,15 @@ async fn png_size(ctx: &CheckCtx) -> Outcome {
         };
         let (w, h) = parse_size(size).unwrap_or((0, 0));
         for item in &r.data {
-            let bytes = if let Some(b) = &item.b64_json {
-                base64::engine::general_purpose::STANDARD
-                    .decode(b)
-                    .map_err(|e| ctx.fail(format!("b64_json is not base64: {e}"), spec, Some(ex)))?
-            } else if let Some(url) = &item.url {
-                let fetch = RequestSpec::get(url.clone()).auth(auth.clone());
-                match ctx.t.send(&fetch, 0).await {
-                    Ok(img) if img.status.is_success() => img.body.to_vec(),
-                    Ok(img) => {
-                        return Err(ctx.fail(
-                            format!("the image URL answered {}", img.status),
-                            &fetch,
-                            Some(&img),
-                        ))
-                    }
-                    Err(crate::http::transport::TransportError::Client(
-                        crate::http::client_error::ClientError::OffHost { .. },
-                    )) => continue,
-                    Err(e) => return Err(e.into()),
+            let bytes = match item_bytes(ctx, item, (spec, ex)).await {
+                Ok(Some(b)) => b,
+                Ok(None) => continue,
+                Err(Ok(why)) => {
+                    missed += 1;
+                    unfetched.get_or_insert((why, spec, ex));
+                    continue;
                 }
-            } else {
-                continue;
+                Err(Err(halt)) => return Err(halt),
             };
             let label = format!("{}, {size}", super::artifacts::json_model(spec));
             ctx.keep_media("images.png-matches-size", label, "image/png", &bytes);
@@ -159,13 +180,20 @@ async fn png_size(ctx: &CheckCtx) -> Outcome {
             }
         }
     }
-    if n == 0 {
-        return Err(Halt::not_observed(
-            "no image bytes could be inspected on the target's host",
-        ));
-    }
     if let Some(d) = deviation {
         return Err(d);
+    }
+    // Every image is judged, or the check did not pass: an image on another host that could
+    // not be fetched is not observed (with its generation's exchange).
+    if let Some((why, spec, ex)) = unfetched {
+        return Err(ctx.not_observed(
+            format!("{missed} result image(s) on another host not fetched ({n} judged): {why}"),
+            spec,
+            Some(ex),
+        ));
+    }
+    if n == 0 {
+        return Err(Halt::not_observed("no result image to inspect"));
     }
     Ok(Pass {
         cases: n,

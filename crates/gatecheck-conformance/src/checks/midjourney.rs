@@ -9,6 +9,7 @@ use super::property::for_all;
 use super::Kind::{Deviation, Failure};
 use super::{def, status_and_type, Check, CheckCtx, Halt, Outcome, Pass, Phase};
 use crate::http::client::{Auth, Exchange, RequestSpec};
+use crate::http::elsewhere;
 use gatecheck_schemas::rules::media::parse_png;
 use gatecheck_schemas::rules::midjourney::{
     check_record, check_result, model_for, parse_progress, status_rank, CODE_REQUEST_ERROR,
@@ -29,7 +30,7 @@ pub(crate) const CHECKS: &[Check] = &[
         "The key sent in `mj-api-secret` (no `Authorization`) is accepted as a Bearer key is; no key at all is refused 401.",
         Phase::Shared, |c| Box::pin(secret_header(c))),
     def("mj.task.lifecycle", Failure, "GET /mj/task/{id}/fetch", "spec: Other routes; DECISIONS D-MJ-4, D-MJ-5; failures D-TASK-10 to D-TASK-12",
-        "A submitted imagine, fetched until it ends, answers records valid against mj-task (a deviation otherwise); each is the task asked for, its status never goes back and its progress `NN%` never decreases, SUCCESS has `100%` and an `imageUrl` (failures otherwise); the image is a PNG served without a key; FAILURE has a `failReason`.",
+        "A submitted imagine, fetched until it ends, answers records valid against mj-task (a deviation otherwise); each is the task asked for, its status never goes back and its progress `NN%` never decreases, SUCCESS has `100%` and an `imageUrl` (failures otherwise); the image is a PNG served without a key (on another host, fetched without any credential; not observed when it cannot be); FAILURE has a `failReason`.",
         Phase::Shared, |c| Box::pin(lifecycle(c))),
     def("mj.task.unknown-id", Deviation, "GET /mj/task/{id}/fetch", "spec: Other routes; DECISIONS D-MJ-3",
         "Fetching a task id that was never submitted answers 400 `{description:\"task_no_found \", type, code:4}`.",
@@ -203,7 +204,7 @@ async fn lifecycle(ctx: &CheckCtx) -> Outcome {
         let now = parse_progress(v["progress"].as_str().unwrap_or("")).unwrap_or(0);
         (rank, progress) = (status_rank(status), now);
         match status {
-            "SUCCESS" => return image_served(ctx, &v, polls).await,
+            "SUCCESS" => return image_served(ctx, &v, polls, (&fetch, &ex)).await,
             "FAILURE" => {
                 return Err(Halt::not_observed(format!(
                     "the task ended FAILURE ({}): no image to judge",
@@ -265,21 +266,30 @@ fn judge_record(
     Ok(())
 }
 
-/// The `imageUrl` of a SUCCESS record serves a PNG without a key (D-MJ-5).
-async fn image_served(ctx: &CheckCtx, record: &Value, polls: u32) -> Outcome {
+/// The `imageUrl` of a SUCCESS record (`record`, answered by `at`) serves a PNG without a key
+/// (D-MJ-5): on the target's host through the transport, on another host fetched without any
+/// credential ([`elsewhere::result`]); an image that cannot be fetched is not observed (the
+/// check judged no image, so it does not pass).
+async fn image_served(
+    ctx: &CheckCtx,
+    record: &Value,
+    polls: u32,
+    at: (&RequestSpec, &Exchange),
+) -> Outcome {
     let url = record["imageUrl"].as_str().unwrap_or("").to_owned();
     let fetch = RequestSpec::get(url);
-    let img = match ctx.t.send(&fetch, 0).await {
+    let img = match elsewhere::result(&ctx.t, &fetch).await? {
         Ok(img) => img,
-        Err(crate::http::transport::TransportError::Client(
-            crate::http::client_error::ClientError::OffHost { .. },
-        )) => {
-            return Ok(Pass {
-                cases: polls,
-                note: Some("the image is on another host: not fetched".into()),
-            })
+        Err(elsewhere::NotFetched(why)) => {
+            return Err(ctx.not_observed(
+                format!(
+                    "the task's imageUrl on another host was not fetched ({polls} records \
+                     judged): {why}"
+                ),
+                at.0,
+                Some(at.1),
+            ))
         }
-        Err(e) => return Err(e.into()),
     };
     match parse_png(&img.body) {
         Ok(_) if img.status.is_success() => Ok(Pass {

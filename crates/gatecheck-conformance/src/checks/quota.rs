@@ -3,31 +3,37 @@
 
 use super::key::{baseline, set_key};
 use super::Kind::{Deviation, Failure};
-use super::{def, pass1, Check, CheckCtx, Halt, Outcome, Pass, Phase};
+use super::{def, Check, CheckCtx, Halt, Outcome, Pass, Phase};
 use crate::http::client::{Auth, RequestSpec};
 use crate::http::key_api::get_key;
-use gatecheck_schemas::rules::quota::{check_charge, Usage};
+use gatecheck_schemas::rules::quota::{check_charge, one_ratio, Usage};
 use gatecheck_schemas::rules::Rejection;
 use gatecheck_schemas::types::KeyRecord;
 use serde_json::json;
 
 pub(crate) const CHECKS: &[Check] = &[
     def("quota.insufficient-403", Deviation, "/v1/images/generations", "DECISIONS: Identity and auth (pre_consume_token_quota_failed)",
-        "A key whose remaining quota is below the request's price is answered 403 `pre_consume_token_quota_failed`.",
+        "A key whose remaining quota is below the request's price (at the key's group ratio: `--group-ratio`, `GET /api/pricing`, else the charge of one such request) is answered 403 `pre_consume_token_quota_failed`.",
         Phase::Exclusive, |c| Box::pin(insufficient(c))),
     def("quota.charged", Deviation, "/v1/images/generations + GET /api/token/{id}", "DECISIONS: Quota and limits",
-        "An accepted request adds its catalog price to `used_quota`, and takes it from `remain_quota` on a limited key (an unlimited key may keep it).",
+        "An accepted request adds its price (catalog price times the key's group ratio: `--group-ratio`, `GET /api/pricing`, else one ratio inferred from its two charges, which must agree) to `used_quota`, and takes it from `remain_quota` on a limited key (an unlimited key may keep it).",
         Phase::Exclusive, |c| Box::pin(charged(c))),
     def("quota.concurrent-atomic", Deviation, "/v1/images/generations", "DECISIONS: Quota and limits (consumption is atomic)",
-        "With quota for exactly k requests, k of 2k concurrent requests succeed and the quota ends at 0.",
+        "With quota for exactly k requests (priced at the key's group ratio: `--group-ratio`, `GET /api/pricing`, else the charge of one such request), k of 2k concurrent requests succeed and the quota ends at 0.",
         Phase::Exclusive, |c| Box::pin(atomic(c))),
     def("quota.refused-uncharged", Failure, "POST /v1/videos, POST /v1/images/generations + GET /api/token/{id}", "DECISIONS: Quota and limits D-QUOTA-4",
         "A refused request (4xx: an empty prompt, an unknown model, a size the model does not make) keeps no charge: the key's `used_quota` does not grow and its `remain_quota` does not fall across it.",
         Phase::Exclusive, |c| Box::pin(refused_uncharged(c))),
 ];
 
-/// The cheapest image request the catalog allows, with its price.
+/// The cheapest image request the catalog allows, with its price ([`CheckCtx::price`]: at the
+/// known group ratio, else the catalog's) and its model.
 fn cheap_image(ctx: &CheckCtx) -> Result<(RequestSpec, i64), Halt> {
+    cheap_image_of(ctx).map(|(spec, _, price)| (spec, price))
+}
+
+/// [`cheap_image`] with its model.
+fn cheap_image_of(ctx: &CheckCtx) -> Result<(RequestSpec, String, i64), Halt> {
     let mut best: Option<(String, String, i64)> = None;
     for (m, c) in ctx.models_with(|c| c.image.is_some()) {
         let price = ctx.price(&m.id, Usage::one_request());
@@ -47,12 +53,69 @@ fn cheap_image(ctx: &CheckCtx) -> Result<(RequestSpec, i64), Halt> {
         RequestSpec::post("/v1/images/generations")
             .auth(Auth::Key(key.secret.clone()))
             .json(json!({"model": model, "prompt": "a small grey pebble", "size": size})),
+        model,
         price,
     ))
 }
 
+/// What the working key is charged for `spec`, and how that is known: its price at the known
+/// group ratio (`--group-ratio`, `GET /api/pricing`); else, with no ratio published or given,
+/// the charge of one such request, alone on a limited key with quota in hand (the growth of
+/// `used_quota` around it: the catalog price times the key's group ratio on new-api, DECISIONS
+/// D-STREAM-7). A charge of 0 is not observed: no charge cannot be told from a free group.
+async fn key_price(
+    ctx: &CheckCtx,
+    spec: &RequestSpec,
+    catalog: i64,
+) -> Result<(i64, String), Halt> {
+    if let Some(r) = ctx.env.group_ratio.ratio {
+        return Ok((
+            catalog,
+            format!("group ratio {r} ({})", ctx.env.group_ratio.source),
+        ));
+    }
+    let base = baseline(ctx)?;
+    let rec = KeyRecord {
+        unlimited_quota: false,
+        remain_quota: base.remain_quota.max(100 * catalog),
+        ..base.clone()
+    };
+    set_key(ctx, &rec).await?;
+    let read = || async {
+        get_key(&ctx.t, base.id)
+            .await?
+            .ok_or_else(|| Halt::not_observed("GET /api/token/{id} did not return the key"))
+    };
+    let before = read().await?;
+    let ex = ctx.send(spec, catalog).await?;
+    let after = read().await?;
+    if !ex.status.is_success() {
+        return Err(Halt::not_observed(format!(
+            "the image request was not accepted ({}); see images.* checks",
+            ex.status
+        )));
+    }
+    let charged = after.used_quota - before.used_quota;
+    if charged <= 0 {
+        return Err(ctx.not_observed(
+            format!(
+                "no group ratio is published or given, and the request (catalog price \
+                 {catalog}) was charged {charged}: nothing to judge a price by (a free group, \
+                 or no charge; give --group-ratio)"
+            ),
+            spec,
+            Some(&ex),
+        ));
+    }
+    Ok((
+        charged,
+        format!("charged {charged} for catalog price {catalog}: one group ratio inferred"),
+    ))
+}
+
 async fn insufficient(ctx: &CheckCtx) -> Outcome {
-    let (spec, price) = cheap_image(ctx)?;
+    let (spec, catalog) = cheap_image(ctx)?;
+    let (price, how) = key_price(ctx, &spec, catalog).await?;
     if price < 2 {
         return Err(Halt::not_observed(
             "the cheapest request costs under 2 units",
@@ -82,19 +145,24 @@ async fn insufficient(ctx: &CheckCtx) -> Outcome {
             Some(&ex),
         ));
     }
-    pass1()
+    Ok(Pass {
+        cases: 1,
+        note: Some(format!("price {price}: {how}")),
+    })
 }
 
 async fn charged(ctx: &CheckCtx) -> Outcome {
-    let (spec, price) = cheap_image(ctx)?;
+    let (spec, model, price) = cheap_image_of(ctx)?;
     let base = baseline(ctx)?;
-    // A limited key, then an unlimited one, each judged against rules::key::charge, the mock's
-    // own charge (rules::quota::check_charge).
+    let known = ctx.env.group_ratio.ratio.is_some();
+    // A limited key, then an unlimited one, each read around one request.
+    let mut seen = Vec::new();
     for unlimited in [false, true] {
         let rec = KeyRecord {
             unlimited_quota: unlimited,
-            // A limited key needs the price in hand (an unlimited baseline may hold 0).
-            remain_quota: base.remain_quota.max(10 * price),
+            // A limited key needs the price in hand (an unlimited baseline may hold 0), at
+            // whatever ratio the key's group has when it is not known.
+            remain_quota: base.remain_quota.max(if known { 10 } else { 100 } * price),
             ..base.clone()
         };
         set_key(ctx, &rec).await?;
@@ -111,18 +179,70 @@ async fn charged(ctx: &CheckCtx) -> Outcome {
         let after = get_key(&ctx.t, base.id)
             .await?
             .ok_or_else(|| Halt::not_observed("GET /api/token/{id} did not return the key"))?;
-        if let Err(msg) = check_charge(&before, price, &after) {
-            return Err(ctx.fail(msg, &spec, Some(&ex)));
+        seen.push((before, ex, after));
+    }
+    let (price, how) = charge_judged(ctx, &spec, &model, price, &seen)?;
+    // Each judged against rules::key::charge, the mock's own charge (rules::quota::check_charge).
+    for (before, ex, after) in &seen {
+        if let Err(msg) = check_charge(before, price, after) {
+            return Err(ctx.fail(format!("{msg} ({how})"), &spec, Some(ex)));
         }
     }
     Ok(Pass {
         cases: 2,
-        note: None,
+        note: Some(format!("price {price}: {how}")),
     })
 }
 
+/// The price the requests of `quota.charged` are judged at, and how it is known: `price` at
+/// the known group ratio; else the catalog price times the one ratio that explains both
+/// charges (`rules::quota::one_ratio`, as `usage.charged` infers it): charges that no one
+/// ratio explains fail; nothing charged is not observed (a free group, or no charge).
+fn charge_judged(
+    ctx: &CheckCtx,
+    spec: &RequestSpec,
+    model: &str,
+    price: i64,
+    seen: &[(KeyRecord, crate::http::client::Exchange, KeyRecord)],
+) -> Result<(i64, String), Halt> {
+    if let Some(r) = ctx.env.group_ratio.ratio {
+        return Ok((
+            price,
+            format!("group ratio {r} ({})", ctx.env.group_ratio.source),
+        ));
+    }
+    let pairs: Vec<(i64, i64)> = seen
+        .iter()
+        .map(|(b, _, a)| (price, a.used_quota - b.used_quota))
+        .collect();
+    match one_ratio(&pairs) {
+        Ok(r) if r > 0.0 => Ok((
+            ctx.price_at(model, Usage::one_request(), r),
+            format!("group ratio {r:.3} inferred from these charges (none published or given)"),
+        )),
+        Ok(_) => Err(ctx.not_observed(
+            format!(
+                "no group ratio is published or given, and the requests (catalog price \
+                 {price}) were charged nothing: nothing to judge (a free group, or no charge; \
+                 give --group-ratio)"
+            ),
+            spec,
+            Some(&seen[0].1),
+        )),
+        Err((n, why)) => Err(ctx.fail(
+            format!(
+                "no one group ratio explains the charges of the same request: {why} (no ratio \
+                 published: GET /api/pricing, --group-ratio; D-STREAM-7)"
+            ),
+            spec,
+            Some(&seen[n].1),
+        )),
+    }
+}
+
 async fn atomic(ctx: &CheckCtx) -> Outcome {
-    let (spec, price) = cheap_image(ctx)?;
+    let (spec, catalog) = cheap_image(ctx)?;
+    let (price, how) = key_price(ctx, &spec, catalog).await?;
     let k = 3i64;
     let rec = KeyRecord {
         remain_quota: k * price,
@@ -149,7 +269,7 @@ async fn atomic(ctx: &CheckCtx) -> Outcome {
     }
     Ok(Pass {
         cases: 2 * k as u32,
-        note: None,
+        note: Some(format!("price {price}: {how}")),
     })
 }
 

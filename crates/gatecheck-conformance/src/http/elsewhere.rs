@@ -9,6 +9,7 @@
 use crate::http::client::{Client, Exchange, RequestSpec};
 use crate::http::client_error::ClientError;
 use crate::http::target::Target;
+use crate::http::transport::{Transport, TransportError};
 use std::net::IpAddr;
 use url::{Host, Url};
 
@@ -21,6 +22,27 @@ pub(crate) const MAX_HOPS: usize = 5;
 /// Why a URL on another host was not fetched, or its fetch did not finish.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct NotFetched(pub String);
+
+/// The answer of a result URL, where a client downloads it: `spec` (a GET of the URL, with
+/// whatever auth the caller means for the target's host) through the run's transport when the
+/// URL is on the target's host; on another host, [`fetch`] (no credentials). `Ok(Err(_))`: the
+/// URL is on another host and was not fetched (refused by the address rules, unreachable, too
+/// large, or the run replays a recording, which holds no other host's answers).
+pub(crate) async fn result(
+    t: &Transport,
+    spec: &RequestSpec,
+) -> Result<Result<Exchange, NotFetched>, TransportError> {
+    match t.send(spec, 0).await {
+        Err(TransportError::Client(ClientError::OffHost { .. })) => {}
+        other => return other.map(Ok),
+    }
+    if t.answers_from_recording() {
+        return Ok(Err(NotFetched(
+            "a replay does not fetch other hosts".to_owned(),
+        )));
+    }
+    Ok(fetch(t.client(), &spec.path).await)
+}
 
 /// Fetches `url` (off the target's host) with a client of its own; the answer of the last hop.
 pub(crate) async fn fetch(client: &Client, url: &str) -> Result<Exchange, NotFetched> {

@@ -31,6 +31,16 @@ async fn run(bug: Bug, ratio: f64) -> Report {
     report
 }
 
+/// The message (a pass's note) of check `id`.
+fn message(report: &Report, id: &str) -> String {
+    report
+        .checks
+        .iter()
+        .find(|c| c.id == id)
+        .and_then(|c| c.message.clone())
+        .unwrap_or_default()
+}
+
 fn status(report: &Report, id: &str) -> Option<Status> {
     report.checks.iter().find(|c| c.id == id).map(|c| c.status)
 }
@@ -45,23 +55,30 @@ async fn a_group_ratio_charged_consistently_passes_published_or_inferred() {
     ] {
         let report = run(bug, ratio).await;
         let show = gatecheck_conformance::report::summary_table(&report);
-        // Without a published ratio, the quota checks judge at the catalog price (a
-        // deviation, never a failure); `usage.charged` infers the ratio.
+        // Published or not, every check that judges a charge passes: without a published
+        // ratio each infers one from its own charges.
         let inferred = bug == Bug::PricingNotServed;
         let bad: Vec<_> = report
             .checks
             .iter()
             .filter(|c| c.status != Status::Passed)
-            .filter(|c| !inferred || c.status == Status::Failed || c.id == "usage.charged")
             .map(|c| c.id.clone())
             .collect();
         assert!(bad.is_empty(), "{bug:?} at ratio {ratio}: {bad:?}\n{show}");
-        let note = report
-            .checks
-            .iter()
-            .find(|c| c.id == "usage.charged")
-            .and_then(|c| c.message.clone())
-            .unwrap_or_default();
+        assert_eq!(report.exit_code(), 0, "{bug:?} at ratio {ratio}\n{show}");
+        for id in [
+            "quota.charged",
+            "quota.concurrent-atomic",
+            "quota.insufficient-403",
+        ] {
+            let note = message(&report, id);
+            assert_eq!(note.contains("inferred"), inferred, "{id}: {note}");
+        }
+        assert!(
+            message(&report, "quota.charged").contains(&format!("group ratio {ratio}")),
+            "{show}"
+        );
+        let note = message(&report, "usage.charged");
         assert!(note.contains(&format!("group ratio {ratio:.3}")), "{note}");
         assert_eq!(note.contains("inferred"), inferred, "{note}");
     }
@@ -83,6 +100,11 @@ async fn charges_no_one_ratio_explains_and_a_kept_refusal_charge_fail() {
             Some(Status::Failed),
             "{bug:?} at {ratio}: {show}"
         );
+        if bug == Bug::ChargeDrifts {
+            // The quota checks see the drift too (deviation checks: a deviation).
+            let got = status(&report, "quota.charged");
+            assert_eq!(got, Some(Status::Deviation), "{show}");
+        }
         println!("{bug:?} at ratio {ratio}: {id} {:?}", status(&report, id));
     }
 }

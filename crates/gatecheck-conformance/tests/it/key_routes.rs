@@ -117,3 +117,36 @@ async fn edit_urls_on_another_host_are_fetched_and_judged() {
     assert_eq!(c.status, Status::Passed, "{}", show(&report));
     assert!(c.cases >= 3, "{}", show(&report));
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn generation_and_midjourney_urls_on_another_host_are_fetched_and_judged() {
+    // The generations' URLs and the Midjourney record's `imageUrl` name the mock's own address,
+    // another host than the proxy: healthy files pass with every image judged; a file that is
+    // not a PNG fails the generation check and deviates the Midjourney one (D-MJ-5). Before,
+    // both checks skipped such an image and passed.
+    use super::planted::Bug;
+    let only = || vec!["images.png-matches-size".into(), "mj.task.lifecycle".into()];
+    let status = |r: &gatecheck_conformance::Report, id: &str| {
+        let c = r.checks.iter().find(|c| c.id == id).expect("the check");
+        (c.status, c.cases)
+    };
+    let healthy = run_one_case(Bug::EditUrlElsewhere, only()).await;
+    let (png, cases) = status(&healthy, "images.png-matches-size");
+    assert_eq!(png, Status::Passed, "{}", show(&healthy));
+    assert!(cases >= 1, "{}", show(&healthy));
+    let (mj, cases) = status(&healthy, "mj.task.lifecycle");
+    assert_eq!(mj, Status::Passed, "{}", show(&healthy));
+    assert!(cases >= 2, "{}", show(&healthy));
+    let broken = run_one_case(Bug::EditUrlElsewhereNotPng, only()).await;
+    let show = show(&broken);
+    assert_eq!(
+        status(&broken, "images.png-matches-size").0,
+        Status::Failed,
+        "{show}"
+    );
+    assert_eq!(
+        status(&broken, "mj.task.lifecycle").0,
+        Status::Deviation,
+        "{show}"
+    );
+}

@@ -1,7 +1,9 @@
 //! The planted bugs of the images a client downloads (issue 46 sections 4 and 6,
 //! `images.edits.result`): an edit whose URLs point at another host that serves no PNG, and an
 //! edit that answers the upload unchanged. With the healthy variant: the edit's URLs on another
-//! host that serves the real files.
+//! host that serves the real files. The URL bugs move a generation's URLs and a Midjourney
+//! record's `imageUrl` as well (`images.png-matches-size`, `mj.task.lifecycle`; the tests in
+//! `key_routes.rs`).
 
 use super::planted::{Bug, Planted};
 use base64::engine::general_purpose::STANDARD;
@@ -48,8 +50,34 @@ pub(crate) fn upload(body: &[u8]) -> Option<(Vec<u8>, usize)> {
     Some((body.get(start..end)?.to_vec(), n))
 }
 
-/// The edit answer as the bug makes it: `upstream` is the mock's own address, another host
-/// than the proxy the runner talks to.
+/// The path (and query) of an absolute URL: what follows its origin.
+fn path_of(url: &str) -> Option<&str> {
+    let rest = &url[url.find("://")? + 3..];
+    Some(&rest[rest.find('/')?..])
+}
+
+/// The result URLs of an answer on `path` (an edit's or a generation's `data[].url`, a
+/// Midjourney record's `imageUrl`), as the bug moves them.
+fn result_urls<'a>(path: &str, v: &'a mut Value) -> Vec<&'a mut Value> {
+    if path.starts_with("/mj/task/") && path.ends_with("/fetch") {
+        return v
+            .get_mut("imageUrl")
+            .filter(|u| u.is_string())
+            .into_iter()
+            .collect();
+    }
+    match v.get_mut("data").and_then(Value::as_array_mut) {
+        Some(items) => items
+            .iter_mut()
+            .filter_map(|i| i.get_mut("url").filter(|u| u.is_string()))
+            .collect(),
+        None => Vec::new(),
+    }
+}
+
+/// The answer as the bug makes it: an edit's (`EditReturnsUpload`), or the result URLs of an
+/// edit, a generation and a Midjourney record moved to `upstream`, the mock's own address,
+/// another host than the proxy the runner talks to (`EditUrlElsewhere*`).
 pub(crate) fn rewrite(
     bug: Bug,
     (path, status): (&str, u16),
@@ -57,28 +85,28 @@ pub(crate) fn rewrite(
     upstream: &str,
     body: &Bytes,
 ) -> Option<Bytes> {
-    if path != "/v1/images/edits" || status != 200 {
+    let results = ["/v1/images/edits", "/v1/images/generations"].contains(&path)
+        || (path.starts_with("/mj/task/") && path.ends_with("/fetch"));
+    if !results || status != 200 {
         return None;
     }
     let mut v: Value = serde_json::from_slice(body).ok()?;
     match bug {
-        Bug::EditReturnsUpload => {
+        Bug::EditReturnsUpload if path == "/v1/images/edits" => {
             let (png, n) = upload?;
             let item = json!({ "b64_json": STANDARD.encode(png) });
             v["data"] = Value::Array(vec![item; *n]);
         }
         Bug::EditUrlElsewhere | Bug::EditUrlElsewhereNotPng => {
-            for item in v.get_mut("data")?.as_array_mut()? {
-                let Some(url) = item.get("url").and_then(Value::as_str) else {
+            for url in result_urls(path, &mut v) {
+                let Some(file) = url.as_str().and_then(path_of).map(str::to_owned) else {
                     continue;
                 };
-                let file = url.find("/media/").map(|at| &url[at..])?;
-                let moved = if bug == Bug::EditUrlElsewhere {
-                    format!("{upstream}{file}")
+                *url = if bug == Bug::EditUrlElsewhere {
+                    json!(format!("{upstream}{file}"))
                 } else {
-                    format!("{upstream}/api/models")
+                    json!(format!("{upstream}/api/models"))
                 };
-                item["url"] = json!(moved);
             }
         }
         _ => return None,
