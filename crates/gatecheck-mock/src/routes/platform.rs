@@ -253,7 +253,10 @@ pub(crate) fn video(cx: &Ctx, t: &StoredVideo) -> Option<MockResponse> {
     // Ali reads its own stored `task_status`, not the record's status (D-PLAT-8).
     let status = match rules.name {
         "ali" => gatecheck_schemas::rules::platforms::ali::video_status(
-            gatecheck_schemas::rules::platforms::state_word(rules, &view.data).unwrap_or(""),
+            view.data
+                .pointer(rules.state_pointer)
+                .and_then(Value::as_str)
+                .unwrap_or(""),
         ),
         _ => video_status(view.status),
     };
