@@ -1,5 +1,5 @@
 //! The video platforms new-api serves behind its unified route (DECISIONS D-PLAT): Vidu,
-//! MiniMax/Hailuo and Doubao Seedance, one check each, run when discovery finds a model of
+//! MiniMax/Hailuo, Doubao Seedance and Ali Wan, one check each, run when discovery finds a model of
 //! the platform in the target's catalog (a skip with the cause otherwise).
 //!
 //! Each submits on `POST /v1/video/generations` and follows `GET
@@ -16,7 +16,7 @@ use super::{accepted, def, Check, CheckCtx, Halt, Outcome, Phase};
 use crate::http::client::{Exchange, RequestSpec};
 use crate::vocab::artifacts::{TaskTimeline, TimelinePoint};
 use gatecheck_schemas::rules::platforms::{
-    by_default_model, check_record, doubao, hailuo, is_failure_rule, vidu, Platform,
+    ali, by_default_model, check_record, doubao, hailuo, is_failure_rule, vidu, Platform,
     OTHER_RATIOS_HEADER,
 };
 use gatecheck_schemas::rules::quota::Usage;
@@ -37,6 +37,10 @@ pub(crate) const CHECKS: &[Check] = &[
         "DECISIONS: Video platforms behind the unified route D-PLAT-4; failures D-TASK-10 to D-TASK-12, D-PLAT-7",
         "A Doubao Seedance model (channel type 54) found in the catalog: as `task.platform.vidu`, with Volcengine Ark's task as `data` and its status map (`queued` QUEUED 10%, `running` IN_PROGRESS 50%).",
         Phase::Shared, |c| Box::pin(platform(c, &doubao::PLATFORM))),
+    def("task.platform.ali", Failure, "POST /v1/video/generations, GET /v1/video/generations/{task_id}, GET /v1/videos/{id}",
+        "DECISIONS: Video platforms behind the unified route D-PLAT-8; failures D-TASK-10 to D-TASK-12, D-PLAT-7",
+        "An Ali Wan model (channel type 17) found in the catalog: as `task.platform.vidu`, with DashScope's task as `data` and its status map (`PENDING` QUEUED 20%, `RUNNING` IN_PROGRESS 30%, `FAILED`/`CANCELED`/`UNKNOWN` FAILURE).",
+        Phase::Shared, |c| Box::pin(platform(c, &ali::PLATFORM))),
 ];
 
 /// The first catalog model of platform `p`: one of its adaptor's default models.

@@ -70,6 +70,7 @@ fn check_of(name: &str) -> &'static str {
     match name {
         "vidu" => "task.platform.vidu",
         "hailuo" => "task.platform.hailuo",
+        "ali" => "task.platform.ali",
         _ => "task.platform.doubao",
     }
 }

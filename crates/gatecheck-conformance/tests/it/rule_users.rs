@@ -448,6 +448,26 @@ const ONE_SIDED: &[(&str, Lacks, &str)] = &[
         "the mock picks the adaptor by the serving channel's type; the runner asks for a \
          platform's model and judges the record's platform with check_record",
     ),
+    // Ali Wan (D-PLAT-8).
+    (
+        "video_status",
+        Lacks::Runner,
+        "Ali's convertAliStatus: the mock answers its submit and /v1/videos status with it; the \
+         runner judges the record's status against the status map (check_record), and the \
+         /v1/videos status of a platform's task only for its identity (D-PLAT-5)",
+    ),
+    (
+        "resolution_ratio",
+        Lacks::Runner,
+        "Ali's billing ratio of X-New-Api-Other-Ratios: the runner only sees that the header is \
+         there (its catalog model has no ratio); the mock's tests judge the values",
+    ),
+    (
+        "size_resolution",
+        Lacks::Runner,
+        "how the mock reads a DashScope size in Ali's request: the runner sends no size; the \
+         mock's tests judge the ratio it leads to",
+    ),
     (
         "INVALID_API_PLATFORM",
         Lacks::Runner,

@@ -104,8 +104,20 @@ pub(crate) fn submit(
         seconds: read.seconds as f64,
         ..Usage::default()
     };
+    let channel = crate::tasks::platforms::select(&cx.fixtures().channels, &model, &group(cx));
+    let ratios = (a.ratios)(
+        &body,
+        channel.map_or(model.as_str(), |c| c.upstream_model(&model)),
+    );
+    // The price times the adaptor's `resolution-*` ratios (`seconds` is in the usage already).
+    let scale: f64 = ratios
+        .iter()
+        .filter(|(k, _)| k.starts_with("resolution-"))
+        .filter_map(|(_, v)| v.as_f64())
+        .product();
+    let price = (cx.price(&model, usage) as f64 * scale).round() as i64;
     // Charged at submit; refunded in full if the task fails (VideoStore::settle).
-    let charge = match cx.charge(cx.price(&model, usage)) {
+    let charge = match cx.charge(price) {
         Ok(charge) => charge,
         Err(resp) => return resp,
     };
@@ -129,14 +141,16 @@ pub(crate) fn submit(
         gatecheck_schemas::rules::rejection::ACCEPTED,
         &json!({
             "id": task.id, "task_id": task.id, "object": "video", "model": task.model,
-            "status": "queued", "progress": 0, "created_at": now_ms.div_euclid(1000),
+            "status": (a.submit_status)(a.rules), "progress": 0,
+            "created_at": now_ms.div_euclid(1000),
         }),
     );
-    // Vidu, MiniMax and Doubao (per call) set no ratio: `{}` (D-PLAT-1).
-    resp.headers_mut().insert(
-        http::HeaderName::from_static(OTHER_RATIOS_HEADER),
-        http::HeaderValue::from_static("{}"),
-    );
+    // Vidu, MiniMax and Doubao (per call) set no ratio: `{}` (D-PLAT-1); Ali its `seconds`
+    // and `resolution-*` (D-PLAT-8).
+    if let Ok(v) = http::HeaderValue::from_str(&Value::Object(ratios).to_string()) {
+        resp.headers_mut()
+            .insert(http::HeaderName::from_static(OTHER_RATIOS_HEADER), v);
+    }
     resp
 }
 
@@ -236,8 +250,18 @@ pub(crate) fn video(cx: &Ctx, t: &StoredVideo) -> Option<MockResponse> {
         .pointer(rules.url_pointer)
         .and_then(Value::as_str)
         .unwrap_or("");
+    // Ali reads its own stored `task_status`, not the record's status (D-PLAT-8).
+    let status = match rules.name {
+        "ali" => gatecheck_schemas::rules::platforms::ali::video_status(
+            view.data
+                .pointer(rules.state_pointer)
+                .and_then(Value::as_str)
+                .unwrap_or(""),
+        ),
+        _ => video_status(view.status),
+    };
     let mut v = json!({
-        "id": t.id, "object": "video", "status": video_status(view.status),
+        "id": t.id, "object": "video", "status": status,
         "progress": view.progress, "created_at": created, "completed_at": updated,
     });
     // new-api's Vidu conversion sets no `model`; the mock keeps the video object's `model`,
@@ -246,13 +270,17 @@ pub(crate) fn video(cx: &Ctx, t: &StoredVideo) -> Option<MockResponse> {
     if rules.name == "doubao" {
         v["task_id"] = json!(t.id);
     }
-    if !url.is_empty() || rules.name == "doubao" {
+    if !url.is_empty() || matches!(rules.name, "doubao" | "ali") {
         v["metadata"] = json!({ "url": url });
     }
     if view.status == TaskStatus::Failure {
         let code = match rules.name {
             "vidu" => view.data["err_code"].as_str().unwrap_or("").to_owned(),
             "hailuo" => view.data["base_resp"]["status_code"].to_string(),
+            "ali" => view.data["output"]["code"]
+                .as_str()
+                .unwrap_or("")
+                .to_owned(),
             _ => view.data["error"]["code"].as_str().unwrap_or("").to_owned(),
         };
         v["error"] = json!({ "message": view.fail_reason, "code": code });

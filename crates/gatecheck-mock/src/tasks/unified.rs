@@ -26,13 +26,14 @@ use serde::{Deserialize, Serialize};
 /// Every action a task route records (a dumped entry must name one of these to load).
 const ACTIONS: [&str; 3] = [ACTION_TEXT_GENERATE, ACTION_GENERATE, ACTION_REMIX];
 /// Every platform a task route records (the unified route's platforms: `super::platforms`).
-const PLATFORMS: [&str; 6] = [
+const PLATFORMS: [&str; 7] = [
     PLATFORM_SORA,
     PLATFORM_KLING,
     PLATFORM_JIMENG,
     gatecheck_schemas::rules::platforms::vidu::PLATFORM.channel_type,
     gatecheck_schemas::rules::platforms::hailuo::PLATFORM.channel_type,
     gatecheck_schemas::rules::platforms::doubao::PLATFORM.channel_type,
+    gatecheck_schemas::rules::platforms::ali::PLATFORM.channel_type,
 ];
 
 /// The task-route facts of one task.
@@ -377,7 +378,9 @@ mod tests {
         let again = TaskMetas::default();
         again.restore(back);
         assert_eq!(again.snapshot(), dump);
-        let t = task("task_13", 13);
+        // The first remix: after the other two actions on every platform.
+        let first_remix = 2 * PLATFORMS.len() as i64 + 1;
+        let t = task(&format!("task_{first_remix}"), first_remix);
         assert_eq!(again.remixed_from(&t).as_deref(), Some("task_src"));
         for bad in [("textGenerate", "99"), ("remix", "55")] {
             let text = format!(

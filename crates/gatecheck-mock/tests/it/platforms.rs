@@ -17,6 +17,7 @@ fn model_of(name: &str) -> &'static str {
     match name {
         "vidu" => "viduq1",
         "hailuo" => "MiniMax-Hailuo-02",
+        "ali" => "wan2.7-t2v",
         _ => "doubao-seedance-1-0-pro-250528",
     }
 }
@@ -59,7 +60,13 @@ async fn every_platform_reaches_every_state_in_both_profiles() {
                 resp.headers
                     .get("x-new-api-other-ratios")
                     .map(|h| h.as_bytes()),
-                Some(&b"{}"[..])
+                Some(if p.name == "ali" {
+                    &br#"{"seconds":5}"#[..]
+                } else {
+                    &b"{}"[..]
+                }),
+                "{}: Ali bills the seconds (D-PLAT-8), the others per call",
+                p.name
             );
             let v = resp.json();
             let id = v["id"].as_str().unwrap().to_owned();
@@ -176,6 +183,58 @@ async fn the_channel_picks_the_platform_and_an_unknown_type_is_invalid_api_platf
     .await;
     assert_eq!(blank.status, 400);
     assert_eq!(blank.json()["code"], "invalid_request");
+}
+
+#[tokio::test]
+async fn ali_bills_the_upstream_models_resolution_and_answers_its_own_status() {
+    let mut fixtures = Fixtures::embedded();
+    // `wan2.7-t2v` sent upstream as `wan2.5-i2v-preview`: the defaults follow the client's
+    // model (a t2v model: 1280*720, 720P), the ratio table the upstream's (720P: 2).
+    fixtures.channels = vec![Channel {
+        id: 9,
+        channel_type: 17,
+        name: "ali".into(),
+        models: vec!["wan2.7-t2v".into()],
+        model_mapping: [("wan2.7-t2v".to_owned(), "wan2.5-i2v-preview".to_owned())].into(),
+        group: "default".into(),
+    }];
+    let server = server(Profile::NewApi, fixtures).await;
+    let resp = submit(&server, "wan2.7-t2v", "a lantern on a lake").await;
+    assert_eq!(resp.status, 200, "{}", resp.text());
+    let ratios: Value = serde_json::from_slice(
+        resp.headers
+            .get("x-new-api-other-ratios")
+            .expect("the ratios header")
+            .as_bytes(),
+    )
+    .unwrap();
+    assert_eq!(ratios, json!({"seconds": 5, "resolution-720P": 2.0}));
+    let v = resp.json();
+    assert_eq!(v["status"], "queued", "PENDING through convertAliStatus");
+    let t = fetch(&server, v["id"].as_str().unwrap()).await;
+    assert_eq!((t.platform.as_str(), t.progress.as_str()), ("17", "20%"));
+    assert_eq!(t.data["output"]["task_status"], "PENDING");
+    assert_eq!(
+        t.data["output"]["submit_time"].as_str().map(str::len),
+        Some(23)
+    );
+    // A chosen failure: new-api's reason from DashScope's output code and message.
+    let failing = submit(&server, "wan2.7-t2v", "a lantern [fail]")
+        .await
+        .json();
+    let fid = failing["id"].as_str().unwrap().to_owned();
+    advance(&server, 60.0).await;
+    let failed = fetch(&server, &fid).await;
+    assert_eq!(failed.data["output"]["task_status"], "FAILED");
+    assert!(
+        failed.fail_reason.starts_with("task failed, code: "),
+        "{}",
+        failed.fail_reason
+    );
+    let video = get_with(&server, &format!("/v1/videos/{fid}"), KEY_ENABLED)
+        .await
+        .json();
+    assert_eq!(video["metadata"]["url"], "", "always set: {video}");
 }
 
 async fn advance(server: &MockServer, seconds: f64) {

@@ -60,4 +60,6 @@ pub(crate) const ADAPTOR: Adaptor = Adaptor {
     read,
     upstream,
     reason: |e| e.message.clone(),
+    submit_status: super::queued,
+    ratios: super::no_ratios,
 };

@@ -52,4 +52,6 @@ pub(crate) const ADAPTOR: Adaptor = Adaptor {
             e.message.clone()
         }
     },
+    submit_status: super::queued,
+    ratios: super::no_ratios,
 };

@@ -9,6 +9,7 @@
 //! file in `gatecheck-schemas` (a [`Platform`]), a model in the catalog fixture and a
 //! DECISIONS row (docs/ARCHITECTURE.md, "Adding a video platform").
 
+pub(crate) mod ali;
 pub(crate) mod doubao;
 pub(crate) mod hailuo;
 pub(crate) mod vidu;
@@ -25,7 +26,7 @@ use std::collections::BTreeMap;
 pub struct Channel {
     /// The channel id (`channel_id` of its tasks).
     pub id: i64,
-    /// The channel type (`52` Vidu, `35` MiniMax, `54` Doubao video...).
+    /// The channel type (`52` Vidu, `35` MiniMax, `54` Doubao video, `17` Ali...).
     #[serde(rename = "type")]
     pub channel_type: i64,
     /// A name for people.
@@ -128,10 +129,30 @@ pub(crate) struct Adaptor {
     pub upstream: fn(&Upstream<'_>) -> Value,
     /// The failure reason new-api stores (`fail_reason`) for an upstream error.
     pub reason: fn(&VideoTaskError) -> String,
+    /// The submit answer's `status` ([`queued`] but where the adaptor reads its upstream's).
+    pub submit_status: fn(&Platform) -> &'static str,
+    /// The submit's billing ratios (`X-New-Api-Other-Ratios`) for the request and the upstream
+    /// model; empty ([`no_ratios`]) where the adaptor bills per call.
+    pub ratios: fn(&Map<String, Value>, &str) -> Map<String, Value>,
+}
+
+/// The common submit answer's status (relay/relay_task.go: `queued`).
+pub(crate) fn queued(_: &Platform) -> &'static str {
+    "queued"
+}
+
+/// No billing ratios: `X-New-Api-Other-Ratios: {}`.
+pub(crate) fn no_ratios(_: &Map<String, Value>, _: &str) -> Map<String, Value> {
+    Map::new()
 }
 
 /// Every adaptor, in the order of `rules::platforms::ALL`.
-pub(crate) const ADAPTORS: [&Adaptor; 3] = [&vidu::ADAPTOR, &hailuo::ADAPTOR, &doubao::ADAPTOR];
+pub(crate) const ADAPTORS: [&Adaptor; 4] = [
+    &vidu::ADAPTOR,
+    &hailuo::ADAPTOR,
+    &doubao::ADAPTOR,
+    &ali::ADAPTOR,
+];
 
 /// The adaptor of channel type `t` (`"52"`).
 pub(crate) fn adaptor(t: &str) -> Option<&'static Adaptor> {

@@ -70,4 +70,6 @@ pub(crate) const ADAPTOR: Adaptor = Adaptor {
             e.code.clone()
         }
     },
+    submit_status: super::queued,
+    ratios: super::no_ratios,
 };

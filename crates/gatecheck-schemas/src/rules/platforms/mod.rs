@@ -17,6 +17,7 @@
 //! assert_eq!(p.map("no-such-state"), None);
 //! ```
 
+pub mod ali;
 pub mod doubao;
 pub mod hailuo;
 pub mod vidu;
@@ -80,7 +81,12 @@ pub struct Platform {
 }
 
 /// Every platform of this module, in channel-type order of the docs.
-pub const ALL: [&Platform; 3] = [&vidu::PLATFORM, &hailuo::PLATFORM, &doubao::PLATFORM];
+pub const ALL: [&Platform; 4] = [
+    &vidu::PLATFORM,
+    &hailuo::PLATFORM,
+    &doubao::PLATFORM,
+    &ali::PLATFORM,
+];
 
 /// The platform of a channel type (`"52"`), if it is one of [`ALL`].
 pub fn by_channel_type(channel_type: &str) -> Option<&'static Platform> {
