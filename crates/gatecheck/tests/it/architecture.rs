@@ -667,29 +667,35 @@ fn floors(graph: &BTreeMap<String, BTreeSet<String>>) -> BTreeMap<String, (usize
     memo
 }
 
-#[test]
-fn the_mock_stands_at_most_ten_floors_without_a_circle_between_its_rooms() {
-    let src = "crates/gatecheck-mock/src/";
+/// The rooms of the crate under `src` (more than 40 files read), asserting that none imports
+/// another that imports it back; `what` names the crate in the messages.
+fn rooms_without_a_circle(src: &str, what: &str) -> BTreeMap<String, BTreeSet<String>> {
     let sources: Vec<Source> = sources()
         .into_iter()
         .filter(|s| s.path.starts_with(src))
         .collect();
     assert!(
         sources.len() > 40,
-        "read {} files of the mock",
+        "read {} files of the {what}",
         sources.len()
     );
     let graph = rooms(&import_graph(&sources), src);
     let found = circles(&graph);
     assert!(
         found.is_empty(),
-        "rooms of the mock import each other in a circle:\n{}",
+        "rooms of the {what} import each other in a circle:\n{}",
         found
             .iter()
             .map(|c| circle_arrows(&graph, c))
             .collect::<Vec<_>>()
             .join("\n")
     );
+    graph
+}
+
+#[test]
+fn the_mock_stands_at_most_ten_floors_without_a_circle_between_its_rooms() {
+    let graph = rooms_without_a_circle("crates/gatecheck-mock/src/", "mock");
     let floors = floors(&graph);
     let (top, (height, _)) = floors
         .iter()
@@ -778,25 +784,5 @@ fn the_runner_names_the_mock_only_to_embed_it() {
 /// `checks/` and `report/`, all three over the vocabulary in `vocab/`).
 #[test]
 fn the_runners_folders_import_one_way() {
-    let src = "crates/gatecheck-conformance/src/";
-    let sources: Vec<Source> = sources()
-        .into_iter()
-        .filter(|s| s.path.starts_with(src))
-        .collect();
-    assert!(
-        sources.len() > 40,
-        "read {} files of the runner",
-        sources.len()
-    );
-    let graph = rooms(&import_graph(&sources), src);
-    let found = circles(&graph);
-    assert!(
-        found.is_empty(),
-        "rooms of the runner import each other in a circle:\n{}",
-        found
-            .iter()
-            .map(|c| circle_arrows(&graph, c))
-            .collect::<Vec<_>>()
-            .join("\n")
-    );
+    rooms_without_a_circle("crates/gatecheck-conformance/src/", "runner");
 }
