@@ -4,9 +4,11 @@
 use super::key::{baseline, set_key};
 use super::Kind::{Deviation, Failure};
 use super::{def, Check, CheckCtx, Halt, Outcome, Pass, Phase};
-use crate::http::client::{Auth, RequestSpec};
+use crate::http::client::{Auth, Exchange, RequestSpec};
 use crate::http::key_api::get_key;
-use gatecheck_schemas::rules::quota::{check_charge, one_ratio, Usage};
+use gatecheck_schemas::rules::quota::{
+    check_charge, one_ratio, read_zero_charge, Usage, ZeroCharge, ZERO_CHARGE_PROBE_QUOTA,
+};
 use gatecheck_schemas::rules::Rejection;
 use gatecheck_schemas::types::KeyRecord;
 use serde_json::json;
@@ -15,7 +17,7 @@ pub(crate) const CHECKS: &[Check] = &[
     def("quota.insufficient-403", Deviation, "/v1/images/generations", "DECISIONS: Identity and auth (pre_consume_token_quota_failed)",
         "A key whose remaining quota is below the request's price (at the key's group ratio: `--group-ratio`, `GET /api/pricing`, else the charge of one such request) is answered 403 `pre_consume_token_quota_failed`.",
         Phase::Exclusive, |c| Box::pin(insufficient(c))),
-    def("quota.charged", Deviation, "/v1/images/generations + GET /api/token/{id}", "DECISIONS: Quota and limits",
+    def("quota.charged", Failure, "/v1/images/generations + GET /api/token/{id}", "DECISIONS: Quota and limits",
         "An accepted request adds its price (catalog price times the key's group ratio: `--group-ratio`, `GET /api/pricing`, else one ratio inferred from its two charges, which must agree) to `used_quota`, and takes it from `remain_quota` on a limited key (an unlimited key may keep it).",
         Phase::Exclusive, |c| Box::pin(charged(c))),
     def("quota.concurrent-atomic", Deviation, "/v1/images/generations", "DECISIONS: Quota and limits (consumption is atomic)",
@@ -97,20 +99,79 @@ async fn key_price(
     }
     let charged = after.used_quota - before.used_quota;
     if charged <= 0 {
-        return Err(ctx.not_observed(
-            format!(
-                "no group ratio is published or given, and the request (catalog price \
-                 {catalog}) was charged {charged}: nothing to judge a price by (a free group, \
-                 or no charge; give --group-ratio)"
-            ),
-            spec,
-            Some(&ex),
-        ));
+        let what = format!("the request (catalog price {catalog}) was charged {charged}");
+        return Err(zero_charge(ctx, spec, catalog, &what, false).await);
     }
     Ok((
         charged,
         format!("charged {charged} for catalog price {catalog}: one group ratio inferred"),
     ))
+}
+
+/// The verdict on a request charged 0 (`what`) with no group ratio published or given:
+/// `spec` is sent once more on the working key made limited with [`ZERO_CHARGE_PROBE_QUOTA`]
+/// (`rules::quota::read_zero_charge`). Served: a free group (ratio 0), charged nothing
+/// whatever it uses, so not observed. Refused for want of quota: the service prices what it
+/// charged nothing for, a failure of a check that judges the charge (`judges`), and not
+/// observed (no price to judge by) for one that only needs the price.
+pub(super) async fn zero_charge(
+    ctx: &CheckCtx,
+    spec: &RequestSpec,
+    price: i64,
+    what: &str,
+    judges: bool,
+) -> Halt {
+    let ask = async {
+        let rec = KeyRecord {
+            unlimited_quota: false,
+            remain_quota: ZERO_CHARGE_PROBE_QUOTA,
+            ..baseline(ctx)?
+        };
+        set_key(ctx, &rec).await?;
+        ctx.send(spec, price).await
+    };
+    let ex: Exchange = match ask.await {
+        Ok(ex) => ex,
+        Err(h) => return h,
+    };
+    let code = ex.error_code();
+    let for_quota = ctx.rejected_as(Rejection::InsufficientQuota, ex.status.as_u16())
+        || code.as_deref() == Rejection::InsufficientQuota.code(ctx.cfg.judging.expect);
+    let answered = format!(
+        "the same request on a key holding {ZERO_CHARGE_PROBE_QUOTA} unit was answered {} \
+         (code {})",
+        super::status_text(ex.status.as_u16()),
+        super::or_none(code.as_deref())
+    );
+    let message = match read_zero_charge(ex.status.is_success(), for_quota) {
+        ZeroCharge::FreeGroup => format!(
+            "no group ratio is published or given, {what}, and {answered}: a free group \
+             (group ratio 0: new-api pre-consumes and charges nothing, relay/helper/price.go \
+             freeModel), charged 0 whatever it uses; nothing to compare (D-STREAM-7)"
+        ),
+        ZeroCharge::PricedUncharged if judges => {
+            return ctx.fail(
+                format!(
+                    "no group ratio is published or given, {what}, yet {answered}: the service \
+                     prices the request and charged nothing for it (a free group, ratio 0, \
+                     serves it: new-api checks the key's quota only for a price over 0; \
+                     D-STREAM-7)"
+                ),
+                spec,
+                Some(&ex),
+            )
+        }
+        ZeroCharge::PricedUncharged => format!(
+            "no group ratio is published or given, {what}, yet {answered}: the service prices \
+             the request and charged nothing, so there is no price to judge by (quota.charged \
+             and usage.charged judge the charge)"
+        ),
+        ZeroCharge::Unknown => format!(
+            "no group ratio is published or given, {what}, and {answered}: nothing tells a \
+             free group from no charge (give --group-ratio)"
+        ),
+    };
+    ctx.not_observed(message, spec, Some(&ex))
 }
 
 async fn insufficient(ctx: &CheckCtx) -> Outcome {
@@ -181,7 +242,7 @@ async fn charged(ctx: &CheckCtx) -> Outcome {
             .ok_or_else(|| Halt::not_observed("GET /api/token/{id} did not return the key"))?;
         seen.push((before, ex, after));
     }
-    let (price, how) = charge_judged(ctx, &spec, &model, price, &seen)?;
+    let (price, how) = charge_judged(ctx, &spec, &model, price, &seen).await?;
     // Each judged against rules::key::charge, the mock's own charge (rules::quota::check_charge).
     for (before, ex, after) in &seen {
         if let Err(msg) = check_charge(before, price, after) {
@@ -197,8 +258,8 @@ async fn charged(ctx: &CheckCtx) -> Outcome {
 /// The price the requests of `quota.charged` are judged at, and how it is known: `price` at
 /// the known group ratio; else the catalog price times the one ratio that explains both
 /// charges (`rules::quota::one_ratio`, as `usage.charged` infers it): charges that no one
-/// ratio explains fail; nothing charged is not observed (a free group, or no charge).
-fn charge_judged(
+/// ratio explains fail; nothing charged is asked once more ([`zero_charge`]).
+async fn charge_judged(
     ctx: &CheckCtx,
     spec: &RequestSpec,
     model: &str,
@@ -220,15 +281,10 @@ fn charge_judged(
             ctx.price_at(model, Usage::one_request(), r),
             format!("group ratio {r:.3} inferred from these charges (none published or given)"),
         )),
-        Ok(_) => Err(ctx.not_observed(
-            format!(
-                "no group ratio is published or given, and the requests (catalog price \
-                 {price}) were charged nothing: nothing to judge (a free group, or no charge; \
-                 give --group-ratio)"
-            ),
-            spec,
-            Some(&seen[0].1),
-        )),
+        Ok(_) => {
+            let what = format!("both requests (catalog price {price}) were charged nothing");
+            Err(zero_charge(ctx, spec, price, &what, true).await)
+        }
         Err((n, why)) => Err(ctx.fail(
             format!(
                 "no one group ratio explains the charges of the same request: {why} (no ratio \

@@ -311,6 +311,40 @@ fn judge(
     })
 }
 
+/// Every charge judged was 0: at a ratio of 0 that is known (`--group-ratio`, `GET
+/// /api/pricing`), a free group, charged nothing whatever it uses: not observed, since no usage
+/// is compared. Inferred (no ratio known), the dearest request is asked once more on a key
+/// holding one unit ([`super::quota::zero_charge`]): a free group serves it (not observed);
+/// a refusal for want of quota says the service prices what it charged nothing for (a
+/// failure).
+async fn free_or_uncharged(
+    ctx: &CheckCtx,
+    probes: &[Probe],
+    judged: &[(usize, Measured, Usage)],
+) -> Halt {
+    let catalog = |i: usize, u: Usage| ctx.price_at(&probes[i].model, u, 1.0);
+    if let Some(r) = ctx.env.group_ratio.ratio {
+        return Halt::not_observed(format!(
+            "group ratio {r} ({}) for group {:?}: a free group is charged nothing whatever \
+             it uses, so no usage can be compared ({} requests charged 0)",
+            ctx.env.group_ratio.source,
+            ctx.env.group_ratio.group,
+            judged.len()
+        ));
+    }
+    let Some((i, _, u)) = judged.iter().max_by_key(|(i, _, u)| catalog(*i, *u)) else {
+        return Halt::not_observed("no charge was measured");
+    };
+    let p = &probes[*i];
+    let what = format!(
+        "every one of the {} requests measured was charged 0 (the {} has catalog price {})",
+        judged.len(),
+        p.what,
+        catalog(*i, *u)
+    );
+    super::quota::zero_charge(ctx, &p.spec, catalog(*i, *u), &what, true).await
+}
+
 async fn charged(ctx: &CheckCtx) -> Outcome {
     let key = ctx.work_key()?.id;
     let probes = probes(ctx);
@@ -333,6 +367,7 @@ async fn charged(ctx: &CheckCtx) -> Outcome {
         )));
     }
     match judge(ctx, &probes, &judged) {
+        Ok(ratio) if ratio <= 0.0 => Err(free_or_uncharged(ctx, &probes, &judged).await),
         Ok(ratio) => {
             let cases = judged.len() as u32;
             notes.extend(

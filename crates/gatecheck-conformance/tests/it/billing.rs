@@ -101,10 +101,41 @@ async fn charges_no_one_ratio_explains_and_a_kept_refusal_charge_fail() {
             "{bug:?} at {ratio}: {show}"
         );
         if bug == Bug::ChargeDrifts {
-            // The quota checks see the drift too (deviation checks: a deviation).
+            // quota.charged sees the drift too: two charges of one request that no one ratio
+            // explains are the service's own books disagreeing (a failure, verdicts50).
             let got = status(&report, "quota.charged");
-            assert_eq!(got, Some(Status::Deviation), "{show}");
+            assert_eq!(got, Some(Status::Failed), "{show}");
         }
         println!("{bug:?} at ratio {ratio}: {id} {:?}", status(&report, id));
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_run_charged_nothing_fails_where_a_free_group_is_not_observed() {
+    // Charged nothing, no ratio published: the request is refused on a key holding one unit
+    // (the service prices it), so a charge of 0 is wrong.
+    let report = run(Bug::NothingCharged, 1.0).await;
+    let show = gatecheck_conformance::report::summary_table(&report);
+    println!("NothingCharged: {show}");
+    for id in ["usage.charged", "quota.charged"] {
+        assert_eq!(status(&report, id), Some(Status::Failed), "{id}\n{show}");
+    }
+    assert_ne!(report.exit_code(), 0, "{show}");
+    // A free group (ratio 0), published or not: served on one unit, charged 0. Nothing to
+    // compare, so not a pass, and not a finding.
+    for bug in [Bug::None, Bug::PricingNotServed] {
+        let report = run(bug, 0.0).await;
+        let show = gatecheck_conformance::report::summary_table(&report);
+        println!("{bug:?} at ratio 0: {show}");
+        let bad: Vec<_> = report
+            .checks
+            .iter()
+            .filter(|c| matches!(c.status, Status::Failed | Status::Deviation | Status::Error))
+            .map(|c| c.id.clone())
+            .collect();
+        assert!(bad.is_empty(), "{bug:?} at ratio 0: {bad:?}\n{show}");
+        assert_eq!(status(&report, "usage.charged"), Some(Status::Skipped), "{show}");
+        let note = message(&report, "usage.charged");
+        assert!(note.contains("ratio 0"), "{note}");
     }
 }

@@ -134,7 +134,8 @@ impl Proxy {
             .then(|| serde_json::from_slice::<Value>(&body).ok())
             .flatten()
             .and_then(|v| v.get("status").cloned());
-        if self.bug == Bug::PricingNotServed && path == "/api/pricing" {
+        let unpublished = matches!(self.bug, Bug::PricingNotServed | Bug::NothingCharged);
+        if unpublished && path == "/api/pricing" {
             return json_response(404, &json!({"success": false, "message": "not found"}));
         }
         // Request-side bugs.

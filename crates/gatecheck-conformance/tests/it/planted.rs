@@ -279,6 +279,10 @@ pub(crate) enum Bug {
     ChargeDrifts,
     /// A refused model request (4xx) keeps a charge of 1000 units.
     RefusalChargeKept,
+    /// Every charge is hidden: the key's `used_quota` and `remain_quota` read as they did
+    /// before any request (until the next key update), and `GET /api/pricing` is answered 404
+    /// (no ratio published: the runner infers one, 0 before verdicts50).
+    NothingCharged,
     /// Not a bug: `GET /api/pricing` is answered 404 (a target that does not publish its
     /// group ratios: the runner infers one; `billing.rs`, not in [`planted`]).
     PricingNotServed,

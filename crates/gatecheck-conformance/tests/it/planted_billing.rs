@@ -2,7 +2,8 @@
 //! (`mutation_proxy.rs`): a stream charged twice (the proxy sends each stream request to the
 //! mock twice: a real second charge), a charge that drifts and a charge kept for a refused
 //! request (the key's books as the proxy shows them on `GET /api/token/{id}`: what it would
-//! have charged is added to `used_quota` and taken from `remain_quota`).
+//! have charged is added to `used_quota` and taken from `remain_quota`), and a run charged
+//! nothing (the books shown as they were before any request, no ratio published).
 
 use super::planted::{Bug, Planted};
 use bytes::Bytes;
@@ -14,7 +15,7 @@ use std::sync::Mutex;
 pub(crate) fn plants(bug: Bug) -> bool {
     matches!(
         bug,
-        Bug::StreamChargedTwice | Bug::ChargeDrifts | Bug::RefusalChargeKept
+        Bug::StreamChargedTwice | Bug::ChargeDrifts | Bug::RefusalChargeKept | Bug::NothingCharged
     )
 }
 
@@ -25,6 +26,9 @@ pub(crate) struct Books {
     used: i64,
     remain: i64,
     accepted: i64,
+    /// [`Bug::NothingCharged`]: the `used_quota` first read (shown ever after) and the
+    /// `remain_quota` first read since the last key update (shown until the next).
+    shown: (Option<i64>, Option<i64>),
 }
 
 /// Units a refused request keeps ([`Bug::RefusalChargeKept`]).
@@ -74,6 +78,7 @@ pub(crate) fn book(
     if method == http::Method::PUT {
         // An update sets `remain_quota`: what was taken before it is no longer shown.
         b.remain = 0;
+        b.shown.1 = None;
         return;
     }
     let Ok(mut v) = serde_json::from_slice::<Value>(body) else {
@@ -87,6 +92,10 @@ pub(crate) fn book(
     };
     v["data"]["used_quota"] = json!(used + b.used);
     v["data"]["remain_quota"] = json!(remain - b.remain);
+    if bug == Bug::NothingCharged {
+        v["data"]["used_quota"] = json!(*b.shown.0.get_or_insert(used));
+        v["data"]["remain_quota"] = json!(*b.shown.1.get_or_insert(remain));
+    }
     *body = Bytes::from(v.to_string());
 }
 
@@ -110,6 +119,12 @@ pub(crate) fn rows() -> Vec<Planted> {
             "quota.refused-uncharged",
             Status::Failed,
             "D-QUOTA-4 (a refused request keeps no charge)",
+        ),
+        (
+            Bug::NothingCharged,
+            "usage.charged",
+            Status::Failed,
+            "D-STREAM-7 (a run charged 0 throughout, its request refused on a key holding one unit: quota::read_zero_charge, ZERO_CHARGE_PROBE_QUOTA)",
         ),
     ]
 }

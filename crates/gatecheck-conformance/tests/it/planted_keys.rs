@@ -72,7 +72,7 @@ pub(crate) fn rows() -> Vec<Planted> {
         (
             Bug::UsedQuotaNotCharged,
             "quota.charged",
-            Status::Deviation,
+            Status::Failed,
             "quota::check_charge (key::charge)",
         ),
         (
@@ -138,7 +138,7 @@ pub(crate) fn rows() -> Vec<Planted> {
         (
             Bug::DoubleCharged,
             "quota.charged",
-            Status::Deviation,
+            Status::Failed,
             "quota::price_quota (QUOTA_PER_USD, key::charge)",
         ),
         (

@@ -293,6 +293,10 @@ const ONE_SIDED: &[(&str, Lacks, &str)] = &[
     ("state_at", Lacks::Runner, LIFECYCLE),
     ("shown_progress", Lacks::Runner, LIFECYCLE),
     ("one_ratio", Lacks::Mock, INFERS_RATIO),
+    // verdicts50: a run charged 0 throughout, asked once more on a key holding one unit.
+    ("ZERO_CHARGE_PROBE_QUOTA", Lacks::Mock, INFERS_RATIO),
+    ("ZeroCharge", Lacks::Mock, INFERS_RATIO),
+    ("read_zero_charge", Lacks::Mock, INFERS_RATIO),
     (
         "price_quota",
         Lacks::Both,

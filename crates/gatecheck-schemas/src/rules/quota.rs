@@ -141,6 +141,44 @@ pub fn one_ratio(pairs: &[(i64, i64)]) -> Result<f64, (usize, String)> {
     Ok(ratio)
 }
 
+/// The quota a limited key is given to ask once more about a run whose every priced request
+/// was charged 0 with no group ratio published or given (see [`read_zero_charge`]).
+pub const ZERO_CHARGE_PROBE_QUOTA: i64 = 1;
+
+/// What one request, sent on a limited key holding [`ZERO_CHARGE_PROBE_QUOTA`], tells of a run
+/// whose every priced request was charged 0. A group ratio of 0 is new-api's free group
+/// (relay/helper/price.go ModelPriceHelper, ModelPriceHelperPerCall: `GroupRatio == 0` makes
+/// the request `freeModel`, pre-consumed and charged 0), and service/pre_consume_quota.go
+/// PreConsumeQuota checks the key's quota only for a price over 0: a free group serves it. A
+/// group that prices the request refuses it for want of quota (403
+/// `pre_consume_token_quota_failed`): the service prices what it charged nothing for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ZeroCharge {
+    /// Served: a free group (ratio 0), as new-api charges one; nothing to compare a usage to.
+    FreeGroup,
+    /// Refused for want of quota: the service prices the request, yet charged it 0.
+    PricedUncharged,
+    /// Neither: nothing to tell a free group from no charge by.
+    Unknown,
+}
+
+/// Reads the answer to the request of [`ZeroCharge`]: `served` (2xx) or `refused_for_quota`
+/// (the service's insufficient-quota refusal).
+///
+/// ```
+/// use gatecheck_schemas::rules::quota::{read_zero_charge, ZeroCharge};
+/// assert_eq!(read_zero_charge(true, false), ZeroCharge::FreeGroup);
+/// assert_eq!(read_zero_charge(false, true), ZeroCharge::PricedUncharged);
+/// assert_eq!(read_zero_charge(false, false), ZeroCharge::Unknown);
+/// ```
+pub fn read_zero_charge(served: bool, refused_for_quota: bool) -> ZeroCharge {
+    match (served, refused_for_quota) {
+        (true, _) => ZeroCharge::FreeGroup,
+        (false, true) => ZeroCharge::PricedUncharged,
+        (false, false) => ZeroCharge::Unknown,
+    }
+}
+
 /// Whether charging `price` to the key read as `before` moved its counters to `after` as every
 /// correct deployment does. The expectation is [`charge`] itself, the function the mock charges
 /// with: `used_quota` grows by the price for every key, and `remain_quota` moves as `charge`
