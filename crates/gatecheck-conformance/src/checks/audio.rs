@@ -693,7 +693,7 @@ async fn expect_continue(ctx: &CheckCtx, spec: &RequestSpec) -> Result<u16, Stri
                     break;
                 }
             }
-            if status != 100 {
+            if status != http::StatusCode::CONTINUE.as_u16() {
                 return Ok(status);
             }
             if !body_sent {

@@ -204,7 +204,7 @@ async fn judge_result(
     let row = "D-EDIT-3";
     let deviate = |message: String| ctx.deviate(row, message, spec, Some(ex));
     let fail = |message: String| ctx.fail(format!("{message} (D-EDIT-6)"), spec, Some(ex));
-    if ex.status.as_u16() != 200 || ex.content_type().as_deref() != Some("application/json") {
+    if !super::accepted(ex) || ex.content_type().as_deref() != Some("application/json") {
         return Err(deviate(format!(
             "a valid edit was answered {}, not 200 application/json",
             status_and_type(ex)

@@ -9,6 +9,7 @@ use crate::http::request::{Auth, RequestSpec};
 use gatecheck_schemas::rules::model_lists::{
     rfc3339, ANTHROPIC_VERSION, GEMINI_MODELS_PATH, X_API_KEY, X_GOOG_API_KEY,
 };
+use gatecheck_schemas::rules::Rejection;
 use serde_json::Value;
 
 pub(crate) const CHECKS: &[Check] = &[
@@ -141,7 +142,7 @@ async fn gemini(ctx: &CheckCtx) -> Outcome {
         .collect();
     let spec = RequestSpec::get(GEMINI_MODELS_PATH).header(X_GOOG_API_KEY, key);
     let ex = ctx.send(&spec, 0).await?;
-    if ex.status.as_u16() == 404 {
+    if Rejection::UnknownPath.answered_by_status(ex.status.as_u16()) {
         return Err(ctx.not_observed("the target does not serve /v1beta/models", &spec, Some(&ex)));
     }
     let v = ctx.json_200(&spec, &ex)?;

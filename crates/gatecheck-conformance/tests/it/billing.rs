@@ -134,7 +134,11 @@ async fn a_run_charged_nothing_fails_where_a_free_group_is_not_observed() {
             .map(|c| c.id.clone())
             .collect();
         assert!(bad.is_empty(), "{bug:?} at ratio 0: {bad:?}\n{show}");
-        assert_eq!(status(&report, "usage.charged"), Some(Status::Skipped), "{show}");
+        assert_eq!(
+            status(&report, "usage.charged"),
+            Some(Status::Skipped),
+            "{show}"
+        );
         let note = message(&report, "usage.charged");
         assert!(note.contains("ratio 0"), "{note}");
     }

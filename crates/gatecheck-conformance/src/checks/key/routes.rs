@@ -16,6 +16,7 @@ use crate::checks::{answer_summary, def, Check, CheckCtx, Halt, Outcome, Pass, P
 use crate::http::client::{Auth, Exchange, Part, RequestSpec};
 use gatecheck_schemas::rules::midjourney::{model_for, ACTION_UPLOAD};
 use gatecheck_schemas::rules::task::{JIMENG_GET_RESULT, JIMENG_SUBMIT};
+use gatecheck_schemas::rules::Rejection;
 use gatecheck_schemas::types::{KeyRecord, ModelCapabilities};
 use serde_json::json;
 
@@ -319,7 +320,7 @@ fn judged(ctx: &CheckCtx, rule: Rule, spec: &RequestSpec, ex: &Exchange) -> Resu
     if refused(status) {
         return Ok(());
     }
-    if ex.status.is_server_error() || status == 429 {
+    if ex.status.is_server_error() || Rejection::RateLimited.answered_by_status(status) {
         return Err(ctx.not_observed(
             format!(
                 "{}: {} {} answered {}, neither a refusal nor an admission",
