@@ -17,17 +17,10 @@ const RERECORD: &str = "re-record with `scripts/foreign-gateway litellm --record
                         fixtures/foreign/litellm` (docs/foreign-gateways.md)";
 
 /// Checks newer than the recording, each with its issue; empty once re-recorded (the recording
-/// of issue 37 holds every check).
-const NOT_YET_RECORDED: &[&str] = &[
-    // Issue 46 section 4: each claimed class is sent on every run (forced cases the recording
-    // of issue 37 does not hold).
-    "images.edits.result",
-    "v1.unknown-subpath-404",
-    // Issue 46 section 4: a result URL on another host (LiteLLM answers the upstream mock's
-    // `/media/...` URL) is fetched now, and a replay holds no other host's answers: the
-    // recording judges it `not-observed` until it is re-recorded with the fetch.
-    "images.png-matches-size",
-];
+/// of 2026-11-28 holds every check; `images.edits.result` and `images.png-matches-size` are
+/// `not-observed` in the replay: their result URL is on the upstream's host, whose answers a
+/// recording of the target does not hold).
+const NOT_YET_RECORDED: &[&str] = &[];
 
 fn recording_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/foreign/litellm")
