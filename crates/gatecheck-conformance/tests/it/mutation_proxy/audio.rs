@@ -18,7 +18,7 @@ pub(super) fn request(
     } = *r;
     match p.bug {
         Bug::UncheckedTemperature if path.starts_with("/v1/audio/") => {
-            let text = String::from_utf8_lossy(&body).into_owned();
+            let text = String::from_utf8_lossy(body).into_owned();
             let re = regex::Regex::new(r#"name="temperature"\r\n\r\n([^\r]*)\r\n"#).expect("re");
             if let Some(c) = re.captures(&text) {
                 let t: f64 = c[1].parse().unwrap_or(0.0);
@@ -93,8 +93,8 @@ pub(super) fn respond(
         Bug::TextIsJson | Bug::BrokenSrtCue | Bug::NoVttHeader
             if path == "/v1/audio/translations" && status == 200 =>
         {
-            let text = String::from_utf8_lossy(&rbody).into_owned();
-            let is_json = serde_json::from_slice::<Value>(&rbody).is_ok();
+            let text = String::from_utf8_lossy(rbody).into_owned();
+            let is_json = serde_json::from_slice::<Value>(rbody).is_ok();
             let out = match p.bug {
                 Bug::TextIsJson if !is_json && !text.contains("-->") => {
                     Some(json!({ "text": text }).to_string())

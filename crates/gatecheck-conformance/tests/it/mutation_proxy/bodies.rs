@@ -42,7 +42,7 @@ pub(super) fn respond(
         | Bug::ProgressOver100
         | Bug::CompletedWithoutUrl => {
             if let Some(mut v) = rjson() {
-                let changed = p.rewrite(&mut v, &path, &method, is_poll);
+                let changed = p.rewrite(&mut v, path, method, is_poll);
                 if changed {
                     *rbody = Bytes::from(v.to_string());
                 }

@@ -18,7 +18,7 @@ pub(super) fn request(
     } = *r;
     match p.bug {
         Bug::ImageSizeUnchecked if path == "/v1/images/generations" => {
-            if let Ok(mut v) = serde_json::from_slice::<Value>(&body) {
+            if let Ok(mut v) = serde_json::from_slice::<Value>(body) {
                 let model = v
                     .get("model")
                     .and_then(Value::as_str)
@@ -72,7 +72,7 @@ pub(super) fn respond(
         b if crate::planted_image_results::plants(b) => {
             let at = (path, status);
             let up = &p.upstream;
-            if let Some(new) = crate::planted_image_results::rewrite(b, at, upload, up, &rbody) {
+            if let Some(new) = crate::planted_image_results::rewrite(b, at, upload, up, rbody) {
                 *rbody = new;
             }
         }

@@ -19,7 +19,7 @@ pub(super) fn request(
     } = *r;
     match p.bug {
         Bug::NameCountedInBytes if path == "/api/token/" && method == http::Method::PUT => {
-            let name = serde_json::from_slice::<Value>(&body)
+            let name = serde_json::from_slice::<Value>(body)
                 .ok()
                 .and_then(|v| v.get("name").and_then(Value::as_str).map(str::to_owned))
                 .unwrap_or_default();
@@ -31,7 +31,7 @@ pub(super) fn request(
             }
         }
         Bug::StatusNotApplied if path == "/api/token/" && query.is_none() => {
-            if let Ok(mut v) = serde_json::from_slice::<Value>(&body) {
+            if let Ok(mut v) = serde_json::from_slice::<Value>(body) {
                 if let Some(o) = v.as_object_mut() {
                     o.remove("status");
                 }
@@ -39,7 +39,7 @@ pub(super) fn request(
             }
         }
         Bug::StatusDroppedEverywhere | Bug::StatusIgnoredClaimed if path == "/api/token/" => {
-            if let Ok(mut v) = serde_json::from_slice::<Value>(&body) {
+            if let Ok(mut v) = serde_json::from_slice::<Value>(body) {
                 if let Some(o) = v.as_object_mut() {
                     o.remove("status");
                 }
@@ -53,7 +53,7 @@ pub(super) fn request(
             ));
         }
         Bug::NegativeQuotaStored if path == "/api/token/" && method == http::Method::PUT => {
-            if let Ok(mut v) = serde_json::from_slice::<Value>(&body)
+            if let Ok(mut v) = serde_json::from_slice::<Value>(body)
                 && v.get("remain_quota")
                     .and_then(Value::as_i64)
                     .is_some_and(|q| q < 0)
@@ -65,7 +65,7 @@ pub(super) fn request(
         Bug::StatusOutOfEnumStored | Bug::ExpiredTimeOutOfRangeStored
             if path == "/api/token/" && method == http::Method::PUT =>
         {
-            if let Ok(mut v) = serde_json::from_slice::<Value>(&body) {
+            if let Ok(mut v) = serde_json::from_slice::<Value>(body) {
                 let (field, valid, stored): (_, fn(i64) -> bool, _) =
                     if p.bug == Bug::StatusOutOfEnumStored {
                         ("status", token::is_valid_status, 1)
@@ -113,8 +113,8 @@ pub(super) fn respond(
         b if crate::planted_key_routes::plants(b)
             && crate::planted_key_routes::lets_through(
                 b,
-                &path,
-                (status, &message, &code),
+                path,
+                (status, message, code),
                 asks_stream,
             ) =>
         {
@@ -175,7 +175,7 @@ pub(super) fn respond(
             rparts.status = StatusCode::FORBIDDEN;
         }
         b if crate::planted_keysurface::plants(b) => {
-            crate::planted_keysurface::rewrite(b, &path, rbody);
+            crate::planted_keysurface::rewrite(b, path, rbody);
         }
         _ => {}
     }

@@ -17,9 +17,9 @@ pub(super) fn request(
         method,
     } = *r;
     match p.bug {
-        Bug::StreamIgnored if path.starts_with("/v1/") => *body = without_stream(&body),
+        Bug::StreamIgnored if path.starts_with("/v1/") => *body = without_stream(body),
         Bug::SseOnTts1 if path == "/v1/audio/speech" => {
-            if let Ok(mut v) = serde_json::from_slice::<Value>(&body)
+            if let Ok(mut v) = serde_json::from_slice::<Value>(body)
                 && v["model"] == "tts-1"
                 && v["stream_format"] == "sse"
             {
@@ -28,7 +28,7 @@ pub(super) fn request(
             }
         }
         b if crate::planted_streams::plants(b) => {
-            if let Some(new) = crate::planted_streams::request(b, &path, &body) {
+            if let Some(new) = crate::planted_streams::request(b, path, body) {
                 *body = new;
             }
         }
@@ -67,12 +67,12 @@ pub(super) fn respond(
         | Bug::PartialNotPng
             if is_event_stream(&rparts.headers) =>
         {
-            if let Some(new) = p.rewrite_stream(&path, &rbody) {
+            if let Some(new) = p.rewrite_stream(path, rbody) {
                 *rbody = new;
             }
         }
         b if crate::planted_streams::plants(b) => {
-            crate::planted_streams::rewrite(b, &path, &mut rparts.headers, rbody);
+            crate::planted_streams::rewrite(b, path, &mut rparts.headers, rbody);
         }
         _ => {}
     }

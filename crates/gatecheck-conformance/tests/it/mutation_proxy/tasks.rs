@@ -18,7 +18,7 @@ pub(super) fn request(
     } = *r;
     match p.bug {
         Bug::EmptyPromptAccepted if path == "/v1/videos" && method == http::Method::POST => {
-            if let Ok(mut v) = serde_json::from_slice::<Value>(&body)
+            if let Ok(mut v) = serde_json::from_slice::<Value>(body)
                 && (v.get("prompt").and_then(Value::as_str) == Some("")
                     || v.get("prompt").is_none())
             {
@@ -27,7 +27,7 @@ pub(super) fn request(
             }
         }
         Bug::UnknownModelAccepted if path == "/v1/videos" && method == http::Method::POST => {
-            if let Ok(mut v) = serde_json::from_slice::<Value>(&body) {
+            if let Ok(mut v) = serde_json::from_slice::<Value>(body) {
                 let unknown = v
                     .get("model")
                     .and_then(Value::as_str)
@@ -47,15 +47,14 @@ pub(super) fn request(
         }
         Bug::JimengGetResultSubmits => {
             let q = query;
-            if let Some((pq, b)) =
-                crate::planted_tasks::get_result_as_submit(p.bug, &path, q, &body)
+            if let Some((pq, b)) = crate::planted_tasks::get_result_as_submit(p.bug, path, q, body)
             {
                 parts.uri = pq.parse().expect("submit path");
                 *body = b;
             }
         }
         Bug::SubpathServedAsPoll => {
-            if let Some(poll) = crate::planted_tasks::poll_of_subpath(p.bug, &method, &path) {
+            if let Some(poll) = crate::planted_tasks::poll_of_subpath(p.bug, method, path) {
                 parts.uri = poll.parse().expect("poll path");
             }
         }
@@ -130,18 +129,18 @@ pub(super) fn respond(
         }
         Bug::UnknownTask400 if status == 404 && is_poll => rparts.status = StatusCode::BAD_REQUEST,
         b if crate::planted_platforms::plants(b) => {
-            crate::planted_platforms::rewrite(b, (&method, &path), &p.polls, rbody);
+            crate::planted_platforms::rewrite(b, (method, path), &p.polls, rbody);
         }
         b if crate::planted_tasks::plants(b) => {
             let query = query.unwrap_or("");
             crate::planted_tasks::rewrite(
                 b,
-                (&method, &path, query),
+                (method, path, query),
                 &p.polls,
                 &mut rparts.status,
                 rbody,
             );
-            crate::planted_tasks::books(b, &method, &path, &p.books, rbody);
+            crate::planted_tasks::books(b, method, path, &p.books, rbody);
         }
         _ => {}
     }
