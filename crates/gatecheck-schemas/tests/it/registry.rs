@@ -45,6 +45,10 @@ const EXPECTED: [&str; 37] = [
     "token-keys-envelope",
     "anthropic-model-list",
     "gemini-model-list",
+    "vidu-task-data",
+    "hailuo-task-data",
+    "doubao-task-data",
+    "ali-task-data",
 ];
 
 fn schemas_dir() -> &'static Path {

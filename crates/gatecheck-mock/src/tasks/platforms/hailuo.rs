@@ -53,5 +53,4 @@ pub(crate) const ADAPTOR: Adaptor = Adaptor {
         }
     },
     submit_status: super::queued,
-    ratios: super::no_ratios,
 };

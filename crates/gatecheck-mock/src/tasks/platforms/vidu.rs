@@ -71,5 +71,4 @@ pub(crate) const ADAPTOR: Adaptor = Adaptor {
         }
     },
     submit_status: super::queued,
-    ratios: super::no_ratios,
 };

@@ -11,6 +11,7 @@
 
 use super::{state, Platform};
 use crate::rules::task::TaskStatus::{Failure, InProgress, Queued, Success};
+use serde_json::{json, Map, Value};
 
 /// Ali Wan (the Wan models of new-api's Ali task adaptor; HappyHorse and Bailian-Kling take
 /// other converters and are not served here).
@@ -40,6 +41,8 @@ pub const PLATFORM: Platform = Platform {
     url_pointer: "/output/video_url",
     video_has_model: true,
     decision: "D-PLAT-8",
+    data_schema: crate::schemas::names::ALI_TASK_DATA,
+    ratios: other_ratios,
 };
 
 /// new-api's `convertAliStatus`: the OpenAI video status of an Ali `task_status` (the submit
@@ -105,4 +108,82 @@ pub fn size_resolution(size: &str) -> Option<&'static str> {
     } else {
         None
     }
+}
+
+/// `metadata.parameters.<key>` (the metadata overlays the DashScope request).
+fn param<'a>(body: &'a Map<String, Value>, key: &str) -> Option<&'a Value> {
+    body.get("metadata")?
+        .get("parameters")?
+        .as_object()?
+        .get(key)
+}
+
+/// A positive integer field of the body (a number or digits in text).
+fn positive(body: &Map<String, Value>, key: &str) -> Option<i64> {
+    match body.get(key)? {
+        Value::Number(n) => n.as_i64(),
+        Value::String(s) => s.trim().parse().ok(),
+        _ => None,
+    }
+    .filter(|d| *d > 0)
+}
+
+/// The duration DashScope renders: `metadata.parameters.duration`, else `duration`, else
+/// `seconds`, else 5 (`resolveTaskDuration`).
+pub fn seconds(body: &Map<String, Value>) -> i64 {
+    param(body, "duration")
+        .and_then(Value::as_i64)
+        .filter(|d| *d > 0)
+        .or_else(|| positive(body, "duration"))
+        .or_else(|| positive(body, "seconds"))
+        .unwrap_or(5)
+}
+
+/// The resolution (`480P`, `720P`, `1080P`...) the DashScope request carries for the client's
+/// `model` (`convertToAliRequest`'s defaults by model prefix, `size`, metadata over them).
+pub fn resolution(body: &Map<String, Value>, model: &str) -> String {
+    let text = |k: &str| body.get(k).and_then(Value::as_str).unwrap_or("");
+    let size = param(body, "size")
+        .and_then(Value::as_str)
+        .unwrap_or(text("size"));
+    if let Some(r) = param(body, "resolution").and_then(Value::as_str) {
+        return r.to_ascii_uppercase();
+    }
+    if size.contains('*') {
+        return size_resolution(size).unwrap_or("").to_owned();
+    }
+    if !size.is_empty() {
+        let r = size.trim().to_ascii_uppercase();
+        return if r.ends_with('P') { r } else { r + "P" };
+    }
+    let t2v = model.contains("t2v");
+    let full = if t2v {
+        model.starts_with("wan2.5") || model.starts_with("wan2.2")
+    } else {
+        ["wan2.6", "wan2.5", "wan2.2-i2v-plus"]
+            .iter()
+            .any(|p| model.starts_with(p))
+    };
+    if full { "1080P" } else { "720P" }.to_owned()
+}
+
+/// `EstimateBilling`: `{"seconds": duration}` and, where `ProcessAliOtherRatios`' table has
+/// the upstream model, `resolution-<R>` (the defaults follow the client's model, the table
+/// the upstream one).
+///
+/// ```
+/// use gatecheck_schemas::rules::platforms::ali::other_ratios;
+/// let body = serde_json::json!({"model": "wan2.5-i2v-preview", "size": "720P", "duration": 4});
+/// let r = other_ratios(body.as_object().unwrap(), "wan2.5-i2v-preview");
+/// assert_eq!(serde_json::Value::Object(r), serde_json::json!({"seconds": 4, "resolution-720P": 2.0}));
+/// ```
+pub fn other_ratios(body: &Map<String, Value>, upstream_model: &str) -> Map<String, Value> {
+    let mut m = Map::new();
+    m.insert("seconds".into(), json!(seconds(body)));
+    let model = body.get("model").and_then(Value::as_str).unwrap_or("");
+    let r = resolution(body, model);
+    if let Some(ratio) = resolution_ratio(upstream_model, &r) {
+        m.insert(format!("resolution-{r}"), json!(ratio));
+    }
+    m
 }
