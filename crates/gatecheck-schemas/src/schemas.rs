@@ -267,7 +267,7 @@ pub(crate) const SOURCES: [(&str, &str); 42] = [
 ];
 
 /// The resource names, in a stable order.
-const NAMES: [&str; 37] = [
+const NAMES: [&str; 41] = [
     names::KEY_RECORD,
     names::TOKEN_UPDATE_REQUEST,
     names::TOKEN_UPDATE_ENVELOPE,
@@ -305,6 +305,11 @@ const NAMES: [&str; 37] = [
     names::TOKEN_KEYS_ENVELOPE,
     names::ANTHROPIC_MODEL_LIST,
     names::GEMINI_MODEL_LIST,
+    // Issue 47 (rest47): the platforms' task data.
+    names::VIDU_TASK_DATA,
+    names::HAILUO_TASK_DATA,
+    names::DOUBAO_TASK_DATA,
+    names::ALI_TASK_DATA,
 ];
 
 /// One parsed document.
@@ -330,7 +335,7 @@ pub(crate) static DOCUMENTS: LazyLock<Vec<Document>> = LazyLock::new(|| {
 ///
 /// ```
 /// assert!(gatecheck_schemas::schema_names().contains(&"video-task"));
-/// assert_eq!(gatecheck_schemas::schema_names().len(), 37);
+/// assert_eq!(gatecheck_schemas::schema_names().len(), 41);
 /// ```
 pub fn schema_names() -> &'static [&'static str] {
     &NAMES

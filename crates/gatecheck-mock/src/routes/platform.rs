@@ -210,6 +210,10 @@ pub(crate) fn dress(cx: &Ctx, a: &Adaptor, t: &StoredVideo, state: &VideoState, 
     dto.progress = progress_text(v.progress);
     dto.fail_reason = v.fail_reason;
     dto.result_url = v.url;
+    // The quota charged at submit, the adaptor's ratios in it (D-PLAT-9), while it is held.
+    if t.charged != 0 {
+        dto.quota = t.charged;
+    }
 }
 
 /// new-api's `ToVideoStatus`.

@@ -246,3 +246,49 @@ async fn advance(server: &MockServer, seconds: f64) {
     .await;
     assert_eq!(r.status, 200, "{}", r.text());
 }
+
+/// Doubao's `EstimateBilling` (DECISIONS D-PLAT-9): a Seedance 2.0 request with a video input
+/// announces `video_input` 28/46 and is charged the price times it; the same request without
+/// one announces nothing and is charged the price.
+#[tokio::test]
+async fn doubao_bills_a_video_input_at_its_ratio() {
+    let mut fixtures = Fixtures::embedded();
+    let model = "doubao-seedance-2-0-260128";
+    let mut record = fixtures
+        .catalog
+        .iter()
+        .find(|m| m.id == model_of("doubao"))
+        .cloned()
+        .expect("the catalog's doubao model");
+    record.id = model.into();
+    record.code = model.into();
+    fixtures.catalog.push(record);
+    fixtures
+        .channels
+        .iter_mut()
+        .find(|c| c.channel_type == 54)
+        .expect("the doubao channel")
+        .models
+        .push(model.into());
+    let server = server(Profile::NewApi, fixtures).await;
+    let video = json!([{"type": "video_url", "video_url": {"url": "https://example.com/in.mp4"}}]);
+    for (content, ratios, quota) in [
+        (video, json!({"video_input": 28.0 / 46.0}), 60_870),
+        (json!([]), json!({}), 100_000),
+    ] {
+        let body = json!({"model": model, "prompt": "a kite", "metadata": {"content": content}});
+        let resp = post_json(&server, GENERATIONS, KEY_ENABLED, body).await;
+        assert_eq!(resp.status, 200, "{}", resp.text());
+        let header: Value = serde_json::from_slice(
+            resp.headers
+                .get("x-new-api-other-ratios")
+                .expect("the ratios header")
+                .as_bytes(),
+        )
+        .unwrap();
+        assert_eq!(header, ratios);
+        let t = fetch(&server, resp.json()["id"].as_str().unwrap()).await;
+        assert_eq!(t.quota, quota, "0.2 USD x 500000 x the ratio");
+        check_record(&ALL[2], &t).unwrap();
+    }
+}

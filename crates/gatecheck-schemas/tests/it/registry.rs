@@ -7,7 +7,7 @@ use serde_json::{json, Value};
 use std::collections::BTreeSet;
 use std::path::Path;
 
-const EXPECTED: [&str; 37] = [
+const EXPECTED: [&str; 41] = [
     "key-record",
     "token-update-request",
     "token-update-envelope",
