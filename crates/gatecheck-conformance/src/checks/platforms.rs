@@ -72,7 +72,7 @@ async fn submit(
     ctx: &CheckCtx,
     p: &'static Platform,
     model: &str,
-) -> Result<(String, Map<String, Value>), Halt> {
+) -> Result<(String, Billing), Halt> {
     let price = ctx.price(
         model,
         Usage {
@@ -104,17 +104,42 @@ async fn submit(
     }
     let ratios = announced_ratios(&ex).map_err(|m| ctx.deviate("D-PLAT-1", m, &spec, Some(&ex)))?;
     let expected = (p.ratios)(body.as_object().unwrap_or(&Map::new()), model);
-    if ratios != expected {
+    Ok((id, Billing { ratios, expected }))
+}
+
+/// What a submit announced of its billing, and what new-api's adaptor would.
+struct Billing {
+    /// The ratios of its `X-New-Api-Other-Ratios`.
+    ratios: Map<String, Value>,
+    /// The adaptor's (`Platform::ratios` of the request the check sent).
+    expected: Map<String, Value>,
+}
+
+/// The first record's billing (DECISIONS D-PLAT-9): its quota against the announced ratios
+/// (a failure, [`judge_quota`]), then the announced ratios against the adaptor's (a deviation:
+/// a deployment may configure other ratio tables, or map the model to another upstream).
+fn judge_billing(
+    ctx: &CheckCtx,
+    p: &Platform,
+    model: &str,
+    b: &Billing,
+    t: &TaskDto,
+    spec: &RequestSpec,
+    ex: &Exchange,
+) -> Result<(), Halt> {
+    judge_quota(ctx, model, &b.ratios, t, spec, ex)?;
+    if b.ratios != b.expected {
         let m = format!(
-            "{OTHER_RATIOS_HEADER} {} for this request, new-api's {} adaptor announces {} \
-             (a deployment may configure other ratio tables or map the model: DECISIONS D-PLAT-9)",
-            Value::Object(ratios.clone()),
+            "the submit announced {OTHER_RATIOS_HEADER} {}, new-api's {} adaptor announces {} \
+             for this request (a deployment may configure other ratio tables or map the model: \
+             DECISIONS D-PLAT-9)",
+            Value::Object(b.ratios.clone()),
             p.name,
-            Value::Object(expected)
+            Value::Object(b.expected.clone())
         );
-        return Err(ctx.deviate("D-PLAT-9", m, &spec, Some(&ex)));
+        return Err(ctx.deviate("D-PLAT-9", m, spec, Some(ex)));
     }
-    Ok((id, ratios))
+    Ok(())
 }
 
 /// The billing ratios a submit answer announces (`X-New-Api-Other-Ratios`, a JSON object), or
@@ -201,7 +226,7 @@ fn judge(
 
 async fn platform(ctx: &CheckCtx, p: &'static Platform) -> Outcome {
     let model = model_of(ctx, p)?;
-    let (id, ratios) = submit(ctx, p, &model).await?;
+    let (id, billing) = submit(ctx, p, &model).await?;
     let auth = ctx.model_auth()?;
     let fetch = |id: &str| RequestSpec::get(format!("{GENERATIONS}/{id}")).auth(auth.clone());
     let step = super::video_unified::interval(ctx);
@@ -212,7 +237,7 @@ async fn platform(ctx: &CheckCtx, p: &'static Platform) -> Outcome {
         points.push(point(t, step.as_millis(), n));
         drop(points);
         if n == 0 {
-            judge_quota(ctx, &model, &ratios, t, spec, ex)?;
+            judge_billing(ctx, p, &model, &billing, t, spec, ex)?;
         }
         judge(ctx, p, t, spec, ex)
     })

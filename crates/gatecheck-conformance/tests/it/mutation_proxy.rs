@@ -623,7 +623,8 @@ impl Proxy {
                 super::planted_streams::rewrite(b, &path, &mut rparts.headers, &mut rbody);
             }
             b if super::planted_platforms::plants(b) => {
-                super::planted_platforms::rewrite(b, (&method, &path), &self.polls, &mut rbody);
+                let at = (&method, path.as_str());
+                super::planted_platforms::rewrite(b, at, &self.polls, &mut rparts.headers, &mut rbody);
             }
             b if super::planted_tasks::plants(b) => {
                 let query = query.as_deref().unwrap_or("");
