@@ -22,8 +22,7 @@ use crate::tasks::video::StoredVideo;
 use gatecheck_schemas::rules::platforms::{INVALID_API_PLATFORM, OTHER_RATIOS_HEADER};
 use gatecheck_schemas::rules::quota::{task_quota, Usage};
 use gatecheck_schemas::rules::task::{
-    progress_text, task_error, TaskDto, TaskStatus, INVALID_REQUEST, PROMPT_REQUIRED,
-    TASK_REFUSAL_STATUS,
+    progress_text, task_error, TaskDto, TaskStatus, INVALID_REQUEST, TASK_REFUSAL_STATUS,
 };
 use gatecheck_schemas::rules::video::VideoState;
 use gatecheck_schemas::types::VideoStatus;
@@ -92,10 +91,10 @@ pub(crate) fn submit(
         return response::invalid(&format!("model {model} is unknown"), Some("model"));
     }
     let prompt = prompt.to_owned();
-    if prompt.trim().is_empty() {
+    if let Err(message) = (a.validate)(&body, &prompt) {
         return response::json(
             TASK_REFUSAL_STATUS,
-            &task_error(INVALID_REQUEST, PROMPT_REQUIRED),
+            &task_error(INVALID_REQUEST, &message),
         );
     }
     let read = (a.read)(&body);

@@ -1,16 +1,19 @@
-//! Ali Wan / DashScope (channel type 17): relay/channel/task/ali/adaptor.go@9ba13cd0
-//! (DECISIONS D-PLAT-8). Reads `images` (or `image`, `input_reference`: `generate`, else
-//! `textGenerate`), `duration`, else `seconds` (5), `size` (`W*H` a DashScope size, else a
+//! Ali Wan and HappyHorse / DashScope (channel type 17): relay/channel/task/ali/adaptor.go@9ba13cd0
+//! (DECISIONS D-PLAT-8, D-PLAT-11). Validates as `validateAndInferAliAction` (HappyHorse's
+//! image and video counts) and reads `images` (or `image`, `input_reference`: `generate`, else
+//! `textGenerate`; HappyHorse's actions by model), `duration`, else `seconds` (5), `size` (`W*H` a DashScope size, else a
 //! resolution word) with the per-model defaults, and `metadata.parameters` over them (the
 //! metadata overlays the whole DashScope request). Its task is DashScope's `{request_id,
 //! output:{task_id, task_status, submit_time, scheduled_time, end_time, orig_prompt,
 //! video_url, code, message}, usage}`; its submit answers Ali's own status and the billing
 //! ratios `seconds` and `resolution-<R>`.
 
-use super::{images, size_of_resolution, text, Adaptor, Read, Upstream};
-use gatecheck_schemas::rules::platforms::ali::{resolution, seconds, video_status, PLATFORM};
+use super::{size_of_resolution, text, Adaptor, Read, Upstream};
+use gatecheck_schemas::rules::platforms::ali::{
+    action, resolution, seconds, video_status, PLATFORM,
+};
 use gatecheck_schemas::rules::platforms::Platform;
-use gatecheck_schemas::rules::task::{ACTION_GENERATE, ACTION_TEXT_GENERATE};
+use gatecheck_schemas::rules::task::ACTION_TEXT_GENERATE;
 use gatecheck_schemas::rules::time::utc_parts;
 use gatecheck_schemas::types::VideoStatus;
 use serde_json::{json, Map, Value};
@@ -18,11 +21,8 @@ use serde_json::{json, Map, Value};
 fn read(body: &Map<String, Value>) -> Read {
     let model = text(body, "model");
     Read {
-        action: if images(body) > 0 {
-            ACTION_GENERATE
-        } else {
-            ACTION_TEXT_GENERATE
-        },
+        // Validated before (`validate`); the prompt no longer matters to the action.
+        action: action(body, "-").unwrap_or(ACTION_TEXT_GENERATE),
         seconds: seconds(body),
         size: size_of_resolution(&resolution(body, model)).to_owned(),
     }
@@ -81,4 +81,5 @@ pub(crate) const ADAPTOR: Adaptor = Adaptor {
     upstream,
     reason,
     submit_status: |p: &Platform| video_status(p.word(VideoStatus::Queued)),
+    validate: |body, prompt| action(body, prompt).map(|_| ()),
 };

@@ -61,4 +61,5 @@ pub(crate) const ADAPTOR: Adaptor = Adaptor {
     upstream,
     reason: |e| e.message.clone(),
     submit_status: super::queued,
+    validate: super::prompt_required,
 };

@@ -53,4 +53,5 @@ pub(crate) const ADAPTOR: Adaptor = Adaptor {
         }
     },
     submit_status: super::queued,
+    validate: super::prompt_required,
 };

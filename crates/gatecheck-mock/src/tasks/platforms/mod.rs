@@ -132,6 +132,19 @@ pub(crate) struct Adaptor {
     /// The submit answer's `status` ([`queued`] but where the adaptor reads its upstream's).
     /// The billing ratios are the rules' ([`Platform::ratios`]).
     pub submit_status: fn(&Platform) -> &'static str,
+    /// The adaptor's validation of the request (the JSON body and the prompt): new-api's
+    /// message for its 400 `invalid_request` ([`prompt_required`] but where the adaptor has
+    /// its own).
+    pub validate: fn(&Map<String, Value>, &str) -> Result<(), String>,
+}
+
+/// `ValidateBasicTaskRequest`'s refusal of a blank prompt.
+pub(crate) fn prompt_required(_: &Map<String, Value>, prompt: &str) -> Result<(), String> {
+    if prompt.trim().is_empty() {
+        Err(gatecheck_schemas::rules::task::PROMPT_REQUIRED.to_owned())
+    } else {
+        Ok(())
+    }
 }
 
 /// The common submit answer's status (relay/relay_task.go: `queued`).

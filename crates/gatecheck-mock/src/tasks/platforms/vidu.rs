@@ -71,4 +71,5 @@ pub(crate) const ADAPTOR: Adaptor = Adaptor {
         }
     },
     submit_status: super::queued,
+    validate: super::prompt_required,
 };
