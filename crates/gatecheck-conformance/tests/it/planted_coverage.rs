@@ -22,6 +22,48 @@ const FORWARDING: &str = "not a rule of the service: the headers gatecheck's own
 
 /// Shared rules with no planted bug of their own: (rule, the bug that exercises it, why).
 pub(crate) const NOT_PLANTABLE: &[(&str, Bug, &str)] = &[
+    // Ali's HappyHorse models (rest47, D-PLAT-11): validation the runner does not send.
+    (
+        "action",
+        Bug::PlatformStatusMap("ali"),
+        "Ali's validateAndInferAliAction: the runner's Ali request is a Wan text-to-video one, \
+         so only the mock's tests judge HappyHorse's refusals; the Ali check's own bugs are \
+         planted on its record",
+    ),
+    (
+        "image_count",
+        Bug::PlatformStatusMap("ali"),
+        "the images of an Ali request, inside action (the runner sends none)",
+    ),
+    (
+        "ACTION_REFERENCE_GENERATE",
+        Bug::PlatformStatusMap("ali"),
+        "HappyHorse r2v's action, inside action (the runner sends no reference images)",
+    ),
+    (
+        "ACTION_GENERATE",
+        Bug::PlatformStatusMap("ali"),
+        "new-api's action words, read by the adaptors (Ali's action) and shown in the record's \
+         `action`, which the runner does not judge per platform",
+    ),
+    (
+        "ACTION_TEXT_GENERATE",
+        Bug::PlatformStatusMap("ali"),
+        "new-api's action words, read by the adaptors (Ali's action) and shown in the record's \
+         `action`, which the runner does not judge per platform",
+    ),
+    (
+        "ACTION_REMIX",
+        Bug::PlatformStatusMap("ali"),
+        "new-api's action words, read by the adaptors (HappyHorse's video edit) and shown in \
+         the record's `action`; the remix checks judge a remix by its source, not its action",
+    ),
+    (
+        "is_happyhorse",
+        Bug::PlatformRatiosWrong("ali"),
+        "a HappyHorse model's `seconds` (0 for a video edit) inside other_ratios; the runner's \
+         catalog model is a Wan one, and PlatformRatiosWrong breaks the ratios it judges",
+    ),
     (
         "not_found_message",
         Bug::UnknownPathDashboard,

@@ -383,11 +383,8 @@ const ONE_SIDED: &[(&str, Lacks, &str)] = &[
         Lacks::Runner,
         "builds the mock's task error bodies; the runner judges them with check_task_error",
     ),
-    ("ACTION_TEXT_GENERATE", Lacks::Runner, TASK_FACT),
-    ("ACTION_REMIX", Lacks::Runner, TASK_FACT),
     ("PLATFORM_SORA", Lacks::Runner, TASK_FACT),
     ("PLATFORM_JIMENG", Lacks::Runner, TASK_FACT),
-    ("ACTION_GENERATE", Lacks::Runner, TASK_FACT),
     (
         "JIMENG_SUBMIT",
         Lacks::Mock,
