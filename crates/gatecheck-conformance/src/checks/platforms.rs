@@ -28,19 +28,19 @@ use serde_json::{json, Map, Value};
 
 pub(crate) const CHECKS: &[Check] = &[
     def("task.platform.vidu", Failure, "POST /v1/video/generations, GET /v1/video/generations/{task_id}, GET /v1/videos/{id}",
-        "DECISIONS: Video platforms behind the unified route D-PLAT-2; failures D-TASK-10 to D-TASK-12, D-PLAT-7",
+        "DECISIONS: Video platforms behind the unified route D-PLAT-2; failures D-TASK-10 to D-TASK-12, D-PLAT-7, D-PLAT-9, D-PLAT-10",
         "A Vidu model (channel type 52) found in the catalog: new-api's create object, then its record followed to a terminal state with platform `52`, `data` Vidu's task and the status Vidu's `state` maps to; `/v1/videos/{id}` answers the same task. `data` must be Vidu's own task (schema `vidu-task-data`), and the record's `quota` the catalog price times the `X-New-Api-Other-Ratios` the submit announced (`{}`: per call). Another form, or other ratios than the adaptor's, deviates; another task, a state going back, SUCCESS without its result, a status or a shape its own `data` contradicts, or a charge the announced ratios do not explain fails.",
         Phase::Shared, |c| Box::pin(platform(c, &vidu::PLATFORM))),
     def("task.platform.hailuo", Failure, "POST /v1/video/generations, GET /v1/video/generations/{task_id}, GET /v1/videos/{id}",
-        "DECISIONS: Video platforms behind the unified route D-PLAT-3; failures D-TASK-10 to D-TASK-12, D-PLAT-7",
+        "DECISIONS: Video platforms behind the unified route D-PLAT-3; failures D-TASK-10 to D-TASK-12, D-PLAT-7, D-PLAT-9, D-PLAT-10",
         "A MiniMax/Hailuo model (channel type 35) found in the catalog: as `task.platform.vidu`, with MiniMax's task as `data` (schema `hailuo-task-data`) and its status map (no queued state: `Queueing` is IN_PROGRESS 30%).",
         Phase::Shared, |c| Box::pin(platform(c, &hailuo::PLATFORM))),
     def("task.platform.doubao", Failure, "POST /v1/video/generations, GET /v1/video/generations/{task_id}, GET /v1/videos/{id}",
-        "DECISIONS: Video platforms behind the unified route D-PLAT-4; failures D-TASK-10 to D-TASK-12, D-PLAT-7",
+        "DECISIONS: Video platforms behind the unified route D-PLAT-4; failures D-TASK-10 to D-TASK-12, D-PLAT-7, D-PLAT-9, D-PLAT-10",
         "A Doubao Seedance model (channel type 54) found in the catalog: as `task.platform.vidu`, with Volcengine Ark's task as `data` (schema `doubao-task-data`) and its status map (`queued` QUEUED 10%, `running` IN_PROGRESS 50%); the ratios are `GetVideoInputRatio`'s `video_input` (D-PLAT-9).",
         Phase::Shared, |c| Box::pin(platform(c, &doubao::PLATFORM))),
     def("task.platform.ali", Failure, "POST /v1/video/generations, GET /v1/video/generations/{task_id}, GET /v1/videos/{id}",
-        "DECISIONS: Video platforms behind the unified route D-PLAT-8; failures D-TASK-10 to D-TASK-12, D-PLAT-7",
+        "DECISIONS: Video platforms behind the unified route D-PLAT-8; failures D-TASK-10 to D-TASK-12, D-PLAT-7, D-PLAT-9, D-PLAT-10",
         "An Ali Wan model (channel type 17) found in the catalog: as `task.platform.vidu`, with DashScope's task as `data` (schema `ali-task-data`), the ratios `seconds` and `resolution-<R>`, and its status map (`PENDING` QUEUED 20%, `RUNNING` IN_PROGRESS 30%, `FAILED`/`CANCELED`/`UNKNOWN` FAILURE).",
         Phase::Shared, |c| Box::pin(platform(c, &ali::PLATFORM))),
 ];
