@@ -624,7 +624,13 @@ impl Proxy {
             }
             b if super::planted_platforms::plants(b) => {
                 let at = (&method, path.as_str());
-                super::planted_platforms::rewrite(b, at, &self.polls, &mut rparts.headers, &mut rbody);
+                super::planted_platforms::rewrite(
+                    b,
+                    at,
+                    &self.polls,
+                    &mut rparts.headers,
+                    &mut rbody,
+                );
             }
             b if super::planted_tasks::plants(b) => {
                 let query = query.as_deref().unwrap_or("");

@@ -92,10 +92,7 @@ pub(crate) fn submit(
     }
     let prompt = prompt.to_owned();
     if let Err(message) = (a.validate)(&body, &prompt) {
-        return response::json(
-            TASK_REFUSAL_STATUS,
-            &task_error(INVALID_REQUEST, &message),
-        );
+        return response::json(TASK_REFUSAL_STATUS, &task_error(INVALID_REQUEST, &message));
     }
     let read = (a.read)(&body);
     let usage = Usage {

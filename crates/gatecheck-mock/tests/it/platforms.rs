@@ -305,7 +305,11 @@ async fn ali_happyhorse_validates_as_new_api_and_bills_its_seconds() {
         .find(|m| m.id == model_of("ali"))
         .cloned()
         .expect("the catalog's ali model");
-    for id in ["happyhorse-1.1-i2v", "happyhorse-1.1-r2v", "happyhorse-1.0-video-edit"] {
+    for id in [
+        "happyhorse-1.1-i2v",
+        "happyhorse-1.1-r2v",
+        "happyhorse-1.0-video-edit",
+    ] {
         let mut m = base.clone();
         m.id = id.into();
         m.code = id.into();
@@ -313,13 +317,22 @@ async fn ali_happyhorse_validates_as_new_api_and_bills_its_seconds() {
     }
     let server = server(Profile::NewApi, fixtures).await;
     let refused = [
-        (json!({"model": "happyhorse-1.1-i2v", "prompt": "p"}),
-         "happyhorse i2v requires exactly 1 first-frame image, got 0"),
-        (json!({"model": "happyhorse-1.1-r2v", "images": ["u"]}), "prompt is required"),
-        (json!({"model": "happyhorse-1.1-r2v", "prompt": "p", "images": vec!["u"; 10]}),
-         "happyhorse r2v requires 1-9 reference images, got 10"),
-        (json!({"model": "happyhorse-1.0-video-edit", "prompt": "p"}),
-         "happyhorse video-edit requires exactly 1 video, got 0"),
+        (
+            json!({"model": "happyhorse-1.1-i2v", "prompt": "p"}),
+            "happyhorse i2v requires exactly 1 first-frame image, got 0",
+        ),
+        (
+            json!({"model": "happyhorse-1.1-r2v", "images": ["u"]}),
+            "prompt is required",
+        ),
+        (
+            json!({"model": "happyhorse-1.1-r2v", "prompt": "p", "images": vec!["u"; 10]}),
+            "happyhorse r2v requires 1-9 reference images, got 10",
+        ),
+        (
+            json!({"model": "happyhorse-1.0-video-edit", "prompt": "p"}),
+            "happyhorse video-edit requires exactly 1 video, got 0",
+        ),
     ];
     for (body, message) in refused {
         let resp = post_json(&server, GENERATIONS, KEY_ENABLED, body.clone()).await;
@@ -330,16 +343,25 @@ async fn ali_happyhorse_validates_as_new_api_and_bills_its_seconds() {
         );
     }
     let accepted = [
-        (json!({"model": "happyhorse-1.1-i2v", "images": ["https://example.com/a.png"], "duration": 6}),
-         json!({"seconds": 6}), "generate"),
-        (json!({"model": "happyhorse-1.0-video-edit", "prompt": "p", "videos": ["https://example.com/a.mp4"]}),
-         json!({"seconds": 0}), "remixGenerate"),
+        (
+            json!({"model": "happyhorse-1.1-i2v", "images": ["https://example.com/a.png"], "duration": 6}),
+            json!({"seconds": 6}),
+            "generate",
+        ),
+        (
+            json!({"model": "happyhorse-1.0-video-edit", "prompt": "p", "videos": ["https://example.com/a.mp4"]}),
+            json!({"seconds": 0}),
+            "remixGenerate",
+        ),
     ];
     for (body, ratios, action) in accepted {
         let resp = post_json(&server, GENERATIONS, KEY_ENABLED, body.clone()).await;
         assert_eq!(resp.status, 200, "{body}: {}", resp.text());
         let header: Value = serde_json::from_slice(
-            resp.headers.get("x-new-api-other-ratios").expect("the ratios header").as_bytes(),
+            resp.headers
+                .get("x-new-api-other-ratios")
+                .expect("the ratios header")
+                .as_bytes(),
         )
         .unwrap();
         assert_eq!(header, ratios, "{body}");

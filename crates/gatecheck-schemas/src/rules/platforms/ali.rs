@@ -191,7 +191,10 @@ pub fn other_ratios(body: &Map<String, Value>, upstream_model: &str) -> Map<Stri
     let mut m = Map::new();
     // buildHappyHorseRequest sets no duration for a video edit: `seconds` 0 (D-PLAT-11).
     let edit = is_happyhorse(upstream_model) && upstream_model.contains("-video-edit");
-    m.insert("seconds".into(), json!(if edit { 0 } else { seconds(body) }));
+    m.insert(
+        "seconds".into(),
+        json!(if edit { 0 } else { seconds(body) }),
+    );
     let model = body.get("model").and_then(Value::as_str).unwrap_or("");
     let r = resolution(body, model);
     if let Some(ratio) = resolution_ratio(upstream_model, &r) {
