@@ -289,7 +289,7 @@ async fn doubao_bills_a_video_input_at_its_ratio() {
         assert_eq!(header, ratios);
         let t = fetch(&server, resp.json()["id"].as_str().unwrap()).await;
         assert_eq!(t.quota, quota, "0.2 USD x 500000 x the ratio");
-        check_record(&ALL[2], &t).unwrap();
+        check_record(ALL[2], &t).unwrap();
     }
 }
 
@@ -367,6 +367,6 @@ async fn ali_happyhorse_validates_as_new_api_and_bills_its_seconds() {
         assert_eq!(header, ratios, "{body}");
         let t = fetch(&server, resp.json()["id"].as_str().unwrap()).await;
         assert_eq!((t.platform.as_str(), t.action.as_str()), ("17", action));
-        check_record(&ALL[3], &t).unwrap_or_else(|e| panic!("{e}"));
+        check_record(ALL[3], &t).unwrap_or_else(|e| panic!("{e}"));
     }
 }

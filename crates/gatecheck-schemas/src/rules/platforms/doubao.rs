@@ -110,10 +110,10 @@ pub fn other_ratios(body: &Map<String, Value>, _upstream_model: &str) -> Map<Str
         .and_then(Value::as_str)
         .unwrap_or("");
     let mut out = Map::new();
-    if let Some(r) = video_input_ratio(model, resolution, has_video_input(body)) {
-        if r != 1.0 {
-            out.insert("video_input".into(), json!(r));
-        }
+    if let Some(r) =
+        video_input_ratio(model, resolution, has_video_input(body)).filter(|r| *r != 1.0)
+    {
+        out.insert("video_input".into(), json!(r));
     }
     out
 }
