@@ -91,10 +91,19 @@ pub mod names {
     pub const ANTHROPIC_MODEL_LIST: &str = "anthropic-model-list";
     /// `GET /v1beta/models`, Gemini's list (DECISIONS D-MODELS-3).
     pub const GEMINI_MODEL_LIST: &str = "gemini-model-list";
+    // Issue 47 (rest47): the `data` of each video platform's task record (DECISIONS D-PLAT).
+    /// The `data` of a Vidu (52) task record: Vidu's own task.
+    pub const VIDU_TASK_DATA: &str = "vidu-task-data";
+    /// The `data` of a MiniMax/Hailuo (35) task record: MiniMax's own task.
+    pub const HAILUO_TASK_DATA: &str = "hailuo-task-data";
+    /// The `data` of a Doubao Seedance (54) task record: Ark's own task.
+    pub const DOUBAO_TASK_DATA: &str = "doubao-task-data";
+    /// The `data` of an Ali (17) task record: DashScope's own task.
+    pub const ALI_TASK_DATA: &str = "ali-task-data";
 }
 
 /// `(name, file text)` of every embedded document, resources first, `common` last.
-pub(crate) const SOURCES: [(&str, &str); 38] = [
+pub(crate) const SOURCES: [(&str, &str); 42] = [
     (
         names::KEY_RECORD,
         include_str!("../schemas/key-record.json"),
@@ -237,11 +246,28 @@ pub(crate) const SOURCES: [(&str, &str); 38] = [
         names::GEMINI_MODEL_LIST,
         include_str!("../schemas/gemini-model-list.json"),
     ),
+    // Issue 47 (rest47): the platforms' task data.
+    (
+        names::VIDU_TASK_DATA,
+        include_str!("../schemas/vidu-task-data.json"),
+    ),
+    (
+        names::HAILUO_TASK_DATA,
+        include_str!("../schemas/hailuo-task-data.json"),
+    ),
+    (
+        names::DOUBAO_TASK_DATA,
+        include_str!("../schemas/doubao-task-data.json"),
+    ),
+    (
+        names::ALI_TASK_DATA,
+        include_str!("../schemas/ali-task-data.json"),
+    ),
     (COMMON_DEFS, include_str!("../schemas/common.json")),
 ];
 
 /// The resource names, in a stable order.
-const NAMES: [&str; 37] = [
+const NAMES: [&str; 41] = [
     names::KEY_RECORD,
     names::TOKEN_UPDATE_REQUEST,
     names::TOKEN_UPDATE_ENVELOPE,
@@ -279,6 +305,11 @@ const NAMES: [&str; 37] = [
     names::TOKEN_KEYS_ENVELOPE,
     names::ANTHROPIC_MODEL_LIST,
     names::GEMINI_MODEL_LIST,
+    // Issue 47 (rest47): the platforms' task data.
+    names::VIDU_TASK_DATA,
+    names::HAILUO_TASK_DATA,
+    names::DOUBAO_TASK_DATA,
+    names::ALI_TASK_DATA,
 ];
 
 /// One parsed document.
@@ -304,7 +335,7 @@ pub(crate) static DOCUMENTS: LazyLock<Vec<Document>> = LazyLock::new(|| {
 ///
 /// ```
 /// assert!(gatecheck_schemas::schema_names().contains(&"video-task"));
-/// assert_eq!(gatecheck_schemas::schema_names().len(), 37);
+/// assert_eq!(gatecheck_schemas::schema_names().len(), 41);
 /// ```
 pub fn schema_names() -> &'static [&'static str] {
     &NAMES

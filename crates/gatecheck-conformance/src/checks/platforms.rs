@@ -5,9 +5,11 @@
 //! Each submits on `POST /v1/video/generations` and follows `GET
 //! /v1/video/generations/{task_id}` on the target's clock, with the line of the other task
 //! routes (D-TASK-10 to D-TASK-12): a fetch answering another task, a state going back or a
-//! `SUCCESS` without its result fails, as does a status its own `data` contradicts (the
-//! platform's status map, D-PLAT-7); the create object's and the record's forms, `platform`
-//! and the adaptor's progress deviate, citing the platform's row. Then `GET /v1/videos/{id}`
+//! `SUCCESS` without its result fails, as does a status or a shape its own `data` contradicts
+//! (the platform's status map, D-PLAT-7; its schema, D-PLAT-10) and a record charged otherwise
+//! than the `X-New-Api-Other-Ratios` its submit announced (D-PLAT-9); the create object's and
+//! the record's forms, `platform`, the adaptor's progress, a missing ratios header and ratios
+//! other than the adaptor's deviate, citing their rows. Then `GET /v1/videos/{id}`
 //! is judged against the adaptor's conversion (D-PLAT-5).
 
 use super::video_unified::{created_id, follow_with, GENERATIONS};
@@ -19,27 +21,27 @@ use gatecheck_schemas::rules::platforms::{
     ali, by_default_model, check_record, doubao, hailuo, is_failure_rule, vidu, Platform,
     OTHER_RATIOS_HEADER,
 };
-use gatecheck_schemas::rules::quota::Usage;
+use gatecheck_schemas::rules::quota::{task_quota, Usage};
 use gatecheck_schemas::rules::task::TaskDto;
 use gatecheck_schemas::rules::video::is_task_id;
-use serde_json::{json, Value};
+use serde_json::{json, Map, Value};
 
 pub(crate) const CHECKS: &[Check] = &[
     def("task.platform.vidu", Failure, "POST /v1/video/generations, GET /v1/video/generations/{task_id}, GET /v1/videos/{id}",
-        "DECISIONS: Video platforms behind the unified route D-PLAT-2; failures D-TASK-10 to D-TASK-12, D-PLAT-7",
-        "A Vidu model (channel type 52) found in the catalog: new-api's create object, then its record followed to a terminal state with platform `52`, `data` Vidu's task and the status Vidu's `state` maps to; `/v1/videos/{id}` answers the same task. Another form deviates; another task, a state going back, SUCCESS without its result or a status its own `data` contradicts fails.",
+        "DECISIONS: Video platforms behind the unified route D-PLAT-2; failures D-TASK-10 to D-TASK-12, D-PLAT-7, D-PLAT-9, D-PLAT-10",
+        "A Vidu model (channel type 52) found in the catalog: new-api's create object, then its record followed to a terminal state with platform `52`, `data` Vidu's task and the status Vidu's `state` maps to; `/v1/videos/{id}` answers the same task. `data` must be Vidu's own task (schema `vidu-task-data`), and the record's `quota` the catalog price times the `X-New-Api-Other-Ratios` the submit announced (`{}`: per call). Another form, or other ratios than the adaptor's, deviates; another task, a state going back, SUCCESS without its result, a status or a shape its own `data` contradicts, or a charge the announced ratios do not explain fails.",
         Phase::Shared, |c| Box::pin(platform(c, &vidu::PLATFORM))),
     def("task.platform.hailuo", Failure, "POST /v1/video/generations, GET /v1/video/generations/{task_id}, GET /v1/videos/{id}",
-        "DECISIONS: Video platforms behind the unified route D-PLAT-3; failures D-TASK-10 to D-TASK-12, D-PLAT-7",
-        "A MiniMax/Hailuo model (channel type 35) found in the catalog: as `task.platform.vidu`, with MiniMax's task as `data` and its status map (no queued state: `Queueing` is IN_PROGRESS 30%).",
+        "DECISIONS: Video platforms behind the unified route D-PLAT-3; failures D-TASK-10 to D-TASK-12, D-PLAT-7, D-PLAT-9, D-PLAT-10",
+        "A MiniMax/Hailuo model (channel type 35) found in the catalog: as `task.platform.vidu`, with MiniMax's task as `data` (schema `hailuo-task-data`) and its status map (no queued state: `Queueing` is IN_PROGRESS 30%).",
         Phase::Shared, |c| Box::pin(platform(c, &hailuo::PLATFORM))),
     def("task.platform.doubao", Failure, "POST /v1/video/generations, GET /v1/video/generations/{task_id}, GET /v1/videos/{id}",
-        "DECISIONS: Video platforms behind the unified route D-PLAT-4; failures D-TASK-10 to D-TASK-12, D-PLAT-7",
-        "A Doubao Seedance model (channel type 54) found in the catalog: as `task.platform.vidu`, with Volcengine Ark's task as `data` and its status map (`queued` QUEUED 10%, `running` IN_PROGRESS 50%).",
+        "DECISIONS: Video platforms behind the unified route D-PLAT-4; failures D-TASK-10 to D-TASK-12, D-PLAT-7, D-PLAT-9, D-PLAT-10",
+        "A Doubao Seedance model (channel type 54) found in the catalog: as `task.platform.vidu`, with Volcengine Ark's task as `data` (schema `doubao-task-data`) and its status map (`queued` QUEUED 10%, `running` IN_PROGRESS 50%); the ratios are `GetVideoInputRatio`'s `video_input` (D-PLAT-9).",
         Phase::Shared, |c| Box::pin(platform(c, &doubao::PLATFORM))),
     def("task.platform.ali", Failure, "POST /v1/video/generations, GET /v1/video/generations/{task_id}, GET /v1/videos/{id}",
-        "DECISIONS: Video platforms behind the unified route D-PLAT-8; failures D-TASK-10 to D-TASK-12, D-PLAT-7",
-        "An Ali Wan model (channel type 17) found in the catalog: as `task.platform.vidu`, with DashScope's task as `data` and its status map (`PENDING` QUEUED 20%, `RUNNING` IN_PROGRESS 30%, `FAILED`/`CANCELED`/`UNKNOWN` FAILURE).",
+        "DECISIONS: Video platforms behind the unified route D-PLAT-8; failures D-TASK-10 to D-TASK-12, D-PLAT-7, D-PLAT-9, D-PLAT-10",
+        "An Ali Wan model (channel type 17) found in the catalog: as `task.platform.vidu`, with DashScope's task as `data` (schema `ali-task-data`), the ratios `seconds` and `resolution-<R>`, and its status map (`PENDING` QUEUED 20%, `RUNNING` IN_PROGRESS 30%, `FAILED`/`CANCELED`/`UNKNOWN` FAILURE).",
         Phase::Shared, |c| Box::pin(platform(c, &ali::PLATFORM))),
 ];
 
@@ -59,8 +61,18 @@ fn model_of(ctx: &CheckCtx, p: &Platform) -> Result<String, Halt> {
         })
 }
 
-/// The submit: new-api's create object with a public `task_` id, queued, the model asked.
-async fn submit(ctx: &CheckCtx, p: &'static Platform, model: &str) -> Result<String, Halt> {
+/// The body the check submits (5 seconds, no image: every platform's text-to-video).
+fn submit_body(model: &str) -> Value {
+    json!({"model": model, "prompt": "a paper kite over dunes (gatecheck)", "duration": 5})
+}
+
+/// The submit: new-api's create object with a public `task_` id, queued, the model asked, and
+/// `X-New-Api-Other-Ratios` (D-PLAT-1, D-PLAT-9). Gives the id and the header's ratios.
+async fn submit(
+    ctx: &CheckCtx,
+    p: &'static Platform,
+    model: &str,
+) -> Result<(String, Billing), Halt> {
     let price = ctx.price(
         model,
         Usage {
@@ -68,18 +80,13 @@ async fn submit(ctx: &CheckCtx, p: &'static Platform, model: &str) -> Result<Str
             ..Usage::one_request()
         },
     );
+    let body = submit_body(model);
     let spec = RequestSpec::post(GENERATIONS)
         .auth(ctx.model_auth()?)
-        .json(json!({
-            "model": model, "prompt": "a paper kite over dunes (gatecheck)", "duration": 5,
-        }));
+        .json(body.clone());
     let ex = ctx.send(&spec, price).await?;
     let (id, v) = created_id(ctx, p.decision, &spec, &ex)?;
-    let problem = if !ex.headers.contains_key(OTHER_RATIOS_HEADER) {
-        Some(format!(
-            "no {OTHER_RATIOS_HEADER} header (new-api sets it on every task submit, D-PLAT-1)"
-        ))
-    } else if !is_task_id(&id) || v["task_id"] != id.as_str() {
+    let problem = if !is_task_id(&id) || v["task_id"] != id.as_str() {
         Some(format!(
             "id {id:?} and task_id {} are not the same task_ id",
             v["task_id"]
@@ -92,10 +99,107 @@ async fn submit(ctx: &CheckCtx, p: &'static Platform, model: &str) -> Result<Str
     } else {
         None
     };
-    match problem {
-        Some(m) => Err(ctx.deviate(p.decision, m, &spec, Some(&ex))),
-        None => Ok(id),
+    if let Some(m) = problem {
+        return Err(ctx.deviate(p.decision, m, &spec, Some(&ex)));
     }
+    let ratios = announced_ratios(&ex).map_err(|m| ctx.deviate("D-PLAT-1", m, &spec, Some(&ex)))?;
+    let expected = (p.ratios)(body.as_object().unwrap_or(&Map::new()), model);
+    Ok((id, Billing { ratios, expected }))
+}
+
+/// What a submit announced of its billing, and what new-api's adaptor would.
+struct Billing {
+    /// The ratios of its `X-New-Api-Other-Ratios`.
+    ratios: Map<String, Value>,
+    /// The adaptor's (`Platform::ratios` of the request the check sent).
+    expected: Map<String, Value>,
+}
+
+/// The first record's billing (DECISIONS D-PLAT-9): its quota against the announced ratios
+/// (a failure, [`judge_quota`]), then the announced ratios against the adaptor's (a deviation:
+/// a deployment may configure other ratio tables, or map the model to another upstream).
+fn judge_billing(
+    ctx: &CheckCtx,
+    p: &Platform,
+    model: &str,
+    b: &Billing,
+    t: &TaskDto,
+    spec: &RequestSpec,
+    ex: &Exchange,
+) -> Result<(), Halt> {
+    judge_quota(ctx, model, &b.ratios, t, spec, ex)?;
+    if b.ratios != b.expected {
+        let m = format!(
+            "the submit announced {OTHER_RATIOS_HEADER} {}, new-api's {} adaptor announces {} \
+             for this request (a deployment may configure other ratio tables or map the model: \
+             DECISIONS D-PLAT-9)",
+            Value::Object(b.ratios.clone()),
+            p.name,
+            Value::Object(b.expected.clone())
+        );
+        return Err(ctx.deviate("D-PLAT-9", m, spec, Some(ex)));
+    }
+    Ok(())
+}
+
+/// The billing ratios a submit answer announces (`X-New-Api-Other-Ratios`, a JSON object), or
+/// why there are none (D-PLAT-1: new-api sets it on every task submit).
+fn announced_ratios(ex: &Exchange) -> Result<Map<String, Value>, String> {
+    let Some(h) = ex.headers.get(OTHER_RATIOS_HEADER) else {
+        return Err(format!(
+            "no {OTHER_RATIOS_HEADER} header (new-api sets it on every task submit, D-PLAT-1)"
+        ));
+    };
+    match serde_json::from_slice::<Value>(h.as_bytes()) {
+        Ok(Value::Object(m)) => Ok(m),
+        _ => Err(format!(
+            "{OTHER_RATIOS_HEADER} {:?} is not a JSON object of ratios (D-PLAT-1)",
+            String::from_utf8_lossy(h.as_bytes())
+        )),
+    }
+}
+
+/// The record's `quota` against the ratios the submit announced (DECISIONS D-PLAT-9): at the
+/// known group ratio, the catalog price times those ratios ([`task_quota`]); a record charged
+/// otherwise contradicts the service's own billing statement (a failure). Judged on a record
+/// not yet terminal (a success may be settled again, a failure refunded); not judged when the
+/// group ratio is unknown.
+fn judge_quota(
+    ctx: &CheckCtx,
+    model: &str,
+    ratios: &Map<String, Value>,
+    t: &TaskDto,
+    spec: &RequestSpec,
+    ex: &Exchange,
+) -> Result<(), Halt> {
+    let (Some(group), Some(m)) = (
+        ctx.env.group_ratio.ratio,
+        ctx.env.models.iter().find(|m| m.id == model),
+    ) else {
+        return Ok(());
+    };
+    if t.status.is_terminal() {
+        return Ok(());
+    }
+    let usage = Usage {
+        seconds: 5.0,
+        ..Usage::one_request()
+    };
+    let want = task_quota(&m.pricing, usage, ratios, group);
+    if (t.quota - want).abs() > 1 {
+        return Err(ctx.fail(
+            format!(
+                "the record's quota is {}, but the submit announced {OTHER_RATIOS_HEADER} {} on \
+                 the catalog price: {want} at group ratio {group} (DECISIONS D-PLAT-9: the charge \
+                 contradicts the service's own billing statement)",
+                t.quota,
+                Value::Object(ratios.clone())
+            ),
+            spec,
+            Some(ex),
+        ));
+    }
+    Ok(())
 }
 
 /// The platform's rules on one record: a failure for a status its own `data` contradicts,
@@ -122,7 +226,7 @@ fn judge(
 
 async fn platform(ctx: &CheckCtx, p: &'static Platform) -> Outcome {
     let model = model_of(ctx, p)?;
-    let id = submit(ctx, p, &model).await?;
+    let (id, billing) = submit(ctx, p, &model).await?;
     let auth = ctx.model_auth()?;
     let fetch = |id: &str| RequestSpec::get(format!("{GENERATIONS}/{id}")).auth(auth.clone());
     let step = super::video_unified::interval(ctx);
@@ -132,6 +236,9 @@ async fn platform(ctx: &CheckCtx, p: &'static Platform) -> Outcome {
         let n = points.len();
         points.push(point(t, step.as_millis(), n));
         drop(points);
+        if n == 0 {
+            judge_billing(ctx, p, &model, &billing, t, spec, ex)?;
+        }
         judge(ctx, p, t, spec, ex)
     })
     .await;

@@ -250,6 +250,13 @@ pub(crate) enum Bug {
     PlatformFetchOther(&'static str),
     /// A platform's record has no `platform` (D-PLAT-7, a deviation).
     PlatformMissing(&'static str),
+    /// A platform's record keeps only the upstream state of its `data`: not the platform's
+    /// own task (D-PLAT-10).
+    PlatformDataShape(&'static str),
+    /// A platform's submit answers without `X-New-Api-Other-Ratios` (D-PLAT-1, a deviation).
+    PlatformRatiosDropped(&'static str),
+    /// A platform's submit announces a `video_input` ratio of 2 it did not charge (D-PLAT-9).
+    PlatformRatiosWrong(&'static str),
     // Key rules on every route family (issue 46 section 2, `planted_key_routes.rs`).
     /// An expired key is served by the unified video routes.
     ExpiredKeyOnUnified,

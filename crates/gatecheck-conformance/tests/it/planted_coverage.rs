@@ -22,6 +22,48 @@ const FORWARDING: &str = "not a rule of the service: the headers gatecheck's own
 
 /// Shared rules with no planted bug of their own: (rule, the bug that exercises it, why).
 pub(crate) const NOT_PLANTABLE: &[(&str, Bug, &str)] = &[
+    // Ali's HappyHorse models (rest47, D-PLAT-11): validation the runner does not send.
+    (
+        "action",
+        Bug::PlatformStatusMap("ali"),
+        "Ali's validateAndInferAliAction: the runner's Ali request is a Wan text-to-video one, \
+         so only the mock's tests judge HappyHorse's refusals; the Ali check's own bugs are \
+         planted on its record",
+    ),
+    (
+        "image_count",
+        Bug::PlatformStatusMap("ali"),
+        "the images of an Ali request, inside action (the runner sends none)",
+    ),
+    (
+        "ACTION_REFERENCE_GENERATE",
+        Bug::PlatformStatusMap("ali"),
+        "HappyHorse r2v's action, inside action (the runner sends no reference images)",
+    ),
+    (
+        "ACTION_GENERATE",
+        Bug::PlatformStatusMap("ali"),
+        "new-api's action words, read by the adaptors (Ali's action) and shown in the record's \
+         `action`, which the runner does not judge per platform",
+    ),
+    (
+        "ACTION_TEXT_GENERATE",
+        Bug::PlatformStatusMap("ali"),
+        "new-api's action words, read by the adaptors (Ali's action) and shown in the record's \
+         `action`, which the runner does not judge per platform",
+    ),
+    (
+        "ACTION_REMIX",
+        Bug::PlatformStatusMap("ali"),
+        "new-api's action words, read by the adaptors (HappyHorse's video edit) and shown in \
+         the record's `action`; the remix checks judge a remix by its source, not its action",
+    ),
+    (
+        "is_happyhorse",
+        Bug::PlatformRatiosWrong("ali"),
+        "a HappyHorse model's `seconds` (0 for a video edit) inside other_ratios; the runner's \
+         catalog model is a Wan one, and PlatformRatiosWrong breaks the ratios it judges",
+    ),
     (
         "not_found_message",
         Bug::UnknownPathDashboard,
@@ -185,9 +227,60 @@ pub(crate) const NOT_PLANTABLE: &[(&str, Bug, &str)] = &[
     ),
     (
         "OTHER_RATIOS_HEADER",
-        Bug::PlatformMissing("doubao"),
-        "the submit's billing header: task.platform.* deviates when it is missing; the mutation \
-         proxy rewrites bodies only, so no bug drops it yet (left for a header-rewriting bug)",
+        Bug::PlatformRatiosDropped("doubao"),
+        "the submit's billing header: PlatformRatiosDropped drops it (task.platform.* deviates, \
+         D-PLAT-1) and PlatformRatiosWrong announces a ratio not charged (a failure, D-PLAT-9)",
+    ),
+    // The adaptors' EstimateBilling (rest47, D-PLAT-9): the ratios the runner expects of the
+    // request it sends, and the mock charges with through quota::task_quota.
+    (
+        "other_ratios",
+        Bug::PlatformRatiosWrong("ali"),
+        "Ali's and Doubao's EstimateBilling: PlatformRatiosWrong adds a ratio the adaptor does \
+         not announce and the charge does not carry; judge_quota fails it on every platform",
+    ),
+    (
+        "no_ratios",
+        Bug::PlatformRatiosWrong("vidu"),
+        "Vidu's and MiniMax's per-call billing (`{}`): PlatformRatiosWrong announces a ratio on \
+         them, which the record's quota contradicts",
+    ),
+    (
+        "seconds",
+        Bug::PlatformRatiosWrong("ali"),
+        "Ali's `seconds` ratio, part of other_ratios: the wrong header breaks the charge it \
+         explains",
+    ),
+    (
+        "resolution",
+        Bug::PlatformRatiosWrong("ali"),
+        "Ali's resolution, which picks its `resolution-<R>` ratio in other_ratios (the runner's \
+         catalog model has none; the mock's tests judge the values)",
+    ),
+    (
+        "resolution_ratio",
+        Bug::PlatformRatiosWrong("ali"),
+        "ProcessAliOtherRatios' table, inside other_ratios (the runner's catalog model has no \
+         entry; the mock's tests judge the values): the wrong header breaks the charge",
+    ),
+    (
+        "size_resolution",
+        Bug::PlatformRatiosWrong("ali"),
+        "a DashScope size's resolution, inside other_ratios: the runner sends no size; the \
+         mock's tests judge the ratio it leads to",
+    ),
+    (
+        "video_input_ratio",
+        Bug::PlatformRatiosWrong("doubao"),
+        "Doubao's GetVideoInputRatio, inside other_ratios: PlatformRatiosWrong announces a \
+         `video_input` the charge does not carry (the mock's tests judge the 2.0 tiers)",
+    ),
+    (
+        "has_video_input",
+        Bug::PlatformRatiosWrong("doubao"),
+        "whether a Doubao request carries a video input (metadata.content): the runner sends \
+         none, so its expected `video_input` is the model's base tier; the mock's tests judge a \
+         request with one",
     ),
     (
         "MSG_DOUBLE_PERCENT",

@@ -1,12 +1,14 @@
 //! The planted bugs of the video platforms behind the unified route (issue 47, DECISIONS
 //! D-PLAT), applied by the mutation proxy (`mutation_proxy.rs`) to the record of one
-//! platform's task: a wrong status map, a fetch of another task, a missing `platform`. Each
-//! platform gets each bug, and its own check must catch it for the reason it was planted.
+//! platform's task: a wrong status map, a fetch of another task, a missing `platform`, a
+//! `data` that is not the platform's own task, and the submit's `X-New-Api-Other-Ratios`
+//! dropped or announcing a ratio it did not charge. Each platform gets each bug, and its own
+//! check must catch it for the reason it was planted.
 
 use super::planted::{Bug, Planted};
 use bytes::Bytes;
 use gatecheck_conformance::Status;
-use gatecheck_schemas::rules::platforms::ALL;
+use gatecheck_schemas::rules::platforms::{by_default_model, Platform, ALL, OTHER_RATIOS_HEADER};
 use serde_json::{json, Value};
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -14,8 +16,49 @@ use std::sync::atomic::{AtomicU64, Ordering};
 pub(crate) fn plants(bug: Bug) -> bool {
     matches!(
         bug,
-        Bug::PlatformStatusMap(_) | Bug::PlatformFetchOther(_) | Bug::PlatformMissing(_)
+        Bug::PlatformStatusMap(_)
+            | Bug::PlatformFetchOther(_)
+            | Bug::PlatformMissing(_)
+            | Bug::PlatformDataShape(_)
+            | Bug::PlatformRatiosDropped(_)
+            | Bug::PlatformRatiosWrong(_)
     )
+}
+
+/// The submit answer's `X-New-Api-Other-Ratios` of the bug's platform, dropped or with a
+/// `video_input` ratio of 2 added (the charge unchanged).
+fn rewrite_ratios(bug: Bug, body: &Bytes, headers: &mut http::HeaderMap) {
+    let (Bug::PlatformRatiosDropped(name) | Bug::PlatformRatiosWrong(name)) = bug else {
+        return;
+    };
+    let model = serde_json::from_slice::<Value>(body).unwrap_or_default()["model"]
+        .as_str()
+        .and_then(by_default_model)
+        .map(|p| p.name);
+    if model != Some(name) {
+        return;
+    }
+    if matches!(bug, Bug::PlatformRatiosDropped(_)) {
+        headers.remove(OTHER_RATIOS_HEADER);
+        return;
+    }
+    let mut ratios = headers
+        .get(OTHER_RATIOS_HEADER)
+        .and_then(|h| serde_json::from_slice::<Value>(h.as_bytes()).ok())
+        .unwrap_or_else(|| json!({}));
+    ratios["video_input"] = json!(2.0);
+    if let Ok(v) = http::HeaderValue::from_str(&ratios.to_string()) {
+        headers.insert(OTHER_RATIOS_HEADER, v);
+    }
+}
+
+/// `data` reduced to the upstream state at the platform's state pointer.
+fn state_only(p: &Platform, data: &Value) -> Value {
+    let word = data.pointer(p.state_pointer).cloned().unwrap_or_default();
+    p.state_pointer
+        .rsplit('/')
+        .filter(|k| !k.is_empty())
+        .fold(word, |inner, k| json!({ k: inner }))
 }
 
 /// A task id of the decided form that no task has.
@@ -26,10 +69,16 @@ pub(crate) fn rewrite(
     bug: Bug,
     (method, path): (&http::Method, &str),
     polls: &AtomicU64,
+    headers: &mut http::HeaderMap,
     body: &mut Bytes,
 ) {
-    let (Bug::PlatformStatusMap(name) | Bug::PlatformFetchOther(name) | Bug::PlatformMissing(name)) =
-        bug
+    if method == http::Method::POST && path == "/v1/video/generations" {
+        return rewrite_ratios(bug, body, headers);
+    }
+    let (Bug::PlatformStatusMap(name)
+    | Bug::PlatformFetchOther(name)
+    | Bug::PlatformMissing(name)
+    | Bug::PlatformDataShape(name)) = bug
     else {
         return;
     };
@@ -58,6 +107,7 @@ pub(crate) fn rewrite(
             d["status"] = json!(wrong);
         }
         Bug::PlatformFetchOther(_) => d["task_id"] = json!(OTHER_TASK),
+        Bug::PlatformDataShape(_) => d["data"] = state_only(p, &d["data"]),
         _ => {
             d.as_object_mut().map(|o| o.remove("platform"));
         }
@@ -99,6 +149,24 @@ pub(crate) fn rows() -> Vec<Planted> {
                     Status::Deviation,
                     "task::envelope_task (task.envelope: no platform, D-PLAT-7)",
                 ),
+                (
+                    Bug::PlatformDataShape(p.name),
+                    check,
+                    Status::Failed,
+                    "platforms::check_record (task.data_shape: the platform's data schema, D-PLAT-10)",
+                ),
+                (
+                    Bug::PlatformRatiosDropped(p.name),
+                    check,
+                    Status::Deviation,
+                    "checks::platforms::announced_ratios (no X-New-Api-Other-Ratios, D-PLAT-1)",
+                ),
+                (
+                    Bug::PlatformRatiosWrong(p.name),
+                    check,
+                    Status::Failed,
+                    "checks::platforms::judge_quota (quota::task_quota of the announced ratios, D-PLAT-9)",
+                ),
             ]
         })
         .collect()
@@ -110,6 +178,9 @@ async fn each_platform_bug_is_caught_for_its_reason() {
     let phrase = |bug: Bug| match bug {
         Bug::PlatformStatusMap(_) => "while its own data shows",
         Bug::PlatformFetchOther(_) => "answered the record of task_id",
+        Bug::PlatformDataShape(_) => "own task (schema",
+        Bug::PlatformRatiosDropped(_) => "no x-new-api-other-ratios header",
+        Bug::PlatformRatiosWrong(_) => "contradicts the service's own billing statement",
         _ => "platform",
     };
     let mut wrong = Vec::new();

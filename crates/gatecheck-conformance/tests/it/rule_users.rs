@@ -387,11 +387,8 @@ const ONE_SIDED: &[(&str, Lacks, &str)] = &[
         Lacks::Runner,
         "builds the mock's task error bodies; the runner judges them with check_task_error",
     ),
-    ("ACTION_TEXT_GENERATE", Lacks::Runner, TASK_FACT),
-    ("ACTION_REMIX", Lacks::Runner, TASK_FACT),
     ("PLATFORM_SORA", Lacks::Runner, TASK_FACT),
     ("PLATFORM_JIMENG", Lacks::Runner, TASK_FACT),
-    ("ACTION_GENERATE", Lacks::Runner, TASK_FACT),
     (
         "JIMENG_SUBMIT",
         Lacks::Mock,
@@ -440,6 +437,7 @@ const ONE_SIDED: &[(&str, Lacks, &str)] = &[
     ("RULE_PLATFORM", Lacks::Mock, VALIDATOR),
     ("RULE_STATUS_MAP", Lacks::Mock, VALIDATOR),
     ("RULE_PROGRESS_MAP", Lacks::Mock, VALIDATOR),
+    ("RULE_DATA_SHAPE", Lacks::Mock, VALIDATOR),
     (
         "by_default_model",
         Lacks::Mock,
@@ -459,18 +457,6 @@ const ONE_SIDED: &[(&str, Lacks, &str)] = &[
         "Ali's convertAliStatus: the mock answers its submit and /v1/videos status with it; the \
          runner judges the record's status against the status map (check_record), and the \
          /v1/videos status of a platform's task only for its identity (D-PLAT-5)",
-    ),
-    (
-        "resolution_ratio",
-        Lacks::Runner,
-        "Ali's billing ratio of X-New-Api-Other-Ratios: the runner only sees that the header is \
-         there (its catalog model has no ratio); the mock's tests judge the values",
-    ),
-    (
-        "size_resolution",
-        Lacks::Runner,
-        "how the mock reads a DashScope size in Ali's request: the runner sends no size; the \
-         mock's tests judge the ratio it leads to",
     ),
     (
         "INVALID_API_PLATFORM",

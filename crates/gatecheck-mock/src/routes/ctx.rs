@@ -372,6 +372,17 @@ impl Ctx {
     /// price times the ratio of the key's group (new-api's `price x model ratio x group ratio`,
     /// `rules::quota::price_quota_at`; 0 for a model not in the catalog).
     pub(crate) fn price(&self, model: &str, usage: Usage) -> i64 {
+        self.price_with(model, usage, price_quota_at)
+    }
+
+    /// The price of `usage` on `model` by `quota(pricing, usage, group ratio)` (0 for a model
+    /// not in the catalog).
+    pub(crate) fn price_with(
+        &self,
+        model: &str,
+        usage: Usage,
+        quota: impl FnOnce(&gatecheck_schemas::types::Pricing, Usage, f64) -> i64,
+    ) -> i64 {
         let fixtures = self.fixtures();
         let ratio = self
             .key
@@ -383,7 +394,7 @@ impl Ctx {
             .unwrap_or(1.0);
         self.catalog()
             .model(model)
-            .map(|m| price_quota_at(&m.pricing, usage, ratio))
+            .map(|m| quota(&m.pricing, usage, ratio))
             .unwrap_or(0)
     }
 

@@ -20,10 +20,9 @@ use crate::tasks::platforms::{adaptor, upstream_id, Adaptor, Upstream};
 use crate::tasks::unified::TaskMeta;
 use crate::tasks::video::StoredVideo;
 use gatecheck_schemas::rules::platforms::{INVALID_API_PLATFORM, OTHER_RATIOS_HEADER};
-use gatecheck_schemas::rules::quota::Usage;
+use gatecheck_schemas::rules::quota::{task_quota, Usage};
 use gatecheck_schemas::rules::task::{
-    progress_text, task_error, TaskDto, TaskStatus, INVALID_REQUEST, PROMPT_REQUIRED,
-    TASK_REFUSAL_STATUS,
+    progress_text, task_error, TaskDto, TaskStatus, INVALID_REQUEST, TASK_REFUSAL_STATUS,
 };
 use gatecheck_schemas::rules::video::VideoState;
 use gatecheck_schemas::types::VideoStatus;
@@ -92,11 +91,8 @@ pub(crate) fn submit(
         return response::invalid(&format!("model {model} is unknown"), Some("model"));
     }
     let prompt = prompt.to_owned();
-    if prompt.trim().is_empty() {
-        return response::json(
-            TASK_REFUSAL_STATUS,
-            &task_error(INVALID_REQUEST, PROMPT_REQUIRED),
-        );
+    if let Err(message) = (a.validate)(&body, &prompt) {
+        return response::json(TASK_REFUSAL_STATUS, &task_error(INVALID_REQUEST, &message));
     }
     let read = (a.read)(&body);
     let usage = Usage {
@@ -105,17 +101,14 @@ pub(crate) fn submit(
         ..Usage::default()
     };
     let channel = crate::tasks::platforms::select(&cx.fixtures().channels, &model, &group(cx));
-    let ratios = (a.ratios)(
+    let ratios = (a.rules.ratios)(
         &body,
         channel.map_or(model.as_str(), |c| c.upstream_model(&model)),
     );
-    // The price times the adaptor's `resolution-*` ratios (`seconds` is in the usage already).
-    let scale: f64 = ratios
-        .iter()
-        .filter(|(k, _)| k.starts_with("resolution-"))
-        .filter_map(|(_, v)| v.as_f64())
-        .product();
-    let price = (cx.price(&model, usage) as f64 * scale).round() as i64;
+    // new-api's quota: the price times every ratio of the header (DECISIONS D-PLAT-9).
+    let price = cx.price_with(&model, usage, |pricing, usage, group| {
+        task_quota(pricing, usage, &ratios, group)
+    });
     // Charged at submit; refunded in full if the task fails (VideoStore::settle).
     let charge = match cx.charge(price) {
         Ok(charge) => charge,
@@ -145,8 +138,8 @@ pub(crate) fn submit(
             "created_at": now_ms.div_euclid(1000),
         }),
     );
-    // Vidu, MiniMax and Doubao (per call) set no ratio: `{}` (D-PLAT-1); Ali its `seconds`
-    // and `resolution-*` (D-PLAT-8).
+    // Vidu and MiniMax (per call) set no ratio: `{}` (D-PLAT-1, D-PLAT-9); Doubao its
+    // `video_input` (D-PLAT-9); Ali its `seconds` and `resolution-*` (D-PLAT-8).
     if let Ok(v) = http::HeaderValue::from_str(&Value::Object(ratios).to_string()) {
         resp.headers_mut()
             .insert(http::HeaderName::from_static(OTHER_RATIOS_HEADER), v);
@@ -213,6 +206,10 @@ pub(crate) fn dress(cx: &Ctx, a: &Adaptor, t: &StoredVideo, state: &VideoState, 
     dto.progress = progress_text(v.progress);
     dto.fail_reason = v.fail_reason;
     dto.result_url = v.url;
+    // The quota charged at submit, the adaptor's ratios in it (D-PLAT-9), while it is held.
+    if t.charged != 0 {
+        dto.quota = t.charged;
+    }
 }
 
 /// new-api's `ToVideoStatus`.

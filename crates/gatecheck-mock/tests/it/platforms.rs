@@ -246,3 +246,127 @@ async fn advance(server: &MockServer, seconds: f64) {
     .await;
     assert_eq!(r.status, 200, "{}", r.text());
 }
+
+/// Doubao's `EstimateBilling` (DECISIONS D-PLAT-9): a Seedance 2.0 request with a video input
+/// announces `video_input` 28/46 and is charged the price times it; the same request without
+/// one announces nothing and is charged the price.
+#[tokio::test]
+async fn doubao_bills_a_video_input_at_its_ratio() {
+    let mut fixtures = Fixtures::embedded();
+    let model = "doubao-seedance-2-0-260128";
+    let mut record = fixtures
+        .catalog
+        .iter()
+        .find(|m| m.id == model_of("doubao"))
+        .cloned()
+        .expect("the catalog's doubao model");
+    record.id = model.into();
+    record.code = model.into();
+    fixtures.catalog.push(record);
+    fixtures
+        .channels
+        .iter_mut()
+        .find(|c| c.channel_type == 54)
+        .expect("the doubao channel")
+        .models
+        .push(model.into());
+    let server = server(Profile::NewApi, fixtures).await;
+    let video = json!([{"type": "video_url", "video_url": {"url": "https://example.com/in.mp4"}}]);
+    for (content, ratios, quota) in [
+        (video, json!({"video_input": 28.0 / 46.0}), 60_870),
+        (json!([]), json!({}), 100_000),
+    ] {
+        let body = json!({"model": model, "prompt": "a kite", "metadata": {"content": content}});
+        let resp = post_json(&server, GENERATIONS, KEY_ENABLED, body).await;
+        assert_eq!(resp.status, 200, "{}", resp.text());
+        let header: Value = serde_json::from_slice(
+            resp.headers
+                .get("x-new-api-other-ratios")
+                .expect("the ratios header")
+                .as_bytes(),
+        )
+        .unwrap();
+        assert_eq!(header, ratios);
+        let t = fetch(&server, resp.json()["id"].as_str().unwrap()).await;
+        assert_eq!(t.quota, quota, "0.2 USD x 500000 x the ratio");
+        check_record(ALL[2], &t).unwrap();
+    }
+}
+
+/// Ali's HappyHorse models (DECISIONS D-PLAT-11), once the deployment's catalog lists them:
+/// new-api's refusals by image and video count, an i2v without a prompt accepted, the actions,
+/// and `seconds` 0 for a video edit (buildHappyHorseRequest sets no duration).
+#[tokio::test]
+async fn ali_happyhorse_validates_as_new_api_and_bills_its_seconds() {
+    let mut fixtures = Fixtures::embedded();
+    let base = fixtures
+        .catalog
+        .iter()
+        .find(|m| m.id == model_of("ali"))
+        .cloned()
+        .expect("the catalog's ali model");
+    for id in [
+        "happyhorse-1.1-i2v",
+        "happyhorse-1.1-r2v",
+        "happyhorse-1.0-video-edit",
+    ] {
+        let mut m = base.clone();
+        m.id = id.into();
+        m.code = id.into();
+        fixtures.catalog.push(m);
+    }
+    let server = server(Profile::NewApi, fixtures).await;
+    let refused = [
+        (
+            json!({"model": "happyhorse-1.1-i2v", "prompt": "p"}),
+            "happyhorse i2v requires exactly 1 first-frame image, got 0",
+        ),
+        (
+            json!({"model": "happyhorse-1.1-r2v", "images": ["u"]}),
+            "prompt is required",
+        ),
+        (
+            json!({"model": "happyhorse-1.1-r2v", "prompt": "p", "images": vec!["u"; 10]}),
+            "happyhorse r2v requires 1-9 reference images, got 10",
+        ),
+        (
+            json!({"model": "happyhorse-1.0-video-edit", "prompt": "p"}),
+            "happyhorse video-edit requires exactly 1 video, got 0",
+        ),
+    ];
+    for (body, message) in refused {
+        let resp = post_json(&server, GENERATIONS, KEY_ENABLED, body.clone()).await;
+        assert_eq!(resp.status, 400, "{body}: {}", resp.text());
+        assert_eq!(
+            resp.json(),
+            json!({"code": "invalid_request", "message": message, "data": null})
+        );
+    }
+    let accepted = [
+        (
+            json!({"model": "happyhorse-1.1-i2v", "images": ["https://example.com/a.png"], "duration": 6}),
+            json!({"seconds": 6}),
+            "generate",
+        ),
+        (
+            json!({"model": "happyhorse-1.0-video-edit", "prompt": "p", "videos": ["https://example.com/a.mp4"]}),
+            json!({"seconds": 0}),
+            "remixGenerate",
+        ),
+    ];
+    for (body, ratios, action) in accepted {
+        let resp = post_json(&server, GENERATIONS, KEY_ENABLED, body.clone()).await;
+        assert_eq!(resp.status, 200, "{body}: {}", resp.text());
+        let header: Value = serde_json::from_slice(
+            resp.headers
+                .get("x-new-api-other-ratios")
+                .expect("the ratios header")
+                .as_bytes(),
+        )
+        .unwrap();
+        assert_eq!(header, ratios, "{body}");
+        let t = fetch(&server, resp.json()["id"].as_str().unwrap()).await;
+        assert_eq!((t.platform.as_str(), t.action.as_str()), ("17", action));
+        check_record(ALL[3], &t).unwrap_or_else(|e| panic!("{e}"));
+    }
+}

@@ -104,6 +104,52 @@ pub fn price_quota_at(pricing: &Pricing, usage: Usage, group_ratio: f64) -> i64 
     }
 }
 
+/// new-api's quota of a task submit: the price of `usage` at `group_ratio`
+/// ([`price_quota_at`]) times every billing ratio of the adaptor's `EstimateBilling` (the JSON
+/// of `X-New-Api-Other-Ratios`; relay/relay_task.go@14639a76 RelayTaskSubmit multiplies each
+/// one into the quota). A `seconds` ratio is the rendered duration: it is the usage's seconds
+/// for a price per second, and multiplies a price per call (new-api's model price times
+/// seconds). A ratio that is not a finite number of 0 or more is left out. The mock charges
+/// with this and the runner judges charges with it (DECISIONS D-PLAT-9).
+///
+/// ```
+/// use gatecheck_schemas::rules::quota::{task_quota, Usage};
+/// use gatecheck_schemas::types::Pricing;
+/// let call = Pricing { currency: "USD".into(), input: None, output: None,
+///                      per_request: Some(0.2), per_second: None };
+/// let none = serde_json::Map::new();
+/// assert_eq!(task_quota(&call, Usage::one_request(), &none, 1.0), 100_000);
+/// let r = serde_json::json!({"video_input": 0.5});
+/// assert_eq!(task_quota(&call, Usage::one_request(), r.as_object().unwrap(), 1.0), 50_000);
+/// let second = Pricing { per_request: None, per_second: Some(0.1), ..call.clone() };
+/// let r = serde_json::json!({"seconds": 4, "resolution-720P": 2.0});
+/// assert_eq!(task_quota(&second, Usage::one_request(), r.as_object().unwrap(), 1.0), 400_000);
+/// let r = serde_json::json!({"seconds": 4});
+/// assert_eq!(task_quota(&call, Usage::one_request(), r.as_object().unwrap(), 1.0), 400_000);
+/// ```
+pub fn task_quota(
+    pricing: &Pricing,
+    usage: Usage,
+    ratios: &serde_json::Map<String, serde_json::Value>,
+    group_ratio: f64,
+) -> i64 {
+    let mut usage = usage;
+    let mut scale = 1.0;
+    for (k, v) in ratios {
+        let Some(v) = v.as_f64().filter(|v| v.is_finite() && *v >= 0.0) else {
+            continue;
+        };
+        if k == "seconds" && pricing.per_second.is_some() {
+            usage.seconds = v;
+        } else {
+            scale *= v;
+        }
+    }
+    let quota = price_quota_at(pricing, usage, group_ratio) as f64 * scale;
+    // Round away float noise before rounding to a whole unit.
+    ((quota * 1e6).round() / 1e6).round() as i64
+}
+
 /// One ratio that explains every `(catalog price, charge)` pair within rounding, as new-api
 /// charges a key: every request at its catalog price times the one ratio of the key's group
 /// ([`price_quota_at`]). The ratio is read off the dearest pair (the least rounding), and every

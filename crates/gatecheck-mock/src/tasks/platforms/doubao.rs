@@ -61,5 +61,5 @@ pub(crate) const ADAPTOR: Adaptor = Adaptor {
     upstream,
     reason: |e| e.message.clone(),
     submit_status: super::queued,
-    ratios: super::no_ratios,
+    validate: super::prompt_required,
 };

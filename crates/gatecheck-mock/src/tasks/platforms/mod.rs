@@ -130,20 +130,26 @@ pub(crate) struct Adaptor {
     /// The failure reason new-api stores (`fail_reason`) for an upstream error.
     pub reason: fn(&VideoTaskError) -> String,
     /// The submit answer's `status` ([`queued`] but where the adaptor reads its upstream's).
+    /// The billing ratios are the rules' ([`Platform::ratios`]).
     pub submit_status: fn(&Platform) -> &'static str,
-    /// The submit's billing ratios (`X-New-Api-Other-Ratios`) for the request and the upstream
-    /// model; empty ([`no_ratios`]) where the adaptor bills per call.
-    pub ratios: fn(&Map<String, Value>, &str) -> Map<String, Value>,
+    /// The adaptor's validation of the request (the JSON body and the prompt): new-api's
+    /// message for its 400 `invalid_request` ([`prompt_required`] but where the adaptor has
+    /// its own).
+    pub validate: fn(&Map<String, Value>, &str) -> Result<(), String>,
+}
+
+/// `ValidateBasicTaskRequest`'s refusal of a blank prompt.
+pub(crate) fn prompt_required(_: &Map<String, Value>, prompt: &str) -> Result<(), String> {
+    if prompt.trim().is_empty() {
+        Err(gatecheck_schemas::rules::task::PROMPT_REQUIRED.to_owned())
+    } else {
+        Ok(())
+    }
 }
 
 /// The common submit answer's status (relay/relay_task.go: `queued`).
 pub(crate) fn queued(_: &Platform) -> &'static str {
     "queued"
-}
-
-/// No billing ratios: `X-New-Api-Other-Ratios: {}`.
-pub(crate) fn no_ratios(_: &Map<String, Value>, _: &str) -> Map<String, Value> {
-    Map::new()
 }
 
 /// Every adaptor, in the order of `rules::platforms::ALL`.

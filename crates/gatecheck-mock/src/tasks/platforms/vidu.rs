@@ -71,5 +71,5 @@ pub(crate) const ADAPTOR: Adaptor = Adaptor {
         }
     },
     submit_status: super::queued,
-    ratios: super::no_ratios,
+    validate: super::prompt_required,
 };

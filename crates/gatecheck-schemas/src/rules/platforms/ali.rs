@@ -11,15 +11,24 @@
 
 use super::{state, Platform};
 use crate::rules::task::TaskStatus::{Failure, InProgress, Queued, Success};
+use serde_json::{json, Map, Value};
 
-/// Ali Wan (the Wan models of new-api's Ali task adaptor; HappyHorse and Bailian-Kling take
-/// other converters and are not served here).
+/// Ali (DashScope): the Wan and HappyHorse models of new-api's Ali task adaptor's `ModelList`
+/// (constants.go@10d43aa5, in its order); Bailian-Kling (`kling/kling-v3-*`) is in no list and
+/// is not served here (DECISIONS D-PLAT-11).
 pub const PLATFORM: Platform = Platform {
     channel_type: "17",
     name: "ali",
     models: &[
-        "wan2.7-t2v",
+        "happyhorse-1.1-t2v",
+        "happyhorse-1.1-i2v",
+        "happyhorse-1.1-r2v",
+        "happyhorse-1.0-t2v",
+        "happyhorse-1.0-i2v",
+        "happyhorse-1.0-r2v",
+        "happyhorse-1.0-video-edit",
         "wan2.7-i2v",
+        "wan2.7-t2v",
         "wan2.5-i2v-preview",
         "wan2.2-i2v-flash",
         "wan2.2-i2v-plus",
@@ -40,6 +49,8 @@ pub const PLATFORM: Platform = Platform {
     url_pointer: "/output/video_url",
     video_has_model: true,
     decision: "D-PLAT-8",
+    data_schema: crate::schemas::names::ALI_TASK_DATA,
+    ratios: other_ratios,
 };
 
 /// new-api's `convertAliStatus`: the OpenAI video status of an Ali `task_status` (the submit
@@ -106,3 +117,189 @@ pub fn size_resolution(size: &str) -> Option<&'static str> {
         None
     }
 }
+
+/// `metadata.parameters.<key>` (the metadata overlays the DashScope request).
+fn param<'a>(body: &'a Map<String, Value>, key: &str) -> Option<&'a Value> {
+    body.get("metadata")?
+        .get("parameters")?
+        .as_object()?
+        .get(key)
+}
+
+/// A positive integer field of the body (a number or digits in text).
+fn positive(body: &Map<String, Value>, key: &str) -> Option<i64> {
+    match body.get(key)? {
+        Value::Number(n) => n.as_i64(),
+        Value::String(s) => s.trim().parse().ok(),
+        _ => None,
+    }
+    .filter(|d| *d > 0)
+}
+
+/// The duration DashScope renders: `metadata.parameters.duration`, else `duration`, else
+/// `seconds`, else 5 (`resolveTaskDuration`).
+pub fn seconds(body: &Map<String, Value>) -> i64 {
+    param(body, "duration")
+        .and_then(Value::as_i64)
+        .filter(|d| *d > 0)
+        .or_else(|| positive(body, "duration"))
+        .or_else(|| positive(body, "seconds"))
+        .unwrap_or(5)
+}
+
+/// The resolution (`480P`, `720P`, `1080P`...) the DashScope request carries for the client's
+/// `model` (`convertToAliRequest`'s defaults by model prefix, `size`, metadata over them).
+pub fn resolution(body: &Map<String, Value>, model: &str) -> String {
+    let text = |k: &str| body.get(k).and_then(Value::as_str).unwrap_or("");
+    let size = param(body, "size")
+        .and_then(Value::as_str)
+        .unwrap_or(text("size"));
+    if let Some(r) = param(body, "resolution").and_then(Value::as_str) {
+        return r.to_ascii_uppercase();
+    }
+    if size.contains('*') {
+        return size_resolution(size).unwrap_or("").to_owned();
+    }
+    if !size.is_empty() {
+        let r = size.trim().to_ascii_uppercase();
+        return if r.ends_with('P') { r } else { r + "P" };
+    }
+    let t2v = model.contains("t2v");
+    let full = if is_happyhorse(model) {
+        true // normalizeHappyHorseResolution's default
+    } else if t2v {
+        model.starts_with("wan2.5") || model.starts_with("wan2.2")
+    } else {
+        ["wan2.6", "wan2.5", "wan2.2-i2v-plus"]
+            .iter()
+            .any(|p| model.starts_with(p))
+    };
+    if full { "1080P" } else { "720P" }.to_owned()
+}
+
+/// `EstimateBilling`: `{"seconds": duration}` and, where `ProcessAliOtherRatios`' table has
+/// the upstream model, `resolution-<R>` (the defaults follow the client's model, the table
+/// the upstream one).
+///
+/// ```
+/// use gatecheck_schemas::rules::platforms::ali::other_ratios;
+/// let body = serde_json::json!({"model": "wan2.5-i2v-preview", "size": "720P", "duration": 4});
+/// let r = other_ratios(body.as_object().unwrap(), "wan2.5-i2v-preview");
+/// assert_eq!(serde_json::Value::Object(r), serde_json::json!({"seconds": 4, "resolution-720P": 2.0}));
+/// ```
+pub fn other_ratios(body: &Map<String, Value>, upstream_model: &str) -> Map<String, Value> {
+    let mut m = Map::new();
+    // buildHappyHorseRequest sets no duration for a video edit: `seconds` 0 (D-PLAT-11).
+    let edit = is_happyhorse(upstream_model) && upstream_model.contains("-video-edit");
+    m.insert(
+        "seconds".into(),
+        json!(if edit { 0 } else { seconds(body) }),
+    );
+    let model = body.get("model").and_then(Value::as_str).unwrap_or("");
+    let r = resolution(body, model);
+    if let Some(ratio) = resolution_ratio(upstream_model, &r) {
+        m.insert(format!("resolution-{r}"), json!(ratio));
+    }
+    m
+}
+
+/// `isHappyHorseModel`: a `happyhorse-1.0`/`happyhorse-1.1` model (case and blanks ignored).
+pub fn is_happyhorse(model: &str) -> bool {
+    let m = model.trim().to_ascii_lowercase();
+    m.starts_with("happyhorse-1.0") || m.starts_with("happyhorse-1.1")
+}
+
+/// The URLs of a list field of the body (`images`, `videos`).
+fn list_len(body: &Map<String, Value>, key: &str) -> usize {
+    body.get(key).and_then(Value::as_array).map_or(0, Vec::len)
+}
+
+/// The images new-api's Ali adaptor reads: `images`, else `image`, else `input_reference`
+/// (parseAliTaskRequest, ValidateRequestAndSetAction).
+pub fn image_count(body: &Map<String, Value>) -> usize {
+    let one = |k: &str| {
+        body.get(k)
+            .and_then(Value::as_str)
+            .is_some_and(|s| !s.trim().is_empty())
+    };
+    match list_len(body, "images") {
+        0 if one("image") || one("input_reference") => 1,
+        n => n,
+    }
+}
+
+/// `validateAndInferAliAction`: the action of a request to `model`, or new-api's message for
+/// its 400 `invalid_request`, `prompt` the request's prompt (HappyHorse's `inferHappyHorseAction`: t2v needs a prompt, i2v
+/// exactly one image, r2v a prompt and 1-9 images, video-edit a prompt, one video and at most
+/// five images; the Wan models a prompt).
+///
+/// ```
+/// use gatecheck_schemas::rules::platforms::ali::action;
+/// let b = |v: serde_json::Value| v.as_object().unwrap().clone();
+/// assert_eq!(action(&b(serde_json::json!({"model": "happyhorse-1.1-i2v", "images": ["u"]})), ""), Ok("generate"));
+/// assert_eq!(
+///     action(&b(serde_json::json!({"model": "happyhorse-1.1-i2v"})), "p").unwrap_err(),
+///     "happyhorse i2v requires exactly 1 first-frame image, got 0"
+/// );
+/// assert_eq!(action(&b(serde_json::json!({"model": "wan2.7-t2v"})), " ").unwrap_err(), "prompt is required");
+/// ```
+pub fn action(body: &Map<String, Value>, prompt: &str) -> Result<&'static str, String> {
+    use crate::rules::task::{ACTION_GENERATE, ACTION_TEXT_GENERATE};
+    let model = body.get("model").and_then(Value::as_str).unwrap_or("");
+    let prompt = !prompt.trim().is_empty();
+    let images = image_count(body);
+    let need_prompt = || {
+        if prompt {
+            Ok(())
+        } else {
+            Err("prompt is required".to_owned())
+        }
+    };
+    if !is_happyhorse(model) {
+        need_prompt()?;
+        return Ok(if images > 0 {
+            ACTION_GENERATE
+        } else {
+            ACTION_TEXT_GENERATE
+        });
+    }
+    let m = model.trim().to_ascii_lowercase();
+    if m.contains("-t2v") {
+        need_prompt()?;
+        Ok(ACTION_TEXT_GENERATE)
+    } else if m.contains("-i2v") {
+        if images != 1 {
+            return Err(format!(
+                "happyhorse i2v requires exactly 1 first-frame image, got {images}"
+            ));
+        }
+        Ok(ACTION_GENERATE)
+    } else if m.contains("-r2v") {
+        need_prompt()?;
+        if !(1..=9).contains(&images) {
+            return Err(format!(
+                "happyhorse r2v requires 1-9 reference images, got {images}"
+            ));
+        }
+        Ok(ACTION_REFERENCE_GENERATE)
+    } else if m.contains("-video-edit") {
+        need_prompt()?;
+        let videos = list_len(body, "videos");
+        if videos != 1 {
+            return Err(format!(
+                "happyhorse video-edit requires exactly 1 video, got {videos}"
+            ));
+        }
+        if images > 5 {
+            return Err(format!(
+                "happyhorse video-edit supports at most 5 reference images, got {images}"
+            ));
+        }
+        Ok(crate::rules::task::ACTION_REMIX)
+    } else {
+        Err(format!("unsupported happyhorse model: {model}"))
+    }
+}
+
+/// new-api's `TaskActionReferenceGenerate`.
+pub const ACTION_REFERENCE_GENERATE: &str = "referenceGenerate";

@@ -10,6 +10,7 @@
 
 use super::{state, Platform};
 use crate::rules::task::TaskStatus::{Failure, InProgress, Queued, Success};
+use serde_json::{json, Map, Value};
 
 /// Doubao Seedance.
 pub const PLATFORM: Platform = Platform {
@@ -37,4 +38,82 @@ pub const PLATFORM: Platform = Platform {
     url_pointer: "/content/video_url",
     video_has_model: true,
     decision: "D-PLAT-4",
+    data_schema: crate::schemas::names::DOUBAO_TASK_DATA,
+    ratios: other_ratios,
 };
+
+/// The price tiers of `GetVideoInputRatio`: `(model, 1080p, video input)` → the price per
+/// million tokens (constants.go@2f95f708's table: 2.0 is 46, 28 with a video input, 51 at
+/// 1080p, 31 at 1080p with a video input; 2.0-fast 37 and 22, no 1080p). The base is the
+/// 480p/720p tier without video.
+const PRICE_TIERS: [(&str, bool, bool, f64); 6] = [
+    ("doubao-seedance-2-0-260128", false, false, 46.0),
+    ("doubao-seedance-2-0-260128", false, true, 28.0),
+    ("doubao-seedance-2-0-260128", true, false, 51.0),
+    ("doubao-seedance-2-0-260128", true, true, 31.0),
+    ("doubao-seedance-2-0-fast-260128", false, false, 37.0),
+    ("doubao-seedance-2-0-fast-260128", false, true, 22.0),
+];
+
+/// `GetVideoInputRatio(model, resolution, hasVideo)`: the tier's price over the model's base
+/// tier; a combination without a tier is the base (1.0); `None` for a model without tiers.
+///
+/// ```
+/// use gatecheck_schemas::rules::platforms::doubao::video_input_ratio;
+/// let m = "doubao-seedance-2-0-260128";
+/// assert_eq!(video_input_ratio(m, "720p", true), Some(28.0 / 46.0));
+/// assert_eq!(video_input_ratio(m, "1080P", false), Some(51.0 / 46.0));
+/// assert_eq!(video_input_ratio("doubao-seedance-2-0-fast-260128", "1080p", false), Some(1.0));
+/// assert_eq!(video_input_ratio("doubao-seedance-1-0-pro-250528", "720p", true), None);
+/// ```
+pub fn video_input_ratio(model: &str, resolution: &str, has_video: bool) -> Option<f64> {
+    let price = |hd: bool, video: bool| {
+        PRICE_TIERS
+            .iter()
+            .find(|t| t.0 == model && t.1 == hd && t.2 == video)
+            .map(|t| t.3)
+    };
+    let base = price(false, false).filter(|b| *b > 0.0)?;
+    let hd = resolution.trim().eq_ignore_ascii_case("1080p");
+    Some(price(hd, has_video).map_or(1.0, |p| p / base))
+}
+
+/// `hasVideoInMetadata`: whether `metadata.content` holds an item of type `video_url` (or with
+/// a `video_url` field).
+pub fn has_video_input(body: &Map<String, Value>) -> bool {
+    body.get("metadata")
+        .and_then(|m| m.get("content"))
+        .and_then(Value::as_array)
+        .is_some_and(|items| {
+            items
+                .iter()
+                .any(|i| i["type"] == "video_url" || i.get("video_url").is_some())
+        })
+}
+
+/// `EstimateBilling` (adaptor.go@035aa734): `{"video_input": r}` for the client's model (its
+/// origin name, not the upstream one), `metadata.resolution` and whether the request carries
+/// a video input, when the model has tiers and `r` is not 1; else none (per call).
+///
+/// ```
+/// use gatecheck_schemas::rules::platforms::doubao::other_ratios;
+/// let body = serde_json::json!({"model": "doubao-seedance-2-0-260128",
+///     "metadata": {"content": [{"type": "video_url", "video_url": {"url": "https://x/v.mp4"}}]}});
+/// let r = other_ratios(body.as_object().unwrap(), "ignored");
+/// assert_eq!(r["video_input"], serde_json::json!(28.0 / 46.0));
+/// ```
+pub fn other_ratios(body: &Map<String, Value>, _upstream_model: &str) -> Map<String, Value> {
+    let model = body.get("model").and_then(Value::as_str).unwrap_or("");
+    let resolution = body
+        .get("metadata")
+        .and_then(|m| m.get("resolution"))
+        .and_then(Value::as_str)
+        .unwrap_or("");
+    let mut out = Map::new();
+    if let Some(r) =
+        video_input_ratio(model, resolution, has_video_input(body)).filter(|r| *r != 1.0)
+    {
+        out.insert("video_input".into(), json!(r));
+    }
+    out
+}

@@ -39,4 +39,6 @@ pub const PLATFORM: Platform = Platform {
     url_pointer: "/file/download_url",
     video_has_model: true,
     decision: "D-PLAT-3",
+    data_schema: crate::schemas::names::HAILUO_TASK_DATA,
+    ratios: super::no_ratios,
 };

@@ -25,7 +25,7 @@ pub mod vidu;
 use super::task::{parse_progress, TaskDto, TaskStatus};
 use super::video::BrokenRule;
 use crate::types::VideoStatus;
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 /// The header new-api sets on every task submit: the adaptor's billing ratios as JSON, `{}`
 /// when there are none (relay/relay_task.go RelayTaskSubmit; DECISIONS D-PLAT-1).
@@ -54,8 +54,9 @@ pub(crate) const fn state(word: &'static str, status: TaskStatus, progress: i64)
     }
 }
 
-/// One video platform (one new-api task adaptor).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// One video platform (one new-api task adaptor). Two are equal when they are the same
+/// channel type.
+#[derive(Debug, Clone, Copy)]
 pub struct Platform {
     /// The channel type as text: the task's `platform` (`"52"`).
     pub channel_type: &'static str,
@@ -78,6 +79,24 @@ pub struct Platform {
     pub video_has_model: bool,
     /// The DECISIONS row of the platform.
     pub decision: &'static str,
+    /// The schema of the record's `data` (the upstream's own task; `schemas/<name>.json`).
+    pub data_schema: &'static str,
+    /// The adaptor's `EstimateBilling`: the `X-New-Api-Other-Ratios` of a submit, from the
+    /// client's JSON body and the upstream model ([`no_ratios`] where it bills per call).
+    pub ratios: fn(&Map<String, Value>, &str) -> Map<String, Value>,
+}
+
+impl PartialEq for Platform {
+    fn eq(&self, other: &Self) -> bool {
+        self.channel_type == other.channel_type && self.name == other.name
+    }
+}
+
+impl Eq for Platform {}
+
+/// No billing ratios: the adaptor bills per call, `X-New-Api-Other-Ratios: {}`.
+pub fn no_ratios(_: &Map<String, Value>, _: &str) -> Map<String, Value> {
+    Map::new()
 }
 
 /// Every platform of this module, in channel-type order of the docs.
@@ -137,11 +156,14 @@ pub const RULE_PLATFORM: &str = "task.platform";
 pub const RULE_STATUS_MAP: &str = "task.status_map";
 /// `progress` is what the adaptor stores for that state.
 pub const RULE_PROGRESS_MAP: &str = "task.progress_map";
+/// `data` has the shape of the platform's own task ([`Platform::data_schema`]).
+pub const RULE_DATA_SHAPE: &str = "task.data_shape";
 
 /// Whether a broken rule of this module is a failure: a status its own `data` contradicts
-/// (DECISIONS D-PLAT-7). The platform and the progress deviate.
+/// (DECISIONS D-PLAT-7), or a `data` that is not the platform's own task where new-api reads
+/// it (DECISIONS D-PLAT-10). The platform and the progress deviate.
 pub fn is_failure_rule(rule: &str) -> bool {
-    rule == RULE_STATUS_MAP
+    rule == RULE_STATUS_MAP || rule == RULE_DATA_SHAPE
 }
 
 fn broken(rule: &'static str, message: String) -> Result<(), BrokenRule> {
@@ -153,9 +175,9 @@ pub fn state_word<'a>(p: &Platform, data: &'a Value) -> Option<&'a str> {
     data.pointer(p.state_pointer).and_then(Value::as_str)
 }
 
-/// The rules of one fetched record of a task of platform `p` (DECISIONS D-PLAT-7):
-/// [`RULE_PLATFORM`], [`RULE_STATUS_MAP`] (the upstream state in `data` maps to `status`),
-/// [`RULE_PROGRESS_MAP`].
+/// The rules of one fetched record of a task of platform `p` (DECISIONS D-PLAT-7, D-PLAT-10):
+/// [`RULE_PLATFORM`], [`RULE_DATA_SHAPE`] (`data` is the platform's own task),
+/// [`RULE_STATUS_MAP`] (the upstream state in `data` maps to `status`), [`RULE_PROGRESS_MAP`].
 ///
 /// ```
 /// use gatecheck_schemas::rules::platforms::{check_record, vidu};
@@ -166,11 +188,13 @@ pub fn state_word<'a>(p: &Platform, data: &'a Value) -> Option<&'a str> {
 ///     status: TaskStatus::InProgress, fail_reason: String::new(), result_url: None,
 ///     submit_time: 1, start_time: 1, finish_time: 0, progress: "30%".into(),
 ///     properties: TaskProperties::default(),
-///     data: serde_json::json!({"state": "processing"}),
+///     data: serde_json::json!({"state": "processing", "creations": []}),
 /// };
 /// assert!(check_record(&vidu::PLATFORM, &t).is_ok());
-/// t.data = serde_json::json!({"state": "success"});
+/// t.data = serde_json::json!({"state": "success", "creations": []});
 /// assert_eq!(check_record(&vidu::PLATFORM, &t).unwrap_err().rule, "task.status_map");
+/// t.data = serde_json::json!({"state": "processing"}); // no `creations`
+/// assert_eq!(check_record(&vidu::PLATFORM, &t).unwrap_err().rule, "task.data_shape");
 /// ```
 pub fn check_record(p: &Platform, t: &TaskDto) -> Result<(), BrokenRule> {
     if t.platform != p.channel_type {
@@ -179,6 +203,15 @@ pub fn check_record(p: &Platform, t: &TaskDto) -> Result<(), BrokenRule> {
             format!(
                 "platform {:?}, but the model is served by a {} channel (type {})",
                 t.platform, p.name, p.channel_type
+            ),
+        );
+    }
+    if let Err(e) = crate::validate(p.data_schema, &t.data) {
+        return broken(
+            RULE_DATA_SHAPE,
+            format!(
+                "data is not {}'s own task (schema {}): {e}",
+                p.name, p.data_schema
             ),
         );
     }

@@ -27,4 +27,6 @@ pub const PLATFORM: Platform = Platform {
     url_pointer: "/creations/0/url",
     video_has_model: false,
     decision: "D-PLAT-2",
+    data_schema: crate::schemas::names::VIDU_TASK_DATA,
+    ratios: super::no_ratios,
 };
