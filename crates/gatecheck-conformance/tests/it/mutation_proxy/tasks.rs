@@ -129,7 +129,8 @@ pub(super) fn respond(
         }
         Bug::UnknownTask400 if status == 404 && is_poll => rparts.status = StatusCode::BAD_REQUEST,
         b if crate::planted_platforms::plants(b) => {
-            crate::planted_platforms::rewrite(b, (method, path), &p.polls, rbody);
+            let headers = &mut rparts.headers;
+            crate::planted_platforms::rewrite(b, (method, path), &p.polls, headers, rbody);
         }
         b if crate::planted_tasks::plants(b) => {
             let query = query.unwrap_or("");
