@@ -48,8 +48,8 @@ fn first_line(data: &[u8]) -> (&[u8], &[u8]) {
     (&data[..split], data.get(split + 1..).unwrap_or(&[]))
 }
 
-/// Multipart as the audio and video routes read it. Input: the Content-Type value, a
-/// newline, the body.
+/// Multipart as the audio and video routes read it, held to multer's own reading of the same
+/// body (the same fields, the same error). Input: the Content-Type value, a newline, the body.
 pub fn multipart(data: &[u8]) {
     static RT: OnceLock<tokio::runtime::Runtime> = OnceLock::new();
     let rt = RT.get_or_init(|| {
@@ -60,7 +60,9 @@ pub fn multipart(data: &[u8]) {
     let (ct, body) = first_line(data);
     let ct = String::from_utf8_lossy(ct).into_owned();
     let body = bytes::Bytes::copy_from_slice(body);
-    let _ = rt.block_on(gatecheck_schemas::multipart::read(&ct, body));
+    let ours = rt.block_on(gatecheck_schemas::multipart::read(&ct, body.clone()));
+    let multer = rt.block_on(gatecheck_schemas::multipart::read_with_multer(&ct, body));
+    assert_eq!(ours, multer, "the multipart reader and multer disagree");
 }
 
 fn key(status: i64, expired_time: i64) -> KeyRecord {

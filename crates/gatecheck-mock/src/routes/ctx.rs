@@ -268,12 +268,13 @@ impl Ctx {
         Ok(body)
     }
 
-    /// Reads a `multipart/form-data` body (bounded as [`Ctx::read_body`]) into a parser.
+    /// Reads a `multipart/form-data` body (bounded as [`Ctx::read_body`]) and splits it into
+    /// its parts (each part's data a slice of the body: no copy, one scan).
     /// A missing or wrong content type is a validation error (see [`response::validation`]).
     pub(crate) async fn read_multipart(
         &self,
         req: Request<Incoming>,
-    ) -> Result<multer::Multipart<'static>, MockResponse> {
+    ) -> Result<gatecheck_schemas::multipart::Parts, MockResponse> {
         let boundary = req
             .headers()
             .get(http::header::CONTENT_TYPE)
@@ -285,7 +286,7 @@ impl Ctx {
             return Err(self.refuse(req, resp).await);
         };
         let body = self.read_body(req).await?;
-        Ok(gatecheck_schemas::multipart::over(body, boundary))
+        Ok(gatecheck_schemas::multipart::Parts::new(body, boundary))
     }
 
     /// Model limits of the key: 403 when the key may not use `model`.

@@ -15,19 +15,20 @@ pub(crate) async fn read_form(
     req: Request<Incoming>,
     mut set: impl FnMut(&str, Option<String>, Bytes),
 ) -> Result<(), MockResponse> {
-    let mut mp = cx.read_multipart(req).await?;
+    let mut parts = cx.read_multipart(req).await?;
     let bad = |e: multer::Error| {
         response::validation(cx.profile(), &format!("bad multipart body: {e}"), None)
     };
-    while let Some(field) = mp.next_field().await.map_err(bad)? {
-        let name = field.name().unwrap_or("").to_owned();
-        let filename = field.file_name().map(str::to_owned);
-        let content_type = field.content_type().map(ToString::to_string);
-        let data = gatecheck_schemas::multipart::field_data(field)
-            .await
-            .map_err(bad)?;
-        cx.note_part(&name, filename.as_deref(), content_type.as_deref(), &data);
-        set(&name, filename, data);
+    while let Some(part) = parts.next_part().await.map_err(bad)? {
+        let name = part.name.as_deref().unwrap_or("");
+        let filename = part.file_name;
+        cx.note_part(
+            name,
+            filename.as_deref(),
+            part.content_type.as_deref(),
+            &part.data,
+        );
+        set(name, filename, part.data);
     }
     Ok(())
 }

@@ -121,18 +121,15 @@ pub(crate) async fn read_fields(cx: &Ctx, req: Request<Incoming>) -> Result<Fiel
                 None,
             ));
         }
-        let mut mp = cx.read_multipart(req).await?;
+        let mut parts = cx.read_multipart(req).await?;
         let bad = |e: multer::Error| response::invalid(&format!("bad multipart body: {e}"), None);
-        while let Some(field) = mp.next_field().await.map_err(bad)? {
-            let name = field.name().unwrap_or("").to_owned();
-            let filename = field.file_name().map(str::to_owned);
-            let content_type = field.content_type().map(ToString::to_string);
-            let data = gatecheck_schemas::multipart::field_data(field)
-                .await
-                .map_err(bad)?;
-            cx.note_part(&name, filename.as_deref(), content_type.as_deref(), &data);
+        while let Some(part) = parts.next_part().await.map_err(bad)? {
+            let name = part.name.as_deref().unwrap_or("");
+            let (filename, content_type) =
+                (part.file_name.as_deref(), part.content_type.as_deref());
+            cx.note_part(name, filename, content_type, &part.data);
             if name != "input_reference" {
-                f.set(&name, String::from_utf8_lossy(&data).into_owned());
+                f.set(name, String::from_utf8_lossy(&part.data).into_owned());
             }
         }
     } else if ct.starts_with("application/x-www-form-urlencoded") {
