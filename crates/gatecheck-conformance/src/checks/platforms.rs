@@ -44,7 +44,7 @@ pub(crate) const CHECKS: &[Check] = &[
 ];
 
 /// The first catalog model of platform `p`: one of its adaptor's default models.
-fn model_of(ctx: &CheckCtx, p: &Platform) -> Result<String, Halt> {
+pub(crate) fn model_of(ctx: &CheckCtx, p: &Platform) -> Result<String, Halt> {
     ctx.env
         .models
         .iter()
@@ -60,7 +60,11 @@ fn model_of(ctx: &CheckCtx, p: &Platform) -> Result<String, Halt> {
 }
 
 /// The submit: new-api's create object with a public `task_` id, queued, the model asked.
-async fn submit(ctx: &CheckCtx, p: &'static Platform, model: &str) -> Result<String, Halt> {
+pub(crate) async fn submit(
+    ctx: &CheckCtx,
+    p: &'static Platform,
+    model: &str,
+) -> Result<String, Halt> {
     let price = ctx.price(
         model,
         Usage {
@@ -100,7 +104,7 @@ async fn submit(ctx: &CheckCtx, p: &'static Platform, model: &str) -> Result<Str
 
 /// The platform's rules on one record: a failure for a status its own `data` contradicts,
 /// a deviation citing the platform's row otherwise.
-fn judge(
+pub(crate) fn judge(
     ctx: &CheckCtx,
     p: &'static Platform,
     t: &TaskDto,
@@ -167,7 +171,7 @@ fn point(t: &TaskDto, step_ms: u128, n: usize) -> TimelinePoint {
 
 /// `GET /v1/videos/{id}` of the task: the task asked for (a failure otherwise; D-PLAT-5). Whether
 /// it shows `model` is not judged: new-api's Vidu conversion sets none, the spec's object has one.
-async fn video(ctx: &CheckCtx, id: &str) -> Result<u32, Halt> {
+pub(crate) async fn video(ctx: &CheckCtx, id: &str) -> Result<u32, Halt> {
     let spec = RequestSpec::get(format!("/v1/videos/{id}")).auth(ctx.model_auth()?);
     let ex = ctx.send(&spec, 0).await?;
     let v = ex.json().unwrap_or(Value::Null);

@@ -6,7 +6,7 @@
 use super::planted::{Bug, Planted};
 use bytes::Bytes;
 use gatecheck_conformance::Status;
-use gatecheck_schemas::rules::platforms::ALL;
+use gatecheck_schemas::rules::platforms::{is_realtime, ALL};
 use serde_json::{json, Value};
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -14,7 +14,10 @@ use std::sync::atomic::{AtomicU64, Ordering};
 pub(crate) fn plants(bug: Bug) -> bool {
     matches!(
         bug,
-        Bug::PlatformStatusMap(_) | Bug::PlatformFetchOther(_) | Bug::PlatformMissing(_)
+        Bug::PlatformStatusMap(_)
+            | Bug::PlatformFetchOther(_)
+            | Bug::PlatformMissing(_)
+            | Bug::PlatformPollingOnly(_)
     )
 }
 
@@ -28,8 +31,10 @@ pub(crate) fn rewrite(
     polls: &AtomicU64,
     body: &mut Bytes,
 ) {
-    let (Bug::PlatformStatusMap(name) | Bug::PlatformFetchOther(name) | Bug::PlatformMissing(name)) =
-        bug
+    let (Bug::PlatformStatusMap(name)
+    | Bug::PlatformFetchOther(name)
+    | Bug::PlatformMissing(name)
+    | Bug::PlatformPollingOnly(name)) = bug
     else {
         return;
     };
@@ -37,6 +42,10 @@ pub(crate) fn rewrite(
     let Some(p) = ALL.into_iter().find(|p| p.name == name).filter(|_| fetch) else {
         return;
     };
+    // Gemini and Vertex answer in real time: `planted_veo.rs`.
+    if is_realtime(p) {
+        return super::planted_veo::rewrite(bug, p, polls, body);
+    }
     let Ok(mut v) = serde_json::from_slice::<Value>(body) else {
         return;
     };
@@ -75,9 +84,11 @@ fn check_of(name: &str) -> &'static str {
     }
 }
 
-/// The rows: every bug on every platform.
+/// The rows: every bug on every platform (Gemini's and Vertex's: `planted_veo.rs`).
 pub(crate) fn rows() -> Vec<Planted> {
+    let veo = super::planted_veo::rows();
     ALL.iter()
+        .filter(|p| !is_realtime(p))
         .flat_map(|p| {
             let check = check_of(p.name);
             [
@@ -101,6 +112,7 @@ pub(crate) fn rows() -> Vec<Planted> {
                 ),
             ]
         })
+        .chain(veo)
         .collect()
 }
 
@@ -108,6 +120,8 @@ pub(crate) fn rows() -> Vec<Planted> {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn each_platform_bug_is_caught_for_its_reason() {
     let phrase = |bug: Bug| match bug {
+        Bug::PlatformStatusMap(p) if super::planted_veo::is_veo(p) => "succeeded",
+        Bug::PlatformPollingOnly(_) => "answered the stored record",
         Bug::PlatformStatusMap(_) => "while its own data shows",
         Bug::PlatformFetchOther(_) => "answered the record of task_id",
         _ => "platform",
