@@ -91,10 +91,16 @@ pub mod names {
     pub const ANTHROPIC_MODEL_LIST: &str = "anthropic-model-list";
     /// `GET /v1beta/models`, Gemini's list (DECISIONS D-MODELS-3).
     pub const GEMINI_MODEL_LIST: &str = "gemini-model-list";
+    /// The `data` of a Gemini Veo task record: the operation (DECISIONS D-PLAT-20).
+    pub const GEMINI_OPERATION: &str = "gemini-operation";
+    /// The `data` of a Vertex Veo task record: the operation (DECISIONS D-PLAT-21).
+    pub const VERTEX_OPERATION: &str = "vertex-operation";
+    /// The real-time answer of a Gemini/Vertex task fetch (DECISIONS D-PLAT-22).
+    pub const TASK_REALTIME_ENVELOPE: &str = "task-realtime-envelope";
 }
 
 /// `(name, file text)` of every embedded document, resources first, `common` last.
-pub(crate) const SOURCES: [(&str, &str); 38] = [
+pub(crate) const SOURCES: [(&str, &str); 41] = [
     (
         names::KEY_RECORD,
         include_str!("../schemas/key-record.json"),
@@ -237,11 +243,23 @@ pub(crate) const SOURCES: [(&str, &str); 38] = [
         names::GEMINI_MODEL_LIST,
         include_str!("../schemas/gemini-model-list.json"),
     ),
+    (
+        names::GEMINI_OPERATION,
+        include_str!("../schemas/gemini-operation.json"),
+    ),
+    (
+        names::VERTEX_OPERATION,
+        include_str!("../schemas/vertex-operation.json"),
+    ),
+    (
+        names::TASK_REALTIME_ENVELOPE,
+        include_str!("../schemas/task-realtime-envelope.json"),
+    ),
     (COMMON_DEFS, include_str!("../schemas/common.json")),
 ];
 
 /// The resource names, in a stable order.
-const NAMES: [&str; 37] = [
+const NAMES: [&str; 40] = [
     names::KEY_RECORD,
     names::TOKEN_UPDATE_REQUEST,
     names::TOKEN_UPDATE_ENVELOPE,
@@ -279,6 +297,9 @@ const NAMES: [&str; 37] = [
     names::TOKEN_KEYS_ENVELOPE,
     names::ANTHROPIC_MODEL_LIST,
     names::GEMINI_MODEL_LIST,
+    names::GEMINI_OPERATION,
+    names::VERTEX_OPERATION,
+    names::TASK_REALTIME_ENVELOPE,
 ];
 
 /// One parsed document.

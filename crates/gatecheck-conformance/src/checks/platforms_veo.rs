@@ -15,6 +15,7 @@ use super::video_unified::{interval, GENERATIONS};
 use super::Kind::Failure;
 use super::{accepted, def, Check, CheckCtx, Halt, Outcome, Pass, Phase};
 use crate::http::client::{Exchange, RequestSpec};
+use gatecheck_schemas::names::{GEMINI_OPERATION, TASK_REALTIME_ENVELOPE, VERTEX_OPERATION};
 use gatecheck_schemas::rules::platforms::veo::REALTIME_STATUSES;
 use gatecheck_schemas::rules::platforms::{gemini, vertex, Platform};
 use gatecheck_schemas::rules::task::check_envelope;
@@ -51,11 +52,12 @@ fn judge_realtime(
     let v = ex.json().unwrap_or(Value::Null);
     let d = &v["data"];
     let status = d["status"].as_str().unwrap_or("").to_owned();
-    if v["code"] != "success" || !REALTIME_STATUSES.contains(&status.as_str()) || !d.is_object() {
-        let m = format!(
-            "not new-api's real-time answer (status {}): {v}",
-            d["status"]
-        );
+    if let Err(e) = gatecheck_schemas::validate(TASK_REALTIME_ENVELOPE, &v) {
+        let m = format!("not new-api's real-time answer: schema {TASK_REALTIME_ENVELOPE}: {e}");
+        return Err(ctx.deviate("D-PLAT-22", m, spec, Some(ex)));
+    }
+    if !REALTIME_STATUSES.contains(&status.as_str()) || !d.is_object() {
+        let m = format!("not new-api's real-time answer (status {})", d["status"]);
         return Err(ctx.deviate("D-PLAT-22", m, spec, Some(ex)));
     }
     let back = prev.filter(|q| rank(q) > rank(&status) || (rank(q) == 2 && *q != status));
@@ -82,6 +84,15 @@ fn judge_stored(
     if let Err(h) = judge(ctx, p, &t, spec, ex) {
         return h;
     }
+    let schema = operation_schema(p);
+    if let Err(e) = gatecheck_schemas::validate(schema, &t.data) {
+        return ctx.deviate(
+            p.decision,
+            format!("data: schema {schema}: {e}"),
+            spec,
+            Some(ex),
+        );
+    }
     let m = format!(
         "answered the stored record ({} {}), not the real-time answer new-api gives while its {} upstream answers (a deployment updating only on its polling loop)",
         t.status.as_str(),
@@ -89,6 +100,15 @@ fn judge_stored(
         p.name
     );
     ctx.deviate("D-PLAT-22", m, spec, Some(ex))
+}
+
+/// The schema of platform `p`'s `data` (the operation).
+pub(crate) fn operation_schema(p: &Platform) -> &'static str {
+    if p.channel_type == vertex::PLATFORM.channel_type {
+        VERTEX_OPERATION
+    } else {
+        GEMINI_OPERATION
+    }
 }
 
 /// The content of a `succeeded` task: a valid MP4 with a video track.

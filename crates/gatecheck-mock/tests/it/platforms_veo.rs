@@ -66,7 +66,14 @@ async fn realtime(server: &MockServer, id: &str) -> Value {
 async fn record(server: &MockServer, id: &str) -> TaskDto {
     let v = get(server, &format!("{GENERATIONS}/{id}")).await;
     gatecheck_schemas::validate("task-envelope", &v).unwrap_or_else(|e| panic!("{e}: {v}"));
-    check_envelope(&v).unwrap_or_else(|e| panic!("{e}: {v}"))
+    let t = check_envelope(&v).unwrap_or_else(|e| panic!("{e}: {v}"));
+    let schema = if t.platform == "41" {
+        "vertex-operation"
+    } else {
+        "gemini-operation"
+    };
+    gatecheck_schemas::validate(schema, &t.data).unwrap_or_else(|e| panic!("{e}: {}", t.data));
+    t
 }
 
 /// Chooses the upstream's `word` for task `id` (`unreachable`: the real-time fetch fails).

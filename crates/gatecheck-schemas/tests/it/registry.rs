@@ -7,7 +7,7 @@ use serde_json::{json, Value};
 use std::collections::BTreeSet;
 use std::path::Path;
 
-const EXPECTED: [&str; 37] = [
+const EXPECTED: [&str; 40] = [
     "key-record",
     "token-update-request",
     "token-update-envelope",
@@ -45,6 +45,9 @@ const EXPECTED: [&str; 37] = [
     "token-keys-envelope",
     "anthropic-model-list",
     "gemini-model-list",
+    "gemini-operation",
+    "vertex-operation",
+    "task-realtime-envelope",
 ];
 
 fn schemas_dir() -> &'static Path {
