@@ -17,7 +17,7 @@ use super::{accepted, def, Check, CheckCtx, Halt, Outcome, Pass, Phase};
 use crate::http::client::{Exchange, RequestSpec};
 use gatecheck_schemas::names::{GEMINI_OPERATION, TASK_REALTIME_ENVELOPE, VERTEX_OPERATION};
 use gatecheck_schemas::rules::platforms::veo::REALTIME_STATUSES;
-use gatecheck_schemas::rules::platforms::{gemini, vertex, Platform};
+use gatecheck_schemas::rules::platforms::{gemini, is_realtime, vertex, Platform};
 use gatecheck_schemas::rules::task::check_envelope;
 use serde_json::Value;
 
@@ -155,7 +155,8 @@ async fn follow(ctx: &CheckCtx, p: &'static Platform, id: &str) -> Result<(u32, 
             let m = format!("fetched {id}, answered the record of task_id {asked:?} (DECISIONS D-TASK-10: a fetch answers the task asked about)");
             return Err(ctx.fail(m, &spec, Some(&ex)));
         }
-        if v["data"].get("platform").is_some() || v["data"].get("format").is_none() {
+        let stored = v["data"].get("platform").is_some() || v["data"].get("format").is_none();
+        if stored || !is_realtime(p) {
             return Err(judge_stored(ctx, p, &v, &spec, &ex));
         }
         let status = judge_realtime(ctx, prev.as_deref(), &spec, &ex)?;

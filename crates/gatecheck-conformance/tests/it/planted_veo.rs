@@ -91,7 +91,7 @@ pub(crate) fn rows() -> Vec<Planted> {
                 Bug::PlatformStatusMap(name),
                 check,
                 Status::Failed,
-                "platforms_veo::content (a running operation answered succeeded, D-PLAT-22)",
+                "platforms_veo::content (a RUNNING operation answered succeeded: Veo's STATES and WORDS read at OPERATION_STATE, D-PLAT-22)",
             ),
             (
                 Bug::PlatformFetchOther(name),
@@ -103,13 +103,13 @@ pub(crate) fn rows() -> Vec<Planted> {
                 Bug::PlatformMissing(name),
                 check,
                 Status::Deviation,
-                "task::envelope_task (the stored record without platform, D-PLAT-7)",
+                "task::envelope_task (the stored record of a DONE or ERROR operation without platform, D-PLAT-7)",
             ),
             (
                 Bug::PlatformPollingOnly(name),
                 check,
                 Status::Deviation,
-                "platforms_veo::judge_stored (no real-time answer, D-PLAT-22)",
+                "platforms_veo::judge_stored (is_realtime, and no real-time answer: the mock's UNREACHABLE, D-PLAT-22)",
             ),
         ]
     })
