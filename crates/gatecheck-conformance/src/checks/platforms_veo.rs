@@ -15,6 +15,7 @@ use super::video_unified::{interval, GENERATIONS};
 use super::Kind::Failure;
 use super::{accepted, def, Check, CheckCtx, Halt, Outcome, Pass, Phase};
 use crate::http::client::{Exchange, RequestSpec};
+use crate::vocab::artifacts::{TaskTimeline, TimelinePoint};
 use gatecheck_schemas::names::{GEMINI_OPERATION, TASK_REALTIME_ENVELOPE, VERTEX_OPERATION};
 use gatecheck_schemas::rules::platforms::veo::REALTIME_STATUSES;
 use gatecheck_schemas::rules::platforms::{gemini, is_realtime, vertex, Platform};
@@ -134,9 +135,23 @@ async fn content(ctx: &CheckCtx, id: &str) -> Result<(), Halt> {
     }
 }
 
+/// The OpenAI video state of a real-time `status` (the HTML report's timeline).
+fn timeline_state(status: &str) -> &str {
+    match status {
+        "processing" => "in_progress",
+        "succeeded" => "completed",
+        other => other,
+    }
+}
+
 /// Follows the real-time answers of task `id` until it ends (and once more) or the video
-/// deadline passes; the last status seen.
-async fn follow(ctx: &CheckCtx, p: &'static Platform, id: &str) -> Result<(u32, String), Halt> {
+/// deadline passes; the last status seen. Each answer is a point of `points`.
+async fn follow(
+    ctx: &CheckCtx,
+    p: &'static Platform,
+    id: &str,
+    points: &mut Vec<TimelinePoint>,
+) -> Result<(u32, String), Halt> {
     let auth = ctx.model_auth()?;
     let step = interval(ctx);
     let (mut cases, mut waited, mut ended) = (0u32, std::time::Duration::ZERO, 0);
@@ -160,6 +175,11 @@ async fn follow(ctx: &CheckCtx, p: &'static Platform, id: &str) -> Result<(u32, 
             return Err(judge_stored(ctx, p, &v, &spec, &ex));
         }
         let status = judge_realtime(ctx, prev.as_deref(), &spec, &ex)?;
+        points.push(TimelinePoint {
+            at_ms: u64::try_from(waited.as_millis()).unwrap_or(u64::MAX),
+            state: timeline_state(&status).to_owned(),
+            progress: None,
+        });
         if status == "succeeded" && prev.as_deref() != Some("succeeded") {
             content(ctx, id).await?;
             cases += 1;
@@ -197,7 +217,17 @@ async fn video_ended(ctx: &CheckCtx, id: &str, last: &str) -> Result<u32, Halt> 
 async fn veo(ctx: &CheckCtx, p: &'static Platform) -> Outcome {
     let model = model_of(ctx, p)?;
     let id = submit(ctx, p, &model).await?;
-    let (cases, last) = follow(ctx, p, &id).await?;
+    let mut points = Vec::new();
+    let followed = follow(ctx, p, &id, &mut points).await;
+    // The task in the HTML report's timelines, with its platform, whatever the verdict.
+    ctx.env.platform_tasks.lock().push(TaskTimeline {
+        kind: "video".into(),
+        id: id.clone(),
+        model: model.clone(),
+        platform: format!("{} ({})", p.channel_type, p.name),
+        points,
+    });
+    let (cases, last) = followed?;
     let ended = video_ended(ctx, &id, &last).await?;
     let note = (rank(&last) < 2).then(|| {
         "the task did not end within the video deadline: the terminal fields were not seen"
