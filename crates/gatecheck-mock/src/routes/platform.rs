@@ -42,7 +42,7 @@ pub(crate) enum Selected {
 }
 
 /// The key's group (`default` when it has none).
-pub(crate) fn group(cx: &Ctx) -> String {
+fn group(cx: &Ctx) -> String {
     cx.key()
         .and_then(|k| cx.app.state.key(k.id))
         .map(|k| k.group)
@@ -232,7 +232,10 @@ pub(crate) fn video(cx: &Ctx, t: &StoredVideo) -> Option<MockResponse> {
     let meta = cx.app.tasks.meta.get(t)?;
     let a = adaptor(meta.platform)?;
     if gatecheck_schemas::rules::platforms::is_realtime(a.rules) {
-        return Some(super::platform_veo::video(cx, t, a));
+        let channel =
+            crate::tasks::platforms::select(&cx.fixtures().channels, &t.model, &group(cx));
+        let upstream = channel.map_or(t.model.as_str(), |c| c.upstream_model(&t.model));
+        return Some(super::platform_veo::video(cx, t, a, upstream));
     }
     let now = cx.now_ms();
     let state = t.state(now);

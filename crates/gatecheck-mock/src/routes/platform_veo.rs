@@ -54,8 +54,9 @@ pub(crate) fn realtime(cx: &Ctx, t: &StoredVideo) -> Option<MockResponse> {
     ))
 }
 
-/// `GET /v1/videos/{id}` of a Gemini or Vertex task `t`: its adaptor's conversion.
-pub(crate) fn video(cx: &Ctx, t: &StoredVideo, a: &Adaptor) -> MockResponse {
+/// `GET /v1/videos/{id}` of a Gemini or Vertex task `t` sent upstream as `upstream_model`:
+/// its adaptor's conversion.
+pub(crate) fn video(cx: &Ctx, t: &StoredVideo, a: &Adaptor, upstream_model: &str) -> MockResponse {
     let now = cx.now_ms();
     let state = t.state(now);
     let (status, progress) = now_status(cx, a, t);
@@ -79,9 +80,6 @@ pub(crate) fn video(cx: &Ctx, t: &StoredVideo, a: &Adaptor) -> MockResponse {
     } else {
         updated
     };
-    let group = super::platform::group(cx);
-    let channel = crate::tasks::platforms::select(&cx.fixtures().channels, &t.model, &group);
-    let upstream_model = channel.map_or(t.model.as_str(), |c| c.upstream_model(&t.model));
     let name = format!("models/{upstream_model}/operations/{}", upstream_id(&t.id));
     let status_word = match status {
         TaskStatus::Queued | TaskStatus::Submitted => "queued",
