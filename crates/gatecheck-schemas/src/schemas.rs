@@ -325,7 +325,7 @@ pub(crate) static DOCUMENTS: LazyLock<Vec<Document>> = LazyLock::new(|| {
 ///
 /// ```
 /// assert!(gatecheck_schemas::schema_names().contains(&"video-task"));
-/// assert_eq!(gatecheck_schemas::schema_names().len(), 37);
+/// assert_eq!(gatecheck_schemas::schema_names().len(), 40);
 /// ```
 pub fn schema_names() -> &'static [&'static str] {
     &NAMES
