@@ -128,6 +128,19 @@ fn judge_billing(
     ex: &Exchange,
 ) -> Result<(), Halt> {
     judge_quota(ctx, model, &b.ratios, t, spec, ex)?;
+    judge_ratios(ctx, p, b, spec, ex)
+}
+
+/// The announced ratios against the adaptor's for the request the check sent (DECISIONS
+/// D-PLAT-9): other ratios deviate (a deployment may configure other ratio tables, or map the
+/// model to another upstream).
+pub(crate) fn judge_ratios(
+    ctx: &CheckCtx,
+    p: &Platform,
+    b: &Billing,
+    spec: &RequestSpec,
+    ex: &Exchange,
+) -> Result<(), Halt> {
     if b.ratios != b.expected {
         let m = format!(
             "the submit announced {OTHER_RATIOS_HEADER} {}, new-api's {} adaptor announces {} \

@@ -9,8 +9,12 @@
 //! what its polling loop stored, as new-api does when the real-time fetch fails) is judged by
 //! the platform's status map like the other platforms (a contradiction fails), then deviates
 //! citing D-PLAT-22. Then `GET /v1/videos/{id}` answers the same task, ended as it ended.
+//!
+//! Billing (D-PLAT-9): the submit's `X-New-Api-Other-Ratios` must be there (D-PLAT-1) and is
+//! judged against the adaptor's `{"seconds": N}` at the first answer (other ratios deviate).
+//! The charge is not judged: the real-time answer shows no `quota`.
 
-use super::platforms::{judge, model_of, submit, video};
+use super::platforms::{judge, judge_ratios, model_of, submit, video, Billing};
 use super::video_unified::{interval, GENERATIONS};
 use super::Kind::Failure;
 use super::{accepted, def, Check, CheckCtx, Halt, Outcome, Pass, Phase};
@@ -24,11 +28,11 @@ use serde_json::Value;
 
 pub(crate) const CHECKS: &[Check] = &[
     def("task.platform.gemini", Failure, "POST /v1/video/generations, GET /v1/video/generations/{task_id}, GET /v1/videos/{id}, GET /v1/videos/{id}/content",
-        "DECISIONS: Video platforms behind the unified route D-PLAT-20, D-PLAT-22; failures D-TASK-10 to D-TASK-12, D-PLAT-7",
-        "A Gemini Veo model (channel type 24) found in the catalog: new-api's create object, then the real-time answer followed to a terminal status (`queued`, `processing`, `succeeded`, `failed`), a `succeeded` task's content a valid MP4; `/v1/videos/{id}` answers the same task, ended as it ended. A record instead of the real-time answer is judged by Veo's status map (`done`/`error` of the operation in `data`) and deviates; another task, a status going back, a contradicted status map or content that is no MP4 fails.",
+        "DECISIONS: Video platforms behind the unified route D-PLAT-20, D-PLAT-22, D-PLAT-9; failures D-TASK-10 to D-TASK-12, D-PLAT-7",
+        "A Gemini Veo model (channel type 24) found in the catalog: new-api's create object, then the real-time answer followed to a terminal status (`queued`, `processing`, `succeeded`, `failed`), a `succeeded` task's content a valid MP4; `/v1/videos/{id}` answers the same task, ended as it ended. The submit's `X-New-Api-Other-Ratios` must be the adaptor's `{\"seconds\": N}` (the charge is not judged: the real-time answer shows no `quota`). A record instead of the real-time answer is judged by Veo's status map (`done`/`error` of the operation in `data`) and deviates, as do a missing ratios header and other ratios; another task, a status going back, a contradicted status map or content that is no MP4 fails.",
         Phase::Shared, |c| Box::pin(veo(c, &gemini::PLATFORM))),
     def("task.platform.vertex", Failure, "POST /v1/video/generations, GET /v1/video/generations/{task_id}, GET /v1/videos/{id}, GET /v1/videos/{id}/content",
-        "DECISIONS: Video platforms behind the unified route D-PLAT-21, D-PLAT-22; failures D-TASK-10 to D-TASK-12, D-PLAT-7",
+        "DECISIONS: Video platforms behind the unified route D-PLAT-21, D-PLAT-22, D-PLAT-9; failures D-TASK-10 to D-TASK-12, D-PLAT-7",
         "A Vertex Veo model (channel type 41, `veo-3.0-fast-generate-001`: the models Vertex shares with Gemini run as `task.platform.gemini`) found in the catalog: as `task.platform.gemini` (a real-time `succeeded` may carry no `url`: Vertex's video is a `data:` URL new-api keeps in `data`).",
         Phase::Shared, |c| Box::pin(veo(c, &vertex::PLATFORM))),
 ];
@@ -150,6 +154,7 @@ async fn follow(
     ctx: &CheckCtx,
     p: &'static Platform,
     id: &str,
+    billing: &Billing,
     points: &mut Vec<TimelinePoint>,
 ) -> Result<(u32, String), Halt> {
     let auth = ctx.model_auth()?;
@@ -175,6 +180,9 @@ async fn follow(
             return Err(judge_stored(ctx, p, &v, &spec, &ex));
         }
         let status = judge_realtime(ctx, prev.as_deref(), &spec, &ex)?;
+        if prev.is_none() {
+            judge_ratios(ctx, p, billing, &spec, &ex)?;
+        }
         points.push(TimelinePoint {
             at_ms: u64::try_from(waited.as_millis()).unwrap_or(u64::MAX),
             state: timeline_state(&status).to_owned(),
@@ -216,10 +224,9 @@ async fn video_ended(ctx: &CheckCtx, id: &str, last: &str) -> Result<u32, Halt> 
 
 async fn veo(ctx: &CheckCtx, p: &'static Platform) -> Outcome {
     let model = model_of(ctx, p)?;
-    // The submit's ratios header must be there (D-PLAT-1); its ratios are not judged here.
-    let (id, _billing) = submit(ctx, p, &model).await?;
+    let (id, billing) = submit(ctx, p, &model).await?;
     let mut points = Vec::new();
-    let followed = follow(ctx, p, &id, &mut points).await;
+    let followed = follow(ctx, p, &id, &billing, &mut points).await;
     // The task in the HTML report's timelines, with its platform, whatever the verdict.
     ctx.env.platform_tasks.lock().push(TaskTimeline {
         kind: "video".into(),

@@ -4,7 +4,8 @@
 //! `data` that is not the platform's own task, and the submit's `X-New-Api-Other-Ratios`
 //! dropped or announcing a ratio it did not charge. Each platform gets each bug, and its own
 //! check must catch it for the reason it was planted; Gemini and Vertex get theirs in
-//! `planted_veo.rs` (their fetch answers in real time: no record, so none of the data shape).
+//! `planted_veo.rs` (their fetch answers in real time: no record, so no data shape, and the
+//! ratios header's bugs but not the charge).
 
 use super::planted::{Bug, Planted};
 use bytes::Bytes;
@@ -194,6 +195,7 @@ async fn each_platform_bug_is_caught_for_its_reason() {
         Bug::PlatformFetchOther(_) => "answered the record of task_id",
         Bug::PlatformDataShape(_) => "own task (schema",
         Bug::PlatformRatiosDropped(_) => "no x-new-api-other-ratios header",
+        Bug::PlatformRatiosWrong(p) if super::planted_veo::is_veo(p) => "adaptor announces",
         Bug::PlatformRatiosWrong(_) => "contradicts the service's own billing statement",
         _ => "platform",
     };

@@ -3,8 +3,9 @@
 //! over): a wrong status map (a running operation answered `succeeded`), a fetch of another
 //! task, a deployment answering its stored record (updated only on its polling loop: a
 //! deviation, new-api does it whenever the real-time fetch fails) and that record without its
-//! `platform`. The data-shape and ratios bugs are not planted here (no record; the ratios are
-//! not judged by the Veo checks).
+//! `platform`; and the submit's ratios header dropped or announcing a ratio that is not the
+//! adaptor's (rewritten by `planted_platforms.rs`; a deviation: the real-time answer shows no
+//! charge to hold them against). The data-shape bug is not planted here: no record.
 
 use super::planted::{Bug, Planted};
 use bytes::Bytes;
@@ -114,6 +115,18 @@ pub(crate) fn rows() -> Vec<Planted> {
                 check,
                 Status::Deviation,
                 "platforms_veo::judge_stored (is_realtime, and no real-time answer: the mock's UNREACHABLE, D-PLAT-22)",
+            ),
+            (
+                Bug::PlatformRatiosDropped(name),
+                check,
+                Status::Deviation,
+                "checks::platforms::announced_ratios (no X-New-Api-Other-Ratios, D-PLAT-1)",
+            ),
+            (
+                Bug::PlatformRatiosWrong(name),
+                check,
+                Status::Deviation,
+                "checks::platforms::judge_ratios (Platform::ratios of Gemini and Vertex: a ratio the adaptor does not announce, D-PLAT-9)",
             ),
         ]
     })
