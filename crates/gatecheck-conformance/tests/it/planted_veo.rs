@@ -126,7 +126,7 @@ pub(crate) fn rows() -> Vec<Planted> {
                 Bug::PlatformRatiosWrong(name),
                 check,
                 Status::Deviation,
-                "checks::platforms::judge_ratios (Platform::ratios of Gemini and Vertex: a ratio the adaptor does not announce, D-PLAT-9)",
+                "checks::platforms::judge_ratios (Platform::ratios of Gemini and Vertex, resolve_duration: a ratio the adaptor does not announce, D-PLAT-9)",
             ),
         ]
     })

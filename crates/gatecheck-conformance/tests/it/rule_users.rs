@@ -481,12 +481,6 @@ const ONE_SIDED: &[(&str, Lacks, &str)] = &[
          from the word, it never reads one back",
     ),
     (
-        "resolve_duration",
-        Lacks::Runner,
-        "Veo's billing seconds of X-New-Api-Other-Ratios: the runner only sees that the header \
-         is there; the mock's tests judge the values",
-    ),
-    (
         "size_aspect_ratio",
         Lacks::Runner,
         "what a Veo request renders: the runner does not see the upstream request",
