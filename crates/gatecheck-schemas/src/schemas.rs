@@ -100,10 +100,17 @@ pub mod names {
     pub const DOUBAO_TASK_DATA: &str = "doubao-task-data";
     /// The `data` of an Ali (17) task record: DashScope's own task.
     pub const ALI_TASK_DATA: &str = "ali-task-data";
+    // Issue 47 (veo47): Gemini and Vertex Veo.
+    /// The `data` of a Gemini Veo task record: the operation (DECISIONS D-PLAT-20).
+    pub const GEMINI_OPERATION: &str = "gemini-operation";
+    /// The `data` of a Vertex Veo task record: the operation (DECISIONS D-PLAT-21).
+    pub const VERTEX_OPERATION: &str = "vertex-operation";
+    /// The real-time answer of a Gemini/Vertex task fetch (DECISIONS D-PLAT-22).
+    pub const TASK_REALTIME_ENVELOPE: &str = "task-realtime-envelope";
 }
 
 /// `(name, file text)` of every embedded document, resources first, `common` last.
-pub(crate) const SOURCES: [(&str, &str); 42] = [
+pub(crate) const SOURCES: [(&str, &str); 45] = [
     (
         names::KEY_RECORD,
         include_str!("../schemas/key-record.json"),
@@ -263,11 +270,24 @@ pub(crate) const SOURCES: [(&str, &str); 42] = [
         names::ALI_TASK_DATA,
         include_str!("../schemas/ali-task-data.json"),
     ),
+    // Issue 47 (veo47): Gemini and Vertex Veo.
+    (
+        names::GEMINI_OPERATION,
+        include_str!("../schemas/gemini-operation.json"),
+    ),
+    (
+        names::VERTEX_OPERATION,
+        include_str!("../schemas/vertex-operation.json"),
+    ),
+    (
+        names::TASK_REALTIME_ENVELOPE,
+        include_str!("../schemas/task-realtime-envelope.json"),
+    ),
     (COMMON_DEFS, include_str!("../schemas/common.json")),
 ];
 
 /// The resource names, in a stable order.
-const NAMES: [&str; 41] = [
+const NAMES: [&str; 44] = [
     names::KEY_RECORD,
     names::TOKEN_UPDATE_REQUEST,
     names::TOKEN_UPDATE_ENVELOPE,
@@ -310,6 +330,10 @@ const NAMES: [&str; 41] = [
     names::HAILUO_TASK_DATA,
     names::DOUBAO_TASK_DATA,
     names::ALI_TASK_DATA,
+    // Issue 47 (veo47): Gemini and Vertex Veo.
+    names::GEMINI_OPERATION,
+    names::VERTEX_OPERATION,
+    names::TASK_REALTIME_ENVELOPE,
 ];
 
 /// One parsed document.
@@ -335,7 +359,7 @@ pub(crate) static DOCUMENTS: LazyLock<Vec<Document>> = LazyLock::new(|| {
 ///
 /// ```
 /// assert!(gatecheck_schemas::schema_names().contains(&"video-task"));
-/// assert_eq!(gatecheck_schemas::schema_names().len(), 41);
+/// assert_eq!(gatecheck_schemas::schema_names().len(), 44);
 /// ```
 pub fn schema_names() -> &'static [&'static str] {
     &NAMES

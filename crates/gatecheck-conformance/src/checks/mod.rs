@@ -14,6 +14,7 @@ pub(crate) mod midjourney_routes;
 pub(crate) mod models;
 mod pixels;
 pub(crate) mod platforms;
+pub(crate) mod platforms_veo;
 pub(crate) mod property;
 pub(crate) mod provider;
 pub(crate) mod quota;

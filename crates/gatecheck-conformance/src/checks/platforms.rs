@@ -46,7 +46,7 @@ pub(crate) const CHECKS: &[Check] = &[
 ];
 
 /// The first catalog model of platform `p`: one of its adaptor's default models.
-fn model_of(ctx: &CheckCtx, p: &Platform) -> Result<String, Halt> {
+pub(crate) fn model_of(ctx: &CheckCtx, p: &Platform) -> Result<String, Halt> {
     ctx.env
         .models
         .iter()
@@ -68,7 +68,7 @@ fn submit_body(model: &str) -> Value {
 
 /// The submit: new-api's create object with a public `task_` id, queued, the model asked, and
 /// `X-New-Api-Other-Ratios` (D-PLAT-1, D-PLAT-9). Gives the id and the header's ratios.
-async fn submit(
+pub(crate) async fn submit(
     ctx: &CheckCtx,
     p: &'static Platform,
     model: &str,
@@ -108,7 +108,7 @@ async fn submit(
 }
 
 /// What a submit announced of its billing, and what new-api's adaptor would.
-struct Billing {
+pub(crate) struct Billing {
     /// The ratios of its `X-New-Api-Other-Ratios`.
     ratios: Map<String, Value>,
     /// The adaptor's (`Platform::ratios` of the request the check sent).
@@ -128,6 +128,19 @@ fn judge_billing(
     ex: &Exchange,
 ) -> Result<(), Halt> {
     judge_quota(ctx, model, &b.ratios, t, spec, ex)?;
+    judge_ratios(ctx, p, b, spec, ex)
+}
+
+/// The announced ratios against the adaptor's for the request the check sent (DECISIONS
+/// D-PLAT-9): other ratios deviate (a deployment may configure other ratio tables, or map the
+/// model to another upstream).
+pub(crate) fn judge_ratios(
+    ctx: &CheckCtx,
+    p: &Platform,
+    b: &Billing,
+    spec: &RequestSpec,
+    ex: &Exchange,
+) -> Result<(), Halt> {
     if b.ratios != b.expected {
         let m = format!(
             "the submit announced {OTHER_RATIOS_HEADER} {}, new-api's {} adaptor announces {} \
@@ -204,7 +217,7 @@ fn judge_quota(
 
 /// The platform's rules on one record: a failure for a status its own `data` contradicts,
 /// a deviation citing the platform's row otherwise.
-fn judge(
+pub(crate) fn judge(
     ctx: &CheckCtx,
     p: &'static Platform,
     t: &TaskDto,
@@ -274,7 +287,7 @@ fn point(t: &TaskDto, step_ms: u128, n: usize) -> TimelinePoint {
 
 /// `GET /v1/videos/{id}` of the task: the task asked for (a failure otherwise; D-PLAT-5). Whether
 /// it shows `model` is not judged: new-api's Vidu conversion sets none, the spec's object has one.
-async fn video(ctx: &CheckCtx, id: &str) -> Result<u32, Halt> {
+pub(crate) async fn video(ctx: &CheckCtx, id: &str) -> Result<u32, Halt> {
     let spec = RequestSpec::get(format!("/v1/videos/{id}")).auth(ctx.model_auth()?);
     let ex = ctx.send(&spec, 0).await?;
     let v = ex.json().unwrap_or(Value::Null);

@@ -32,6 +32,7 @@ mod planted_platforms;
 mod planted_routes;
 mod planted_streams;
 mod planted_tasks;
+mod planted_veo;
 mod planted_video;
 mod recording;
 mod redaction;

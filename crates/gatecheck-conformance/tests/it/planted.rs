@@ -257,6 +257,10 @@ pub(crate) enum Bug {
     PlatformRatiosDropped(&'static str),
     /// A platform's submit announces a `video_input` ratio of 2 it did not charge (D-PLAT-9).
     PlatformRatiosWrong(&'static str),
+    // Gemini and Vertex Veo (issue 47, `planted_veo.rs`).
+    /// A real-time platform's fetch answers the record its polling loop stored, not the
+    /// real-time answer (D-PLAT-22, a deviation).
+    PlatformPollingOnly(&'static str),
     // Key rules on every route family (issue 46 section 2, `planted_key_routes.rs`).
     /// An expired key is served by the unified video routes.
     ExpiredKeyOnUnified,

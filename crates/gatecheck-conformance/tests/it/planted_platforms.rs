@@ -3,12 +3,16 @@
 //! platform's task: a wrong status map, a fetch of another task, a missing `platform`, a
 //! `data` that is not the platform's own task, and the submit's `X-New-Api-Other-Ratios`
 //! dropped or announcing a ratio it did not charge. Each platform gets each bug, and its own
-//! check must catch it for the reason it was planted.
+//! check must catch it for the reason it was planted; Gemini and Vertex get theirs in
+//! `planted_veo.rs` (their fetch answers in real time: no record, so no data shape, and the
+//! ratios header's bugs but not the charge).
 
 use super::planted::{Bug, Planted};
 use bytes::Bytes;
 use gatecheck_conformance::Status;
-use gatecheck_schemas::rules::platforms::{by_default_model, Platform, ALL, OTHER_RATIOS_HEADER};
+use gatecheck_schemas::rules::platforms::{
+    by_default_model, is_realtime, Platform, ALL, OTHER_RATIOS_HEADER,
+};
 use serde_json::{json, Value};
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -22,6 +26,7 @@ pub(crate) fn plants(bug: Bug) -> bool {
             | Bug::PlatformDataShape(_)
             | Bug::PlatformRatiosDropped(_)
             | Bug::PlatformRatiosWrong(_)
+            | Bug::PlatformPollingOnly(_)
     )
 }
 
@@ -78,7 +83,8 @@ pub(crate) fn rewrite(
     let (Bug::PlatformStatusMap(name)
     | Bug::PlatformFetchOther(name)
     | Bug::PlatformMissing(name)
-    | Bug::PlatformDataShape(name)) = bug
+    | Bug::PlatformDataShape(name)
+    | Bug::PlatformPollingOnly(name)) = bug
     else {
         return;
     };
@@ -86,6 +92,10 @@ pub(crate) fn rewrite(
     let Some(p) = ALL.into_iter().find(|p| p.name == name).filter(|_| fetch) else {
         return;
     };
+    // Gemini and Vertex answer in real time: `planted_veo.rs`.
+    if is_realtime(p) {
+        return super::planted_veo::rewrite(bug, p, polls, body);
+    }
     let Ok(mut v) = serde_json::from_slice::<Value>(body) else {
         return;
     };
@@ -125,9 +135,11 @@ fn check_of(name: &str) -> &'static str {
     }
 }
 
-/// The rows: every bug on every platform.
+/// The rows: every bug on every platform (Gemini's and Vertex's: `planted_veo.rs`).
 pub(crate) fn rows() -> Vec<Planted> {
+    let veo = super::planted_veo::rows();
     ALL.iter()
+        .filter(|p| !is_realtime(p))
         .flat_map(|p| {
             let check = check_of(p.name);
             [
@@ -169,6 +181,7 @@ pub(crate) fn rows() -> Vec<Planted> {
                 ),
             ]
         })
+        .chain(veo)
         .collect()
 }
 
@@ -176,10 +189,13 @@ pub(crate) fn rows() -> Vec<Planted> {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn each_platform_bug_is_caught_for_its_reason() {
     let phrase = |bug: Bug| match bug {
+        Bug::PlatformStatusMap(p) if super::planted_veo::is_veo(p) => "succeeded",
+        Bug::PlatformPollingOnly(_) => "answered the stored record",
         Bug::PlatformStatusMap(_) => "while its own data shows",
         Bug::PlatformFetchOther(_) => "answered the record of task_id",
         Bug::PlatformDataShape(_) => "own task (schema",
         Bug::PlatformRatiosDropped(_) => "no x-new-api-other-ratios header",
+        Bug::PlatformRatiosWrong(p) if super::planted_veo::is_veo(p) => "adaptor announces",
         Bug::PlatformRatiosWrong(_) => "contradicts the service's own billing statement",
         _ => "platform",
     };

@@ -450,6 +450,41 @@ const ONE_SIDED: &[(&str, Lacks, &str)] = &[
         "the mock picks the adaptor by the serving channel's type; the runner asks for a \
          platform's model and judges the record's platform with check_record",
     ),
+    // Gemini and Vertex Veo (D-PLAT-20..22).
+    (
+        "DEFAULT_MODEL",
+        Lacks::Runner,
+        "the model new-api's Veo conversion shows for an operation name without one: the mock's \
+         names always carry the model; the runner does not judge /v1/videos' model (D-PLAT-5)",
+    ),
+    (
+        "model_of_operation",
+        Lacks::Runner,
+        "the mock's /v1/videos model of a Veo task; the runner judges that answer's identity and \
+         status only (a channel's model mapping changes the model, D-PLAT-5)",
+    ),
+    (
+        "realtime_status",
+        Lacks::Runner,
+        "the mock's real-time status word; the runner reads the word (REALTIME_STATUSES) and \
+         judges its order, not the row behind it, which it cannot see",
+    ),
+    (
+        "REALTIME_STATUSES",
+        Lacks::Mock,
+        "the runner's list of the real-time words; the mock writes them through realtime_status",
+    ),
+    (
+        "operation_word",
+        Lacks::Mock,
+        "reads the state of a stored operation (check_record): the mock writes the operation \
+         from the word, it never reads one back",
+    ),
+    (
+        "size_aspect_ratio",
+        Lacks::Runner,
+        "what a Veo request renders: the runner does not see the upstream request",
+    ),
     // Ali Wan (D-PLAT-8).
     (
         "video_status",

@@ -228,6 +228,12 @@ fn video_status(s: TaskStatus) -> &'static str {
 pub(crate) fn video(cx: &Ctx, t: &StoredVideo) -> Option<MockResponse> {
     let meta = cx.app.tasks.meta.get(t)?;
     let a = adaptor(meta.platform)?;
+    if gatecheck_schemas::rules::platforms::is_realtime(a.rules) {
+        let channel =
+            crate::tasks::platforms::select(&cx.fixtures().channels, &t.model, &group(cx));
+        let upstream = channel.map_or(t.model.as_str(), |c| c.upstream_model(&t.model));
+        return Some(super::platform_veo::video(cx, t, a, upstream));
+    }
     let now = cx.now_ms();
     let state = t.state(now);
     let created = t.plan.created_at_ms.div_euclid(1000);
@@ -301,7 +307,11 @@ pub(crate) fn choose_upstream(cx: &Ctx, id: &str, word: &str) -> MockResponse {
     let Some(a) = adaptor(meta.platform) else {
         return failure(400, &format!("task {id} is no video platform's task"));
     };
-    let choices = a.rules.alternatives(t.state(cx.now_ms()).status);
+    let mut choices = a.rules.alternatives(t.state(cx.now_ms()).status);
+    // Gemini and Vertex: `unreachable`, the real-time fetch failing (D-PLAT-22).
+    if gatecheck_schemas::rules::platforms::is_realtime(a.rules) {
+        choices.push(gatecheck_schemas::rules::platforms::veo::UNREACHABLE);
+    }
     let Some(chosen) = choices.iter().copied().find(|w| *w == word) else {
         return failure(
             400,

@@ -63,7 +63,9 @@ pub(crate) async fn create(cx: &Ctx, req: Request<Incoming>) -> MockResponse {
 pub(crate) fn fetch(cx: &Ctx, id: &str) -> MockResponse {
     let owner = cx.key().map(|k| k.user_id).unwrap_or(0);
     match cx.videos().get(id, owner) {
-        Some(t) => response::json(ACCEPTED, &TaskEnvelope::success(task_dto(cx, &t))),
+        // Gemini and Vertex: asked in real time first (D-PLAT-22).
+        Some(t) => super::platform_veo::realtime(cx, &t)
+            .unwrap_or_else(|| response::json(ACCEPTED, &TaskEnvelope::success(task_dto(cx, &t)))),
         None => not_exist(),
     }
 }

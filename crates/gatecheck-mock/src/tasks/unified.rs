@@ -26,7 +26,7 @@ use serde::{Deserialize, Serialize};
 /// Every action a task route records (a dumped entry must name one of these to load).
 const ACTIONS: [&str; 3] = [ACTION_TEXT_GENERATE, ACTION_GENERATE, ACTION_REMIX];
 /// Every platform a task route records (the unified route's platforms: `super::platforms`).
-const PLATFORMS: [&str; 7] = [
+const PLATFORMS: [&str; 9] = [
     PLATFORM_SORA,
     PLATFORM_KLING,
     PLATFORM_JIMENG,
@@ -34,6 +34,8 @@ const PLATFORMS: [&str; 7] = [
     gatecheck_schemas::rules::platforms::hailuo::PLATFORM.channel_type,
     gatecheck_schemas::rules::platforms::doubao::PLATFORM.channel_type,
     gatecheck_schemas::rules::platforms::ali::PLATFORM.channel_type,
+    gatecheck_schemas::rules::platforms::gemini::PLATFORM.channel_type,
+    gatecheck_schemas::rules::platforms::vertex::PLATFORM.channel_type,
 ];
 
 /// The task-route facts of one task.
@@ -164,7 +166,7 @@ impl<'de> Deserialize<'de> for TaskMetaEntry {
             None => None,
             Some(w) => {
                 let words = super::platforms::adaptor(platform)
-                    .map(|a| a.rules.states.iter().map(|s| s.word).collect::<Vec<_>>())
+                    .map(|a| super::platforms::control_words(a.rules))
                     .unwrap_or_default();
                 Some(name(&words, &w, "upstream state")?)
             }

@@ -58,7 +58,7 @@ async fn catalog_filters_by_model_type_and_provider_code() {
         .iter()
         .filter(|m| m.model_type == "video")
         .count() as i64;
-    assert_eq!((video.total, videos), (9, 9));
+    assert_eq!((video.total, videos), (11, 11));
     assert!(video.data.iter().all(|m| m.model_type == "video"));
     let openai_images = catalog(&server, "?model_type=image&provider_code=openai").await;
     let ids: Vec<_> = openai_images.data.iter().map(|m| m.id.as_str()).collect();

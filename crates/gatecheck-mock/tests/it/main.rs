@@ -16,6 +16,7 @@ mod midjourney;
 mod openapi_bodies;
 mod openapi_gen;
 mod platforms;
+mod platforms_veo;
 mod profiles;
 mod quota;
 mod reliability;

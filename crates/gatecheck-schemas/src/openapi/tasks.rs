@@ -68,7 +68,7 @@ fn unified(operation_id: &str) -> Option<Value> {
     let op = match operation_id {
         "createVideoGeneration" => {
             let ok = json_response(
-                "The OpenAI-style video object of the new task (status `queued`, progress 0), as `POST /v1/videos` answers it (DECISIONS D-TASK-1). The channel that serves the model picks the platform by its type (DECISIONS D-PLAT-1): OpenAI/Sora `55`, Vidu `52`, MiniMax/Hailuo `35`, Doubao Seedance `54`; a platform's task answers new-api's create object with `X-New-Api-Other-Ratios`, and a channel of a type no adaptor serves is 400 `invalid_api_platform`.",
+                "The OpenAI-style video object of the new task (status `queued`, progress 0), as `POST /v1/videos` answers it (DECISIONS D-TASK-1). The channel that serves the model picks the platform by its type (DECISIONS D-PLAT-1): OpenAI/Sora `55`, Vidu `52`, MiniMax/Hailuo `35`, Doubao Seedance `54`, Gemini `24` and Vertex `41` Veo (DECISIONS D-PLAT-20, D-PLAT-21); a platform's task answers new-api's create object with `X-New-Api-Other-Ratios`, and a channel of a type no adaptor serves is 400 `invalid_api_platform`.",
                 schema_ref("VideoTask"),
             );
             let errors =
@@ -83,8 +83,8 @@ fn unified(operation_id: &str) -> Option<Value> {
         }
         "getVideoGeneration" => {
             let ok = json_response(
-                "The task record in new-api's envelope: upper-case status, progress `NN%`, `result_url` once `SUCCESS` (DECISIONS D-TASK-2).",
-                schema_ref("TaskEnvelope"),
+                "The task record in new-api's envelope: upper-case status, progress `NN%`, `result_url` once `SUCCESS` (DECISIONS D-TASK-2). A Gemini (`24`) or Vertex (`41`) Veo task is asked in real time and answered `{code, message, data:{error, format, metadata, status, task_id, url}}` instead while its upstream answers (DECISIONS D-PLAT-22); its record's `data` is the Veo operation (`GeminiOperation`, `VertexOperation`).",
+                json!({ "anyOf": [schema_ref("TaskEnvelope"), schema_ref("TaskRealtimeEnvelope")] }),
             );
             let errors = key_errors_and(&["500:ServerError"]);
             let mut op = task_op(

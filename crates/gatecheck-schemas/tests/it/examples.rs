@@ -345,6 +345,9 @@ fn deserializes_as(name: &str, body: &Value) -> Result<(), serde_json::Error> {
         | "hailuo-task-data"
         | "doubao-task-data"
         | "ali-task-data"
+        | "gemini-operation"
+        | "vertex-operation"
+        | "task-realtime-envelope"
         | "pricing-answer"
         | "status-answer" => de::<serde_json::Map<String, Value>>(body),
         event if stream_event_schema(body["type"].as_str().unwrap_or("")) == Some(event) => {

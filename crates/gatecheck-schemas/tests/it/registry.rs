@@ -7,7 +7,7 @@ use serde_json::{json, Value};
 use std::collections::BTreeSet;
 use std::path::Path;
 
-const EXPECTED: [&str; 41] = [
+const EXPECTED: [&str; 44] = [
     "key-record",
     "token-update-request",
     "token-update-envelope",
@@ -49,6 +49,9 @@ const EXPECTED: [&str; 41] = [
     "hailuo-task-data",
     "doubao-task-data",
     "ali-task-data",
+    "gemini-operation",
+    "vertex-operation",
+    "task-realtime-envelope",
 ];
 
 fn schemas_dir() -> &'static Path {

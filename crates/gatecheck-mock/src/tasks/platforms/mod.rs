@@ -11,7 +11,10 @@
 
 pub(crate) mod ali;
 pub(crate) mod doubao;
+pub(crate) mod gemini;
 pub(crate) mod hailuo;
+pub(crate) mod veo;
+pub(crate) mod vertex;
 pub(crate) mod vidu;
 
 use gatecheck_schemas::rules::platforms::Platform;
@@ -153,12 +156,25 @@ pub(crate) fn queued(_: &Platform) -> &'static str {
 }
 
 /// Every adaptor, in the order of `rules::platforms::ALL`.
-pub(crate) const ADAPTORS: [&Adaptor; 4] = [
+pub(crate) const ADAPTORS: [&Adaptor; 6] = [
     &vidu::ADAPTOR,
     &hailuo::ADAPTOR,
     &doubao::ADAPTOR,
     &ali::ADAPTOR,
+    &gemini::ADAPTOR,
+    &vertex::ADAPTOR,
 ];
+
+/// Every word `POST /__mock/videos/{id}/upstream` may store for a platform: its upstream
+/// states, and for a real-time platform (Gemini, Vertex) `unreachable`, the real-time fetch
+/// failing (DECISIONS D-PLAT-22).
+pub(crate) fn control_words(p: &'static Platform) -> Vec<&'static str> {
+    let mut words: Vec<_> = p.states.iter().map(|s| s.word).collect();
+    if gatecheck_schemas::rules::platforms::is_realtime(p) {
+        words.push(gatecheck_schemas::rules::platforms::veo::UNREACHABLE);
+    }
+    words
+}
 
 /// The adaptor of channel type `t` (`"52"`).
 pub(crate) fn adaptor(t: &str) -> Option<&'static Adaptor> {

@@ -19,7 +19,10 @@
 
 pub mod ali;
 pub mod doubao;
+pub mod gemini;
 pub mod hailuo;
+pub mod veo;
+pub mod vertex;
 pub mod vidu;
 
 use super::task::{parse_progress, TaskDto, TaskStatus};
@@ -100,11 +103,13 @@ pub fn no_ratios(_: &Map<String, Value>, _: &str) -> Map<String, Value> {
 }
 
 /// Every platform of this module, in channel-type order of the docs.
-pub const ALL: [&Platform; 4] = [
+pub const ALL: [&Platform; 6] = [
     &vidu::PLATFORM,
     &hailuo::PLATFORM,
     &doubao::PLATFORM,
     &ali::PLATFORM,
+    &gemini::PLATFORM,
+    &vertex::PLATFORM,
 ];
 
 /// The platform of a channel type (`"52"`), if it is one of [`ALL`].
@@ -170,9 +175,19 @@ fn broken(rule: &'static str, message: String) -> Result<(), BrokenRule> {
     Err(BrokenRule { rule, message })
 }
 
-/// The upstream state word of a record's `data`, if `data` has one.
+/// The upstream state word of a record's `data`, if `data` has one (a Veo operation's is
+/// read from `done` and `error`: [`veo::operation_word`]).
 pub fn state_word<'a>(p: &Platform, data: &'a Value) -> Option<&'a str> {
+    if p.state_pointer == veo::OPERATION_STATE {
+        return veo::operation_word(data);
+    }
     data.pointer(p.state_pointer).and_then(Value::as_str)
+}
+
+/// Whether platform `p` is asked in real time on every fetch of its tasks (Gemini and
+/// Vertex: relay/relay_task.go `tryRealtimeFetch`, DECISIONS D-PLAT-22).
+pub fn is_realtime(p: &Platform) -> bool {
+    p.state_pointer == veo::OPERATION_STATE
 }
 
 /// The rules of one fetched record of a task of platform `p` (DECISIONS D-PLAT-7, D-PLAT-10):

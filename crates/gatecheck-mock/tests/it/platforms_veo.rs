@@ -1,0 +1,270 @@
+//! Gemini (24) and Vertex (41) Veo behind the unified route (DECISIONS D-PLAT-20..22): the
+//! channel picks the platform, a fetch is answered in real time (not the record, unlike the
+//! other platforms), `unreachable` falls back to the record with the operation as `data`,
+//! every state on the clock and through the control API, `/v1/videos/{id}` and a playable
+//! content.
+
+use crate::media_util::*;
+use crate::support::*;
+use gatecheck_mock::{ClockMode, Fixtures, MockServer};
+use gatecheck_schemas::rules::media::parse_mp4;
+use gatecheck_schemas::rules::platforms::{check_record, gemini, vertex, Platform};
+use gatecheck_schemas::rules::task::{check_envelope, TaskDto, TaskStatus};
+use gatecheck_schemas::Profile;
+use serde_json::{json, Value};
+
+const GENERATIONS: &str = "/v1/video/generations";
+
+async fn server(profile: Profile) -> MockServer {
+    MockServer::builder()
+        .profile(profile)
+        .fixtures(Fixtures::embedded())
+        .clock(ClockMode::virtual_default())
+        .start()
+        .await
+}
+
+async fn control(server: &MockServer, path: &str, body: Value) -> Resp {
+    Http::new(server.uri()).json("POST", path, &[], body).await
+}
+
+async fn advance(server: &MockServer, seconds: f64) {
+    let r = control(
+        server,
+        "/__mock/clock/advance",
+        json!({ "seconds": seconds }),
+    )
+    .await;
+    assert_eq!(r.status, 200, "{}", r.text());
+}
+
+async fn get(server: &MockServer, path: &str) -> Value {
+    let resp = get_with(server, path, KEY_ENABLED).await;
+    assert_eq!(resp.status, 200, "{path}: {}", resp.text());
+    resp.json()
+}
+
+/// The real-time answer's `data` (`status`, `url`...), checked for its shape.
+async fn realtime(server: &MockServer, id: &str) -> Value {
+    let v = get(server, &format!("{GENERATIONS}/{id}")).await;
+    assert_eq!(
+        (v["code"].as_str(), v["message"].as_str()),
+        (Some("success"), Some(""))
+    );
+    let d = v["data"].clone();
+    assert_eq!(d["task_id"], id, "{v}");
+    assert_eq!(
+        (d["error"].is_null(), d["metadata"].is_null()),
+        (true, true),
+        "{v}"
+    );
+    assert_eq!(d["format"], "mp4");
+    d
+}
+
+/// The record (the real-time fetch made to fail).
+async fn record(server: &MockServer, id: &str) -> TaskDto {
+    let v = get(server, &format!("{GENERATIONS}/{id}")).await;
+    gatecheck_schemas::validate("task-envelope", &v).unwrap_or_else(|e| panic!("{e}: {v}"));
+    let t = check_envelope(&v).unwrap_or_else(|e| panic!("{e}: {v}"));
+    let schema = if t.platform == "41" {
+        "vertex-operation"
+    } else {
+        "gemini-operation"
+    };
+    gatecheck_schemas::validate(schema, &t.data).unwrap_or_else(|e| panic!("{e}: {}", t.data));
+    t
+}
+
+/// Chooses the upstream's `word` for task `id` (`unreachable`: the real-time fetch fails).
+async fn upstream(server: &MockServer, id: &str, word: &str) {
+    let path = format!("/__mock/videos/{id}/upstream");
+    let r = control(server, &path, json!({ "status": word })).await;
+    assert_eq!(r.status, 200, "{}", r.text());
+}
+
+async fn submit(server: &MockServer, model: &str, prompt: &str, extra: Value) -> (String, Resp) {
+    let mut body = json!({"model": model, "prompt": prompt, "duration": 6});
+    body.as_object_mut()
+        .unwrap()
+        .extend(extra.as_object().unwrap().clone());
+    let resp = post_json(server, GENERATIONS, KEY_ENABLED, body).await;
+    assert_eq!(resp.status, 200, "{}", resp.text());
+    let id = resp.json()["id"].as_str().unwrap().to_owned();
+    (id, resp)
+}
+
+async fn lifecycle(server: &MockServer, p: &Platform, model: &str) {
+    let (id, resp) = submit(server, model, "a kite over dunes", json!({})).await;
+    let v = resp.json();
+    assert_eq!(
+        (v["status"].as_str(), v["model"].as_str()),
+        (Some("queued"), Some(model))
+    );
+    // Billed by ResolveVeoDuration: `duration` when metadata has no durationSeconds.
+    assert_eq!(
+        resp.header("x-new-api-other-ratios"),
+        Some(r#"{"seconds":6}"#)
+    );
+    // At once: the upstream's operation is running (Veo has no queued state).
+    assert_eq!(realtime(server, &id).await["status"], "processing");
+    // The record path: the operation as `data`, the status it maps to.
+    upstream(server, &id, "unreachable").await;
+    let t = record(server, &id).await;
+    assert_eq!(t.platform, p.channel_type, "{}", p.name);
+    check_record(p, &t).unwrap_or_else(|e| panic!("{}: {e}", p.name));
+    assert_eq!(
+        (t.status, t.progress.as_str()),
+        (TaskStatus::InProgress, "50%")
+    );
+    assert_eq!(
+        t.data["done"],
+        Value::Null,
+        "a running operation: {}",
+        t.data
+    );
+    advance(server, 120.0).await;
+    let done = record(server, &id).await;
+    check_record(p, &done).unwrap();
+    assert_eq!(
+        (done.status, done.data["done"].as_bool()),
+        (TaskStatus::Success, Some(true))
+    );
+    let proxy = format!("{}/v1/videos/{id}/content", server.uri());
+    assert_eq!(
+        done.result_url.as_deref(),
+        Some(proxy.as_str()),
+        "{}",
+        p.name
+    );
+    assert!(
+        !done.data.to_string().contains("bytesBase64Encoded"),
+        "{}",
+        done.data
+    );
+    // Back to real time: Gemini shows its proxy URL, Vertex none (a data: URL stays in data).
+    upstream(server, &id, "done").await;
+    let now = realtime(server, &id).await;
+    assert_eq!(now["status"], "succeeded");
+    let url = if p.name == "gemini" {
+        proxy.as_str()
+    } else {
+        ""
+    };
+    assert_eq!(now["url"], url, "{}", p.name);
+    // `/v1/videos/{id}`: the model from the operation name.
+    let video = get(server, &format!("/v1/videos/{id}")).await;
+    assert_eq!(
+        (video["id"].as_str(), video["model"].as_str()),
+        (Some(id.as_str()), Some(model))
+    );
+    assert_eq!(
+        (video["status"].as_str(), video["progress"].as_i64()),
+        (Some("completed"), Some(100))
+    );
+    assert!(
+        video.get("metadata").is_none() && video.get("error").is_none(),
+        "{video}"
+    );
+    assert_eq!(video["completed_at"].as_i64(), Some(done.finish_time));
+    // The content: a real MP4.
+    let mp4 = get_with(server, &format!("/v1/videos/{id}/content"), KEY_ENABLED).await;
+    assert_eq!(mp4.status, 200);
+    parse_mp4(&mp4.body).expect("a playable mp4");
+    // A chosen failure: real time says failed at once, the record carries the reason.
+    let (fid, _) = submit(server, model, "a kite [fail]", json!({})).await;
+    advance(server, 120.0).await;
+    let f = realtime(server, &fid).await;
+    assert_eq!(
+        (f["status"].as_str(), f["url"].as_str()),
+        (Some("failed"), Some(""))
+    );
+    upstream(server, &fid, "unreachable").await;
+    let failed = record(server, &fid).await;
+    check_record(p, &failed).unwrap();
+    assert_eq!(
+        (failed.status, failed.progress.as_str()),
+        (TaskStatus::Failure, "100%")
+    );
+    assert_eq!(
+        failed.data["error"]["message"].as_str(),
+        Some(failed.fail_reason.as_str())
+    );
+    assert!(!failed.fail_reason.is_empty());
+    let video = get(server, &format!("/v1/videos/{fid}")).await;
+    assert_eq!(video["status"], "failed", "{video}");
+}
+
+#[tokio::test]
+async fn gemini_and_vertex_on_the_clock_and_the_control_api_in_both_profiles() {
+    for profile in [Profile::Documented, Profile::NewApi] {
+        let server = server(profile).await;
+        lifecycle(&server, &gemini::PLATFORM, "veo-3.1-fast-generate-preview").await;
+        lifecycle(&server, &vertex::PLATFORM, "veo-3.0-fast-generate-001").await;
+    }
+}
+
+#[tokio::test]
+async fn a_fetch_asks_veo_in_real_time_and_the_others_answer_their_record() {
+    let server = server(Profile::NewApi).await;
+    let (veo, _) = submit(
+        &server,
+        "veo-3.1-fast-generate-preview",
+        "a kite",
+        json!({}),
+    )
+    .await;
+    let (vidu, _) = submit(&server, "viduq1", "a kite", json!({})).await;
+    advance(&server, 120.0).await;
+    // The same moment: Gemini's fetch is the real-time answer, Vidu's the stored record.
+    let g = get(&server, &format!("{GENERATIONS}/{veo}")).await;
+    assert_eq!(
+        (g["data"]["status"].as_str(), g["data"].get("platform")),
+        (Some("succeeded"), None)
+    );
+    let v = get(&server, &format!("{GENERATIONS}/{vidu}")).await;
+    assert_eq!(
+        (v["data"]["status"].as_str(), v["data"]["platform"].as_str()),
+        (Some("SUCCESS"), Some("52"))
+    );
+    // Only a real-time platform offers `unreachable`.
+    let r = control(
+        &server,
+        &format!("/__mock/videos/{vidu}/upstream"),
+        json!({"status": "unreachable"}),
+    )
+    .await;
+    assert_eq!(r.status, 400, "{}", r.text());
+}
+
+#[tokio::test]
+async fn metadata_overlays_the_veo_request() {
+    let server = server(Profile::NewApi).await;
+    let extra = json!({"seconds": "4", "metadata": {"durationSeconds": 8}, "duration": 0});
+    let (_, resp) = submit(&server, "veo-3.0-fast-generate-001", "a kite", extra).await;
+    assert_eq!(
+        resp.header("x-new-api-other-ratios"),
+        Some(r#"{"seconds":8}"#)
+    );
+    let img = json!({"images": ["data:image/png;base64,iVBORw0KGgo="], "duration": 4});
+    let (id, _) = submit(&server, "veo-3.0-fast-generate-001", "a kite", img).await;
+    upstream(&server, &id, "unreachable").await;
+    assert_eq!(
+        record(&server, &id).await.action,
+        "generate",
+        "Vertex reads images[0]"
+    );
+    let (id, _) = submit(
+        &server,
+        "veo-3.1-fast-generate-preview",
+        "a kite",
+        json!({"images": ["aGVsbG8="]}),
+    )
+    .await;
+    upstream(&server, &id, "unreachable").await;
+    assert_eq!(
+        record(&server, &id).await.action,
+        "textGenerate",
+        "Gemini: always textGenerate"
+    );
+}

@@ -1,0 +1,214 @@
+//! Google Veo, the rules Gemini (channel type 24) and Vertex (41) share
+//! (relay/channel/task/gemini/*.go, relay/channel/task/vertex/adaptor.go@0fc1489e,
+//! relay/relay_task.go@14639a76 `tryRealtimeFetch`; DECISIONS D-PLAT-20..22).
+//!
+//! The upstream task is a long-running operation `{name, done, response?, error?}`: it has no
+//! state word, so the word this module's [`operation_word`] reads from it is `error` (an
+//! `error.message`: FAILURE 100%), `running` (`done` false: IN_PROGRESS 50%) or `done`
+//! (SUCCESS 100%). new-api asks the upstream in real time on every fetch of such a task
+//! ([`realtime_status`]); the billing ratio is `seconds` ([`resolve_duration`]).
+
+use super::state;
+use super::UpstreamState;
+use crate::rules::task::TaskStatus::{self, Failure, InProgress, Success};
+use serde_json::{json, Map, Value};
+
+/// The state pointer of a Veo platform: the operation's `done` (with `error` before it).
+pub const OPERATION_STATE: &str = "/done";
+/// The operation is still running (`done` false).
+pub const RUNNING: &str = "running";
+/// The operation is done without an error.
+pub const DONE: &str = "done";
+/// The operation carries an `error.message`.
+pub const ERROR: &str = "error";
+/// The control API's word for "the real-time fetch fails": the fetch answers the stored
+/// record as the poller left it (`tryRealtimeFetch` returns nothing; DECISIONS D-PLAT-22).
+pub const UNREACHABLE: &str = "unreachable";
+
+/// The states of a Veo operation (`ParseTaskResult`): no queued state.
+pub const STATES: &[UpstreamState] = &[
+    state(RUNNING, InProgress, 50),
+    state(DONE, Success, 100),
+    state(ERROR, Failure, 100),
+];
+/// The words the mock's upstream shows for queued, running, completed, failed.
+pub const WORDS: [&str; 4] = [RUNNING, RUNNING, DONE, ERROR];
+
+/// The model new-api's `ConvertToOpenAIVideo` shows when the operation name names none.
+pub const DEFAULT_MODEL: &str = "veo-3.0-generate-001";
+
+/// The state word of an operation: `error` when `error.message` (or an error given as text)
+/// is set, else `done` or `running` by `done`; `None` when `data` is no operation.
+///
+/// ```
+/// use gatecheck_schemas::rules::platforms::veo::operation_word;
+/// use serde_json::json;
+/// assert_eq!(operation_word(&json!({"name": "x", "done": false})), Some("running"));
+/// assert_eq!(operation_word(&json!({"name": "x"})), Some("running"));
+/// assert_eq!(operation_word(&json!({"done": true, "error": {"message": "no"}})), Some("error"));
+/// assert_eq!(operation_word(&json!({"done": true, "response": {}})), Some("done"));
+/// assert_eq!(operation_word(&json!({"state": "x"})), None);
+/// ```
+pub fn operation_word(data: &Value) -> Option<&'static str> {
+    let o = data.as_object()?;
+    if !o.contains_key("name") && !o.contains_key("done") {
+        return None;
+    }
+    let message = match o.get("error") {
+        Some(Value::String(s)) => s.as_str(),
+        Some(e) => e.get("message").and_then(Value::as_str).unwrap_or(""),
+        None => "",
+    };
+    if !message.is_empty() {
+        return Some(ERROR);
+    }
+    Some(match o.get("done").and_then(Value::as_bool) {
+        Some(true) => DONE,
+        _ => RUNNING,
+    })
+}
+
+/// The model of an operation name (`models/<m>/operations/<id>`, or Vertex's
+/// `projects/p/locations/r/publishers/google/models/<m>/operations/<id>`), else
+/// [`DEFAULT_MODEL`] (`extractModelFromOperationName`).
+///
+/// ```
+/// use gatecheck_schemas::rules::platforms::veo::model_of_operation;
+/// assert_eq!(model_of_operation("models/veo-3.1-generate-preview/operations/ab"), "veo-3.1-generate-preview");
+/// assert_eq!(model_of_operation("operations/ab"), "veo-3.0-generate-001");
+/// ```
+pub fn model_of_operation(name: &str) -> &str {
+    name.split_once("models/")
+        .and_then(|(_, rest)| rest.split_once("/operations/"))
+        .map(|(m, _)| m)
+        .filter(|m| !m.is_empty() && !m.contains('/'))
+        .unwrap_or(DEFAULT_MODEL)
+}
+
+/// `mapTaskStatusToSimple`: the `status` of the real-time answer for a task status.
+///
+/// ```
+/// use gatecheck_schemas::rules::platforms::veo::realtime_status;
+/// use gatecheck_schemas::rules::task::TaskStatus;
+/// assert_eq!(realtime_status(TaskStatus::Success), "succeeded");
+/// assert_eq!(realtime_status(TaskStatus::NotStart), "processing");
+/// ```
+pub fn realtime_status(s: TaskStatus) -> &'static str {
+    match s {
+        TaskStatus::Success => "succeeded",
+        TaskStatus::Failure => "failed",
+        TaskStatus::Queued | TaskStatus::Submitted => "queued",
+        _ => "processing",
+    }
+}
+
+/// Every `status` word of the real-time answer, in lifecycle order (a later one never goes
+/// back to an earlier one but `failed`/`succeeded`, which are both terminal).
+pub const REALTIME_STATUSES: [&str; 4] = ["queued", "processing", "succeeded", "failed"];
+
+/// `ResolveVeoDuration`: `metadata.durationSeconds` (a positive number), else `duration`,
+/// else `seconds` (digits), else 8.
+///
+/// ```
+/// use gatecheck_schemas::rules::platforms::veo::resolve_duration;
+/// assert_eq!(resolve_duration(Some(6), 4, "5"), 6);
+/// assert_eq!(resolve_duration(None, 0, "5"), 5);
+/// assert_eq!(resolve_duration(None, 0, ""), 8);
+/// ```
+pub fn resolve_duration(meta_seconds: Option<i64>, duration: i64, seconds: &str) -> i64 {
+    meta_seconds
+        .filter(|d| *d > 0)
+        .or((duration > 0).then_some(duration))
+        .or_else(|| seconds.trim().parse().ok().filter(|s: &i64| *s > 0))
+        .unwrap_or(8)
+}
+
+/// `ResolveVeoDuration` over a client's JSON body: `metadata.durationSeconds`, else
+/// `duration` (a number or digits), else `seconds` (a number or digits), else 8.
+///
+/// ```
+/// use gatecheck_schemas::rules::platforms::veo::seconds;
+/// let b = |v: serde_json::Value| v.as_object().unwrap().clone();
+/// assert_eq!(seconds(&b(serde_json::json!({"duration": 4, "metadata": {"durationSeconds": 6}}))), 6);
+/// assert_eq!(seconds(&b(serde_json::json!({"seconds": "5"}))), 5);
+/// assert_eq!(seconds(&b(serde_json::json!({}))), 8);
+/// ```
+pub fn seconds(body: &Map<String, Value>) -> i64 {
+    let meta = body
+        .get("metadata")
+        .and_then(Value::as_object)
+        .and_then(|m| m.get("durationSeconds"))
+        .and_then(Value::as_f64)
+        .map(|f| f as i64);
+    let duration = match body.get("duration") {
+        Some(Value::Number(n)) => n.as_i64(),
+        Some(Value::String(s)) => s.trim().parse().ok(),
+        _ => None,
+    };
+    let secs = match body.get("seconds") {
+        Some(Value::Number(n)) => n.to_string(),
+        Some(Value::String(s)) => s.clone(),
+        _ => String::new(),
+    };
+    resolve_duration(meta, duration.unwrap_or(0), &secs)
+}
+
+/// `EstimateBilling` of Gemini and Vertex (vertex/adaptor.go@0fc1489e; DECISIONS D-PLAT-20):
+/// `{"seconds": ResolveVeoDuration(...)}` ([`seconds`]); the `resolution` ratio of the later
+/// versions is not modelled.
+///
+/// ```
+/// use gatecheck_schemas::rules::platforms::veo::other_ratios;
+/// let body = serde_json::json!({"duration": 6});
+/// let r = other_ratios(body.as_object().unwrap(), "veo-3.0-generate-001");
+/// assert_eq!(serde_json::Value::Object(r), serde_json::json!({"seconds": 6}));
+/// ```
+pub fn other_ratios(body: &Map<String, Value>, _upstream_model: &str) -> Map<String, Value> {
+    let mut m = Map::new();
+    m.insert("seconds".into(), json!(seconds(body)));
+    m
+}
+
+/// `SizeToVeoResolution`: `4k` from 3840 pixels, `1080p` from 1920, else `720p`.
+pub fn size_resolution(size: &str) -> &'static str {
+    let (w, h) = dims(size);
+    match w.max(h) {
+        d if d >= 3840 => "4k",
+        d if d >= 1920 => "1080p",
+        _ => "720p",
+    }
+}
+
+/// `SizeToVeoAspectRatio`: `9:16` when taller than wide, else `16:9`.
+pub fn size_aspect_ratio(size: &str) -> &'static str {
+    let (w, h) = dims(size);
+    if w > 0 && h > w {
+        "9:16"
+    } else {
+        "16:9"
+    }
+}
+
+fn dims(size: &str) -> (i64, i64) {
+    let lower = size.to_ascii_lowercase();
+    let Some((w, h)) = lower.split_once('x') else {
+        return (0, 0);
+    };
+    (w.trim().parse().unwrap_or(0), h.trim().parse().unwrap_or(0))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes_follow_new_api() {
+        assert_eq!(size_resolution("1920x1080"), "1080p");
+        assert_eq!(size_resolution("720x1280"), "720p");
+        assert_eq!(size_resolution("3840x2160"), "4k");
+        assert_eq!(size_resolution("big"), "720p");
+        assert_eq!(size_aspect_ratio("720x1280"), "9:16");
+        assert_eq!(size_aspect_ratio("1280x720"), "16:9");
+        assert_eq!(size_aspect_ratio("x"), "16:9");
+    }
+}

@@ -1,0 +1,32 @@
+//! Vertex AI Veo (channel type 41; relay/channel/task/vertex/adaptor.go@0fc1489e, DECISIONS
+//! D-PLAT-21).
+//!
+//! The upstream task is Vertex's `fetchPredictOperation` answer `{name:"projects/<p>/locations/
+//! <r>/publishers/google/models/<m>/operations/<id>", done, response:{"@type",
+//! raiMediaFilteredCount, videos:[{mimeType, bytesBase64Encoded}]}, error}` (the shared Veo
+//! rules: [`super::veo`]). The video comes inline as base64: new-api stores `data` with
+//! `bytesBase64Encoded` removed (`redactVideoResponseBody`) and `result_url` its proxy URL.
+
+use super::{veo, Platform};
+
+/// Vertex AI Veo.
+pub const PLATFORM: Platform = Platform {
+    channel_type: "41",
+    name: "vertex",
+    models: &[
+        "veo-3.0-generate-001",
+        "veo-3.0-fast-generate-001",
+        "veo-3.1-generate-preview",
+        "veo-3.1-fast-generate-preview",
+    ],
+    states: veo::STATES,
+    other: None,
+    words: veo::WORDS,
+    state_pointer: veo::OPERATION_STATE,
+    // The video comes as base64, which new-api removes from `data`: no URL there.
+    url_pointer: "",
+    video_has_model: true,
+    decision: "D-PLAT-21",
+    data_schema: crate::schemas::names::VERTEX_OPERATION,
+    ratios: veo::other_ratios,
+};
