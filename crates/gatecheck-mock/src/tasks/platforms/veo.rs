@@ -11,6 +11,10 @@ use gatecheck_schemas::rules::platforms::veo::{
 use gatecheck_schemas::types::VideoTaskError;
 use serde_json::{json, Map, Value};
 
+/// The reason the mock's upstream gives in `raiMediaFilteredReasons` of a `filtered` operation.
+pub(crate) const FILTERED_REASON: &str =
+    "The video was filtered by the safety filters (the mock's `filtered` state).";
+
 /// `ResolveVeoDuration` over the request: `metadata.durationSeconds`, `duration`, `seconds`, 8.
 pub(crate) fn seconds(body: &Map<String, Value>) -> i64 {
     let m = meta(body, "durationSeconds").and_then(|v| v.as_f64().map(|f| f as i64));
