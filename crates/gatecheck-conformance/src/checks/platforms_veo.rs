@@ -9,6 +9,7 @@
 //! what its polling loop stored, as new-api does when the real-time fetch fails) is judged by
 //! the platform's status map like the other platforms (a contradiction fails), then deviates
 //! citing D-PLAT-22. Then `GET /v1/videos/{id}` answers the same task, ended as it ended.
+//! A content route failed by the upstream (new-api's 502s) is not observed, with its cause.
 //!
 //! Billing (D-PLAT-9): the submit's `X-New-Api-Other-Ratios` must be there (D-PLAT-1) and is
 //! judged against the adaptor's `{"seconds": N}` at the first answer (other ratios deviate).
@@ -21,7 +22,9 @@ use super::{accepted, def, Check, CheckCtx, Halt, Outcome, Pass, Phase};
 use crate::http::client::{Exchange, RequestSpec};
 use crate::vocab::artifacts::{TaskTimeline, TimelinePoint};
 use gatecheck_schemas::names::{GEMINI_OPERATION, TASK_REALTIME_ENVELOPE, VERTEX_OPERATION};
-use gatecheck_schemas::rules::platforms::veo::REALTIME_STATUSES;
+use gatecheck_schemas::rules::platforms::veo::{
+    upstream_content_failure, NO_KEY_MESSAGE, REALTIME_STATUSES,
+};
 use gatecheck_schemas::rules::platforms::{gemini, is_realtime, vertex, Platform};
 use gatecheck_schemas::rules::task::check_envelope;
 use serde_json::Value;
@@ -116,10 +119,22 @@ pub(crate) fn operation_schema(p: &Platform) -> &'static str {
     }
 }
 
-/// The content of a `succeeded` task: a valid MP4 with a video track.
-async fn content(ctx: &CheckCtx, id: &str) -> Result<(), Halt> {
+/// The content of a `succeeded` task: a valid MP4 with a video track. new-api's own 502 for
+/// an upstream that failed it (no URL resolved, the download failed: D-PLAT-20, D-PLAT-21)
+/// is not the deployment's answer to judge: not observed, with that cause; its 500 for a task
+/// stored without its key deviates (a version that keeps no key on the task).
+async fn content(ctx: &CheckCtx, p: &Platform, id: &str) -> Result<(), Halt> {
     let spec = RequestSpec::get(format!("/v1/videos/{id}/content")).auth(ctx.model_auth()?);
     let ex = ctx.send(&spec, 0).await?;
+    let body = ex.json().unwrap_or(Value::Null);
+    if let Some(cause) = upstream_content_failure(ex.status.as_u16(), &body) {
+        let m = format!("the content of {id} was not served: the {} upstream failed new-api's content route ({cause:?}), which is no answer of the deployment's to judge", p.name);
+        return Err(ctx.not_observed(m, &spec, Some(&ex)));
+    }
+    if body["error"]["message"].as_str() == Some(NO_KEY_MESSAGE) {
+        let m = format!("the content of {id} was not served: {NO_KEY_MESSAGE:?} (the deployment keeps no key on its {} tasks)", p.name);
+        return Err(ctx.deviate(p.decision, m, &spec, Some(&ex)));
+    }
     let problem = if !accepted(&ex) {
         Some(format!("answered {}", super::answer_summary(&ex)))
     } else {
@@ -189,7 +204,7 @@ async fn follow(
             progress: None,
         });
         if status == "succeeded" && prev.as_deref() != Some("succeeded") {
-            content(ctx, id).await?;
+            content(ctx, p, id).await?;
             cases += 1;
         }
         ended += usize::from(rank(&status) == 2);

@@ -302,6 +302,26 @@ pub(crate) const NOT_PLANTABLE: &[(&str, Bug, &str)] = &[
         Bug::AnthropicFirstIdWrong,
         "the calendar behind rfc3339, the `created_at` of the Anthropic list: models.anthropic-list compares each `created_at` with rfc3339 of the OpenAI `created` (no bug plants a wrong date yet; AnthropicFirstIdWrong breaks the same list), and the HTML report's and recordings' times",
     ),
+    (
+        "CONTENT_ERROR_TYPE",
+        Bug::PlatformStatusMap("gemini"),
+        "new-api's Veo content-route errors (DECISIONS D-PLAT-20, D-PLAT-21): the runner never fails them (an upstream's 502 is not observed, the 500 for a missing key deviates), so no bug plants a failure; PlatformStatusMap(gemini) drives platforms_veo::content, which reads them, and the mock's tests (platforms_veo.rs) reach each through the control API",
+    ),
+    (
+        "FETCH_FAILED",
+        Bug::PlatformStatusMap("gemini"),
+        "new-api's Veo content-route errors (DECISIONS D-PLAT-20, D-PLAT-21): the runner never fails them (an upstream's 502 is not observed, the 500 for a missing key deviates), so no bug plants a failure; PlatformStatusMap(gemini) drives platforms_veo::content, which reads them, and the mock's tests (platforms_veo.rs) reach each through the control API",
+    ),
+    (
+        "FILTERED",
+        Bug::PlatformStatusMap("gemini"),
+        "new-api's Veo content-route errors (DECISIONS D-PLAT-20, D-PLAT-21): the runner never fails them (an upstream's 502 is not observed, the 500 for a missing key deviates), so no bug plants a failure; PlatformStatusMap(gemini) drives platforms_veo::content, which reads them, and the mock's tests (platforms_veo.rs) reach each through the control API",
+    ),
+    (
+        "NO_KEY_MESSAGE",
+        Bug::PlatformStatusMap("gemini"),
+        "new-api's Veo content-route errors (DECISIONS D-PLAT-20, D-PLAT-21): the runner never fails them (an upstream's 502 is not observed, the 500 for a missing key deviates), so no bug plants a failure; PlatformStatusMap(gemini) drives platforms_veo::content, which reads them, and the mock's tests (platforms_veo.rs) reach each through the control API",
+    ),
 ];
 
 const DIARIZE_ONLY: &str = "D-STREAM-5: reached only with a diarization model, which the \

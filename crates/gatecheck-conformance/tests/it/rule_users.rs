@@ -564,6 +564,36 @@ const ONE_SIDED: &[(&str, Lacks, &str)] = &[
         Lacks::Runner,
         "new-api's answer to Gemini credentials on /v1/models (D-MODELS-2): the runner does not judge it",
     ),
+    (
+        "NO_KEY",
+        Lacks::Runner,
+        "a control-API word of the mock (a Gemini task stored without its key); the runner reads the answer it gives, NO_KEY_MESSAGE (Veo content route's errors (DECISIONS D-PLAT-20, D-PLAT-21)",
+    ),
+    (
+        "control_words",
+        Lacks::Runner,
+        "the control API's Veo conditions (unreachable, no_key); the runner uses no control API on a target (Veo content route's errors (DECISIONS D-PLAT-20, D-PLAT-21)",
+    ),
+    (
+        "content_failure",
+        Lacks::Runner,
+        "the mock's answer to a chosen upstream state or condition; the runner reads such answers with upstream_content_failure (Veo content route's errors (DECISIONS D-PLAT-20, D-PLAT-21)",
+    ),
+    (
+        "resolve_failed",
+        Lacks::Runner,
+        "the mock's message; the runner matches the same two messages in upstream_content_failure (Veo content route's errors (DECISIONS D-PLAT-20, D-PLAT-21)",
+    ),
+    (
+        "upstream_content_failure",
+        Lacks::Mock,
+        "the runner's reading of a content answer failed by the upstream; the mock writes those answers with content_failure (Veo content route's errors (DECISIONS D-PLAT-20, D-PLAT-21)",
+    ),
+    (
+        "UPSTREAM_STATUS_PREFIX",
+        Lacks::Mock,
+        "new-api's 502 for a download answered with another status, which the mock does not model (its upstream serves the MP4); the runner recognises it (Veo content route's errors (DECISIONS D-PLAT-20, D-PLAT-21)",
+    ),
 ];
 
 fn crates_dir() -> PathBuf {

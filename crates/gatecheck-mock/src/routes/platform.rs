@@ -308,9 +308,12 @@ pub(crate) fn choose_upstream(cx: &Ctx, id: &str, word: &str) -> MockResponse {
         return failure(400, &format!("task {id} is no video platform's task"));
     };
     let mut choices = a.rules.alternatives(t.state(cx.now_ms()).status);
-    // Gemini and Vertex: `unreachable`, the real-time fetch failing (D-PLAT-22).
+    // Gemini and Vertex: `unreachable`, the real-time fetch failing (D-PLAT-22); Gemini's
+    // `no_key`, a task stored without its key (D-PLAT-20).
     if gatecheck_schemas::rules::platforms::is_realtime(a.rules) {
-        choices.push(gatecheck_schemas::rules::platforms::veo::UNREACHABLE);
+        choices.extend(gatecheck_schemas::rules::platforms::veo::control_words(
+            a.rules,
+        ));
     }
     let Some(chosen) = choices.iter().copied().find(|w| *w == word) else {
         return failure(
@@ -322,13 +325,16 @@ pub(crate) fn choose_upstream(cx: &Ctx, id: &str, word: &str) -> MockResponse {
             ),
         );
     };
-    let meta = TaskMeta {
-        upstream_word: Some(chosen),
-        ..TaskMeta::clone(&meta)
-    };
+    // A state replaces the state and clears the conditions; a condition is added to them.
+    let mut meta = TaskMeta::clone(&meta);
+    if a.rules.states.iter().any(|s| s.word == chosen) {
+        meta.upstream_word = Some(chosen);
+        meta.upstream_flags.clear();
+    } else if !meta.upstream_flags.contains(&chosen) {
+        meta.upstream_flags.push(chosen);
+    }
+    let answer = json!({"success": true, "data": {"task_id": id, "platform": a.rules.channel_type,
+        "upstream_status": chosen, "upstream_conditions": meta.upstream_flags}});
     cx.app.tasks.meta.insert(id, meta);
-    response::json(
-        200,
-        &json!({"success": true, "data": {"task_id": id, "platform": a.rules.channel_type, "upstream_status": chosen}}),
-    )
+    response::json(200, &answer)
 }

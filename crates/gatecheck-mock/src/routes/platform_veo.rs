@@ -8,6 +8,11 @@
 //!   the answer is the state at the mock's now; `POST /__mock/videos/{id}/upstream`
 //!   `{"status":"unreachable"}` makes the real-time fetch fail, and the fetch then answers the
 //!   record as the poller left it (`data` the operation), as new-api does.
+//! - [`content_failure`]: `GET /v1/videos/{id}/content` of a succeeded task whose video
+//!   new-api could not get (controller/video_proxy.go VideoProxy's Gemini and Vertex branches):
+//!   the upstream `filtered` (no video), `unreachable`, or Gemini's `no_key` chosen through
+//!   the control API answer `{"error":{"message","type":"server_error"}}` with new-api's
+//!   status (`rules::platforms::veo::content_failure`).
 //! - [`video`]: `GET /v1/videos/{id}`: `model` from the operation name, `completed_at` Gemini's
 //!   `finish_time` (else `updated_at`), Vertex's `updated_at`; no `metadata` (the stored result
 //!   URL is the proxy URL, never a `data:` URL), no `error`.
@@ -16,7 +21,10 @@ use super::ctx::Ctx;
 use crate::response::{self, MockResponse};
 use crate::tasks::platforms::{adaptor, upstream_id, Adaptor};
 use crate::tasks::video::StoredVideo;
-use gatecheck_schemas::rules::platforms::veo::{model_of_operation, realtime_status, UNREACHABLE};
+use gatecheck_schemas::rules::platforms::veo::{
+    content_failure as failure, model_of_operation, realtime_status, CONTENT_ERROR_TYPE,
+    UNREACHABLE,
+};
 use gatecheck_schemas::rules::platforms::{gemini, is_realtime};
 use gatecheck_schemas::rules::rejection::ACCEPTED;
 use gatecheck_schemas::rules::task::TaskStatus;
@@ -33,7 +41,7 @@ fn now_status(cx: &Ctx, a: &Adaptor, t: &StoredVideo) -> (TaskStatus, i64) {
 pub(crate) fn realtime(cx: &Ctx, t: &StoredVideo) -> Option<MockResponse> {
     let meta = cx.app.tasks.meta.get(t)?;
     let a = adaptor(meta.platform).filter(|a| is_realtime(a.rules))?;
-    if meta.upstream_word == Some(UNREACHABLE) {
+    if meta.upstream_flags.contains(&UNREACHABLE) {
         return None;
     }
     let (status, _) = now_status(cx, a, t);
@@ -51,6 +59,18 @@ pub(crate) fn realtime(cx: &Ctx, t: &StoredVideo) -> Option<MockResponse> {
             "error": null, "format": "mp4", "metadata": null,
             "status": realtime_status(status), "task_id": t.id, "url": url,
         }}),
+    ))
+}
+
+/// new-api's content-route error for a succeeded Gemini or Vertex task `t` whose upstream
+/// state or key was chosen so that its video cannot be got; `None`: the video is served.
+pub(crate) fn content_failure(cx: &Ctx, t: &StoredVideo) -> Option<MockResponse> {
+    let meta = cx.app.tasks.meta.get(t)?;
+    let a = adaptor(meta.platform).filter(|a| is_realtime(a.rules))?;
+    let (status, message) = failure(a.rules, meta.upstream_word, &meta.upstream_flags)?;
+    Some(response::json(
+        status,
+        &json!({"error": {"message": message, "type": CONTENT_ERROR_TYPE}}),
     ))
 }
 

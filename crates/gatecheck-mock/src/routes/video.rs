@@ -358,6 +358,12 @@ pub(crate) fn content(cx: &Ctx, id: &str, query: &str) -> MockResponse {
             None,
         );
     }
+    // A Veo task whose video new-api could not get (DECISIONS D-PLAT-20, D-PLAT-21).
+    if cx.app.tasks.meta.any_platform()
+        && let Some(resp) = super::platform_veo::content_failure(cx, &task)
+    {
+        return resp;
+    }
     let (w, h) = parse_size(&task.size).unwrap_or((1280, 720));
     let variant = url::form_urlencoded::parse(query.as_bytes())
         .find(|(k, _)| k == "variant")

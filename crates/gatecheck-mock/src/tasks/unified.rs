@@ -56,6 +56,9 @@ pub(crate) struct TaskMeta {
     /// A video platform's upstream state chosen through the control API (it applies while
     /// the task's state maps to the same status; `super::platforms`).
     pub upstream_word: Option<&'static str>,
+    /// Conditions chosen beside the upstream state (Gemini and Vertex: `unreachable`, Gemini's
+    /// `no_key`; DECISIONS D-PLAT-20..22); choosing a state clears them.
+    pub upstream_flags: Vec<&'static str>,
 }
 
 impl TaskMeta {
@@ -69,6 +72,7 @@ impl TaskMeta {
             remixed_from: None,
             callback_url: None,
             upstream_word: None,
+            upstream_flags: Vec::new(),
         }
     }
 
@@ -125,6 +129,9 @@ pub struct TaskMetaEntry {
     /// A video platform's upstream state chosen through the control API.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub upstream_word: Option<&'static str>,
+    /// Conditions chosen beside it (`unreachable`, `no_key`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub upstream_flags: Vec<&'static str>,
 }
 
 /// A [`TaskMetaEntry`] as the dump writes it, before its names are checked.
@@ -141,6 +148,8 @@ struct EntryText {
     callback_url: Option<String>,
     #[serde(default)]
     upstream_word: Option<String>,
+    #[serde(default)]
+    upstream_flags: Vec<String>,
 }
 
 /// The constant of `known` spelled `text`, or an error naming what was not known.
@@ -162,19 +171,23 @@ impl<'de> Deserialize<'de> for TaskMetaEntry {
             known(list, text, what).map_err(serde::de::Error::custom)
         };
         let platform = name(&PLATFORMS, &e.platform, "platform")?;
+        let words = super::platforms::adaptor(platform)
+            .map(|a| super::platforms::control_words(a.rules))
+            .unwrap_or_default();
         let upstream_word = match e.upstream_word {
             None => None,
-            Some(w) => {
-                let words = super::platforms::adaptor(platform)
-                    .map(|a| super::platforms::control_words(a.rules))
-                    .unwrap_or_default();
-                Some(name(&words, &w, "upstream state")?)
-            }
+            Some(w) => Some(name(&words, &w, "upstream state")?),
         };
+        let upstream_flags = e
+            .upstream_flags
+            .iter()
+            .map(|w| name(&words, w, "upstream condition"))
+            .collect::<Result<Vec<_>, _>>()?;
         Ok(Self {
             action: name(&ACTIONS, &e.action, "action")?,
             platform,
             upstream_word,
+            upstream_flags,
             id: e.id,
             created_at_ms: e.created_at_ms,
             owner: e.owner,
@@ -195,6 +208,7 @@ impl TaskMetaEntry {
             remixed_from: m.remixed_from.clone(),
             callback_url: m.callback_url.clone(),
             upstream_word: m.upstream_word,
+            upstream_flags: m.upstream_flags.clone(),
         }
     }
 
@@ -207,6 +221,7 @@ impl TaskMetaEntry {
             remixed_from: self.remixed_from,
             callback_url: self.callback_url,
             upstream_word: self.upstream_word,
+            upstream_flags: self.upstream_flags,
         };
         (self.id, meta)
     }

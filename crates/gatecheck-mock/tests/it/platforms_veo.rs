@@ -268,3 +268,120 @@ async fn metadata_overlays_the_veo_request() {
         "Gemini: always textGenerate"
     );
 }
+
+/// `GET /v1/videos/{id}/content`: new-api's content-route error (status, message, `server_error`).
+async fn content_error(server: &MockServer, id: &str, status: u16, message: &str) {
+    let r = get_with(server, &format!("/v1/videos/{id}/content"), KEY_ENABLED).await;
+    assert_eq!(r.status, status, "{id}: {}", r.text());
+    assert_eq!(
+        r.json(),
+        json!({"error": {"message": message, "type": "server_error"}})
+    );
+}
+
+/// A succeeded task of `model` (the clock moved past its end).
+async fn succeeded(server: &MockServer, model: &str) -> String {
+    let (id, _) = submit(server, model, "a kite", json!({})).await;
+    advance(server, 120.0).await;
+    assert_eq!(realtime(server, &id).await["status"], "succeeded");
+    id
+}
+
+#[tokio::test]
+async fn the_content_route_fails_as_new_api_when_its_upstream_does_in_both_profiles() {
+    for profile in [Profile::Documented, Profile::NewApi] {
+        let server = server(profile).await;
+        // Gemini: the stored operation has its `uri`, so `unreachable` fails the download.
+        let g = succeeded(&server, "veo-3.1-fast-generate-preview").await;
+        upstream(&server, &g, "unreachable").await;
+        content_error(&server, &g, 502, "Failed to fetch video content").await;
+        assert_eq!(record(&server, &g).await.status, TaskStatus::Success);
+        // A state clears the conditions; a task stored without its key: 500 before any URL.
+        upstream(&server, &g, "done").await;
+        upstream(&server, &g, "no_key").await;
+        content_error(&server, &g, 500, "API key not stored for task").await;
+        assert_eq!(realtime(&server, &g).await["status"], "succeeded");
+        // Done without a video (the safety filter): no URL to resolve; still `succeeded`.
+        upstream(&server, &g, "filtered").await;
+        content_error(&server, &g, 502, "Failed to resolve Gemini video URL").await;
+        assert_eq!(realtime(&server, &g).await["status"], "succeeded");
+        // Vertex: its video needs a new fetch (base64 removed from `data`).
+        let v = succeeded(&server, "veo-3.0-fast-generate-001").await;
+        upstream(&server, &v, "unreachable").await;
+        content_error(&server, &v, 502, "Failed to resolve Vertex video URL").await;
+        upstream(&server, &v, "filtered").await;
+        content_error(&server, &v, 502, "Failed to resolve Vertex video URL").await;
+        // Vertex reads the channel's key when the task has none: no `no_key`.
+        let path = format!("/__mock/videos/{v}/upstream");
+        let r = control(&server, &path, json!({"status": "no_key"})).await;
+        assert_eq!(r.status, 400, "{}", r.text());
+        // Back to `done`: the MP4.
+        upstream(&server, &v, "done").await;
+        let mp4 = get_with(&server, &format!("/v1/videos/{v}/content"), KEY_ENABLED).await;
+        assert_eq!(mp4.status, 200);
+        parse_mp4(&mp4.body).expect("a playable mp4");
+    }
+}
+
+#[tokio::test]
+async fn a_filtered_operation_is_a_success_without_a_video_and_survives_a_dump() {
+    let server = server(Profile::NewApi).await;
+    let (g, _) = submit(
+        &server,
+        "veo-3.1-fast-generate-preview",
+        "a kite",
+        json!({}),
+    )
+    .await;
+    // `filtered` is a state of success: refused while the operation runs.
+    let path = format!("/__mock/videos/{g}/upstream");
+    let r = control(&server, &path, json!({"status": "filtered"})).await;
+    assert_eq!(r.status, 400, "{}", r.text());
+    assert!(
+        r.text().contains("running, unreachable, no_key"),
+        "{}",
+        r.text()
+    );
+    let (v, _) = submit(&server, "veo-3.0-fast-generate-001", "a kite", json!({})).await;
+    advance(&server, 120.0).await;
+    // Filtered and unreachable: the record shows the operation without a sample.
+    upstream(&server, &g, "filtered").await;
+    upstream(&server, &g, "unreachable").await;
+    upstream(&server, &v, "unreachable").await;
+    let dump = Http::new(server.uri()).get("/__mock/state", &[]).await;
+    assert_eq!(dump.status, 200);
+    let r = control(&server, "/__mock/reset", json!({})).await;
+    assert_eq!(r.status, 200, "{}", r.text());
+    let load = Http::new(server.uri())
+        .send(
+            "PUT",
+            "/__mock/state",
+            &[("content-type", "application/json")],
+            dump.body.clone(),
+        )
+        .await;
+    assert_eq!(load.status, 200, "{}", load.text());
+    content_error(&server, &g, 502, "Failed to resolve Gemini video URL").await;
+    content_error(&server, &v, 502, "Failed to resolve Vertex video URL").await;
+    let t = record(&server, &g).await;
+    check_record(&gemini::PLATFORM, &t).unwrap();
+    assert_eq!(
+        (t.status, t.progress.as_str()),
+        (TaskStatus::Success, "100%")
+    );
+    let answer = &t.data["response"]["generateVideoResponse"];
+    assert_eq!(t.data["done"], true);
+    assert_eq!(answer["raiMediaFilteredCount"], 1, "{}", t.data);
+    assert!(answer.get("generatedSamples").is_none(), "{}", t.data);
+    // A condition the dump does not know does not load.
+    let bad = dump.text().replace("\"unreachable\"", "\"asleep\"");
+    let r = Http::new(server.uri())
+        .send(
+            "PUT",
+            "/__mock/state",
+            &[("content-type", "application/json")],
+            bad.into_bytes(),
+        )
+        .await;
+    assert_eq!(r.status, 400, "{}", r.text());
+}

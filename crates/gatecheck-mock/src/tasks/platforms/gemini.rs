@@ -6,7 +6,7 @@
 
 use super::{veo, Adaptor, Read, Upstream};
 use gatecheck_schemas::rules::platforms::gemini::PLATFORM;
-use gatecheck_schemas::rules::platforms::veo::{DONE, ERROR};
+use gatecheck_schemas::rules::platforms::veo::{DONE, ERROR, FILTERED};
 use gatecheck_schemas::rules::task::ACTION_TEXT_GENERATE;
 use serde_json::{json, Map, Value};
 
@@ -35,6 +35,17 @@ fn upstream(u: &Upstream<'_>) -> Value {
             op["response"] = json!({
                 "@type": RESPONSE_TYPE,
                 "generateVideoResponse": { "generatedSamples": [{ "video": { "uri": uri } }] },
+            });
+        }
+        FILTERED => {
+            // Done, no sample: the safety filter took the video (no `uri` to resolve).
+            op["done"] = json!(true);
+            op["response"] = json!({
+                "@type": RESPONSE_TYPE,
+                "generateVideoResponse": {
+                    "raiMediaFilteredCount": 1,
+                    "raiMediaFilteredReasons": [veo::FILTERED_REASON],
+                },
             });
         }
         ERROR => {

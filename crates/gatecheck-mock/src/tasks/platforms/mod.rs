@@ -167,11 +167,11 @@ pub(crate) const ADAPTORS: [&Adaptor; 6] = [
 
 /// Every word `POST /__mock/videos/{id}/upstream` may store for a platform: its upstream
 /// states, and for a real-time platform (Gemini, Vertex) `unreachable`, the real-time fetch
-/// failing (DECISIONS D-PLAT-22).
+/// failing (DECISIONS D-PLAT-22), and Gemini's `no_key` (D-PLAT-20).
 pub(crate) fn control_words(p: &'static Platform) -> Vec<&'static str> {
     let mut words: Vec<_> = p.states.iter().map(|s| s.word).collect();
     if gatecheck_schemas::rules::platforms::is_realtime(p) {
-        words.push(gatecheck_schemas::rules::platforms::veo::UNREACHABLE);
+        words.extend(gatecheck_schemas::rules::platforms::veo::control_words(p));
     }
     words
 }

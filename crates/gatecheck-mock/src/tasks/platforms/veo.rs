@@ -9,6 +9,10 @@ use gatecheck_schemas::rules::platforms::veo::{self, size_aspect_ratio, size_res
 use gatecheck_schemas::types::VideoTaskError;
 use serde_json::{json, Map, Value};
 
+/// The reason the mock's upstream gives in `raiMediaFilteredReasons` of a `filtered` operation.
+pub(crate) const FILTERED_REASON: &str =
+    "The video was filtered by the safety filters (the mock's `filtered` state).";
+
 /// `ResolveVeoDuration` over the request (the rules' [`veo::seconds`]).
 pub(crate) fn seconds(body: &Map<String, Value>) -> i64 {
     veo::seconds(body)

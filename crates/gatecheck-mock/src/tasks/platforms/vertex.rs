@@ -7,7 +7,7 @@
 //! asks it in real time on every fetch (D-PLAT-22).
 
 use super::{veo, Adaptor, Read, Upstream};
-use gatecheck_schemas::rules::platforms::veo::{DONE, ERROR};
+use gatecheck_schemas::rules::platforms::veo::{DONE, ERROR, FILTERED};
 use gatecheck_schemas::rules::platforms::vertex::PLATFORM;
 use gatecheck_schemas::rules::task::{ACTION_GENERATE, ACTION_TEXT_GENERATE};
 use serde_json::{json, Map, Value};
@@ -54,6 +54,15 @@ fn upstream(u: &Upstream<'_>) -> Value {
                 "@type": RESPONSE_TYPE,
                 "raiMediaFilteredCount": 0,
                 "videos": [{ "mimeType": "video/mp4" }],
+            });
+        }
+        FILTERED => {
+            // Done, no video: the safety filter took it (nothing to resolve).
+            op["done"] = json!(true);
+            op["response"] = json!({
+                "@type": RESPONSE_TYPE,
+                "raiMediaFilteredCount": 1,
+                "raiMediaFilteredReasons": [veo::FILTERED_REASON],
             });
         }
         ERROR => {

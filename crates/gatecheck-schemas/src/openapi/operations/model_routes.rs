@@ -146,7 +146,13 @@ pub(super) fn video_task(operation_id: &str) -> Option<Value> {
                 "The MP4 video (`variant=video`, the default) or a PNG still (`thumbnail`, `spritesheet`).",
                 &["video/mp4", "image/png"],
             );
-            let r = task_responses(ok);
+            let mut r = task_responses(ok);
+            // new-api's content route when the upstream keeps it from the video (Gemini and
+            // Vertex Veo: DECISIONS D-PLAT-20, D-PLAT-21); its 500s are the `500` above.
+            r["502"] = json_response(
+                "The upstream failed the content route (new-api: `Failed to resolve Gemini video URL`, `Failed to resolve Vertex video URL`, `Failed to fetch video content`, `Upstream service returned status N`; type `server_error`).",
+                schema_ref("V1Error"),
+            );
             let mut op = model_op(
                 operation_id,
                 "Download the video of a completed task (DECISIONS.md route). A task that is not completed yet is answered 400.",

@@ -9,7 +9,7 @@
 //! ([`realtime_status`]); the billing ratio is `seconds` ([`resolve_duration`]).
 
 use super::state;
-use super::UpstreamState;
+use super::{Platform, UpstreamState};
 use crate::rules::task::TaskStatus::{self, Failure, InProgress, Success};
 use serde_json::{json, Map, Value};
 
@@ -21,16 +21,125 @@ pub const RUNNING: &str = "running";
 pub const DONE: &str = "done";
 /// The operation carries an `error.message`.
 pub const ERROR: &str = "error";
+/// The operation is done without an error but carries no video (Veo's safety filter:
+/// `raiMediaFilteredCount` and no sample): new-api stores SUCCESS, and its content route finds
+/// no URL to serve (DECISIONS D-PLAT-20, D-PLAT-21).
+pub const FILTERED: &str = "filtered";
 /// The control API's word for "the real-time fetch fails": the fetch answers the stored
-/// record as the poller left it (`tryRealtimeFetch` returns nothing; DECISIONS D-PLAT-22).
+/// record as the poller left it (`tryRealtimeFetch` returns nothing; DECISIONS D-PLAT-22);
+/// the content route then fails as [`content_failure`] says.
 pub const UNREACHABLE: &str = "unreachable";
+/// The control API's word for "no key stored on the task" (Gemini: a row stored without
+/// `PrivateData.Key`): the content route answers 500 [`NO_KEY_MESSAGE`].
+pub const NO_KEY: &str = "no_key";
 
 /// The states of a Veo operation (`ParseTaskResult`): no queued state.
 pub const STATES: &[UpstreamState] = &[
     state(RUNNING, InProgress, 50),
     state(DONE, Success, 100),
+    state(FILTERED, Success, 100),
     state(ERROR, Failure, 100),
 ];
+
+/// The `type` of every error of new-api's content route past the task lookup
+/// (controller/video_proxy.go `videoProxyError(c, status, "server_error", message)`).
+pub const CONTENT_ERROR_TYPE: &str = "server_error";
+/// VideoProxy's 500 for a Gemini task without a stored key.
+pub const NO_KEY_MESSAGE: &str = "API key not stored for task";
+/// VideoProxy's 502 when the video URL was found but its download failed.
+pub const FETCH_FAILED: &str = "Failed to fetch video content";
+/// VideoProxy's 502 when the upstream answered the download with another status than 200/206.
+pub const UPSTREAM_STATUS_PREFIX: &str = "Upstream service returned status ";
+
+/// VideoProxy's 502 when `getGeminiVideoURL`/`getVertexVideoURL` finds no URL.
+pub fn resolve_failed(p: &Platform) -> String {
+    let name = if p.name == "vertex" {
+        "Vertex"
+    } else {
+        "Gemini"
+    };
+    format!("Failed to resolve {name} video URL")
+}
+
+/// The words the control API offers for a Veo task beside its states: `unreachable`, and
+/// for Gemini `no_key` (Vertex falls back to the channel's key: `getVertexTaskKey`).
+pub fn control_words(p: &Platform) -> &'static [&'static str] {
+    if p.name == "gemini" {
+        &[UNREACHABLE, NO_KEY]
+    } else {
+        &[UNREACHABLE]
+    }
+}
+
+/// How new-api's content route (controller/video_proxy.go@05393ffc `VideoProxy`,
+/// video_proxy_gemini.go@10a80865 `getGeminiVideoURL`, `getVertexVideoURL`) answers a succeeded
+/// Veo task whose upstream shows the state `word` under the conditions `flags` ([`control_words`]):
+/// the status and message of its `{"error":{"message","type":"server_error"}}`, or `None` when
+/// it serves the video. In that order:
+///
+/// - Gemini `no_key`: 500 `API key not stored for task` (checked before any URL).
+/// - `filtered` (no video in the operation, stored or fetched again): 502 `Failed to resolve
+///   Gemini video URL` / `Failed to resolve Vertex video URL`.
+/// - `unreachable`: Vertex's URL needs a new fetch (the stored `data` has its base64 removed,
+///   the stored result URL is the proxy's own): 502 `Failed to resolve Vertex video URL`;
+///   Gemini's `uri` is in the stored `data`, so the URL resolves and its download fails: 502
+///   `Failed to fetch video content`.
+///
+/// ```
+/// use gatecheck_schemas::rules::platforms::{gemini, vertex, veo::content_failure};
+/// let down = ["unreachable"];
+/// assert_eq!(content_failure(&vertex::PLATFORM, None, &down), Some((502, "Failed to resolve Vertex video URL".into())));
+/// assert_eq!(content_failure(&gemini::PLATFORM, Some("done"), &down), Some((502, "Failed to fetch video content".into())));
+/// assert_eq!(content_failure(&gemini::PLATFORM, Some("filtered"), &down), Some((502, "Failed to resolve Gemini video URL".into())));
+/// assert_eq!(content_failure(&gemini::PLATFORM, Some("filtered"), &["no_key"]).unwrap().0, 500);
+/// assert_eq!(content_failure(&vertex::PLATFORM, None, &["no_key"]), None);
+/// assert_eq!(content_failure(&gemini::PLATFORM, Some("done"), &[]), None);
+/// ```
+pub fn content_failure(p: &Platform, word: Option<&str>, flags: &[&str]) -> Option<(u16, String)> {
+    let gemini = p.name == "gemini";
+    if gemini && flags.contains(&NO_KEY) {
+        return Some((500, NO_KEY_MESSAGE.to_owned()));
+    }
+    if word == Some(FILTERED) {
+        return Some((502, resolve_failed(p)));
+    }
+    if !flags.contains(&UNREACHABLE) {
+        return None;
+    }
+    Some(if gemini {
+        (502, FETCH_FAILED.to_owned())
+    } else {
+        (502, resolve_failed(p))
+    })
+}
+
+/// What the content route of a Veo task answered `status` with `body`: the cause when it is
+/// new-api's own error for an upstream that failed it (no URL resolved, the download failed or
+/// answered another status: the upstream's failure, not the deployment's), `None` otherwise
+/// (including [`NO_KEY_MESSAGE`], the deployment's own stored task).
+///
+/// ```
+/// use gatecheck_schemas::rules::platforms::veo::upstream_content_failure;
+/// use serde_json::json;
+/// let e = |m: &str| json!({"error": {"message": m, "type": "server_error"}});
+/// assert!(upstream_content_failure(502, &e("Failed to resolve Gemini video URL")).is_some());
+/// assert!(upstream_content_failure(502, &e("Upstream service returned status 404")).is_some());
+/// assert!(upstream_content_failure(500, &e("Failed to fetch video content")).is_none());
+/// assert!(upstream_content_failure(502, &e("bad gateway")).is_none());
+/// ```
+pub fn upstream_content_failure(status: u16, body: &Value) -> Option<String> {
+    let e = &body["error"];
+    if status != 502 || e["type"].as_str() != Some(CONTENT_ERROR_TYPE) {
+        return None;
+    }
+    let m = e["message"].as_str()?;
+    let resolve = ["Gemini", "Vertex"].map(|n| format!("Failed to resolve {n} video URL"));
+    let known = m == FETCH_FAILED
+        || resolve.iter().any(|r| r == m)
+        || m.strip_prefix(UPSTREAM_STATUS_PREFIX)
+            .is_some_and(|n| n.parse::<u16>().is_ok());
+    known.then(|| m.to_owned())
+}
 /// The words the mock's upstream shows for queued, running, completed, failed.
 pub const WORDS: [&str; 4] = [RUNNING, RUNNING, DONE, ERROR];
 
