@@ -24,6 +24,13 @@ pub(crate) struct Setup {
     pub(crate) seed: u64,
 }
 
+/// The runs' deadline: a bound against a hang, far above a round trip's pace on a loaded
+/// machine (a whole run took 15 s unloaded, 70-80 s once under load). A recorded run cut by
+/// its deadline records only the checks it reached; the replay, fast, runs the rest too, and
+/// their requests are not in the recording (that was the `PUT /api/token/ -> 501` of a slow
+/// recording, which a 60 s deadline cut).
+const RUN_DEADLINE: Duration = Duration::from_secs(300);
+
 fn config(base: &str, s: &Setup, only: &[&str]) -> RunnerConfig {
     let mut c = RunnerConfig::new(base.parse().expect("url"));
     c.scope.cases = std::env::var("GC_CASES")
@@ -31,7 +38,7 @@ fn config(base: &str, s: &Setup, only: &[&str]) -> RunnerConfig {
         .and_then(|v| v.parse().ok())
         .unwrap_or(2);
     c.scope.seed = Some(s.seed);
-    c.limits.deadline = Duration::from_secs(60);
+    c.limits.deadline = RUN_DEADLINE;
     c.limits.video_deadline = Duration::from_secs(20);
     c.limits.concurrency = 1;
     c.known.target_mode = TargetMode::Deployment;
@@ -106,6 +113,10 @@ pub(crate) async fn round_trip_seeded(
         .run()
         .await
         .expect("live run");
+    assert!(
+        !live.deadline_reached,
+        "the recorded run reached its {RUN_DEADLINE:?} deadline: the replay would run checks it never recorded"
+    );
     recorder
         .finish(Duration::from_secs(5))
         .await

@@ -181,12 +181,31 @@ async fn a_state_file_without_the_task_route_fields_still_loads() {
     again.close().await.unwrap();
 }
 
+/// Waits until the callback pump has taken the Kling task's callback off the wait list. Its
+/// task ended in [`populate`]'s clock advance, so the callback is due, and the pump (a 50 ms
+/// real-time tick) takes it: a dump taken before lists it, one taken after does not. Dumped
+/// before, it goes into the fresh mock with the load, whose own pump takes it soon after,
+/// and the fresh mock's dump then lacks it or not by when that pump ran (under load, once in
+/// a while it did first). Waiting for the event makes both dumps the state after it,
+/// whatever the machine's pace.
+async fn callback_taken(server: &MockServer, kling: &str) {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    while server.state().callbacks.iter().any(|c| c.task_id == kling) {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the ended Kling task's callback was never taken off the wait list"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+    }
+}
+
 #[tokio::test]
 async fn a_dump_loaded_into_a_fresh_mock_answers_the_same() {
     let server = builder().start().await;
     let made = populate(&server).await;
     let before = answers(&server, &made).await;
     assert_shown(&before, &made);
+    callback_taken(&server, &made.kling).await;
     let dump = Http::new(server.uri()).get("/__mock/state", &[]).await;
     assert_eq!(dump.status, 200);
     let fresh = builder().start().await;

@@ -8,7 +8,7 @@ use std::net::TcpStream;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Condvar, Mutex};
 use std::time::{Duration, Instant};
 
 /// One blocking request; `None` when the connection fails (the server is gone).
@@ -35,12 +35,19 @@ fn state_path(name: &str) -> PathBuf {
     dir.join("state.json")
 }
 
-/// Runs 200 writers creating keys until the server dies by `signal` (sent after `after`);
-/// returns the names of the keys whose creation was acknowledged (201).
-fn writers_until_killed(state: &Path, signal: &str, round: usize, after: Duration) -> Vec<String> {
+/// How many acknowledged writes the kill waits for: one per writer, so the writers are in
+/// full flow, with writes in flight at the kill, however slowly a loaded machine got them
+/// going (the 700 ms the test used to sleep gave 130-500 under load, none at worst).
+const ACKED_BEFORE_KILL: usize = 200;
+
+/// Runs 200 writers creating keys until the server dies by `signal`, sent once
+/// [`ACKED_BEFORE_KILL`] writes were acknowledged (an event, not a wall-clock pause: on a
+/// loaded machine the first acknowledgement can come later than any fixed sleep); returns
+/// the names of the keys whose creation was acknowledged (201).
+fn writers_until_killed(state: &Path, signal: &str, round: usize) -> Vec<String> {
     let mut served = start(&["--state-file", state.to_str().expect("utf-8 path")]);
     let addr = served.base.trim_start_matches("http://").to_owned();
-    let acked = Arc::new(Mutex::new(Vec::new()));
+    let acked = Arc::new((Mutex::new(Vec::new()), Condvar::new()));
     let stop = Arc::new(AtomicBool::new(false));
     let mut threads = Vec::new();
     for w in 0..200 {
@@ -53,14 +60,17 @@ fn writers_until_killed(state: &Path, signal: &str, round: usize, after: Duratio
                 n += 1;
                 let body = format!("{{\"name\":\"{name}\",\"remain_quota\":{n}}}");
                 match try_request(&addr, "POST", "/__mock/keys", &body) {
-                    Some((201, _)) => acked.lock().expect("lock").push(name),
+                    Some((201, _)) => {
+                        acked.0.lock().expect("lock").push(name);
+                        acked.1.notify_all();
+                    }
                     Some(_) => {}
                     None => return,
                 }
             }
         }));
     }
-    std::thread::sleep(after);
+    wait_for_acks(&acked, ACKED_BEFORE_KILL, signal);
     let pid = served.child.id().to_string();
     let status = Command::new("kill")
         .args([signal, &pid])
@@ -76,7 +86,25 @@ fn writers_until_killed(state: &Path, signal: &str, round: usize, after: Duratio
     for t in threads {
         let _ = t.join();
     }
-    acked.lock().expect("lock").clone()
+    acked.0.lock().expect("lock").clone()
+}
+
+/// Blocks until `n` writes were acknowledged; panics, naming `signal`, when the writers do
+/// not get that far in a minute (the server stalls or died: a finding, not load).
+fn wait_for_acks(acked: &(Mutex<Vec<String>>, Condvar), n: usize, signal: &str) {
+    let (names, cond) = acked;
+    let (names, timeout) = cond
+        .wait_timeout_while(
+            names.lock().expect("lock"),
+            Duration::from_secs(60),
+            |names| names.len() < n,
+        )
+        .expect("lock");
+    assert!(
+        !timeout.timed_out(),
+        "only {} writes acknowledged in 60 s before {signal}",
+        names.len()
+    );
 }
 
 fn assert_all_survive(state: &Path, acked: &[String], what: &str) {
@@ -114,7 +142,7 @@ fn no_acknowledged_write_is_lost_on_term_or_kill() {
     for round in 0..rounds {
         for signal in ["-TERM", "-KILL"] {
             let state = state_path(&format!("{}{round}", &signal[1..]));
-            let acked = writers_until_killed(&state, signal, round, Duration::from_millis(700));
+            let acked = writers_until_killed(&state, signal, round);
             assert!(
                 !acked.is_empty(),
                 "no write was acknowledged before {signal}"
