@@ -54,6 +54,10 @@ pub(crate) struct TaskMeta {
     /// A video platform's upstream state chosen through the control API (it applies while
     /// the task's state maps to the same status; `super::platforms`).
     pub upstream_word: Option<&'static str>,
+    /// An Ali task's upstream error answer to new-api's polls, chosen through the control API
+    /// (DashScope's body as JSON text; DECISIONS D-PLAT-12): shown while the task is not
+    /// terminal.
+    pub upstream_error: Option<String>,
 }
 
 impl TaskMeta {
@@ -67,6 +71,7 @@ impl TaskMeta {
             remixed_from: None,
             callback_url: None,
             upstream_word: None,
+            upstream_error: None,
         }
     }
 
@@ -123,6 +128,10 @@ pub struct TaskMetaEntry {
     /// A video platform's upstream state chosen through the control API.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub upstream_word: Option<&'static str>,
+    /// An Ali task's upstream error answer to new-api's polls (DashScope's body as JSON
+    /// text; DECISIONS D-PLAT-12).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub upstream_error: Option<String>,
 }
 
 /// A [`TaskMetaEntry`] as the dump writes it, before its names are checked.
@@ -139,6 +148,27 @@ struct EntryText {
     callback_url: Option<String>,
     #[serde(default)]
     upstream_word: Option<String>,
+    #[serde(default)]
+    upstream_error: Option<String>,
+}
+
+/// Whether `body` is an upstream error answer the task of `platform` may show: DashScope's
+/// error body (a `code`, no `output.task_status`) for an Ali task (DECISIONS D-PLAT-12).
+pub(crate) fn check_upstream_error(platform: &str, body: &str) -> Result<(), String> {
+    use gatecheck_schemas::rules::platforms::ali;
+    if platform != ali::PLATFORM.channel_type {
+        return Err(format!(
+            "an upstream error answer is modelled for Ali (platform {}) tasks only, not platform {platform}",
+            ali::PLATFORM.channel_type
+        ));
+    }
+    match serde_json::from_str::<serde_json::Value>(body) {
+        Ok(v) if ali::fetch_refusal(&v).is_some() => Ok(()),
+        _ => Err(format!(
+            "the upstream error answer {body:?} is not DashScope's error body (a JSON object with a \
+             non-empty `code` and no `output.task_status`)"
+        )),
+    }
 }
 
 /// The constant of `known` spelled `text`, or an error naming what was not known.
@@ -169,7 +199,11 @@ impl<'de> Deserialize<'de> for TaskMetaEntry {
                 Some(name(&words, &w, "upstream state")?)
             }
         };
+        if let Some(body) = &e.upstream_error {
+            check_upstream_error(platform, body).map_err(serde::de::Error::custom)?;
+        }
         Ok(Self {
+            upstream_error: e.upstream_error,
             action: name(&ACTIONS, &e.action, "action")?,
             platform,
             upstream_word,
@@ -193,6 +227,7 @@ impl TaskMetaEntry {
             remixed_from: m.remixed_from.clone(),
             callback_url: m.callback_url.clone(),
             upstream_word: m.upstream_word,
+            upstream_error: m.upstream_error.clone(),
         }
     }
 
@@ -205,6 +240,7 @@ impl TaskMetaEntry {
             remixed_from: self.remixed_from,
             callback_url: self.callback_url,
             upstream_word: self.upstream_word,
+            upstream_error: self.upstream_error,
         };
         (self.id, meta)
     }
