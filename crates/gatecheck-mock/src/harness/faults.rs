@@ -60,7 +60,7 @@ pub enum FaultKind {
         event: u32,
     },
     /// On a video platform's submit only (`POST /v1/video/generations` of a model a
-    /// platform's channel serves; DECISIONS D-PLAT-12): the upstream answers new-api's submit
+    /// platform's channel serves; DECISIONS D-PLAT-11): the upstream answers new-api's submit
     /// with `status` and `body`, and the route answers as new-api relays that (after
     /// validation and the charge, which is given back).
     Upstream {

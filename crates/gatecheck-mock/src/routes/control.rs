@@ -183,7 +183,7 @@ async fn add_fault(cx: &Ctx, req: Request<Incoming>) -> Result<MockResponse, Moc
     }
     Ok(match serde_json::from_value::<Fault>(body) {
         // An upstream answer new-api would accept, or whose relay it masks, is no refusal
-        // it relays (DECISIONS D-PLAT-12).
+        // it relays (DECISIONS D-PLAT-11).
         Ok(fault)
             if fault.kind.upstream().is_some_and(|(s, b)| {
                 gatecheck_schemas::rules::platforms::ali::submit_refusal(s, &b).is_none()

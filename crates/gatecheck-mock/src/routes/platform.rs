@@ -115,7 +115,7 @@ pub(crate) fn submit(
         Err(resp) => return resp,
     };
     // new-api sends the request now: DashScope's refusal, chosen by an upstream fault, is
-    // relayed and the charge given back (DECISIONS D-PLAT-12).
+    // relayed and the charge given back (DECISIONS D-PLAT-11).
     if a.rules.name == "ali"
         && let Some((status, body)) = crate::tasks::platforms::ali::refusal(&cx.app.faults)
     {
@@ -203,7 +203,7 @@ fn view(cx: &Ctx, a: &Adaptor, t: &StoredVideo, state: &VideoState, times: (i64,
         channel_id: channel.map(|c| c.id),
         upstream_model: upstream_model.to_owned(),
     };
-    // The upstream's error answer to the poll (D-PLAT-12): its body becomes `data`, and the
+    // The upstream's error answer to the poll (D-PLAT-11): its body becomes `data`, and the
     // state it lacks maps as any other word (Ali: QUEUED 20%) until the task ends.
     let refused = meta.as_ref().and_then(|m| m.upstream_error.as_deref());
     if let Some(body) = refused.filter(|_| !state.status.is_terminal())
@@ -297,7 +297,7 @@ pub(crate) fn video(cx: &Ctx, t: &StoredVideo) -> Option<MockResponse> {
         v["metadata"] = json!({ "url": url });
     }
     if rules.name == "ali" {
-        // ConvertToOpenAIVideo: the top-level `code`/`message`, else `output`'s (D-PLAT-12).
+        // ConvertToOpenAIVideo: the top-level `code`/`message`, else `output`'s (D-PLAT-11).
         let d = &view.data;
         let top = d["code"].as_str().filter(|c| !c.is_empty());
         let (code, message) = match top {
@@ -360,7 +360,7 @@ pub(crate) fn choose_upstream(cx: &Ctx, id: &str, word: &str) -> MockResponse {
     )
 }
 
-/// `POST /__mock/videos/{id}/upstream` with a number (D-PLAT-12): the upstream answers
+/// `POST /__mock/videos/{id}/upstream` with a number (D-PLAT-11): the upstream answers
 /// new-api's polls of task `id` with the error `body` (new-api's poller reads the body whatever
 /// the status) until the task ends or a state word is chosen; 409 once it has ended.
 pub(crate) fn choose_upstream_error(cx: &Ctx, id: &str, body: &Value) -> MockResponse {

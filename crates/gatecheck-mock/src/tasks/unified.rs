@@ -55,7 +55,7 @@ pub(crate) struct TaskMeta {
     /// the task's state maps to the same status; `super::platforms`).
     pub upstream_word: Option<&'static str>,
     /// An Ali task's upstream error answer to new-api's polls, chosen through the control API
-    /// (DashScope's body as JSON text; DECISIONS D-PLAT-12): shown while the task is not
+    /// (DashScope's body as JSON text; DECISIONS D-PLAT-11): shown while the task is not
     /// terminal.
     pub upstream_error: Option<String>,
 }
@@ -129,7 +129,7 @@ pub struct TaskMetaEntry {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub upstream_word: Option<&'static str>,
     /// An Ali task's upstream error answer to new-api's polls (DashScope's body as JSON
-    /// text; DECISIONS D-PLAT-12).
+    /// text; DECISIONS D-PLAT-11).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub upstream_error: Option<String>,
 }
@@ -153,7 +153,7 @@ struct EntryText {
 }
 
 /// Whether `body` is an upstream error answer the task of `platform` may show: DashScope's
-/// error body (a `code`, no `output.task_status`) for an Ali task (DECISIONS D-PLAT-12).
+/// error body (a `code`, no `output.task_status`) for an Ali task (DECISIONS D-PLAT-11).
 pub(crate) fn check_upstream_error(platform: &str, body: &str) -> Result<(), String> {
     use gatecheck_schemas::rules::platforms::ali;
     if platform != ali::PLATFORM.channel_type {

@@ -388,7 +388,7 @@ async fn used_quota(server: &MockServer) -> Value {
     json!([k["used_quota"], k["remain_quota"]])
 }
 
-/// DashScope refusing the submit (DECISIONS D-PLAT-12), chosen by an upstream fault: new-api's
+/// DashScope refusing the submit (DECISIONS D-PLAT-11), chosen by an upstream fault: new-api's
 /// relay of each (a non-200 `fail_to_fetch_task` with its status and body, a 429's message
 /// rewritten; a 200 with a `code` `ali_api_error` answered 200; a 200 without `output.task_id`
 /// 500 `invalid_response`), nothing charged, no task made, no ratios header.
@@ -470,7 +470,7 @@ async fn ali_relays_dashscopes_submit_refusals_as_new_api() {
     }
 }
 
-/// DashScope answering new-api's polls with an error (DECISIONS D-PLAT-12), chosen through
+/// DashScope answering new-api's polls with an error (DECISIONS D-PLAT-11), chosen through
 /// `POST /__mock/videos/{id}/upstream` with a number: the record shows the body as `data`,
 /// QUEUED 20% (ParseTaskResult's other state), `/v1/videos/{id}` `unknown` with the error; it
 /// survives a state dump and load, ends when a state word is chosen, and is refused for an

@@ -89,7 +89,7 @@ const SUBMIT_PATH: &str = "/v1/video/generations";
 
 /// DashScope's refusal of a submit, when an upstream fault (`{"kind":"upstream","status",
 /// "body"}`, `POST /__mock/faults`) fires for it: new-api's answer (`submit_refusal`,
-/// DECISIONS D-PLAT-12). Faults whose answer new-api would accept or mask are left unfired.
+/// DECISIONS D-PLAT-11). Faults whose answer new-api would accept or mask are left unfired.
 pub(crate) fn refusal(faults: &crate::harness::faults::FaultSet) -> Option<(u16, Value)> {
     let kind = faults.pick_upstream("POST", SUBMIT_PATH, |s, b| submit_refusal(s, b).is_some())?;
     let (status, body) = kind.upstream()?;

@@ -305,7 +305,7 @@ pub fn action(body: &Map<String, Value>, prompt: &str) -> Result<&'static str, S
 pub const ACTION_REFERENCE_GENERATE: &str = "referenceGenerate";
 
 /// `DoResponse`'s code for a DashScope answer with a `code` (200: the non-200 ones are
-/// `fail_to_fetch_task` before `DoResponse` reads them; DECISIONS D-PLAT-12).
+/// `fail_to_fetch_task` before `DoResponse` reads them; DECISIONS D-PLAT-11).
 pub const ALI_API_ERROR: &str = "ali_api_error";
 /// `DoResponse`'s code for a DashScope answer without `output.task_id` (500).
 pub const INVALID_RESPONSE: &str = "invalid_response";
@@ -314,7 +314,7 @@ pub const RATE_LIMITED_MESSAGE: &str = "当前分组上游负载已饱和，请�
 
 /// How new-api answers a client when DashScope answers its submit `status` with `body`
 /// (relay/relay_task.go RelayTaskSubmit, adaptor.go `DoResponse`, controller/relay.go
-/// RelayTask; DECISIONS D-PLAT-12): the HTTP status, the task error's `code` and `message`.
+/// RelayTask; DECISIONS D-PLAT-11): the HTTP status, the task error's `code` and `message`.
 /// A non-200 is `fail_to_fetch_task` with the upstream's status and body (a 429's message
 /// replaced); a 200 with a `code` is `ali_api_error` `<code>: <message>` answered 200; a 200
 /// without `output.task_id` is 500 `invalid_response`. `None`: a 200 new-api accepts, a 200
@@ -364,7 +364,7 @@ pub fn submit_refusal(status: u16, body: &str) -> Option<(u16, &'static str, Str
     Some((status, code, message))
 }
 
-/// DashScope's error answer to new-api's poll, as the record keeps it (DECISIONS D-PLAT-12):
+/// DashScope's error answer to new-api's poll, as the record keeps it (DECISIONS D-PLAT-11):
 /// `data` with a top-level `code` and no `output.task_status`. new-api's poller reads any
 /// status's body (service/task_polling.go `updateVideoSingleTask`), `ParseTaskResult` maps the
 /// missing state to `QUEUED` and the body becomes `data`: the record shows the task queued
