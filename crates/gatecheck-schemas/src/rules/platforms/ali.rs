@@ -387,3 +387,36 @@ pub fn fetch_refusal(data: &Value) -> Option<(&str, &str)> {
         data.get("message").and_then(Value::as_str).unwrap_or(""),
     ))
 }
+
+/// Whether a submit's answer (`status`, JSON `body`) is new-api's relay of a DashScope refusal
+/// ([`submit_refusal`]'s forms; DECISIONS D-PLAT-11): `{code, message, data:null}` with
+/// `fail_to_fetch_task` and a status other than 200, `ali_api_error` `<code>: <message>`
+/// answered 200, or 500 `invalid_response` `task_id is empty`. The upstream refused; the
+/// deployment relayed it as new-api does.
+///
+/// ```
+/// use gatecheck_schemas::rules::platforms::ali::is_relayed_refusal;
+/// let e = |c: &str, m: &str| serde_json::json!({"code": c, "message": m, "data": null});
+/// assert!(is_relayed_refusal(400, &e("fail_to_fetch_task", "{\"code\":\"InvalidParameter\"}")));
+/// assert!(is_relayed_refusal(200, &e("ali_api_error", "Throttling: slow down")));
+/// assert!(!is_relayed_refusal(400, &e("ali_api_error", "Throttling: slow down")));
+/// assert!(!is_relayed_refusal(500, &e("invalid_request", "prompt is required")));
+/// ```
+pub fn is_relayed_refusal(status: u16, body: &Value) -> bool {
+    let Some(o) = body.as_object() else {
+        return false;
+    };
+    let text = |k: &str| o.get(k).and_then(Value::as_str);
+    let (Some(code), Some(message)) = (text("code"), text("message")) else {
+        return false;
+    };
+    if o.len() != 3 || !o.get("data").is_some_and(Value::is_null) {
+        return false;
+    }
+    match code {
+        crate::rules::task::FAIL_TO_FETCH_TASK => status != 200,
+        ALI_API_ERROR => status == 200 && message.contains(": "),
+        INVALID_RESPONSE => status == 500 && message == "task_id is empty",
+        _ => false,
+    }
+}
