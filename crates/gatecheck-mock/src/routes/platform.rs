@@ -117,7 +117,7 @@ pub(crate) fn submit(
     // new-api sends the request now: DashScope's refusal, chosen by an upstream fault, is
     // relayed and the charge given back (DECISIONS D-PLAT-11).
     if a.rules.name == "ali"
-        && let Some((status, body)) = crate::tasks::platforms::ali::refusal(&cx.app.faults)
+        && let Some((status, body)) = ali_refusal(cx)
     {
         cx.refund(&charge);
         return response::json(status, &body);
@@ -153,6 +153,21 @@ pub(crate) fn submit(
             .insert(http::HeaderName::from_static(OTHER_RATIOS_HEADER), v);
     }
     resp
+}
+
+/// DashScope's refusal of an Ali submit, when an upstream fault (`{"kind":"upstream","status",
+/// "body"}`, `POST /__mock/faults`) fires for it: new-api's answer (`ali::submit_refusal`,
+/// DECISIONS D-PLAT-11). Faults whose answer new-api would accept or mask are left unfired.
+fn ali_refusal(cx: &Ctx) -> Option<(u16, Value)> {
+    use gatecheck_schemas::rules::platforms::ali::submit_refusal;
+    let path = "/v1/video/generations";
+    let kind = cx
+        .app
+        .faults
+        .pick_upstream("POST", path, |s, b| submit_refusal(s, b).is_some())?;
+    let (status, body) = kind.upstream()?;
+    let (status, code, message) = submit_refusal(status, &body)?;
+    Some((status, task_error(code, &message)))
 }
 
 /// What the adaptor `a`'s poller leaves of task `t` in `state`.

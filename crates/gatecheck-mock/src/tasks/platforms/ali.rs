@@ -10,7 +10,7 @@
 
 use super::{size_of_resolution, text, Adaptor, Read, Upstream};
 use gatecheck_schemas::rules::platforms::ali::{
-    action, resolution, seconds, submit_refusal, video_status, PLATFORM,
+    action, resolution, seconds, video_status, PLATFORM,
 };
 use gatecheck_schemas::rules::platforms::Platform;
 use gatecheck_schemas::rules::task::ACTION_TEXT_GENERATE;
@@ -83,19 +83,3 @@ pub(crate) const ADAPTOR: Adaptor = Adaptor {
     submit_status: |p: &Platform| video_status(p.word(VideoStatus::Queued)),
     validate: |body, prompt| action(body, prompt).map(|_| ()),
 };
-
-/// The route's path, as upstream faults match it.
-const SUBMIT_PATH: &str = "/v1/video/generations";
-
-/// DashScope's refusal of a submit, when an upstream fault (`{"kind":"upstream","status",
-/// "body"}`, `POST /__mock/faults`) fires for it: new-api's answer (`submit_refusal`,
-/// DECISIONS D-PLAT-11). Faults whose answer new-api would accept or mask are left unfired.
-pub(crate) fn refusal(faults: &crate::harness::faults::FaultSet) -> Option<(u16, Value)> {
-    let kind = faults.pick_upstream("POST", SUBMIT_PATH, |s, b| submit_refusal(s, b).is_some())?;
-    let (status, body) = kind.upstream()?;
-    let (status, code, message) = submit_refusal(status, &body)?;
-    Some((
-        status,
-        gatecheck_schemas::rules::task::task_error(code, &message),
-    ))
-}
