@@ -123,7 +123,8 @@ export type GatecheckFaultKind =
   | { kind: "hang" }
   | { kind: "stream_cut"; event?: number }
   | { kind: "stream_stall"; event?: number; ms?: number }
-  | { kind: "stream_malformed"; event?: number };
+  | { kind: "stream_malformed"; event?: number }
+  | { kind: "upstream"; status: number; body?: unknown };
 
 /** A fault to install: its kind, the route it matches (`*` by default), how often and how likely. */
 export type GatecheckFault = GatecheckFaultKind & {

@@ -81,18 +81,27 @@ class NewKey(TypedDict, total=False):
 
 class _FaultRequired(TypedDict):
     kind: Literal[
-        "status", "delay", "reset", "hang", "stream_cut", "stream_stall", "stream_malformed"
+        "status",
+        "delay",
+        "reset",
+        "hang",
+        "stream_cut",
+        "stream_stall",
+        "stream_malformed",
+        "upstream",
     ]
 
 
 class Fault(_FaultRequired, total=False):
     """A fault rule (docs/mock.md, "Faults"): `route` (a pattern, default `*`), `kind` and its
-    fields (`status` and `retry_after`; `ms`; `event`), `times`, `probability`, and `seed`
-    (reseeds the faults' draws)."""
+    fields (`status` and `retry_after`; `ms`; `event`; `upstream`'s `status` and `body`, an
+    Ali submit's upstream answer), `times`, `probability`, and `seed` (reseeds the faults'
+    draws)."""
 
     route: str
     status: int
     retry_after: int
+    body: Any
     ms: int
     event: int
     times: int

@@ -85,6 +85,7 @@ pub(crate) async fn submit(
         .auth(ctx.model_auth()?)
         .json(body.clone());
     let ex = ctx.send(&spec, price).await?;
+    upstream_refused_submit(ctx, p, &spec, &ex)?;
     let (id, v) = created_id(ctx, p.decision, &spec, &ex)?;
     let problem = if !is_task_id(&id) || v["task_id"] != id.as_str() {
         Some(format!(
@@ -105,6 +106,65 @@ pub(crate) async fn submit(
     let ratios = announced_ratios(&ex).map_err(|m| ctx.deviate("D-PLAT-1", m, &spec, Some(&ex)))?;
     let expected = (p.ratios)(body.as_object().unwrap_or(&Map::new()), model);
     Ok((id, Billing { ratios, expected }))
+}
+
+/// An Ali submit DashScope refused, relayed as new-api relays it (DECISIONS D-PLAT-11): the
+/// upstream's refusal, not the deployment's bug, and nothing made to follow: a skip with the
+/// cause and the exchange.
+fn upstream_refused_submit(
+    ctx: &CheckCtx,
+    p: &Platform,
+    spec: &RequestSpec,
+    ex: &Exchange,
+) -> Result<(), Halt> {
+    let v = ex.json().unwrap_or(Value::Null);
+    if *p != ali::PLATFORM || !ali::is_relayed_refusal(ex.status.as_u16(), &v) {
+        return Ok(());
+    }
+    Err(ctx.not_observed(
+        format!(
+            "DashScope refused the submit and the deployment relayed it as new-api does \
+             ({} {}: {}; DECISIONS D-PLAT-11): no task to follow",
+            ex.status.as_u16(),
+            v["code"].as_str().unwrap_or(""),
+            v["message"].as_str().unwrap_or("")
+        ),
+        spec,
+        Some(ex),
+    ))
+}
+
+/// An Ali record showing DashScope's error answer to new-api's poll as new-api stores it
+/// (`data` the error body, QUEUED 20%; DECISIONS D-PLAT-11): the upstream's failure, not the
+/// deployment's bug (the record may even step back from IN_PROGRESS); the task is not followed
+/// further (a skip with the cause and the exchange).
+fn upstream_refused_poll(
+    ctx: &CheckCtx,
+    p: &Platform,
+    t: &TaskDto,
+    spec: &RequestSpec,
+    ex: &Exchange,
+) -> Result<(), Halt> {
+    let Some((code, message)) = ali::fetch_refusal(&t.data).filter(|_| *p == ali::PLATFORM) else {
+        return Ok(());
+    };
+    let stored = p.map("").is_some_and(|(s, progress)| {
+        s == t.status
+            && gatecheck_schemas::rules::task::parse_progress(&t.progress) == Some(progress)
+    });
+    if !stored {
+        return Ok(()); // judged by `judge` (a record its own data contradicts)
+    }
+    Err(ctx.not_observed(
+        format!(
+            "DashScope answered new-api's poll with an error ({code}: {message}), which new-api \
+             stores as data with the task QUEUED 20% until DashScope answers again (DECISIONS \
+             D-PLAT-11): the upstream's failure, not the deployment's; the task was not followed \
+             to its end"
+        ),
+        spec,
+        Some(ex),
+    ))
 }
 
 /// What a submit announced of its billing, and what new-api's adaptor would.
@@ -249,6 +309,7 @@ async fn platform(ctx: &CheckCtx, p: &'static Platform) -> Outcome {
         let n = points.len();
         points.push(point(t, step.as_millis(), n));
         drop(points);
+        upstream_refused_poll(ctx, p, t, spec, ex)?;
         if n == 0 {
             judge_billing(ctx, p, &model, &billing, t, spec, ex)?;
         }

@@ -22,6 +22,27 @@ const FORWARDING: &str = "not a rule of the service: the headers gatecheck's own
 
 /// Shared rules with no planted bug of their own: (rule, the bug that exercises it, why).
 pub(crate) const NOT_PLANTABLE: &[(&str, Bug, &str)] = &[
+    // DashScope's refusals (alierr47, D-PLAT-11): not a bug to plant.
+    (
+        "ALI_API_ERROR",
+        Bug::PlatformStatusMap("ali"),
+        "DashScope's refusals relayed as new-api does are not the deployment's bug: the runner \
+         skips them (planted_platforms::a_relayed_dashscope_refusal_is_no_finding), nothing to plant",
+    ),
+    // DashScope's refusals (alierr47, D-PLAT-11): not a bug to plant.
+    (
+        "INVALID_RESPONSE",
+        Bug::PlatformStatusMap("ali"),
+        "DashScope's refusals relayed as new-api does are not the deployment's bug: the runner \
+         skips them (planted_platforms::a_relayed_dashscope_refusal_is_no_finding), nothing to plant",
+    ),
+    // DashScope's refusals (alierr47, D-PLAT-11): not a bug to plant.
+    (
+        "fetch_refusal",
+        Bug::PlatformStatusMap("ali"),
+        "DashScope's refusals relayed as new-api does are not the deployment's bug: the runner \
+         skips them (planted_platforms::a_relayed_dashscope_refusal_is_no_finding), nothing to plant",
+    ),
     // Ali's HappyHorse models (rest47, D-PLAT-11): validation the runner does not send.
     (
         "action",

@@ -216,3 +216,49 @@ async fn each_platform_bug_is_caught_for_its_reason() {
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
+
+/// Not a bug (DECISIONS D-PLAT-11): DashScope refusing an Ali submit, relayed as new-api relays
+/// it (the mock's upstream fault: 400 `fail_to_fetch_task` with DashScope's body, and 200
+/// `ali_api_error`), is the upstream's refusal, not the deployment's: `task.platform.ali`
+/// skips with the cause and the exchange, never fails.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_relayed_dashscope_refusal_is_no_finding() {
+    use gatecheck_mock::{ClockMode, Fault, FaultKind, MockServer};
+    for status in [400, 200] {
+        let server = MockServer::builder()
+            .clock(ClockMode::virtual_default())
+            .start()
+            .await;
+        server.inject(Fault {
+            route: "POST /v1/video/generations".into(),
+            kind: FaultKind::Upstream {
+                status,
+                body: json!({"request_id": "r1", "code": "InvalidParameter", "message": "The size is not supported."}),
+            },
+            times: None,
+            probability: 1.0,
+        });
+        let mut config = super::support::config(&server.uri());
+        config.scope.only = vec!["task.platform.ali".to_owned()];
+        let report = gatecheck_conformance::Runner::new(config)
+            .run()
+            .await
+            .expect("run");
+        let got = report
+            .checks
+            .iter()
+            .find(|c| c.id == "task.platform.ali")
+            .expect("the check ran");
+        let message = got
+            .evidence
+            .as_ref()
+            .map(|e| e.message.clone())
+            .unwrap_or_default();
+        assert_eq!(got.status, Status::Skipped, "{status}: {message}");
+        assert!(
+            message.contains("DashScope refused the submit"),
+            "{message}"
+        );
+        server.shutdown().await;
+    }
+}

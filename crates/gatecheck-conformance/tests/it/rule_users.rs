@@ -60,6 +60,23 @@ const INFERS_RATIO: &str = "the runner infers one group ratio from the charges i
 
 /// The rules one side goes without, and why.
 const ONE_SIDED: &[(&str, Lacks, &str)] = &[
+    // DashScope's refusals (alierr47, D-PLAT-11).
+    (
+        "RATE_LIMITED_MESSAGE",
+        Lacks::Runner,
+        "the message new-api writes for a relayed 429; the runner recognises the relay by its code",
+    ),
+    (
+        "submit_refusal",
+        Lacks::Runner,
+        "what the mock answers for a chosen DashScope answer; the runner judges the answer it \
+         gets with is_relayed_refusal",
+    ),
+    (
+        "is_relayed_refusal",
+        Lacks::Mock,
+        "the runner's recognition of a relayed refusal; the mock writes one with submit_refusal",
+    ),
     (
         "REQUEST_FIELDS",
         Lacks::Runner,

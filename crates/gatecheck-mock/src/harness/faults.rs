@@ -59,6 +59,17 @@ pub enum FaultKind {
         #[serde(default = "one")]
         event: u32,
     },
+    /// On a video platform's submit only (`POST /v1/video/generations` of a model a
+    /// platform's channel serves; DECISIONS D-PLAT-11): the upstream answers new-api's submit
+    /// with `status` and `body`, and the route answers as new-api relays that (after
+    /// validation and the charge, which is given back).
+    Upstream {
+        /// The upstream's HTTP status.
+        status: u16,
+        /// The upstream's body: a JSON string is sent as its text, anything else as JSON.
+        #[serde(default)]
+        body: serde_json::Value,
+    },
 }
 
 impl FaultKind {
@@ -74,6 +85,27 @@ impl FaultKind {
             self,
             Self::StreamCut { .. } | Self::StreamStall { .. } | Self::StreamMalformed { .. }
         )
+    }
+
+    /// An upstream answer ([`FaultKind::Upstream`]): its status and body text.
+    ///
+    /// ```
+    /// let kind: gatecheck_mock::FaultKind =
+    ///     serde_json::from_str(r#"{"kind":"upstream","status":400,"body":{"code":"X"}}"#).unwrap();
+    /// assert_eq!(kind.upstream(), Some((400, r#"{"code":"X"}"#.to_owned())));
+    /// ```
+    pub fn upstream(&self) -> Option<(u16, String)> {
+        match self {
+            Self::Upstream { status, body } => Some((
+                *status,
+                match body {
+                    serde_json::Value::String(s) => s.clone(),
+                    serde_json::Value::Null => String::new(),
+                    v => v.to_string(),
+                },
+            )),
+            _ => None,
+        }
     }
 }
 
@@ -351,16 +383,37 @@ impl FaultSet {
     /// firings left and wins its probability draw). Stream faults are left to
     /// [`FaultSet::pick_stream`].
     pub fn pick(&self, method: &str, path: &str) -> Option<FaultKind> {
-        self.pick_where(method, path, false)
+        self.pick_where(method, path, |k| {
+            !k.is_stream() && !matches!(k, FaultKind::Upstream { .. })
+        })
+    }
+
+    /// The upstream fault ([`FaultKind::Upstream`]) that fires for a platform's submit, among
+    /// those `relayable` accepts (as [`FaultKind::upstream`] gives them): the others are left
+    /// unfired.
+    pub fn pick_upstream(
+        &self,
+        method: &str,
+        path: &str,
+        relayable: impl Fn(u16, &str) -> bool,
+    ) -> Option<FaultKind> {
+        self.pick_where(method, path, |k| {
+            k.upstream().is_some_and(|(s, b)| relayable(s, &b))
+        })
     }
 
     /// The stream fault that fires for this streamed answer, if any (as [`FaultSet::pick`],
     /// among the stream faults only).
     pub fn pick_stream(&self, method: &str, path: &str) -> Option<FaultKind> {
-        self.pick_where(method, path, true)
+        self.pick_where(method, path, FaultKind::is_stream)
     }
 
-    fn pick_where(&self, method: &str, path: &str, stream: bool) -> Option<FaultKind> {
+    fn pick_where(
+        &self,
+        method: &str,
+        path: &str,
+        kind: impl Fn(&FaultKind) -> bool,
+    ) -> Option<FaultKind> {
         if !self.armed.load(Ordering::Acquire) {
             return None;
         }
@@ -370,9 +423,7 @@ impl FaultSet {
         }
         let FaultInner { rules, rng, .. } = &mut *inner;
         for rule in rules.iter_mut() {
-            if rule.fault.kind.is_stream() != stream
-                || rule.fault.times.is_some_and(|t| rule.fired >= t)
-            {
+            if !kind(&rule.fault.kind) || rule.fault.times.is_some_and(|t| rule.fired >= t) {
                 continue;
             }
             if !rule.fault.matches(method, path) {

@@ -182,6 +182,20 @@ async fn add_fault(cx: &Ctx, req: Request<Incoming>) -> Result<MockResponse, Moc
         faults.reseed(seed);
     }
     Ok(match serde_json::from_value::<Fault>(body) {
+        // An upstream answer new-api would accept, or whose relay it masks, is no refusal
+        // it relays (DECISIONS D-PLAT-11).
+        Ok(fault)
+            if fault.kind.upstream().is_some_and(|(s, b)| {
+                gatecheck_schemas::rules::platforms::ali::submit_refusal(s, &b).is_none()
+            }) =>
+        {
+            failure(
+                400,
+                "invalid fault: an upstream answer must be one new-api relays as a refusal \
+                 (a non-200, or a 200 DashScope body with a `code` or without `output.task_id`; \
+                 none whose message names post, dial or http, which new-api masks)",
+            )
+        }
         Ok(fault) => {
             let p = fault.probability;
             let fault = fault.probability(p);

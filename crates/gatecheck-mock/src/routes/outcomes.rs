@@ -8,7 +8,9 @@
 //! - `POST /__mock/videos/{id}/upstream` `{"status":"<upstream state>"}`: for a video
 //!   platform's task (DECISIONS D-PLAT-6), the upstream state its record shows, one of those
 //!   mapping to the task's status now (Vidu `created` or `queueing`, Doubao `pending` or
-//!   `queued`...); 400 naming the choices otherwise, 404 for an unknown task.
+//!   `queued`...); 400 naming the choices otherwise, 404 for an unknown task. With a number,
+//!   `{"status":500,"body":{...}}`: an Ali task's upstream answering new-api's polls with that
+//!   error body (DECISIONS D-PLAT-11).
 //! - `POST /__mock/mj/{id}/outcome`: the same body, for a Midjourney task.
 
 use super::ctx::Ctx;
@@ -101,6 +103,10 @@ pub(crate) async fn videos(cx: &Ctx, req: Request<Incoming>) -> MockResponse {
                 Err(resp) => return resp,
             };
             let v: Value = serde_json::from_slice(&body).unwrap_or_default();
+            // A number: the upstream's error answer to the poll, with its body (D-PLAT-11).
+            if v.get("status").is_some_and(Value::is_u64) {
+                return super::platform::choose_upstream_error(cx, &id, &v["body"]);
+            }
             let word = v.get("status").and_then(Value::as_str).unwrap_or("");
             super::platform::choose_upstream(cx, &id, word)
         }

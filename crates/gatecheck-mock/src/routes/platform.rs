@@ -114,6 +114,14 @@ pub(crate) fn submit(
         Ok(charge) => charge,
         Err(resp) => return resp,
     };
+    // new-api sends the request now: DashScope's refusal, chosen by an upstream fault, is
+    // relayed and the charge given back (DECISIONS D-PLAT-11).
+    if a.rules.name == "ali"
+        && let Some((status, body)) = ali_refusal(cx)
+    {
+        cx.refund(&charge);
+        return response::json(status, &body);
+    }
     let now_ms = cx.now_ms();
     let task = StoredVideo {
         id: cx.ids().task_id(),
@@ -147,6 +155,21 @@ pub(crate) fn submit(
     resp
 }
 
+/// DashScope's refusal of an Ali submit, when an upstream fault (`{"kind":"upstream","status",
+/// "body"}`, `POST /__mock/faults`) fires for it: new-api's answer (`ali::submit_refusal`,
+/// DECISIONS D-PLAT-11). Faults whose answer new-api would accept or mask are left unfired.
+fn ali_refusal(cx: &Ctx) -> Option<(u16, Value)> {
+    use gatecheck_schemas::rules::platforms::ali::submit_refusal;
+    let path = "/v1/video/generations";
+    let kind = cx
+        .app
+        .faults
+        .pick_upstream("POST", path, |s, b| submit_refusal(s, b).is_some())?;
+    let (status, body) = kind.upstream()?;
+    let (status, code, message) = submit_refusal(status, &body)?;
+    Some((status, task_error(code, &message)))
+}
+
 /// What the adaptor `a`'s poller leaves of task `t` in `state`.
 struct View {
     status: TaskStatus,
@@ -161,7 +184,8 @@ struct View {
 /// [`View`] of task `t` at the mock's now, its record created at `created_s` and last changed
 /// at `updated_s` (Unix seconds).
 fn view(cx: &Ctx, a: &Adaptor, t: &StoredVideo, state: &VideoState, times: (i64, i64)) -> View {
-    let chosen = cx.app.tasks.meta.get(t).and_then(|m| m.upstream_word);
+    let meta = cx.app.tasks.meta.get(t);
+    let chosen = meta.as_ref().and_then(|m| m.upstream_word);
     let word = chosen
         .filter(|w| a.rules.alternatives(state.status).contains(w))
         .unwrap_or_else(|| a.rules.word(state.status));
@@ -185,7 +209,7 @@ fn view(cx: &Ctx, a: &Adaptor, t: &StoredVideo, state: &VideoState, times: (i64,
         seconds: t.seconds,
         size: &t.size,
     });
-    View {
+    let mut v = View {
         status,
         progress,
         fail_reason: error.map(a.reason).unwrap_or_default(),
@@ -193,7 +217,24 @@ fn view(cx: &Ctx, a: &Adaptor, t: &StoredVideo, state: &VideoState, times: (i64,
         data,
         channel_id: channel.map(|c| c.id),
         upstream_model: upstream_model.to_owned(),
+    };
+    // The upstream's error answer to the poll (D-PLAT-11): its body becomes `data`, and the
+    // state it lacks maps as any other word (Ali: QUEUED 20%) until the task ends.
+    let refused = meta.as_ref().and_then(|m| m.upstream_error.as_deref());
+    if let Some(body) = refused.filter(|_| !state.status.is_terminal())
+        && let (Ok(data), Some((status, progress))) =
+            (serde_json::from_str::<Value>(body), a.rules.map(""))
+    {
+        v = View {
+            status,
+            progress,
+            fail_reason: String::new(),
+            url: None,
+            data,
+            ..v
+        };
     }
+    v
 }
 
 /// The record `dto` of task `t` as the adaptor `a`'s poller leaves it in `state`.
@@ -276,14 +317,24 @@ pub(crate) fn video(cx: &Ctx, t: &StoredVideo) -> Option<MockResponse> {
     if !url.is_empty() || matches!(rules.name, "doubao" | "ali") {
         v["metadata"] = json!({ "url": url });
     }
-    if view.status == TaskStatus::Failure {
+    if rules.name == "ali" {
+        // ConvertToOpenAIVideo: the top-level `code`/`message`, else `output`'s (D-PLAT-11).
+        let d = &view.data;
+        let top = d["code"].as_str().filter(|c| !c.is_empty());
+        let (code, message) = match top {
+            Some(c) => (c, d["message"].as_str().unwrap_or("")),
+            None => (
+                d["output"]["code"].as_str().unwrap_or(""),
+                d["output"]["message"].as_str().unwrap_or(""),
+            ),
+        };
+        if !code.is_empty() {
+            v["error"] = json!({ "message": message, "code": code });
+        }
+    } else if view.status == TaskStatus::Failure {
         let code = match rules.name {
             "vidu" => view.data["err_code"].as_str().unwrap_or("").to_owned(),
             "hailuo" => view.data["base_resp"]["status_code"].to_string(),
-            "ali" => view.data["output"]["code"]
-                .as_str()
-                .unwrap_or("")
-                .to_owned(),
             _ => view.data["error"]["code"].as_str().unwrap_or("").to_owned(),
         };
         v["error"] = json!({ "message": view.fail_reason, "code": code });
@@ -325,11 +376,13 @@ pub(crate) fn choose_upstream(cx: &Ctx, id: &str, word: &str) -> MockResponse {
             ),
         );
     };
-    // A state replaces the state and clears the conditions; a condition is added to them.
+    // A state replaces the state and clears the conditions and an Ali poll error; a
+    // condition is added to them.
     let mut meta = TaskMeta::clone(&meta);
     if a.rules.states.iter().any(|s| s.word == chosen) {
         meta.upstream_word = Some(chosen);
         meta.upstream_flags.clear();
+        meta.upstream_error = None;
     } else if !meta.upstream_flags.contains(&chosen) {
         meta.upstream_flags.push(chosen);
     }
@@ -337,4 +390,40 @@ pub(crate) fn choose_upstream(cx: &Ctx, id: &str, word: &str) -> MockResponse {
         "upstream_status": chosen, "upstream_conditions": meta.upstream_flags}});
     cx.app.tasks.meta.insert(id, meta);
     response::json(200, &answer)
+}
+
+/// `POST /__mock/videos/{id}/upstream` with a number (D-PLAT-11): the upstream answers
+/// new-api's polls of task `id` with the error `body` (new-api's poller reads the body whatever
+/// the status) until the task ends or a state word is chosen; 409 once it has ended.
+pub(crate) fn choose_upstream_error(cx: &Ctx, id: &str, body: &Value) -> MockResponse {
+    use crate::response::control_failure as failure;
+    let Some(t) = cx.videos().get_any(id) else {
+        return failure(404, &format!("no video task {id}"));
+    };
+    let Some(meta) = cx.app.tasks.meta.get(&t) else {
+        return failure(400, &format!("task {id} is no video platform's task"));
+    };
+    let text = match body {
+        Value::String(s) => s.clone(),
+        v => v.to_string(),
+    };
+    if let Err(e) = crate::tasks::unified::check_upstream_error(meta.platform, &text) {
+        return failure(400, &e);
+    }
+    if t.state(cx.now_ms()).status.is_terminal() {
+        return failure(
+            409,
+            &format!("task {id} has ended: new-api no longer polls its upstream"),
+        );
+    }
+    let platform = meta.platform;
+    let meta = TaskMeta {
+        upstream_error: Some(text),
+        ..TaskMeta::clone(&meta)
+    };
+    cx.app.tasks.meta.insert(id, meta);
+    response::json(
+        200,
+        &json!({"success": true, "data": {"task_id": id, "platform": platform, "upstream_error": body}}),
+    )
 }

@@ -59,6 +59,10 @@ pub(crate) struct TaskMeta {
     /// Conditions chosen beside the upstream state (Gemini and Vertex: `unreachable`, Gemini's
     /// `no_key`; DECISIONS D-PLAT-20..22); choosing a state clears them.
     pub upstream_flags: Vec<&'static str>,
+    /// An Ali task's upstream error answer to new-api's polls, chosen through the control API
+    /// (DashScope's body as JSON text; DECISIONS D-PLAT-11): shown while the task is not
+    /// terminal.
+    pub upstream_error: Option<String>,
 }
 
 impl TaskMeta {
@@ -73,6 +77,7 @@ impl TaskMeta {
             callback_url: None,
             upstream_word: None,
             upstream_flags: Vec::new(),
+            upstream_error: None,
         }
     }
 
@@ -132,6 +137,10 @@ pub struct TaskMetaEntry {
     /// Conditions chosen beside it (`unreachable`, `no_key`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub upstream_flags: Vec<&'static str>,
+    /// An Ali task's upstream error answer to new-api's polls (DashScope's body as JSON
+    /// text; DECISIONS D-PLAT-11).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub upstream_error: Option<String>,
 }
 
 /// A [`TaskMetaEntry`] as the dump writes it, before its names are checked.
@@ -150,6 +159,27 @@ struct EntryText {
     upstream_word: Option<String>,
     #[serde(default)]
     upstream_flags: Vec<String>,
+    #[serde(default)]
+    upstream_error: Option<String>,
+}
+
+/// Whether `body` is an upstream error answer the task of `platform` may show: DashScope's
+/// error body (a `code`, no `output.task_status`) for an Ali task (DECISIONS D-PLAT-11).
+pub(crate) fn check_upstream_error(platform: &str, body: &str) -> Result<(), String> {
+    use gatecheck_schemas::rules::platforms::ali;
+    if platform != ali::PLATFORM.channel_type {
+        return Err(format!(
+            "an upstream error answer is modelled for Ali (platform {}) tasks only, not platform {platform}",
+            ali::PLATFORM.channel_type
+        ));
+    }
+    match serde_json::from_str::<serde_json::Value>(body) {
+        Ok(v) if ali::fetch_refusal(&v).is_some() => Ok(()),
+        _ => Err(format!(
+            "the upstream error answer {body:?} is not DashScope's error body (a JSON object with a \
+             non-empty `code` and no `output.task_status`)"
+        )),
+    }
 }
 
 /// The constant of `known` spelled `text`, or an error naming what was not known.
@@ -183,7 +213,11 @@ impl<'de> Deserialize<'de> for TaskMetaEntry {
             .iter()
             .map(|w| name(&words, w, "upstream condition"))
             .collect::<Result<Vec<_>, _>>()?;
+        if let Some(body) = &e.upstream_error {
+            check_upstream_error(platform, body).map_err(serde::de::Error::custom)?;
+        }
         Ok(Self {
+            upstream_error: e.upstream_error,
             action: name(&ACTIONS, &e.action, "action")?,
             platform,
             upstream_word,
@@ -209,6 +243,7 @@ impl TaskMetaEntry {
             callback_url: m.callback_url.clone(),
             upstream_word: m.upstream_word,
             upstream_flags: m.upstream_flags.clone(),
+            upstream_error: m.upstream_error.clone(),
         }
     }
 
@@ -222,6 +257,7 @@ impl TaskMetaEntry {
             callback_url: self.callback_url,
             upstream_word: self.upstream_word,
             upstream_flags: self.upstream_flags,
+            upstream_error: self.upstream_error,
         };
         (self.id, meta)
     }

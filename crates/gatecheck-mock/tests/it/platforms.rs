@@ -371,3 +371,182 @@ async fn ali_happyhorse_validates_as_new_api_and_bills_its_seconds() {
         check_record(ALL[3], &t).unwrap_or_else(|e| panic!("{e}"));
     }
 }
+
+/// The used quota of the test key (`GET /__mock/keys`).
+async fn used_quota(server: &MockServer) -> Value {
+    let keys = Http::new(server.uri())
+        .get("/__mock/keys", &[])
+        .await
+        .json();
+    let k = keys
+        .as_array()
+        .and_then(|ks| {
+            ks.iter()
+                .find(|k| k["key"].as_str().is_some_and(|s| s.contains(KEY_ENABLED)))
+        })
+        .cloned()
+        .expect("the test key");
+    json!([k["used_quota"], k["remain_quota"]])
+}
+
+/// DashScope refusing the submit (DECISIONS D-PLAT-11), chosen by an upstream fault: new-api's
+/// relay of each (a non-200 `fail_to_fetch_task` with its status and body, a 429's message
+/// rewritten; a 200 with a `code` `ali_api_error` answered 200; a 200 without `output.task_id`
+/// 500 `invalid_response`), nothing charged, no task made, no ratios header.
+#[tokio::test]
+async fn ali_relays_dashscopes_submit_refusals_as_new_api() {
+    let server = server(Profile::NewApi, Fixtures::embedded()).await;
+    let before = used_quota(&server).await;
+    let refused = json!({"request_id": "r1", "code": "InvalidParameter", "message": "The size is not supported."});
+    let text = refused.to_string();
+    let cases = [
+        (
+            400,
+            refused.clone(),
+            400,
+            "fail_to_fetch_task",
+            text.clone(),
+        ),
+        (
+            429,
+            json!({"code": "Throttling", "message": "Too many requests."}),
+            429,
+            "fail_to_fetch_task",
+            "当前分组上游负载已饱和，请稍后再试".to_owned(),
+        ),
+        (
+            200,
+            refused.clone(),
+            200,
+            "ali_api_error",
+            "InvalidParameter: The size is not supported.".to_owned(),
+        ),
+        (
+            200,
+            json!({"request_id": "r1"}),
+            500,
+            "invalid_response",
+            "task_id is empty".to_owned(),
+        ),
+    ];
+    for (status, body, want, code, message) in cases {
+        let fault = json!({"route": "POST /v1/video/generations", "kind": "upstream",
+                           "status": status, "body": body, "times": 1});
+        let r = control(&server, "/__mock/faults", fault).await;
+        assert_eq!(r.status, 201, "{}", r.text());
+        let resp = submit(&server, "wan2.7-t2v", "a lantern on a lake").await;
+        assert_eq!(resp.status, want, "{}", resp.text());
+        assert_eq!(
+            resp.json(),
+            json!({"code": code, "message": message, "data": null})
+        );
+        assert!(resp.header("x-new-api-other-ratios").is_none());
+    }
+    assert_eq!(used_quota(&server).await, before, "each charge given back");
+    let videos = Http::new(server.uri())
+        .get("/__mock/videos", &[])
+        .await
+        .json();
+    assert_eq!(videos["data"], json!([]), "no task made");
+    // Not Ali's: a Vidu submit leaves the fault unfired (its DoResponse is not modelled).
+    let fault = json!({"kind": "upstream", "status": 200, "body": {"code": "X"}});
+    assert_eq!(control(&server, "/__mock/faults", fault).await.status, 201);
+    assert_eq!(submit(&server, "viduq1", "a kite").await.status, 200);
+    let faults = Http::new(server.uri())
+        .get("/__mock/faults", &[])
+        .await
+        .json();
+    assert_eq!(
+        faults.as_array().and_then(|f| f.last()).unwrap()["fired"],
+        0
+    );
+    // An answer new-api accepts, or masks, is refused.
+    for body in [
+        json!({"output": {"task_id": "t1", "task_status": "PENDING"}}),
+        json!({"code": "InvalidParameter", "message": "see https://help.aliyun.com"}),
+    ] {
+        let fault = json!({"kind": "upstream", "status": 200, "body": body});
+        let r = control(&server, "/__mock/faults", fault).await;
+        assert_eq!(r.status, 400, "{}", r.text());
+    }
+}
+
+/// DashScope answering new-api's polls with an error (DECISIONS D-PLAT-11), chosen through
+/// `POST /__mock/videos/{id}/upstream` with a number: the record shows the body as `data`,
+/// QUEUED 20% (ParseTaskResult's other state), `/v1/videos/{id}` `unknown` with the error; it
+/// survives a state dump and load, ends when a state word is chosen, and is refused for an
+/// ended task or a body that is not DashScope's error.
+#[tokio::test]
+async fn ali_shows_dashscopes_poll_errors_as_new_api_stores_them() {
+    let server = server(Profile::NewApi, Fixtures::embedded()).await;
+    let id = submit(&server, "wan2.7-t2v", "a lantern on a lake")
+        .await
+        .json()["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    advance(&server, 6.0).await;
+    assert_eq!(fetch(&server, &id).await.status, TaskStatus::InProgress);
+    let body = json!({"request_id": "r2", "code": "InternalError", "message": "An internal error occurred."});
+    let path = format!("/__mock/videos/{id}/upstream");
+    let r = control(&server, &path, json!({"status": 500, "body": body})).await;
+    assert_eq!(r.status, 200, "{}", r.text());
+    let shown = |t: &TaskDto| (t.status, t.progress.clone(), t.data.clone());
+    let t = fetch(&server, &id).await;
+    assert_eq!(
+        shown(&t),
+        (TaskStatus::Queued, "20%".to_owned(), body.clone())
+    );
+    let video = get_with(&server, &format!("/v1/videos/{id}"), KEY_ENABLED)
+        .await
+        .json();
+    assert_eq!(
+        (&video["status"], &video["progress"]),
+        (&json!("unknown"), &json!(20))
+    );
+    assert_eq!(
+        video["error"],
+        json!({"code": "InternalError", "message": "An internal error occurred."})
+    );
+    // Dumped and loaded: the same record.
+    let http = Http::new(server.uri());
+    let dump = http.get("/__mock/state", &[]).await.json();
+    assert_eq!(
+        control(&server, "/__mock/reset", json!({})).await.status,
+        200
+    );
+    assert_eq!(
+        http.json("PUT", "/__mock/state", &[], dump).await.status,
+        200
+    );
+    assert_eq!(shown(&fetch(&server, &id).await), shown(&t));
+    // Refused: not DashScope's error body; another platform's task.
+    let r = control(
+        &server,
+        &path,
+        json!({"status": 500, "body": {"message": "no code"}}),
+    )
+    .await;
+    assert_eq!(r.status, 400, "{}", r.text());
+    let vidu = submit(&server, "viduq1", "a kite").await.json()["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let r = control(
+        &server,
+        &format!("/__mock/videos/{vidu}/upstream"),
+        json!({"status": 500, "body": body}),
+    )
+    .await;
+    assert_eq!(r.status, 400, "{}", r.text());
+    // A state word ends it; an ended task is no longer polled (409).
+    let r = control(&server, &path, json!({"status": "RUNNING"})).await;
+    assert_eq!(r.status, 200, "{}", r.text());
+    assert_eq!(
+        fetch(&server, &id).await.data["output"]["task_status"],
+        "RUNNING"
+    );
+    advance(&server, 60.0).await;
+    let r = control(&server, &path, json!({"status": 500, "body": body})).await;
+    assert_eq!(r.status, 409, "{}", r.text());
+}

@@ -303,3 +303,120 @@ pub fn action(body: &Map<String, Value>, prompt: &str) -> Result<&'static str, S
 
 /// new-api's `TaskActionReferenceGenerate`.
 pub const ACTION_REFERENCE_GENERATE: &str = "referenceGenerate";
+
+/// `DoResponse`'s code for a DashScope answer with a `code` (200: the non-200 ones are
+/// `fail_to_fetch_task` before `DoResponse` reads them; DECISIONS D-PLAT-11).
+pub const ALI_API_ERROR: &str = "ali_api_error";
+/// `DoResponse`'s code for a DashScope answer without `output.task_id` (500).
+pub const INVALID_RESPONSE: &str = "invalid_response";
+/// controller/relay.go RelayTask: the message of every task error answered 429.
+pub const RATE_LIMITED_MESSAGE: &str = "当前分组上游负载已饱和，请稍后再试";
+
+/// How new-api answers a client when DashScope answers its submit `status` with `body`
+/// (relay/relay_task.go RelayTaskSubmit, adaptor.go `DoResponse`, controller/relay.go
+/// RelayTask; DECISIONS D-PLAT-11): the HTTP status, the task error's `code` and `message`.
+/// A non-200 is `fail_to_fetch_task` with the upstream's status and body (a 429's message
+/// replaced); a 200 with a `code` is `ali_api_error` `<code>: <message>` answered 200; a 200
+/// without `output.task_id` is 500 `invalid_response`. `None`: a 200 new-api accepts, a 200
+/// body that is not a JSON object (Go's parse error text is not reproduced), or a message
+/// containing `post`, `dial` or `http` (new-api masks those; not modelled).
+///
+/// ```
+/// use gatecheck_schemas::rules::platforms::ali::submit_refusal;
+/// let b = r#"{"request_id":"r1","code":"InvalidParameter","message":"bad size"}"#;
+/// assert_eq!(submit_refusal(400, b), Some((400, "fail_to_fetch_task", b.to_owned())));
+/// assert_eq!(
+///     submit_refusal(200, b),
+///     Some((200, "ali_api_error", "InvalidParameter: bad size".to_owned()))
+/// );
+/// assert_eq!(submit_refusal(200, "{}").unwrap().0, 500);
+/// assert_eq!(submit_refusal(200, r#"{"output":{"task_id":"t","task_status":"PENDING"}}"#), None);
+/// ```
+pub fn submit_refusal(status: u16, body: &str) -> Option<(u16, &'static str, String)> {
+    let (status, code, message) = if status != 200 {
+        let message = if status == 429 {
+            RATE_LIMITED_MESSAGE.to_owned()
+        } else {
+            body.to_owned()
+        };
+        (status, crate::rules::task::FAIL_TO_FETCH_TASK, message)
+    } else {
+        let v: Map<String, Value> = serde_json::from_str(body).ok()?;
+        let text = |k: &str| v.get(k).and_then(Value::as_str).unwrap_or("");
+        let task_id = v
+            .get("output")
+            .and_then(|o| o.get("task_id"))
+            .and_then(Value::as_str)
+            .unwrap_or("");
+        if !text("code").is_empty() {
+            let message = format!("{}: {}", text("code"), text("message"));
+            (200, ALI_API_ERROR, message)
+        } else if task_id.is_empty() {
+            (500, INVALID_RESPONSE, "task_id is empty".to_owned())
+        } else {
+            return None;
+        }
+    };
+    let lower = message.to_ascii_lowercase();
+    if ["post", "dial", "http"].iter().any(|w| lower.contains(w)) {
+        return None;
+    }
+    Some((status, code, message))
+}
+
+/// DashScope's error answer to new-api's poll, as the record keeps it (DECISIONS D-PLAT-11):
+/// `data` with a top-level `code` and no `output.task_status`. new-api's poller reads any
+/// status's body (service/task_polling.go `updateVideoSingleTask`), `ParseTaskResult` maps the
+/// missing state to `QUEUED` and the body becomes `data`: the record shows the task queued
+/// (20%) until DashScope answers again. Gives the code and the message.
+///
+/// ```
+/// use gatecheck_schemas::rules::platforms::ali::fetch_refusal;
+/// let data = serde_json::json!({"request_id": "r", "code": "Throttling", "message": "slow down"});
+/// assert_eq!(fetch_refusal(&data), Some(("Throttling", "slow down")));
+/// assert_eq!(fetch_refusal(&serde_json::json!({"output": {"task_status": "FAILED"}, "code": "x"})), None);
+/// ```
+pub fn fetch_refusal(data: &Value) -> Option<(&str, &str)> {
+    let code = data.get("code").and_then(Value::as_str)?;
+    let state = data.pointer("/output/task_status").and_then(Value::as_str);
+    if code.is_empty() || state.is_some_and(|s| !s.is_empty()) {
+        return None;
+    }
+    Some((
+        code,
+        data.get("message").and_then(Value::as_str).unwrap_or(""),
+    ))
+}
+
+/// Whether a submit's answer (`status`, JSON `body`) is new-api's relay of a DashScope refusal
+/// ([`submit_refusal`]'s forms; DECISIONS D-PLAT-11): `{code, message, data:null}` with
+/// `fail_to_fetch_task` and a status other than 200, `ali_api_error` `<code>: <message>`
+/// answered 200, or 500 `invalid_response` `task_id is empty`. The upstream refused; the
+/// deployment relayed it as new-api does.
+///
+/// ```
+/// use gatecheck_schemas::rules::platforms::ali::is_relayed_refusal;
+/// let e = |c: &str, m: &str| serde_json::json!({"code": c, "message": m, "data": null});
+/// assert!(is_relayed_refusal(400, &e("fail_to_fetch_task", "{\"code\":\"InvalidParameter\"}")));
+/// assert!(is_relayed_refusal(200, &e("ali_api_error", "Throttling: slow down")));
+/// assert!(!is_relayed_refusal(400, &e("ali_api_error", "Throttling: slow down")));
+/// assert!(!is_relayed_refusal(500, &e("invalid_request", "prompt is required")));
+/// ```
+pub fn is_relayed_refusal(status: u16, body: &Value) -> bool {
+    let Some(o) = body.as_object() else {
+        return false;
+    };
+    let text = |k: &str| o.get(k).and_then(Value::as_str);
+    let (Some(code), Some(message)) = (text("code"), text("message")) else {
+        return false;
+    };
+    if o.len() != 3 || !o.get("data").is_some_and(Value::is_null) {
+        return false;
+    }
+    match code {
+        crate::rules::task::FAIL_TO_FETCH_TASK => status != 200,
+        ALI_API_ERROR => status == 200 && message.contains(": "),
+        INVALID_RESPONSE => status == 500 && message == "task_id is empty",
+        _ => false,
+    }
+}
