@@ -3,25 +3,17 @@
 use super::*;
 
 /// The response-side bugs of this surface: `Some` answers in the upstream's place.
-#[allow(unused_variables)]
 pub(super) fn respond(
     p: &Proxy,
     a: &Answer<'_>,
-    rparts: &mut http::response::Parts,
+    _rparts: &mut http::response::Parts,
     rbody: &mut Bytes,
 ) -> Option<Reply> {
     let Answer {
         path,
         method,
-        query,
-        auth,
-        status,
-        message,
-        code,
-        api_message,
         is_poll,
-        asks_stream,
-        upload,
+        ..
     } = *a;
     let body0 = rbody.clone();
     let rjson = || serde_json::from_slice::<Value>(&body0).ok();

@@ -4,11 +4,10 @@
 use super::*;
 
 /// The request-side bugs of this surface: `Some` answers in the upstream's place.
-#[allow(unused_variables)]
 pub(super) fn request(
     p: &Proxy,
     r: &Req<'_>,
-    parts: &mut http::request::Parts,
+    _parts: &mut http::request::Parts,
     body: &mut Bytes,
 ) -> Option<Reply> {
     let Req {
@@ -87,7 +86,6 @@ pub(super) fn request(
 }
 
 /// The response-side bugs of this surface: `Some` answers in the upstream's place.
-#[allow(unused_variables)]
 pub(super) fn respond(
     p: &Proxy,
     a: &Answer<'_>,
@@ -96,19 +94,14 @@ pub(super) fn respond(
 ) -> Option<Reply> {
     let Answer {
         path,
-        method,
-        query,
         auth,
         status,
         message,
         code,
         api_message,
-        is_poll,
         asks_stream,
-        upload,
+        ..
     } = *a;
-    let body0 = rbody.clone();
-    let rjson = || serde_json::from_slice::<Value>(&body0).ok();
     match p.bug {
         b if crate::planted_key_routes::plants(b)
             && crate::planted_key_routes::lets_through(

@@ -3,19 +3,13 @@
 use super::*;
 
 /// The request-side bugs of this surface: `Some` answers in the upstream's place.
-#[allow(unused_variables)]
 pub(super) fn request(
     p: &Proxy,
     r: &Req<'_>,
-    parts: &mut http::request::Parts,
+    _parts: &mut http::request::Parts,
     body: &mut Bytes,
 ) -> Option<Reply> {
-    let Req {
-        path,
-        query,
-        auth,
-        method,
-    } = *r;
+    let Req { path, .. } = *r;
     match p.bug {
         Bug::StreamIgnored if path.starts_with("/v1/") => *body = without_stream(body),
         Bug::SseOnTts1 if path == "/v1/audio/speech" => {
@@ -38,28 +32,13 @@ pub(super) fn request(
 }
 
 /// The response-side bugs of this surface: `Some` answers in the upstream's place.
-#[allow(unused_variables)]
 pub(super) fn respond(
     p: &Proxy,
     a: &Answer<'_>,
     rparts: &mut http::response::Parts,
     rbody: &mut Bytes,
 ) -> Option<Reply> {
-    let Answer {
-        path,
-        method,
-        query,
-        auth,
-        status,
-        message,
-        code,
-        api_message,
-        is_poll,
-        asks_stream,
-        upload,
-    } = *a;
-    let body0 = rbody.clone();
-    let rjson = || serde_json::from_slice::<Value>(&body0).ok();
+    let Answer { path, .. } = *a;
     match p.bug {
         Bug::StreamNoTerminal
         | Bug::StreamDeltaAfterDone

@@ -3,7 +3,6 @@
 use super::*;
 
 /// The request-side bugs of this surface: `Some` answers in the upstream's place.
-#[allow(unused_variables)]
 pub(super) fn request(
     p: &Proxy,
     r: &Req<'_>,
@@ -13,8 +12,8 @@ pub(super) fn request(
     let Req {
         path,
         query,
-        auth,
         method,
+        ..
     } = *r;
     match p.bug {
         Bug::EmptyPromptAccepted if path == "/v1/videos" && method == http::Method::POST => {
@@ -64,7 +63,6 @@ pub(super) fn request(
 }
 
 /// The response-side bugs of this surface: `Some` answers in the upstream's place.
-#[allow(unused_variables)]
 pub(super) fn respond(
     p: &Proxy,
     a: &Answer<'_>,
@@ -75,14 +73,9 @@ pub(super) fn respond(
         path,
         method,
         query,
-        auth,
         status,
-        message,
-        code,
-        api_message,
         is_poll,
-        asks_stream,
-        upload,
+        ..
     } = *a;
     let body0 = rbody.clone();
     let rjson = || serde_json::from_slice::<Value>(&body0).ok();
