@@ -49,7 +49,9 @@ fn first_line(data: &[u8]) -> (&[u8], &[u8]) {
 }
 
 /// Multipart as the audio and video routes read it, held to multer's own reading of the same
-/// body (the same fields, the same error). Input: the Content-Type value, a newline, the body.
+/// body (the same fields, the same error), the body whole and in the frames a server may get
+/// it in (pieces whose sizes come from the body's own bytes). Input: the Content-Type value, a
+/// newline, the body.
 pub fn multipart(data: &[u8]) {
     static RT: OnceLock<tokio::runtime::Runtime> = OnceLock::new();
     let rt = RT.get_or_init(|| {
@@ -61,8 +63,27 @@ pub fn multipart(data: &[u8]) {
     let ct = String::from_utf8_lossy(ct).into_owned();
     let body = bytes::Bytes::copy_from_slice(body);
     let ours = rt.block_on(gatecheck_schemas::multipart::read(&ct, body.clone()));
+    let framed = gatecheck_schemas::multipart::Rope::from_chunks(frames(&body));
+    let ours_framed = rt.block_on(gatecheck_schemas::multipart::read(&ct, framed));
     let multer = rt.block_on(gatecheck_schemas::multipart::read_with_multer(&ct, body));
     assert_eq!(ours, multer, "the multipart reader and multer disagree");
+    assert_eq!(
+        ours_framed, multer,
+        "the multipart reader over frames and multer disagree"
+    );
+}
+
+/// `body` cut into pieces of 1 to 16 bytes, each size the low bits of the byte that starts it.
+fn frames(body: &bytes::Bytes) -> Vec<bytes::Bytes> {
+    let mut pieces = Vec::new();
+    let mut at = 0;
+    while at < body.len() {
+        let size = usize::from(body[at] & 15) + 1;
+        let end = (at + size).min(body.len());
+        pieces.push(body.slice(at..end));
+        at = end;
+    }
+    pieces
 }
 
 fn key(status: i64, expired_time: i64) -> KeyRecord {

@@ -32,7 +32,10 @@ pub use opus::opus;
 pub use speech::{speech, speech_duration_ms, SpeechFormat};
 pub use speech_parts::SpeechParts;
 pub use subtitles::{srt, vtt};
-pub use transcript::{audio_duration_ms, audio_seed, transcribe, Segment, Transcript};
+pub use transcript::{
+    audio_duration_ms, audio_duration_ms_of, audio_seed, transcribe, transcribe_of, Segment,
+    Transcript,
+};
 pub use wav::{pcm, tone, wav, wav_header, SPEECH_RATE};
 
 pub use gatecheck_schemas::draw::splitmix;

@@ -5,7 +5,10 @@
 //! the frames), MP4/M4A (the movie header) and Ogg Opus (the last granule), and estimated from
 //! the file size at a typical bit rate otherwise.
 
-use gatecheck_schemas::rules::media::{parse_mp3, parse_mp4, parse_ogg_opus, parse_wav};
+use gatecheck_schemas::multipart::Rope;
+use gatecheck_schemas::rules::media::{
+    parse_mp3, parse_mp4, parse_ogg_opus, parse_wav, parse_wav_head,
+};
 
 use super::{fnv1a, splitmix};
 
@@ -57,15 +60,47 @@ pub fn audio_duration_ms(bytes: &[u8], ext: &str) -> u64 {
         "mp3" | "mpeg" | "mpga" => parse_mp3(bytes).ok().map(|m| m.duration_secs),
         "mp4" | "m4a" => parse_mp4(bytes).ok().map(|m| m.duration_secs),
         "ogg" => parse_ogg_opus(bytes).ok().map(|o| o.duration_secs),
-        "flac" if bytes.starts_with(b"fLaC") && bytes.len() >= 26 => {
-            let mut b = [0u8; 8];
-            b.copy_from_slice(&bytes[18..26]);
-            let x = u64::from_be_bytes(b);
-            let rate = x >> 44;
-            (rate > 0).then(|| (x & 0xF_FFFF_FFFF) as f64 / rate as f64)
+        "flac" => flac_secs(bytes),
+        _ => None,
+    };
+    duration_ms(exact, bytes.len(), ext)
+}
+
+/// [`audio_duration_ms`] of an upload still in the pieces it came in: WAV and FLAC from their
+/// headers and the length (no copy), the formats whose duration walks the file from the
+/// pieces joined. The same answer as [`audio_duration_ms`] of the joined bytes.
+pub fn audio_duration_ms_of(audio: &Rope, ext: &str) -> u64 {
+    /// Enough of a WAV file for its `fmt ` and `data` chunk headers, past any usual metadata.
+    const WAV_HEAD: usize = 64 << 10;
+    let exact = match ext {
+        "wav" => match parse_wav_head(&audio.prefix(WAV_HEAD), audio.len()) {
+            Ok(w) => Some(w.duration_secs),
+            // Longer metadata, or no WAV: the whole file decides.
+            Err(_) => return audio_duration_ms(&audio.to_bytes(), ext),
+        },
+        "flac" => flac_secs(&audio.prefix(26)),
+        "mp3" | "mpeg" | "mpga" | "mp4" | "m4a" | "ogg" => {
+            return audio_duration_ms(&audio.to_bytes(), ext)
         }
         _ => None,
     };
+    duration_ms(exact, audio.len(), ext)
+}
+
+/// FLAC's STREAMINFO duration, from the file's first 26 bytes.
+fn flac_secs(bytes: &[u8]) -> Option<f64> {
+    if !bytes.starts_with(b"fLaC") || bytes.len() < 26 {
+        return None;
+    }
+    let mut b = [0u8; 8];
+    b.copy_from_slice(&bytes[18..26]);
+    let x = u64::from_be_bytes(b);
+    let rate = x >> 44;
+    (rate > 0).then(|| (x & 0xF_FFFF_FFFF) as f64 / rate as f64)
+}
+
+/// The exact duration, else one estimated from the file's length at a typical bit rate.
+fn duration_ms(exact: Option<f64>, len: usize, ext: &str) -> u64 {
     let secs = exact.unwrap_or_else(|| {
         let bits_per_second = match ext {
             "flac" => 700_000.0,
@@ -73,26 +108,46 @@ pub fn audio_duration_ms(bytes: &[u8], ext: &str) -> u64 {
             "ogg" | "webm" => 96_000.0,
             _ => 128_000.0,
         };
-        bytes.len() as f64 * 8.0 / bits_per_second
+        len as f64 * 8.0 / bits_per_second
     });
     ((secs * 1000.0).round() as u64).max(100)
 }
+
+/// How much of each end of the audio seeds its transcript.
+const SEED_SPAN: usize = 8 << 10;
 
 /// A deterministic seed from the audio bytes: its length, first and last 8 KiB.
 ///
 /// Sampling keeps the cost flat: hashing the first and last MiB byte by byte took a third of
 /// the server's time on a 1 MiB upload (BENCHMARKS.md, "translation upload").
 pub fn audio_seed(bytes: &[u8]) -> u64 {
-    const SPAN: usize = 8 << 10;
-    let head = &bytes[..bytes.len().min(SPAN)];
-    let tail = &bytes[bytes.len().saturating_sub(SPAN)..];
-    fnv1a(head) ^ fnv1a(tail).rotate_left(17) ^ (bytes.len() as u64).wrapping_mul(0x9E37_79B9)
+    let head = &bytes[..bytes.len().min(SEED_SPAN)];
+    let tail = &bytes[bytes.len().saturating_sub(SEED_SPAN)..];
+    seed_of(head, tail, bytes.len())
+}
+
+fn seed_of(head: &[u8], tail: &[u8], len: usize) -> u64 {
+    fnv1a(head) ^ fnv1a(tail).rotate_left(17) ^ (len as u64).wrapping_mul(0x9E37_79B9)
+}
+
+/// [`transcribe`] of an upload still in the pieces it came in (the same transcript as of
+/// the joined bytes; the pieces are joined only for a format whose duration walks the file).
+pub fn transcribe_of(audio: &Rope, ext: &str) -> Transcript {
+    let seed = seed_of(
+        &audio.prefix(SEED_SPAN),
+        &audio.suffix(SEED_SPAN),
+        audio.len(),
+    );
+    transcript(audio_duration_ms_of(audio, ext), seed)
 }
 
 /// The transcript of `bytes` (an audio file with extension `ext`).
 pub fn transcribe(bytes: &[u8], ext: &str) -> Transcript {
-    let duration_ms = audio_duration_ms(bytes, ext);
-    let mut seed = audio_seed(bytes);
+    transcript(audio_duration_ms(bytes, ext), audio_seed(bytes))
+}
+
+/// The transcript of audio lasting `duration_ms`, its words drawn from `seed`.
+fn transcript(duration_ms: u64, mut seed: u64) -> Transcript {
     let count = duration_ms.div_ceil(SEGMENT_MS).clamp(1, MAX_SEGMENTS);
     let mut segments = Vec::with_capacity(count as usize);
     for i in 0..count {

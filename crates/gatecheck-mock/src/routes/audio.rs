@@ -29,6 +29,7 @@ use super::form;
 use crate::media::{self, SpeechFormat, Transcript};
 use crate::response::{self, MockResponse};
 use bytes::Bytes;
+use gatecheck_schemas::multipart::Rope;
 use gatecheck_schemas::rules::media::{
     speech_sse_supported, transcription_diarizes, transcription_streams, DIARIZED_JSON,
     MAX_SPEECH_INPUT_CHARS, SPEECH_SPEED,
@@ -61,7 +62,7 @@ pub(crate) async fn speech(cx: &Ctx, req: Request<Incoming>) -> MockResponse {
 #[derive(Debug, Default)]
 struct Form {
     model: Option<String>,
-    file: Option<(String, Bytes)>,
+    file: Option<(String, Rope)>,
     prompt: Option<String>,
     response_format: Option<String>,
     temperature: Option<String>,
@@ -71,7 +72,7 @@ struct Form {
 
 impl Form {
     /// Keeps a part the routes read; any other is ignored.
-    fn set(&mut self, name: &str, filename: Option<String>, data: Bytes) {
+    fn set(&mut self, name: &str, filename: Option<String>, data: Rope) {
         let text = || form::text(&data);
         match name {
             "file" => self.file = Some((filename.unwrap_or_default(), data.clone())),
@@ -118,7 +119,7 @@ async fn transcribe(
     let _ = form.prompt; // optional style prompt: accepted, does not change the mock's text
     let stream = stream_wanted(cx, form.stream.as_deref(), &model, translate)?;
 
-    let transcript = media::transcribe(&bytes, &ext);
+    let transcript = media::transcribe_of(&bytes, &ext);
     let usage = transcript_usage(&transcript);
     if diarized && !stream {
         return Err(invalid(
@@ -184,7 +185,7 @@ fn check_capable(cx: &Ctx, model: &str, translate: bool) -> Result<(), MockRespo
 
 /// The `file` field: present, of one of the audio extensions, not empty. Returns its bytes
 /// and its extension in lower case.
-fn audio_file(cx: &Ctx, file: Option<(String, Bytes)>) -> Result<(Bytes, String), MockResponse> {
+fn audio_file(cx: &Ctx, file: Option<(String, Rope)>) -> Result<(Rope, String), MockResponse> {
     let Some((filename, bytes)) = file else {
         return Err(invalid(cx, "file is required", "file"));
     };

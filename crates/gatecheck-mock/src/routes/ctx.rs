@@ -12,6 +12,7 @@ use crate::response::{self, MockResponse};
 use crate::state::{AuthedKey, Charge};
 use crate::tasks::video::VideoStore;
 use bytes::Bytes;
+use gatecheck_schemas::multipart::Rope;
 use gatecheck_schemas::rules::quota::{price_quota_at, Usage};
 use gatecheck_schemas::rules::Rejection;
 use gatecheck_schemas::types::ModelCapabilities;
@@ -90,12 +91,18 @@ impl Ctx {
         name: &str,
         filename: Option<&str>,
         content_type: Option<&str>,
-        data: &[u8],
+        data: &Rope,
     ) {
         let mut seen = self.form_seen.lock();
         let parts = seen.get_or_insert_with(Vec::new);
         if parts.len() < crate::harness::journal::MAX_FORM_PARTS {
-            parts.push(FormPart::of(name, filename, content_type, data));
+            // A file part is noted by its length: its bytes are not read (or joined).
+            let part = if filename.is_some() {
+                FormPart::file(name, filename, content_type, data.len())
+            } else {
+                FormPart::of(name, filename, content_type, &data.prefix(data.len()))
+            };
+            parts.push(part);
         }
     }
 
@@ -176,6 +183,12 @@ impl Ctx {
     /// closes without a reset that could destroy the answer; the 413 says `Connection:
     /// close` on HTTP/1.
     pub(crate) async fn read_body(&self, req: Request<Incoming>) -> Result<Bytes, MockResponse> {
+        Ok(self.read_pieces(req).await?.to_bytes())
+    }
+
+    /// [`Ctx::read_body`] without joining the frames the body came in (an upload is read
+    /// where hyper put it: BENCHMARKS.md, issue 49).
+    async fn read_pieces(&self, req: Request<Incoming>) -> Result<Rope, MockResponse> {
         let limit = self.app.config.max_body_bytes;
         let http1 = req.version() < http::Version::HTTP_2;
         let too_large = || {
@@ -252,18 +265,8 @@ impl Ctx {
                 chunks.push(data);
             }
         }
-        let body = match chunks.len() {
-            0 => Bytes::new(),
-            1 => chunks.pop().unwrap_or_default(),
-            _ => {
-                let mut all = bytes::BytesMut::with_capacity(len);
-                for c in &chunks {
-                    all.extend_from_slice(c);
-                }
-                all.freeze()
-            }
-        };
-        let preview = textual.then(|| body.slice(..body.len().min(BODY_PREVIEW_BYTES)));
+        let body = Rope::from_chunks(chunks);
+        let preview = textual.then(|| body.slice(0..BODY_PREVIEW_BYTES).to_bytes());
         *self.body_seen.lock() = Some((body.len(), preview));
         Ok(body)
     }
@@ -285,7 +288,7 @@ impl Ctx {
                 response::validation(self.profile(), "expected a multipart/form-data body", None);
             return Err(self.refuse(req, resp).await);
         };
-        let body = self.read_body(req).await?;
+        let body = self.read_pieces(req).await?;
         Ok(gatecheck_schemas::multipart::Parts::new(body, boundary))
     }
 

@@ -3,17 +3,18 @@
 
 use super::ctx::Ctx;
 use crate::response::{self, MockResponse};
-use bytes::Bytes;
+use gatecheck_schemas::multipart::Rope;
 use http::Request;
 use hyper::body::Incoming;
 
 /// Reads every part of the request's multipart body under the upload limit
-/// ([`Ctx::read_multipart`]), in order, handing each one's name, file name and data to `set`.
+/// ([`Ctx::read_multipart`]), in order, handing each one's name, file name and data (in the
+/// frames it came in: [`Rope::to_bytes`] joins them) to `set`.
 /// A malformed body is a validation failure ([`response::validation`]).
 pub(crate) async fn read_form(
     cx: &Ctx,
     req: Request<Incoming>,
-    mut set: impl FnMut(&str, Option<String>, Bytes),
+    mut set: impl FnMut(&str, Option<String>, Rope),
 ) -> Result<(), MockResponse> {
     let mut parts = cx.read_multipart(req).await?;
     let bad = |e: multer::Error| {
@@ -34,6 +35,6 @@ pub(crate) async fn read_form(
 }
 
 /// A part's data as text (invalid UTF-8 replaced).
-pub(crate) fn text(data: &[u8]) -> String {
-    String::from_utf8_lossy(data).into_owned()
+pub(crate) fn text(data: &Rope) -> String {
+    String::from_utf8_lossy(&data.prefix(data.len())).into_owned()
 }

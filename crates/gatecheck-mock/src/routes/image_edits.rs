@@ -20,6 +20,7 @@ use crate::media::{self, Cache, Rgba};
 use crate::response::{self, MockResponse};
 use base64::Engine as _;
 use bytes::Bytes;
+use gatecheck_schemas::multipart::Rope;
 use gatecheck_schemas::rules::image_edit::{
     edit_usage, edits_supported, is_image_part, missing_image, MASK_PART, MAX_EDIT_IMAGES,
     MSG_IMAGE_REQUIRED,
@@ -48,11 +49,12 @@ struct Form {
 
 impl Form {
     /// Keeps a part the route reads; any other is ignored.
-    fn set(&mut self, name: &str, data: Bytes) {
+    fn set(&mut self, name: &str, data: Rope) {
         let text = || form::text(&data);
         match name {
-            n if is_image_part(n) => self.images.push(data.clone()),
-            MASK_PART => self.mask = Some(data.clone()),
+            // Decoded whole: the pieces joined.
+            n if is_image_part(n) => self.images.push(data.to_bytes()),
+            MASK_PART => self.mask = Some(data.to_bytes()),
             "model" => self.model = Some(text()),
             "prompt" => self.prompt = Some(text()),
             "n" => self.n = Some(text()),

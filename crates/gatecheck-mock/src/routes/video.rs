@@ -129,7 +129,7 @@ pub(crate) async fn read_fields(cx: &Ctx, req: Request<Incoming>) -> Result<Fiel
                 (part.file_name.as_deref(), part.content_type.as_deref());
             cx.note_part(name, filename, content_type, &part.data);
             if name != "input_reference" {
-                f.set(name, String::from_utf8_lossy(&part.data).into_owned());
+                f.set(name, super::form::text(&part.data));
             }
         }
     } else if ct.starts_with("application/x-www-form-urlencoded") {

@@ -175,3 +175,43 @@ fn transcripts_are_deterministic_and_subtitles_tile_the_duration() {
         2000
     );
 }
+
+/// An upload still in the frames it came in is transcribed as its joined bytes are: every
+/// format, cut in frames of several sizes, WAV with metadata past the header read in place,
+/// a cut file, and a file that is no audio at all.
+#[test]
+fn transcripts_of_framed_uploads_are_those_of_the_joined_bytes() {
+    use bytes::Bytes;
+    use gatecheck_schemas::multipart::Rope;
+    let wav = media::wav(&media::tone(3_210, 24000, 1), 24000);
+    // A WAV whose `data` chunk starts past the first 64 KiB (a 70 KiB `LIST` chunk first).
+    let mut long_meta = wav[..12].to_vec();
+    long_meta.extend_from_slice(b"LIST");
+    long_meta.extend_from_slice(&(70u32 << 10).to_le_bytes());
+    long_meta.resize(long_meta.len() + (70 << 10), b'x');
+    long_meta.extend_from_slice(&wav[12..]);
+    let files: [(&str, Vec<u8>); 9] = [
+        ("wav", wav.to_vec()),
+        ("wav", long_meta),
+        ("wav", wav[..wav.len() / 2].to_vec()),
+        ("wav", vec![7u8; 50_000]),
+        ("mp3", media::mp3(2000).to_vec()),
+        ("ogg", media::opus(1500, 24_000).to_vec()),
+        ("mp4", media::mp4(64, 64, 2).to_vec()),
+        ("flac", media::flac(&[0; 24_000], 24_000).to_vec()),
+        ("webm", vec![1u8; 20_000]),
+    ];
+    for (ext, file) in &files {
+        let whole = media::transcribe(file, ext);
+        for size in [1 << 10, 8 << 10, 100_000, file.len().max(1)] {
+            let frames = file.chunks(size).map(Bytes::copy_from_slice).collect();
+            let framed = Rope::from_chunks(frames);
+            assert_eq!(
+                media::transcribe_of(&framed, ext),
+                whole,
+                "{ext} of {} bytes in frames of {size}",
+                file.len()
+            );
+        }
+    }
+}

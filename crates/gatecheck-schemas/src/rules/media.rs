@@ -12,7 +12,7 @@ mod crc;
 mod image;
 mod subtitle;
 
-pub use audio::{parse_adts, parse_flac, parse_mp3, parse_ogg_opus, parse_wav};
+pub use audio::{parse_adts, parse_flac, parse_mp3, parse_ogg_opus, parse_wav, parse_wav_head};
 pub use audio::{AdtsInfo, FlacInfo, Mp3Info, OggOpusInfo, WavInfo, ADTS_RATES};
 pub use container::{parse_mp4, Mp4Info, Mp4Track};
 pub use image::{parse_png, PngInfo};

@@ -156,7 +156,15 @@ pub struct WavInfo {
 /// Parses a RIFF/WAVE header: the `fmt ` and `data` chunks. Streaming headers (sizes of
 /// 0xFFFFFFFF) parse; the `*_matches` fields tell whether the sizes are exact.
 pub fn parse_wav(b: &[u8]) -> Result<WavInfo, MediaError> {
+    parse_wav_head(b, b.len())
+}
+
+/// [`parse_wav`] of a file of `total` bytes from its first bytes `b` (at least up to its
+/// `data` chunk's header): the same answer when it is `Ok`. An upload read in pieces is
+/// measured without joining them; an `Err` may only mean `b` stops too early.
+pub fn parse_wav_head(b: &[u8], total: usize) -> Result<WavInfo, MediaError> {
     let err = |r: &str| MediaError::new("wav", r);
+    let total = total.max(b.len());
     if b.len() < 12 || &b[0..4] != b"RIFF" || &b[8..12] != b"WAVE" {
         return Err(err("not RIFF/WAVE"));
     }
@@ -185,7 +193,7 @@ pub fn parse_wav(b: &[u8]) -> Result<WavInfo, MediaError> {
             if channels == 0 || rate == 0 || bits == 0 {
                 return Err(err("zero channels, rate or bits"));
             }
-            let present = b.len() - body;
+            let present = total - body;
             let data_len = size.min(present);
             let expect_align = u32::from(channels) * u32::from(bits).div_ceil(8);
             let real_rate = if byte_rate > 0 {
@@ -200,7 +208,7 @@ pub fn parse_wav(b: &[u8]) -> Result<WavInfo, MediaError> {
                 bits_per_sample: bits,
                 data_len,
                 duration_secs: data_len as f64 / f64::from(real_rate),
-                riff_size_matches: riff_size.checked_add(8) == Some(b.len()),
+                riff_size_matches: riff_size.checked_add(8) == Some(total),
                 data_size_matches: size == present,
                 rates_consistent: u32::from(align) == expect_align
                     && byte_rate == rate * expect_align,

@@ -3,7 +3,8 @@
 //! fuzz target `multipart` drives [`read`], which reads every part the same way.
 //!
 //! [`Parts`] reads a body already read in full: one scan for the boundaries, each part's data a
-//! slice of the body. multer ([`over`]) copies the whole body into a buffer of its own before
+//! slice of the body. The body may stay in the frames it arrived in ([`Rope`]): joining a 1 MiB
+//! upload's frames into one buffer cost as much as the kernel's own copy of it. multer ([`over`]) copies the whole body into a buffer of its own before
 //! it parses it; on a 1 MiB upload that copy was a third of the mock's instructions per request
 //! (BENCHMARKS.md, issue 49). multer still parses each part's head, so names, file names,
 //! content types and header errors are its own; [`Parts`] answers what multer answers over the
@@ -11,6 +12,9 @@
 
 use bytes::Bytes;
 use memchr::memmem::Finder;
+
+mod rope;
+pub use rope::Rope;
 
 /// One field of a multipart body: its name, its file name, and its bytes.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -77,8 +81,8 @@ pub struct Part {
     pub file_name: Option<String>,
     /// Its `Content-Type`, when that parses as a media type.
     pub content_type: Option<String>,
-    /// Its bytes.
-    pub data: Bytes,
+    /// Its bytes, in the pieces of the body they lie in ([`Rope::to_bytes`] joins them).
+    pub data: Rope,
 }
 
 /// The parts of a `multipart/form-data` body read in full, in order, as multer reads them:
@@ -86,25 +90,30 @@ pub struct Part {
 /// `\r\n--boundary`, the body ending at `--boundary--` (anything after it ignored), and
 /// multer's own errors for a body cut short or a malformed head.
 ///
+/// The body may be one buffer or the frames it arrived in ([`Rope`]): the boundaries are
+/// found in place, frame by frame, and a part's data is a slice of them.
+///
 /// ```
 /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
 /// let body = bytes::Bytes::from_static(b"--b\r\ncontent-disposition: form-data; name=\"file\"; filename=\"a.wav\"\r\n\r\nRIFF....\r\n--b--\r\n");
 /// let mut parts = gatecheck_schemas::multipart::Parts::new(body.clone(), "b".into());
 /// let part = parts.next_part().await.unwrap().unwrap();
 /// assert_eq!((part.name.as_deref(), part.file_name.as_deref()), (Some("file"), Some("a.wav")));
-/// assert_eq!(&part.data[..], b"RIFF....");
+/// assert_eq!(&part.data.to_bytes()[..], b"RIFF....");
 /// let start = body.len() - b"RIFF....\r\n--b--\r\n".len();
-/// assert_eq!(part.data.as_ptr(), body[start..].as_ptr()); // a slice of the body
+/// assert_eq!(part.data.to_bytes().as_ptr(), body[start..].as_ptr()); // a slice of the body
 /// assert!(parts.next_part().await.unwrap().is_none());
 /// # });
 /// ```
 pub struct Parts {
-    body: Bytes,
+    body: Rope,
     boundary: String,
     /// `--boundary`.
-    delimiter: Vec<u8>,
+    delimiter: Finder<'static>,
     /// `\r\n--boundary`: where a part's data ends.
     data_end: Finder<'static>,
+    /// The blank line that ends a part's head.
+    head_end: Finder<'static>,
     /// Where the next `--boundary` starts; `None` before the first one is found.
     at: Option<usize>,
     /// After the closing boundary or an error: no more parts.
@@ -113,14 +122,15 @@ pub struct Parts {
 
 impl Parts {
     /// The parts of `body`, split at `boundary` (as `multer::parse_boundary` gives it).
-    pub fn new(body: Bytes, boundary: String) -> Self {
-        let delimiter = format!("--{boundary}").into_bytes();
+    pub fn new(body: impl Into<Rope>, boundary: String) -> Self {
+        let delimiter = Finder::new(format!("--{boundary}").as_bytes()).into_owned();
         let data_end = Finder::new(format!("\r\n--{boundary}").as_bytes()).into_owned();
         Self {
-            body,
+            body: body.into(),
             boundary,
             delimiter,
             data_end,
+            head_end: Finder::new(b"\r\n\r\n").into_owned(),
             at: None,
             done: false,
         }
@@ -143,44 +153,45 @@ impl Parts {
     }
 
     /// The next part's head (up to and with its `\r\n\r\n`) and data, as byte ranges of the
-    /// body: multer's stages over a stream that has ended (multipart.rs, `poll_next_field`).
+    /// body: multer's stages over a stream that has ended (multer's multipart.rs, `poll_next_field`).
     #[allow(clippy::type_complexity)]
     fn split_next(
         &mut self,
     ) -> Result<Option<(std::ops::Range<usize>, std::ops::Range<usize>)>, multer::Error> {
-        let b = &self.body[..];
+        let b = &self.body;
         let incomplete = || multer::Error::IncompleteStream;
+        let delimiter = self.delimiter.needle();
         let mut at = match self.at {
             Some(at) => at,
-            None => memchr::memmem::find(b, &self.delimiter).ok_or_else(incomplete)?,
+            None => b.find(&self.delimiter, 0).ok_or_else(incomplete)?,
         };
         // The boundary, then `--` (the end) or transport padding and CRLF.
-        if !b[at..].starts_with(&self.delimiter) {
+        if !b.starts_with_at(at, delimiter) {
             return Err(incomplete());
         }
-        at += self.delimiter.len();
-        match b.get(at..at + 2) {
-            None => return Err(incomplete()),
-            Some(b"--") => return Ok(None),
-            Some(_) => {}
+        at += delimiter.len();
+        if at + 2 > b.len() {
+            return Err(incomplete());
         }
-        at += b[at..]
-            .iter()
-            .position(|c| *c != b' ' && *c != b'\t')
-            .ok_or_else(incomplete)?;
-        if !b[at..].starts_with(b"\r\n") {
+        if b.starts_with_at(at, b"--") {
+            return Ok(None);
+        }
+        while matches!(b.byte(at), Some(b' ' | b'\t')) {
+            at += 1;
+        }
+        if !b.starts_with_at(at, b"\r\n") {
             return Err(incomplete());
         }
         at += 2;
-        let head_len = memchr::memmem::find(&b[at..], b"\r\n\r\n").ok_or_else(incomplete)? + 4;
+        let head_len = b.find(&self.head_end, at).ok_or_else(incomplete)? - at + 4;
         let head = at..at + head_len;
         at += head_len;
         // The data ends at the next CRLF and boundary; a missing one is the part's own
         // error, which names it (known once its head is read: `Parts::part`).
-        let data = match self.data_end.find(&b[at..]) {
-            Some(len) => {
-                self.at = Some(at + len + 2);
-                at..at + len
+        let data = match b.find(&self.data_end, at) {
+            Some(end) => {
+                self.at = Some(end + 2);
+                at..end
             }
             None => {
                 self.at = None;
@@ -198,12 +209,13 @@ impl Parts {
         data: std::ops::Range<usize>,
     ) -> Result<Part, multer::Error> {
         let boundary = &self.boundary;
+        let delimiter = self.delimiter.needle();
         let mut one = Vec::with_capacity(head.len() + 2 * boundary.len() + 10);
-        one.extend_from_slice(&self.delimiter);
+        one.extend_from_slice(delimiter);
         one.extend_from_slice(b"\r\n");
-        one.extend_from_slice(&self.body[head]);
+        one.extend_from_slice(&self.body.range(head));
         one.extend_from_slice(b"\r\n");
-        one.extend_from_slice(&self.delimiter);
+        one.extend_from_slice(delimiter);
         one.extend_from_slice(b"--");
         let mut mp = over(one.into(), boundary.clone());
         let field = mp
@@ -235,7 +247,10 @@ impl Parts {
 /// assert!(read("application/json", body.to_vec().into()).await.is_err());
 /// # });
 /// ```
-pub async fn read(content_type: &str, body: Bytes) -> Result<Vec<MultipartField>, String> {
+pub async fn read(
+    content_type: &str,
+    body: impl Into<Rope>,
+) -> Result<Vec<MultipartField>, String> {
     let boundary = multer::parse_boundary(content_type)
         .map_err(|_| "expected a multipart/form-data body".to_owned())?;
     let mut parts = Parts::new(body, boundary);
@@ -245,7 +260,7 @@ pub async fn read(content_type: &str, body: Bytes) -> Result<Vec<MultipartField>
         fields.push(MultipartField {
             name: part.name.unwrap_or_default(),
             file_name: part.file_name,
-            data: part.data,
+            data: part.data.to_bytes(),
         });
     }
     Ok(fields)
@@ -293,12 +308,21 @@ mod tests {
     }
 
     async fn by_parts(body: &[u8]) -> Read {
-        let mut parts = Parts::new(Bytes::copy_from_slice(body), "b".into());
+        parts_of(Rope::from(Bytes::copy_from_slice(body))).await
+    }
+
+    async fn parts_of(body: Rope) -> Read {
+        let mut parts = Parts::new(body, "b".into());
         let mut all = Vec::new();
         while let Some(p) = parts.next_part().await.map_err(|e| e.to_string())? {
-            all.push((p.name, p.file_name, p.content_type, p.data));
+            all.push((p.name, p.file_name, p.content_type, p.data.to_bytes()));
         }
         Ok(all)
+    }
+
+    /// `body` in pieces of `size` bytes (the last shorter).
+    fn pieces(body: &[u8], size: usize) -> Rope {
+        Rope::from_chunks(body.chunks(size).map(Bytes::copy_from_slice).collect())
     }
 
     async fn by_multer(body: &[u8]) -> Read {
@@ -316,9 +340,21 @@ mod tests {
         Ok(all)
     }
 
+    /// The same parts and error as multer, over the body in one buffer and in pieces of
+    /// every size up to 7 bytes (a boundary, a head's blank line or a padding split
+    /// between frames).
     fn same(body: &[u8]) {
         let (ours, theirs) = block(async { (by_parts(body).await, by_multer(body).await) });
         assert_eq!(ours, theirs, "body {:?}", String::from_utf8_lossy(body));
+        for size in 1..=7 {
+            let cut = block(parts_of(pieces(body, size)));
+            assert_eq!(
+                cut,
+                theirs,
+                "pieces of {size}, body {:?}",
+                String::from_utf8_lossy(body)
+            );
+        }
     }
 
     const CD: &str = "content-disposition: form-data; name=\"model\"";

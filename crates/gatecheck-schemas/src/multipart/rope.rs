@@ -1,0 +1,254 @@
+//! [`Rope`]: a body as the frames it came in, read without joining them.
+
+use bytes::Bytes;
+use memchr::memmem::Finder;
+use std::borrow::Cow;
+use std::ops::Range;
+
+/// Bytes held as the pieces they arrived in (hyper's frames of a request body), read in
+/// place: slicing, searching and measuring need no copy, and [`Rope::to_bytes`] joins the
+/// pieces only when a reader needs them in one buffer (a body in one piece is never copied).
+///
+/// A 1 MiB upload comes in 8 frames or more; joining them copied the whole body once per
+/// request, as much work as the kernel's own copy of it (BENCHMARKS.md, issue 49).
+///
+/// ```
+/// use bytes::Bytes;
+/// use gatecheck_schemas::multipart::Rope;
+/// let rope = Rope::from_chunks(vec![Bytes::from_static(b"RIFF"), Bytes::from_static(b"....WAVE")]);
+/// assert_eq!(rope.len(), 12);
+/// assert_eq!(&rope.prefix(6)[..], b"RIFF..");
+/// assert_eq!(&rope.suffix(4)[..], b"WAVE");
+/// assert_eq!(&rope.slice(2..6).to_bytes()[..], b"FF..");
+/// ```
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Rope {
+    /// The pieces, none empty.
+    chunks: Vec<Bytes>,
+    /// Their total length.
+    len: usize,
+}
+
+impl From<Bytes> for Rope {
+    fn from(bytes: Bytes) -> Self {
+        Self::from_chunks(vec![bytes])
+    }
+}
+
+impl Rope {
+    /// The bytes of `chunks`, in order (empty chunks are dropped).
+    pub fn from_chunks(mut chunks: Vec<Bytes>) -> Self {
+        chunks.retain(|c| !c.is_empty());
+        let len = chunks.iter().map(Bytes::len).sum();
+        Self { chunks, len }
+    }
+
+    /// Its length in bytes.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether it holds no byte.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The pieces it holds, in order (none empty).
+    pub fn chunks(&self) -> &[Bytes] {
+        &self.chunks
+    }
+
+    /// Its bytes in one buffer: the one piece itself when it has one (no copy), else the
+    /// pieces joined.
+    pub fn to_bytes(&self) -> Bytes {
+        match self.chunks.as_slice() {
+            [] => Bytes::new(),
+            [one] => one.clone(),
+            many => {
+                let mut all = bytes::BytesMut::with_capacity(self.len);
+                for c in many {
+                    all.extend_from_slice(c);
+                }
+                all.freeze()
+            }
+        }
+    }
+
+    /// The bytes of `range` (clamped to its length), sharing its pieces (no copy).
+    pub fn slice(&self, range: Range<usize>) -> Rope {
+        let (start, end) = (range.start.min(self.len), range.end.min(self.len));
+        if start >= end {
+            return Rope::default();
+        }
+        let mut chunks = Vec::new();
+        let mut offset = 0;
+        for c in &self.chunks {
+            let (from, to) = (offset, offset + c.len());
+            offset = to;
+            if to <= start {
+                continue;
+            }
+            if from >= end {
+                break;
+            }
+            chunks.push(c.slice(start.max(from) - from..end.min(to) - from));
+        }
+        Rope {
+            len: end - start,
+            chunks,
+        }
+    }
+
+    /// The bytes of `range` (clamped to its length) as one slice: borrowed when they lie in
+    /// one piece, else copied. For short ranges (a part's head, a file's header).
+    pub fn range(&self, range: Range<usize>) -> Cow<'_, [u8]> {
+        let (start, end) = (range.start.min(self.len), range.end.min(self.len));
+        if start >= end {
+            return Cow::Borrowed(&[]);
+        }
+        let mut offset = 0;
+        for c in &self.chunks {
+            let to = offset + c.len();
+            if start >= offset && end <= to {
+                return Cow::Borrowed(&c[start - offset..end - offset]);
+            }
+            if to > start {
+                break;
+            }
+            offset = to;
+        }
+        let mut out = Vec::with_capacity(end - start);
+        for c in &self.slice(start..end).chunks {
+            out.extend_from_slice(c);
+        }
+        Cow::Owned(out)
+    }
+
+    /// Its first `n` bytes (fewer when it is shorter).
+    pub fn prefix(&self, n: usize) -> Cow<'_, [u8]> {
+        self.range(0..n)
+    }
+
+    /// Its last `n` bytes (fewer when it is shorter).
+    pub fn suffix(&self, n: usize) -> Cow<'_, [u8]> {
+        self.range(self.len.saturating_sub(n)..self.len)
+    }
+
+    /// The byte at `at`, if it has one.
+    pub fn byte(&self, at: usize) -> Option<u8> {
+        let mut offset = 0;
+        for c in &self.chunks {
+            if at < offset + c.len() {
+                return Some(c[at - offset]);
+            }
+            offset += c.len();
+        }
+        None
+    }
+
+    /// Whether the bytes from `at` start with `pattern`.
+    pub fn starts_with_at(&self, at: usize, pattern: &[u8]) -> bool {
+        at.checked_add(pattern.len())
+            .is_some_and(|end| end <= self.len && *self.range(at..end) == *pattern)
+    }
+
+    /// Where the first `needle` (`finder`'s) at or after `from` starts: each piece searched
+    /// in place, and the few bytes around each seam between pieces for a match across it.
+    pub fn find(&self, finder: &Finder<'_>, from: usize) -> Option<usize> {
+        let n = finder.needle().len();
+        if n == 0 {
+            return (from <= self.len).then_some(from);
+        }
+        let mut offset = 0;
+        for c in &self.chunks {
+            let end = offset + c.len();
+            if end > from {
+                // Matches inside this piece first: they start before any match across its end.
+                let start = from.max(offset);
+                if let Some(i) = finder.find(&c[start - offset..]) {
+                    return Some(start + i);
+                }
+                // Then a match that starts in this piece and ends past it.
+                let seam_start = start.max(end.saturating_sub(n - 1));
+                if end < self.len {
+                    let window = self.range(seam_start..end + n - 1);
+                    if let Some(i) = finder.find(&window) {
+                        if seam_start + i < end {
+                            return Some(seam_start + i);
+                        }
+                    }
+                }
+            }
+            offset = end;
+        }
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! The rope against the same bytes in one buffer, cut into pieces every way.
+
+    use super::*;
+    use proptest::prelude::*;
+
+    /// `bytes` cut at `cuts` (positions, any order, clamped).
+    fn cut(bytes: &[u8], cuts: &[usize]) -> Rope {
+        let mut at: Vec<usize> = cuts.iter().map(|c| c % (bytes.len() + 1)).collect();
+        at.push(0);
+        at.push(bytes.len());
+        at.sort_unstable();
+        let chunks = at
+            .windows(2)
+            .map(|w| Bytes::copy_from_slice(&bytes[w[0]..w[1]]))
+            .collect();
+        Rope::from_chunks(chunks)
+    }
+
+    #[test]
+    fn a_match_across_three_pieces_and_at_the_ends() {
+        let rope = cut(b"xx\r\n--bound--yy\r\n--bound", &[3, 5, 6, 7, 20]);
+        let f = Finder::new(b"\r\n--bound");
+        assert_eq!(rope.find(&f, 0), Some(2));
+        assert_eq!(rope.find(&f, 3), Some(15));
+        assert_eq!(rope.find(&f, 16), None);
+        assert_eq!(rope.find(&Finder::new(b"yy"), 0), Some(13));
+        assert_eq!(rope.find(&Finder::new(b"zz"), 0), None);
+        assert_eq!(Rope::default().find(&f, 0), None);
+    }
+
+    #[test]
+    fn one_piece_is_never_copied() {
+        let body = Bytes::from_static(b"one piece");
+        let rope = Rope::from(body.clone());
+        assert_eq!(rope.to_bytes().as_ptr(), body.as_ptr());
+        assert!(matches!(rope.range(2..5), Cow::Borrowed(b"e p")));
+        assert_eq!(rope.slice(4..9).to_bytes().as_ptr(), body[4..].as_ptr());
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
+        #[test]
+        fn reads_as_the_joined_bytes(
+            body in prop::collection::vec(prop::sample::select(b"ab\r\n-".to_vec()), 0..64),
+            cuts in prop::collection::vec(0usize..64, 0..10),
+            needle in prop::collection::vec(prop::sample::select(b"ab\r\n-".to_vec()), 1..6),
+            from in 0usize..70,
+            range in (0usize..70, 0usize..70),
+        ) {
+            let rope = cut(&body, &cuts);
+            prop_assert_eq!(rope.len(), body.len());
+            prop_assert_eq!(&rope.to_bytes()[..], &body[..]);
+            let f = Finder::new(&needle);
+            let expected = body.get(from..).and_then(|rest| f.find(rest)).map(|i| i + from);
+            prop_assert_eq!(rope.find(&f, from), expected);
+            let (s, e) = (range.0.min(body.len()), range.1.min(body.len()));
+            let want: &[u8] = if s < e { &body[s..e] } else { &[] };
+            prop_assert_eq!(&rope.range(range.0..range.1)[..], want);
+            prop_assert_eq!(&rope.slice(range.0..range.1).to_bytes()[..], want);
+            prop_assert_eq!(rope.slice(range.0..range.1).len(), want.len());
+            prop_assert_eq!(rope.byte(from), body.get(from).copied());
+            prop_assert_eq!(rope.starts_with_at(from, &needle), body.get(from..).is_some_and(|r| r.starts_with(&needle)));
+        }
+    }
+}
