@@ -10,7 +10,7 @@ use gatecheck_schemas::rules::media::{
     parse_mp3, parse_mp4, parse_ogg_opus, parse_wav, parse_wav_head,
 };
 
-use super::{fnv1a, splitmix};
+use super::splitmix;
 
 /// One timed piece of a transcript.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -127,7 +127,28 @@ pub fn audio_seed(bytes: &[u8]) -> u64 {
 }
 
 fn seed_of(head: &[u8], tail: &[u8], len: usize) -> u64 {
-    fnv1a(head) ^ fnv1a(tail).rotate_left(17) ^ (len as u64).wrapping_mul(0x9E37_79B9)
+    let (h, t) = fnv1a_pair(head, tail);
+    h ^ t.rotate_left(17) ^ (len as u64).wrapping_mul(0x9E37_79B9)
+}
+
+/// `(fnv1a(a), fnv1a(b))`, the two hashes computed side by side: each byte of FNV-1a waits
+/// for the multiplication before it, and two independent chains run in the time of one
+/// (a 1 MiB upload's 16 KiB took 20 µs one after the other).
+fn fnv1a_pair(a: &[u8], b: &[u8]) -> (u64, u64) {
+    const PRIME: u64 = 0x0000_0100_0000_01B3;
+    let n = a.len().min(b.len());
+    let (mut ha, mut hb) = (0xcbf2_9ce4_8422_2325u64, 0xcbf2_9ce4_8422_2325u64);
+    for (&x, &y) in a[..n].iter().zip(&b[..n]) {
+        ha = (ha ^ u64::from(x)).wrapping_mul(PRIME);
+        hb = (hb ^ u64::from(y)).wrapping_mul(PRIME);
+    }
+    for &x in &a[n..] {
+        ha = (ha ^ u64::from(x)).wrapping_mul(PRIME);
+    }
+    for &y in &b[n..] {
+        hb = (hb ^ u64::from(y)).wrapping_mul(PRIME);
+    }
+    (ha, hb)
 }
 
 /// [`transcribe`] of an upload still in the pieces it came in (the same transcript as of
@@ -182,5 +203,22 @@ fn transcript(duration_ms: u64, mut seed: u64) -> Transcript {
         duration_ms,
         segments,
         text,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_paired_hash_is_fnv1a_of_each() {
+        let data: Vec<u8> = (0..3000u32).map(|i| (i * 7 + i / 13) as u8).collect();
+        for (a, b) in [(0, 0), (0, 10), (10, 0), (100, 2999), (3000, 1), (8, 8)] {
+            let (x, y) = (&data[..a], &data[data.len() - b..]);
+            assert_eq!(
+                fnv1a_pair(x, y),
+                (super::super::fnv1a(x), super::super::fnv1a(y))
+            );
+        }
     }
 }
