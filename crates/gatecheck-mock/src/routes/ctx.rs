@@ -12,7 +12,7 @@ use crate::response::{self, MockResponse};
 use crate::state::{AuthedKey, Charge};
 use crate::tasks::video::VideoStore;
 use bytes::Bytes;
-use gatecheck_schemas::multipart::Rope;
+use gatecheck_schemas::multipart::{Parts, Rope, Scan};
 use gatecheck_schemas::rules::quota::{price_quota_at, Usage};
 use gatecheck_schemas::rules::Rejection;
 use gatecheck_schemas::types::ModelCapabilities;
@@ -183,12 +183,17 @@ impl Ctx {
     /// closes without a reset that could destroy the answer; the 413 says `Connection:
     /// close` on HTTP/1.
     pub(crate) async fn read_body(&self, req: Request<Incoming>) -> Result<Bytes, MockResponse> {
-        Ok(self.read_pieces(req).await?.to_bytes())
+        Ok(self.read_pieces(req, |_| {}).await?.to_bytes())
     }
 
     /// [`Ctx::read_body`] without joining the frames the body came in (an upload is read
-    /// where hyper put it: BENCHMARKS.md, issue 49).
-    async fn read_pieces(&self, req: Request<Incoming>) -> Result<Rope, MockResponse> {
+    /// where hyper put it: BENCHMARKS.md, issue 49), each frame handed to `on_frame` as it
+    /// arrives.
+    async fn read_pieces(
+        &self,
+        req: Request<Incoming>,
+        mut on_frame: impl FnMut(&[u8]),
+    ) -> Result<Rope, MockResponse> {
         let limit = self.app.config.max_body_bytes;
         let http1 = req.version() < http::Version::HTTP_2;
         let too_large = || {
@@ -262,6 +267,7 @@ impl Ctx {
                 return Err(too_large());
             }
             if !data.is_empty() {
+                on_frame(&data);
                 chunks.push(data);
             }
         }
@@ -272,12 +278,13 @@ impl Ctx {
     }
 
     /// Reads a `multipart/form-data` body (bounded as [`Ctx::read_body`]) and splits it into
-    /// its parts (each part's data a slice of the body: no copy, one scan).
+    /// its parts: the frames hyper read are kept as they came (not joined), the boundaries
+    /// found in them in one scan, and each part's data is a slice of them.
     /// A missing or wrong content type is a validation error (see [`response::validation`]).
     pub(crate) async fn read_multipart(
         &self,
         req: Request<Incoming>,
-    ) -> Result<gatecheck_schemas::multipart::Parts, MockResponse> {
+    ) -> Result<Parts, MockResponse> {
         let boundary = req
             .headers()
             .get(http::header::CONTENT_TYPE)
@@ -288,8 +295,10 @@ impl Ctx {
                 response::validation(self.profile(), "expected a multipart/form-data body", None);
             return Err(self.refuse(req, resp).await);
         };
-        let body = self.read_pieces(req).await?;
-        Ok(gatecheck_schemas::multipart::Parts::new(body, boundary))
+        // The parts' ends are searched frame by frame, as the frames arrive (`Scan`).
+        let mut ends = Scan::new(&boundary);
+        let body = self.read_pieces(req, |frame| ends.feed(frame)).await?;
+        Ok(Parts::scanned(body, boundary, ends))
     }
 
     /// Model limits of the key: 403 when the key may not use `model`.

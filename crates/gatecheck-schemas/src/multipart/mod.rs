@@ -14,7 +14,9 @@ use bytes::Bytes;
 use memchr::memmem::Finder;
 
 mod rope;
+mod scan;
 pub use rope::Rope;
+pub use scan::Scan;
 
 /// One field of a multipart body: its name, its file name, and its bytes.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -110,8 +112,8 @@ pub struct Parts {
     boundary: String,
     /// `--boundary`.
     delimiter: Finder<'static>,
-    /// `\r\n--boundary`: where a part's data ends.
-    data_end: Finder<'static>,
+    /// Where each part's data may end (each `\r\n--boundary`).
+    ends: Scan,
     /// The blank line that ends a part's head.
     head_end: Finder<'static>,
     /// Where the next `--boundary` starts; `None` before the first one is found.
@@ -123,13 +125,25 @@ pub struct Parts {
 impl Parts {
     /// The parts of `body`, split at `boundary` (as `multer::parse_boundary` gives it).
     pub fn new(body: impl Into<Rope>, boundary: String) -> Self {
-        let delimiter = Finder::new(format!("--{boundary}").as_bytes()).into_owned();
-        let data_end = Finder::new(format!("\r\n--{boundary}").as_bytes()).into_owned();
+        let body = body.into();
+        let mut ends = Scan::new(&boundary);
+        for piece in body.chunks() {
+            ends.feed(piece);
+        }
+        Self::scanned(body, boundary, ends)
+    }
+
+    /// The parts of `body`, whose frames were fed to `ends` as they arrived (in order, each
+    /// once; [`Scan`]). A scan that was not fed the whole body is done again over it.
+    pub fn scanned(body: Rope, boundary: String, ends: Scan) -> Self {
+        if ends.fed() != body.len() {
+            return Self::new(body, boundary);
+        }
         Self {
-            body: body.into(),
+            body,
+            delimiter: Finder::new(format!("--{boundary}").as_bytes()).into_owned(),
             boundary,
-            delimiter,
-            data_end,
+            ends,
             head_end: Finder::new(b"\r\n\r\n").into_owned(),
             at: None,
             done: false,
@@ -188,7 +202,7 @@ impl Parts {
         at += head_len;
         // The data ends at the next CRLF and boundary; a missing one is the part's own
         // error, which names it (known once its head is read: `Parts::part`).
-        let data = match b.find(&self.data_end, at) {
+        let data = match self.ends.end_from(at) {
             Some(end) => {
                 self.at = Some(end + 2);
                 at..end

@@ -25,6 +25,9 @@ use std::ops::Range;
 pub struct Rope {
     /// The pieces, none empty.
     chunks: Vec<Bytes>,
+    /// Where each piece starts (the lengths before it): a byte is found by a binary search,
+    /// so a body in many small frames costs no more per lookup than one in a few.
+    starts: Vec<usize>,
     /// Their total length.
     len: usize,
 }
@@ -39,8 +42,17 @@ impl Rope {
     /// The bytes of `chunks`, in order (empty chunks are dropped).
     pub fn from_chunks(mut chunks: Vec<Bytes>) -> Self {
         chunks.retain(|c| !c.is_empty());
-        let len = chunks.iter().map(Bytes::len).sum();
-        Self { chunks, len }
+        let mut starts = Vec::with_capacity(chunks.len());
+        let mut len = 0;
+        for c in &chunks {
+            starts.push(len);
+            len += c.len();
+        }
+        Self {
+            chunks,
+            starts,
+            len,
+        }
     }
 
     /// Its length in bytes.
@@ -74,29 +86,27 @@ impl Rope {
         }
     }
 
+    /// The index of the piece that holds byte `at` (`at` < its length).
+    fn piece_of(&self, at: usize) -> usize {
+        self.starts.partition_point(|&s| s <= at) - 1
+    }
+
     /// The bytes of `range` (clamped to its length), sharing its pieces (no copy).
     pub fn slice(&self, range: Range<usize>) -> Rope {
         let (start, end) = (range.start.min(self.len), range.end.min(self.len));
         if start >= end {
             return Rope::default();
         }
+        let first = self.piece_of(start);
         let mut chunks = Vec::new();
-        let mut offset = 0;
-        for c in &self.chunks {
-            let (from, to) = (offset, offset + c.len());
-            offset = to;
-            if to <= start {
-                continue;
-            }
+        for (c, &from) in self.chunks[first..].iter().zip(&self.starts[first..]) {
             if from >= end {
                 break;
             }
+            let to = from + c.len();
             chunks.push(c.slice(start.max(from) - from..end.min(to) - from));
         }
-        Rope {
-            len: end - start,
-            chunks,
-        }
+        Rope::from_chunks(chunks)
     }
 
     /// The bytes of `range` (clamped to its length) as one slice: borrowed when they lie in
@@ -106,19 +116,13 @@ impl Rope {
         if start >= end {
             return Cow::Borrowed(&[]);
         }
-        let mut offset = 0;
-        for c in &self.chunks {
-            let to = offset + c.len();
-            if start >= offset && end <= to {
-                return Cow::Borrowed(&c[start - offset..end - offset]);
-            }
-            if to > start {
-                break;
-            }
-            offset = to;
+        let i = self.piece_of(start);
+        let from = self.starts[i];
+        if end <= from + self.chunks[i].len() {
+            return Cow::Borrowed(&self.chunks[i][start - from..end - from]);
         }
         let mut out = Vec::with_capacity(end - start);
-        for c in &self.slice(start..end).chunks {
+        for c in self.slice(start..end).chunks() {
             out.extend_from_slice(c);
         }
         Cow::Owned(out)
@@ -136,14 +140,11 @@ impl Rope {
 
     /// The byte at `at`, if it has one.
     pub fn byte(&self, at: usize) -> Option<u8> {
-        let mut offset = 0;
-        for c in &self.chunks {
-            if at < offset + c.len() {
-                return Some(c[at - offset]);
-            }
-            offset += c.len();
+        if at >= self.len {
+            return None;
         }
-        None
+        let i = self.piece_of(at);
+        Some(self.chunks[i][at - self.starts[i]])
     }
 
     /// Whether the bytes from `at` start with `pattern`.
@@ -159,27 +160,27 @@ impl Rope {
         if n == 0 {
             return (from <= self.len).then_some(from);
         }
-        let mut offset = 0;
-        for c in &self.chunks {
+        if from >= self.len {
+            return None;
+        }
+        let first = self.piece_of(from);
+        for (c, &offset) in self.chunks[first..].iter().zip(&self.starts[first..]) {
             let end = offset + c.len();
-            if end > from {
-                // Matches inside this piece first: they start before any match across its end.
-                let start = from.max(offset);
-                if let Some(i) = finder.find(&c[start - offset..]) {
-                    return Some(start + i);
-                }
-                // Then a match that starts in this piece and ends past it.
+            // Matches inside this piece first: they start before any match across its end.
+            let start = from.max(offset);
+            if let Some(i) = finder.find(&c[start - offset..]) {
+                return Some(start + i);
+            }
+            // Then a match that starts in this piece and ends past it.
+            if end < self.len {
                 let seam_start = start.max(end.saturating_sub(n - 1));
-                if end < self.len {
-                    let window = self.range(seam_start..end + n - 1);
-                    if let Some(i) = finder.find(&window) {
-                        if seam_start + i < end {
-                            return Some(seam_start + i);
-                        }
+                let window = self.range(seam_start..end + n - 1);
+                if let Some(i) = finder.find(&window) {
+                    if seam_start + i < end {
+                        return Some(seam_start + i);
                     }
                 }
             }
-            offset = end;
         }
         None
     }
@@ -224,6 +225,22 @@ mod tests {
         assert_eq!(rope.to_bytes().as_ptr(), body.as_ptr());
         assert!(matches!(rope.range(2..5), Cow::Borrowed(b"e p")));
         assert_eq!(rope.slice(4..9).to_bytes().as_ptr(), body[4..].as_ptr());
+    }
+
+    /// 200 000 one-byte frames: every lookup is a binary search and the search walks the
+    /// pieces once (a lookup from the first piece each time would not end).
+    #[test]
+    fn a_body_in_one_byte_frames_is_read_in_one_pass() {
+        let body = vec![b'a'; 200_000];
+        let rope = cut(&body, &(1..body.len()).collect::<Vec<_>>());
+        assert_eq!(rope.chunks().len(), body.len());
+        assert_eq!(rope.find(&Finder::new(b"\r\n--b"), 0), None);
+        assert_eq!(rope.find(&Finder::new(b"aaa"), 123_456), Some(123_456));
+        for at in (0..body.len()).step_by(7) {
+            assert_eq!(rope.byte(at), Some(b'a'));
+            assert!(rope.starts_with_at(at, b"aa") == (at + 2 <= body.len()));
+        }
+        assert_eq!(rope.slice(10..20).chunks().len(), 10);
     }
 
     proptest! {
