@@ -21,16 +21,31 @@ use std::ops::Range;
 /// assert_eq!(&rope.suffix(4)[..], b"WAVE");
 /// assert_eq!(&rope.slice(2..6).to_bytes()[..], b"FF..");
 /// ```
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default)]
 pub struct Rope {
     /// The pieces, none empty.
     chunks: Vec<Bytes>,
-    /// Where each piece starts (the lengths before it): a byte is found by a binary search,
-    /// so a body in many small frames costs no more per lookup than one in a few.
+    /// Where each piece starts (the lengths before it), when it has more than one: a byte
+    /// is found by a binary search, so a body in many small frames costs no more per lookup
+    /// than one in a few. Empty for one piece (a body in one frame costs no allocation).
     starts: Vec<usize>,
     /// Their total length.
     len: usize,
 }
+
+/// Two ropes are equal when they hold the same bytes, however they are cut.
+impl PartialEq for Rope {
+    fn eq(&self, other: &Self) -> bool {
+        self.len == other.len
+            && self
+                .chunks
+                .iter()
+                .flat_map(|c| c.iter())
+                .eq(other.chunks.iter().flat_map(|c| c.iter()))
+    }
+}
+
+impl Eq for Rope {}
 
 impl From<Bytes> for Rope {
     fn from(bytes: Bytes) -> Self {
@@ -42,11 +57,16 @@ impl Rope {
     /// The bytes of `chunks`, in order (empty chunks are dropped).
     pub fn from_chunks(mut chunks: Vec<Bytes>) -> Self {
         chunks.retain(|c| !c.is_empty());
-        let mut starts = Vec::with_capacity(chunks.len());
+        let mut starts = Vec::new();
         let mut len = 0;
-        for c in &chunks {
-            starts.push(len);
-            len += c.len();
+        if chunks.len() > 1 {
+            starts.reserve_exact(chunks.len());
+            for c in &chunks {
+                starts.push(len);
+                len += c.len();
+            }
+        } else {
+            len = chunks.first().map_or(0, Bytes::len);
         }
         Self {
             chunks,
@@ -88,7 +108,12 @@ impl Rope {
 
     /// The index of the piece that holds byte `at` (`at` < its length).
     fn piece_of(&self, at: usize) -> usize {
-        self.starts.partition_point(|&s| s <= at) - 1
+        self.starts.partition_point(|&s| s <= at).saturating_sub(1)
+    }
+
+    /// Where piece `i` starts.
+    fn start_of(&self, i: usize) -> usize {
+        self.starts.get(i).copied().unwrap_or(0)
     }
 
     /// The bytes of `range` (clamped to its length), sharing its pieces (no copy).
@@ -99,7 +124,8 @@ impl Rope {
         }
         let first = self.piece_of(start);
         let mut chunks = Vec::new();
-        for (c, &from) in self.chunks[first..].iter().zip(&self.starts[first..]) {
+        for (i, c) in self.chunks.iter().enumerate().skip(first) {
+            let from = self.start_of(i);
             if from >= end {
                 break;
             }
@@ -117,7 +143,7 @@ impl Rope {
             return Cow::Borrowed(&[]);
         }
         let i = self.piece_of(start);
-        let from = self.starts[i];
+        let from = self.start_of(i);
         if end <= from + self.chunks[i].len() {
             return Cow::Borrowed(&self.chunks[i][start - from..end - from]);
         }
@@ -144,7 +170,7 @@ impl Rope {
             return None;
         }
         let i = self.piece_of(at);
-        Some(self.chunks[i][at - self.starts[i]])
+        Some(self.chunks[i][at - self.start_of(i)])
     }
 
     /// Whether the bytes from `at` start with `pattern`.
@@ -164,7 +190,8 @@ impl Rope {
             return None;
         }
         let first = self.piece_of(from);
-        for (c, &offset) in self.chunks[first..].iter().zip(&self.starts[first..]) {
+        for (i, c) in self.chunks.iter().enumerate().skip(first) {
+            let offset = self.start_of(i);
             let end = offset + c.len();
             // Matches inside this piece first: they start before any match across its end.
             let start = from.max(offset);
@@ -256,6 +283,7 @@ mod tests {
             let rope = cut(&body, &cuts);
             prop_assert_eq!(rope.len(), body.len());
             prop_assert_eq!(&rope.to_bytes()[..], &body[..]);
+            prop_assert_eq!(&rope, &Rope::from(Bytes::copy_from_slice(&body)));
             let f = Finder::new(&needle);
             let expected = body.get(from..).and_then(|rest| f.find(rest)).map(|i| i + from);
             prop_assert_eq!(rope.find(&f, from), expected);
