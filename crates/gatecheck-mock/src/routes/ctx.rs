@@ -183,7 +183,7 @@ impl Ctx {
     /// closes without a reset that could destroy the answer; the 413 says `Connection:
     /// close` on HTTP/1.
     pub(crate) async fn read_body(&self, req: Request<Incoming>) -> Result<Bytes, MockResponse> {
-        Ok(self.read_pieces(req, |_| {}).await?.to_bytes())
+        Ok(self.read_pieces(req, |_| {}).await?.into_bytes())
     }
 
     /// [`Ctx::read_body`] without joining the frames the body came in (an upload is read
@@ -272,7 +272,7 @@ impl Ctx {
             }
         }
         let body = Rope::from_chunks(chunks);
-        let preview = textual.then(|| body.slice(0..BODY_PREVIEW_BYTES).to_bytes());
+        let preview = textual.then(|| body.prefix_bytes(BODY_PREVIEW_BYTES));
         *self.body_seen.lock() = Some((body.len(), preview));
         Ok(body)
     }

@@ -106,6 +106,25 @@ impl Rope {
         }
     }
 
+    /// [`Rope::to_bytes`] of a rope no longer needed: one piece is handed over as it is.
+    pub fn into_bytes(mut self) -> Bytes {
+        if self.chunks.len() == 1 {
+            return self.chunks.pop().unwrap_or_default();
+        }
+        self.to_bytes()
+    }
+
+    /// Its first `n` bytes (fewer when it is shorter) in one buffer: a slice of its first
+    /// piece when they lie there (no copy, no allocation), else copied.
+    pub fn prefix_bytes(&self, n: usize) -> Bytes {
+        match self.chunks.as_slice() {
+            [] => Bytes::new(),
+            [first, ..] if n <= first.len() => first.slice(..n),
+            [only] => only.clone(),
+            _ => Bytes::from(self.prefix(n).into_owned()),
+        }
+    }
+
     /// The index of the piece that holds byte `at` (`at` < its length).
     fn piece_of(&self, at: usize) -> usize {
         self.starts.partition_point(|&s| s <= at).saturating_sub(1)
@@ -290,6 +309,8 @@ mod tests {
             let (s, e) = (range.0.min(body.len()), range.1.min(body.len()));
             let want: &[u8] = if s < e { &body[s..e] } else { &[] };
             prop_assert_eq!(&rope.range(range.0..range.1)[..], want);
+            prop_assert_eq!(&rope.prefix_bytes(range.1)[..], &body[..range.1.min(body.len())]);
+            prop_assert_eq!(&rope.clone().into_bytes()[..], &body[..]);
             prop_assert_eq!(&rope.slice(range.0..range.1).to_bytes()[..], want);
             prop_assert_eq!(rope.slice(range.0..range.1).len(), want.len());
             prop_assert_eq!(rope.byte(from), body.get(from).copied());
