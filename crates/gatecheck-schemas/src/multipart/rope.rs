@@ -221,10 +221,8 @@ impl Rope {
             if end < self.len {
                 let seam_start = start.max(end.saturating_sub(n - 1));
                 let window = self.range(seam_start..end + n - 1);
-                if let Some(i) = finder.find(&window) {
-                    if seam_start + i < end {
-                        return Some(seam_start + i);
-                    }
+                if let Some(i) = finder.find(&window).filter(|&i| seam_start + i < end) {
+                    return Some(seam_start + i);
                 }
             }
         }
