@@ -64,7 +64,7 @@ pub fn multipart(data: &[u8]) {
     let body = bytes::Bytes::copy_from_slice(body);
     let ours = rt.block_on(gatecheck_schemas::multipart::read(&ct, body.clone()));
     let framed = gatecheck_schemas::multipart::Rope::from_chunks(frames(&body));
-    let ours_framed = rt.block_on(gatecheck_schemas::multipart::read(&ct, framed));
+    let ours_framed = rt.block_on(gatecheck_schemas::multipart::read_framed(&ct, framed));
     let multer = rt.block_on(gatecheck_schemas::multipart::read_with_multer(&ct, body));
     assert_eq!(ours, multer, "the multipart reader and multer disagree");
     assert_eq!(

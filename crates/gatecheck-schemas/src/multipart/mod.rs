@@ -261,10 +261,23 @@ impl Parts {
 /// assert!(read("application/json", body.to_vec().into()).await.is_err());
 /// # });
 /// ```
-pub async fn read(
-    content_type: &str,
-    body: impl Into<Rope>,
-) -> Result<Vec<MultipartField>, String> {
+pub async fn read(content_type: &str, body: Bytes) -> Result<Vec<MultipartField>, String> {
+    read_framed(content_type, body.into()).await
+}
+
+/// [`read`] of a body in the frames it arrived in.
+///
+/// ```
+/// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
+/// use bytes::Bytes;
+/// use gatecheck_schemas::multipart::{read_framed, Rope};
+/// let frames = ["--b\r\ncontent-disposition: form-data; name=\"mo", "del\"\r\n\r\nwhisper-1\r", "\n--b--\r\n"];
+/// let body = Rope::from_chunks(frames.into_iter().map(|f| Bytes::from_static(f.as_bytes())).collect());
+/// let fields = read_framed("multipart/form-data; boundary=b", body).await.unwrap();
+/// assert_eq!((fields[0].name.as_str(), &fields[0].data[..]), ("model", &b"whisper-1"[..]));
+/// # });
+/// ```
+pub async fn read_framed(content_type: &str, body: Rope) -> Result<Vec<MultipartField>, String> {
     let boundary = multer::parse_boundary(content_type)
         .map_err(|_| "expected a multipart/form-data body".to_owned())?;
     let mut parts = Parts::new(body, boundary);
