@@ -140,7 +140,9 @@ pub fn edit_png(
     let mut data = vec![0u8; w as usize * h as usize * 4];
     for (y, out_row) in (0..h).zip(data.chunks_exact_mut(w as usize * 4)) {
         let row = image.row(y, h);
-        let mask_row = mask.zip(mask_columns.as_deref()).map(|(m, c)| (m.row(y, h), c));
+        let mask_row = mask
+            .zip(mask_columns.as_deref())
+            .map(|(m, c)| (m.row(y, h), c));
         for (x, out) in out_row.chunks_exact_mut(4).enumerate() {
             let p = &row[columns[x]..columns[x] + 4];
             let edit = mask_row.is_none_or(|(m, c)| m[c[x] + 3] == 0);
