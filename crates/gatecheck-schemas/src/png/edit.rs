@@ -36,14 +36,19 @@ pub struct Rgba {
 }
 
 impl Rgba {
-    /// The pixel at (`x`, `y`) of this image scaled to `w` × `h` (nearest neighbour).
-    fn sample(&self, x: u32, y: u32, w: u32, h: u32) -> [u8; 4] {
-        let sx = (u64::from(x) * u64::from(self.width) / u64::from(w.max(1))) as usize;
+    /// The byte offset, within a row, of the source pixel of each of the `w` columns of this
+    /// image scaled to width `w` (nearest neighbour).
+    fn columns(&self, w: u32) -> Vec<usize> {
+        (0..w)
+            .map(|x| (u64::from(x) * u64::from(self.width) / u64::from(w.max(1))) as usize * 4)
+            .collect()
+    }
+
+    /// The source row of row `y` of this image scaled to height `h` (nearest neighbour).
+    fn row(&self, y: u32, h: u32) -> &[u8] {
         let sy = (u64::from(y) * u64::from(self.height) / u64::from(h.max(1))) as usize;
-        let i = (sy * self.width as usize + sx) * 4;
-        let mut p = [0u8; 4];
-        p.copy_from_slice(&self.pixels[i..i + 4]);
-        p
+        let len = self.width as usize * 4;
+        &self.pixels[sy * len..(sy + 1) * len]
     }
 }
 
@@ -78,10 +83,15 @@ pub fn decode_png(bytes: &[u8], what: &'static str) -> Result<Rgba, EditError> {
     let data = &buf[..frame.buffer_size()];
     let pixels: Vec<u8> = match frame.color_type {
         ::png::ColorType::Rgba => data.to_vec(),
-        ::png::ColorType::Rgb => data
-            .chunks_exact(3)
-            .flat_map(|p| [p[0], p[1], p[2], 255])
-            .collect(),
+        // Slice copies rather than a `flat_map` of arrays: the tests run this on every image of
+        // a run, built without optimization (BENCHMARKS.md, "CI time", ci51).
+        ::png::ColorType::Rgb => {
+            let mut out = vec![255; data.len() / 3 * 4];
+            for (o, p) in out.chunks_exact_mut(4).zip(data.chunks_exact(3)) {
+                o[..3].copy_from_slice(p);
+            }
+            out
+        }
         ::png::ColorType::GrayscaleAlpha => data
             .chunks_exact(2)
             .flat_map(|p| [p[0], p[0], p[0], p[1]])
@@ -122,18 +132,27 @@ pub fn edit_png(
     }
     let mut s = seed;
     let tint = splitmix(&mut s).to_le_bytes();
-    let mut data = Vec::with_capacity(w as usize * h as usize * 4);
-    for y in 0..h {
-        for x in 0..w {
-            let p = image.sample(x, y, w, h);
-            let edit = mask.is_none_or(|m| m.sample(x, y, w, h)[3] == 0);
+    // The edited value of each channel value, per channel: (255 - v + tint) / 2.
+    let edited: [[u8; 256]; 3] = std::array::from_fn(|ch| {
+        std::array::from_fn(|v| ((255 - v as u16 + u16::from(tint[ch])) / 2) as u8)
+    });
+    let (columns, mask_columns) = (image.columns(w), mask.map(|m| m.columns(w)));
+    let mut data = vec![0u8; w as usize * h as usize * 4];
+    for (y, out_row) in (0..h).zip(data.chunks_exact_mut(w as usize * 4)) {
+        let row = image.row(y, h);
+        let mask_row = mask
+            .zip(mask_columns.as_deref())
+            .map(|(m, c)| (m.row(y, h), c));
+        for (x, out) in out_row.chunks_exact_mut(4).enumerate() {
+            let p = &row[columns[x]..columns[x] + 4];
+            let edit = mask_row.is_none_or(|(m, c)| m[c[x] + 3] == 0);
             if edit {
-                for ch in 0..3 {
-                    data.push(((255 - u16::from(p[ch]) + u16::from(tint[ch])) / 2) as u8);
-                }
-                data.push(255);
+                out[0] = edited[0][usize::from(p[0])];
+                out[1] = edited[1][usize::from(p[1])];
+                out[2] = edited[2][usize::from(p[2])];
+                out[3] = 255;
             } else {
-                data.extend_from_slice(&p);
+                out.copy_from_slice(p);
             }
         }
     }
