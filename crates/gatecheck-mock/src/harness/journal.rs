@@ -1,6 +1,7 @@
 //! The request journal: a bounded ring buffer of what the mock served.
 
 use crate::ids::RequestId;
+use gatecheck_schemas::multipart::Rope;
 use parking_lot::Mutex;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -122,18 +123,23 @@ impl FormPart {
         }
     }
 
-    /// The part as a route read it: a file part when it has a file name or its data is not
-    /// UTF-8, else a text part (with its content type, when it had one).
+    /// The part as a route read it: a file part when it has a file name (its bytes not read,
+    /// or joined from the frames they came in) or its data is not UTF-8, else a text part
+    /// (with its content type, when it had one).
     pub(crate) fn of(
         name: &str,
         filename: Option<&str>,
         content_type: Option<&str>,
-        data: &[u8],
+        data: &Rope,
     ) -> Self {
-        if filename.is_some() || std::str::from_utf8(data).is_err() {
+        if filename.is_some() {
             return Self::file(name, filename, content_type, data.len());
         }
-        let mut part = Self::text(name, data);
+        let bytes = data.prefix(data.len());
+        if std::str::from_utf8(&bytes).is_err() {
+            return Self::file(name, filename, content_type, data.len());
+        }
+        let mut part = Self::text(name, &bytes);
         part.content_type = content_type.map(|c| clip(c).to_owned());
         part
     }
@@ -534,6 +540,10 @@ mod tests {
     use super::*;
     use std::net::{IpAddr, Ipv4Addr};
 
+    fn rope(bytes: &[u8]) -> Rope {
+        Rope::from(bytes::Bytes::copy_from_slice(bytes))
+    }
+
     fn record<'a>(ids: &crate::ids::Ids, path: &'a str, body: Option<&'static [u8]>) -> Record<'a> {
         Record {
             at_ms: 1,
@@ -639,15 +649,15 @@ mod tests {
     /// part by its value, clipped.
     #[test]
     fn form_parts_are_text_or_files() {
-        let p = FormPart::of("file", Some("a.wav"), Some("audio/wav"), b"RIFF");
+        let p = FormPart::of("file", Some("a.wav"), Some("audio/wav"), &rope(b"RIFF"));
         assert_eq!(
             p,
             FormPart::file("file", Some("a.wav"), Some("audio/wav"), 4)
         );
-        let p = FormPart::of("blob", None, None, b"\xff\xfe");
+        let p = FormPart::of("blob", None, None, &rope(b"\xff\xfe"));
         assert_eq!(p.size, Some(2));
         let long = vec![b'a'; 1000];
-        let p = FormPart::of("prompt", None, None, &long);
+        let p = FormPart::of("prompt", None, None, &rope(&long));
         assert_eq!(p.value.as_deref().map(str::len), Some(MAX_FORM_VALUE));
     }
 }

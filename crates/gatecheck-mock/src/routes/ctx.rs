@@ -96,13 +96,7 @@ impl Ctx {
         let mut seen = self.form_seen.lock();
         let parts = seen.get_or_insert_with(Vec::new);
         if parts.len() < crate::harness::journal::MAX_FORM_PARTS {
-            // A file part is noted by its length: its bytes are not read (or joined).
-            let part = if filename.is_some() {
-                FormPart::file(name, filename, content_type, data.len())
-            } else {
-                FormPart::of(name, filename, content_type, &data.prefix(data.len()))
-            };
-            parts.push(part);
+            parts.push(FormPart::of(name, filename, content_type, data));
         }
     }
 
