@@ -1,12 +1,7 @@
-//! **Unstable.** What the workspace's own tools reach into: the `gatecheck` CLI (the bench,
-//! the defaults of `serve`'s flags), the fuzz drivers and the tests. (The seeded draws, the PNG
+//! **Unstable.** What the workspace's own tools reach into: the `gatecheck` CLI (the defaults
+//! of `serve`'s flags), the fuzz drivers and the tests. (The seeded draws, the PNG
 //! codec and the recording format the runner shares with the mock are in `gatecheck-schemas`.) These names may change in any release; a
 //! library user needs none of them (the crate root holds the API).
-
-/// The `gatecheck bench` measurements: throughput, latency and memory of the mock.
-pub mod bench {
-    pub use crate::bench::*;
-}
 
 /// The mock's parsers of untrusted input, as entry points for fuzzing.
 pub mod inputs {

@@ -47,15 +47,14 @@
 //! - Replay a recording instead of the model: [`replay`].
 //! - Header names: [`REQUEST_ID_HEADER`], [`CONTROL_TOKEN_HEADER`], [`NEW_API_USER`].
 //!
-//! Everything else the workspace's own tools reach into (the bench, the media encoders, the
-//! task models, the defaults) is under [`internals`], which is not a stable API.
+//! Everything else the workspace's own tools reach into (the media encoders, the task models,
+//! the defaults) is under [`internals`], which is not a stable API.
 
 // Handlers return `Result<_, MockResponse>`: the error is the answer to send, built only on the
 // error path, so boxing it would buy nothing.
 #![allow(clippy::result_large_err)]
 
 mod app;
-mod bench;
 mod config;
 mod fixtures;
 mod handle;

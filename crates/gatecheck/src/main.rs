@@ -4,6 +4,7 @@ use clap::{Parser, Subcommand};
 use std::process::ExitCode;
 
 mod alloc;
+mod bench;
 mod cmd;
 
 /// The top-level help's one-line description (from the package).

@@ -1,9 +1,9 @@
 //! `gatecheck bench`: the mock against a bare hyper baseline serving the same bytes, plus
-//! memory, start-up and runner figures (see BENCHMARKS.md and `gatecheck_mock::internals::bench`).
+//! memory, start-up and runner figures (see BENCHMARKS.md and [`crate::bench`]).
 
+use crate::bench::{self, BenchConfig};
 use anyhow::{anyhow, Context as _};
 use gatecheck_conformance::{Runner, RunnerConfig};
-use gatecheck_mock::internals::bench::{self, BenchConfig};
 use gatecheck_mock::{ClockMode, MockServer};
 use std::io::{Read as _, Write as _};
 use std::path::PathBuf;

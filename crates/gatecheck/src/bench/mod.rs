@@ -13,9 +13,9 @@
 //! The servers run on one runtime (`server_threads` workers) and the client on another
 //! (`client_threads` workers), in this process; memory figures are this process's RSS.
 //!
-//! ```no_run
-//! let config = gatecheck_mock::internals::bench::BenchConfig::quick();
-//! let report = gatecheck_mock::internals::bench::run(&config).expect("bench");
+//! ```text
+//! let config = bench::BenchConfig::quick();
+//! let report = bench::run(&config)?;
 //! print!("{}", report.table());
 //! ```
 
@@ -26,12 +26,12 @@ mod process;
 mod report;
 mod routes;
 
-pub use memory::{rss_bytes, rss_of};
+use memory::rss_bytes;
 pub use process::{process_memory, ProcessLoad, ProcessMemoryReport};
 pub use report::{BenchReport, MemoryReport, RouteResult, StartupReport};
 pub use routes::ROUTE_NAMES;
 
-use crate::handle::MockServer;
+use gatecheck_mock::MockServer;
 use load::Until;
 use std::time::{Duration, Instant};
 
@@ -100,6 +100,7 @@ impl Default for BenchConfig {
 
 impl BenchConfig {
     /// A tiny run that exercises every part in well under a second of load (for tests).
+    #[cfg(test)]
     pub fn quick() -> Self {
         Self {
             duration: Duration::from_millis(30),

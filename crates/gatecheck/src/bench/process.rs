@@ -49,9 +49,7 @@ pub struct ProcessMemoryReport {
 /// Loads the mock listening on `addr`, whose process id is `pid`, with `load` (catalog
 /// requests, then a burst) and reads that process's RSS at each step.
 ///
-/// ```no_run
-/// use gatecheck_mock::internals::bench::{process_memory, ProcessLoad};
-/// # fn demo(addr: std::net::SocketAddr, pid: u32) -> Result<(), gatecheck_mock::internals::bench::BenchError> {
+/// ```text
 /// let load = ProcessLoad {
 ///     requests: 100_000,
 ///     connections: 32,
@@ -61,7 +59,6 @@ pub struct ProcessMemoryReport {
 /// };
 /// let report = process_memory(addr, pid, &load)?;
 /// println!("{:?}", report.rss_after_requests);
-/// # Ok(()) }
 /// ```
 pub fn process_memory(
     addr: SocketAddr,

@@ -1,9 +1,9 @@
 //! The routes the bench loads, and the state they need (keys, live video tasks).
 
 use super::load::{MakeRequest, Spec};
-use crate::handle::MockServer;
-use crate::state::NewKey;
 use bytes::Bytes;
+use gatecheck_mock::MockServer;
+use gatecheck_mock::NewKey;
 use http::{Method, Request, StatusCode};
 use http_body_util::Full;
 use std::sync::Arc;
