@@ -1,16 +1,13 @@
 //! Tests of `gatecheck check`: the check list, exit codes, dry runs, reports, and the
 //! generated `docs/checks.md`.
 
-use super::support::repo_root;
+use super::support::{gatecheck_command, repo_root};
 use std::process::{Command, Output};
 
+/// `gatecheck check ARGS` in a clean environment.
 fn gatecheck(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_gatecheck"))
-        .arg("check")
+    gatecheck_command(&["check"])
         .args(args)
-        .env_remove("GATECHECK_BASE_URL")
-        .env_remove("GATECHECK_API_KEY")
-        .env_remove("GATECHECK_ACCESS_TOKEN")
         .output()
         .expect("run gatecheck check")
 }
@@ -212,7 +209,7 @@ async fn ctrl_c_restores_the_key_and_exits_130() {
     );
     server.inject(Fault::hang().on("POST /v1/videos"));
     let account = server.demo_account();
-    let child = Command::new(env!("CARGO_BIN_EXE_gatecheck"))
+    let child = gatecheck_command(&[])
         .args([
             "check",
             "--base-url",
@@ -263,7 +260,7 @@ async fn ctrl_c_restores_the_key_and_exits_130() {
 #[test]
 fn a_bad_base_url_is_refused_alike_by_check_and_diff() {
     let run = |args: &[&str]| {
-        Command::new(env!("CARGO_BIN_EXE_gatecheck"))
+        gatecheck_command(&[])
             .args(args)
             .env_remove("GATECHECK_BASE_URL")
             .env("NO_COLOR", "1")

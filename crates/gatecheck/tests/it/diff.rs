@@ -1,17 +1,7 @@
 //! Tests of `gatecheck diff`: the embedded mock against a served `new-api` mock shows exactly
 //! the profile differences; a mock against itself shows nothing; reports and repro lines.
 
-use std::process::{Command, Output};
-
-fn gatecheck(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_gatecheck"))
-        .args(args)
-        .env_remove("GATECHECK_LEFT_API_KEY")
-        .env_remove("GATECHECK_RIGHT_API_KEY")
-        .env("NO_COLOR", "1")
-        .output()
-        .expect("run gatecheck")
-}
+use super::support::gatecheck;
 
 fn temp_file(name: &str) -> std::path::PathBuf {
     std::env::temp_dir().join(format!("gatecheck-cli-diff-{}-{name}", std::process::id()))

@@ -2,6 +2,7 @@
 //! no acknowledged write is lost. Rounds: `GATECHECK_DURABILITY_ROUNDS` (default 1; the
 //! acceptance run uses 20, see RELIABILITY.md).
 
+use super::support::gatecheck_command;
 use crate::serve::start;
 use std::io::{Read, Write};
 use std::net::TcpStream;
@@ -156,7 +157,7 @@ fn no_acknowledged_write_is_lost_on_term_or_kill() {
 fn a_truncated_state_file_is_reported_and_kept() {
     let state = state_path("truncated");
     std::fs::write(&state, b"{\"accounts\": [{\"id\": 1").expect("write");
-    let out = Command::new(env!("CARGO_BIN_EXE_gatecheck"))
+    let out = gatecheck_command(&[])
         .args(["serve", "--port", "0", "--state-file"])
         .arg(&state)
         .output()

@@ -3,9 +3,9 @@
 //! pulled files hold no secret.
 
 use super::serve::{request, start};
+use super::support::gatecheck_command;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 fn temp_dir(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("gatecheck-pull-{}-{name}", std::process::id()));
@@ -65,7 +65,7 @@ fn pulled_fixtures_serve_the_same_catalog_and_hold_no_secret() {
         .expect("token");
     let keys = repo_fixture("keys.json");
     let api_key = keys["keys"][0]["key"].as_str().expect("key");
-    let out = Command::new(env!("CARGO_BIN_EXE_gatecheck"))
+    let out = gatecheck_command(&[])
         .args(["fixtures", "pull", "--base-url", &deployment.base])
         .args(["--access-token", token, "--user-id", "1", "--key-id", "1"])
         .args([

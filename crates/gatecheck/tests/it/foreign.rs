@@ -4,10 +4,11 @@
 //! recorded seed and flags and a placeholder key, and its verdicts must equal
 //! `expected.json`. Every request must be in the recording.
 
+use super::support::gatecheck_command;
 use gatecheck_conformance::recording::{Recording, ReplayServer, Substitutions, Unmatched};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 /// The replay's stand-in for the master key the recording was made with (same shape:
@@ -68,7 +69,7 @@ fn replay_run(name: &str) -> Replayed {
     let json = out.join("check.json");
     let junit = out.join("check.xml");
     let started = Instant::now();
-    let child = Command::new(env!("CARGO_BIN_EXE_gatecheck"))
+    let child = gatecheck_command(&[])
         .arg("check")
         .args(["--base-url", &server.base_url()])
         .args(&args)

@@ -2,10 +2,10 @@
 //! (`diff`'s `--left-*`/`--right-*` come from one declaration) are snapshot-tested: a changed
 //! flag shows up in review.
 
-use std::process::Command;
+use super::support::gatecheck_command;
 
 fn help(args: &[&str]) -> String {
-    let out = Command::new(env!("CARGO_BIN_EXE_gatecheck"))
+    let out = gatecheck_command(&[])
         .args(args)
         .arg("--help")
         .env_remove("GATECHECK_LEFT_API_KEY")

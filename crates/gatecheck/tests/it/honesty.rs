@@ -2,22 +2,9 @@
 //! never exits 0, the exit codes agree everywhere they are written, and an output path that
 //! cannot be written stops the run before its first request.
 
-use super::support::{repo_root, text};
+use super::support::{gatecheck, repo_root, text};
 use gatecheck_conformance::exit;
 use std::path::PathBuf;
-use std::process::{Command, Output};
-
-fn gatecheck(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_gatecheck"))
-        .args(args)
-        .env_remove("GATECHECK_BASE_URL")
-        .env_remove("GATECHECK_API_KEY")
-        .env_remove("GATECHECK_ACCESS_TOKEN")
-        .env_remove("GATECHECK_USER_ID")
-        .env("NO_COLOR", "1")
-        .output()
-        .expect("run gatecheck")
-}
 
 /// A scratch directory of this test.
 fn scratch(name: &str) -> PathBuf {

@@ -3,28 +3,17 @@
 //! starts, colour only on a terminal, repro lines that run as printed. Error messages and
 //! summaries are insta snapshots after their run-dependent parts (ports, times) are redacted.
 
-use super::support::text;
+use super::support::{gatecheck, gatecheck_command, text};
 use std::collections::BTreeMap;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
-fn gatecheck(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_gatecheck"))
-        .args(args)
-        .env_remove("GATECHECK_BASE_URL")
-        .env_remove("GATECHECK_API_KEY")
-        .env_remove("GATECHECK_ACCESS_TOKEN")
-        .env_remove("NO_COLOR")
-        .output()
-        .expect("run gatecheck")
-}
-
 /// Runs a command that must end by itself (a `serve` that should refuse to start): killed
 /// after 20 s, which fails the test instead of hanging it.
 fn gatecheck_ending(args: &[&str]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_gatecheck"))
+    let mut child = gatecheck_command(&[])
         .args(args)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -320,7 +309,7 @@ fn bad_inputs_are_refused_before_anything_starts_naming_the_flag() {
 
 /// Starts `gatecheck serve` with `env`, stderr to a file; returns the child and the banner.
 fn serve_logging(env: &[(&str, &str)], log: &Path) -> (std::process::Child, String) {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_gatecheck"));
+    let mut cmd = gatecheck_command(&[]);
     cmd.args(["serve", "--port", "0"])
         .env("RUST_LOG", "info")
         .env_remove("NO_COLOR")

@@ -1,10 +1,10 @@
 //! `gatecheck profiles`: the profiles and their DECISIONS rows, from the decisions table.
 
+use super::support::gatecheck_command;
 use gatecheck_schemas::decisions::{self, Verdict};
-use std::process::Command;
 
 fn profiles(args: &[&str]) -> String {
-    let out = Command::new(env!("CARGO_BIN_EXE_gatecheck"))
+    let out = gatecheck_command(&[])
         .arg("profiles")
         .args(args)
         .output()

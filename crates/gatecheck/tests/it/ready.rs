@@ -1,6 +1,7 @@
 //! `gatecheck serve --ready-json` / `--ready-file`: one JSON object, once listening, that a
 //! harness in any language reads instead of scraping the banner.
 
+use super::support::gatecheck_command;
 use crate::serve::request;
 use serde_json::Value;
 use std::io::{BufRead, BufReader, Read};
@@ -18,7 +19,7 @@ impl Drop for Killed {
 }
 
 fn spawn(extra: &[&str]) -> Killed {
-    let child = Command::new(env!("CARGO_BIN_EXE_gatecheck"))
+    let child = gatecheck_command(&[])
         .args(["serve", "--port", "0"])
         .args(extra)
         .env("RUST_LOG", "warn")
@@ -162,7 +163,7 @@ fn ready_file_appears_complete_once_listening() {
 
 #[test]
 fn ready_file_in_a_missing_directory_is_a_clear_error() {
-    let out = Command::new(env!("CARGO_BIN_EXE_gatecheck"))
+    let out = gatecheck_command(&[])
         .args([
             "serve",
             "--port",

@@ -3,19 +3,20 @@
 //! and seed to the manifest and no form of the credentials anywhere; `check` with those flags
 //! against `gatecheck serve --replay DIR --replay-strict` gives the same verdicts.
 
+use super::support::gatecheck_command;
 use crate::child::wait_bounded;
 use crate::serve::start;
 use gatecheck_conformance::recording::{Recording, Substitutions};
 use serde_json::Value;
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 use std::time::Duration;
 
 const KEY: &str = "sk-B7LQ4DBqHboMSp4DTHEzEDh2QFLVxZXSezhDvt2gl8t7mqaK";
 const TOKEN: &str = "8HlrwYMfvea9lkxwkkMxzwwM5hpA6eEf";
 
 fn gatecheck(args: &[&str]) -> (Option<i32>, String) {
-    let child = Command::new(env!("CARGO_BIN_EXE_gatecheck"))
+    let child = gatecheck_command(&[])
         .args(args)
         .env("GATECHECK_API_KEY", KEY)
         .env("GATECHECK_ACCESS_TOKEN", TOKEN)

@@ -1,8 +1,9 @@
 //! Tests of `gatecheck schemas` (list, show, validate, openapi), spawning the binary.
 
+use super::support::gatecheck_command;
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Output, Stdio};
 
 /// A fresh directory for this test's files, under cargo's temporary directory for tests.
 fn scratch(test: &str) -> PathBuf {
@@ -16,7 +17,7 @@ fn scratch(test: &str) -> PathBuf {
 
 /// Runs `gatecheck schemas <args>` in `dir`, feeding `stdin`.
 fn gatecheck(dir: &Path, args: &[&str], stdin: &[u8]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_gatecheck"))
+    let mut child = gatecheck_command(&[])
         .arg("schemas")
         .args(args)
         .current_dir(dir)

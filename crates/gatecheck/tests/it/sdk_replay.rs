@@ -7,6 +7,7 @@
 //! The Python is found as in `sdk.rs` (`GATECHECK_SDK_PYTHON`); without it the test prints a
 //! `skipped:` line and passes.
 
+use super::support::gatecheck_command;
 use crate::child::wait_bounded;
 use crate::serve::start;
 use gatecheck_conformance::recording::Substitutions;
@@ -72,7 +73,7 @@ fn the_sdk_passes_against_the_replay_of_its_own_recording() {
     let rec = dir.join("rec");
     let ready = dir.join("ready.json");
     let mock = start(&["--clock", "virtual"]);
-    let recorder = Command::new(env!("CARGO_BIN_EXE_gatecheck"))
+    let recorder = gatecheck_command(&[])
         .args(["record", "--proxy", "--upstream", &mock.base, "--out"])
         .arg(&rec)
         .args(["--secret-env", "API_KEY=GATECHECK_TEST_KEY", "--ready-file"])

@@ -3,8 +3,8 @@
 //! in the `new-api` profile, where checks fail and print evidence). Nor in any encoded form:
 //! inside base64 (`Basic base64("KEY:")`), percent-encoded or JSON-escaped.
 
+use super::support::gatecheck_command;
 use std::path::Path;
-use std::process::Command;
 
 fn files_under(dir: &Path, out: &mut Vec<(String, Vec<u8>)>) {
     for entry in std::fs::read_dir(dir).expect("read dir").flatten() {
@@ -58,7 +58,7 @@ fn no_output_of_a_run_holds_the_key_or_the_token() {
     record.extend(creds);
     let mut outputs: Vec<(String, Vec<u8>)> = Vec::new();
     for args in [check, record] {
-        let out = Command::new(env!("CARGO_BIN_EXE_gatecheck"))
+        let out = gatecheck_command(&[])
             .args(&args)
             .env_remove("GATECHECK_API_KEY")
             .env_remove("GATECHECK_ACCESS_TOKEN")

@@ -1,6 +1,7 @@
 //! Tests of `gatecheck serve`: credentials printed, state file across SIGTERM, `--no-control`,
 //! `--threads`.
 
+use super::support::gatecheck_command;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
 use std::path::PathBuf;
@@ -25,7 +26,7 @@ impl Drop for Served {
 
 /// Starts `gatecheck serve --port 0 <extra>` and waits for its banner.
 pub(crate) fn start(extra: &[&str]) -> Served {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_gatecheck"))
+    let mut child = gatecheck_command(&[])
         .args(["serve", "--port", "0"])
         .args(extra)
         .env("RUST_LOG", "warn")
@@ -234,7 +235,7 @@ fn serve_virtual_clock_moves_only_through_the_control_api() {
 
 #[test]
 fn serve_rejects_an_unknown_clock() {
-    let out = Command::new(env!("CARGO_BIN_EXE_gatecheck"))
+    let out = gatecheck_command(&[])
         .args(["serve", "--port", "0", "--clock", "sundial"])
         .output()
         .expect("run");
@@ -252,7 +253,7 @@ fn serve_installs_faults_from_the_command_line() {
     assert_eq!(status, 503);
     let (status, _) = request(&served.base, "GET", "/api/models", &[], "");
     assert_eq!(status, 200);
-    let bad = Command::new(env!("CARGO_BIN_EXE_gatecheck"))
+    let bad = gatecheck_command(&[])
         .args(["serve", "--port", "0", "--fault", "{not json"])
         .output()
         .expect("run");
@@ -263,7 +264,7 @@ fn serve_installs_faults_from_the_command_line() {
 fn serve_reports_a_port_in_use() {
     let taken = std::net::TcpListener::bind("127.0.0.1:0").expect("bind");
     let port = taken.local_addr().expect("addr").port().to_string();
-    let out = Command::new(env!("CARGO_BIN_EXE_gatecheck"))
+    let out = gatecheck_command(&[])
         .args(["serve", "--port", &port])
         .output()
         .expect("run");
@@ -297,7 +298,7 @@ fn serve_runs_on_the_threads_it_is_given() {
             );
         }
     }
-    let out = Command::new(env!("CARGO_BIN_EXE_gatecheck"))
+    let out = gatecheck_command(&[])
         .args(["serve", "--port", "0", "--threads", "5000"])
         .output()
         .expect("run");

@@ -1,18 +1,7 @@
 //! Tests of `gatecheck snapshot`: record, verify passes on the same target, verify fails on
 //! drift naming the step and the JSON path, and leaves `.snap.new` files for review.
 
-use std::process::{Command, Output};
-
-fn gatecheck(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_gatecheck"))
-        .args(args)
-        .env_remove("GATECHECK_API_KEY")
-        .env_remove("GATECHECK_ACCESS_TOKEN")
-        .env_remove("INSTA_UPDATE")
-        .env("NO_COLOR", "1")
-        .output()
-        .expect("run gatecheck")
-}
+use super::support::gatecheck;
 
 #[test]
 fn record_verify_and_drift() {
