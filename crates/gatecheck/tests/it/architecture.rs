@@ -16,7 +16,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 /// The longest function allowed in `crates/*/src`, in lines from `fn` to its closing brace.
-const MAX_FN_LINES: usize = 110;
+const MAX_FN_LINES: usize = 100;
 
 /// Files allowed to stand in a circle: none since issue #31 cut the last ones. A circle passes
 /// only while all its files are listed; a listed file in no circle fails.
