@@ -16,9 +16,8 @@ from __future__ import annotations
 
 from importlib.metadata import PackageNotFoundError, version
 
-from ._async import AsyncGatecheckServer
 from ._binary import bin_path
-from ._server import CLOCKS, PROFILES, GatecheckError, GatecheckServer, GatecheckStartError
+from ._server import CLOCKS, PROFILES, AsyncGatecheckServer, GatecheckError, GatecheckServer, GatecheckStartError
 from ._types import (
     ActiveFault,
     CallbackRecord,

@@ -1,22 +1,31 @@
-"""A running `gatecheck serve`: start it, talk to its control API (`/__mock/*`), stop it."""
+"""A running `gatecheck serve`: start it, talk to its control API (`/__mock/*`), stop it;
+`GatecheckServer` with blocking calls and `AsyncGatecheckServer`, the same mock as coroutines
+(each is reached from the other: `server.aio`, `async_server.sync`, so the two live here)."""
 
 from __future__ import annotations
 
+import asyncio
+import functools
 import json
 import os
 import shutil
 import subprocess
-import tempfile
-import time
 import urllib.error
 import urllib.parse
 import urllib.request
-from typing import TYPE_CHECKING, Any, Dict, List, Optional, Sequence, Union, cast, overload
+from typing import Any, Callable, Dict, List, Optional, Sequence, TypeVar, Union, cast, overload
 
-from ._binary import resolve_binary
-
-if TYPE_CHECKING:
-    from ._async import AsyncGatecheckServer
+from ._process import (
+    CLOCKS,
+    DEFAULT_START_TIMEOUT,
+    PROFILES,
+    GatecheckError,
+    GatecheckStartError,
+    describe_exit,
+    launch,
+    stop,
+    tail,
+)
 from ._types import (
     ActiveFault,
     CallbackRecord,
@@ -31,58 +40,19 @@ from ._types import (
     VideoOutcome,
 )
 
-__all__ = ["GatecheckError", "GatecheckServer", "GatecheckStartError", "Key", "PROFILES", "CLOCKS"]
+__all__ = [
+    "AsyncGatecheckServer",
+    "GatecheckError",
+    "GatecheckServer",
+    "GatecheckStartError",
+    "Key",
+    "PROFILES",
+    "CLOCKS",
+    "DEFAULT_START_TIMEOUT",
+]
 
-#: The behaviour profiles of `gatecheck serve --profile`.
-PROFILES = ("documented", "new-api")
-#: The clocks of `gatecheck serve --clock` (`virtual:<unix seconds>` starts elsewhere).
-CLOCKS = ("virtual", "real")
-
-#: Seconds a mock may take to listen before `start` gives up and stops it.
-DEFAULT_START_TIMEOUT = 30.0
 #: Seconds one control API request may take.
 _CONTROL_TIMEOUT = 10.0
-#: Bytes of the mock's output quoted when it fails to start.
-_LOG_TAIL_BYTES = 8192
-
-
-class GatecheckError(RuntimeError):
-    """A control API request that did not succeed; `status` is the HTTP status, when an
-    answer came."""
-
-    def __init__(self, message: str, status: Optional[int] = None):
-        super().__init__(message)
-        self.status = status
-
-
-class GatecheckStartError(GatecheckError):
-    """The mock could not be started; the message quotes its output."""
-
-
-def _tail(path: str) -> str:
-    try:
-        with open(path, "rb") as f:
-            f.seek(0, os.SEEK_END)
-            size = f.tell()
-            f.seek(max(0, size - _LOG_TAIL_BYTES))
-            return f.read().decode("utf-8", "replace").strip()
-    except OSError:
-        return ""
-
-
-def _describe_exit(code: int) -> str:
-    return f"was killed by signal {-code}" if code < 0 else f"exited with {code}"
-
-
-def _stop(proc: "subprocess.Popen[bytes]") -> None:
-    if proc.poll() is not None:
-        return
-    proc.terminate()
-    try:
-        proc.wait(timeout=10)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        proc.wait()
 
 
 class GatecheckServer:
@@ -132,67 +102,8 @@ class GatecheckServer:
         binary cannot run, exits, or does not listen within `timeout` seconds (it is then
         stopped): it never waits longer.
         """
-        if profile not in PROFILES:
-            raise GatecheckStartError(f"unknown gatecheck profile {profile!r}: expected one of {PROFILES}")
-        virtual = clock == "virtual" or clock.startswith("virtual:")
-        if not virtual and clock != "real":
-            raise GatecheckStartError(f"unknown gatecheck clock {clock!r}: expected virtual, virtual:<unix seconds> or real")
-        if poll_advance and not virtual:
-            raise GatecheckStartError("poll_advance moves a virtual clock: give clock='virtual' too")
-        exe = resolve_binary(binary)
-        workdir = tempfile.mkdtemp(prefix="gatecheck-")
-        ready_path = os.path.join(workdir, "ready.json")
-        log_path = os.path.join(workdir, "serve.log")
-        command = [exe, "serve", "--port", "0", "--clock", clock, "--profile", profile]
-        command += ["--ready-file", ready_path, "--exit-with-parent", "--remove-on-exit", workdir]
-        if virtual and poll_advance is not False:
-            command.append("--poll-advance")
-        if fixtures is not None:
-            command += ["--fixtures", os.fspath(fixtures)]
-        command += list(args)
-        try:
-            with open(log_path, "wb") as log:
-                process = subprocess.Popen(
-                    command, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT
-                )
-        except OSError as e:
-            shutil.rmtree(workdir, ignore_errors=True)
-            raise GatecheckStartError(f"cannot run {exe}: {e}") from e
-        try:
-            ready = cls._wait_ready(process, ready_path, log_path, timeout, command)
-        except BaseException:
-            _stop(process)
-            shutil.rmtree(workdir, ignore_errors=True)
-            raise
+        process, ready, workdir = launch(binary, profile, clock, poll_advance, fixtures, args, timeout)
         return cls(process, ready, workdir)
-
-    @staticmethod
-    def _wait_ready(
-        process: "subprocess.Popen[bytes]",
-        ready_path: str,
-        log_path: str,
-        timeout: float,
-        command: List[str],
-    ) -> Dict[str, Any]:
-        deadline = time.monotonic() + timeout
-        shown = " ".join(command)
-        while True:
-            # The mock writes the file atomically: once it exists, it is whole.
-            if os.path.exists(ready_path):
-                with open(ready_path, encoding="utf-8") as f:
-                    return dict(json.load(f))
-            code = process.poll()
-            if code is not None:
-                raise GatecheckStartError(
-                    f"`{shown}` {_describe_exit(code)} before it was ready; its output:\n"
-                    + (_tail(log_path) or "(nothing)")
-                )
-            if time.monotonic() > deadline:
-                raise GatecheckStartError(
-                    f"`{shown}` was not ready within {timeout:g} s and was stopped; its output:\n"
-                    + (_tail(log_path) or "(nothing)")
-                )
-            time.sleep(0.02)
 
     # --- the control API ------------------------------------------------------------------
 
@@ -218,7 +129,7 @@ class GatecheckServer:
         code = self._process.poll()
         if code is None:
             return "the mock is running"
-        return f"the mock {_describe_exit(code)}: " + _tail(os.path.join(self._workdir, "serve.log"))
+        return f"the mock {describe_exit(code)}: " + tail(os.path.join(self._workdir, "serve.log"))
 
     @overload
     def key(self, which: str) -> str: ...
@@ -385,14 +296,12 @@ class GatecheckServer:
     def stop(self) -> None:
         """Stops the mock and removes its files: at once, even while a request waits in a
         `delay` fault (SIGTERM, then SIGKILL after 10 s should it not end)."""
-        _stop(self._process)
+        stop(self._process)
         shutil.rmtree(self._workdir, ignore_errors=True)
 
     @property
     def aio(self) -> "AsyncGatecheckServer":
         """This mock's control API as coroutines, for asyncio tests (`await gatecheck.aio.advance(10)`)."""
-        from ._async import AsyncGatecheckServer
-
         return AsyncGatecheckServer(self)
 
     def __enter__(self) -> "GatecheckServer":
@@ -403,3 +312,169 @@ class GatecheckServer:
 
     def __repr__(self) -> str:
         return f"GatecheckServer(base_url={self.base_url!r}, pid={self._process.pid})"
+
+
+# --- the same control API as coroutines ----------------------------------------------------
+
+T = TypeVar("T")
+
+
+async def _run(fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+    return await asyncio.to_thread(functools.partial(fn, *args, **kwargs))
+
+
+class AsyncGatecheckServer:
+    """A running `gatecheck serve`, driven with coroutines: every method of `GatecheckServer`
+    runs its HTTP call in a worker thread (`asyncio.to_thread`), so an event loop that also
+    drives the client under test is never blocked. Start one with `await
+    AsyncGatecheckServer.start(...)` (or `async with`), or wrap a running server (the pytest
+    fixture's): `gatecheck.aio`. `sync` is the same mock as a
+    `GatecheckServer`; `base_url`, `demo_key`, `access_token`, `user_id`, `keys` and `ready`
+    are its attributes."""
+
+    def __init__(self, server: GatecheckServer):
+        self.sync = server
+        self.ready = server.ready
+        self.base_url = server.base_url
+        self.demo_key = server.demo_key
+        self.access_token = server.access_token
+        self.user_id = server.user_id
+        self.keys = server.keys
+
+    @classmethod
+    async def start(
+        cls,
+        binary: Optional[str] = None,
+        *,
+        profile: str = "documented",
+        clock: str = "virtual",
+        poll_advance: Optional[bool] = None,
+        fixtures: Optional[Union[str, "os.PathLike[str]"]] = None,
+        args: Sequence[str] = (),
+        timeout: float = DEFAULT_START_TIMEOUT,
+    ) -> "AsyncGatecheckServer":
+        """As `GatecheckServer.start`, without blocking the event loop."""
+        server = await _run(
+            GatecheckServer.start,
+            binary,
+            profile=profile,
+            clock=clock,
+            poll_advance=poll_advance,
+            fixtures=fixtures,
+            args=args,
+            timeout=timeout,
+        )
+        return cls(server)
+
+    @overload
+    async def key(self, which: str) -> str: ...
+
+    @overload
+    async def key(self, which: int) -> Optional[KeyRecord]: ...
+
+    async def key(self, which: Union[str, int]) -> Union[str, Optional[KeyRecord]]:
+        """As `GatecheckServer.key`."""
+        return await _run(self.sync.key, which)
+
+    async def add_key(self, new: Optional[NewKey] = None, **fields: Any) -> KeyRecord:
+        return await _run(self.sync.add_key, new, **fields)
+
+    async def all_keys(self) -> List[KeyRecord]:
+        return await _run(self.sync.all_keys)
+
+    async def reset(self) -> None:
+        await _run(self.sync.reset)
+
+    async def clock(self) -> ClockState:
+        return await _run(self.sync.clock)
+
+    async def advance(self, seconds: float) -> ClockState:
+        return await _run(self.sync.advance, seconds)
+
+    async def inject(
+        self,
+        route: str,
+        status: int,
+        *,
+        times: Optional[int] = None,
+        retry_after: Optional[int] = None,
+        probability: Optional[float] = None,
+    ) -> int:
+        return await _run(
+            self.sync.inject, route, status, times=times, retry_after=retry_after, probability=probability
+        )
+
+    async def fault(self, fault: Fault) -> int:
+        return await _run(self.sync.fault, fault)
+
+    async def faults(self) -> List[ActiveFault]:
+        return await _run(self.sync.faults)
+
+    async def remove_fault(self, fault_id: int) -> bool:
+        return await _run(self.sync.remove_fault, fault_id)
+
+    async def clear_faults(self) -> None:
+        await _run(self.sync.clear_faults)
+
+    async def script_stream(
+        self,
+        route: str,
+        events: Sequence[StreamEvent],
+        *,
+        model: Optional[str] = None,
+        gap_ms: Optional[int] = None,
+        cut_after: Optional[int] = None,
+        times: Optional[int] = None,
+        pacing: Optional[str] = None,
+    ) -> None:
+        await _run(
+            self.sync.script_stream,
+            route,
+            events,
+            model=model,
+            gap_ms=gap_ms,
+            cut_after=cut_after,
+            times=times,
+            pacing=pacing,
+        )
+
+    async def callbacks(self) -> List[CallbackRecord]:
+        return await _run(self.sync.callbacks)
+
+    async def state(self) -> StateSnapshot:
+        return await _run(self.sync.state)
+
+    async def load_state(self, state: StateSnapshot) -> None:
+        await _run(self.sync.load_state, state)
+
+    async def set_video_outcome(
+        self,
+        task_id: str,
+        outcome: VideoOutcome,
+        *,
+        code: Optional[str] = None,
+        message: Optional[str] = None,
+        immediate: bool = False,
+    ) -> None:
+        await _run(
+            self.sync.set_video_outcome, task_id, outcome, code=code, message=message, immediate=immediate
+        )
+
+    async def requests(self, limit: Optional[int] = None) -> List[JournalEntry]:
+        return await _run(self.sync.requests, limit)
+
+    async def received_requests(self) -> List[JournalEntry]:
+        return await _run(self.sync.received_requests)
+
+    async def stop(self) -> None:
+        """Stops the mock and removes its files."""
+        await _run(self.sync.stop)
+
+    async def __aenter__(self) -> "AsyncGatecheckServer":
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.stop()
+
+    def __repr__(self) -> str:
+        return f"Async{self.sync!r}"
