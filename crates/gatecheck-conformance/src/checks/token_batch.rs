@@ -82,10 +82,13 @@ async fn keys_own_only(ctx: &CheckCtx) -> Outcome {
 async fn search_finds_key(ctx: &CheckCtx) -> Outcome {
     let key = ctx.work_key()?;
     let secret = key.secret.expose();
-    let spec = RequestSpec::get(format!(
-        "/api/token/search?token={}&p=1&page_size=100",
-        bare(secret)
-    ))
+    // The key form-encoded: a key with `#`, `?`, `&`, `+` or `%` must reach the target whole.
+    let query = url::form_urlencoded::Serializer::new(String::new())
+        .append_pair("token", bare(secret))
+        .append_pair("p", "1")
+        .append_pair("page_size", "100")
+        .finish();
+    let spec = RequestSpec::get(format!("/api/token/search?{query}"))
     .auth(Auth::AccessToken);
     let (ex, v) = served(ctx, &spec).await?;
     if let Err(e) = gatecheck_schemas::validate("token-search-envelope", &v) {
