@@ -292,7 +292,12 @@ pub const ROUTES: &[Route] = &[
         "/api/user/self/groups",
         "getSelfGroups",
     ),
-    route(Op::GetUserModels, "GET", "/api/user/models", "getUserModels"),
+    route(
+        Op::GetUserModels,
+        "GET",
+        "/api/user/models",
+        "getUserModels",
+    ),
     route(Op::GetSelfLogs, "GET", "/api/log/self", "getSelfLogs"),
     route(
         Op::GetSelfLogStat,

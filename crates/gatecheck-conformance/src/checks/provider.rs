@@ -179,7 +179,8 @@ async fn fetch_after_deviation(
         deviation.message
     );
     let mut ev = ctx.evidence(message, &probe, Some(&fx));
-    ev.related.push(ctx.related("the submit that named the task", spec, ex));
+    ev.related
+        .push(ctx.related("the submit that named the task", spec, ex));
     Halt::Finding(Box::new(ev))
 }
 

@@ -93,8 +93,7 @@ async fn search_finds_key(ctx: &CheckCtx) -> Outcome {
         .append_pair("p", "1")
         .append_pair("page_size", "100")
         .finish();
-    let spec = RequestSpec::get(format!("/api/token/search?{query}"))
-    .auth(Auth::AccessToken);
+    let spec = RequestSpec::get(format!("/api/token/search?{query}")).auth(Auth::AccessToken);
     let (ex, v) = served(ctx, &spec).await?;
     if let Err(e) = gatecheck_schemas::validate("token-search-envelope", &v) {
         return Err(ctx.fail(

@@ -76,7 +76,9 @@ pub(crate) fn rewrite(bug: Bug, path: &str, body: &mut Bytes) {
             })
             .is_some(),
         // Each key shown, in the listing or alone, as another key's masked form.
-        Bug::ListShowsAnotherKey if path.starts_with("/api/token/") && path != "/api/token/search" => {
+        Bug::ListShowsAnotherKey
+            if path.starts_with("/api/token/") && path != "/api/token/search" =>
+        {
             let items = match v.pointer_mut("/data/items") {
                 Some(Value::Array(items)) => items.iter_mut().collect::<Vec<_>>(),
                 _ => v.get_mut("data").into_iter().collect(),
@@ -160,7 +162,8 @@ async fn a_listing_of_full_keys_fails_when_new_api_is_expected() {
             wrong.push(format!(
                 "mock {mock:?}, expecting {expect:?}: {:?}, not {want:?} ({:?})",
                 got.map(|c| c.status),
-                got.and_then(|c| c.evidence.as_ref()).map(|e| e.message.clone())
+                got.and_then(|c| c.evidence.as_ref())
+                    .map(|e| e.message.clone())
             ));
         }
     }

@@ -694,36 +694,35 @@ async fn a_jimeng_fetch_run_as_a_submit_fails_in_every_profile_and_clock() {
         (Bug::JimengNativeSubmit, Status::Deviation),
     ];
     for (bug, want) in cases {
-    for profile in [Profile::Documented, Profile::NewApi] {
-        for real in [false, true] {
-            let builder = if real {
-                super::support::fast_real_clock(profile)
-            } else {
-                MockServer::builder()
-                    .profile(profile)
-                    .clock(ClockMode::virtual_default())
-            };
-            let server = builder.start().await;
-            let proxy = super::mutation_proxy::start_proxy(server.uri(), bug).await;
-            let mut config = super::support::config(&proxy);
-            config.judging.expect = profile;
-            config.scope.only = vec![check.to_owned()];
-            if real {
-                config.limits.poll_interval = Some(super::support::DEPLOYMENT_POLL);
-            }
-            let report = Runner::new(config).run().await.expect("run");
-            server.shutdown().await;
-            let got = report.checks.iter().find(|c| c.id == check);
-            let status = got.map(|c| c.status);
-            if status != Some(want) {
-                let message = got
-                    .and_then(|c| c.evidence.as_ref())
-                    .map(|e| e.message.clone());
-                wrong.push(format!("{bug:?}, {profile:?}, real clock {real}: {status:?}, not {want:?}: {message:?}"));
+        for profile in [Profile::Documented, Profile::NewApi] {
+            for real in [false, true] {
+                let builder = if real {
+                    super::support::fast_real_clock(profile)
+                } else {
+                    MockServer::builder()
+                        .profile(profile)
+                        .clock(ClockMode::virtual_default())
+                };
+                let server = builder.start().await;
+                let proxy = super::mutation_proxy::start_proxy(server.uri(), bug).await;
+                let mut config = super::support::config(&proxy);
+                config.judging.expect = profile;
+                config.scope.only = vec![check.to_owned()];
+                if real {
+                    config.limits.poll_interval = Some(super::support::DEPLOYMENT_POLL);
+                }
+                let report = Runner::new(config).run().await.expect("run");
+                server.shutdown().await;
+                let got = report.checks.iter().find(|c| c.id == check);
+                let status = got.map(|c| c.status);
+                if status != Some(want) {
+                    let message = got
+                        .and_then(|c| c.evidence.as_ref())
+                        .map(|e| e.message.clone());
+                    wrong.push(format!("{bug:?}, {profile:?}, real clock {real}: {status:?}, not {want:?}: {message:?}"));
+                }
             }
         }
     }
-    }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }
-

@@ -88,7 +88,10 @@ pub(crate) async fn get_token(cx: &Ctx, req: Request<Incoming>, id: &str) -> Moc
 /// A key record as the profile's answers show it: `new-api` masks the key in every answer but
 /// `POST /api/token/{id}/key` (controller/token.go buildMaskedTokenResponse, used by
 /// GetAllTokens, GetToken and UpdateToken; DECISIONS NA6).
-fn shown(cx: &Ctx, mut record: gatecheck_schemas::types::KeyRecord) -> gatecheck_schemas::types::KeyRecord {
+fn shown(
+    cx: &Ctx,
+    mut record: gatecheck_schemas::types::KeyRecord,
+) -> gatecheck_schemas::types::KeyRecord {
     if cx.profile() == Profile::NewApi {
         record.key = gatecheck_schemas::rules::auth::mask_key(&record.key);
     }
@@ -305,7 +308,12 @@ pub(crate) fn usage(cx: &Ctx, req: &Request<Incoming>) -> MockResponse {
         _ => return response::api_failure_status(401, "Invalid Bearer token"),
     };
     let secret = secret.strip_prefix("sk-").unwrap_or(secret);
-    let Some(key) = cx.app.state.key_by_secret(secret).filter(|k| k.id == key.id) else {
+    let Some(key) = cx
+        .app
+        .state
+        .key_by_secret(secret)
+        .filter(|k| k.id == key.id)
+    else {
         return response::api_failure("Failed to get token info, please try again later");
     };
     let limits: serde_json::Map<String, serde_json::Value> =

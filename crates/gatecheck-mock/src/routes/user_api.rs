@@ -158,7 +158,11 @@ pub(crate) async fn user_models(cx: &Ctx, req: Request<Incoming>) -> MockRespons
     let group = pairs.iter().find(|(k, _)| k == "group").map(|(_, v)| v);
     let usable = group.is_none_or(|g| g.is_empty() || account.groups.contains(g));
     let models: Vec<&str> = if usable {
-        cx.catalog().models().iter().map(|m| m.id.as_str()).collect()
+        cx.catalog()
+            .models()
+            .iter()
+            .map(|m| m.id.as_str())
+            .collect()
     } else {
         Vec::new()
     };
@@ -271,7 +275,12 @@ pub(crate) async fn self_logs(cx: &Ctx, req: Request<Incoming>) -> MockResponse 
         .take(size)
         .enumerate()
         .map(|(i, (e, (name, group)))| {
-            let shown = (start + i + 1, name.as_str(), group.as_str(), model_name(cx, e));
+            let shown = (
+                start + i + 1,
+                name.as_str(),
+                group.as_str(),
+                model_name(cx, e),
+            );
             log_item(e, shown, &account)
         })
         .collect();

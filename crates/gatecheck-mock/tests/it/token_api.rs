@@ -548,7 +548,10 @@ async fn list_and_get_mask_keys_in_new_api_profile() {
     }
     let one = http.get("/api/token/2", &DEMO).await.json();
     assert_eq!(one["data"]["key"], json!(masked), "{one}");
-    let revealed = http.send("POST", "/api/token/2/key", &DEMO, "").await.json();
+    let revealed = http
+        .send("POST", "/api/token/2/key", &DEMO, "")
+        .await
+        .json();
     assert_eq!(revealed["data"]["key"], json!(full_key));
 }
 
@@ -599,7 +602,10 @@ async fn usage_token_refuses_unknown_and_disabled_keys_with_401() {
             json!({"success": false, "message": "Invalid token"})
         );
         let disabled = http
-            .get("/api/usage/token", &[("authorization", &bearer(KEY_DISABLED))])
+            .get(
+                "/api/usage/token",
+                &[("authorization", &bearer(KEY_DISABLED))],
+            )
             .await;
         assert_eq!(disabled.status, 401, "{profile:?}");
         assert_eq!(

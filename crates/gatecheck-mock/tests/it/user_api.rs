@@ -41,7 +41,10 @@ async fn get_ok(http: &Http, path: &str) -> Value {
     assert_eq!(resp.status, 200, "{path}: {}", resp.text());
     let ct = resp.header("content-type").unwrap_or("").to_owned();
     let rid = resp.header("x-oneapi-request-id").unwrap_or("").to_owned();
-    let headers = [("content-type", ct.as_str()), ("x-oneapi-request-id", rid.as_str())];
+    let headers = [
+        ("content-type", ct.as_str()),
+        ("x-oneapi-request-id", rid.as_str()),
+    ];
     let bare = path.split('?').next().unwrap_or(path);
     let answer = Answer {
         method: "GET",
@@ -63,10 +66,19 @@ async fn self_is_the_account_with_what_its_keys_used() {
     let http = Http::new(server.uri());
     let charged = charge_once(&server, &http).await;
     let v = get_ok(&http, "/api/user/self").await;
-    assert_eq!((v["success"].clone(), v["message"].clone()), (json!(true), json!("")));
+    assert_eq!(
+        (v["success"].clone(), v["message"].clone()),
+        (json!(true), json!(""))
+    );
     let d = &v["data"];
-    assert_eq!((d["id"].clone(), d["username"].clone()), (json!(1), json!("demo")));
-    assert_eq!((d["role"].clone(), d["status"].clone()), (json!(1), json!(1)));
+    assert_eq!(
+        (d["id"].clone(), d["username"].clone()),
+        (json!(1), json!("demo"))
+    );
+    assert_eq!(
+        (d["role"].clone(), d["status"].clone()),
+        (json!(1), json!(1))
+    );
     assert_eq!(d["group"], "default");
     let used: i64 = server
         .state()
@@ -81,13 +93,25 @@ async fn self_is_the_account_with_what_its_keys_used() {
     assert!(d["quota"].as_i64().unwrap() >= 0);
     assert_eq!(d["permissions"]["sidebar_settings"], true);
     assert_eq!(d["permissions"]["sidebar_modules"], json!({"admin": false}));
-    assert_eq!(d["permissions"]["admin_permissions"]["channel"]["read"], false);
+    assert_eq!(
+        d["permissions"]["admin_permissions"]["channel"]["read"],
+        false
+    );
     // Another account sees itself.
     let other = http
-        .get("/api/user/self", &[("authorization", OTHER_ACCESS_TOKEN), ("new-api-user", "2")])
+        .get(
+            "/api/user/self",
+            &[("authorization", OTHER_ACCESS_TOKEN), ("new-api-user", "2")],
+        )
         .await
         .json();
-    assert_eq!((other["data"]["id"].clone(), other["data"]["used_quota"].clone()), (json!(2), json!(0)));
+    assert_eq!(
+        (
+            other["data"]["id"].clone(),
+            other["data"]["used_quota"].clone()
+        ),
+        (json!(2), json!(0))
+    );
 }
 
 /// controller/group.go `GetUserGroups` (routed at `/api/user/self/groups`): each group the
@@ -134,13 +158,25 @@ async fn self_logs_list_each_charge() {
     let second = charge_once(&server, &http).await;
     let v = get_ok(&http, "/api/log/self?p=1&page_size=10").await;
     let d = &v["data"];
-    assert_eq!((d["page"].clone(), d["page_size"].clone(), d["total"].clone()), (json!(1), json!(10), json!(2)), "{d}");
+    assert_eq!(
+        (
+            d["page"].clone(),
+            d["page_size"].clone(),
+            d["total"].clone()
+        ),
+        (json!(1), json!(10), json!(2)),
+        "{d}"
+    );
     let items = d["items"].as_array().unwrap();
     assert_eq!(items.len(), 2);
     let quotas: Vec<i64> = items.iter().map(|i| i["quota"].as_i64().unwrap()).collect();
     assert_eq!(quotas, vec![second, first]);
     let item = &items[0];
-    assert_eq!((item["id"].clone(), item["type"].clone()), (json!(1), json!(2)), "{item}");
+    assert_eq!(
+        (item["id"].clone(), item["type"].clone()),
+        (json!(1), json!(2)),
+        "{item}"
+    );
     assert_eq!(item["user_id"], 1);
     assert_eq!(item["username"], "demo");
     assert_eq!(item["token_name"], "demo-enabled");
@@ -172,7 +208,10 @@ async fn self_log_stat_sums_the_charges() {
     assert_eq!(v["data"]["tpm"], 0);
     server.clock().advance(std::time::Duration::from_secs(61));
     let later = get_ok(&http, "/api/log/self/stat").await;
-    assert_eq!((later["data"]["quota"].clone(), later["data"]["rpm"].clone()), (json!(a + b), json!(0)));
+    assert_eq!(
+        (later["data"]["quota"].clone(), later["data"]["rpm"].clone()),
+        (json!(a + b), json!(0))
+    );
 }
 
 /// controller/usedata.go `GetUserQuotaDates` (model/usedata.go LogQuotaData: by the hour;
@@ -184,19 +223,42 @@ async fn self_quota_data_is_the_usage_by_the_hour() {
     let a = charge_once(&server, &http).await;
     let b = charge_once(&server, &http).await;
     let now = server.clock().now();
-    let v = get_ok(&http, &format!("/api/data/self?start_timestamp={}&end_timestamp={}", now - 3600, now + 3600)).await;
+    let v = get_ok(
+        &http,
+        &format!(
+            "/api/data/self?start_timestamp={}&end_timestamp={}",
+            now - 3600,
+            now + 3600
+        ),
+    )
+    .await;
     let rows = v["data"].as_array().unwrap();
     assert_eq!(rows.len(), 1, "{v}");
     let row = &rows[0];
-    assert_eq!((row["count"].clone(), row["quota"].clone()), (json!(2), json!(a + b)));
-    assert_eq!((row["model_name"].clone(), row["username"].clone()), (json!("flux-schnell"), json!("demo")));
+    assert_eq!(
+        (row["count"].clone(), row["quota"].clone()),
+        (json!(2), json!(a + b))
+    );
+    assert_eq!(
+        (row["model_name"].clone(), row["username"].clone()),
+        (json!("flux-schnell"), json!("demo"))
+    );
     assert_eq!(row["created_at"].as_i64().unwrap() % 3600, 0);
     assert_eq!(row["user_id"], 1);
     let too_long = http
-        .get(&format!("/api/data/self?start_timestamp=0&end_timestamp={}", 2_592_001), &DEMO)
+        .get(
+            &format!(
+                "/api/data/self?start_timestamp=0&end_timestamp={}",
+                2_592_001
+            ),
+            &DEMO,
+        )
         .await
         .json();
-    assert_eq!(too_long, json!({"success": false, "message": "时间跨度不能超过 1 个月"}));
+    assert_eq!(
+        too_long,
+        json!({"success": false, "message": "时间跨度不能超过 1 个月"})
+    );
 }
 
 /// middleware/auth.go `UserAuth` guards them all, as the token routes: no token is 401.

@@ -127,12 +127,33 @@ fn no_output_holds_a_run_of_a_key_or_token_made_of_metacharacters() {
     std::fs::create_dir_all(&fixtures).expect("dir");
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures");
     for (file, field, from, to) in [
-        ("keys.json", "keys", gatecheck_mock::demo_key_of(&gatecheck_mock::Fixtures::embedded()).expect("demo key").key.clone(), key),
-        ("accounts.json", "accounts", gatecheck_mock::Fixtures::embedded().demo_account().expect("demo account").access_token.clone(), token),
+        (
+            "keys.json",
+            "keys",
+            gatecheck_mock::demo_key_of(&gatecheck_mock::Fixtures::embedded())
+                .expect("demo key")
+                .key
+                .clone(),
+            key,
+        ),
+        (
+            "accounts.json",
+            "accounts",
+            gatecheck_mock::Fixtures::embedded()
+                .demo_account()
+                .expect("demo account")
+                .access_token
+                .clone(),
+            token,
+        ),
     ] {
         let text = std::fs::read_to_string(root.join(file)).expect("fixture");
         let mut v: serde_json::Value = serde_json::from_str(&text).expect("fixture JSON");
-        let secret_field = if field == "keys" { "key" } else { "access_token" };
+        let secret_field = if field == "keys" {
+            "key"
+        } else {
+            "access_token"
+        };
         for item in v[field].as_array_mut().expect("list") {
             if item[secret_field] == serde_json::json!(from) {
                 item[secret_field] = serde_json::json!(to);
@@ -142,7 +163,12 @@ fn no_output_holds_a_run_of_a_key_or_token_made_of_metacharacters() {
     }
     let fixtures_arg = fixtures.display().to_string();
     let served = super::serve::start(&[
-        "--clock", "virtual", "--profile", "new-api", "--fixtures", &fixtures_arg,
+        "--clock",
+        "virtual",
+        "--profile",
+        "new-api",
+        "--fixtures",
+        &fixtures_arg,
     ]);
     let api_key = format!("sk-{key}");
     let out_dir = dir.join("out");
@@ -151,9 +177,27 @@ fn no_output_holds_a_run_of_a_key_or_token_made_of_metacharacters() {
     let html = format!("html={}", out_dir.join("report.html").display());
     let junit = out_dir.join("report.xml").display().to_string();
     let args = [
-        "check", "--cases", "2", "--seed", "3", "--base-url", served.base.as_str(),
-        "--api-key", api_key.as_str(), "--access-token", token, "--user-id", "1",
-        "--key-id", "1", "--report", &json, "--report", &html, "--junit", &junit,
+        "check",
+        "--cases",
+        "2",
+        "--seed",
+        "3",
+        "--base-url",
+        served.base.as_str(),
+        "--api-key",
+        api_key.as_str(),
+        "--access-token",
+        token,
+        "--user-id",
+        "1",
+        "--key-id",
+        "1",
+        "--report",
+        &json,
+        "--report",
+        &html,
+        "--junit",
+        &junit,
     ];
     let out = Command::new(env!("CARGO_BIN_EXE_gatecheck"))
         .args(args)
@@ -175,7 +219,10 @@ fn no_output_holds_a_run_of_a_key_or_token_made_of_metacharacters() {
     files_under(&out_dir, &mut outputs);
     let names: Vec<&String> = outputs.iter().map(|o| &o.0).collect();
     for want in ["report.json", "report.html", "report.xml"] {
-        assert!(names.iter().any(|n| n.ends_with(want)), "no {want}: {names:?}");
+        assert!(
+            names.iter().any(|n| n.ends_with(want)),
+            "no {want}: {names:?}"
+        );
     }
     // The run did use both secrets: its evidence shows them, redacted.
     let report_json = outputs
@@ -203,7 +250,11 @@ fn no_output_holds_a_run_of_a_key_or_token_made_of_metacharacters() {
         assert!(!text.is_empty() || name == "stderr", "{name} is empty");
         for run in &runs {
             if let Some(at) = text.find(run) {
-                let from = text[..at].char_indices().rev().nth(80).map_or(0, |(i, _)| i);
+                let from = text[..at]
+                    .char_indices()
+                    .rev()
+                    .nth(80)
+                    .map_or(0, |(i, _)| i);
                 let around: String = text[from..].chars().take(200).collect();
                 panic!("{name} holds the run {run:?} of a secret: …{around}…");
             }

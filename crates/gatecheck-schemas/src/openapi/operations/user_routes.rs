@@ -17,8 +17,14 @@ fn int_param(name: &str, description: &str) -> Value {
 fn log_filters() -> Vec<Value> {
     vec![
         int_param("type", "Log type: 2 consume, 6 refund; 0 or none for all."),
-        int_param("start_timestamp", "From (Unix seconds, inclusive); 0 for no bound."),
-        int_param("end_timestamp", "Until (Unix seconds, inclusive); 0 for no bound."),
+        int_param(
+            "start_timestamp",
+            "From (Unix seconds, inclusive); 0 for no bound.",
+        ),
+        int_param(
+            "end_timestamp",
+            "Until (Unix seconds, inclusive); 0 for no bound.",
+        ),
         text_param("token_name", "The key's name, exactly."),
         text_param("model_name", "The model, exactly."),
         text_param("group", "The group, exactly."),
@@ -50,7 +56,10 @@ pub(super) fn user(operation_id: &str) -> Option<Value> {
         "getUserModels" => user_op(
             operation_id,
             "The models enabled in the user's groups (new-api).",
-            vec![text_param("group", "One group's models (one the user may use); all by default.")],
+            vec![text_param(
+                "group",
+                "One group's models (one the user may use); all by default.",
+            )],
             json_response("The model names.", schema_ref("UserModelsEnvelope")),
         ),
         "getSelfLogs" => {
@@ -83,7 +92,10 @@ pub(super) fn user(operation_id: &str) -> Option<Value> {
             "The user's usage by model and hour, over at most 30 days (new-api).",
             vec![
                 int_param("start_timestamp", "From (Unix seconds, inclusive)."),
-                int_param("end_timestamp", "Until (Unix seconds, inclusive); at most 2592000 after the start."),
+                int_param(
+                    "end_timestamp",
+                    "Until (Unix seconds, inclusive); at most 2592000 after the start.",
+                ),
             ],
             json_response(
                 "The usage rows, or `success:false` for a span over 30 days.",
