@@ -32,6 +32,25 @@ pub const SECRET_FIELDS: [&str; 6] = [
 /// Secrets shorter than this are not searched for (they would match too much text).
 const MIN_SECRET_LEN: usize = 6;
 
+/// The alphanumeric runs of a secret that holds other characters too, at least this long, are
+/// secrets of their own: a target, a URL or a shell may cut the secret at a `#`, `?`, `&` or
+/// `=`, decode its `+` or `%`, or quote its `'` and `"` in a way no pattern of the whole
+/// secret foresees, and then only its pieces are written (issue 55). Eight alphanumerics of a
+/// random secret are 47 bits of it; shorter runs stay (they would match ordinary words).
+const MIN_RUN_LEN: usize = 8;
+
+/// The alphanumeric runs of `secret` of at least [`MIN_RUN_LEN`] characters, when it has
+/// other characters too (a plain alphanumeric secret is its own only run).
+fn runs(secret: &str) -> Vec<&str> {
+    if secret.chars().all(|c| c.is_ascii_alphanumeric()) {
+        return Vec::new();
+    }
+    secret
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .filter(|r| r.len() >= MIN_RUN_LEN)
+        .collect()
+}
+
 /// A secret string: its `Debug` and `Display` never show the value.
 #[derive(Clone, PartialEq, Eq, Hash)]
 pub struct Secret(String);
@@ -133,8 +152,10 @@ impl Redactor {
         Self::default()
     }
 
-    /// Registers a secret. An API key is registered with and without its `sk-` prefix. Secrets
-    /// shorter than 6 bytes are ignored (they would match too much text).
+    /// Registers a secret. An API key is registered with and without its `sk-` prefix, and a
+    /// secret that holds other characters than letters and digits with each of its
+    /// alphanumeric runs of 8 or more. Secrets shorter than 6 bytes are ignored (they would
+    /// match too much text).
     ///
     /// ```
     /// let r = gatecheck_conformance::Redactor::new();
@@ -147,6 +168,8 @@ impl Redactor {
         if let Some(bare) = secret.strip_prefix("sk-") {
             variants.push(bare);
         }
+        // The `sk-` of a key is not part of the secret: its runs are the bare key's.
+        variants.extend(runs(secret.strip_prefix("sk-").unwrap_or(secret)));
         let mut inner = self.inner.write();
         let before = inner.secrets.len();
         for v in variants {
@@ -405,7 +428,8 @@ fn plain_forms(c: char) -> String {
         '<' => format!("(?:&lt;|{escaped})"),
         '>' => format!("(?:&gt;|{escaped})"),
         '"' => format!("(?:&quot;|{escaped})"),
-        '\'' => format!("(?:&apos;|&#39;|{escaped})"),
+        // `'\''`: a `'` inside a single-quoted shell word (a `curl` line to reproduce).
+        '\'' => format!(r"(?:&apos;|&#39;|'\\''|{escaped})"),
         _ => escaped,
     }
 }
@@ -448,6 +472,26 @@ pub fn truncate(text: &str, max: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn redacts_the_alphanumeric_runs_of_a_secret_of_metacharacters() {
+        let r = Redactor::new();
+        r.add(r#"sk-Zq7Xw2Lp9Rt+/=%"\<&>'?#Mv4Kc8Hs#?&Bn6"#);
+        // Cut at its `#` (a URL fragment) or `?`: the pieces are redacted.
+        assert_eq!(r.text("token=Zq7Xw2Lp9Rt+/"), "token=<redacted>+/");
+        assert_eq!(r.text("x Mv4Kc8Hs y"), "x <redacted> y");
+        // A run shorter than 8 stays (it would match ordinary text).
+        assert_eq!(r.text("Bn6"), "Bn6");
+        // Shell-quoted whole, as in a `curl` line: one match.
+        assert_eq!(
+            r.text(r#"'Zq7Xw2Lp9Rt+/=%"\<&>'\''?#Mv4Kc8Hs#?&Bn6'"#),
+            "'<redacted>'"
+        );
+        // A plain key has no runs besides itself.
+        let plain = Redactor::new();
+        plain.add("sk-ABCDEFGHIJKLMNOP");
+        assert_eq!(plain.inner.read().secrets.len(), 2);
+    }
 
     #[test]
     fn redacts_prefixed_and_bare_keys_and_fields() {

@@ -45,6 +45,8 @@ pub(crate) struct App {
     pub(crate) tasks: TaskStore,
     /// The address the mock listens on (the control API answers it as a `Host`).
     pub(crate) bound: Option<std::net::IpAddr>,
+    /// The usage log of the charges and refunds (`/api/log/self`, `/api/data/self`).
+    pub(crate) usage: crate::state::usage::UsageLog,
 }
 
 impl App {
@@ -77,6 +79,7 @@ impl App {
             persist: None,
             tasks: TaskStore::new(&config.callback_allow),
             bound: None,
+            usage: Default::default(),
             config,
         }
     }
@@ -87,6 +90,19 @@ impl App {
     pub(crate) fn settle_tasks(&self, now_ms: i64) {
         for (key_id, quota) in self.tasks.settle(now_ms) {
             self.state.refund(key_id, quota);
+            // service/task_billing.go RefundTaskQuota logs the refund (LogTypeRefund).
+            if let Some(key) = self.state.key(key_id) {
+                self.usage.push(crate::state::usage::UsageEntry {
+                    id: 0,
+                    user_id: key.user_id,
+                    key_id,
+                    created_at: now_ms.div_euclid(1000),
+                    kind: crate::state::usage::TYPE_REFUND,
+                    model: None,
+                    quota,
+                    request_id: None,
+                });
+            }
         }
     }
 
@@ -106,6 +122,7 @@ impl App {
         self.tasks.reset();
         self.clock.set_offset_ms(0);
         self.polls.clear();
+        self.usage.clear();
     }
 
     /// The whole state: keys and accounts, every task, the clock offset.

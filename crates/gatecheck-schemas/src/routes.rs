@@ -101,6 +101,18 @@ pub enum Op {
     DeleteTokenBatch,
     /// `POST /api/token/batch/keys`.
     GetTokenKeysBatch,
+    /// `GET /api/user/self`.
+    GetSelf,
+    /// `GET /api/user/self/groups`.
+    GetSelfGroups,
+    /// `GET /api/user/models`.
+    GetUserModels,
+    /// `GET /api/log/self`.
+    GetSelfLogs,
+    /// `GET /api/log/self/stat`.
+    GetSelfLogStat,
+    /// `GET /api/data/self`.
+    GetSelfQuotaData,
     /// `GET`/`HEAD /media/images/{file}.png`.
     MediaImage,
     /// `GET /media/edits/{file}.png`.
@@ -271,6 +283,33 @@ pub const ROUTES: &[Route] = &[
         "POST",
         "/api/token/batch/keys",
         "getTokenKeysBatch",
+    ),
+    // The logged-in user's routes beside the keys (new-api's router/api-router.go@823e263).
+    route(Op::GetSelf, "GET", "/api/user/self", "getSelf"),
+    route(
+        Op::GetSelfGroups,
+        "GET",
+        "/api/user/self/groups",
+        "getSelfGroups",
+    ),
+    route(
+        Op::GetUserModels,
+        "GET",
+        "/api/user/models",
+        "getUserModels",
+    ),
+    route(Op::GetSelfLogs, "GET", "/api/log/self", "getSelfLogs"),
+    route(
+        Op::GetSelfLogStat,
+        "GET",
+        "/api/log/self/stat",
+        "getSelfLogStat",
+    ),
+    route(
+        Op::GetSelfQuotaData,
+        "GET",
+        "/api/data/self",
+        "getSelfQuotaData",
     ),
     route(
         Op::MediaImage,

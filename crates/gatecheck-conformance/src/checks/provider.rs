@@ -13,7 +13,7 @@ use super::{def, Check, CheckCtx, Halt, Outcome, Phase};
 use crate::http::client::{Exchange, RequestSpec};
 use gatecheck_schemas::rules::quota::Usage;
 use gatecheck_schemas::rules::task::{
-    JIMENG_GET_RESULT, JIMENG_SUBMIT, MSG_ACTION_REQUIRED, TASK_REFUSAL_STATUS,
+    other_task_named, JIMENG_GET_RESULT, JIMENG_SUBMIT, MSG_ACTION_REQUIRED, TASK_REFUSAL_STATUS,
 };
 use gatecheck_schemas::rules::video::is_task_id;
 use gatecheck_schemas::types::Endpoints;
@@ -33,7 +33,7 @@ pub(crate) const CHECKS: &[Check] = &[
         Phase::Shared, |c| Box::pin(kling_envelope(c))),
     def("task.jimeng.submit-and-fetch", Failure, "POST /jimeng/",
         "DECISIONS: Provider and unified task routes D-TASK-7; failures D-TASK-10 to D-TASK-12",
-        "`CVSync2AsyncSubmitTask` answers new-api's create object; `CVSync2AsyncGetResult` the task envelope, followed to a terminal state. Another form deviates; a fetch answering another task in any form (a new task made by the fetch included), a state or progress going back, or SUCCESS without `100%` and `result_url` fails.",
+        "`CVSync2AsyncSubmitTask` answers new-api's create object; `CVSync2AsyncGetResult` the task envelope, followed to a terminal state. Another form deviates; a fetch answering another task in any form (a new task made by the fetch included, after a submit whose own form deviates too), a state or progress going back, or SUCCESS without `100%` and `result_url` fails.",
         Phase::Shared, |c| Box::pin(jimeng(c))),
     def("task.jimeng.action-required", Deviation, "POST /jimeng/",
         "DECISIONS: Provider and unified task routes D-TASK-7",
@@ -135,14 +135,53 @@ async fn jimeng(ctx: &CheckCtx) -> Outcome {
         .auth(ctx.model_auth()?)
         .json(json!({ "req_key": model, "prompt": "a paper boat on a river (gatecheck)" }));
     let ex = send_priced(ctx, &spec, &model, seconds).await?;
-    let id = new_api_object(ctx, "D-TASK-7", &spec, &ex)?;
     let auth = ctx.model_auth()?;
-    follow(ctx, "D-TASK-7", &id, &|id| {
+    let fetch = |id: &str| {
         RequestSpec::post(jimeng_path(JIMENG_GET_RESULT))
             .auth(auth.clone())
             .json(json!({ "task_id": id }))
-    })
-    .await
+    };
+    match new_api_object(ctx, "D-TASK-7", &spec, &ex) {
+        Ok(id) => follow(ctx, "D-TASK-7", &id, &fetch).await,
+        Err(Halt::OffDecision(deviation, row)) => {
+            Err(fetch_after_deviation(ctx, (&spec, &ex), *deviation, row, &fetch).await)
+        }
+        Err(other) => Err(other),
+    }
+}
+
+/// A submit whose form deviates (`deviation`) still names its task: one fetch of it is judged
+/// for identity, as a fetch answers the task asked about in any form (D-TASK-10, the same rule
+/// as [`follow`]: `rules::task::other_task_named`). A fetch that names another task (a fetch
+/// run as a submit, a new task made and charged) fails, with the submit as related evidence;
+/// otherwise the submit's deviation stands (the envelope's rules cannot be judged past it).
+async fn fetch_after_deviation(
+    ctx: &CheckCtx,
+    (spec, ex): (&RequestSpec, &Exchange),
+    deviation: crate::evidence::Evidence,
+    row: &'static str,
+    fetch: &(dyn Fn(&str) -> RequestSpec + Sync),
+) -> Halt {
+    let named = ex.json().and_then(|v| other_task_named(&v, ""));
+    let Some(id) = named else {
+        return Halt::OffDecision(Box::new(deviation), row);
+    };
+    let probe = fetch(&id);
+    let fx = match ctx.send(&probe, 0).await {
+        Ok(fx) => fx,
+        Err(halt) => return halt,
+    };
+    let Some(other) = fx.json().and_then(|v| other_task_named(&v, &id)) else {
+        return Halt::OffDecision(Box::new(deviation), row);
+    };
+    let message = format!(
+        "fetched {id}, answered task_id {other:?} (DECISIONS D-TASK-10: a fetch answers the task asked about); the submit's own answer also deviates ({row}): {}",
+        deviation.message
+    );
+    let mut ev = ctx.evidence(message, &probe, Some(&fx));
+    ev.related
+        .push(ctx.related("the submit that named the task", spec, ex));
+    Halt::Finding(Box::new(ev))
 }
 
 async fn jimeng_action_required(ctx: &CheckCtx) -> Outcome {

@@ -6,8 +6,10 @@ use super::Kind::Failure;
 use super::{def, pass1, Check, CheckCtx, Halt, Outcome, Phase};
 use crate::http::client::Exchange;
 use crate::http::request::{Auth, RequestSpec};
+use gatecheck_schemas::rules::auth::mask_key;
 use gatecheck_schemas::rules::token::IMPOSSIBLE_KEY_ID;
 use gatecheck_schemas::rules::token_batch::search_matches;
+use gatecheck_schemas::Profile;
 use serde_json::{json, Value};
 
 pub(crate) const CHECKS: &[Check] = &[
@@ -17,6 +19,9 @@ pub(crate) const CHECKS: &[Check] = &[
     def("token.batch.search-finds-key", Failure, "GET /api/token/search", "DECISIONS: PUT /api/token/ (D-TOKEN-6, the search)",
         "A search by the working key's secret finds it, every item matches the search, and no item shows a full key.",
         Phase::Shared, |c| Box::pin(search_finds_key(c))),
+    def("token.list.key-masked", Failure, "GET /api/token/, GET /api/token/{id}", "DECISIONS: NA6 (the key in the /api/token/ answers); D-TOKEN-5",
+        "The working key, in `GET /api/token/` and `GET /api/token/{id}`, shows its own key: masked (first 4, `**********`, last 4) or whole; a key that is neither fails, and so does the whole key when the run expects new-api, which masks it (controller/token.go GetAllTokens, GetToken).",
+        Phase::Shared, |c| Box::pin(list_masks_key(c))),
 ];
 
 /// The stored form of a secret: without `sk-`.
@@ -82,11 +87,13 @@ async fn keys_own_only(ctx: &CheckCtx) -> Outcome {
 async fn search_finds_key(ctx: &CheckCtx) -> Outcome {
     let key = ctx.work_key()?;
     let secret = key.secret.expose();
-    let spec = RequestSpec::get(format!(
-        "/api/token/search?token={}&p=1&page_size=100",
-        bare(secret)
-    ))
-    .auth(Auth::AccessToken);
+    // The key form-encoded: a key with `#`, `?`, `&`, `+` or `%` must reach the target whole.
+    let query = url::form_urlencoded::Serializer::new(String::new())
+        .append_pair("token", bare(secret))
+        .append_pair("p", "1")
+        .append_pair("page_size", "100")
+        .finish();
+    let spec = RequestSpec::get(format!("/api/token/search?{query}")).auth(Auth::AccessToken);
     let (ex, v) = served(ctx, &spec).await?;
     if let Err(e) = gatecheck_schemas::validate("token-search-envelope", &v) {
         return Err(ctx.fail(
@@ -133,4 +140,60 @@ async fn search_finds_key(ctx: &CheckCtx) -> Outcome {
         }
     }
     pass1()
+}
+
+/// The keys an answer of `GET /api/token/` (a page `{items}`, or an array) or of
+/// `GET /api/token/{id}` (one record) shows for key `id`.
+fn keys_shown(v: &Value, id: i64) -> Vec<String> {
+    let data = v.get("data").unwrap_or(&Value::Null);
+    let records: Vec<&Value> = match data {
+        Value::Array(items) => items.iter().collect(),
+        Value::Object(o) => match o.get("items").and_then(Value::as_array) {
+            Some(items) => items.iter().collect(),
+            None => vec![data],
+        },
+        _ => Vec::new(),
+    };
+    records
+        .into_iter()
+        .filter(|r| r.get("id").and_then(Value::as_i64) == Some(id))
+        .filter_map(|r| r.get("key").and_then(Value::as_str).map(str::to_owned))
+        .collect()
+}
+
+async fn list_masks_key(ctx: &CheckCtx) -> Outcome {
+    let key = ctx.work_key()?;
+    let secret = bare(key.secret.expose());
+    let masked = mask_key(secret);
+    let new_api = ctx.cfg.judging.expect == Profile::NewApi;
+    let list = RequestSpec::get("/api/token/?p=1&size=100").auth(Auth::AccessToken);
+    let one = RequestSpec::get(format!("/api/token/{}", key.id)).auth(Auth::AccessToken);
+    let mut cases = 0;
+    for spec in [list, one] {
+        let (ex, v) = served(ctx, &spec).await?;
+        for shown in keys_shown(&v, key.id) {
+            cases += 1;
+            let shown = bare(&shown);
+            if shown == secret && new_api {
+                return Err(ctx.fail(
+                    format!("the working key (id {}) is shown whole; new-api masks it in every answer but POST /api/token/{{id}}/key (DECISIONS NA6: a client that takes keys from here breaks on new-api, and the page leaks them)", key.id),
+                    &spec,
+                    Some(&ex),
+                ));
+            }
+            if shown != secret && shown != masked {
+                return Err(ctx.fail(
+                    format!("the working key (id {}) is shown as a key that is neither its own nor its masked form {masked:?}", key.id),
+                    &spec,
+                    Some(&ex),
+                ));
+            }
+        }
+    }
+    if cases == 0 {
+        return Err(Halt::not_observed(
+            "neither GET /api/token/ (its first 100 keys) nor GET /api/token/{id} showed the working key",
+        ));
+    }
+    Ok(super::Pass { cases, note: None })
 }

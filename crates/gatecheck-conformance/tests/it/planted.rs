@@ -141,6 +141,9 @@ pub(crate) enum Bug {
     AnthropicFirstIdWrong,
     /// The Gemini list leaves out the key's last model.
     GeminiListDropsModel,
+    /// `GET /api/token/` and `GET /api/token/{id}` show every key as another key's masked
+    /// form (issue 55: a listing a client takes keys from must show the key's own).
+    ListShowsAnotherKey,
     /// A speech stream loses its `speech.audio.done` (no terminal event).
     StreamNoTerminal,
     /// A transcription stream has a delta after its `transcript.text.done`.
@@ -294,6 +297,13 @@ pub(crate) enum Bug {
     /// before any request (until the next key update), and `GET /api/pricing` is answered 404
     /// (no ratio published: the runner infers one, 0 before verdicts50).
     NothingCharged,
+    /// Jimeng's submit answers Jimeng's own `{code:10000, data:{task_id}}` (a deviation from
+    /// D-TASK-7, and only that) and its `CVSync2AsyncGetResult` is run as a submit, answered in
+    /// that form: the fetch names a new task, made and charged (issue 55, D-TASK-10).
+    JimengNativeSubmitGetResultSubmits,
+    /// Not a failure: Jimeng's submit answers Jimeng's own `{code:10000, data:{task_id}}`, and
+    /// its fetch answers the task asked for (a deviation, D-TASK-7; issue 55).
+    JimengNativeSubmit,
     /// Not a bug: `GET /api/pricing` is answered 404 (a target that does not publish its
     /// group ratios: the runner infers one; `billing.rs`, not in [`planted`]).
     PricingNotServed,

@@ -24,6 +24,12 @@ pub(crate) fn rows() -> Vec<Planted> {
             "token_batch::search_matches (sanitize_like_pattern, like_matches)",
         ),
         (
+            Bug::ListShowsAnotherKey,
+            "token.list.key-masked",
+            Status::Failed,
+            "auth::mask_key (GetAllTokens/GetToken's buildMaskedTokenResponse, NA6)",
+        ),
+        (
             Bug::AnthropicFirstIdWrong,
             "models.anthropic-list",
             Status::Failed,
@@ -46,6 +52,7 @@ pub(crate) fn plants(bug: Bug) -> bool {
             | Bug::SearchMissesKey
             | Bug::AnthropicFirstIdWrong
             | Bug::GeminiListDropsModel
+            | Bug::ListShowsAnotherKey
     )
 }
 
@@ -68,6 +75,23 @@ pub(crate) fn rewrite(bug: Bug, path: &str, body: &mut Bytes) {
                 d.insert("total".into(), json!(0));
             })
             .is_some(),
+        // Each key shown, in the listing or alone, as another key's masked form.
+        Bug::ListShowsAnotherKey
+            if path.starts_with("/api/token/") && path != "/api/token/search" =>
+        {
+            let items = match v.pointer_mut("/data/items") {
+                Some(Value::Array(items)) => items.iter_mut().collect::<Vec<_>>(),
+                _ => v.get_mut("data").into_iter().collect(),
+            };
+            let mut changed = false;
+            for item in items {
+                if item.get("key").is_some_and(Value::is_string) {
+                    item["key"] = json!("ABCD**********WXYZ");
+                    changed = true;
+                }
+            }
+            changed
+        }
         Bug::AnthropicFirstIdWrong if path == "/v1/models" && v.get("first_id").is_some() => {
             v["first_id"] = json!("not-a-model");
             true
@@ -103,4 +127,45 @@ async fn the_faithful_proxy_passes_and_each_bug_fails_its_check() {
             gatecheck_conformance::report::summary_table(&report)
         );
     }
+}
+
+/// `token.list.key-masked` by profile (issue 55 §1; controller/token.go@823e263 GetAllTokens
+/// and GetToken answer buildMaskedTokenResponse): a runner that expects new-api fails a
+/// target that lists full keys (the documented mock), and passes new-api's masked ones; a
+/// runner that expects the documented profile passes both (NA6: the documented column is the
+/// full key, and new-api's mask is accepted).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_listing_of_full_keys_fails_when_new_api_is_expected() {
+    use gatecheck_conformance::Runner;
+    use gatecheck_mock::{ClockMode, MockServer};
+    use gatecheck_schemas::Profile;
+    let check = "token.list.key-masked";
+    let mut wrong = Vec::new();
+    for (mock, expect, want) in [
+        (Profile::Documented, Profile::NewApi, Status::Failed),
+        (Profile::NewApi, Profile::NewApi, Status::Passed),
+        (Profile::Documented, Profile::Documented, Status::Passed),
+        (Profile::NewApi, Profile::Documented, Status::Passed),
+    ] {
+        let server = MockServer::builder()
+            .profile(mock)
+            .clock(ClockMode::virtual_default())
+            .start()
+            .await;
+        let mut config = super::support::config(&server.uri());
+        config.judging.expect = expect;
+        config.scope.only = vec![check.to_owned()];
+        let report = Runner::new(config).run().await.expect("run");
+        server.shutdown().await;
+        let got = report.checks.iter().find(|c| c.id == check);
+        if got.map(|c| c.status) != Some(want) {
+            wrong.push(format!(
+                "mock {mock:?}, expecting {expect:?}: {:?}, not {want:?} ({:?})",
+                got.map(|c| c.status),
+                got.and_then(|c| c.evidence.as_ref())
+                    .map(|e| e.message.clone())
+            ));
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }

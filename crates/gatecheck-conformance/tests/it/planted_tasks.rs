@@ -40,6 +40,8 @@ pub(crate) fn plants(bug: Bug) -> bool {
             | Bug::FailedTaskChargeKept
             | Bug::RefundOnlyRemain
             | Bug::RemixUnknownSourceCreated
+            | Bug::JimengNativeSubmitGetResultSubmits
+            | Bug::JimengNativeSubmit
     )
 }
 
@@ -67,7 +69,11 @@ pub(crate) fn get_result_as_submit(
     body: &Bytes,
 ) -> Option<(String, Bytes)> {
     let query = query?;
-    if bug != Bug::JimengGetResultSubmits || !path.starts_with("/jimeng") {
+    let runs_as_submit = matches!(
+        bug,
+        Bug::JimengGetResultSubmits | Bug::JimengNativeSubmitGetResultSubmits
+    );
+    if !runs_as_submit || !path.starts_with("/jimeng") {
         return None;
     }
     if !query.contains(JIMENG_GET_RESULT) {
@@ -198,6 +204,15 @@ pub(crate) fn rewrite(
         }
         Bug::KlingRawFetch if kling && !post && ok => {
             v = v["data"]["data"].take();
+            true
+        }
+        // A create object (the submit's answer, or a fetch run as a submit) in Jimeng's own
+        // form, its task id at `data.task_id`.
+        Bug::JimengNativeSubmitGetResultSubmits | Bug::JimengNativeSubmit
+            if path.starts_with("/jimeng") && ok && v["object"] == "video" =>
+        {
+            v = json!({"code": 10000, "message": "Success", "request_id": "r1",
+                       "data": {"task_id": v["id"]}});
             true
         }
         Bug::JimengActionOptional
@@ -573,6 +588,18 @@ pub(crate) fn rows() -> Vec<Planted> {
             "task::other_task_named (JIMENG_GET_RESULT answers the task asked, D-TASK-7, D-TASK-10)",
         ),
         (
+            Bug::JimengNativeSubmitGetResultSubmits,
+            "task.jimeng.submit-and-fetch",
+            Status::Failed,
+            "task::other_task_named (a submit's deviation does not hide a fetch that answers a new task, D-TASK-7, D-TASK-10)",
+        ),
+        (
+            Bug::JimengNativeSubmit,
+            "task.jimeng.submit-and-fetch",
+            Status::Deviation,
+            "D-TASK-7 (the submit's form, and nothing else: no failure)",
+        ),
+        (
             Bug::RemixUnknownSourceCreated,
             "task.remix.unknown-source",
             Status::Failed,
@@ -645,4 +672,57 @@ pub(crate) fn rows() -> Vec<Planted> {
             "refund::judge_refund (RefundSeen::Unbalanced, D-TASK-13)",
         ),
     ]
+}
+
+/// Issue 55 §3: Jimeng's `CVSync2AsyncGetResult` handled as a submit (a new task made and
+/// charged instead of the one asked for) fails `task.jimeng.submit-and-fetch` whatever the
+/// profile the mock plays and the runner expects, on a real clock as on a virtual one, and
+/// when the submit's own answer deviates (Jimeng's native form) too; that deviation alone
+/// stays a deviation
+/// (DECISIONS D-TASK-10: a fetch answers the task asked about; new-api's relay/relay_task.go
+/// fetch looks the task up by the id asked, controller/relay.go RelayTask).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_jimeng_fetch_run_as_a_submit_fails_in_every_profile_and_clock() {
+    use gatecheck_conformance::{Runner, Status};
+    use gatecheck_mock::{ClockMode, MockServer};
+    use gatecheck_schemas::Profile;
+    let check = "task.jimeng.submit-and-fetch";
+    let mut wrong = Vec::new();
+    let cases = [
+        (Bug::JimengGetResultSubmits, Status::Failed),
+        (Bug::JimengNativeSubmitGetResultSubmits, Status::Failed),
+        (Bug::JimengNativeSubmit, Status::Deviation),
+    ];
+    for (bug, want) in cases {
+        for profile in [Profile::Documented, Profile::NewApi] {
+            for real in [false, true] {
+                let builder = if real {
+                    super::support::fast_real_clock(profile)
+                } else {
+                    MockServer::builder()
+                        .profile(profile)
+                        .clock(ClockMode::virtual_default())
+                };
+                let server = builder.start().await;
+                let proxy = super::mutation_proxy::start_proxy(server.uri(), bug).await;
+                let mut config = super::support::config(&proxy);
+                config.judging.expect = profile;
+                config.scope.only = vec![check.to_owned()];
+                if real {
+                    config.limits.poll_interval = Some(super::support::DEPLOYMENT_POLL);
+                }
+                let report = Runner::new(config).run().await.expect("run");
+                server.shutdown().await;
+                let got = report.checks.iter().find(|c| c.id == check);
+                let status = got.map(|c| c.status);
+                if status != Some(want) {
+                    let message = got
+                        .and_then(|c| c.evidence.as_ref())
+                        .map(|e| e.message.clone());
+                    wrong.push(format!("{bug:?}, {profile:?}, real clock {real}: {status:?}, not {want:?}: {message:?}"));
+                }
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }

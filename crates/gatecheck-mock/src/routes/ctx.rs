@@ -9,6 +9,7 @@ use crate::fixtures::Fixtures;
 use crate::harness::journal::FormPart;
 use crate::ids::Ids;
 use crate::response::{self, MockResponse};
+use crate::state::usage::{self, UsageEntry};
 use crate::state::{AuthedKey, Charge};
 use crate::tasks::video::VideoStore;
 use bytes::Bytes;
@@ -66,6 +67,9 @@ pub(crate) struct Ctx {
     pub(crate) key_named: parking_lot::Mutex<Option<i64>>,
     /// The multipart parts read ([`Ctx::note_part`]), for the journal.
     pub(crate) form_seen: parking_lot::Mutex<Option<Vec<FormPart>>>,
+    /// The catalog index of the model last priced for the key ([`Ctx::price_with`]): the
+    /// model of the usage log's entry of the charge that follows (no copy of its name).
+    pub(crate) priced: parking_lot::Mutex<Option<usize>>,
 }
 
 impl Ctx {
@@ -390,6 +394,11 @@ impl Ctx {
         usage: Usage,
         quota: impl FnOnce(&gatecheck_schemas::types::Pricing, Usage, f64) -> i64,
     ) -> i64 {
+        let catalog = self.catalog();
+        let index = catalog.index(model);
+        if self.key.is_some() {
+            *self.priced.lock() = index;
+        }
         let fixtures = self.fixtures();
         let ratio = self
             .key
@@ -399,8 +408,8 @@ impl Ctx {
                     .with_key_group(k.id, |g| fixtures.group_ratio_of(g))
             })
             .unwrap_or(1.0);
-        self.catalog()
-            .model(model)
+        index
+            .and_then(|i| catalog.models().get(i))
             .map(|m| quota(&m.pricing, usage, ratio))
             .unwrap_or(0)
     }
@@ -413,11 +422,27 @@ impl Ctx {
                 price: 0,
                 remain_quota: 0,
                 used_quota: 0,
+                log_id: 0,
             });
+        };
+        let logged = |mut charge: Charge| {
+            let model = self.priced.lock().take();
+            charge.log_id = self.app.usage.push(UsageEntry {
+                id: 0,
+                user_id: key.user_id,
+                key_id: key.id,
+                created_at: self.now(),
+                kind: usage::TYPE_CONSUME,
+                model,
+                quota: charge.price,
+                request_id: Some(self.request_id),
+            });
+            charge
         };
         self.app
             .state
             .charge(key.id, price, self.now())
+            .map(logged)
             .map_err(|r| {
                 let msg =
                     match r {
@@ -470,6 +495,9 @@ impl Ctx {
     pub(crate) fn refund(&self, charge: &Charge) {
         if let Some(key) = self.key {
             self.app.state.refund(key.id, charge.price);
+            // new-api logs a consume once the request has succeeded: a charge given back
+            // before the answer leaves no entry.
+            self.app.usage.remove(charge.log_id);
         }
     }
 

@@ -101,6 +101,7 @@ pub(crate) mod token_api;
 pub(crate) mod token_batch;
 pub(crate) mod ui;
 pub(crate) mod unrouted;
+pub(crate) mod user_api;
 pub(crate) mod video;
 pub(crate) mod video_unified;
 
@@ -221,6 +222,7 @@ fn request_ctx(app: &Arc<App>, peer: SocketAddr, req: &Request<Incoming>, at_ms:
         body_seen: parking_lot::Mutex::new(None),
         key_named: parking_lot::Mutex::new(None),
         form_seen: parking_lot::Mutex::new(None),
+        priced: parking_lot::Mutex::new(None),
     }
 }
 
@@ -483,6 +485,12 @@ async fn serve(cx: &mut Ctx, req: Request<Incoming>, found: &Found<'_>) -> MockR
         Op::SearchTokens => Box::pin(token_batch::search(cx, req)).await,
         Op::DeleteTokenBatch => Box::pin(token_batch::delete(cx, req)).await,
         Op::GetTokenKeysBatch => Box::pin(token_batch::keys(cx, req)).await,
+        Op::GetSelf => Box::pin(user_api::get_self(cx, req)).await,
+        Op::GetSelfGroups => Box::pin(user_api::self_groups(cx, req)).await,
+        Op::GetUserModels => Box::pin(user_api::user_models(cx, req)).await,
+        Op::GetSelfLogs => Box::pin(user_api::self_logs(cx, req)).await,
+        Op::GetSelfLogStat => Box::pin(user_api::self_log_stat(cx, req)).await,
+        Op::GetSelfQuotaData => Box::pin(user_api::self_quota_data(cx, req)).await,
         Op::MediaImage => Box::pin(images::public(cx, &req, found.param("file"))).await,
         Op::MediaEdit => image_edits::public(req.uri().path(), found.param("file")),
         Op::Health => response::json(200, &serde_json::json!({"status": "ok"})),

@@ -10,7 +10,7 @@ use super::ctx::Ctx;
 use crate::response::{self, MockResponse};
 use crate::routes::auth;
 use crate::state::NewKey;
-use gatecheck_schemas::rules::auth::{parse_bearer, AccessRefusal};
+use gatecheck_schemas::rules::auth::parse_bearer;
 use gatecheck_schemas::rules::catalog::query_pairs;
 use gatecheck_schemas::rules::token::{
     self as rules, parse_update_body, UpdateContext, UpdateFailure,
@@ -80,9 +80,22 @@ pub(crate) async fn get_token(cx: &Ctx, req: Request<Incoming>, id: &str) -> Moc
         Err(resp) => return resp,
     };
     with_id(cx, id, |id| match cx.app.state.key(id) {
-        Some(k) if k.user_id == account.id => response::api_success_key(&k),
+        Some(k) if k.user_id == account.id => response::api_success_key(&shown(cx, k)),
         _ => response::api_failure(rules::MSG_NOT_FOUND),
     })
+}
+
+/// A key record as the profile's answers show it: `new-api` masks the key in every answer but
+/// `POST /api/token/{id}/key` (controller/token.go buildMaskedTokenResponse, used by
+/// GetAllTokens, GetToken and UpdateToken; DECISIONS NA6).
+fn shown(
+    cx: &Ctx,
+    mut record: gatecheck_schemas::types::KeyRecord,
+) -> gatecheck_schemas::types::KeyRecord {
+    if cx.profile() == Profile::NewApi {
+        record.key = gatecheck_schemas::rules::auth::mask_key(&record.key);
+    }
+    record
 }
 
 /// `DELETE /api/token/{id}`.
@@ -155,11 +168,10 @@ fn update(cx: &Ctx, account: &Account, body: &[u8], query: &str) -> MockResponse
         UpdateFailure::NotFound,
     ) {
         // new-api answers with the key masked (buildMaskedTokenResponse, DECISIONS NA6).
-        Ok(record) if profile == Profile::NewApi => {
-            let mut masked = gatecheck_schemas::types::KeyRecord::clone(&record);
-            masked.key = gatecheck_schemas::rules::auth::mask_key(&record.key);
-            response::api_success_key(&masked)
-        }
+        Ok(record) if profile == Profile::NewApi => response::api_success_key(&shown(
+            cx,
+            gatecheck_schemas::types::KeyRecord::clone(&record),
+        )),
         Ok(record) => response::api_success_key(&record),
         Err(f) => response::api_failure(&f.message_in(profile)),
     }
@@ -177,6 +189,7 @@ fn list(cx: &Ctx, account: &Account, query: &str) -> MockResponse {
         .into_iter()
         .skip((page - 1).saturating_mul(size))
         .take(size)
+        .map(|k| shown(cx, k))
         .collect();
     response::api_success(&serde_json::json!({
         "page": page,
@@ -208,19 +221,21 @@ pub(super) fn page_of(query: &str) -> (usize, usize) {
     (page, size)
 }
 
-/// The body of `POST /api/token/` (new-api's token fields; the rest is ignored).
+/// The body of `POST /api/token/` (new-api's token fields; the rest is ignored). Each field
+/// is optional: absent or JSON `null`, it takes its zero value, as Go's encoding/json leaves it
+/// (controller/token.go AddToken binds with `ShouldBindJSON`).
 #[derive(Debug, Default, Deserialize)]
 #[serde(default)]
 struct CreateRequest {
-    name: String,
-    expired_time: i64,
-    remain_quota: i64,
-    unlimited_quota: bool,
-    model_limits_enabled: bool,
-    model_limits: String,
+    name: Option<String>,
+    expired_time: Option<i64>,
+    remain_quota: Option<i64>,
+    unlimited_quota: Option<bool>,
+    model_limits_enabled: Option<bool>,
+    model_limits: Option<String>,
     allow_ips: Option<String>,
-    group: String,
-    cross_group_retry: bool,
+    group: Option<String>,
+    cross_group_retry: Option<bool>,
 }
 
 /// `POST /api/token/`.
@@ -229,73 +244,76 @@ fn create(cx: &Ctx, account: &Account, body: &[u8]) -> MockResponse {
         Ok(r) => r,
         Err(e) => return response::api_failure(&format!("invalid request body: {e}")),
     };
-    if rules::name_too_long(&req.name, cx.profile()) {
+    let name = req.name.unwrap_or_default();
+    let expired_time = req.expired_time.unwrap_or(0);
+    let remain_quota = req.remain_quota.unwrap_or(0);
+    let unlimited_quota = req.unlimited_quota.unwrap_or(false);
+    let group = req.group.unwrap_or_default();
+    if rules::name_too_long(&name, cx.profile()) {
         return response::api_failure(rules::MSG_NAME_TOO_LONG);
     }
-    if !req.unlimited_quota && req.remain_quota < 0 {
+    if !unlimited_quota && remain_quota < 0 {
         return response::api_failure(rules::MSG_QUOTA_NEGATIVE);
     }
-    if !rules::is_valid_expired_time(req.expired_time) {
-        return response::api_failure(
-            &UpdateFailure::ExpiredTimeInvalid(req.expired_time).message(),
-        );
+    if !rules::is_valid_expired_time(expired_time) {
+        return response::api_failure(&UpdateFailure::ExpiredTimeInvalid(expired_time).message());
     }
-    if !req.group.is_empty() && req.group != "auto" && !account.groups.contains(&req.group) {
-        return response::api_failure(&UpdateFailure::NoAccessToGroup(req.group).message());
+    if !group.is_empty() && group != "auto" && !account.groups.contains(&group) {
+        return response::api_failure(&UpdateFailure::NoAccessToGroup(group).message());
     }
     let new = NewKey {
         user_id: Some(account.id),
-        name: Some(req.name),
+        name: Some(name),
         // A zero expiry takes the column default, -1 (never), as GORM does.
-        expired_time: Some(if req.expired_time == 0 {
-            -1
-        } else {
-            req.expired_time
-        }),
-        remain_quota: Some(req.remain_quota),
-        unlimited_quota: Some(req.unlimited_quota),
-        model_limits_enabled: Some(req.model_limits_enabled),
-        model_limits: Some(req.model_limits),
+        expired_time: Some(if expired_time == 0 { -1 } else { expired_time }),
+        remain_quota: Some(remain_quota),
+        unlimited_quota: Some(unlimited_quota),
+        model_limits_enabled: Some(req.model_limits_enabled.unwrap_or(false)),
+        model_limits: Some(req.model_limits.unwrap_or_default()),
         allow_ips: req.allow_ips,
-        cross_group_retry: Some(req.cross_group_retry && req.group == "auto"),
-        group: Some(req.group),
+        cross_group_retry: Some(req.cross_group_retry.unwrap_or(false) && group == "auto"),
+        group: Some(group),
         ..NewKey::default()
     };
     let record = cx.app.state.create_key(new, cx.now(), cx.ids());
     response::api_success_key(&record)
 }
 
-/// `GET /api/usage/token`: the calling key's quota, as new-api's `GetTokenUsage` answers it.
-/// Any key that exists is answered (expired and exhausted ones too), as the route is read-only.
+/// `GET /api/usage/token`: the calling key's quota, as new-api's `GetTokenUsage` answers it,
+/// behind its `TokenAuthReadOnly` (router/api-router.go, middleware/auth.go@823e263): a
+/// missing key, one no key has and a disabled key are 401 before the controller runs; any
+/// other key that exists is answered (expired and exhausted ones too), as the route is
+/// read-only. Both profiles: the route is new-api's, not the spec's (DECISIONS D-OAS-2).
 pub(crate) fn usage(cx: &Ctx, req: &Request<Incoming>) -> MockResponse {
-    let Some(header) = req
+    let header = req
         .headers()
         .get(http::header::AUTHORIZATION)
         .and_then(|v| v.to_str().ok())
-        .filter(|h| !h.trim().is_empty())
-    else {
-        return response::api_failure_status(
-            AccessRefusal::Missing.http_status(cx.profile()),
-            "No Authorization header",
-        );
+        .map(str::trim)
+        .unwrap_or("");
+    if header.is_empty() {
+        return response::api_failure_status(401, "Token not provided");
+    }
+    // The middleware's own reading of the key (`Bearer `, `sk-` and a `-suffix` dropped).
+    let Some(key) = parse_bearer(header).and_then(|s| cx.app.state.key_by_secret(s)) else {
+        return response::api_failure_status(401, "Invalid token");
     };
+    if key.status == gatecheck_schemas::types::KEY_STATUS_DISABLED {
+        return response::api_failure_status(401, "This token status is unavailable");
+    }
+    // The controller's: exactly `Bearer <key>`, the key looked up again (without a suffix cut).
     let mut parts = header.split(' ');
-    let well_formed = matches!(
-        (parts.next(), parts.next(), parts.next()),
-        (Some(scheme), Some(_), None) if scheme.eq_ignore_ascii_case("bearer")
-    );
-    let secret = if well_formed {
-        parse_bearer(header)
-    } else {
-        None
+    let secret = match (parts.next(), parts.next(), parts.next()) {
+        (Some(scheme), Some(secret), None) if scheme.eq_ignore_ascii_case("bearer") => secret,
+        _ => return response::api_failure_status(401, "Invalid Bearer token"),
     };
-    let Some(secret) = secret else {
-        return response::api_failure_status(
-            AccessRefusal::Missing.http_status(cx.profile()),
-            "Invalid Bearer token",
-        );
-    };
-    let Some(key) = cx.app.state.key_by_secret(secret) else {
+    let secret = secret.strip_prefix("sk-").unwrap_or(secret);
+    let Some(key) = cx
+        .app
+        .state
+        .key_by_secret(secret)
+        .filter(|k| k.id == key.id)
+    else {
         return response::api_failure("Failed to get token info, please try again later");
     };
     let limits: serde_json::Map<String, serde_json::Value> =

@@ -3,6 +3,7 @@
 
 pub(crate) mod persist;
 pub(crate) mod ratelimit;
+pub(crate) mod usage;
 
 use crate::fixtures::Fixtures;
 use crate::ids::Ids;
@@ -240,6 +241,8 @@ pub struct Charge {
     pub remain_quota: i64,
     /// Used quota after the charge.
     pub used_quota: i64,
+    /// Its entry in the usage log (0: none).
+    pub log_id: i64,
 }
 
 /// Whether two secrets are equal, in time that depends on their lengths only (`subtle`).
@@ -472,6 +475,7 @@ impl State {
                 price: price.max(0),
                 remain_quota: key.remain_quota,
                 used_quota: key.used_quota,
+                log_id: 0,
             }),
             ChargeOutcome::Insufficient => Err(Rejection::InsufficientQuota),
         }

@@ -33,4 +33,5 @@ mod token_api;
 mod token_batch;
 mod ui;
 mod unread;
+mod user_api;
 mod video_resource;

@@ -442,9 +442,10 @@ async fn usage_token_reports_the_calling_keys_quota() {
     let unknown = http
         .get("/api/usage/token", &[("authorization", "Bearer sk-nope")])
         .await;
+    // 401 first, by new-api's TokenAuthReadOnly (see below).
     assert_eq!(
         (unknown.status, unknown.json()["success"].clone()),
-        (200, json!(false))
+        (401, json!(false))
     );
 }
 
@@ -520,4 +521,125 @@ async fn token_update_expired_time_range() {
             .json();
         assert_eq!(v["success"], false, "{v}");
     }
+}
+
+// issue 55 §1, planted first: each answer follows the new-api source named (main 823e263).
+
+/// new-api's controller/token.go `GetAllTokens` and `GetToken` answer through
+/// `buildMaskedTokenResponse(s)` (model/token.go `GetMaskedKey`): the listing and one key show
+/// the key masked, as PUT and search already do; only `POST /api/token/{id}/key` reveals it.
+#[tokio::test]
+async fn list_and_get_mask_keys_in_new_api_profile() {
+    let server = MockServer::builder().profile(Profile::NewApi).start().await;
+    let http = Http::new(server.uri());
+    let full_key = server.key(2).unwrap().key;
+    let masked = gatecheck_schemas::rules::auth::mask_key(&full_key);
+    let v = http.get("/api/token/?p=1&size=100", &DEMO).await.json();
+    let items = v["data"]["items"].as_array().unwrap();
+    assert!(!items.is_empty());
+    for item in items {
+        let id = item["id"].as_i64().unwrap();
+        let key = server.key(id).unwrap().key;
+        assert_eq!(
+            item["key"],
+            json!(gatecheck_schemas::rules::auth::mask_key(&key)),
+            "{item}"
+        );
+    }
+    let one = http.get("/api/token/2", &DEMO).await.json();
+    assert_eq!(one["data"]["key"], json!(masked), "{one}");
+    let revealed = http
+        .send("POST", "/api/token/2/key", &DEMO, "")
+        .await
+        .json();
+    assert_eq!(revealed["data"]["key"], json!(full_key));
+}
+
+/// new-api's controller/token.go `AddToken` binds with `c.ShouldBindJSON` (Go's
+/// encoding/json): a JSON `null` leaves a field at its zero value, as the PUT already takes it.
+#[tokio::test]
+async fn create_takes_null_fields_as_zero_values() {
+    for profile in [Profile::Documented, Profile::NewApi] {
+        let server = MockServer::builder().profile(profile).start().await;
+        let body = json!({
+            "name": "nulls", "expired_time": null, "remain_quota": null,
+            "unlimited_quota": null, "model_limits_enabled": null, "model_limits": null,
+            "allow_ips": null, "group": null, "cross_group_retry": null
+        });
+        let v = Http::new(server.uri())
+            .json("POST", "/api/token/", &DEMO, body)
+            .await
+            .json();
+        assert_eq!(v["success"], true, "{profile:?}: {v}");
+        let made = server
+            .state()
+            .keys
+            .into_iter()
+            .find(|k| k.name == "nulls")
+            .unwrap();
+        assert_eq!(
+            (made.remain_quota, made.expired_time, made.group.as_str()),
+            (0, -1, "")
+        );
+    }
+}
+
+/// new-api's router/api-router.go puts `GET /api/usage/token` behind
+/// middleware/auth.go `TokenAuthReadOnly`, which answers 401 `{success:false, message:"Invalid
+/// token"}` for a key it cannot find and 401 `This token status is unavailable` for a disabled
+/// one, before controller/token.go `GetTokenUsage` runs.
+#[tokio::test]
+async fn usage_token_refuses_unknown_and_disabled_keys_with_401() {
+    for profile in [Profile::Documented, Profile::NewApi] {
+        let server = MockServer::builder().profile(profile).start().await;
+        let http = Http::new(server.uri());
+        let unknown = http
+            .get("/api/usage/token", &[("authorization", "Bearer sk-nope")])
+            .await;
+        assert_eq!(unknown.status, 401, "{profile:?}");
+        assert_eq!(
+            unknown.json(),
+            json!({"success": false, "message": "Invalid token"})
+        );
+        let disabled = http
+            .get(
+                "/api/usage/token",
+                &[("authorization", &bearer(KEY_DISABLED))],
+            )
+            .await;
+        assert_eq!(disabled.status, 401, "{profile:?}");
+        assert_eq!(
+            disabled.json()["message"],
+            "This token status is unavailable"
+        );
+        let missing = http.get("/api/usage/token", &[]).await;
+        assert_eq!(
+            (missing.status, missing.json()["message"].clone()),
+            (401, json!("Token not provided"))
+        );
+    }
+}
+
+/// The documented profile refuses a page out of range with 400 (`check_paging`; new-api's
+/// common GetPageQuery normalises it instead): the document must allow that status on
+/// `GET /api/token/search`, as it does on `GET /api/token/` (Schemathesis ST103 otherwise).
+#[tokio::test]
+async fn search_page_size_over_the_bound_is_a_documented_400() {
+    let server = MockServer::start().await;
+    let resp = Http::new(server.uri())
+        .get("/api/token/search?page_size=101", &DEMO)
+        .await;
+    assert_eq!(resp.status, 400, "{}", resp.text());
+    let doc = gatecheck_schemas::openapi();
+    let op = &doc["paths"]["/api/token/search"]["get"];
+    let bound = op["parameters"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["name"] == "page_size")
+        .map(|p| p["schema"]["maximum"].clone());
+    assert_eq!(bound, Some(json!(100)));
+    assert!(op["responses"].get("400").is_some(), "{}", op["responses"]);
+    let failure = &resp.json();
+    assert_eq!(failure["success"], false);
 }

@@ -17,6 +17,7 @@ mod midjourney;
 mod operations;
 mod response;
 mod tasks;
+mod user;
 
 use crate::routes::ROUTES;
 use crate::schemas::{self, names, rewrite_refs, RefTarget, COMMON_DEFS};
@@ -55,6 +56,7 @@ pub fn openapi() -> Value {
             { "name": "images", "description": "Image generation." },
             { "name": "models", "description": "The model catalog." },
             { "name": "keys", "description": "API-key management (access token)." },
+            { "name": "user", "description": "The logged-in user's account, usage logs and usage data (access token, new-api)." },
             { "name": "health", "description": "Liveness." },
             { "name": "midjourney", "description": "Midjourney task routes (DECISIONS D-MJ)." }
         ],
@@ -185,6 +187,7 @@ fn component_schemas() -> Value {
     out.insert("TokenUsageEnvelope".into(), token_usage_envelope());
     out.insert("TokenKeyEnvelope".into(), token_key_envelope());
     out.insert("MjError".into(), midjourney::mj_error());
+    user::components(&mut out);
     Value::Object(out)
 }
 

@@ -14,6 +14,7 @@ mod key_routes;
 mod model_routes;
 mod public;
 mod site;
+mod user_routes;
 
 use crate::routes::{Op, Route};
 use serde_json::Value;
@@ -38,6 +39,12 @@ pub(super) fn operation(route: &Route) -> Option<Value> {
         Op::ListGeminiModels => key_batch::gemini(id),
         Op::MediaImage | Op::MediaEdit | Op::Health => public::media_and_health(id),
         Op::GetPricing | Op::GetStatus => site::site(id),
+        Op::GetSelf
+        | Op::GetSelfGroups
+        | Op::GetUserModels
+        | Op::GetSelfLogs
+        | Op::GetSelfLogStat
+        | Op::GetSelfQuotaData => user_routes::user(id),
         Op::Mj(_) => super::midjourney::operation(id),
         Op::RemixVideo
         | Op::CreateVideoGeneration

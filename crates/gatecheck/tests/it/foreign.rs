@@ -21,7 +21,10 @@ const RERECORD: &str = "re-record with `scripts/foreign-gateway litellm --record
 /// of 2026-11-28 holds every check; `images.edits.result` and `images.png-matches-size` are
 /// `not-observed` in the replay: their result URL is on the upstream's host, whose answers a
 /// recording of the target does not hold).
-const NOT_YET_RECORDED: &[&str] = &[];
+const NOT_YET_RECORDED: &[&str] = &[
+    // issue 55 §1: the working key in the listing and alone (`GET /api/token/?p=1&size=100`).
+    "token.list.key-masked",
+];
 
 fn recording_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/foreign/litellm")

@@ -44,7 +44,7 @@ pub(super) fn request(
         Bug::MjSecretIgnored if path.starts_with("/mj/") => {
             parts.headers.remove("mj-api-secret");
         }
-        Bug::JimengGetResultSubmits => {
+        Bug::JimengGetResultSubmits | Bug::JimengNativeSubmitGetResultSubmits => {
             let q = query;
             if let Some((pq, b)) = crate::planted_tasks::get_result_as_submit(p.bug, path, q, body)
             {

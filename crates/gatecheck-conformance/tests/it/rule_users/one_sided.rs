@@ -237,12 +237,6 @@ pub(super) const ONE_SIDED: &[(&str, Lacks, &str)] = &[
          the answers through check_request and apply_update",
     ),
     (
-        "mask_key",
-        Lacks::Runner,
-        "the mock masks a key in new-api's exhausted-key message; the runner never matches \
-         message texts of /v1 refusals",
-    ),
-    (
         "display_key",
         Lacks::Both,
         "the `sk-` display form, for library users and docs; both sides build keys from the \

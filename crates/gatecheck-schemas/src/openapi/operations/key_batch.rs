@@ -26,7 +26,8 @@ fn batch_body(max: Option<usize>) -> Value {
 /// The search and batch routes of the keys.
 pub(super) fn keys(operation_id: &str) -> Option<Value> {
     let op = match operation_id {
-        "searchTokens" => key_op(
+        "searchTokens" => {
+            let mut op = key_op(
             operation_id,
             "Search the account's keys by name (`keyword`) and key (`token`): each an exact match, or a pattern with at most two `%` (new-api).",
             vec![
@@ -39,7 +40,14 @@ pub(super) fn keys(operation_id: &str) -> Option<Value> {
                 "A page of masked key records, or a refused pattern (`success` false).",
                 schema_ref("TokenSearchEnvelope"),
             ),
-        ),
+            );
+            // The bound of `page_size` (and of `p`) as `GET /api/token/` states it.
+            op["responses"]["400"] = json_response(
+                "A page parameter that is not an integer in range (documented profile; new-api normalises it).",
+                schema_ref("ApiFailure"),
+            );
+            op
+        }
         "deleteTokenBatch" => {
             let mut op = key_op(
                 operation_id,

@@ -20,7 +20,7 @@ pub(super) fn key_reads(operation_id: &str) -> Option<Value> {
             "security": [{ "bearerAuth": [] }],
             "responses": {
                 "200": json_response(
-                    "The key's usage, or a logical failure for a key that does not exist.",
+                    "The key's usage, or a logical failure when the key is read with a suffix the route does not cut.",
                     json!({ "anyOf": [schema_ref("TokenUsageEnvelope"), schema_ref("ApiFailure")] }),
                 ),
                 "401": response_ref("ApiFailure")
