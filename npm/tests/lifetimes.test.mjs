@@ -119,3 +119,23 @@ test("stop() does not wait out a client's delay fault", async (t) => {
   assert.ok(took < 1500, `stop() took ${took} ms`);
   await waiting;
 });
+
+test("reset() ends a client's delay fault, and the fresh journal is without it", async (t) => {
+  const gc = await startGatecheck();
+  t.after(() => gc.stop());
+  await gc.inject({ route: "GET /v1/models", kind: "delay", ms: 5000 });
+  const start = Date.now();
+  const waiting = fetch(`${gc.ready.base_url}/v1/models`, {
+    headers: { Authorization: `Bearer ${gc.ready.demo_key}` },
+  });
+  while ((await gc.faults())[0].fired === 0) await sleep(10); // it sits in its delay
+  await gc.reset();
+  const res = await waiting;
+  await res.arrayBuffer();
+  assert.equal(res.status, 200, "the cut request is answered");
+  assert.ok(Date.now() - start < 2500, `answered after ${Date.now() - start} ms`);
+  // Issue 55: the cut request was journaled after the reset, first in the next test's journal.
+  assert.deepEqual(await gc.requests(), []);
+  await (await fetch(`${gc.ready.base_url}/api/models`)).arrayBuffer();
+  assert.deepEqual((await gc.requests()).map((r) => [r.path, r.fault]), [["/api/models", undefined]]);
+});

@@ -97,6 +97,30 @@ test("the vitest globalSetup starts a mock per worker slot and stops them", asyn
   await stopSingle();
 });
 
+test("the main entry's connectGatecheck takes what the vitest globalSetup provides", async () => {
+  // inject("gatecheck") is { workers: [ready, ...] }; this process is no vitest worker (slot 1).
+  const provided = {};
+  const teardown = await vitestSetup({ provide: (k, v) => (provided[k] = v), config: { maxWorkers: 2 } });
+  try {
+    const pool = process.env.VITEST_POOL_ID;
+    delete process.env.VITEST_POOL_ID;
+    const main = connectGatecheck(provided.gatecheck);
+    assert.equal(main.ready.base_url, provided.gatecheck.workers[0].base_url);
+    process.env.VITEST_POOL_ID = "2";
+    assert.equal(connectGatecheck(provided.gatecheck).ready.base_url, provided.gatecheck.workers[1].base_url);
+    process.env.VITEST_POOL_ID = "3";
+    assert.throws(() => connectGatecheck(provided.gatecheck), /vitest worker 3, but the globalSetup started 2/);
+    if (pool === undefined) delete process.env.VITEST_POOL_ID;
+    else process.env.VITEST_POOL_ID = pool;
+    assert.equal((await main.clock()).mode, "virtual");
+    // What a suite without the globalSetup hands it: an error that says what to add.
+    assert.throws(() => connectGatecheck(undefined), /globalSetup: \["gatecheck-harness\/vitest"\]/);
+    assert.throws(() => connectGatecheck({ base: 1 }), /ready object of gatecheck serve[^]*inject\("gatecheck"\)/);
+  } finally {
+    await teardown();
+  }
+});
+
 test("the worker slots are vitest's pool size", () => {
   assert.equal(workerSlots({ maxWorkers: 4 }), 4);
   assert.equal(workerSlots({ maxWorkers: 4, fileParallelism: false }), 1);

@@ -1,7 +1,8 @@
 // The README's vitest project, as a TypeScript team writes it, in a project that installed the
 // tarballs (`.ci/packages`): its files taken from the installed package's README.md, with the
-// isolation files of vitest/ beside them; `tsc --noEmit`, then `vitest run --maxWorkers=4`
-// five times in a row, each green, and files that ran at the same time ran on different mocks.
+// isolation files of vitest/ beside them (and a delay-fault test before an isolation test);
+// `tsc --noEmit`, then `vitest run --maxWorkers=4` five times in a row, each green, and files
+// that ran at the same time ran on different mocks.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
@@ -65,7 +66,7 @@ test("the README's vitest project type-checks and runs green with --maxWorkers=4
           FORCE_COLOR: "0",
         });
         assert.equal(vitest.status, 0, shown(vitest));
-        assert.match(vitest.stdout.replace(/\x1b\[[0-9;]*m/g, ""), /Test Files\s+6 passed \(6\)/);
+        assert.match(vitest.stdout.replace(/\x1b\[[0-9;]*m/g, ""), /Test Files\s+7 passed \(7\)/);
         const lines = readFileSync(log, "utf8").trim().split("\n").map((l) => JSON.parse(l));
         assert.equal(lines.length, 4);
         // A worker slot has one mock, and no two slots share one.

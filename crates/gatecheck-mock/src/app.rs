@@ -109,6 +109,7 @@ impl App {
     /// Back to the start: fixtures' state, empty journal, the configured faults only, no
     /// rate-limit counts, no stream scripts, no task-route entries, no clock offset; the
     /// requests held by a `delay` fault go on at once, those held by a `hang` are dropped.
+    /// Requests in flight across the reset are not journaled (the journal's generation).
     pub(crate) fn reset(&self) {
         self.waits_cancelled.notify_waiters();
         self.state.reset(&self.config.fixtures);
@@ -208,6 +209,7 @@ impl App {
             }
         };
         self.journal.push(crate::harness::journal::Record {
+            generation: self.journal.generation(),
             at_ms: r.at_ms,
             request_id: self.ids.request_id(r.at_ms),
             method: http::Method::POST,

@@ -1,13 +1,44 @@
-// connectGatecheck(ready): the control API (`/__mock/*`) of a running mock as async methods,
-// named as the Rust handle's (MockServer) in camelCase.
+// connectGatecheck(ready or inject("gatecheck")): the control API (`/__mock/*`) of a running
+// mock as async methods, named as the Rust handle's (MockServer) in camelCase.
 
 /** How long one control request may take. */
 const CONTROL_TIMEOUT_MS = 10_000;
 
-/** The control API of the mock at `ready.base_url`, and the ready object's demo keys. */
-export function connectGatecheck(ready) {
+/**
+ * The ready object of this vitest worker's mock, from what `gatecheck-harness/vitest`'s
+ * globalSetup provides (`inject("gatecheck")`: `{ workers: [ready, ...] }`, one per worker
+ * slot): the one of `VITEST_POOL_ID`, which no other file running at the same time has.
+ */
+export function workerReady(provided) {
+  const slot = Number(process.env.VITEST_POOL_ID ?? "1");
+  const ready = provided.workers[slot - 1];
+  if (!ready) {
+    throw new Error(
+      `gatecheck: this is vitest worker ${slot}, but the globalSetup started ` +
+        `${provided.workers.length} mock(s); give gatecheckGlobalSetup({ workers }) the pool's size`,
+    );
+  }
+  return ready;
+}
+
+/**
+ * The control API of a running mock, and its demo keys: from its ready object (what
+ * startGatecheck() and `gatecheck serve --ready-json` give), or from what
+ * `gatecheck-harness/vitest`'s globalSetup provides (`inject("gatecheck")`): this worker's
+ * mock. The main entry's and `gatecheck-harness/vitest`'s connectGatecheck are this one.
+ */
+export function connectGatecheck(readyOrProvided) {
+  const ready = Array.isArray(readyOrProvided?.workers) ? workerReady(readyOrProvided) : readyOrProvided;
   if (!ready || typeof ready.base_url !== "string") {
-    throw new TypeError("connectGatecheck: expected the ready object of gatecheck serve");
+    const got = ready === undefined ? "undefined" : JSON.stringify(ready)?.slice(0, 120);
+    const hint =
+      ready === undefined
+        ? ' (inject("gatecheck") is undefined when the vitest config has no globalSetup: ["gatecheck-harness/vitest"])'
+        : "";
+    throw new TypeError(
+      "connectGatecheck: expected the ready object of gatecheck serve (startGatecheck().ready, " +
+        `or --ready-json's line) or inject("gatecheck") of gatecheck-harness/vitest's globalSetup; got ${got}${hint}`,
+    );
   }
   // `ok` lists statuses that are answers, not errors (a fault id that is gone: 404).
   const control = async (method, path, body, ok = []) => {

@@ -331,8 +331,17 @@ export const PLATFORM_PACKAGES: Readonly<Record<string, string>>;
 
 /** Starts `gatecheck serve` on a free port; rejects with its stderr when it cannot. */
 export function startGatecheck(options?: StartOptions): Promise<Gatecheck>;
-/** The control API of a mock started elsewhere, from its ready object. */
-export function connectGatecheck(ready: GatecheckReady): GatecheckControl;
+/** What `gatecheck-harness/vitest`'s globalSetup provides as `gatecheck`: the ready object of each worker slot's mock. */
+export interface GatecheckProvided {
+  workers: GatecheckReady[];
+}
+
+/**
+ * The control API of a mock started elsewhere: from its ready object, or in a vitest test from
+ * `inject("gatecheck")` (this worker's mock, by `VITEST_POOL_ID`). The same function as
+ * `gatecheck-harness/vitest`'s connectGatecheck.
+ */
+export function connectGatecheck(ready: GatecheckReady | GatecheckProvided): GatecheckControl;
 /** Mocks with options of their own (`defaults` under each call's options), stopped together. */
 export function gatecheckFactory(defaults?: StartOptions): GatecheckFactory;
 /** `$GATECHECK_BIN`, else the binary of this platform's package (throws naming the package when missing). */

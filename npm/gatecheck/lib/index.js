@@ -1,6 +1,7 @@
 // startGatecheck(): a `gatecheck serve` on a free loopback port and the virtual clock, with
 // its control API (`/__mock/*`) as async methods. connectGatecheck(ready): the same methods
-// for a mock started elsewhere. gatecheckFactory(): mocks with options of their own, stopped
+// for a mock started elsewhere (a ready object, or inject("gatecheck") in a vitest test:
+// this worker's mock, as gatecheck-harness/vitest's connectGatecheck, which is the same). gatecheckFactory(): mocks with options of their own, stopped
 // together (a per-test mock).
 import { spawn } from "node:child_process";
 import { createInterface } from "node:readline";

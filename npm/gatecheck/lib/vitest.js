@@ -17,7 +17,7 @@
 // Options come from GATECHECK_PROFILE and GATECHECK_BIN, or write your own globalSetup file
 // with `export default gatecheckGlobalSetup({ profile: "new-api" })`.
 import { availableParallelism, cpus } from "node:os";
-import { connectGatecheck as connectReady } from "./control.js";
+import { connectGatecheck } from "./control.js";
 import { gatecheckFactory, startGatecheck } from "./index.js";
 
 /** How many workers the run's pool may have at once: vitest's own count (vitest 1 to 3). */
@@ -58,20 +58,10 @@ export function gatecheckGlobalSetup({ workers, ...options } = {}) {
 
 /**
  * The control API of this worker's mock, from what the globalSetup provided
- * (`inject("gatecheck")`); a ready object of a mock started elsewhere works too.
+ * (`inject("gatecheck")`); a ready object of a mock started elsewhere works too. The same
+ * function as the main entry's connectGatecheck.
  */
-export function connectGatecheck(provided) {
-  if (!provided || !Array.isArray(provided.workers)) return connectReady(provided);
-  const slot = Number(process.env.VITEST_POOL_ID ?? "1");
-  const ready = provided.workers[slot - 1];
-  if (!ready) {
-    throw new Error(
-      `gatecheck: this is vitest worker ${slot}, but the globalSetup started ` +
-        `${provided.workers.length} mock(s); give gatecheckGlobalSetup({ workers }) the pool's size`,
-    );
-  }
-  return connectReady(ready);
-}
+export { connectGatecheck };
 
 export { gatecheckFactory };
 export default gatecheckGlobalSetup();

@@ -3,8 +3,10 @@
 // the same time on one mock would reset and inject into each other (issue 48: `expected [429,
 // 200, 429, 200] to deeply equal [429, 429, 200]`). Each file logs its worker, its mock and
 // when it ran, for vitest.test.mjs to check that files did run at the same time on
-// different mocks.
-import { appendFileSync } from "node:fs";
+// different mocks. On a loaded machine the workers start one by one, and a file could end
+// before another began (issue 55: "no two files ran at the same time"): under
+// GATECHECK_VITEST_LOG each file waits (at most 20 s) for a second file to have started.
+import { appendFileSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { afterAll, beforeAll, beforeEach, expect, expectTypeOf, inject, test } from "vitest";
 import type { GatecheckKeyRecord, GatecheckReady, GatecheckRequest } from "gatecheck-harness";
 import { connectGatecheck } from "gatecheck-harness/vitest";
@@ -26,9 +28,15 @@ export function isolationSuite(file: string): void {
   expectTypeOf(gc.key("demo-enabled")).toEqualTypeOf<string>();
   expectTypeOf(gc.key(1)).toEqualTypeOf<Promise<GatecheckKeyRecord | undefined>>();
   let start = 0;
-  beforeAll(() => {
+  beforeAll(async () => {
     start = Date.now();
-  });
+    const log = process.env.GATECHECK_VITEST_LOG;
+    if (!log) return;
+    const starts = `${log}.starts`;
+    mkdirSync(starts, { recursive: true });
+    writeFileSync(`${starts}/${file}`, "");
+    while (readdirSync(starts).length < 2 && Date.now() - start < 20_000) await pause(20);
+  }, 30_000);
   afterAll(() => {
     const log = process.env.GATECHECK_VITEST_LOG;
     const line = { file, pool: process.env.VITEST_POOL_ID, base_url: gc.ready.base_url, start, end: Date.now() };

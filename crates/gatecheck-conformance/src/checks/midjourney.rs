@@ -177,7 +177,7 @@ async fn lifecycle(ctx: &CheckCtx) -> Outcome {
         } else {
             Duration::from_secs(5)
         });
-    let mut waited = Duration::ZERO;
+    let mut pace = super::pacing::Pacer::new(ctx, interval);
     let (mut rank, mut progress, mut polls) = (0u8, 0i64, 0u32);
     let row = "D-MJ-4";
     loop {
@@ -213,14 +213,13 @@ async fn lifecycle(ctx: &CheckCtx) -> Outcome {
             }
             _ => {}
         }
-        if waited >= ctx.cfg.limits.video_deadline {
+        if pace.waited >= ctx.cfg.limits.video_deadline {
             return Err(Halt::not_observed(format!(
                 "the task did not end within {} s",
-                waited.as_secs()
+                pace.waited.as_secs()
             )));
         }
-        ctx.advance(interval, "a Midjourney task").await?;
-        waited += interval;
+        pace.wait(ctx, false, "a Midjourney task").await?;
     }
 }
 

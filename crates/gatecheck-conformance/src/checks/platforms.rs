@@ -302,12 +302,11 @@ async fn platform(ctx: &CheckCtx, p: &'static Platform) -> Outcome {
     let (id, billing) = submit(ctx, p, &model).await?;
     let auth = ctx.model_auth()?;
     let fetch = |id: &str| RequestSpec::get(format!("{GENERATIONS}/{id}")).auth(auth.clone());
-    let step = super::video_unified::interval(ctx);
     let seen = parking_lot::Mutex::new(Vec::new());
-    let followed = follow_with(ctx, p.decision, &id, &fetch, &|t, spec, ex| {
+    let followed = follow_with(ctx, p.decision, &id, &fetch, &|t, at, spec, ex| {
         let mut points = seen.lock();
         let n = points.len();
-        points.push(point(t, step.as_millis(), n));
+        points.push(point(t, at));
         drop(points);
         upstream_refused_poll(ctx, p, t, spec, ex)?;
         if n == 0 {
@@ -329,8 +328,8 @@ async fn platform(ctx: &CheckCtx, p: &'static Platform) -> Outcome {
     Ok(pass)
 }
 
-/// The `n`th observation of a record, `step_ms` after the one before.
-fn point(t: &TaskDto, step_ms: u128, n: usize) -> TimelinePoint {
+/// An observation of a record, `at` after the first.
+fn point(t: &TaskDto, at: std::time::Duration) -> TimelinePoint {
     use gatecheck_schemas::rules::task::{parse_progress, TaskStatus};
     let state = match t.status {
         TaskStatus::Queued | TaskStatus::Submitted => "queued",
@@ -340,7 +339,7 @@ fn point(t: &TaskDto, step_ms: u128, n: usize) -> TimelinePoint {
         other => other.as_str(),
     };
     TimelinePoint {
-        at_ms: u64::try_from(step_ms * n as u128).unwrap_or(u64::MAX),
+        at_ms: u64::try_from(at.as_millis()).unwrap_or(u64::MAX),
         state: state.to_owned(),
         progress: parse_progress(&t.progress),
     }

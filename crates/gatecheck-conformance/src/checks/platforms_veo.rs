@@ -173,8 +173,8 @@ async fn follow(
     points: &mut Vec<TimelinePoint>,
 ) -> Result<(u32, String), Halt> {
     let auth = ctx.model_auth()?;
-    let step = interval(ctx);
-    let (mut cases, mut waited, mut ended) = (0u32, std::time::Duration::ZERO, 0);
+    let mut pace = super::pacing::Pacer::new(ctx, interval(ctx));
+    let (mut cases, mut ended) = (0u32, 0);
     let mut prev: Option<String> = None;
     loop {
         let spec = RequestSpec::get(format!("{GENERATIONS}/{id}")).auth(auth.clone());
@@ -199,7 +199,7 @@ async fn follow(
             judge_ratios(ctx, p, billing, &spec, &ex)?;
         }
         points.push(TimelinePoint {
-            at_ms: u64::try_from(waited.as_millis()).unwrap_or(u64::MAX),
+            at_ms: u64::try_from(pace.waited.as_millis()).unwrap_or(u64::MAX),
             state: timeline_state(&status).to_owned(),
             progress: None,
         });
@@ -209,11 +209,10 @@ async fn follow(
         }
         ended += usize::from(rank(&status) == 2);
         prev = Some(status);
-        if ended >= 2 || waited >= ctx.cfg.limits.video_deadline {
+        if ended >= 2 || pace.waited >= ctx.cfg.limits.video_deadline {
             break;
         }
-        super::video::advance(ctx, step).await?;
-        waited += step;
+        pace.wait(ctx, ended > 0, "a video task").await?;
     }
     Ok((cases, prev.unwrap_or_default()))
 }

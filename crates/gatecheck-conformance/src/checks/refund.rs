@@ -5,7 +5,7 @@
 //! asked for a task that fails (the fixture rule `[fail]`), so elsewhere the check skips.
 
 use super::key::{baseline, set_key};
-use super::video::{advance, video_model};
+use super::video::video_model;
 use super::video_unified::interval;
 use super::Kind::Failure;
 use super::{def, Check, CheckCtx, Halt, Outcome, Pass, Phase};
@@ -15,7 +15,6 @@ use crate::vocab::skip::SkipCause;
 use gatecheck_schemas::rules::quota::Usage;
 use gatecheck_schemas::rules::refund::{judge_refund, RefundSeen};
 use gatecheck_schemas::types::KeyRecord;
-use std::time::Duration;
 
 pub(crate) const CHECKS: &[Check] = &[
     def("task.refund.failed", Failure, "POST /v1/videos, GET /v1/videos/{task_id}, GET /api/token/{id}",
@@ -41,11 +40,9 @@ async fn submit_failing(ctx: &CheckCtx) -> Result<(RequestSpec, Exchange, String
 
 /// Polls task `id` until it ends: the last poll, and whether it failed.
 async fn wait_end(ctx: &CheckCtx, id: &str) -> Result<(RequestSpec, Exchange, bool), Halt> {
-    let step = interval(ctx);
-    let mut waited = Duration::ZERO;
+    let mut pace = super::pacing::Pacer::new(ctx, interval(ctx));
     loop {
-        advance(ctx, step).await?;
-        waited += step;
+        pace.wait(ctx, false, "a video task").await?;
         let spec = RequestSpec::get(format!("/v1/videos/{id}")).auth(ctx.model_auth()?);
         let ex = ctx.send(&spec, 0).await?;
         let status = ex
@@ -54,7 +51,7 @@ async fn wait_end(ctx: &CheckCtx, id: &str) -> Result<(RequestSpec, Exchange, bo
         match status.as_deref() {
             Some("failed" | "error") => return Ok((spec, ex, true)),
             Some("completed") => return Ok((spec, ex, false)),
-            _ if waited >= ctx.cfg.limits.video_deadline => return Ok((spec, ex, false)),
+            _ if pace.waited >= ctx.cfg.limits.video_deadline => return Ok((spec, ex, false)),
             _ => {}
         }
     }

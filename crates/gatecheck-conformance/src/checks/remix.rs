@@ -5,7 +5,7 @@
 //! new one, a new task that its poll does not answer, or a remix accepted for a source the
 //! target's own fetch says it has no record of, fails (DECISIONS D-TASK-10).
 
-use super::video::{advance, video_model};
+use super::video::video_model;
 use super::video_unified::{created_id, interval};
 use super::Kind::{Deviation, Failure};
 use super::{def, Check, CheckCtx, Halt, Outcome, Pass, Phase};
@@ -19,7 +19,6 @@ use gatecheck_schemas::rules::video::is_task_id;
 use gatecheck_schemas::rules::Rejection;
 use gatecheck_schemas::Profile;
 use serde_json::{json, Value};
-use std::time::Duration;
 
 pub(crate) const CHECKS: &[Check] = &[
     def("task.remix.completed", Failure, "POST /v1/videos/{video_id}/remix, GET /v1/videos/{task_id}",
@@ -96,11 +95,9 @@ async fn remix(ctx: &CheckCtx, id: &str, prompt: &str) -> Result<(RequestSpec, E
 
 /// Polls `GET /v1/videos/{id}` until the task ends: whether it completed.
 async fn wait_completed(ctx: &CheckCtx, id: &str) -> Result<bool, Halt> {
-    let step = interval(ctx);
-    let mut waited = Duration::ZERO;
-    while waited < ctx.cfg.limits.video_deadline {
-        advance(ctx, step).await?;
-        waited += step;
+    let mut pace = super::pacing::Pacer::new(ctx, interval(ctx));
+    while pace.waited < ctx.cfg.limits.video_deadline {
+        pace.wait(ctx, false, "a video task").await?;
         let spec = RequestSpec::get(format!("/v1/videos/{id}")).auth(ctx.model_auth()?);
         let ex = ctx.send(&spec, 0).await?;
         match ex.json().as_ref().and_then(|v| v["status"].as_str()) {

@@ -227,13 +227,13 @@ async fn observe(ctx: &CheckCtx) -> Result<VideoRun, Halt> {
         } else {
             interval
         };
-        let mut waited = Duration::ZERO;
+        let mut pace = super::pacing::Pacer::new(ctx, interval);
         let mut polls = Vec::new();
         let mut terminal = false;
         let mut after_terminal = 0;
-        while waited < ctx.cfg.limits.video_deadline && after_terminal < 2 {
-            advance(ctx, interval).await?;
-            waited += interval;
+        while pace.waited < ctx.cfg.limits.video_deadline && after_terminal < 2 {
+            pace.wait(ctx, terminal, "a video task").await?;
+            let waited = pace.waited;
             let spec = RequestSpec::get(format!("/v1/videos/{}", task.id)).auth(auth.clone());
             let ex = ctx.send(&spec, 0).await?;
             let t = parse_task(&ex);
@@ -254,7 +254,7 @@ async fn observe(ctx: &CheckCtx) -> Result<VideoRun, Halt> {
             content_early,
             polls,
             terminal,
-            waited,
+            waited: pace.waited,
         });
     }
     Ok(VideoRun { traces, model })
@@ -274,11 +274,6 @@ pub(crate) async fn observed_task_id(ctx: &CheckCtx) -> Result<String, Halt> {
         })
         .map(|t| t.id.clone())
         .ok_or_else(|| Halt::not_observed("no video task was created; see video.create.queued"))
-}
-
-/// Moves time forward: the mock's clock when it has one, else a real wait ([`CheckCtx::advance`]).
-pub(crate) async fn advance(ctx: &CheckCtx, by: Duration) -> Result<(), Halt> {
-    ctx.advance(by, "a video task").await
 }
 
 fn all_obs(t: &Trace) -> impl Iterator<Item = &Obs> {

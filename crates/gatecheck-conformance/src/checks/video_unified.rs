@@ -7,7 +7,7 @@
 //! clients depend on with one right answer fails (DECISIONS D-TASK-10 to D-TASK-12): a fetch
 //! answers the task asked about, its states never go back, a `SUCCESS` task has its result.
 
-use super::video::{advance, video_model};
+use super::video::video_model;
 use super::Kind::{Deviation, Failure};
 use super::{accepted, def, Check, CheckCtx, Halt, Outcome, Pass, Phase};
 use crate::http::client::{Exchange, RequestSpec};
@@ -208,13 +208,14 @@ pub(crate) async fn follow(
     id: &str,
     fetch: &(dyn Fn(&str) -> RequestSpec + Sync),
 ) -> Outcome {
-    follow_with(ctx, row, id, fetch, &|_, _, _| Ok(())).await
+    follow_with(ctx, row, id, fetch, &|_, _, _, _| Ok(())).await
 }
 
 /// A judge of one fetched record beyond the envelope's rules (a video platform's status map:
 /// `platforms.rs`), run before the transition between fetches is judged.
+/// The judge gets the record, the time waited before its fetch, and the exchange.
 pub(crate) type RecordJudge<'a> =
-    dyn Fn(&TaskDto, &RequestSpec, &Exchange) -> Result<(), Halt> + Sync + 'a;
+    dyn Fn(&TaskDto, Duration, &RequestSpec, &Exchange) -> Result<(), Halt> + Sync + 'a;
 
 /// [`follow`], with `judge` run on every record.
 pub(crate) async fn follow_with(
@@ -224,15 +225,15 @@ pub(crate) async fn follow_with(
     fetch: &(dyn Fn(&str) -> RequestSpec + Sync),
     judge: &RecordJudge<'_>,
 ) -> Outcome {
-    let step = interval(ctx);
+    let mut pace = super::pacing::Pacer::new(ctx, interval(ctx));
     let mut prev: Option<TaskDto> = None;
-    let (mut cases, mut waited, mut after_terminal) = (0u32, Duration::ZERO, 0);
+    let (mut cases, mut after_terminal) = (0u32, 0);
     loop {
         let spec = fetch(id);
         let ex = ctx.send(&spec, 0).await?;
         cases += 1;
         let t = judge_fetch(ctx, row, &spec, &ex, id)?;
-        judge(&t, &spec, &ex)?;
+        judge(&t, pace.waited, &spec, &ex)?;
         if let Some(p) = &prev {
             check_envelope_transition(p, &t).map_err(|e| judged(ctx, row, e, &spec, &ex))?;
         }
@@ -240,11 +241,10 @@ pub(crate) async fn follow_with(
             after_terminal += 1;
         }
         prev = Some(t);
-        if after_terminal >= 2 || waited >= ctx.cfg.limits.video_deadline {
+        if after_terminal >= 2 || pace.waited >= ctx.cfg.limits.video_deadline {
             break;
         }
-        advance(ctx, step).await?;
-        waited += step;
+        pace.wait(ctx, after_terminal > 0, "a video task").await?;
     }
     let note = (after_terminal == 0).then(|| {
         "the task did not end within the video deadline: the terminal fields were not seen"

@@ -5,6 +5,7 @@ use gatecheck_schemas::multipart::Rope;
 use parking_lot::Mutex;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 /// One served request.
 ///
@@ -238,6 +239,9 @@ impl Tag {
 /// request (the journal copies what it keeps into buffers it reuses).
 #[derive(Debug)]
 pub(crate) struct Record<'a> {
+    /// The journal's generation when the request arrived ([`Journal::generation`]): a record
+    /// of an older one (a request in flight across a reset) is not kept.
+    pub(crate) generation: u64,
     pub(crate) at_ms: i64,
     pub(crate) request_id: RequestId,
     pub(crate) method: http::Method,
@@ -399,6 +403,9 @@ impl Stored {
 pub struct Journal {
     capacity: usize,
     inner: Mutex<JournalInner>,
+    /// How many times the journal was cleared: a request takes it when it arrives, and its
+    /// record is kept only if no clear came between ([`Journal::push`]).
+    generation: AtomicU64,
 }
 
 #[derive(Debug)]
@@ -438,7 +445,14 @@ impl Journal {
                 next_seq: 1,
                 spare: Vec::new(),
             }),
+            generation: AtomicU64::new(0),
         }
+    }
+
+    /// The journal's generation, which [`Journal::clear`] moves on: taken when a request
+    /// arrives, into its [`Record`].
+    pub(crate) fn generation(&self) -> u64 {
+        self.generation.load(Ordering::Acquire)
     }
 
     /// The most entries kept.
@@ -456,9 +470,16 @@ impl Journal {
     }
 
     /// Records a request (its sequence number is assigned here), overwriting the oldest when
-    /// full.
+    /// full; a request that arrived before the last [`Journal::clear`] is left out (the
+    /// cleared journal holds only what came after).
     pub(crate) fn push(&self, record: Record<'_>) {
         let mut inner = self.inner.lock();
+        if self.stale(&record) {
+            if inner.spare.len() < MAX_SPARE_BUFFERS {
+                inner.spare.push(record.headers);
+            }
+            return;
+        }
         let seq = inner.next_seq;
         inner.next_seq += 1;
         if inner.slots.len() < self.capacity {
@@ -478,6 +499,9 @@ impl Journal {
     /// Records a request a replaying mock answered itself, marked with how.
     pub(crate) fn push_tagged(&self, record: Record<'_>, tag: Tag) {
         let mut inner = self.inner.lock();
+        if self.stale(&record) {
+            return;
+        }
         let seq = inner.next_seq;
         inner.next_seq += 1;
         let mut stored = Stored::new(record);
@@ -527,11 +551,18 @@ impl Journal {
         self.inner.lock().next_seq - 1
     }
 
-    /// Forgets every entry.
+    /// Whether `record` is of a request that arrived before the last clear (read under the
+    /// lock [`Journal::clear`] moves the generation under).
+    fn stale(&self, record: &Record<'_>) -> bool {
+        record.generation != self.generation.load(Ordering::Acquire)
+    }
+
+    /// Forgets every entry, and the requests in flight: their records are not kept.
     pub fn clear(&self) {
         let mut inner = self.inner.lock();
         inner.slots.clear();
         inner.head = 0;
+        self.generation.fetch_add(1, Ordering::AcqRel);
     }
 }
 
@@ -546,6 +577,7 @@ mod tests {
 
     fn record<'a>(ids: &crate::ids::Ids, path: &'a str, body: Option<&'static [u8]>) -> Record<'a> {
         Record {
+            generation: 0,
             at_ms: 1,
             request_id: ids.request_id(1),
             method: http::Method::PUT,
@@ -591,10 +623,17 @@ mod tests {
         }
         assert_eq!(journal.total(), 8);
         assert_eq!(journal.recent(Some(2)).len(), 2);
+        // A request that arrived before the clear (generation 0) is left out, one after it
+        // is kept.
         journal.clear();
         assert_eq!(journal.len(), 0);
-        journal.push(record(&ids, "/after", None));
+        journal.push(record(&ids, "/in-flight", None));
+        assert_eq!(journal.len(), 0);
+        let mut after = record(&ids, "/after", None);
+        after.generation = journal.generation();
+        journal.push(after);
         assert_eq!(journal.recent(None)[0].path, "/after");
+        assert_eq!(journal.total(), 9);
     }
 
     /// Paths and queries are cut at a character boundary; a body preview that is not UTF-8 is

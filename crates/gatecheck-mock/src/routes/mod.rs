@@ -246,6 +246,7 @@ fn preflight(cx: &Ctx) -> MockResponse {
 /// The journal's record of a request, its answer not known yet.
 fn journal_entry<'a>(cx: &Ctx, method: &Method, uri: &'a http::Uri) -> Record<'a> {
     Record {
+        generation: cx.app.journal.generation(),
         at_ms: cx.at_ms,
         request_id: cx.request_id,
         method: method.clone(),

@@ -221,6 +221,36 @@ async fn a_reset_or_a_stop_ends_a_delay_at_once() {
     );
 }
 
+/// A request a reset cuts out of its `delay` is answered, but not journaled: the reset journal
+/// holds only what arrived after the reset (issue 55 §2: the next test's `requests()` began
+/// with the previous test's cut `GET /v1/models`). So for any request in flight across a reset.
+#[tokio::test]
+async fn a_request_cut_out_of_its_delay_by_a_reset_is_not_in_the_fresh_journal() {
+    let server = MockServer::start().await;
+    let http = Http::new(server.uri());
+    server.inject(gatecheck_mock::Fault::delay(Duration::from_secs(5)).on("GET /v1/models"));
+    let waiting = tokio::spawn({
+        let http = http.clone();
+        async move {
+            let auth = bearer(KEY_ENABLED);
+            http.get("/v1/models", &[("authorization", &auth)]).await.status
+        }
+    });
+    tokio::time::sleep(Duration::from_millis(150)).await;
+    // The control API's reset, as the npm and Python packages call it.
+    assert_eq!(http.json("POST", "/__mock/reset", &[], json!({})).await.status, 200);
+    assert_eq!(waiting.await.unwrap(), 200, "the cut request is answered");
+    let journal = server.received_requests();
+    assert!(journal.is_empty(), "a reset journal is empty: {journal:?}");
+    let listed = http.get("/__mock/requests", &[]).await.json();
+    assert_eq!(listed["requests"], json!([]), "{listed}");
+    assert_eq!(http.get("/api/models", &[]).await.status, 200);
+    let journal = server.received_requests();
+    let paths: Vec<&str> = journal.iter().map(|e| e.path.as_str()).collect();
+    assert_eq!(paths, ["/api/models"], "only the request after the reset");
+    assert_eq!(journal[0].fault, None);
+}
+
 #[tokio::test]
 async fn control_faults_reset_the_connection() {
     let server = MockServer::start().await;

@@ -184,6 +184,7 @@ async fn answer(front: &Front, peer: SocketAddr, req: Request<Incoming>) -> Resp
         return forward(front, &parts, &path_q, body).await.0;
     }
     let at_ms = front.app.clock.now_ms();
+    let generation = front.app.journal.generation();
     let (mapped, mut found) = front.stories.inbound(&path_q);
     let mapped_body = front.stories.inbound_body(&body).map(|(b, more)| {
         found.extend(more);
@@ -206,6 +207,7 @@ async fn answer(front: &Front, peer: SocketAddr, req: Request<Incoming>) -> Resp
             })
         });
     let record = |status: u16, request_id| Record {
+        generation,
         at_ms,
         request_id,
         method: parts.method.clone(),
