@@ -5,8 +5,9 @@ use super::Kind::{Deviation, Failure};
 use super::{def, is_validation_rejection, Check, CheckCtx, Halt, Outcome, Pass, Phase};
 use crate::http::client::{Exchange, RequestSpec};
 use crate::http::elsewhere;
+use crate::http::transport::is_new_api_unknown_model;
 use base64::Engine;
-use gatecheck_schemas::rules::media::{default_image_size, parse_size};
+use gatecheck_schemas::rules::media::{default_image_size, distributor_model, parse_size};
 use gatecheck_schemas::rules::quota::Usage;
 use gatecheck_schemas::types::{ImageItem, ImageResult};
 use gatecheck_schemas::Profile;
@@ -253,11 +254,25 @@ async fn bad_size(ctx: &CheckCtx) -> Outcome {
             .auth(auth.clone())
             .json(json!({"model": model, "prompt": "a green square", "size": size}));
         let accepted = sizes.contains(&size);
+        // new-api decodes into a Go struct, so an empty size is no size: NA9's default.
+        let defaulted = size.is_empty() && default_image_size(Profile::NewApi, &model).is_some();
         async move {
             if accepted {
                 return Ok(());
             }
             let ex = ctx.send(&spec, 0).await?;
+            if defaulted && ex.status.is_success() {
+                return ctx.known_difference(
+                    "NA9",
+                    format!(
+                        "a {model} request with an empty size was answered {} (new-api fills \
+                         in 1024x1024): a client that sends no size gets an image it did not size",
+                        ex.status
+                    ),
+                    &spec,
+                    Some(&ex),
+                );
+            }
             if !is_validation_rejection(&ex) {
                 return Err(ctx.fail(
                     format!(
@@ -307,6 +322,20 @@ async fn missing_field(ctx: &CheckCtx) -> Outcome {
                     format!(
                         "a {model} request without size was answered {} (new-api fills in \
                          1024x1024): a client that forgets size gets an image it did not size",
+                        ex.status
+                    ),
+                    &spec,
+                    Some(&ex),
+                );
+            }
+            if which == "model" && is_new_api_unknown_model(&ex) {
+                let routed = distributor_model("/v1/images/generations").unwrap_or_default();
+                return ctx.known_difference(
+                    "NA5",
+                    format!(
+                        "a request without model was answered {} model_not_found: new-api's \
+                         distributor routes it by {routed}, which no channel serves here, and \
+                         the spec tells clients to retry 503",
                         ex.status
                     ),
                     &spec,

@@ -439,12 +439,19 @@ pub fn is_placeholder(s: &str) -> bool {
         && !s[1..s.len() - 1].contains(['[', ']'])
 }
 
-/// `application/json;charset=UTF-8` → `application/json; charset=utf-8`.
+/// `text/plain;charset=UTF-8` → `text/plain; charset=utf-8`; `application/json` loses a
+/// `charset=utf-8` (RFC 8259 defines no charset for JSON, which is UTF-8: gin's
+/// `application/json; charset=utf-8`, as new-api answers, and `application/json` are one type).
 fn canonical_content_type(value: &str) -> String {
-    value
+    let parts: Vec<String> = value
         .split(';')
         .map(|p| p.trim().to_ascii_lowercase())
         .filter(|p| !p.is_empty())
+        .collect();
+    let json = parts.first().is_some_and(|t| t == "application/json");
+    parts
+        .into_iter()
+        .filter(|p| !(json && p.replace(' ', "") == "charset=utf-8"))
         .collect::<Vec<_>>()
         .join("; ")
 }
@@ -512,6 +519,27 @@ mod tests {
         assert_eq!(
             n.url("https://[host]/v1/videos/[task-1]/content"),
             "https://[host]/v1/videos/[task-1]/content"
+        );
+    }
+
+    #[test]
+    fn content_types() {
+        // new-api (gin) answers JSON as `application/json; charset=utf-8`, the mock without
+        // the parameter: one type. A charset on text, or another charset on JSON, stays.
+        for json_type in [
+            "application/json",
+            "application/json; charset=utf-8",
+            "Application/JSON;charset=UTF-8",
+        ] {
+            assert_eq!(canonical_content_type(json_type), "application/json");
+        }
+        assert_eq!(
+            canonical_content_type("application/json; charset=latin1"),
+            "application/json; charset=latin1"
+        );
+        assert_eq!(
+            canonical_content_type("text/plain;charset=UTF-8"),
+            "text/plain; charset=utf-8"
         );
     }
 

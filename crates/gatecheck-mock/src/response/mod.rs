@@ -162,9 +162,16 @@ pub fn v1_error(
     )
 }
 
+/// The codes of the refusals new-api's middleware writes itself (middleware/utils.go
+/// abortWithOpenAiMessage: `{message, type, code}`, no `param`): the key refusals (`""`), the
+/// IP allowlist (`access_denied`), the distributor's `model_not_found`, the rate limit. Every
+/// other `/v1` error is the relay's (relaykit/types/error.go `ToOpenAIError`), with `param: ""`.
+const MIDDLEWARE_CODES: [&str; 4] = ["", "access_denied", "model_not_found", "rate_limit_exceeded"];
+
 /// new-api's shape of a `/v1` error body (DECISIONS NA13): the message ends in
-/// ` (request id: <id>)`, `code` is `""` when unset, and there is no `param`
-/// (middleware/utils.go abortWithOpenAiMessage). Other answers pass through unchanged.
+/// ` (request id: <id>)`, `code` is `""` when unset, and `param` is `""` on the relay's errors
+/// and absent on the middleware's ([`MIDDLEWARE_CODES`]; seen on new-api 823e263 built and
+/// run behind the mock, docs/new-api-live.md). Other answers pass through unchanged.
 pub async fn new_api_error_shape(resp: MockResponse, request_id: &str) -> MockResponse {
     use http_body_util::BodyExt;
     if resp.status().as_u16() < 400 || resp.headers().get(header::CONTENT_TYPE) != Some(&JSON) {
@@ -193,7 +200,15 @@ pub async fn new_api_error_shape(resp: MockResponse, request_id: &str) -> MockRe
     if err.get("code").is_none_or(|c| c.is_null()) {
         err.insert("code".into(), "".into());
     }
-    err.remove("param");
+    if err
+        .get("code")
+        .and_then(|c| c.as_str())
+        .is_some_and(|c| MIDDLEWARE_CODES.contains(&c))
+    {
+        err.remove("param");
+    } else {
+        err.insert("param".into(), "".into());
+    }
     let bytes = serde_json::to_vec(&value).map(Bytes::from).unwrap_or(bytes);
     http::Response::from_parts(parts, Body::full(bytes))
 }

@@ -14,7 +14,9 @@ use super::fields::{Field, Fields};
 use crate::media::{self, fnv1a};
 use crate::response::{self, MockResponse};
 use base64::Engine as _;
-use gatecheck_schemas::rules::media::{default_image_size, parse_size};
+use gatecheck_schemas::rules::media::{
+    default_image_quality, default_image_size, distributor_model, parse_size,
+};
 use gatecheck_schemas::rules::quota::Usage;
 use gatecheck_schemas::rules::rejection::ACCEPTED;
 use gatecheck_schemas::types::{ImageUsage, TokenDetails};
@@ -62,7 +64,11 @@ fn requested_size<'v>(
     model: &str,
     sizes: &[String],
 ) -> Result<(&'v str, u32, u32), MockResponse> {
-    let size = match (v.get("size"), default_image_size(profile, model)) {
+    // new-api decodes into a Go struct: an empty `size` is no size (seen on 823e263).
+    let given = v
+        .get("size")
+        .filter(|s| !(profile == Profile::NewApi && s.as_str() == Some("")));
+    let size = match (given, default_image_size(profile, model)) {
         (None | Some(Field::Null), Some(default)) => default,
         (None | Some(Field::Null), None) => {
             return Err(refused(
@@ -135,6 +141,7 @@ fn check_formats(profile: Profile, v: &Fields<'_>) -> Result<(), MockResponse> {
 /// `auto`; any other non-string is refused.
 fn image_style<'v>(
     profile: Profile,
+    model: &str,
     v: &'v Fields<'_>,
 ) -> Result<(&'v str, &'v str), MockResponse> {
     let text = |k: &str| match v.get(k) {
@@ -142,7 +149,7 @@ fn image_style<'v>(
         Some(Field::Str(s)) => Ok(Some(s.as_ref())),
         Some(_) => Err(refused(profile, &format!("{k} must be a string"), k)),
     };
-    let quality = match text("quality")? {
+    let quality = match text("quality")?.or(default_image_quality(profile, model)) {
         None | Some("auto") => "low",
         Some(q @ ("low" | "medium" | "high" | "standard" | "hd")) => q,
         Some(_) => {
@@ -198,9 +205,28 @@ fn draw_images<'p>(
     Ok(data)
 }
 
+/// `new-api` only: a request without `model` is routed by the distributor's `dall-e`
+/// ([`distributor_model`]): the key's model limits and a channel for it come first (403, or
+/// NA5's 503 when the catalog has no such model), then the relay's `model is required`.
+fn distribute_without_model(cx: &Ctx, body: &[u8]) -> Result<(), MockResponse> {
+    let missing = Fields::parse(body).is_ok_and(|v| {
+        v.get("model")
+            .and_then(|m| m.as_str())
+            .is_none_or(|m| m.trim().is_empty())
+    });
+    match distributor_model(GENERATIONS_PATH) {
+        Some(model) if missing && cx.profile() == Profile::NewApi => {
+            cx.check_model(model)?;
+            cx.check_channel(model)
+        }
+        _ => Ok(()),
+    }
+}
+
 async fn generate_images(cx: &Ctx, req: Request<Incoming>) -> Result<MockResponse, MockResponse> {
     let profile = cx.profile();
     let body = cx.read_body(req).await?;
+    distribute_without_model(cx, &body)?;
     let (v, model, cap) = cx.json_model(&body, |c| c.image.as_ref(), "an image model")?;
     let prompt = v.get("prompt").and_then(|x| x.as_str()).unwrap_or("");
     let chars = prompt.chars().count();
@@ -214,7 +240,7 @@ async fn generate_images(cx: &Ctx, req: Request<Incoming>) -> Result<MockRespons
     let (size, w, h) = requested_size(profile, &v, &model, &cap.sizes)?;
     let n = image_count(profile, &v)?;
     check_formats(profile, &v)?;
-    let (quality, background) = image_style(profile, &v)?;
+    let (quality, background) = image_style(profile, &model, &v)?;
     let stream = stream_request(&v, n, cap.output == "b64_json")
         .map_err(|(m, p)| refused(profile, &m, p))?;
 

@@ -312,6 +312,31 @@ async fn na12_update_details() {
     }
 }
 
+/// Seen on new-api 823e263 (docs/new-api-live.md): the relay's errors carry `param: ""`
+/// (relaykit/types/error.go `ToOpenAIError`), the middleware's refusals no `param`.
+#[tokio::test]
+async fn na13_relay_errors_carry_an_empty_param_in_new_api() {
+    for profile in [Profile::Documented, Profile::NewApi] {
+        let server = server(profile).await;
+        let r = post_json(
+            &server,
+            "/v1/images/generations",
+            KEY_ENABLED,
+            json!({"model": "gpt-image-1", "prompt": "x", "size": "48x44"}),
+        )
+        .await;
+        let e = error_of(&r);
+        match profile {
+            Profile::Documented => assert_eq!(e["param"], "size", "{e}"),
+            Profile::NewApi => {
+                assert_eq!(r.status, 500, "{}", r.text());
+                assert_eq!(e["param"], "", "{e}");
+                assert_eq!(e["code"], "invalid_request", "{e}");
+            }
+        }
+    }
+}
+
 #[tokio::test]
 async fn na13_error_bodies_and_ip_message() {
     for profile in [Profile::Documented, Profile::NewApi] {
@@ -374,6 +399,50 @@ async fn na9_dall_e_size_defaults_to_1024_only_in_new_api() {
                 let v = dalle.json();
                 assert_eq!(v["data"].as_array().map(Vec::len), Some(2), "{v}");
                 assert_eq!(v["size"], "1024x1024", "{v}");
+            }
+        }
+    }
+}
+
+/// Seen on new-api 823e263 built and run behind the mock (docs/new-api-live.md): an empty
+/// `size` is no size (NA9's default, dall-e-3 billed at `standard` quality), and a request
+/// without `model` is routed by the distributor's `dall-e`, for which the catalog has no
+/// channel (NA5's 503); the documented profile refuses both as bad requests.
+#[tokio::test]
+async fn na9_na5_empty_size_default_quality_and_missing_model_in_new_api() {
+    for profile in [Profile::Documented, Profile::NewApi] {
+        let server = server(profile).await;
+        let empty = post_json(
+            &server,
+            "/v1/images/generations",
+            KEY_ENABLED,
+            json!({"model": "dall-e-3", "prompt": "a green square", "size": ""}),
+        )
+        .await;
+        let no_model = post_json(
+            &server,
+            "/v1/images/generations",
+            KEY_ENABLED,
+            json!({"prompt": "a yellow star", "size": "1024x1024"}),
+        )
+        .await;
+        match profile {
+            Profile::Documented => {
+                assert_eq!(empty.status, 400, "{}", empty.text());
+                assert_eq!(no_model.status, 400, "{}", no_model.text());
+            }
+            Profile::NewApi => {
+                assert_eq!(empty.status, 200, "{}", empty.text());
+                let v = empty.json();
+                assert_eq!(v["size"], "1024x1024", "{v}");
+                assert_eq!(v["quality"], "standard", "{v}");
+                assert_eq!(v["usage"]["output_tokens"], 1056, "{v}");
+                assert_eq!(no_model.status, 503, "{}", no_model.text());
+                let e = error_of(&no_model);
+                assert_eq!(e["code"], "model_not_found", "{e}");
+                let want = "No available channel for model dall-e under group default";
+                assert!(e["message"].as_str().unwrap_or_default().starts_with(want), "{e}");
+                assert_new_api_shape(&no_model);
             }
         }
     }

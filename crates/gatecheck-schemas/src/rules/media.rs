@@ -108,6 +108,46 @@ pub fn default_image_size(profile: crate::Profile, model: &str) -> Option<&'stat
     (profile == crate::Profile::NewApi && dall_e).then_some("1024x1024")
 }
 
+/// The `quality` new-api fills in for an image request without one before relaying it
+/// (relay/helper/valid_request.go GetAndValidOpenAIImageRequest): `standard` for dall-e-3,
+/// `auto` for gpt-image-1; none in `documented` (the mock's own default, `low`, applies).
+/// Seen on 823e263 built and run behind the mock (docs/new-api-live.md): a dall-e-3 image
+/// without `quality` is billed as `standard`.
+///
+/// ```
+/// use gatecheck_schemas::{rules::media::default_image_quality, Profile};
+/// assert_eq!(default_image_quality(Profile::NewApi, "dall-e-3"), Some("standard"));
+/// assert_eq!(default_image_quality(Profile::NewApi, "flux-schnell"), None);
+/// assert_eq!(default_image_quality(Profile::Documented, "dall-e-3"), None);
+/// ```
+pub fn default_image_quality(profile: crate::Profile, model: &str) -> Option<&'static str> {
+    match (profile, model) {
+        (crate::Profile::NewApi, "dall-e-3") => Some("standard"),
+        (crate::Profile::NewApi, "gpt-image-1") => Some("auto"),
+        _ => None,
+    }
+}
+
+/// The model new-api's distributor routes a request without `model` by
+/// (middleware/distributor.go getModelRequest, `GetStringIfEmpty`): `dall-e` on image
+/// generation, `tts-1` on speech, `whisper-1` on translation and transcription. A deployment
+/// without a channel for it answers its 503 `model_not_found` (DECISIONS NA5) before the
+/// relay's own `model is required`: a client that forgets `model` is told to retry.
+///
+/// ```
+/// use gatecheck_schemas::rules::media::distributor_model;
+/// assert_eq!(distributor_model("/v1/images/generations"), Some("dall-e"));
+/// assert_eq!(distributor_model("/v1/videos"), None);
+/// ```
+pub fn distributor_model(path: &str) -> Option<&'static str> {
+    match path {
+        "/v1/images/generations" => Some("dall-e"),
+        "/v1/audio/speech" => Some("tts-1"),
+        "/v1/audio/translations" | "/v1/audio/transcriptions" => Some("whisper-1"),
+        _ => None,
+    }
+}
+
 /// An image or video `size`, `<w>x<h>`, as numbers: `None` unless both are positive integers.
 ///
 /// ```

@@ -604,4 +604,11 @@ pub(super) const ONE_SIDED: &[(&str, Lacks, &str)] = &[
         Lacks::Mock,
         "new-api's 502 for a download answered with another status, which the mock does not model (its upstream serves the MP4); the runner recognises it (Veo content route's errors (DECISIONS D-PLAT-20, D-PLAT-21)",
     ),
+    (
+        "default_image_quality",
+        Lacks::Runner,
+        "the quality (and so the usage) the mock's new-api profile bills a DALL-E or GPT Image \
+         request without one at, as new-api fills it in (seen on 823e263, docs/new-api-live.md); \
+         the runner judges usage by its consistency (images.usage-consistent), not its value",
+    ),
 ];
