@@ -74,6 +74,13 @@ impl Ctx {
         self.app.config.profile
     }
 
+    /// The era of new-api's task layer played (always [`Era::Adaptors`] on `documented`,
+    /// which plays the spec's letter).
+    #[allow(dead_code)] // the plugin-era routes read it
+    pub(crate) fn era(&self) -> gatecheck_schemas::Era {
+        self.app.era
+    }
+
     /// Now on the mock clock, Unix seconds: the request's arrival ([`Ctx::at_ms`]).
     pub(crate) fn now(&self) -> i64 {
         self.at_ms.div_euclid(1000)
