@@ -221,6 +221,8 @@ pub(crate) fn or_none<T: std::fmt::Display>(value: Option<T>) -> String {
 /// Everything one check runs with.
 #[derive(Clone)]
 pub(crate) struct CheckCtx {
+    /// The id of the check it runs.
+    pub check: &'static str,
     pub t: Transport,
     pub env: Arc<Env>,
     pub cfg: Arc<RunnerConfig>,

@@ -67,11 +67,9 @@ async fn record(server: &MockServer, id: &str) -> TaskDto {
     let v = get(server, &format!("{GENERATIONS}/{id}")).await;
     gatecheck_schemas::validate("task-envelope", &v).unwrap_or_else(|e| panic!("{e}: {v}"));
     let t = check_envelope(&v).unwrap_or_else(|e| panic!("{e}: {v}"));
-    let schema = if t.platform == "41" {
-        "vertex-operation"
-    } else {
-        "gemini-operation"
-    };
+    let schema = gatecheck_schemas::rules::platforms::by_channel_type(&t.platform)
+        .expect("a registered platform")
+        .data_schema;
     gatecheck_schemas::validate(schema, &t.data).unwrap_or_else(|e| panic!("{e}: {}", t.data));
     t
 }
