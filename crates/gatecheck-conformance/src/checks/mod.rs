@@ -13,6 +13,7 @@ pub(crate) mod midjourney;
 pub(crate) mod midjourney_routes;
 pub(crate) mod models;
 mod pixels;
+pub(crate) mod platform_checks;
 pub(crate) mod platforms;
 pub(crate) mod platforms_veo;
 pub(crate) mod property;

@@ -13,57 +13,17 @@
 //! is judged against the adaptor's conversion (D-PLAT-5).
 
 use super::video_unified::{created_id, follow_with, GENERATIONS};
-use super::CheckFn;
-use super::Kind::Failure;
-use super::{accepted, def, Check, CheckCtx, Halt, Outcome, Phase};
+use super::{accepted, CheckCtx, Halt, Outcome};
 use crate::http::client::{Exchange, RequestSpec};
 use crate::vocab::artifacts::{TaskTimeline, TimelinePoint};
+use gatecheck_schemas::rules::platform_record::check_record;
 use gatecheck_schemas::rules::platforms::{
-    all, by_check_id, by_default_model, check_record, is_failure_rule, is_realtime, Platform,
-    OTHER_RATIOS_HEADER,
+    by_default_model, is_failure_rule, Platform, OTHER_RATIOS_HEADER,
 };
 use gatecheck_schemas::rules::quota::{task_quota, Usage};
 use gatecheck_schemas::rules::task::TaskDto;
 use gatecheck_schemas::rules::video::is_task_id;
 use serde_json::{json, Map, Value};
-
-/// The route of a polled platform's check.
-const ROUTE: &str =
-    "POST /v1/video/generations, GET /v1/video/generations/{task_id}, GET /v1/videos/{id}";
-
-/// One check per registered platform (`task.platform.<name>`): its row from the platform's
-/// description ([`Platform::check`]); a polled platform runs [`platform`], one asked in real
-/// time `platforms_veo::veo`.
-pub(crate) fn checks() -> Vec<Check> {
-    all()
-        .iter()
-        .map(|p| {
-            let (route, run): (&'static str, CheckFn) = if is_realtime(p) {
-                (super::platforms_veo::ROUTE, |c| {
-                    Box::pin(super::platforms_veo::veo(c, platform_of(c)))
-                })
-            } else {
-                (ROUTE, |c| Box::pin(platform(c, platform_of(c))))
-            };
-            let id: &'static str = Box::leak(p.check_id().into_boxed_str());
-            def(
-                id,
-                Failure,
-                route,
-                p.check.spec,
-                p.check.title,
-                Phase::Shared,
-                run,
-            )
-        })
-        .collect()
-}
-
-/// The platform whose check `c` runs (its id `task.platform.<name>`).
-fn platform_of(c: &CheckCtx) -> &'static Platform {
-    // The check list is made from the registry: every platform check's id names one.
-    by_check_id(c.check).unwrap_or(all()[0])
-}
 
 /// The first catalog model of platform `p`: one of its adaptor's default models.
 pub(crate) fn model_of(ctx: &CheckCtx, p: &Platform) -> Result<String, Halt> {
@@ -320,7 +280,7 @@ pub(crate) fn judge(
     })
 }
 
-async fn platform(ctx: &CheckCtx, p: &'static Platform) -> Outcome {
+pub(crate) async fn platform(ctx: &CheckCtx, p: &'static Platform) -> Outcome {
     let model = model_of(ctx, p)?;
     let (id, billing) = submit(ctx, p, &model).await?;
     let auth = ctx.model_auth()?;

@@ -225,7 +225,10 @@ async fn each_platform_bug_is_caught_for_its_reason() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_relayed_dashscope_refusal_is_no_finding() {
     use gatecheck_mock::{ClockMode, Fault, FaultKind, MockServer};
-    for status in [400, 200] {
+    // The platforms whose upstream refusals new-api relays (Ali's DashScope).
+    let relaying = all().iter().filter(|p| p.refusals.is_some());
+    for (p, status) in relaying.flat_map(|p| [(p, 400), (p, 200)]) {
+        let id = p.check_id();
         let server = MockServer::builder()
             .clock(ClockMode::virtual_default())
             .start()
@@ -240,7 +243,7 @@ async fn a_relayed_dashscope_refusal_is_no_finding() {
             probability: 1.0,
         });
         let mut config = super::support::config(&server.uri());
-        config.scope.only = vec!["task.platform.ali".to_owned()];
+        config.scope.only = vec![id.clone()];
         let report = gatecheck_conformance::Runner::new(config)
             .run()
             .await
@@ -248,7 +251,7 @@ async fn a_relayed_dashscope_refusal_is_no_finding() {
         let got = report
             .checks
             .iter()
-            .find(|c| c.id == "task.platform.ali")
+            .find(|c| c.id == id)
             .expect("the check ran");
         let message = got
             .evidence

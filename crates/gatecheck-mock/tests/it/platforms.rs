@@ -5,7 +5,8 @@
 use crate::media_util::*;
 use crate::support::*;
 use gatecheck_mock::{Channel, ClockMode, Fixtures, MockServer};
-use gatecheck_schemas::rules::platforms::{all, by_name, check_record, is_realtime};
+use gatecheck_schemas::rules::platform_record::check_record;
+use gatecheck_schemas::rules::platforms::{all, by_name, is_realtime};
 use gatecheck_schemas::rules::task::{check_envelope, TaskDto, TaskStatus};
 use gatecheck_schemas::Profile;
 use serde_json::{json, Value};

@@ -22,14 +22,6 @@ const EXEMPT: &[(&str, &str)] = &[
         "crates/gatecheck-mock/src/fixtures/seeds/embedded.rs",
         "the embedded catalog's seed (`fixtures/catalog.json`): a catalog model names its provider, the documented step `a catalog model`",
     ),
-    (
-        "crates/gatecheck-schemas/src/rules/platforms/veo.rs",
-        "the rules Gemini and Vertex share (their own files, one module for both)",
-    ),
-    (
-        "crates/gatecheck-mock/src/tasks/platforms/veo.rs",
-        "the hooks Gemini and Vertex share (their own files, one module for both)",
-    ),
 ];
 
 /// The suites outside `src` that must derive every platform from the registry too.

@@ -6,7 +6,7 @@
 //!
 //! The mock renders a task of a platform from these tables (its adaptor file in
 //! `gatecheck-mock`'s task room writes the upstream's own body), and the runner judges what a
-//! target answers with the same tables ([`check_record`]): a platform is one place.
+//! target answers with the same tables (`rules::platform_record::check_record`): a platform is one place.
 //!
 //! ```
 //! use gatecheck_schemas::rules::platforms::{by_channel_type, vidu};
@@ -64,8 +64,7 @@ registry! {
 
 pub mod veo;
 
-use super::task::{parse_progress, TaskDto, TaskStatus};
-use super::video::BrokenRule;
+use super::task::TaskStatus;
 use crate::types::VideoStatus;
 
 use serde_json::{Map, Value};
@@ -329,10 +328,6 @@ pub fn is_failure_rule(rule: &str) -> bool {
     rule == RULE_STATUS_MAP || rule == RULE_DATA_SHAPE
 }
 
-fn broken(rule: &'static str, message: String) -> Result<(), BrokenRule> {
-    Err(BrokenRule { rule, message })
-}
-
 /// The upstream state word of a record's `data`, if `data` has one (a Veo operation's is
 /// read from `done` and `error`: [`veo::operation_word`]).
 pub fn state_word<'a>(p: &Platform, data: &'a Value) -> Option<&'a str> {
@@ -346,90 +341,6 @@ pub fn state_word<'a>(p: &Platform, data: &'a Value) -> Option<&'a str> {
 /// Vertex: relay/relay_task.go `tryRealtimeFetch`, DECISIONS D-PLAT-22).
 pub fn is_realtime(p: &Platform) -> bool {
     p.fetch == Fetch::Realtime
-}
-
-/// The rules of one fetched record of a task of platform `p` (DECISIONS D-PLAT-7, D-PLAT-10):
-/// [`RULE_PLATFORM`], [`RULE_DATA_SHAPE`] (`data` is the platform's own task),
-/// [`RULE_STATUS_MAP`] (the upstream state in `data` maps to `status`), [`RULE_PROGRESS_MAP`].
-///
-/// ```
-/// use gatecheck_schemas::rules::platforms::{check_record, vidu};
-/// use gatecheck_schemas::rules::task::{TaskDto, TaskProperties, TaskStatus};
-/// let mut t = TaskDto {
-///     id: 1, created_at: 1, updated_at: 1, task_id: "task_x".into(), platform: "52".into(),
-///     user_id: 1, group: "default".into(), channel_id: 1, quota: 1, action: "textGenerate".into(),
-///     status: TaskStatus::InProgress, fail_reason: String::new(), result_url: None,
-///     submit_time: 1, start_time: 1, finish_time: 0, progress: "30%".into(),
-///     properties: TaskProperties::default(),
-///     data: serde_json::json!({"state": "processing", "creations": []}),
-/// };
-/// assert!(check_record(&vidu::PLATFORM, &t).is_ok());
-/// t.data = serde_json::json!({"state": "success", "creations": []});
-/// assert_eq!(check_record(&vidu::PLATFORM, &t).unwrap_err().rule, "task.status_map");
-/// t.data = serde_json::json!({"state": "processing"}); // no `creations`
-/// assert_eq!(check_record(&vidu::PLATFORM, &t).unwrap_err().rule, "task.data_shape");
-/// ```
-pub fn check_record(p: &Platform, t: &TaskDto) -> Result<(), BrokenRule> {
-    if t.platform != p.channel_type {
-        return broken(
-            RULE_PLATFORM,
-            format!(
-                "platform {:?}, but the model is served by a {} channel (type {})",
-                t.platform, p.name, p.channel_type
-            ),
-        );
-    }
-    // The shape is judged with the JSON Schemas (the `validate` feature, which the runner
-    // enables; the mock and the fuzz targets build without it and never call this).
-    #[cfg(feature = "validate")]
-    if let Err(e) = crate::validate(p.data_schema, &t.data) {
-        return broken(
-            RULE_DATA_SHAPE,
-            format!(
-                "data is not {}'s own task (schema {}): {e}",
-                p.name, p.data_schema
-            ),
-        );
-    }
-    let Some(word) = state_word(p, &t.data) else {
-        return broken(
-            RULE_STATUS_MAP,
-            format!(
-                "data has no {} state at {} (data is the upstream's own task)",
-                p.name, p.state_pointer
-            ),
-        );
-    };
-    let Some((status, progress)) = p.map(word) else {
-        return broken(
-            RULE_STATUS_MAP,
-            format!(
-                "data shows the {} state {word:?}, which new-api's adaptor does not store",
-                p.name
-            ),
-        );
-    };
-    if status != t.status {
-        return broken(
-            RULE_STATUS_MAP,
-            format!(
-                "status {} while its own data shows the {} state {word:?}, which is {}",
-                t.status.as_str(),
-                p.name,
-                status.as_str()
-            ),
-        );
-    }
-    if parse_progress(&t.progress) != Some(progress) {
-        return broken(
-            RULE_PROGRESS_MAP,
-            format!(
-                "progress {:?} for the {} state {word:?}, new-api stores \"{progress}%\"",
-                t.progress, p.name
-            ),
-        );
-    }
-    Ok(())
 }
 
 #[cfg(test)]
