@@ -76,7 +76,7 @@ pub use redact::{Redactor, Secret};
 pub use registry::all_checks;
 pub use report::{CheckResult, Report, Status, Summary};
 pub use run::runner::{RunError, Runner};
-pub use vocab::config::{Judging, Limits, RunnerConfig, Scope, TargetFacts, TargetMode};
+pub use vocab::config::{EraChoice, Judging, Limits, RunnerConfig, Scope, TargetFacts, TargetMode};
 pub use vocab::discovery;
 pub use vocab::setup_error::SetupError;
 pub use vocab::shard::Shard;

@@ -21,6 +21,8 @@ pub(crate) struct App {
     /// The configuration; its fixtures without the catalog and capabilities, which are in
     /// [`App::catalog`].
     pub(crate) config: MockConfig,
+    /// The era of new-api's task layer played ([`MockConfig::named_profile`]).
+    pub(crate) era: gatecheck_schemas::Era,
     pub(crate) clock: Clock,
     pub(crate) state: State,
     pub(crate) catalog: Catalog,
@@ -62,6 +64,7 @@ impl App {
             faults.add(fault.clone());
         }
         Self {
+            era: config.named_profile().era,
             clock,
             state,
             catalog,

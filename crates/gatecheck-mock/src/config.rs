@@ -5,7 +5,7 @@
 use crate::fixtures::Fixtures;
 use crate::harness::clock::ClockMode;
 use crate::harness::faults::Fault;
-use gatecheck_schemas::Profile;
+use gatecheck_schemas::{Era, NamedProfile, Profile};
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -84,6 +84,10 @@ pub struct RateLimit {
 pub struct MockConfig {
     /// Behaviour profile.
     pub profile: Profile,
+    /// The era of new-api's task layer the `new-api` profile plays; `None`: the profile's
+    /// default ([`Era::default_for`]: the task plugins). The `documented` profile plays the
+    /// spec's letter in any era ([`MockConfig::named_profile`]).
+    pub era: Option<Era>,
     /// Real or virtual clock.
     pub clock: ClockMode,
     /// Fixture data.
@@ -137,10 +141,29 @@ pub struct MockConfig {
     pub allowed_hosts: Vec<String>,
 }
 
+impl MockConfig {
+    /// The named profile played: the profile, in the era it plays.
+    ///
+    /// ```
+    /// use gatecheck_mock::MockConfig;
+    /// use gatecheck_schemas::{Era, NamedProfile, Profile};
+    /// let config = MockConfig { profile: Profile::NewApi, ..MockConfig::default() };
+    /// assert_eq!(config.named_profile(), NamedProfile::NEW_API);
+    /// let frozen = MockConfig { era: Some(Era::Adaptors), ..config };
+    /// assert_eq!(frozen.named_profile(), NamedProfile::NEW_API_ADAPTORS);
+    /// ```
+    pub fn named_profile(&self) -> NamedProfile {
+        let era = self.era.unwrap_or(Era::default_for(self.profile));
+        let named = NamedProfile::new(self.profile, era);
+        NamedProfile::new(self.profile, named.effective_era())
+    }
+}
+
 impl Default for MockConfig {
     fn default() -> Self {
         Self {
             profile: Profile::Documented,
+            era: None,
             clock: ClockMode::Real,
             fixtures: Fixtures::embedded(),
             seed: 0x6761_7465_6368_6563,

@@ -79,7 +79,7 @@ const fn row(
 use Verdict::{Accepted, Deviation, Failure, Rejected, Same};
 
 /// The section ids and their headings, in document order.
-pub const SECTIONS: [(&str, &str); 17] = [
+pub const SECTIONS: [(&str, &str); 18] = [
     ("D-AUTH", "Identity and auth"),
     ("D-ERR", "Error bodies"),
     ("D-TOKEN", "PUT /api/token/"),
@@ -97,6 +97,7 @@ pub const SECTIONS: [(&str, &str); 17] = [
     ("D-TASK", "Provider and unified task routes"),
     ("D-PLAT", "Video platforms behind the unified route"),
     ("D-MODELS", "Model lists in other clients' shapes"),
+    ("D-ERA", "The two eras of new-api's task layer"),
 ];
 
 /// Every decision, in document order.
@@ -575,6 +576,42 @@ pub const DECISIONS: &[Decision] = &[
     row("D-MODELS-3", "GET /v1beta/models (Gemini's list)", "router/relay-router.go@01f6839b SetRelayRouter (geminiRouter); controller/model.go@053f9ded ListModels(Gemini); dto/pricing.go GeminiModel; middleware/auth.go TokenAuth (x-goog-api-key, ?key= on /v1beta/models)",
         "The key from `x-goog-api-key`, else `?key=`, else `Authorization`; refused as on `/v1/*`. Answers `{models:[...], nextPageToken:null}`, one per model of the OpenAI list for the same key, in its order: `name` and `displayName` the bare id (no `models/` prefix, unlike Google's API) and every other field of dto.GeminiModel null. `models.gemini-list` (a failure when it disagrees with the OpenAI list; a `models/` prefix is a deviation citing this row, as Google's own clients expect it).",
         "Same.", Same),
+    // The two eras of new-api's task layer (issue 54; rules::era, the runner's run/era.rs).
+    row("D-ERA-1", "Which era a target runs, and how the runner tells it",
+        "QuantumNous/new-api PR #7076 (merged 2026-08-29: task adaptors replaced by JS plugins); issues #6358 (v1.0.0-rc.21, 2026-07-20, pre-plugin), #7194 (v1.0.0-rc.30, 2026-09-03: the plugin artifacts route; \"rc.24\" still the adaptors'), #7251 (v1.0.0-rc.34, 2026-09-07, plugins); controller/misc.go GetStatus `version`; pkg/jsplugin/routing.go@2f6bf06b; middleware/cache.go@823e263",
+        "The spec's letter, which is the adaptor era's wherever the two differ: `documented` has no era (the mock reports `adaptors`).",
+        "Two named profiles: `new-api` plays the task plugins, `new-api-adaptors` the Go adaptors (frozen). The runner (`--era auto`, the default) takes the era from the mock's signature; else from `GET /api/status` `data.version` (`v0.*` and `v1.0.0-rc.1` to `rc.24`: adaptors; `rc.30` on and `v1.0.0` on: plugins; rc.25 to rc.29, a dev build's `v0.0.0` or no version: not told); else from the routes only the plugins serve (an unauthenticated `POST /doubao/api/v3/contents/generations/tasks` answered JSON and not 404: plugins) and the plugin era's no-store not-found headers; else the adaptors' (a pre-plugin deployment stays judged as before). `--era plugins|adaptors` overrides. The era and its source are in the terminal notes, the JSON, Markdown and HTML reports.",
+        Accepted),
+    row("D-ERA-2", "The create answer of POST /v1/videos in the plugin era",
+        "controller/relay.go presentTaskSubmission (plugin era; medium: not pinned to a main commit, AUDIT-plugins §2.1); model/task.go ToOpenAIVideo and ToVideoStatus (variants ids 66267507275 and 56744216951)",
+        "The task with `task_id` equal to `id` (the spec's letter).",
+        "`Task.ToOpenAIVideo()`: no `task_id`, and `completed_at` is the row's `updated_at` on every answer (creation, start or finish time). The status of a just-inserted `NOT_START` row: gatecheck follows the variant that maps it to `queued` (`case TaskStatusNotStart, TaskStatusQueued, TaskStatusSubmitted`); the other variant shows `unknown`, which no client of the spec expects, and which is unpinned: a target that shows it fails `video.create.queued` as before. Judged only under `--expect new-api` in the plugin era: a missing `task_id` is what new-api does; a `task_id` that differs from `id` still fails.",
+        Accepted),
+    row("D-ERA-3", "GET /v1/videos/{id} in the plugin era: the fields the host owns",
+        "relay/channel/task/jsplugin/adaptor.go@60a13c2e TaskAdaptor.ConvertToOpenAIVideo (host overwrites id, object, status, progress, created_at, model, completed_at; `TaskID = \"\"`; every `metadata` key equal to `url` deleted); another variant (id 69497782665) keeps `metadata` (medium)",
+        "The documented task object (D-VIDEO-4: `video_url` and `metadata.url` on a completed task).",
+        "As the create answer (D-ERA-2): no `task_id`, `completed_at` the last update, and no `metadata.url`: the result is reached only through `GET /v1/videos/{id}/content`. The mock renders its generic tasks so; a platform's own render (the plugin's `protocols.openai_video.render`) is the platform registry's. `video.task.decided-fields` does not ask a plugin-era completed task for `metadata.url`.",
+        Accepted),
+    row("D-ERA-4", "Refusals of POST /v1/videos in the plugin era",
+        "relay/channel/task/jsplugin/adaptor.go@60a13c2e ValidateRequestAndSetAction (the host's ValidateBasicTaskRequest runs only when no plugin decoder set `task_request`); plugins/tasks/sora/plugin.js@2f6bf06b buildSubmitRequest (`field prompt is required`); middleware RespondTaskPluginError (not read: medium)",
+        "400 `/v1` error, code `invalid_request` (D-VIDEO-2).",
+        "400 with code `plugin_request_invalid` (a plugin's `decodeRequest`; `plugin_usage_invalid` for usage): the mock answers Sora's empty prompt `field prompt is required` in the `/v1` error envelope (`rules::era::plugin_refusal_body`, shared by every platform's refusals); the envelope of RespondTaskPluginError is not pinned. The runner fails any status but 400 (`video.create.empty-prompt-400`) and, under `--expect new-api` in the plugin era, deviates citing this row when the code is not a plugin's.",
+        Deviation),
+    row("D-ERA-5", "The not-found answer's cache headers in the plugin era",
+        "controller/relay.go RelayNotFound, plugin-era variants (ids 69512969735, 68556634383; medium); the adaptor era: router/web-router.go SetWebRouter `middleware.Cache()` (middleware/cache.go@823e263: `Cache-Control: max-age=604800` on every path but `/`)",
+        "No cache headers required.",
+        "The plugin era's `RelayNotFound` sends `Cache-Control: no-store, no-cache, must-revalidate, private, max-age=0`, `Pragma: no-cache`, `Expires: 0`, body unchanged (D-ROUTE-3). The mock's plugin era sends them; `v1.unknown-path-404` deviates citing this row when a plugin-era target's not-found lets a cache store it (no `no-store`), under `--expect new-api`. The adaptor era's week-long `max-age` is not reproduced by the mock (it is not a contract a client relies on).",
+        Deviation),
+    row("D-ERA-6", "HEAD /v1/videos/{id}/content, and a missing artifact",
+        "pkg/jsplugin/routing.go@2f6bf06b hostProtocols (`content`: GET and HEAD); router/task-plugin-protocol-router.go test id 57426056908; plugins/google_generated_samples_test.go@5f25d81d (a missing artifact: the content route answers 410)",
+        "Not routed (405 with `Allow: GET`).",
+        "The plugin era routes HEAD of the content route (the one route table: `routes::ONLY_IN_PLUGIN_ERA`); the adaptor era does not (gin's NoRoute: 404). HEAD answers what GET would, without the body: `video.content.head` fails a plugin-era target whose HEAD disagrees with its GET (status, `Content-Type`, `Content-Length`; RFC 9110 §9.3.2), and skips in the adaptor era. A completed task whose plugin lists no artifact is answered 410 in new-api; the mock's tasks always have their video, so it never answers 410 and the runner does not judge it.",
+        Failure),
+    row("D-ERA-7", "POST /v1/responses for video models (openai_responses)",
+        "pkg/jsplugin/routing.go@2f6bf06b hostProtocols (`openai_responses`: POST /v1/responses, GET /v1/responses/:response_id); plugins/builtin_plugins_test.go@2f6bf06b (every built-in model declares it); the host's Responses renderer not read",
+        "Not served.",
+        "Not served by the mock in either era, and not judged: the host code that renders a video task as a Responses object was not read at any commit (AUDIT-plugins §1 gives the routes only), so gatecheck does not guess its shape. A target's `/v1/responses` answers for video models are outside the checks.",
+        Rejected),
 ];
 
 /// The row with `id`, or the first row of a section id (`D-VIDEO`, `P`, `NA`).

@@ -172,8 +172,11 @@ impl<S: AsRef<str>> VideoTask<S> {
     pub fn write_json(&self, out: &mut Vec<u8>) {
         out.extend_from_slice(b"{\"id\":");
         push_str(out, self.id.as_ref());
-        out.extend_from_slice(b",\"task_id\":");
-        push_str(out, self.task_id.as_ref());
+        // new-api's `task_id,omitempty`: the plugin era's host leaves it empty.
+        if !self.task_id.as_ref().is_empty() {
+            out.extend_from_slice(b",\"task_id\":");
+            push_str(out, self.task_id.as_ref());
+        }
         out.extend_from_slice(b",\"object\":");
         push_str(out, self.object.as_ref());
         out.extend_from_slice(b",\"model\":");

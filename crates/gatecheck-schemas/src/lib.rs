@@ -78,7 +78,7 @@ mod violation;
 pub use openapi::{openapi, openapi_json};
 #[cfg(feature = "validate")]
 pub use pinned::validate_pinned;
-pub use profile::{Profile, UnknownProfile};
+pub use profile::{Era, NamedProfile, Profile, UnknownEra, UnknownNamedProfile, UnknownProfile};
 #[cfg(feature = "validate")]
 pub use registry::bundled;
 pub use schemas::{names, schema, schema_names, COMMON_DEFS, SCHEMA_BASE_URI};

@@ -15,8 +15,8 @@ use crate::rules::image_edit::EDITS_PATH;
 
 mod lookup;
 pub use lookup::{
-    allowed_methods, find_in, find_route, find_route_in, lookup, path_matches, segments_of, Found,
-    Lookup, Miss, Segments,
+    allowed_methods, find_in, find_route, find_route_in, lookup, lookup_named, path_matches,
+    segments_of, Found, Lookup, Miss, Segments,
 };
 
 /// One served operation.
@@ -174,6 +174,14 @@ pub const ROUTES: &[Route] = &[
         "GET",
         "/v1/videos/{task_id}/content",
         "getVideoContent",
+    ),
+    // The plugin era's `openai_video` content operation also answers HEAD
+    // (pkg/jsplugin/routing.go@2f6bf06b `hostProtocols`; DECISIONS D-ERA-6).
+    route(
+        Op::GetVideoContent,
+        "HEAD",
+        "/v1/videos/{task_id}/content",
+        "headVideoContent",
     ),
     route(
         Op::RemixVideo,
@@ -502,6 +510,36 @@ pub fn served_in(profile: crate::Profile, route: &Route) -> bool {
             .any(|(m, p)| *m == route.method && *p == route.path)
 }
 
+/// Operations of [`ROUTES`] only new-api's plugin era routes (the `new-api` profile in
+/// [`crate::Era::Plugins`]): the `openai_video` protocol's `HEAD` of the content route
+/// (pkg/jsplugin/routing.go@2f6bf06b). The documented profile and the adaptor era do not
+/// serve them (the adaptor era's gin router answers its not-found; DECISIONS D-ERA-6).
+pub const ONLY_IN_PLUGIN_ERA: &[(&str, &str)] = &[("HEAD", "/v1/videos/{task_id}/content")];
+
+/// Whether `route` is one of [`ONLY_IN_PLUGIN_ERA`].
+pub fn only_in_plugin_era(route: &Route) -> bool {
+    ONLY_IN_PLUGIN_ERA
+        .iter()
+        .any(|(m, p)| *m == route.method && *p == route.path)
+}
+
+/// Whether the named profile serves `route`: [`served_in`] its profile, and the rows of
+/// [`ONLY_IN_PLUGIN_ERA`] only in the plugin era of `new-api`.
+///
+/// ```
+/// use gatecheck_schemas::{routes::{served_in_named, ROUTES}, NamedProfile};
+/// let head = ROUTES.iter().find(|r| r.operation_id == "headVideoContent").unwrap();
+/// assert!(served_in_named(NamedProfile::NEW_API, head));
+/// assert!(!served_in_named(NamedProfile::NEW_API_ADAPTORS, head));
+/// assert!(!served_in_named(NamedProfile::DOCUMENTED, head));
+/// ```
+pub fn served_in_named(named: crate::NamedProfile, route: &Route) -> bool {
+    served_in(named.profile, route)
+        && (!only_in_plugin_era(route)
+            || (named.profile == crate::Profile::NewApi
+                && named.effective_era() == crate::Era::Plugins))
+}
+
 /// The status of a known path asked with a method the table does not serve there, in the
 /// documented profile (with an `Allow` header); new-api's router answers 404.
 pub const METHOD_NOT_ALLOWED: u16 = 405;
@@ -604,16 +642,19 @@ mod tests {
         }
         for p in &paths {
             for m in methods {
-                assert_eq!(find_route(m, p), find_in(ROUTES, m, p), "{m} {p}");
-                for profile in [crate::Profile::Documented, crate::Profile::NewApi] {
-                    let scan = find_in(ROUTES, m, p).filter(|r| served_in(profile, r));
-                    match lookup(profile, m, p) {
+                let documented = find_in(ROUTES, m, p)
+                    .filter(|r| served_in_named(crate::NamedProfile::DOCUMENTED, r));
+                assert_eq!(find_route(m, p), documented, "{m} {p}");
+                for named in crate::NamedProfile::ALL {
+                    let scan = find_in(ROUTES, m, p).filter(|r| served_in_named(named, r));
+                    match lookup_named(named, m, p) {
                         Lookup::Found(found) => assert_eq!(Some(found.route), scan, "{m} {p}"),
                         Lookup::Miss(miss) => {
                             assert_eq!(scan, None, "{m} {p}");
                             let allowed: Vec<_> = ROUTES
                                 .iter()
                                 .filter(|r| path_matches(r.path, p))
+                                .filter(|r| !only_in_plugin_era(r) || served_in_named(named, r))
                                 .map(|r| r.method)
                                 .collect();
                             assert_eq!(miss.allowed(), allowed, "{m} {p}");

@@ -288,7 +288,9 @@ impl<S: AsRef<str>> Serialize for VideoTask<S> {
         use serde::ser::SerializeMap;
         let mut m = ser.serialize_map(None)?;
         m.serialize_entry("id", self.id.as_ref())?;
-        m.serialize_entry("task_id", self.task_id.as_ref())?;
+        if !self.task_id.as_ref().is_empty() {
+            m.serialize_entry("task_id", self.task_id.as_ref())?;
+        }
         m.serialize_entry("object", self.object.as_ref())?;
         m.serialize_entry("model", self.model.as_ref())?;
         m.serialize_entry("status", &self.status)?;

@@ -181,9 +181,17 @@ pub(crate) struct Env {
     pub platform_tasks: parking_lot::Mutex<Vec<crate::vocab::artifacts::TaskTimeline>>,
     /// The ratio the working key's group is charged at (DECISIONS D-STREAM-7).
     pub group_ratio: crate::http::pricing::GroupRatio,
+    /// The era of new-api's task layer answers are judged by, and how it was told.
+    pub era: crate::run::era::EraSeen,
 }
 
 impl Env {
+    /// The era of new-api's task layer answers are judged by.
+    #[allow(dead_code)] // the plugin-era checks read it
+    pub fn era(&self) -> gatecheck_schemas::Era {
+        self.era.era
+    }
+
     /// Whether the target serves `family` (true when discovery did not probe it).
     pub fn serves(&self, family: RouteFamily) -> bool {
         crate::vocab::discovery::serves(&self.routes, family)

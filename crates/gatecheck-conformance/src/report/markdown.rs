@@ -31,6 +31,9 @@ pub fn to_markdown(report: &Report) -> String {
         report.requests_sent,
         report.duration_ms as f64 / 1000.0
     );
+    if let Some(era) = &report.era {
+        let _ = writeln!(out, "Task-layer era: {}.\n", one_line(era));
+    }
     if let Some(f) = &report.setup_failure {
         let _ = writeln!(
             out,
@@ -303,6 +306,7 @@ mod tests {
             mock_profile: Some("new-api".into()),
             target_kind: TargetKind::Mock,
             expect: "documented".into(),
+            era: None,
             notes: Vec::new(),
             discovery: Some(DiscoveryReport {
                 routes: vec![RouteSeen {

@@ -139,6 +139,10 @@ pub struct Report {
     pub target_kind: TargetKind,
     /// The profile whose decided behaviour was expected (`--expect`).
     pub expect: String,
+    /// The era of new-api's task layer judged by, and how it was told (`plugins (GET
+    /// /api/status version v1.0.0-rc.34)`); absent when discovery did not get that far.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub era: Option<String>,
     /// What the runner decided about the target, e.g. "no control API: virtual-clock checks
     /// skipped, real-time polling used".
     pub notes: Vec<String>,

@@ -4,5 +4,6 @@
 //! - `runner`: discovers the target, runs the selected checks, cleans up, and reports.
 //! - `setup`: set-up and clean-up around the checks (mock or not, what is served, the key).
 
+pub(crate) mod era;
 pub(crate) mod runner;
 pub(crate) mod setup;

@@ -209,6 +209,7 @@ impl Runner {
         let planned_uploads = specs.iter().flat_map(|s| s.uploads()).collect();
         let mut report = Report {
             mock_profile: env.mock.as_ref().and_then(|m| m.profile.clone()),
+            era: Some(env.era.describe()),
             target_kind: if env.mock.is_some() {
                 TargetKind::Mock
             } else {
@@ -436,6 +437,7 @@ fn report_head(cfg: &RunnerConfig, seed: u64, started_at: i64, started: Instant)
         mock_profile: None,
         target_kind: TargetKind::Unknown,
         expect: cfg.judging.expect.as_str().to_owned(),
+        era: None,
         notes: Vec::new(),
         discovery: None,
         setup_failure: None,

@@ -63,6 +63,10 @@ pub(crate) fn offline_env(cfg: &RunnerConfig) -> Env {
         media: Default::default(),
         platform_tasks: Default::default(),
         group_ratio: crate::http::pricing::GroupRatio::unknown("offline dry run"),
+        era: match cfg.judging.era {
+            crate::EraChoice::Fixed(era) => crate::run::era::EraSeen::named(era),
+            crate::EraChoice::Auto => crate::run::era::EraSeen::untold("offline dry run"),
+        },
     }
 }
 
@@ -211,6 +215,8 @@ async fn discover_rest(
         _ => crate::http::pricing::GroupRatio::unknown("no working key"),
     };
     let mut notes = notes;
+    let era = crate::run::era::tell(cfg, mock.as_ref());
+    notes.push(format!("task-layer era: {}", era.describe()));
     if key.is_some() && !cfg.scope.dry_run {
         notes.push(match group_ratio.ratio {
         Some(r) => format!(
@@ -244,6 +250,7 @@ async fn discover_rest(
         media: Default::default(),
         platform_tasks: Default::default(),
         group_ratio,
+        era,
     })
 }
 

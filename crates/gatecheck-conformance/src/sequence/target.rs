@@ -147,8 +147,8 @@ pub async fn discover_mock_credentials(t: &Transport, target: &mut Target) -> bo
 pub struct SideSpec {
     /// A deployment's base URL (or a served mock's).
     pub url: Option<String>,
-    /// An embedded mock in this profile instead of a URL.
-    pub mock: Option<gatecheck_schemas::Profile>,
+    /// An embedded mock in this named profile (profile and era) instead of a URL.
+    pub mock: Option<gatecheck_schemas::NamedProfile>,
     /// Seed of the embedded mock's ids.
     pub mock_seed: u64,
     /// Start of the embedded mock's virtual clock (Unix seconds); the mock's default when
@@ -200,7 +200,7 @@ impl OpenSide {
             #[cfg(feature = "embedded")]
             (None, Some(profile)) => {
                 let server = gatecheck_mock::MockServer::builder()
-                    .profile(profile)
+                    .named_profile(profile)
                     .clock(match spec.mock_epoch {
                         Some(epoch) => gatecheck_mock::ClockMode::Virtual { epoch },
                         None => gatecheck_mock::ClockMode::virtual_default(),

@@ -5,7 +5,7 @@ use crate::vocab::discovery::ModelKind;
 use crate::vocab::shard::Shard;
 use crate::vocab::skip::SkipCause;
 use gatecheck_schemas::types::ModelCapabilities;
-use gatecheck_schemas::Profile;
+use gatecheck_schemas::{Era, Profile};
 use std::collections::BTreeMap;
 use std::net::IpAddr;
 use std::time::Duration;
@@ -22,6 +22,38 @@ pub enum TargetMode {
     Mock,
     /// A real deployment: nothing is ever sent to `/__mock/*`, video checks poll in real time.
     Deployment,
+}
+
+/// Which era of new-api's task layer the runner judges by (`gatecheck check --era`).
+///
+/// ```
+/// use gatecheck_conformance::EraChoice;
+/// use gatecheck_schemas::Era;
+/// assert_eq!("auto".parse::<EraChoice>().unwrap(), EraChoice::Auto);
+/// assert_eq!("plugins".parse::<EraChoice>().unwrap(), EraChoice::Fixed(Era::Plugins));
+/// ```
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum EraChoice {
+    /// Told from what the target shows (the mock's signature, `GET /api/status` `version`,
+    /// the routes only the plugin era serves); the Go adaptors' when nothing tells.
+    #[default]
+    Auto,
+    /// This era, whatever the target shows.
+    Fixed(Era),
+}
+
+impl std::str::FromStr for EraChoice {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s {
+            "auto" => Ok(Self::Auto),
+            other => other
+                .parse::<Era>()
+                .map(Self::Fixed)
+                .map_err(|_| format!("unknown era `{other}`: expected auto, plugins or adaptors")),
+        }
+    }
 }
 
 impl std::str::FromStr for TargetMode {
@@ -156,6 +188,9 @@ pub struct Judging {
     /// or new-api's. A target that matches the other profile is a deviation citing the
     /// decision's id.
     pub expect: Profile,
+    /// The era of new-api's task layer answers are judged by (`--era`): told from the target
+    /// by default ([`EraChoice::Auto`]).
+    pub era: EraChoice,
     /// Skip causes accepted in a complete run (`--allow-skip`): a skip whose cause
     /// [`SkipCause::incomplete_by_default`] and is not listed here ends the run with
     /// [`crate::exit::INCOMPLETE`].

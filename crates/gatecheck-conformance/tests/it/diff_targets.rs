@@ -150,7 +150,7 @@ async fn diff_against(url: &str, mode: TargetMode) -> (DiffReport, SideKind, Opt
     let redactor = Redactor::new();
     let timeout = Duration::from_secs(10);
     let left = SideSpec {
-        mock: Some(gatecheck_schemas::Profile::Documented),
+        mock: Some(gatecheck_schemas::NamedProfile::DOCUMENTED),
         mock_seed: 1,
         target: mode,
         ..SideSpec::default()

@@ -8,7 +8,7 @@ use crate::handle::MockServer;
 use crate::harness::clock::ClockMode;
 use crate::harness::faults::Fault;
 use crate::state::StateSnapshot;
-use gatecheck_schemas::Profile;
+use gatecheck_schemas::{Era, NamedProfile, Profile};
 use std::net::{Ipv4Addr, SocketAddr};
 use std::sync::{Arc, Weak};
 use std::time::Duration;
@@ -19,7 +19,7 @@ use tokio::sync::watch;
 ///
 /// ```no_run
 /// use gatecheck_mock::{ClockMode, MockServer};
-/// use gatecheck_schemas::Profile;
+/// use gatecheck_schemas::{Era, NamedProfile, Profile};
 /// # async fn demo() {
 /// let server = MockServer::builder()
 ///     .profile(Profile::NewApi)
@@ -82,6 +82,45 @@ impl MockServerBuilder {
     /// ```
     pub fn profile(mut self, profile: Profile) -> Self {
         self.config.profile = profile;
+        self
+    }
+
+    /// The era of new-api's task layer the `new-api` profile plays (default: the task
+    /// plugins; [`Era::Adaptors`] is the Go-adaptor era, frozen). The `documented` profile
+    /// plays the spec's letter in either.
+    ///
+    /// ```no_run
+    /// use gatecheck_schemas::{Era, Profile};
+    /// # async fn demo() {
+    /// let server = gatecheck_mock::MockServer::builder()
+    ///     .profile(Profile::NewApi)
+    ///     .era(Era::Adaptors)
+    ///     .start()
+    ///     .await;
+    /// assert_eq!(server.named_profile().to_string(), "new-api-adaptors");
+    /// # }
+    /// ```
+    pub fn era(mut self, era: Era) -> Self {
+        self.config.era = Some(era);
+        self
+    }
+
+    /// A named profile: its profile and its era (`documented`, `new-api`,
+    /// `new-api-adaptors`).
+    ///
+    /// ```no_run
+    /// use gatecheck_schemas::NamedProfile;
+    /// # async fn demo() {
+    /// let server = gatecheck_mock::MockServer::builder()
+    ///     .named_profile(NamedProfile::NEW_API_ADAPTORS)
+    ///     .start()
+    ///     .await;
+    /// # let _ = server;
+    /// # }
+    /// ```
+    pub fn named_profile(mut self, named: NamedProfile) -> Self {
+        self.config.profile = named.profile;
+        self.config.era = Some(named.era);
         self
     }
 

@@ -93,6 +93,23 @@ impl MockServer {
         self.app.config.profile
     }
 
+    /// The named profile played: the profile and the era of new-api's task layer.
+    ///
+    /// ```no_run
+    /// # async fn demo() {
+    /// let server = gatecheck_mock::MockServer::start().await;
+    /// assert_eq!(server.named_profile(), gatecheck_schemas::NamedProfile::DOCUMENTED);
+    /// # }
+    /// ```
+    pub fn named_profile(&self) -> gatecheck_schemas::NamedProfile {
+        self.app.config.named_profile()
+    }
+
+    /// The era of new-api's task layer played ([`gatecheck_schemas::Era`]).
+    pub fn era(&self) -> gatecheck_schemas::Era {
+        self.app.config.named_profile().era
+    }
+
     /// The demo account's enabled, unrestricted key, as clients send it (`sk-...`).
     ///
     /// ```no_run

@@ -113,7 +113,7 @@ fn health(cx: &Ctx) -> MockResponse {
         &gatecheck_schemas::rules::health::signature_body(
             env!("CARGO_PKG_VERSION"),
             app.config.profile,
-            json!({ "clock": app.clock.mode(), "now": app.clock.now() }),
+            json!({ "era": app.era.as_str(), "clock": app.clock.mode(), "now": app.clock.now() }),
         ),
     )
 }

@@ -74,6 +74,12 @@ impl Ctx {
         self.app.config.profile
     }
 
+    /// The era of new-api's task layer played (always [`Era::Adaptors`] on `documented`,
+    /// which plays the spec's letter).
+    pub(crate) fn era(&self) -> gatecheck_schemas::Era {
+        self.app.era
+    }
+
     /// Now on the mock clock, Unix seconds: the request's arrival ([`Ctx::at_ms`]).
     pub(crate) fn now(&self) -> i64 {
         self.at_ms.div_euclid(1000)
@@ -156,7 +162,23 @@ impl Ctx {
 
     /// A `/v1` 404 ([`response::not_found`]: new-api's own body in the `new-api` profile).
     pub(crate) fn not_found(&self, method: &Method, path: &str) -> MockResponse {
-        response::not_found(self.profile(), method.as_str(), path)
+        let mut resp = response::not_found(self.profile(), method.as_str(), path);
+        // The plugin era's `RelayNotFound` forbids caching (DECISIONS D-ERA-5).
+        if self.plays_plugins() {
+            for (name, value) in gatecheck_schemas::rules::era::NOT_FOUND_NO_STORE {
+                resp.headers_mut().insert(
+                    http::HeaderName::from_static(name),
+                    http::HeaderValue::from_static(value),
+                );
+            }
+        }
+        resp
+    }
+
+    /// Whether the mock plays new-api's task plugins (the `new-api` profile in its default
+    /// era; never `documented` nor `new-api-adaptors`).
+    pub(crate) fn plays_plugins(&self) -> bool {
+        self.profile() == Profile::NewApi && self.era() == gatecheck_schemas::Era::Plugins
     }
 
     /// Answers `resp` to `req` without reading its body, as Go's server does (reads a short

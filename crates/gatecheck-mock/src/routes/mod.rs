@@ -112,7 +112,7 @@ use crate::harness::journal::Record;
 use crate::response::headers::REQUEST_ID_HEADER;
 use crate::response::{self, MockResponse};
 use bytes::Bytes;
-use gatecheck_schemas::routes::{lookup, Found, Lookup, MjOp, Op, Route};
+use gatecheck_schemas::routes::{lookup_named, Found, Lookup, MjOp, Op, Route};
 use gatecheck_schemas::Profile;
 use http::{HeaderValue, Method, Request};
 use hyper::body::Incoming;
@@ -380,7 +380,8 @@ fn set_request_id(resp: &mut MockResponse, id: &str) {
 /// Routes a request that is neither a control call nor faulted away: one lookup in the route
 /// table, then [`serve`] for what it serves, the not-found answer for the rest.
 async fn route(cx: &mut Ctx, req: Request<Incoming>, method: &Method, path: &str) -> MockResponse {
-    let miss = match lookup(cx.profile(), method.as_str(), path) {
+    let named = gatecheck_schemas::NamedProfile::new(cx.profile(), cx.era());
+    let miss = match lookup_named(named, method.as_str(), path) {
         Lookup::Found(found) => return serve(cx, req, &found).await,
         Lookup::Miss(miss) => miss,
     };

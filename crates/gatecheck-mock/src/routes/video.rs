@@ -74,9 +74,40 @@ pub(crate) fn task_response(cx: &Ctx, t: &StoredVideo, id: &str) -> MockResponse
     let mut seconds = [0; 20];
     let mut view = t.view(state, url.as_deref(), &mut seconds, cx.profile());
     (view.id, view.task_id) = (id, id);
+    if cx.plays_plugins() {
+        host_owned(&mut view, t, now);
+    }
     let mut resp = response::json_written(ACCEPTED, |buf| view.write_json(buf));
     resp.headers_mut().insert(POLL_AFTER_NAME, poll_after(cx));
     resp
+}
+
+/// The plugin era's `GET /v1/videos/{id}` and create answer: `Task.ToOpenAIVideo()`, whose
+/// fields the host owns over any plugin's render (jsplugin/adaptor.go@60a13c2e
+/// `ConvertToOpenAIVideo`, DECISIONS D-ERA-2, D-ERA-3): no `task_id`, `completed_at` the row's
+/// `updated_at` (the last state change: creation, start, finish), and no `metadata.url` (the
+/// result only through `/content`).
+fn host_owned(view: &mut gatecheck_schemas::types::VideoTask<&str>, t: &StoredVideo, now_ms: i64) {
+    let p = &t.plan;
+    let updated_ms = if now_ms >= p.finish_at_ms {
+        p.finish_at_ms
+    } else if now_ms >= p.started_at_ms {
+        p.started_at_ms
+    } else {
+        p.created_at_ms
+    };
+    view.task_id = "";
+    view.completed_at = Some(updated_ms.div_euclid(1000));
+    if let Some(meta) = view.metadata.as_mut().and_then(|m| m.as_object_mut()) {
+        meta.retain(|k, _| !k.eq_ignore_ascii_case("url"));
+    }
+    if view
+        .metadata
+        .as_ref()
+        .is_some_and(|m| m.as_object().is_some_and(|o| o.is_empty()))
+    {
+        view.metadata = None;
+    }
 }
 
 /// The create fields, from any of the three encodings.
@@ -208,6 +239,14 @@ pub(crate) fn create_from(
         ));
     };
     let prompt = f.prompt.unwrap_or_default();
+    // The plugin era: the plugin's `decodeRequest` refuses it (DECISIONS D-ERA-4).
+    if cx.plays_plugins() && prompt.trim().is_empty() {
+        use gatecheck_schemas::rules::era;
+        return Err(response::json(
+            400,
+            &era::plugin_refusal_body(era::MSG_FIELD_PROMPT_REQUIRED),
+        ));
+    }
     if prompt.trim().is_empty() || prompt.chars().count() > MAX_PROMPT_CHARS {
         return Err(response::invalid(
             &format!("prompt must be 1 to {MAX_PROMPT_CHARS} characters"),

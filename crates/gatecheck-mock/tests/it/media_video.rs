@@ -115,7 +115,11 @@ async fn create_accepts_multipart_urlencoded_and_json() {
 #[tokio::test]
 async fn create_rules_are_400_in_every_profile() {
     for profile in [Profile::Documented, Profile::NewApi] {
-        let server = MockServer::builder().profile(profile).start().await;
+        let server = MockServer::builder()
+            .profile(profile)
+            .era(gatecheck_schemas::Era::Adaptors) // the Go adaptors' (new-api-adaptors)
+            .start()
+            .await;
         let cases = [
             ("empty prompt", json!({"model": "sora-2", "prompt": ""})),
             ("blank prompt", json!({"model": "sora-2", "prompt": "   "})),
@@ -160,7 +164,11 @@ async fn create_rules_are_400_in_every_profile() {
 #[tokio::test]
 async fn video_size_must_be_wxh_and_one_of_the_models_sizes() {
     for profile in [Profile::Documented, Profile::NewApi] {
-        let server = MockServer::builder().profile(profile).start().await;
+        let server = MockServer::builder()
+            .profile(profile)
+            .era(gatecheck_schemas::Era::Adaptors) // the Go adaptors' (new-api-adaptors)
+            .start()
+            .await;
         for size in [
             "",
             " ",
@@ -347,7 +355,11 @@ async fn outcome_override_through_the_control_api() {
 #[tokio::test]
 async fn tasks_belong_to_their_user() {
     for (profile, status) in [(Profile::Documented, 404), (Profile::NewApi, 400)] {
-        let server = MockServer::builder().profile(profile).start().await;
+        let server = MockServer::builder()
+            .profile(profile)
+            .era(gatecheck_schemas::Era::Adaptors) // the Go adaptors' (new-api-adaptors)
+            .start()
+            .await;
         let t = create(&server, json!({"model": "sora-2", "prompt": "mine"})).await;
         for path in [
             format!("{VIDEOS}/{}", t.id),

@@ -23,6 +23,8 @@ fn model_of(name: &str) -> &'static str {
 async fn server(profile: Profile, fixtures: Fixtures) -> MockServer {
     MockServer::builder()
         .profile(profile)
+        // The Go-adaptor era's expectations (new-api-adaptors; the plugin era: plugin_era.rs).
+        .era(gatecheck_schemas::Era::Adaptors)
         .fixtures(fixtures)
         .clock(ClockMode::virtual_default())
         .start()

@@ -19,6 +19,8 @@ const GENERATIONS: &str = "/v1/video/generations";
 async fn server(profile: Profile) -> MockServer {
     MockServer::builder()
         .profile(profile)
+        // The Go-adaptor era's expectations (new-api-adaptors; the plugin era: plugin_era.rs).
+        .era(gatecheck_schemas::Era::Adaptors)
         .fixtures(Fixtures::embedded())
         .clock(ClockMode::virtual_default())
         .start()

@@ -10,6 +10,8 @@ use serde_json::{json, Value};
 async fn server(profile: Profile) -> MockServer {
     MockServer::builder()
         .profile(profile)
+        // The Go-adaptor era's expectations (new-api-adaptors; the plugin era: plugin_era.rs).
+        .era(gatecheck_schemas::Era::Adaptors)
         .clock(ClockMode::virtual_default())
         .start()
         .await

@@ -17,6 +17,8 @@ const GENERATIONS: &str = "/v1/video/generations";
 async fn server(profile: Profile) -> MockServer {
     MockServer::builder()
         .profile(profile)
+        // The Go-adaptor era's expectations (new-api-adaptors; the plugin era: plugin_era.rs).
+        .era(gatecheck_schemas::Era::Adaptors)
         .clock(ClockMode::virtual_default())
         .start()
         .await

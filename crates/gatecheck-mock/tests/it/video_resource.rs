@@ -26,6 +26,8 @@ fn errors(v: &jsonschema::Validator, object: &Value) -> Vec<String> {
 async fn objects(profile: Profile) -> Vec<Value> {
     let server = MockServer::builder()
         .profile(profile)
+        // The Go-adaptor era's expectations (new-api-adaptors; the plugin era: plugin_era.rs).
+        .era(gatecheck_schemas::Era::Adaptors)
         .clock(ClockMode::virtual_default())
         .start()
         .await;

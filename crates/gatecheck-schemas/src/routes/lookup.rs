@@ -3,7 +3,8 @@
 //! the route with its path parameters, or the methods the path has; the other finders are thin
 //! wrappers over it, and [`path_matches`]/[`find_in`] are the plain scans a test compares it with.
 
-use super::{served_in, Route, ROUTES};
+use super::{served_in_named, Route, ROUTES};
+use crate::{Era, NamedProfile};
 
 /// The answer of [`lookup`]: the route serving a request, or what the table knows of its path.
 #[derive(Debug, Clone, Copy)]
@@ -93,6 +94,23 @@ impl Miss {
 /// assert_eq!(miss.allowed(), ["GET", "DELETE"]);
 /// ```
 pub fn lookup<'p>(profile: crate::Profile, method: &str, path: &'p str) -> Lookup<'p> {
+    lookup_named(NamedProfile::new(profile, Era::Adaptors), method, path)
+}
+
+/// [`lookup`] for a named profile: the plugin era (`new-api`) also serves the rows only it
+/// routes ([`super::ONLY_IN_PLUGIN_ERA`]); [`lookup`] is the adaptor era's.
+///
+/// ```
+/// use gatecheck_schemas::{routes::{lookup_named, Lookup}, NamedProfile};
+/// let head = "/v1/videos/video_1/content";
+/// assert!(matches!(lookup_named(NamedProfile::NEW_API, "HEAD", head), Lookup::Found(_)));
+/// assert!(matches!(lookup_named(NamedProfile::NEW_API_ADAPTORS, "HEAD", head), Lookup::Miss(_)));
+/// let Lookup::Miss(miss) = lookup_named(NamedProfile::DOCUMENTED, "HEAD", head) else {
+///     panic!("not served")
+/// };
+/// assert_eq!(miss.allowed(), ["GET"]);
+/// ```
+pub fn lookup_named<'p>(named: NamedProfile, method: &str, path: &'p str) -> Lookup<'p> {
     // The same answer as a scan of `ROUTES` with `path_matches` (a test compares them), with
     // the path split once, and the templates split and grouped by their number of segments
     // once per process.
@@ -119,7 +137,7 @@ pub fn lookup<'p>(profile: crate::Profile, method: &str, path: &'p str) -> Looku
     if let Some(c) = rows
         .iter()
         .find(|c| c.route.method.eq_ignore_ascii_case(method) && at_path(c))
-        && served_in(profile, c.route)
+        && served_in_named(named, c.route)
     {
         return Lookup::Found(Found {
             route: c.route,
@@ -130,7 +148,9 @@ pub fn lookup<'p>(profile: crate::Profile, method: &str, path: &'p str) -> Looku
     // A miss: the methods served at the path (the `Allow` of a 405).
     let mut miss = Miss::default();
     for c in rows.iter().filter(|c| at_path(c)) {
-        miss.push(c.route.method);
+        if !super::only_in_plugin_era(c.route) || served_in_named(named, c.route) {
+            miss.push(c.route.method);
+        }
     }
     Lookup::Miss(miss)
 }

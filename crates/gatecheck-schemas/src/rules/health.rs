@@ -5,7 +5,7 @@
 //! version and its profile; [`parse_signature`] accepts only that body, and the runner uses
 //! mock-only features (control API, virtual clock) only when it sees it.
 
-use crate::Profile;
+use crate::{Era, Profile};
 use serde_json::{json, Value};
 
 /// The path of the health route.
@@ -41,6 +41,9 @@ pub struct MockSignature {
     pub version: String,
     /// The mock's behaviour profile.
     pub profile: Profile,
+    /// The era of new-api's task layer the mock plays (`era` in the body; `None` from a mock
+    /// older than the eras, which played the Go adaptors').
+    pub era: Option<Era>,
 }
 
 /// The body of `GET /__mock/health`: `{status, service, version, profile}` plus `extra`'s
@@ -91,7 +94,15 @@ pub fn parse_signature(
         return None;
     }
     let profile = v.get("profile")?.as_str()?.parse().ok()?;
-    Some(MockSignature { version, profile })
+    let era = v
+        .get("era")
+        .and_then(Value::as_str)
+        .and_then(|e| e.parse().ok());
+    Some(MockSignature {
+        version,
+        profile,
+        era,
+    })
 }
 
 #[cfg(test)]
@@ -114,7 +125,11 @@ mod tests {
 
     #[test]
     fn the_signature_round_trips() {
-        let body = signature_body("0.1.0", Profile::Documented, json!({"clock": "virtual"}));
+        let body = signature_body(
+            "0.1.0",
+            Profile::Documented,
+            json!({"clock": "virtual", "era": "adaptors"}),
+        );
         assert_eq!(body["clock"], "virtual");
         let text = body.to_string();
         let sig = parse_signature(
@@ -126,7 +141,8 @@ mod tests {
             sig,
             Some(MockSignature {
                 version: "0.1.0".into(),
-                profile: Profile::Documented
+                profile: Profile::Documented,
+                era: Some(Era::Adaptors),
             })
         );
         assert_eq!(

@@ -23,6 +23,7 @@
 
 pub mod auth;
 pub mod catalog;
+pub mod era;
 pub mod forwarding;
 pub mod health;
 pub mod image_edit;

@@ -11,7 +11,7 @@ use gatecheck_conformance::{
     TargetMode,
 };
 use gatecheck_mock::{ClockMode, MockServer};
-use gatecheck_schemas::Profile;
+use gatecheck_schemas::{NamedProfile, Profile};
 use std::net::IpAddr;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -110,9 +110,10 @@ pub struct CheckArgs {
     /// Format of `--list`: `text`, `markdown` or `json`.
     #[arg(long, value_name = "FORMAT", default_value = "text")]
     pub format: String,
-    /// Profile of the embedded mock (without `--base-url`).
+    /// Profile of the embedded mock (without `--base-url`): `documented`, `new-api` (the task
+    /// plugins) or `new-api-adaptors` (the Go task adaptors, before 2026-08-29).
     #[arg(long, default_value = "documented")]
-    pub profile: Profile,
+    pub profile: NamedProfile,
     /// What the deployment's models accept (sizes, voices, durations), in the format of
     /// `fixtures/capabilities.json`; by default the fixtures' models.
     #[arg(long, value_name = "FILE")]
@@ -147,6 +148,11 @@ pub struct CheckArgs {
     /// (default: the embedded mock's `--profile`, else `documented`).
     #[arg(long, value_name = "PROFILE")]
     pub expect: Option<Profile>,
+    /// The era of new-api's task layer to judge by: `auto` (told from the target: the mock's
+    /// signature, `GET /api/status` `version`, the routes only the plugins serve), `plugins`
+    /// or `adaptors`.
+    #[arg(long, value_name = "ERA", default_value = "auto")]
+    pub era: gatecheck_conformance::EraChoice,
     /// No progress bar.
     #[arg(long)]
     pub quiet: bool,
@@ -260,10 +266,11 @@ fn config(args: &CheckArgs, base_url: &str) -> anyhow::Result<RunnerConfig> {
         judging: Judging {
             strict: args.strict,
             expect: args.expect.unwrap_or(if args.base_url.is_none() {
-                args.profile
+                args.profile.profile
             } else {
                 Profile::Documented
             }),
+            era: args.era,
             allowed_skips: args.allow_skip.clone(),
             group_ratio: args.group_ratio,
         },
@@ -310,7 +317,7 @@ pub(crate) async fn run_async(args: CheckArgs) -> u8 {
         Some(u) => u.clone(),
         None => {
             let server = MockServer::builder()
-                .profile(args.profile)
+                .named_profile(args.profile)
                 .clock(ClockMode::virtual_default())
                 .start()
                 .await;

@@ -3,7 +3,7 @@
 
 use gatecheck_conformance::sequence::SideSpec;
 use gatecheck_conformance::TargetMode;
-use gatecheck_schemas::Profile;
+use gatecheck_schemas::NamedProfile;
 
 /// Declares the arguments of one side; `$side` is the flag prefix, `$env` the environment
 /// variable infix, `$seed` the default id seed of its embedded mock.
@@ -38,7 +38,7 @@ macro_rules! side_args {
                 default_value = "documented",
                 help = concat!("Profile of the embedded ", $side, " mock")
             )]
-            pub profile: Profile,
+            pub profile: NamedProfile,
             #[doc = concat!("`--", $side, "-mock-seed`: id seed of the embedded mock.")]
             #[arg(
                 id = concat!($side, "_mock_seed"),

@@ -2,6 +2,7 @@
 //! `gatecheck_schemas::decisions` (the same table as docs/DECISIONS.md).
 
 use gatecheck_schemas::decisions::{self, Decision, Verdict};
+use gatecheck_schemas::NamedProfile;
 use std::io::Write;
 
 /// Arguments of `gatecheck profiles`.
@@ -33,23 +34,32 @@ fn json(rows: &[&Decision]) -> serde_json::Value {
             })
         })
         .collect();
-    serde_json::json!({
-        "profiles": [
-            {"name": "documented", "about": "the spec's letter, and docs/DECISIONS.md where it is silent (the default)"},
-            {"name": "new-api", "about": "what a deployed QuantumNous/new-api does"},
-        ],
-        "rows": rows,
-    })
+    let profiles: Vec<_> = NamedProfile::ALL
+        .iter()
+        .map(|p| {
+            serde_json::json!({
+                "name": p.as_str(), "profile": p.profile.as_str(),
+                "era": p.effective_era().as_str(), "about": p.about(),
+            })
+        })
+        .collect();
+    serde_json::json!({ "profiles": profiles, "rows": rows })
 }
 
 /// The text listing.
 fn text(rows: &[&Decision]) -> String {
     let mut out = String::from(
-        "Profiles (gatecheck serve --profile NAME; gatecheck check --expect NAME):\n  \
-         documented  the spec's letter, and docs/DECISIONS.md where it is silent (default)\n  \
-         new-api     what a deployed QuantumNous/new-api does\n\n\
-         Rows (docs/DECISIONS.md):\n",
+        "Profiles (gatecheck serve --profile NAME; gatecheck check --expect PROFILE --era ERA):\n",
     );
+    for p in NamedProfile::ALL {
+        out.push_str(&format!(
+            "  {:<17} era {:<8} {}\n",
+            p.as_str(),
+            p.effective_era().as_str(),
+            p.about()
+        ));
+    }
+    out.push_str("\nRows (docs/DECISIONS.md):\n");
     for d in rows {
         out.push_str(&format!(
             "\n{} [{}] {}\n  documented: {}\n  new-api:    {}\n  source:     {}\n",
@@ -91,6 +101,7 @@ mod tests {
             assert!(out.contains(&format!("\nP{i} [")), "P{i}");
         }
         assert!(!out.contains("\nD-QUOTA-3 ["), "same rows only with --all");
+        assert!(out.contains("  new-api-adaptors  era adaptors"), "{out}");
         assert!(text(&rows(true)).contains("\nD-QUOTA-3 ["));
     }
 

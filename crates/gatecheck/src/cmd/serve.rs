@@ -10,7 +10,7 @@ use gatecheck_schemas::rules::ip;
 use gatecheck_schemas::types::{
     KeyRecord, KEY_STATUS_DISABLED, KEY_STATUS_ENABLED, KEY_STATUS_EXHAUSTED, KEY_STATUS_EXPIRED,
 };
-use gatecheck_schemas::Profile;
+use gatecheck_schemas::NamedProfile;
 use std::io::{IsTerminal as _, Write as _};
 use std::net::{IpAddr, SocketAddr};
 use std::path::PathBuf;
@@ -25,9 +25,11 @@ pub struct ServeArgs {
     /// Address to listen on.
     #[arg(long, default_value = "127.0.0.1")]
     pub host: IpAddr,
-    /// Behaviour profile: `documented` (the spec) or `new-api` (the deployed gateway).
+    /// Behaviour profile: `documented` (the spec), `new-api` (the deployed gateway, with the
+    /// task plugins) or `new-api-adaptors` (the gateway's Go task adaptors, before
+    /// 2026-08-29, frozen).
     #[arg(long, default_value = "documented")]
-    pub profile: Profile,
+    pub profile: NamedProfile,
     /// Clock: `real`, `virtual` or `virtual:<unix seconds>` (moves only via the control API).
     #[arg(long, default_value = "real")]
     pub clock: String,
@@ -309,7 +311,7 @@ async fn serve(
     // The builder starts from the embedded fixtures: only a directory replaces them.
     let mut builder: MockServerBuilder = MockServer::builder()
         .listener(listener)
-        .profile(args.profile)
+        .named_profile(args.profile)
         .clock(clock)
         .poll_advance(args.poll_advance)
         .max_body_bytes(args.max_body_mb.saturating_mul(1024 * 1024))
@@ -505,7 +507,8 @@ fn ready_line(server: &MockServer, args: &ServeArgs) -> String {
     serde_json::json!({
         "event": "ready",
         "base_url": uri,
-        "profile": server.profile().to_string(),
+        "profile": server.named_profile().to_string(),
+        "era": server.era().as_str(),
         "clock": args.clock,
         "user_id": account.id,
         "access_token": account.access_token,
@@ -525,7 +528,7 @@ fn banner(server: &MockServer, args: &ServeArgs) -> String {
     let mut out = String::new();
     out.push_str(&format!(
         "gatecheck mock listening on {uri} (profile {}, clock {})\n\n",
-        server.profile(),
+        server.named_profile(),
         args.clock
     ));
     out.push_str(&format!("  Base URL       {uri}\n"));

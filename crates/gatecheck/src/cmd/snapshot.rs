@@ -9,7 +9,7 @@ use gatecheck_conformance::diff::Style;
 use gatecheck_conformance::sequence::{OpenSide, Sequence, SequenceOptions, SideSpec};
 use gatecheck_conformance::snapshot::{self, UpdateMode};
 use gatecheck_conformance::{exit, Redactor};
-use gatecheck_schemas::Profile;
+use gatecheck_schemas::NamedProfile;
 use std::io::IsTerminal as _;
 use std::path::PathBuf;
 
@@ -33,7 +33,7 @@ pub struct SnapshotArgs {
     pub base_url: Option<String>,
     /// Profile of the embedded mock (without --base-url).
     #[arg(long, value_name = "P", default_value = "documented")]
-    pub profile: Profile,
+    pub profile: NamedProfile,
     /// Snapshot directory (one `.snap` file per step, and a manifest).
     #[arg(long, value_name = "DIR")]
     pub dir: PathBuf,

@@ -107,6 +107,9 @@ fn header(h: &mut Html, r: &Report, verdict: &str, class: &'static str) {
                 };
                 pair(h, "Judged as", &kind);
                 pair(h, "Expected profile", &r.expect);
+                if let Some(era) = &r.era {
+                    pair(h, "Task-layer era", era);
+                }
                 pair(h, "Started", &utc(r.started_at));
                 pair(
                     h,

@@ -7,7 +7,7 @@ use super::build::{
     MODEL_READ_ERRORS, NOT_ROUTED_BY_NEW_API,
 };
 use crate::openapi::bodies;
-use crate::openapi::response::json_response;
+use crate::openapi::response::{json_response, request_id_header};
 use crate::openapi::schema_ref;
 use crate::rules::catalog::{MAX_PAGE, MAX_PAGE_SIZE};
 use serde_json::{json, Value};
@@ -167,6 +167,25 @@ pub(super) fn video_task(operation_id: &str) -> Option<Value> {
                     "schema": { "type": "string", "enum": ["video", "thumbnail", "spritesheet"], "default": "video" }
                 }
             ]);
+            op
+        }
+        "headVideoContent" => {
+            let ok = json!({
+                "description": "The headers the GET would answer (`Content-Type`, `Content-Length`), no body.",
+                "headers": request_id_header(),
+            });
+            let mut r = task_responses(ok);
+            r["410"] = json_response(
+                "The task has no artifact to serve (new-api's plugin era, DECISIONS D-ERA-6).",
+                schema_ref("V1Error"),
+            );
+            let mut op = model_op(
+                operation_id,
+                "The headers of a completed task's video, without its body: new-api's plugin era only (its `openai_video` protocol, pkg/jsplugin/routing.go@2f6bf06b); the documented profile and new-api's Go-adaptor era do not route it (DECISIONS D-ERA-6).",
+                "video",
+                r,
+            );
+            op["parameters"] = json!([task_id()]);
             op
         }
         _ => return None,
