@@ -5,8 +5,8 @@
 use crate::checks::usage;
 use crate::checks::{
     audio, auth, catalog as model_catalog, image_edits, images, key, midjourney, midjourney_routes,
-    models, platforms, platforms_veo, provider, quota, refund, remix, route, stream, token,
-    token_batch, v1, video, video_unified, Check, CheckInfo,
+    models, platform_checks, provider, quota, refund, remix, route, stream, token, token_batch, v1,
+    video, video_unified, Check, CheckInfo,
 };
 use std::sync::OnceLock;
 
@@ -35,8 +35,7 @@ pub(crate) fn registry() -> &'static [Check] {
             video_unified::CHECKS,
             remix::CHECKS,
             provider::CHECKS,
-            platforms::CHECKS,
-            platforms_veo::CHECKS,
+            &platform_checks::checks(),
             refund::CHECKS,
             token_batch::CHECKS,
             models::CHECKS,

@@ -86,4 +86,15 @@ pub use server::replay;
 pub use state::{NewKey, StateSnapshot};
 pub use tasks::callbacks;
 pub use tasks::platforms::Channel;
+
+/// A video platform's hooks (what its adaptor reads of a request and writes as the
+/// upstream's task), for a platform added at run time: [`platform_hooks::extend`] adds its
+/// description and its hooks before the mock first reads the registry (docs/ARCHITECTURE.md,
+/// "Adding a video platform"; the registered platforms' hooks are `tasks/platforms/*.rs`).
+pub mod platform_hooks {
+    pub use crate::tasks::platforms::{
+        error_code, extend, prompt_required, queued, render_common, Adaptor, Read, Upstream,
+        VideoView,
+    };
+}
 pub use tasks::TaskMetaEntry;

@@ -5,6 +5,7 @@
 //! `https://gatecheck.dev/schemas/<name>.json`; shared definitions live in `common.json` and are
 //! reached with relative `$ref`s.
 
+use crate::rules::platforms::Platform;
 use serde_json::Value;
 use std::sync::LazyLock;
 
@@ -110,7 +111,7 @@ pub mod names {
 }
 
 /// `(name, file text)` of every embedded document, resources first, `common` last.
-pub(crate) const SOURCES: [(&str, &str); 45] = [
+const STATIC_SOURCES: [(&str, &str); 39] = [
     (
         names::KEY_RECORD,
         include_str!("../schemas/key-record.json"),
@@ -253,32 +254,7 @@ pub(crate) const SOURCES: [(&str, &str); 45] = [
         names::GEMINI_MODEL_LIST,
         include_str!("../schemas/gemini-model-list.json"),
     ),
-    // Issue 47 (rest47): the platforms' task data.
-    (
-        names::VIDU_TASK_DATA,
-        include_str!("../schemas/vidu-task-data.json"),
-    ),
-    (
-        names::HAILUO_TASK_DATA,
-        include_str!("../schemas/hailuo-task-data.json"),
-    ),
-    (
-        names::DOUBAO_TASK_DATA,
-        include_str!("../schemas/doubao-task-data.json"),
-    ),
-    (
-        names::ALI_TASK_DATA,
-        include_str!("../schemas/ali-task-data.json"),
-    ),
-    // Issue 47 (veo47): Gemini and Vertex Veo.
-    (
-        names::GEMINI_OPERATION,
-        include_str!("../schemas/gemini-operation.json"),
-    ),
-    (
-        names::VERTEX_OPERATION,
-        include_str!("../schemas/vertex-operation.json"),
-    ),
+    // The video platforms' task data come from their descriptions (`rules::platforms`).
     (
         names::TASK_REALTIME_ENVELOPE,
         include_str!("../schemas/task-realtime-envelope.json"),
@@ -287,7 +263,7 @@ pub(crate) const SOURCES: [(&str, &str); 45] = [
 ];
 
 /// The resource names, in a stable order.
-const NAMES: [&str; 44] = [
+const STATIC_NAMES: [&str; 38] = [
     names::KEY_RECORD,
     names::TOKEN_UPDATE_REQUEST,
     names::TOKEN_UPDATE_ENVELOPE,
@@ -325,14 +301,7 @@ const NAMES: [&str; 44] = [
     names::TOKEN_KEYS_ENVELOPE,
     names::ANTHROPIC_MODEL_LIST,
     names::GEMINI_MODEL_LIST,
-    // Issue 47 (rest47): the platforms' task data.
-    names::VIDU_TASK_DATA,
-    names::HAILUO_TASK_DATA,
-    names::DOUBAO_TASK_DATA,
-    names::ALI_TASK_DATA,
-    // Issue 47 (veo47): Gemini and Vertex Veo.
-    names::GEMINI_OPERATION,
-    names::VERTEX_OPERATION,
+    // The video platforms' task data come from their descriptions (`rules::platforms`).
     names::TASK_REALTIME_ENVELOPE,
 ];
 
@@ -343,6 +312,27 @@ pub(crate) struct Document {
     /// The parsed schema, or why the embedded text does not parse (a build defect).
     pub(crate) value: Result<Value, String>,
 }
+
+/// Where the platforms' `data` schemas go in the lists: before the last two static sources
+/// (the real-time envelope and `common`), the last static name.
+fn with_platforms<T: Copy>(items: &[T], tail: usize, of: impl Fn(&Platform) -> T) -> Vec<T> {
+    let (head, rest) = items.split_at(items.len() - tail);
+    let platforms = crate::rules::platforms::all().iter().map(|p| of(p));
+    head.iter()
+        .copied()
+        .chain(platforms)
+        .chain(rest.iter().copied())
+        .collect()
+}
+
+/// `(name, file text)` of every embedded document, resources first, `common` last: the
+/// static ones and each video platform's `data` schema (its description's).
+static SOURCES: LazyLock<Vec<(&'static str, &'static str)>> =
+    LazyLock::new(|| with_platforms(&STATIC_SOURCES, 2, |p| (p.data_schema, p.data_schema_text)));
+
+/// The resource names, in a stable order: the static ones and the platforms'.
+static NAMES: LazyLock<Vec<&'static str>> =
+    LazyLock::new(|| with_platforms(&STATIC_NAMES, 1, |p| p.data_schema));
 
 /// Every embedded document, parsed once.
 pub(crate) static DOCUMENTS: LazyLock<Vec<Document>> = LazyLock::new(|| {
@@ -362,7 +352,7 @@ pub(crate) static DOCUMENTS: LazyLock<Vec<Document>> = LazyLock::new(|| {
 /// assert_eq!(gatecheck_schemas::schema_names().len(), 44);
 /// ```
 pub fn schema_names() -> &'static [&'static str] {
-    &NAMES
+    NAMES.as_slice()
 }
 
 /// The JSON Schema of a resource, or `None` for an unknown name.

@@ -14,6 +14,7 @@ pub(crate) mod midjourney_routes;
 pub(crate) mod models;
 pub(crate) mod pacing;
 mod pixels;
+pub(crate) mod platform_checks;
 pub(crate) mod platforms;
 pub(crate) mod platforms_veo;
 pub(crate) mod property;
@@ -230,6 +231,8 @@ pub(crate) fn or_none<T: std::fmt::Display>(value: Option<T>) -> String {
 /// Everything one check runs with.
 #[derive(Clone)]
 pub(crate) struct CheckCtx {
+    /// The id of the check it runs.
+    pub check: &'static str,
     pub t: Transport,
     pub env: Arc<Env>,
     pub cfg: Arc<RunnerConfig>,

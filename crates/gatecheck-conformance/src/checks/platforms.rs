@@ -13,37 +13,17 @@
 //! is judged against the adaptor's conversion (D-PLAT-5).
 
 use super::video_unified::{created_id, follow_with, GENERATIONS};
-use super::Kind::Failure;
-use super::{accepted, def, Check, CheckCtx, Halt, Outcome, Phase};
+use super::{accepted, CheckCtx, Halt, Outcome};
 use crate::http::client::{Exchange, RequestSpec};
 use crate::vocab::artifacts::{TaskTimeline, TimelinePoint};
+use gatecheck_schemas::rules::platform_record::check_record;
 use gatecheck_schemas::rules::platforms::{
-    ali, by_default_model, check_record, doubao, hailuo, is_failure_rule, vidu, Platform,
-    OTHER_RATIOS_HEADER,
+    by_default_model, is_failure_rule, Platform, OTHER_RATIOS_HEADER,
 };
 use gatecheck_schemas::rules::quota::{task_quota, Usage};
 use gatecheck_schemas::rules::task::TaskDto;
 use gatecheck_schemas::rules::video::is_task_id;
 use serde_json::{json, Map, Value};
-
-pub(crate) const CHECKS: &[Check] = &[
-    def("task.platform.vidu", Failure, "POST /v1/video/generations, GET /v1/video/generations/{task_id}, GET /v1/videos/{id}",
-        "DECISIONS: Video platforms behind the unified route D-PLAT-2; failures D-TASK-10 to D-TASK-12, D-PLAT-7, D-PLAT-9, D-PLAT-10",
-        "A Vidu model (channel type 52) found in the catalog: new-api's create object, then its record followed to a terminal state with platform `52`, `data` Vidu's task and the status Vidu's `state` maps to; `/v1/videos/{id}` answers the same task. `data` must be Vidu's own task (schema `vidu-task-data`), and the record's `quota` the catalog price times the `X-New-Api-Other-Ratios` the submit announced (`{}`: per call). Another form, or other ratios than the adaptor's, deviates; another task, a state going back, SUCCESS without its result, a status or a shape its own `data` contradicts, or a charge the announced ratios do not explain fails.",
-        Phase::Shared, |c| Box::pin(platform(c, &vidu::PLATFORM))),
-    def("task.platform.hailuo", Failure, "POST /v1/video/generations, GET /v1/video/generations/{task_id}, GET /v1/videos/{id}",
-        "DECISIONS: Video platforms behind the unified route D-PLAT-3; failures D-TASK-10 to D-TASK-12, D-PLAT-7, D-PLAT-9, D-PLAT-10",
-        "A MiniMax/Hailuo model (channel type 35) found in the catalog: as `task.platform.vidu`, with MiniMax's task as `data` (schema `hailuo-task-data`) and its status map (no queued state: `Queueing` is IN_PROGRESS 30%).",
-        Phase::Shared, |c| Box::pin(platform(c, &hailuo::PLATFORM))),
-    def("task.platform.doubao", Failure, "POST /v1/video/generations, GET /v1/video/generations/{task_id}, GET /v1/videos/{id}",
-        "DECISIONS: Video platforms behind the unified route D-PLAT-4; failures D-TASK-10 to D-TASK-12, D-PLAT-7, D-PLAT-9, D-PLAT-10",
-        "A Doubao Seedance model (channel type 54) found in the catalog: as `task.platform.vidu`, with Volcengine Ark's task as `data` (schema `doubao-task-data`) and its status map (`queued` QUEUED 10%, `running` IN_PROGRESS 50%); the ratios are `GetVideoInputRatio`'s `video_input` (D-PLAT-9).",
-        Phase::Shared, |c| Box::pin(platform(c, &doubao::PLATFORM))),
-    def("task.platform.ali", Failure, "POST /v1/video/generations, GET /v1/video/generations/{task_id}, GET /v1/videos/{id}",
-        "DECISIONS: Video platforms behind the unified route D-PLAT-8; failures D-TASK-10 to D-TASK-12, D-PLAT-7, D-PLAT-9, D-PLAT-10",
-        "An Ali Wan model (channel type 17) found in the catalog: as `task.platform.vidu`, with DashScope's task as `data` (schema `ali-task-data`), the ratios `seconds` and `resolution-<R>`, and its status map (`PENDING` QUEUED 20%, `RUNNING` IN_PROGRESS 30%, `FAILED`/`CANCELED`/`UNKNOWN` FAILURE).",
-        Phase::Shared, |c| Box::pin(platform(c, &ali::PLATFORM))),
-];
 
 /// The first catalog model of platform `p`: one of its adaptor's default models.
 pub(crate) fn model_of(ctx: &CheckCtx, p: &Platform) -> Result<String, Halt> {
@@ -118,7 +98,10 @@ fn upstream_refused_submit(
     ex: &Exchange,
 ) -> Result<(), Halt> {
     let v = ex.json().unwrap_or(Value::Null);
-    if *p != ali::PLATFORM || !ali::is_relayed_refusal(ex.status.as_u16(), &v) {
+    let Some(refusals) = p.refusals else {
+        return Ok(());
+    };
+    if !(refusals.relayed)(ex.status.as_u16(), &v) {
         return Ok(());
     }
     Err(ctx.not_observed(
@@ -145,7 +128,7 @@ fn upstream_refused_poll(
     spec: &RequestSpec,
     ex: &Exchange,
 ) -> Result<(), Halt> {
-    let Some((code, message)) = ali::fetch_refusal(&t.data).filter(|_| *p == ali::PLATFORM) else {
+    let Some((code, message)) = p.refusals.and_then(|r| (r.poll)(&t.data)) else {
         return Ok(());
     };
     let stored = p.map("").is_some_and(|(s, progress)| {
@@ -297,7 +280,7 @@ pub(crate) fn judge(
     })
 }
 
-async fn platform(ctx: &CheckCtx, p: &'static Platform) -> Outcome {
+pub(crate) async fn platform(ctx: &CheckCtx, p: &'static Platform) -> Outcome {
     let model = model_of(ctx, p)?;
     let (id, billing) = submit(ctx, p, &model).await?;
     let auth = ctx.model_auth()?;

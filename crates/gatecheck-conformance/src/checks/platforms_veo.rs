@@ -17,28 +17,19 @@
 
 use super::platforms::{judge, judge_ratios, model_of, submit, video, Billing};
 use super::video_unified::{interval, GENERATIONS};
-use super::Kind::Failure;
-use super::{accepted, def, Check, CheckCtx, Halt, Outcome, Pass, Phase};
+use super::{accepted, CheckCtx, Halt, Outcome, Pass};
 use crate::http::client::{Exchange, RequestSpec};
 use crate::vocab::artifacts::{TaskTimeline, TimelinePoint};
-use gatecheck_schemas::names::{GEMINI_OPERATION, TASK_REALTIME_ENVELOPE, VERTEX_OPERATION};
+use gatecheck_schemas::names::TASK_REALTIME_ENVELOPE;
 use gatecheck_schemas::rules::platforms::veo::{
     upstream_content_failure, NO_KEY_MESSAGE, REALTIME_STATUSES,
 };
-use gatecheck_schemas::rules::platforms::{gemini, is_realtime, vertex, Platform};
+use gatecheck_schemas::rules::platforms::{is_realtime, Platform};
 use gatecheck_schemas::rules::task::check_envelope;
 use serde_json::Value;
 
-pub(crate) const CHECKS: &[Check] = &[
-    def("task.platform.gemini", Failure, "POST /v1/video/generations, GET /v1/video/generations/{task_id}, GET /v1/videos/{id}, GET /v1/videos/{id}/content",
-        "DECISIONS: Video platforms behind the unified route D-PLAT-20, D-PLAT-22, D-PLAT-9; failures D-TASK-10 to D-TASK-12, D-PLAT-7",
-        "A Gemini Veo model (channel type 24) found in the catalog: new-api's create object, then the real-time answer followed to a terminal status (`queued`, `processing`, `succeeded`, `failed`), a `succeeded` task's content a valid MP4; `/v1/videos/{id}` answers the same task, ended as it ended. The submit's `X-New-Api-Other-Ratios` must be the adaptor's `{\"seconds\": N}` (the charge is not judged: the real-time answer shows no `quota`). A record instead of the real-time answer is judged by Veo's status map (`done`/`error` of the operation in `data`) and deviates, as do a missing ratios header and other ratios; another task, a status going back, a contradicted status map or content that is no MP4 fails.",
-        Phase::Shared, |c| Box::pin(veo(c, &gemini::PLATFORM))),
-    def("task.platform.vertex", Failure, "POST /v1/video/generations, GET /v1/video/generations/{task_id}, GET /v1/videos/{id}, GET /v1/videos/{id}/content",
-        "DECISIONS: Video platforms behind the unified route D-PLAT-21, D-PLAT-22, D-PLAT-9; failures D-TASK-10 to D-TASK-12, D-PLAT-7",
-        "A Vertex Veo model (channel type 41, `veo-3.0-fast-generate-001`: the models Vertex shares with Gemini run as `task.platform.gemini`) found in the catalog: as `task.platform.gemini` (a real-time `succeeded` may carry no `url`: Vertex's video is a `data:` URL new-api keeps in `data`).",
-        Phase::Shared, |c| Box::pin(veo(c, &vertex::PLATFORM))),
-];
+/// The route of the check of a platform asked in real time.
+pub(crate) const ROUTE: &str = "POST /v1/video/generations, GET /v1/video/generations/{task_id}, GET /v1/videos/{id}, GET /v1/videos/{id}/content";
 
 /// The order of a real-time `status` (`succeeded` and `failed` are both last).
 fn rank(status: &str) -> usize {
@@ -112,11 +103,7 @@ fn judge_stored(
 
 /// The schema of platform `p`'s `data` (the operation).
 pub(crate) fn operation_schema(p: &Platform) -> &'static str {
-    if p.channel_type == vertex::PLATFORM.channel_type {
-        VERTEX_OPERATION
-    } else {
-        GEMINI_OPERATION
-    }
+    p.data_schema
 }
 
 /// The content of a `succeeded` task: a valid MP4 with a video track. new-api's own 502 for
@@ -236,7 +223,7 @@ async fn video_ended(ctx: &CheckCtx, id: &str, last: &str) -> Result<u32, Halt> 
     Ok(n + 1)
 }
 
-async fn veo(ctx: &CheckCtx, p: &'static Platform) -> Outcome {
+pub(crate) async fn veo(ctx: &CheckCtx, p: &'static Platform) -> Outcome {
     let model = model_of(ctx, p)?;
     let (id, billing) = submit(ctx, p, &model).await?;
     let mut points = Vec::new();

@@ -506,6 +506,7 @@ async fn run_checks(
     total: usize,
 ) {
     let ctx_for = |d: &Check| CheckCtx {
+        check: d.info.id,
         t: t.clone(),
         env: env.clone(),
         cfg: cfg.clone(),

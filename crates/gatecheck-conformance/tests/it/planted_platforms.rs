@@ -11,7 +11,7 @@ use super::planted::{Bug, Planted};
 use bytes::Bytes;
 use gatecheck_conformance::Status;
 use gatecheck_schemas::rules::platforms::{
-    by_default_model, is_realtime, Platform, ALL, OTHER_RATIOS_HEADER,
+    all, by_default_model, is_realtime, Platform, OTHER_RATIOS_HEADER,
 };
 use serde_json::{json, Value};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -89,7 +89,12 @@ pub(crate) fn rewrite(
         return;
     };
     let fetch = method == http::Method::GET && path.starts_with("/v1/video/generations/");
-    let Some(p) = ALL.into_iter().find(|p| p.name == name).filter(|_| fetch) else {
+    let Some(p) = all()
+        .iter()
+        .copied()
+        .find(|p| p.name == name)
+        .filter(|_| fetch)
+    else {
         return;
     };
     // Gemini and Vertex answer in real time: `planted_veo.rs`.
@@ -125,23 +130,19 @@ pub(crate) fn rewrite(
     *body = Bytes::from(v.to_string());
 }
 
-/// The check of platform `name`.
-fn check_of(name: &str) -> &'static str {
-    match name {
-        "vidu" => "task.platform.vidu",
-        "hailuo" => "task.platform.hailuo",
-        "ali" => "task.platform.ali",
-        _ => "task.platform.doubao",
-    }
+/// The check of platform `p` (`task.platform.<name>`, from its description).
+pub(crate) fn check_of(p: &Platform) -> &'static str {
+    Box::leak(p.check_id().into_boxed_str())
 }
 
 /// The rows: every bug on every platform (Gemini's and Vertex's: `planted_veo.rs`).
 pub(crate) fn rows() -> Vec<Planted> {
     let veo = super::planted_veo::rows();
-    ALL.iter()
+    all()
+        .iter()
         .filter(|p| !is_realtime(p))
         .flat_map(|p| {
-            let check = check_of(p.name);
+            let check = check_of(p);
             [
                 (
                     Bug::PlatformStatusMap(p.name),
@@ -224,7 +225,10 @@ async fn each_platform_bug_is_caught_for_its_reason() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_relayed_dashscope_refusal_is_no_finding() {
     use gatecheck_mock::{ClockMode, Fault, FaultKind, MockServer};
-    for status in [400, 200] {
+    // The platforms whose upstream refusals new-api relays (Ali's DashScope).
+    let relaying = all().iter().filter(|p| p.refusals.is_some());
+    for (p, status) in relaying.flat_map(|p| [(p, 400), (p, 200)]) {
+        let id = p.check_id();
         let server = MockServer::builder()
             .clock(ClockMode::virtual_default())
             .start()
@@ -239,7 +243,7 @@ async fn a_relayed_dashscope_refusal_is_no_finding() {
             probability: 1.0,
         });
         let mut config = super::support::config(&server.uri());
-        config.scope.only = vec!["task.platform.ali".to_owned()];
+        config.scope.only = vec![id.clone()];
         let report = gatecheck_conformance::Runner::new(config)
             .run()
             .await
@@ -247,7 +251,7 @@ async fn a_relayed_dashscope_refusal_is_no_finding() {
         let got = report
             .checks
             .iter()
-            .find(|c| c.id == "task.platform.ali")
+            .find(|c| c.id == id)
             .expect("the check ran");
         let message = got
             .evidence

@@ -10,16 +10,16 @@
 use super::planted::{Bug, Planted};
 use bytes::Bytes;
 use gatecheck_conformance::Status;
-use gatecheck_schemas::rules::platforms::{gemini, vertex, Platform};
+use gatecheck_schemas::rules::platforms::{all, by_name, is_realtime, Platform};
 use serde_json::{json, Value};
 use std::sync::atomic::{AtomicU64, Ordering};
 
 /// A task id of the decided form that no task has.
 const OTHER_TASK: &str = "task_PLANTEDplantedPLANTEDveo000047";
 
-/// Whether platform `name` is Gemini's or Vertex's.
+/// Whether platform `name` is asked in real time (Gemini's, Vertex's Veo).
 pub(crate) fn is_veo(name: &str) -> bool {
-    name == gemini::PLATFORM.name || name == vertex::PLATFORM.name
+    by_name(name).is_ok_and(is_realtime)
 }
 
 /// The record a deployment answering from its polling loop shows for a real-time answer `d`
@@ -85,12 +85,11 @@ pub(crate) fn rewrite(bug: Bug, p: &Platform, polls: &AtomicU64, body: &mut Byte
 
 /// The rows: every bug on Gemini and Vertex.
 pub(crate) fn rows() -> Vec<Planted> {
-    [
-        (gemini::PLATFORM.name, "task.platform.gemini"),
-        (vertex::PLATFORM.name, "task.platform.vertex"),
-    ]
-    .into_iter()
-    .flat_map(|(name, check)| {
+    all()
+        .iter()
+        .filter(|p| is_realtime(p))
+        .map(|p| (p.name, super::planted_platforms::check_of(p)))
+        .flat_map(|(name, check)| {
         [
             (
                 Bug::PlatformStatusMap(name),

@@ -112,6 +112,11 @@ fn rules() -> BTreeMap<String, String> {
             body.push('\n');
         }
     }
+    // `registry!` (rules/platforms/mod.rs) expands to the list of every description's
+    // `PLATFORM`, which `all()` reads: a side that names `all` reaches the descriptions.
+    if let Some(all) = rules.get_mut("all") {
+        all.push_str("REGISTERED PLATFORM\n");
+    }
     rules
 }
 

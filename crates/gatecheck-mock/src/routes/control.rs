@@ -186,7 +186,10 @@ async fn add_fault(cx: &Ctx, req: Request<Incoming>) -> Result<MockResponse, Moc
         // it relays (DECISIONS D-PLAT-11).
         Ok(fault)
             if fault.kind.upstream().is_some_and(|(s, b)| {
-                gatecheck_schemas::rules::platforms::ali::submit_refusal(s, &b).is_none()
+                !gatecheck_schemas::rules::platforms::all()
+                    .iter()
+                    .filter_map(|p| p.refusals)
+                    .any(|r| (r.submit)(s, &b).is_some())
             }) =>
         {
             failure(

@@ -16,10 +16,10 @@
 
 use super::ctx::Ctx;
 use crate::response::{self, MockResponse};
-use crate::tasks::platforms::{adaptor, upstream_id, Adaptor, Upstream};
+use crate::tasks::platforms::{adaptor, upstream_id, Adaptor, Upstream, VideoView};
 use crate::tasks::unified::TaskMeta;
 use crate::tasks::video::StoredVideo;
-use gatecheck_schemas::rules::platforms::{INVALID_API_PLATFORM, OTHER_RATIOS_HEADER};
+use gatecheck_schemas::rules::platforms::{Refusals, INVALID_API_PLATFORM, OTHER_RATIOS_HEADER};
 use gatecheck_schemas::rules::quota::{task_quota, Usage};
 use gatecheck_schemas::rules::task::{
     progress_text, task_error, TaskDto, TaskStatus, INVALID_REQUEST, TASK_REFUSAL_STATUS,
@@ -28,9 +28,9 @@ use gatecheck_schemas::rules::video::VideoState;
 use gatecheck_schemas::types::VideoStatus;
 use serde_json::{json, Value};
 
-/// The channel types the unified route serves outside this file: OpenAI (1), Sora (55), Kling
-/// (50), Jimeng (51); the route runs them as OpenAI-video tasks.
-const OTHER_TASK_TYPES: [i64; 4] = [1, 55, 50, 51];
+/// The channel types the unified route serves outside the registry; the route runs them as
+/// OpenAI-video tasks.
+use gatecheck_schemas::rules::task::OPENAI_VIDEO_CHANNEL_TYPES as OTHER_TASK_TYPES;
 
 /// The channel chosen for a model.
 pub(crate) enum Selected {
@@ -116,8 +116,8 @@ pub(crate) fn submit(
     };
     // new-api sends the request now: DashScope's refusal, chosen by an upstream fault, is
     // relayed and the charge given back (DECISIONS D-PLAT-11).
-    if a.rules.name == "ali"
-        && let Some((status, body)) = ali_refusal(cx)
+    if let Some(refusals) = a.rules.refusals
+        && let Some((status, body)) = upstream_refusal(cx, refusals)
     {
         cx.refund(&charge);
         return response::json(status, &body);
@@ -155,11 +155,12 @@ pub(crate) fn submit(
     resp
 }
 
-/// DashScope's refusal of an Ali submit, when an upstream fault (`{"kind":"upstream","status",
-/// "body"}`, `POST /__mock/faults`) fires for it: new-api's answer (`ali::submit_refusal`,
-/// DECISIONS D-PLAT-11). Faults whose answer new-api would accept or mask are left unfired.
-fn ali_refusal(cx: &Ctx) -> Option<(u16, Value)> {
-    use gatecheck_schemas::rules::platforms::ali::submit_refusal;
+/// The upstream's refusal of a submit of a platform that models them (Ali's DashScope), when
+/// an upstream fault (`{"kind":"upstream","status", "body"}`, `POST /__mock/faults`) fires
+/// for it: new-api's answer (its [`Refusals::submit`], DECISIONS D-PLAT-11). Faults whose
+/// answer new-api would accept or mask are left unfired.
+fn upstream_refusal(cx: &Ctx, refusals: Refusals) -> Option<(u16, Value)> {
+    let submit_refusal = refusals.submit;
     let path = "/v1/video/generations";
     let kind = cx
         .app
@@ -295,14 +296,9 @@ pub(crate) fn video(cx: &Ctx, t: &StoredVideo) -> Option<MockResponse> {
         .and_then(Value::as_str)
         .unwrap_or("");
     // Ali reads its own stored `task_status`, not the record's status (D-PLAT-8).
-    let status = match rules.name {
-        "ali" => gatecheck_schemas::rules::platforms::ali::video_status(
-            view.data
-                .pointer(rules.state_pointer)
-                .and_then(Value::as_str)
-                .unwrap_or(""),
-        ),
-        _ => video_status(view.status),
+    let status = match a.video_status {
+        Some(of_data) => of_data(&view.data),
+        None => video_status(view.status),
     };
     let mut v = json!({
         "id": t.id, "object": "video", "status": status,
@@ -311,34 +307,16 @@ pub(crate) fn video(cx: &Ctx, t: &StoredVideo) -> Option<MockResponse> {
     // new-api's Vidu conversion sets no `model`; the mock keeps the video object's `model`,
     // which the OpenAPI document and the SDKs require (DECISIONS D-PLAT-5).
     v["model"] = json!(t.model);
-    if rules.name == "doubao" {
-        v["task_id"] = json!(t.id);
-    }
-    if !url.is_empty() || matches!(rules.name, "doubao" | "ali") {
-        v["metadata"] = json!({ "url": url });
-    }
-    if rules.name == "ali" {
-        // ConvertToOpenAIVideo: the top-level `code`/`message`, else `output`'s (D-PLAT-11).
-        let d = &view.data;
-        let top = d["code"].as_str().filter(|c| !c.is_empty());
-        let (code, message) = match top {
-            Some(c) => (c, d["message"].as_str().unwrap_or("")),
-            None => (
-                d["output"]["code"].as_str().unwrap_or(""),
-                d["output"]["message"].as_str().unwrap_or(""),
-            ),
-        };
-        if !code.is_empty() {
-            v["error"] = json!({ "message": message, "code": code });
-        }
-    } else if view.status == TaskStatus::Failure {
-        let code = match rules.name {
-            "vidu" => view.data["err_code"].as_str().unwrap_or("").to_owned(),
-            "hailuo" => view.data["base_resp"]["status_code"].to_string(),
-            _ => view.data["error"]["code"].as_str().unwrap_or("").to_owned(),
-        };
-        v["error"] = json!({ "message": view.fail_reason, "code": code });
-    }
+    (a.render)(
+        &mut v,
+        &VideoView {
+            id: &t.id,
+            status: view.status,
+            fail_reason: &view.fail_reason,
+            data: &view.data,
+            url,
+        },
+    );
     Some(response::json(
         gatecheck_schemas::rules::rejection::ACCEPTED,
         &v,
@@ -361,11 +339,7 @@ pub(crate) fn choose_upstream(cx: &Ctx, id: &str, word: &str) -> MockResponse {
     let mut choices = a.rules.alternatives(t.state(cx.now_ms()).status);
     // Gemini and Vertex: `unreachable`, the real-time fetch failing (D-PLAT-22); Gemini's
     // `no_key`, a task stored without its key (D-PLAT-20).
-    if gatecheck_schemas::rules::platforms::is_realtime(a.rules) {
-        choices.extend(gatecheck_schemas::rules::platforms::veo::control_words(
-            a.rules,
-        ));
-    }
+    choices.extend(a.rules.control_words);
     let Some(chosen) = choices.iter().copied().find(|w| *w == word) else {
         return failure(
             400,

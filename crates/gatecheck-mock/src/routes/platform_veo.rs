@@ -21,11 +21,11 @@ use super::ctx::Ctx;
 use crate::response::{self, MockResponse};
 use crate::tasks::platforms::{adaptor, upstream_id, Adaptor};
 use crate::tasks::video::StoredVideo;
+use gatecheck_schemas::rules::platforms::is_realtime;
 use gatecheck_schemas::rules::platforms::veo::{
     content_failure as failure, model_of_operation, realtime_status, CONTENT_ERROR_TYPE,
     UNREACHABLE,
 };
-use gatecheck_schemas::rules::platforms::{gemini, is_realtime};
 use gatecheck_schemas::rules::rejection::ACCEPTED;
 use gatecheck_schemas::rules::task::TaskStatus;
 use serde_json::json;
@@ -47,12 +47,11 @@ pub(crate) fn realtime(cx: &Ctx, t: &StoredVideo) -> Option<MockResponse> {
     let (status, _) = now_status(cx, a, t);
     // Gemini's success carries no URL, so new-api stores its proxy URL; Vertex's is a `data:`
     // URL, kept in `data` and not in `result_url` (empty then); a failure stores no reason.
-    let url =
-        if status == TaskStatus::Success && a.rules.channel_type == gemini::PLATFORM.channel_type {
-            t.content_url(&cx.base_url())
-        } else {
-            String::new()
-        };
+    let url = if status == TaskStatus::Success && a.proxy_url {
+        t.content_url(&cx.base_url())
+    } else {
+        String::new()
+    };
     Some(response::json(
         ACCEPTED,
         &json!({"code": "success", "message": "", "data": {
@@ -95,7 +94,7 @@ pub(crate) fn video(cx: &Ctx, t: &StoredVideo, a: &Adaptor, upstream_model: &str
     } else {
         created
     };
-    let completed = if a.rules.channel_type == gemini::PLATFORM.channel_type && finish > 0 {
+    let completed = if a.proxy_url && finish > 0 {
         finish
     } else {
         updated

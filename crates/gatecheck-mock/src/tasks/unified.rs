@@ -17,26 +17,23 @@ use std::sync::Arc;
 
 use super::video::{StoredVideo, DEFAULT_MAX_VIDEO_TASKS};
 use gatecheck_schemas::rules::task::{
-    ACTION_GENERATE, ACTION_REMIX, ACTION_TEXT_GENERATE, PLATFORM_JIMENG, PLATFORM_KLING,
-    PLATFORM_SORA,
+    ACTION_GENERATE, ACTION_REMIX, ACTION_TEXT_GENERATE, OTHER_TASK_PLATFORMS, PLATFORM_SORA,
 };
 use parking_lot::Mutex;
 use serde::{Deserialize, Serialize};
 
 /// Every action a task route records (a dumped entry must name one of these to load).
 const ACTIONS: [&str; 3] = [ACTION_TEXT_GENERATE, ACTION_GENERATE, ACTION_REMIX];
-/// Every platform a task route records (the unified route's platforms: `super::platforms`).
-const PLATFORMS: [&str; 9] = [
-    PLATFORM_SORA,
-    PLATFORM_KLING,
-    PLATFORM_JIMENG,
-    gatecheck_schemas::rules::platforms::vidu::PLATFORM.channel_type,
-    gatecheck_schemas::rules::platforms::hailuo::PLATFORM.channel_type,
-    gatecheck_schemas::rules::platforms::doubao::PLATFORM.channel_type,
-    gatecheck_schemas::rules::platforms::ali::PLATFORM.channel_type,
-    gatecheck_schemas::rules::platforms::gemini::PLATFORM.channel_type,
-    gatecheck_schemas::rules::platforms::vertex::PLATFORM.channel_type,
-];
+/// Every platform a task route records (the channel type as text): the other task rooms'
+/// ([`OTHER_TASK_PLATFORMS`]), then the registry's (`super::platforms`).
+fn platforms() -> Vec<&'static str> {
+    let registry = gatecheck_schemas::rules::platforms::all().iter();
+    OTHER_TASK_PLATFORMS
+        .iter()
+        .map(|(t, _)| *t)
+        .chain(registry.map(|p| p.channel_type))
+        .collect()
+}
 
 /// The task-route facts of one task.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -166,15 +163,20 @@ struct EntryText {
 /// Whether `body` is an upstream error answer the task of `platform` may show: DashScope's
 /// error body (a `code`, no `output.task_status`) for an Ali task (DECISIONS D-PLAT-11).
 pub(crate) fn check_upstream_error(platform: &str, body: &str) -> Result<(), String> {
-    use gatecheck_schemas::rules::platforms::ali;
-    if platform != ali::PLATFORM.channel_type {
+    let p = gatecheck_schemas::rules::platforms::by_channel_type(platform);
+    let Some(refusals) = p.and_then(|p| p.refusals) else {
+        let modelled: Vec<String> = gatecheck_schemas::rules::platforms::all()
+            .iter()
+            .filter(|p| p.refusals.is_some())
+            .map(|p| format!("{} (platform {})", p.title, p.channel_type))
+            .collect();
         return Err(format!(
-            "an upstream error answer is modelled for Ali (platform {}) tasks only, not platform {platform}",
-            ali::PLATFORM.channel_type
+            "an upstream error answer is modelled for {} tasks only, not platform {platform}",
+            modelled.join(", ")
         ));
-    }
+    };
     match serde_json::from_str::<serde_json::Value>(body) {
-        Ok(v) if ali::fetch_refusal(&v).is_some() => Ok(()),
+        Ok(v) if (refusals.poll)(&v).is_some() => Ok(()),
         _ => Err(format!(
             "the upstream error answer {body:?} is not DashScope's error body (a JSON object with a \
              non-empty `code` and no `output.task_status`)"
@@ -200,7 +202,7 @@ impl<'de> Deserialize<'de> for TaskMetaEntry {
         let name = |list: &[&'static str], text: &str, what: &str| {
             known(list, text, what).map_err(serde::de::Error::custom)
         };
-        let platform = name(&PLATFORMS, &e.platform, "platform")?;
+        let platform = name(&platforms(), &e.platform, "platform")?;
         let words = super::platforms::adaptor(platform)
             .map(|a| super::platforms::control_words(a.rules))
             .unwrap_or_default();
@@ -413,12 +415,13 @@ mod tests {
         let metas = TaskMetas::default();
         let mut n = 0;
         for action in ACTIONS {
-            for platform in PLATFORMS {
+            for platform in platforms() {
                 n += 1;
                 let t = task(&format!("task_{n}"), n);
                 let meta = TaskMeta {
                     remixed_from: (action == ACTION_REMIX).then(|| "task_src".to_owned()),
-                    callback_url: (platform == PLATFORM_KLING).then(|| "http://h/cb".to_owned()),
+                    callback_url: (platform == gatecheck_schemas::rules::task::PLATFORM_KLING)
+                        .then(|| "http://h/cb".to_owned()),
                     ..TaskMeta::provider(&t, platform, action)
                 };
                 metas.insert(&t.id, meta);
@@ -432,7 +435,7 @@ mod tests {
         again.restore(back);
         assert_eq!(again.snapshot(), dump);
         // The first remix: after the other two actions on every platform.
-        let first_remix = 2 * PLATFORMS.len() as i64 + 1;
+        let first_remix = 2 * platforms().len() as i64 + 1;
         let t = task(&format!("task_{first_remix}"), first_remix);
         assert_eq!(again.remixed_from(&t).as_deref(), Some("task_src"));
         for bad in [("textGenerate", "99"), ("remix", "55")] {

@@ -5,7 +5,8 @@
 use crate::media_util::*;
 use crate::support::*;
 use gatecheck_mock::{Channel, ClockMode, Fixtures, MockServer};
-use gatecheck_schemas::rules::platforms::{check_record, is_realtime, ALL};
+use gatecheck_schemas::rules::platform_record::check_record;
+use gatecheck_schemas::rules::platforms::{all, by_name, is_realtime};
 use gatecheck_schemas::rules::task::{check_envelope, TaskDto, TaskStatus};
 use gatecheck_schemas::Profile;
 use serde_json::{json, Value};
@@ -14,12 +15,9 @@ const GENERATIONS: &str = "/v1/video/generations";
 
 /// The catalog model of each platform (`fixtures/catalog.json`).
 fn model_of(name: &str) -> &'static str {
-    match name {
-        "vidu" => "viduq1",
-        "hailuo" => "MiniMax-Hailuo-02",
-        "ali" => "wan2.7-t2v",
-        _ => "doubao-seedance-1-0-pro-250528",
-    }
+    by_name(name)
+        .unwrap_or_else(|e| panic!("{e}"))
+        .catalog_model
 }
 
 async fn server(profile: Profile, fixtures: Fixtures) -> MockServer {
@@ -55,7 +53,7 @@ async fn every_platform_reaches_every_state_in_both_profiles() {
     for profile in [Profile::Documented, Profile::NewApi] {
         let server = server(profile, Fixtures::embedded()).await;
         // Gemini and Vertex answer a fetch in real time: tests/it/platforms_veo.rs.
-        for p in ALL.into_iter().filter(|p| !is_realtime(p)) {
+        for p in all().iter().copied().filter(|p| !is_realtime(p)) {
             let model = model_of(p.name);
             let resp = submit(&server, model, "a kite over dunes").await;
             assert_eq!(resp.status, 200, "{}: {}", p.name, resp.text());
@@ -292,7 +290,7 @@ async fn doubao_bills_a_video_input_at_its_ratio() {
         assert_eq!(header, ratios);
         let t = fetch(&server, resp.json()["id"].as_str().unwrap()).await;
         assert_eq!(t.quota, quota, "0.2 USD x 500000 x the ratio");
-        check_record(ALL[2], &t).unwrap();
+        check_record(by_name("doubao").unwrap(), &t).unwrap();
     }
 }
 
@@ -370,7 +368,7 @@ async fn ali_happyhorse_validates_as_new_api_and_bills_its_seconds() {
         assert_eq!(header, ratios, "{body}");
         let t = fetch(&server, resp.json()["id"].as_str().unwrap()).await;
         assert_eq!((t.platform.as_str(), t.action.as_str()), ("17", action));
-        check_record(ALL[3], &t).unwrap_or_else(|e| panic!("{e}"));
+        check_record(by_name("ali").unwrap(), &t).unwrap_or_else(|e| panic!("{e}"));
     }
 }
 

@@ -8,7 +8,8 @@ use crate::media_util::*;
 use crate::support::*;
 use gatecheck_mock::{ClockMode, Fixtures, MockServer};
 use gatecheck_schemas::rules::media::parse_mp4;
-use gatecheck_schemas::rules::platforms::{check_record, gemini, vertex, Platform};
+use gatecheck_schemas::rules::platform_record::check_record;
+use gatecheck_schemas::rules::platforms::{gemini, vertex, Platform};
 use gatecheck_schemas::rules::task::{check_envelope, TaskDto, TaskStatus};
 use gatecheck_schemas::Profile;
 use serde_json::{json, Value};
@@ -69,11 +70,9 @@ async fn record(server: &MockServer, id: &str) -> TaskDto {
     let v = get(server, &format!("{GENERATIONS}/{id}")).await;
     gatecheck_schemas::validate("task-envelope", &v).unwrap_or_else(|e| panic!("{e}: {v}"));
     let t = check_envelope(&v).unwrap_or_else(|e| panic!("{e}: {v}"));
-    let schema = if t.platform == "41" {
-        "vertex-operation"
-    } else {
-        "gemini-operation"
-    };
+    let schema = gatecheck_schemas::rules::platforms::by_channel_type(&t.platform)
+        .expect("a registered platform")
+        .data_schema;
     gatecheck_schemas::validate(schema, &t.data).unwrap_or_else(|e| panic!("{e}: {}", t.data));
     t
 }

@@ -4,6 +4,7 @@
 use super::bodies;
 use super::response::json_response;
 use super::schema_ref;
+use crate::rules::platforms::{self, Platform};
 use serde_json::{json, Value};
 
 /// `{ "400": ..., "401": ... }`: references to the shared error responses, and the task
@@ -63,14 +64,44 @@ fn v1_or_task_error(description: &str) -> Value {
     )
 }
 
+/// `Vidu `52`, MiniMax/Hailuo `35`` of the registered platforms that `keep` keeps.
+fn platform_list(keep: fn(&Platform) -> bool, item: fn(&Platform) -> String) -> String {
+    let items: Vec<String> = platforms::all()
+        .iter()
+        .filter(|p| keep(p))
+        .map(|p| item(p))
+        .collect();
+    items.join(", ")
+}
+
+/// The create answer's description, naming every registered platform (DECISIONS D-PLAT-1).
+fn created_description() -> String {
+    let types = platform_list(|_| true, |p| format!("{} `{}`", p.title, p.channel_type));
+    let rows = platform_list(|_| true, |p| p.decision.to_owned());
+    format!(
+        "The OpenAI-style video object of the new task (status `queued`, progress 0), as `POST /v1/videos` answers it (DECISIONS D-TASK-1). The channel that serves the model picks the platform by its type (DECISIONS D-PLAT-1): OpenAI/Sora `{}`, {types} (DECISIONS {rows}); a platform's task answers new-api's create object with `X-New-Api-Other-Ratios`, and a channel of a type no adaptor serves is 400 `invalid_api_platform`.",
+        crate::rules::task::PLATFORM_SORA
+    )
+}
+
+/// The record's description, naming the platforms asked in real time (DECISIONS D-PLAT-22).
+fn record_description() -> String {
+    let types = platform_list(platforms::is_realtime, |p| {
+        format!("{} (`{}`)", p.title, p.channel_type)
+    });
+    let schemas = platform_list(platforms::is_realtime, |p| {
+        format!("`{}`", super::pascal_case(p.data_schema))
+    });
+    format!(
+        "The task record in new-api's envelope: upper-case status, progress `NN%`, `result_url` once `SUCCESS` (DECISIONS D-TASK-2). A task of {types} is asked in real time and answered `{{code, message, data:{{error, format, metadata, status, task_id, url}}}}` instead while its upstream answers (DECISIONS D-PLAT-22); its record's `data` is the platform's operation ({schemas})."
+    )
+}
+
 /// new-api's unified video routes and remix (DECISIONS D-TASK-1 to D-TASK-4).
 fn unified(operation_id: &str) -> Option<Value> {
     let op = match operation_id {
         "createVideoGeneration" => {
-            let ok = json_response(
-                "The OpenAI-style video object of the new task (status `queued`, progress 0), as `POST /v1/videos` answers it (DECISIONS D-TASK-1). The channel that serves the model picks the platform by its type (DECISIONS D-PLAT-1): OpenAI/Sora `55`, Vidu `52`, MiniMax/Hailuo `35`, Doubao Seedance `54`, Gemini `24` and Vertex `41` Veo (DECISIONS D-PLAT-20, D-PLAT-21); a platform's task answers new-api's create object with `X-New-Api-Other-Ratios`, and a channel of a type no adaptor serves is 400 `invalid_api_platform`.",
-                schema_ref("VideoTask"),
-            );
+            let ok = json_response(&created_description(), schema_ref("VideoTask"));
             let errors =
                 key_errors_and(&["400:BadRequest", "413:PayloadTooLarge", "500:ServerError"]);
             let mut op = task_op(
@@ -83,7 +114,7 @@ fn unified(operation_id: &str) -> Option<Value> {
         }
         "getVideoGeneration" => {
             let ok = json_response(
-                "The task record in new-api's envelope: upper-case status, progress `NN%`, `result_url` once `SUCCESS` (DECISIONS D-TASK-2). A Gemini (`24`) or Vertex (`41`) Veo task is asked in real time and answered `{code, message, data:{error, format, metadata, status, task_id, url}}` instead while its upstream answers (DECISIONS D-PLAT-22); its record's `data` is the Veo operation (`GeminiOperation`, `VertexOperation`).",
+                &record_description(),
                 json!({ "anyOf": [schema_ref("TaskEnvelope"), schema_ref("TaskRealtimeEnvelope")] }),
             );
             let errors = key_errors_and(&["500:ServerError"]);

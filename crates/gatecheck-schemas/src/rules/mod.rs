@@ -32,6 +32,7 @@ pub mod key;
 pub mod media;
 pub mod midjourney;
 pub mod model_lists;
+pub mod platform_record;
 pub mod platforms;
 pub mod quota;
 pub mod refund;

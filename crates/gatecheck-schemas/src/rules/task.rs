@@ -60,6 +60,19 @@ pub const PLATFORM_KLING: &str = "50";
 /// The platform of a Jimeng task (`ChannelTypeJimeng` = 51).
 pub const PLATFORM_JIMENG: &str = "51";
 
+/// The task platforms served outside `rules::platforms`' registry (their own task rooms: the
+/// OpenAI-video tasks, Kling's and Jimeng's routes): channel type and name, for the
+/// dashboard and the state dump.
+pub const OTHER_TASK_PLATFORMS: &[(&str, &str)] = &[
+    (PLATFORM_SORA, "sora"),
+    (PLATFORM_KLING, "kling"),
+    (PLATFORM_JIMENG, "jimeng"),
+];
+
+/// The channel types the unified route runs as OpenAI-video tasks, outside the registry:
+/// OpenAI (1), Sora, Kling, Jimeng.
+pub const OPENAI_VIDEO_CHANNEL_TYPES: &[i64] = &[1, 55, 50, 51];
+
 /// The Jimeng action that submits a task (`?Action=`).
 pub const JIMENG_SUBMIT: &str = "CVSync2AsyncSubmitTask";
 /// The Jimeng action that fetches a task; any other action submits

@@ -15,6 +15,7 @@ mod foreign;
 mod help;
 mod honesty;
 mod messages;
+mod platform_names;
 mod profiles;
 mod readme;
 mod ready;

@@ -61,22 +61,6 @@ pub(super) const INFERS_RATIO: &str =
 pub(super) const ONE_SIDED: &[(&str, Lacks, &str)] = &[
     // DashScope's refusals (alierr47, D-PLAT-11).
     (
-        "RATE_LIMITED_MESSAGE",
-        Lacks::Runner,
-        "the message new-api writes for a relayed 429; the runner recognises the relay by its code",
-    ),
-    (
-        "submit_refusal",
-        Lacks::Runner,
-        "what the mock answers for a chosen DashScope answer; the runner judges the answer it \
-         gets with is_relayed_refusal",
-    ),
-    (
-        "is_relayed_refusal",
-        Lacks::Mock,
-        "the runner's recognition of a relayed refusal; the mock writes one with submit_refusal",
-    ),
-    (
         "REQUEST_FIELDS",
         Lacks::Runner,
         "the Go types of MidjourneyRequest's fields, by which the mock refuses a body as Go \
@@ -442,6 +426,14 @@ pub(super) const ONE_SIDED: &[(&str, Lacks, &str)] = &[
     ("other_task_named", Lacks::Mock, VALIDATOR),
     ("says_no_such_task", Lacks::Mock, VALIDATOR),
     // The video platforms behind the unified route (issue 47, rules::platforms).
+    // The registry (issue 54): the check ids are the runner's; the mock finds a platform by
+    // its channel type, a name only in its tests and a throwaway platform's; the task
+    // platforms outside the registry are the mock's dashboard and state dump.
+    ("CHECK_PREFIX", Lacks::Mock, "the runner's check ids (`task.platform.<name>`); the mock has no checks"),
+    ("by_check_id", Lacks::Mock, "the runner's check finds its platform by its id; the mock has no checks"),
+    ("by_name", Lacks::Both, "the tests' and the docs' lookup (an unknown name fails with its own name); the mock and the runner find a platform by channel type, model or check id"),
+    ("OTHER_TASK_PLATFORMS", Lacks::Runner, "the mock's dashboard and state dump name the task platforms outside the registry; the runner judges those with their own checks"),
+    ("OPENAI_VIDEO_CHANNEL_TYPES", Lacks::Runner, "the mock's unified route runs these channel types as OpenAI-video tasks; the runner sees only the answers"),
     ("check_record", Lacks::Mock, VALIDATOR),
     ("state_word", Lacks::Mock, VALIDATOR),
     ("RULE_PLATFORM", Lacks::Mock, VALIDATOR),
@@ -575,24 +567,9 @@ pub(super) const ONE_SIDED: &[(&str, Lacks, &str)] = &[
         "new-api's answer to Gemini credentials on /v1/models (D-MODELS-2): the runner does not judge it",
     ),
     (
-        "NO_KEY",
-        Lacks::Runner,
-        "a control-API word of the mock (a Gemini task stored without its key); the runner reads the answer it gives, NO_KEY_MESSAGE (Veo content route's errors (DECISIONS D-PLAT-20, D-PLAT-21)",
-    ),
-    (
-        "control_words",
-        Lacks::Runner,
-        "the control API's Veo conditions (unreachable, no_key); the runner uses no control API on a target (Veo content route's errors (DECISIONS D-PLAT-20, D-PLAT-21)",
-    ),
-    (
         "content_failure",
         Lacks::Runner,
         "the mock's answer to a chosen upstream state or condition; the runner reads such answers with upstream_content_failure (Veo content route's errors (DECISIONS D-PLAT-20, D-PLAT-21)",
-    ),
-    (
-        "resolve_failed",
-        Lacks::Runner,
-        "the mock's message; the runner matches the same two messages in upstream_content_failure (Veo content route's errors (DECISIONS D-PLAT-20, D-PLAT-21)",
     ),
     (
         "upstream_content_failure",

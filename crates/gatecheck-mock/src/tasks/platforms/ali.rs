@@ -8,7 +8,7 @@
 //! video_url, code, message}, usage}`; its submit answers Ali's own status and the billing
 //! ratios `seconds` and `resolution-<R>`.
 
-use super::{size_of_resolution, text, Adaptor, Read, Upstream};
+use super::{size_of_resolution, text, Adaptor, Read, Upstream, VideoView};
 use gatecheck_schemas::rules::platforms::ali::{
     action, resolution, seconds, video_status, PLATFORM,
 };
@@ -74,12 +74,39 @@ fn reason(e: &gatecheck_schemas::types::VideoTaskError) -> String {
     }
 }
 
+/// Ali's `ConvertToOpenAIVideo`: `metadata.url` always, and the top-level `code`/`message`,
+/// else `output`'s, as `error` (D-PLAT-11).
+fn render(v: &mut Value, view: &VideoView<'_>) {
+    v["metadata"] = json!({ "url": view.url });
+    let d = view.data;
+    let top = d["code"].as_str().filter(|c| !c.is_empty());
+    let (code, message) = match top {
+        Some(c) => (c, d["message"].as_str().unwrap_or("")),
+        None => (
+            d["output"]["code"].as_str().unwrap_or(""),
+            d["output"]["message"].as_str().unwrap_or(""),
+        ),
+    };
+    if !code.is_empty() {
+        v["error"] = json!({ "message": message, "code": code });
+    }
+}
+
 /// Ali Wan.
-pub(crate) const ADAPTOR: Adaptor = Adaptor {
+pub const ADAPTOR: Adaptor = Adaptor {
     rules: &PLATFORM,
     read,
     upstream,
     reason,
     submit_status: |p: &Platform| video_status(p.word(VideoStatus::Queued)),
     validate: |body, prompt| action(body, prompt).map(|_| ()),
+    video_status: Some(|data| {
+        video_status(
+            data.pointer(PLATFORM.state_pointer)
+                .and_then(Value::as_str)
+                .unwrap_or(""),
+        )
+    }),
+    render,
+    proxy_url: false,
 };

@@ -4,7 +4,7 @@
 //! is `{id, model, status, content:{video_url}, seed, resolution, duration, ratio,
 //! framespersecond, service_tier, usage, error, created_at, updated_at}`.
 
-use super::{int, meta, size_of_resolution, Adaptor, Read, Upstream};
+use super::{int, meta, size_of_resolution, Adaptor, Read, Upstream, VideoView};
 use gatecheck_schemas::rules::platforms::doubao::PLATFORM;
 use gatecheck_schemas::rules::task::ACTION_GENERATE;
 use serde_json::{json, Map, Value};
@@ -54,12 +54,23 @@ fn upstream(u: &Upstream<'_>) -> Value {
     v
 }
 
+/// Doubao's `ConvertToOpenAIVideo`: `task_id` and `metadata.url` always, then the common
+/// failure.
+fn render(v: &mut Value, view: &VideoView<'_>) {
+    v["task_id"] = json!(view.id);
+    v["metadata"] = json!({ "url": view.url });
+    super::render_common(v, view, super::error_code);
+}
+
 /// Doubao Seedance.
-pub(crate) const ADAPTOR: Adaptor = Adaptor {
+pub const ADAPTOR: Adaptor = Adaptor {
     rules: &PLATFORM,
     read,
     upstream,
     reason: |e| e.message.clone(),
     submit_status: super::queued,
     validate: super::prompt_required,
+    video_status: None,
+    render,
+    proxy_url: false,
 };

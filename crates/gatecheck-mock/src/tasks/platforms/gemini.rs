@@ -60,11 +60,14 @@ fn upstream(u: &Upstream<'_>) -> Value {
 }
 
 /// Gemini Veo.
-pub(crate) const ADAPTOR: Adaptor = Adaptor {
+pub const ADAPTOR: Adaptor = Adaptor {
     rules: &PLATFORM,
     read,
     upstream,
     reason: veo::reason,
     submit_status: super::queued,
     validate: super::prompt_required,
+    video_status: None,
+    render: |v, view| super::render_common(v, view, super::error_code),
+    proxy_url: true,
 };

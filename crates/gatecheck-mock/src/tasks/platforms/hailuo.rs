@@ -41,7 +41,7 @@ fn upstream(u: &Upstream<'_>) -> Value {
 }
 
 /// MiniMax / Hailuo.
-pub(crate) const ADAPTOR: Adaptor = Adaptor {
+pub const ADAPTOR: Adaptor = Adaptor {
     rules: &PLATFORM,
     read,
     upstream,
@@ -54,4 +54,7 @@ pub(crate) const ADAPTOR: Adaptor = Adaptor {
     },
     submit_status: super::queued,
     validate: super::prompt_required,
+    video_status: None,
+    render: |v, view| super::render_common(v, view, |d| d["base_resp"]["status_code"].to_string()),
+    proxy_url: false,
 };

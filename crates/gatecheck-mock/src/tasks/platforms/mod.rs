@@ -5,18 +5,38 @@
 //! status map, progress) are `gatecheck_schemas::rules::platforms`; the routes that submit and
 //! fetch are `routes/platform.rs` and `routes/video_unified.rs`.
 //!
-//! Adding a platform: a file here with an [`Adaptor`], its line in [`ADAPTORS`], its rules
-//! file in `gatecheck-schemas` (a [`Platform`]), a model in the catalog fixture and a
-//! DECISIONS row (docs/ARCHITECTURE.md, "Adding a video platform").
+//! Adding a platform: its description file in `gatecheck-schemas` (`rules::platforms`, one
+//! line of its registry) and its hooks file here, one line of [`hooks!`]: the match on the
+//! platform's key is exhaustive, so a registered platform without hooks does not compile
+//! (docs/ARCHITECTURE.md, "Adding a video platform").
 
-pub(crate) mod ali;
-pub(crate) mod doubao;
-pub(crate) mod gemini;
-pub(crate) mod hailuo;
+/// The hooks files, one line per registered platform: `module => Key`.
+macro_rules! hooks {
+    ($($module:ident => $key:ident),* $(,)?) => {
+        $(pub(crate) mod $module;)*
+
+        /// The hooks of the platform `key` (`None`: a run-time platform without hooks).
+        pub(crate) fn hooks_of(key: Key) -> Option<&'static Adaptor> {
+            match key {
+                $(Key::$key => Some(&$module::ADAPTOR),)*
+                Key::Extra(name) => extra(name),
+            }
+        }
+    };
+}
+
+hooks! {
+    vidu => Vidu,
+    hailuo => Hailuo,
+    doubao => Doubao,
+    ali => Ali,
+    gemini => Gemini,
+    vertex => Vertex,
+}
+
 pub(crate) mod veo;
-pub(crate) mod vertex;
-pub(crate) mod vidu;
 
+use gatecheck_schemas::rules::platforms::Key;
 use gatecheck_schemas::rules::platforms::Platform;
 use gatecheck_schemas::types::VideoTaskError;
 use serde::{Deserialize, Serialize};
@@ -69,14 +89,14 @@ impl Channel {
 /// The default channels: one per platform, serving its adaptor's default models to the
 /// `default` group (ids 2, 3, ...; channel 1 is the OpenAI-video channel of the other tasks).
 pub fn default_channels() -> Vec<Channel> {
-    ADAPTORS
+    gatecheck_schemas::rules::platforms::all()
         .iter()
         .zip(2..)
-        .map(|(a, id)| Channel {
+        .map(|(p, id)| Channel {
             id,
-            channel_type: a.rules.channel_type.parse().unwrap_or(0),
-            name: a.rules.name.to_owned(),
-            models: a.rules.models.iter().map(|m| (*m).to_owned()).collect(),
+            channel_type: p.channel_code(),
+            name: p.name.to_owned(),
+            models: p.models.iter().map(|m| (*m).to_owned()).collect(),
             model_mapping: BTreeMap::new(),
             group: default_group(),
         })
@@ -91,7 +111,7 @@ pub(crate) struct ChannelsFile {
 
 /// What an adaptor reads from the client's request.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Read {
+pub struct Read {
     /// new-api's action (`textGenerate`, `generate`...).
     pub action: &'static str,
     /// The duration the upstream renders, seconds.
@@ -101,7 +121,7 @@ pub(crate) struct Read {
 }
 
 /// The upstream's view of one task at one moment, for [`Adaptor::upstream`].
-pub(crate) struct Upstream<'a> {
+pub struct Upstream<'a> {
     /// The upstream's own task id.
     pub id: String,
     /// The upstream model.
@@ -122,8 +142,22 @@ pub(crate) struct Upstream<'a> {
     pub size: &'a str,
 }
 
-/// One platform of the mock.
-pub(crate) struct Adaptor {
+/// What `GET /v1/videos/{id}` of a polled platform's task shows, for [`Adaptor::render`].
+pub struct VideoView<'a> {
+    /// The public task id.
+    pub id: &'a str,
+    /// The status new-api stores.
+    pub status: gatecheck_schemas::rules::task::TaskStatus,
+    /// The stored failure reason.
+    pub fail_reason: &'a str,
+    /// The record's `data` (the upstream's own task).
+    pub data: &'a Value,
+    /// The result URL in `data` (empty: none).
+    pub url: &'a str,
+}
+
+/// One platform of the mock: its hooks (a file of this module).
+pub struct Adaptor {
     /// Its rules.
     pub rules: &'static Platform,
     /// What it reads of a request (the JSON body as an object).
@@ -139,10 +173,62 @@ pub(crate) struct Adaptor {
     /// message for its 400 `invalid_request` ([`prompt_required`] but where the adaptor has
     /// its own).
     pub validate: fn(&Map<String, Value>, &str) -> Result<(), String>,
+    /// The `/v1/videos/{id}` `status` where the adaptor reads it from `data` (Ali), else
+    /// `None`: new-api's `ToVideoStatus` of the stored status.
+    pub video_status: Option<fn(&Value) -> &'static str>,
+    /// The rest of the `/v1/videos/{id}` conversion, past `id`, `object`, `status`,
+    /// `progress`, the times and `model` ([`render_common`] but where the adaptor has its own).
+    pub render: fn(&mut Value, &VideoView<'_>),
+    /// A real-time platform whose succeeded answer carries new-api's proxy URL and whose
+    /// `/v1/videos/{id}` `completed_at` is the finish (Gemini; Vertex's video is a `data:` URL
+    /// kept in `data`).
+    pub proxy_url: bool,
+}
+
+/// new-api's common `/v1/videos/{id}` rest: `metadata.url` when there is a URL, and a failed
+/// task's `error` with the stored reason and `code` (the upstream's code in `data`, read by
+/// [`error_code`]).
+pub fn render_common(v: &mut Value, view: &VideoView<'_>, code: fn(&Value) -> String) {
+    if !view.url.is_empty() {
+        v["metadata"] = serde_json::json!({ "url": view.url });
+    }
+    if view.status == gatecheck_schemas::rules::task::TaskStatus::Failure {
+        v["error"] = serde_json::json!({ "message": view.fail_reason, "code": code(view.data) });
+    }
+}
+
+/// The upstream's error code at `error.code` of `data` (the common place).
+pub fn error_code(data: &Value) -> String {
+    data["error"]["code"].as_str().unwrap_or("").to_owned()
+}
+
+/// The hooks added at run time ([`extend`]).
+static EXTRA: std::sync::Mutex<Vec<&'static Adaptor>> = std::sync::Mutex::new(Vec::new());
+
+fn extra(name: &str) -> Option<&'static Adaptor> {
+    let extra = EXTRA.lock().ok()?;
+    extra.iter().copied().find(|a| a.rules.name == name)
+}
+
+/// Adds a platform at run time: its description to `gatecheck_schemas`' registry and its
+/// hooks here (a test binary's throwaway platform), before anything reads the registry.
+/// Refused with the reason `gatecheck_schemas::rules::platforms::extend` gives, or for a
+/// description whose key is not [`Key::Extra`] of its name.
+pub fn extend(hooks: &'static Adaptor) -> Result<(), String> {
+    let p = hooks.rules;
+    if p.key != Key::Extra(p.name) {
+        return Err(format!(
+            "platform {}: a platform added at run time has the key Key::Extra({:?})",
+            p.name, p.name
+        ));
+    }
+    gatecheck_schemas::rules::platforms::extend(p)?;
+    EXTRA.lock().map_err(|e| e.to_string())?.push(hooks);
+    Ok(())
 }
 
 /// `ValidateBasicTaskRequest`'s refusal of a blank prompt.
-pub(crate) fn prompt_required(_: &Map<String, Value>, prompt: &str) -> Result<(), String> {
+pub fn prompt_required(_: &Map<String, Value>, prompt: &str) -> Result<(), String> {
     if prompt.trim().is_empty() {
         Err(gatecheck_schemas::rules::task::PROMPT_REQUIRED.to_owned())
     } else {
@@ -151,47 +237,31 @@ pub(crate) fn prompt_required(_: &Map<String, Value>, prompt: &str) -> Result<()
 }
 
 /// The common submit answer's status (relay/relay_task.go: `queued`).
-pub(crate) fn queued(_: &Platform) -> &'static str {
+pub fn queued(_: &Platform) -> &'static str {
     "queued"
 }
-
-/// Every adaptor, in the order of `rules::platforms::ALL`.
-pub(crate) const ADAPTORS: [&Adaptor; 6] = [
-    &vidu::ADAPTOR,
-    &hailuo::ADAPTOR,
-    &doubao::ADAPTOR,
-    &ali::ADAPTOR,
-    &gemini::ADAPTOR,
-    &vertex::ADAPTOR,
-];
 
 /// Every word `POST /__mock/videos/{id}/upstream` may store for a platform: its upstream
 /// states, and for a real-time platform (Gemini, Vertex) `unreachable`, the real-time fetch
 /// failing (DECISIONS D-PLAT-22), and Gemini's `no_key` (D-PLAT-20).
 pub(crate) fn control_words(p: &'static Platform) -> Vec<&'static str> {
     let mut words: Vec<_> = p.states.iter().map(|s| s.word).collect();
-    if gatecheck_schemas::rules::platforms::is_realtime(p) {
-        words.extend(gatecheck_schemas::rules::platforms::veo::control_words(p));
-    }
+    words.extend(p.control_words);
     words
 }
 
 /// The adaptor of channel type `t` (`"52"`).
 pub(crate) fn adaptor(t: &str) -> Option<&'static Adaptor> {
-    let rules = gatecheck_schemas::rules::platforms::by_channel_type(t)?;
-    ADAPTORS
-        .into_iter()
-        .find(|a| a.rules.channel_type == rules.channel_type)
+    hooks_of(gatecheck_schemas::rules::platforms::by_channel_type(t)?.key)
 }
 
 /// A platform as the dashboard shows it: the channel type and a name (`52 vidu`).
 pub(crate) fn platform_label(channel_type: &str) -> String {
-    let name = match channel_type {
-        "55" => "sora",
-        "50" => "kling",
-        "51" => "jimeng",
-        t => adaptor(t).map_or("", |a| a.rules.name),
-    };
+    let other = gatecheck_schemas::rules::task::OTHER_TASK_PLATFORMS
+        .iter()
+        .find(|(t, _)| *t == channel_type)
+        .map(|(_, name)| *name);
+    let name = other.unwrap_or_else(|| adaptor(channel_type).map_or("", |a| a.rules.name));
     format!("{channel_type} {name}").trim_end().to_owned()
 }
 
@@ -262,18 +332,19 @@ mod tests {
     use super::*;
 
     #[test]
-    fn adaptors_follow_the_rules_list_and_channels_select() {
-        let rules: Vec<_> = gatecheck_schemas::rules::platforms::ALL.to_vec();
-        let ours: Vec<_> = ADAPTORS.iter().map(|a| a.rules).collect();
-        assert_eq!(
-            ours, rules,
-            "one adaptor per rules::platforms entry, same order"
-        );
+    fn every_platform_has_its_hooks_and_channels_select() {
+        for p in gatecheck_schemas::rules::platforms::all() {
+            let hooks = hooks_of(p.key).expect("hooks");
+            assert_eq!(hooks.rules, *p, "the hooks of {} are its own", p.name);
+        }
         let channels = default_channels();
         let c = select(&channels, "viduq1", "").expect("vidu channel");
         assert_eq!((c.channel_type, c.upstream_model("viduq1")), (52, "viduq1"));
         assert!(select(&channels, "viduq1", "vip").is_none());
         assert!(select(&channels, "sora-2", "").is_none());
-        assert!(adaptor("52").is_some() && adaptor("99").is_none());
+        let vidu = gatecheck_schemas::rules::platforms::by_name("vidu").expect("vidu");
+        assert!(adaptor(vidu.channel_type).is_some() && adaptor("99").is_none());
+        let unknown = gatecheck_schemas::rules::platforms::by_name("nosuch").unwrap_err();
+        assert!(unknown.contains("\"nosuch\""), "{unknown}");
     }
 }

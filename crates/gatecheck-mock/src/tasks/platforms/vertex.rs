@@ -77,13 +77,16 @@ fn upstream(u: &Upstream<'_>) -> Value {
 }
 
 /// Vertex AI Veo.
-pub(crate) const ADAPTOR: Adaptor = Adaptor {
+pub const ADAPTOR: Adaptor = Adaptor {
     rules: &PLATFORM,
     read,
     upstream,
     reason: veo::reason,
     submit_status: super::queued,
     validate: super::prompt_required,
+    video_status: None,
+    render: |v, view| super::render_common(v, view, super::error_code),
+    proxy_url: false,
 };
 
 #[cfg(test)]

@@ -59,7 +59,7 @@ fn upstream(u: &Upstream<'_>) -> Value {
 }
 
 /// Vidu.
-pub(crate) const ADAPTOR: Adaptor = Adaptor {
+pub const ADAPTOR: Adaptor = Adaptor {
     rules: &PLATFORM,
     read,
     upstream,
@@ -72,4 +72,9 @@ pub(crate) const ADAPTOR: Adaptor = Adaptor {
     },
     submit_status: super::queued,
     validate: super::prompt_required,
+    video_status: None,
+    render: |v, view| {
+        super::render_common(v, view, |d| d["err_code"].as_str().unwrap_or("").to_owned())
+    },
+    proxy_url: false,
 };

@@ -17,8 +17,12 @@ use serde_json::{json, Map, Value};
 /// (constants.go@10d43aa5, in its order); Bailian-Kling (`kling/kling-v3-*`) is in no list and
 /// is not served here (DECISIONS D-PLAT-11).
 pub const PLATFORM: Platform = Platform {
+    key: super::Key::Ali,
     channel_type: "17",
     name: "ali",
+    title: "Ali Wan",
+    fetch: super::Fetch::Poll,
+    catalog_model: "wan2.7-t2v",
     models: &[
         "happyhorse-1.1-t2v",
         "happyhorse-1.1-i2v",
@@ -50,6 +54,13 @@ pub const PLATFORM: Platform = Platform {
     video_has_model: true,
     decision: "D-PLAT-8",
     data_schema: crate::schemas::names::ALI_TASK_DATA,
+    data_schema_text: include_str!("../../../schemas/ali-task-data.json"),
+    control_words: &[],
+    refusals: Some(super::Refusals { submit: submit_refusal, relayed: is_relayed_refusal, poll: fetch_refusal }),
+    check: super::CheckText {
+        title: "An Ali Wan model (channel type 17) found in the catalog: as `task.platform.vidu`, with DashScope's task as `data` (schema `ali-task-data`), the ratios `seconds` and `resolution-<R>`, and its status map (`PENDING` QUEUED 20%, `RUNNING` IN_PROGRESS 30%, `FAILED`/`CANCELED`/`UNKNOWN` FAILURE).",
+        spec: "DECISIONS: Video platforms behind the unified route D-PLAT-8; failures D-TASK-10 to D-TASK-12, D-PLAT-7, D-PLAT-9, D-PLAT-10",
+    },
     ratios: other_ratios,
 };
 

@@ -14,8 +14,12 @@ use serde_json::{json, Map, Value};
 
 /// Doubao Seedance.
 pub const PLATFORM: Platform = Platform {
+    key: super::Key::Doubao,
     channel_type: "54",
     name: "doubao",
+    title: "Doubao Seedance",
+    fetch: super::Fetch::Poll,
+    catalog_model: "doubao-seedance-1-0-pro-250528",
     models: &[
         "doubao-seedance-1-0-pro-250528",
         "doubao-seedance-1-0-lite-t2v",
@@ -39,6 +43,13 @@ pub const PLATFORM: Platform = Platform {
     video_has_model: true,
     decision: "D-PLAT-4",
     data_schema: crate::schemas::names::DOUBAO_TASK_DATA,
+    data_schema_text: include_str!("../../../schemas/doubao-task-data.json"),
+    control_words: &[],
+    refusals: None,
+    check: super::CheckText {
+        title: "A Doubao Seedance model (channel type 54) found in the catalog: as `task.platform.vidu`, with Volcengine Ark's task as `data` (schema `doubao-task-data`) and its status map (`queued` QUEUED 10%, `running` IN_PROGRESS 50%); the ratios are `GetVideoInputRatio`'s `video_input` (D-PLAT-9).",
+        spec: "DECISIONS: Video platforms behind the unified route D-PLAT-4; failures D-TASK-10 to D-TASK-12, D-PLAT-7, D-PLAT-9, D-PLAT-10",
+    },
     ratios: other_ratios,
 };
 

@@ -11,8 +11,12 @@ use super::{veo, Platform};
 
 /// Gemini Veo.
 pub const PLATFORM: Platform = Platform {
+    key: super::Key::Gemini,
     channel_type: "24",
     name: "gemini",
+    title: "Gemini",
+    fetch: super::Fetch::Realtime,
+    catalog_model: "veo-3.1-fast-generate-preview",
     models: &[
         "veo-3.0-generate-001",
         "veo-3.1-generate-preview",
@@ -26,5 +30,12 @@ pub const PLATFORM: Platform = Platform {
     video_has_model: true,
     decision: "D-PLAT-20",
     data_schema: crate::schemas::names::GEMINI_OPERATION,
+    data_schema_text: include_str!("../../../schemas/gemini-operation.json"),
+    control_words: &[veo::UNREACHABLE, veo::NO_KEY],
+    refusals: None,
+    check: super::CheckText {
+        title: "A Gemini Veo model (channel type 24) found in the catalog: new-api's create object, then the real-time answer followed to a terminal status (`queued`, `processing`, `succeeded`, `failed`), a `succeeded` task's content a valid MP4; `/v1/videos/{id}` answers the same task, ended as it ended. The submit's `X-New-Api-Other-Ratios` must be the adaptor's `{\"seconds\": N}` (the charge is not judged: the real-time answer shows no `quota`). A record instead of the real-time answer is judged by Veo's status map (`done`/`error` of the operation in `data`) and deviates, as do a missing ratios header and other ratios; another task, a status going back, a contradicted status map or content that is no MP4 fails.",
+        spec: "DECISIONS: Video platforms behind the unified route D-PLAT-20, D-PLAT-22, D-PLAT-9; failures D-TASK-10 to D-TASK-12, D-PLAT-7",
+    },
     ratios: veo::other_ratios,
 };

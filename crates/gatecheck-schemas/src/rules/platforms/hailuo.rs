@@ -12,8 +12,12 @@ use crate::rules::task::TaskStatus::{Failure, InProgress, Success};
 
 /// MiniMax / Hailuo.
 pub const PLATFORM: Platform = Platform {
+    key: super::Key::Hailuo,
     channel_type: "35",
     name: "hailuo",
+    title: "MiniMax/Hailuo",
+    fetch: super::Fetch::Poll,
+    catalog_model: "MiniMax-Hailuo-02",
     models: &[
         "MiniMax-H3",
         "MiniMax-Hailuo-2.3",
@@ -40,5 +44,12 @@ pub const PLATFORM: Platform = Platform {
     video_has_model: true,
     decision: "D-PLAT-3",
     data_schema: crate::schemas::names::HAILUO_TASK_DATA,
+    data_schema_text: include_str!("../../../schemas/hailuo-task-data.json"),
+    control_words: &[],
+    refusals: None,
+    check: super::CheckText {
+        title: "A MiniMax/Hailuo model (channel type 35) found in the catalog: as `task.platform.vidu`, with MiniMax's task as `data` (schema `hailuo-task-data`) and its status map (no queued state: `Queueing` is IN_PROGRESS 30%).",
+        spec: "DECISIONS: Video platforms behind the unified route D-PLAT-3; failures D-TASK-10 to D-TASK-12, D-PLAT-7, D-PLAT-9, D-PLAT-10",
+    },
     ratios: super::no_ratios,
 };

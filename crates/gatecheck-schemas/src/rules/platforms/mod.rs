@@ -6,7 +6,7 @@
 //!
 //! The mock renders a task of a platform from these tables (its adaptor file in
 //! `gatecheck-mock`'s task room writes the upstream's own body), and the runner judges what a
-//! target answers with the same tables ([`check_record`]): a platform is one place.
+//! target answers with the same tables (`rules::platform_record::check_record`): a platform is one place.
 //!
 //! ```
 //! use gatecheck_schemas::rules::platforms::{by_channel_type, vidu};
@@ -17,17 +17,56 @@
 //! assert_eq!(p.map("no-such-state"), None);
 //! ```
 
-pub mod ali;
-pub mod doubao;
-pub mod gemini;
-pub mod hailuo;
-pub mod veo;
-pub mod vertex;
-pub mod vidu;
+/// The registry: each platform's module (its description, `pub const PLATFORM`), the
+/// [`Key`] enum and the list of registered platforms, from one line per platform.
+macro_rules! registry {
+    ($($module:ident => $key:ident),* $(,)?) => {
+        $(pub mod $module;)*
 
-use super::task::{parse_progress, TaskDto, TaskStatus};
-use super::video::BrokenRule;
+        /// The key of a video platform: one per registered description, and
+        /// [`Key::Extra`] for one added at run time ([`extend`]).
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+        pub enum Key {
+            $(
+                #[doc = concat!("`rules::platforms::", stringify!($module), "`.")]
+                $key,
+            )*
+            /// A platform added at run time, by its name.
+            Extra(&'static str),
+        }
+
+        /// The registered platforms, in the registry's order.
+        const REGISTERED: &[&Platform] = &[$(&$module::PLATFORM),*];
+
+        impl Key {
+            /// The description of a key (`None`: an [`Key::Extra`] not added).
+            pub fn platform(self) -> Option<&'static Platform> {
+                match self {
+                    $(Key::$key => Some(&$module::PLATFORM),)*
+                    Key::Extra(name) => all().iter().copied().find(|p| p.name == name),
+                }
+            }
+        }
+    };
+}
+
+// The registry: one line per platform, its description file and its key. Adding a line
+// here and the file is all `gatecheck-schemas` needs; the mock's hooks match on [`Key`]
+// exhaustively (a registered platform without hooks does not compile).
+registry! {
+    vidu => Vidu,
+    hailuo => Hailuo,
+    doubao => Doubao,
+    ali => Ali,
+    gemini => Gemini,
+    vertex => Vertex,
+}
+
+pub mod veo;
+
+use super::task::TaskStatus;
 use crate::types::VideoStatus;
+
 use serde_json::{Map, Value};
 
 /// The header new-api sets on every task submit: the adaptor's billing ratios as JSON, `{}`
@@ -61,10 +100,20 @@ pub(crate) const fn state(word: &'static str, status: TaskStatus, progress: i64)
 /// channel type.
 #[derive(Debug, Clone, Copy)]
 pub struct Platform {
-    /// The channel type as text: the task's `platform` (`"52"`).
+    /// The registry's key of the platform ([`Key::Extra`] for one added at run time).
+    pub key: Key,
+    /// The channel type as text: the task's `platform` (`"52"`), the one spelling of it
+    /// ([`Platform::channel_code`] is the number a channel row carries).
     pub channel_type: &'static str,
     /// A short lower-case name (`vidu`): the check ids, the docs, the control API.
     pub name: &'static str,
+    /// The name people read (`Vidu`, `MiniMax/Hailuo`): messages and the docs.
+    pub title: &'static str,
+    /// How new-api answers a fetch of its task: the stored record, or the upstream asked.
+    pub fetch: Fetch,
+    /// The model of the embedded catalog (`fixtures/catalog.json`) the tests and the docs
+    /// use for the platform.
+    pub catalog_model: &'static str,
     /// The adaptor's `GetModelList`: the default models of a channel of this type.
     pub models: &'static [&'static str],
     /// Every upstream state the adaptor maps, in lifecycle order.
@@ -87,6 +136,48 @@ pub struct Platform {
     /// The adaptor's `EstimateBilling`: the `X-New-Api-Other-Ratios` of a submit, from the
     /// client's JSON body and the upstream model ([`no_ratios`] where it bills per call).
     pub ratios: fn(&Map<String, Value>, &str) -> Map<String, Value>,
+    /// The schema text of [`Platform::data_schema`] (`include_str!` of its file in `schemas/`):
+    /// the schema list and the OpenAPI document take it from here.
+    pub data_schema_text: &'static str,
+    /// The control API's words beside the states (`POST /__mock/videos/{id}/upstream`): a
+    /// real-time platform's `unreachable`, Gemini's `no_key` ([`veo::control_words`]).
+    pub control_words: &'static [&'static str],
+    /// The upstream refusals new-api relays, where the platform models them (Ali).
+    pub refusals: Option<Refusals>,
+    /// The runner's check of the platform (`task.platform.<name>`): its title and spec
+    /// reference (the check's id, kind, route and function follow from the rest).
+    pub check: CheckText,
+}
+
+/// How new-api answers a fetch of a platform's task.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Fetch {
+    /// The record the poller stored (service/task_polling.go).
+    Poll,
+    /// The upstream asked on every fetch (relay/relay_task.go `tryRealtimeFetch`, DECISIONS
+    /// D-PLAT-22): Gemini and Vertex Veo.
+    Realtime,
+}
+
+/// The upstream refusals new-api relays for a platform (Ali: DECISIONS D-PLAT-11).
+#[derive(Debug, Clone, Copy)]
+pub struct Refusals {
+    /// How new-api answers a client when the upstream answers its submit `status` with `body`:
+    /// the HTTP status, the task error's `code` and `message`; `None`: accepted or not modelled.
+    pub submit: fn(u16, &str) -> Option<(u16, &'static str, String)>,
+    /// Whether a submit's answer is new-api's relay of such a refusal.
+    pub relayed: fn(u16, &Value) -> bool,
+    /// The code and message of an upstream error answer to the poll as the record keeps it.
+    pub poll: for<'a> fn(&'a Value) -> Option<(&'a str, &'a str)>,
+}
+
+/// A platform's row of the runner's check list.
+#[derive(Debug, Clone, Copy)]
+pub struct CheckText {
+    /// What it checks.
+    pub title: &'static str,
+    /// Its spec reference (`DECISIONS: ...`).
+    pub spec: &'static str,
 }
 
 impl PartialEq for Platform {
@@ -102,27 +193,93 @@ pub fn no_ratios(_: &Map<String, Value>, _: &str) -> Map<String, Value> {
     Map::new()
 }
 
-/// Every platform of this module, in channel-type order of the docs.
-pub const ALL: [&Platform; 6] = [
-    &vidu::PLATFORM,
-    &hailuo::PLATFORM,
-    &doubao::PLATFORM,
-    &ali::PLATFORM,
-    &gemini::PLATFORM,
-    &vertex::PLATFORM,
-];
+/// The registered platforms and the ones added at run time ([`extend`]), in registry order.
+static REGISTRY: std::sync::OnceLock<Vec<&'static Platform>> = std::sync::OnceLock::new();
+/// The platforms [`extend`] adds before the registry is first read.
+static EXTRA: std::sync::Mutex<Vec<&'static Platform>> = std::sync::Mutex::new(Vec::new());
 
-/// The platform of a channel type (`"52"`), if it is one of [`ALL`].
+/// Every platform: the registry's, then any [`extend`] added before this was first called.
+pub fn all() -> &'static [&'static Platform] {
+    REGISTRY.get_or_init(|| {
+        let extra = EXTRA.lock().map(|e| e.clone()).unwrap_or_default();
+        REGISTERED.iter().copied().chain(extra).collect()
+    })
+}
+
+/// Adds a platform to the registry at run time: a test binary's throwaway platform (its
+/// description and, in the mock, its hooks: `gatecheck_mock::platform_hooks::extend`), before
+/// anything reads the registry. Refused, with the reason, once the registry was read, or for
+/// a key, name or channel type already taken.
+pub fn extend(p: &'static Platform) -> Result<(), String> {
+    if REGISTRY.get().is_some() {
+        return Err(format!(
+            "platform {}: the registry was read already; extend it first",
+            p.name
+        ));
+    }
+    let mut extra = EXTRA.lock().map_err(|e| e.to_string())?;
+    let taken = REGISTERED
+        .iter()
+        .chain(extra.iter())
+        .find(|q| q.key == p.key || q.name == p.name || q.channel_type == p.channel_type);
+    if let Some(q) = taken {
+        return Err(format!(
+            "platform {} (channel type {}): {} (channel type {}) is registered with that key, name or channel type",
+            p.name, p.channel_type, q.name, q.channel_type
+        ));
+    }
+    extra.push(p);
+    Ok(())
+}
+
+/// The platform of a channel type (`"52"`), if it is one of [`all`].
 pub fn by_channel_type(channel_type: &str) -> Option<&'static Platform> {
-    ALL.into_iter().find(|p| p.channel_type == channel_type)
+    all()
+        .iter()
+        .copied()
+        .find(|p| p.channel_type == channel_type)
 }
 
 /// The platform whose default models list `model`, if any.
 pub fn by_default_model(model: &str) -> Option<&'static Platform> {
-    ALL.into_iter().find(|p| p.models.contains(&model))
+    all().iter().copied().find(|p| p.models.contains(&model))
 }
 
+/// The platform named `name` (`vidu`), or an error naming it and the registered ones.
+pub fn by_name(name: &str) -> Result<&'static Platform, String> {
+    all()
+        .iter()
+        .copied()
+        .find(|p| p.name == name)
+        .ok_or_else(|| {
+            let names: Vec<_> = all().iter().map(|p| p.name).collect();
+            format!(
+                "no video platform {name:?} is registered (the registry: {})",
+                names.join(", ")
+            )
+        })
+}
+
+/// The platform of the runner's check `id` (`task.platform.<name>`), if any.
+pub fn by_check_id(id: &str) -> Option<&'static Platform> {
+    let name = id.strip_prefix(CHECK_PREFIX)?;
+    all().iter().copied().find(|p| p.name == name)
+}
+
+/// The prefix of a platform's check id: `task.platform.` and its name.
+pub const CHECK_PREFIX: &str = "task.platform.";
+
 impl Platform {
+    /// The channel type as the number a channel row carries (`52`).
+    pub fn channel_code(&self) -> i64 {
+        self.channel_type.parse().unwrap_or(0)
+    }
+
+    /// The runner's check id of the platform (`task.platform.vidu`).
+    pub fn check_id(&self) -> String {
+        format!("{CHECK_PREFIX}{}", self.name)
+    }
+
     /// What new-api stores for the upstream's `word`: status and progress, or `None` where
     /// the adaptor refuses the word (the poll fails, the task is unchanged).
     pub fn map(&self, word: &str) -> Option<(TaskStatus, i64)> {
@@ -171,14 +328,10 @@ pub fn is_failure_rule(rule: &str) -> bool {
     rule == RULE_STATUS_MAP || rule == RULE_DATA_SHAPE
 }
 
-fn broken(rule: &'static str, message: String) -> Result<(), BrokenRule> {
-    Err(BrokenRule { rule, message })
-}
-
 /// The upstream state word of a record's `data`, if `data` has one (a Veo operation's is
 /// read from `done` and `error`: [`veo::operation_word`]).
 pub fn state_word<'a>(p: &Platform, data: &'a Value) -> Option<&'a str> {
-    if p.state_pointer == veo::OPERATION_STATE {
+    if p.fetch == Fetch::Realtime {
         return veo::operation_word(data);
     }
     data.pointer(p.state_pointer).and_then(Value::as_str)
@@ -187,91 +340,7 @@ pub fn state_word<'a>(p: &Platform, data: &'a Value) -> Option<&'a str> {
 /// Whether platform `p` is asked in real time on every fetch of its tasks (Gemini and
 /// Vertex: relay/relay_task.go `tryRealtimeFetch`, DECISIONS D-PLAT-22).
 pub fn is_realtime(p: &Platform) -> bool {
-    p.state_pointer == veo::OPERATION_STATE
-}
-
-/// The rules of one fetched record of a task of platform `p` (DECISIONS D-PLAT-7, D-PLAT-10):
-/// [`RULE_PLATFORM`], [`RULE_DATA_SHAPE`] (`data` is the platform's own task),
-/// [`RULE_STATUS_MAP`] (the upstream state in `data` maps to `status`), [`RULE_PROGRESS_MAP`].
-///
-/// ```
-/// use gatecheck_schemas::rules::platforms::{check_record, vidu};
-/// use gatecheck_schemas::rules::task::{TaskDto, TaskProperties, TaskStatus};
-/// let mut t = TaskDto {
-///     id: 1, created_at: 1, updated_at: 1, task_id: "task_x".into(), platform: "52".into(),
-///     user_id: 1, group: "default".into(), channel_id: 1, quota: 1, action: "textGenerate".into(),
-///     status: TaskStatus::InProgress, fail_reason: String::new(), result_url: None,
-///     submit_time: 1, start_time: 1, finish_time: 0, progress: "30%".into(),
-///     properties: TaskProperties::default(),
-///     data: serde_json::json!({"state": "processing", "creations": []}),
-/// };
-/// assert!(check_record(&vidu::PLATFORM, &t).is_ok());
-/// t.data = serde_json::json!({"state": "success", "creations": []});
-/// assert_eq!(check_record(&vidu::PLATFORM, &t).unwrap_err().rule, "task.status_map");
-/// t.data = serde_json::json!({"state": "processing"}); // no `creations`
-/// assert_eq!(check_record(&vidu::PLATFORM, &t).unwrap_err().rule, "task.data_shape");
-/// ```
-pub fn check_record(p: &Platform, t: &TaskDto) -> Result<(), BrokenRule> {
-    if t.platform != p.channel_type {
-        return broken(
-            RULE_PLATFORM,
-            format!(
-                "platform {:?}, but the model is served by a {} channel (type {})",
-                t.platform, p.name, p.channel_type
-            ),
-        );
-    }
-    // The shape is judged with the JSON Schemas (the `validate` feature, which the runner
-    // enables; the mock and the fuzz targets build without it and never call this).
-    #[cfg(feature = "validate")]
-    if let Err(e) = crate::validate(p.data_schema, &t.data) {
-        return broken(
-            RULE_DATA_SHAPE,
-            format!(
-                "data is not {}'s own task (schema {}): {e}",
-                p.name, p.data_schema
-            ),
-        );
-    }
-    let Some(word) = state_word(p, &t.data) else {
-        return broken(
-            RULE_STATUS_MAP,
-            format!(
-                "data has no {} state at {} (data is the upstream's own task)",
-                p.name, p.state_pointer
-            ),
-        );
-    };
-    let Some((status, progress)) = p.map(word) else {
-        return broken(
-            RULE_STATUS_MAP,
-            format!(
-                "data shows the {} state {word:?}, which new-api's adaptor does not store",
-                p.name
-            ),
-        );
-    };
-    if status != t.status {
-        return broken(
-            RULE_STATUS_MAP,
-            format!(
-                "status {} while its own data shows the {} state {word:?}, which is {}",
-                t.status.as_str(),
-                p.name,
-                status.as_str()
-            ),
-        );
-    }
-    if parse_progress(&t.progress) != Some(progress) {
-        return broken(
-            RULE_PROGRESS_MAP,
-            format!(
-                "progress {:?} for the {} state {word:?}, new-api stores \"{progress}%\"",
-                t.progress, p.name
-            ),
-        );
-    }
-    Ok(())
+    p.fetch == Fetch::Realtime
 }
 
 #[cfg(test)]
@@ -280,7 +349,11 @@ mod tests {
 
     #[test]
     fn every_platform_is_whole() {
-        for p in ALL {
+        for p in all() {
+            let p = *p;
+            assert_eq!(p.key.platform(), Some(p), "{}", p.name);
+            assert!(p.models.contains(&p.catalog_model), "{}", p.name);
+            assert_eq!(p.channel_code().to_string(), p.channel_type, "{}", p.name);
             assert_eq!(by_channel_type(p.channel_type), Some(p));
             assert!(!p.models.is_empty());
             for s in [

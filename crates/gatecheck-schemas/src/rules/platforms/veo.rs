@@ -51,29 +51,16 @@ pub const FETCH_FAILED: &str = "Failed to fetch video content";
 /// VideoProxy's 502 when the upstream answered the download with another status than 200/206.
 pub const UPSTREAM_STATUS_PREFIX: &str = "Upstream service returned status ";
 
-/// VideoProxy's 502 when `getGeminiVideoURL`/`getVertexVideoURL` finds no URL.
+/// VideoProxy's 502 when `getGeminiVideoURL`/`getVertexVideoURL` finds no URL (the
+/// platform's [`Platform::title`] names it).
 pub fn resolve_failed(p: &Platform) -> String {
-    let name = if p.name == "vertex" {
-        "Vertex"
-    } else {
-        "Gemini"
-    };
-    format!("Failed to resolve {name} video URL")
-}
-
-/// The words the control API offers for a Veo task beside its states: `unreachable`, and
-/// for Gemini `no_key` (Vertex falls back to the channel's key: `getVertexTaskKey`).
-pub fn control_words(p: &Platform) -> &'static [&'static str] {
-    if p.name == "gemini" {
-        &[UNREACHABLE, NO_KEY]
-    } else {
-        &[UNREACHABLE]
-    }
+    format!("Failed to resolve {} video URL", p.title)
 }
 
 /// How new-api's content route (controller/video_proxy.go@05393ffc `VideoProxy`,
 /// video_proxy_gemini.go@10a80865 `getGeminiVideoURL`, `getVertexVideoURL`) answers a succeeded
-/// Veo task whose upstream shows the state `word` under the conditions `flags` ([`control_words`]):
+/// Veo task whose upstream shows the state `word` under the conditions `flags` (its
+/// [`Platform::control_words`]):
 /// the status and message of its `{"error":{"message","type":"server_error"}}`, or `None` when
 /// it serves the video. In that order:
 ///
@@ -96,8 +83,7 @@ pub fn control_words(p: &Platform) -> &'static [&'static str] {
 /// assert_eq!(content_failure(&gemini::PLATFORM, Some("done"), &[]), None);
 /// ```
 pub fn content_failure(p: &Platform, word: Option<&str>, flags: &[&str]) -> Option<(u16, String)> {
-    let gemini = p.name == "gemini";
-    if gemini && flags.contains(&NO_KEY) {
+    if p.control_words.contains(&NO_KEY) && flags.contains(&NO_KEY) {
         return Some((500, NO_KEY_MESSAGE.to_owned()));
     }
     if word == Some(FILTERED) {
@@ -106,7 +92,8 @@ pub fn content_failure(p: &Platform, word: Option<&str>, flags: &[&str]) -> Opti
     if !flags.contains(&UNREACHABLE) {
         return None;
     }
-    Some(if gemini {
+    // The URL in the stored `data` (Gemini's `uri`) resolves, and its download fails.
+    Some(if !p.url_pointer.is_empty() {
         (502, FETCH_FAILED.to_owned())
     } else {
         (502, resolve_failed(p))
@@ -133,9 +120,10 @@ pub fn upstream_content_failure(status: u16, body: &Value) -> Option<String> {
         return None;
     }
     let m = e["message"].as_str()?;
-    let resolve = ["Gemini", "Vertex"].map(|n| format!("Failed to resolve {n} video URL"));
     let known = m == FETCH_FAILED
-        || resolve.iter().any(|r| r == m)
+        || super::all()
+            .iter()
+            .any(|p| super::is_realtime(p) && resolve_failed(p) == m)
         || m.strip_prefix(UPSTREAM_STATUS_PREFIX)
             .is_some_and(|n| n.parse::<u16>().is_ok());
     known.then(|| m.to_owned())

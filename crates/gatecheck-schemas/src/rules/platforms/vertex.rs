@@ -11,8 +11,12 @@ use super::{veo, Platform};
 
 /// Vertex AI Veo.
 pub const PLATFORM: Platform = Platform {
+    key: super::Key::Vertex,
     channel_type: "41",
     name: "vertex",
+    title: "Vertex",
+    fetch: super::Fetch::Realtime,
+    catalog_model: "veo-3.0-fast-generate-001",
     models: &[
         "veo-3.0-generate-001",
         "veo-3.0-fast-generate-001",
@@ -28,5 +32,12 @@ pub const PLATFORM: Platform = Platform {
     video_has_model: true,
     decision: "D-PLAT-21",
     data_schema: crate::schemas::names::VERTEX_OPERATION,
+    data_schema_text: include_str!("../../../schemas/vertex-operation.json"),
+    control_words: &[veo::UNREACHABLE],
+    refusals: None,
+    check: super::CheckText {
+        title: "A Vertex Veo model (channel type 41, `veo-3.0-fast-generate-001`: the models Vertex shares with Gemini run as `task.platform.gemini`) found in the catalog: as `task.platform.gemini` (a real-time `succeeded` may carry no `url`: Vertex's video is a `data:` URL new-api keeps in `data`).",
+        spec: "DECISIONS: Video platforms behind the unified route D-PLAT-21, D-PLAT-22, D-PLAT-9; failures D-TASK-10 to D-TASK-12, D-PLAT-7",
+    },
     ratios: veo::other_ratios,
 };

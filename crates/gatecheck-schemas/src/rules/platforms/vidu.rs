@@ -11,8 +11,12 @@ use crate::rules::task::TaskStatus::{Failure, InProgress, Submitted, Success};
 
 /// Vidu.
 pub const PLATFORM: Platform = Platform {
+    key: super::Key::Vidu,
     channel_type: "52",
     name: "vidu",
+    title: "Vidu",
+    fetch: super::Fetch::Poll,
+    catalog_model: "viduq1",
     models: &["viduq2", "viduq1", "vidu2.0", "vidu1.5"],
     states: &[
         state("created", Submitted, 10),
@@ -28,5 +32,12 @@ pub const PLATFORM: Platform = Platform {
     video_has_model: false,
     decision: "D-PLAT-2",
     data_schema: crate::schemas::names::VIDU_TASK_DATA,
+    data_schema_text: include_str!("../../../schemas/vidu-task-data.json"),
+    control_words: &[],
+    refusals: None,
+    check: super::CheckText {
+        title: "A Vidu model (channel type 52) found in the catalog: new-api's create object, then its record followed to a terminal state with platform `52`, `data` Vidu's task and the status Vidu's `state` maps to; `/v1/videos/{id}` answers the same task. `data` must be Vidu's own task (schema `vidu-task-data`), and the record's `quota` the catalog price times the `X-New-Api-Other-Ratios` the submit announced (`{}`: per call). Another form, or other ratios than the adaptor's, deviates; another task, a state going back, SUCCESS without its result, a status or a shape its own `data` contradicts, or a charge the announced ratios do not explain fails.",
+        spec: "DECISIONS: Video platforms behind the unified route D-PLAT-2; failures D-TASK-10 to D-TASK-12, D-PLAT-7, D-PLAT-9, D-PLAT-10",
+    },
     ratios: super::no_ratios,
 };

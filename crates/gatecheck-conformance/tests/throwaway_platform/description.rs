@@ -1,0 +1,59 @@
+//! The throwaway platform's description: what `gatecheck-schemas`' registry holds of a
+//! platform (docs/ARCHITECTURE.md, "Adding a video platform", step 1). A registered platform
+//! is this file under `crates/gatecheck-schemas/src/rules/platforms/` with its key a
+//! `Key::<Name>` of the registry's line; this one is added at run time, `Key::Extra`.
+
+use gatecheck_schemas::rules::platforms::{
+    no_ratios, CheckText, Fetch, Key, Platform, UpstreamState,
+};
+use gatecheck_schemas::rules::task::TaskStatus::{Failure, InProgress, Queued, Success};
+
+/// The channel type nobody else uses.
+pub const CHANNEL_TYPE: &str = "9054";
+
+/// Its model (the catalog gets one: step 3).
+pub const MODEL: &str = "throwaway-video-1";
+
+const fn state(
+    word: &'static str,
+    status: gatecheck_schemas::rules::task::TaskStatus,
+    progress: i64,
+) -> UpstreamState {
+    UpstreamState {
+        word,
+        status,
+        progress,
+    }
+}
+
+/// The throwaway platform.
+pub const PLATFORM: Platform = Platform {
+    key: Key::Extra("throwaway"),
+    channel_type: CHANNEL_TYPE,
+    name: "throwaway",
+    title: "Throwaway",
+    fetch: Fetch::Poll,
+    catalog_model: MODEL,
+    models: &[MODEL],
+    states: &[
+        state("waiting", Queued, 10),
+        state("working", InProgress, 50),
+        state("done", Success, 100),
+        state("broken", Failure, 100),
+    ],
+    other: None,
+    words: ["waiting", "working", "done", "broken"],
+    state_pointer: "/phase",
+    url_pointer: "/result/url",
+    video_has_model: true,
+    decision: "D-PLAT-1",
+    data_schema: "throwaway-task-data",
+    data_schema_text: include_str!("throwaway-task-data.json"),
+    control_words: &[],
+    refusals: None,
+    check: CheckText {
+        title: "A throwaway model (channel type 9054, tests/throwaway_platform) found in the catalog: as `task.platform.vidu`, with the throwaway upstream's task as `data`.",
+        spec: "DECISIONS: Video platforms behind the unified route D-PLAT-1; failures D-TASK-10 to D-TASK-12, D-PLAT-7, D-PLAT-9, D-PLAT-10",
+    },
+    ratios: no_ratios,
+};
