@@ -199,7 +199,7 @@ fn no_output_holds_a_run_of_a_key_or_token_made_of_metacharacters() {
         "--junit",
         &junit,
     ];
-    let out = Command::new(env!("CARGO_BIN_EXE_gatecheck"))
+    let out = gatecheck_command(&[])
         .args(args)
         .env_remove("GATECHECK_API_KEY")
         .env_remove("GATECHECK_ACCESS_TOKEN")
