@@ -15,7 +15,7 @@ export interface GatecheckReady {
   event: "ready";
   /** e.g. `http://127.0.0.1:41234`; the OpenAI SDK takes `${base_url}/v1`. */
   base_url: string;
-  profile: "documented" | "new-api";
+  profile: "documented" | "new-api" | "new-api-adaptors";
   clock: string;
   /** The demo account (`New-Api-User` of `/api/token/`). */
   user_id: number;
@@ -300,7 +300,7 @@ export interface Gatecheck extends GatecheckControl {
 export interface StartOptions {
   /** The binary (default: `$GATECHECK_BIN`, else the platform package's). */
   bin?: string;
-  profile?: "documented" | "new-api";
+  profile?: "documented" | "new-api" | "new-api-adaptors";
   /** `virtual` (default), `virtual:<unix seconds>` or `real`. */
   clock?: string;
   /** A directory of fixtures (`accounts.json`, `keys.json`, ...; missing files: the embedded ones). */
@@ -326,7 +326,7 @@ export interface GatecheckFactory {
   stopAll(): Promise<void>;
 }
 
-export const PROFILES: readonly ["documented", "new-api"];
+export const PROFILES: readonly ["documented", "new-api", "new-api-adaptors"];
 export const PLATFORM_PACKAGES: Readonly<Record<string, string>>;
 
 /** Starts `gatecheck serve` on a free port; rejects with its stderr when it cannot. */

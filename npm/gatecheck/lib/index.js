@@ -12,7 +12,7 @@ export { connectGatecheck } from "./control.js";
 export { binaryPath, platformKey, PLATFORM_PACKAGES } from "./platform.js";
 
 /** The behaviour profiles of `gatecheck serve --profile`. */
-export const PROFILES = ["documented", "new-api"];
+export const PROFILES = ["documented", "new-api", "new-api-adaptors"];
 /** Bytes of the mock's stderr kept for an error message. */
 const STDERR_TAIL = 8192;
 

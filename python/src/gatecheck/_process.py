@@ -13,8 +13,9 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple, Union
 
 from ._binary import resolve_binary
 
-#: The behaviour profiles of `gatecheck serve --profile`.
-PROFILES = ("documented", "new-api")
+#: The behaviour profiles of `gatecheck serve --profile` (`gatecheck profiles`): the spec's
+#: letter, new-api as its task plugins answer, new-api's Go task adaptors before them.
+PROFILES = ("documented", "new-api", "new-api-adaptors")
 #: The clocks of `gatecheck serve --clock` (`virtual:<unix seconds>` starts elsewhere).
 CLOCKS = ("virtual", "real")
 

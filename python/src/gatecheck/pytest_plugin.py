@@ -13,7 +13,7 @@ worker, and mocks of a test's own.
 
 Options, on the command line or in the ini file (`[pytest]`, `[tool.pytest.ini_options]`):
 `--gatecheck-bin` / `gatecheck_bin` (default `$GATECHECK_BIN`, else the package's binary),
-`--gatecheck-profile` / `gatecheck_profile` (`documented` or `new-api`),
+`--gatecheck-profile` / `gatecheck_profile` (`documented`, `new-api` or `new-api-adaptors`),
 `gatecheck_start_timeout` (seconds, default 30).
 """
 
@@ -50,7 +50,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
         help="the mock's behaviour profile (default: documented)",
     )
     parser.addini("gatecheck_bin", "the gatecheck binary to run (relative to the ini file)")
-    parser.addini("gatecheck_profile", "the mock's profile: documented or new-api", default="documented")
+    parser.addini("gatecheck_profile", "the mock's profile: documented, new-api or new-api-adaptors", default="documented")
     parser.addini(
         "gatecheck_start_timeout",
         "seconds the mock may take to start",
