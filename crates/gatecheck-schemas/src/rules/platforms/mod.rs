@@ -153,6 +153,15 @@ pub struct Platform {
     pub plugins: PluginFacts,
 }
 
+/// A state table: the states, and what any other state maps to.
+pub type StateTable = (&'static [UpstreamState], Option<(TaskStatus, i64)>);
+/// An `EstimateBilling`: the client's JSON body and the upstream model to the ratios.
+pub type RatiosFn = fn(&Map<String, Value>, &str) -> Map<String, Value>;
+/// A plugin's refusal of a JSON body (`Err(message)`).
+pub type RefuseFn = fn(&Map<String, Value>) -> Result<(), String>;
+/// An upstream's submit answer (status, body) to new-api's answer (status, code, message).
+pub type SubmitRefusalFn = fn(u16, &str) -> Option<(u16, &'static str, String)>;
+
 /// What new-api's task plugin (`plugins/tasks/<key>/plugin.js`, the plugin era) changed of a
 /// platform's Go adaptor: each `None` or empty field keeps the adaptor's fact
 /// ([`Platform::models_in`], [`Platform::map_in`], [`Platform::ratios_in`],
@@ -166,13 +175,13 @@ pub struct PluginFacts {
     /// `meta.channelTypes` beside [`Platform::channel_type`] (Doubao's 45).
     pub channel_types: &'static [&'static str],
     /// `parseTaskResult`'s states, and what any other state maps to.
-    pub states: Option<(&'static [UpstreamState], Option<(TaskStatus, i64)>)>,
+    pub states: Option<StateTable>,
     /// `extractUsage` under `usagePurpose === "billing_ratios"`: the submit's
     /// `X-New-Api-Other-Ratios`.
-    pub ratios: Option<fn(&Map<String, Value>, &str) -> Map<String, Value>>,
+    pub ratios: Option<RatiosFn>,
     /// `protocols.openai_video.decodeRequest`'s refusal of a JSON body (`Err(message)`:
     /// 400 `plugin_request_invalid`, `rules::era::plugin_refusal_body`).
-    pub refuse: Option<fn(&Map<String, Value>) -> Result<(), String>>,
+    pub refuse: Option<RefuseFn>,
 }
 
 impl PluginFacts {
@@ -204,7 +213,7 @@ pub enum Fetch {
 pub struct Refusals {
     /// How new-api answers a client when the upstream answers its submit `status` with `body`:
     /// the HTTP status, the task error's `code` and `message`; `None`: accepted or not modelled.
-    pub submit: fn(u16, &str) -> Option<(u16, &'static str, String)>,
+    pub submit: SubmitRefusalFn,
     /// Whether a submit's answer is new-api's relay of such a refusal.
     pub relayed: fn(u16, &Value) -> bool,
     /// The code and message of an upstream error answer to the poll as the record keeps it.
