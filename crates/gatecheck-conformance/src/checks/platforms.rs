@@ -45,17 +45,43 @@ pub(crate) fn model_of(ctx: &CheckCtx, p: &Platform) -> Result<String, Halt> {
 }
 
 /// The body the check submits (5 seconds, no image: every platform's text-to-video).
-fn submit_body(p: &Platform, era: Era, model: &str) -> Value {
+fn submit_body(p: &Platform, era: Era, model: &str, refused: bool) -> Option<Value> {
     let body = |d: i64| json!({"model": model, "prompt": "a paper kite over dunes (gatecheck)", "duration": d});
-    // 5 seconds, or the first duration the platform's plugin accepts (Veo's 4, 6 or 8).
-    [5, 8, 6, 4]
-        .into_iter()
-        .map(body)
-        .find(|b| {
-            p.refusal_in(era, b.as_object().unwrap_or(&Map::new()))
-                .is_ok()
-        })
-        .unwrap_or_else(|| body(5))
+    // 5 seconds, or the first duration the platform's plugin accepts (Veo's 4, 6 or 8); or,
+    // `refused`, the first it refuses.
+    [5, 8, 6, 4].into_iter().map(body).find(|b| {
+        p.refusal_in(era, b.as_object().unwrap_or(&Map::new()))
+            .is_err()
+            == refused
+    })
+}
+
+/// In the plugin era, a body the platform's plugin refuses (Veo's 5 seconds; DECISIONS
+/// D-PLAT-23) is answered 400 with a plugin's refusal; an accepted one deviates citing the
+/// row (the plugin's `decodeRequest` runs before any upstream).
+async fn judge_refusal(ctx: &CheckCtx, p: &Platform, model: &str, price: i64) -> Result<(), Halt> {
+    let Some(body) = submit_body(p, ctx.env.era(), model, true) else {
+        return Ok(());
+    };
+    let spec = RequestSpec::post(GENERATIONS)
+        .auth(ctx.model_auth()?)
+        .json(body);
+    let ex = ctx.send(&spec, price).await?;
+    let v = ex.json().unwrap_or(Value::Null);
+    if ex.status.as_u16() == 400 && gatecheck_schemas::rules::era::is_plugin_refusal(&v) {
+        return Ok(());
+    }
+    Err(ctx.deviate(
+        "D-PLAT-23",
+        format!(
+            "a request {}'s plugin refuses (the plugin era) was answered {}, not 400 \
+             plugin_request_invalid",
+            p.title,
+            ex.status.as_u16()
+        ),
+        &spec,
+        Some(&ex),
+    ))
 }
 
 /// The submit: new-api's create object with a public `task_` id, queued, the model asked, and
@@ -72,7 +98,8 @@ pub(crate) async fn submit(
             ..Usage::one_request()
         },
     );
-    let body = submit_body(p, ctx.env.era(), model);
+    judge_refusal(ctx, p, model, price).await?;
+    let body = submit_body(p, ctx.env.era(), model, false).unwrap_or_default();
     let spec = RequestSpec::post(GENERATIONS)
         .auth(ctx.model_auth()?)
         .json(body.clone());

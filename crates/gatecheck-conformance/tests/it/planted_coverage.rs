@@ -308,8 +308,16 @@ pub(crate) const NOT_PLANTABLE: &[(&str, Bug, &str)] = &[
     (
         "refuse_seconds",
         Bug::PlatformStatusMap("gemini"),
-        "the Veo plugins' seconds refusal (DECISIONS D-PLAT-23): the runner submits 8 seconds \
-         in the plugin era and judges no refusal yet; the mock's tests hold the refusal",
+        "the Veo plugins' seconds refusal (DECISIONS D-PLAT-23): planted by \
+         planted_platforms.rs a_plugin_refusal_not_made_deviates_in_the_plugin_era (a mock \
+         playing the adaptors' era, judged as the plugin era), not by the mutation proxy",
+    ),
+    (
+        "PLUGIN_REQUEST_INVALID",
+        Bug::PlatformStatusMap("gemini"),
+        "a plugin's refusal code (DECISIONS D-ERA-4, D-PLAT-23): planted by planted_platforms.rs \
+         a_plugin_refusal_not_made_deviates_in_the_plugin_era (a mock playing the adaptors' \
+         era, judged as the plugin era), not by the mutation proxy",
     ),
     (
         "PLATFORM",

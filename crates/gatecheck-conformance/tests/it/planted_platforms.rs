@@ -352,3 +352,53 @@ async fn a_plugin_era_status_map_bug_fails_in_the_plugin_era_only() {
         }
     }
 }
+
+/// The plugin era's refusals are judged (DECISIONS D-PLAT-23): each platform whose plugin
+/// refuses a body its adaptor took (Veo's 5 seconds) passes on a mock playing the plugin era;
+/// judged as the plugin era, a deployment that takes that body (the planted bug: a mock
+/// playing the adaptors' era) deviates citing the row.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_plugin_refusal_not_made_deviates_in_the_plugin_era() {
+    use gatecheck_mock::{ClockMode, MockServer};
+    let refusing: Vec<_> = all()
+        .iter()
+        .copied()
+        .filter(|p| p.plugins.refuse.is_some())
+        .collect();
+    assert!(!refusing.is_empty(), "no platform's plugin refuses a body");
+    for p in refusing {
+        for (served, want) in [
+            (Era::Plugins, Status::Passed),
+            (Era::Adaptors, Status::Deviation),
+        ] {
+            let server = MockServer::builder()
+                .profile(gatecheck_schemas::Profile::NewApi)
+                .era(served)
+                .clock(ClockMode::virtual_default())
+                .start()
+                .await;
+            let mut config = super::support::config(&server.uri());
+            config.scope.only = vec![p.check_id()];
+            config.judging.era = gatecheck_conformance::EraChoice::Fixed(Era::Plugins);
+            let report = gatecheck_conformance::Runner::new(config)
+                .run()
+                .await
+                .expect("run");
+            let got = report
+                .checks
+                .iter()
+                .find(|c| c.id == p.check_id())
+                .expect("the check ran");
+            let message = got
+                .evidence
+                .as_ref()
+                .map(|e| e.message.clone())
+                .unwrap_or_default();
+            assert_eq!(got.status, want, "{} served as {served}: {message}", p.name);
+            if want == Status::Deviation {
+                assert!(message.contains("plugin refuses"), "{message}");
+            }
+            server.shutdown().await;
+        }
+    }
+}
