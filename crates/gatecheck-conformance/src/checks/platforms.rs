@@ -16,9 +16,9 @@ use super::video_unified::{created_id, follow_with, GENERATIONS};
 use super::{accepted, CheckCtx, Halt, Outcome};
 use crate::http::client::{Exchange, RequestSpec};
 use crate::vocab::artifacts::{TaskTimeline, TimelinePoint};
-use gatecheck_schemas::rules::platform_record::check_record;
+use gatecheck_schemas::rules::platform_record::check_record_in;
 use gatecheck_schemas::rules::platforms::{
-    by_default_model, is_failure_rule, Platform, OTHER_RATIOS_HEADER,
+    by_default_model_in, is_failure_rule, Era, Platform, OTHER_RATIOS_HEADER,
 };
 use gatecheck_schemas::rules::quota::{task_quota, Usage};
 use gatecheck_schemas::rules::task::TaskDto;
@@ -30,20 +30,58 @@ pub(crate) fn model_of(ctx: &CheckCtx, p: &Platform) -> Result<String, Halt> {
     ctx.env
         .models
         .iter()
-        .find(|m| by_default_model(&m.id).is_some_and(|q| q.channel_type == p.channel_type))
+        .find(|m| {
+            by_default_model_in(ctx.env.era(), &m.id)
+                .is_some_and(|q| q.channel_type == p.channel_type)
+        })
         .map(|m| m.id.clone())
         .ok_or_else(|| {
             Halt::no_model(format!(
                 "no {} model ({}) in the catalog",
                 p.name,
-                p.models.join(", ")
+                p.models_in(ctx.env.era()).join(", ")
             ))
         })
 }
 
 /// The body the check submits (5 seconds, no image: every platform's text-to-video).
-fn submit_body(model: &str) -> Value {
-    json!({"model": model, "prompt": "a paper kite over dunes (gatecheck)", "duration": 5})
+fn submit_body(p: &Platform, era: Era, model: &str, refused: bool) -> Option<Value> {
+    let body = |d: i64| json!({"model": model, "prompt": "a paper kite over dunes (gatecheck)", "duration": d});
+    // 5 seconds, or the first duration the platform's plugin accepts (Veo's 4, 6 or 8); or,
+    // `refused`, the first it refuses.
+    [5, 8, 6, 4].into_iter().map(body).find(|b| {
+        p.refusal_in(era, b.as_object().unwrap_or(&Map::new()))
+            .is_err()
+            == refused
+    })
+}
+
+/// In the plugin era, a body the platform's plugin refuses (Veo's 5 seconds; DECISIONS
+/// D-PLAT-23) is answered 400 with a plugin's refusal; an accepted one deviates citing the
+/// row (the plugin's `decodeRequest` runs before any upstream).
+async fn judge_refusal(ctx: &CheckCtx, p: &Platform, model: &str, price: i64) -> Result<(), Halt> {
+    let Some(body) = submit_body(p, ctx.env.era(), model, true) else {
+        return Ok(());
+    };
+    let spec = RequestSpec::post(GENERATIONS)
+        .auth(ctx.model_auth()?)
+        .json(body);
+    let ex = ctx.send(&spec, price).await?;
+    let v = ex.json().unwrap_or(Value::Null);
+    if ex.status.as_u16() == 400 && gatecheck_schemas::rules::era::is_plugin_refusal(&v) {
+        return Ok(());
+    }
+    Err(ctx.deviate(
+        "D-PLAT-23",
+        format!(
+            "a request {}'s plugin refuses (the plugin era) was answered {}, not 400 \
+             plugin_request_invalid",
+            p.title,
+            ex.status.as_u16()
+        ),
+        &spec,
+        Some(&ex),
+    ))
 }
 
 /// The submit: new-api's create object with a public `task_` id, queued, the model asked, and
@@ -60,7 +98,8 @@ pub(crate) async fn submit(
             ..Usage::one_request()
         },
     );
-    let body = submit_body(model);
+    judge_refusal(ctx, p, model, price).await?;
+    let body = submit_body(p, ctx.env.era(), model, false).unwrap_or_default();
     let spec = RequestSpec::post(GENERATIONS)
         .auth(ctx.model_auth()?)
         .json(body.clone());
@@ -84,7 +123,7 @@ pub(crate) async fn submit(
         return Err(ctx.deviate(p.decision, m, &spec, Some(&ex)));
     }
     let ratios = announced_ratios(&ex).map_err(|m| ctx.deviate("D-PLAT-1", m, &spec, Some(&ex)))?;
-    let expected = (p.ratios)(body.as_object().unwrap_or(&Map::new()), model);
+    let expected = (p.ratios_in(ctx.env.era()))(body.as_object().unwrap_or(&Map::new()), model);
     Ok((id, Billing { ratios, expected }))
 }
 
@@ -131,7 +170,7 @@ fn upstream_refused_poll(
     let Some((code, message)) = p.refusals.and_then(|r| (r.poll)(&t.data)) else {
         return Ok(());
     };
-    let stored = p.map("").is_some_and(|(s, progress)| {
+    let stored = p.map_in(ctx.env.era(), "").is_some_and(|(s, progress)| {
         s == t.status
             && gatecheck_schemas::rules::task::parse_progress(&t.progress) == Some(progress)
     });
@@ -267,7 +306,7 @@ pub(crate) fn judge(
     spec: &RequestSpec,
     ex: &Exchange,
 ) -> Result<(), Halt> {
-    check_record(p, t).map_err(|e| {
+    check_record_in(p, ctx.env.era(), t).map_err(|e| {
         if is_failure_rule(e.rule) {
             ctx.fail(
                 format!("{e} (DECISIONS D-PLAT-7: the record contradicts its own data)"),

@@ -260,6 +260,10 @@ pub(crate) enum Bug {
     PlatformRatiosDropped(&'static str),
     /// A platform's submit announces a `video_input` ratio of 2 it did not charge (D-PLAT-9).
     PlatformRatiosWrong(&'static str),
+    /// A platform's running record shows a state its plugin maps to FAILURE (Doubao's
+    /// `expired`) while IN_PROGRESS at the adaptor's progress for an unknown state: right in
+    /// the adaptors' era, wrong in the plugin era (DECISIONS D-PLAT-23).
+    PlatformPluginStatusMap(&'static str),
     // Gemini and Vertex Veo (issue 47, `planted_veo.rs`).
     /// A real-time platform's fetch answers the record its polling loop stored, not the
     /// real-time answer (D-PLAT-22, a deviation).

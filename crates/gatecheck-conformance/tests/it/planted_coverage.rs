@@ -241,11 +241,83 @@ pub(crate) const NOT_PLANTABLE: &[(&str, Bug, &str)] = &[
     ),
     // The video platforms (issue 47): their bugs are generated per platform of ALL.
     (
-        "ALL",
+        "all",
         Bug::PlatformStatusMap("vidu"),
-        "the list of platforms: planted_platforms.rs plants every bug on every platform of it \
+        "the registry (issue 54): planted_platforms.rs plants every bug on every platform of it \
          (a wrong status map, another task's record, no platform), each caught by check_record \
          or the follow's identity rule",
+    ),
+    (
+        "Fetch",
+        Bug::PlatformPollingOnly("gemini"),
+        "a description's fetch mode picks its check's function: PlatformPollingOnly plants the \
+         real-time platforms' bug, PlatformStatusMap the polled ones'",
+    ),
+    (
+        "extend",
+        Bug::PlatformStatusMap("vidu"),
+        "adds a platform at run time (tests/throwaway_platform, checked by \
+         task.platform.throwaway); the registry's platforms get their bugs through all()",
+    ),
+    (
+        "NO_KEY",
+        Bug::PlatformStatusMap("gemini"),
+        "new-api's Veo content-route errors (DECISIONS D-PLAT-20, D-PLAT-21): the runner never \
+         fails them, so no bug plants a failure; PlatformStatusMap(gemini) drives \
+         platforms_veo::content, which reads them, and the mock's tests reach each",
+    ),
+    (
+        "resolve_failed",
+        Bug::PlatformStatusMap("gemini"),
+        "new-api's Veo content-route errors (DECISIONS D-PLAT-20, D-PLAT-21): the runner never \
+         fails them, so no bug plants a failure; PlatformStatusMap(gemini) drives \
+         platforms_veo::content, which reads them, and the mock's tests reach each",
+    ),
+    (
+        "submit_refusal",
+        Bug::PlatformStatusMap("ali"),
+        "DashScope's refusals as new-api relays them (DECISIONS D-PLAT-11) are no bug: the \
+         runner skips them (planted_platforms.rs a_relayed_dashscope_refusal_is_no_finding)",
+    ),
+    (
+        "is_relayed_refusal",
+        Bug::PlatformStatusMap("ali"),
+        "DashScope's refusals as new-api relays them (DECISIONS D-PLAT-11) are no bug: the \
+         runner skips them (planted_platforms.rs a_relayed_dashscope_refusal_is_no_finding)",
+    ),
+    (
+        "RATE_LIMITED_MESSAGE",
+        Bug::PlatformStatusMap("ali"),
+        "DashScope's refusals as new-api relays them (DECISIONS D-PLAT-11) are no bug: the \
+         runner skips them (planted_platforms.rs a_relayed_dashscope_refusal_is_no_finding)",
+    ),
+    (
+        "plugin_ratios",
+        Bug::PlatformRatiosWrong("doubao"),
+        "the plugin era's Doubao ratios (DECISIONS D-PLAT-23): the planted suites' mock plays \
+         the adaptors' era; PlatformRatiosWrong plants the ratio class there, and the runner's \
+         text-only submit announces none (r is 1): not planted in the plugin era yet",
+    ),
+    (
+        "plugin_video_input_ratio",
+        Bug::PlatformRatiosWrong("doubao"),
+        "the plugin era's Doubao ratios (DECISIONS D-PLAT-23): the planted suites' mock plays \
+         the adaptors' era; PlatformRatiosWrong plants the ratio class there, and the runner's \
+         text-only submit announces none (r is 1): not planted in the plugin era yet",
+    ),
+    (
+        "refuse_seconds",
+        Bug::PlatformStatusMap("gemini"),
+        "the Veo plugins' seconds refusal (DECISIONS D-PLAT-23): planted by \
+         planted_platforms.rs a_plugin_refusal_not_made_deviates_in_the_plugin_era (a mock \
+         playing the adaptors' era, judged as the plugin era), not by the mutation proxy",
+    ),
+    (
+        "PLUGIN_REQUEST_INVALID",
+        Bug::PlatformStatusMap("gemini"),
+        "a plugin's refusal code (DECISIONS D-ERA-4, D-PLAT-23): planted by planted_platforms.rs \
+         a_plugin_refusal_not_made_deviates_in_the_plugin_era (a mock playing the adaptors' \
+         era, judged as the plugin era), not by the mutation proxy",
     ),
     (
         "PLATFORM",

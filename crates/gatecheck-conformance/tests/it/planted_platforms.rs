@@ -11,7 +11,7 @@ use super::planted::{Bug, Planted};
 use bytes::Bytes;
 use gatecheck_conformance::Status;
 use gatecheck_schemas::rules::platforms::{
-    all, by_default_model, is_realtime, Platform, OTHER_RATIOS_HEADER,
+    all, by_default_model, is_realtime, Era, Platform, OTHER_RATIOS_HEADER,
 };
 use serde_json::{json, Value};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -27,6 +27,7 @@ pub(crate) fn plants(bug: Bug) -> bool {
             | Bug::PlatformRatiosDropped(_)
             | Bug::PlatformRatiosWrong(_)
             | Bug::PlatformPollingOnly(_)
+            | Bug::PlatformPluginStatusMap(_)
     )
 }
 
@@ -84,7 +85,8 @@ pub(crate) fn rewrite(
     | Bug::PlatformFetchOther(name)
     | Bug::PlatformMissing(name)
     | Bug::PlatformDataShape(name)
-    | Bug::PlatformPollingOnly(name)) = bug
+    | Bug::PlatformPollingOnly(name)
+    | Bug::PlatformPluginStatusMap(name)) = bug
     else {
         return;
     };
@@ -109,6 +111,23 @@ pub(crate) fn rewrite(
     }
     let d = &mut v["data"];
     match bug {
+        Bug::PlatformPluginStatusMap(_) => {
+            // A running record: a word only the plugin maps (to FAILURE), at the adaptors'
+            // IN_PROGRESS and progress for a word they do not know.
+            let Some(word) = plugin_only_failure(p) else {
+                return;
+            };
+            let Some((status, progress)) = p.map_in(Era::Adaptors, word) else {
+                return;
+            };
+            if d["status"] != "IN_PROGRESS" || status.as_str() != "IN_PROGRESS" {
+                return;
+            }
+            if let Some(at) = d["data"].pointer_mut(p.state_pointer) {
+                *at = json!(word);
+            }
+            d["progress"] = json!(format!("{progress}%"));
+        }
         Bug::PlatformStatusMap(_) => {
             if polls.fetch_add(1, Ordering::SeqCst) != 0 {
                 return;
@@ -128,6 +147,15 @@ pub(crate) fn rewrite(
         }
     }
     *body = Bytes::from(v.to_string());
+}
+
+/// A state word the platform's plugin maps to FAILURE and its adaptor does not name.
+fn plugin_only_failure(p: &Platform) -> Option<&'static str> {
+    p.states_in(Era::Plugins)
+        .iter()
+        .filter(|s| s.status == gatecheck_schemas::rules::task::TaskStatus::Failure)
+        .map(|s| s.word)
+        .find(|w| !p.states_in(Era::Adaptors).iter().any(|s| s.word == *w))
 }
 
 /// The check of platform `p` (`task.platform.<name>`, from its description).
@@ -264,5 +292,113 @@ async fn a_relayed_dashscope_refusal_is_no_finding() {
             "{message}"
         );
         server.shutdown().await;
+    }
+}
+
+/// The plugin era's status map is judged in the plugin era only (DECISIONS D-PLAT-23): each
+/// platform whose plugin maps a state its adaptor does not (Doubao's `expired`) gets a record
+/// showing that state while IN_PROGRESS; its check fails it on a mock playing the plugin era
+/// and passes it on one playing the adaptors'.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_plugin_era_status_map_bug_fails_in_the_plugin_era_only() {
+    use gatecheck_mock::{ClockMode, MockServer};
+    let planted: Vec<_> = all()
+        .iter()
+        .copied()
+        .filter(|p| plugin_only_failure(p).is_some() && !is_realtime(p))
+        .collect();
+    assert!(
+        !planted.is_empty(),
+        "no platform's plugin maps a state its adaptor does not"
+    );
+    for p in planted {
+        for (era, want) in [
+            (Era::Plugins, Status::Failed),
+            (Era::Adaptors, Status::Passed),
+        ] {
+            let server = MockServer::builder()
+                .profile(gatecheck_schemas::Profile::NewApi)
+                .era(era)
+                .clock(ClockMode::virtual_default())
+                .start()
+                .await;
+            let proxy = super::mutation_proxy::start_proxy(
+                server.uri(),
+                Bug::PlatformPluginStatusMap(p.name),
+            )
+            .await;
+            let mut config = super::support::config(&proxy);
+            config.scope.only = vec![p.check_id()];
+            config.judging.era = gatecheck_conformance::EraChoice::Fixed(era);
+            let report = gatecheck_conformance::Runner::new(config)
+                .run()
+                .await
+                .expect("run");
+            let got = report
+                .checks
+                .iter()
+                .find(|c| c.id == p.check_id())
+                .expect("the check ran");
+            let message = got
+                .evidence
+                .as_ref()
+                .map(|e| e.message.clone())
+                .unwrap_or_default();
+            assert_eq!(got.status, want, "{} in the {era} era: {message}", p.name);
+            if want == Status::Failed {
+                assert!(message.contains("while its own data shows"), "{message}");
+            }
+            server.shutdown().await;
+        }
+    }
+}
+
+/// The plugin era's refusals are judged (DECISIONS D-PLAT-23): each platform whose plugin
+/// refuses a body its adaptor took (Veo's 5 seconds) passes on a mock playing the plugin era;
+/// judged as the plugin era, a deployment that takes that body (the planted bug: a mock
+/// playing the adaptors' era) deviates citing the row.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_plugin_refusal_not_made_deviates_in_the_plugin_era() {
+    use gatecheck_mock::{ClockMode, MockServer};
+    let refusing: Vec<_> = all()
+        .iter()
+        .copied()
+        .filter(|p| p.plugins.refuse.is_some())
+        .collect();
+    assert!(!refusing.is_empty(), "no platform's plugin refuses a body");
+    for p in refusing {
+        for (served, want) in [
+            (Era::Plugins, Status::Passed),
+            (Era::Adaptors, Status::Deviation),
+        ] {
+            let server = MockServer::builder()
+                .profile(gatecheck_schemas::Profile::NewApi)
+                .era(served)
+                .clock(ClockMode::virtual_default())
+                .start()
+                .await;
+            let mut config = super::support::config(&server.uri());
+            config.scope.only = vec![p.check_id()];
+            config.judging.era = gatecheck_conformance::EraChoice::Fixed(Era::Plugins);
+            let report = gatecheck_conformance::Runner::new(config)
+                .run()
+                .await
+                .expect("run");
+            let got = report
+                .checks
+                .iter()
+                .find(|c| c.id == p.check_id())
+                .expect("the check ran");
+            let message = got
+                .evidence
+                .as_ref()
+                .map(|e| e.message.clone())
+                .unwrap_or_default();
+            assert_eq!(got.status, want, "{} served as {served}: {message}", p.name);
+            if want == Status::Deviation {
+                assert!(message.contains("plugin refuses"), "{message}");
+            }
+            server.shutdown().await;
+        }
     }
 }

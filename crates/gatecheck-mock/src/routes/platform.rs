@@ -54,7 +54,7 @@ fn group(cx: &Ctx) -> String {
 pub(crate) fn select(cx: &Ctx, model: &str) -> Option<Selected> {
     let group = group(cx);
     let channel = crate::tasks::platforms::select(&cx.fixtures().channels, model, &group)?;
-    match adaptor(&channel.channel_type.to_string()) {
+    match crate::tasks::platforms::adaptor_in(cx.era(), &channel.channel_type.to_string()) {
         Some(a) => Some(Selected::Platform(a)),
         None if OTHER_TASK_TYPES.contains(&channel.channel_type) => None,
         None => Some(Selected::Unknown(channel.channel_type)),
@@ -94,6 +94,13 @@ pub(crate) fn submit(
     if let Err(message) = (a.validate)(&body, &prompt) {
         return response::json(TASK_REFUSAL_STATUS, &task_error(INVALID_REQUEST, &message));
     }
+    // The plugin's `decodeRequest` (the plugin era): 400 `plugin_request_invalid`.
+    if let Err(message) = a.rules.refusal_in(cx.era(), &body) {
+        return response::json(
+            TASK_REFUSAL_STATUS,
+            &gatecheck_schemas::rules::era::plugin_refusal_body(&message),
+        );
+    }
     let read = (a.read)(&body);
     let usage = Usage {
         requests: 1,
@@ -101,7 +108,7 @@ pub(crate) fn submit(
         ..Usage::default()
     };
     let channel = crate::tasks::platforms::select(&cx.fixtures().channels, &model, &group(cx));
-    let ratios = (a.rules.ratios)(
+    let ratios = (a.rules.ratios_in(cx.era()))(
         &body,
         channel.map_or(model.as_str(), |c| c.upstream_model(&model)),
     );
@@ -135,7 +142,10 @@ pub(crate) fn submit(
         key_id: cx.key().map_or(0, |k| k.id),
         charged: charge.price,
     };
-    let meta = TaskMeta::provider(&task, a.rules.channel_type, read.action);
+    let platform = channel.map_or(a.rules.channel_type, |c| {
+        crate::tasks::platforms::platform_text(a.rules, c.channel_type)
+    });
+    let meta = TaskMeta::provider(&task, platform, read.action);
     cx.app.tasks.meta.insert(&task.id, meta);
     cx.videos().insert(task.clone(), now_ms);
     let mut resp = response::json(
@@ -188,9 +198,12 @@ fn view(cx: &Ctx, a: &Adaptor, t: &StoredVideo, state: &VideoState, times: (i64,
     let meta = cx.app.tasks.meta.get(t);
     let chosen = meta.as_ref().and_then(|m| m.upstream_word);
     let word = chosen
-        .filter(|w| a.rules.alternatives(state.status).contains(w))
+        .filter(|w| a.rules.alternatives_in(cx.era(), state.status).contains(w))
         .unwrap_or_else(|| a.rules.word(state.status));
-    let (status, progress) = a.rules.map(word).unwrap_or((TaskStatus::Unknown, 0));
+    let (status, progress) = a
+        .rules
+        .map_in(cx.era(), word)
+        .unwrap_or((TaskStatus::Unknown, 0));
     let url = (state.status == VideoStatus::Completed).then(|| t.content_url(&cx.base_url()));
     let group = group(cx);
     let channel = crate::tasks::platforms::select(&cx.fixtures().channels, &t.model, &group);
@@ -223,8 +236,10 @@ fn view(cx: &Ctx, a: &Adaptor, t: &StoredVideo, state: &VideoState, times: (i64,
     // state it lacks maps as any other word (Ali: QUEUED 20%) until the task ends.
     let refused = meta.as_ref().and_then(|m| m.upstream_error.as_deref());
     if let Some(body) = refused.filter(|_| !state.status.is_terminal())
-        && let (Ok(data), Some((status, progress))) =
-            (serde_json::from_str::<Value>(body), a.rules.map(""))
+        && let (Ok(data), Some((status, progress))) = (
+            serde_json::from_str::<Value>(body),
+            a.rules.map_in(cx.era(), ""),
+        )
     {
         v = View {
             status,
@@ -336,7 +351,9 @@ pub(crate) fn choose_upstream(cx: &Ctx, id: &str, word: &str) -> MockResponse {
     let Some(a) = adaptor(meta.platform) else {
         return failure(400, &format!("task {id} is no video platform's task"));
     };
-    let mut choices = a.rules.alternatives(t.state(cx.now_ms()).status);
+    let mut choices = a
+        .rules
+        .alternatives_in(cx.era(), t.state(cx.now_ms()).status);
     // Gemini and Vertex: `unreachable`, the real-time fetch failing (D-PLAT-22); Gemini's
     // `no_key`, a task stored without its key (D-PLAT-20).
     choices.extend(a.rules.control_words);

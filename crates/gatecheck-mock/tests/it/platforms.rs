@@ -550,3 +550,82 @@ async fn ali_shows_dashscopes_poll_errors_as_new_api_stores_them() {
     let r = control(&server, &path, json!({"status": 500, "body": body})).await;
     assert_eq!(r.status, 409, "{}", r.text());
 }
+
+/// The plugin era's platform facts (DECISIONS D-PLAT-23): Doubao on a type-45 channel (its
+/// tasks' `platform` "45"; `invalid_api_platform` in the adaptors' era), its ratio under
+/// `video_input_ratio` with the plugin's tiers (4k), and Veo's seconds refused but 4, 6 or 8.
+#[tokio::test]
+async fn the_plugin_eras_platform_facts() {
+    use gatecheck_schemas::rules::platform_record::check_record_in;
+    use gatecheck_schemas::Era;
+    let doubao = by_name("doubao").unwrap();
+    let model = "doubao-seedance-2-0-260128";
+    let mut fixtures = Fixtures::embedded();
+    let mut record = fixtures
+        .catalog
+        .iter()
+        .find(|m| m.id == doubao.catalog_model)
+        .cloned()
+        .expect("the catalog's doubao model");
+    record.id = model.into();
+    record.code = model.into();
+    fixtures.catalog.push(record);
+    fixtures.channels.insert(
+        0,
+        Channel {
+            id: 45,
+            channel_type: 45,
+            name: "volcengine".into(),
+            models: vec![model.into()],
+            model_mapping: Default::default(),
+            group: "default".into(),
+        },
+    );
+    let body = json!({"model": model, "prompt": "a kite", "metadata": {"resolution": "4k"}});
+    for era in [Era::Plugins, Era::Adaptors] {
+        let server = MockServer::builder()
+            .profile(Profile::NewApi)
+            .era(era)
+            .fixtures(fixtures.clone())
+            .clock(ClockMode::virtual_default())
+            .start()
+            .await;
+        let resp = post_json(&server, GENERATIONS, KEY_ENABLED, body.clone()).await;
+        if era == Era::Adaptors {
+            assert_eq!(resp.status, 400, "{}", resp.text());
+            assert_eq!(resp.json()["code"], "invalid_api_platform");
+        } else {
+            assert_eq!(resp.status, 200, "{}", resp.text());
+            let header: Value = serde_json::from_slice(
+                resp.headers
+                    .get("x-new-api-other-ratios")
+                    .expect("the ratios header")
+                    .as_bytes(),
+            )
+            .unwrap();
+            assert_eq!(header, json!({"video_input_ratio": 26.0 / 46.0}));
+            let t = fetch(&server, resp.json()["id"].as_str().unwrap()).await;
+            assert_eq!((t.platform.as_str(), t.channel_id), ("45", 45));
+            check_record_in(doubao, era, &t).unwrap_or_else(|e| panic!("{e}"));
+            assert!(
+                check_record_in(doubao, Era::Adaptors, &t).is_err(),
+                "45 is no adaptor's"
+            );
+        }
+        let veo = all()
+            .iter()
+            .copied()
+            .find(|p| is_realtime(p))
+            .expect("a Veo platform");
+        for (seconds, refused) in [(5, era == Era::Plugins), (6, false)] {
+            let body = json!({"model": veo.catalog_model, "prompt": "a kite", "duration": seconds});
+            let resp = post_json(&server, GENERATIONS, KEY_ENABLED, body).await;
+            let want = if refused { 400 } else { 200 };
+            assert_eq!(resp.status, want, "{era} {seconds}s: {}", resp.text());
+            if refused {
+                assert_eq!(resp.json()["error"]["code"], "plugin_request_invalid");
+            }
+        }
+        server.shutdown().await;
+    }
+}

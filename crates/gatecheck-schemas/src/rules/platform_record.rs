@@ -4,7 +4,7 @@
 //! schemas.
 
 use super::platforms::{
-    state_word, Platform, RULE_DATA_SHAPE, RULE_PLATFORM, RULE_PROGRESS_MAP, RULE_STATUS_MAP,
+    state_word, Era, Platform, RULE_DATA_SHAPE, RULE_PLATFORM, RULE_PROGRESS_MAP, RULE_STATUS_MAP,
 };
 use super::task::{parse_progress, TaskDto};
 use super::video::BrokenRule;
@@ -36,7 +36,13 @@ fn broken(rule: &'static str, message: String) -> Result<(), BrokenRule> {
 /// assert_eq!(check_record(&vidu::PLATFORM, &t).unwrap_err().rule, "task.data_shape");
 /// ```
 pub fn check_record(p: &Platform, t: &TaskDto) -> Result<(), BrokenRule> {
-    if t.platform != p.channel_type {
+    check_record_in(p, Era::Adaptors, t)
+}
+
+/// [`check_record`] by the facts of `era` (the plugin era: the plugin's channel types and
+/// status map, `rules::platforms::PluginFacts`).
+pub fn check_record_in(p: &Platform, era: Era, t: &TaskDto) -> Result<(), BrokenRule> {
+    if !p.serves_in(era, &t.platform) {
         return broken(
             RULE_PLATFORM,
             format!(
@@ -66,7 +72,7 @@ pub fn check_record(p: &Platform, t: &TaskDto) -> Result<(), BrokenRule> {
             ),
         );
     };
-    let Some((status, progress)) = p.map(word) else {
+    let Some((status, progress)) = p.map_in(era, word) else {
         return broken(
             RULE_STATUS_MAP,
             format!(

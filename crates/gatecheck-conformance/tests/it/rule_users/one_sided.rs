@@ -133,6 +133,7 @@ pub(super) const ONE_SIDED: &[(&str, Lacks, &str)] = &[
          no check compares it",
     ),
     ("check_record", Lacks::Mock, VALIDATOR),
+    ("check_record_in", Lacks::Mock, VALIDATOR),
     ("parse_progress", Lacks::Mock, VALIDATOR),
     ("status_rank", Lacks::Mock, VALIDATOR),
     ("STATUSES", Lacks::Mock, VALIDATOR),
@@ -433,6 +434,8 @@ pub(super) const ONE_SIDED: &[(&str, Lacks, &str)] = &[
     ("by_check_id", Lacks::Mock, "the runner's check finds its platform by its id; the mock has no checks"),
     ("by_name", Lacks::Both, "the tests' and the docs' lookup (an unknown name fails with its own name); the mock and the runner find a platform by channel type, model or check id"),
     ("OTHER_TASK_PLATFORMS", Lacks::Runner, "the mock's dashboard and state dump name the task platforms outside the registry; the runner judges those with their own checks"),
+    ("by_channel_type_in", Lacks::Runner, "the mock's dispatch of a channel in the era it plays; the runner judges a record's channel type with Platform::serves_in (check_record_in)"),
+    ("by_default_model_in", Lacks::Mock, "the runner looks in the catalog for a platform's model of the era it judges; the mock's channels list their models"),
     ("OPENAI_VIDEO_CHANNEL_TYPES", Lacks::Runner, "the mock's unified route runs these channel types as OpenAI-video tasks; the runner sees only the answers"),
     ("check_record", Lacks::Mock, VALIDATOR),
     ("state_word", Lacks::Mock, VALIDATOR),
@@ -442,9 +445,10 @@ pub(super) const ONE_SIDED: &[(&str, Lacks, &str)] = &[
     ("RULE_DATA_SHAPE", Lacks::Mock, VALIDATOR),
     (
         "by_default_model",
-        Lacks::Mock,
-        "discovery: the runner finds a platform's model in the target's catalog; the mock \
-         routes a model by the channel that lists it (channels.json), not by its name",
+        Lacks::Both,
+        "the adaptors' era's lookup, for the tests: the runner finds a platform's model of the \
+         era it judges with by_default_model_in; the mock routes a model by the channel that \
+         lists it (channels.json), not by its name",
     ),
     (
         "by_channel_type",

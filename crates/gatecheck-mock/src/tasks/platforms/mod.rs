@@ -36,8 +36,8 @@ hooks! {
 
 pub(crate) mod veo;
 
-use gatecheck_schemas::rules::platforms::Key;
 use gatecheck_schemas::rules::platforms::Platform;
+use gatecheck_schemas::rules::platforms::{Era, Key};
 use gatecheck_schemas::types::VideoTaskError;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -96,7 +96,7 @@ pub fn default_channels() -> Vec<Channel> {
             id,
             channel_type: p.channel_code(),
             name: p.name.to_owned(),
-            models: p.models.iter().map(|m| (*m).to_owned()).collect(),
+            models: p.models_any().iter().map(|m| (*m).to_owned()).collect(),
             model_mapping: BTreeMap::new(),
             group: default_group(),
         })
@@ -245,14 +245,32 @@ pub fn queued(_: &Platform) -> &'static str {
 /// states, and for a real-time platform (Gemini, Vertex) `unreachable`, the real-time fetch
 /// failing (DECISIONS D-PLAT-22), and Gemini's `no_key` (D-PLAT-20).
 pub(crate) fn control_words(p: &'static Platform) -> Vec<&'static str> {
-    let mut words: Vec<_> = p.states.iter().map(|s| s.word).collect();
+    let mut words = p.words_any();
     words.extend(p.control_words);
     words
 }
 
 /// The adaptor of channel type `t` (`"52"`).
 pub(crate) fn adaptor(t: &str) -> Option<&'static Adaptor> {
-    hooks_of(gatecheck_schemas::rules::platforms::by_channel_type(t)?.key)
+    // A stored task's type: one of any era's (a task of a plugin-era type, Doubao's 45, was
+    // made in the plugin era).
+    adaptor_in(Era::Plugins, t)
+}
+
+/// The adaptor a channel of type `t` runs in `era` (Doubao's 45 in the plugin era only).
+pub(crate) fn adaptor_in(era: Era, t: &str) -> Option<&'static Adaptor> {
+    hooks_of(gatecheck_schemas::rules::platforms::by_channel_type_in(era, t)?.key)
+}
+
+/// The channel type as the record's `platform` of a task of `p` on a channel of type
+/// `channel_type` (one of the platform's own spellings; its first when none matches).
+pub(crate) fn platform_text(p: &'static Platform, channel_type: i64) -> &'static str {
+    let t = channel_type.to_string();
+    std::iter::once(&p.channel_type)
+        .chain(p.plugins.channel_types)
+        .find(|c| **c == t)
+        .copied()
+        .unwrap_or(p.channel_type)
 }
 
 /// A platform as the dashboard shows it: the channel type and a name (`52 vidu`).

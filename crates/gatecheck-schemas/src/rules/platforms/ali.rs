@@ -62,6 +62,20 @@ pub const PLATFORM: Platform = Platform {
         spec: "DECISIONS: Video platforms behind the unified route D-PLAT-8; failures D-TASK-10 to D-TASK-12, D-PLAT-7, D-PLAT-9, D-PLAT-10",
     },
     ratios: other_ratios,
+    plugins: super::PluginFacts {
+        // meta.models at 2f6bf06b: no HappyHorse, wan2.5-t2v-preview added.
+        models: Some(&[
+            "wan2.7-i2v",
+            "wan2.7-t2v",
+            "wan2.5-t2v-preview",
+            "wan2.5-i2v-preview",
+            "wan2.2-i2v-flash",
+            "wan2.2-i2v-plus",
+            "wanx2.1-i2v-plus",
+            "wanx2.1-i2v-turbo",
+        ]),
+        ..super::PluginFacts::same("plugins/tasks/alibaba/plugin.js@2f6bf06b")
+    },
 };
 
 /// new-api's `convertAliStatus`: the OpenAI video status of an Ali `task_status` (the submit

@@ -51,6 +51,35 @@ pub const PLATFORM: Platform = Platform {
         spec: "DECISIONS: Video platforms behind the unified route D-PLAT-4; failures D-TASK-10 to D-TASK-12, D-PLAT-7, D-PLAT-9, D-PLAT-10",
     },
     ratios: other_ratios,
+    plugins: super::PluginFacts {
+        models: Some(&[
+            "doubao-seedance-1-0-pro-250528",
+            "doubao-seedance-1-0-lite-t2v",
+            "doubao-seedance-1-0-lite-i2v",
+            "doubao-seedance-1-5-pro-251215",
+            "doubao-seedance-2-0-260128",
+            "doubao-seedance-2-0-fast-260128",
+            "doubao-seedance-2-0-mini-260615",
+            "doubao-seedance-2-5-260628",
+        ]),
+        // meta.channelTypes [54, 45]: VolcEngine-type channels serve Ark video models.
+        channel_types: &["45"],
+        states: Some((
+            &[
+                state("pending", Queued, 10),
+                state("queued", Queued, 10),
+                state("processing", InProgress, 50),
+                state("running", InProgress, 50),
+                state("succeeded", Success, 100),
+                state("failed", Failure, 100),
+                state("expired", Failure, 100),
+                state("cancelled", Failure, 100),
+            ],
+            Some((InProgress, 30)),
+        )),
+        ratios: Some(plugin_ratios),
+        ..super::PluginFacts::same("plugins/tasks/doubao/plugin.js@2f6bf06b")
+    },
 };
 
 /// The price tiers of `GetVideoInputRatio`: `(model, 1080p, video input)` → the price per
@@ -125,6 +154,57 @@ pub fn other_ratios(body: &Map<String, Value>, _upstream_model: &str) -> Map<Str
         video_input_ratio(model, resolution, has_video_input(body)).filter(|r| *r != 1.0)
     {
         out.insert("video_input".into(), json!(r));
+    }
+    out
+}
+
+/// The plugin's `videoInputRatio(model, resolution, content)` (plugin.js@2f6bf06b): the
+/// price of the tier over the model's base, 1 where the plugin has no tier.
+///
+/// ```
+/// use gatecheck_schemas::rules::platforms::doubao::plugin_video_input_ratio as r;
+/// assert_eq!(r("doubao-seedance-2-0-260128", "4k", true), 16.0 / 46.0);
+/// assert_eq!(r("doubao-seedance-2-0-260128", "720p", false), 1.0);
+/// assert_eq!(r("doubao-seedance-2-0-mini-260615", "720p", true), 14.0 / 23.0);
+/// assert_eq!(r("doubao-seedance-2-5-260628", "1080P", false), 11.7 / 10.7);
+/// assert_eq!(r("doubao-seedance-1-0-pro-250528", "1080p", true), 1.0);
+/// ```
+pub fn plugin_video_input_ratio(model: &str, resolution: &str, video: bool) -> f64 {
+    let res = resolution.trim().to_ascii_lowercase();
+    let pick = |with: f64, without: f64| if video { with } else { without };
+    match model {
+        "doubao-seedance-2-5-260628" if res == "1080p" => pick(7.0 / 10.7, 11.7 / 10.7),
+        "doubao-seedance-2-5-260628" => pick(42.0 / 70.0, 1.0),
+        "doubao-seedance-2-0-260128" if res == "1080p" => pick(31.0 / 46.0, 51.0 / 46.0),
+        "doubao-seedance-2-0-260128" if res == "4k" => pick(16.0 / 46.0, 26.0 / 46.0),
+        "doubao-seedance-2-0-260128" => pick(28.0 / 46.0, 1.0),
+        "doubao-seedance-2-0-fast-260128" => pick(22.0 / 37.0, 1.0),
+        "doubao-seedance-2-0-mini-260615" => pick(14.0 / 23.0, 1.0),
+        _ => 1.0,
+    }
+}
+
+/// The plugin's `extractUsage` under `billing_ratios`: `{"video_input_ratio": r}` for the
+/// client's model, `metadata.resolution` and a video in `metadata.content`, none when r is 1.
+///
+/// ```
+/// use gatecheck_schemas::rules::platforms::doubao::plugin_ratios;
+/// let body = serde_json::json!({"model": "doubao-seedance-2-0-260128",
+///     "metadata": {"resolution": "4k"}});
+/// let r = plugin_ratios(body.as_object().unwrap(), "ignored");
+/// assert_eq!(r["video_input_ratio"], serde_json::json!(26.0 / 46.0));
+/// ```
+pub fn plugin_ratios(body: &Map<String, Value>, _upstream_model: &str) -> Map<String, Value> {
+    let model = body.get("model").and_then(Value::as_str).unwrap_or("");
+    let resolution = body
+        .get("metadata")
+        .and_then(|m| m.get("resolution"))
+        .and_then(Value::as_str)
+        .unwrap_or("");
+    let r = plugin_video_input_ratio(model, resolution, has_video_input(body));
+    let mut out = Map::new();
+    if r != 1.0 {
+        out.insert("video_input_ratio".into(), json!(r));
     }
     out
 }

@@ -52,4 +52,19 @@ pub const PLATFORM: Platform = Platform {
         spec: "DECISIONS: Video platforms behind the unified route D-PLAT-3; failures D-TASK-10 to D-TASK-12, D-PLAT-7, D-PLAT-9, D-PLAT-10",
     },
     ratios: super::no_ratios,
+    plugins: super::PluginFacts {
+        // meta.models at 2f6bf06b: no MiniMax-H3.
+        models: Some(&[
+            "MiniMax-Hailuo-2.3",
+            "MiniMax-Hailuo-2.3-Fast",
+            "MiniMax-Hailuo-02",
+            "T2V-01-Director",
+            "T2V-01",
+            "I2V-01-Director",
+            "I2V-01-live",
+            "I2V-01",
+            "S2V-01",
+        ]),
+        ..super::PluginFacts::same("plugins/tasks/hailuo/plugin.js@2f6bf06b")
+    },
 };

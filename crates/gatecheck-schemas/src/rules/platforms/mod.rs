@@ -66,6 +66,7 @@ pub mod veo;
 
 use super::task::TaskStatus;
 use crate::types::VideoStatus;
+pub use crate::Era;
 
 use serde_json::{Map, Value};
 
@@ -147,6 +148,54 @@ pub struct Platform {
     /// The runner's check of the platform (`task.platform.<name>`): its title and spec
     /// reference (the check's id, kind, route and function follow from the rest).
     pub check: CheckText,
+    /// What new-api's task plugin of the platform changed (the plugin era, PR #7076); the
+    /// fields above are the Go adaptor's (the adaptors era, frozen).
+    pub plugins: PluginFacts,
+}
+
+/// A state table: the states, and what any other state maps to.
+pub type StateTable = (&'static [UpstreamState], Option<(TaskStatus, i64)>);
+/// An `EstimateBilling`: the client's JSON body and the upstream model to the ratios.
+pub type RatiosFn = fn(&Map<String, Value>, &str) -> Map<String, Value>;
+/// A plugin's refusal of a JSON body (`Err(message)`).
+pub type RefuseFn = fn(&Map<String, Value>) -> Result<(), String>;
+/// An upstream's submit answer (status, body) to new-api's answer (status, code, message).
+pub type SubmitRefusalFn = fn(u16, &str) -> Option<(u16, &'static str, String)>;
+
+/// What new-api's task plugin (`plugins/tasks/<key>/plugin.js`, the plugin era) changed of a
+/// platform's Go adaptor: each `None` or empty field keeps the adaptor's fact
+/// ([`Platform::models_in`], [`Platform::map_in`], [`Platform::ratios_in`],
+/// [`Platform::serves_in`], [`Platform::refusal_in`]).
+#[derive(Debug, Clone, Copy)]
+pub struct PluginFacts {
+    /// The plugin file and the upstream commit read (`plugins/tasks/doubao/plugin.js@2f6bf06b`).
+    pub source: &'static str,
+    /// `meta.models`.
+    pub models: Option<&'static [&'static str]>,
+    /// `meta.channelTypes` beside [`Platform::channel_type`] (Doubao's 45).
+    pub channel_types: &'static [&'static str],
+    /// `parseTaskResult`'s states, and what any other state maps to.
+    pub states: Option<StateTable>,
+    /// `extractUsage` under `usagePurpose === "billing_ratios"`: the submit's
+    /// `X-New-Api-Other-Ratios`.
+    pub ratios: Option<RatiosFn>,
+    /// `protocols.openai_video.decodeRequest`'s refusal of a JSON body (`Err(message)`:
+    /// 400 `plugin_request_invalid`, `rules::era::plugin_refusal_body`).
+    pub refuse: Option<RefuseFn>,
+}
+
+impl PluginFacts {
+    /// A plugin that keeps every fact of the adaptor, read at `source`.
+    pub const fn same(source: &'static str) -> Self {
+        PluginFacts {
+            source,
+            models: None,
+            channel_types: &[],
+            states: None,
+            ratios: None,
+            refuse: None,
+        }
+    }
 }
 
 /// How new-api answers a fetch of a platform's task.
@@ -164,7 +213,7 @@ pub enum Fetch {
 pub struct Refusals {
     /// How new-api answers a client when the upstream answers its submit `status` with `body`:
     /// the HTTP status, the task error's `code` and `message`; `None`: accepted or not modelled.
-    pub submit: fn(u16, &str) -> Option<(u16, &'static str, String)>,
+    pub submit: SubmitRefusalFn,
     /// Whether a submit's answer is new-api's relay of such a refusal.
     pub relayed: fn(u16, &Value) -> bool,
     /// The code and message of an upstream error answer to the poll as the record keeps it.
@@ -240,6 +289,23 @@ pub fn by_channel_type(channel_type: &str) -> Option<&'static Platform> {
         .find(|p| p.channel_type == channel_type)
 }
 
+/// The platform a channel of type `channel_type` runs in `era` (Doubao's 45 in the plugin
+/// era), if any.
+pub fn by_channel_type_in(era: Era, channel_type: &str) -> Option<&'static Platform> {
+    all()
+        .iter()
+        .copied()
+        .find(|p| p.serves_in(era, channel_type))
+}
+
+/// The platform whose default models in `era` list `model`, if any.
+pub fn by_default_model_in(era: Era, model: &str) -> Option<&'static Platform> {
+    all()
+        .iter()
+        .copied()
+        .find(|p| p.models_in(era).contains(&model))
+}
+
 /// The platform whose default models list `model`, if any.
 pub fn by_default_model(model: &str) -> Option<&'static Platform> {
     all().iter().copied().find(|p| p.models.contains(&model))
@@ -273,6 +339,93 @@ impl Platform {
     /// The channel type as the number a channel row carries (`52`).
     pub fn channel_code(&self) -> i64 {
         self.channel_type.parse().unwrap_or(0)
+    }
+
+    /// The default models of a channel of this type in `era`.
+    pub fn models_in(&self, era: Era) -> &'static [&'static str] {
+        match (era, self.plugins.models) {
+            (Era::Plugins, Some(m)) => m,
+            _ => self.models,
+        }
+    }
+
+    /// Every model either era lists (the default channel of the platform serves them all:
+    /// a channel's models are its own list, the adaptor's only its defaults).
+    pub fn models_any(&self) -> Vec<&'static str> {
+        let mut all: Vec<_> = self.models.to_vec();
+        for m in self.plugins.models.unwrap_or(&[]) {
+            if !all.contains(m) {
+                all.push(m);
+            }
+        }
+        all
+    }
+
+    /// The states and the fallback of `era`.
+    fn table_in(&self, era: Era) -> (&'static [UpstreamState], Option<(TaskStatus, i64)>) {
+        match (era, self.plugins.states) {
+            (Era::Plugins, Some(t)) => t,
+            _ => (self.states, self.other),
+        }
+    }
+
+    /// The states of `era`, in lifecycle order.
+    pub fn states_in(&self, era: Era) -> &'static [UpstreamState] {
+        self.table_in(era).0
+    }
+
+    /// What new-api stores for the upstream's `word` in `era` ([`Platform::map`] for the
+    /// adaptors').
+    pub fn map_in(&self, era: Era, word: &str) -> Option<(TaskStatus, i64)> {
+        let (states, other) = self.table_in(era);
+        states
+            .iter()
+            .find(|s| s.word == word)
+            .map(|s| (s.status, s.progress))
+            .or(other)
+    }
+
+    /// [`Platform::alternatives`] in `era`.
+    pub fn alternatives_in(&self, era: Era, s: VideoStatus) -> Vec<&'static str> {
+        let shown = self.map_in(era, self.word(s)).map(|m| m.0);
+        self.states_in(era)
+            .iter()
+            .filter(|st| Some(st.status) == shown)
+            .map(|st| st.word)
+            .collect()
+    }
+
+    /// Every state word either era maps (a stored task's words load in both).
+    pub fn words_any(&self) -> Vec<&'static str> {
+        let mut words: Vec<_> = self.states.iter().map(|s| s.word).collect();
+        for s in self.plugins.states.map_or(&[][..], |t| t.0) {
+            if !words.contains(&s.word) {
+                words.push(s.word);
+            }
+        }
+        words
+    }
+
+    /// The submit's billing ratios in `era`.
+    pub fn ratios_in(&self, era: Era) -> fn(&Map<String, Value>, &str) -> Map<String, Value> {
+        match (era, self.plugins.ratios) {
+            (Era::Plugins, Some(r)) => r,
+            _ => self.ratios,
+        }
+    }
+
+    /// Whether a channel of type `channel_type` runs this platform in `era`.
+    pub fn serves_in(&self, era: Era, channel_type: &str) -> bool {
+        channel_type == self.channel_type
+            || (era == Era::Plugins && self.plugins.channel_types.contains(&channel_type))
+    }
+
+    /// The plugin's refusal of a JSON body in `era` (none in the adaptors').
+    pub fn refusal_in(&self, era: Era, body: &Map<String, Value>) -> Result<(), String> {
+        match (era, self.plugins.refuse) {
+            (Era::Plugins, Some(refuse)) => refuse(body),
+            _ => Ok(()),
+        }
     }
 
     /// The runner's check id of the platform (`task.platform.vidu`).

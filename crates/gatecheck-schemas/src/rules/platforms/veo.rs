@@ -266,6 +266,25 @@ pub fn other_ratios(body: &Map<String, Value>, _upstream_model: &str) -> Map<Str
     m
 }
 
+/// The Veo plugins' `decodeRequest` refusal of a duration other than 4, 6 or 8 seconds
+/// (google/plugin.js, vertex-ai/plugin.js@b30dbffe: `seconds must be one of 4, 6, or 8`; a
+/// request without one renders 8).
+///
+/// ```
+/// use gatecheck_schemas::rules::platforms::veo::refuse_seconds;
+/// let b = |v: serde_json::Value| v.as_object().unwrap().clone();
+/// assert!(refuse_seconds(&b(serde_json::json!({"seconds": "6"}))).is_ok());
+/// assert!(refuse_seconds(&b(serde_json::json!({}))).is_ok());
+/// assert_eq!(refuse_seconds(&b(serde_json::json!({"duration": 5}))).unwrap_err(), "seconds must be one of 4, 6, or 8");
+/// ```
+pub fn refuse_seconds(body: &Map<String, Value>) -> Result<(), String> {
+    if [4, 6, 8].contains(&seconds(body)) {
+        Ok(())
+    } else {
+        Err("seconds must be one of 4, 6, or 8".to_owned())
+    }
+}
+
 /// `SizeToVeoResolution`: `4k` from 3840 pixels, `1080p` from 1920, else `720p`.
 pub fn size_resolution(size: &str) -> &'static str {
     let (w, h) = dims(size);

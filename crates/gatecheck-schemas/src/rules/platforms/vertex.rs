@@ -40,4 +40,8 @@ pub const PLATFORM: Platform = Platform {
         spec: "DECISIONS: Video platforms behind the unified route D-PLAT-21, D-PLAT-22, D-PLAT-9; failures D-TASK-10 to D-TASK-12, D-PLAT-7",
     },
     ratios: veo::other_ratios,
+    plugins: super::PluginFacts {
+        refuse: Some(veo::refuse_seconds),
+        ..super::PluginFacts::same("plugins/tasks/vertex-ai/plugin.js@b30dbffe")
+    },
 };

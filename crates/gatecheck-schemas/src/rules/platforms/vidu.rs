@@ -40,4 +40,5 @@ pub const PLATFORM: Platform = Platform {
         spec: "DECISIONS: Video platforms behind the unified route D-PLAT-2; failures D-TASK-10 to D-TASK-12, D-PLAT-7, D-PLAT-9, D-PLAT-10",
     },
     ratios: super::no_ratios,
+    plugins: super::PluginFacts::same("plugins/tasks/vidu/plugin.js@2f6bf06b"),
 };
