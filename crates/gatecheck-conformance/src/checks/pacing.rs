@@ -54,7 +54,12 @@ impl Pacer {
     }
 
     /// Waits [`Pacer::gap`] (the mock's clock, or wall time), and counts it.
-    pub(crate) async fn wait(&mut self, ctx: &CheckCtx, ended: bool, what: &str) -> Result<(), Halt> {
+    pub(crate) async fn wait(
+        &mut self,
+        ctx: &CheckCtx,
+        ended: bool,
+        what: &str,
+    ) -> Result<(), Halt> {
         let gap = self.gap(ended);
         ctx.advance(gap, what).await?;
         self.waited += gap;

@@ -233,12 +233,19 @@ async fn a_request_cut_out_of_its_delay_by_a_reset_is_not_in_the_fresh_journal()
         let http = http.clone();
         async move {
             let auth = bearer(KEY_ENABLED);
-            http.get("/v1/models", &[("authorization", &auth)]).await.status
+            http.get("/v1/models", &[("authorization", &auth)])
+                .await
+                .status
         }
     });
     tokio::time::sleep(Duration::from_millis(150)).await;
     // The control API's reset, as the npm and Python packages call it.
-    assert_eq!(http.json("POST", "/__mock/reset", &[], json!({})).await.status, 200);
+    assert_eq!(
+        http.json("POST", "/__mock/reset", &[], json!({}))
+            .await
+            .status,
+        200
+    );
     assert_eq!(waiting.await.unwrap(), 200, "the cut request is answered");
     let journal = server.received_requests();
     assert!(journal.is_empty(), "a reset journal is empty: {journal:?}");
