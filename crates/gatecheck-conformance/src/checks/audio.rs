@@ -8,7 +8,7 @@ use super::{
 };
 use crate::generators::media;
 use crate::generators::strategies::{invalid_temperature, response_format, valid_temperature};
-use crate::http::client::{Part, RequestSpec};
+use crate::http::client::{Exchange, Part, RequestSpec};
 use crate::http::transport::is_new_api_unknown_model;
 use gatecheck_schemas::rules::media::MAX_UPLOAD_BYTES;
 use gatecheck_schemas::rules::media::{parse_mp3, parse_srt, parse_vtt, parse_wav};
@@ -153,7 +153,9 @@ async fn formats(ctx: &CheckCtx) -> Outcome {
                 ctx,
                 route,
                 Some(&model),
-                Some(("speech.mp3", media::wav(200))),
+                // WAV bytes under their own name: new-api decodes the file by its extension
+                // to bill its duration (DECISIONS NA15), so a WAV named .mp3 is refused.
+                Some(("speech.wav", media::wav(200))),
                 &extra,
             );
             let p = price(ctx, &model);
@@ -324,6 +326,7 @@ async fn file_formats(ctx: &CheckCtx) -> Outcome {
             let spec = spec?;
             let ex = ctx.send(&spec, p).await?;
             if !accepted(&ex) {
+                unmeasured(ctx, &ext, &spec, &ex)?;
                 return Err(ctx.fail(
                     format!("a .{ext} file was answered {}", ex.status),
                     &spec,
@@ -334,6 +337,40 @@ async fn file_formats(ctx: &CheckCtx) -> Outcome {
         }
     })
     .await
+}
+
+/// A `.{ext}` upload (WAV bytes) that new-api refused with its duration measurement's 500
+/// (DECISIONS NA15): an extension it does not measure (`.mpga`, `.mpeg`) is the row's known
+/// difference; a measured one is not judged, since the runner's file is WAV audio under
+/// another name and new-api decodes it by its name. `Ok` for any other answer.
+fn unmeasured(ctx: &CheckCtx, ext: &str, spec: &RequestSpec, ex: &Exchange) -> Result<(), Halt> {
+    use gatecheck_schemas::rules::media::{NEW_API_MEASURED_EXTENSIONS, NEW_API_UNMEASURED_CODE};
+    if ex.status.as_u16() != 500 || ex.error_code().as_deref() != Some(NEW_API_UNMEASURED_CODE) {
+        return Ok(());
+    }
+    if !NEW_API_MEASURED_EXTENSIONS.contains(&ext) {
+        return ctx.known_difference(
+            "NA15",
+            format!(
+                "a .{ext} file was answered 500 {NEW_API_UNMEASURED_CODE}: new-api measures \
+                 an upload's duration before relaying it and cannot measure a .{ext} file"
+            ),
+            spec,
+            Some(ex),
+        );
+    }
+    if ext == "wav" {
+        return Ok(());
+    }
+    Err(ctx.not_observed(
+        format!(
+            "new-api decoded the .{ext} upload to bill its duration and refused it (500 \
+             {NEW_API_UNMEASURED_CODE}); the runner's file is WAV audio under that name, so \
+             a refusal of it says nothing about a real .{ext} file (DECISIONS NA15)"
+        ),
+        spec,
+        Some(ex),
+    ))
 }
 
 #[derive(Debug, Clone)]

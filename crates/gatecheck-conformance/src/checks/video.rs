@@ -138,8 +138,37 @@ fn parse_task(ex: &Exchange) -> Option<VideoTask> {
     serde_json::from_slice(&ex.body).ok()
 }
 
+/// Whether the catalog lists `m` for `POST /v1/videos` (`openai-video`).
+fn serves_openai_video(m: &gatecheck_schemas::types::ModelRecord) -> bool {
+    use gatecheck_schemas::types::Endpoints;
+    const FORMAT: &str = "openai-video";
+    match &m.endpoints {
+        Endpoints::Formats(f) => f.iter().any(|e| e == FORMAT),
+        Endpoints::Encoded(_) => m.endpoints.decode().is_some_and(|e| e.contains_key(FORMAT)),
+    }
+}
+
+/// The model of the `/v1/videos` checks: the first video model the catalog lists for
+/// `openai-video`, else the first video model (a model list from `GET /v1/models` puts
+/// new-api's models in its own order: a Jimeng model first sent its OpenAI-route checks to a
+/// Jimeng channel, seen on 823e263, docs/new-api-live.md).
 pub(crate) fn video_model(ctx: &CheckCtx) -> Result<(String, i64, String), Halt> {
-    let (m, c) = ctx.model_with(|c| c.video.is_some())?;
+    let models = ctx.models_with(|c| c.video.is_some());
+    // A bare record (from the model list) is judged by the fixtures' record of its id; only
+    // its endpoints are read, never its price.
+    let known = crate::run::setup::fixture_models();
+    let openai = |m: &gatecheck_schemas::types::ModelRecord| {
+        serves_openai_video(m) || known.iter().any(|k| k.id == m.id && serves_openai_video(k))
+    };
+    let chosen = models
+        .iter()
+        .find(|(m, _)| openai(m))
+        .or(models.first())
+        .copied();
+    let (m, c) = match chosen {
+        Some(found) => found,
+        None => ctx.model_with(|c| c.video.is_some())?,
+    };
     let v = c
         .video
         .as_ref()

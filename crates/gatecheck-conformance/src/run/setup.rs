@@ -27,7 +27,7 @@ use std::time::Duration;
 
 const FIXTURE_CATALOG: &str = include_str!("../../fixtures/catalog.json");
 
-fn fixture_models() -> Vec<ModelRecord> {
+pub(crate) fn fixture_models() -> Vec<ModelRecord> {
     #[derive(serde::Deserialize)]
     struct File {
         models: Vec<ModelRecord>,

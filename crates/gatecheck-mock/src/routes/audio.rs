@@ -185,10 +185,26 @@ fn check_capable(cx: &Ctx, model: &str, translate: bool) -> Result<(), MockRespo
 
 /// The `file` field: present, of one of the audio extensions, not empty. Returns its bytes
 /// and its extension in lower case.
+///
+/// The `new-api` profile answers as 823e263 does (DECISIONS NA15, seen built and run behind
+/// the mock): a missing file is the conversion's 500 `convert_request_failed`, and a file
+/// named with an extension new-api cannot measure (`.mpga`, `.mpeg`, `.txt`) the duration
+/// measurement's 500 `count_token_failed`, before the spec's own extension list.
 fn audio_file(cx: &Ctx, file: Option<(String, Rope)>) -> Result<(Rope, String), MockResponse> {
+    use gatecheck_schemas::rules::media::{new_api_unmeasured, NEW_API_UNMEASURED_CODE};
+    use gatecheck_schemas::rules::rejection::NEW_API_UPLOAD_CODES;
+    let new_api = cx.profile() == gatecheck_schemas::Profile::NewApi;
     let Some((filename, bytes)) = file else {
+        if new_api {
+            let code = NEW_API_UPLOAD_CODES[0];
+            return Err(response::v1_error(500, "file is required", Some(code), None));
+        }
         return Err(invalid(cx, "file is required", "file"));
     };
+    if let Some(message) = new_api_unmeasured(&filename).filter(|_| new_api) {
+        let code = Some(NEW_API_UNMEASURED_CODE);
+        return Err(response::v1_error(500, &message, code, None));
+    }
     let ext = filename
         .rsplit_once('.')
         .map(|(_, e)| e.to_ascii_lowercase())

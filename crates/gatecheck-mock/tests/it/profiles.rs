@@ -450,6 +450,46 @@ async fn na9_na5_empty_size_default_quality_and_missing_model_in_new_api() {
     }
 }
 
+/// NA15, as 823e263 answers (docs/new-api-live.md): a translation without a file is the
+/// conversion's 500 `convert_request_failed`; a `.mpga` file (one of the spec's nine) or a
+/// `.txt` one the duration measurement's 500 `count_token_failed`. The documented profile
+/// refuses the missing file and the `.txt` as bad requests and accepts the `.mpga`.
+#[tokio::test]
+async fn na15_audio_uploads_are_measured_before_the_relay_in_new_api() {
+    let wav = wav_of(200);
+    for profile in [Profile::Documented, Profile::NewApi] {
+        let server = server(profile).await;
+        let send = |name: Option<&'static str>| {
+            let mut parts: Vec<Part<'_>> = vec![("model", None, b"whisper-1")];
+            if let Some(n) = name {
+                parts.push(("file", Some(n), &wav));
+            }
+            let server = &server;
+            async move { post_multipart(server, "/v1/audio/translations", KEY_ENABLED, &parts).await }
+        };
+        let (none, mpga, txt) = (send(None).await, send(Some("a.mpga")).await, send(Some("a.txt")).await);
+        match profile {
+            Profile::Documented => {
+                assert_eq!(none.status, 400, "{}", none.text());
+                assert_eq!(mpga.status, 200, "{}", mpga.text());
+                assert_eq!(txt.status, 400, "{}", txt.text());
+            }
+            Profile::NewApi => {
+                assert_eq!(none.status, 500, "{}", none.text());
+                assert_eq!(error_of(&none)["code"], "convert_request_failed");
+                for (r, ext) in [(&mpga, "mpga"), (&txt, "txt")] {
+                    assert_eq!(r.status, 500, "{}", r.text());
+                    let e = error_of(r);
+                    assert_eq!(e["code"], "count_token_failed", "{e}");
+                    let want = format!("error getting audio duration: unsupported audio format: .{ext}");
+                    assert!(e["message"].as_str().unwrap_or_default().starts_with(&want), "{e}");
+                    assert_eq!(e["param"], "", "{e}");
+                }
+            }
+        }
+    }
+}
+
 /// D-ROUTE-2, D-ROUTE-3: new-api routes no video list, no video delete and no wrong method,
 /// and answers them (before the key is looked at) with its own not-found body; the
 /// documented profile serves the list and the delete and keeps its not-found body.

@@ -148,6 +148,36 @@ pub fn distributor_model(path: &str) -> Option<&'static str> {
     }
 }
 
+/// The extensions new-api 823e263 measures an uploaded audio file by before relaying it
+/// (common/audio.go GetAudioDuration, called by service/token_counter.go when `CountToken`
+/// is on, its default). A file named otherwise (`.mpga`, `.mpeg` among the spec's nine) is
+/// refused with [`new_api_unmeasured`]'s message, and so is a file its decoder cannot read
+/// (WAV bytes named `.flac`): DECISIONS NA15.
+pub const NEW_API_MEASURED_EXTENSIONS: [&str; 13] = [
+    "mp3", "wav", "flac", "m4a", "mp4", "ogg", "oga", "opus", "aiff", "aif", "aifc", "webm", "aac",
+];
+
+/// new-api's code for an upload it could not measure (500, DECISIONS NA15).
+pub const NEW_API_UNMEASURED_CODE: &str = "count_token_failed";
+
+/// new-api's refusal of an audio upload whose extension it cannot measure (the extension
+/// compared as given, with Go's `filepath.Ext`: case-sensitive), or `None`.
+///
+/// ```
+/// use gatecheck_schemas::rules::media::new_api_unmeasured;
+/// assert_eq!(
+///     new_api_unmeasured("speech.mpga").as_deref(),
+///     Some("error getting audio duration: unsupported audio format: .mpga")
+/// );
+/// assert_eq!(new_api_unmeasured("speech.wav"), None);
+/// ```
+pub fn new_api_unmeasured(filename: &str) -> Option<String> {
+    let ext = filename.rsplit_once('.').map(|(_, e)| e).unwrap_or_default();
+    let dot = if ext.is_empty() { String::new() } else { format!(".{ext}") };
+    (!NEW_API_MEASURED_EXTENSIONS.contains(&ext))
+        .then(|| format!("error getting audio duration: unsupported audio format: {dot}"))
+}
+
 /// An image or video `size`, `<w>x<h>`, as numbers: `None` unless both are positive integers.
 ///
 /// ```

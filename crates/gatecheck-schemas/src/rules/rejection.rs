@@ -168,6 +168,9 @@ impl Rejection {
             || Profile::ALL
                 .iter()
                 .any(|p| status == self.http_status(*p) && code.is_some() && code == self.code(*p))
+            || (self == Self::MediaValidation
+                && status == self.http_status(Profile::NewApi)
+                && code.is_some_and(|c| NEW_API_UPLOAD_CODES.contains(&c)))
     }
 
     /// The `error.code` of the `/v1` error body, when the service sets one.
@@ -272,6 +275,17 @@ impl Rejection {
         }
     }
 }
+
+/// The codes of new-api's 500 for an audio or image upload it cannot use, besides
+/// `invalid_request`: the conversion's (`file is required`, `image is required`) and the
+/// duration measurement's (DECISIONS NA15), as 823e263 answers them (docs/new-api-live.md).
+///
+/// ```
+/// use gatecheck_schemas::rules::Rejection;
+/// assert!(Rejection::MediaValidation.answered_by(500, Some("count_token_failed")));
+/// assert!(!Rejection::Validation.answered_by(500, Some("count_token_failed")));
+/// ```
+pub const NEW_API_UPLOAD_CODES: [&str; 2] = ["convert_request_failed", "count_token_failed"];
 
 /// new-api's message for a client outside `allow_ips` (middleware/auth.go TokenAuth).
 pub const IP_REFUSAL_NEW_API: &str = "您的 IP 不在令牌允许访问的列表中";
