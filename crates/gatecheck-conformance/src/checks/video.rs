@@ -36,7 +36,7 @@ pub(crate) const CHECKS: &[Check] = &[
     def("video.progress.range", Failure, "GET /v1/videos/{task_id}", "spec: Video task (progress 0 at creation, 100 when completed)",
         "`progress` is always within [0, 100].",
         Phase::Shared, |c| Box::pin(progress_range(c))),
-    def("video.progress.monotone", Failure, "GET /v1/videos/{task_id}", "issue #5 oracles; spec: States (video task status)",
+    def("video.progress.monotone", Failure, "GET /v1/videos/{task_id}", "spec: States (video task status)",
         "Between polls, progress never decreases and the status never goes back.",
         Phase::Shared, |c| Box::pin(monotone(c))),
     def("video.completed.progress-100", Failure, "GET /v1/videos/{task_id}", "spec: Video task (progress: 100 when completed)",
