@@ -215,7 +215,9 @@ async fn discover_rest(
         _ => crate::http::pricing::GroupRatio::unknown("no working key"),
     };
     let mut notes = notes;
-    let era = crate::run::era::tell(cfg, mock.as_ref());
+    let era = crate::run::era::tell(cfg, t, mock.as_ref())
+        .await
+        .map_err(at("era"))?;
     notes.push(format!("task-layer era: {}", era.describe()));
     if key.is_some() && !cfg.scope.dry_run {
         notes.push(match group_ratio.ratio {

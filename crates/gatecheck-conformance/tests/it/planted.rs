@@ -294,6 +294,13 @@ pub(crate) enum Bug {
     /// before any request (until the next key update), and `GET /api/pricing` is answered 404
     /// (no ratio published: the runner infers one, 0 before verdicts50).
     NothingCharged,
+    // The plugin era's host bugs (issue 54, `planted_plugins.rs`: run on the `new-api` mock).
+    /// `HEAD /v1/videos/{id}/content` is not routed (404), where GET serves the video.
+    HeadContentNotRouted,
+    /// The not-found answer loses the plugin era's no-store cache headers.
+    NotFoundCacheable,
+    /// A plugin's refusal of an empty prompt loses its code `plugin_request_invalid`.
+    PluginRefusalCodeLost,
     /// Not a bug: `GET /api/pricing` is answered 404 (a target that does not publish its
     /// group ratios: the runner infers one; `billing.rs`, not in [`planted`]).
     PricingNotServed,
@@ -319,6 +326,7 @@ pub(crate) fn planted() -> Vec<Planted> {
         super::planted_image_results::rows(),
         super::planted_billing::rows(),
         super::planted_keysurface::rows(),
+        super::planted_plugins::rows(),
     ]
     .concat()
 }
