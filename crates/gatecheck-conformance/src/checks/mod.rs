@@ -182,7 +182,7 @@ pub(crate) struct Env {
     /// The ratio the working key's group is charged at (DECISIONS D-STREAM-7).
     pub group_ratio: crate::http::pricing::GroupRatio,
     /// The era of new-api's task layer answers are judged by, and how it was told.
-    pub era: crate::run::era::EraSeen,
+    pub era: crate::vocab::era::EraSeen,
 }
 
 impl Env {

@@ -3,51 +3,12 @@
 
 use crate::http::request::RequestSpec;
 use crate::http::transport::{Transport, TransportError};
+use crate::vocab::era::EraSeen;
 use gatecheck_schemas::rules::era::{
     era_of_version, forbids_store, plugin_route_served, PLUGIN_ROUTE_PROBE,
 };
 use gatecheck_schemas::Era;
-use serde::Serialize;
 use serde_json::{json, Value};
-
-/// The era the run judges by, and why.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct EraSeen {
-    /// The era.
-    pub era: Era,
-    /// How it was told: `--era`, the mock's signature, the target's version or routes, or
-    /// nothing (the Go adaptors', what every deployment before 2026-08-29 runs).
-    pub source: String,
-}
-
-impl EraSeen {
-    /// An era the user named (`--era`).
-    pub fn named(era: Era) -> Self {
-        Self {
-            era,
-            source: "--era".into(),
-        }
-    }
-
-    /// Nothing told the era: the Go adaptors' (a pre-plugin deployment stays judged as today).
-    pub fn untold(why: &str) -> Self {
-        Self {
-            era: Era::Adaptors,
-            source: format!("not told ({why}): the Go adaptors' assumed"),
-        }
-    }
-
-    /// The report's line: `plugins (GET /api/status version v1.0.0-rc.34)`.
-    pub fn describe(&self) -> String {
-        format!("{} ({})", self.era, self.source)
-    }
-}
-
-impl Default for EraSeen {
-    fn default() -> Self {
-        Self::untold("not probed")
-    }
-}
 
 /// The era to judge by: `--era` when given, else the mock's signature, else what the target
 /// shows ([`shown`]), else the Go adaptors' (DECISIONS D-ERA-1). A dry run sends nothing.

@@ -64,8 +64,8 @@ pub(crate) fn offline_env(cfg: &RunnerConfig) -> Env {
         platform_tasks: Default::default(),
         group_ratio: crate::http::pricing::GroupRatio::unknown("offline dry run"),
         era: match cfg.judging.era {
-            crate::EraChoice::Fixed(era) => crate::run::era::EraSeen::named(era),
-            crate::EraChoice::Auto => crate::run::era::EraSeen::untold("offline dry run"),
+            crate::EraChoice::Fixed(era) => crate::vocab::era::EraSeen::named(era),
+            crate::EraChoice::Auto => crate::vocab::era::EraSeen::untold("offline dry run"),
         },
     }
 }
