@@ -6,7 +6,7 @@ use crate::checks::usage;
 use crate::checks::{
     audio, auth, catalog as model_catalog, image_edits, images, key, midjourney, midjourney_routes,
     models, platform_checks, provider, quota, refund, remix, route, stream, token, token_batch, v1,
-    video, video_unified, Check, CheckInfo,
+    video, video_era, video_unified, Check, CheckInfo,
 };
 use std::sync::OnceLock;
 
@@ -22,6 +22,7 @@ pub(crate) fn registry() -> &'static [Check] {
             quota::CHECKS,
             token::CHECKS,
             video::CHECKS,
+            video_era::CHECKS,
             images::CHECKS,
             image_edits::CHECKS,
             midjourney::CHECKS,

@@ -29,6 +29,7 @@ pub(crate) mod token_batch;
 pub(crate) mod usage;
 pub(crate) mod v1;
 pub(crate) mod video;
+pub(crate) mod video_era;
 pub(crate) mod video_unified;
 
 pub(crate) use crate::evidence::status_text;
@@ -183,12 +184,11 @@ pub(crate) struct Env {
     /// The ratio the working key's group is charged at (DECISIONS D-STREAM-7).
     pub group_ratio: crate::http::pricing::GroupRatio,
     /// The era of new-api's task layer answers are judged by, and how it was told.
-    pub era: crate::run::era::EraSeen,
+    pub era: crate::vocab::era::EraSeen,
 }
 
 impl Env {
     /// The era of new-api's task layer answers are judged by.
-    #[allow(dead_code)] // the plugin-era checks read it
     pub fn era(&self) -> gatecheck_schemas::Era {
         self.era.era
     }
@@ -384,6 +384,13 @@ impl CheckCtx {
             Some(Verdict::Failure) => Err(self.fail(message, spec, ex)),
             _ => Err(self.deviate(row, message, spec, ex)),
         }
+    }
+
+    /// Whether answers are judged by new-api's plugin era: `--expect new-api` and the era the
+    /// run told (`--era`, or from the target: DECISIONS D-ERA-1).
+    pub fn judges_plugins(&self) -> bool {
+        self.cfg.judging.expect == Profile::NewApi
+            && self.env.era() == gatecheck_schemas::Era::Plugins
     }
 
     /// The auth of model requests: the working key, or `--api-key`.

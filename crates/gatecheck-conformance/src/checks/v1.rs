@@ -192,6 +192,19 @@ async fn unknown_path(ctx: &CheckCtx) -> Outcome {
                     ));
                 }
                 not_found_body(ctx, &spec, &ex)?;
+                if ctx.judges_plugins()
+                    && !gatecheck_schemas::rules::era::forbids_store(ex.header("cache-control"))
+                {
+                    return Err(ctx.deviate(
+                        "D-ERA-5",
+                        format!(
+                            "the plugin era's not-found answer forbids caching (Cache-Control: no-store); this one says {:?}",
+                            ex.header("cache-control").unwrap_or("nothing")
+                        ),
+                        &spec,
+                        Some(&ex),
+                    ));
+                }
                 let body = ex.json().unwrap_or(Value::Null);
                 let message = route::not_found_message(spec.method.as_str(), &spec.path);
                 if route::is_new_api_not_found(&body) && body["error"]["message"] == message {

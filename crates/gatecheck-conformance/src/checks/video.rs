@@ -11,13 +11,13 @@ use crate::http::transport::is_new_api_unknown_model;
 use gatecheck_schemas::rules::quota::Usage;
 use gatecheck_schemas::rules::rejection::ACCEPTED;
 use gatecheck_schemas::rules::video::{
-    check_created, check_task_decisions, check_task_decisions_in, check_task_rule,
-    check_transition, content_rejection, is_task_id, missing_openai_keys, RULE_COMPLETED_AT,
-    RULE_PROGRESS_100, RULE_PROGRESS_RANGE,
+    check_created, check_task_decisions, check_task_decisions_in, check_task_decisions_named,
+    check_task_rule, check_transition, content_rejection, is_task_id, missing_openai_keys,
+    RULE_COMPLETED_AT, RULE_PROGRESS_100, RULE_PROGRESS_RANGE,
 };
 use gatecheck_schemas::rules::Rejection;
 use gatecheck_schemas::types::{VideoStatus, VideoTask};
-use gatecheck_schemas::Profile;
+use gatecheck_schemas::{NamedProfile, Profile};
 use proptest::prelude::*;
 use serde_json::{json, Value};
 use std::sync::Arc;
@@ -177,6 +177,23 @@ pub(crate) fn video_model(ctx: &CheckCtx) -> Result<(String, i64, String), Halt>
 }
 
 /// The observed run (made once per run; later checks reuse it).
+/// The ids of the observed run's tasks that completed (the plugin era's content checks,
+/// `video_era.rs`).
+pub(crate) async fn completed_ids(ctx: &CheckCtx) -> Result<Vec<String>, Halt> {
+    let r = run(ctx).await?;
+    Ok(r.traces
+        .iter()
+        .filter_map(|t| {
+            t.polls.iter().rev().find_map(|o| {
+                o.task
+                    .as_ref()
+                    .filter(|t| t.status == VideoStatus::Completed)
+                    .map(|t| t.id.clone())
+            })
+        })
+        .collect())
+}
+
 async fn run(ctx: &CheckCtx) -> Result<Arc<VideoRun>, Halt> {
     let cell = &ctx.env.video;
     let result = cell
@@ -348,12 +365,13 @@ async fn create_queued(ctx: &CheckCtx) -> Outcome {
         };
         let problem = if let Err(v) = check_created(task) {
             Some(v.to_string())
-        } else if task.task_id.is_empty() {
+        } else if task.task_id.is_empty() && !ctx.judges_plugins() {
+            // The plugin era's create answer has none (DECISIONS D-ERA-2).
             Some(format!(
                 "the create answer has no task_id (the spec: the same value as id {:?})",
                 task.id
             ))
-        } else if task.task_id != task.id {
+        } else if !task.task_id.is_empty() && task.task_id != task.id {
             Some(format!(
                 "task_id {:?} differs from id {:?}",
                 task.task_id, task.id
@@ -520,6 +538,13 @@ async fn decided_fields(ctx: &CheckCtx) -> Outcome {
         }
         match check_task_decisions(t) {
             Ok(()) => None,
+            // The plugin era's host-owned render (DECISIONS D-ERA-2, D-ERA-3).
+            Err(_)
+                if ctx.judges_plugins()
+                    && check_task_decisions_named(t, NamedProfile::NEW_API).is_ok() =>
+            {
+                None
+            }
             Err(v) if check_task_decisions_in(t, Profile::NewApi).is_ok() => {
                 if na3.is_none() {
                     na3 = Some((v.to_string(), o.spec.clone(), o.ex.clone()));
@@ -647,6 +672,18 @@ async fn empty_prompt(ctx: &CheckCtx) -> Outcome {
                 if !ctx.rejected_as(Rejection::Validation, ex.status.as_u16()) {
                     return Err(ctx.fail(
                         format!("an empty or missing prompt was answered {}", ex.status),
+                        &spec,
+                        Some(&ex),
+                    ));
+                }
+                let body = ex.json().unwrap_or(Value::Null);
+                if ctx.judges_plugins() && !gatecheck_schemas::rules::era::is_plugin_refusal(&body) {
+                    return Err(ctx.deviate(
+                        "D-ERA-4",
+                        format!(
+                            "the plugin era refuses an empty prompt in the plugin's decodeRequest (code plugin_request_invalid); this refusal is {}",
+                            super::answer_summary(&ex)
+                        ),
                         &spec,
                         Some(&ex),
                     ));

@@ -64,8 +64,8 @@ pub(crate) fn offline_env(cfg: &RunnerConfig) -> Env {
         platform_tasks: Default::default(),
         group_ratio: crate::http::pricing::GroupRatio::unknown("offline dry run"),
         era: match cfg.judging.era {
-            crate::EraChoice::Fixed(era) => crate::run::era::EraSeen::named(era),
-            crate::EraChoice::Auto => crate::run::era::EraSeen::untold("offline dry run"),
+            crate::EraChoice::Fixed(era) => crate::vocab::era::EraSeen::named(era),
+            crate::EraChoice::Auto => crate::vocab::era::EraSeen::untold("offline dry run"),
         },
     }
 }
@@ -215,7 +215,9 @@ async fn discover_rest(
         _ => crate::http::pricing::GroupRatio::unknown("no working key"),
     };
     let mut notes = notes;
-    let era = crate::run::era::tell(cfg, mock.as_ref());
+    let era = crate::run::era::tell(cfg, t, mock.as_ref())
+        .await
+        .map_err(at("era"))?;
     notes.push(format!("task-layer era: {}", era.describe()));
     if key.is_some() && !cfg.scope.dry_run {
         notes.push(match group_ratio.ratio {

@@ -13,6 +13,7 @@
 pub(crate) mod artifacts;
 pub(crate) mod config;
 pub mod discovery;
+pub(crate) mod era;
 pub(crate) mod setup_error;
 pub(crate) mod shard;
 pub(crate) mod skip;

@@ -5,7 +5,7 @@
 use super::support::{fast_real_clock, with_account, DEPLOYMENT_POLL};
 use gatecheck_conformance::{Report, Runner, Status, TargetMode};
 use gatecheck_mock::{ClockMode, MockServer};
-use gatecheck_schemas::Profile;
+use gatecheck_schemas::NamedProfile;
 
 /// The fixtures' limited key (`remain_quota` 50 000 000) and unlimited key (`remain_quota` 0).
 const LIMITED_KEY: i64 = 1;
@@ -27,9 +27,10 @@ pub(crate) fn assert_clean(what: &str, report: &Report) -> String {
     line
 }
 
-async fn run_on_key(profile: Profile, key_id: i64) -> Report {
+async fn run_on_key(named: NamedProfile, key_id: i64) -> Report {
+    let profile = named.profile;
     let server = MockServer::builder()
-        .profile(profile)
+        .named_profile(named)
         .clock(ClockMode::virtual_default())
         .start()
         .await;
@@ -44,7 +45,8 @@ async fn run_on_key(profile: Profile, key_id: i64) -> Report {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_profile_passes_on_a_limited_and_an_unlimited_key() {
-    for profile in Profile::ALL {
+    // Every named profile: documented, new-api (the task plugins), new-api-adaptors.
+    for profile in NamedProfile::ALL {
         for (what, key_id) in [("limited", LIMITED_KEY), ("unlimited", UNLIMITED_KEY)] {
             let report = run_on_key(profile, key_id).await;
             assert_clean(&format!("{profile}, {what} key {key_id}"), &report);
@@ -57,11 +59,15 @@ async fn every_profile_passes_on_a_limited_and_an_unlimited_key() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_profile_passes_on_a_key_the_runner_creates_and_deletes() {
-    for profile in Profile::ALL {
-        // As a deployment (no control API): the key comes from `POST /api/token/`.
-        let server = fast_real_clock(profile).start().await;
+    for profile in NamedProfile::ALL {
+        // As a deployment (no control API): the key comes from `POST /api/token/`, and the
+        // era is told from what the target shows.
+        let server = fast_real_clock(profile.profile)
+            .era(profile.era)
+            .start()
+            .await;
         let keys_before = server.state().keys.len();
-        let mut cfg = with_account(&server, profile);
+        let mut cfg = with_account(&server, profile.profile);
         cfg.known.target_mode = TargetMode::Deployment;
         cfg.scope.allow_create_keys = true;
         cfg.limits.poll_interval = Some(DEPLOYMENT_POLL);

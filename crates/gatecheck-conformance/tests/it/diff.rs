@@ -52,6 +52,8 @@ async fn documented_vs_new_api_shows_exactly_the_profile_differences() {
         .await;
     let right = MockServer::builder()
         .profile(Profile::NewApi)
+        // The Go-adaptor era's expectations (new-api-adaptors).
+        .era(gatecheck_schemas::Era::Adaptors)
         .clock(ClockMode::virtual_default())
         .start()
         .await;
@@ -207,6 +209,8 @@ async fn a_difference_no_row_explains_stays_plain() {
         .await;
     let right = MockServer::builder()
         .profile(Profile::NewApi)
+        // The Go-adaptor era's expectations (new-api-adaptors).
+        .era(gatecheck_schemas::Era::Adaptors)
         .fixtures(fixtures)
         .clock(ClockMode::virtual_default())
         .start()
@@ -262,6 +266,8 @@ async fn streams_are_compared_event_by_event() {
         MockServer::builder()
             .seed(seed)
             .profile(profile)
+            // The Go-adaptor era's expectations (new-api-adaptors).
+            .era(gatecheck_schemas::Era::Adaptors)
             .clock(ClockMode::Virtual { epoch })
             .stream_event_gap(std::time::Duration::ZERO)
             .start()

@@ -114,6 +114,8 @@ async fn forward(
 async fn replay(profile: Profile) -> (Vec<String>, usize) {
     let server = MockServer::builder()
         .profile(profile)
+        // The Go-adaptor era's expectations (new-api-adaptors).
+        .era(gatecheck_schemas::Era::Adaptors)
         .clock(ClockMode::virtual_default())
         .start()
         .await;

@@ -308,6 +308,13 @@ pub(crate) enum Bug {
     /// Not a failure: Jimeng's submit answers Jimeng's own `{code:10000, data:{task_id}}`, and
     /// its fetch answers the task asked for (a deviation, D-TASK-7; issue 55).
     JimengNativeSubmit,
+    // The plugin era's host bugs (issue 54, `planted_plugins.rs`: run on the `new-api` mock).
+    /// `HEAD /v1/videos/{id}/content` is not routed (404), where GET serves the video.
+    HeadContentNotRouted,
+    /// The not-found answer loses the plugin era's no-store cache headers.
+    NotFoundCacheable,
+    /// A plugin's refusal of an empty prompt loses its code `plugin_request_invalid`.
+    PluginRefusalCodeLost,
     /// Not a bug: `GET /api/pricing` is answered 404 (a target that does not publish its
     /// group ratios: the runner infers one; `billing.rs`, not in [`planted`]).
     PricingNotServed,
@@ -333,6 +340,7 @@ pub(crate) fn planted() -> Vec<Planted> {
         super::planted_image_results::rows(),
         super::planted_billing::rows(),
         super::planted_keysurface::rows(),
+        super::planted_plugins::rows(),
     ]
     .concat()
 }

@@ -126,6 +126,8 @@ async fn no_secret_appears_in_any_output() {
     use gatecheck_mock::{ClockMode, MockServer};
     let server = MockServer::builder()
         .profile(Profile::NewApi)
+        // The Go-adaptor era's expectations (new-api-adaptors).
+        .era(gatecheck_schemas::Era::Adaptors)
         .clock(ClockMode::virtual_default())
         .start()
         .await;
@@ -165,6 +167,8 @@ async fn the_html_diff_shows_each_differing_step_side_by_side() {
     let start = |profile| {
         MockServer::builder()
             .profile(profile)
+            // The Go-adaptor era's expectations (new-api-adaptors).
+            .era(gatecheck_schemas::Era::Adaptors)
             .clock(ClockMode::virtual_default())
             .start()
     };

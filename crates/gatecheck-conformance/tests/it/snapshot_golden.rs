@@ -535,6 +535,8 @@ fn golden_dir(profile: Profile) -> PathBuf {
 async fn golden(profile: Profile) {
     let server = MockServer::builder()
         .profile(profile)
+        // The Go-adaptor era's expectations (new-api-adaptors).
+        .era(gatecheck_schemas::Era::Adaptors)
         .seed(1)
         .clock(ClockMode::virtual_default())
         .max_body_bytes(MAX_BODY)

@@ -17,6 +17,7 @@ mod openapi_bodies;
 mod openapi_gen;
 mod platforms;
 mod platforms_veo;
+mod plugin_era;
 mod profiles;
 mod quota;
 mod reliability;

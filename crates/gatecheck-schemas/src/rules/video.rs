@@ -441,11 +441,36 @@ pub fn check_task_decisions(t: &VideoTask) -> Result<(), BrokenRule> {
 /// assert!(check_task_decisions_in(&t, Profile::Documented).is_err());
 /// ```
 pub fn check_task_decisions_in(t: &VideoTask, profile: Profile) -> Result<(), BrokenRule> {
+    check_task_decisions_named(t, crate::NamedProfile::new(profile, crate::Era::Adaptors))
+}
+
+/// [`check_task_decisions_in`] for a named profile: new-api's plugin era
+/// ([`crate::NamedProfile::NEW_API`]) shows no `task_id` (one, when present, must still equal
+/// `id`) and no result URL at all, the host having removed `metadata.url` (DECISIONS D-ERA-2,
+/// D-ERA-3).
+///
+/// ```
+/// use gatecheck_schemas::rules::video::check_task_decisions_named;
+/// use gatecheck_schemas::types::VideoTask;
+/// use gatecheck_schemas::NamedProfile;
+/// let t: VideoTask = serde_json::from_value(serde_json::json!({
+///     "id": "task_0123456789abcdef0123456789abcdef", "object": "video", "model": "sora-2",
+///     "status": "completed", "progress": 100, "created_at": 1, "completed_at": 2
+/// })).unwrap();
+/// assert!(check_task_decisions_named(&t, NamedProfile::NEW_API).is_ok());
+/// assert!(check_task_decisions_named(&t, NamedProfile::NEW_API_ADAPTORS).is_err());
+/// ```
+pub fn check_task_decisions_named(
+    t: &VideoTask,
+    named: crate::NamedProfile,
+) -> Result<(), BrokenRule> {
+    let plugins = named.profile == Profile::NewApi && named.effective_era() == crate::Era::Plugins;
+    let profile = named.profile;
     check_task(t)?;
     if !is_task_id(&t.id) {
         return violation("video.id_format", format!("id {:?}", t.id));
     }
-    if t.task_id != t.id {
+    if t.task_id != t.id && !(plugins && t.task_id.is_empty()) {
         return violation(
             "video.task_id",
             format!("task_id {:?} != id {:?}", t.task_id, t.id),
@@ -466,6 +491,7 @@ pub fn check_task_decisions_in(t: &VideoTask, profile: Profile) -> Result<(), Br
                 .and_then(|m| m.get("url"))
                 .and_then(|u| u.as_str());
             match (&t.video_url, meta_url) {
+                (None, None) if plugins => Ok(()),
                 (Some(v), Some(m)) if !v.is_empty() && v == m => Ok(()),
                 (None, Some(m)) if profile == Profile::NewApi && !m.is_empty() => Ok(()),
                 _ => violation(

@@ -9,7 +9,7 @@ fn temp_file(name: &str) -> std::path::PathBuf {
 
 #[test]
 fn left_mock_against_a_new_api_mock_reports_the_profile_differences() {
-    let served = super::serve::start(&["--profile", "new-api", "--clock", "virtual"]);
+    let served = super::serve::start(&["--profile", "new-api-adaptors", "--clock", "virtual"]);
     let (json, junit) = (temp_file("report.json"), temp_file("report.xml"));
     let out = gatecheck(&[
         "diff",
@@ -174,7 +174,7 @@ fn an_unreachable_target_is_an_error_not_an_empty_diff() {
 
 #[test]
 fn rules_files_extend_the_normalization() {
-    let served = super::serve::start(&["--profile", "new-api", "--clock", "virtual"]);
+    let served = super::serve::start(&["--profile", "new-api-adaptors", "--clock", "virtual"]);
     let rules = temp_file("rules.json");
     std::fs::write(
         &rules,
@@ -223,7 +223,7 @@ fn a_missing_rules_file_names_its_cause_once() {
 
 #[test]
 fn confirm_refuses_a_side_not_proven_the_mock() {
-    let served = super::serve::start(&["--profile", "new-api", "--clock", "virtual"]);
+    let served = super::serve::start(&["--profile", "new-api-adaptors", "--clock", "virtual"]);
     for flags in [
         &["--right-target", "deployment"][..],
         &["--target", "deployment"][..],
@@ -262,7 +262,7 @@ fn confirm_refuses_a_side_not_proven_the_mock() {
 
 #[test]
 fn target_deployment_uses_no_control_api_on_a_served_mock() {
-    let served = super::serve::start(&["--profile", "new-api", "--clock", "virtual"]);
+    let served = super::serve::start(&["--profile", "new-api-adaptors", "--clock", "virtual"]);
     let out = gatecheck(&[
         "diff",
         "--left-mock",

@@ -22,7 +22,7 @@ fn json_lists_both_profiles_and_every_differing_row_as_the_table_says() {
         .iter()
         .map(|p| p["name"].as_str().unwrap_or(""))
         .collect();
-    assert_eq!(names, ["documented", "new-api"]);
+    assert_eq!(names, ["documented", "new-api", "new-api-adaptors"]);
     let rows = v["rows"].as_array().expect("rows");
     let differing = decisions::DECISIONS
         .iter()

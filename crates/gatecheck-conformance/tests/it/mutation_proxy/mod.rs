@@ -225,7 +225,10 @@ impl Proxy {
             .await
             .map(|b| b.to_bytes())
             .unwrap_or_default();
-        rparts.headers.remove("content-length");
+        // A HEAD answer keeps the length of the body it does not carry.
+        if method != http::Method::HEAD {
+            rparts.headers.remove("content-length");
+        }
         rparts.headers.remove("transfer-encoding");
         let status = rparts.status.as_u16();
         if let (Some(status), Some(mut v)) =

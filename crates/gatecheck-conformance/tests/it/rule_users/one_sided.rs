@@ -592,4 +592,60 @@ pub(super) const ONE_SIDED: &[(&str, Lacks, &str)] = &[
          request without one at, as new-api fills it in (seen on 823e263, docs/new-api-live.md); \
          the runner judges usage by its consistency (images.usage-consistent), not its value",
     ),
+    (
+        "FIRST_PLUGINS_RC",
+        Lacks::Mock,
+        "the runner tells a deployment's era from its version; the mock's era is its configuration (DECISIONS D-ERA-1)",
+    ),
+    (
+        "LAST_ADAPTORS_RC",
+        Lacks::Mock,
+        "the runner tells a deployment's era from its version; the mock's era is its configuration (DECISIONS D-ERA-1)",
+    ),
+    (
+        "era_of_version",
+        Lacks::Mock,
+        "the runner tells a deployment's era from its GET /api/status version; the mock reports its own version and says its era in its signature (DECISIONS D-ERA-1)",
+    ),
+    (
+        "PLUGIN_ROUTE_PROBE",
+        Lacks::Mock,
+        "the runner's era probe; the mock's native vendor routes are the platform registry's (DECISIONS D-ERA-1)",
+    ),
+    (
+        "plugin_route_served",
+        Lacks::Mock,
+        "the runner reads the era probe's answer with it (DECISIONS D-ERA-1)",
+    ),
+    (
+        "NOT_FOUND_NO_STORE",
+        Lacks::Runner,
+        "the mock writes the plugin era's not-found headers; the runner judges any no-store directive with forbids_store (DECISIONS D-ERA-5)",
+    ),
+    (
+        "forbids_store",
+        Lacks::Mock,
+        "the runner's reading of Cache-Control; the mock writes NOT_FOUND_NO_STORE (DECISIONS D-ERA-5)",
+    ),
+    (
+        "MSG_FIELD_PROMPT_REQUIRED",
+        Lacks::Runner,
+        "Sora's refusal text, which the mock writes; the runner judges the code with is_plugin_refusal, not the text (DECISIONS D-ERA-4)",
+    ),
+    (
+        "plugin_refusal_body",
+        Lacks::Runner,
+        "the mock writes a plugin's refusal with it; the runner reads it with is_plugin_refusal (DECISIONS D-ERA-4)",
+    ),
+    (
+        "is_plugin_refusal",
+        Lacks::Mock,
+        "the runner's reading of a plugin's refusal; the mock writes it with plugin_refusal_body (DECISIONS D-ERA-4)",
+    ),
+    (
+        "PLUGIN_USAGE_INVALID",
+        Lacks::Mock,
+        "a plugin's usage refusal, which the mock's host does not raise (usage facts are the platform registry's); the runner accepts it as a plugin's refusal (DECISIONS D-ERA-4)",
+    ),
+    ("check_task_decisions_named", Lacks::Mock, VALIDATOR),
 ];
