@@ -326,7 +326,9 @@ async fn file_formats(ctx: &CheckCtx) -> Outcome {
             let spec = spec?;
             let ex = ctx.send(&spec, p).await?;
             if !accepted(&ex) {
-                unmeasured(ctx, &ext, &spec, &ex)?;
+                if unmeasured(ctx, &ext, &spec, &ex)? {
+                    return Ok(());
+                }
                 return Err(ctx.fail(
                     format!("a .{ext} file was answered {}", ex.status),
                     &spec,
@@ -342,25 +344,28 @@ async fn file_formats(ctx: &CheckCtx) -> Outcome {
 /// A `.{ext}` upload (WAV bytes) that new-api refused with its duration measurement's 500
 /// (DECISIONS NA15): an extension it does not measure (`.mpga`, `.mpeg`) is the row's known
 /// difference; a measured one is not judged, since the runner's file is WAV audio under
-/// another name and new-api decodes it by its name. `Ok` for any other answer.
-fn unmeasured(ctx: &CheckCtx, ext: &str, spec: &RequestSpec, ex: &Exchange) -> Result<(), Halt> {
+/// another name and new-api decodes it by its name. `Ok(true)`: the known difference, accepted
+/// under the new-api expectation; `Ok(false)`: any other answer, for the caller to judge.
+fn unmeasured(ctx: &CheckCtx, ext: &str, spec: &RequestSpec, ex: &Exchange) -> Result<bool, Halt> {
     use gatecheck_schemas::rules::media::{NEW_API_MEASURED_EXTENSIONS, NEW_API_UNMEASURED_CODE};
     if ex.status.as_u16() != 500 || ex.error_code().as_deref() != Some(NEW_API_UNMEASURED_CODE) {
-        return Ok(());
+        return Ok(false);
     }
     if !NEW_API_MEASURED_EXTENSIONS.contains(&ext) {
-        return ctx.known_difference(
-            "NA15",
-            format!(
-                "a .{ext} file was answered 500 {NEW_API_UNMEASURED_CODE}: new-api measures \
+        return ctx
+            .known_difference(
+                "NA15",
+                format!(
+                    "a .{ext} file was answered 500 {NEW_API_UNMEASURED_CODE}: new-api measures \
                  an upload's duration before relaying it and cannot measure a .{ext} file"
-            ),
-            spec,
-            Some(ex),
-        );
+                ),
+                spec,
+                Some(ex),
+            )
+            .map(|()| true);
     }
     if ext == "wav" {
-        return Ok(());
+        return Ok(false);
     }
     Err(ctx.not_observed(
         format!(

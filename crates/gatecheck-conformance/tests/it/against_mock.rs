@@ -45,6 +45,8 @@ async fn new_api_profile_reports_exactly_the_listed_differences() {
     assert_eq!(
         failed,
         vec![
+            // NA15: .mpga and .mpeg refused (500 count_token_failed), as 823e263 answers.
+            "audio.translation.file-formats",
             "key.model-limits",
             "token.update.group-no-access",
             "token.update.name-50-chars",

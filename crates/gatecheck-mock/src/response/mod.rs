@@ -166,7 +166,12 @@ pub fn v1_error(
 /// abortWithOpenAiMessage: `{message, type, code}`, no `param`): the key refusals (`""`), the
 /// IP allowlist (`access_denied`), the distributor's `model_not_found`, the rate limit. Every
 /// other `/v1` error is the relay's (relaykit/types/error.go `ToOpenAIError`), with `param: ""`.
-const MIDDLEWARE_CODES: [&str; 4] = ["", "access_denied", "model_not_found", "rate_limit_exceeded"];
+const MIDDLEWARE_CODES: [&str; 4] = [
+    "",
+    "access_denied",
+    "model_not_found",
+    "rate_limit_exceeded",
+];
 
 /// new-api's shape of a `/v1` error body (DECISIONS NA13): the message ends in
 /// ` (request id: <id>)`, `code` is `""` when unset, and `param` is `""` on the relay's errors

@@ -197,7 +197,12 @@ fn audio_file(cx: &Ctx, file: Option<(String, Rope)>) -> Result<(Rope, String), 
     let Some((filename, bytes)) = file else {
         if new_api {
             let code = NEW_API_UPLOAD_CODES[0];
-            return Err(response::v1_error(500, "file is required", Some(code), None));
+            return Err(response::v1_error(
+                500,
+                "file is required",
+                Some(code),
+                None,
+            ));
         }
         return Err(invalid(cx, "file is required", "file"));
     };

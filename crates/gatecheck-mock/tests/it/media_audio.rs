@@ -248,8 +248,9 @@ async fn new_api_profile_answers_500_invalid_request_on_audio_validation() {
         &[("model", None, b"whisper-1")],
     )
     .await;
+    // No file: the conversion's code, as 823e263 answers it (DECISIONS NA15).
     assert_eq!(resp.status, 500);
-    assert_eq!(v1_error(&resp).2.as_deref(), Some("invalid_request"));
+    assert_eq!(v1_error(&resp).2.as_deref(), Some("convert_request_failed"));
     let resp = post_json(
         &server,
         SPEECH,

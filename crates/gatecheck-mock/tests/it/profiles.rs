@@ -443,7 +443,10 @@ async fn na9_na5_empty_size_default_quality_and_missing_model_in_new_api() {
                 let e = error_of(&no_model);
                 assert_eq!(e["code"], "model_not_found", "{e}");
                 let want = "No available channel for model dall-e under group default";
-                assert!(e["message"].as_str().unwrap_or_default().starts_with(want), "{e}");
+                assert!(
+                    e["message"].as_str().unwrap_or_default().starts_with(want),
+                    "{e}"
+                );
                 assert_new_api_shape(&no_model);
             }
         }
@@ -467,7 +470,11 @@ async fn na15_audio_uploads_are_measured_before_the_relay_in_new_api() {
             let server = &server;
             async move { post_multipart(server, "/v1/audio/translations", KEY_ENABLED, &parts).await }
         };
-        let (none, mpga, txt) = (send(None).await, send(Some("a.mpga")).await, send(Some("a.txt")).await);
+        let (none, mpga, txt) = (
+            send(None).await,
+            send(Some("a.mpga")).await,
+            send(Some("a.txt")).await,
+        );
         match profile {
             Profile::Documented => {
                 assert_eq!(none.status, 400, "{}", none.text());
@@ -481,8 +488,12 @@ async fn na15_audio_uploads_are_measured_before_the_relay_in_new_api() {
                     assert_eq!(r.status, 500, "{}", r.text());
                     let e = error_of(r);
                     assert_eq!(e["code"], "count_token_failed", "{e}");
-                    let want = format!("error getting audio duration: unsupported audio format: .{ext}");
-                    assert!(e["message"].as_str().unwrap_or_default().starts_with(&want), "{e}");
+                    let want =
+                        format!("error getting audio duration: unsupported audio format: .{ext}");
+                    assert!(
+                        e["message"].as_str().unwrap_or_default().starts_with(&want),
+                        "{e}"
+                    );
                     assert_eq!(e["param"], "", "{e}");
                 }
             }

@@ -172,8 +172,15 @@ pub const NEW_API_UNMEASURED_CODE: &str = "count_token_failed";
 /// assert_eq!(new_api_unmeasured("speech.wav"), None);
 /// ```
 pub fn new_api_unmeasured(filename: &str) -> Option<String> {
-    let ext = filename.rsplit_once('.').map(|(_, e)| e).unwrap_or_default();
-    let dot = if ext.is_empty() { String::new() } else { format!(".{ext}") };
+    let ext = filename
+        .rsplit_once('.')
+        .map(|(_, e)| e)
+        .unwrap_or_default();
+    let dot = if ext.is_empty() {
+        String::new()
+    } else {
+        format!(".{ext}")
+    };
     (!NEW_API_MEASURED_EXTENSIONS.contains(&ext))
         .then(|| format!("error getting audio duration: unsupported audio format: {dot}"))
 }
