@@ -119,6 +119,27 @@ pub async fn get_key(t: &Transport, id: i64) -> Result<Option<KeyRecord>, Transp
         .and_then(|d| serde_json::from_value(d).ok()))
 }
 
+/// The full secret of key `id` with `POST /api/token/{id}/key` (new-api's GetTokenKey, the
+/// one answer that shows it whole: the listing and `GET /api/token/{id}` mask it, NA6), or
+/// `None` when the target does not answer it with a key.
+pub async fn reveal_key(t: &Transport, id: i64) -> Result<Option<String>, TransportError> {
+    let spec = RequestSpec::post(format!("/api/token/{id}/key")).auth(Auth::AccessToken);
+    let ex = t.send(&spec, 0).await?;
+    let v = ex.json().unwrap_or(Value::Null);
+    if !ex.status.is_success() || v.get("success").and_then(Value::as_bool) != Some(true) {
+        return Ok(None);
+    }
+    Ok(v.pointer("/data/key")
+        .and_then(Value::as_str)
+        .filter(|k| !k.is_empty() && !is_masked(k))
+        .map(str::to_owned))
+}
+
+/// Whether a key as shown is masked (new-api's MaskTokenKey writes `*`s in its middle).
+pub fn is_masked(key: &str) -> bool {
+    key.contains('*')
+}
+
 /// What [`put_record_traced`] sent and saw.
 #[derive(Debug, Clone)]
 pub struct PutTrace {

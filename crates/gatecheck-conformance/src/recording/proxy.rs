@@ -343,7 +343,15 @@ fn learn_keys(shared: &Shared, body: &[u8]) {
             Value::Object(map) => {
                 for (k, v) in map {
                     match v.as_str() {
-                        Some(s) if k == "key" && s.len() >= 16 && !s.contains("{{") => {
+                        // A masked key (new-api's `abcd**********wxyz`, issue 55) is no
+                        // secret: learning it would put a placeholder where the replay
+                        // answers it.
+                        Some(s)
+                            if k == "key"
+                                && s.len() >= 16
+                                && !s.contains("{{")
+                                && !crate::http::key_api::is_masked(s) =>
+                        {
                             out.push(s.to_owned());
                         }
                         _ => walk(v, out),

@@ -6,7 +6,7 @@
 use crate::checks::Env;
 use crate::http::client::{Client, ClientConfig};
 use crate::http::key_api::{
-    create_scratch_key, delete_key, get_key, put_record, KeyOrigin, WorkKey,
+    create_scratch_key, delete_key, get_key, is_masked, put_record, reveal_key, KeyOrigin, WorkKey,
 };
 use crate::http::mock_control::{pick_account, wall_now, MockControl, NewMockKey};
 use crate::http::models::{fetch_catalog, known_capabilities};
@@ -371,12 +371,16 @@ async fn snapshot_key(target: &Target, kt: &Transport, id: i64) -> Result<WorkKe
                 SetupError::Config(format!("GET /api/token/{id} did not return the key")),
             )
         })?;
+    let shown = (!is_masked(&snap.key) && !snap.key.is_empty()).then(|| snap.key.clone());
+    // new-api masks the key in GET /api/token/{id}: its full secret is POST .../key's.
+    let shown = match (&target.api_key, shown) {
+        (None, None) => reveal_key(kt, id).await.map_err(at("key setup"))?,
+        (_, shown) => shown,
+    };
     let secret = target
         .api_key
         .clone()
-        .or_else(|| {
-            (!snap.key.contains('*') && !snap.key.is_empty()).then(|| Secret::new(snap.key.clone()))
-        })
+        .or_else(|| shown.map(Secret::new))
         .ok_or_else(|| {
             (
                 "key setup",
@@ -402,10 +406,16 @@ async fn snapshot_key(target: &Target, kt: &Transport, id: i64) -> Result<WorkKe
 /// A scratch key made with `POST /api/token/` (deleted at the end).
 async fn scratch_key(cfg: &RunnerConfig, kt: &Transport) -> Result<WorkKey, Staged> {
     let name = format!("gatecheck-{:08x}", cfg.scope.seed.unwrap_or(0) as u32);
-    let rec = create_scratch_key(kt, &name)
+    let mut rec = create_scratch_key(kt, &name)
         .await
         .map_err(at("key setup"))?;
-    if rec.key.contains('*') || rec.key.is_empty() {
+    if is_masked(&rec.key) || rec.key.is_empty() {
+        // new-api lists its keys masked: the full secret is POST /api/token/{id}/key's.
+        if let Some(full) = reveal_key(kt, rec.id).await.map_err(at("key setup"))? {
+            rec.key = full;
+        }
+    }
+    if is_masked(&rec.key) || rec.key.is_empty() {
         let _ = delete_key(kt, rec.id).await;
         return Err((
             "key setup",

@@ -141,8 +141,8 @@ pub(crate) enum Bug {
     AnthropicFirstIdWrong,
     /// The Gemini list leaves out the key's last model.
     GeminiListDropsModel,
-    /// `GET /api/token/` and `GET /api/token/{id}` show every key as another key's masked
-    /// form (issue 55: a listing a client takes keys from must show the key's own).
+    /// `GET /api/token/` and `GET /api/token/{id}` show every key as another, whole key
+    /// (issue 55: a listing a client takes keys from must show the key's own).
     ListShowsAnotherKey,
     /// A speech stream loses its `speech.audio.done` (no terminal event).
     StreamNoTerminal,

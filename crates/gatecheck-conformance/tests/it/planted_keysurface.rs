@@ -75,7 +75,7 @@ pub(crate) fn rewrite(bug: Bug, path: &str, body: &mut Bytes) {
                 d.insert("total".into(), json!(0));
             })
             .is_some(),
-        // Each key shown, in the listing or alone, as another key's masked form.
+        // Each key shown, in the listing or alone, as another key (whole).
         Bug::ListShowsAnotherKey
             if path.starts_with("/api/token/") && path != "/api/token/search" =>
         {
@@ -86,7 +86,7 @@ pub(crate) fn rewrite(bug: Bug, path: &str, body: &mut Bytes) {
             let mut changed = false;
             for item in items {
                 if item.get("key").is_some_and(Value::is_string) {
-                    item["key"] = json!("ABCD**********WXYZ");
+                    item["key"] = json!("someoneElsesKey0123456789abcdef0123456789abcdef");
                     changed = true;
                 }
             }
