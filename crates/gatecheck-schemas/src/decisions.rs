@@ -364,7 +364,7 @@ pub const DECISIONS: &[Decision] = &[
         Rejected),
     row("NA9", "Image defaults", "relay/helper/valid_request.go GetAndValidOpenAIImageRequest",
         "`size` required, one of the model's sizes; `n` 1 to 10; `response_format` b64_json or url.",
-        "Reproduced: `dall-e`, `dall-e-2` and `dall-e-3` without `size` get 1024x1024 (`images.missing-field-rejected` reports it). `n: 2` on dall-e-3 is relayed, as the mock already accepts it (n 1 to 10); `response_format` is relayed as sent, as the mock already honours b64_json and url for every model.",
+        "Reproduced: `dall-e`, `dall-e-2` and `dall-e-3` without `size` get 1024x1024 (`images.missing-field-rejected` reports it). `n: 2` on dall-e-3 is relayed, as the mock already accepts it (n 1 to 10); `response_format` is relayed as sent, as the mock already honours b64_json and url for every model. A request without `quality` is billed at the quality new-api fills in (`standard` for dall-e-3, `auto` for gpt-image-1; seen on 823e263, docs/new-api-live.md).",
         Deviation),
     row("NA10", "Content of an unknown or unfinished task", "controller/video_proxy.go VideoProxy",
         "Unknown: 404 /v1 error; not completed: 400.",

@@ -156,7 +156,7 @@ pub(crate) fn video_model(ctx: &CheckCtx) -> Result<(String, i64, String), Halt>
     let models = ctx.models_with(|c| c.video.is_some());
     // A bare record (from the model list) is judged by the fixtures' record of its id; only
     // its endpoints are read, never its price.
-    let known = crate::run::setup::fixture_models();
+    let known = crate::vocab::fixture_catalog::fixture_models();
     let openai = |m: &gatecheck_schemas::types::ModelRecord| {
         serves_openai_video(m) || known.iter().any(|k| k.id == m.id && serves_openai_video(k))
     };

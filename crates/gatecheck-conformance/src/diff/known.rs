@@ -184,8 +184,9 @@ pub fn known_row(step: &str, d: &Difference) -> Option<&'static str> {
         "/body/progress" if step.ends_with("failed") && d.right == Some(Value::from(100)) => {
             Some("D-TASK-2")
         }
-        // NA13: no `param`, `code` "" rather than null, the request id in the message.
-        "/body/error/param" if d.right.is_none() => Some("NA13"),
+        // NA13: no `param` on the middleware's refusals and `param: ""` on the relay's errors,
+        // `code` "" rather than null, the request id in the message.
+        "/body/error/param" if d.right.is_none() || right == Some("") => Some("NA13"),
         "/body/error/code" if d.left == Some(Value::Null) && right == Some("") => Some("NA13"),
         "/body/error/message" => {
             let right = right?;
@@ -197,6 +198,10 @@ pub fn known_row(step: &str, d: &Difference) -> Option<&'static str> {
                 Some("NA13")
             } else if right.starts_with(&unknown_model_prefix()) {
                 Some("NA5")
+            } else if step.starts_with("audio.translation")
+                && right.starts_with("error getting audio duration")
+            {
+                Some("NA15")
             } else {
                 None
             }
@@ -234,6 +239,18 @@ pub fn known_row(step: &str, d: &Difference) -> Option<&'static str> {
             }) =>
         {
             Some("D-ROUTE-4")
+        }
+        // NA9: new-api fills in an image request's quality (`standard` for dall-e-3), and the
+        // usage it bills follows that quality.
+        "/body/quality" if step.starts_with("image.generate") && right.is_some() => Some("NA9"),
+        p if step.starts_with("image.generate") && p.starts_with("/body/usage/") => Some("NA9"),
+        // NA15: new-api measures an upload's audio before the relay: an extension it cannot
+        // decode is its `count_token_failed` (a missing file `convert_request_failed`).
+        "/body/error/code"
+            if step.starts_with("audio.translation")
+                && right.is_some_and(|r| gatecheck_schemas::rules::rejection::NEW_API_UPLOAD_CODES.contains(&r)) =>
+        {
+            Some("NA15")
         }
         // NA4: an erroring task reports `failed`.
         p if p.ends_with("/status") && left == Some("error") && right == Some("failed") => {

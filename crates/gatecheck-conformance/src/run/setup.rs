@@ -24,25 +24,14 @@ use serde_json::json;
 use std::collections::BTreeMap;
 use std::net::{IpAddr, Ipv4Addr};
 use std::time::Duration;
-
-const FIXTURE_CATALOG: &str = include_str!("../../fixtures/catalog.json");
-
-pub(crate) fn fixture_models() -> Vec<ModelRecord> {
-    #[derive(serde::Deserialize)]
-    struct File {
-        models: Vec<ModelRecord>,
-    }
-    serde_json::from_str::<File>(FIXTURE_CATALOG)
-        .map(|f| f.models)
-        .unwrap_or_default()
-}
+use crate::vocab::fixture_catalog::fixture_models;
 
 pub(crate) fn offline_env(cfg: &RunnerConfig) -> Env {
     Env {
         target: cfg.target.clone(),
         mock: None,
         client_ip: cfg.known.client_ip,
-        models: fixture_models(),
+        models: fixture_models().to_vec(),
         caps: cfg
             .known
             .capabilities

@@ -8,12 +8,14 @@
 //!   `RouteProbe`, `DiscoveryReport`, the models and where they came from).
 //! - `setup_error`: why setting up the target failed, and its kind as the report writes it
 //!   (`SetupError`, `SetupFailureKind`).
+//! - `fixture_catalog`: the models of the runner's own fixtures (`fixtures/catalog.json`).
 //! - `artifacts`: the task timelines and media samples the checks collect for the HTML report.
 
 pub(crate) mod artifacts;
 pub(crate) mod config;
 pub mod discovery;
 pub(crate) mod era;
+pub(crate) mod fixture_catalog;
 pub(crate) mod setup_error;
 pub(crate) mod shard;
 pub(crate) mod skip;

@@ -313,11 +313,35 @@ pub(crate) const NOT_PLANTABLE: &[(&str, Bug, &str)] = &[
          playing the adaptors' era, judged as the plugin era), not by the mutation proxy",
     ),
     (
-        "PLUGIN_REQUEST_INVALID",
-        Bug::PlatformStatusMap("gemini"),
-        "a plugin's refusal code (DECISIONS D-ERA-4, D-PLAT-23): planted by planted_platforms.rs \
-         a_plugin_refusal_not_made_deviates_in_the_plugin_era (a mock playing the adaptors' \
-         era, judged as the plugin era), not by the mutation proxy",
+        "NEW_API_MEASURED_EXTENSIONS",
+        Bug::UncheckedTemperature,
+        "new-api's answers to an upload it measures before the relay (DECISIONS NA15, seen on \
+         823e263): the runner accepts them as new-api's validation refusals of a translation, and \
+         UncheckedTemperature plants a translation refusal not made, judged through them; which \
+         extensions new-api cannot measure is new-api's own failure (NA15), not a bug to plant",
+    ),
+    (
+        "NEW_API_UNMEASURED_CODE",
+        Bug::UncheckedTemperature,
+        "new-api's answers to an upload it measures before the relay (DECISIONS NA15, seen on \
+         823e263): the runner accepts them as new-api's validation refusals of a translation, and \
+         UncheckedTemperature plants a translation refusal not made, judged through them; which \
+         extensions new-api cannot measure is new-api's own failure (NA15), not a bug to plant",
+    ),
+    (
+        "NEW_API_UPLOAD_CODES",
+        Bug::UncheckedTemperature,
+        "new-api's answers to an upload it measures before the relay (DECISIONS NA15, seen on \
+         823e263): the runner accepts them as new-api's validation refusals of a translation, and \
+         UncheckedTemperature plants a translation refusal not made, judged through them; which \
+         extensions new-api cannot measure is new-api's own failure (NA15), not a bug to plant",
+    ),
+    (
+        "distributor_model",
+        Bug::UnknownModelAccepted,
+        "the model new-api's distributor fills into an image request without one (DECISIONS \
+         NA5, seen on 823e263): the runner reads the 503 that follows by it; \
+         UnknownModelAccepted plants the unknown-model class it belongs to",
     ),
     (
         "PLATFORM",

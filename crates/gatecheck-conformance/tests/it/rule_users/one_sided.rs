@@ -648,4 +648,10 @@ pub(super) const ONE_SIDED: &[(&str, Lacks, &str)] = &[
         "a plugin's usage refusal, which the mock's host does not raise (usage facts are the platform registry's); the runner accepts it as a plugin's refusal (DECISIONS D-ERA-4)",
     ),
     ("check_task_decisions_named", Lacks::Mock, VALIDATOR),
+    (
+        "new_api_unmeasured",
+        Lacks::Runner,
+        "the mock's new-api profile refuses an extension new-api cannot measure with it; the \
+         runner judges the refusal's code (NEW_API_UPLOAD_CODES), not which extensions (DECISIONS NA15)",
+    ),
 ];
