@@ -248,7 +248,9 @@ pub fn known_row(step: &str, d: &Difference) -> Option<&'static str> {
         // decode is its `count_token_failed` (a missing file `convert_request_failed`).
         "/body/error/code"
             if step.starts_with("audio.translation")
-                && right.is_some_and(|r| gatecheck_schemas::rules::rejection::NEW_API_UPLOAD_CODES.contains(&r)) =>
+                && right.is_some_and(|r| {
+                    gatecheck_schemas::rules::rejection::NEW_API_UPLOAD_CODES.contains(&r)
+                }) =>
         {
             Some("NA15")
         }

@@ -18,13 +18,13 @@ use crate::vocab::discovery::{
     apply_model_options, bare_record, fetch_model_list, probe_routes, serves, ModelsSource,
     ProbeCredentials, RouteFamily, RouteProbe,
 };
+use crate::vocab::fixture_catalog::fixture_models;
 use crate::vocab::setup_error::SetupError;
 use gatecheck_schemas::types::{KeyRecord, ModelCapabilities, ModelRecord, KEY_STATUS_ENABLED};
 use serde_json::json;
 use std::collections::BTreeMap;
 use std::net::{IpAddr, Ipv4Addr};
 use std::time::Duration;
-use crate::vocab::fixture_catalog::fixture_models;
 
 pub(crate) fn offline_env(cfg: &RunnerConfig) -> Env {
     Env {

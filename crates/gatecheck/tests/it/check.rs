@@ -36,7 +36,10 @@ fn docs_checks_md_matches_the_check_list() {
     );
     // The README links docs/checks.md instead of holding a second copy of the table.
     let readme = std::fs::read_to_string(repo_root().join("README.md")).expect("README.md");
-    assert!(readme.contains("(docs/checks.md)"), "README.md no longer links docs/checks.md");
+    assert!(
+        readme.contains("(docs/checks.md)"),
+        "README.md no longer links docs/checks.md"
+    );
     assert!(
         !readme.contains("| Check id |"),
         "README.md holds a copy of the check table: link docs/checks.md instead"
