@@ -188,24 +188,7 @@ pub fn known_row(step: &str, d: &Difference) -> Option<&'static str> {
         // `code` "" rather than null, the request id in the message.
         "/body/error/param" if d.right.is_none() || right == Some("") => Some("NA13"),
         "/body/error/code" if d.left == Some(Value::Null) && right == Some("") => Some("NA13"),
-        "/body/error/message" => {
-            let right = right?;
-            if left.is_some_and(|l| format!("{l}{REQUEST_ID_SUFFIX}") == right) {
-                Some("NA13")
-            } else if right.starts_with(Rejection::InvalidKey.message(Profile::NewApi)) {
-                Some("NA2")
-            } else if right.starts_with(Rejection::IpNotAllowed.message(Profile::NewApi)) {
-                Some("NA13")
-            } else if right.starts_with(&unknown_model_prefix()) {
-                Some("NA5")
-            } else if step.starts_with("audio.translation")
-                && right.starts_with("error getting audio duration")
-            {
-                Some("NA15")
-            } else {
-                None
-            }
-        }
+        "/body/error/message" => message_row(step, left, right?),
         // NA12: new-api's capitalised name-length message.
         "/body/message"
             if left == Some(MSG_NAME_TOO_LONG) && right == Some(MSG_NAME_TOO_LONG_NEW_API) =>
@@ -259,6 +242,27 @@ pub fn known_row(step: &str, d: &Difference) -> Option<&'static str> {
             Some("NA4")
         }
         _ => None,
+    }
+}
+
+/// The row that explains an `/body/error/message` difference: new-api's request-id suffix
+/// (NA13), its invalid-key and IP-refusal texts (NA2, NA13), its unknown-model text (NA5), its
+/// upload measured before the relay (NA15).
+fn message_row(step: &str, left: Option<&str>, right: &str) -> Option<&'static str> {
+    if left.is_some_and(|l| format!("{l}{REQUEST_ID_SUFFIX}") == right) {
+        Some("NA13")
+    } else if right.starts_with(Rejection::InvalidKey.message(Profile::NewApi)) {
+        Some("NA2")
+    } else if right.starts_with(Rejection::IpNotAllowed.message(Profile::NewApi)) {
+        Some("NA13")
+    } else if right.starts_with(&unknown_model_prefix()) {
+        Some("NA5")
+    } else if step.starts_with("audio.translation")
+        && right.starts_with("error getting audio duration")
+    {
+        Some("NA15")
+    } else {
+        None
     }
 }
 

@@ -27,7 +27,7 @@ fn left_mock_against_a_new_api_mock_reports_the_profile_differences() {
     assert_eq!(out.status.code(), Some(1), "{stdout}");
     assert!(!stdout.contains('\x1b'), "no colors when not on a terminal");
     assert!(
-        stdout.contains("known differences shown (docs/DECISIONS.md rows): 13"),
+        stdout.contains("known differences shown (docs/DECISIONS.md rows): 15"),
         "{stdout}"
     );
     assert!(!stdout.contains("other differences"), "{stdout}");
@@ -71,7 +71,7 @@ fn left_mock_against_a_new_api_mock_reports_the_profile_differences() {
         .filter(|s| !s["differences"].as_array().unwrap().is_empty())
         .map(|s| s["step"].as_str().unwrap())
         .collect();
-    assert_eq!(differing.len(), 20, "{differing:?}");
+    assert_eq!(differing.len(), 21, "{differing:?}");
     // In the JSON every difference names its row.
     for step in report["steps"].as_array().unwrap() {
         for d in step["differences"].as_array().unwrap() {
