@@ -80,7 +80,7 @@ fn left_mock_against_a_new_api_mock_reports_the_profile_differences() {
     }
     let xml = std::fs::read_to_string(&junit).unwrap();
     assert!(!xml.contains("8HlrwYMfvea9lkxwkkMxzwwM5hpA6eEf"), "{xml}");
-    assert!(xml.contains("failures=\"20\""), "{xml}");
+    assert!(xml.contains("failures=\"21\""), "{xml}");
     assert!(xml.contains("known-difference (P3)"), "{xml}");
     assert!(
         xml.contains("classname=\"video.poll.unknown-id-404\""),
