@@ -184,7 +184,7 @@ fn write_header_lines(out: &mut String, headers: &http::HeaderMap) {
     }
 }
 
-/// [`header_lines`] back into the journal's map, credentials redacted.
+/// [`Journal::header_lines`] back into the journal's map, credentials redacted.
 fn header_map(lines: &str) -> BTreeMap<String, String> {
     let mut map: BTreeMap<String, String> = BTreeMap::new();
     for line in lines.lines() {

@@ -1,4 +1,4 @@
-//! Speech made as it is sent: the bytes of [`super::speech`]'s file, produced part by part,
+//! Speech made as it is sent: the bytes of [`super::speech()`]'s file, produced part by part,
 //! so that a streamed answer (`stream_format: "sse"`) holds one part, not the whole audio,
 //! however slowly its client reads. Each format is a sequence of units (an MP3 or ADTS
 //! frame, an Ogg page, a FLAC frame, a block of WAV samples) made when the parts reach them;
@@ -34,7 +34,7 @@ enum Kind {
 
 impl SpeechParts {
     /// The audio of `input` spoken by `voice` at `speed`, in `format`: the same bytes as
-    /// [`super::speech`].
+    /// [`super::speech()`].
     pub fn new(format: SpeechFormat, input: &str, voice: &str, speed: f64) -> Self {
         let ms = speech_duration_ms(input, speed);
         let tone = || Tone::new(ms, SPEECH_RATE, fnv1a(voice.as_bytes()));

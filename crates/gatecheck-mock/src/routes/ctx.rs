@@ -78,7 +78,7 @@ impl Ctx {
         self.app.config.profile
     }
 
-    /// The era of new-api's task layer played (always [`Era::Adaptors`] on `documented`,
+    /// The era of new-api's task layer played (always [`gatecheck_schemas::Era::Adaptors`] on `documented`,
     /// which plays the spec's letter).
     pub(crate) fn era(&self) -> gatecheck_schemas::Era {
         self.app.era

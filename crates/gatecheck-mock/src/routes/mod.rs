@@ -14,7 +14,7 @@
 //! 4. Faults (`/__mock/faults`) are applied: a status, a delay, a reset or a hang.
 //! 5. The method and path are resolved **once** in the route table of the OpenAPI document
 //!    ([`gatecheck_schemas::routes::lookup`]): a hit names the route's
-//!    [`Op`](gatecheck_schemas::routes::Op) and carries its path parameters; a miss knows the
+//!    [`Op`] and carries its path parameters; a miss knows the
 //!    methods served at the path. A miss is answered 404 (405 with `Allow` for a known path in
 //!    the documented profile) before any handler, so nothing is served undocumented; in the
 //!    documented profile a `/v1/*` miss has its key checked first (step 6), in the `new-api`
@@ -74,7 +74,7 @@
 //! mock clock; never wall time), [`Ctx::catalog`] (models and
 //! [`Catalog::capabilities`](crate::fixtures::catalog::Catalog::capabilities), from
 //! `fixtures/capabilities.json`), [`Ctx::fixtures`] (e.g. `video` = `fixtures/video.json`),
-//! [`Ctx::ids`] (seeded task ids), [`Ctx::videos`] (the [`VideoStore`]), [`Ctx::base_url`]
+//! [`Ctx::ids`] (seeded task ids), [`Ctx::videos`] (the `VideoStore`), [`Ctx::base_url`]
 //! (for result URLs), [`Ctx::request_id`].
 
 pub(crate) mod audio;

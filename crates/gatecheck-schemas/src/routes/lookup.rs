@@ -76,7 +76,7 @@ impl Miss {
 
 /// Resolves `method` and `path` (a request path, no query) in [`ROUTES`] for `profile`, once:
 /// the first row serving both, with the path's parameters, or the methods served at the path.
-/// A route the profile does not serve ([`served_in`]) is a miss. Nothing is allocated: this
+/// A route the profile does not serve ([`crate::routes::served_in`]) is a miss. Nothing is allocated: this
 /// runs on every request the mock serves.
 ///
 /// ```

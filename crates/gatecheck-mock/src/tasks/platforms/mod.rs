@@ -6,7 +6,7 @@
 //! fetch are `routes/platform.rs` and `routes/video_unified.rs`.
 //!
 //! Adding a platform: its description file in `gatecheck-schemas` (`rules::platforms`, one
-//! line of its registry) and its hooks file here, one line of [`hooks!`]: the match on the
+//! line of its registry) and its hooks file here, one line of `hooks!`: the match on the
 //! platform's key is exhaustive, so a registered platform without hooks does not compile
 //! (docs/ARCHITECTURE.md, "Adding a video platform").
 

@@ -141,7 +141,7 @@ pub struct Platform {
     /// the schema list and the OpenAPI document take it from here.
     pub data_schema_text: &'static str,
     /// The control API's words beside the states (`POST /__mock/videos/{id}/upstream`): a
-    /// real-time platform's `unreachable`, Gemini's `no_key` ([`veo::control_words`]).
+    /// real-time platform's `unreachable`, Gemini's `no_key` ([`veo::UNREACHABLE`], [`veo::NO_KEY`]).
     pub control_words: &'static [&'static str],
     /// The upstream refusals new-api relays, where the platform models them (Ali).
     pub refusals: Option<Refusals>,
