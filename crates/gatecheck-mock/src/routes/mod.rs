@@ -94,6 +94,7 @@ pub(crate) mod models;
 pub(crate) mod outcomes;
 pub(crate) mod platform;
 pub(crate) mod platform_veo;
+pub(crate) mod plugin_video;
 pub(crate) mod provider;
 pub(crate) mod remix;
 pub(crate) mod site;

@@ -21,6 +21,7 @@ use crate::media;
 use crate::response::{self, MockResponse};
 use crate::tasks::video::StoredVideo;
 use gatecheck_schemas::rules::media::{parse_size, MAX_PROMPT_CHARS};
+use gatecheck_schemas::rules::openai_video::BodyKind;
 use gatecheck_schemas::rules::quota::Usage;
 use gatecheck_schemas::rules::rejection::ACCEPTED;
 use gatecheck_schemas::rules::video::content_rejection;
@@ -120,13 +121,29 @@ pub(crate) struct Fields {
     /// The JSON body as an object, when the body was JSON (the unified route's platforms read
     /// more of it: `routes/platform.rs`).
     pub raw: Option<serde_json::Map<String, serde_json::Value>>,
+    /// How the body came (JSON unless multipart or urlencoded): what a plugin's
+    /// `decodeRequest` takes (`routes/plugin_video.rs`).
+    pub kind: Option<BodyKind>,
+    /// The names of the file parts of a multipart body.
+    pub files: Vec<String>,
+    /// Every text field of a multipart or urlencoded body, as JSON strings.
+    pub form: serde_json::Map<String, serde_json::Value>,
 }
 
 impl Fields {
     /// The fields the service reads; any other is ignored.
     const KNOWN: [&'static str; 4] = ["model", "prompt", "seconds", "size"];
 
+    /// The `seconds` field as sent, if any.
+    pub(crate) fn seconds_text(&self) -> Option<String> {
+        self.seconds.clone()
+    }
+
     fn set(&mut self, name: &str, value: String) {
+        if self.raw.is_none() {
+            self.form
+                .insert(name.to_owned(), serde_json::Value::String(value.clone()));
+        }
         match name {
             "model" => self.model = Some(value),
             "prompt" => self.prompt = Some(value),
@@ -152,6 +169,7 @@ pub(crate) async fn read_fields(cx: &Ctx, req: Request<Incoming>) -> Result<Fiel
                 None,
             ));
         }
+        f.kind = Some(BodyKind::Multipart);
         let mut parts = cx.read_multipart(req).await?;
         let bad = |e: multer::Error| response::invalid(&format!("bad multipart body: {e}"), None);
         while let Some(part) = parts.next_part().await.map_err(bad)? {
@@ -159,11 +177,15 @@ pub(crate) async fn read_fields(cx: &Ctx, req: Request<Incoming>) -> Result<Fiel
             let (filename, content_type) =
                 (part.file_name.as_deref(), part.content_type.as_deref());
             cx.note_part(name, filename, content_type, &part.data);
+            if filename.is_some() {
+                f.files.push(name.to_owned());
+            }
             if name != "input_reference" {
                 f.set(name, super::form::text(&part.data));
             }
         }
     } else if ct.starts_with("application/x-www-form-urlencoded") {
+        f.kind = Some(BodyKind::Other);
         let body = cx.read_body(req).await?;
         for (k, v) in url::form_urlencoded::parse(&body) {
             f.set(&k, v.into_owned());
@@ -175,6 +197,8 @@ pub(crate) async fn read_fields(cx: &Ctx, req: Request<Incoming>) -> Result<Fiel
         let serde_json::Value::Object(obj) = v else {
             return Err(response::invalid("the JSON body must be an object", None));
         };
+        f.kind = Some(BodyKind::Json);
+        f.raw = Some(serde_json::Map::new());
         for (k, v) in &obj {
             let text = match v {
                 serde_json::Value::Null => continue,
@@ -200,24 +224,38 @@ pub(crate) async fn read_fields(cx: &Ctx, req: Request<Incoming>) -> Result<Fiel
     Ok(f)
 }
 
-/// `POST /v1/videos` (admitted).
+/// `POST /v1/videos` (admitted). In the plugin era a model a platform's channel serves runs
+/// that platform's plugin (`routes/plugin_video.rs`, DECISIONS D-ERA-8), and a generic task
+/// announces its plugin's billing ratios.
 pub(crate) async fn create(cx: &Ctx, req: Request<Incoming>) -> MockResponse {
-    match create_task(cx, req).await {
-        Ok(task) => task_response(cx, &task, &task.id),
-        Err(resp) => resp,
+    let f = match read_fields(cx, req).await {
+        Ok(f) => f,
+        Err(resp) => return resp,
+    };
+    if !cx.plays_plugins() {
+        return match create_from(cx, f) {
+            Ok(task) => task_response(cx, &task, &task.id),
+            Err(resp) => resp,
+        };
+    }
+    let model = f.model.as_deref().map(str::trim).unwrap_or("");
+    match super::platform::select(cx, model).filter(|_| !model.is_empty()) {
+        Some(super::platform::Selected::Platform(a)) => super::plugin_video::create(cx, a, f),
+        Some(super::platform::Selected::Unknown(t)) => super::platform::invalid_platform(t),
+        None => {
+            let ratios = super::plugin_video::generic_ratios(&f);
+            match create_from(cx, f) {
+                Ok(task) => {
+                    super::platform::with_ratios(task_response(cx, &task, &task.id), ratios)
+                }
+                Err(resp) => resp,
+            }
+        }
     }
 }
 
-/// Validates, charges and stores a new task (`POST /v1/videos`, and the unified route of
-/// `routes/video_unified.rs`); the answer is the caller's.
-pub(crate) async fn create_task(
-    cx: &Ctx,
-    req: Request<Incoming>,
-) -> Result<std::sync::Arc<StoredVideo>, MockResponse> {
-    create_from(cx, read_fields(cx, req).await?)
-}
-
-/// [`create_task`] from fields already read.
+/// Validates, charges and stores a new task from its fields (`POST /v1/videos`, and the
+/// unified route of `routes/video_unified.rs`); the answer is the caller's.
 pub(crate) fn create_from(
     cx: &Ctx,
     f: Fields,
@@ -238,8 +276,12 @@ pub(crate) fn create_from(
             Some("model"),
         ));
     };
+    // The plugin era: the plugin's `decodeRequest` and `buildSubmitRequest` refuse it
+    // (DECISIONS D-ERA-4, D-ERA-10).
+    if cx.plays_plugins() {
+        super::plugin_video::generic_refusal(&f)?;
+    }
     let prompt = f.prompt.unwrap_or_default();
-    // The plugin era: the plugin's `decodeRequest` refuses it (DECISIONS D-ERA-4).
     if cx.plays_plugins() && prompt.trim().is_empty() {
         use gatecheck_schemas::rules::era;
         return Err(response::json(
@@ -380,6 +422,21 @@ pub(crate) fn content(cx: &Ctx, id: &str, query: &str) -> MockResponse {
         }
         return response::task_not_found(cx.profile());
     };
+    // The plugin era: a platform's task is served from its plugin's artifact (D-ERA-9).
+    if cx.plays_plugins()
+        && cx.app.tasks.meta.any_platform()
+        && let Some(a) = cx
+            .app
+            .tasks
+            .meta
+            .get(&task)
+            .and_then(|m| crate::tasks::platforms::adaptor(m.platform))
+    {
+        if let Some(resp) = super::plugin_video::content(cx, a, &task) {
+            return resp;
+        }
+        return served(&task, query);
+    }
     let status = task.status_at(cx.now_ms());
     if let Some(r) = content_rejection(status) {
         if new_api {
@@ -403,6 +460,11 @@ pub(crate) fn content(cx: &Ctx, id: &str, query: &str) -> MockResponse {
     {
         return resp;
     }
+    served(&task, query)
+}
+
+/// The content of `task`, completed: its MP4, or `?variant=thumbnail` a PNG still.
+fn served(task: &StoredVideo, query: &str) -> MockResponse {
     let (w, h) = parse_size(&task.size).unwrap_or((1280, 720));
     let variant = url::form_urlencoded::parse(query.as_bytes())
         .find(|(k, _)| k == "variant")

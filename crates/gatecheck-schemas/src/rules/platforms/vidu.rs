@@ -40,5 +40,25 @@ pub const PLATFORM: Platform = Platform {
         spec: "DECISIONS: Video platforms behind the unified route D-PLAT-2; failures D-TASK-10 to D-TASK-12, D-PLAT-7, D-PLAT-9, D-PLAT-10",
     },
     ratios: super::no_ratios,
-    plugins: super::PluginFacts::same("plugins/tasks/vidu/plugin.js@2f6bf06b"),
+    plugins: super::PluginFacts {
+        refuse: Some(crate::rules::openai_video::seconds_within_limit),
+        bodies: crate::rules::openai_video::VideoBodies::JsonOnly,
+        render_error: Some(render_error),
+        artifact: Some("/creations/0/url"),
+        ..super::PluginFacts::same("plugins/tasks/vidu/plugin.js@2f6bf06b")
+    },
 };
+
+/// The Vidu plugin's `openai_video` render error (`legacyRenderers.openai_video`): a failed
+/// task's `err_code` as both code and message.
+///
+/// ```
+/// use gatecheck_schemas::rules::platforms::vidu::render_error;
+/// let d = serde_json::json!({"state": "failed", "err_code": "CreditInsufficient"});
+/// assert_eq!(render_error(&d), Some(("CreditInsufficient".into(), "CreditInsufficient".into())));
+/// assert_eq!(render_error(&serde_json::json!({"state": "success", "err_code": ""})), None);
+/// ```
+pub fn render_error(data: &serde_json::Value) -> Option<(String, String)> {
+    let code = data["err_code"].as_str().filter(|c| !c.is_empty())?;
+    (data["state"] == "failed").then(|| (code.to_owned(), code.to_owned()))
+}
