@@ -5,6 +5,7 @@
 
 use super::planted::{Bug, Planted};
 use gatecheck_conformance::Status;
+use gatecheck_schemas::rules::platforms::Key;
 use gatecheck_schemas::NamedProfile;
 
 /// This surface's rows of [`planted`](super::planted::planted): (bug, the check that
@@ -29,16 +30,79 @@ pub(crate) fn rows() -> Vec<Planted> {
             Status::Deviation,
             "era::plugin_refusal_body, era::is_plugin_refusal, era::PLUGIN_REQUEST_INVALID (D-ERA-4)",
         ),
+        (
+            Bug::PluginRenderKeepsUrl,
+            vidu_check(),
+            Status::Deviation,
+            "openai_video::host_render (no metadata url, D-ERA-8)",
+        ),
+        (
+            Bug::PluginRenderStatusNotRow,
+            vidu_check(),
+            Status::Failed,
+            "openai_video::to_video_status (the row's status, D-ERA-8)",
+        ),
+        (
+            Bug::PluginContentStatusWord,
+            vidu_check(),
+            Status::Deviation,
+            "openai_video::not_completed_body, named_status (the row's status, D-ERA-9)",
+        ),
+        (
+            Bug::PluginJsonOnlyTakesMultipart,
+            vidu_check(),
+            Status::Deviation,
+            "PluginFacts::bodies, openai_video::VideoBodies::refusal (D-ERA-10)",
+        ),
+        (
+            Bug::PluginActionOldWord,
+            vidu_check(),
+            Status::Deviation,
+            "Platform::plugin_action_in, openai_video::PLUGIN_ACTIONS (D-ERA-10)",
+        ),
+        (
+            Bug::PluginRatiosWithSize,
+            "video.create.plugin-ratios",
+            Status::Deviation,
+            "openai_video::openai_channel_ratios (D-ERA-10)",
+        ),
+        (
+            Bug::DashboardUserHeaderRequired,
+            "auth.token.user-header-ignored",
+            Status::Deviation,
+            "auth::DashboardAuth::of_era (D-AUTH-9)",
+        ),
+        (
+            Bug::DashboardWrongToken200,
+            "auth.token.wrong-token-rejected",
+            Status::Deviation,
+            "auth::stateless_refusal, is_stateless_refusal (D-AUTH-9)",
+        ),
     ]
+}
+
+/// The check of the platform whose plugin decodes JSON only and names `SUBMITTED` for a
+/// queued task (Vidu), from the registry.
+fn vidu_check() -> &'static str {
+    let p = Key::Vidu.platform().expect("registered");
+    Box::leak(p.check_id().into_boxed_str())
 }
 
 /// The mock a planted bug runs against: the plugin era's bugs against `new-api`, the rest
 /// against `documented`.
 pub(crate) fn named_profile_of(bug: Bug) -> NamedProfile {
     match bug {
-        Bug::HeadContentNotRouted | Bug::NotFoundCacheable | Bug::PluginRefusalCodeLost => {
-            NamedProfile::NEW_API
-        }
+        Bug::HeadContentNotRouted
+        | Bug::NotFoundCacheable
+        | Bug::PluginRefusalCodeLost
+        | Bug::PluginRenderKeepsUrl
+        | Bug::PluginRenderStatusNotRow
+        | Bug::PluginContentStatusWord
+        | Bug::PluginJsonOnlyTakesMultipart
+        | Bug::PluginActionOldWord
+        | Bug::PluginRatiosWithSize
+        | Bug::DashboardUserHeaderRequired
+        | Bug::DashboardWrongToken200 => NamedProfile::NEW_API,
         _ => NamedProfile::DOCUMENTED,
     }
 }

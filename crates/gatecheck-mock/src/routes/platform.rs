@@ -192,7 +192,12 @@ pub(crate) fn place(
     let platform = channel.map_or(a.rules.channel_type, |c| {
         crate::tasks::platforms::platform_text(a.rules, c.channel_type)
     });
-    let meta = TaskMeta::provider(&task, platform, read.action);
+    // The plugin era stores the plugin's action name (DECISIONS D-ERA-10).
+    let action = a
+        .rules
+        .plugin_action_in(cx.era(), &body)
+        .unwrap_or(read.action);
+    let meta = TaskMeta::provider(&task, platform, action);
     cx.app.tasks.meta.insert(&task.id, meta);
     Ok((cx.videos().insert(task, now_ms), ratios))
 }

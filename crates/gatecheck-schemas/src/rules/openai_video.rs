@@ -335,6 +335,53 @@ pub fn openai_channel_ratios(seconds: Option<&str>) -> Map<String, Value> {
     m
 }
 
+/// The plugins' action names (the record's `action`; their `buildSubmitRequest` returns one,
+/// which the host stores: relay/channel/task/jsplugin/adaptor.go@60a13c2e `buildSubmit`).
+pub const ACTION_TEXT_TO_VIDEO: &str = "text_to_video";
+/// An image-to-video task.
+pub const ACTION_IMAGE_TO_VIDEO: &str = "image_to_video";
+/// Vidu's start and end frames.
+pub const ACTION_FIRST_TAIL_TO_VIDEO: &str = "first_tail_to_video";
+/// Vidu's reference images.
+pub const ACTION_REFERENCE_TO_VIDEO: &str = "reference_to_video";
+/// A remix.
+pub const ACTION_REMIX: &str = "remix";
+/// Every action name a plugin stores.
+pub const PLUGIN_ACTIONS: [&str; 5] = [
+    ACTION_TEXT_TO_VIDEO,
+    ACTION_IMAGE_TO_VIDEO,
+    ACTION_FIRST_TAIL_TO_VIDEO,
+    ACTION_REFERENCE_TO_VIDEO,
+    ACTION_REMIX,
+];
+
+/// The action most plugins' `buildSubmitRequest` names: `image_to_video` when the request
+/// carries an image (`image`, `images`, `input_reference`), else `text_to_video` (Hailuo,
+/// Doubao, Ali, Gemini, Vertex at their pinned commits).
+///
+/// ```
+/// use gatecheck_schemas::rules::openai_video::image_or_text;
+/// let b = |v: serde_json::Value| v.as_object().cloned().unwrap();
+/// assert_eq!(image_or_text(&b(serde_json::json!({"prompt": "p"}))), "text_to_video");
+/// assert_eq!(image_or_text(&b(serde_json::json!({"images": ["u"]}))), "image_to_video");
+/// ```
+pub fn image_or_text(body: &Map<String, Value>) -> &'static str {
+    let text = |k: &str| {
+        body.get(k)
+            .and_then(Value::as_str)
+            .is_some_and(|s| !s.trim().is_empty())
+    };
+    let listed = body
+        .get("images")
+        .and_then(Value::as_array)
+        .is_some_and(|a| !a.is_empty());
+    if listed || text("image") || text(INPUT_REFERENCE) {
+        ACTION_IMAGE_TO_VIDEO
+    } else {
+        ACTION_TEXT_TO_VIDEO
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -195,6 +195,9 @@ pub struct PluginFacts {
     /// a SUCCESS task (its URL or file id); `None`: it lists none, and the content route
     /// falls back to the stored result URL (`rules::openai_video::plugin_content`).
     pub artifact: Option<&'static str>,
+    /// The action `buildSubmitRequest` names for a request (the record's `action`); `None`:
+    /// `rules::openai_video::image_or_text`.
+    pub action: Option<fn(&Map<String, Value>) -> &'static str>,
 }
 
 impl PluginFacts {
@@ -211,6 +214,7 @@ impl PluginFacts {
             bodies: VideoBodies::Any,
             render_error: None,
             artifact: None,
+            action: None,
         }
     }
 }
@@ -463,6 +467,16 @@ impl Platform {
         }
         self.plugins.bodies.refusal(kind, files)?;
         self.refusal_in(era, body)
+    }
+
+    /// The action new-api stores for a submit of `body` in `era`: the plugin's name in the
+    /// plugin era, `None` in the adaptors' (each adaptor's own word).
+    pub fn plugin_action_in(&self, era: Era, body: &Map<String, Value>) -> Option<&'static str> {
+        (era == Era::Plugins).then(|| {
+            self.plugins
+                .action
+                .map_or_else(|| super::openai_video::image_or_text(body), |f| f(body))
+        })
     }
 
     /// The runner's check id of the platform (`task.platform.vidu`).

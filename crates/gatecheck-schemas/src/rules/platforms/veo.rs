@@ -157,9 +157,19 @@ pub const ARTIFACT_FETCH_FAILED: &str = "Failed to fetch artifact content";
 /// assert!(upstream_content_failure(502, &e("Upstream service returned status 404")).is_some());
 /// assert!(upstream_content_failure(500, &e("Failed to fetch video content")).is_none());
 /// assert!(upstream_content_failure(502, &e("bad gateway")).is_none());
+/// let gone = gatecheck_schemas::rules::openai_video::artifact_gone_body();
+/// assert!(upstream_content_failure(410, &gone).is_some());
 /// ```
 pub fn upstream_content_failure(status: u16, body: &Value) -> Option<String> {
     let e = &body["error"];
+    // The plugin era's: no artifact of a filtered operation, or its download failed
+    // (DECISIONS D-ERA-9).
+    let code = e["code"].as_str();
+    if (status == 410 && code == Some(crate::rules::openai_video::ARTIFACT_GONE))
+        || (status == 502 && code == Some(ARTIFACT_UPSTREAM_ERROR))
+    {
+        return e["message"].as_str().map(str::to_owned);
+    }
     if status != 502 || e["type"].as_str() != Some(CONTENT_ERROR_TYPE) {
         return None;
     }
