@@ -348,7 +348,7 @@ pub(crate) async fn platform(ctx: &CheckCtx, p: &'static Platform) -> Outcome {
         if n == 0 {
             judge_billing(ctx, p, &model, &billing, t, spec, ex)?;
             if let Some(e) = &early {
-                plugin::judge_early(ctx, e, t)?;
+                plugin::judge_early(ctx, p, e, t)?;
             }
             plugin::judge_action(ctx, p, &sent, t, spec, ex)?;
         }

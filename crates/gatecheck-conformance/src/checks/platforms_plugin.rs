@@ -71,9 +71,14 @@ pub(crate) async fn early_content(ctx: &CheckCtx, id: &str) -> Result<Option<Ear
 }
 
 /// The early content against the first record: served before SUCCESS fails; a refusal
-/// naming another status than the record's deviates (the record is read after it, so a
-/// deployment's task may have moved on: only a deviation).
-pub(crate) fn judge_early(ctx: &CheckCtx, early: &Early, first: &TaskDto) -> Result<(), Halt> {
+/// naming a status the platform's row never has, or one past the record read after it,
+/// deviates.
+pub(crate) fn judge_early(
+    ctx: &CheckCtx,
+    p: &Platform,
+    early: &Early,
+    first: &TaskDto,
+) -> Result<(), Halt> {
     let (spec, ex) = (&early.spec, &early.ex);
     if accepted(ex) {
         if first.status == TaskStatus::Success {
@@ -100,19 +105,34 @@ pub(crate) fn judge_early(ctx: &CheckCtx, early: &Early, first: &TaskDto) -> Res
         ));
     }
     let named = named_status(&ex.json().unwrap_or(Value::Null));
-    if named == Some(first.status) {
+    if named.is_some_and(|s| may_precede(p, s, first.status)) {
         return Ok(());
     }
     Err(ctx.deviate(
         "D-ERA-9",
         format!(
-            "the content refusal names status {}, the record after it {} (new-api names the row's own status)",
+            "the content refusal names status {}, which the {} record read after it ({}) does not explain (new-api names the row's own status)",
             named.map_or("none", TaskStatus::as_str),
+            p.title,
             first.status.as_str()
         ),
         spec,
         Some(ex),
     ))
+}
+
+/// Whether a row of platform `p` may have had status `named` before showing `later`: one the
+/// plugin stores (or `NOT_START`, before the first poll), at most as far on as `later` (the
+/// record is read after the content, and a task may move in between).
+fn may_precede(p: &Platform, named: TaskStatus, later: TaskStatus) -> bool {
+    let rank = |s: TaskStatus| match s {
+        TaskStatus::NotStart | TaskStatus::Submitted | TaskStatus::Queued => 0,
+        TaskStatus::InProgress | TaskStatus::Unknown => 1,
+        TaskStatus::Success | TaskStatus::Failure => 2,
+    };
+    let stored = named == TaskStatus::NotStart
+        || p.states_in(Era::Plugins).iter().any(|s| s.status == named);
+    stored && (named == later || rank(named) < rank(later))
 }
 
 /// The record's `action` against the plugin's name for the request `body` (plugin era).

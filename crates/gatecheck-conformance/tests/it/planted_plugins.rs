@@ -106,3 +106,55 @@ pub(crate) fn named_profile_of(bug: Bug) -> NamedProfile {
         _ => NamedProfile::DOCUMENTED,
     }
 }
+
+/// The checks the plugin era's platform, ratio and dashboard-auth judgments live in.
+fn era_checks() -> Vec<String> {
+    let mut only: Vec<String> = gatecheck_schemas::rules::platforms::all()
+        .iter()
+        .map(|p| p.check_id())
+        .collect();
+    only.extend(
+        [
+            "video.create.plugin-ratios",
+            "auth.token.user-header-ignored",
+            "auth.token.wrong-token-rejected",
+        ]
+        .map(str::to_owned),
+    );
+    only
+}
+
+/// No false alarm: under `--expect new-api`, the plugin era's judgments pass on the mock
+/// playing it, and the dashboard auth's on the frozen adaptors' mock too (either generation
+/// is new-api's there: D-AUTH-9). Only these checks run (no whole suite).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_plugin_eras_judgments_pass_on_the_mock_that_plays_it() {
+    use gatecheck_conformance::Runner;
+    use gatecheck_mock::{ClockMode, MockServer};
+    for named in [NamedProfile::NEW_API, NamedProfile::NEW_API_ADAPTORS] {
+        let server = MockServer::builder()
+            .named_profile(named)
+            .clock(ClockMode::virtual_default())
+            .start()
+            .await;
+        let mut config = super::support::config(&server.uri());
+        config.judging.expect = named.profile;
+        config.scope.only = era_checks();
+        let report = Runner::new(config).run().await.expect("run");
+        server.shutdown().await;
+        let bad: Vec<_> = report
+            .checks
+            .iter()
+            .filter(|c| c.status != Status::Passed)
+            .filter(|c| {
+                !(named == NamedProfile::NEW_API_ADAPTORS && super::support::era_skipped(c))
+            })
+            .map(|c| c.id.clone())
+            .collect();
+        assert!(
+            bad.is_empty(),
+            "{named}: {bad:?}\n{}",
+            gatecheck_conformance::report::summary_table(&report)
+        );
+    }
+}
