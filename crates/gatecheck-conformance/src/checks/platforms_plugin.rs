@@ -15,7 +15,7 @@
 use super::{accepted, CheckCtx, Halt};
 use crate::http::client::{Exchange, Part, RequestSpec};
 use gatecheck_schemas::rules::era::is_plugin_refusal;
-use gatecheck_schemas::rules::openai_video::{named_status, to_video_status, BodyKind};
+use gatecheck_schemas::rules::openai_video::{host_render, named_status, BodyKind, HostRow};
 use gatecheck_schemas::rules::platforms::{Era, Platform};
 use gatecheck_schemas::rules::task::{TaskDto, TaskStatus};
 use serde_json::{Map, Value};
@@ -181,7 +181,28 @@ pub(crate) async fn after_end(
     Ok(2)
 }
 
-/// The host's render `v` of the ended task against its last record.
+/// What new-api's plugin era shows on `GET /v1/videos/{id}` of the task whose last record is
+/// `last`: the plugin's render of its `data` under the host's fields (`host_render`).
+fn expected_render(p: &Platform, last: &TaskDto) -> Value {
+    let mut rendered = serde_json::json!({});
+    if let Some((code, message)) = p.plugins.render_error.and_then(|f| f(&last.data)) {
+        rendered["error"] = serde_json::json!({"code": code, "message": message});
+    }
+    let row = HostRow {
+        id: &last.task_id,
+        model: &last.properties.origin_model_name,
+        status: last.status,
+        progress: gatecheck_schemas::rules::task::parse_progress(&last.progress).unwrap_or(0),
+        created_at: last.created_at,
+        updated_at: last.updated_at,
+    };
+    host_render(rendered, &row)
+}
+
+/// The host's render `v` of the ended task against its last record: another status fails
+/// (the service contradicting itself); a `task_id`, a `metadata.url`, another `model` or
+/// another `error` deviates. The times and progress are not judged (the poller may touch the
+/// row after the record was read).
 fn judge_render(
     ctx: &CheckCtx,
     p: &Platform,
@@ -190,31 +211,35 @@ fn judge_render(
     spec: &RequestSpec,
     ex: &Exchange,
 ) -> Result<(), Halt> {
-    let want = to_video_status(last.status);
-    if v["status"] != want {
+    let want = expected_render(p, last);
+    if v["status"] != want["status"] {
         return Err(ctx.fail(
             format!(
-                "/v1/videos/{{id}} shows status {}, the ended record {} ({want}): the host writes the row's status (DECISIONS D-ERA-8)",
+                "/v1/videos/{{id}} shows status {}, the ended record {} ({}): the host writes the row's status (DECISIONS D-ERA-8)",
                 v["status"],
-                last.status.as_str()
+                last.status.as_str(),
+                want["status"]
             ),
             spec,
             Some(ex),
         ));
     }
-    let rendered_error = v.get("error").filter(|e| !e.is_null()).map(|e| {
-        let text = |k: &str| e[k].as_str().unwrap_or("").to_owned();
-        (text("code"), text("message"))
-    });
-    let plugin_error = p.plugins.render_error.and_then(|f| f(&last.data));
+    let error = |x: &Value| x.get("error").filter(|e| !e.is_null()).cloned();
     let problem = if v.get("task_id").is_some_and(|t| !t.is_null()) {
         Some(format!("a task_id {}", v["task_id"]))
     } else if let Some(url) = v.pointer("/metadata/url") {
         Some(format!("a metadata.url {url}"))
-    } else if rendered_error != plugin_error {
+    } else if v["model"] != want["model"] {
         Some(format!(
-            "the error {rendered_error:?}, where the {} plugin renders {plugin_error:?} from the record's data",
-            p.title
+            "the model {}, the task's {}",
+            v["model"], want["model"]
+        ))
+    } else if error(v) != error(&want) {
+        Some(format!(
+            "the error {}, where the {} plugin renders {} from the record's data",
+            error(v).unwrap_or(Value::Null),
+            p.title,
+            error(&want).unwrap_or(Value::Null)
         ))
     } else {
         None
@@ -222,7 +247,7 @@ fn judge_render(
     match problem {
         Some(m) => Err(ctx.deviate(
             "D-ERA-8",
-            format!("/v1/videos/{{id}} shows {m} (the plugin era's host render has none of it)"),
+            format!("/v1/videos/{{id}} shows {m} (the plugin era's host render)"),
             spec,
             Some(ex),
         )),

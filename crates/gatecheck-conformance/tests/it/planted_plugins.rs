@@ -34,7 +34,7 @@ pub(crate) fn rows() -> Vec<Planted> {
             Bug::PluginRenderKeepsUrl,
             vidu_check(),
             Status::Deviation,
-            "openai_video::host_render (no metadata url, D-ERA-8)",
+            "openai_video::host_render, PluginFacts::render_error (no metadata url, D-ERA-8)",
         ),
         (
             Bug::PluginRenderStatusNotRow,
@@ -46,19 +46,19 @@ pub(crate) fn rows() -> Vec<Planted> {
             Bug::PluginContentStatusWord,
             vidu_check(),
             Status::Deviation,
-            "openai_video::not_completed_body, named_status (the row's status, D-ERA-9)",
+            "openai_video::not_completed_body, named_status, NOT_COMPLETED_PREFIX (the row's status, D-ERA-9)",
         ),
         (
             Bug::PluginJsonOnlyTakesMultipart,
             vidu_check(),
             Status::Deviation,
-            "PluginFacts::bodies, openai_video::VideoBodies::refusal (D-ERA-10)",
+            "PluginFacts::bodies, openai_video::VideoBodies::refusal, BodyKind, MSG_JSON_OBJECT_REQUIRED (D-ERA-10)",
         ),
         (
             Bug::PluginActionOldWord,
             vidu_check(),
             Status::Deviation,
-            "Platform::plugin_action_in, openai_video::PLUGIN_ACTIONS (D-ERA-10)",
+            "Platform::plugin_action_in, vidu::plugin_action, openai_video::PLUGIN_ACTIONS, ACTION_TEXT_TO_VIDEO (D-ERA-10)",
         ),
         (
             Bug::PluginRatiosWithSize,
@@ -76,7 +76,7 @@ pub(crate) fn rows() -> Vec<Planted> {
             Bug::DashboardWrongToken200,
             "auth.token.wrong-token-rejected",
             Status::Deviation,
-            "auth::stateless_refusal, is_stateless_refusal (D-AUTH-9)",
+            "auth::stateless_refusal, is_stateless_refusal, AUTH_UNAUTHORIZED (D-AUTH-9)",
         ),
     ]
 }
