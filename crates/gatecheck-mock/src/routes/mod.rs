@@ -104,6 +104,7 @@ pub(crate) mod ui;
 pub(crate) mod unrouted;
 pub(crate) mod user_api;
 pub(crate) mod video;
+pub(crate) mod video_fields;
 pub(crate) mod video_unified;
 
 use ctx::Ctx;

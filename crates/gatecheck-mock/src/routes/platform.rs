@@ -369,7 +369,7 @@ pub(crate) fn video(cx: &Ctx, t: &StoredVideo) -> Option<MockResponse> {
     }
     let record = record_now(cx, a, t);
     let v = if cx.plays_plugins() {
-        super::plugin_video::render(a.rules, t, &record)
+        plugin_render(a.rules, t, &record)
     } else {
         adaptor_render(a, t, &record)
     };
@@ -377,6 +377,20 @@ pub(crate) fn video(cx: &Ctx, t: &StoredVideo) -> Option<MockResponse> {
         gatecheck_schemas::rules::rejection::ACCEPTED,
         &v,
     ))
+}
+
+/// `GET /v1/videos/{id}` of `t`, a task of the polled platform `p`, in the plugin era: the
+/// plugin's render (its `error`, from the record's `data`) with the host's fields over it.
+fn plugin_render(
+    p: &gatecheck_schemas::rules::platforms::Platform,
+    t: &StoredVideo,
+    record: &RecordNow,
+) -> Value {
+    let mut rendered = json!({});
+    if let Some((code, message)) = p.plugins.render_error.and_then(|f| f(record.data())) {
+        rendered["error"] = json!({ "code": code, "message": message });
+    }
+    gatecheck_schemas::rules::openai_video::host_render(rendered, &host_row(t, record))
 }
 
 /// The adaptor era's `ConvertToOpenAIVideo` of `t` (D-PLAT-5).

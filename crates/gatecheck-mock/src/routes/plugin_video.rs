@@ -4,16 +4,15 @@
 //! - [`create`]: `POST /v1/videos` for a model a platform's channel serves: the plugin's
 //!   `decodeRequest` (the bodies it takes, its refusals: 400 `plugin_request_invalid`), the
 //!   charge, and `Task.ToOpenAIVideo()` of the new row with `X-New-Api-Other-Ratios`.
-//! - [`render`]: `GET /v1/videos/{id}` of such a task: the plugin's render (its `error`) under
-//!   the fields the host owns (no `task_id`, no `metadata.url`, the row's status).
+//! - `GET /v1/videos/{id}` of such a task is `routes/platform.rs`'s `plugin_render`.
 //! - [`content`]: `GET|HEAD /v1/videos/{id}/content`: 400 naming the row's status until it is
 //!   SUCCESS, then the plugin's video artifact, else 410 `artifact_gone`.
 //! - [`generic_refusal`], [`generic_ratios`]: the same host around the plugin of a generic
 //!   OpenAI-video task (channel types 55 and 1).
 
 use super::ctx::Ctx;
-use super::platform::{host_row, record_now, with_ratios, Checks, RecordNow};
-use super::video::Fields;
+use super::platform::{record_now, with_ratios, Checks};
+use super::video_fields::Fields;
 use crate::response::{self, MockResponse};
 use crate::tasks::platforms::Adaptor;
 use crate::tasks::video::StoredVideo;
@@ -22,7 +21,7 @@ use gatecheck_schemas::rules::openai_video::{
     artifact_gone_body, host_render, not_completed_body, plugin_content, seconds_within_limit,
     BodyKind, HostRow, PluginContent, VideoBodies, CONTENT_ERROR_CACHE_CONTROL,
 };
-use gatecheck_schemas::rules::platforms::{Era, Platform};
+use gatecheck_schemas::rules::platforms::Era;
 use gatecheck_schemas::rules::rejection::ACCEPTED;
 use gatecheck_schemas::rules::task::TaskStatus;
 use serde_json::{json, Map, Value};
@@ -82,16 +81,6 @@ pub(crate) fn created_answer(row: &HostRow<'_>) -> Value {
     let mut v = host_render(json!({}), row);
     v["metadata"] = json!({ "url": "" });
     v
-}
-
-/// `GET /v1/videos/{id}` of `t`, a task of the polled platform `p`, in the plugin era: the
-/// plugin's render (its `error`, from the record's `data`) with the host's fields over it.
-pub(crate) fn render(p: &Platform, t: &StoredVideo, record: &RecordNow) -> Value {
-    let mut rendered = json!({});
-    if let Some((code, message)) = p.plugins.render_error.and_then(|f| f(record.data())) {
-        rendered["error"] = json!({ "code": code, "message": message });
-    }
-    host_render(rendered, &host_row(t, record))
 }
 
 /// A content-route error of the plugin era, with its `Cache-Control: private, no-store`.
