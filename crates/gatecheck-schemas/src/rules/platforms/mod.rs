@@ -197,7 +197,7 @@ pub struct PluginFacts {
     pub artifact: Option<&'static str>,
     /// The action `buildSubmitRequest` names for a request (the record's `action`); `None`:
     /// `rules::openai_video::image_or_text`.
-    pub action: Option<fn(&Map<String, Value>) -> &'static str>,
+    pub action: Option<ActionFn>,
 }
 
 impl PluginFacts {
@@ -218,6 +218,9 @@ impl PluginFacts {
         }
     }
 }
+
+/// A plugin's action name for a request body (`buildSubmitRequest`'s `action`).
+pub type ActionFn = fn(&Map<String, Value>) -> &'static str;
 
 /// A plugin render's `error` from the record's `data`: `(code, message)`.
 pub type RenderErrorFn = fn(&Value) -> Option<(String, String)>;
