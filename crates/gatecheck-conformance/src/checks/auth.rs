@@ -9,7 +9,9 @@ use crate::http::client::{Auth, Part, RequestSpec};
 use crate::http::key_api::full_update_body;
 use crate::redact::Secret;
 use crate::vocab::discovery::RouteFamily;
-use gatecheck_schemas::rules::auth::{is_access_admitted, AccessRefusal};
+use gatecheck_schemas::rules::auth::{
+    is_access_admitted, is_stateless_refusal, AccessRefusal, DashboardAuth,
+};
 use gatecheck_schemas::rules::rejection::{is_admitted, is_key_refusal};
 use gatecheck_schemas::rules::token::IMPOSSIBLE_KEY_ID;
 use gatecheck_schemas::rules::Rejection;
@@ -42,6 +44,9 @@ pub(crate) const CHECKS: &[Check] = &[
     def("auth.token.raw-token-accepted", Failure, "PUT /api/token/", "spec: Authentication (the access token is sent raw, without Bearer)",
         "The raw access token in `Authorization` is accepted by `PUT /api/token/`.",
         Phase::Exclusive, |c| Box::pin(token_raw(c))),
+    def("auth.token.user-header-ignored", Deviation, "PUT /api/token/", "DECISIONS D-AUTH-9; P6, D-AUTH-7 (accepted)",
+        "Under `--expect new-api`: in the plugin era the access token is admitted without `New-Api-User` and with another user's (new-api since 31d70fca reads none); in the adaptors' era either generation passes. The documented expectation accepts both (P6, D-AUTH-7).",
+        Phase::Exclusive, |c| Box::pin(token_user_header(c))),
     def("auth.token.bearer-token-accepted", Deviation, "PUT /api/token/", "DECISIONS: Identity and auth (a Bearer prefix is also accepted)",
         "`Authorization: Bearer <ACCESS_TOKEN>` is also accepted by `PUT /api/token/`.",
         Phase::Exclusive, |c| Box::pin(token_bearer(c))),
@@ -324,6 +329,18 @@ async fn token_wrong(ctx: &CheckCtx) -> Outcome {
                     Some(&ex),
                 ));
             }
+            // The plugin era's new-api is past 31d70fca: its stateless refusal (D-AUTH-9).
+            if ctx.judges_plugins() && !is_stateless_refusal(ex.status.as_u16(), &v) {
+                return Err(ctx.deviate(
+                    "D-AUTH-9",
+                    format!(
+                        "a wrong access token was refused {}, not 401 AUTH_UNAUTHORIZED (new-api since 31d70fca, every plugin-era version)",
+                        super::answer_summary(&ex)
+                    ),
+                    &spec,
+                    Some(&ex),
+                ));
+            }
             Ok(())
         }
     })
@@ -360,4 +377,74 @@ async fn token_bearer(ctx: &CheckCtx) -> Outcome {
         "`Bearer <ACCESS_TOKEN>`",
     )
     .await
+}
+
+/// The generations of dashboard auth the run accepts: the documented contract's (`None`), or
+/// new-api's of the run's era (D-AUTH-9).
+fn accepted_auth(ctx: &CheckCtx) -> Option<&'static [DashboardAuth]> {
+    (ctx.cfg.judging.expect == Profile::NewApi).then(|| DashboardAuth::of_era(ctx.env.era()))
+}
+
+/// Whether `auths` admit the access token without `New-Api-User` or with another user's id:
+/// the answers accepted, each `true` for admitted. The documented expectation (`None`) takes
+/// both: new-api's `New-Api-User` differences from the contract are accepted ones (P6,
+/// D-AUTH-7), and only new-api's own eras tell them apart (D-AUTH-9).
+fn admits(auths: Option<&[DashboardAuth]>) -> Vec<bool> {
+    match auths {
+        None => vec![true, false],
+        Some(gens) => gens
+            .iter()
+            .map(|g| *g == DashboardAuth::Stateless)
+            .collect(),
+    }
+}
+
+async fn token_user_header(ctx: &CheckCtx) -> Outcome {
+    let token = ctx
+        .env
+        .target
+        .access_token
+        .clone()
+        .ok_or_else(|| Halt::no_credentials("no access token: give --access-token"))?;
+    let key = ctx.work_key()?;
+    let others = ctx.env.target.user_id.map(|u| (u + 1).to_string());
+    let cases = [(None, false)]
+        .into_iter()
+        .chain(others.map(|o| (Some(o), true)));
+    let mut n = 0;
+    for (user, other_user) in cases {
+        let mut spec = RequestSpec::put("/api/token/")
+            .header("Authorization", token.expose())
+            .json(full_update_body(&key.baseline));
+        if let Some(u) = &user {
+            spec = spec.header(gatecheck_schemas::rules::auth::NEW_API_USER_HEADER, u);
+        }
+        let ex = ctx.send(&spec, 0).await?;
+        let v = ex.json().unwrap_or(Value::Null);
+        let success = v.get("success").and_then(Value::as_bool);
+        let admitted = is_access_admitted(ex.status.as_u16(), success);
+        let auths = accepted_auth(ctx);
+        if !admits(auths).contains(&admitted) {
+            let sent = if other_user {
+                "with another user's New-Api-User"
+            } else {
+                "without New-Api-User"
+            };
+            let shown = if admitted { "admitted" } else { "refused" };
+            return Err(ctx.deviate(
+                "D-AUTH-9",
+                format!(
+                    "the access token {sent} was {shown}: {}",
+                    super::answer_summary(&ex)
+                ),
+                &spec,
+                Some(&ex),
+            ));
+        }
+        n += 1;
+    }
+    Ok(super::Pass {
+        cases: n,
+        note: None,
+    })
 }

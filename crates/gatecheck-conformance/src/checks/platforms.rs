@@ -45,7 +45,7 @@ pub(crate) fn model_of(ctx: &CheckCtx, p: &Platform) -> Result<String, Halt> {
 }
 
 /// The body the check submits (5 seconds, no image: every platform's text-to-video).
-fn submit_body(p: &Platform, era: Era, model: &str, refused: bool) -> Option<Value> {
+pub(crate) fn submit_body(p: &Platform, era: Era, model: &str, refused: bool) -> Option<Value> {
     let body = |d: i64| json!({"model": model, "prompt": "a paper kite over dunes (gatecheck)", "duration": d});
     // 5 seconds, or the first duration the platform's plugin accepts (Veo's 4, 6 or 8); or,
     // `refused`, the first it refuses.
@@ -320,19 +320,37 @@ pub(crate) fn judge(
 }
 
 pub(crate) async fn platform(ctx: &CheckCtx, p: &'static Platform) -> Outcome {
+    use super::platforms_plugin as plugin;
     let model = model_of(ctx, p)?;
+    let price = ctx.price(
+        &model,
+        Usage {
+            seconds: 5.0,
+            ..Usage::one_request()
+        },
+    );
+    let decoded = plugin::decode(ctx, p, &model, price).await?;
     let (id, billing) = submit(ctx, p, &model).await?;
+    let early = plugin::early_content(ctx, &id).await?;
+    let sent = submit_body(p, ctx.env.era(), &model, false).unwrap_or_default();
+    let sent = sent.as_object().cloned().unwrap_or_default();
     let auth = ctx.model_auth()?;
     let fetch = |id: &str| RequestSpec::get(format!("{GENERATIONS}/{id}")).auth(auth.clone());
     let seen = parking_lot::Mutex::new(Vec::new());
+    let last = parking_lot::Mutex::new(None);
     let followed = follow_with(ctx, p.decision, &id, &fetch, &|t, at, spec, ex| {
         let mut points = seen.lock();
         let n = points.len();
         points.push(point(t, at));
         drop(points);
+        *last.lock() = Some(t.clone());
         upstream_refused_poll(ctx, p, t, spec, ex)?;
         if n == 0 {
             judge_billing(ctx, p, &model, &billing, t, spec, ex)?;
+            if let Some(e) = &early {
+                plugin::judge_early(ctx, p, e, t)?;
+            }
+            plugin::judge_action(ctx, p, &sent, t, spec, ex)?;
         }
         judge(ctx, p, t, spec, ex)
     })
@@ -346,7 +364,10 @@ pub(crate) async fn platform(ctx: &CheckCtx, p: &'static Platform) -> Outcome {
         points: seen.into_inner(),
     });
     let mut pass = followed?;
-    pass.cases += video(ctx, &id).await?;
+    pass.cases += video(ctx, &id).await? + decoded;
+    if let Some(t) = last.into_inner() {
+        pass.cases += plugin::after_end(ctx, p, &id, &t).await?;
+    }
     Ok(pass)
 }
 

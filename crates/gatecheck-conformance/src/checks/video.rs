@@ -194,6 +194,17 @@ pub(crate) async fn completed_ids(ctx: &CheckCtx) -> Result<Vec<String>, Halt> {
         .collect())
 }
 
+/// The observed run's create requests and answers, with the seconds each asked (the plugin
+/// era's ratios check, `video_era.rs`).
+pub(crate) async fn creates(ctx: &CheckCtx) -> Result<Vec<(RequestSpec, Exchange, i64)>, Halt> {
+    let r = run(ctx).await?;
+    let (_, seconds, _) = video_model(ctx)?;
+    Ok(r.traces
+        .iter()
+        .map(|t| (t.create.spec.clone(), t.create.ex.clone(), seconds))
+        .collect())
+}
+
 async fn run(ctx: &CheckCtx) -> Result<Arc<VideoRun>, Halt> {
     let cell = &ctx.env.video;
     let result = cell

@@ -1,8 +1,9 @@
-//! The plugin era's host-level video routes (DECISIONS D-ERA-6): `HEAD
-//! /v1/videos/{task_id}/content`, which new-api routes only since its task plugins
-//! (pkg/jsplugin/routing.go@2f6bf06b), judged against the GET of the same content.
+//! The plugin era's host-level video routes: `HEAD /v1/videos/{task_id}/content`, which
+//! new-api routes only since its task plugins (pkg/jsplugin/routing.go@2f6bf06b), judged
+//! against the GET of the same content (DECISIONS D-ERA-6); the billing ratios the plugin of
+//! a generic OpenAI-video task announces (D-ERA-10).
 
-use super::Kind::Failure;
+use super::Kind::{Deviation, Failure};
 use super::{def, Check, CheckCtx, Halt, Outcome, Pass, Phase};
 use crate::http::client::{Exchange, RequestSpec};
 use crate::vocab::skip::SkipCause;
@@ -12,6 +13,9 @@ pub(crate) const CHECKS: &[Check] = &[
     def("video.content.head", Failure, "HEAD /v1/videos/{task_id}/content", "DECISIONS D-ERA-6; RFC 9110 9.3.2 (HEAD)",
         "In new-api's plugin era, HEAD of a completed task's content answers what GET answers (status, `Content-Type`, `Content-Length`) without a body; skipped in the Go-adaptor era, which does not route it.",
         Phase::Shared, |c| Box::pin(head_content(c))),
+    def("video.create.plugin-ratios", Deviation, "POST /v1/videos", "DECISIONS D-ERA-10",
+        "In new-api's plugin era, the create answer's `X-New-Api-Other-Ratios` is the OpenAI-video plugin's `{\"seconds\": N}` for the seconds sent (no `size` ratio); judged under `--expect new-api`, skipped otherwise.",
+        Phase::Shared, |c| Box::pin(plugin_ratios(c))),
 ];
 
 /// What HEAD shows that must agree with GET: the status, the media type and the length.
@@ -66,6 +70,44 @@ async fn head_content(ctx: &CheckCtx) -> Outcome {
     }
     Ok(Pass {
         cases: ids.len() as u32,
+        note: None,
+    })
+}
+
+async fn plugin_ratios(ctx: &CheckCtx) -> Outcome {
+    use gatecheck_schemas::rules::openai_video::openai_channel_ratios;
+    use gatecheck_schemas::rules::platforms::OTHER_RATIOS_HEADER;
+    if !ctx.judges_plugins() {
+        return Err(Halt::Skip(
+            SkipCause::NoCase,
+            "the plugin era's ratios are judged under --expect new-api in the plugin era (DECISIONS D-ERA-10)".into(),
+        ));
+    }
+    let creates = super::video::creates(ctx).await?;
+    let mut n = 0;
+    for (spec, ex, seconds) in creates.iter().filter(|(_, ex, _)| ex.status.is_success()) {
+        let want = serde_json::Value::Object(openai_channel_ratios(Some(&seconds.to_string())));
+        let got = ex
+            .header(OTHER_RATIOS_HEADER)
+            .and_then(|h| serde_json::from_str::<serde_json::Value>(h).ok());
+        if got.as_ref() != Some(&want) {
+            return Err(ctx.deviate(
+                "D-ERA-10",
+                format!(
+                    "the create answer's {OTHER_RATIOS_HEADER} is {}, the OpenAI-video plugin's {want} (its seconds alone)",
+                    got.map_or_else(|| "absent".to_owned(), |g| g.to_string())
+                ),
+                spec,
+                Some(ex),
+            ));
+        }
+        n += 1;
+    }
+    if n == 0 {
+        return Err(Halt::not_observed("no task was created"));
+    }
+    Ok(Pass {
+        cases: n,
         note: None,
     })
 }

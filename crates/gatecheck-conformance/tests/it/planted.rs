@@ -315,6 +315,22 @@ pub(crate) enum Bug {
     NotFoundCacheable,
     /// A plugin's refusal of an empty prompt loses its code `plugin_request_invalid`.
     PluginRefusalCodeLost,
+    /// A completed platform task's `/v1/videos/{id}` keeps a `metadata.url`.
+    PluginRenderKeepsUrl,
+    /// A completed task's `/v1/videos/{id}` shows `in_progress`, not the row's status.
+    PluginRenderStatusNotRow,
+    /// The content refusal of a Vidu task names `QUEUED`, not its row's `SUBMITTED`.
+    PluginContentStatusWord,
+    /// A multipart `POST /v1/videos` that a JSON-only plugin refuses makes a task.
+    PluginJsonOnlyTakesMultipart,
+    /// The record's action is the Go adaptor's word (`textGenerate`), not the plugin's.
+    PluginActionOldWord,
+    /// The generic create's `X-New-Api-Other-Ratios` carries a `size` ratio.
+    PluginRatiosWithSize,
+    /// `/api/token/*` without `New-Api-User` is refused (new-api before 31d70fca).
+    DashboardUserHeaderRequired,
+    /// A wrong access token is refused 200 `{success:false}` (new-api before 31d70fca).
+    DashboardWrongToken200,
     /// Not a bug: `GET /api/pricing` is answered 404 (a target that does not publish its
     /// group ratios: the runner infers one; `billing.rs`, not in [`planted`]).
     PricingNotServed,

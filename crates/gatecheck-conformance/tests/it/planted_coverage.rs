@@ -22,6 +22,67 @@ const FORWARDING: &str = "not a rule of the service: the headers gatecheck's own
 
 /// Shared rules with no planted bug of their own: (rule, the bug that exercises it, why).
 pub(crate) const NOT_PLANTABLE: &[(&str, Bug, &str)] = &[
+    // The plugin era around the platforms (D-ERA-9, D-ERA-10).
+    (
+        "ACTION_FIRST_TAIL_TO_VIDEO",
+        Bug::PluginActionOldWord,
+        "an action of a request with images, which the runner's text-to-video submit does not send; the action rule is planted on ACTION_TEXT_TO_VIDEO (D-ERA-10)",
+    ),
+    (
+        "ACTION_IMAGE_TO_VIDEO",
+        Bug::PluginActionOldWord,
+        "an action of a request with images, which the runner's text-to-video submit does not send; the action rule is planted on ACTION_TEXT_TO_VIDEO (D-ERA-10)",
+    ),
+    (
+        "ACTION_REFERENCE_TO_VIDEO",
+        Bug::PluginActionOldWord,
+        "an action of a request with images, which the runner's text-to-video submit does not send; the action rule is planted on ACTION_TEXT_TO_VIDEO (D-ERA-10)",
+    ),
+    (
+        "ARTIFACT_GONE",
+        Bug::PluginContentStatusWord,
+        "a Veo content failure the upstream caused, which the runner takes as not observed (upstream_content_failure), not a deployment's bug; the content route's bug is planted on the row's status (D-ERA-9)",
+    ),
+    (
+        "ARTIFACT_UPSTREAM_ERROR",
+        Bug::PluginContentStatusWord,
+        "a Veo content failure the upstream caused, which the runner takes as not observed (upstream_content_failure), not a deployment's bug; the content route's bug is planted on the row's status (D-ERA-9)",
+    ),
+    (
+        "INPUT_REFERENCE",
+        Bug::PluginJsonOnlyTakesMultipart,
+        "a refusal of a body the runner does not send (files, urlencoded); the decoders' bodies are planted on the JSON-only refusal (D-ERA-10)",
+    ),
+    (
+        "MSG_JSON_OR_MULTIPART",
+        Bug::PluginJsonOnlyTakesMultipart,
+        "a refusal of a body the runner does not send (files, urlencoded); the decoders' bodies are planted on the JSON-only refusal (D-ERA-10)",
+    ),
+    (
+        "MSG_ONE_INPUT_REFERENCE",
+        Bug::PluginJsonOnlyTakesMultipart,
+        "a refusal of a body the runner does not send (files, urlencoded); the decoders' bodies are planted on the JSON-only refusal (D-ERA-10)",
+    ),
+    (
+        "MSG_UNEXPECTED_FILE",
+        Bug::PluginJsonOnlyTakesMultipart,
+        "a refusal of a body the runner does not send (files, urlencoded); the decoders' bodies are planted on the JSON-only refusal (D-ERA-10)",
+    ),
+    (
+        "MAX_TASK_SECONDS",
+        Bug::PluginJsonOnlyTakesMultipart,
+        "the decoders' seconds range, which the runner's durations (4 to 8) stay inside; the decoders' refusals are planted on the JSON-only one (D-ERA-10)",
+    ),
+    (
+        "MSG_SECONDS_RANGE",
+        Bug::PluginJsonOnlyTakesMultipart,
+        "the decoders' seconds range, which the runner's durations (4 to 8) stay inside; the decoders' refusals are planted on the JSON-only one (D-ERA-10)",
+    ),
+    (
+        "seconds_within_limit",
+        Bug::PluginJsonOnlyTakesMultipart,
+        "the decoders' seconds range, which the runner's durations (4 to 8) stay inside; the decoders' refusals are planted on the JSON-only one (D-ERA-10)",
+    ),
     // DashScope's refusals (alierr47, D-PLAT-11): not a bug to plant.
     (
         "ALI_API_ERROR",

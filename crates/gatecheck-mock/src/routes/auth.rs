@@ -3,7 +3,9 @@
 use crate::app::App;
 use crate::response::{self, MockResponse};
 use crate::state::AuthedKey;
-use gatecheck_schemas::rules::auth::{mask_key, parse_access_token, parse_bearer, AccessRefusal};
+use gatecheck_schemas::rules::auth::{
+    mask_key, parse_access_token, parse_bearer, stateless_refusal, AccessRefusal, DashboardAuth,
+};
 use gatecheck_schemas::rules::Rejection;
 use gatecheck_schemas::types::Account;
 use gatecheck_schemas::Profile;
@@ -64,7 +66,9 @@ pub(crate) fn authenticate_key(
 }
 
 /// Authenticates a key-management request by personal access token, with `New-Api-User`
-/// (optional in `documented`, required in `new-api`; when sent it must match).
+/// (optional in `documented`, required in `new-api-adaptors`; when sent it must match). The
+/// `new-api` profile (the plugin era) plays new-api's stateless dashboard auth, which reads no
+/// `New-Api-User` (DECISIONS D-AUTH-9).
 pub(crate) fn authenticate_account(
     app: &App,
     headers: &HeaderMap,
@@ -74,6 +78,12 @@ pub(crate) fn authenticate_account(
         .get(AUTHORIZATION)
         .and_then(|v| v.to_str().ok())
         .unwrap_or("");
+    let named = gatecheck_schemas::NamedProfile::new(profile, app.era);
+    if DashboardAuth::played_by(named) == Some(DashboardAuth::Stateless) {
+        return parse_access_token(header)
+            .and_then(|token| app.state.account_by_token(token))
+            .ok_or_else(|| response::json(401, &stateless_refusal()));
+    }
     let Some(token) = parse_access_token(header) else {
         return Err(response::api_failure_status(
             AccessRefusal::Missing.http_status(profile),

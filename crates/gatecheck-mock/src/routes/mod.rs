@@ -94,6 +94,7 @@ pub(crate) mod models;
 pub(crate) mod outcomes;
 pub(crate) mod platform;
 pub(crate) mod platform_veo;
+pub(crate) mod plugin_video;
 pub(crate) mod provider;
 pub(crate) mod remix;
 pub(crate) mod site;
@@ -103,6 +104,7 @@ pub(crate) mod ui;
 pub(crate) mod unrouted;
 pub(crate) mod user_api;
 pub(crate) mod video;
+pub(crate) mod video_fields;
 pub(crate) mod video_unified;
 
 use ctx::Ctx;

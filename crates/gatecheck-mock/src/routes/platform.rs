@@ -26,7 +26,7 @@ use gatecheck_schemas::rules::task::{
 };
 use gatecheck_schemas::rules::video::VideoState;
 use gatecheck_schemas::types::VideoStatus;
-use serde_json::{json, Value};
+use serde_json::{json, Map, Value};
 
 /// The channel types the unified route serves outside the registry; the route runs them as
 /// OpenAI-video tasks.
@@ -80,26 +80,76 @@ pub(crate) fn submit(
     prompt: &str,
     body: serde_json::Map<String, Value>,
 ) -> MockResponse {
-    let model = model.trim().to_owned();
-    if let Err(resp) = cx
-        .check_model(&model)
-        .and_then(|()| cx.check_channel(&model))
-    {
-        return resp;
+    let (task, ratios) = match place(cx, a, model, prompt, body, Checks::Unified) {
+        Ok(placed) => placed,
+        Err(resp) => return resp,
+    };
+    let resp = response::json(
+        gatecheck_schemas::rules::rejection::ACCEPTED,
+        &json!({
+            "id": task.id, "task_id": task.id, "object": "video", "model": task.model,
+            "status": (a.submit_status)(a.rules), "progress": 0,
+            "created_at": task.plan.created_at_ms.div_euclid(1000),
+        }),
+    );
+    // Vidu and MiniMax (per call) set no ratio: `{}` (D-PLAT-1, D-PLAT-9); Doubao its
+    // `video_input` (D-PLAT-9); Ali its `seconds` and `resolution-*` (D-PLAT-8).
+    with_ratios(resp, ratios)
+}
+
+/// `resp` with `X-New-Api-Other-Ratios: <ratios>` (new-api sets it on every task submit).
+pub(crate) fn with_ratios(mut resp: MockResponse, ratios: Map<String, Value>) -> MockResponse {
+    if let Ok(v) = http::HeaderValue::from_str(&Value::Object(ratios).to_string()) {
+        resp.headers_mut()
+            .insert(http::HeaderName::from_static(OTHER_RATIOS_HEADER), v);
     }
+    resp
+}
+
+/// Which request checks [`place`] runs before it charges.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Checks {
+    /// The unified route's: the adaptor's validation, then the plugin's JSON refusal.
+    Unified,
+    /// None: the plugin's `decodeRequest` ran already and set the request, so the host's
+    /// `ValidateBasicTaskRequest` does not run (`POST /v1/videos` in the plugin era).
+    Decoded,
+}
+
+/// Validates, charges and stores a new task of platform `a` (the unified route, and `POST
+/// /v1/videos` in the plugin era): the task and the ratios of its `X-New-Api-Other-Ratios`.
+pub(crate) fn place(
+    cx: &Ctx,
+    a: &'static Adaptor,
+    model: &str,
+    prompt: &str,
+    body: serde_json::Map<String, Value>,
+    checks: Checks,
+) -> Result<(std::sync::Arc<StoredVideo>, Map<String, Value>), MockResponse> {
+    let model = model.trim().to_owned();
+    cx.check_model(&model)
+        .and_then(|()| cx.check_channel(&model))?;
     if cx.catalog().model(&model).is_none() {
-        return response::invalid(&format!("model {model} is unknown"), Some("model"));
+        return Err(response::invalid(
+            &format!("model {model} is unknown"),
+            Some("model"),
+        ));
     }
     let prompt = prompt.to_owned();
-    if let Err(message) = (a.validate)(&body, &prompt) {
-        return response::json(TASK_REFUSAL_STATUS, &task_error(INVALID_REQUEST, &message));
-    }
-    // The plugin's `decodeRequest` (the plugin era): 400 `plugin_request_invalid`.
-    if let Err(message) = a.rules.refusal_in(cx.era(), &body) {
-        return response::json(
-            TASK_REFUSAL_STATUS,
-            &gatecheck_schemas::rules::era::plugin_refusal_body(&message),
-        );
+    if checks == Checks::Unified {
+        if let Err(message) = (a.validate)(&body, &prompt) {
+            return Err(response::json(
+                TASK_REFUSAL_STATUS,
+                &task_error(INVALID_REQUEST, &message),
+            ));
+        }
+        // The plugin's `decodeRequest` (the plugin era): 400 `plugin_request_invalid`.
+        if let Err(message) = a.rules.refusal_in(cx.era(), &body) {
+            return Err(response::json(
+                TASK_REFUSAL_STATUS,
+                &gatecheck_schemas::rules::era::plugin_refusal_body(&message),
+            ));
+        }
     }
     let read = (a.read)(&body);
     let usage = Usage {
@@ -117,17 +167,14 @@ pub(crate) fn submit(
         task_quota(pricing, usage, &ratios, group)
     });
     // Charged at submit; refunded in full if the task fails (VideoStore::settle).
-    let charge = match cx.charge(price) {
-        Ok(charge) => charge,
-        Err(resp) => return resp,
-    };
+    let charge = cx.charge(price)?;
     // new-api sends the request now: DashScope's refusal, chosen by an upstream fault, is
     // relayed and the charge given back (DECISIONS D-PLAT-11).
     if let Some(refusals) = a.rules.refusals
         && let Some((status, body)) = upstream_refusal(cx, refusals)
     {
         cx.refund(&charge);
-        return response::json(status, &body);
+        return Err(response::json(status, &body));
     }
     let now_ms = cx.now_ms();
     let task = StoredVideo {
@@ -145,24 +192,14 @@ pub(crate) fn submit(
     let platform = channel.map_or(a.rules.channel_type, |c| {
         crate::tasks::platforms::platform_text(a.rules, c.channel_type)
     });
-    let meta = TaskMeta::provider(&task, platform, read.action);
+    // The plugin era stores the plugin's action name (DECISIONS D-ERA-10).
+    let action = a
+        .rules
+        .plugin_action_in(cx.era(), &body)
+        .unwrap_or(read.action);
+    let meta = TaskMeta::provider(&task, platform, action);
     cx.app.tasks.meta.insert(&task.id, meta);
-    cx.videos().insert(task.clone(), now_ms);
-    let mut resp = response::json(
-        gatecheck_schemas::rules::rejection::ACCEPTED,
-        &json!({
-            "id": task.id, "task_id": task.id, "object": "video", "model": task.model,
-            "status": (a.submit_status)(a.rules), "progress": 0,
-            "created_at": now_ms.div_euclid(1000),
-        }),
-    );
-    // Vidu and MiniMax (per call) set no ratio: `{}` (D-PLAT-1, D-PLAT-9); Doubao its
-    // `video_input` (D-PLAT-9); Ali its `seconds` and `resolution-*` (D-PLAT-8).
-    if let Ok(v) = http::HeaderValue::from_str(&Value::Object(ratios).to_string()) {
-        resp.headers_mut()
-            .insert(http::HeaderName::from_static(OTHER_RATIOS_HEADER), v);
-    }
-    resp
+    Ok((cx.videos().insert(task, now_ms), ratios))
 }
 
 /// The upstream's refusal of a submit of a platform that models them (Ali's DashScope), when
@@ -269,32 +306,39 @@ pub(crate) fn dress(cx: &Ctx, a: &Adaptor, t: &StoredVideo, state: &VideoState, 
     }
 }
 
-/// new-api's `ToVideoStatus`.
-fn video_status(s: TaskStatus) -> &'static str {
-    match s {
-        TaskStatus::Queued | TaskStatus::Submitted => "queued",
-        TaskStatus::InProgress => "in_progress",
-        TaskStatus::Success => "completed",
-        TaskStatus::Failure => "failed",
-        TaskStatus::NotStart | TaskStatus::Unknown => "unknown",
+/// A polled platform's task as its record stands at the mock's now: what `/v1/videos/{id}`
+/// and the content route read.
+pub(crate) struct RecordNow {
+    /// `created_at`, Unix seconds.
+    pub created: i64,
+    /// `updated_at`, Unix seconds: the record's last change (the start, then the end).
+    pub updated: i64,
+    /// The status, progress, failure reason and `data` the poller left.
+    view: View,
+}
+
+impl RecordNow {
+    /// The row's status.
+    pub(crate) fn status(&self) -> TaskStatus {
+        self.view.status
+    }
+
+    /// The record's `data` (the upstream's own task).
+    pub(crate) fn data(&self) -> &Value {
+        &self.view.data
+    }
+
+    /// Whether the row keeps a result URL.
+    pub(crate) fn has_result_url(&self) -> bool {
+        self.view.url.is_some()
     }
 }
 
-/// `GET /v1/videos/{id}` of a platform's task: its adaptor's `ConvertToOpenAIVideo`
-/// (D-PLAT-5); `None` when `t` is no platform's task.
-pub(crate) fn video(cx: &Ctx, t: &StoredVideo) -> Option<MockResponse> {
-    let meta = cx.app.tasks.meta.get(t)?;
-    let a = adaptor(meta.platform)?;
-    if gatecheck_schemas::rules::platforms::is_realtime(a.rules) {
-        let channel =
-            crate::tasks::platforms::select(&cx.fixtures().channels, &t.model, &group(cx));
-        let upstream = channel.map_or(t.model.as_str(), |c| c.upstream_model(&t.model));
-        return Some(super::platform_veo::video(cx, t, a, upstream));
-    }
+/// The record of task `t` of the polled platform `a` at the mock's now.
+pub(crate) fn record_now(cx: &Ctx, a: &Adaptor, t: &StoredVideo) -> RecordNow {
     let now = cx.now_ms();
     let state = t.state(now);
     let created = t.plan.created_at_ms.div_euclid(1000);
-    // The record's `updated_at`: its last change (the start, then the end).
     let changed_ms = if state.status.is_terminal() {
         t.plan.finish_at_ms
     } else if now >= t.plan.started_at_ms {
@@ -304,6 +348,54 @@ pub(crate) fn video(cx: &Ctx, t: &StoredVideo) -> Option<MockResponse> {
     };
     let updated = created.max(changed_ms.div_euclid(1000));
     let view = view(cx, a, t, &state, (created, updated));
+    RecordNow {
+        created,
+        updated,
+        view,
+    }
+}
+
+/// `GET /v1/videos/{id}` of a platform's task: its adaptor's `ConvertToOpenAIVideo`
+/// (D-PLAT-5), or in the plugin era the plugin's render under the fields the host owns
+/// (D-ERA-8); `None` when `t` is no platform's task.
+pub(crate) fn video(cx: &Ctx, t: &StoredVideo) -> Option<MockResponse> {
+    let meta = cx.app.tasks.meta.get(t)?;
+    let a = adaptor(meta.platform)?;
+    if gatecheck_schemas::rules::platforms::is_realtime(a.rules) {
+        let channel =
+            crate::tasks::platforms::select(&cx.fixtures().channels, &t.model, &group(cx));
+        let upstream = channel.map_or(t.model.as_str(), |c| c.upstream_model(&t.model));
+        return Some(super::platform_veo::video(cx, t, a, upstream));
+    }
+    let record = record_now(cx, a, t);
+    let v = if cx.plays_plugins() {
+        plugin_render(a.rules, t, &record)
+    } else {
+        adaptor_render(a, t, &record)
+    };
+    Some(response::json(
+        gatecheck_schemas::rules::rejection::ACCEPTED,
+        &v,
+    ))
+}
+
+/// `GET /v1/videos/{id}` of `t`, a task of the polled platform `p`, in the plugin era: the
+/// plugin's render (its `error`, from the record's `data`) with the host's fields over it.
+fn plugin_render(
+    p: &gatecheck_schemas::rules::platforms::Platform,
+    t: &StoredVideo,
+    record: &RecordNow,
+) -> Value {
+    let mut rendered = json!({});
+    if let Some((code, message)) = p.plugins.render_error.and_then(|f| f(record.data())) {
+        rendered["error"] = json!({ "code": code, "message": message });
+    }
+    gatecheck_schemas::rules::openai_video::host_render(rendered, &host_row(t, record))
+}
+
+/// The adaptor era's `ConvertToOpenAIVideo` of `t` (D-PLAT-5).
+fn adaptor_render(a: &Adaptor, t: &StoredVideo, record: &RecordNow) -> Value {
+    let view = &record.view;
     let rules = a.rules;
     let url = view
         .data
@@ -313,11 +405,11 @@ pub(crate) fn video(cx: &Ctx, t: &StoredVideo) -> Option<MockResponse> {
     // Ali reads its own stored `task_status`, not the record's status (D-PLAT-8).
     let status = match a.video_status {
         Some(of_data) => of_data(&view.data),
-        None => video_status(view.status),
+        None => gatecheck_schemas::rules::openai_video::to_video_status(view.status),
     };
     let mut v = json!({
         "id": t.id, "object": "video", "status": status,
-        "progress": view.progress, "created_at": created, "completed_at": updated,
+        "progress": view.progress, "created_at": record.created, "completed_at": record.updated,
     });
     // new-api's Vidu conversion sets no `model`; the mock keeps the video object's `model`,
     // which the OpenAPI document and the SDKs require (DECISIONS D-PLAT-5).
@@ -332,10 +424,22 @@ pub(crate) fn video(cx: &Ctx, t: &StoredVideo) -> Option<MockResponse> {
             url,
         },
     );
-    Some(response::json(
-        gatecheck_schemas::rules::rejection::ACCEPTED,
-        &v,
-    ))
+    v
+}
+
+/// The row `Task.ToOpenAIVideo()` reads of `t` (the plugin era's host-owned fields).
+pub(crate) fn host_row<'a>(
+    t: &'a StoredVideo,
+    record: &RecordNow,
+) -> gatecheck_schemas::rules::openai_video::HostRow<'a> {
+    gatecheck_schemas::rules::openai_video::HostRow {
+        id: &t.id,
+        model: &t.model,
+        status: record.view.status,
+        progress: record.view.progress,
+        created_at: record.created,
+        updated_at: record.updated,
+    }
 }
 
 /// `POST /__mock/videos/{id}/upstream` (D-PLAT-6): the upstream state task `id` shows, one

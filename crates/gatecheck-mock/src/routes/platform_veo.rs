@@ -73,6 +73,29 @@ pub(crate) fn content_failure(cx: &Ctx, t: &StoredVideo) -> Option<MockResponse>
     ))
 }
 
+/// The plugin era's content refusal of a Gemini or Vertex task `t` (`None`: the video is
+/// served): 400 naming the status until it succeeded, then the conditions chosen through the
+/// control API (`rules::platforms::veo::plugin_content_failure`, DECISIONS D-ERA-9).
+pub(crate) fn plugin_content(
+    cx: &Ctx,
+    a: &Adaptor,
+    t: &StoredVideo,
+) -> Option<(u16, serde_json::Value)> {
+    let (status, _) = now_status(cx, a, t);
+    if status != TaskStatus::Success {
+        return Some((
+            400,
+            gatecheck_schemas::rules::openai_video::not_completed_body(status),
+        ));
+    }
+    let meta = cx.app.tasks.meta.get(t)?;
+    gatecheck_schemas::rules::platforms::veo::plugin_content_failure(
+        a.rules,
+        meta.upstream_word,
+        &meta.upstream_flags,
+    )
+}
+
 /// `GET /v1/videos/{id}` of a Gemini or Vertex task `t` sent upstream as `upstream_model`:
 /// its adaptor's conversion.
 pub(crate) fn video(cx: &Ctx, t: &StoredVideo, a: &Adaptor, upstream_model: &str) -> MockResponse {
@@ -107,10 +130,16 @@ pub(crate) fn video(cx: &Ctx, t: &StoredVideo, a: &Adaptor, upstream_model: &str
         TaskStatus::Failure => "failed",
         _ => "unknown",
     };
+    // The plugin era's host writes the origin model over the render (DECISIONS D-ERA-8).
+    let model = if cx.plays_plugins() {
+        t.model.as_str()
+    } else {
+        model_of_operation(&name)
+    };
     response::json(
         ACCEPTED,
         &json!({
-            "id": t.id, "object": "video", "model": model_of_operation(&name),
+            "id": t.id, "object": "video", "model": model,
             "status": status_word, "progress": progress,
             "created_at": created, "completed_at": completed,
         }),

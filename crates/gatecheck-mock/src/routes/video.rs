@@ -17,6 +17,7 @@
 //! Task answers carry `openai-poll-after-ms`.
 
 use super::ctx::Ctx;
+pub(crate) use super::video_fields::{read_fields, Fields};
 use crate::media;
 use crate::response::{self, MockResponse};
 use crate::tasks::video::StoredVideo;
@@ -110,114 +111,38 @@ fn host_owned(view: &mut gatecheck_schemas::types::VideoTask<&str>, t: &StoredVi
     }
 }
 
-/// The create fields, from any of the three encodings.
-#[derive(Debug, Default)]
-pub(crate) struct Fields {
-    pub model: Option<String>,
-    pub prompt: Option<String>,
-    seconds: Option<String>,
-    size: Option<String>,
-    /// The JSON body as an object, when the body was JSON (the unified route's platforms read
-    /// more of it: `routes/platform.rs`).
-    pub raw: Option<serde_json::Map<String, serde_json::Value>>,
-}
-
-impl Fields {
-    /// The fields the service reads; any other is ignored.
-    const KNOWN: [&'static str; 4] = ["model", "prompt", "seconds", "size"];
-
-    fn set(&mut self, name: &str, value: String) {
-        match name {
-            "model" => self.model = Some(value),
-            "prompt" => self.prompt = Some(value),
-            "seconds" => self.seconds = Some(value),
-            "size" => self.size = Some(value),
-            _ => {}
-        }
+/// `POST /v1/videos` (admitted). In the plugin era a model a platform's channel serves runs
+/// that platform's plugin (`routes/plugin_video.rs`, DECISIONS D-ERA-8), and a generic task
+/// announces its plugin's billing ratios.
+pub(crate) async fn create(cx: &Ctx, req: Request<Incoming>) -> MockResponse {
+    let f = match read_fields(cx, req).await {
+        Ok(f) => f,
+        Err(resp) => return resp,
+    };
+    if !cx.plays_plugins() {
+        return match create_from(cx, f) {
+            Ok(task) => task_response(cx, &task, &task.id),
+            Err(resp) => resp,
+        };
     }
-}
-
-pub(crate) async fn read_fields(cx: &Ctx, req: Request<Incoming>) -> Result<Fields, MockResponse> {
-    let ct = req
-        .headers()
-        .get(http::header::CONTENT_TYPE)
-        .and_then(|v| v.to_str().ok())
-        .unwrap_or("")
-        .to_ascii_lowercase();
-    let mut f = Fields::default();
-    if ct.starts_with("multipart/form-data") {
-        if multer::parse_boundary(&ct).is_err() {
-            return Err(response::invalid(
-                "multipart/form-data without a boundary",
-                None,
-            ));
-        }
-        let mut parts = cx.read_multipart(req).await?;
-        let bad = |e: multer::Error| response::invalid(&format!("bad multipart body: {e}"), None);
-        while let Some(part) = parts.next_part().await.map_err(bad)? {
-            let name = part.name.as_deref().unwrap_or("");
-            let (filename, content_type) =
-                (part.file_name.as_deref(), part.content_type.as_deref());
-            cx.note_part(name, filename, content_type, &part.data);
-            if name != "input_reference" {
-                f.set(name, super::form::text(&part.data));
+    let model = f.model.as_deref().map(str::trim).unwrap_or("");
+    match super::platform::select(cx, model).filter(|_| !model.is_empty()) {
+        Some(super::platform::Selected::Platform(a)) => super::plugin_video::create(cx, a, f),
+        Some(super::platform::Selected::Unknown(t)) => super::platform::invalid_platform(t),
+        None => {
+            let ratios = super::plugin_video::generic_ratios(&f);
+            match create_from(cx, f) {
+                Ok(task) => {
+                    super::platform::with_ratios(task_response(cx, &task, &task.id), ratios)
+                }
+                Err(resp) => resp,
             }
         }
-    } else if ct.starts_with("application/x-www-form-urlencoded") {
-        let body = cx.read_body(req).await?;
-        for (k, v) in url::form_urlencoded::parse(&body) {
-            f.set(&k, v.into_owned());
-        }
-    } else {
-        let body = cx.read_body(req).await?;
-        let v: serde_json::Value = serde_json::from_slice(&body)
-            .map_err(|e| response::invalid(&format!("invalid JSON body: {e}"), None))?;
-        let serde_json::Value::Object(obj) = v else {
-            return Err(response::invalid("the JSON body must be an object", None));
-        };
-        for (k, v) in &obj {
-            let text = match v {
-                serde_json::Value::Null => continue,
-                _ if !Fields::KNOWN.contains(&k.as_str()) => continue,
-                serde_json::Value::String(s) => s.clone(),
-                // `seconds` may be a JSON integer (`8`, also written `8.0`).
-                serde_json::Value::Number(n) if k == "seconds" => match n.as_f64() {
-                    Some(x) if n.as_i64().is_none() && x.fract() == 0.0 => format!("{x:.0}"),
-                    _ => n.to_string(),
-                },
-                _ if k == "seconds" => {
-                    return Err(response::invalid(
-                        "seconds must be a string or an integer",
-                        None,
-                    ))
-                }
-                _ => return Err(response::invalid(&format!("{k} must be a string"), None)),
-            };
-            f.set(k, text);
-        }
-        f.raw = Some(obj);
-    }
-    Ok(f)
-}
-
-/// `POST /v1/videos` (admitted).
-pub(crate) async fn create(cx: &Ctx, req: Request<Incoming>) -> MockResponse {
-    match create_task(cx, req).await {
-        Ok(task) => task_response(cx, &task, &task.id),
-        Err(resp) => resp,
     }
 }
 
-/// Validates, charges and stores a new task (`POST /v1/videos`, and the unified route of
-/// `routes/video_unified.rs`); the answer is the caller's.
-pub(crate) async fn create_task(
-    cx: &Ctx,
-    req: Request<Incoming>,
-) -> Result<std::sync::Arc<StoredVideo>, MockResponse> {
-    create_from(cx, read_fields(cx, req).await?)
-}
-
-/// [`create_task`] from fields already read.
+/// Validates, charges and stores a new task from its fields (`POST /v1/videos`, and the
+/// unified route of `routes/video_unified.rs`); the answer is the caller's.
 pub(crate) fn create_from(
     cx: &Ctx,
     f: Fields,
@@ -238,8 +163,12 @@ pub(crate) fn create_from(
             Some("model"),
         ));
     };
+    // The plugin era: the plugin's `decodeRequest` and `buildSubmitRequest` refuse it
+    // (DECISIONS D-ERA-4, D-ERA-10).
+    if cx.plays_plugins() {
+        super::plugin_video::generic_refusal(&f)?;
+    }
     let prompt = f.prompt.unwrap_or_default();
-    // The plugin era: the plugin's `decodeRequest` refuses it (DECISIONS D-ERA-4).
     if cx.plays_plugins() && prompt.trim().is_empty() {
         use gatecheck_schemas::rules::era;
         return Err(response::json(
@@ -380,6 +309,21 @@ pub(crate) fn content(cx: &Ctx, id: &str, query: &str) -> MockResponse {
         }
         return response::task_not_found(cx.profile());
     };
+    // The plugin era: a platform's task is served from its plugin's artifact (D-ERA-9).
+    if cx.plays_plugins()
+        && cx.app.tasks.meta.any_platform()
+        && let Some(a) = cx
+            .app
+            .tasks
+            .meta
+            .get(&task)
+            .and_then(|m| crate::tasks::platforms::adaptor(m.platform))
+    {
+        if let Some(resp) = super::plugin_video::content(cx, a, &task) {
+            return resp;
+        }
+        return served(&task, query);
+    }
     let status = task.status_at(cx.now_ms());
     if let Some(r) = content_rejection(status) {
         if new_api {
@@ -403,6 +347,11 @@ pub(crate) fn content(cx: &Ctx, id: &str, query: &str) -> MockResponse {
     {
         return resp;
     }
+    served(&task, query)
+}
+
+/// The content of `task`, completed: its MP4, or `?variant=thumbnail` a PNG still.
+fn served(task: &StoredVideo, query: &str) -> MockResponse {
     let (w, h) = parse_size(&task.size).unwrap_or((1280, 720));
     let variant = url::form_urlencoded::parse(query.as_bytes())
         .find(|(k, _)| k == "variant")

@@ -229,8 +229,11 @@ async fn wrong_access_token_is_401_in_documented_profile() {
 }
 
 #[tokio::test]
-async fn wrong_access_token_is_200_failure_in_new_api_profile() {
-    let server = MockServer::builder().profile(Profile::NewApi).start().await;
+async fn wrong_access_token_is_200_failure_in_new_api_adaptors_profile() {
+    let server = MockServer::builder()
+        .named_profile(gatecheck_schemas::NamedProfile::NEW_API_ADAPTORS)
+        .start()
+        .await;
     let resp = Http::new(server.uri())
         .json(
             "PUT",
@@ -279,8 +282,11 @@ async fn new_api_user_is_optional_in_documented_profile_but_must_match() {
 }
 
 #[tokio::test]
-async fn new_api_user_is_required_in_new_api_profile() {
-    let server = MockServer::builder().profile(Profile::NewApi).start().await;
+async fn new_api_user_is_required_in_new_api_adaptors_profile() {
+    let server = MockServer::builder()
+        .named_profile(gatecheck_schemas::NamedProfile::NEW_API_ADAPTORS)
+        .start()
+        .await;
     let http = Http::new(server.uri());
     let missing = http
         .json(
@@ -293,6 +299,33 @@ async fn new_api_user_is_required_in_new_api_profile() {
     assert_eq!(missing.status, 401);
     let ok = http.json("PUT", "/api/token/", &DEMO, full(1)).await;
     assert_eq!(ok.json()["success"], true);
+}
+
+/// The plugin era's new-api (31d70fca on): `New-Api-User` is not read, and a missing or
+/// unknown token is 401 `AUTH_UNAUTHORIZED` (middleware/auth.go@823e263; D-AUTH-9).
+#[tokio::test]
+async fn new_api_profile_plays_the_stateless_dashboard_auth() {
+    let server = MockServer::builder().profile(Profile::NewApi).start().await;
+    let http = Http::new(server.uri());
+    for headers in [
+        vec![("authorization", ACCESS_TOKEN)],
+        vec![("authorization", ACCESS_TOKEN), ("new-api-user", "2")],
+        vec![("authorization", ACCESS_TOKEN), ("new-api-user", "x")],
+    ] {
+        let ok = http.json("PUT", "/api/token/", &headers, full(1)).await;
+        assert_eq!(ok.json()["success"], true, "{headers:?}");
+    }
+    for headers in [
+        vec![("authorization", "wrong"), ("new-api-user", "1")],
+        vec![],
+    ] {
+        let refused = http.json("PUT", "/api/token/", &headers, full(1)).await;
+        assert_eq!(refused.status, 401, "{headers:?}");
+        assert_eq!(
+            refused.json(),
+            gatecheck_schemas::rules::auth::stateless_refusal()
+        );
+    }
 }
 
 #[tokio::test]

@@ -152,3 +152,74 @@ pub fn mask_key(key: &str) -> String {
 /// The header that names the account next to an access token on `/api/token/*`
 /// (`New-Api-User: <id>`), lowercase as HTTP/2 writes it.
 pub const NEW_API_USER_HEADER: &str = "new-api-user";
+
+/// The two generations of new-api's dashboard authentication (`UserAuth`, the key-management
+/// and user routes; DECISIONS D-AUTH-7, D-AUTH-9).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DashboardAuth {
+    /// Before upstream commit 31d70fca (2026-07-20): `New-Api-User` required and matched
+    /// against the token's user, an unknown token answered 200 `{success:false}` (what the
+    /// frozen `new-api-adaptors` profile plays).
+    UserHeader,
+    /// From 31d70fca (#6329, stateless dashboard tokens) on, every plugin-era version among
+    /// them (middleware/auth.go@823e263 `authHelper`, `classifyDashboardCredential`,
+    /// `writeDashboardAuthError`): `New-Api-User` is not read; a missing or unknown token is
+    /// 401 `{success:false, code:"AUTH_UNAUTHORIZED", message}` ([`stateless_refusal`]).
+    Stateless,
+}
+
+impl DashboardAuth {
+    /// The generation a named profile plays: the documented profile has none of new-api's,
+    /// `new-api` (the plugin era) the stateless one, `new-api-adaptors` the header one.
+    ///
+    /// ```
+    /// use gatecheck_schemas::rules::auth::DashboardAuth;
+    /// use gatecheck_schemas::NamedProfile;
+    /// assert_eq!(DashboardAuth::played_by(NamedProfile::NEW_API), Some(DashboardAuth::Stateless));
+    /// assert_eq!(DashboardAuth::played_by(NamedProfile::NEW_API_ADAPTORS), Some(DashboardAuth::UserHeader));
+    /// assert_eq!(DashboardAuth::played_by(NamedProfile::DOCUMENTED), None);
+    /// ```
+    pub fn played_by(named: crate::NamedProfile) -> Option<DashboardAuth> {
+        match (named.profile, named.effective_era()) {
+            (Profile::Documented, _) => None,
+            (Profile::NewApi, crate::Era::Plugins) => Some(DashboardAuth::Stateless),
+            (Profile::NewApi, crate::Era::Adaptors) => Some(DashboardAuth::UserHeader),
+        }
+    }
+
+    /// The generations a new-api deployment of `era` may run: the plugin era is after
+    /// 31d70fca, so stateless only; the adaptors' era spans the commit, so either.
+    pub fn of_era(era: crate::Era) -> &'static [DashboardAuth] {
+        match era {
+            crate::Era::Plugins => &[DashboardAuth::Stateless],
+            crate::Era::Adaptors => &[DashboardAuth::UserHeader, DashboardAuth::Stateless],
+        }
+    }
+}
+
+/// The code of the stateless dashboard auth's refusal of a missing or unknown token.
+pub const AUTH_UNAUTHORIZED: &str = "AUTH_UNAUTHORIZED";
+/// Its message (i18n `auth.access_token_invalid`, en.yaml@823e263), for a missing token too:
+/// no credential is `ErrAuthTokenInvalid` as an unknown one is.
+pub const MSG_ACCESS_TOKEN_INVALID: &str = "Unauthorized, invalid access token";
+
+/// The stateless dashboard auth's 401 body: `{"success": false, "code": "AUTH_UNAUTHORIZED",
+/// "message": "Unauthorized, invalid access token"}`.
+///
+/// ```
+/// use gatecheck_schemas::rules::auth::{is_stateless_refusal, stateless_refusal};
+/// assert!(is_stateless_refusal(401, &stateless_refusal()));
+/// assert!(!is_stateless_refusal(200, &stateless_refusal()));
+/// assert!(!is_stateless_refusal(401, &serde_json::json!({"success": false, "message": "x"})));
+/// ```
+pub fn stateless_refusal() -> serde_json::Value {
+    serde_json::json!({"success": false, "code": AUTH_UNAUTHORIZED, "message": MSG_ACCESS_TOKEN_INVALID})
+}
+
+/// Whether an answer is the stateless dashboard auth's refusal of a missing or unknown token:
+/// 401 with `success:false` and `code` `AUTH_UNAUTHORIZED`.
+pub fn is_stateless_refusal(status: u16, body: &serde_json::Value) -> bool {
+    status == 401
+        && body.get("success").and_then(serde_json::Value::as_bool) == Some(false)
+        && body.get("code").and_then(serde_json::Value::as_str) == Some(AUTH_UNAUTHORIZED)
+}

@@ -20,6 +20,8 @@
 //! - [`forwarding`]: the headers an intermediary (replay front, recorder) does not pass on.
 //! - [`token_batch`]: key search and the batch routes (limits, messages, matching).
 //! - [`model_lists`]: the Anthropic and Gemini shapes of the model lists.
+//! - [`openai_video`]: new-api's `openai_video` host protocol in the plugin era (the bodies a
+//!   plugin decodes, the host-owned render, the content route).
 
 pub mod auth;
 pub mod catalog;
@@ -32,6 +34,7 @@ pub mod key;
 pub mod media;
 pub mod midjourney;
 pub mod model_lists;
+pub mod openai_video;
 pub mod platform_record;
 pub mod platforms;
 pub mod quota;

@@ -26,6 +26,10 @@ const NOT_YET_RECORDED: &[&str] = &[
     "token.list.key-masked",
     // the plugin era's HEAD of a video's content.
     "video.content.head",
+    // the plugin era's billing ratios of a generic video task, and the dashboard auth's
+    // `New-Api-User` (DECISIONS D-ERA-10, D-AUTH-9).
+    "video.create.plugin-ratios",
+    "auth.token.user-header-ignored",
 ];
 
 fn recording_dir() -> PathBuf {

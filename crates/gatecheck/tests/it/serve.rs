@@ -211,8 +211,11 @@ fn serve_profile_new_api_changes_behaviour() {
         &[("Authorization", "wrong-token"), ("New-Api-User", "1")],
         r#"{"id":1}"#,
     );
-    assert_eq!(status, 200, "{body}");
+    // The plugin era's new-api (past 31d70fca): 401 `AUTH_UNAUTHORIZED` (DECISIONS D-AUTH-9),
+    // where the documented profile's 401 carries no code.
+    assert_eq!(status, 401, "{body}");
     assert!(body.contains("\"success\":false"));
+    assert!(body.contains("\"code\":\"AUTH_UNAUTHORIZED\""), "{body}");
 }
 
 #[test]

@@ -2,7 +2,7 @@
 //! what passes through, for the mutation tests (`mutations.rs`) and the stream tests. This file
 //! holds the proxy (forwarding, and the bugs that need its whole exchange); each surface's
 //! bugs live in their own file (`keys.rs`, `audio.rs`, `images.rs`, `tasks.rs`, `streams.rs`,
-//! `routes.rs`, and `bodies.rs` for the JSON rewrites several share), each with a `request`
+//! `routes.rs`, `plugins.rs`, and `bodies.rs` for the JSON rewrites several share), each with a `request`
 //! side (the request changed, or answered in the upstream's place) and a `respond` side (the
 //! answer changed, or replaced). A bug is planted by one surface only, so the order in which
 //! [`REQUEST_SIDE`] and [`RESPONSE_SIDE`] ask them does not matter.
@@ -11,6 +11,7 @@ mod audio;
 mod bodies;
 mod images;
 mod keys;
+mod plugins;
 mod routes;
 mod streams;
 mod tasks;
@@ -67,8 +68,9 @@ struct Answer<'a> {
 
 /// The request side of each surface.
 type RequestSide = fn(&Proxy, &Req<'_>, &mut http::request::Parts, &mut Bytes) -> Option<Reply>;
-const REQUEST_SIDE: [RequestSide; 5] = [
+const REQUEST_SIDE: [RequestSide; 6] = [
     keys::request,
+    plugins::request,
     audio::request,
     images::request,
     tasks::request,
@@ -78,8 +80,9 @@ const REQUEST_SIDE: [RequestSide; 5] = [
 /// The response side of each surface.
 type ResponseSide =
     fn(&Proxy, &Answer<'_>, &mut http::response::Parts, &mut Bytes) -> Option<Reply>;
-const RESPONSE_SIDE: [ResponseSide; 7] = [
+const RESPONSE_SIDE: [ResponseSide; 8] = [
     keys::respond,
+    plugins::respond,
     images::respond,
     routes::respond,
     audio::respond,

@@ -654,4 +654,64 @@ pub(super) const ONE_SIDED: &[(&str, Lacks, &str)] = &[
         "the mock's new-api profile refuses an extension new-api cannot measure with it; the \
          runner judges the refusal's code (NEW_API_UPLOAD_CODES), not which extensions (DECISIONS NA15)",
     ),
+    (
+        "stateless_refusal",
+        Lacks::Runner,
+        "the mock writes the stateless dashboard auth's refusal with it; the runner reads it with is_stateless_refusal (DECISIONS D-AUTH-9)",
+    ),
+    (
+        "MSG_ACCESS_TOKEN_INVALID",
+        Lacks::Runner,
+        "the text of the stateless refusal, which the mock writes; the runner judges its status and code (is_stateless_refusal), not the text (DECISIONS D-AUTH-9)",
+    ),
+    (
+        "is_stateless_refusal",
+        Lacks::Mock,
+        "the runner's reading of the stateless refusal; the mock writes it with stateless_refusal (DECISIONS D-AUTH-9)",
+    ),
+    (
+        "not_completed_body",
+        Lacks::Runner,
+        "the mock writes the content refusal with it; the runner reads the status it names with named_status (DECISIONS D-ERA-9)",
+    ),
+    (
+        "named_status",
+        Lacks::Mock,
+        "the runner's reading of a content refusal; the mock writes it with not_completed_body (DECISIONS D-ERA-9)",
+    ),
+    (
+        "plugin_content",
+        Lacks::Runner,
+        "the mock's content route of a platform task; the runner judges what it observes of the record (the content before and after SUCCESS), as it cannot read the plugin's artifact (DECISIONS D-ERA-9)",
+    ),
+    (
+        "PluginContent",
+        Lacks::Runner,
+        "plugin_content's answer, which the mock serves (DECISIONS D-ERA-9)",
+    ),
+    (
+        "artifact_gone_body",
+        Lacks::Runner,
+        "the mock writes the 410 with it; the runner reads its code (ARTIFACT_GONE) in upstream_content_failure (DECISIONS D-ERA-9)",
+    ),
+    (
+        "plugin_content_failure",
+        Lacks::Runner,
+        "the mock's Veo content conditions in the plugin era; the runner takes their answers as the upstream's failure with upstream_content_failure (DECISIONS D-ERA-9)",
+    ),
+    (
+        "ARTIFACT_FETCH_FAILED",
+        Lacks::Runner,
+        "the message of the mock's failed artifact download; the runner reads its code (ARTIFACT_UPSTREAM_ERROR) (DECISIONS D-ERA-9)",
+    ),
+    (
+        "CONTENT_ERROR_CACHE_CONTROL",
+        Lacks::Runner,
+        "the cache header the mock writes on the plugin era's content errors; not judged (a client relies on the status, not its caching; DECISIONS D-ERA-9)",
+    ),
+    (
+        "image_or_text",
+        Lacks::Both,
+        "the plugins' common action, which both sides call through Platform::plugin_action_in (DECISIONS D-ERA-10)",
+    ),
 ];

@@ -74,9 +74,31 @@ pub const PLATFORM: Platform = Platform {
             "wanx2.1-i2v-plus",
             "wanx2.1-i2v-turbo",
         ]),
+        bodies: crate::rules::openai_video::VideoBodies::NoFiles(
+            "Alibaba requires image references to be URLs",
+        ),
+        render_error: Some(render_error),
+        artifact: Some("/output/video_url"),
         ..super::PluginFacts::same("plugins/tasks/alibaba/plugin.js@2f6bf06b")
     },
 };
+
+/// The Alibaba plugin's `openai_video` render error: DashScope's top-level `code` and
+/// `message`, else `output.code` and `output.message`.
+///
+/// ```
+/// use gatecheck_schemas::rules::platforms::ali::render_error;
+/// let d = serde_json::json!({"output": {"task_status": "FAILED", "code": "DataInspectionFailed", "message": "m"}});
+/// assert_eq!(render_error(&d), Some(("DataInspectionFailed".into(), "m".into())));
+/// assert_eq!(render_error(&serde_json::json!({"output": {"task_status": "RUNNING"}})), None);
+/// ```
+pub fn render_error(data: &Value) -> Option<(String, String)> {
+    let of = |v: &Value| {
+        let code = v.get("code").and_then(Value::as_str).filter(|c| !c.is_empty())?;
+        Some((code.to_owned(), v["message"].as_str().unwrap_or("").to_owned()))
+    };
+    of(data).or_else(|| of(&data["output"]))
+}
 
 /// new-api's `convertAliStatus`: the OpenAI video status of an Ali `task_status` (the submit
 /// answer and `/v1/videos/{id}` both read Ali's own word, not the task row).

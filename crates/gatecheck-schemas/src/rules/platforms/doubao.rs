@@ -78,6 +78,12 @@ pub const PLATFORM: Platform = Platform {
             Some((InProgress, 30)),
         )),
         ratios: Some(plugin_ratios),
+        refuse: Some(crate::rules::openai_video::seconds_within_limit),
+        bodies: crate::rules::openai_video::VideoBodies::NoFiles(
+            "Doubao requires image and video references to be URLs inside metadata.content",
+        ),
+        render_error: Some(render_error),
+        artifact: Some("/content/video_url"),
         ..super::PluginFacts::same("plugins/tasks/doubao/plugin.js@2f6bf06b")
     },
 };
@@ -207,4 +213,21 @@ pub fn plugin_ratios(body: &Map<String, Value>, _upstream_model: &str) -> Map<St
         out.insert("video_input_ratio".into(), json!(r));
     }
     out
+}
+
+/// The Doubao plugin's `openai_video` render error: a `failed` task's `error.code` and
+/// `error.message` (`""` when missing); `expired` and `cancelled` render none.
+///
+/// ```
+/// use gatecheck_schemas::rules::platforms::doubao::render_error;
+/// let d = serde_json::json!({"status": "failed", "error": {"code": "c", "message": "m"}});
+/// assert_eq!(render_error(&d), Some(("c".into(), "m".into())));
+/// assert_eq!(render_error(&serde_json::json!({"status": "expired"})), None);
+/// ```
+pub fn render_error(data: &Value) -> Option<(String, String)> {
+    if data["status"] != "failed" {
+        return None;
+    }
+    let text = |k: &str| data["error"][k].as_str().unwrap_or("").to_owned();
+    Some((text("code"), text("message")))
 }

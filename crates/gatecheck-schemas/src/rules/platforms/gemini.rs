@@ -42,6 +42,10 @@ pub const PLATFORM: Platform = Platform {
         // meta.models adds veo-3.0-fast-generate-001, which Vertex serves here too: left
         // to the adaptors' list, so that model stays Vertex's (the default channels).
         refuse: Some(veo::refuse_seconds),
+        bodies: crate::rules::openai_video::VideoBodies::InputReference,
+        // listArtifacts: the first generated video's `uri` (`generatedSamples` since
+        // plugins/google_generated_samples_test.go@5f25d81d); the render adds no error.
+        artifact: Some("/response/generateVideoResponse/generatedSamples/0/video/uri"),
         ..super::PluginFacts::same("plugins/tasks/google/plugin.js@b30dbffe")
     },
 };

@@ -65,6 +65,32 @@ pub const PLATFORM: Platform = Platform {
             "I2V-01",
             "S2V-01",
         ]),
+        refuse: Some(crate::rules::openai_video::seconds_within_limit),
+        bodies: crate::rules::openai_video::VideoBodies::JsonOnly,
+        render_error: Some(render_error),
+        // listArtifacts: the `file_id` of a SUCCESS task (buildContentRequest downloads it
+        // from `/v1/files/download`).
+        artifact: Some("/file_id"),
         ..super::PluginFacts::same("plugins/tasks/hailuo/plugin.js@2f6bf06b")
     },
 };
+
+/// The Hailuo plugin's `openai_video` render error: a `base_resp.status_code` other than 0,
+/// as text, with its `status_msg` (any status; a `Fail` with code 0 renders none).
+///
+/// ```
+/// use gatecheck_schemas::rules::platforms::hailuo::render_error;
+/// let d = serde_json::json!({"status": "Fail", "base_resp": {"status_code": 1026, "status_msg": "sensitive"}});
+/// assert_eq!(render_error(&d), Some(("1026".into(), "sensitive".into())));
+/// let ok = serde_json::json!({"status": "Fail", "base_resp": {"status_code": 0, "status_msg": "success"}});
+/// assert_eq!(render_error(&ok), None);
+/// ```
+pub fn render_error(data: &serde_json::Value) -> Option<(String, String)> {
+    let base = data.get("base_resp")?;
+    let code = base.get("status_code").filter(|c| c.as_i64() != Some(0))?;
+    let code = match code {
+        serde_json::Value::String(s) => s.clone(),
+        other => other.to_string(),
+    };
+    Some((code, base["status_msg"].as_str().unwrap_or("").to_owned()))
+}

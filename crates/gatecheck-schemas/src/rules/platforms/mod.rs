@@ -64,6 +64,7 @@ registry! {
 
 pub mod veo;
 
+use super::openai_video::VideoBodies;
 use super::task::TaskStatus;
 use crate::types::VideoStatus;
 pub use crate::Era;
@@ -182,10 +183,26 @@ pub struct PluginFacts {
     /// `protocols.openai_video.decodeRequest`'s refusal of a JSON body (`Err(message)`:
     /// 400 `plugin_request_invalid`, `rules::era::plugin_refusal_body`).
     pub refuse: Option<RefuseFn>,
+    /// The bodies `protocols.openai_video.decodeRequest` takes on `POST /v1/videos` (a new
+    /// fact: the Go adaptors took every encoding the host read).
+    pub bodies: VideoBodies,
+    /// The `error` of `protocols.openai_video.render` (`code`, `message`) from the record's
+    /// `data`, which the host keeps over its own fields (`rules::openai_video::host_render`);
+    /// `None`: the plugin renders none. Unlike the fields above, `None` is a plugin fact too:
+    /// the adaptor's conversion is not kept.
+    pub render_error: Option<RenderErrorFn>,
+    /// `listArtifacts`: the JSON pointer in `data` of the video artifact the plugin lists for
+    /// a SUCCESS task (its URL or file id); `None`: it lists none, and the content route
+    /// falls back to the stored result URL (`rules::openai_video::plugin_content`).
+    pub artifact: Option<&'static str>,
+    /// The action `buildSubmitRequest` names for a request (the record's `action`); `None`:
+    /// `rules::openai_video::image_or_text`.
+    pub action: Option<ActionFn>,
 }
 
 impl PluginFacts {
-    /// A plugin that keeps every fact of the adaptor, read at `source`.
+    /// A plugin that keeps every fact of the adaptor, read at `source` (any body, no
+    /// rendered error, no artifact listed).
     pub const fn same(source: &'static str) -> Self {
         PluginFacts {
             source,
@@ -194,9 +211,19 @@ impl PluginFacts {
             states: None,
             ratios: None,
             refuse: None,
+            bodies: VideoBodies::Any,
+            render_error: None,
+            artifact: None,
+            action: None,
         }
     }
 }
+
+/// A plugin's action name for a request body (`buildSubmitRequest`'s `action`).
+pub type ActionFn = fn(&Map<String, Value>) -> &'static str;
+
+/// A plugin render's `error` from the record's `data`: `(code, message)`.
+pub type RenderErrorFn = fn(&Value) -> Option<(String, String)>;
 
 /// How new-api answers a fetch of a platform's task.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -426,6 +453,33 @@ impl Platform {
             (Era::Plugins, Some(refuse)) => refuse(body),
             _ => Ok(()),
         }
+    }
+
+    /// The plugin's refusal of a `POST /v1/videos` body of `kind` with the file parts
+    /// `files` in `era` (none in the adaptors'): its accepted bodies, then, for JSON, its
+    /// refusal of the body's fields.
+    pub fn video_refusal_in(
+        &self,
+        era: Era,
+        kind: super::openai_video::BodyKind,
+        files: &[&str],
+        body: &Map<String, Value>,
+    ) -> Result<(), String> {
+        if era != Era::Plugins {
+            return Ok(());
+        }
+        self.plugins.bodies.refusal(kind, files)?;
+        self.refusal_in(era, body)
+    }
+
+    /// The action new-api stores for a submit of `body` in `era`: the plugin's name in the
+    /// plugin era, `None` in the adaptors' (each adaptor's own word).
+    pub fn plugin_action_in(&self, era: Era, body: &Map<String, Value>) -> Option<&'static str> {
+        (era == Era::Plugins).then(|| {
+            self.plugins
+                .action
+                .map_or_else(|| super::openai_video::image_or_text(body), |f| f(body))
+        })
     }
 
     /// The runner's check id of the platform (`task.platform.vidu`).

@@ -100,6 +100,50 @@ pub fn content_failure(p: &Platform, word: Option<&str>, flags: &[&str]) -> Opti
     })
 }
 
+/// How the plugin era's content route (controller/video_proxy.go `VideoProxy`, plugin-era
+/// variants, medium; DECISIONS D-ERA-9) answers a succeeded Veo task whose upstream shows
+/// `word` under the conditions `flags`: the status and body, or `None` when it serves the
+/// video. The plugin's artifact replaces the adaptors' URL resolution: Gemini lists the
+/// operation's `uri` (fetched with the channel's key, so `no_key` no longer matters), Vertex
+/// lists none and the stored `data:` URL is served without asking the upstream.
+///
+/// - `filtered` (no video): no artifact and no stored result URL: 410 `artifact_gone`.
+/// - `unreachable`, Gemini: the artifact's download fails: 502 `artifact_upstream_error`
+///   `Failed to fetch artifact content` (`proxyTaskMedia`).
+///
+/// ```
+/// use gatecheck_schemas::rules::platforms::{gemini, vertex, veo::plugin_content_failure};
+/// assert_eq!(plugin_content_failure(&gemini::PLATFORM, Some("filtered"), &[]).unwrap().0, 410);
+/// assert_eq!(plugin_content_failure(&gemini::PLATFORM, Some("done"), &["unreachable"]).unwrap().0, 502);
+/// assert_eq!(plugin_content_failure(&vertex::PLATFORM, Some("done"), &["unreachable"]), None);
+/// assert_eq!(plugin_content_failure(&gemini::PLATFORM, Some("done"), &["no_key"]), None);
+/// ```
+pub fn plugin_content_failure(
+    p: &Platform,
+    word: Option<&str>,
+    flags: &[&str],
+) -> Option<(u16, serde_json::Value)> {
+    if word == Some(FILTERED) {
+        return Some((410, crate::rules::openai_video::artifact_gone_body()));
+    }
+    if flags.contains(&UNREACHABLE) && p.plugins.artifact.is_some() {
+        return Some((
+            502,
+            serde_json::json!({"error": {
+                "message": ARTIFACT_FETCH_FAILED,
+                "type": ARTIFACT_UPSTREAM_ERROR,
+                "code": ARTIFACT_UPSTREAM_ERROR,
+            }}),
+        ));
+    }
+    None
+}
+
+/// The code of the plugin era's content error for a download that failed (`proxyTaskMedia`).
+pub const ARTIFACT_UPSTREAM_ERROR: &str = "artifact_upstream_error";
+/// Its message.
+pub const ARTIFACT_FETCH_FAILED: &str = "Failed to fetch artifact content";
+
 /// What the content route of a Veo task answered `status` with `body`: the cause when it is
 /// new-api's own error for an upstream that failed it (no URL resolved, the download failed or
 /// answered another status: the upstream's failure, not the deployment's), `None` otherwise
@@ -113,9 +157,19 @@ pub fn content_failure(p: &Platform, word: Option<&str>, flags: &[&str]) -> Opti
 /// assert!(upstream_content_failure(502, &e("Upstream service returned status 404")).is_some());
 /// assert!(upstream_content_failure(500, &e("Failed to fetch video content")).is_none());
 /// assert!(upstream_content_failure(502, &e("bad gateway")).is_none());
+/// let gone = gatecheck_schemas::rules::openai_video::artifact_gone_body();
+/// assert!(upstream_content_failure(410, &gone).is_some());
 /// ```
 pub fn upstream_content_failure(status: u16, body: &Value) -> Option<String> {
     let e = &body["error"];
+    // The plugin era's: no artifact of a filtered operation, or its download failed
+    // (DECISIONS D-ERA-9).
+    let code = e["code"].as_str();
+    if (status == 410 && code == Some(crate::rules::openai_video::ARTIFACT_GONE))
+        || (status == 502 && code == Some(ARTIFACT_UPSTREAM_ERROR))
+    {
+        return e["message"].as_str().map(str::to_owned);
+    }
     if status != 502 || e["type"].as_str() != Some(CONTENT_ERROR_TYPE) {
         return None;
     }

@@ -42,6 +42,9 @@ pub const PLATFORM: Platform = Platform {
     ratios: veo::other_ratios,
     plugins: super::PluginFacts {
         refuse: Some(veo::refuse_seconds),
+        // listArtifacts returns [] (the content route serves the stored `data:` URL); the
+        // render adds no error.
+        bodies: crate::rules::openai_video::VideoBodies::InputReference,
         ..super::PluginFacts::same("plugins/tasks/vertex-ai/plugin.js@b30dbffe")
     },
 };
