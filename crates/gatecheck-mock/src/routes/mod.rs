@@ -190,15 +190,21 @@ pub(crate) async fn dispatch(
         Some(FaultKind::Delay { ms }) => {
             entry.fault = Some(format!("delay {ms}ms"));
             // At most MAX_HANG, as a hang: a fault of a million years is not a lost task. A
-            // reset ends the wait (the request goes on); a shutdown drops the request, so
-            // that stopping the mock never waits a delay out.
+            // shutdown drops the request, so that stopping the mock never waits a delay out.
+            // A reset ends the wait with 503 `mock_reset`, the handler not run: the request
+            // belongs to the state before the reset and must not change the fresh one.
             let wait = std::time::Duration::from_millis(ms).min(MAX_HANG);
-            if Box::pin(hold(&app, wait)).await == Held::Shutdown {
-                finish(&app, entry, started);
-                return Err(Dropped::Shutdown);
+            match Box::pin(hold(&app, wait)).await {
+                Held::Shutdown => {
+                    finish(&app, entry, started);
+                    return Err(Dropped::Shutdown);
+                }
+                Held::Reset => cut_by_reset(),
+                Held::Elapsed => {
+                    cx.at_ms = app.clock.now_ms();
+                    route(&mut cx, req, &method, path).await
+                }
             }
-            cx.at_ms = app.clock.now_ms();
-            route(&mut cx, req, &method, path).await
         }
         // Stream faults are picked by the streaming handlers (`pick` never returns them).
         Some(_) | None => route(&mut cx, req, &method, path).await,
@@ -282,6 +288,20 @@ fn status_fault(status: u16, retry_after: Option<u64>) -> MockResponse {
     }
     resp
 }
+
+/// The answer to a request a reset cut out of its `delay` fault: 503 `mock_reset`, no
+/// `Retry-After` (the request is not to be retried against the fresh state unasked).
+fn cut_by_reset() -> MockResponse {
+    response::v1_error(
+        503,
+        "the mock was reset while this request waited in a delay fault: it was not served",
+        Some(MOCK_RESET),
+        None,
+    )
+}
+
+/// The error code of [`cut_by_reset`].
+const MOCK_RESET: &str = "mock_reset";
 
 /// Finishes an answer (new-api's error shape in that profile, CORS, the request id) and
 /// journals it.
