@@ -90,10 +90,10 @@ async fn the_plugin_era_refuses_an_empty_prompt_and_forbids_caching_a_not_found(
         let body = r.json();
         assert_eq!(era::is_plugin_refusal(&body), plugins, "{named}: {body}");
         if plugins {
-            let message = body["error"]["message"].as_str().unwrap_or("");
-            assert!(
-                message.starts_with(era::MSG_FIELD_PROMPT_REQUIRED),
-                "{body}"
+            // The task error, as respondTaskError writes it (DECISIONS D-ERA-4).
+            assert_eq!(
+                body,
+                era::plugin_refusal_body(era::MSG_FIELD_PROMPT_REQUIRED)
             );
         }
         let nf = http.get("/v1/gatecheck-nothing", &h).await;

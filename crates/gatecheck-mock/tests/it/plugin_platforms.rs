@@ -87,7 +87,7 @@ async fn post_v1_videos_runs_the_platforms_plugin_only_in_the_plugin_era() {
         for k in [Key::Vidu, Key::Hailuo] {
             let r = post_multipart(&http, &[("model", model(k)), ("prompt", "x")], None).await;
             assert_eq!(r.status, 400, "{k:?}: {}", r.text());
-            assert_eq!(r.json()["error"]["code"], "plugin_request_invalid");
+            assert_eq!(r.json()["code"], "plugin_request_invalid");
             assert!(r.text().contains(MSG_JSON_OBJECT_REQUIRED), "{}", r.text());
         }
         let doubao = [("model", model(Key::Doubao)), ("prompt", "x")];
