@@ -166,13 +166,6 @@ async fn connections_past_the_limit_wait_until_one_closes() {
     drop(b);
 }
 
-fn temp_state(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("gatecheck-it-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir.join("state.json")
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn acknowledged_writes_are_on_disk_before_the_answer() {
     let path = temp_state("writethrough");
