@@ -44,6 +44,26 @@ pub(crate) const NOT_PLANTABLE: &[(&str, Bug, &str)] = &[
         "a Veo content failure the upstream caused, which the runner takes as not observed (upstream_content_failure), not a deployment's bug; the content route's bug is planted on the row's status (D-ERA-9)",
     ),
     (
+        "ARTIFACT_GONE_STATUS",
+        Bug::PluginContentStatusWord,
+        "the status of ARTIFACT_GONE's answer, read with it in one comparison (upstream_content_failure): a Veo content failure the upstream caused, not a deployment's bug; the content route's bug is planted on the row's status (D-ERA-9)",
+    ),
+    (
+        "NOT_COMPLETED_STATUS",
+        Bug::PluginContentStatusWord,
+        "the status of the content route's refusal, which the runner compares before the status the refusal names; PluginContentStatusWord plants a refusal naming another status, judged through both (D-ERA-9)",
+    ),
+    (
+        "PLUGIN_REFUSAL_STATUS",
+        Bug::PluginJsonOnlyTakesMultipart,
+        "the status of a plugin's refusal, which the runner compares with is_plugin_refusal in one condition; PluginJsonOnlyTakesMultipart plants a refusal not made, judged through both (D-ERA-10)",
+    ),
+    (
+        "POLL_AFTER_HEADER",
+        Bug::ProgressRegresses,
+        "a pacing hint, not a judged rule: the runner spaces its polls of a video task by it when no --poll-interval is given, so every lifecycle bug (ProgressRegresses among them) is polled through it",
+    ),
+    (
         "ARTIFACT_UPSTREAM_ERROR",
         Bug::PluginContentStatusWord,
         "a Veo content failure the upstream caused, which the runner takes as not observed (upstream_content_failure), not a deployment's bug; the content route's bug is planted on the row's status (D-ERA-9)",
@@ -386,6 +406,14 @@ pub(crate) const NOT_PLANTABLE: &[(&str, Bug, &str)] = &[
         Bug::UncheckedTemperature,
         "new-api's answers to an upload it measures before the relay (DECISIONS NA15, seen on \
          823e263): the runner accepts them as new-api's validation refusals of a translation, and \
+         UncheckedTemperature plants a translation refusal not made, judged through them; which \
+         extensions new-api cannot measure is new-api's own failure (NA15), not a bug to plant",
+    ),
+    (
+        "NEW_API_UNMEASURED_STATUS",
+        Bug::UncheckedTemperature,
+        "the status of NEW_API_UNMEASURED_CODE's answer, read with it in one condition: new-api's \
+         answers to an upload it measures before the relay (DECISIONS NA15, seen on 823e263); \
          UncheckedTemperature plants a translation refusal not made, judged through them; which \
          extensions new-api cannot measure is new-api's own failure (NA15), not a bug to plant",
     ),
