@@ -1,4 +1,4 @@
-"""Lifetimes (issue 48 §4): a mock whose parent is killed with SIGKILL exits and leaves no temp
+"""Lifetimes: a mock whose parent is killed with SIGKILL exits and leaves no temp
 folder; `stop()` returns at once while a client waits in a `delay` fault; `reset()` ends a
 pending delay, and leaves the cut request out of the fresh journal."""
 
@@ -92,5 +92,5 @@ def test_reset_ends_a_pending_delay(gatecheck: gatecheck.GatecheckServer) -> Non
     thread.join(10)
     assert out.get("status") == 200, out
     assert out["took"] < 2, out
-    # The cut request is not in the fresh journal (issue 55 §2: it was, first in the next test's).
+    # The cut request is not in the fresh journal (it was, first in the next test's).
     assert gatecheck.requests() == []

@@ -1,5 +1,5 @@
-// A test that leaves a request in a `delay` fault, then an isolation test on the same mock
-// (issue 55 §2): the beforeEach reset() cuts the delay short, and the cut request must not be
+// A test that leaves a request in a `delay` fault, then an isolation test on the same mock:
+// the beforeEach reset() cuts the delay short, and the cut request must not be
 // written into the fresh journal (it was: the second test's requests() began with the first
 // test's GET /v1/models). The main entry's connectGatecheck, given inject("gatecheck"), is this
 // worker's mock, as gatecheck-harness/vitest's is.

@@ -1,4 +1,4 @@
-//! The acceptance runs of issue #11: the whole catalog against the embedded mock, in each
+//! The acceptance runs: the whole catalog against the embedded mock, in each
 //! profile with the matching expectation, on a limited key, an unlimited key and a key the
 //! runner creates itself (`--allow-create-keys`): 0 failures, 0 deviations, 0 errors.
 

@@ -103,28 +103,28 @@ pub(crate) const NOT_PLANTABLE: &[(&str, Bug, &str)] = &[
         Bug::PluginJsonOnlyTakesMultipart,
         "the decoders' seconds range, which the runner's durations (4 to 8) stay inside; the decoders' refusals are planted on the JSON-only one (D-ERA-10)",
     ),
-    // DashScope's refusals (alierr47, D-PLAT-11): not a bug to plant.
+    // DashScope's refusals (D-PLAT-11): not a bug to plant.
     (
         "ALI_API_ERROR",
         Bug::PlatformStatusMap("ali"),
         "DashScope's refusals relayed as new-api does are not the deployment's bug: the runner \
          skips them (planted_platforms::a_relayed_dashscope_refusal_is_no_finding), nothing to plant",
     ),
-    // DashScope's refusals (alierr47, D-PLAT-11): not a bug to plant.
+    // DashScope's refusals (D-PLAT-11): not a bug to plant.
     (
         "INVALID_RESPONSE",
         Bug::PlatformStatusMap("ali"),
         "DashScope's refusals relayed as new-api does are not the deployment's bug: the runner \
          skips them (planted_platforms::a_relayed_dashscope_refusal_is_no_finding), nothing to plant",
     ),
-    // DashScope's refusals (alierr47, D-PLAT-11): not a bug to plant.
+    // DashScope's refusals (D-PLAT-11): not a bug to plant.
     (
         "fetch_refusal",
         Bug::PlatformStatusMap("ali"),
         "DashScope's refusals relayed as new-api does are not the deployment's bug: the runner \
          skips them (planted_platforms::a_relayed_dashscope_refusal_is_no_finding), nothing to plant",
     ),
-    // Ali's HappyHorse models (rest47, D-PLAT-11): validation the runner does not send.
+    // Ali's HappyHorse models (D-PLAT-11): validation the runner does not send.
     (
         "action",
         Bug::PlatformStatusMap("ali"),
@@ -261,7 +261,7 @@ pub(crate) const NOT_PLANTABLE: &[(&str, Bug, &str)] = &[
         "parse_wav_head",
         Bug::WavGarbage,
         "parse_wav from a file's first bytes and its length: the mock measures an upload's WAV \
-         in place with it (issue 49), and parse_wav itself is parse_wav_head over the whole \
+         in place with it, and parse_wav itself is parse_wav_head over the whole \
          file; the runner judges WAVs with parse_wav, whose bug WavGarbage plants",
     ),
     (
@@ -320,11 +320,11 @@ pub(crate) const NOT_PLANTABLE: &[(&str, Bug, &str)] = &[
         "the bound of the request's partial_images (0 to 3); the runner asks for 2, within it, \
          and judges the partial images that come, which PartialNotPng breaks",
     ),
-    // The video platforms (issue 47): their bugs are generated per platform of ALL.
+    // The video platforms: their bugs are generated per platform of ALL.
     (
         "all",
         Bug::PlatformStatusMap("vidu"),
-        "the registry (issue 54): planted_platforms.rs plants every bug on every platform of it \
+        "the registry: planted_platforms.rs plants every bug on every platform of it \
          (a wrong status map, another task's record, no platform), each caught by check_record \
          or the follow's identity rule",
     ),
@@ -444,7 +444,7 @@ pub(crate) const NOT_PLANTABLE: &[(&str, Bug, &str)] = &[
         "the submit's billing header: PlatformRatiosDropped drops it (task.platform.* deviates, \
          D-PLAT-1) and PlatformRatiosWrong announces a ratio not charged (a failure, D-PLAT-9)",
     ),
-    // The adaptors' EstimateBilling (rest47, D-PLAT-9): the ratios the runner expects of the
+    // The adaptors' EstimateBilling (D-PLAT-9): the ratios the runner expects of the
     // request it sends, and the mock charges with through quota::task_quota.
     (
         "other_ratios",

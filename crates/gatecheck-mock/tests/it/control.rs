@@ -184,7 +184,7 @@ async fn control_faults_delay_then_serve() {
 }
 
 /// A reset ends the wait of a request held by a `delay` fault (it is answered at once), and
-/// stopping the mock does not wait a delay out (issue 48 §4).
+/// stopping the mock does not wait a delay out.
 #[tokio::test]
 async fn a_reset_or_a_stop_ends_a_delay_at_once() {
     let server = MockServer::start().await;
@@ -222,7 +222,7 @@ async fn a_reset_or_a_stop_ends_a_delay_at_once() {
 }
 
 /// A request a reset cuts out of its `delay` is answered, but not journaled: the reset journal
-/// holds only what arrived after the reset (issue 55 §2: the next test's `requests()` began
+/// holds only what arrived after the reset (the next test's `requests()` began
 /// with the previous test's cut `GET /v1/models`). So for any request in flight across a reset.
 #[tokio::test]
 async fn a_request_cut_out_of_its_delay_by_a_reset_is_not_in_the_fresh_journal() {

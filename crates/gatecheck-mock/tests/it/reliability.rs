@@ -1,4 +1,4 @@
-//! Connection hygiene and durability (issue 14): half-closed requests, IPv4-mapped loopback,
+//! Connection hygiene and durability: half-closed requests, IPv4-mapped loopback,
 //! stalled bodies, the connection limit, and the state file written through.
 
 use crate::support::*;

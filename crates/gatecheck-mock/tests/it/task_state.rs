@@ -217,7 +217,7 @@ async fn a_dump_loaded_into_a_fresh_mock_answers_the_same() {
     assert_eq!(answers(&fresh, &made).await, before);
 }
 
-/// A state file that a mock wrote before the tasks moved into one store (issue #41), made by
+/// A state file that a mock wrote before the tasks moved into one store, made by
 /// `gatecheck serve --seed 41 --clock virtual --state-file`: video tasks charged, refunded,
 /// deleted and remixed, a Kling and a Jimeng task with their route-table entries, a Kling
 /// callback still waiting, Midjourney tasks (one forced to fail) and a clock offset.

@@ -528,7 +528,7 @@ async fn a_waiting_kling_callback_survives_a_restart_and_is_sent_once() {
 /// With `poll_advance` on a virtual clock, a loop that sleeps for `openai-poll-after-ms`
 /// between polls (as the OpenAI SDKs' create-and-poll does) sees its video end in a fraction
 /// of a second without touching the clock; a test that moves the clock by hand between polls
-/// sees exactly the times it set (issue 48 §3).
+/// sees exactly the times it set.
 #[tokio::test]
 async fn polls_that_honour_the_hint_reach_completed_and_advances_by_hand_stay_exact() {
     let server = MockServer::builder()

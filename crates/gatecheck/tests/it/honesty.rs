@@ -1,4 +1,4 @@
-//! Green means checked (issue 39): a run that lacks the credentials for most of the contract
+//! Green means checked: a run that lacks the credentials for most of the contract
 //! never exits 0, the exit codes agree everywhere they are written, and an output path that
 //! cannot be written stops the run before its first request.
 

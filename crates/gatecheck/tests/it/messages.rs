@@ -1,4 +1,4 @@
-//! The messages a person reads (issue 39): a verdict shown the same everywhere, the cause of
+//! The messages a person reads: a verdict shown the same everywhere, the cause of
 //! a stopped run first with a hint, skips grouped by cause, flags refused before anything
 //! starts, colour only on a terminal, repro lines that run as printed. Error messages and
 //! summaries are insta snapshots after their run-dependent parts (ports, times) are redacted.

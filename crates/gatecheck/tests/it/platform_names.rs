@@ -1,4 +1,4 @@
-//! A video platform is one description and one hooks file (issue 54, docs/ARCHITECTURE.md
+//! A video platform is one description and one hooks file (docs/ARCHITECTURE.md
 //! "Adding a video platform"): no code outside a platform's own files and the registry names
 //! it. The test reads every `crates/*/src/**/*.rs` and the planted suites of the platforms,
 //! and finds each string literal that is a registered platform's name (`"vidu"`), its channel
