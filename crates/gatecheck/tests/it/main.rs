@@ -15,6 +15,7 @@ mod foreign;
 mod help;
 mod honesty;
 mod messages;
+mod own_references;
 mod platform_names;
 mod profiles;
 mod readme;
