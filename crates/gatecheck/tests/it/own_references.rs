@@ -12,8 +12,19 @@
 use super::support::repo_root;
 use std::path::Path;
 
-/// The folders scanned, from the repository's root: code, tests, scripts and CI.
-const ROOTS: &[&str] = &["crates", "scripts", ".ci", "python", "npm", "tests", "fuzz"];
+/// The folders scanned, from the repository's root: code, tests, scripts, CI, the examples and
+/// the golden snapshots (generated output).
+const ROOTS: &[&str] = &[
+    "crates",
+    "scripts",
+    ".ci",
+    "python",
+    "npm",
+    "tests",
+    "fuzz",
+    "examples",
+    "snapshots",
+];
 
 /// The generated documents scanned beside them (their generators' output).
 const GENERATED: &[&str] = &["docs/DECISIONS.md", "docs/checks.md"];
