@@ -27,4 +27,5 @@ mod sdk_replay;
 mod secrets;
 mod serve;
 mod snapshot;
+mod source_text;
 mod support;
