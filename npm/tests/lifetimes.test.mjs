@@ -1,4 +1,4 @@
-// How long things take, as a Node team meets them (issue 48, sections 3 and 4): the SDK's way
+// How long things take, as a Node team meets them: the SDK's way
 // of polling a video ends in a few seconds of wall time on the default fixture; a node process
 // killed with SIGKILL takes its mock with it and leaves no temp folder; stop() does not wait
 // out a client's delay fault. `node --test` in a project that installed the tarballs.

@@ -1,4 +1,4 @@
-"""Lifetimes (issue 48 §4): a mock whose parent is killed with SIGKILL exits and leaves no temp
+"""Lifetimes: a mock whose parent is killed with SIGKILL exits and leaves no temp
 folder; `stop()` returns at once while a client waits in a `delay` fault; `reset()` ends a
 pending delay, and leaves the cut request out of the fresh journal."""
 

@@ -31,6 +31,7 @@ pub(crate) mod usage;
 pub(crate) mod v1;
 pub(crate) mod video;
 pub(crate) mod video_era;
+pub(crate) mod video_run;
 pub(crate) mod video_unified;
 
 pub(crate) use crate::evidence::status_text;
@@ -161,7 +162,7 @@ pub(crate) struct Env {
     pub has_access_token: bool,
     pub has_api_key: bool,
     /// The observed video run, shared by the lifecycle checks.
-    pub video: tokio::sync::OnceCell<Arc<Result<video::VideoRun, Halt>>>,
+    pub video: tokio::sync::OnceCell<Arc<Result<video_run::VideoRun, Halt>>>,
     /// The image results, shared by the image checks.
     pub images: tokio::sync::OnceCell<Result<Vec<ImageExchange>, Halt>>,
     /// What discovery decided about the target (for the report).

@@ -207,7 +207,7 @@ impl Ctx {
     }
 
     /// [`Ctx::read_body`] without joining the frames the body came in (an upload is read
-    /// where hyper put it: BENCHMARKS.md, issue 49), each frame handed to `on_frame` as it
+    /// where hyper put it: BENCHMARKS.md), each frame handed to `on_frame` as it
     /// arrives.
     async fn read_pieces(
         &self,

@@ -6,7 +6,7 @@
 //! slice of the body. The body may stay in the frames it arrived in ([`Rope`]): joining a 1 MiB
 //! upload's frames into one buffer cost as much as the kernel's own copy of it. multer ([`over`]) copies the whole body into a buffer of its own before
 //! it parses it; on a 1 MiB upload that copy was a third of the mock's instructions per request
-//! (BENCHMARKS.md, issue 49). multer still parses each part's head, so names, file names,
+//! (BENCHMARKS.md). multer still parses each part's head, so names, file names,
 //! content types and header errors are its own; [`Parts`] answers what multer answers over the
 //! same body, errors included (the tests below and the fuzz target hold it to that).
 

@@ -10,7 +10,7 @@ use std::ops::Range;
 /// pieces only when a reader needs them in one buffer (a body in one piece is never copied).
 ///
 /// A 1 MiB upload comes in 8 frames or more; joining them copied the whole body once per
-/// request, as much work as the kernel's own copy of it (BENCHMARKS.md, issue 49).
+/// request, as much work as the kernel's own copy of it (BENCHMARKS.md).
 ///
 /// ```
 /// use bytes::Bytes;

@@ -9,7 +9,7 @@ use memchr::memmem::Finder;
 ///
 /// Searching the frames of a 1 MiB upload after the whole body had arrived read them back
 /// from memory and took a third as long as the kernel's own copy of them (BENCHMARKS.md,
-/// issue 49). [`crate::multipart::Parts`] reads the ends of parts from here.
+/// "the upload read in place"). [`crate::multipart::Parts`] reads the ends of parts from here.
 ///
 /// ```
 /// use gatecheck_schemas::multipart::Scan;

@@ -84,7 +84,7 @@ pub fn decode_png(bytes: &[u8], what: &'static str) -> Result<Rgba, EditError> {
     let pixels: Vec<u8> = match frame.color_type {
         ::png::ColorType::Rgba => data.to_vec(),
         // Slice copies rather than a `flat_map` of arrays: the tests run this on every image of
-        // a run, built without optimization (BENCHMARKS.md, "CI time", ci51).
+        // a run, built without optimization (BENCHMARKS.md, "CI time").
         ::png::ColorType::Rgb => {
             let mut out = vec![255; data.len() / 3 * 4];
             for (o, p) in out.chunks_exact_mut(4).zip(data.chunks_exact(3)) {

@@ -365,7 +365,7 @@ mod tests {
 
     #[test]
     fn a_request_gets_only_the_answer_recorded_for_its_times() {
-        // Issue 46: `expired_time 1795860091 was stored as 1814887286`: the strict replay took
+        // `expired_time 1795860091 was stored as 1814887286`: the strict replay took
         // a request of another time for the same exchange and answered the recorded value.
         let (a, b, c) = (1_795_860_091, 1_814_887_286, 1_827_365_705);
         let m = Matcher::new(recording(&[a, b, c]), &[], "http://127.0.0.1:1");

@@ -122,6 +122,8 @@ pub fn forbids_store(cache_control: Option<&str>) -> bool {
 
 /// The `code` of a plugin's `decodeRequest` refusal (jsplugin/adaptor.go@60a13c2e).
 pub const PLUGIN_REQUEST_INVALID: &str = "plugin_request_invalid";
+/// The status of a plugin's refusal (jsplugin/adaptor.go@60a13c2e `ValidateRequestAndSetAction`).
+pub const PLUGIN_REFUSAL_STATUS: u16 = 400;
 /// The `code` of a plugin's usage refusal (jsplugin/adaptor.go@60a13c2e).
 pub const PLUGIN_USAGE_INVALID: &str = "plugin_usage_invalid";
 /// The Sora plugin's refusal of an empty or missing prompt (plugins/tasks/sora/plugin.js

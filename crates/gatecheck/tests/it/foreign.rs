@@ -1,4 +1,4 @@
-//! The verdicts on LiteLLM, without LiteLLM (issue 32; docs/foreign-gateways.md): a replay
+//! The verdicts on LiteLLM, without LiteLLM (docs/foreign-gateways.md): a replay
 //! server answers from `fixtures/foreign/litellm/` (recorded by `scripts/foreign-gateway
 //! litellm --record fixtures/foreign/litellm`), `gatecheck check` runs against it with the
 //! recorded seed and flags and a placeholder key, and its verdicts must equal
