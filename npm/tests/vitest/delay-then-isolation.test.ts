@@ -1,8 +1,8 @@
 // A test that leaves a request in a `delay` fault, then an isolation test on the same mock:
 // the beforeEach reset() cuts the delay short, and the cut request must not be served against
 // the fresh state nor written into the fresh journal (it was: the second test's requests()
-// began with the first test's GET /v1/models). The main entry's connectGatecheck, given inject("gatecheck"), is this
-// worker's mock, as gatecheck-harness/vitest's is.
+// began with the first test's GET /v1/models). The main entry's connectGatecheck, given
+// inject("gatecheck"), is this worker's mock, as gatecheck-harness/vitest's is.
 import { beforeEach, expect, inject, test } from "vitest";
 import { connectGatecheck } from "gatecheck-harness";
 import { connectGatecheck as connectVitest } from "gatecheck-harness/vitest";
