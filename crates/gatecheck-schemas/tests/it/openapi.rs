@@ -54,8 +54,8 @@ fn every_route_of_the_spec_and_the_extensions_is_documented() {
         assert!(op["operationId"].is_string(), "{method} {path}");
         let security = &op["security"];
         // The provider routes, and the native routes the platforms' plugins declare.
-        let native = gatecheck_schemas::rules::platforms::native::declared()
-            .any(|(_, _, r)| r.path == path);
+        let native =
+            gatecheck_schemas::rules::platforms::native::declared().any(|(_, _, r)| r.path == path);
         let provider = path.starts_with("/kling/") || path.starts_with("/jimeng/") || native;
         if path.starts_with("/v1/") || path.starts_with("/v1beta/") || provider {
             assert_eq!(security, &json!([{"bearerAuth": []}]), "{path}");
