@@ -13,7 +13,9 @@ use super::Kind::Failure;
 use super::{def, Check, CheckCtx, Halt, Outcome, Pass, Phase};
 use crate::http::client::{Exchange, RequestSpec};
 use crate::vocab::skip::SkipCause;
-use gatecheck_schemas::rules::platforms::native::{violations, NativeOperation, NativeRoute};
+use gatecheck_schemas::rules::platforms::native::{
+    refusal, violations, NativeOperation, NativeRoute,
+};
 use gatecheck_schemas::rules::platforms::{all, Platform};
 use gatecheck_schemas::rules::quota::Usage;
 use gatecheck_schemas::rules::video::is_task_id;
@@ -167,14 +169,24 @@ fn vendor_body(
     Ok(v)
 }
 
-/// An unknown task: 404 in the plugin's `native.error` shape (a deviation otherwise).
+/// An unknown task: 404 in the plugin's `native.error` of the host's `task_not_found` (a
+/// deviation otherwise; a message of another host version is no difference).
 async fn unknown_task(ctx: &CheckCtx, p: &Platform, query: &NativeRoute) -> Result<(), Halt> {
     let spec = RequestSpec::new(method(query), query.path.replace("{task_id}", UNKNOWN_TASK))
         .auth(ctx.model_auth()?);
     let ex = ctx.send(&spec, 0).await?;
     let v = ex.json().unwrap_or(Value::Null);
-    let broken = violations(&(p.plugins.native.error_schema)(), &v);
-    if ex.status.as_u16() == 404 && broken.is_empty() {
+    let mut broken = violations(&(p.plugins.native.error_schema)(), &v);
+    let (status, want) = refusal(p, 404);
+    let code = |v: &Value| v.pointer("/error/code").or_else(|| v.get("code")).cloned();
+    if broken.is_empty() && code(&v) != code(&want) {
+        broken.push(format!(
+            "code {} where the host names {}",
+            code(&v).unwrap_or(Value::Null),
+            code(&want).unwrap_or(Value::Null)
+        ));
+    }
+    if ex.status.as_u16() == status && broken.is_empty() {
         return Ok(());
     }
     Err(ctx.deviate(

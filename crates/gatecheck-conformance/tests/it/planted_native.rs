@@ -17,7 +17,7 @@ pub(crate) fn rows() -> Vec<Planted> {
             Bug::NativeRoutesNotRouted,
             CHECK,
             Status::Failed,
-            "routes::table, PluginFacts::native (the declared routes served, D-ERA-15)",
+            "routes::table, NativeOp, PluginFacts::native, doubao::NATIVE, ali::NATIVE, NativeOperation (the declared routes served, D-ERA-15)",
         ),
         (
             Bug::NativeCreatedHostObject,
@@ -41,7 +41,7 @@ pub(crate) fn rows() -> Vec<Planted> {
             Bug::NativeErrorHostShape,
             CHECK,
             Status::Deviation,
-            "native::Native::error, error_schema, host_error (D-ERA-16)",
+            "native::Native::error, error_schema, refusal, host_error (D-ERA-16)",
         ),
     ]
 }

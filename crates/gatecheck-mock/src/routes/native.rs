@@ -9,7 +9,7 @@
 //! - A query: the key's task named by the path, one of the platform's, rendered at the mock's
 //!   now; none is 404 `task_not_found`.
 //! - Every refusal past the key is the plugin's `native.error` of the host's sanitized error
-//!   (`rules::platforms::native::host_error`), with the host's status.
+//!   (`rules::platforms::native::refusal`), with the host's status.
 //!
 //! [`Op::Native`]: gatecheck_schemas::routes::Op::Native
 
@@ -19,7 +19,7 @@ use crate::response::{self, MockResponse};
 use crate::tasks::platforms::{hooks_of, Adaptor};
 use gatecheck_schemas::routes::NativeOp;
 use gatecheck_schemas::rules::platforms::native::{
-    error_body, host_status, NativeOperation, NativeRoute, NativeTask,
+    refusal, NativeOperation, NativeRoute, NativeTask,
 };
 use gatecheck_schemas::rules::platforms::{Era, Platform};
 use http::Request;
@@ -28,8 +28,8 @@ use serde_json::Value;
 
 /// The plugin's `native.error` of a refusal `status` of platform `p`.
 fn refused(p: &Platform, status: u16) -> MockResponse {
-    let status = host_status(status);
-    response::json(status, &error_body(p, status))
+    let (status, body) = refusal(p, status);
+    response::json(status, &body)
 }
 
 /// A declared native route (admitted: the key is the caller's).

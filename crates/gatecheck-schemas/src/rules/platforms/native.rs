@@ -131,20 +131,25 @@ pub fn host_error(status: u16) -> (&'static str, &'static str) {
     }
 }
 
-/// The status the host answers a native refusal with: a 4xx as it is, anything else 500
-/// (`sanitizedTaskPluginError`).
-pub fn host_status(status: u16) -> u16 {
-    if (400..=599).contains(&status) {
+/// The plugin's answer to the host's refusal `status` on a route of `p`: the status the host
+/// keeps (a 4xx or 5xx as it is, anything else 500, as `sanitizedTaskPluginError` has it) and
+/// `native.error` of its sanitized code and message.
+///
+/// ```
+/// use gatecheck_schemas::rules::platforms::{doubao, native::refusal};
+/// let (status, body) = refusal(&doubao::PLATFORM, 404);
+/// assert_eq!(status, 404);
+/// assert_eq!(body["error"]["code"], "task_not_found");
+/// assert_eq!(refusal(&doubao::PLATFORM, 200).0, 500);
+/// ```
+pub fn refusal(p: &Platform, status: u16) -> (u16, Value) {
+    let status = if (400..=599).contains(&status) {
         status
     } else {
         500
-    }
-}
-
-/// The vendor body of the host's refusal `status` on a route of `p`'s plugin.
-pub fn error_body(p: &Platform, status: u16) -> Value {
+    };
     let (code, message) = host_error(status);
-    (p.plugins.native.error)(code, message)
+    (status, (p.plugins.native.error)(code, message))
 }
 
 /// Every declared native route of the registered platforms: the platform, the route's index
@@ -163,24 +168,6 @@ pub fn declared() -> impl Iterator<Item = (&'static Platform, usize, &'static Na
 /// The text of `key` of `v`, trimmed ("" when absent or not text).
 pub(crate) fn trimmed<'a>(v: &'a Value, key: &str) -> &'a str {
     v.get(key).and_then(Value::as_str).map_or("", str::trim)
-}
-
-/// The route template of a plugin path (`:task_id` to `{task_id}`), for tests of the
-/// declarations against `meta.routes`.
-///
-/// ```
-/// use gatecheck_schemas::rules::platforms::native::template_of;
-/// assert_eq!(template_of("/ali/api/v1/tasks/:task_id"), "/ali/api/v1/tasks/{task_id}");
-/// ```
-pub fn template_of(plugin_path: &str) -> String {
-    plugin_path
-        .split('/')
-        .map(|s| match s.strip_prefix(':') {
-            Some(name) => format!("{{{name}}}"),
-            None => s.to_owned(),
-        })
-        .collect::<Vec<_>>()
-        .join("/")
 }
 
 /// The broken rules of `body` against a route's inline schema (`NativeRoute::schema`,
