@@ -46,6 +46,33 @@ fn query_path(route: &NativeRoute, id: &str) -> String {
     route.path.replace("{task_id}", id)
 }
 
+/// Every row of the route table past `ROUTES` (one per declared native route) is served by
+/// the plugin era's mock: answered by the native handler, in the platform's own bodies (an
+/// empty body is refused in its `native.error`, an unknown task is its 404), never the gate.
+#[tokio::test]
+async fn every_declared_native_row_of_the_table_is_served() {
+    use gatecheck_schemas::routes::{table, Op, ROUTES};
+    let server = server(NamedProfile::NEW_API).await;
+    let http = Http::new(server.uri());
+    let a = bearer(KEY_ENABLED);
+    let h = [("authorization", a.as_str())];
+    let native = &table()[ROUTES.len()..];
+    assert_eq!(native.len(), declared().count());
+    for row in native {
+        let Op::Native(op) = row.op else {
+            panic!("{row:?} past ROUTES is no native row");
+        };
+        let (p, _) = op.route().expect("declared");
+        let path = row.path.replace("{task_id}", "task_unknown");
+        let resp = http.send(row.method, &path, &h, "").await;
+        let want = if row.method == "GET" { 404 } else { 400 };
+        assert_eq!(resp.status, want, "{} {path}: {}", row.method, resp.text());
+        let (_, body) = gatecheck_schemas::rules::platforms::native::refusal(p, want);
+        assert_eq!(resp.json(), body, "{} {path}", row.method);
+    }
+    server.shutdown().await;
+}
+
 #[tokio::test]
 async fn doubao_and_ali_declare_their_plugins_routes() {
     let names: Vec<_> = native_platforms().iter().map(|(p, _, _)| p.name).collect();
