@@ -42,6 +42,23 @@ fn native_platforms() -> Vec<(
     out
 }
 
+/// The OpenAPI document's violations of an answer (as a validating proxy judges it).
+fn documented(method: &str, path: &str, resp: &super::support::Resp) -> Vec<String> {
+    let headers: Vec<(&str, &str)> = resp
+        .headers
+        .iter()
+        .filter_map(|(k, v)| Some((k.as_str(), v.to_str().ok()?)))
+        .collect();
+    let answer = gatecheck_schemas::openapi::check::Answer {
+        method,
+        path,
+        status: resp.status,
+        headers: &headers,
+        body: &resp.body,
+    };
+    gatecheck_schemas::openapi::check::ResponseChecker::new().check(&answer)
+}
+
 fn query_path(route: &NativeRoute, id: &str) -> String {
     route.path.replace("{task_id}", id)
 }
@@ -121,6 +138,15 @@ async fn a_native_submit_and_fetch_answer_the_vendors_bodies_with_the_public_id(
             "{}: {f}",
             p.name
         );
+        let fetch_path = query_path(query, id);
+        assert_eq!(
+            documented(submit.method, submit.path, &created),
+            Vec::<String>::new()
+        );
+        assert_eq!(
+            documented(query.method, &fetch_path, &fetched),
+            Vec::<String>::new()
+        );
         // The same task on `/v1/videos/{id}`: one task, two renders.
         let video = http.send("GET", &format!("/v1/videos/{id}"), &h, "").await;
         assert_eq!(video.status, 200, "{}: {}", p.name, video.text());
@@ -128,6 +154,11 @@ async fn a_native_submit_and_fetch_answer_the_vendors_bodies_with_the_public_id(
             .send(query.method, &query_path(query, "task_nosuch"), &h, "")
             .await;
         assert_eq!(unknown.status, 404, "{}: {}", p.name, unknown.text());
+        let unknown_path = query_path(query, "task_nosuch");
+        assert_eq!(
+            documented(query.method, &unknown_path, &unknown),
+            Vec::<String>::new()
+        );
         assert_eq!(
             unknown.json(),
             (p.plugins.native.error)("task_not_found", "Task not found"),
