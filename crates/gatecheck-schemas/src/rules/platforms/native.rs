@@ -120,12 +120,12 @@ impl Native {
 /// ```
 pub fn host_error(status: u16) -> (&'static str, &'static str) {
     match status {
-        400 => ("invalid_request", "Invalid request"),
         401 => ("authentication_error", "Authentication failed"),
         403 => ("permission_denied", "Access denied"),
         404 => ("task_not_found", "Task not found"),
         409 => ("request_conflict", "Request conflict"),
         429 => ("rate_limit_exceeded", "Too many requests"),
+        // 400 and any other 4xx.
         400..=499 => ("invalid_request", "Invalid request"),
         _ => ("server_error", "Task request failed"),
     }
