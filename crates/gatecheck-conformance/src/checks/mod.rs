@@ -12,6 +12,7 @@ pub(crate) mod key;
 pub(crate) mod midjourney;
 pub(crate) mod midjourney_routes;
 pub(crate) mod models;
+pub(crate) mod native_routes;
 pub(crate) mod pacing;
 mod pixels;
 pub(crate) mod platform_checks;

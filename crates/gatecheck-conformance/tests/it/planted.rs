@@ -331,6 +331,17 @@ pub(crate) enum Bug {
     DashboardUserHeaderRequired,
     /// A wrong access token is refused 200 `{success:false}` (new-api before 31d70fca).
     DashboardWrongToken200,
+    // The plugins' native routes (`planted_native.rs`: run on the `new-api` mock).
+    /// The native routes the plugins declare are not routed (404).
+    NativeRoutesNotRouted,
+    /// A native create answers the host's `{task_id}` in place of the vendor's body.
+    NativeCreatedHostObject,
+    /// A native create names the upstream's own id, not the public `task_` id.
+    NativeCreatedUpstreamId,
+    /// A native fetch answers another task than the one asked.
+    NativeFetchOtherTask,
+    /// An unknown task on a native fetch is the host's `{code, message, status_code}`.
+    NativeErrorHostShape,
     /// Not a bug: `GET /api/pricing` is answered 404 (a target that does not publish its
     /// group ratios: the runner infers one; `billing.rs`, not in [`planted`]).
     PricingNotServed,
@@ -357,6 +368,7 @@ pub(crate) fn planted() -> Vec<Planted> {
         super::planted_billing::rows(),
         super::planted_keysurface::rows(),
         super::planted_plugins::rows(),
+        super::planted_native::rows(),
     ]
     .concat()
 }

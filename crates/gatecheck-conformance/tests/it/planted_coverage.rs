@@ -73,6 +73,12 @@ const VEO_CONTENT_ERRORS: &str = "new-api's Veo content-route errors (DECISIONS 
 
 /// Shared rules with no planted bug of their own: (rule, the bug that exercises it, why).
 pub(crate) const NOT_PLANTABLE: &[(&str, Bug, &str)] = &[
+    // The plugins' native routes (D-ERA-15).
+    (
+        "decode_create",
+        Bug::NativeRoutesNotRouted,
+        "a plugin's decode of the vendor's body, the mock's side: the runner sends the declared example, which the decode takes (its refusals are the mock's tests); a route that takes nothing is planted as not routed",
+    ),
     // The plugin era around the platforms (D-ERA-9, D-ERA-10).
     (
         "ACTION_FIRST_TAIL_TO_VIDEO",

@@ -103,6 +103,7 @@ pub(crate) fn named_profile_of(bug: Bug) -> NamedProfile {
         | Bug::PluginRatiosWithSize
         | Bug::DashboardUserHeaderRequired
         | Bug::DashboardWrongToken200 => NamedProfile::NEW_API,
+        b if super::planted_native::plants(b) => NamedProfile::NEW_API,
         _ => NamedProfile::DOCUMENTED,
     }
 }

@@ -116,8 +116,13 @@ pub(crate) fn with_data(block: &str, v: &Value) -> String {
 
 /// The checks a run skips outside new-api's plugin era or the new-api expectation: HEAD of
 /// the content route (D-ERA-6: the plugin era's route) and the plugin's billing ratios
-/// (D-ERA-10: judged under `--expect new-api` in the plugin era).
-pub(crate) const ERA_SKIPS: [&str; 2] = ["video.content.head", "video.create.plugin-ratios"];
+/// (D-ERA-10: judged under `--expect new-api` in the plugin era), and the plugins' native
+/// routes (D-ERA-15: the plugin era's routes); in the report's order.
+pub(crate) const ERA_SKIPS: [&str; 3] = [
+    "task.native-routes",
+    "video.content.head",
+    "video.create.plugin-ratios",
+];
 
 /// Whether check `c` is one of [`ERA_SKIPS`], skipped.
 pub(crate) fn era_skipped(c: &gatecheck_conformance::CheckResult) -> bool {

@@ -91,6 +91,7 @@ pub(crate) mod kling;
 pub(crate) mod linger;
 pub(crate) mod midjourney;
 pub(crate) mod models;
+pub(crate) mod native;
 pub(crate) mod outcomes;
 pub(crate) mod platform;
 pub(crate) mod platform_veo;
@@ -434,7 +435,7 @@ async fn admit(
     route: &Route,
 ) -> Result<Request<Incoming>, MockResponse> {
     match route.op {
-        Op::CreateKlingTask | Op::GetKlingTask => cx.admit_key(req.headers())?,
+        Op::CreateKlingTask | Op::GetKlingTask | Op::Native(_) => cx.admit_key(req.headers())?,
         Op::Mj(op) if op != MjOp::Image => {
             cx.key = Some(midjourney::authenticate(cx, req.headers())?);
         }
@@ -489,6 +490,7 @@ async fn serve(cx: &mut Ctx, req: Request<Incoming>, found: &Found<'_>) -> MockR
         Op::CreateKlingTask => Box::pin(kling::create(cx, req)).await,
         Op::GetKlingTask => video_unified::fetch(cx, found.param("task_id")),
         Op::Jimeng => Box::pin(jimeng::handle(cx, req)).await,
+        Op::Native(op) => Box::pin(native::serve(cx, req, op, found.param("task_id"))).await,
         Op::Mj(MjOp::Submit(name)) => Box::pin(midjourney::submit(cx, req, name)).await,
         Op::Mj(MjOp::Upload) => Box::pin(midjourney::upload(cx, req)).await,
         Op::Mj(MjOp::Swap) => Box::pin(midjourney::swap(cx, req)).await,

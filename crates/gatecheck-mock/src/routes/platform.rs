@@ -328,6 +328,11 @@ impl RecordNow {
         &self.view.data
     }
 
+    /// The row's failure reason.
+    pub(crate) fn fail_reason(&self) -> String {
+        self.view.fail_reason.clone()
+    }
+
     /// Whether the row keeps a result URL.
     pub(crate) fn has_result_url(&self) -> bool {
         self.view.url.is_some()

@@ -29,6 +29,8 @@ const EXEMPT: &[(&str, &str)] = &[
 const SUITES: &[&str] = &[
     "crates/gatecheck-conformance/tests/it/planted_platforms.rs",
     "crates/gatecheck-conformance/tests/it/planted_veo.rs",
+    "crates/gatecheck-conformance/tests/it/planted_native.rs",
+    "crates/gatecheck-conformance/tests/it/mutation_proxy/native.rs",
 ];
 
 /// The files a platform owns: its description and its hooks.

@@ -59,6 +59,8 @@ pub(super) const INFERS_RATIO: &str =
 
 /// The rules one side goes without, and why.
 pub(super) const ONE_SIDED: &[(&str, Lacks, &str)] = &[
+    // The plugins' native routes (D-ERA-15).
+    ("violations", Lacks::Mock, VALIDATOR),
     // DashScope's refusals (D-PLAT-11).
     (
         "REQUEST_FIELDS",
