@@ -258,7 +258,8 @@ impl Matcher {
 /// The path template of a request (`/v1/videos/{task_id}`), or its path without the query.
 fn route_of(method: &str, path: &str) -> String {
     let path = path.split('?').next().unwrap_or_default();
-    gatecheck_schemas::routes::find_route(method, path).map_or_else(|| path.to_owned(), |r| r.path.to_owned())
+    gatecheck_schemas::routes::find_route(method, path)
+        .map_or_else(|| path.to_owned(), |r| r.path.to_owned())
 }
 
 /// The recorded exchange most like `request`, and what differs.

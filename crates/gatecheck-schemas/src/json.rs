@@ -22,7 +22,6 @@
 use crate::types::{ImageUsage, KeyRecord, TokenDetails, VideoTask};
 use gatecheck_codecs::json::{push_bool, push_i64, push_str};
 
-
 impl KeyRecord {
     /// Appends this record as JSON: the bytes `serde_json::to_writer` writes.
     ///
