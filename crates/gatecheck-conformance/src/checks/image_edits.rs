@@ -12,7 +12,7 @@ use crate::generators::media::png;
 use crate::http::client::{Exchange, Part, RequestSpec};
 use crate::http::elsewhere;
 use base64::Engine;
-use gatecheck_schemas::png::Rgba;
+use gatecheck_codecs::png::Rgba;
 use gatecheck_schemas::rules::image_edit::{
     edit_usage, edits_supported, missing_image, EDITS_PATH, MASK_PART,
 };

@@ -29,7 +29,7 @@ use super::form;
 use crate::media::{self, SpeechFormat, Transcript};
 use crate::response::{self, MockResponse};
 use bytes::Bytes;
-use gatecheck_schemas::multipart::Rope;
+use gatecheck_codecs::multipart::Rope;
 use gatecheck_schemas::rules::media::{
     speech_sse_supported, transcription_diarizes, transcription_streams, DIARIZED_JSON,
     MAX_SPEECH_INPUT_CHARS, SPEECH_SPEED,

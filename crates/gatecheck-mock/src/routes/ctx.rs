@@ -13,7 +13,7 @@ use crate::state::usage::{self, UsageEntry};
 use crate::state::{AuthedKey, Charge};
 use crate::tasks::video::VideoStore;
 use bytes::Bytes;
-use gatecheck_schemas::multipart::{Parts, Rope, Scan};
+use gatecheck_codecs::multipart::{Parts, Rope, Scan};
 use gatecheck_schemas::rules::quota::{price_quota_at, Usage};
 use gatecheck_schemas::rules::Rejection;
 use gatecheck_schemas::types::ModelCapabilities;

@@ -52,7 +52,7 @@
 //!
 //! 1. Read the body under the upload limit: [`Ctx::read_body`] (413 before reading it all)
 //!    or [`Ctx::read_multipart`] (the bounded body split into its parts,
-//!    [`gatecheck_schemas::multipart::Parts`]). Find `model` (required).
+//!    [`gatecheck_codecs::multipart::Parts`]). Find `model` (required).
 //! 2. Model limits: [`Ctx::check_model`] (403), then the model's capability. Steps 1 and 2
 //!    for a JSON body (speech, image generation): [`Ctx::json_model`]; for a `model`
 //!    found otherwise (multipart): [`Ctx::required_model`]. Video reads JSON, form or

@@ -275,7 +275,8 @@ impl<'a> Iterator for Segments<'a> {
     fn next(&mut self) -> Option<&'a str> {
         let bytes = self.rest.as_bytes();
         let start = bytes.iter().position(|&b| b != b'/')?;
-        let end = crate::scan::find_byte(&bytes[start..], b'/').map_or(bytes.len(), |i| start + i);
+        let end = gatecheck_codecs::scan::find_byte(&bytes[start..], b'/')
+            .map_or(bytes.len(), |i| start + i);
         // `start` and `end` are at `/` or the ends: ASCII boundaries.
         let segment = self.rest.get(start..end)?;
         self.rest = self.rest.get(end..).unwrap_or("");

@@ -671,3 +671,60 @@ fn the_runner_names_the_mock_only_to_embed_it() {
 fn the_runners_folders_import_one_way() {
     rooms_without_a_circle("crates/gatecheck-conformance/src/", "runner");
 }
+
+/// The crates' floors, bottom first (docs/ARCHITECTURE.md): each depends only on crates of
+/// the floors below it, so the codecs know no contract and the contract knows no server.
+const CRATE_FLOORS: &[&str] = &[
+    "gatecheck-codecs",
+    "gatecheck-schemas",
+    "gatecheck-recording",
+    "gatecheck-mock",
+    "gatecheck-conformance",
+    "gatecheck",
+];
+
+/// The gatecheck crates `manifest` names under `[dependencies]` (dev-dependencies left out).
+fn gatecheck_dependencies(manifest: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut in_deps = false;
+    for line in manifest.lines().map(str::trim) {
+        if line.starts_with('[') {
+            in_deps = line == "[dependencies]";
+        } else if in_deps && line.starts_with("gatecheck") {
+            let name = line.split(['=', '.', ' ']).next().unwrap_or("");
+            out.push(name.to_owned());
+        }
+    }
+    out
+}
+
+#[test]
+fn each_crate_depends_only_on_the_floors_below_it() {
+    let mut problems = Vec::new();
+    let mut on_disk: Vec<String> = std::fs::read_dir(repo_root().join("crates"))
+        .expect("crates/")
+        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+        .filter(|name| {
+            repo_root()
+                .join("crates")
+                .join(name)
+                .join("Cargo.toml")
+                .is_file()
+        })
+        .collect();
+    on_disk.sort();
+    let mut listed: Vec<String> = CRATE_FLOORS.iter().map(|s| (*s).to_owned()).collect();
+    listed.sort();
+    assert_eq!(on_disk, listed, "CRATE_FLOORS lists every crate of crates/");
+    for (floor, krate) in CRATE_FLOORS.iter().enumerate() {
+        let path = repo_root().join("crates").join(krate).join("Cargo.toml");
+        let manifest = std::fs::read_to_string(&path).expect("a crate's Cargo.toml");
+        for dep in gatecheck_dependencies(&manifest) {
+            match CRATE_FLOORS.iter().position(|c| *c == dep) {
+                Some(below) if below < floor => {}
+                _ => problems.push(format!("{krate} depends on {dep}, not a floor below it")),
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}

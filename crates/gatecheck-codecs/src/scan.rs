@@ -3,7 +3,7 @@
 //! several instructions per byte, and `str::split` sets up a searcher per call.
 
 /// The index of the first `needle` in `hay`.
-pub(crate) fn find_byte(hay: &[u8], needle: u8) -> Option<usize> {
+pub fn find_byte(hay: &[u8], needle: u8) -> Option<usize> {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGHS: u64 = 0x8080_8080_8080_8080;
     let pattern = ONES * u64::from(needle);
@@ -31,7 +31,7 @@ pub(crate) fn find_byte(hay: &[u8], needle: u8) -> Option<usize> {
 
 /// Whether `bytes` holds a byte that JSON strings escape: a control character (below 0x20),
 /// `"` or `\\` (serde_json escapes these only).
-pub(crate) fn needs_json_escape(bytes: &[u8]) -> bool {
+pub fn needs_json_escape(bytes: &[u8]) -> bool {
     const ONES: u64 = 0x0101_0101_0101_0101;
     const HIGHS: u64 = 0x8080_8080_8080_8080;
     // Nonzero when some byte of `x` is below `n` (n <= 0x80); a borrow can only add marks

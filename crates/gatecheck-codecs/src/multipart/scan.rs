@@ -12,7 +12,7 @@ use memchr::memmem::Finder;
 /// "the upload read in place"). [`crate::multipart::Parts`] reads the ends of parts from here.
 ///
 /// ```
-/// use gatecheck_schemas::multipart::Scan;
+/// use gatecheck_codecs::multipart::Scan;
 /// let mut scan = Scan::new("b");
 /// scan.feed(b"--b\r\n\r\nx\r");
 /// scan.feed(b"\n-");

@@ -8,7 +8,7 @@
 /// An incremental event-stream parser.
 ///
 /// ```
-/// use gatecheck_schemas::sse::SseParser;
+/// use gatecheck_codecs::sse::SseParser;
 /// let mut p = SseParser::default();
 /// let mut out = Vec::new();
 /// p.push(b"event: a\ndata: {\"x\"", &mut out);

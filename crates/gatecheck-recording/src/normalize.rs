@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use super::body::{encode_body, multipart_boundary};
 use super::redact::{redact_signed_urls, Substitutions};
 use super::{RecordedBody, RecordedRequest, UNIX_TIME_PLACEHOLDER};
-use crate::rules::forwarding::is_passed_on;
+use gatecheck_schemas::rules::forwarding::is_passed_on;
 
 /// Whether a JSON field `key` holding `v` is a Unix time: an integer from 10^9 to 10^10 in a
 /// field named `time`, `*_time` or `*_at`.
@@ -78,7 +78,7 @@ pub fn echo_times(value: &mut Value, pairs: &[(i64, i64)]) -> bool {
 /// not JSON or echoes none of `pairs`.
 ///
 /// ```
-/// use gatecheck_schemas::recording::echo_times_text;
+/// use gatecheck_recording::echo_times_text;
 /// let text = "{\n  \"expired_time\": 1795860090,\n  \"id\": 9\n}";
 /// let echoed = echo_times_text(text, &[(1_795_860_090, 1_795_860_091)]).unwrap();
 /// assert_eq!(echoed, "{\n  \"expired_time\": 1795860091,\n  \"id\": 9\n}");
@@ -153,7 +153,7 @@ const NOT_RECORDED: [&str; 2] = ["user-agent", "accept-encoding"];
 /// Whether the recorder sends request header `name` (lowercase) upstream.
 ///
 /// ```
-/// use gatecheck_schemas::recording::sent_upstream;
+/// use gatecheck_recording::sent_upstream;
 /// assert!(sent_upstream("authorization") && sent_upstream("user-agent"));
 /// assert!(!sent_upstream("host") && !sent_upstream("connection"));
 /// ```
@@ -171,7 +171,7 @@ fn records_request_header(name: &str) -> bool {
 /// `Date` (the replay answers with its own).
 ///
 /// ```
-/// use gatecheck_schemas::recording::records_response_header;
+/// use gatecheck_recording::records_response_header;
 /// assert!(records_response_header("content-type"));
 /// assert!(!records_response_header("date") && !records_response_header("transfer-encoding"));
 /// ```

@@ -14,7 +14,7 @@ use std::ops::Range;
 ///
 /// ```
 /// use bytes::Bytes;
-/// use gatecheck_schemas::multipart::Rope;
+/// use gatecheck_codecs::multipart::Rope;
 /// let rope = Rope::from_chunks(vec![Bytes::from_static(b"RIFF"), Bytes::from_static(b"....WAVE")]);
 /// assert_eq!(rope.len(), 12);
 /// assert_eq!(&rope.prefix(6)[..], b"RIFF..");

@@ -5,8 +5,8 @@
 //! them, the runner predicts the edited pixels with them).
 //!
 //! ```
-//! let png = gatecheck_schemas::png::generate(7, 8, 4).unwrap();
-//! let img = gatecheck_schemas::png::decode_png(&png, "image").unwrap();
+//! let png = gatecheck_codecs::png::generate(7, 8, 4).unwrap();
+//! let img = gatecheck_codecs::png::decode_png(&png, "image").unwrap();
 //! assert_eq!((img.width, img.height), (8, 4));
 //! ```
 
@@ -15,9 +15,13 @@ mod edit;
 use bytes::Bytes;
 
 use crate::draw::splitmix;
-use crate::rules::media::MAX_IMAGE_PIXELS as MAX_PIXELS;
 
 pub use edit::{decode_png, edit_png, EditError, Rgba};
+
+/// The most pixels one encode or decode holds (4096 × 4096), which bounds its memory. The
+/// contract's bound of a result image, `gatecheck_schemas::rules::media::MAX_IMAGE_PIXELS`, is
+/// held equal to it where the two meet (the mock's media).
+pub const MAX_PIXELS: u64 = 4096 * 4096;
 
 /// Why an image could not be made.
 #[derive(Debug, thiserror::Error)]
@@ -31,7 +35,7 @@ pub enum PngError {
 }
 
 /// Whether `width` × `height` is an image size one encode accepts: at least one pixel, at most
-/// [`MAX_IMAGE_PIXELS`](crate::rules::media::MAX_IMAGE_PIXELS).
+/// [`MAX_PIXELS`].
 pub fn size_in_range(width: u32, height: u32) -> bool {
     width != 0 && height != 0 && u64::from(width) * u64::from(height) <= MAX_PIXELS
 }

@@ -104,8 +104,8 @@ impl Draw {
 ///
 /// ```
 /// let mut s = 7;
-/// let a = gatecheck_schemas::draw::splitmix(&mut s);
-/// assert_ne!(a, gatecheck_schemas::draw::splitmix(&mut s));
+/// let a = gatecheck_codecs::draw::splitmix(&mut s);
+/// assert_ne!(a, gatecheck_codecs::draw::splitmix(&mut s));
 /// ```
 pub fn splitmix(state: &mut u64) -> u64 {
     *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);

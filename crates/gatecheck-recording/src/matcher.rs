@@ -26,7 +26,7 @@ pub const TIME_SLACK_SECS: i64 = 60;
 /// its requests match on their placeholders alone, as they did.
 ///
 /// ```
-/// use gatecheck_schemas::recording::times_fit;
+/// use gatecheck_recording::times_fit;
 /// assert!(times_fit(&[1_795_860_091], &[1_795_860_092]));
 /// assert!(!times_fit(&[1_814_887_286], &[1_795_860_091]));
 /// assert!(!times_fit(&[1_795_860_091], &[]) && times_fit(&[], &[]));
@@ -77,7 +77,7 @@ pub struct Gate {
 /// The recorded answers of a recording, found by normalized request.
 ///
 /// ```no_run
-/// use gatecheck_schemas::recording::{Matcher, Recording};
+/// use gatecheck_recording::{Matcher, Recording};
 /// let recording = Recording::load("fixtures/foreign/litellm".as_ref()).unwrap();
 /// let matcher = Matcher::new(recording, &[], "http://127.0.0.1:1");
 /// assert!(matcher.unused().len() > 0);
@@ -98,8 +98,8 @@ impl Matcher {
     /// `base_url`: the replay's own base URL (it becomes `{{BASE_URL}}` in requests).
     ///
     /// ```no_run
-    /// # let recording: gatecheck_schemas::recording::Recording = todo!();
-    /// let m = gatecheck_schemas::recording::Matcher::new(recording, &[("API_KEY".into(), "sk-x1234567".into())], "http://127.0.0.1:8080");
+    /// # let recording: gatecheck_recording::Recording = todo!();
+    /// let m = gatecheck_recording::Matcher::new(recording, &[("API_KEY".into(), "sk-x1234567".into())], "http://127.0.0.1:8080");
     /// # let _ = m;
     /// ```
     pub fn new(recording: Recording, secrets: &[(String, String)], base_url: &str) -> Self {
@@ -132,7 +132,7 @@ impl Matcher {
     /// The recording.
     ///
     /// ```no_run
-    /// # let m: gatecheck_schemas::recording::Matcher = todo!();
+    /// # let m: gatecheck_recording::Matcher = todo!();
     /// println!("{}", m.recording().manifest.target.name);
     /// ```
     pub fn recording(&self) -> &Recording {
@@ -142,7 +142,7 @@ impl Matcher {
     /// A request normalized as the recorder normalized it.
     ///
     /// ```no_run
-    /// # let m: gatecheck_schemas::recording::Matcher = todo!();
+    /// # let m: gatecheck_recording::Matcher = todo!();
     /// let req = m.normalize("GET", "/v1/models", &http::HeaderMap::new(), b"");
     /// assert_eq!(req.method, "GET");
     /// ```
@@ -164,7 +164,7 @@ impl Matcher {
     /// repeats meanwhile).
     ///
     /// ```no_run
-    /// # let m: gatecheck_schemas::recording::Matcher = todo!();
+    /// # let m: gatecheck_recording::Matcher = todo!();
     /// let req = m.normalize("GET", "/v1/models", &http::HeaderMap::new(), b"");
     /// if let Some(ex) = m.take(&req, "", None) {
     ///     println!("{}", ex.response.status);
@@ -220,7 +220,7 @@ impl Matcher {
     /// Recorded exchanges that no request used, by `seq`.
     ///
     /// ```no_run
-    /// # let m: gatecheck_schemas::recording::Matcher = todo!();
+    /// # let m: gatecheck_recording::Matcher = todo!();
     /// println!("{:?}", m.unused());
     /// ```
     pub fn unused(&self) -> Vec<u64> {
@@ -234,7 +234,7 @@ impl Matcher {
     /// The near-miss report of a request that matched nothing.
     ///
     /// ```no_run
-    /// # let m: gatecheck_schemas::recording::Matcher = todo!();
+    /// # let m: gatecheck_recording::Matcher = todo!();
     /// let req = m.normalize("GET", "/v1/nothing", &http::HeaderMap::new(), b"");
     /// println!("{}", m.miss(&req));
     /// ```
@@ -258,7 +258,8 @@ impl Matcher {
 /// The path template of a request (`/v1/videos/{task_id}`), or its path without the query.
 fn route_of(method: &str, path: &str) -> String {
     let path = path.split('?').next().unwrap_or_default();
-    crate::routes::find_route(method, path).map_or_else(|| path.to_owned(), |r| r.path.to_owned())
+    gatecheck_schemas::routes::find_route(method, path)
+        .map_or_else(|| path.to_owned(), |r| r.path.to_owned())
 }
 
 /// The recorded exchange most like `request`, and what differs.
@@ -357,7 +358,7 @@ mod tests {
         );
         let req = m.normalize("PUT", "/api/token/", &headers, body.as_bytes());
         let ex = m.take(&req, "", None)?;
-        let crate::recording::RecordedBody::Json { json } = &ex.response.body else {
+        let crate::RecordedBody::Json { json } = &ex.response.body else {
             return None;
         };
         json["data"]["expired_time"].as_i64()

@@ -1,11 +1,11 @@
-//! The recording format, version 2 (feature `recording`), shared by the recorder
+//! The recording format, version 2, shared by the recorder
 //! (`gatecheck record`, in `gatecheck-conformance`) and the replays (`gatecheck serve --replay`
 //! in `gatecheck-mock`, the runner's `ReplayServer`) (docs/recording.md): a directory with
 //! `manifest.json` and `exchanges/NNNNN-METHOD-path.json`, one readable JSON file per exchange.
 //! The [`Matcher`] finds the recorded answer of a request.
 //!
-//! This is the one module of the crate that touches the file system ([`files`]: reading a
-//! recording inside its folder, atomic writes); it does no network I/O and nothing async.
+//! Only [`files`] touches the file system (reading a recording inside its folder, atomic
+//! writes); the crate does no network I/O and nothing async.
 //!
 //! What is stored is normalized so that the same request matches on replay: secrets become
 //! placeholders (`{{NAME}}`, `{{NAME:base64-colon}}`, ...), a multipart body is stored as its
@@ -277,7 +277,7 @@ pub fn rfc3339_now() -> String {
         .duration_since(std::time::UNIX_EPOCH)
         .map(|d| d.as_secs() as i64)
         .unwrap_or(0);
-    let (y, m, d, h, mi, sec) = crate::rules::time::utc_parts(secs);
+    let (y, m, d, h, mi, sec) = gatecheck_schemas::rules::time::utc_parts(secs);
     format!("{y:04}-{m:02}-{d:02}T{h:02}:{mi:02}:{sec:02}Z")
 }
 

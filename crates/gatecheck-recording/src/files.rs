@@ -85,7 +85,7 @@ pub fn parse_error(path: &Path, e: &serde_json::Error) -> RecordingError {
 ///
 /// ```
 /// let e = serde_json::from_str::<u32>(r#""TOPSECRET""#).unwrap_err();
-/// let told = gatecheck_schemas::recording::files::content_free(&e);
+/// let told = gatecheck_recording::files::content_free(&e);
 /// assert_eq!(told, "invalid type: string …, expected u32 at line 1 column 11");
 /// ```
 pub fn content_free(e: &serde_json::Error) -> String {

@@ -52,14 +52,14 @@ impl Rgba {
     }
 }
 
-/// Decodes a PNG of at most [`MAX_IMAGE_PIXELS`](crate::rules::media::MAX_IMAGE_PIXELS) pixels into RGBA; `what` names it in the error
+/// Decodes a PNG of at most [`MAX_PIXELS`](super::MAX_PIXELS) pixels into RGBA; `what` names it in the error
 /// (`image`, `mask`).
 ///
 /// ```
-/// let png = gatecheck_schemas::png::generate(7, 8, 4).unwrap();
-/// let img = gatecheck_schemas::png::decode_png(&png, "image").unwrap();
+/// let png = gatecheck_codecs::png::generate(7, 8, 4).unwrap();
+/// let img = gatecheck_codecs::png::decode_png(&png, "image").unwrap();
 /// assert_eq!((img.width, img.height, img.pixels.len()), (8, 4, 8 * 4 * 4));
-/// assert!(gatecheck_schemas::png::decode_png(b"not a png", "image").is_err());
+/// assert!(gatecheck_codecs::png::decode_png(b"not a png", "image").is_err());
 /// ```
 pub fn decode_png(bytes: &[u8], what: &'static str) -> Result<Rgba, EditError> {
     let bad = |e: &dyn std::fmt::Display| EditError::Decode(what, e.to_string());
@@ -114,7 +114,7 @@ pub fn decode_png(bytes: &[u8], what: &'static str) -> Result<Rgba, EditError> {
 /// from `seed`; the others kept. RGBA, 8 bits.
 ///
 /// ```
-/// use gatecheck_schemas::png::{decode_png, edit_png, generate};
+/// use gatecheck_codecs::png::{decode_png, edit_png, generate};
 /// let src = decode_png(&generate(1, 16, 16).unwrap(), "image").unwrap();
 /// let out = decode_png(&edit_png(&src, None, 42, 32, 8).unwrap(), "image").unwrap();
 /// assert_eq!((out.width, out.height), (32, 8));

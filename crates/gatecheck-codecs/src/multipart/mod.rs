@@ -34,7 +34,7 @@ pub struct MultipartField {
 /// ```
 /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
 /// let body = bytes::Bytes::from_static(b"--b\r\ncontent-disposition: form-data; name=\"model\"\r\n\r\nwhisper-1\r\n--b--\r\n");
-/// let mut mp = gatecheck_schemas::multipart::over(body, "b".into());
+/// let mut mp = gatecheck_codecs::multipart::over(body, "b".into());
 /// let field = mp.next_field().await.unwrap().unwrap();
 /// assert_eq!(field.name(), Some("model"));
 /// # });
@@ -51,9 +51,9 @@ pub fn over(body: Bytes, boundary: String) -> multer::Multipart<'static> {
 /// ```
 /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
 /// let body = bytes::Bytes::from_static(b"--b\r\ncontent-disposition: form-data; name=\"file\"; filename=\"a.wav\"\r\n\r\nRIFF....\r\n--b--\r\n");
-/// let mut mp = gatecheck_schemas::multipart::over(body, "b".into());
+/// let mut mp = gatecheck_codecs::multipart::over(body, "b".into());
 /// let field = mp.next_field().await.unwrap().unwrap();
-/// let data = gatecheck_schemas::multipart::field_data(field).await.unwrap();
+/// let data = gatecheck_codecs::multipart::field_data(field).await.unwrap();
 /// assert_eq!(&data[..], b"RIFF....");
 /// # });
 /// ```
@@ -98,7 +98,7 @@ pub struct Part {
 /// ```
 /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
 /// let body = bytes::Bytes::from_static(b"--b\r\ncontent-disposition: form-data; name=\"file\"; filename=\"a.wav\"\r\n\r\nRIFF....\r\n--b--\r\n");
-/// let mut parts = gatecheck_schemas::multipart::Parts::new(body.clone(), "b".into());
+/// let mut parts = gatecheck_codecs::multipart::Parts::new(body.clone(), "b".into());
 /// let part = parts.next_part().await.unwrap().unwrap();
 /// assert_eq!((part.name.as_deref(), part.file_name.as_deref()), (Some("file"), Some("a.wav")));
 /// assert_eq!(&part.data.to_bytes()[..], b"RIFF....");
@@ -254,7 +254,7 @@ impl Parts {
 ///
 /// ```
 /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
-/// use gatecheck_schemas::multipart::read;
+/// use gatecheck_codecs::multipart::read;
 /// let body = b"--b\r\ncontent-disposition: form-data; name=\"model\"\r\n\r\nwhisper-1\r\n--b--\r\n";
 /// let fields = read("multipart/form-data; boundary=b", body.to_vec().into()).await.unwrap();
 /// assert_eq!((fields[0].name.as_str(), &fields[0].data[..]), ("model", &b"whisper-1"[..]));
@@ -270,7 +270,7 @@ pub async fn read(content_type: &str, body: Bytes) -> Result<Vec<MultipartField>
 /// ```
 /// # tokio::runtime::Builder::new_current_thread().build().unwrap().block_on(async {
 /// use bytes::Bytes;
-/// use gatecheck_schemas::multipart::{read_framed, Rope};
+/// use gatecheck_codecs::multipart::{read_framed, Rope};
 /// let frames = ["--b\r\ncontent-disposition: form-data; name=\"mo", "del\"\r\n\r\nwhisper-1\r", "\n--b--\r\n"];
 /// let body = Rope::from_chunks(frames.into_iter().map(|f| Bytes::from_static(f.as_bytes())).collect());
 /// let fields = read_framed("multipart/form-data; boundary=b", body).await.unwrap();
