@@ -6,7 +6,7 @@
 
 use super::Kind::Failure;
 use super::{def, platforms, platforms_veo, Check, CheckCtx, CheckFn, Phase};
-use gatecheck_schemas::rules::platforms::{all, by_check_id, is_realtime, Platform};
+use gatecheck_schemas::rules::platforms::{all, by_check_id, is_realtime, unified, Platform};
 
 /// The route of a polled platform's check.
 const ROUTE: &str =
@@ -16,8 +16,7 @@ const ROUTE: &str =
 /// description ([`Platform::check`]); a polled platform runs `platforms::platform`, one asked in real
 /// time `platforms_veo::veo`.
 pub(crate) fn checks() -> Vec<Check> {
-    all()
-        .iter()
+    unified()
         .map(|p| {
             let (route, run): (&'static str, CheckFn) = if is_realtime(p) {
                 (platforms_veo::ROUTE, |c| {

@@ -11,6 +11,7 @@ use super::video_unified::{created_id, follow};
 use super::Kind::{Deviation, Failure};
 use super::{def, Check, CheckCtx, Halt, Outcome, Phase};
 use crate::http::client::{Exchange, RequestSpec};
+use gatecheck_schemas::rules::platforms;
 use gatecheck_schemas::rules::quota::Usage;
 use gatecheck_schemas::rules::task::{
     other_task_named, JIMENG_GET_RESULT, JIMENG_SUBMIT, MSG_ACTION_REQUIRED, TASK_REFUSAL_STATUS,
@@ -100,7 +101,7 @@ fn new_api_object(
 }
 
 async fn kling_submit(ctx: &CheckCtx) -> Result<String, Halt> {
-    let (model, seconds) = provider_model(ctx, "kling")?;
+    let (model, seconds) = provider_model(ctx, platforms::kling::PLATFORM.name)?;
     let spec = RequestSpec::post(KLING)
         .auth(ctx.model_auth()?)
         .json(json!({
@@ -130,7 +131,7 @@ fn jimeng_path(action: &str) -> String {
 }
 
 async fn jimeng(ctx: &CheckCtx) -> Outcome {
-    let (model, seconds) = provider_model(ctx, "jimeng")?;
+    let (model, seconds) = provider_model(ctx, platforms::jimeng::PLATFORM.name)?;
     let spec = RequestSpec::post(jimeng_path(JIMENG_SUBMIT))
         .auth(ctx.model_auth()?)
         .json(json!({ "req_key": model, "prompt": "a paper boat on a river (gatecheck)" }));

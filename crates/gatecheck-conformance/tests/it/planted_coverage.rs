@@ -217,13 +217,6 @@ pub(crate) const NOT_PLANTABLE: &[(&str, Bug, &str)] = &[
         Bug::EditNotPng,
         "reached through edit_usage (above)",
     ),
-    (
-        "PLATFORM_KLING",
-        Bug::KlingRawFetch,
-        "the platform of a Kling task record depends on the deployment's channel; the runner \
-         only reaches it through TaskStatus::on (SUBMITTED), which KlingRawFetch's envelope \
-         check exercises",
-    ),
     ("IP_REFUSAL_NEW_API", Bug::IpAllowlistIgnored, NEW_API_ONLY),
     (
         "MAX_REMAIN_QUOTA_NEW_API",
@@ -307,6 +300,18 @@ pub(crate) const NOT_PLANTABLE: &[(&str, Bug, &str)] = &[
         "the registry (issue 54): planted_platforms.rs plants every bug on every platform of it \
          (a wrong status map, another task's record, no platform), each caught by check_record \
          or the follow's identity rule",
+    ),
+    (
+        "Surface",
+        Bug::PlatformStatusMap("vidu"),
+        "where a platform's tasks are made picks what the registry derives for it: the \
+         unified route's platforms get their checks and planted bugs through unified()",
+    ),
+    (
+        "unified",
+        Bug::PlatformStatusMap("vidu"),
+        "the registry's platforms of the unified route: planted_platforms.rs plants every bug on \
+         each of them (its check is made from unified() too)",
     ),
     (
         "Fetch",

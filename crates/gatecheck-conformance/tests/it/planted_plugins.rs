@@ -109,8 +109,7 @@ pub(crate) fn named_profile_of(bug: Bug) -> NamedProfile {
 
 /// The checks the plugin era's platform, ratio and dashboard-auth judgments live in.
 fn era_checks() -> Vec<String> {
-    let mut only: Vec<String> = gatecheck_schemas::rules::platforms::all()
-        .iter()
+    let mut only: Vec<String> = gatecheck_schemas::rules::platforms::unified()
         .map(|p| p.check_id())
         .collect();
     only.extend(

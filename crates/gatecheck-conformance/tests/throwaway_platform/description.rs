@@ -4,7 +4,7 @@
 //! `Key::<Name>` of the registry's line; this one is added at run time, `Key::Extra`.
 
 use gatecheck_schemas::rules::platforms::{
-    no_ratios, CheckText, Fetch, Key, Platform, PluginFacts, UpstreamState,
+    no_ratios, CheckText, Fetch, Key, Platform, PluginFacts, Surface, UpstreamState,
 };
 use gatecheck_schemas::rules::task::TaskStatus::{Failure, InProgress, Queued, Success};
 
@@ -56,5 +56,6 @@ pub const PLATFORM: Platform = Platform {
         spec: "DECISIONS: Video platforms behind the unified route D-PLAT-1; failures D-TASK-10 to D-TASK-12, D-PLAT-7, D-PLAT-9, D-PLAT-10",
     },
     ratios: no_ratios,
+    surface: Surface::Unified,
     plugins: PluginFacts::same("tests/throwaway_platform"),
 };

@@ -18,18 +18,13 @@ use crate::tasks::platforms::Adaptor;
 use crate::tasks::video::StoredVideo;
 use gatecheck_schemas::rules::era::plugin_refusal_body;
 use gatecheck_schemas::rules::openai_video::{
-    artifact_gone_body, host_render, not_completed_body, plugin_content, seconds_within_limit,
-    BodyKind, HostRow, PluginContent, VideoBodies, CONTENT_ERROR_CACHE_CONTROL,
+    artifact_gone_body, host_render, not_completed_body, plugin_content, BodyKind, HostRow,
+    PluginContent, CONTENT_ERROR_CACHE_CONTROL,
 };
-use gatecheck_schemas::rules::platforms::Era;
+use gatecheck_schemas::rules::platforms::{Era, OPENAI_VIDEO};
 use gatecheck_schemas::rules::rejection::ACCEPTED;
 use gatecheck_schemas::rules::task::TaskStatus;
 use serde_json::{json, Map, Value};
-
-/// The bodies the plugin of a generic OpenAI-video task decodes (plugins/tasks/sora/plugin.js
-/// @2f6bf06b `protocols.openai_video.decodeRequest`: JSON, or multipart whose only file is
-/// `input_reference`).
-const GENERIC_BODIES: VideoBodies = VideoBodies::InputReference;
 
 /// The JSON fields a plugin reads of `f` (the JSON body, else the form's text fields).
 fn body_of(f: &Fields) -> Map<String, Value> {
@@ -115,7 +110,8 @@ pub(crate) fn content(cx: &Ctx, a: &Adaptor, t: &StoredVideo) -> Option<MockResp
 }
 
 /// The refusal by the plugin of a generic OpenAI-video task of the body `f` (before the
-/// prompt check its `buildSubmitRequest` makes), in the plugin era.
+/// prompt check its `buildSubmitRequest` makes), in the plugin era: the bodies and the
+/// refusals of its description's plugin facts.
 pub(crate) fn generic_refusal(f: &Fields) -> Result<(), MockResponse> {
     let files: Vec<&str> = f.files.iter().map(String::as_str).collect();
     // A urlencoded body is left to the host (not modelled: the mock reads it).
@@ -123,9 +119,8 @@ pub(crate) fn generic_refusal(f: &Fields) -> Result<(), MockResponse> {
         Some(BodyKind::Multipart) => BodyKind::Multipart,
         _ => BodyKind::Json,
     };
-    GENERIC_BODIES
-        .refusal(kind, &files)
-        .and_then(|()| seconds_within_limit(&body_of(f)))
+    OPENAI_VIDEO
+        .video_refusal_in(Era::Plugins, kind, &files, &body_of(f))
         .map_err(|m| refused(&m))
 }
 
@@ -136,5 +131,10 @@ pub(crate) fn generic_ratios(f: &Fields) -> Map<String, Value> {
             .get("duration")
             .map(|d| d.as_str().map_or_else(|| d.to_string(), str::to_owned))
     });
-    gatecheck_schemas::rules::openai_video::openai_channel_ratios(seconds.as_deref())
+    // The seconds as the host read them, to the plugin's `extractUsage`.
+    let mut read = Map::new();
+    if let Some(s) = seconds {
+        read.insert("seconds".into(), Value::String(s));
+    }
+    (OPENAI_VIDEO.ratios_in(Era::Plugins))(&read, f.model.as_deref().unwrap_or(""))
 }

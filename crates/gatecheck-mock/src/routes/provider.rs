@@ -14,13 +14,13 @@ pub(crate) fn is_provider_path(path: &str) -> bool {
 }
 
 /// A task submitted on a provider route, after its route read the body.
-pub(crate) struct Submit<'a> {
+pub(crate) struct Submit {
     /// `ChannelType` as text.
     pub platform: &'static str,
     /// The model (`model_name`/`model`, `req_key`); empty when absent.
-    pub model: &'a str,
+    pub model: String,
     /// The prompt.
-    pub prompt: &'a str,
+    pub prompt: String,
     /// The requested duration, seconds (`None`: the model's default).
     pub seconds: Option<i64>,
     /// The requested size (`None`: the model's default).
@@ -29,6 +29,21 @@ pub(crate) struct Submit<'a> {
     pub action: &'static str,
     /// Kling's `callback_url`.
     pub callback_url: Option<String>,
+}
+
+impl Submit {
+    /// The submit of what the platform of channel type `platform` read of its body.
+    pub(crate) fn of(platform: &'static str, read: crate::tasks::platforms::NativeRead) -> Self {
+        Submit {
+            platform,
+            model: read.model,
+            prompt: read.prompt,
+            seconds: read.seconds,
+            size: read.size,
+            action: read.action,
+            callback_url: read.callback_url,
+        }
+    }
 }
 
 fn task_err(status: u16, code: &str, message: &str) -> MockResponse {
@@ -40,7 +55,7 @@ fn task_err(status: u16, code: &str, message: &str) -> MockResponse {
 
 /// Validates, charges and stores a provider task, and answers new-api's create object
 /// (`dto.NewOpenAIVideo` with the public id: no seconds, size or metadata).
-pub(crate) fn submit(cx: &Ctx, s: Submit<'_>) -> MockResponse {
+pub(crate) fn submit(cx: &Ctx, s: Submit) -> MockResponse {
     use gatecheck_schemas::rules::quota::Usage;
     use gatecheck_schemas::rules::task::{
         INVALID_REQUEST, PROMPT_REQUIRED, TASK_FAILED, TASK_REFUSAL_STATUS,
@@ -92,8 +107,8 @@ pub(crate) fn submit(cx: &Ctx, s: Submit<'_>) -> MockResponse {
         model: model.to_owned(),
         seconds,
         size,
-        plan: cx.fixtures().video.plan(now_ms, seconds, s.prompt),
-        prompt: Some(s.prompt.to_owned()),
+        plan: cx.fixtures().video.plan(now_ms, seconds, &s.prompt),
+        prompt: Some(s.prompt.clone()),
         remixed_from_video_id: None,
         key_id: cx.key().map_or(0, |k| k.id),
         charged: charge.price,
