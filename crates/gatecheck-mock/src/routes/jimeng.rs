@@ -18,6 +18,12 @@ use serde_json::Value;
 
 /// `POST /jimeng/` (not yet admitted: the checks before the key come first).
 pub(crate) async fn handle(cx: &mut Ctx, req: Request<Incoming>) -> MockResponse {
+    // The plugin era: the plugin's native route (`routes/native.rs`).
+    if cx.plays_plugins()
+        && let Some(native) = ROOM.native.as_ref()
+    {
+        return Box::pin(super::native::handle(cx, req, &ROOM, native, false)).await;
+    }
     let query = req.uri().query().unwrap_or("").to_owned();
     let action = url::form_urlencoded::parse(query.as_bytes())
         .find(|(k, _)| k == "Action")

@@ -12,9 +12,14 @@ use http::Request;
 use hyper::body::Incoming;
 use serde_json::Value;
 
-/// `POST /kling/v1/videos/{text2video,image2video}` (admitted; the fetch is
-/// `video_unified::fetch`).
-pub(crate) async fn create(cx: &Ctx, req: Request<Incoming>) -> MockResponse {
+/// `POST /kling/v1/videos/{text2video,image2video}` (admitted). In the plugin era, the
+/// plugin's native route (`routes/native.rs`).
+pub(crate) async fn create(cx: &mut Ctx, req: Request<Incoming>) -> MockResponse {
+    if cx.plays_plugins()
+        && let Some(native) = ROOM.native.as_ref()
+    {
+        return Box::pin(super::native::handle(cx, req, &ROOM, native, true)).await;
+    }
     let body = match cx.read_body(req).await {
         Ok(b) => b,
         Err(resp) => return resp,
@@ -26,4 +31,13 @@ pub(crate) async fn create(cx: &Ctx, req: Request<Incoming>) -> MockResponse {
         return response::invalid("the body must be a JSON object", None);
     };
     submit(cx, Submit::of(ROOM.rules.channel_type, read(&body)))
+}
+
+/// `GET /kling/v1/videos/{text2video,image2video}/{task_id}` (admitted): new-api's envelope,
+/// or in the plugin era the plugin's `native.taskStatus`.
+pub(crate) fn fetch(cx: &Ctx, id: &str) -> MockResponse {
+    match ROOM.native.as_ref().filter(|_| cx.plays_plugins()) {
+        Some(native) => super::native::query_task(cx, native, id),
+        None => super::video_unified::fetch(cx, id),
+    }
 }

@@ -91,6 +91,7 @@ pub(crate) mod kling;
 pub(crate) mod linger;
 pub(crate) mod midjourney;
 pub(crate) mod models;
+pub(crate) mod native;
 pub(crate) mod outcomes;
 pub(crate) mod platform;
 pub(crate) mod platform_veo;
@@ -467,7 +468,7 @@ async fn serve(cx: &mut Ctx, req: Request<Incoming>, found: &Found<'_>) -> MockR
         Op::ListGeminiModels => models::gemini(cx),
         Op::GetKeyModel => models::get(cx, found.param("model")),
         Op::CreateKlingTask => Box::pin(kling::create(cx, req)).await,
-        Op::GetKlingTask => video_unified::fetch(cx, found.param("task_id")),
+        Op::GetKlingTask => kling::fetch(cx, found.param("task_id")),
         Op::Jimeng => Box::pin(jimeng::handle(cx, req)).await,
         Op::Mj(MjOp::Submit(name)) => Box::pin(midjourney::submit(cx, req, name)).await,
         Op::Mj(MjOp::Upload) => Box::pin(midjourney::upload(cx, req)).await,

@@ -109,9 +109,19 @@ pub(crate) fn content(cx: &Ctx, a: &Adaptor, t: &StoredVideo) -> Option<MockResp
     }
 }
 
+/// The platform outside the unified route whose plugin decodes a `POST /v1/videos` of
+/// `model` in the plugin era: the one whose plugin lists the model (Kling's, Jimeng's), else
+/// the OpenAI-video task's.
+fn generic_platform(model: &str) -> &'static gatecheck_schemas::rules::platforms::Platform {
+    gatecheck_schemas::rules::platforms::task_rooms()
+        .find(|p| p.models_in(Era::Plugins).contains(&model))
+        .unwrap_or(OPENAI_VIDEO)
+}
+
 /// The refusal by the plugin of a generic OpenAI-video task of the body `f` (before the
 /// prompt check its `buildSubmitRequest` makes), in the plugin era: the bodies and the
-/// refusals of its description's plugin facts.
+/// refusals of the plugin facts of the platform that lists the model (Kling's duration and
+/// mode, Jimeng's seconds), else the OpenAI-video task's.
 pub(crate) fn generic_refusal(f: &Fields) -> Result<(), MockResponse> {
     let files: Vec<&str> = f.files.iter().map(String::as_str).collect();
     // A urlencoded body is left to the host (not modelled: the mock reads it).
@@ -119,9 +129,21 @@ pub(crate) fn generic_refusal(f: &Fields) -> Result<(), MockResponse> {
         Some(BodyKind::Multipart) => BodyKind::Multipart,
         _ => BodyKind::Json,
     };
-    OPENAI_VIDEO
+    let model = f.model.as_deref().map(str::trim).unwrap_or("");
+    generic_platform(model)
         .video_refusal_in(Era::Plugins, kind, &files, &body_of(f))
         .map_err(|m| refused(&m))
+}
+
+/// The OpenAI-video task's plugin render error over a generic task's `/v1/videos/{id}` in
+/// the plugin era (the Sora plugin's `legacyRenderers.openai_video`: a failed task's error is
+/// its own, whatever the upstream said).
+pub(crate) fn generic_render_error(
+    status: &str,
+) -> Option<gatecheck_schemas::types::VideoTaskError> {
+    let render = OPENAI_VIDEO.plugins.render_error?;
+    let (code, message) = render(&json!({ "status": status }))?;
+    Some(gatecheck_schemas::types::VideoTaskError { code, message })
 }
 
 /// The `X-New-Api-Other-Ratios` of a generic OpenAI-video task's submit in the plugin era.

@@ -18,7 +18,7 @@ use gatecheck_schemas::rules::media::fnv1a;
 use gatecheck_schemas::rules::quota::Usage;
 use gatecheck_schemas::rules::rejection::ACCEPTED;
 use gatecheck_schemas::rules::task::{
-    progress_text, task_error, TaskDto, TaskEnvelope, TaskProperties, TaskStatus, TASK_NOT_EXIST,
+    progress_text, task_error, TaskDto, TaskEnvelope, TaskProperties, TASK_NOT_EXIST,
     TASK_REFUSAL_STATUS,
 };
 use gatecheck_schemas::rules::video::shown_progress;

@@ -66,10 +66,7 @@ fn v1_or_task_error(description: &str) -> Value {
 
 /// `Vidu `52`, MiniMax/Hailuo `35`` of the registered platforms that `keep` keeps.
 fn platform_list(keep: fn(&Platform) -> bool, item: fn(&Platform) -> String) -> String {
-    let items: Vec<String> = platforms::unified()
-        .filter(|p| keep(p))
-        .map(|p| item(p))
-        .collect();
+    let items: Vec<String> = platforms::unified().filter(|p| keep(p)).map(item).collect();
     items.join(", ")
 }
 

@@ -5,10 +5,12 @@
 //! `callback_url`; its task is Kling's own answer `{code:0, message, request_id, data:{task_id,
 //! task_status, task_status_msg, task_result:{videos}, created_at, updated_at}}`.
 
-use super::room::{text_of, NativeRead, TaskRoom};
+use super::room::{text_of, Native, NativeCall, NativeRead, TaskRoom};
 use super::text;
 use crate::tasks::video::StoredVideo;
-use gatecheck_schemas::rules::platforms::kling::PLATFORM;
+use gatecheck_schemas::rules::openai_video::{ACTION_IMAGE_TO_VIDEO, ACTION_TEXT_TO_VIDEO};
+use gatecheck_schemas::rules::era::MSG_JSON_BODY_REQUIRED;
+use gatecheck_schemas::rules::platforms::kling::{self, PLATFORM};
 use gatecheck_schemas::rules::task::{ACTION_GENERATE, ACTION_TEXT_GENERATE};
 use gatecheck_schemas::rules::video::VideoState;
 use gatecheck_schemas::types::VideoStatus;
@@ -70,10 +72,57 @@ pub(crate) fn kling_task(t: &StoredVideo, state: &VideoState, url: &str, updated
     })
 }
 
+/// The Kling plugin's native routes (plugins/tasks/kling/plugin.js@cd01ea4a `native`).
+const NATIVE: Option<Native> = Some(Native {
+    decode,
+    created,
+    status,
+    error: |_, code, message| json!({ "code": code, "message": message }),
+});
+
+/// `native.decodeSubmit`, and `buildSubmitRequest`'s mode: a JSON object with a model (the
+/// prompt not required); the route's path names the action.
+fn decode(path: &str, _query: &str, body: Option<&Value>) -> Result<NativeCall, String> {
+    let body = body.ok_or_else(|| MSG_JSON_BODY_REQUIRED.to_owned())?;
+    let body = body
+        .as_object()
+        .ok_or_else(|| "request body must be an object".to_owned())?;
+    kling::native_refusal(body)?;
+    let image = path.trim_end_matches('/').ends_with("image2video");
+    Ok(NativeCall::Submit(NativeRead {
+        action: if image {
+            ACTION_IMAGE_TO_VIDEO
+        } else {
+            ACTION_TEXT_TO_VIDEO
+        },
+        ..read(body)
+    }))
+}
+
+/// `native.taskCreated`: Kling's submit answer, `data.task_id` the public id.
+fn created(t: &StoredVideo, state: &VideoState, now_ms: i64) -> Value {
+    let mut v = kling_task(t, state, "", now_ms);
+    if let Some(data) = v["data"].as_object_mut() {
+        data.remove("task_status_msg");
+        data.remove("task_result");
+    }
+    v
+}
+
+/// `native.taskStatus`: the stored poll answer, `data.task_id` the public id.
+fn status(t: &StoredVideo, mut stored: Value) -> Value {
+    if !stored["data"].is_object() {
+        stored["data"] = json!({});
+    }
+    stored["data"]["task_id"] = json!(t.id);
+    stored
+}
+
 /// Kling.
 pub const ROOM: TaskRoom = TaskRoom {
     rules: &PLATFORM,
     upstream: Some(kling_task),
     read: Some(read),
+    native: NATIVE,
     callbacks: true,
 };

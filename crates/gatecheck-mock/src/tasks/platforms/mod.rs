@@ -56,7 +56,7 @@ hooks! {
 pub(crate) mod room;
 pub(crate) mod veo;
 
-pub(crate) use room::{callback_room, room, NativeRead, TaskRoom};
+pub(crate) use room::{callback_room, room, Native, NativeCall, NativeRead, TaskRoom};
 
 use gatecheck_schemas::rules::platforms::Platform;
 use gatecheck_schemas::rules::platforms::{Era, Key};

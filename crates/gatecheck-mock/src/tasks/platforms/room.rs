@@ -42,6 +42,33 @@ pub struct TaskRoom {
     /// Whether its upstream POSTs the task to the client's `callback_url` when it ends
     /// (DECISIONS D-TASK-9): the payload is `data` of [`TaskRoom::upstream`]'s answer.
     pub callbacks: bool,
+    /// Its plugin's native routes in the plugin era (`native.*`; `None`: it declares none).
+    pub native: Option<Native>,
+}
+
+/// What a native route asks, as its plugin's decoder reads it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum NativeCall {
+    /// A submit of what it read.
+    Submit(NativeRead),
+    /// A query of the public task id.
+    Query(String),
+}
+
+/// A plugin's native routes (plugin era): its decoder and its renderers.
+pub struct Native {
+    /// The decoder (`native.decodeSubmit`, `native.decodeRequest`): the request's path, its
+    /// query string and its body (`None`: not JSON) to the call it makes, or the plugin's
+    /// refusal message.
+    pub decode: fn(&str, &str, Option<&Value>) -> Result<NativeCall, String>,
+    /// The answer to a submit (`native.taskCreated`, `renderTask`): the stored task, its
+    /// state and the answer's time (ms).
+    pub created: fn(&StoredVideo, &VideoState, i64) -> Value,
+    /// The answer to a query (`native.taskStatus`, `renderTask`): the upstream's last answer
+    /// about the task (the record's `data`) with the public task id.
+    pub status: fn(&StoredVideo, Value) -> Value,
+    /// `native.error`: the HTTP status, the error's code and message to the body.
+    pub error: fn(u16, &str, &str) -> Value,
 }
 
 /// The hooks of the platform outside the unified route whose channel type is `platform`.

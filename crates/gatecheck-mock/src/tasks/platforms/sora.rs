@@ -12,5 +12,6 @@ pub const ROOM: TaskRoom = TaskRoom {
     rules: &PLATFORM,
     upstream: None,
     read: None,
+    native: None,
     callbacks: false,
 };

@@ -8,7 +8,7 @@
 
 use super::{state, Platform};
 use crate::rules::openai_video::{seconds_within_limit, VideoBodies};
-use crate::rules::task::TaskStatus::{Failure, InProgress, Queued, Success};
+use crate::rules::task::TaskStatus::{Failure, InProgress, Queued, Success, Unknown};
 use serde_json::{Map, Value};
 
 /// Sora / OpenAI video.
@@ -49,6 +49,20 @@ pub const PLATFORM: Platform = Platform {
         // decodeRequest: JSON, or multipart whose only file is `input_reference`.
         bodies: VideoBodies::InputReference,
         ratios: Some(plugin_ratios),
+        // parseTaskResult: `pending` is QUEUED and `cancelled` FAILURE too; another word UNKNOWN.
+        states: Some((
+            &[
+                state("queued", Queued, 0),
+                state("pending", Queued, 0),
+                state("processing", InProgress, 50),
+                state("in_progress", InProgress, 50),
+                state("completed", Success, 100),
+                state("failed", Failure, 100),
+                state("cancelled", Failure, 100),
+            ],
+            Some((Unknown, 0)),
+        )),
+        render_error: Some(render_error),
         ..super::PluginFacts::same("plugins/tasks/sora/plugin.js@2f6bf06b")
     },
 };
@@ -68,4 +82,23 @@ pub fn plugin_ratios(body: &Map<String, Value>, _model: &str) -> Map<String, Val
         .or_else(|| body.get("duration"))
         .map(|d| d.as_str().map_or_else(|| d.to_string(), str::to_owned));
     crate::rules::openai_video::openai_channel_ratios(seconds.as_deref())
+}
+
+/// The Sora plugin's `openai_video` render error (`legacyRenderers.openai_video`): a failed
+/// task's is always `video_generation_failed`, whatever the upstream said.
+pub const FAILED_CODE: &str = "video_generation_failed";
+/// The message of [`FAILED_CODE`].
+pub const FAILED_MESSAGE: &str = "The video generation task failed.";
+
+/// The Sora plugin's render error of a task whose record's `data` (the video object) is
+/// `failed`: [`FAILED_CODE`] with [`FAILED_MESSAGE`].
+///
+/// ```
+/// use gatecheck_schemas::rules::platforms::sora::render_error;
+/// let failed = serde_json::json!({"status": "failed", "error": {"code": "x", "message": "y"}});
+/// assert_eq!(render_error(&failed).unwrap().0, "video_generation_failed");
+/// assert_eq!(render_error(&serde_json::json!({"status": "completed"})), None);
+/// ```
+pub fn render_error(data: &Value) -> Option<(String, String)> {
+    (data["status"] == "failed").then(|| (FAILED_CODE.to_owned(), FAILED_MESSAGE.to_owned()))
 }
