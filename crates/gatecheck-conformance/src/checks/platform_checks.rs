@@ -5,8 +5,13 @@
 //! read, each get theirs: no list of platforms here.
 
 use super::Kind::Failure;
-use super::{def, platforms, platforms_veo, Check, CheckCtx, CheckFn, Phase};
-use gatecheck_schemas::rules::platforms::{all, by_check_id, is_realtime, unified, Platform};
+use super::{def, platforms, platforms_native, platforms_veo, Check, CheckCtx, CheckFn, Phase};
+use gatecheck_schemas::rules::platforms::{
+    all, by_check_id, is_realtime, task_rooms, unified, Platform,
+};
+
+/// The route of the check of a platform outside the unified route (its plugin's).
+const NATIVE_ROUTE: &str = "the platform's native routes, POST /v1/videos";
 
 /// The route of a polled platform's check.
 const ROUTE: &str =
@@ -36,6 +41,19 @@ pub(crate) fn checks() -> Vec<Check> {
                 run,
             )
         })
+        .chain(task_rooms().map(|p| {
+            let id: &'static str = Box::leak(p.check_id().into_boxed_str());
+            let run: CheckFn = |c| Box::pin(platforms_native::native(c, platform_of(c)));
+            def(
+                id,
+                Failure,
+                NATIVE_ROUTE,
+                p.check.spec,
+                p.check.title,
+                Phase::Shared,
+                run,
+            )
+        }))
         .collect()
 }
 

@@ -64,11 +64,6 @@ pub(crate) const NOT_PLANTABLE: &[(&str, Bug, &str)] = &[
         "a refusal of a body the runner does not send (files, urlencoded); the decoders' bodies are planted on the JSON-only refusal (D-ERA-10)",
     ),
     (
-        "MSG_UNEXPECTED_FILE",
-        Bug::PluginJsonOnlyTakesMultipart,
-        "a refusal of a body the runner does not send (files, urlencoded); the decoders' bodies are planted on the JSON-only refusal (D-ERA-10)",
-    ),
-    (
         "MAX_TASK_SECONDS",
         Bug::PluginJsonOnlyTakesMultipart,
         "the decoders' seconds range, which the runner's durations (4 to 8) stay inside; the decoders' refusals are planted on the JSON-only one (D-ERA-10)",
@@ -302,10 +297,29 @@ pub(crate) const NOT_PLANTABLE: &[(&str, Bug, &str)] = &[
          or the follow's identity rule",
     ),
     (
-        "Surface",
-        Bug::PlatformStatusMap("vidu"),
-        "where a platform's tasks are made picks what the registry derives for it: the \
-         unified route's platforms get their checks and planted bugs through unified()",
+        "FAILED_CODE",
+        Bug::SoraEmptyPromptAccepted,
+        "the OpenAI-video plugin's render of a failed task: the runner cannot make a task fail on \
+         a deployment (only the mock's control API could), so no bug plants it; the mock's \
+         tests hold it (plugin_native.rs), and the platform's check runs the plugin's decoder",
+    ),
+    (
+        "FAILED_MESSAGE",
+        Bug::SoraEmptyPromptAccepted,
+        "the message of FAILED_CODE (above)",
+    ),
+    (
+        "MSG_DURATION",
+        Bug::KlingModeAccepted,
+        "Kling's plugin refusal on POST /v1/videos: the runner sends no Kling model there (the \
+         mock serves Kling's models on the OpenAI-video channel); its native route's mode \
+         refusal is planted",
+    ),
+    (
+        "video_refusal",
+        Bug::KlingModeAccepted,
+        "Kling's and Jimeng's plugin refusals on POST /v1/videos (above); the mock's tests hold \
+         Jimeng's seconds (plugin_native.rs)",
     ),
     (
         "unified",

@@ -93,7 +93,10 @@ pub(crate) fn with_data(block: &str, v: &Value) -> String {
 /// (D-ERA-10: judged under `--expect new-api` in the plugin era).
 pub(crate) const ERA_SKIPS: [&str; 2] = ["video.content.head", "video.create.plugin-ratios"];
 
-/// Whether check `c` is one of [`ERA_SKIPS`], skipped.
+/// Whether check `c` is one of [`ERA_SKIPS`], or a platform's outside the unified route
+/// (judged in the plugin era only, DECISIONS D-ERA-11), skipped.
 pub(crate) fn era_skipped(c: &gatecheck_conformance::CheckResult) -> bool {
-    ERA_SKIPS.contains(&c.id.as_str()) && c.status == gatecheck_conformance::Status::Skipped
+    let room = gatecheck_schemas::rules::platforms::task_rooms().any(|p| p.check_id() == c.id);
+    (ERA_SKIPS.contains(&c.id.as_str()) || room)
+        && c.status == gatecheck_conformance::Status::Skipped
 }

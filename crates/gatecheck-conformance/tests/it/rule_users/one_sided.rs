@@ -382,12 +382,6 @@ pub(super) const ONE_SIDED: &[(&str, Lacks, &str)] = &[
         Lacks::Runner,
         "builds the mock's task error bodies; the runner judges them with check_task_error",
     ),
-    (
-        "JIMENG_SUBMIT",
-        Lacks::Mock,
-        "the runner names the submit action; the mock, as new-api, submits on any action but \
-         JIMENG_GET_RESULT",
-    ),
     ("MSG_INVALID_BODY", Lacks::Runner, PROVIDER_REFUSAL),
     ("MSG_TASK_ID_REQUIRED", Lacks::Runner, PROVIDER_REFUSAL),
     ("PROMPT_REQUIRED", Lacks::Runner, PROVIDER_REFUSAL),
@@ -431,7 +425,7 @@ pub(super) const ONE_SIDED: &[(&str, Lacks, &str)] = &[
     ("CHECK_PREFIX", Lacks::Mock, "the runner's check ids (`task.platform.<name>`); the mock has no checks"),
     ("by_check_id", Lacks::Mock, "the runner's check finds its platform by its id; the mock has no checks"),
     ("by_name", Lacks::Both, "the tests' and the docs' lookup (an unknown name fails with its own name); the mock and the runner find a platform by channel type, model or check id"),
-    ("task_rooms", Lacks::Runner, "the mock's hooks outside the unified route (native routes, the OpenAI-video task) and its dashboard and state dump; the runner judges those platforms with their own checks"),
+    ("MSG_JSON_BODY_REQUIRED", Lacks::Runner, "the native decoders' refusal of a body that is not JSON, which the mock writes; the runner sends JSON to the native routes"),
     ("OPENAI_VIDEO", Lacks::Runner, "the platform the mock records for a task of `/v1/videos`; the runner judges those tasks with the `video.*` checks"),
     ("by_channel_type_in", Lacks::Runner, "the mock's dispatch of a channel in the era it plays; the runner judges a record's channel type with Platform::serves_in (check_record_in)"),
     ("by_default_model_in", Lacks::Mock, "the runner looks in the catalog for a platform's model of the era it judges; the mock's channels list their models"),
@@ -627,11 +621,6 @@ pub(super) const ONE_SIDED: &[(&str, Lacks, &str)] = &[
         "the runner's reading of Cache-Control; the mock writes NOT_FOUND_NO_STORE (DECISIONS D-ERA-5)",
     ),
     (
-        "MSG_FIELD_PROMPT_REQUIRED",
-        Lacks::Runner,
-        "Sora's refusal text, which the mock writes; the runner judges the code with is_plugin_refusal, not the text (DECISIONS D-ERA-4)",
-    ),
-    (
         "plugin_refusal_body",
         Lacks::Runner,
         "the mock writes a plugin's refusal with it; the runner reads it with is_plugin_refusal (DECISIONS D-ERA-4)",
@@ -707,10 +696,5 @@ pub(super) const ONE_SIDED: &[(&str, Lacks, &str)] = &[
         "CONTENT_ERROR_CACHE_CONTROL",
         Lacks::Runner,
         "the cache header the mock writes on the plugin era's content errors; not judged (a client relies on the status, not its caching; DECISIONS D-ERA-9)",
-    ),
-    (
-        "image_or_text",
-        Lacks::Both,
-        "the plugins' common action, which both sides call through Platform::plugin_action_in (DECISIONS D-ERA-10)",
     ),
 ];

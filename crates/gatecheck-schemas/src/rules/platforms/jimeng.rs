@@ -37,8 +37,8 @@ pub const PLATFORM: Platform = Platform {
     control_words: &[],
     refusals: None,
     check: super::CheckText {
-        title: "Jimeng's native route (channel type 51) as its plugin renders it.",
-        spec: "DECISIONS: D-TASK-7",
+        title: "In new-api's plugin era, under `--expect new-api` (skipped otherwise; the adaptors era's `task.jimeng.*` judge the route): a Jimeng request (channel type 51) with an Action other than its two, or with none, is refused 400 `{code: 400, message}`; `CVSync2AsyncSubmitTask` answers Volcengine's body with the public task id at `data.task_id`, and `CVSync2AsyncGetResult` Volcengine's body naming the task asked for. A refusal not made, or another form, deviates; a query answering another task fails.",
+        spec: "DECISIONS: D-ERA-11; failures D-TASK-10",
     },
     ratios: super::no_ratios,
     surface: super::Surface::Native,

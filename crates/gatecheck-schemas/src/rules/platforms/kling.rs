@@ -38,8 +38,8 @@ pub const PLATFORM: Platform = Platform {
     control_words: &[],
     refusals: None,
     check: super::CheckText {
-        title: "Kling's native routes (channel type 50) as its plugin renders them.",
-        spec: "DECISIONS: D-TASK-6",
+        title: "In new-api's plugin era, under `--expect new-api` (skipped otherwise; the adaptors era's `task.kling.*` judge the routes): a Kling native submit (channel type 50) without a prompt answers Kling's own submit body with the public task id at `data.task_id`, a mode its plugin refuses is 400 in the plugin's `{code, message}`, and the query answers Kling's body naming the task asked for. A refusal not made, or another form, deviates; a query answering another task fails.",
+        spec: "DECISIONS: D-ERA-11; failures D-TASK-10",
     },
     ratios: super::no_ratios,
     surface: super::Surface::Native,

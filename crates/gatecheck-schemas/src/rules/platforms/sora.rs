@@ -39,8 +39,8 @@ pub const PLATFORM: Platform = Platform {
     control_words: &[],
     refusals: None,
     check: super::CheckText {
-        title: "The generic OpenAI-video task (channel types 55 and 1) as its plugin renders it.",
-        spec: "DECISIONS: D-TASK-1",
+        title: "In new-api's plugin era, under `--expect new-api` (skipped otherwise; the `video.*` checks judge the task): the OpenAI-video task's plugin (channel types 55 and 1) refuses an empty prompt (`field prompt is required`) and a file part other than `input_reference` (`unexpected file field`), 400 `plugin_request_invalid`. A task made, or another refusal, deviates.",
+        spec: "DECISIONS: D-ERA-11, D-ERA-4, D-ERA-10",
     },
     ratios: super::no_ratios,
     surface: super::Surface::OpenAiVideo(&["1"]),
