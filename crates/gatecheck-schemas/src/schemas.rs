@@ -317,7 +317,7 @@ pub(crate) struct Document {
 /// (the real-time envelope and `common`), the last static name.
 fn with_platforms<T: Copy>(items: &[T], tail: usize, of: impl Fn(&Platform) -> T) -> Vec<T> {
     let (head, rest) = items.split_at(items.len() - tail);
-    let platforms = crate::rules::platforms::all().iter().map(|p| of(p));
+    let platforms = crate::rules::platforms::unified().map(of);
     head.iter()
         .copied()
         .chain(platforms)

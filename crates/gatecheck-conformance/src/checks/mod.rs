@@ -17,6 +17,7 @@ pub(crate) mod pacing;
 mod pixels;
 pub(crate) mod platform_checks;
 pub(crate) mod platforms;
+pub(crate) mod platforms_native;
 pub(crate) mod platforms_plugin;
 pub(crate) mod platforms_veo;
 pub(crate) mod property;

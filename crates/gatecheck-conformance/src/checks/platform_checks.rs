@@ -5,8 +5,13 @@
 //! read, each get theirs: no list of platforms here.
 
 use super::Kind::Failure;
-use super::{def, platforms, platforms_veo, Check, CheckCtx, CheckFn, Phase};
-use gatecheck_schemas::rules::platforms::{all, by_check_id, is_realtime, Platform};
+use super::{def, platforms, platforms_native, platforms_veo, Check, CheckCtx, CheckFn, Phase};
+use gatecheck_schemas::rules::platforms::{
+    all, by_check_id, is_realtime, task_rooms, unified, Platform,
+};
+
+/// The route of the check of a platform outside the unified route (its plugin's).
+const NATIVE_ROUTE: &str = "the platform's native routes, POST /v1/videos";
 
 /// The route of a polled platform's check.
 const ROUTE: &str =
@@ -16,8 +21,7 @@ const ROUTE: &str =
 /// description ([`Platform::check`]); a polled platform runs `platforms::platform`, one asked in real
 /// time `platforms_veo::veo`.
 pub(crate) fn checks() -> Vec<Check> {
-    all()
-        .iter()
+    unified()
         .map(|p| {
             let (route, run): (&'static str, CheckFn) = if is_realtime(p) {
                 (platforms_veo::ROUTE, |c| {
@@ -37,6 +41,19 @@ pub(crate) fn checks() -> Vec<Check> {
                 run,
             )
         })
+        .chain(task_rooms().map(|p| {
+            let id: &'static str = Box::leak(p.check_id().into_boxed_str());
+            let run: CheckFn = |c| Box::pin(platforms_native::native(c, platform_of(c)));
+            def(
+                id,
+                Failure,
+                NATIVE_ROUTE,
+                p.check.spec,
+                p.check.title,
+                Phase::Shared,
+                run,
+            )
+        }))
         .collect()
 }
 

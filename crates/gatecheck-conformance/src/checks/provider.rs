@@ -11,6 +11,7 @@ use super::video_unified::{created_id, follow};
 use super::Kind::{Deviation, Failure};
 use super::{def, Check, CheckCtx, Halt, Outcome, Phase};
 use crate::http::client::{Exchange, RequestSpec};
+use gatecheck_schemas::rules::platforms;
 use gatecheck_schemas::rules::quota::Usage;
 use gatecheck_schemas::rules::task::{
     other_task_named, JIMENG_GET_RESULT, JIMENG_SUBMIT, MSG_ACTION_REQUIRED, TASK_REFUSAL_STATUS,
@@ -99,8 +100,23 @@ fn new_api_object(
     }
 }
 
+/// The plugin era's Kling and Jimeng routes are judged by `task.platform.<name>`
+/// (`platforms_native.rs`, DECISIONS D-ERA-11): these checks are the adaptors era's.
+fn adaptors_era_only(ctx: &CheckCtx) -> Result<(), Halt> {
+    if ctx.env.era() == gatecheck_schemas::Era::Plugins {
+        return Err(Halt::Skip(
+            crate::vocab::skip::SkipCause::NoCase,
+            "the plugin era renders the vendors' own bodies on these routes: judged by \
+             task.platform.<name> (DECISIONS D-ERA-11)"
+                .into(),
+        ));
+    }
+    Ok(())
+}
+
 async fn kling_submit(ctx: &CheckCtx) -> Result<String, Halt> {
-    let (model, seconds) = provider_model(ctx, "kling")?;
+    adaptors_era_only(ctx)?;
+    let (model, seconds) = provider_model(ctx, platforms::kling::PLATFORM.name)?;
     let spec = RequestSpec::post(KLING)
         .auth(ctx.model_auth()?)
         .json(json!({
@@ -130,7 +146,8 @@ fn jimeng_path(action: &str) -> String {
 }
 
 async fn jimeng(ctx: &CheckCtx) -> Outcome {
-    let (model, seconds) = provider_model(ctx, "jimeng")?;
+    adaptors_era_only(ctx)?;
+    let (model, seconds) = provider_model(ctx, platforms::jimeng::PLATFORM.name)?;
     let spec = RequestSpec::post(jimeng_path(JIMENG_SUBMIT))
         .auth(ctx.model_auth()?)
         .json(json!({ "req_key": model, "prompt": "a paper boat on a river (gatecheck)" }));
@@ -185,6 +202,7 @@ async fn fetch_after_deviation(
 }
 
 async fn jimeng_action_required(ctx: &CheckCtx) -> Outcome {
+    adaptors_era_only(ctx)?;
     let spec = RequestSpec::post("/jimeng/")
         .auth(ctx.model_auth()?)
         .json(json!({ "prompt": "no action (gatecheck)" }));

@@ -342,6 +342,21 @@ pub(crate) enum Bug {
     NativeFetchOtherTask,
     /// An unknown task on a native fetch is the host's `{code, message, status_code}`.
     NativeErrorHostShape,
+    // The plugin era's native routes and OpenAI-video decoder (D-ERA-11, `planted_plugins.rs`).
+    /// A Kling native submit answers new-api's create object, not Kling's own body.
+    KlingNativeCreateObject,
+    /// A Kling mode the plugin refuses makes a task (answered Kling's submit body).
+    KlingModeAccepted,
+    /// The Kling query answers another task at `data.task_id`.
+    KlingQueryOtherTask,
+    /// A Jimeng Action other than its two submits a task (the adaptors era's rule).
+    JimengUnsupportedActionSubmits,
+    /// Jimeng's refusals come in the `/v1` error body, not the plugin's `{code, message}`.
+    JimengErrorV1Shape,
+    /// The OpenAI-video task's empty prompt makes a task.
+    SoraEmptyPromptAccepted,
+    /// The OpenAI-video task takes a file part other than `input_reference`.
+    SoraOtherFileAccepted,
     /// Not a bug: `GET /api/pricing` is answered 404 (a target that does not publish its
     /// group ratios: the runner infers one; `billing.rs`, not in [`planted`]).
     PricingNotServed,

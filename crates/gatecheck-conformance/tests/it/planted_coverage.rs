@@ -141,11 +141,6 @@ pub(crate) const NOT_PLANTABLE: &[(&str, Bug, &str)] = &[
         UNSENT_BODIES,
     ),
     (
-        "MSG_UNEXPECTED_FILE",
-        Bug::PluginJsonOnlyTakesMultipart,
-        UNSENT_BODIES,
-    ),
-    (
         "MAX_TASK_SECONDS",
         Bug::PluginJsonOnlyTakesMultipart,
         DECODER_SECONDS,
@@ -289,13 +284,6 @@ pub(crate) const NOT_PLANTABLE: &[(&str, Bug, &str)] = &[
         Bug::EditNotPng,
         "reached through edit_usage (above)",
     ),
-    (
-        "PLATFORM_KLING",
-        Bug::KlingRawFetch,
-        "the platform of a Kling task record depends on the deployment's channel; the runner \
-         only reaches it through TaskStatus::on (SUBMITTED), which KlingRawFetch's envelope \
-         check exercises",
-    ),
     ("IP_REFUSAL_NEW_API", Bug::IpAllowlistIgnored, NEW_API_ONLY),
     (
         "MAX_REMAIN_QUOTA_NEW_API",
@@ -379,6 +367,37 @@ pub(crate) const NOT_PLANTABLE: &[(&str, Bug, &str)] = &[
         "the registry: planted_platforms.rs plants every bug on every platform of it \
          (a wrong status map, another task's record, no platform), each caught by check_record \
          or the follow's identity rule",
+    ),
+    (
+        "FAILED_CODE",
+        Bug::SoraEmptyPromptAccepted,
+        "the OpenAI-video plugin's render of a failed task: the runner cannot make a task fail on \
+         a deployment (only the mock's control API could), so no bug plants it; the mock's \
+         tests hold it (plugin_native.rs), and the platform's check runs the plugin's decoder",
+    ),
+    (
+        "FAILED_MESSAGE",
+        Bug::SoraEmptyPromptAccepted,
+        "the message of FAILED_CODE (above)",
+    ),
+    (
+        "MSG_DURATION",
+        Bug::KlingModeAccepted,
+        "Kling's plugin refusal on POST /v1/videos: the runner sends no Kling model there (the \
+         mock serves Kling's models on the OpenAI-video channel); its native route's mode \
+         refusal is planted",
+    ),
+    (
+        "video_refusal",
+        Bug::KlingModeAccepted,
+        "Kling's and Jimeng's plugin refusals on POST /v1/videos (above); the mock's tests hold \
+         Jimeng's seconds (plugin_native.rs)",
+    ),
+    (
+        "unified",
+        Bug::PlatformStatusMap("vidu"),
+        "the registry's platforms of the unified route: planted_platforms.rs plants every bug on \
+         each of them (its check is made from unified() too)",
     ),
     (
         "Fetch",

@@ -11,7 +11,7 @@ use super::planted::{Bug, Planted};
 use bytes::Bytes;
 use gatecheck_conformance::Status;
 use gatecheck_schemas::rules::platforms::{
-    all, by_default_model, is_realtime, Era, Platform, OTHER_RATIOS_HEADER,
+    all, by_default_model, is_realtime, unified, Era, Platform, OTHER_RATIOS_HEADER,
 };
 use serde_json::{json, Value};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -166,8 +166,7 @@ pub(crate) fn check_of(p: &Platform) -> &'static str {
 /// The rows: every bug on every platform (Gemini's and Vertex's: `planted_veo.rs`).
 pub(crate) fn rows() -> Vec<Planted> {
     let veo = super::planted_veo::rows();
-    all()
-        .iter()
+    unified()
         .filter(|p| !is_realtime(p))
         .flat_map(|p| {
             let check = check_of(p);
@@ -302,9 +301,7 @@ async fn a_relayed_dashscope_refusal_is_no_finding() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_plugin_era_status_map_bug_fails_in_the_plugin_era_only() {
     use gatecheck_mock::{ClockMode, MockServer};
-    let planted: Vec<_> = all()
-        .iter()
-        .copied()
+    let planted: Vec<_> = unified()
         .filter(|p| plugin_only_failure(p).is_some() && !is_realtime(p))
         .collect();
     assert!(
@@ -360,9 +357,7 @@ async fn a_plugin_era_status_map_bug_fails_in_the_plugin_era_only() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_plugin_refusal_not_made_deviates_in_the_plugin_era() {
     use gatecheck_mock::{ClockMode, MockServer};
-    let refusing: Vec<_> = all()
-        .iter()
-        .copied()
+    let refusing: Vec<_> = unified()
         // A plugin that refuses one of the durations the check sends (Veo's 5 seconds; the
         // 1..3600 range of the others refuses none of them).
         .filter(|p| {

@@ -78,7 +78,56 @@ pub(crate) fn rows() -> Vec<Planted> {
             Status::Deviation,
             "auth::stateless_refusal, is_stateless_refusal, AUTH_UNAUTHORIZED (D-AUTH-9)",
         ),
+        (
+            Bug::KlingNativeCreateObject,
+            room_check(Key::Kling),
+            Status::Deviation,
+            "kling::native_model, task_rooms, Surface (native.taskCreated, D-ERA-11)",
+        ),
+        (
+            Bug::KlingModeAccepted,
+            room_check(Key::Kling),
+            Status::Deviation,
+            "kling::resolve_mode, kling::native_refusal, MSG_V2_MASTER_STD, MSG_MODEL_REQUIRED (D-ERA-11)",
+        ),
+        (
+            Bug::KlingQueryOtherTask,
+            room_check(Key::Kling),
+            Status::Failed,
+            "task_status_on (native.taskStatus names the task asked for, D-TASK-10)",
+        ),
+        (
+            Bug::JimengUnsupportedActionSubmits,
+            room_check(Key::Jimeng),
+            Status::Deviation,
+            "jimeng::MSG_UNSUPPORTED_ACTION, JIMENG_SUBMIT, jimeng::plugin_action, openai_video::image_or_text (D-ERA-11)",
+        ),
+        (
+            Bug::JimengErrorV1Shape,
+            room_check(Key::Jimeng),
+            Status::Deviation,
+            "era::MSG_JSON_BODY_REQUIRED (native.error `{code: status, message}`, D-ERA-11)",
+        ),
+        (
+            Bug::SoraEmptyPromptAccepted,
+            room_check(Key::Sora),
+            Status::Deviation,
+            "era::MSG_FIELD_PROMPT_REQUIRED, OPENAI_VIDEO (D-ERA-11)",
+        ),
+        (
+            Bug::SoraOtherFileAccepted,
+            room_check(Key::Sora),
+            Status::Deviation,
+            "openai_video::MSG_UNEXPECTED_FILE (D-ERA-11)",
+        ),
     ]
+}
+
+/// The check of a platform outside the unified route (`task.platform.<name>`), from the
+/// registry.
+fn room_check(key: Key) -> &'static str {
+    let p = key.platform().expect("registered");
+    Box::leak(p.check_id().into_boxed_str())
 }
 
 /// The check of the platform whose plugin decodes JSON only and names `SUBMITTED` for a
@@ -102,6 +151,13 @@ pub(crate) fn named_profile_of(bug: Bug) -> NamedProfile {
         | Bug::PluginActionOldWord
         | Bug::PluginRatiosWithSize
         | Bug::DashboardUserHeaderRequired
+        | Bug::KlingNativeCreateObject
+        | Bug::KlingModeAccepted
+        | Bug::KlingQueryOtherTask
+        | Bug::JimengUnsupportedActionSubmits
+        | Bug::JimengErrorV1Shape
+        | Bug::SoraEmptyPromptAccepted
+        | Bug::SoraOtherFileAccepted
         | Bug::DashboardWrongToken200 => NamedProfile::NEW_API,
         b if super::planted_native::plants(b) => NamedProfile::NEW_API,
         _ => NamedProfile::DOCUMENTED,

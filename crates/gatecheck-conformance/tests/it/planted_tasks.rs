@@ -82,7 +82,11 @@ pub(crate) fn get_result_as_submit(
     let v = serde_json::from_slice::<Value>(body).ok()?;
     let model = gatecheck_conformance::internals::known_capabilities()
         .into_keys()
-        .find(|m| m.contains("jimeng"))?;
+        .find(|m| {
+            gatecheck_schemas::rules::platforms::jimeng::PLATFORM
+                .models
+                .contains(&m.as_str())
+        })?;
     let submit = json!({"req_key": model, "prompt": format!("the result of {}", v["task_id"])});
     Some((
         format!("{path}?{}", query.replace(JIMENG_GET_RESULT, JIMENG_SUBMIT)),
@@ -113,7 +117,11 @@ pub(crate) fn plain_create(remix_body: &Bytes) -> Option<(&'static str, Bytes)> 
     let prompt = serde_json::from_slice::<Value>(remix_body).ok()?["prompt"].clone();
     let (model, video) = gatecheck_conformance::internals::known_capabilities()
         .into_iter()
-        .filter(|(m, _)| m.starts_with("sora"))
+        .filter(|(m, _)| {
+            gatecheck_schemas::rules::platforms::OPENAI_VIDEO
+                .models
+                .contains(&m.as_str())
+        })
         .find_map(|(m, c)| Some((m, c.video?)))?;
     let body = json!({"model": model, "prompt": prompt,
         "seconds": video.default_seconds.to_string(), "size": video.default_size});
@@ -222,7 +230,8 @@ pub(crate) fn rewrite(
         {
             *status = StatusCode::OK;
             v = json!({"id": "task_PLANTEDplantedPLANTEDplanted0000", "object": "video",
-                       "model": "jimeng", "status": "queued", "progress": 0, "created_at": 1});
+                       "model": gatecheck_schemas::rules::platforms::jimeng::PLATFORM.catalog_model,
+                       "status": "queued", "progress": 0, "created_at": 1});
             true
         }
         Bug::UnifiedCreateVideoId if create && ok => {

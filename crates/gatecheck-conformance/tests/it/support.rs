@@ -124,7 +124,20 @@ pub(crate) const ERA_SKIPS: [&str; 3] = [
     "video.create.plugin-ratios",
 ];
 
-/// Whether check `c` is one of [`ERA_SKIPS`], skipped.
+/// The adaptors era's checks of Kling's and Jimeng's routes, skipped in the plugin era (its
+/// plugins' renders are judged by `task.platform.<name>`, DECISIONS D-ERA-11).
+pub(crate) const ADAPTORS_ERA_ONLY: [&str; 4] = [
+    "task.kling.create",
+    "task.kling.envelope",
+    "task.jimeng.submit-and-fetch",
+    "task.jimeng.action-required",
+];
+
+/// Whether check `c` is one of [`ERA_SKIPS`] or [`ADAPTORS_ERA_ONLY`], or a platform's outside the unified route
+/// (judged in the plugin era only, DECISIONS D-ERA-11), skipped.
 pub(crate) fn era_skipped(c: &gatecheck_conformance::CheckResult) -> bool {
-    ERA_SKIPS.contains(&c.id.as_str()) && c.status == gatecheck_conformance::Status::Skipped
+    let room = gatecheck_schemas::rules::platforms::task_rooms().any(|p| p.check_id() == c.id);
+    let id = c.id.as_str();
+    (ERA_SKIPS.contains(&id) || ADAPTORS_ERA_ONLY.contains(&id) || room)
+        && c.status == gatecheck_conformance::Status::Skipped
 }

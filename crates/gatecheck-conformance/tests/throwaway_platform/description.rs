@@ -7,7 +7,7 @@ use gatecheck_schemas::rules::platforms::native::{
     Native, NativeIntent, NativeOperation, NativeRoute, NativeTask,
 };
 use gatecheck_schemas::rules::platforms::{
-    no_ratios, CheckText, Fetch, Key, Platform, PluginFacts, UpstreamState,
+    no_ratios, CheckText, Fetch, Key, Platform, PluginFacts, Surface, UpstreamState,
 };
 use gatecheck_schemas::rules::task::TaskStatus::{Failure, InProgress, Queued, Success};
 use serde_json::{json, Map, Value};
@@ -60,6 +60,7 @@ pub const PLATFORM: Platform = Platform {
         spec: "DECISIONS: Video platforms behind the unified route D-PLAT-1; failures D-TASK-10 to D-TASK-12, D-PLAT-7, D-PLAT-9, D-PLAT-10",
     },
     ratios: no_ratios,
+    surface: Surface::Unified,
     plugins: PluginFacts {
         native: NATIVE,
         ..PluginFacts::same("tests/throwaway_platform")

@@ -95,6 +95,7 @@ pub(crate) mod native;
 pub(crate) mod outcomes;
 pub(crate) mod platform;
 pub(crate) mod platform_veo;
+pub(crate) mod plugin_native;
 pub(crate) mod plugin_video;
 pub(crate) mod provider;
 pub(crate) mod remix;
@@ -488,7 +489,7 @@ async fn serve(cx: &mut Ctx, req: Request<Incoming>, found: &Found<'_>) -> MockR
         Op::ListGeminiModels => models::gemini(cx),
         Op::GetKeyModel => models::get(cx, found.param("model")),
         Op::CreateKlingTask => Box::pin(kling::create(cx, req)).await,
-        Op::GetKlingTask => video_unified::fetch(cx, found.param("task_id")),
+        Op::GetKlingTask => kling::fetch(cx, found.param("task_id")),
         Op::Jimeng => Box::pin(jimeng::handle(cx, req)).await,
         Op::Native(op) => Box::pin(native::serve(cx, req, op, found.param("task_id"))).await,
         Op::Mj(MjOp::Submit(name)) => Box::pin(midjourney::submit(cx, req, name)).await,

@@ -1,5 +1,5 @@
 //! The native vendor routes the platforms' plugins declare (`PluginFacts::native`, the plugin
-//! era; DECISIONS D-ERA-11), served from the route table's [`Op::Native`] rows by one handler:
+//! era; DECISIONS D-ERA-15), served from the route table's [`Op::Native`] rows by one handler:
 //! the declaration says what a route does, the platform's description how it renders.
 //!
 //! - A submit: the plugin's `decode` hook reads the vendor's JSON body into a task request,

@@ -60,10 +60,11 @@ pub(crate) async fn videos(cx: &Ctx, req: Request<Incoming>) -> MockResponse {
                 .tasks
                 .into_iter()
                 .map(|t| {
-                    // The platform the task routes show (DECISIONS D-TASK-2, D-PLAT): `55`
-                    // for a task of `/v1/videos`.
+                    // The platform the task routes show (DECISIONS D-TASK-2, D-PLAT): the
+                    // OpenAI-video task's for a task of `/v1/videos`.
+                    let openai = gatecheck_schemas::rules::platforms::OPENAI_VIDEO.channel_type;
                     let platform = crate::tasks::platforms::platform_label(
-                        cx.app.tasks.meta.get(&t).map_or("55", |m| m.platform),
+                        cx.app.tasks.meta.get(&t).map_or(openai, |m| m.platform),
                     );
                     json!({"owner": t.owner, "platform": platform, "task": t.render(now, &base, cx.profile())})
                 })

@@ -19,7 +19,9 @@ use crate::response::{self, MockResponse};
 use crate::tasks::platforms::{adaptor, upstream_id, Adaptor, Upstream, VideoView};
 use crate::tasks::unified::TaskMeta;
 use crate::tasks::video::StoredVideo;
-use gatecheck_schemas::rules::platforms::{Refusals, INVALID_API_PLATFORM, OTHER_RATIOS_HEADER};
+use gatecheck_schemas::rules::platforms::{
+    Refusals, Surface, INVALID_API_PLATFORM, OTHER_RATIOS_HEADER,
+};
 use gatecheck_schemas::rules::quota::{task_quota, Usage};
 use gatecheck_schemas::rules::task::{
     progress_text, task_error, TaskDto, TaskStatus, INVALID_REQUEST, TASK_REFUSAL_STATUS,
@@ -27,10 +29,6 @@ use gatecheck_schemas::rules::task::{
 use gatecheck_schemas::rules::video::VideoState;
 use gatecheck_schemas::types::VideoStatus;
 use serde_json::{json, Map, Value};
-
-/// The channel types the unified route serves outside the registry; the route runs them as
-/// OpenAI-video tasks.
-use gatecheck_schemas::rules::task::OPENAI_VIDEO_CHANNEL_TYPES as OTHER_TASK_TYPES;
 
 /// The channel chosen for a model.
 pub(crate) enum Selected {
@@ -54,9 +52,15 @@ fn group(cx: &Ctx) -> String {
 pub(crate) fn select(cx: &Ctx, model: &str) -> Option<Selected> {
     let group = group(cx);
     let channel = crate::tasks::platforms::select(&cx.fixtures().channels, model, &group)?;
-    match crate::tasks::platforms::adaptor_in(cx.era(), &channel.channel_type.to_string()) {
-        Some(a) => Some(Selected::Platform(a)),
-        None if OTHER_TASK_TYPES.contains(&channel.channel_type) => None,
+    let t = channel.channel_type.to_string();
+    match gatecheck_schemas::rules::platforms::by_channel_type_in(cx.era(), &t) {
+        // A platform outside the unified route (Kling, Jimeng, the OpenAI-video task's own
+        // types): the route runs it as an OpenAI-video task.
+        Some(p) if p.surface != Surface::Unified => None,
+        Some(p) => Some(
+            crate::tasks::platforms::hooks_of(p.key)
+                .map_or(Selected::Unknown(channel.channel_type), Selected::Platform),
+        ),
         None => Some(Selected::Unknown(channel.channel_type)),
     }
 }

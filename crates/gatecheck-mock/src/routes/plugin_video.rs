@@ -18,19 +18,13 @@ use crate::tasks::platforms::Adaptor;
 use crate::tasks::video::StoredVideo;
 use gatecheck_schemas::rules::era::{plugin_refusal_body, PLUGIN_REFUSAL_STATUS};
 use gatecheck_schemas::rules::openai_video::{
-    artifact_gone_body, host_render, not_completed_body, plugin_content, seconds_within_limit,
-    BodyKind, HostRow, PluginContent, VideoBodies, ARTIFACT_GONE_STATUS,
-    CONTENT_ERROR_CACHE_CONTROL, NOT_COMPLETED_STATUS,
+    artifact_gone_body, host_render, not_completed_body, plugin_content, BodyKind, HostRow,
+    PluginContent, ARTIFACT_GONE_STATUS, CONTENT_ERROR_CACHE_CONTROL, NOT_COMPLETED_STATUS,
 };
-use gatecheck_schemas::rules::platforms::Era;
+use gatecheck_schemas::rules::platforms::{Era, OPENAI_VIDEO};
 use gatecheck_schemas::rules::rejection::ACCEPTED;
 use gatecheck_schemas::rules::task::TaskStatus;
 use serde_json::{json, Map, Value};
-
-/// The bodies the plugin of a generic OpenAI-video task decodes (plugins/tasks/sora/plugin.js
-/// @2f6bf06b `protocols.openai_video.decodeRequest`: JSON, or multipart whose only file is
-/// `input_reference`).
-const GENERIC_BODIES: VideoBodies = VideoBodies::InputReference;
 
 /// The JSON fields a plugin reads of `f` (the JSON body, else the form's text fields).
 fn body_of(f: &Fields) -> Map<String, Value> {
@@ -117,8 +111,19 @@ pub(crate) fn content(cx: &Ctx, a: &Adaptor, t: &StoredVideo) -> Option<MockResp
     }
 }
 
+/// The platform outside the unified route whose plugin decodes a `POST /v1/videos` of
+/// `model` in the plugin era: the one whose plugin lists the model (Kling's, Jimeng's), else
+/// the OpenAI-video task's.
+fn generic_platform(model: &str) -> &'static gatecheck_schemas::rules::platforms::Platform {
+    gatecheck_schemas::rules::platforms::task_rooms()
+        .find(|p| p.models_in(Era::Plugins).contains(&model))
+        .unwrap_or(OPENAI_VIDEO)
+}
+
 /// The refusal by the plugin of a generic OpenAI-video task of the body `f` (before the
-/// prompt check its `buildSubmitRequest` makes), in the plugin era.
+/// prompt check its `buildSubmitRequest` makes), in the plugin era: the bodies and the
+/// refusals of the plugin facts of the platform that lists the model (Kling's duration and
+/// mode, Jimeng's seconds), else the OpenAI-video task's.
 pub(crate) fn generic_refusal(f: &Fields) -> Result<(), MockResponse> {
     let files: Vec<&str> = f.files.iter().map(String::as_str).collect();
     // A urlencoded body is left to the host (not modelled: the mock reads it).
@@ -126,10 +131,21 @@ pub(crate) fn generic_refusal(f: &Fields) -> Result<(), MockResponse> {
         Some(BodyKind::Multipart) => BodyKind::Multipart,
         _ => BodyKind::Json,
     };
-    GENERIC_BODIES
-        .refusal(kind, &files)
-        .and_then(|()| seconds_within_limit(&body_of(f)))
+    let model = f.model.as_deref().map(str::trim).unwrap_or("");
+    generic_platform(model)
+        .video_refusal_in(Era::Plugins, kind, &files, &body_of(f))
         .map_err(|m| refused(&m))
+}
+
+/// The OpenAI-video task's plugin render error over a generic task's `/v1/videos/{id}` in
+/// the plugin era (the Sora plugin's `legacyRenderers.openai_video`: a failed task's error is
+/// its own, whatever the upstream said).
+pub(crate) fn generic_render_error(
+    status: &str,
+) -> Option<gatecheck_schemas::types::VideoTaskError> {
+    let render = OPENAI_VIDEO.plugins.render_error?;
+    let (code, message) = render(&json!({ "status": status }))?;
+    Some(gatecheck_schemas::types::VideoTaskError { code, message })
 }
 
 /// The `X-New-Api-Other-Ratios` of a generic OpenAI-video task's submit in the plugin era.
@@ -139,5 +155,10 @@ pub(crate) fn generic_ratios(f: &Fields) -> Map<String, Value> {
             .get("duration")
             .map(|d| d.as_str().map_or_else(|| d.to_string(), str::to_owned))
     });
-    gatecheck_schemas::rules::openai_video::openai_channel_ratios(seconds.as_deref())
+    // The seconds as the host read them, to the plugin's `extractUsage`.
+    let mut read = Map::new();
+    if let Some(s) = seconds {
+        read.insert("seconds".into(), Value::String(s));
+    }
+    (OPENAI_VIDEO.ratios_in(Era::Plugins))(&read, f.model.as_deref().unwrap_or(""))
 }

@@ -75,6 +75,9 @@ pub(crate) fn task_response(cx: &Ctx, t: &StoredVideo, id: &str) -> MockResponse
     (view.id, view.task_id) = (id, id);
     if cx.plays_plugins() {
         host_owned(&mut view, t, now);
+        if let Some(e) = super::plugin_video::generic_render_error(view.status.as_str()) {
+            view.error = Some(e);
+        }
     }
     let mut resp = response::json_written(ACCEPTED, |buf| view.write_json(buf));
     resp.headers_mut().insert(POLL_AFTER_NAME, poll_after(cx));

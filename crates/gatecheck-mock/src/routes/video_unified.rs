@@ -18,8 +18,8 @@ use gatecheck_schemas::rules::media::fnv1a;
 use gatecheck_schemas::rules::quota::Usage;
 use gatecheck_schemas::rules::rejection::ACCEPTED;
 use gatecheck_schemas::rules::task::{
-    progress_text, task_error, TaskDto, TaskEnvelope, TaskProperties, TaskStatus, PLATFORM_JIMENG,
-    PLATFORM_KLING, TASK_NOT_EXIST, TASK_REFUSAL_STATUS,
+    progress_text, task_error, TaskDto, TaskEnvelope, TaskProperties, TASK_NOT_EXIST,
+    TASK_REFUSAL_STATUS,
 };
 use gatecheck_schemas::rules::video::shown_progress;
 use gatecheck_schemas::types::VideoStatus;
@@ -84,7 +84,7 @@ fn row_id(id: &str) -> i64 {
 }
 
 /// The upstream's last answer about `t` (`data` of the record): the video object for an
-/// OpenAI-video task, Kling's or Volcengine's own task for theirs.
+/// OpenAI-video task, a native route's platform's own task for its (its hooks' `upstream`).
 fn upstream_data(
     cx: &Ctx,
     t: &StoredVideo,
@@ -93,10 +93,9 @@ fn upstream_data(
     updated_s: i64,
 ) -> serde_json::Value {
     let url = t.content_url(&cx.base_url());
-    match meta.platform {
-        PLATFORM_KLING => crate::tasks::provider::kling_task(t, state, &url, updated_s * 1000),
-        PLATFORM_JIMENG => crate::tasks::provider::jimeng_task(t, state, &url),
-        _ => super::remix::video_object(cx, t, meta.remixed_from.as_deref()),
+    match crate::tasks::platforms::room(meta.platform).and_then(|r| r.upstream) {
+        Some(upstream) => upstream(t, state, &url, updated_s * 1000),
+        None => super::remix::video_object(cx, t, meta.remixed_from.as_deref()),
     }
 }
 
@@ -111,7 +110,7 @@ pub(crate) fn task_dto(cx: &Ctx, t: &StoredVideo) -> TaskDto {
         .map(|m| TaskMeta::clone(&m))
         .unwrap_or_else(|| TaskMeta::default_for(t));
     let state = t.state(now);
-    let status = TaskStatus::on(meta.platform, state.status);
+    let status = gatecheck_schemas::rules::platforms::task_status_on(meta.platform, state.status);
     let secs = |ms: i64| ms.div_euclid(1000);
     let started_ms = t.plan.started_at_ms.min(t.plan.finish_at_ms);
     let start_time = if now >= started_ms {

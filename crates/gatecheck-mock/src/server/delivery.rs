@@ -30,7 +30,8 @@ fn payload(app: &App, t: &StoredVideo, now: i64) -> serde_json::Value {
     let state = t.state(now);
     let url = t.content_url(app.tasks.callbacks.base());
     let updated = t.plan.finish_at_ms.min(now);
-    let mut v = crate::tasks::provider::kling_task(t, &state, &url, updated);
+    let upstream = crate::tasks::platforms::callback_room().and_then(|r| r.upstream);
+    let mut v = upstream.map_or(serde_json::Value::Null, |f| f(t, &state, &url, updated));
     v["data"].take()
 }
 

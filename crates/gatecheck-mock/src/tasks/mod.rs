@@ -6,9 +6,9 @@
 //!   of failed tasks' charges).
 //! - `unified.rs`: what new-api's task routes add to a video task (action, platform, remix
 //!   source, Kling `callback_url`; DECISIONS D-TASK), and its entries in the state dump.
-//! - `platforms/`: the video platforms behind the unified route (Vidu, Hailuo, Doubao), one
-//!   adaptor file each, and the channels that serve them (DECISIONS D-PLAT).
-//! - `provider.rs`: the providers' own task objects (Kling's, Volcengine's for Jimeng).
+//! - `platforms/`: the video platforms, one hooks file each: those behind the unified route
+//!   and the channels that serve them (DECISIONS D-PLAT), and those outside it (Kling's and
+//!   Jimeng's native routes with their providers' own task objects, the OpenAI-video task).
 //! - `midjourney.rs`: Midjourney tasks (DECISIONS D-MJ).
 //! - `callbacks.rs`: Kling's callbacks (D-TASK-9): the wait list, the outcomes, one POST.
 //! - `store.rs`: [`TaskStore`], which holds all of the above for one mock, and its lock
@@ -21,7 +21,6 @@
 pub mod callbacks;
 pub mod midjourney;
 pub mod platforms;
-pub(crate) mod provider;
 mod store;
 pub(crate) mod unified;
 pub mod video;

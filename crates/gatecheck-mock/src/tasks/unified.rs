@@ -16,22 +16,20 @@ use std::collections::VecDeque;
 use std::sync::Arc;
 
 use super::video::{StoredVideo, DEFAULT_MAX_VIDEO_TASKS};
-use gatecheck_schemas::rules::task::{
-    ACTION_GENERATE, ACTION_REMIX, ACTION_TEXT_GENERATE, OTHER_TASK_PLATFORMS, PLATFORM_SORA,
-};
+use gatecheck_schemas::rules::platforms::OPENAI_VIDEO;
+use gatecheck_schemas::rules::task::{ACTION_GENERATE, ACTION_REMIX, ACTION_TEXT_GENERATE};
 use parking_lot::Mutex;
 use serde::{Deserialize, Serialize};
 
 /// Every action a task route records (a dumped entry must name one of these to load).
 const ACTIONS: [&str; 3] = [ACTION_TEXT_GENERATE, ACTION_GENERATE, ACTION_REMIX];
-/// Every platform a task route records (the channel type as text): the other task rooms'
-/// ([`OTHER_TASK_PLATFORMS`]), then the registry's (`super::platforms`).
+/// Every platform a task route records (the channel type as text): the registry's outside
+/// the unified route, then those of the unified route (`super::platforms`).
 fn platforms() -> Vec<&'static str> {
-    let registry = gatecheck_schemas::rules::platforms::all().iter();
-    OTHER_TASK_PLATFORMS
-        .iter()
-        .map(|(t, _)| *t)
-        .chain(registry.map(|p| p.channel_type))
+    use gatecheck_schemas::rules::platforms::{task_rooms, unified};
+    task_rooms()
+        .chain(unified())
+        .map(|p| p.channel_type)
         .collect()
 }
 
@@ -69,7 +67,7 @@ impl TaskMeta {
             created_at_ms: task.plan.created_at_ms,
             owner: task.owner,
             action,
-            platform: PLATFORM_SORA,
+            platform: OPENAI_VIDEO.channel_type,
             remixed_from: None,
             callback_url: None,
             upstream_word: None,
@@ -420,7 +418,8 @@ mod tests {
                 let t = task(&format!("task_{n}"), n);
                 let meta = TaskMeta {
                     remixed_from: (action == ACTION_REMIX).then(|| "task_src".to_owned()),
-                    callback_url: (platform == gatecheck_schemas::rules::task::PLATFORM_KLING)
+                    callback_url: super::super::platforms::callback_room()
+                        .is_some_and(|r| r.rules.channel_type == platform)
                         .then(|| "http://h/cb".to_owned()),
                     ..TaskMeta::provider(&t, platform, action)
                 };
@@ -438,7 +437,7 @@ mod tests {
         let first_remix = 2 * platforms().len() as i64 + 1;
         let t = task(&format!("task_{first_remix}"), first_remix);
         assert_eq!(again.remixed_from(&t).as_deref(), Some("task_src"));
-        for bad in [("textGenerate", "99"), ("remix", "55")] {
+        for bad in [("textGenerate", "99"), ("remix", OPENAI_VIDEO.channel_type)] {
             let text = format!(
                 r#"{{"id":"t","created_at_ms":0,"owner":1,"action":"{}","platform":"{}"}}"#,
                 bad.0, bad.1

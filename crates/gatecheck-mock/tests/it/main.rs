@@ -19,6 +19,7 @@ mod openapi_gen;
 mod platforms;
 mod platforms_veo;
 mod plugin_era;
+mod plugin_native;
 mod plugin_platforms;
 mod profiles;
 mod quota;

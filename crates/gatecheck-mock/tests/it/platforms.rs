@@ -6,7 +6,7 @@ use crate::media_util::*;
 use crate::support::*;
 use gatecheck_mock::{Channel, ClockMode, Fixtures, MockServer};
 use gatecheck_schemas::rules::platform_record::check_record;
-use gatecheck_schemas::rules::platforms::{all, by_name, is_realtime};
+use gatecheck_schemas::rules::platforms::{all, by_name, is_realtime, unified};
 use gatecheck_schemas::rules::task::{check_envelope, TaskDto, TaskStatus};
 use gatecheck_schemas::Profile;
 use serde_json::{json, Value};
@@ -38,7 +38,7 @@ async fn every_platform_reaches_every_state_in_both_profiles() {
     for profile in [Profile::Documented, Profile::NewApi] {
         let server = adaptors_server_with(profile, Fixtures::embedded()).await;
         // Gemini and Vertex answer a fetch in real time: tests/it/platforms_veo.rs.
-        for p in all().iter().copied().filter(|p| !is_realtime(p)) {
+        for p in unified().filter(|p| !is_realtime(p)) {
             let model = model_of(p.name);
             let resp = submit(&server, model, "a kite over dunes").await;
             assert_eq!(resp.status, 200, "{}: {}", p.name, resp.text());

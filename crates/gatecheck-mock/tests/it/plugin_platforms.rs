@@ -5,7 +5,7 @@
 
 use super::support::{bearer, named_server, Http, Resp, KEY_ENABLED};
 use gatecheck_schemas::rules::openai_video::{named_status, MSG_JSON_OBJECT_REQUIRED};
-use gatecheck_schemas::rules::platforms::{all, Key, OTHER_RATIOS_HEADER};
+use gatecheck_schemas::rules::platforms::{unified, Key, OTHER_RATIOS_HEADER};
 use gatecheck_schemas::rules::task::TaskStatus;
 use gatecheck_schemas::NamedProfile;
 use serde_json::{json, Value};
@@ -125,7 +125,7 @@ async fn every_platforms_task_is_the_hosts_render_and_its_plugins_content() {
     let a = auth();
     let h = [("authorization", a.as_str())];
     let mut ids = Vec::new();
-    for p in all() {
+    for p in unified() {
         for prompt in ["a kite", "a storm [fail]"] {
             let body = json!({"model": p.catalog_model, "prompt": prompt, "duration": 6});
             let r = http.json("POST", "/v1/video/generations", &h, body).await;

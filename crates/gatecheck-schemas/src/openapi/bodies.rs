@@ -312,7 +312,7 @@ fn provider_models(prefix: &str) -> (Vec<&'static str>, Vec<i64>) {
 /// catalog's Kling models, `duration` one of their durations (text or number), a prompt that
 /// is not blank.
 pub(super) fn kling_request() -> Value {
-    let (models, seconds) = provider_models("kling");
+    let (models, seconds) = provider_models(crate::rules::platforms::kling::PLATFORM.name);
     let durations: Vec<Value> = seconds
         .iter()
         .map(|s| json!(s.to_string()))
@@ -369,7 +369,7 @@ pub(super) fn kling_request() -> Value {
 /// models and a prompt that is not blank, which both actions accept (a fetch reads only
 /// `task_id`).
 pub(super) fn jimeng_request() -> Value {
-    let (models, _) = provider_models("jimeng");
+    let (models, _) = provider_models(crate::rules::platforms::jimeng::PLATFORM.name);
     let mut body = resource_with(names::JIMENG_REQUEST, |p| {
         p.insert(
             "req_key".into(),

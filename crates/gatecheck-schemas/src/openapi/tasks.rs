@@ -66,11 +66,7 @@ fn v1_or_task_error(description: &str) -> Value {
 
 /// `Vidu `52`, MiniMax/Hailuo `35`` of the registered platforms that `keep` keeps.
 fn platform_list(keep: fn(&Platform) -> bool, item: fn(&Platform) -> String) -> String {
-    let items: Vec<String> = platforms::all()
-        .iter()
-        .filter(|p| keep(p))
-        .map(|p| item(p))
-        .collect();
+    let items: Vec<String> = platforms::unified().filter(|p| keep(p)).map(item).collect();
     items.join(", ")
 }
 
@@ -80,7 +76,7 @@ fn created_description() -> String {
     let rows = platform_list(|_| true, |p| p.decision.to_owned());
     format!(
         "The OpenAI-style video object of the new task (status `queued`, progress 0), as `POST /v1/videos` answers it (DECISIONS D-TASK-1). The channel that serves the model picks the platform by its type (DECISIONS D-PLAT-1): OpenAI/Sora `{}`, {types} (DECISIONS {rows}); a platform's task answers new-api's create object with `X-New-Api-Other-Ratios`, and a channel of a type no adaptor serves is 400 `invalid_api_platform`.",
-        crate::rules::task::PLATFORM_SORA
+        platforms::OPENAI_VIDEO.channel_type
     )
 }
 

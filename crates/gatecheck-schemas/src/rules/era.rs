@@ -126,6 +126,9 @@ pub const PLUGIN_REQUEST_INVALID: &str = "plugin_request_invalid";
 pub const PLUGIN_REFUSAL_STATUS: u16 = 400;
 /// The `code` of a plugin's usage refusal (jsplugin/adaptor.go@60a13c2e).
 pub const PLUGIN_USAGE_INVALID: &str = "plugin_usage_invalid";
+/// The native decoders' refusal of a body that is not JSON (the Kling plugin's
+/// `decodeNativeSubmit`, the Jimeng plugin's `decodeNativeRequest` at cd01ea4a).
+pub const MSG_JSON_BODY_REQUIRED: &str = "JSON body required";
 /// The Sora plugin's refusal of an empty or missing prompt (plugins/tasks/sora/plugin.js
 /// @2f6bf06b `buildSubmitRequest`): the prompt check moved from the host into the plugins.
 pub const MSG_FIELD_PROMPT_REQUIRED: &str = "field prompt is required";

@@ -51,28 +51,6 @@ pub const ACTION_GENERATE: &str = "generate";
 /// The task's action: a remix of a completed task (constant `TaskActionRemix`).
 pub const ACTION_REMIX: &str = "remixGenerate";
 
-/// The platform of a task on an OpenAI-video (Sora) channel: the channel type as text
-/// (relay/relay_adaptor.go GetTaskPlatform; constant `ChannelTypeSora` = 55).
-pub const PLATFORM_SORA: &str = "55";
-
-/// The platform of a Kling task (`ChannelTypeKling` = 50).
-pub const PLATFORM_KLING: &str = "50";
-/// The platform of a Jimeng task (`ChannelTypeJimeng` = 51).
-pub const PLATFORM_JIMENG: &str = "51";
-
-/// The task platforms served outside `rules::platforms`' registry (their own task rooms: the
-/// OpenAI-video tasks, Kling's and Jimeng's routes): channel type and name, for the
-/// dashboard and the state dump.
-pub const OTHER_TASK_PLATFORMS: &[(&str, &str)] = &[
-    (PLATFORM_SORA, "sora"),
-    (PLATFORM_KLING, "kling"),
-    (PLATFORM_JIMENG, "jimeng"),
-];
-
-/// The channel types the unified route runs as OpenAI-video tasks, outside the registry:
-/// OpenAI (1), Sora, Kling, Jimeng.
-pub const OPENAI_VIDEO_CHANNEL_TYPES: &[i64] = &[1, 55, 50, 51];
-
 /// The Jimeng action that submits a task (`?Action=`).
 pub const JIMENG_SUBMIT: &str = "CVSync2AsyncSubmitTask";
 /// The Jimeng action that fetches a task; any other action submits
@@ -131,16 +109,6 @@ impl TaskStatus {
             VideoStatus::InProgress => TaskStatus::InProgress,
             VideoStatus::Completed => TaskStatus::Success,
             VideoStatus::Failed | VideoStatus::Error => TaskStatus::Failure,
-        }
-    }
-
-    /// The status new-api's poller stores for a task of `platform` whose video status is `s`:
-    /// a queued Kling task is `SUBMITTED` (relay/channel/task/kling ParseTaskResult:
-    /// `submitted`), every other platform's `QUEUED`.
-    pub fn on(platform: &str, s: VideoStatus) -> Self {
-        match (platform, TaskStatus::of(s)) {
-            (PLATFORM_KLING, TaskStatus::Queued) => TaskStatus::Submitted,
-            (_, status) => status,
         }
     }
 

@@ -25,12 +25,17 @@ const EXEMPT: &[(&str, &str)] = &[
     ),
 ];
 
-/// The suites outside `src` that must derive every platform from the registry too.
+/// The suites outside `src` that must derive every platform from the registry too: those of
+/// the unified route's platforms, and those that plant bugs in Kling's, Jimeng's and the
+/// OpenAI-video task's routes and in the plugin era.
 const SUITES: &[&str] = &[
     "crates/gatecheck-conformance/tests/it/planted_platforms.rs",
     "crates/gatecheck-conformance/tests/it/planted_veo.rs",
     "crates/gatecheck-conformance/tests/it/planted_native.rs",
     "crates/gatecheck-conformance/tests/it/mutation_proxy/native.rs",
+    "crates/gatecheck-conformance/tests/it/planted_tasks.rs",
+    "crates/gatecheck-conformance/tests/it/planted_plugins.rs",
+    "crates/gatecheck-conformance/tests/it/planted.rs",
 ];
 
 /// The files a platform owns: its description and its hooks.
@@ -120,4 +125,9 @@ fn the_lexer_finds_literals_and_skips_comments() {
     assert_eq!(named("52").map(|p| p.name), Some("vidu"));
     assert_eq!(named("task.platform.ali").map(|p| p.name), Some("ali"));
     assert!(named("D-PLAT-52").is_none());
+    // The platforms outside the unified route are registered platforms too: their names and
+    // channel types are held alike.
+    for (literal, name) in [("50", "kling"), ("jimeng", "jimeng"), ("55", "sora")] {
+        assert_eq!(named(literal).map(|p| p.name), Some(name));
+    }
 }

@@ -15,6 +15,7 @@ use crate::checks::Kind::Failure;
 use crate::checks::{answer_summary, def, Check, CheckCtx, Halt, Outcome, Pass, Phase};
 use crate::http::client::{Auth, Exchange, Part, RequestSpec};
 use gatecheck_schemas::rules::midjourney::{model_for, ACTION_UPLOAD};
+use gatecheck_schemas::rules::platforms;
 use gatecheck_schemas::rules::task::{JIMENG_GET_RESULT, JIMENG_SUBMIT};
 use gatecheck_schemas::rules::Rejection;
 use gatecheck_schemas::types::{KeyRecord, ModelCapabilities};
@@ -170,7 +171,7 @@ fn provider_model(ctx: &CheckCtx, provider: &str) -> String {
 }
 
 fn kling(ctx: &CheckCtx) -> Result<Vec<Probe>, Halt> {
-    let model = provider_model(ctx, "kling");
+    let model = provider_model(ctx, platforms::kling::PLATFORM.name);
     let path = "/kling/v1/videos/text2video";
     Ok(vec![
         probe(
@@ -182,7 +183,7 @@ fn kling(ctx: &CheckCtx) -> Result<Vec<Probe>, Halt> {
 }
 
 fn jimeng(ctx: &CheckCtx) -> Result<Vec<Probe>, Halt> {
-    let model = provider_model(ctx, "jimeng");
+    let model = provider_model(ctx, platforms::jimeng::PLATFORM.name);
     let path = |action: &str| format!("/jimeng/?Action={action}&Version=2022-08-31");
     Ok(vec![
         probe(

@@ -41,11 +41,6 @@ pub(super) const MEDIA_BOUND: &str =
                            OpenAPI document); the spec pins no image side for a target's media \
                            host, so the runner judges a PNG's format and asked size only";
 
-pub(super) const TASK_FACT: &str =
-    "a value of new-api's task record that depends on the deployment's \
-                         channel and request (channel type, action); the mock shows its own, \
-                         the runner judges the record's form (check_envelope), not these values";
-
 pub(super) const PROVIDER_REFUSAL: &str =
     "a refusal of the provider routes that the mock answers; the \
                                 runner's provider checks judge the create, fetch and Action \
@@ -384,14 +379,6 @@ pub(super) const ONE_SIDED: &[(&str, Lacks, &str)] = &[
         Lacks::Runner,
         "builds the mock's task error bodies; the runner judges them with check_task_error",
     ),
-    ("PLATFORM_SORA", Lacks::Runner, TASK_FACT),
-    ("PLATFORM_JIMENG", Lacks::Runner, TASK_FACT),
-    (
-        "JIMENG_SUBMIT",
-        Lacks::Mock,
-        "the runner names the submit action; the mock, as new-api, submits on any action but \
-         JIMENG_GET_RESULT",
-    ),
     ("MSG_INVALID_BODY", Lacks::Runner, PROVIDER_REFUSAL),
     ("MSG_TASK_ID_REQUIRED", Lacks::Runner, PROVIDER_REFUSAL),
     ("PROMPT_REQUIRED", Lacks::Runner, PROVIDER_REFUSAL),
@@ -435,10 +422,11 @@ pub(super) const ONE_SIDED: &[(&str, Lacks, &str)] = &[
     ("CHECK_PREFIX", Lacks::Mock, "the runner's check ids (`task.platform.<name>`); the mock has no checks"),
     ("by_check_id", Lacks::Mock, "the runner's check finds its platform by its id; the mock has no checks"),
     ("by_name", Lacks::Both, "the tests' and the docs' lookup (an unknown name fails with its own name); the mock and the runner find a platform by channel type, model or check id"),
-    ("OTHER_TASK_PLATFORMS", Lacks::Runner, "the mock's dashboard and state dump name the task platforms outside the registry; the runner judges those with their own checks"),
+    ("MSG_JSON_BODY_REQUIRED", Lacks::Runner, "the native decoders' refusal of a body that is not JSON, which the mock writes; the runner sends JSON to the native routes"),
+    ("OPENAI_VIDEO", Lacks::Runner, "the platform the mock records for a task of `/v1/videos`; the runner judges those tasks with the `video.*` checks"),
     ("by_channel_type_in", Lacks::Runner, "the mock's dispatch of a channel in the era it plays; the runner judges a record's channel type with Platform::serves_in (check_record_in)"),
     ("by_default_model_in", Lacks::Mock, "the runner looks in the catalog for a platform's model of the era it judges; the mock's channels list their models"),
-    ("OPENAI_VIDEO_CHANNEL_TYPES", Lacks::Runner, "the mock's unified route runs these channel types as OpenAI-video tasks; the runner sees only the answers"),
+    ("task_status_on", Lacks::Runner, "the record status the mock stores for a task of a platform outside the unified route; the runner judges the envelope's status with check_envelope"),
     ("check_record", Lacks::Mock, VALIDATOR),
     ("state_word", Lacks::Mock, VALIDATOR),
     ("RULE_PLATFORM", Lacks::Mock, VALIDATOR),
@@ -630,11 +618,6 @@ pub(super) const ONE_SIDED: &[(&str, Lacks, &str)] = &[
         "the runner's reading of Cache-Control; the mock writes NOT_FOUND_NO_STORE (DECISIONS D-ERA-5)",
     ),
     (
-        "MSG_FIELD_PROMPT_REQUIRED",
-        Lacks::Runner,
-        "Sora's refusal text, which the mock writes; the runner judges the code with is_plugin_refusal, not the text (DECISIONS D-ERA-4)",
-    ),
-    (
         "plugin_refusal_body",
         Lacks::Runner,
         "the mock writes a plugin's refusal with it; the runner reads it with is_plugin_refusal (DECISIONS D-ERA-4)",
@@ -710,10 +693,5 @@ pub(super) const ONE_SIDED: &[(&str, Lacks, &str)] = &[
         "CONTENT_ERROR_CACHE_CONTROL",
         Lacks::Runner,
         "the cache header the mock writes on the plugin era's content errors; not judged (a client relies on the status, not its caching; DECISIONS D-ERA-9)",
-    ),
-    (
-        "image_or_text",
-        Lacks::Both,
-        "the plugins' common action, which both sides call through Platform::plugin_action_in (DECISIONS D-ERA-10)",
     ),
 ];

@@ -10,16 +10,31 @@
 //! platform's key is exhaustive, so a registered platform without hooks does not compile
 //! (docs/ARCHITECTURE.md, "Adding a video platform").
 
-/// The hooks files, one line per registered platform: `module => Key`.
+/// The hooks files, one line per registered platform: `module => Key`; those of the unified
+/// route (each an `ADAPTOR: Adaptor`), then, after `;`, those outside it (each a
+/// `ROOM: TaskRoom`: native routes, the OpenAI-video task).
 macro_rules! hooks {
-    ($($module:ident => $key:ident),* $(,)?) => {
+    ($($module:ident => $key:ident),* $(,)? ; $($room:ident => $rkey:ident),* $(,)?) => {
         $(pub(crate) mod $module;)*
+        $(pub(crate) mod $room;)*
 
-        /// The hooks of the platform `key` (`None`: a run-time platform without hooks).
+        /// The hooks of the unified-route platform `key` (`None`: a platform outside the
+        /// unified route, or a run-time platform without hooks).
         pub(crate) fn hooks_of(key: Key) -> Option<&'static Adaptor> {
             match key {
                 $(Key::$key => Some(&$module::ADAPTOR),)*
+                $(Key::$rkey => None,)*
                 Key::Extra(name) => extra(name),
+            }
+        }
+
+        /// The hooks of the platform `key` outside the unified route (`None`: a platform of
+        /// the unified route).
+        pub(crate) fn room_of(key: Key) -> Option<&'static TaskRoom> {
+            match key {
+                $(Key::$key => None,)*
+                $(Key::$rkey => Some(&$room::ROOM),)*
+                Key::Extra(_) => None,
             }
         }
     };
@@ -32,9 +47,16 @@ hooks! {
     ali => Ali,
     gemini => Gemini,
     vertex => Vertex,
+    ;
+    sora => Sora,
+    kling => Kling,
+    jimeng => Jimeng,
 }
 
+pub(crate) mod room;
 pub(crate) mod veo;
+
+pub(crate) use room::{callback_room, room, Native, NativeCall, NativeRead, TaskRoom};
 
 use gatecheck_schemas::rules::platforms::Platform;
 use gatecheck_schemas::rules::platforms::{Era, Key};
@@ -89,8 +111,7 @@ impl Channel {
 /// The default channels: one per platform, serving its adaptor's default models to the
 /// `default` group (ids 2, 3, ...; channel 1 is the OpenAI-video channel of the other tasks).
 pub fn default_channels() -> Vec<Channel> {
-    gatecheck_schemas::rules::platforms::all()
-        .iter()
+    gatecheck_schemas::rules::platforms::unified()
         .zip(2..)
         .map(|(p, id)| Channel {
             id,
@@ -275,11 +296,9 @@ pub(crate) fn platform_text(p: &'static Platform, channel_type: i64) -> &'static
 
 /// A platform as the dashboard shows it: the channel type and a name (`52 vidu`).
 pub(crate) fn platform_label(channel_type: &str) -> String {
-    let other = gatecheck_schemas::rules::task::OTHER_TASK_PLATFORMS
-        .iter()
-        .find(|(t, _)| *t == channel_type)
-        .map(|(_, name)| *name);
-    let name = other.unwrap_or_else(|| adaptor(channel_type).map_or("", |a| a.rules.name));
+    let p = gatecheck_schemas::rules::platforms::by_channel_type(channel_type)
+        .or_else(|| adaptor(channel_type).map(|a| a.rules));
+    let name = p.map_or("", |p| p.name);
     format!("{channel_type} {name}").trim_end().to_owned()
 }
 
@@ -351,9 +370,14 @@ mod tests {
 
     #[test]
     fn every_platform_has_its_hooks_and_channels_select() {
-        for p in gatecheck_schemas::rules::platforms::all() {
+        for p in gatecheck_schemas::rules::platforms::unified() {
             let hooks = hooks_of(p.key).expect("hooks");
-            assert_eq!(hooks.rules, *p, "the hooks of {} are its own", p.name);
+            assert_eq!(hooks.rules, p, "the hooks of {} are its own", p.name);
+        }
+        for p in gatecheck_schemas::rules::platforms::task_rooms() {
+            let room = room_of(p.key).expect("hooks");
+            assert_eq!(room.rules, p, "the hooks of {} are its own", p.name);
+            assert!(hooks_of(p.key).is_none() && adaptor(p.channel_type).is_none());
         }
         let channels = default_channels();
         let c = select(&channels, "viduq1", "").expect("vidu channel");

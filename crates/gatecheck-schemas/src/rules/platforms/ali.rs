@@ -62,6 +62,7 @@ pub const PLATFORM: Platform = Platform {
         spec: "DECISIONS: Video platforms behind the unified route D-PLAT-8; failures D-TASK-10 to D-TASK-12, D-PLAT-7, D-PLAT-9, D-PLAT-10",
     },
     ratios: other_ratios,
+    surface: super::Surface::Unified,
     plugins: super::PluginFacts {
         // meta.models at 2f6bf06b: no HappyHorse, wan2.5-t2v-preview added.
         models: Some(&[

@@ -51,6 +51,7 @@ pub const PLATFORM: Platform = Platform {
         spec: "DECISIONS: Video platforms behind the unified route D-PLAT-4; failures D-TASK-10 to D-TASK-12, D-PLAT-7, D-PLAT-9, D-PLAT-10",
     },
     ratios: other_ratios,
+    surface: super::Surface::Unified,
     plugins: super::PluginFacts {
         models: Some(&[
             "doubao-seedance-1-0-pro-250528",

@@ -38,6 +38,7 @@ pub const PLATFORM: Platform = Platform {
         spec: "DECISIONS: Video platforms behind the unified route D-PLAT-20, D-PLAT-22, D-PLAT-9; failures D-TASK-10 to D-TASK-12, D-PLAT-7",
     },
     ratios: veo::other_ratios,
+    surface: super::Surface::Unified,
     plugins: super::PluginFacts {
         // meta.models adds veo-3.0-fast-generate-001, which Vertex serves here too: left
         // to the adaptors' list, so that model stays Vertex's (the default channels).

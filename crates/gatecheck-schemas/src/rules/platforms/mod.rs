@@ -60,10 +60,17 @@ registry! {
     ali => Ali,
     gemini => Gemini,
     vertex => Vertex,
+    sora => Sora,
+    kling => Kling,
+    jimeng => Jimeng,
 }
 
 pub mod native;
 pub mod veo;
+
+/// The platform of new-api's generic OpenAI-video tasks (`POST /v1/videos` on an OpenAI or
+/// Sora channel; the record's `platform` of a task no other platform serves).
+pub const OPENAI_VIDEO: &Platform = &sora::PLATFORM;
 
 use super::openai_video::VideoBodies;
 use super::task::TaskStatus;
@@ -150,9 +157,27 @@ pub struct Platform {
     /// The runner's check of the platform (`task.platform.<name>`): its title and spec
     /// reference (the check's id, kind, route and function follow from the rest).
     pub check: CheckText,
+    /// Where the platform's tasks come from: the unified route, its own native routes, or
+    /// the generic OpenAI-video task.
+    pub surface: Surface,
     /// What new-api's task plugin of the platform changed (the plugin era, PR #7076); the
     /// fields above are the Go adaptor's (the adaptors era, frozen).
     pub plugins: PluginFacts,
+}
+
+/// Where a platform's tasks are made, which decides what the registry derives for it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Surface {
+    /// Behind the unified video route, on a channel of its type: a default channel, the
+    /// unified route's dispatch, a `data` schema and the runner's `task.platform.<name>`.
+    Unified,
+    /// Its own routes of the route table (Kling's `/kling/v1/videos/*`, Jimeng's `/jimeng/`),
+    /// served by its hooks; its models run as OpenAI-video tasks on the unified route and on
+    /// `/v1/videos` (DECISIONS D-TASK-6, D-TASK-7).
+    Native,
+    /// The generic OpenAI-video task of `/v1/videos` (DECISIONS D-TASK-1), whose channel types
+    /// also include these (OpenAI's 1: relay/relay_adaptor.go `GetTaskAdaptor`).
+    OpenAiVideo(&'static [&'static str]),
 }
 
 /// A state table: the states, and what any other state maps to.
@@ -313,6 +338,45 @@ pub fn extend(p: &'static Platform) -> Result<(), String> {
     Ok(())
 }
 
+/// The platforms of the unified route ([`Surface::Unified`]), in registry order: what the
+/// default channels, the `data` schemas, the OpenAPI document's platform list and the
+/// runner's `task.platform.<name>` checks are made from.
+pub fn unified() -> impl Iterator<Item = &'static Platform> {
+    all()
+        .iter()
+        .copied()
+        .filter(|p| p.surface == Surface::Unified)
+}
+
+/// The platforms outside the unified route (native routes, the OpenAI-video task), in
+/// registry order.
+pub fn task_rooms() -> impl Iterator<Item = &'static Platform> {
+    all()
+        .iter()
+        .copied()
+        .filter(|p| p.surface != Surface::Unified)
+}
+
+/// The status new-api's poller stores for a task of `platform` (a channel type) whose video
+/// status is `s`: what the status map of a platform outside the unified route says of its
+/// upstream's word (a queued Kling task is `SUBMITTED`: relay/channel/task/kling
+/// ParseTaskResult), else [`TaskStatus::of`] (a unified-route platform's record is its
+/// adaptor's).
+///
+/// ```
+/// use gatecheck_schemas::rules::platforms::{kling, task_status_on, OPENAI_VIDEO};
+/// use gatecheck_schemas::rules::task::TaskStatus;
+/// use gatecheck_schemas::types::VideoStatus;
+/// assert_eq!(task_status_on(kling::PLATFORM.channel_type, VideoStatus::Queued), TaskStatus::Submitted);
+/// assert_eq!(task_status_on(OPENAI_VIDEO.channel_type, VideoStatus::Queued), TaskStatus::Queued);
+/// ```
+pub fn task_status_on(platform: &str, s: VideoStatus) -> TaskStatus {
+    task_rooms()
+        .find(|p| p.channel_type == platform)
+        .and_then(|p| p.status_of(s))
+        .unwrap_or_else(|| TaskStatus::of(s))
+}
+
 /// The platform of a channel type (`"52"`), if it is one of [`all`].
 pub fn by_channel_type(channel_type: &str) -> Option<&'static Platform> {
     all()
@@ -450,6 +514,7 @@ impl Platform {
     pub fn serves_in(&self, era: Era, channel_type: &str) -> bool {
         channel_type == self.channel_type
             || (era == Era::Plugins && self.plugins.channel_types.contains(&channel_type))
+            || matches!(self.surface, Surface::OpenAiVideo(also) if also.contains(&channel_type))
     }
 
     /// The plugin's refusal of a JSON body in `era` (none in the adaptors').
@@ -500,6 +565,12 @@ impl Platform {
             .find(|s| s.word == word)
             .map(|s| (s.status, s.progress))
             .or(self.other)
+    }
+
+    /// The task status new-api's poller stores for the upstream's word of the video status
+    /// `s` (`None`: the word is not mapped).
+    pub fn status_of(&self, s: VideoStatus) -> Option<TaskStatus> {
+        self.map(self.word(s)).map(|m| m.0)
     }
 
     /// The word the mock's upstream shows for a video status.

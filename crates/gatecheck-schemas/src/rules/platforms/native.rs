@@ -8,7 +8,7 @@
 //! `task.native-routes` read the same declarations. Sources: the plugins
 //! (`plugins/tasks/<key>/plugin.js@2f6bf06b`, `meta.routes` and `native`) and the host
 //! (`middleware/task_plugin.go@3cc2a2bc`: `renderTaskPluginQuery`, `RespondTaskPluginError`,
-//! `sanitizedTaskPluginError`; DECISIONS D-ERA-11).
+//! `sanitizedTaskPluginError`; DECISIONS D-ERA-15, D-ERA-16).
 
 use super::Platform;
 use crate::rules::task::TaskStatus;

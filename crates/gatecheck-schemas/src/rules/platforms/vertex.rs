@@ -40,6 +40,7 @@ pub const PLATFORM: Platform = Platform {
         spec: "DECISIONS: Video platforms behind the unified route D-PLAT-21, D-PLAT-22, D-PLAT-9; failures D-TASK-10 to D-TASK-12, D-PLAT-7",
     },
     ratios: veo::other_ratios,
+    surface: super::Surface::Unified,
     plugins: super::PluginFacts {
         refuse: Some(veo::refuse_seconds),
         // listArtifacts returns [] (the content route serves the stored `data:` URL); the

@@ -40,6 +40,7 @@ pub const PLATFORM: Platform = Platform {
         spec: "DECISIONS: Video platforms behind the unified route D-PLAT-2; failures D-TASK-10 to D-TASK-12, D-PLAT-7, D-PLAT-9, D-PLAT-10",
     },
     ratios: super::no_ratios,
+    surface: super::Surface::Unified,
     plugins: super::PluginFacts {
         refuse: Some(crate::rules::openai_video::seconds_within_limit),
         bodies: crate::rules::openai_video::VideoBodies::JsonOnly,
