@@ -235,10 +235,7 @@ async fn openai_video(ctx: &CheckCtx, p: &Platform) -> Result<u32, Halt> {
     for (spec, want) in cases {
         let ex = ctx.send(spec, price).await?;
         let v = ex.json().unwrap_or(Value::Null);
-        let message = v
-            .pointer("/error/message")
-            .and_then(Value::as_str)
-            .unwrap_or("");
+        let message = gatecheck_schemas::rules::era::plugin_refusal_message(&v);
         if !(ex.status.as_u16() == 400 && is_plugin_refusal(&v) && message.starts_with(&want)) {
             return Err(ctx.deviate(
                 ROW,

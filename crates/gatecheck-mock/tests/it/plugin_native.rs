@@ -130,10 +130,8 @@ async fn jimeng_renders_volcengines_body_and_refuses_other_actions() {
         )
         .await;
     assert_eq!(r.status, 400, "{}", r.text());
-    let message = r.json()["error"]["message"]
-        .as_str()
-        .unwrap_or("")
-        .to_owned();
+    let body = r.json();
+    let message = gatecheck_schemas::rules::era::plugin_refusal_message(&body);
     assert!(message.starts_with("seconds must be 5"), "{message}");
 }
 

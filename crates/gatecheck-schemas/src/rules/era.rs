@@ -155,6 +155,22 @@ pub fn plugin_refusal_body(message: &str) -> Value {
     })
 }
 
+/// The message of a plugin's refusal: the task error's `message`, or the `/v1` envelope's
+/// `error.message` (`""` when the body has neither).
+///
+/// ```
+/// use gatecheck_schemas::rules::era::{plugin_refusal_body, plugin_refusal_message};
+/// assert_eq!(plugin_refusal_message(&plugin_refusal_body("seconds must be 5")), "seconds must be 5");
+/// let v1 = serde_json::json!({"error": {"message": "m", "code": "plugin_request_invalid"}});
+/// assert_eq!(plugin_refusal_message(&v1), "m");
+/// ```
+pub fn plugin_refusal_message(body: &Value) -> &str {
+    body.pointer("/error/message")
+        .or_else(|| body.get("message"))
+        .and_then(Value::as_str)
+        .unwrap_or("")
+}
+
 /// Whether `body` is a plugin's refusal (`code` `plugin_request_invalid` or
 /// `plugin_usage_invalid`, in the `/v1` envelope or at the top level as a task error).
 pub fn is_plugin_refusal(body: &Value) -> bool {
