@@ -6,7 +6,7 @@
 use super::support::{bearer, Http, Resp, KEY_ENABLED};
 use gatecheck_mock::{ClockMode, MockServer};
 use gatecheck_schemas::rules::openai_video::{named_status, MSG_JSON_OBJECT_REQUIRED};
-use gatecheck_schemas::rules::platforms::{all, unified, Key, OTHER_RATIOS_HEADER};
+use gatecheck_schemas::rules::platforms::{unified, Key, OTHER_RATIOS_HEADER};
 use gatecheck_schemas::rules::task::TaskStatus;
 use gatecheck_schemas::NamedProfile;
 use serde_json::{json, Value};

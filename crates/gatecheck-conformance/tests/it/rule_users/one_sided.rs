@@ -41,11 +41,6 @@ pub(super) const MEDIA_BOUND: &str =
                            OpenAPI document); the spec pins no image side for a target's media \
                            host, so the runner judges a PNG's format and asked size only";
 
-pub(super) const TASK_FACT: &str =
-    "a value of new-api's task record that depends on the deployment's \
-                         channel and request (channel type, action); the mock shows its own, \
-                         the runner judges the record's form (check_envelope), not these values";
-
 pub(super) const PROVIDER_REFUSAL: &str =
     "a refusal of the provider routes that the mock answers; the \
                                 runner's provider checks judge the create, fetch and Action \
