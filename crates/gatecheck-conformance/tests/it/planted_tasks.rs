@@ -712,7 +712,8 @@ async fn a_jimeng_fetch_run_as_a_submit_fails_in_every_profile_and_clock() {
                         .profile(profile)
                         .clock(ClockMode::virtual_default())
                 };
-                let server = builder.start().await;
+                // The adaptors era's Jimeng route (the plugin era's: D-ERA-11, planted_plugins.rs).
+                let server = builder.era(gatecheck_schemas::Era::Adaptors).start().await;
                 let proxy = super::mutation_proxy::start_proxy(server.uri(), bug).await;
                 let mut config = super::support::config(&proxy);
                 config.judging.expect = profile;

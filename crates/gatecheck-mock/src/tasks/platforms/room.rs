@@ -30,6 +30,9 @@ pub struct NativeRead {
 /// and the answer's time (ms).
 pub type UpstreamFn = fn(&StoredVideo, &VideoState, &str, i64) -> Value;
 
+/// What a native submit route reads of its JSON body.
+pub type ReadFn = fn(&Map<String, Value>) -> NativeRead;
+
 /// One platform outside the unified route: its hooks (a file of this module's parent).
 pub struct TaskRoom {
     /// Its rules.
@@ -38,7 +41,7 @@ pub struct TaskRoom {
     /// object of an OpenAI-video task).
     pub upstream: Option<UpstreamFn>,
     /// What its native submit route reads of the JSON body (`None`: it has none).
-    pub read: Option<fn(&Map<String, Value>) -> NativeRead>,
+    pub read: Option<ReadFn>,
     /// Whether its upstream POSTs the task to the client's `callback_url` when it ends
     /// (DECISIONS D-TASK-9): the payload is `data` of [`TaskRoom::upstream`]'s answer.
     pub callbacks: bool,

@@ -86,7 +86,7 @@ pub fn video_refusal(body: &serde_json::Map<String, serde_json::Value>) -> Resul
     match (is_v3(model), n) {
         (true, Some(n)) if n == 5.0 || n == 10.0 => Ok(()),
         (true, _) => Err("seconds must be 5 or 10".to_owned()),
-        (false, Some(n)) if n == 5.0 => Ok(()),
+        (false, Some(5.0)) => Ok(()),
         (false, _) => Err("seconds must be 5".to_owned()),
     }
 }
