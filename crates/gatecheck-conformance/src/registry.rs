@@ -8,6 +8,7 @@ use crate::checks::{
     models, platform_checks, provider, quota, refund, remix, route, stream, token, token_batch, v1,
     video, video_era, video_unified, Check, CheckInfo,
 };
+use gatecheck_schemas::decisions::{id, Id};
 use std::sync::OnceLock;
 
 /// Every check, sorted by id.
@@ -99,43 +100,44 @@ pub fn text_list() -> String {
 ///
 /// ```
 /// use gatecheck_conformance::internals::decision_id;
-/// assert_eq!(decision_id("video.content.mp4", "DECISIONS: Video tasks (content route)"), Some("D-VIDEO"));
-/// assert_eq!(decision_id("images.usage-consistent", "spec: Image generation result"), Some("D-MEDIA"));
-/// assert_eq!(decision_id("stream.speech", "DECISIONS: Streaming (SSE) D-STREAM-1"), Some("D-STREAM"));
+/// use gatecheck_schemas::decisions::{id, Id};
+/// assert_eq!(decision_id("video.content.mp4", "DECISIONS: Video tasks (content route)"), Some(id::D_VIDEO));
+/// assert_eq!(decision_id("images.usage-consistent", "spec: Image generation result"), Some(id::D_MEDIA));
+/// assert_eq!(decision_id("stream.speech", "DECISIONS: Streaming (SSE) D-STREAM-1"), Some(id::D_STREAM));
 /// ```
-pub fn decision_id(id: &str, spec: &str) -> Option<&'static str> {
-    const SECTIONS: &[(&str, &str)] = &[
-        ("Identity and auth", "D-AUTH"),
-        ("Error bodies", "D-ERR"),
-        ("PUT /api/token/", "D-TOKEN"),
-        ("Video tasks", "D-VIDEO"),
-        ("Images, audio", "D-MEDIA"),
-        ("Catalog", "D-CATALOG"),
-        ("Quota and limits", "D-QUOTA"),
-        ("Streaming", "D-STREAM"),
-        ("Provider and unified task routes", "D-TASK"),
-        ("Model lists in other clients' shapes", "D-MODELS"),
+pub fn decision_id(id: &str, spec: &str) -> Option<Id> {
+    const SECTIONS: &[(&str, Id)] = &[
+        ("Identity and auth", id::D_AUTH),
+        ("Error bodies", id::D_ERR),
+        ("PUT /api/token/", id::D_TOKEN),
+        ("Video tasks", id::D_VIDEO),
+        ("Images, audio", id::D_MEDIA),
+        ("Catalog", id::D_CATALOG),
+        ("Quota and limits", id::D_QUOTA),
+        ("Streaming", id::D_STREAM),
+        ("Provider and unified task routes", id::D_TASK),
+        ("Model lists in other clients' shapes", id::D_MODELS),
     ];
-    const AREAS: &[(&str, &str)] = &[
-        ("auth.", "D-AUTH"),
-        ("key.", "D-AUTH"),
-        ("v1.", "D-ERR"),
-        ("token.", "D-TOKEN"),
-        ("video.", "D-VIDEO"),
-        ("images.edits.", "D-EDIT"),
-        ("mj.", "D-MJ"),
-        ("images.", "D-MEDIA"),
-        ("audio.", "D-MEDIA"),
-        ("catalog.", "D-CATALOG"),
-        ("quota.", "D-QUOTA"),
-        ("stream.", "D-STREAM"),
-        ("task.", "D-TASK"),
-        ("models.", "D-MODELS"),
+    const AREAS: &[(&str, Id)] = &[
+        ("auth.", id::D_AUTH),
+        ("key.", id::D_AUTH),
+        ("v1.", id::D_ERR),
+        ("token.", id::D_TOKEN),
+        ("video.", id::D_VIDEO),
+        ("images.edits.", id::D_EDIT),
+        ("mj.", id::D_MJ),
+        ("images.", id::D_MEDIA),
+        ("audio.", id::D_MEDIA),
+        ("catalog.", id::D_CATALOG),
+        ("quota.", id::D_QUOTA),
+        ("stream.", id::D_STREAM),
+        ("task.", id::D_TASK),
+        ("models.", id::D_MODELS),
     ];
     if let Some(rest) = spec.split("DECISIONS: ").nth(1)
         && let Some((_, d)) = SECTIONS.iter().find(|(name, _)| rest.starts_with(name))
     {
-        return Some(d);
+        return Some(*d);
     }
     AREAS
         .iter()

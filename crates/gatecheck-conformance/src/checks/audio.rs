@@ -10,6 +10,7 @@ use crate::generators::media;
 use crate::generators::strategies::{invalid_temperature, response_format, valid_temperature};
 use crate::http::client::{Exchange, Part, RequestSpec};
 use crate::http::transport::is_new_api_unknown_model;
+use gatecheck_schemas::decisions::id;
 use gatecheck_schemas::rules::media::MAX_UPLOAD_BYTES;
 use gatecheck_schemas::rules::media::{parse_mp3, parse_srt, parse_vtt, parse_wav};
 use gatecheck_schemas::rules::quota::Usage;
@@ -237,7 +238,7 @@ async fn format_bodies(ctx: &CheckCtx) -> Outcome {
                 ) {
                     deviation.get_or_insert_with(|| {
                         ctx.deviate(
-                            "D-MEDIA",
+                            id::D_MEDIA,
                             format!("schema verbose-transcription: {e}"),
                             &spec,
                             Some(&ex),
@@ -354,7 +355,7 @@ fn unmeasured(ctx: &CheckCtx, ext: &str, spec: &RequestSpec, ex: &Exchange) -> R
     if !NEW_API_MEASURED_EXTENSIONS.contains(&ext) {
         return ctx
             .known_difference(
-                "NA15",
+                id::NA15,
                 format!(
                     "a .{ext} file was answered 500 {NEW_API_UNMEASURED_CODE}: new-api measures \
                  an upload's duration before relaying it and cannot measure a .{ext} file"
@@ -437,7 +438,7 @@ async fn bad_request(ctx: &CheckCtx) -> Outcome {
             let unknown = matches!(bad, BadUpload::UnknownModel);
             if unknown && is_new_api_unknown_model(&ex) {
                 return ctx.known_difference(
-                    "NA5",
+                    id::NA5,
                     "an unknown model was answered 503 model_not_found; the spec tells \
                      clients to retry 503, so a client with a typo in the model name retries \
                      forever (documented: 400)",

@@ -9,6 +9,7 @@ use crate::http::client::{Auth, Part, RequestSpec};
 use crate::http::key_api::full_update_body;
 use crate::redact::Secret;
 use crate::vocab::discovery::RouteFamily;
+use gatecheck_schemas::decisions::id;
 use gatecheck_schemas::rules::auth::{
     is_access_admitted, is_stateless_refusal, AccessRefusal, DashboardAuth,
 };
@@ -332,7 +333,7 @@ async fn token_wrong(ctx: &CheckCtx) -> Outcome {
             // The plugin era's new-api is past 31d70fca: its stateless refusal (D-AUTH-9).
             if ctx.judges_plugins() && !is_stateless_refusal(ex.status.as_u16(), &v) {
                 return Err(ctx.deviate(
-                    "D-AUTH-9",
+                    id::D_AUTH_9,
                     format!(
                         "a wrong access token was refused {}, not 401 AUTH_UNAUTHORIZED (new-api since 31d70fca, every plugin-era version)",
                         super::answer_summary(&ex)
@@ -432,7 +433,7 @@ async fn token_user_header(ctx: &CheckCtx) -> Outcome {
             };
             let shown = if admitted { "admitted" } else { "refused" };
             return Err(ctx.deviate(
-                "D-AUTH-9",
+                id::D_AUTH_9,
                 format!(
                     "the access token {sent} was {shown}: {}",
                     super::answer_summary(&ex)

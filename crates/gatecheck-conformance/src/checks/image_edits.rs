@@ -12,6 +12,7 @@ use crate::generators::media::png;
 use crate::http::client::{Exchange, Part, RequestSpec};
 use crate::http::elsewhere;
 use base64::Engine;
+use gatecheck_schemas::decisions::id;
 use gatecheck_schemas::png::Rgba;
 use gatecheck_schemas::rules::image_edit::{
     edit_usage, edits_supported, missing_image, EDITS_PATH, MASK_PART,
@@ -201,7 +202,7 @@ async fn judge_result(
     n: usize,
     source: Option<&Rgba>,
 ) -> Result<Vec<Rgba>, Halt> {
-    let row = "D-EDIT-3";
+    let row = id::D_EDIT_3;
     let deviate = |message: String| ctx.deviate(row, message, spec, Some(ex));
     let fail = |message: String| ctx.fail(format!("{message} (D-EDIT-6)"), spec, Some(ex));
     if !super::accepted(ex) || ex.content_type().as_deref() != Some("application/json") {
@@ -346,7 +347,7 @@ async fn missing(ctx: &CheckCtx) -> Outcome {
         ]);
     let ex = ctx.send(&spec, 0).await?;
     let status = ex.status.as_u16();
-    let row = "D-EDIT-2";
+    let row = id::D_EDIT_2;
     if is_admitted(status) {
         return Err(ctx.deviate(
             row,

@@ -7,6 +7,7 @@ use crate::http::client::{Exchange, RequestSpec};
 use crate::http::elsewhere;
 use crate::http::transport::is_new_api_unknown_model;
 use base64::Engine;
+use gatecheck_schemas::decisions::id;
 use gatecheck_schemas::rules::media::{default_image_size, distributor_model, parse_size};
 use gatecheck_schemas::rules::quota::Usage;
 use gatecheck_schemas::types::{ImageItem, ImageResult};
@@ -170,7 +171,7 @@ async fn png_size(ctx: &CheckCtx) -> Outcome {
                     n += 1;
                     deviation.get_or_insert_with(|| {
                         ctx.deviate(
-                            "D-MEDIA",
+                            id::D_MEDIA,
                             format!("a {}x{} PNG for size {size}", got.0, got.1),
                             spec,
                             Some(ex),
@@ -263,7 +264,7 @@ async fn bad_size(ctx: &CheckCtx) -> Outcome {
             let ex = ctx.send(&spec, 0).await?;
             if defaulted && ex.status.is_success() {
                 return ctx.known_difference(
-                    "NA9",
+                    id::NA9,
                     format!(
                         "a {model} request with an empty size was answered {} (new-api fills \
                          in 1024x1024): a client that sends no size gets an image it did not size",
@@ -318,7 +319,7 @@ async fn missing_field(ctx: &CheckCtx) -> Outcome {
             let ex = ctx.send(&spec, 0).await?;
             if defaulted && ex.status.is_success() {
                 return ctx.known_difference(
-                    "NA9",
+                    id::NA9,
                     format!(
                         "a {model} request without size was answered {} (new-api fills in \
                          1024x1024): a client that forgets size gets an image it did not size",
@@ -331,7 +332,7 @@ async fn missing_field(ctx: &CheckCtx) -> Outcome {
             if which == "model" && is_new_api_unknown_model(&ex) {
                 let routed = distributor_model("/v1/images/generations").unwrap_or_default();
                 return ctx.known_difference(
-                    "NA5",
+                    id::NA5,
                     format!(
                         "a request without model was answered {} model_not_found: new-api's \
                          distributor routes it by {routed}, which no channel serves here, and \

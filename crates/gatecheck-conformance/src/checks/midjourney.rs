@@ -10,6 +10,7 @@ use super::Kind::{Deviation, Failure};
 use super::{def, status_and_type, Check, CheckCtx, Halt, Outcome, Pass, Phase};
 use crate::http::client::{Auth, Exchange, RequestSpec};
 use crate::http::elsewhere;
+use gatecheck_schemas::decisions::{id, Id};
 use gatecheck_schemas::rules::media::parse_png;
 use gatecheck_schemas::rules::midjourney::{
     check_record, check_result, model_for, parse_progress, status_rank, CODE_REQUEST_ERROR,
@@ -92,7 +93,7 @@ async fn imagine(ctx: &CheckCtx) -> Outcome {
             let v = ex.json().unwrap_or_default();
             if let Err(e) = gatecheck_schemas::validate("mj-submit-answer", &v) {
                 return Err(ctx.deviate(
-                    "D-MJ-2",
+                    id::D_MJ_2,
                     format!("{}: schema mj-submit-answer: {e}", status_and_type(&ex)),
                     &spec,
                     Some(&ex),
@@ -100,7 +101,7 @@ async fn imagine(ctx: &CheckCtx) -> Outcome {
             }
             if id.is_none() {
                 return Err(ctx.deviate(
-                    "D-MJ-2",
+                    id::D_MJ_2,
                     format!(
                         "an imagine was answered {} without code 1 and a task id",
                         status_and_type(&ex)
@@ -130,7 +131,7 @@ async fn secret_header(ctx: &CheckCtx) -> Outcome {
     let ex = ctx.send(&spec, price).await?;
     if accepted_id(&ex).is_none() {
         return Err(ctx.deviate(
-            "D-MJ-1",
+            id::D_MJ_1,
             format!(
                 "an imagine with the key in mj-api-secret was answered {}",
                 super::answer_summary(&ex)
@@ -143,7 +144,7 @@ async fn secret_header(ctx: &CheckCtx) -> Outcome {
     let ex = ctx.send(&anon, 0).await?;
     if !ctx.rejected_as(Rejection::MissingKey, ex.status.as_u16()) {
         return Err(ctx.deviate(
-            "D-MJ-1",
+            id::D_MJ_1,
             format!(
                 "an imagine without a key was answered {}",
                 super::answer_summary(&ex)
@@ -179,7 +180,7 @@ async fn lifecycle(ctx: &CheckCtx) -> Outcome {
         });
     let mut pace = super::pacing::Pacer::new(ctx, interval);
     let (mut rank, mut progress, mut polls) = (0u8, 0i64, 0u32);
-    let row = "D-MJ-4";
+    let row = id::D_MJ_4;
     loop {
         let fetch = RequestSpec::get(format!("/mj/task/{id}/fetch")).auth(auth.clone());
         let ex = ctx.send(&fetch, 0).await?;
@@ -228,7 +229,7 @@ async fn lifecycle(ctx: &CheckCtx) -> Outcome {
 /// D-TASK-12); any other broken rule of the record deviates citing `row`.
 fn judge_record(
     ctx: &CheckCtx,
-    row: &'static str,
+    row: Id,
     id: &str,
     v: &Value,
     (rank, progress): (u8, i64),
@@ -296,13 +297,13 @@ async fn image_served(
             note: None,
         }),
         Ok(_) => Err(ctx.deviate(
-            "D-MJ-5",
+            id::D_MJ_5,
             format!("the image URL answered {}", img.status),
             &fetch,
             Some(&img),
         )),
         Err(e) => Err(ctx.deviate(
-            "D-MJ-5",
+            id::D_MJ_5,
             format!(
                 "the image URL answered {}, not a PNG: {e}",
                 status_and_type(&img)
@@ -332,7 +333,7 @@ async fn unknown_id(ctx: &CheckCtx) -> Outcome {
             let ex = ctx.send(&spec, 0).await?;
             if !is_refusal(&ex, TASK_NO_FOUND) {
                 return Err(ctx.deviate(
-                    "D-MJ-3",
+                    id::D_MJ_3,
                     format!(
                         "an unknown task was answered {}, not 400 task_no_found",
                         super::answer_summary(&ex)
@@ -357,7 +358,7 @@ async fn prompt_required(ctx: &CheckCtx) -> Outcome {
         return super::pass1();
     }
     Err(ctx.deviate(
-        "D-MJ-3",
+        id::D_MJ_3,
         format!(
             "an imagine without a prompt was answered {}",
             super::answer_summary(&ex)

@@ -7,6 +7,7 @@ use super::midjourney::{action_price, is_refusal, submit};
 use super::Kind::{Deviation, Failure};
 use super::{def, status_and_type, Check, CheckCtx, Halt, Outcome, Pass, Phase};
 use crate::http::client::RequestSpec;
+use gatecheck_schemas::decisions::id;
 use gatecheck_schemas::rules::midjourney::{
     ACTION_UPLOAD, CODE_REQUEST_ERROR, CODE_SUBMITTED, LIST_BODY_REFUSED,
 };
@@ -72,7 +73,7 @@ async fn list_by_condition(ctx: &CheckCtx) -> Outcome {
             .map(|e| format!("schema mj-task: {e}")),
     };
     if let Some(problem) = wrong {
-        return Err(ctx.deviate("D-MJ-8", problem, &spec, Some(&ex)));
+        return Err(ctx.deviate(id::D_MJ_8, problem, &spec, Some(&ex)));
     }
     let bad = RequestSpec::post(LIST)
         .auth(auth)
@@ -80,7 +81,7 @@ async fn list_by_condition(ctx: &CheckCtx) -> Outcome {
     let ex = ctx.send(&bad, 0).await?;
     if !is_refusal(&ex, LIST_BODY_REFUSED) {
         return Err(ctx.deviate(
-            "D-MJ-8",
+            id::D_MJ_8,
             format!(
                 "a body whose ids is not a list was answered {}, not 400 {LIST_BODY_REFUSED}",
                 super::answer_summary(&ex)
@@ -137,7 +138,7 @@ async fn upload(ctx: &CheckCtx) -> Outcome {
         Some((CODE_SUBMITTED, result)) if one_url(&result) => {}
         _ => {
             return Err(ctx.deviate(
-                "D-MJ-8",
+                id::D_MJ_8,
                 format!(
                     "an upload of one PNG was answered {}, not code 1 with one URL",
                     status_and_type(&ex)
@@ -153,7 +154,7 @@ async fn upload(ctx: &CheckCtx) -> Outcome {
     let ex = ctx.send(&empty, 0).await?;
     if !matches!(upload_answer(&ex), Some((CODE_REQUEST_ERROR, _))) {
         return Err(ctx.deviate(
-            "D-MJ-8",
+            id::D_MJ_8,
             format!(
                 "an upload without images was answered {}, not the upstream's code 4",
                 super::answer_summary(&ex)

@@ -47,7 +47,7 @@ use crate::vocab::config::RunnerConfig;
 use crate::vocab::discovery::{ModelsSource, RouteFamily, RouteProbe};
 use crate::vocab::skip::SkipCause;
 use futures_util::future::BoxFuture;
-use gatecheck_schemas::decisions::{self, Verdict};
+use gatecheck_schemas::decisions::{Id, Verdict};
 use gatecheck_schemas::rules::quota::{price_quota_at, Usage};
 use gatecheck_schemas::rules::rejection::{is_accepted, ACCEPTED};
 use gatecheck_schemas::rules::Rejection;
@@ -111,7 +111,7 @@ pub(crate) enum Halt {
     Finding(Box<Evidence>),
     /// A finding that the target differs from a decision (the id) where the spec says "not
     /// shown": a deviation, whatever the check's kind.
-    OffDecision(Box<Evidence>, &'static str),
+    OffDecision(Box<Evidence>, Id),
     /// The check cannot run here, and why (missing credentials, no model...).
     Skip(SkipCause, String),
     /// The check cannot judge the answer it got (a 500 where it needed a refusal or an
@@ -357,7 +357,7 @@ impl CheckCtx {
     /// A deviation from the decision `decision`, with the request and the answer as evidence.
     pub fn deviate(
         &self,
-        decision: &'static str,
+        decision: Id,
         message: impl Into<String>,
         spec: &RequestSpec,
         ex: Option<&Exchange>,
@@ -372,7 +372,7 @@ impl CheckCtx {
     /// row, and what the difference means for a client.
     pub fn known_difference(
         &self,
-        row: &'static str,
+        row: Id,
         message: impl Into<String>,
         spec: &RequestSpec,
         ex: Option<&Exchange>,
@@ -381,8 +381,8 @@ impl CheckCtx {
             return Ok(());
         }
         let message = format!("DECISIONS {row} (new-api's behaviour): {}", message.into());
-        match decisions::get(row).map(|d| d.verdict) {
-            Some(Verdict::Failure) => Err(self.fail(message, spec, ex)),
+        match row.verdict() {
+            Verdict::Failure => Err(self.fail(message, spec, ex)),
             _ => Err(self.deviate(row, message, spec, ex)),
         }
     }
@@ -492,7 +492,7 @@ impl CheckCtx {
     pub fn expect_rejection(
         &self,
         rejection: Rejection,
-        row: &'static str,
+        row: Id,
         what: &str,
         spec: &RequestSpec,
         ex: &Exchange,

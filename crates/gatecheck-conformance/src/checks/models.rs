@@ -6,6 +6,7 @@ use super::Kind::Failure;
 use super::{def, pass1, Check, CheckCtx, Halt, Outcome, Phase};
 use crate::http::client::Exchange;
 use crate::http::request::{Auth, RequestSpec};
+use gatecheck_schemas::decisions::id;
 use gatecheck_schemas::rules::model_lists::{
     rfc3339, ANTHROPIC_VERSION, GEMINI_MODELS_PATH, X_API_KEY, X_GOOG_API_KEY,
 };
@@ -88,7 +89,7 @@ async fn anthropic(ctx: &CheckCtx) -> Outcome {
     let v = ctx.json_200(&spec, &ex)?;
     if v.get("object").and_then(Value::as_str) == Some("list") {
         return Err(ctx.deviate(
-            "D-MODELS-1",
+            id::D_MODELS_1,
             "an Anthropic client was answered the OpenAI list",
             &spec,
             Some(&ex),
@@ -159,7 +160,7 @@ async fn gemini(ctx: &CheckCtx) -> Outcome {
     }
     if bare != got {
         return Err(ctx.deviate(
-            "D-MODELS-3",
+            id::D_MODELS_3,
             "the names carry Google's `models/` prefix; new-api answers the bare id",
             &spec,
             Some(&ex),

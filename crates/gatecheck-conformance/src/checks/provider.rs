@@ -11,6 +11,7 @@ use super::video_unified::{created_id, follow};
 use super::Kind::{Deviation, Failure};
 use super::{def, Check, CheckCtx, Halt, Outcome, Phase};
 use crate::http::client::{Exchange, RequestSpec};
+use gatecheck_schemas::decisions::{id, Id};
 use gatecheck_schemas::rules::quota::Usage;
 use gatecheck_schemas::rules::task::{
     other_task_named, JIMENG_GET_RESULT, JIMENG_SUBMIT, MSG_ACTION_REQUIRED, TASK_REFUSAL_STATUS,
@@ -75,7 +76,7 @@ async fn send_priced(
 /// The created task's id, after the create-object rules (`row` on a deviation).
 fn new_api_object(
     ctx: &CheckCtx,
-    row: &'static str,
+    row: Id,
     spec: &RequestSpec,
     ex: &Exchange,
 ) -> Result<String, Halt> {
@@ -108,7 +109,7 @@ async fn kling_submit(ctx: &CheckCtx) -> Result<String, Halt> {
             "duration": seconds.to_string(), "aspect_ratio": "16:9",
         }));
     let ex = send_priced(ctx, &spec, &model, seconds).await?;
-    new_api_object(ctx, "D-TASK-6", &spec, &ex)
+    new_api_object(ctx, id::D_TASK_6, &spec, &ex)
 }
 
 async fn kling_create(ctx: &CheckCtx) -> Outcome {
@@ -119,7 +120,7 @@ async fn kling_create(ctx: &CheckCtx) -> Outcome {
 async fn kling_envelope(ctx: &CheckCtx) -> Outcome {
     let id = kling_submit(ctx).await?;
     let auth = ctx.model_auth()?;
-    follow(ctx, "D-TASK-6", &id, &|id| {
+    follow(ctx, id::D_TASK_6, &id, &|id| {
         RequestSpec::get(format!("{KLING}/{id}")).auth(auth.clone())
     })
     .await
@@ -141,8 +142,8 @@ async fn jimeng(ctx: &CheckCtx) -> Outcome {
             .auth(auth.clone())
             .json(json!({ "task_id": id }))
     };
-    match new_api_object(ctx, "D-TASK-7", &spec, &ex) {
-        Ok(id) => follow(ctx, "D-TASK-7", &id, &fetch).await,
+    match new_api_object(ctx, id::D_TASK_7, &spec, &ex) {
+        Ok(id) => follow(ctx, id::D_TASK_7, &id, &fetch).await,
         Err(Halt::OffDecision(deviation, row)) => {
             Err(fetch_after_deviation(ctx, (&spec, &ex), *deviation, row, &fetch).await)
         }
@@ -159,7 +160,7 @@ async fn fetch_after_deviation(
     ctx: &CheckCtx,
     (spec, ex): (&RequestSpec, &Exchange),
     deviation: crate::evidence::Evidence,
-    row: &'static str,
+    row: Id,
     fetch: &(dyn Fn(&str) -> RequestSpec + Sync),
 ) -> Halt {
     let named = ex.json().and_then(|v| other_task_named(&v, ""));
@@ -200,7 +201,7 @@ async fn jimeng_action_required(ctx: &CheckCtx) -> Outcome {
         .unwrap_or_default();
     if ex.status.as_u16() != TASK_REFUSAL_STATUS || !message.starts_with(MSG_ACTION_REQUIRED) {
         return Err(ctx.deviate(
-            "D-TASK-7",
+            id::D_TASK_7,
             format!(
                 "expected 400 {MSG_ACTION_REQUIRED:?}, got {}",
                 super::answer_summary(&ex)

@@ -12,6 +12,7 @@ use super::{def, Check, CheckCtx, Halt, Outcome, Pass, Phase};
 use crate::http::client::{Exchange, RequestSpec};
 use crate::http::key_api::get_key;
 use crate::vocab::skip::SkipCause;
+use gatecheck_schemas::decisions::id;
 use gatecheck_schemas::rules::quota::Usage;
 use gatecheck_schemas::rules::refund::{judge_refund, RefundSeen};
 use gatecheck_schemas::types::KeyRecord;
@@ -118,7 +119,7 @@ async fn failed_refunded(ctx: &CheckCtx) -> Outcome {
                 before.1,
                 after.1
             )),
-            "D-TASK-13",
+            id::D_TASK_13,
         )),
         RefundSeen::Unbalanced(m) => Err(Halt::Finding(ev(format!(
             "task {id} failed: {m} (DECISIONS D-TASK-13)"

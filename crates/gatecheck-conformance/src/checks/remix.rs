@@ -10,6 +10,7 @@ use super::video_unified::{created_id, interval};
 use super::Kind::{Deviation, Failure};
 use super::{def, Check, CheckCtx, Halt, Outcome, Pass, Phase};
 use crate::http::client::{Exchange, Part, RequestSpec};
+use gatecheck_schemas::decisions::id;
 use gatecheck_schemas::rules::quota::Usage;
 use gatecheck_schemas::rules::task::{
     check_task_error, says_no_such_task, FAIL_TO_FETCH_TASK, INVALID_REQUEST,
@@ -124,7 +125,7 @@ async fn completed(ctx: &CheckCtx) -> Outcome {
         )));
     }
     let (spec, ex) = remix(ctx, &sid, "the same forest in snow (gatecheck)").await?;
-    let (id, v) = created_id(ctx, "D-TASK-4", &spec, &ex)?;
+    let (id, v) = created_id(ctx, id::D_TASK_4, &spec, &ex)?;
     let from = v
         .get("remixed_from_video_id")
         .and_then(Value::as_str)
@@ -152,7 +153,7 @@ async fn completed(ctx: &CheckCtx) -> Outcome {
         None
     };
     if let Some(p) = problem {
-        return Err(ctx.deviate("D-TASK-4", p, &spec, Some(&ex)));
+        return Err(ctx.deviate(id::D_TASK_4, p, &spec, Some(&ex)));
     }
     let polled = poll_answers(ctx, &id).await?;
     Ok(Pass {
@@ -224,7 +225,7 @@ async fn unknown_source(ctx: &CheckCtx) -> Outcome {
     }
     if ex.status.as_u16() != TASK_REFUSAL_STATUS {
         return Err(ctx.deviate(
-            "D-TASK-4",
+            id::D_TASK_4,
             format!(
                 "expected 400 task_not_exist, got {}",
                 super::answer_summary(&ex)
@@ -234,10 +235,10 @@ async fn unknown_source(ctx: &CheckCtx) -> Outcome {
         ));
     }
     check_task_error(&v, TASK_NOT_EXIST)
-        .map_err(|e| ctx.deviate("D-TASK-4", e.to_string(), &spec, Some(&ex)))?;
+        .map_err(|e| ctx.deviate(id::D_TASK_4, e.to_string(), &spec, Some(&ex)))?;
     if v["message"] != TASK_ORIGIN_NOT_EXIST {
         return Err(ctx.deviate(
-            "D-TASK-4",
+            id::D_TASK_4,
             format!(
                 "message {}, decided {TASK_ORIGIN_NOT_EXIST:?}",
                 v["message"]
@@ -258,7 +259,7 @@ async fn blank_prompt(ctx: &CheckCtx) -> Outcome {
         && v["message"] == REMIX_PROMPT_REQUIRED;
     if !ok {
         return Err(ctx.deviate(
-            "D-TASK-4",
+            id::D_TASK_4,
             format!(
                 "expected 400 {{code:{INVALID_REQUEST:?}, message:{REMIX_PROMPT_REQUIRED:?}}}, got {}",
                 super::answer_summary(&ex)
@@ -308,7 +309,7 @@ fn judge_not_completed(ctx: &CheckCtx, spec: &RequestSpec, ex: &Exchange) -> Res
     let v = ex.json().unwrap_or(Value::Null);
     if !ex.status.is_client_error() {
         return Err(ctx.deviate(
-            "D-TASK-5",
+            id::D_TASK_5,
             format!(
                 "a remix of a task that is not completed answered {}",
                 super::answer_summary(ex)
@@ -318,5 +319,5 @@ fn judge_not_completed(ctx: &CheckCtx, spec: &RequestSpec, ex: &Exchange) -> Res
         ));
     }
     check_task_error(&v, FAIL_TO_FETCH_TASK)
-        .map_err(|e| ctx.deviate("D-TASK-5", e.to_string(), spec, Some(ex)))
+        .map_err(|e| ctx.deviate(id::D_TASK_5, e.to_string(), spec, Some(ex)))
 }

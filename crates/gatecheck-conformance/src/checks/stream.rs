@@ -34,6 +34,7 @@ use crate::http::client::{Exchange, RequestSpec, StreamExchange};
 use crate::http::sse::{SseEnd, SseLimits, SseRead};
 use crate::redact::truncate;
 use base64::Engine as _;
+use gatecheck_schemas::decisions::{id, Id};
 use gatecheck_schemas::rules::media::{
     parse_mp3, parse_size, parse_wav, speech_sse_supported, transcription_diarizes,
     transcription_streams, DIARIZED_JSON, MAX_PARTIAL_IMAGES,
@@ -60,7 +61,7 @@ pub(crate) const CHECKS: &[Check] = &[
 /// What a stream of one route is made of.
 struct Shape {
     /// The DECISIONS row the route's stream is decided by.
-    row: &'static str,
+    row: Id,
     /// What is streamed, for messages: `speech`.
     what: &'static str,
     /// The types of its delta events.
@@ -70,14 +71,14 @@ struct Shape {
 }
 
 const SPEECH: Shape = Shape {
-    row: "D-STREAM-1",
+    row: id::D_STREAM_1,
     what: "speech",
     deltas: &["speech.audio.delta"],
     terminal: "speech.audio.done",
 };
 
 const TRANSCRIPTION: Shape = Shape {
-    row: "D-STREAM-2",
+    row: id::D_STREAM_2,
     what: "transcriptions",
     deltas: &["transcript.text.delta", "transcript.text.segment"],
     terminal: "transcript.text.done",
@@ -85,14 +86,14 @@ const TRANSCRIPTION: Shape = Shape {
 
 /// A diarized transcription stream (`diarized_json`): the same events, decided by D-STREAM-5.
 const DIARIZED: Shape = Shape {
-    row: "D-STREAM-5",
+    row: id::D_STREAM_5,
     what: "diarized transcriptions",
     deltas: &["transcript.text.delta", "transcript.text.segment"],
     terminal: "transcript.text.done",
 };
 
 const IMAGES: Shape = Shape {
-    row: "D-STREAM-3",
+    row: id::D_STREAM_3,
     what: "image generations",
     deltas: &["image_generation.partial_image"],
     terminal: "image_generation.completed",
@@ -550,7 +551,7 @@ async fn speech_refused(ctx: &CheckCtx) -> Outcome {
         None => answer_summary(ex),
     };
     Err(ctx.deviate(
-        "D-STREAM-1",
+        id::D_STREAM_1,
         format!("{model} may not stream speech, but a request to stream it was answered: {how} (D-STREAM-1)"),
         &spec,
         Some(ex),

@@ -8,6 +8,7 @@ use crate::generators::strategies::{allowlist, ascii_name, long_name, valid_name
 use crate::http::client::{Auth, Exchange, RequestSpec};
 use crate::http::key_api::{field_differences, full_update_body};
 use crate::http::mock_control::wall_now;
+use gatecheck_schemas::decisions::id;
 use gatecheck_schemas::rules::token::{
     apply_update, is_valid_status, name_too_long, UpdateContext, UpdateFailure, IMPOSSIBLE_KEY_ID,
     MSG_NAME_TOO_LONG, MSG_NO_ACCESS_TO_GROUP,
@@ -182,7 +183,7 @@ async fn name_ok(ctx: &CheckCtx) -> Outcome {
             );
             if name_too_long(&name, Profile::NewApi) && success(&v) == Some(false) {
                 return ctx.known_difference(
-                    "P1",
+                    id::P1,
                     format!("{what} was refused: new-api counts the 50 in bytes"),
                     &spec,
                     Some(&ex),
@@ -214,7 +215,7 @@ async fn name_long(ctx: &CheckCtx) -> Outcome {
             let new_api_msg = UpdateFailure::NameTooLong.message_in(Profile::NewApi);
             if success(&v) == Some(false) && msg.contains(&new_api_msg) {
                 return ctx.known_difference(
-                    "NA12",
+                    id::NA12,
                     format!(
                         "a name of {} characters was refused with {new_api_msg:?}, not \
                          `{MSG_NAME_TOO_LONG}`: a client matching the spec's message misses it",
@@ -394,7 +395,7 @@ async fn expect_value_refused(
             None => String::new(),
         };
         return ctx.known_difference(
-            "NA11",
+            id::NA11,
             format!(
                 "{what} was accepted{how}; the documented profile refuses it with \
                  success:false (the spec's range)"
@@ -539,7 +540,7 @@ async fn status_applied(ctx: &CheckCtx) -> Outcome {
                 got.status
             );
             if Some(got.status) == predicted(Profile::NewApi) {
-                ctx.known_difference("P4", message, &spec, Some(&ex))?;
+                ctx.known_difference(id::P4, message, &spec, Some(&ex))?;
                 continue;
             }
             return Err(ctx.fail(message, &spec, Some(&ex)));
@@ -632,7 +633,7 @@ async fn group_no_access(ctx: &CheckCtx) -> Outcome {
     if success(&v) == Some(true) {
         let _ = crate::http::key_api::put_record(&ctx.t, &b).await;
         ctx.known_difference(
-            "NA12",
+            id::NA12,
             format!(
                 "group {:?}, which the account may not use, was accepted: new-api checks no \
                  group on update",

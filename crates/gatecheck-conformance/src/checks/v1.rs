@@ -8,6 +8,7 @@ use super::{answered_as, def, Check, CheckCtx, Halt, Outcome, Phase};
 use crate::generators::media;
 use crate::http::client::{Part, RequestSpec};
 use crate::vocab::skip::SkipCause;
+use gatecheck_schemas::decisions::id;
 use gatecheck_schemas::rules::{route, Rejection};
 use serde_json::{json, Value};
 
@@ -115,7 +116,7 @@ async fn validation_400(ctx: &CheckCtx) -> Outcome {
                 let ex = ctx.send(&spec, 0).await?;
                 ctx.expect_rejection(
                     Rejection::MediaValidation,
-                    "P2",
+                    id::P2,
                     "a validation error",
                     &spec,
                     &ex,
@@ -196,7 +197,7 @@ async fn unknown_path(ctx: &CheckCtx) -> Outcome {
                     && !gatecheck_schemas::rules::era::forbids_store(ex.header("cache-control"))
                 {
                     return Err(ctx.deviate(
-                        "D-ERA-5",
+                        id::D_ERA_5,
                         format!(
                             "the plugin era's not-found answer forbids caching (Cache-Control: no-store); this one says {:?}",
                             ex.header("cache-control").unwrap_or("nothing")
@@ -234,7 +235,7 @@ fn not_found_body(
     match gatecheck_schemas::validate("v1-error", &body) {
         Ok(()) => Ok(()),
         Err(e) => Err(ctx.deviate(
-            "D-ROUTE-3",
+            id::D_ROUTE_3,
             format!(
                 "the 404 of an unknown path is {}, not a /v1 error body: {e}",
                 super::status_and_type(ex)

@@ -8,6 +8,7 @@ use super::{
 };
 use crate::http::client::{Exchange, Part, RequestSpec};
 use crate::http::transport::is_new_api_unknown_model;
+use gatecheck_schemas::decisions::id;
 use gatecheck_schemas::rules::quota::Usage;
 use gatecheck_schemas::rules::rejection::ACCEPTED;
 use gatecheck_schemas::rules::video::{
@@ -567,7 +568,7 @@ async fn decided_fields(ctx: &CheckCtx) -> Outcome {
     })?;
     if let Some((msg, spec, ex)) = na3 {
         ctx.known_difference(
-            "NA3",
+            id::NA3,
             format!(
                 "{msg}: the URL is only in metadata.url; a client reading video_url finds none"
             ),
@@ -577,7 +578,7 @@ async fn decided_fields(ctx: &CheckCtx) -> Outcome {
     }
     if let Some((missing, spec, ex)) = omitted {
         ctx.known_difference(
-            "D-ROUTE-4",
+            id::D_ROUTE_4,
             format!(
                 "the video object lacks {}, keys OpenAI's VideoResource requires (null when \
                  unknown): a client decoding it with OpenAI's types finds them missing",
@@ -690,7 +691,7 @@ async fn empty_prompt(ctx: &CheckCtx) -> Outcome {
                 let body = ex.json().unwrap_or(Value::Null);
                 if ctx.judges_plugins() && !gatecheck_schemas::rules::era::is_plugin_refusal(&body) {
                     return Err(ctx.deviate(
-                        "D-ERA-4",
+                        id::D_ERA_4,
                         format!(
                             "the plugin era refuses an empty prompt in the plugin's decodeRequest (code plugin_request_invalid); this refusal is {}",
                             super::answer_summary(&ex)
@@ -745,7 +746,7 @@ async fn unknown_model_503(ctx: &CheckCtx) -> Outcome {
     with_unknown_models(ctx, ctx.cfg.scope.cases.min(2), |ctx, spec, ex| {
         if is_new_api_unknown_model(ex) {
             return ctx.known_difference(
-                "NA5",
+                id::NA5,
                 "an unknown model was answered 503 model_not_found; the spec tells \
                  clients to retry 503, so a client with a typo in the model name retries \
                  forever (documented: 400; this runner does not retry it)",
@@ -805,7 +806,7 @@ async fn unknown_id(ctx: &CheckCtx) -> Outcome {
             let ex = ctx.send(&spec, 0).await?;
             ctx.expect_rejection(
                 Rejection::TaskNotFound,
-                "P3",
+                id::P3,
                 "an unknown task id",
                 &spec,
                 &ex,

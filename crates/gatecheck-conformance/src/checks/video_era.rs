@@ -7,6 +7,7 @@ use super::Kind::{Deviation, Failure};
 use super::{def, Check, CheckCtx, Halt, Outcome, Pass, Phase};
 use crate::http::client::{Exchange, RequestSpec};
 use crate::vocab::skip::SkipCause;
+use gatecheck_schemas::decisions::id;
 use gatecheck_schemas::Era;
 
 pub(crate) const CHECKS: &[Check] = &[
@@ -92,7 +93,7 @@ async fn plugin_ratios(ctx: &CheckCtx) -> Outcome {
             .and_then(|h| serde_json::from_str::<serde_json::Value>(h).ok());
         if got.as_ref() != Some(&want) {
             return Err(ctx.deviate(
-                "D-ERA-10",
+                id::D_ERA_10,
                 format!(
                     "the create answer's {OTHER_RATIOS_HEADER} is {}, the OpenAI-video plugin's {want} (its seconds alone)",
                     got.map_or_else(|| "absent".to_owned(), |g| g.to_string())

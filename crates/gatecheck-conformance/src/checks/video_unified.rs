@@ -11,6 +11,7 @@ use super::video::video_model;
 use super::Kind::{Deviation, Failure};
 use super::{accepted, def, Check, CheckCtx, Halt, Outcome, Pass, Phase};
 use crate::http::client::{Exchange, RequestSpec};
+use gatecheck_schemas::decisions::{id, Id};
 use gatecheck_schemas::rules::quota::Usage;
 use gatecheck_schemas::rules::task::{
     check_envelope, check_envelope_transition, check_task_error, is_failure_rule, other_task_named,
@@ -64,7 +65,7 @@ pub(crate) async fn create_json(
 /// The task id of a create answer that is a 200 video object, or the deviation citing `row`.
 pub(crate) fn created_id(
     ctx: &CheckCtx,
-    row: &'static str,
+    row: Id,
     spec: &RequestSpec,
     ex: &Exchange,
 ) -> Result<(String, Value), Halt> {
@@ -104,7 +105,7 @@ pub(crate) fn interval(ctx: &CheckCtx) -> Duration {
 async fn unified_create(ctx: &CheckCtx) -> Outcome {
     let (spec, ex, model) =
         create_json(ctx, GENERATIONS, "a lighthouse at dawn (gatecheck)").await?;
-    let (id, v) = created_id(ctx, "D-TASK-1", &spec, &ex)?;
+    let (id, v) = created_id(ctx, id::D_TASK_1, &spec, &ex)?;
     let problem = if !is_task_id(&id) {
         Some(format!("id {id:?} is not task_ + 32 letters and digits"))
     } else if v["status"] != "queued" || v["progress"] != 0 {
@@ -118,7 +119,7 @@ async fn unified_create(ctx: &CheckCtx) -> Outcome {
         None
     };
     match problem {
-        Some(p) => Err(ctx.deviate("D-TASK-1", p, &spec, Some(&ex))),
+        Some(p) => Err(ctx.deviate(id::D_TASK_1, p, &spec, Some(&ex))),
         None => super::pass1(),
     }
 }
@@ -126,7 +127,7 @@ async fn unified_create(ctx: &CheckCtx) -> Outcome {
 /// One fetch judged alone: the schema and the envelope rules.
 fn judge_fetch(
     ctx: &CheckCtx,
-    row: &'static str,
+    row: Id,
     spec: &RequestSpec,
     ex: &Exchange,
     id: &str,
@@ -171,13 +172,7 @@ fn judge_fetch(
 
 /// A broken envelope rule as its verdict: a failure where the rule has one right answer
 /// ([`is_failure_rule`]), a deviation citing `row` otherwise.
-fn judged(
-    ctx: &CheckCtx,
-    row: &'static str,
-    e: BrokenRule,
-    spec: &RequestSpec,
-    ex: &Exchange,
-) -> Halt {
+fn judged(ctx: &CheckCtx, row: Id, e: BrokenRule, spec: &RequestSpec, ex: &Exchange) -> Halt {
     if is_failure_rule(e.rule) {
         ctx.fail(
             format!("{e} (DECISIONS D-TASK-11, D-TASK-12)"),
@@ -191,9 +186,9 @@ fn judged(
 
 async fn unified_envelope(ctx: &CheckCtx) -> Outcome {
     let (spec, ex, _) = create_json(ctx, GENERATIONS, "a harbour at dusk (gatecheck)").await?;
-    let (id, _) = created_id(ctx, "D-TASK-1", &spec, &ex)?;
+    let (id, _) = created_id(ctx, id::D_TASK_1, &spec, &ex)?;
     let auth = ctx.model_auth()?;
-    follow(ctx, "D-TASK-2", &id, &|id| {
+    follow(ctx, id::D_TASK_2, &id, &|id| {
         RequestSpec::get(format!("{GENERATIONS}/{id}")).auth(auth.clone())
     })
     .await
@@ -204,7 +199,7 @@ async fn unified_envelope(ctx: &CheckCtx) -> Outcome {
 /// result fail, anything else deviates citing `row`.
 pub(crate) async fn follow(
     ctx: &CheckCtx,
-    row: &'static str,
+    row: Id,
     id: &str,
     fetch: &(dyn Fn(&str) -> RequestSpec + Sync),
 ) -> Outcome {
@@ -220,7 +215,7 @@ pub(crate) type RecordJudge<'a> =
 /// [`follow`], with `judge` run on every record.
 pub(crate) async fn follow_with(
     ctx: &CheckCtx,
-    row: &'static str,
+    row: Id,
     id: &str,
     fetch: &(dyn Fn(&str) -> RequestSpec + Sync),
     judge: &RecordJudge<'_>,
@@ -263,7 +258,7 @@ async fn unknown_id(ctx: &CheckCtx) -> Outcome {
     let v = ex.json().unwrap_or(Value::Null);
     if ex.status.as_u16() != TASK_REFUSAL_STATUS {
         return Err(ctx.deviate(
-            "D-TASK-3",
+            id::D_TASK_3,
             format!(
                 "expected 400 task_not_exist, got {}",
                 super::answer_summary(&ex)
@@ -273,6 +268,6 @@ async fn unknown_id(ctx: &CheckCtx) -> Outcome {
         ));
     }
     check_task_error(&v, TASK_NOT_EXIST)
-        .map_err(|e| ctx.deviate("D-TASK-3", e.to_string(), &spec, Some(&ex)))?;
+        .map_err(|e| ctx.deviate(id::D_TASK_3, e.to_string(), &spec, Some(&ex)))?;
     super::pass1()
 }

@@ -634,7 +634,8 @@ fn result_of(d: &Check, ctx: &CheckCtx, outcome: Outcome, start: Instant) -> Che
             r.status = match d.info.kind {
                 Kind::Failure => Status::Failed,
                 Kind::Deviation => {
-                    ev.decision = decision_id(d.info.id, d.info.spec).map(str::to_owned);
+                    ev.decision =
+                        decision_id(d.info.id, d.info.spec).map(|i| i.as_str().to_owned());
                     Status::Deviation
                 }
             };
@@ -645,7 +646,7 @@ fn result_of(d: &Check, ctx: &CheckCtx, outcome: Outcome, start: Instant) -> Che
             // The verdict is a deviation, whatever the check's kind: every report says so.
             r.kind = Kind::Deviation;
             r.status = Status::Deviation;
-            ev.decision = Some(decision.to_owned());
+            ev.decision = Some(decision.as_str().to_owned());
             r.evidence = Some(*ev);
         }
         Err(Halt::SkipSeen(cause, mut ev)) => {

@@ -8,6 +8,7 @@ use super::{def, pass1, Check, CheckCtx, Halt, Outcome, Pass, Phase};
 use crate::generators::strategies::{allowlist, foreign_ip_entry};
 use crate::http::client::{Auth, Exchange, RequestSpec};
 use crate::http::key_api::{field_differences, get_key, put_record_traced};
+use gatecheck_schemas::decisions::id;
 use gatecheck_schemas::rules::ip;
 use gatecheck_schemas::rules::key::{model_allowed, model_allowed_in};
 use gatecheck_schemas::rules::Rejection;
@@ -368,7 +369,7 @@ async fn model_limits(ctx: &CheckCtx) -> Outcome {
                     if expected { "admitted" } else { "refused" }
                 );
                 if was_refused && !model_allowed_in(&rec, &model, Profile::NewApi) {
-                    return ctx.known_difference("NA1", message, &spec, Some(&ex));
+                    return ctx.known_difference(id::NA1, message, &spec, Some(&ex));
                 }
                 return Err(ctx.fail(message, &spec, Some(&ex)));
             }
