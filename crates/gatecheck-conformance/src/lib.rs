@@ -105,7 +105,7 @@ pub mod internals {
     pub use crate::http::sse::{SseEnd, SseEvent, SseLimits, SseParser, SseRead};
     pub use crate::http::transport::{Transport, TransportConfig, TransportError};
     pub use crate::redact::{truncate, REDACTED};
-    pub use crate::registry::{decision_id, find, markdown_table, text_list};
+    pub use crate::registry::{find, markdown_table, text_list};
     pub use crate::run::runner::{select_checks, ProgressFn};
     pub use crate::vocab::shard::InvalidShard;
 }

@@ -7,9 +7,10 @@
 
 use super::property::for_all;
 use super::Kind::{Deviation, Failure};
-use super::{def, status_and_type, Check, CheckCtx, Halt, Outcome, Pass, Phase};
+use super::{status_and_type, Check, CheckCtx, Halt, Needs, Outcome, Pass, Phase};
 use crate::http::client::{Auth, Exchange, RequestSpec};
 use crate::http::elsewhere;
+use crate::vocab::discovery::RouteFamily;
 use gatecheck_schemas::decisions::{id, Id};
 use gatecheck_schemas::rules::media::parse_png;
 use gatecheck_schemas::rules::midjourney::{
@@ -24,21 +25,61 @@ use serde_json::{json, Value};
 use std::time::Duration;
 
 pub(crate) const CHECKS: &[Check] = &[
-    def("mj.submit.imagine", Deviation, "POST /mj/submit/imagine", "spec: Other routes (provider image task routes exist; payloads not shown); DECISIONS D-MJ-2",
-        "An imagine with a generated prompt answers 200 `{code:1, description, result}` valid against mj-submit-answer, with the task id in `result`.",
-        Phase::Shared, |c| Box::pin(imagine(c))),
-    def("mj.auth.mj-api-secret", Deviation, "POST /mj/submit/imagine", "spec: Other routes; DECISIONS D-MJ-1",
-        "The key sent in `mj-api-secret` (no `Authorization`) is accepted as a Bearer key is; no key at all is refused 401.",
-        Phase::Shared, |c| Box::pin(secret_header(c))),
-    def("mj.task.lifecycle", Failure, "GET /mj/task/{id}/fetch", "spec: Other routes; DECISIONS D-MJ-4, D-MJ-5; failures D-TASK-10 to D-TASK-12",
-        "A submitted imagine, fetched until it ends, answers records valid against mj-task (a deviation otherwise); each is the task asked for, its status never goes back and its progress `NN%` never decreases, SUCCESS has `100%` and an `imageUrl` (failures otherwise); the image is a PNG served without a key (on another host, fetched without any credential; not observed when it cannot be); FAILURE has a `failReason`.",
-        Phase::Shared, |c| Box::pin(lifecycle(c))),
-    def("mj.task.unknown-id", Deviation, "GET /mj/task/{id}/fetch", "spec: Other routes; DECISIONS D-MJ-3",
-        "Fetching a task id that was never submitted answers 400 `{description:\"task_no_found \", type, code:4}`.",
-        Phase::Shared, |c| Box::pin(unknown_id(c))),
-    def("mj.submit.prompt-required", Deviation, "POST /mj/submit/imagine", "spec: Other routes; DECISIONS D-MJ-3",
-        "An imagine without a prompt is refused 400 with code 4 (`prompt_is_required`), and no task is made.",
-        Phase::Shared, |c| Box::pin(prompt_required(c))),
+    Check {
+        id: "mj.submit.imagine",
+        kind: Deviation,
+        route: "POST /mj/submit/imagine",
+        spec: "spec: Other routes (provider image task routes exist; payloads not shown); DECISIONS D-MJ-2",
+        title: "An imagine with a generated prompt answers 200 `{code:1, description, result}` valid against mj-submit-answer, with the task id in `result`.",
+        phase: Phase::Shared,
+        needs: Needs::All(&[RouteFamily::Midjourney]),
+        decision: Some(id::D_MJ),
+        run: |c| Box::pin(imagine(c)),
+    },
+    Check {
+        id: "mj.auth.mj-api-secret",
+        kind: Deviation,
+        route: "POST /mj/submit/imagine",
+        spec: "spec: Other routes; DECISIONS D-MJ-1",
+        title: "The key sent in `mj-api-secret` (no `Authorization`) is accepted as a Bearer key is; no key at all is refused 401.",
+        phase: Phase::Shared,
+        needs: Needs::All(&[RouteFamily::Midjourney]),
+        decision: Some(id::D_MJ),
+        run: |c| Box::pin(secret_header(c)),
+    },
+    Check {
+        id: "mj.task.lifecycle",
+        kind: Failure,
+        route: "GET /mj/task/{id}/fetch",
+        spec: "spec: Other routes; DECISIONS D-MJ-4, D-MJ-5; failures D-TASK-10 to D-TASK-12",
+        title: "A submitted imagine, fetched until it ends, answers records valid against mj-task (a deviation otherwise); each is the task asked for, its status never goes back and its progress `NN%` never decreases, SUCCESS has `100%` and an `imageUrl` (failures otherwise); the image is a PNG served without a key (on another host, fetched without any credential; not observed when it cannot be); FAILURE has a `failReason`.",
+        phase: Phase::Shared,
+        needs: Needs::All(&[RouteFamily::Midjourney]),
+        decision: None,
+        run: |c| Box::pin(lifecycle(c)),
+    },
+    Check {
+        id: "mj.task.unknown-id",
+        kind: Deviation,
+        route: "GET /mj/task/{id}/fetch",
+        spec: "spec: Other routes; DECISIONS D-MJ-3",
+        title: "Fetching a task id that was never submitted answers 400 `{description:\"task_no_found \", type, code:4}`.",
+        phase: Phase::Shared,
+        needs: Needs::All(&[RouteFamily::Midjourney]),
+        decision: Some(id::D_MJ),
+        run: |c| Box::pin(unknown_id(c)),
+    },
+    Check {
+        id: "mj.submit.prompt-required",
+        kind: Deviation,
+        route: "POST /mj/submit/imagine",
+        spec: "spec: Other routes; DECISIONS D-MJ-3",
+        title: "An imagine without a prompt is refused 400 with code 4 (`prompt_is_required`), and no task is made.",
+        phase: Phase::Shared,
+        needs: Needs::All(&[RouteFamily::Midjourney]),
+        decision: Some(id::D_MJ),
+        run: |c| Box::pin(prompt_required(c)),
+    },
 ];
 
 const IMAGINE: &str = "/mj/submit/imagine";

@@ -5,8 +5,9 @@
 
 use super::midjourney::{action_price, is_refusal, submit};
 use super::Kind::{Deviation, Failure};
-use super::{def, status_and_type, Check, CheckCtx, Halt, Outcome, Pass, Phase};
+use super::{status_and_type, Check, CheckCtx, Halt, Needs, Outcome, Pass, Phase};
 use crate::http::client::RequestSpec;
+use crate::vocab::discovery::RouteFamily;
 use gatecheck_schemas::decisions::id;
 use gatecheck_schemas::rules::midjourney::{
     ACTION_UPLOAD, CODE_REQUEST_ERROR, CODE_SUBMITTED, LIST_BODY_REFUSED,
@@ -15,12 +16,28 @@ use gatecheck_schemas::rules::rejection::ACCEPTED;
 use serde_json::{json, Value};
 
 pub(crate) const CHECKS: &[Check] = &[
-    def("mj.task.list-by-condition", Failure, "POST /mj/task/list-by-condition", "spec: Other routes; DECISIONS D-MJ-8; failures D-TASK-10",
-        "After an imagine, `{ids: [<its id>, <an id never submitted>]}` answers 200 with exactly that task's record (valid against mj-task); a body whose `ids` is not a list is 400 `do_request_failed`. A list without the task, or with a task not asked for, fails; any other difference deviates.",
-        Phase::Shared, |c| Box::pin(list_by_condition(c))),
-    def("mj.submit.upload", Deviation, "POST /mj/submit/upload-discord-images", "spec: Other routes; DECISIONS D-MJ-8",
-        "An upload of one PNG data URL answers 200 `{code:1, result:[<one URL>]}`; an upload without images answers `code` 4 (the upstream's refusal, relayed with HTTP 200).",
-        Phase::Shared, |c| Box::pin(upload(c))),
+    Check {
+        id: "mj.task.list-by-condition",
+        kind: Failure,
+        route: "POST /mj/task/list-by-condition",
+        spec: "spec: Other routes; DECISIONS D-MJ-8; failures D-TASK-10",
+        title: "After an imagine, `{ids: [<its id>, <an id never submitted>]}` answers 200 with exactly that task's record (valid against mj-task); a body whose `ids` is not a list is 400 `do_request_failed`. A list without the task, or with a task not asked for, fails; any other difference deviates.",
+        phase: Phase::Shared,
+        needs: Needs::All(&[RouteFamily::Midjourney]),
+        decision: None,
+        run: |c| Box::pin(list_by_condition(c)),
+    },
+    Check {
+        id: "mj.submit.upload",
+        kind: Deviation,
+        route: "POST /mj/submit/upload-discord-images",
+        spec: "spec: Other routes; DECISIONS D-MJ-8",
+        title: "An upload of one PNG data URL answers 200 `{code:1, result:[<one URL>]}`; an upload without images answers `code` 4 (the upstream's refusal, relayed with HTTP 200).",
+        phase: Phase::Shared,
+        needs: Needs::All(&[RouteFamily::Midjourney]),
+        decision: Some(id::D_MJ),
+        run: |c| Box::pin(upload(c)),
+    },
 ];
 
 const LIST: &str = "/mj/task/list-by-condition";

@@ -44,6 +44,7 @@ use crate::http::mock_control::{wall_now, MockControl};
 use crate::http::transport::{Transport, TransportError};
 use crate::redact::Redactor;
 use crate::vocab::config::RunnerConfig;
+pub(crate) use crate::vocab::discovery::Needs;
 use crate::vocab::discovery::{ModelsSource, RouteFamily, RouteProbe};
 use crate::vocab::skip::SkipCause;
 use futures_util::future::BoxFuture;
@@ -70,34 +71,46 @@ pub(crate) enum Phase {
 /// A check's function.
 pub(crate) type CheckFn = for<'a> fn(&'a CheckCtx) -> BoxFuture<'a, Outcome>;
 
-/// A check: its row of the check list ([`CheckInfo`]), when it runs, and its function.
+/// A check, as one value: its row of the check list (id, kind, route, spec reference, title),
+/// when it runs, what it needs of the target, the decision its deviations cite, and its
+/// function. A family file declares its checks as a `const CHECKS: &[Check]` of these
+/// (docs/ARCHITECTURE.md, "Adding a check"); the registry (`crate::registry`) lists the families.
 #[derive(Clone, Copy)]
 pub(crate) struct Check {
-    pub info: CheckInfo,
+    /// Stable id, `<family>.<what>`: the family names the file (`auth.*` in `auth.rs`).
+    pub id: &'static str,
+    /// What a broken rule is: a failure, or a deviation from a decision.
+    pub kind: Kind,
+    /// The route it exercises, as the check list prints it (`PUT /api/token/`).
+    pub route: &'static str,
+    /// Where the rule comes from: a section of the spec, or of DECISIONS.md.
+    pub spec: &'static str,
+    /// What it checks, in one sentence.
+    pub title: &'static str,
+    /// When it runs: with others, or alone because it changes the working key.
     pub phase: Phase,
+    /// The route families it needs the target to serve; without them it is skipped
+    /// (`route-not-served`) and not run.
+    pub needs: Needs,
+    /// The DECISIONS row (or section) a deviation of this check cites: every `Deviation`
+    /// check has one (a test holds it). `OffDecision` findings name their own row.
+    pub decision: Option<Id>,
+    /// The check's function.
     pub run: CheckFn,
 }
 
-/// Declares a check: `def(id, kind, route, spec, title, phase, fn)`.
-pub(crate) const fn def(
-    id: &'static str,
-    kind: Kind,
-    route: &'static str,
-    spec: &'static str,
-    title: &'static str,
-    phase: Phase,
-    run: CheckFn,
-) -> Check {
-    Check {
-        info: CheckInfo {
-            id,
-            title,
-            spec,
-            kind,
-            route,
-        },
-        phase,
-        run,
+impl Check {
+    /// Its row of the check list.
+    pub const fn info(&self) -> CheckInfo {
+        CheckInfo {
+            id: self.id,
+            title: self.title,
+            spec: self.spec,
+            kind: self.kind,
+            route: self.route,
+            needs: self.needs,
+            decision: self.decision,
+        }
     }
 }
 

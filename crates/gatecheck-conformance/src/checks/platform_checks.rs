@@ -5,7 +5,8 @@
 //! read, each get theirs: no list of platforms here.
 
 use super::Kind::Failure;
-use super::{def, platforms, platforms_veo, Check, CheckCtx, CheckFn, Phase};
+use super::{platforms, platforms_veo, Check, CheckCtx, CheckFn, Needs, Phase};
+use crate::vocab::discovery::RouteFamily;
 use gatecheck_schemas::rules::platforms::{all, by_check_id, is_realtime, Platform};
 
 /// The route of a polled platform's check.
@@ -27,15 +28,18 @@ pub(crate) fn checks() -> Vec<Check> {
                 (ROUTE, |c| Box::pin(platforms::platform(c, platform_of(c))))
             };
             let id: &'static str = Box::leak(p.check_id().into_boxed_str());
-            def(
+            Check {
                 id,
-                Failure,
+                kind: Failure,
                 route,
-                p.check.spec,
-                p.check.title,
-                Phase::Shared,
+                spec: p.check.spec,
+                title: p.check.title,
+                phase: Phase::Shared,
+                // Both routes' checks create on the unified route (`POST /v1/video/generations`).
+                needs: Needs::All(&[RouteFamily::VideoGenerations]),
+                decision: None,
                 run,
-            )
+            }
         })
         .collect()
 }

@@ -9,8 +9,9 @@
 
 use super::video_unified::{created_id, follow};
 use super::Kind::{Deviation, Failure};
-use super::{def, Check, CheckCtx, Halt, Outcome, Phase};
+use super::{Check, CheckCtx, Halt, Needs, Outcome, Phase};
 use crate::http::client::{Exchange, RequestSpec};
+use crate::vocab::discovery::RouteFamily;
 use gatecheck_schemas::decisions::{id, Id};
 use gatecheck_schemas::rules::quota::Usage;
 use gatecheck_schemas::rules::task::{
@@ -24,22 +25,50 @@ use serde_json::{json, Value};
 const KLING: &str = "/kling/v1/videos/text2video";
 
 pub(crate) const CHECKS: &[Check] = &[
-    def("task.kling.create", Deviation, "POST /kling/v1/videos/text2video",
-        "DECISIONS: Provider and unified task routes D-TASK-6",
-        "A Kling task answers new-api's create object (`task_` id as `id` and `task_id`, `queued`), not Kling's `{code, data}` envelope.",
-        Phase::Shared, |c| Box::pin(kling_create(c))),
-    def("task.kling.envelope", Failure, "POST /kling/v1/videos/text2video, GET /kling/v1/videos/text2video/{task_id}",
-        "DECISIONS: Provider and unified task routes D-TASK-6; failures D-TASK-10 to D-TASK-12",
-        "Fetching a Kling task answers new-api's task envelope, followed to a terminal state. Another form deviates; a fetch answering another task, a state or progress going back (SUCCESS then IN_PROGRESS), or SUCCESS without `100%` and `result_url` fails.",
-        Phase::Shared, |c| Box::pin(kling_envelope(c))),
-    def("task.jimeng.submit-and-fetch", Failure, "POST /jimeng/",
-        "DECISIONS: Provider and unified task routes D-TASK-7; failures D-TASK-10 to D-TASK-12",
-        "`CVSync2AsyncSubmitTask` answers new-api's create object; `CVSync2AsyncGetResult` the task envelope, followed to a terminal state. Another form deviates; a fetch answering another task in any form (a new task made by the fetch included, after a submit whose own form deviates too), a state or progress going back, or SUCCESS without `100%` and `result_url` fails.",
-        Phase::Shared, |c| Box::pin(jimeng(c))),
-    def("task.jimeng.action-required", Deviation, "POST /jimeng/",
-        "DECISIONS: Provider and unified task routes D-TASK-7",
-        "A Jimeng request without `?Action=` is answered 400 `Action query parameter is required`.",
-        Phase::Shared, |c| Box::pin(jimeng_action_required(c))),
+    Check {
+        id: "task.kling.create",
+        kind: Deviation,
+        route: "POST /kling/v1/videos/text2video",
+        spec: "DECISIONS: Provider and unified task routes D-TASK-6",
+        title: "A Kling task answers new-api's create object (`task_` id as `id` and `task_id`, `queued`), not Kling's `{code, data}` envelope.",
+        phase: Phase::Shared,
+        needs: Needs::All(&[RouteFamily::Kling]),
+        decision: Some(id::D_TASK),
+        run: |c| Box::pin(kling_create(c)),
+    },
+    Check {
+        id: "task.kling.envelope",
+        kind: Failure,
+        route: "POST /kling/v1/videos/text2video, GET /kling/v1/videos/text2video/{task_id}",
+        spec: "DECISIONS: Provider and unified task routes D-TASK-6; failures D-TASK-10 to D-TASK-12",
+        title: "Fetching a Kling task answers new-api's task envelope, followed to a terminal state. Another form deviates; a fetch answering another task, a state or progress going back (SUCCESS then IN_PROGRESS), or SUCCESS without `100%` and `result_url` fails.",
+        phase: Phase::Shared,
+        needs: Needs::All(&[RouteFamily::Kling]),
+        decision: None,
+        run: |c| Box::pin(kling_envelope(c)),
+    },
+    Check {
+        id: "task.jimeng.submit-and-fetch",
+        kind: Failure,
+        route: "POST /jimeng/",
+        spec: "DECISIONS: Provider and unified task routes D-TASK-7; failures D-TASK-10 to D-TASK-12",
+        title: "`CVSync2AsyncSubmitTask` answers new-api's create object; `CVSync2AsyncGetResult` the task envelope, followed to a terminal state. Another form deviates; a fetch answering another task in any form (a new task made by the fetch included, after a submit whose own form deviates too), a state or progress going back, or SUCCESS without `100%` and `result_url` fails.",
+        phase: Phase::Shared,
+        needs: Needs::All(&[RouteFamily::Jimeng]),
+        decision: None,
+        run: |c| Box::pin(jimeng(c)),
+    },
+    Check {
+        id: "task.jimeng.action-required",
+        kind: Deviation,
+        route: "POST /jimeng/",
+        spec: "DECISIONS: Provider and unified task routes D-TASK-7",
+        title: "A Jimeng request without `?Action=` is answered 400 `Action query parameter is required`.",
+        phase: Phase::Shared,
+        needs: Needs::All(&[RouteFamily::Jimeng]),
+        decision: Some(id::D_TASK),
+        run: |c| Box::pin(jimeng_action_required(c)),
+    },
 ];
 
 /// The first video model of the run whose id or endpoints name `provider`, with its default

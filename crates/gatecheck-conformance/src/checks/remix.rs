@@ -8,8 +8,9 @@
 use super::video::video_model;
 use super::video_unified::{created_id, interval};
 use super::Kind::{Deviation, Failure};
-use super::{def, Check, CheckCtx, Halt, Outcome, Pass, Phase};
+use super::{Check, CheckCtx, Halt, Needs, Outcome, Pass, Phase};
 use crate::http::client::{Exchange, Part, RequestSpec};
+use crate::vocab::discovery::RouteFamily;
 use gatecheck_schemas::decisions::id;
 use gatecheck_schemas::rules::quota::Usage;
 use gatecheck_schemas::rules::task::{
@@ -22,22 +23,50 @@ use gatecheck_schemas::Profile;
 use serde_json::{json, Value};
 
 pub(crate) const CHECKS: &[Check] = &[
-    def("task.remix.completed", Failure, "POST /v1/videos/{video_id}/remix, GET /v1/videos/{task_id}",
-        "DECISIONS: Provider and unified task routes D-TASK-4; failures D-TASK-10",
-        "Remixing a completed task answers a new video task (`task_` id, `queued`) with the source's model and `remixed_from_video_id`, and polling the new id answers that task.",
-        Phase::Shared, |c| Box::pin(completed(c))),
-    def("task.remix.unknown-source", Failure, "POST /v1/videos/{video_id}/remix, GET /v1/videos/{task_id}",
-        "DECISIONS: Provider and unified task routes D-TASK-4; failures D-TASK-10",
-        "Remixing an unknown task answers 400 `{code:\"task_not_exist\", message:\"task_origin_not_exist\", data:null}` (another refusal deviates); a remix accepted while the target's own fetch of the source says there is no such task fails.",
-        Phase::Shared, |c| Box::pin(unknown_source(c))),
-    def("task.remix.blank-prompt", Deviation, "POST /v1/videos/{video_id}/remix",
-        "DECISIONS: Provider and unified task routes D-TASK-4",
-        "A remix without a prompt answers 400 `{code:\"invalid_request\", message:\"field prompt is required\", data:null}`.",
-        Phase::Shared, |c| Box::pin(blank_prompt(c))),
-    def("task.remix.not-completed", Deviation, "POST /v1/videos/{video_id}/remix",
-        "DECISIONS: Provider and unified task routes D-TASK-5",
-        "Remixing a task that is not completed is refused with new-api's `fail_to_fetch_task` task error.",
-        Phase::Shared, |c| Box::pin(not_completed(c))),
+    Check {
+        id: "task.remix.completed",
+        kind: Failure,
+        route: "POST /v1/videos/{video_id}/remix, GET /v1/videos/{task_id}",
+        spec: "DECISIONS: Provider and unified task routes D-TASK-4; failures D-TASK-10",
+        title: "Remixing a completed task answers a new video task (`task_` id, `queued`) with the source's model and `remixed_from_video_id`, and polling the new id answers that task.",
+        phase: Phase::Shared,
+        needs: Needs::All(&[RouteFamily::VideoCreate, RouteFamily::VideoPoll, RouteFamily::VideoRemix]),
+        decision: None,
+        run: |c| Box::pin(completed(c)),
+    },
+    Check {
+        id: "task.remix.unknown-source",
+        kind: Failure,
+        route: "POST /v1/videos/{video_id}/remix, GET /v1/videos/{task_id}",
+        spec: "DECISIONS: Provider and unified task routes D-TASK-4; failures D-TASK-10",
+        title: "Remixing an unknown task answers 400 `{code:\"task_not_exist\", message:\"task_origin_not_exist\", data:null}` (another refusal deviates); a remix accepted while the target's own fetch of the source says there is no such task fails.",
+        phase: Phase::Shared,
+        needs: Needs::All(&[RouteFamily::VideoCreate, RouteFamily::VideoPoll, RouteFamily::VideoRemix]),
+        decision: None,
+        run: |c| Box::pin(unknown_source(c)),
+    },
+    Check {
+        id: "task.remix.blank-prompt",
+        kind: Deviation,
+        route: "POST /v1/videos/{video_id}/remix",
+        spec: "DECISIONS: Provider and unified task routes D-TASK-4",
+        title: "A remix without a prompt answers 400 `{code:\"invalid_request\", message:\"field prompt is required\", data:null}`.",
+        phase: Phase::Shared,
+        needs: Needs::All(&[RouteFamily::VideoCreate, RouteFamily::VideoRemix]),
+        decision: Some(id::D_TASK),
+        run: |c| Box::pin(blank_prompt(c)),
+    },
+    Check {
+        id: "task.remix.not-completed",
+        kind: Deviation,
+        route: "POST /v1/videos/{video_id}/remix",
+        spec: "DECISIONS: Provider and unified task routes D-TASK-5",
+        title: "Remixing a task that is not completed is refused with new-api's `fail_to_fetch_task` task error.",
+        phase: Phase::Shared,
+        needs: Needs::All(&[RouteFamily::VideoCreate, RouteFamily::VideoRemix]),
+        decision: Some(id::D_TASK),
+        run: |c| Box::pin(not_completed(c)),
+    },
 ];
 
 /// A source task made on `POST /v1/videos`: its id and model.

@@ -4,7 +4,7 @@
 use super::auth::model_routes;
 use super::property::for_all;
 use super::Kind::{Deviation, Failure};
-use super::{answered_as, def, Check, CheckCtx, Halt, Outcome, Phase};
+use super::{answered_as, Check, CheckCtx, Halt, Needs, Outcome, Phase};
 use crate::generators::media;
 use crate::http::client::{Part, RequestSpec};
 use crate::vocab::skip::SkipCause;
@@ -13,51 +13,61 @@ use gatecheck_schemas::rules::{route, Rejection};
 use serde_json::{json, Value};
 
 pub(crate) const CHECKS: &[Check] = &[
-    def(
-        "v1.validation-status-400",
-        Failure,
-        "/v1/audio/*, /v1/images/generations",
-        "spec: Errors (400: invalid prompt, text, file, model, voice, format, size)",
-        "Invalid requests on the audio and image routes are answered exactly 400.",
-        Phase::Shared,
-        |c| Box::pin(validation_400(c)),
-    ),
-    def(
-        "v1.unknown-path-404",
-        Failure,
-        "/v1/*",
-        "spec: Errors (404: wrong base URL or path)",
-        "A request to a path the service does not have is answered 404, with a `/v1` error body (DECISIONS D-ROUTE-3; another body deviates).",
-        Phase::Shared,
-        |c| Box::pin(unknown_path(c)),
-    ),
-    def(
-        "v1.unknown-subpath-404",
-        Failure,
-        "/v1/videos/{task_id}/*",
-        "spec: Errors (404: wrong base URL or path); DECISIONS D-TASK-15",
-        "A path under a task that exists but that the service does not have (`GET /v1/videos/{task_id}/<unknown>`) is answered 404, never as the poll of that task.",
-        Phase::Shared,
-        |c| Box::pin(unknown_subpath(c)),
-    ),
-    def(
-        "v1.error-body",
-        Deviation,
-        "/v1/*",
-        "DECISIONS: Error bodies",
-        "`/v1` errors are JSON `{error:{message, type, param, code}}` with type `new_api_error`.",
-        Phase::Shared,
-        |c| Box::pin(error_body(c)),
-    ),
-    def(
-        "v1.request-id-header",
-        Deviation,
-        "/v1/*",
-        "DECISIONS: Error bodies (X-Oneapi-Request-Id)",
-        "Every `/v1` response carries `X-Oneapi-Request-Id`.",
-        Phase::Shared,
-        |c| Box::pin(request_id(c)),
-    ),
+    Check {
+        id: "v1.validation-status-400",
+        kind: Failure,
+        route: "/v1/audio/*, /v1/images/generations",
+        spec: "spec: Errors (400: invalid prompt, text, file, model, voice, format, size)",
+        title: "Invalid requests on the audio and image routes are answered exactly 400.",
+        phase: Phase::Shared,
+        needs: Needs::AnyModelRoute,
+        decision: None,
+        run: |c| Box::pin(validation_400(c)),
+    },
+    Check {
+        id: "v1.unknown-path-404",
+        kind: Failure,
+        route: "/v1/*",
+        spec: "spec: Errors (404: wrong base URL or path)",
+        title: "A request to a path the service does not have is answered 404, with a `/v1` error body (DECISIONS D-ROUTE-3; another body deviates).",
+        phase: Phase::Shared,
+        needs: Needs::AnyModelRoute,
+        decision: None,
+        run: |c| Box::pin(unknown_path(c)),
+    },
+    Check {
+        id: "v1.unknown-subpath-404",
+        kind: Failure,
+        route: "/v1/videos/{task_id}/*",
+        spec: "spec: Errors (404: wrong base URL or path); DECISIONS D-TASK-15",
+        title: "A path under a task that exists but that the service does not have (`GET /v1/videos/{task_id}/<unknown>`) is answered 404, never as the poll of that task.",
+        phase: Phase::Shared,
+        needs: Needs::AnyModelRoute,
+        decision: None,
+        run: |c| Box::pin(unknown_subpath(c)),
+    },
+    Check {
+        id: "v1.error-body",
+        kind: Deviation,
+        route: "/v1/*",
+        spec: "DECISIONS: Error bodies",
+        title: "`/v1` errors are JSON `{error:{message, type, param, code}}` with type `new_api_error`.",
+        phase: Phase::Shared,
+        needs: Needs::AnyModelRoute,
+        decision: Some(id::D_ERR),
+        run: |c| Box::pin(error_body(c)),
+    },
+    Check {
+        id: "v1.request-id-header",
+        kind: Deviation,
+        route: "/v1/*",
+        spec: "DECISIONS: Error bodies (X-Oneapi-Request-Id)",
+        title: "Every `/v1` response carries `X-Oneapi-Request-Id`.",
+        phase: Phase::Shared,
+        needs: Needs::AnyModelRoute,
+        decision: Some(id::D_ERR),
+        run: |c| Box::pin(request_id(c)),
+    },
 ];
 
 async fn validation_400(ctx: &CheckCtx) -> Outcome {

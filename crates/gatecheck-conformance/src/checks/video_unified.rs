@@ -9,8 +9,9 @@
 
 use super::video::video_model;
 use super::Kind::{Deviation, Failure};
-use super::{accepted, def, Check, CheckCtx, Halt, Outcome, Pass, Phase};
+use super::{accepted, Check, CheckCtx, Halt, Needs, Outcome, Pass, Phase};
 use crate::http::client::{Exchange, RequestSpec};
+use crate::vocab::discovery::RouteFamily;
 use gatecheck_schemas::decisions::{id, Id};
 use gatecheck_schemas::rules::quota::Usage;
 use gatecheck_schemas::rules::task::{
@@ -26,18 +27,39 @@ use std::time::Duration;
 pub(crate) const GENERATIONS: &str = "/v1/video/generations";
 
 pub(crate) const CHECKS: &[Check] = &[
-    def("task.unified.create", Deviation, "POST /v1/video/generations",
-        "DECISIONS: Provider and unified task routes D-TASK-1",
-        "A task made on the unified route answers the OpenAI video object: `task_` + 32 letters and digits, `queued`, progress 0, the requested model.",
-        Phase::Shared, |c| Box::pin(unified_create(c))),
-    def("task.unified.envelope", Failure, "POST /v1/video/generations, GET /v1/video/generations/{task_id}",
-        "DECISIONS: Provider and unified task routes D-TASK-2; failures D-TASK-10 to D-TASK-12",
-        "Fetching a unified task answers new-api's envelope: upper-case status, `NN%` progress, times set when reached (a deviation otherwise); the task asked for, never going back between fetches, `100%` and a `result_url` once `SUCCESS` (failures otherwise).",
-        Phase::Shared, |c| Box::pin(unified_envelope(c))),
-    def("task.unified.unknown-id", Deviation, "GET /v1/video/generations/{task_id}",
-        "DECISIONS: Provider and unified task routes D-TASK-3",
-        "Fetching an unknown task id answers 400 `{code:\"task_not_exist\", message, data:null}`.",
-        Phase::Shared, |c| Box::pin(unknown_id(c))),
+    Check {
+        id: "task.unified.create",
+        kind: Deviation,
+        route: "POST /v1/video/generations",
+        spec: "DECISIONS: Provider and unified task routes D-TASK-1",
+        title: "A task made on the unified route answers the OpenAI video object: `task_` + 32 letters and digits, `queued`, progress 0, the requested model.",
+        phase: Phase::Shared,
+        needs: Needs::All(&[RouteFamily::VideoGenerations]),
+        decision: Some(id::D_TASK),
+        run: |c| Box::pin(unified_create(c)),
+    },
+    Check {
+        id: "task.unified.envelope",
+        kind: Failure,
+        route: "POST /v1/video/generations, GET /v1/video/generations/{task_id}",
+        spec: "DECISIONS: Provider and unified task routes D-TASK-2; failures D-TASK-10 to D-TASK-12",
+        title: "Fetching a unified task answers new-api's envelope: upper-case status, `NN%` progress, times set when reached (a deviation otherwise); the task asked for, never going back between fetches, `100%` and a `result_url` once `SUCCESS` (failures otherwise).",
+        phase: Phase::Shared,
+        needs: Needs::All(&[RouteFamily::VideoGenerations]),
+        decision: None,
+        run: |c| Box::pin(unified_envelope(c)),
+    },
+    Check {
+        id: "task.unified.unknown-id",
+        kind: Deviation,
+        route: "GET /v1/video/generations/{task_id}",
+        spec: "DECISIONS: Provider and unified task routes D-TASK-3",
+        title: "Fetching an unknown task id answers 400 `{code:\"task_not_exist\", message, data:null}`.",
+        phase: Phase::Shared,
+        needs: Needs::All(&[RouteFamily::VideoGenerations]),
+        decision: Some(id::D_TASK),
+        run: |c| Box::pin(unknown_id(c)),
+    },
 ];
 
 /// A task made with a JSON body on `path`: the request, the answer, the model asked for.
