@@ -5,6 +5,7 @@ mod artifacts;
 pub(crate) mod audio;
 pub(crate) mod auth;
 pub(crate) mod catalog;
+mod env;
 pub(crate) mod image_edits;
 pub(crate) mod images;
 mod info;
@@ -36,6 +37,7 @@ pub(crate) mod video_unified;
 pub(crate) use crate::evidence::status_text;
 pub use crate::evidence::{Evidence, Kind, Related};
 pub(crate) use artifacts::artifacts;
+pub(crate) use env::{Env, Learned};
 pub use info::CheckInfo;
 
 use crate::http::client::{Auth, Exchange, RequestSpec};
@@ -45,7 +47,6 @@ use crate::http::transport::{Transport, TransportError};
 use crate::redact::Redactor;
 use crate::vocab::config::RunnerConfig;
 pub(crate) use crate::vocab::discovery::Needs;
-use crate::vocab::discovery::{ModelsSource, RouteFamily, RouteProbe};
 use crate::vocab::skip::SkipCause;
 use futures_util::future::BoxFuture;
 use gatecheck_schemas::decisions::{Id, Verdict};
@@ -55,8 +56,6 @@ use gatecheck_schemas::rules::Rejection;
 use gatecheck_schemas::types::{ModelCapabilities, ModelRecord};
 use gatecheck_schemas::Profile;
 use serde_json::Value;
-use std::collections::BTreeMap;
-use std::net::IpAddr;
 use std::sync::Arc;
 
 /// When a check runs: with others in parallel, or alone because it changes the working key.
@@ -158,60 +157,6 @@ pub(crate) fn pass1() -> Outcome {
 
 /// One image request, its answer, and the size it asked for.
 pub(crate) type ImageExchange = (RequestSpec, Exchange, String);
-
-/// What the runner learned about the target.
-#[derive(Debug)]
-pub(crate) struct Env {
-    /// The target as discovery left it: the user's, with the credentials it adopted from the
-    /// mock (access token, user id).
-    pub target: crate::http::target::Target,
-    pub mock: Option<MockControl>,
-    pub client_ip: Option<IpAddr>,
-    pub models: Vec<ModelRecord>,
-    pub caps: BTreeMap<String, ModelCapabilities>,
-    pub groups: Vec<String>,
-    pub key: Option<WorkKey>,
-    pub has_access_token: bool,
-    pub has_api_key: bool,
-    /// The observed video run, shared by the lifecycle checks.
-    pub video: tokio::sync::OnceCell<Arc<Result<video::VideoRun, Halt>>>,
-    /// The image results, shared by the image checks.
-    pub images: tokio::sync::OnceCell<Result<Vec<ImageExchange>, Halt>>,
-    /// What discovery decided about the target (for the report).
-    pub notes: Vec<String>,
-    /// The route families probed, and whether each is served (empty: not probed).
-    pub routes: Vec<RouteProbe>,
-    /// Where the models came from.
-    pub models_source: ModelsSource,
-    /// Why discovery found no model (`GET /api/models answered 404 Not Found, GET /v1/models
-    /// answered 500 ...`), when it found none.
-    pub no_models: Option<String>,
-    /// Requests sent while setting up the working key (counted in the report).
-    pub setup_requests: u64,
-    /// Shrink steps taken so far, all checks together (bounded by `--shrink-budget`).
-    pub shrink_spent: std::sync::atomic::AtomicU32,
-    /// Samples of the media the checks judged (for the HTML report).
-    pub media: crate::vocab::artifacts::SampleBox,
-    /// The video platforms' tasks followed (`platforms.rs`), with their platform, for the
-    /// HTML report.
-    pub platform_tasks: parking_lot::Mutex<Vec<crate::vocab::artifacts::TaskTimeline>>,
-    /// The ratio the working key's group is charged at (DECISIONS D-STREAM-7).
-    pub group_ratio: crate::http::pricing::GroupRatio,
-    /// The era of new-api's task layer answers are judged by, and how it was told.
-    pub era: crate::vocab::era::EraSeen,
-}
-
-impl Env {
-    /// The era of new-api's task layer answers are judged by.
-    pub fn era(&self) -> gatecheck_schemas::Era {
-        self.era.era
-    }
-
-    /// Whether the target serves `family` (true when discovery did not probe it).
-    pub fn serves(&self, family: RouteFamily) -> bool {
-        crate::vocab::discovery::serves(&self.routes, family)
-    }
-}
 
 /// An answer as people read it: its status with the reason phrase, and the error message of
 /// its body when it has one: `400 Bad Request ("Authentication Error, ...")`.
