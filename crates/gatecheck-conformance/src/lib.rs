@@ -67,7 +67,7 @@ pub mod snapshot;
 pub mod terminal;
 mod vocab;
 
-pub use checks::CheckInfo;
+pub use checks::{CheckInfo, MockOnly};
 pub use evidence::{Evidence, Kind};
 pub use http::client::{Auth, Body, Client, ClientConfig, Exchange, Part, RequestSpec};
 pub use http::client_error::ClientError;

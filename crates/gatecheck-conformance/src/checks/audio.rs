@@ -3,14 +3,15 @@
 use super::property::{for_all, for_each_value};
 use super::Kind::{Deviation, Failure};
 use super::{
-    accepted, is_unknown_model_rejection, is_validation_rejection, Check, CheckCtx, Halt, Needs,
-    Outcome, Pass, Phase,
+    accepted, is_unknown_model_rejection, is_validation_rejection, Check, CheckCtx, Halt, MockOnly,
+    Needs, Outcome, Pass, Phase,
 };
 use crate::generators::media;
 use crate::generators::strategies::{invalid_temperature, response_format, valid_temperature};
 use crate::http::client::{Exchange, Part, RequestSpec};
 use crate::http::transport::is_new_api_unknown_model;
 use crate::vocab::discovery::RouteFamily;
+use crate::vocab::skip::SkipCause;
 use gatecheck_schemas::decisions::id;
 use gatecheck_schemas::rules::media::MAX_UPLOAD_BYTES;
 use gatecheck_schemas::rules::media::{parse_mp3, parse_srt, parse_vtt, parse_wav};
@@ -30,6 +31,7 @@ pub(crate) const CHECKS: &[Check] = &[
         title: "The default format answers 200 `application/json` with a string `text`.",
         phase: Phase::Shared,
         needs: Needs::All(&[RouteFamily::AudioTranslations]),
+        mock_only: None,
         decision: None,
         run: |c| Box::pin(json_text(c, "/v1/audio/translations")),
     },
@@ -41,6 +43,7 @@ pub(crate) const CHECKS: &[Check] = &[
         title: "Every `response_format`, with any temperature in [0, 1] and an optional English prompt, is accepted with 200; `json` carries `text`.",
         phase: Phase::Shared,
         needs: Needs::All(&[RouteFamily::AudioTranslations]),
+        mock_only: None,
         decision: None,
         run: |c| Box::pin(formats(c)),
     },
@@ -52,6 +55,7 @@ pub(crate) const CHECKS: &[Check] = &[
         title: "`json` is JSON, `text` is text/plain and not JSON, `srt` cues and the `vtt` header parse (failures); `verbose_json` is valid against verbose-transcription (a deviation, D-MEDIA).",
         phase: Phase::Shared,
         needs: Needs::All(&[RouteFamily::AudioTranslations]),
+        mock_only: None,
         decision: None,
         run: |c| Box::pin(format_bodies(c)),
     },
@@ -63,6 +67,7 @@ pub(crate) const CHECKS: &[Check] = &[
         title: "Temperatures at and within 0 and 1 are accepted; just past them are refused as bad requests.",
         phase: Phase::Shared,
         needs: Needs::All(&[RouteFamily::AudioTranslations]),
+        mock_only: None,
         decision: None,
         run: |c| Box::pin(temperature(c)),
     },
@@ -74,6 +79,7 @@ pub(crate) const CHECKS: &[Check] = &[
         title: "Files named with each of the nine accepted extensions are accepted.",
         phase: Phase::Shared,
         needs: Needs::All(&[RouteFamily::AudioTranslations]),
+        mock_only: None,
         decision: None,
         run: |c| Box::pin(file_formats(c)),
     },
@@ -85,6 +91,7 @@ pub(crate) const CHECKS: &[Check] = &[
         title: "A missing file or model, an unknown model, or a file of another format is refused as a bad request.",
         phase: Phase::Shared,
         needs: Needs::All(&[RouteFamily::AudioTranslations]),
+        mock_only: None,
         decision: None,
         run: |c| Box::pin(bad_request(c)),
     },
@@ -96,6 +103,7 @@ pub(crate) const CHECKS: &[Check] = &[
         title: "An empty audio file is refused as a bad request.",
         phase: Phase::Shared,
         needs: Needs::All(&[RouteFamily::AudioTranslations]),
+        mock_only: None,
         decision: Some(id::D_MEDIA),
         run: |c| Box::pin(empty_file(c)),
     },
@@ -107,6 +115,7 @@ pub(crate) const CHECKS: &[Check] = &[
         title: "The transcription route answers 200 `application/json` with a string `text`.",
         phase: Phase::Shared,
         needs: Needs::All(&[RouteFamily::AudioTranscriptions]),
+        mock_only: None,
         decision: Some(id::D_MEDIA),
         run: |c| Box::pin(json_text(c, "/v1/audio/transcriptions")),
     },
@@ -118,6 +127,7 @@ pub(crate) const CHECKS: &[Check] = &[
         title: "Speech in mp3 answers 200 `audio/mpeg` bytes that parse as MPEG audio frames.",
         phase: Phase::Shared,
         needs: Needs::All(&[RouteFamily::AudioSpeech]),
+        mock_only: None,
         decision: None,
         run: |c| Box::pin(speech_mp3(c)),
     },
@@ -129,6 +139,7 @@ pub(crate) const CHECKS: &[Check] = &[
         title: "Every decided speech format is accepted with an audio content type; wav is `audio/wav` and parses.",
         phase: Phase::Shared,
         needs: Needs::All(&[RouteFamily::AudioSpeech]),
+        mock_only: None,
         decision: Some(id::D_MEDIA),
         run: |c| Box::pin(speech_formats(c)),
     },
@@ -140,6 +151,7 @@ pub(crate) const CHECKS: &[Check] = &[
         title: "An empty input, an unknown voice or a missing field is refused as a bad request.",
         phase: Phase::Shared,
         needs: Needs::All(&[RouteFamily::AudioSpeech]),
+        mock_only: None,
         decision: None,
         run: |c| Box::pin(speech_bad(c)),
     },
@@ -151,6 +163,10 @@ pub(crate) const CHECKS: &[Check] = &[
         title: "An upload over 25 MiB is answered 413.",
         phase: Phase::Shared,
         needs: Needs::All(&[RouteFamily::AudioTranslations]),
+        mock_only: Some(MockOnly {
+            cause: SkipCause::UnsafeOnDeployment,
+            why: "not sent to real deployments (26 MiB upload)",
+        }),
         decision: Some(id::D_MEDIA),
         run: |c| Box::pin(too_large(c)),
     },
@@ -703,12 +719,6 @@ async fn speech_bad(ctx: &CheckCtx) -> Outcome {
 }
 
 async fn too_large(ctx: &CheckCtx) -> Outcome {
-    if ctx.env.mock.is_none() {
-        return Err(Halt::Skip(
-            crate::vocab::skip::SkipCause::UnsafeOnDeployment,
-            "not sent to real deployments (26 MiB upload)".into(),
-        ));
-    }
     let route = "/v1/audio/translations";
     let model = translation_model(ctx, route)?;
     // One MiB over the limit.

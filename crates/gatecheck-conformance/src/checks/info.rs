@@ -21,6 +21,9 @@ pub struct CheckInfo {
     /// The route families the target must serve for it to run (not in the printed list).
     #[serde(skip)]
     pub needs: Needs,
+    /// Whether it runs only against the mock, and its skip elsewhere (not in the printed list).
+    #[serde(skip)]
+    pub mock_only: Option<super::MockOnly>,
     /// The DECISIONS row a deviation of it cites (not in the printed list).
     #[serde(skip)]
     pub decision: Option<Id>,

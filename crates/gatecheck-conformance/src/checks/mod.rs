@@ -91,11 +91,24 @@ pub(crate) struct Check {
     /// The route families it needs the target to serve; without them it is skipped
     /// (`route-not-served`) and not run.
     pub needs: Needs,
+    /// Whether it runs only against the mock (its control API, or a request unsafe on a
+    /// deployment), and the skip it gets on any other target; the runner skips it there
+    /// without calling it.
+    pub mock_only: Option<MockOnly>,
     /// The DECISIONS row (or section) a deviation of this check cites: every `Deviation`
     /// check has one (a test holds it). `OffDecision` findings name their own row.
     pub decision: Option<Id>,
     /// The check's function.
     pub run: CheckFn,
+}
+
+/// Why a check runs only against the mock: the skip cause and message it gets elsewhere.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MockOnly {
+    /// The cause of the skip (`mock-only`, `unsafe-on-deployment`).
+    pub cause: SkipCause,
+    /// Why, as the skip says it.
+    pub why: &'static str,
 }
 
 impl Check {
@@ -108,6 +121,7 @@ impl Check {
             kind: self.kind,
             route: self.route,
             needs: self.needs,
+            mock_only: self.mock_only,
             decision: self.decision,
         }
     }

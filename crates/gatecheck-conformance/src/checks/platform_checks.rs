@@ -37,6 +37,7 @@ pub(crate) fn checks() -> Vec<Check> {
                 phase: Phase::Shared,
                 // Both routes' checks create on the unified route (`POST /v1/video/generations`).
                 needs: Needs::All(&[RouteFamily::VideoGenerations]),
+                mock_only: None,
                 decision: None,
                 run,
             }

@@ -8,7 +8,7 @@ use super::key::{baseline, set_key};
 use super::video::video_model;
 use super::video_unified::interval;
 use super::Kind::Failure;
-use super::{Check, CheckCtx, Halt, Needs, Outcome, Pass, Phase};
+use super::{Check, CheckCtx, Halt, MockOnly, Needs, Outcome, Pass, Phase};
 use crate::http::client::{Exchange, RequestSpec};
 use crate::http::key_api::get_key;
 use crate::vocab::discovery::RouteFamily;
@@ -27,6 +27,10 @@ pub(crate) const CHECKS: &[Check] = &[
         title: "A task that fails gives its whole charge back to the key: `remain_quota` and `used_quota` as before the submit. A charge kept whole deviates (billing policy); books that do not balance fail.",
         phase: Phase::Exclusive,
         needs: Needs::All(&[RouteFamily::VideoCreate, RouteFamily::VideoPoll, RouteFamily::KeyUpdate]),
+        mock_only: Some(MockOnly {
+            cause: SkipCause::MockOnly,
+            why: "only the mock can be asked for a task that fails (the fixture rule [fail])",
+        }),
         decision: None,
         run: |c| Box::pin(failed_refunded(c)),
     },
@@ -67,12 +71,6 @@ async fn wait_end(ctx: &CheckCtx, id: &str) -> Result<(RequestSpec, Exchange, bo
 }
 
 async fn failed_refunded(ctx: &CheckCtx) -> Outcome {
-    if ctx.env.mock.is_none() {
-        return Err(Halt::Skip(
-            SkipCause::MockOnly,
-            "only the mock can be asked for a task that fails (the fixture rule [fail])".into(),
-        ));
-    }
     let base = baseline(ctx)?;
     let (model, seconds, _) = video_model(ctx)?;
     let price = ctx.price(

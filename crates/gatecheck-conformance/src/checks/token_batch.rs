@@ -22,6 +22,7 @@ pub(crate) const CHECKS: &[Check] = &[
         title: "The full keys of the working key's id and an id no account holds are exactly the working key's own secret, under its id.",
         phase: Phase::Shared,
         needs: Needs::All(&[RouteFamily::KeyUpdate]),
+        mock_only: None,
         decision: None,
         run: |c| Box::pin(keys_own_only(c)),
     },
@@ -33,6 +34,7 @@ pub(crate) const CHECKS: &[Check] = &[
         title: "A search by the working key's secret finds it, every item matches the search, and no item shows a full key.",
         phase: Phase::Shared,
         needs: Needs::All(&[RouteFamily::KeyUpdate]),
+        mock_only: None,
         decision: None,
         run: |c| Box::pin(search_finds_key(c)),
     },
@@ -46,6 +48,7 @@ pub(crate) const CHECKS: &[Check] = &[
             // charges (a replay answers each identical GET in the order recorded).
             Phase::Exclusive,
         needs: Needs::All(&[RouteFamily::KeyUpdate]),
+        mock_only: None,
         decision: None,
         run: |c| Box::pin(list_masks_key(c)),
     },

@@ -33,6 +33,7 @@ pub(crate) const CHECKS: &[Check] = &[
         title: "The usage each route reports (the speech stream's `speech.audio.done`, the transcription stream's `transcript.text.done`, the image stream's `image_generation.completed`, an image edit's `usage`) is what the key is charged: its catalog price times the key's group ratio (`--group-ratio`, `GET /api/pricing`, else one ratio inferred from the run's charges, an image generation's included) is the growth of `used_quota` (within rounding), on models priced by tokens alone.",
         phase: Phase::Exclusive,
         needs: Needs::All(&[RouteFamily::KeyUpdate]),
+        mock_only: None,
         decision: None,
         run: |c| Box::pin(charged(c)),
     },

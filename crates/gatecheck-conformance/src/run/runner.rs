@@ -598,7 +598,10 @@ fn leak_id(defs: &[Check], id: &str) -> &'static str {
 
 async fn run_one(d: &Check, ctx: &CheckCtx) -> CheckResult {
     let start = Instant::now();
-    let outcome = (d.run)(ctx).await;
+    let outcome = match d.mock_only {
+        Some(m) if ctx.env.mock.is_none() => Err(Halt::Skip(m.cause, m.why.to_owned())),
+        _ => (d.run)(ctx).await,
+    };
     result_of(d, ctx, outcome, start)
 }
 

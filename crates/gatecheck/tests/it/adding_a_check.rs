@@ -58,6 +58,7 @@ fn the_example_check_is_listed_with_its_needs_and_decision() {
     assert_eq!(check.kind, Kind::Deviation);
     assert_eq!(check.route, "POST /v1/audio/speech");
     assert_eq!(check.needs, Needs::All(&[RouteFamily::AudioSpeech]));
+    assert_eq!(check.mock_only, None);
     assert_eq!(check.decision, Some(id::D_MEDIA));
     assert!(
         section().contains(check.title),

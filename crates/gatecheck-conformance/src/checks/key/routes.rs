@@ -30,7 +30,7 @@ const NO_TASK: &str = "task_00000000000000000000000000000000";
 macro_rules! family {
     ($id:literal, $route:literal, [$($needs:ident),*], $what:literal, $probes:path) => {
         Check { id: $id, kind: Failure, route: $route, spec: SPEC,
-            needs: Needs::All(&[$(RouteFamily::$needs),*]), decision: None,
+            needs: Needs::All(&[$(RouteFamily::$needs),*]), mock_only: None, decision: None,
             title: concat!("Each key rule holds on ", $what, ": a disabled key, a key past its `expired_time`, a key with no quota left, a model outside enabled `model_limits` (where the request names a model) and a client outside `allow_ips` are refused (401 or 403) by one cheap probe each; a target that does not serve the family skips."),
             phase: Phase::Exclusive, run: |c| Box::pin(family(c, $probes)) }
     };
