@@ -62,10 +62,10 @@ pub fn multipart(data: &[u8]) {
     let (ct, body) = first_line(data);
     let ct = String::from_utf8_lossy(ct).into_owned();
     let body = bytes::Bytes::copy_from_slice(body);
-    let ours = rt.block_on(gatecheck_schemas::multipart::read(&ct, body.clone()));
-    let framed = gatecheck_schemas::multipart::Rope::from_chunks(frames(&body));
-    let ours_framed = rt.block_on(gatecheck_schemas::multipart::read_framed(&ct, framed));
-    let multer = rt.block_on(gatecheck_schemas::multipart::read_with_multer(&ct, body));
+    let ours = rt.block_on(gatecheck_codecs::multipart::read(&ct, body.clone()));
+    let framed = gatecheck_codecs::multipart::Rope::from_chunks(frames(&body));
+    let ours_framed = rt.block_on(gatecheck_codecs::multipart::read_framed(&ct, framed));
+    let multer = rt.block_on(gatecheck_codecs::multipart::read_with_multer(&ct, body));
     assert_eq!(ours, multer, "the multipart reader and multer disagree");
     assert_eq!(
         ours_framed, multer,

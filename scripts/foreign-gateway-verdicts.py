@@ -9,7 +9,7 @@
       printed (exit 1), then, for information, the checks whose evidence text alone differs
       (a gateway's own run-to-run values: ids, hashes, addresses).
   foreign-gateway-verdicts.py accept --report R --journal J --recording DIR... PATH...
-      Checks the acceptance lines of issue 32 that can be checked mechanically; prints each
+      Checks the acceptance lines of the foreign-gateway verdicts that can be checked mechanically; prints each
       line with ok/FAIL and exits 1 when one fails. Per gateway:
         --models-source S      where the models must come from (default: GET /v1/models)
         --missing-route R      a route the gateway lacks: exactly one route.* failure cites it
@@ -137,7 +137,7 @@ def accept(args):
     for prefix in args.secret_env_prefix:
         secrets += [(k, v) for k, v in os.environ.items() if k.startswith(prefix)]
     out = Lines()
-    print("== acceptance (issue 32)")
+    print("== acceptance")
 
     leaks = []
     needles = [(name, form, label) for name, value in secrets

@@ -1,4 +1,4 @@
-"""The whole control API from Python, as the Rust `MockServer` has it (issue 48 §5), sync and
+"""The whole control API from Python, as the Rust `MockServer` has it, sync and
 asyncio, with the official OpenAI SDK as the client under test."""
 
 from __future__ import annotations

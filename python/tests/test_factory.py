@@ -1,4 +1,4 @@
-"""Mocks of a test's own (issue 48 §5): the `make_gatecheck` factory and the `gatecheck`
+"""Mocks of a test's own: the `make_gatecheck` factory and the `gatecheck`
 marker, as pytest-httpserver's `make_httpserver`."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The SDKs' own polling ends on the fixtures' virtual clock (issue 48 §3): polls move it
+"""The SDKs' own polling ends on the fixtures' virtual clock: polls move it
 (docs/mock.md, "Polls that move the clock"), while a test that advances it by hand sees
 exactly the times it set."""
 

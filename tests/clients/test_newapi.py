@@ -43,7 +43,7 @@ def test_the_listing_shows_the_demo_accounts_keys(client, gatecheck):
 
 
 def test_the_listing_and_a_get_mask_the_keys(client, gatecheck):
-    # new-api's GetAllTokens/GetToken answer masked keys (issue 55 §1); reveal() has them.
+    # new-api's GetAllTokens/GetToken answer masked keys; reveal() has them.
     secrets = {k["key"].removeprefix("sk-") for k in gatecheck.keys}
     shown = [t["key"] for t in client.tokens.list(page_size=100).items] + [client.tokens.get(1)["key"]]
     assert [k for k in shown if k.removeprefix("sk-") in secrets] == []

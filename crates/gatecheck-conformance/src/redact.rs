@@ -35,7 +35,7 @@ const MIN_SECRET_LEN: usize = 6;
 /// The alphanumeric runs of a secret that holds other characters too, at least this long, are
 /// secrets of their own: a target, a URL or a shell may cut the secret at a `#`, `?`, `&` or
 /// `=`, decode its `+` or `%`, or quote its `'` and `"` in a way no pattern of the whole
-/// secret foresees, and then only its pieces are written (issue 55). Eight alphanumerics of a
+/// secret foresees, and then only its pieces are written. Eight alphanumerics of a
 /// random secret are 47 bits of it; shorter runs stay (they would match ordinary words).
 const MIN_RUN_LEN: usize = 8;
 

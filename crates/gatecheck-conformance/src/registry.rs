@@ -5,8 +5,8 @@
 use crate::checks::usage;
 use crate::checks::{
     audio, auth, catalog as model_catalog, image_edits, images, key, midjourney, midjourney_routes,
-    models, platform_checks, provider, quota, refund, remix, route, stream, token, token_batch, v1,
-    video, video_era, video_unified, Check, CheckInfo,
+    models, native_routes, platform_checks, provider, quota, refund, remix, route, stream, token,
+    token_batch, v1, video, video_era, video_unified, Check, CheckInfo,
 };
 use std::sync::OnceLock;
 
@@ -23,6 +23,7 @@ pub(crate) fn registry() -> &'static [Check] {
             token::CHECKS,
             video::CHECKS,
             video_era::CHECKS,
+            native_routes::CHECKS,
             images::CHECKS,
             image_edits::CHECKS,
             midjourney::CHECKS,

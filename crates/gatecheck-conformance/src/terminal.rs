@@ -61,7 +61,7 @@ pub fn has_controls(text: &str) -> bool {
 pub(crate) mod tests {
     use super::*;
 
-    /// The sequences a hostile target sent (issue 46, section 8).
+    /// The sequences a hostile target sent.
     pub(crate) const HOSTILE: &str =
         "\u{1b}]0;pwned\u{7}\u{1b}[2J\rpassed\u{8}\u{8}\u{7f}\u{9b}31m\u{85}\u{0}\t\u{1b}P";
 

@@ -34,8 +34,8 @@ pub(crate) struct App {
     pub(crate) ratelimit: RateLimiter,
     /// Flips to true when the server shuts down (ends hanging requests).
     pub(crate) shutdown: watch::Receiver<bool>,
-    /// Woken by [`App::reset`]: requests held by a `delay` fault go on at once, those held by a
-    /// `hang` fault are dropped.
+    /// Woken by [`App::reset`]: requests held by a `delay` fault are answered 503
+    /// `mock_reset` at once (not served), those held by a `hang` fault are dropped.
     pub(crate) waits_cancelled: tokio::sync::Notify,
     /// The clock reading at each video task's last poll (with `poll_advance`).
     pub(crate) polls: crate::harness::polls::Polls,
@@ -111,7 +111,8 @@ impl App {
 
     /// Back to the start: fixtures' state, empty journal, the configured faults only, no
     /// rate-limit counts, no stream scripts, no task-route entries, no clock offset; the
-    /// requests held by a `delay` fault go on at once, those held by a `hang` are dropped.
+    /// requests held by a `delay` fault are answered 503 `mock_reset` at once, not served, so
+    /// they cannot change the fresh state; those held by a `hang` are dropped.
     /// Requests in flight across the reset are not journaled (the journal's generation).
     pub(crate) fn reset(&self) {
         self.waits_cancelled.notify_waiters();

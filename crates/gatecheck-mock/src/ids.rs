@@ -6,7 +6,7 @@
 use gatecheck_schemas::rules::time::civil_from_days;
 use parking_lot::Mutex;
 
-use gatecheck_schemas::draw::Draw;
+use gatecheck_codecs::draw::Draw;
 
 const ALNUM: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
 

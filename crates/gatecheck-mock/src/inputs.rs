@@ -3,6 +3,6 @@
 //! live in `gatecheck-schemas`, so that the instrumented fuzz build compiles them without the
 //! server around them.
 
-pub use gatecheck_schemas::multipart::{read as read_multipart, MultipartField};
+pub use gatecheck_codecs::multipart::{read as read_multipart, MultipartField};
 pub use gatecheck_schemas::rules::media::parse_size;
 pub use gatecheck_schemas::rules::token::parse_update_body;

@@ -1,5 +1,5 @@
 //! Heap allocations per request, route by route, against a bare hyper server answering the same
-//! bytes: what the mock allocates beyond hyper's own (issue #15).
+//! bytes: what the mock allocates beyond hyper's own.
 //!
 //! Counted with dhat's allocator (`HeapStats::total_blocks`), so the figures are counts, not
 //! times: deterministic enough to bound here, and printed for BENCHMARKS.md:
@@ -168,7 +168,7 @@ fn allocations_per_request_beyond_bare_hyper() {
     rt.block_on(async {
         // A virtual clock that only the test moves (it does not): the polled tasks stay where
         // they were created however slowly the test runs. On the real clock a loaded machine
-        // let them progress mid-count and the poll's figure rose from 3 to 8 (CI, ci50/ci51).
+        // let them progress mid-count and the poll's figure rose from 3 to 8 (in CI).
         let server = MockServer::builder()
             .clock(ClockMode::virtual_default())
             .start()

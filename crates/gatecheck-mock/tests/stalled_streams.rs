@@ -1,5 +1,5 @@
 //! 100 streams whose clients never read, of each kind the mock streams (speech, transcription,
-//! image partials, a scripted stream), add less than 20 MB to the mock (issue 38): every
+//! image partials, a scripted stream), add less than 20 MB to the mock: every
 //! stream makes its events as the client reads, so a stalled one holds what the socket and
 //! hyper's write buffer took, not its whole answer.
 //!

@@ -31,12 +31,14 @@
 //!   the route table [`routes`]; [`openapi::check`] judges an answer against it.
 //!
 //! Further modules serve the other gatecheck crates: [`decisions`] (the rows of
-//! `docs/DECISIONS.md` as data), [`json`] (fast writers for the hottest records), [`sse`]
-//! (event streams), `arbitrary` (feature `arbitrary`: proptest strategies), `multipart`
-//! (feature `multipart`: `multipart/form-data` bodies read as the service reads them), `draw`
-//! (feature `draw`: seeded draws that a seed keeps the same in every release), `png` (feature
-//! `png`: the PNG codec of images and edits) and `recording` (feature `recording`: the
-//! recording format of `gatecheck record` and its replay matcher).
+//! `docs/DECISIONS.md` as data) and `arbitrary` (feature `arbitrary`: proptest strategies of
+//! the types). The hottest records also have hand-written JSON writers (`KeyRecord::write_json`
+//! and the like), byte for byte what their serde derive writes.
+//!
+//! What the mock and the runner share that is not the contract lives elsewhere: the codecs
+//! (byte scans, JSON writers, SSE framing, multipart bodies, seeded draws, PNG) in
+//! `gatecheck-codecs`, whose scans and JSON writers this crate calls, and the recording format
+//! of `gatecheck record` in `gatecheck-recording`.
 //!
 //! # Features
 //!
@@ -49,26 +51,16 @@ pub mod arbitrary;
 #[cfg(feature = "validate")]
 mod content;
 pub mod decisions;
-#[cfg(feature = "draw")]
-pub mod draw;
-pub mod json;
-#[cfg(feature = "multipart")]
-pub mod multipart;
+mod json;
 pub mod openapi;
 #[cfg(feature = "validate")]
 mod pinned;
-#[cfg(feature = "png")]
-pub mod png;
 mod profile;
-#[cfg(feature = "recording")]
-pub mod recording;
 #[cfg(feature = "validate")]
 mod registry;
 pub mod routes;
 pub mod rules;
-mod scan;
 mod schemas;
-pub mod sse;
 pub mod types;
 #[cfg(feature = "validate")]
 mod validate;

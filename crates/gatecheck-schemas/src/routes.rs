@@ -14,10 +14,12 @@
 use crate::rules::image_edit::EDITS_PATH;
 
 mod lookup;
+mod native;
 pub use lookup::{
     allowed_methods, find_in, find_route, find_route_in, lookup, lookup_named, path_matches,
     segments_of, Found, Lookup, Miss, Segments,
 };
+pub use native::{table, NativeOp};
 
 /// One served operation.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -121,6 +123,9 @@ pub enum Op {
     Mj(MjOp),
     /// `GET /` and `GET /health`.
     Health,
+    /// A native vendor route a platform's task plugin declares (`PluginFacts::native`): rows
+    /// of [`table`] past [`ROUTES`], served in the plugin era only.
+    Native(NativeOp),
 }
 
 /// The Midjourney operations ([`Op::Mj`]).
@@ -555,11 +560,12 @@ pub fn served_in(profile: crate::Profile, route: &Route) -> bool {
 /// serve them (the adaptor era's gin router answers its not-found; DECISIONS D-ERA-6).
 pub const ONLY_IN_PLUGIN_ERA: &[(&str, &str)] = &[("HEAD", "/v1/videos/{task_id}/content")];
 
-/// Whether `route` is one of [`ONLY_IN_PLUGIN_ERA`].
+/// Whether `route` is one of [`ONLY_IN_PLUGIN_ERA`] or a plugin's native route ([`Op::Native`]).
 pub fn only_in_plugin_era(route: &Route) -> bool {
-    ONLY_IN_PLUGIN_ERA
-        .iter()
-        .any(|(m, p)| *m == route.method && *p == route.path)
+    matches!(route.op, Op::Native(_))
+        || ONLY_IN_PLUGIN_ERA
+            .iter()
+            .any(|(m, p)| *m == route.method && *p == route.path)
 }
 
 /// Whether the named profile serves `route`: [`served_in`] its profile, and the rows of
@@ -590,8 +596,9 @@ mod tests {
 
     #[test]
     fn every_operation_id_and_route_is_unique() {
-        for (i, a) in ROUTES.iter().enumerate() {
-            for b in &ROUTES[i + 1..] {
+        let table = table();
+        for (i, a) in table.iter().enumerate() {
+            for b in &table[i + 1..] {
                 assert_ne!(a.operation_id, b.operation_id);
                 assert!(!(a.method == b.method && a.path == b.path), "{a:?}");
             }
@@ -621,11 +628,11 @@ mod tests {
 
     #[test]
     fn no_template_has_more_segments_than_the_fast_lookup_holds() {
-        for r in ROUTES {
+        for r in table() {
             assert!(segments_of(r.path).count() < MAX_SEGMENTS, "{r:?}");
         }
         let grouped: usize = compiled().iter().map(Vec::len).sum();
-        assert_eq!(grouped, ROUTES.len());
+        assert_eq!(grouped, table().len());
     }
 
     proptest::proptest! {
@@ -666,7 +673,7 @@ mod tests {
         ];
         let methods = ["GET", "get", "POST", "PUT", "DELETE", "HEAD", "PATCH"];
         let mut paths = vec![String::new(), "/".to_owned(), "//".to_owned()];
-        for r in ROUTES {
+        for r in table() {
             paths.push(r.path.replace(['{', '}'], ""));
             paths.push(format!("{}/", r.path));
         }
@@ -681,16 +688,16 @@ mod tests {
         }
         for p in &paths {
             for m in methods {
-                let documented = find_in(ROUTES, m, p)
+                let documented = find_in(table(), m, p)
                     .filter(|r| served_in_named(crate::NamedProfile::DOCUMENTED, r));
                 assert_eq!(find_route(m, p), documented, "{m} {p}");
                 for named in crate::NamedProfile::ALL {
-                    let scan = find_in(ROUTES, m, p).filter(|r| served_in_named(named, r));
+                    let scan = find_in(table(), m, p).filter(|r| served_in_named(named, r));
                     match lookup_named(named, m, p) {
                         Lookup::Found(found) => assert_eq!(Some(found.route), scan, "{m} {p}"),
                         Lookup::Miss(miss) => {
                             assert_eq!(scan, None, "{m} {p}");
-                            let allowed: Vec<_> = ROUTES
+                            let allowed: Vec<_> = table()
                                 .iter()
                                 .filter(|r| path_matches(r.path, p))
                                 .filter(|r| !only_in_plugin_era(r) || served_in_named(named, r))
@@ -706,8 +713,8 @@ mod tests {
 
     #[test]
     fn no_path_is_served_with_more_methods_than_a_miss_holds() {
-        for r in ROUTES {
-            let at_path = ROUTES.iter().filter(|o| path_matches(o.path, r.path));
+        for r in table() {
+            let at_path = table().iter().filter(|o| path_matches(o.path, r.path));
             assert!(at_path.count() <= MAX_ALLOWED, "{r:?}");
         }
     }

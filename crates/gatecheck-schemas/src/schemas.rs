@@ -92,7 +92,7 @@ pub mod names {
     pub const ANTHROPIC_MODEL_LIST: &str = "anthropic-model-list";
     /// `GET /v1beta/models`, Gemini's list (DECISIONS D-MODELS-3).
     pub const GEMINI_MODEL_LIST: &str = "gemini-model-list";
-    // Issue 47 (rest47): the `data` of each video platform's task record (DECISIONS D-PLAT).
+    // The `data` of each video platform's task record (DECISIONS D-PLAT).
     /// The `data` of a Vidu (52) task record: Vidu's own task.
     pub const VIDU_TASK_DATA: &str = "vidu-task-data";
     /// The `data` of a MiniMax/Hailuo (35) task record: MiniMax's own task.
@@ -101,7 +101,7 @@ pub mod names {
     pub const DOUBAO_TASK_DATA: &str = "doubao-task-data";
     /// The `data` of an Ali (17) task record: DashScope's own task.
     pub const ALI_TASK_DATA: &str = "ali-task-data";
-    // Issue 47 (veo47): Gemini and Vertex Veo.
+    // Gemini and Vertex Veo.
     /// The `data` of a Gemini Veo task record: the operation (DECISIONS D-PLAT-20).
     pub const GEMINI_OPERATION: &str = "gemini-operation";
     /// The `data` of a Vertex Veo task record: the operation (DECISIONS D-PLAT-21).

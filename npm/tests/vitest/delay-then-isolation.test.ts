@@ -1,8 +1,8 @@
-// A test that leaves a request in a `delay` fault, then an isolation test on the same mock
-// (issue 55 §2): the beforeEach reset() cuts the delay short, and the cut request must not be
-// written into the fresh journal (it was: the second test's requests() began with the first
-// test's GET /v1/models). The main entry's connectGatecheck, given inject("gatecheck"), is this
-// worker's mock, as gatecheck-harness/vitest's is.
+// A test that leaves a request in a `delay` fault, then an isolation test on the same mock:
+// the beforeEach reset() cuts the delay short, and the cut request must not be served against
+// the fresh state nor written into the fresh journal (it was: the second test's requests()
+// began with the first test's GET /v1/models). The main entry's connectGatecheck, given
+// inject("gatecheck"), is this worker's mock, as gatecheck-harness/vitest's is.
 import { beforeEach, expect, inject, test } from "vitest";
 import { connectGatecheck } from "gatecheck-harness";
 import { connectGatecheck as connectVitest } from "gatecheck-harness/vitest";
@@ -30,7 +30,7 @@ test("a request held by a 5 s delay fault, left waiting at the end of the test",
 
 test("after the reset: the cut request answered, and the journal holds only this test's", async () => {
   const started = Date.now();
-  expect(await cut).toBe(200);
+  expect(await cut).toBe(503); // answered at once, unserved: mock_reset
   expect(Date.now() - started).toBeLessThan(2500);
   expect(await gc.requests()).toEqual([]);
   await gc.inject("GET /v1/models", 429, { times: 1 });

@@ -1,10 +1,10 @@
 // Shared by the isolation-*.test.ts files: each test resets its worker's mock, installs a fault
 // that fires twice, and sees exactly its own three answers in the journal. Files that ran at
-// the same time on one mock would reset and inject into each other (issue 48: `expected [429,
+// the same time on one mock would reset and inject into each other (`expected [429,
 // 200, 429, 200] to deeply equal [429, 429, 200]`). Each file logs its worker, its mock and
 // when it ran, for vitest.test.mjs to check that files did run at the same time on
 // different mocks. On a loaded machine the workers start one by one, and a file could end
-// before another began (issue 55: "no two files ran at the same time"): under
+// before another began ("no two files ran at the same time"): under
 // GATECHECK_VITEST_LOG each file waits (at most 20 s) for a second file to have started.
 import { appendFileSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { afterAll, beforeAll, beforeEach, expect, expectTypeOf, inject, test } from "vitest";

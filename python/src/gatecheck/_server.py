@@ -167,8 +167,8 @@ class GatecheckServer:
 
     def reset(self) -> None:
         """Back to the start: the fixtures' keys and tasks, an empty journal, no injected
-        fault, no clock offset; requests held by a `delay` fault are answered at once
-        (`POST /__mock/reset`)."""
+        fault, no clock offset; requests held by a `delay` fault are answered at once,
+        503 `mock_reset`, unserved (`POST /__mock/reset`)."""
         self._control("POST", "/reset")
 
     def clock(self) -> ClockState:

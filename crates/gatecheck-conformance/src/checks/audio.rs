@@ -461,8 +461,12 @@ async fn file_formats(ctx: &CheckCtx) -> Outcome {
 /// another name and new-api decodes it by its name. `Ok(true)`: the known difference, accepted
 /// under the new-api expectation; `Ok(false)`: any other answer, for the caller to judge.
 fn unmeasured(ctx: &CheckCtx, ext: &str, spec: &RequestSpec, ex: &Exchange) -> Result<bool, Halt> {
-    use gatecheck_schemas::rules::media::{NEW_API_MEASURED_EXTENSIONS, NEW_API_UNMEASURED_CODE};
-    if ex.status.as_u16() != 500 || ex.error_code().as_deref() != Some(NEW_API_UNMEASURED_CODE) {
+    use gatecheck_schemas::rules::media::{
+        NEW_API_MEASURED_EXTENSIONS, NEW_API_UNMEASURED_CODE, NEW_API_UNMEASURED_STATUS,
+    };
+    if ex.status.as_u16() != NEW_API_UNMEASURED_STATUS
+        || ex.error_code().as_deref() != Some(NEW_API_UNMEASURED_CODE)
+    {
         return Ok(false);
     }
     if !NEW_API_MEASURED_EXTENSIONS.contains(&ext) {

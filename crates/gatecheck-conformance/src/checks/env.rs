@@ -1,7 +1,7 @@
 //! What the runner learned about the target before the checks ([`Env`]), shared by every
 //! check, and the one place it is made ([`Env::new`], from what set-up learned: [`Learned`]).
 
-use super::{video, Halt, ImageExchange};
+use super::{video_run, Halt, ImageExchange};
 use crate::http::key_api::WorkKey;
 use crate::http::mock_control::MockControl;
 use crate::vocab::discovery::{ModelsSource, RouteFamily, RouteProbe};
@@ -25,7 +25,7 @@ pub(crate) struct Env {
     pub has_access_token: bool,
     pub has_api_key: bool,
     /// The observed video run, shared by the lifecycle checks.
-    pub video: tokio::sync::OnceCell<Arc<Result<video::VideoRun, Halt>>>,
+    pub video: tokio::sync::OnceCell<Arc<Result<video_run::VideoRun, Halt>>>,
     /// The image results, shared by the image checks.
     pub images: tokio::sync::OnceCell<Result<Vec<ImageExchange>, Halt>>,
     /// What discovery decided about the target (for the report).

@@ -13,8 +13,8 @@ use crate::http::client::{Exchange, Part, RequestSpec};
 use crate::http::elsewhere;
 use crate::vocab::discovery::RouteFamily;
 use base64::Engine;
+use gatecheck_codecs::png::Rgba;
 use gatecheck_schemas::decisions::id;
-use gatecheck_schemas::png::Rgba;
 use gatecheck_schemas::rules::image_edit::{
     edit_usage, edits_supported, missing_image, EDITS_PATH, MASK_PART,
 };

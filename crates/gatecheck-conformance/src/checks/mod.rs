@@ -13,6 +13,7 @@ pub(crate) mod key;
 pub(crate) mod midjourney;
 pub(crate) mod midjourney_routes;
 pub(crate) mod models;
+pub(crate) mod native_routes;
 pub(crate) mod pacing;
 mod pixels;
 pub(crate) mod platform_checks;
@@ -32,6 +33,7 @@ pub(crate) mod usage;
 pub(crate) mod v1;
 pub(crate) mod video;
 pub(crate) mod video_era;
+pub(crate) mod video_run;
 pub(crate) mod video_unified;
 
 pub(crate) use crate::evidence::status_text;

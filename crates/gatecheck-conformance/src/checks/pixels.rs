@@ -4,7 +4,7 @@
 //! (DECISIONS D-EDIT-6). A mask marks where to edit by its fully transparent pixels (OpenAI's
 //! images/edits); an image without alpha marks nothing.
 
-use gatecheck_schemas::png::{decode_png, Rgba};
+use gatecheck_codecs::png::{decode_png, Rgba};
 use gatecheck_schemas::rules::media::parse_png;
 
 /// A PNG decoded whole: its chunks and CRCs ([`parse_png`]), then every pixel of its image
@@ -135,7 +135,7 @@ pub(crate) fn judge_mask(source: &Rgba, mask: &Rgba, edited: &Rgba) -> MaskJudge
 #[cfg(test)]
 mod tests {
     use super::*;
-    use gatecheck_schemas::png::{edit_png, generate as png};
+    use gatecheck_codecs::png::{edit_png, generate as png};
 
     fn source() -> Rgba {
         decoded_png(&png(3, 24, 16).unwrap()).unwrap()

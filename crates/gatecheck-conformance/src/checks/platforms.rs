@@ -69,7 +69,8 @@ async fn judge_refusal(ctx: &CheckCtx, p: &Platform, model: &str, price: i64) ->
         .json(body);
     let ex = ctx.send(&spec, price).await?;
     let v = ex.json().unwrap_or(Value::Null);
-    if ex.status.as_u16() == 400 && gatecheck_schemas::rules::era::is_plugin_refusal(&v) {
+    use gatecheck_schemas::rules::era::{is_plugin_refusal, PLUGIN_REFUSAL_STATUS};
+    if ex.status.as_u16() == PLUGIN_REFUSAL_STATUS && is_plugin_refusal(&v) {
         return Ok(());
     }
     Err(ctx.deviate(

@@ -15,8 +15,10 @@
 use super::{accepted, CheckCtx, Halt};
 use crate::http::client::{Exchange, Part, RequestSpec};
 use gatecheck_schemas::decisions::id;
-use gatecheck_schemas::rules::era::is_plugin_refusal;
-use gatecheck_schemas::rules::openai_video::{host_render, named_status, BodyKind, HostRow};
+use gatecheck_schemas::rules::era::{is_plugin_refusal, PLUGIN_REFUSAL_STATUS};
+use gatecheck_schemas::rules::openai_video::{
+    host_render, named_status, BodyKind, HostRow, NOT_COMPLETED_STATUS,
+};
 use gatecheck_schemas::rules::platforms::{Era, Platform};
 use gatecheck_schemas::rules::task::{TaskDto, TaskStatus};
 use serde_json::{Map, Value};
@@ -39,7 +41,7 @@ pub(crate) async fn decode(
         ]);
     let ex = ctx.send(&spec, price).await?;
     let body = ex.json().unwrap_or(Value::Null);
-    if ex.status.as_u16() == 400 && is_plugin_refusal(&body) {
+    if ex.status.as_u16() == PLUGIN_REFUSAL_STATUS && is_plugin_refusal(&body) {
         return Ok(1);
     }
     Err(ctx.deviate(
@@ -94,7 +96,7 @@ pub(crate) fn judge_early(
             Some(ex),
         ));
     }
-    if ex.status.as_u16() != 400 {
+    if ex.status.as_u16() != NOT_COMPLETED_STATUS {
         return Err(ctx.deviate(
             id::D_ERA_9,
             format!(
@@ -282,7 +284,7 @@ fn judge_ended_content(
         return Err(ctx.fail("the content of a failed task was served", spec, Some(ex)));
     }
     let named = named_status(&ex.json().unwrap_or(Value::Null));
-    if ex.status.as_u16() == 400 && named == Some(TaskStatus::Failure) {
+    if ex.status.as_u16() == NOT_COMPLETED_STATUS && named == Some(TaskStatus::Failure) {
         return Ok(());
     }
     Err(ctx.deviate(

@@ -373,7 +373,7 @@ async fn atomic(ctx: &CheckCtx) -> Outcome {
 fn refusals(ctx: &CheckCtx) -> Result<Vec<(&'static str, RequestSpec)>, Halt> {
     let auth = ctx.model_auth()?;
     let mut out = Vec::new();
-    if let Ok((model, _, _)) = super::video::video_model(ctx) {
+    if let Ok((model, _, _)) = super::video_run::video_model(ctx) {
         out.push((
             "a video with an empty prompt",
             RequestSpec::post("/v1/videos")

@@ -5,7 +5,7 @@
 //! asked for a task that fails (the fixture rule `[fail]`), so elsewhere the check skips.
 
 use super::key::{baseline, set_key};
-use super::video::video_model;
+use super::video_run::video_model;
 use super::video_unified::interval;
 use super::Kind::Failure;
 use super::{Check, CheckCtx, Halt, MockOnly, Needs, Outcome, Pass, Phase};

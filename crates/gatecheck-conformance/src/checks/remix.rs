@@ -5,7 +5,7 @@
 //! new one, a new task that its poll does not answer, or a remix accepted for a source the
 //! target's own fetch says it has no record of, fails (DECISIONS D-TASK-10).
 
-use super::video::video_model;
+use super::video_run::video_model;
 use super::video_unified::{created_id, interval};
 use super::Kind::{Deviation, Failure};
 use super::{Check, CheckCtx, Halt, Needs, Outcome, Pass, Phase};

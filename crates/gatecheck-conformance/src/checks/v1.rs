@@ -265,7 +265,7 @@ fn not_found_body(
 /// content route) must be 404, not the poll of `{id}` (DECISIONS D-TASK-15).
 async fn unknown_subpath(ctx: &CheckCtx) -> Outcome {
     let auth = ctx.model_auth()?;
-    let id = super::video::observed_task_id(ctx).await?;
+    let id = super::video_run::observed_task_id(ctx).await?;
     let test = |(seg, under_content): (String, bool)| {
         let tail = if under_content {
             format!("content/gatecheck-{seg}")

@@ -58,7 +58,7 @@ async fn head_content(ctx: &CheckCtx) -> Outcome {
         ));
     }
     let auth = ctx.model_auth()?;
-    let ids = super::video::completed_ids(ctx).await?;
+    let ids = super::video_run::completed_ids(ctx).await?;
     if ids.is_empty() {
         return Err(Halt::not_observed("no task completed"));
     }
@@ -103,7 +103,7 @@ async fn plugin_ratios(ctx: &CheckCtx) -> Outcome {
             "the plugin era's ratios are judged under --expect new-api in the plugin era (DECISIONS D-ERA-10)".into(),
         ));
     }
-    let creates = super::video::creates(ctx).await?;
+    let creates = super::video_run::creates(ctx).await?;
     let mut n = 0;
     for (spec, ex, seconds) in creates.iter().filter(|(_, ex, _)| ex.status.is_success()) {
         let want = serde_json::Value::Object(openai_channel_ratios(Some(&seconds.to_string())));

@@ -7,7 +7,7 @@
 //! clients depend on with one right answer fails (DECISIONS D-TASK-10 to D-TASK-12): a fetch
 //! answers the task asked about, its states never go back, a `SUCCESS` task has its result.
 
-use super::video::video_model;
+use super::video_run::video_model;
 use super::Kind::{Deviation, Failure};
 use super::{accepted, Check, CheckCtx, Halt, Needs, Outcome, Pass, Phase};
 use crate::http::client::{Exchange, RequestSpec};

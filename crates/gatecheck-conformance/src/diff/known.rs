@@ -58,8 +58,18 @@ pub(super) fn label(step: &str, differences: &mut [Difference]) -> Vec<KnownDiff
     if status_unexplained {
         return known;
     }
+    // A status difference that a whole-step row explains names the answer the target gave:
+    // that row explains the step's every other body difference too (one step, one answer).
+    let status_row = differences
+        .iter()
+        .find(|d| d.path == "/status")
+        .and_then(|d| whole_step_row(step, d));
     for d in differences {
-        let Some(row) = known_row(step, d).and_then(|i| KnownDifference::row(i.as_str())) else {
+        let row = match status_row {
+            Some(r) if !d.path.starts_with("/headers/") => Some(r),
+            _ => known_row(step, d),
+        };
+        let Some(row) = row.and_then(|i| KnownDifference::row(i.as_str())) else {
             continue;
         };
         d.known = Some(row.id.to_owned());
@@ -72,13 +82,20 @@ pub(super) fn label(step: &str, differences: &mut [Difference]) -> Vec<KnownDiff
 
 /// Steps of the standard sequence whose every difference is one profile row, with the status
 /// new-api answers there when it differs from the documented one. A status the row does not
-/// give (a gateway's 500, say) is not explained by it.
+/// give (a gateway's 500, say) is not explained by it. A step may have one row per answer: a
+/// status difference is explained by the row that gives the target's status, a body
+/// difference alone by the step's first row ([`whole_step_row`]).
 const WHOLE_STEP_ROWS: &[(&str, Id, Option<u16>)] = &[
     ("token.update.name-20-multibyte", id::P1, None),
     ("video.poll.unknown-id-404", id::P3, Some(400)),
     ("token.update.status-without-status-only", id::P4, None),
     ("token.update.wrong-access-token", id::P5, Some(200)),
     ("token.update.missing-new-api-user", id::P6, Some(401)),
+    // D-AUTH-9: since 31d70fca the dashboard auth refuses an unknown token 401
+    // `AUTH_UNAUTHORIZED` and reads no `New-Api-User` (823e263 answers so; the frozen
+    // `new-api-adaptors` profile plays the generation before it, P5 and P6).
+    ("token.update.wrong-access-token", id::D_AUTH_9, Some(401)),
+    ("token.update.missing-new-api-user", id::D_AUTH_9, Some(200)),
     ("video.content.not-completed-400", id::NA10, None),
     ("golden.video.content-unknown", id::NA10, None),
     ("golden.token.group-denied", id::NA12, None),
@@ -154,9 +171,8 @@ pub fn known_row(step: &str, d: &Difference) -> Option<Id> {
     if d.path.starts_with("/headers/") {
         return None;
     }
-    if let Some((_, row, status)) = WHOLE_STEP_ROWS.iter().find(|(s, ..)| *s == step) {
-        let explained = d.path != "/status" || status_of(&d.right) == *status;
-        return explained.then_some(*row);
+    if WHOLE_STEP_ROWS.iter().any(|(s, ..)| *s == step) {
+        return whole_step_row(step, d);
     }
     let (left, right) = (str_of(&d.left), str_of(&d.right));
     let path = d.path.as_str();
@@ -249,6 +265,24 @@ pub fn known_row(step: &str, d: &Difference) -> Option<Id> {
     }
 }
 
+/// The row of [`WHOLE_STEP_ROWS`] that explains difference `d` of `step`: for the status, the
+/// row that gives the target's status; for a body path, the stateless auth's `code` (D-AUTH-9)
+/// or else the step's first row. `None` on a step with no such row.
+fn whole_step_row(step: &str, d: &Difference) -> Option<Id> {
+    let mut rows = WHOLE_STEP_ROWS.iter().filter(|(s, ..)| *s == step);
+    if d.path == "/status" {
+        return rows
+            .find(|(_, _, status)| status_of(&d.right) == *status)
+            .map(|(_, row, _)| *row);
+    }
+    if d.path == "/body/code"
+        && str_of(&d.right) == Some(gatecheck_schemas::rules::auth::AUTH_UNAUTHORIZED)
+    {
+        return Some(id::D_AUTH_9);
+    }
+    rows.next().map(|(_, row, _)| *row)
+}
+
 /// The row that explains an `/body/error/message` difference: new-api's request-id suffix
 /// (NA13), its invalid-key and IP-refusal texts (NA2, NA13), its unknown-model text (NA5), its
 /// upload measured before the relay (NA15).
@@ -304,5 +338,50 @@ mod tests {
         let rows = label(step, &mut new_api);
         assert_eq!(rows.iter().map(|r| r.id).collect::<Vec<_>>(), ["P3"]);
         assert!(new_api.iter().all(|d| d.known.as_deref() == Some("P3")));
+    }
+
+    /// What new-api at 823e263 answered to the key steps against the frozen adaptors profile
+    /// (docs/new-api-live.md): an unknown access token 401 `AUTH_UNAUTHORIZED`, an access token
+    /// without `New-Api-User` admitted. Both are D-AUTH-9's, not P5's or P6's.
+    #[test]
+    fn the_stateless_dashboard_auth_is_d_auth_9_against_the_adaptors_profile() {
+        let mut wrong = vec![
+            d("/status", json!(200), json!(401)),
+            d("/body/code", Value::Null, json!("AUTH_UNAUTHORIZED")),
+        ];
+        wrong[1].left = None;
+        let rows = label("token.update.wrong-access-token", &mut wrong);
+        assert_eq!(rows.iter().map(|r| r.id).collect::<Vec<_>>(), ["D-AUTH-9"]);
+        assert!(wrong.iter().all(|d| d.known.as_deref() == Some("D-AUTH-9")));
+        let mut missing = vec![
+            d("/status", json!(401), json!(200)),
+            d("/body/success", json!(false), json!(true)),
+            d(
+                "/body/message",
+                json!("Unauthorized, New-Api-User header not provided"),
+                json!(""),
+            ),
+        ];
+        let rows = label("token.update.missing-new-api-user", &mut missing);
+        assert_eq!(rows.iter().map(|r| r.id).collect::<Vec<_>>(), ["D-AUTH-9"]);
+        assert!(missing
+            .iter()
+            .all(|d| d.known.as_deref() == Some("D-AUTH-9")));
+        // The generation before it, against the documented profile, keeps its rows.
+        let mut old = vec![
+            d("/status", json!(200), json!(401)),
+            d("/body/success", json!(true), json!(false)),
+        ];
+        let rows = label("token.update.missing-new-api-user", &mut old);
+        assert_eq!(rows.iter().map(|r| r.id).collect::<Vec<_>>(), ["P6"]);
+        let mut p5 = vec![d("/status", json!(401), json!(200))];
+        let rows = label("token.update.wrong-access-token", &mut p5);
+        assert_eq!(rows.iter().map(|r| r.id).collect::<Vec<_>>(), ["P5"]);
+        // A status neither row gives stays unexplained, the whole step unlabelled.
+        let mut gateway = vec![
+            d("/status", json!(401), json!(502)),
+            d("/body/success", json!(false), json!(true)),
+        ];
+        assert!(label("token.update.missing-new-api-user", &mut gateway).is_empty());
     }
 }

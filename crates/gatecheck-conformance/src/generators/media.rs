@@ -18,9 +18,9 @@ pub fn wav(millis: u32) -> Vec<u8> {
 }
 
 /// A `width` × `height` RGB PNG drawn from `seed` (the mock's own drawing:
-/// [`gatecheck_schemas::png::generate`]), for image uploads.
+/// [`gatecheck_codecs::png::generate`]), for image uploads.
 pub fn png(seed: u64, width: u32, height: u32) -> Vec<u8> {
-    gatecheck_schemas::png::generate(seed, width, height)
+    gatecheck_codecs::png::generate(seed, width, height)
         .map(|b| b.to_vec())
         .unwrap_or_default()
 }

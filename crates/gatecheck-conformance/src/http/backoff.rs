@@ -1,6 +1,6 @@
 //! Exponential backoff with full jitter, honouring `Retry-After`.
 
-use gatecheck_schemas::draw::Draw;
+use gatecheck_codecs::draw::Draw;
 use http::StatusCode;
 use std::time::Duration;
 

@@ -1,6 +1,6 @@
 //! A bounded reader of `text/event-stream` answers (server-sent events).
 //!
-//! [`SseParser`] (from `gatecheck_schemas::sse`) turns bytes into events as the WHATWG "event
+//! [`SseParser`] (from `gatecheck_codecs::sse`) turns bytes into events as the WHATWG "event
 //! stream" grammar says. [`read_events`] reads a response body with it
 //! under three bounds, a byte limit, an event limit and a deadline ([`SseLimits`]), noting the
 //! time of each event; whichever bound is reached first ends the read cleanly, and
@@ -9,7 +9,7 @@
 
 use crate::http::memory::{BodyError, Held, MemoryBudget};
 use bytes::Buf as _;
-pub use gatecheck_schemas::sse::SseParser;
+pub use gatecheck_codecs::sse::SseParser;
 use http_body_util::BodyExt as _;
 use hyper::body::Body;
 use std::fmt;

@@ -7,7 +7,7 @@ use crate::http::client::{Client, Exchange, RequestSpec, StreamExchange};
 use crate::http::client_error::ClientError;
 use crate::http::memory::ByteBudget;
 use crate::http::sse::SseLimits;
-use gatecheck_schemas::draw::Draw;
+use gatecheck_codecs::draw::Draw;
 use gatecheck_schemas::rules::health::{
     REPLAY_HEADER, REPLAY_MATCHED, REPLAY_TIME_HEADER, REPLAY_UNMATCHED,
 };

@@ -11,7 +11,7 @@
 //! they part: `/events/4` absent on one side is a missing terminal event.
 
 use super::{size_class, Normalizer};
-use gatecheck_schemas::sse::SseParser;
+use gatecheck_codecs::sse::SseParser;
 use serde_json::{Map, Value};
 
 /// Whether a `Content-Type` (already lower case) is an event stream.

@@ -343,7 +343,7 @@ fn learn_keys(shared: &Shared, body: &[u8]) {
             Value::Object(map) => {
                 for (k, v) in map {
                     match v.as_str() {
-                        // A masked key (new-api's `abcd**********wxyz`, issue 55) is no
+                        // A masked key (new-api's `abcd**********wxyz`) is no
                         // secret: learning it would put a placeholder where the replay
                         // answers it.
                         Some(s)

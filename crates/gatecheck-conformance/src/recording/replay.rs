@@ -8,7 +8,7 @@
 
 use super::format::{RecordedExchange, Recording, RecordingError, BASE_URL_PLACEHOLDER};
 use bytes::Bytes;
-use gatecheck_schemas::recording::{Matcher, Unmatched};
+use gatecheck_recording::{Matcher, Unmatched};
 use http::{HeaderName, HeaderValue, Request, Response, StatusCode};
 use http_body_util::{BodyExt as _, Full, Limited};
 use hyper::body::Incoming;

@@ -382,7 +382,7 @@ mod tests {
         assert!(!md.contains("<details>"), "nothing to reproduce: {md}");
     }
 
-    /// A target's control characters (issue 46, section 8: `ESC ] 0 ; pwned BEL`, `ESC [ 2 J`,
+    /// A target's control characters (`ESC ] 0 ; pwned BEL`, `ESC [ 2 J`,
     /// CR, backspace, DEL, U+009B also inside a JSON string, and a line feed that would start
     /// a CI workflow command) reach no human output raw.
     #[test]
@@ -422,7 +422,7 @@ mod tests {
         );
     }
 
-    /// Issue 46, section 8: a run whose checks the deadline cut is incomplete (exit 4) unless
+    /// A run whose checks the deadline cut is incomplete (exit 4) unless
     /// `--allow-skip deadline`, and one that could not put the key back fails (exit 1).
     #[test]
     fn a_run_cut_by_its_deadline_or_that_left_the_key_changed_is_not_green() {

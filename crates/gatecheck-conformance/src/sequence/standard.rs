@@ -5,7 +5,7 @@ use super::{Effect, Sequence, Step, StepCtx};
 use crate::generators::strategies;
 use crate::http::client::{Auth, Part, RequestSpec};
 use crate::redact::Secret;
-use gatecheck_schemas::draw::Draw;
+use gatecheck_codecs::draw::Draw;
 use gatecheck_schemas::rules::token::MAX_NAME_LEN;
 use gatecheck_schemas::types::{VideoStatus, KEY_STATUS_DISABLED, KEY_STATUS_ENABLED};
 use proptest::strategy::{Strategy, ValueTree};

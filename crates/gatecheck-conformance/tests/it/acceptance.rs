@@ -1,10 +1,9 @@
-//! The acceptance runs of issue #11: the whole catalog against the embedded mock, in each
+//! The acceptance runs: the whole catalog against the embedded mock, in each
 //! profile with the matching expectation, on a limited key, an unlimited key and a key the
 //! runner creates itself (`--allow-create-keys`): 0 failures, 0 deviations, 0 errors.
 
 use super::support::{fast_real_clock, with_account, DEPLOYMENT_POLL};
 use gatecheck_conformance::{Report, Runner, Status, TargetMode};
-use gatecheck_mock::{ClockMode, MockServer};
 use gatecheck_schemas::NamedProfile;
 
 /// The fixtures' limited key (`remain_quota` 50 000 000) and unlimited key (`remain_quota` 0).
@@ -29,11 +28,7 @@ pub(crate) fn assert_clean(what: &str, report: &Report) -> String {
 
 async fn run_on_key(named: NamedProfile, key_id: i64) -> Report {
     let profile = named.profile;
-    let server = MockServer::builder()
-        .named_profile(named)
-        .clock(ClockMode::virtual_default())
-        .start()
-        .await;
+    let server = super::support::named_mock(named).await;
     let key = server.key(key_id).expect("fixture key");
     let mut cfg = with_account(&server, profile);
     cfg.target.key_id = Some(key_id);

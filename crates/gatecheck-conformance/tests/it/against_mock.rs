@@ -3,17 +3,10 @@
 
 use super::support::{config, show};
 use gatecheck_conformance::{Report, Runner, RunnerConfig, Status};
-use gatecheck_mock::{ClockMode, MockServer};
 use gatecheck_schemas::Profile;
 
 pub(crate) async fn run_against(profile: Profile) -> Report {
-    let server = MockServer::builder()
-        .profile(profile)
-        // The Go-adaptor era's expectations (new-api-adaptors).
-        .era(gatecheck_schemas::Era::Adaptors)
-        .clock(ClockMode::virtual_default())
-        .start()
-        .await;
+    let server = super::support::adaptors_mock(profile).await;
     let report = Runner::new(config(&server.uri())).run().await.expect("run");
     server.shutdown().await;
     report
@@ -125,13 +118,7 @@ async fn new_api_profile_reports_exactly_the_listed_differences() {
 /// 4 drew no unknown model in `audio.translation.bad-request-rejected` and missed NA5.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_seed_judges_new_apis_key_behaviour_the_same_way() {
-    let server = MockServer::builder()
-        .profile(Profile::NewApi)
-        // The Go-adaptor era's expectations (new-api-adaptors).
-        .era(gatecheck_schemas::Era::Adaptors)
-        .clock(ClockMode::virtual_default())
-        .start()
-        .await;
+    let server = super::support::adaptors_mock(Profile::NewApi).await;
     let mut verdicts = Vec::new();
     for seed in [12937646690874285140, 1, 2, 3, 4, 20251121, 4242] {
         let mut config = config(&server.uri());
@@ -184,13 +171,7 @@ fn the_run_future_is_send() {
 /// One test per profile (they were one loop; apart, the two profiles run side by side).
 async fn passes_with_the_matching_expectation_and_any_key(profile: Profile) {
     for key_id in [None, Some(1), Some(7)] {
-        let server = MockServer::builder()
-            .profile(profile)
-            // The Go-adaptor era's expectations (new-api-adaptors).
-            .era(gatecheck_schemas::Era::Adaptors)
-            .clock(ClockMode::virtual_default())
-            .start()
-            .await;
+        let server = super::support::adaptors_mock(profile).await;
         let mut cfg = config(&server.uri());
         cfg.judging.expect = profile;
         if let Some(id) = key_id {
@@ -269,13 +250,7 @@ async fn deviation_until_expected(
 /// retries it itself: each case is one request.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn unknown_model_503_is_a_deviation_and_never_retried() {
-    let server = MockServer::builder()
-        .profile(Profile::NewApi)
-        // The Go-adaptor era's expectations (new-api-adaptors).
-        .era(gatecheck_schemas::Era::Adaptors)
-        .clock(ClockMode::virtual_default())
-        .start()
-        .await;
+    let server = super::support::adaptors_mock(Profile::NewApi).await;
     let (report, expected) =
         deviation_until_expected(&server.uri(), "video.create.unknown-model-503", 4, "NA5").await;
     server.shutdown().await;
@@ -294,14 +269,7 @@ async fn dall_e_default_size_is_judged_by_expect() {
     fixtures
         .catalog
         .retain(|m| m.model_type != "image" || m.id == "dall-e-3");
-    let server = MockServer::builder()
-        .profile(Profile::NewApi)
-        // The Go-adaptor era's expectations (new-api-adaptors).
-        .era(gatecheck_schemas::Era::Adaptors)
-        .fixtures(fixtures)
-        .clock(ClockMode::virtual_default())
-        .start()
-        .await;
+    let server = super::support::adaptors_mock_with(Profile::NewApi, fixtures).await;
     let (report, _) =
         deviation_until_expected(&server.uri(), "images.missing-field-rejected", 8, "NA9").await;
     server.shutdown().await;

@@ -1,4 +1,4 @@
-//! Issue 46's billing acceptance (sections 1 and 3): a deployment that charges the key's group
+//! The billing acceptance: a deployment that charges the key's group
 //! ratio (2, 0.8) consistently passes `usage.charged` and the quota checks, whether the ratio is
 //! published on `GET /api/pricing` or inferred from the run's charges; a stream charged twice,
 //! a charge that drifts and a charge kept for a refused request fail.
@@ -102,7 +102,7 @@ async fn charges_no_one_ratio_explains_and_a_kept_refusal_charge_fail() {
         );
         if bug == Bug::ChargeDrifts {
             // quota.charged sees the drift too: two charges of one request that no one ratio
-            // explains are the service's own books disagreeing (a failure, verdicts50).
+            // explains are the service's own books disagreeing (a failure, D-QUOTA-5).
             let got = status(&report, "quota.charged");
             assert_eq!(got, Some(Status::Failed), "{show}");
         }

@@ -339,7 +339,7 @@ async fn a_direct_transport_sends_once_and_returns_what_came() {
     );
 }
 
-/// Issue 46, section 8: the run's byte budget is charged by every answer, across the
+/// The run's byte budget is charged by every answer, across the
 /// transports that share it, and once spent no request is sent (`budget-spent`), however
 /// many each body is under its own cap.
 #[tokio::test]

@@ -1,4 +1,4 @@
-//! Issue 46 section 1: the 413 probe's `Expect: 100-continue` in front of a server that never
+//! The 413 probe's `Expect: 100-continue` in front of a server that never
 //! sends `100 Continue` (an HTTP/1.0 front, some proxies): a tiny hand-written TCP front drops
 //! the `Expect` header on its way to the mock, so no `100 Continue` ever comes back. The probe
 //! sends its body after about a second, as curl does, and gets its 413 well within the request

@@ -50,13 +50,7 @@ async fn documented_vs_new_api_shows_exactly_the_profile_differences() {
         .clock(ClockMode::virtual_default())
         .start()
         .await;
-    let right = MockServer::builder()
-        .profile(Profile::NewApi)
-        // The Go-adaptor era's expectations (new-api-adaptors).
-        .era(gatecheck_schemas::Era::Adaptors)
-        .clock(ClockMode::virtual_default())
-        .start()
-        .await;
+    let right = super::support::adaptors_mock(Profile::NewApi).await;
     let report = diff_confirmed(&left, &right, 7, true).await;
     println!("{}", render_text(&report, Style::default()));
     assert!(
@@ -209,14 +203,7 @@ async fn a_difference_no_row_explains_stays_plain() {
         .clock(ClockMode::virtual_default())
         .start()
         .await;
-    let right = MockServer::builder()
-        .profile(Profile::NewApi)
-        // The Go-adaptor era's expectations (new-api-adaptors).
-        .era(gatecheck_schemas::Era::Adaptors)
-        .fixtures(fixtures)
-        .clock(ClockMode::virtual_default())
-        .start()
-        .await;
+    let right = super::support::adaptors_mock_with(Profile::NewApi, fixtures).await;
     let report = diff(&left, &right, 7).await;
     let text = render_text(&report, Style::default());
     let renamed: Vec<_> = report

@@ -1,4 +1,4 @@
-//! `gatecheck diff` follows the target rules of `check` (issue 32, item 7):
+//! `gatecheck diff` follows the target rules of `check`:
 //!
 //! - a side that has not proven it is the mock gets no mock-only request: under `auto` only the
 //!   health probe reaches its `/__mock/*`, under `deployment` not even that, and `--confirm`

@@ -5,7 +5,6 @@
 
 use super::support::config;
 use gatecheck_conformance::{EraChoice, Runner, Status, TargetMode};
-use gatecheck_mock::{ClockMode, MockServer};
 use gatecheck_schemas::{Era, NamedProfile};
 use http::{Request, Response};
 use http_body_util::Full;
@@ -21,11 +20,7 @@ async fn era_of(
     era: EraChoice,
     only: &str,
 ) -> (String, Status) {
-    let server = MockServer::builder()
-        .named_profile(named)
-        .clock(ClockMode::virtual_default())
-        .start()
-        .await;
+    let server = super::support::named_mock(named).await;
     let mut cfg = super::support::with_account(&server, named.profile);
     cfg.known.target_mode = mode;
     cfg.judging.era = era;

@@ -146,7 +146,7 @@ async fn a_wrong_content_type_target_ends_cleanly() {
     run(Hostile::WrongContentType).await;
 }
 
-/// Issue 46, section 8: a target that answers discovery with a header flood or a body cut
+/// A target that answers discovery with a header flood or a body cut
 /// short was reached, and misbehaved: docs/verdicts.md's exit 1 (`target`), not unreachable.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_target_breaking_http_in_discovery_misbehaved_and_was_not_unreachable() {
@@ -283,7 +283,7 @@ async fn run_behind_gate(
     (report, took)
 }
 
-/// Issue 46, section 8: a write-back that times out is not ignored (the checks it guards
+/// A write-back that times out is not ignored (the checks it guards
 /// error, none passes on a key in an unknown state), the final restore that cannot finish is
 /// said and fails the run, and the run ends by its deadline, the restore included.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -323,7 +323,7 @@ async fn a_reset_key_write_back_errors_the_checks_it_guards() {
     );
 }
 
-/// Issue 46, section 8: the run's bytes are bounded as a whole (`--budget-bytes`), not only
+/// The run's bytes are bounded as a whole (`--budget-bytes`), not only
 /// per body: past the budget the run sends nothing more, and the checks left are skipped
 /// `budget-spent`, the run ending at once.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -1,4 +1,4 @@
-//! Issue 46 sections 2, 4 and 6. `key.routes.*`: each key rule on every route family; a
+//! `key.routes.*`: each key rule on every route family; a
 //! faithful mock passes them in both profiles, and the planted bugs of `planted_key_routes.rs`
 //! fail them while the `/v1/videos`-only key checks stay green. `images.edits.result`: the
 //! images a client downloads, on another host too (`planted_image_results.rs`).

@@ -29,6 +29,7 @@ mod planted_images;
 mod planted_key_routes;
 mod planted_keys;
 mod planted_keysurface;
+mod planted_native;
 mod planted_platforms;
 mod planted_plugins;
 mod planted_routes;

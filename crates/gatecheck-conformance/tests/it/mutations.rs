@@ -23,11 +23,7 @@ pub(crate) async fn run_checks(bug: Bug, only: Vec<String>) -> (Report, Duration
 /// how long it took.
 async fn run_configured(bug: Bug, edit: impl FnOnce(&mut RunnerConfig)) -> (Report, Duration) {
     let named = super::planted_plugins::named_profile_of(bug);
-    let server = MockServer::builder()
-        .named_profile(named)
-        .clock(ClockMode::virtual_default())
-        .start()
-        .await;
+    let server = super::support::named_mock(named).await;
     let proxy = start_proxy(server.uri(), bug).await;
     let start = Instant::now();
     // The 26 MiB upload of `audio.upload.too-large-413` goes through the proxy too: the mock

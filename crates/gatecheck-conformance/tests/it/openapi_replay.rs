@@ -5,7 +5,6 @@
 
 use bytes::Bytes;
 use gatecheck_conformance::Runner;
-use gatecheck_mock::{ClockMode, MockServer};
 use gatecheck_schemas::openapi::check::{Answer, ResponseChecker};
 use gatecheck_schemas::routes::find_route;
 use gatecheck_schemas::Profile;
@@ -112,13 +111,7 @@ async fn forward(
 /// Runs the standard check run through the tap and judges every answer; returns the
 /// violations and the number of answers judged.
 async fn replay(profile: Profile) -> (Vec<String>, usize) {
-    let server = MockServer::builder()
-        .profile(profile)
-        // The Go-adaptor era's expectations (new-api-adaptors).
-        .era(gatecheck_schemas::Era::Adaptors)
-        .clock(ClockMode::virtual_default())
-        .start()
-        .await;
+    let server = super::support::adaptors_mock(profile).await;
     let log: Log = Arc::default();
     let tap = start_tap(server.uri().trim_end_matches('/').to_owned(), log.clone()).await;
     let report = Runner::new(super::support::config(&tap))

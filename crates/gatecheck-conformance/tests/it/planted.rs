@@ -132,7 +132,7 @@ pub(crate) enum Bug {
     /// A 51-character name is refused with new-api's message text (NA12: the spec pins the
     /// message, a failure).
     NewApiNameMessage,
-    // Key search and batch routes, model lists in other shapes (issue 47, `planted_keysurface.rs`).
+    // Key search and batch routes, model lists in other shapes (`planted_keysurface.rs`).
     /// `POST /api/token/batch/keys` discloses a key under an id the caller does not hold.
     BatchKeysDiscloseOther,
     /// `GET /api/token/search` finds nothing, even the key searched by its own secret.
@@ -142,7 +142,7 @@ pub(crate) enum Bug {
     /// The Gemini list leaves out the key's last model.
     GeminiListDropsModel,
     /// `GET /api/token/` and `GET /api/token/{id}` show every key as another, whole key
-    /// (issue 55: a listing a client takes keys from must show the key's own).
+    /// (a listing a client takes keys from must show the key's own).
     ListShowsAnotherKey,
     /// A speech stream loses its `speech.audio.done` (no terminal event).
     StreamNoTerminal,
@@ -158,7 +158,7 @@ pub(crate) enum Bug {
     EditNotPng,
     /// An image edit without an image is answered 200 with no images.
     EditMissingImageAccepted,
-    // The stream and media surface (issue 37 part A, `planted_streams.rs`).
+    // The stream and media surface (`planted_streams.rs`).
     /// A speech stream repeats its first delta.
     SpeechDeltaDuplicated,
     /// One byte of a speech delta's audio is changed (the MP3 frames still parse).
@@ -214,11 +214,11 @@ pub(crate) enum Bug {
     /// A Kling fetch answers Kling's own task, not new-api's envelope.
     KlingRawFetch,
     /// Jimeng's `CVSync2AsyncGetResult` is run as a submit: the client asks for its task and
-    /// gets a new one, made and charged (issue 46, D-TASK-10).
+    /// gets a new one, made and charged (D-TASK-10).
     JimengGetResultSubmits,
     /// A Jimeng request without `Action` is accepted.
     JimengActionOptional,
-    /// The unified fetch answers another task's record (issue 37, D-TASK-10).
+    /// The unified fetch answers another task's record (D-TASK-10).
     TaskFetchOtherRecord,
     /// A Kling task at `SUCCESS` is fetched back at `IN_PROGRESS` (D-TASK-11).
     KlingSuccessRegresses,
@@ -242,11 +242,11 @@ pub(crate) enum Bug {
     FailedTaskChargeKept,
     /// A failed task's refund raises `remain_quota` but leaves `used_quota` (D-TASK-13).
     RefundOnlyRemain,
-    // issue 46 section 6 (`planted_tasks.rs`).
+    // Task identity before form, a remix's source (`planted_tasks.rs`).
     /// A remix of a source the service has no record of is made as a plain create: 200, a
     /// new task, charged (D-TASK-4, D-TASK-10).
     RemixUnknownSourceCreated,
-    // The video platforms (issue 47, `planted_platforms.rs`): each names its platform.
+    // The video platforms (`planted_platforms.rs`): each names its platform.
     /// A platform's first record shows a status its own `data` does not map to (D-PLAT-7).
     PlatformStatusMap(&'static str),
     /// A platform's fetch answers another task's record (D-TASK-10).
@@ -264,11 +264,11 @@ pub(crate) enum Bug {
     /// `expired`) while IN_PROGRESS at the adaptor's progress for an unknown state: right in
     /// the adaptors' era, wrong in the plugin era (DECISIONS D-PLAT-23).
     PlatformPluginStatusMap(&'static str),
-    // Gemini and Vertex Veo (issue 47, `planted_veo.rs`).
+    // Gemini and Vertex Veo (`planted_veo.rs`).
     /// A real-time platform's fetch answers the record its polling loop stored, not the
     /// real-time answer (D-PLAT-22, a deviation).
     PlatformPollingOnly(&'static str),
-    // Key rules on every route family (issue 46 section 2, `planted_key_routes.rs`).
+    // Key rules on every route family (`planted_key_routes.rs`).
     /// An expired key is served by the unified video routes.
     ExpiredKeyOnUnified,
     /// A key with no quota left is served when the request asks for a stream.
@@ -283,14 +283,14 @@ pub(crate) enum Bug {
     ExpiredKeyOnVideoPoll,
     /// A disabled key may list its models.
     DisabledKeyOnModelList,
-    // The images a client downloads (issue 46 sections 4 and 6, `planted_image_results.rs`).
+    // The images a client downloads (`planted_image_results.rs`).
     /// Not a bug: an edit's URLs point at another host (the mock itself) that serves the files.
     EditUrlElsewhere,
     /// An edit's URLs point at another host whose answer is not a PNG.
     EditUrlElsewhereNotPng,
     /// An edit answers the upload unchanged, at its own size.
     EditReturnsUpload,
-    // The billing bugs (issue 46 sections 1 and 3, `planted_billing.rs`).
+    // The billing bugs (`planted_billing.rs`).
     /// Every stream request is sent upstream twice: streams are charged twice, the rest once.
     StreamChargedTwice,
     /// The k-th accepted model request is charged k x 37 units over its price.
@@ -299,16 +299,16 @@ pub(crate) enum Bug {
     RefusalChargeKept,
     /// Every charge is hidden: the key's `used_quota` and `remain_quota` read as they did
     /// before any request (until the next key update), and `GET /api/pricing` is answered 404
-    /// (no ratio published: the runner infers one, 0 before verdicts50).
+    /// (no ratio published: the runner infers one, D-QUOTA-5).
     NothingCharged,
     /// Jimeng's submit answers Jimeng's own `{code:10000, data:{task_id}}` (a deviation from
     /// D-TASK-7, and only that) and its `CVSync2AsyncGetResult` is run as a submit, answered in
-    /// that form: the fetch names a new task, made and charged (issue 55, D-TASK-10).
+    /// that form: the fetch names a new task, made and charged (D-TASK-10).
     JimengNativeSubmitGetResultSubmits,
     /// Not a failure: Jimeng's submit answers Jimeng's own `{code:10000, data:{task_id}}`, and
-    /// its fetch answers the task asked for (a deviation, D-TASK-7; issue 55).
+    /// its fetch answers the task asked for (a deviation, D-TASK-7).
     JimengNativeSubmit,
-    // The plugin era's host bugs (issue 54, `planted_plugins.rs`: run on the `new-api` mock).
+    // The plugin era's host bugs (`planted_plugins.rs`: run on the `new-api` mock).
     /// `HEAD /v1/videos/{id}/content` is not routed (404), where GET serves the video.
     HeadContentNotRouted,
     /// The not-found answer loses the plugin era's no-store cache headers.
@@ -331,6 +331,17 @@ pub(crate) enum Bug {
     DashboardUserHeaderRequired,
     /// A wrong access token is refused 200 `{success:false}` (new-api before 31d70fca).
     DashboardWrongToken200,
+    // The plugins' native routes (`planted_native.rs`: run on the `new-api` mock).
+    /// The native routes the plugins declare are not routed (404).
+    NativeRoutesNotRouted,
+    /// A native create answers the host's `{task_id}` in place of the vendor's body.
+    NativeCreatedHostObject,
+    /// A native create names the upstream's own id, not the public `task_` id.
+    NativeCreatedUpstreamId,
+    /// A native fetch answers another task than the one asked.
+    NativeFetchOtherTask,
+    /// An unknown task on a native fetch is the host's `{code, message, status_code}`.
+    NativeErrorHostShape,
     /// Not a bug: `GET /api/pricing` is answered 404 (a target that does not publish its
     /// group ratios: the runner infers one; `billing.rs`, not in [`planted`]).
     PricingNotServed,
@@ -357,6 +368,7 @@ pub(crate) fn planted() -> Vec<Planted> {
         super::planted_billing::rows(),
         super::planted_keysurface::rows(),
         super::planted_plugins::rows(),
+        super::planted_native::rows(),
     ]
     .concat()
 }

@@ -1,4 +1,4 @@
-//! The planted billing bugs of issue 46 (sections 1 and 3), applied by the mutation proxy
+//! The planted billing bugs, applied by the mutation proxy
 //! (`mutation_proxy.rs`): a stream charged twice (the proxy sends each stream request to the
 //! mock twice: a real second charge), a charge that drifts and a charge kept for a refused
 //! request (the key's books as the proxy shows them on `GET /api/token/{id}`: what it would

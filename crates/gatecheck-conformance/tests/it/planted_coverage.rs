@@ -20,91 +20,165 @@ const FORWARDING: &str = "not a rule of the service: the headers gatecheck's own
      (the recorder, the replay front) do not pass on (RFC 9110 §7.6.1); replay_roundtrip.rs \
      records a run of this bug through the recorder and replays it";
 
+/// The reason the rows of the actions of a request with images share.
+const IMAGE_ACTIONS: &str = "an action of a request with images, which the runner's text-to-video submit does not send; the action rule is planted on ACTION_TEXT_TO_VIDEO (D-ERA-10)";
+
+/// The reason the rows of the content failures the upstream caused share.
+const VEO_UPSTREAM_FAILURE: &str = "a Veo content failure the upstream caused, which the runner takes as not observed (upstream_content_failure), not a deployment's bug; the content route's bug is planted on the row's status (D-ERA-9)";
+
+/// The reason the rows of the refusals of bodies the runner does not send share.
+const UNSENT_BODIES: &str = "a refusal of a body the runner does not send (files, urlencoded); the decoders' bodies are planted on the JSON-only refusal (D-ERA-10)";
+
+/// The reason the rows of the decoders' seconds range share.
+const DECODER_SECONDS: &str = "the decoders' seconds range, which the runner's durations (4 to 8) stay inside; the decoders' refusals are planted on the JSON-only one (D-ERA-10)";
+
+/// The reason the rows of DashScope's refusals of a fetch share.
+const DASHSCOPE_FETCH_REFUSALS: &str = "DashScope's refusals relayed as new-api does are not the deployment's bug: the runner \
+         skips them (planted_platforms::a_relayed_dashscope_refusal_is_no_finding), nothing to plant";
+
+/// The reason the rows of new-api's action words share.
+const ACTION_WORDS: &str =
+    "new-api's action words, read by the adaptors (Ali's action) and shown in the record's \
+         `action`, which the runner does not judge per platform";
+
+/// The reason the rows of the Veo errors of a missing key or URL share.
+const VEO_KEY_ERRORS: &str =
+    "new-api's Veo content-route errors (DECISIONS D-PLAT-20, D-PLAT-21): the runner never \
+         fails them, so no bug plants a failure; PlatformStatusMap(gemini) drives \
+         platforms_veo::content, which reads them, and the mock's tests reach each";
+
+/// The reason the rows of DashScope's refusals of a submit share.
+const DASHSCOPE_SUBMIT_REFUSALS: &str =
+    "DashScope's refusals as new-api relays them (DECISIONS D-PLAT-11) are no bug: the \
+         runner skips them (planted_platforms.rs a_relayed_dashscope_refusal_is_no_finding)";
+
+/// The reason the rows of the plugin era's Doubao ratios share.
+const DOUBAO_PLUGIN_RATIOS: &str =
+    "the plugin era's Doubao ratios (DECISIONS D-PLAT-23): the planted suites' mock plays \
+         the adaptors' era; PlatformRatiosWrong plants the ratio class there, and the runner's \
+         text-only submit announces none (r is 1): not planted in the plugin era yet";
+
+/// The reason the rows of new-api's measuring of an upload share.
+const NEW_API_MEASURES_UPLOADS: &str =
+    "new-api's answers to an upload it measures before the relay (DECISIONS NA15, seen on \
+         823e263): the runner accepts them as new-api's validation refusals of a translation, and \
+         UncheckedTemperature plants a translation refusal not made, judged through them; which \
+         extensions new-api cannot measure is new-api's own failure (NA15), not a bug to plant";
+
+/// The reason the rows of the refusals of a search pattern share.
+const SEARCH_PATTERN_REFUSALS: &str = "a refusal of a search pattern: no runner check sends a refused pattern (the mock's tests judge the messages); SearchMissesKey breaks the search the runner judges";
+
+/// The reason the rows of new-api's Veo content-route errors share.
+const VEO_CONTENT_ERRORS: &str = "new-api's Veo content-route errors (DECISIONS D-PLAT-20, D-PLAT-21): the runner never fails them (an upstream's 502 is not observed, the 500 for a missing key deviates), so no bug plants a failure; PlatformStatusMap(gemini) drives platforms_veo::content, which reads them, and the mock's tests (platforms_veo.rs) reach each through the control API";
+
 /// Shared rules with no planted bug of their own: (rule, the bug that exercises it, why).
 pub(crate) const NOT_PLANTABLE: &[(&str, Bug, &str)] = &[
+    // The plugins' native routes (D-ERA-15).
+    (
+        "decode_create",
+        Bug::NativeRoutesNotRouted,
+        "a plugin's decode of the vendor's body, the mock's side: the runner sends the declared example, which the decode takes (its refusals are the mock's tests); a route that takes nothing is planted as not routed",
+    ),
     // The plugin era around the platforms (D-ERA-9, D-ERA-10).
     (
         "ACTION_FIRST_TAIL_TO_VIDEO",
         Bug::PluginActionOldWord,
-        "an action of a request with images, which the runner's text-to-video submit does not send; the action rule is planted on ACTION_TEXT_TO_VIDEO (D-ERA-10)",
+        IMAGE_ACTIONS,
     ),
     (
         "ACTION_IMAGE_TO_VIDEO",
         Bug::PluginActionOldWord,
-        "an action of a request with images, which the runner's text-to-video submit does not send; the action rule is planted on ACTION_TEXT_TO_VIDEO (D-ERA-10)",
+        IMAGE_ACTIONS,
     ),
     (
         "ACTION_REFERENCE_TO_VIDEO",
         Bug::PluginActionOldWord,
-        "an action of a request with images, which the runner's text-to-video submit does not send; the action rule is planted on ACTION_TEXT_TO_VIDEO (D-ERA-10)",
+        IMAGE_ACTIONS,
     ),
     (
         "ARTIFACT_GONE",
         Bug::PluginContentStatusWord,
-        "a Veo content failure the upstream caused, which the runner takes as not observed (upstream_content_failure), not a deployment's bug; the content route's bug is planted on the row's status (D-ERA-9)",
+        VEO_UPSTREAM_FAILURE,
+    ),
+    (
+        "ARTIFACT_GONE_STATUS",
+        Bug::PluginContentStatusWord,
+        "the status of ARTIFACT_GONE's answer, read with it in one comparison (upstream_content_failure): a Veo content failure the upstream caused, not a deployment's bug; the content route's bug is planted on the row's status (D-ERA-9)",
+    ),
+    (
+        "NOT_COMPLETED_STATUS",
+        Bug::PluginContentStatusWord,
+        "the status of the content route's refusal, which the runner compares before the status the refusal names; PluginContentStatusWord plants a refusal naming another status, judged through both (D-ERA-9)",
+    ),
+    (
+        "PLUGIN_REFUSAL_STATUS",
+        Bug::PluginJsonOnlyTakesMultipart,
+        "the status of a plugin's refusal, which the runner compares with is_plugin_refusal in one condition; PluginJsonOnlyTakesMultipart plants a refusal not made, judged through both (D-ERA-10)",
+    ),
+    (
+        "POLL_AFTER_HEADER",
+        Bug::ProgressRegresses,
+        "a pacing hint, not a judged rule: the runner spaces its polls of a video task by it when no --poll-interval is given, so every lifecycle bug (ProgressRegresses among them) is polled through it",
     ),
     (
         "ARTIFACT_UPSTREAM_ERROR",
         Bug::PluginContentStatusWord,
-        "a Veo content failure the upstream caused, which the runner takes as not observed (upstream_content_failure), not a deployment's bug; the content route's bug is planted on the row's status (D-ERA-9)",
+        VEO_UPSTREAM_FAILURE,
     ),
     (
         "INPUT_REFERENCE",
         Bug::PluginJsonOnlyTakesMultipart,
-        "a refusal of a body the runner does not send (files, urlencoded); the decoders' bodies are planted on the JSON-only refusal (D-ERA-10)",
+        UNSENT_BODIES,
     ),
     (
         "MSG_JSON_OR_MULTIPART",
         Bug::PluginJsonOnlyTakesMultipart,
-        "a refusal of a body the runner does not send (files, urlencoded); the decoders' bodies are planted on the JSON-only refusal (D-ERA-10)",
+        UNSENT_BODIES,
     ),
     (
         "MSG_ONE_INPUT_REFERENCE",
         Bug::PluginJsonOnlyTakesMultipart,
-        "a refusal of a body the runner does not send (files, urlencoded); the decoders' bodies are planted on the JSON-only refusal (D-ERA-10)",
+        UNSENT_BODIES,
     ),
     (
         "MSG_UNEXPECTED_FILE",
         Bug::PluginJsonOnlyTakesMultipart,
-        "a refusal of a body the runner does not send (files, urlencoded); the decoders' bodies are planted on the JSON-only refusal (D-ERA-10)",
+        UNSENT_BODIES,
     ),
     (
         "MAX_TASK_SECONDS",
         Bug::PluginJsonOnlyTakesMultipart,
-        "the decoders' seconds range, which the runner's durations (4 to 8) stay inside; the decoders' refusals are planted on the JSON-only one (D-ERA-10)",
+        DECODER_SECONDS,
     ),
     (
         "MSG_SECONDS_RANGE",
         Bug::PluginJsonOnlyTakesMultipart,
-        "the decoders' seconds range, which the runner's durations (4 to 8) stay inside; the decoders' refusals are planted on the JSON-only one (D-ERA-10)",
+        DECODER_SECONDS,
     ),
     (
         "seconds_within_limit",
         Bug::PluginJsonOnlyTakesMultipart,
-        "the decoders' seconds range, which the runner's durations (4 to 8) stay inside; the decoders' refusals are planted on the JSON-only one (D-ERA-10)",
+        DECODER_SECONDS,
     ),
-    // DashScope's refusals (alierr47, D-PLAT-11): not a bug to plant.
+    // DashScope's refusals (D-PLAT-11): not a bug to plant.
     (
         "ALI_API_ERROR",
         Bug::PlatformStatusMap("ali"),
-        "DashScope's refusals relayed as new-api does are not the deployment's bug: the runner \
-         skips them (planted_platforms::a_relayed_dashscope_refusal_is_no_finding), nothing to plant",
+        DASHSCOPE_FETCH_REFUSALS,
     ),
-    // DashScope's refusals (alierr47, D-PLAT-11): not a bug to plant.
+    // DashScope's refusals (D-PLAT-11): not a bug to plant.
     (
         "INVALID_RESPONSE",
         Bug::PlatformStatusMap("ali"),
-        "DashScope's refusals relayed as new-api does are not the deployment's bug: the runner \
-         skips them (planted_platforms::a_relayed_dashscope_refusal_is_no_finding), nothing to plant",
+        DASHSCOPE_FETCH_REFUSALS,
     ),
-    // DashScope's refusals (alierr47, D-PLAT-11): not a bug to plant.
+    // DashScope's refusals (D-PLAT-11): not a bug to plant.
     (
         "fetch_refusal",
         Bug::PlatformStatusMap("ali"),
-        "DashScope's refusals relayed as new-api does are not the deployment's bug: the runner \
-         skips them (planted_platforms::a_relayed_dashscope_refusal_is_no_finding), nothing to plant",
+        DASHSCOPE_FETCH_REFUSALS,
     ),
-    // Ali's HappyHorse models (rest47, D-PLAT-11): validation the runner does not send.
+    // Ali's HappyHorse models (D-PLAT-11): validation the runner does not send.
     (
         "action",
         Bug::PlatformStatusMap("ali"),
@@ -125,14 +199,12 @@ pub(crate) const NOT_PLANTABLE: &[(&str, Bug, &str)] = &[
     (
         "ACTION_GENERATE",
         Bug::PlatformStatusMap("ali"),
-        "new-api's action words, read by the adaptors (Ali's action) and shown in the record's \
-         `action`, which the runner does not judge per platform",
+        ACTION_WORDS,
     ),
     (
         "ACTION_TEXT_GENERATE",
         Bug::PlatformStatusMap("ali"),
-        "new-api's action words, read by the adaptors (Ali's action) and shown in the record's \
-         `action`, which the runner does not judge per platform",
+        ACTION_WORDS,
     ),
     (
         "ACTION_REMIX",
@@ -241,7 +313,7 @@ pub(crate) const NOT_PLANTABLE: &[(&str, Bug, &str)] = &[
         "parse_wav_head",
         Bug::WavGarbage,
         "parse_wav from a file's first bytes and its length: the mock measures an upload's WAV \
-         in place with it (issue 49), and parse_wav itself is parse_wav_head over the whole \
+         in place with it, and parse_wav itself is parse_wav_head over the whole \
          file; the runner judges WAVs with parse_wav, whose bug WavGarbage plants",
     ),
     (
@@ -300,11 +372,11 @@ pub(crate) const NOT_PLANTABLE: &[(&str, Bug, &str)] = &[
         "the bound of the request's partial_images (0 to 3); the runner asks for 2, within it, \
          and judges the partial images that come, which PartialNotPng breaks",
     ),
-    // The video platforms (issue 47): their bugs are generated per platform of ALL.
+    // The video platforms: their bugs are generated per platform of ALL.
     (
         "all",
         Bug::PlatformStatusMap("vidu"),
-        "the registry (issue 54): planted_platforms.rs plants every bug on every platform of it \
+        "the registry: planted_platforms.rs plants every bug on every platform of it \
          (a wrong status map, another task's record, no platform), each caught by check_record \
          or the follow's identity rule",
     ),
@@ -323,48 +395,37 @@ pub(crate) const NOT_PLANTABLE: &[(&str, Bug, &str)] = &[
     (
         "NO_KEY",
         Bug::PlatformStatusMap("gemini"),
-        "new-api's Veo content-route errors (DECISIONS D-PLAT-20, D-PLAT-21): the runner never \
-         fails them, so no bug plants a failure; PlatformStatusMap(gemini) drives \
-         platforms_veo::content, which reads them, and the mock's tests reach each",
+        VEO_KEY_ERRORS,
     ),
     (
         "resolve_failed",
         Bug::PlatformStatusMap("gemini"),
-        "new-api's Veo content-route errors (DECISIONS D-PLAT-20, D-PLAT-21): the runner never \
-         fails them, so no bug plants a failure; PlatformStatusMap(gemini) drives \
-         platforms_veo::content, which reads them, and the mock's tests reach each",
+        VEO_KEY_ERRORS,
     ),
     (
         "submit_refusal",
         Bug::PlatformStatusMap("ali"),
-        "DashScope's refusals as new-api relays them (DECISIONS D-PLAT-11) are no bug: the \
-         runner skips them (planted_platforms.rs a_relayed_dashscope_refusal_is_no_finding)",
+        DASHSCOPE_SUBMIT_REFUSALS,
     ),
     (
         "is_relayed_refusal",
         Bug::PlatformStatusMap("ali"),
-        "DashScope's refusals as new-api relays them (DECISIONS D-PLAT-11) are no bug: the \
-         runner skips them (planted_platforms.rs a_relayed_dashscope_refusal_is_no_finding)",
+        DASHSCOPE_SUBMIT_REFUSALS,
     ),
     (
         "RATE_LIMITED_MESSAGE",
         Bug::PlatformStatusMap("ali"),
-        "DashScope's refusals as new-api relays them (DECISIONS D-PLAT-11) are no bug: the \
-         runner skips them (planted_platforms.rs a_relayed_dashscope_refusal_is_no_finding)",
+        DASHSCOPE_SUBMIT_REFUSALS,
     ),
     (
         "plugin_ratios",
         Bug::PlatformRatiosWrong("doubao"),
-        "the plugin era's Doubao ratios (DECISIONS D-PLAT-23): the planted suites' mock plays \
-         the adaptors' era; PlatformRatiosWrong plants the ratio class there, and the runner's \
-         text-only submit announces none (r is 1): not planted in the plugin era yet",
+        DOUBAO_PLUGIN_RATIOS,
     ),
     (
         "plugin_video_input_ratio",
         Bug::PlatformRatiosWrong("doubao"),
-        "the plugin era's Doubao ratios (DECISIONS D-PLAT-23): the planted suites' mock plays \
-         the adaptors' era; PlatformRatiosWrong plants the ratio class there, and the runner's \
-         text-only submit announces none (r is 1): not planted in the plugin era yet",
+        DOUBAO_PLUGIN_RATIOS,
     ),
     (
         "refuse_seconds",
@@ -376,26 +437,25 @@ pub(crate) const NOT_PLANTABLE: &[(&str, Bug, &str)] = &[
     (
         "NEW_API_MEASURED_EXTENSIONS",
         Bug::UncheckedTemperature,
-        "new-api's answers to an upload it measures before the relay (DECISIONS NA15, seen on \
-         823e263): the runner accepts them as new-api's validation refusals of a translation, and \
-         UncheckedTemperature plants a translation refusal not made, judged through them; which \
-         extensions new-api cannot measure is new-api's own failure (NA15), not a bug to plant",
+        NEW_API_MEASURES_UPLOADS,
     ),
     (
         "NEW_API_UNMEASURED_CODE",
         Bug::UncheckedTemperature,
-        "new-api's answers to an upload it measures before the relay (DECISIONS NA15, seen on \
-         823e263): the runner accepts them as new-api's validation refusals of a translation, and \
+        NEW_API_MEASURES_UPLOADS,
+    ),
+    (
+        "NEW_API_UNMEASURED_STATUS",
+        Bug::UncheckedTemperature,
+        "the status of NEW_API_UNMEASURED_CODE's answer, read with it in one condition: new-api's \
+         answers to an upload it measures before the relay (DECISIONS NA15, seen on 823e263); \
          UncheckedTemperature plants a translation refusal not made, judged through them; which \
          extensions new-api cannot measure is new-api's own failure (NA15), not a bug to plant",
     ),
     (
         "NEW_API_UPLOAD_CODES",
         Bug::UncheckedTemperature,
-        "new-api's answers to an upload it measures before the relay (DECISIONS NA15, seen on \
-         823e263): the runner accepts them as new-api's validation refusals of a translation, and \
-         UncheckedTemperature plants a translation refusal not made, judged through them; which \
-         extensions new-api cannot measure is new-api's own failure (NA15), not a bug to plant",
+        NEW_API_MEASURES_UPLOADS,
     ),
     (
         "distributor_model",
@@ -416,7 +476,7 @@ pub(crate) const NOT_PLANTABLE: &[(&str, Bug, &str)] = &[
         "the submit's billing header: PlatformRatiosDropped drops it (task.platform.* deviates, \
          D-PLAT-1) and PlatformRatiosWrong announces a ratio not charged (a failure, D-PLAT-9)",
     ),
-    // The adaptors' EstimateBilling (rest47, D-PLAT-9): the ratios the runner expects of the
+    // The adaptors' EstimateBilling (D-PLAT-9): the ratios the runner expects of the
     // request it sends, and the mock charges with through quota::task_quota.
     (
         "other_ratios",
@@ -470,17 +530,17 @@ pub(crate) const NOT_PLANTABLE: &[(&str, Bug, &str)] = &[
     (
         "MSG_DOUBLE_PERCENT",
         Bug::SearchMissesKey,
-        "a refusal of a search pattern: no runner check sends a refused pattern (the mock's tests judge the messages); SearchMissesKey breaks the search the runner judges",
+        SEARCH_PATTERN_REFUSALS,
     ),
     (
         "MSG_TOO_MANY_PERCENT",
         Bug::SearchMissesKey,
-        "a refusal of a search pattern: no runner check sends a refused pattern (the mock's tests judge the messages); SearchMissesKey breaks the search the runner judges",
+        SEARCH_PATTERN_REFUSALS,
     ),
     (
         "MSG_FUZZY_TOO_SHORT",
         Bug::SearchMissesKey,
-        "a refusal of a search pattern: no runner check sends a refused pattern (the mock's tests judge the messages); SearchMissesKey breaks the search the runner judges",
+        SEARCH_PATTERN_REFUSALS,
     ),
     (
         "utc_parts",
@@ -490,22 +550,22 @@ pub(crate) const NOT_PLANTABLE: &[(&str, Bug, &str)] = &[
     (
         "CONTENT_ERROR_TYPE",
         Bug::PlatformStatusMap("gemini"),
-        "new-api's Veo content-route errors (DECISIONS D-PLAT-20, D-PLAT-21): the runner never fails them (an upstream's 502 is not observed, the 500 for a missing key deviates), so no bug plants a failure; PlatformStatusMap(gemini) drives platforms_veo::content, which reads them, and the mock's tests (platforms_veo.rs) reach each through the control API",
+        VEO_CONTENT_ERRORS,
     ),
     (
         "FETCH_FAILED",
         Bug::PlatformStatusMap("gemini"),
-        "new-api's Veo content-route errors (DECISIONS D-PLAT-20, D-PLAT-21): the runner never fails them (an upstream's 502 is not observed, the 500 for a missing key deviates), so no bug plants a failure; PlatformStatusMap(gemini) drives platforms_veo::content, which reads them, and the mock's tests (platforms_veo.rs) reach each through the control API",
+        VEO_CONTENT_ERRORS,
     ),
     (
         "FILTERED",
         Bug::PlatformStatusMap("gemini"),
-        "new-api's Veo content-route errors (DECISIONS D-PLAT-20, D-PLAT-21): the runner never fails them (an upstream's 502 is not observed, the 500 for a missing key deviates), so no bug plants a failure; PlatformStatusMap(gemini) drives platforms_veo::content, which reads them, and the mock's tests (platforms_veo.rs) reach each through the control API",
+        VEO_CONTENT_ERRORS,
     ),
     (
         "NO_KEY_MESSAGE",
         Bug::PlatformStatusMap("gemini"),
-        "new-api's Veo content-route errors (DECISIONS D-PLAT-20, D-PLAT-21): the runner never fails them (an upstream's 502 is not observed, the 500 for a missing key deviates), so no bug plants a failure; PlatformStatusMap(gemini) drives platforms_veo::content, which reads them, and the mock's tests (platforms_veo.rs) reach each through the control API",
+        VEO_CONTENT_ERRORS,
     ),
 ];
 

@@ -1,5 +1,5 @@
-//! The planted bugs of the images a client downloads (issue 46 sections 4 and 6,
-//! `images.edits.result`): an edit whose URLs point at another host that serves no PNG, and an
+//! The planted bugs of the images a client downloads
+//! (`images.edits.result`): an edit whose URLs point at another host that serves no PNG, and an
 //! edit that answers the upload unchanged. With the healthy variant: the edit's URLs on another
 //! host that serves the real files. The URL bugs move a generation's URLs and a Midjourney
 //! record's `imageUrl` as well (`images.png-matches-size`, `mj.task.lifecycle`; the tests in

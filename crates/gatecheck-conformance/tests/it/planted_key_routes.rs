@@ -1,5 +1,5 @@
 //! The planted bugs of the key rules on the route families other than `POST /v1/videos`
-//! (issue 46 section 2, `key.routes.*`): a gateway whose key checks hold on the video route
+//! (`key.routes.*`): a gateway whose key checks hold on the video route
 //! and lapse on one family. Each is invisible to the `/v1/videos`-only key checks.
 
 use super::planted::{Bug, Planted};

@@ -1,5 +1,5 @@
 //! The planted bugs of new-api's key search and batch routes and of the model lists in other
-//! clients' shapes (issue 47 sections 2 and 3; DECISIONS D-TOKEN-6, D-TOKEN-8, D-MODELS-1,
+//! clients' shapes (DECISIONS D-TOKEN-6, D-TOKEN-8, D-MODELS-1,
 //! D-MODELS-3): each passes the runner without `token.batch.*` and `models.*` and fails it
 //! with them.
 
@@ -129,7 +129,7 @@ async fn the_faithful_proxy_passes_and_each_bug_fails_its_check() {
     }
 }
 
-/// `token.list.key-masked` by profile (issue 55 §1; controller/token.go@823e263 GetAllTokens
+/// `token.list.key-masked` by profile (controller/token.go@823e263 GetAllTokens
 /// and GetToken answer buildMaskedTokenResponse): a runner that expects new-api fails a
 /// target that lists full keys (the documented mock), and passes new-api's masked ones; a
 /// runner that expects the documented profile passes both (NA6: the documented column is the

@@ -1,4 +1,4 @@
-//! The planted bugs of the video platforms behind the unified route (issue 47, DECISIONS
+//! The planted bugs of the video platforms behind the unified route (DECISIONS
 //! D-PLAT), applied by the mutation proxy (`mutation_proxy.rs`) to the record of one
 //! platform's task: a wrong status map, a fetch of another task, a missing `platform`, a
 //! `data` that is not the platform's own task, and the submit's `X-New-Api-Other-Ratios`

@@ -103,6 +103,7 @@ pub(crate) fn named_profile_of(bug: Bug) -> NamedProfile {
         | Bug::PluginRatiosWithSize
         | Bug::DashboardUserHeaderRequired
         | Bug::DashboardWrongToken200 => NamedProfile::NEW_API,
+        b if super::planted_native::plants(b) => NamedProfile::NEW_API,
         _ => NamedProfile::DOCUMENTED,
     }
 }
@@ -130,13 +131,8 @@ fn era_checks() -> Vec<String> {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_plugin_eras_judgments_pass_on_the_mock_that_plays_it() {
     use gatecheck_conformance::Runner;
-    use gatecheck_mock::{ClockMode, MockServer};
     for named in [NamedProfile::NEW_API, NamedProfile::NEW_API_ADAPTORS] {
-        let server = MockServer::builder()
-            .named_profile(named)
-            .clock(ClockMode::virtual_default())
-            .start()
-            .await;
+        let server = super::support::named_mock(named).await;
         let mut config = super::support::config(&server.uri());
         config.judging.expect = named.profile;
         config.scope.only = era_checks();

@@ -1,4 +1,4 @@
-//! The planted bugs of the stream and media surface (issue 37, DECISIONS D-STREAM-6..8,
+//! The planted bugs of the stream and media surface (DECISIONS D-STREAM-6..8,
 //! D-EDIT-6), applied by the mutation proxy (`mutation_proxy.rs`): each one a mistake a
 //! gateway developer could make in relaying a stream, an image or a charge.
 

@@ -1,6 +1,6 @@
 //! The planted bugs of new-api's task routes (DECISIONS D-TASK), applied by the mutation
-//! proxy (`mutation_proxy.rs`) to the unified video routes and remix; and those of issue 37
-//! (identity, states that go back, results, unrouted paths under a task, refunds).
+//! proxy (`mutation_proxy.rs`) to the unified video routes and remix; and those of a task's
+//! identity ( states that go back, results, unrouted paths under a task, refunds).
 
 use super::planted::{Bug, Planted};
 use bytes::Bytes;
@@ -251,15 +251,15 @@ pub(crate) fn rewrite(
             *status = StatusCode::NOT_FOUND;
             true
         }
-        _ => issue37(bug, (method, path, query), polls, *status, &mut v),
+        _ => identity_state_result(bug, (method, path, query), polls, *status, &mut v),
     };
     if changed {
         *body = Bytes::from(v.to_string());
     }
 }
 
-/// The identity, state, result and not-found bugs of issue 37; whether `v` changed.
-fn issue37(
+/// The identity, state, result and not-found bugs; whether `v` changed.
+fn identity_state_result(
     bug: Bug,
     (method, path, query): (&http::Method, &str, &str),
     polls: &AtomicU64,
@@ -331,7 +331,7 @@ fn issue37(
     }
 }
 
-/// The bugs of issue 37 (and issue 46 section 6) and a phrase the verdict's message must
+/// The identity, state, result and task-form bugs, each with a phrase the verdict's message must
 /// hold: each is caught for the reason it was planted, not by a neighbouring rule.
 const REASONS: &[(Bug, &str, &str)] = &[
     (
@@ -417,7 +417,7 @@ const REASONS: &[(Bug, &str, &str)] = &[
 ];
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn issue37_bugs_are_caught_for_their_reason() {
+async fn identity_state_and_result_bugs_are_caught_for_their_reason() {
     let mut wrong = Vec::new();
     for (bug, check, phrase) in REASONS {
         let (report, _) = super::mutations::run_checks(*bug, vec![(*check).to_owned()]).await;
@@ -674,7 +674,7 @@ pub(crate) fn rows() -> Vec<Planted> {
     ]
 }
 
-/// Issue 55 §3: Jimeng's `CVSync2AsyncGetResult` handled as a submit (a new task made and
+/// Jimeng's `CVSync2AsyncGetResult` handled as a submit (a new task made and
 /// charged instead of the one asked for) fails `task.jimeng.submit-and-fetch` whatever the
 /// profile the mock plays and the runner expects, on a real clock as on a virtual one, and
 /// when the submit's own answer deviates (Jimeng's native form) too; that deviation alone

@@ -1,4 +1,4 @@
-//! The planted bugs of Gemini and Vertex Veo (issue 47, DECISIONS D-PLAT-20..22), applied by
+//! The planted bugs of Gemini and Vertex Veo (DECISIONS D-PLAT-20..22), applied by
 //! the mutation proxy to the real-time answer of a fetch (`planted_platforms.rs` hands them
 //! over): a wrong status map (a running operation answered `succeeded`), a fetch of another
 //! task, a deployment answering its stored record (updated only on its polling loop: a

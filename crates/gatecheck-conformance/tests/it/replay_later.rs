@@ -1,8 +1,8 @@
-//! A replay gives the recorded run's verdicts whenever it is judged, and as fast as the mock
-//! (issue 39, items 5 and 12). A recording is made "hours ago" by moving every Unix time in it
+//! A replay gives the recorded run's verdicts whenever it is judged, and as fast as the mock.
+//! A recording is made "hours ago" by moving every Unix time in it
 //! that was read from a clock back (its manifest's `recorded_at`, the answers' `*_time` fields,
 //! the recorded request times; not the times the run drew without a clock, which a replay
-//! sends again as they were, and which a strict replay matches since issue 46): no test
+//! sends again as they were, and which a strict replay matches): no test
 //! sleeps. The replay tells the runner the recorded time of each answer
 //! (`x-gatecheck-replay-time`), and the runner takes "now" from it; its task states come one
 //! per poll, so the runner polls them without waiting.

@@ -1,4 +1,4 @@
-//! Verdicts survive the round trip (issue 28, docs/recording.md): a deployment run recorded
+//! Verdicts survive the round trip (docs/recording.md): a deployment run recorded
 //! through the recorder (drive mode: keys learned, secrets as placeholders) and replayed by
 //! the strict replaying mock gives the same verdicts as the recorded run, request for
 //! request (nothing unmatched), for the mock in each profile and behind a planted bug (the

@@ -1,4 +1,4 @@
-//! A replay keeps the verdicts it recorded (issue 46 section 7). Recorded through a proxy
+//! A replay keeps the verdicts it recorded. Recorded through a proxy
 //! that plants a bug (`PUT /api/token/` drops `status` and claims it applied, its JSON written
 //! back in another form, so the recording keeps those answers as text), then replayed
 //! strictly: before, `token.update.expired-time-forms` and `token.update.given-fields-applied`

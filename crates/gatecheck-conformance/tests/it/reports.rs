@@ -123,14 +123,7 @@ fn escape(out: &mut String, text: &str) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn no_secret_appears_in_any_output() {
-    use gatecheck_mock::{ClockMode, MockServer};
-    let server = MockServer::builder()
-        .profile(Profile::NewApi)
-        // The Go-adaptor era's expectations (new-api-adaptors).
-        .era(gatecheck_schemas::Era::Adaptors)
-        .clock(ClockMode::virtual_default())
-        .start()
-        .await;
+    let server = super::support::adaptors_mock(Profile::NewApi).await;
     let report = gatecheck_conformance::Runner::new(super::support::config(&server.uri()))
         .run()
         .await

@@ -1,4 +1,4 @@
-//! No false alarm on the stream and media surface (issue 37 part A): a proxy in front of the
+//! No false alarm on the stream and media surface: a proxy in front of the
 //! mock that re-frames every event stream as a correct deployment may (keep-alive comments,
 //! `id:` and `retry:` fields, CRLF line ends, no `event:` lines with a closing `data: [DONE]`,
 //! unknown fields in every event and usage, the body in 7-byte writes) leaves the stream,

@@ -35,6 +35,32 @@ pub(crate) fn with_account(server: &MockServer, profile: Profile) -> RunnerConfi
 /// check wait seconds for a task that ended long before).
 pub(crate) const DEPLOYMENT_POLL: Duration = Duration::from_millis(250);
 
+/// An embedded mock of `profile` in the Go-adaptor era (the `new-api-adaptors` expectations;
+/// the plugin era's are [`named_mock`]'s) on the virtual clock, with the embedded fixtures.
+pub(crate) async fn adaptors_mock(profile: Profile) -> MockServer {
+    adaptors_mock_with(profile, Fixtures::embedded()).await
+}
+
+/// [`adaptors_mock`] with `fixtures`.
+pub(crate) async fn adaptors_mock_with(profile: Profile, fixtures: Fixtures) -> MockServer {
+    MockServer::builder()
+        .profile(profile)
+        .era(gatecheck_schemas::Era::Adaptors)
+        .fixtures(fixtures)
+        .clock(ClockMode::virtual_default())
+        .start()
+        .await
+}
+
+/// An embedded mock of the named profile (its profile and era) on the virtual clock.
+pub(crate) async fn named_mock(named: gatecheck_schemas::NamedProfile) -> MockServer {
+    MockServer::builder()
+        .named_profile(named)
+        .clock(ClockMode::virtual_default())
+        .start()
+        .await
+}
+
 /// A mock that keeps wall time with video tasks that end in about a second (polls every
 /// 200 ms), so that a run without the control API polls them to the end in real time.
 pub(crate) fn fast_real_clock(profile: Profile) -> MockServerBuilder {
@@ -90,8 +116,13 @@ pub(crate) fn with_data(block: &str, v: &Value) -> String {
 
 /// The checks a run skips outside new-api's plugin era or the new-api expectation: HEAD of
 /// the content route (D-ERA-6: the plugin era's route) and the plugin's billing ratios
-/// (D-ERA-10: judged under `--expect new-api` in the plugin era).
-pub(crate) const ERA_SKIPS: [&str; 2] = ["video.content.head", "video.create.plugin-ratios"];
+/// (D-ERA-10: judged under `--expect new-api` in the plugin era), and the plugins' native
+/// routes (D-ERA-15: the plugin era's routes); in the report's order.
+pub(crate) const ERA_SKIPS: [&str; 3] = [
+    "task.native-routes",
+    "video.content.head",
+    "video.create.plugin-ratios",
+];
 
 /// Whether check `c` is one of [`ERA_SKIPS`], skipped.
 pub(crate) fn era_skipped(c: &gatecheck_conformance::CheckResult) -> bool {

@@ -153,6 +153,8 @@ async fn a_throwaway_platform_is_served_documented_and_checked() {
     assert!(check.cases > 0, "a check that ran no case did not pass");
     server.shutdown().await;
 
+    native_routes_are_served_documented_and_checked().await;
+
     // The registry is read now: another platform is refused, naming it; an unknown name
     // fails with its own name.
     let late = gatecheck_mock::platform_hooks::extend(&hooks::HOOKS).unwrap_err();
@@ -162,4 +164,53 @@ async fn a_throwaway_platform_is_served_documented_and_checked() {
         unknown.contains("\"nosuch\"") && unknown.contains("throwaway"),
         "{unknown}"
     );
+}
+
+/// Its native routes (the description's `PluginFacts::native`): in the OpenAPI document,
+/// served by the `new-api` mock's plugin era from the route table, and judged by
+/// `task.native-routes` with the registered platforms'.
+async fn native_routes_are_served_documented_and_checked() {
+    let doc = gatecheck_schemas::openapi();
+    assert!(
+        doc["paths"]["/throwaway/v1/tasks"]["post"].is_object(),
+        "documented"
+    );
+    let server = MockServer::builder()
+        .named_profile(gatecheck_schemas::NamedProfile::NEW_API)
+        .fixtures(fixtures())
+        .clock(ClockMode::virtual_default())
+        .start()
+        .await;
+    let body = format!(
+        r#"{{"model":"{}","text":"a paper kite"}}"#,
+        description::MODEL
+    );
+    let (status, created) = send(&server, "POST", "/throwaway/v1/tasks", &body).await;
+    assert_eq!(status, 200, "{created}");
+    let id = created["task"]["id"]
+        .as_str()
+        .expect("the public id")
+        .to_owned();
+    let (status, got) = send(&server, "GET", &format!("/throwaway/v1/tasks/{id}"), "").await;
+    assert_eq!(
+        (status, got["task"]["phase"].as_str()),
+        (200, Some("waiting")),
+        "{got}"
+    );
+    let (status, missing) = send(&server, "GET", "/throwaway/v1/tasks/task_none", "").await;
+    assert_eq!(status, 404, "{missing}");
+    assert_eq!(missing["failure"]["code"], "task_not_found", "{missing}");
+    let mut config = RunnerConfig::new(server.uri().parse().expect("uri"));
+    config.scope.only = vec!["task.native-routes".into()];
+    config.limits.deadline = Duration::from_secs(60);
+    let report = Runner::new(config).run().await.expect("run");
+    let check = report
+        .checks
+        .iter()
+        .find(|c| c.id == "task.native-routes")
+        .expect("the check ran");
+    assert_eq!(check.status, Status::Passed, "{check:?}");
+    // Doubao's, Ali's and the throwaway's: three exchanges each.
+    assert_eq!(check.cases, 9, "{check:?}");
+    server.shutdown().await;
 }

@@ -2,7 +2,7 @@
 //! reset or a hang. Faults come only from the control API or the library API, and a seed makes
 //! their probabilities deterministic.
 
-use gatecheck_schemas::draw::Draw;
+use gatecheck_codecs::draw::Draw;
 use parking_lot::Mutex;
 use serde::{Deserialize, Serialize};
 use std::sync::atomic::{AtomicBool, Ordering};

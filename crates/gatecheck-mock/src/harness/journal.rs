@@ -1,7 +1,7 @@
 //! The request journal: a bounded ring buffer of what the mock served.
 
 use crate::ids::RequestId;
-use gatecheck_schemas::multipart::Rope;
+use gatecheck_codecs::multipart::Rope;
 use parking_lot::Mutex;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;

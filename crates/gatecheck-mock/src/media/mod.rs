@@ -38,11 +38,15 @@ pub use transcript::{
 };
 pub use wav::{pcm, tone, wav, wav_header, SPEECH_RATE};
 
-pub use gatecheck_schemas::draw::splitmix;
-pub use gatecheck_schemas::png::{decode_png, edit_png, EditError, PngError, Rgba};
+pub use gatecheck_codecs::draw::splitmix;
+pub use gatecheck_codecs::png::{decode_png, edit_png, EditError, PngError, Rgba};
 pub use gatecheck_schemas::rules::media::fnv1a;
 /// Largest accepted pixel count of an image (bounds the memory of one encode or decode).
 pub use gatecheck_schemas::rules::media::MAX_IMAGE_PIXELS as MAX_PIXELS;
+// The PNG codec holds exactly the images the contract allows.
+const _: () = assert!(MAX_PIXELS == gatecheck_codecs::png::MAX_PIXELS);
+// The PNG codec holds exactly the images the contract allows.
+const _: () = assert!(MAX_PIXELS == gatecheck_codecs::png::MAX_PIXELS);
 
 /// A small bounded cache of encoded media (first in, first out).
 pub(crate) struct Cache<K> {
@@ -82,14 +86,14 @@ impl<K: Eq + Hash + Clone> Cache<K> {
 }
 
 /// A `width` × `height` RGB PNG whose colours and stripes come from `seed`
-/// ([`gatecheck_schemas::png::generate`]), from a small cache.
+/// ([`gatecheck_codecs::png::generate`]), from a small cache.
 pub fn png(seed: u64, width: u32, height: u32) -> Result<Bytes, PngError> {
     static PNGS: Cache<(u64, u32, u32)> = Cache::new(16);
     let key = (seed, width, height);
     if let Some(b) = PNGS.get(&key) {
         return Ok(b);
     }
-    let b = gatecheck_schemas::png::generate(seed, width, height)?;
+    let b = gatecheck_codecs::png::generate(seed, width, height)?;
     PNGS.put(key, b.clone());
     Ok(b)
 }

@@ -5,7 +5,7 @@
 //! the frames), MP4/M4A (the movie header) and Ogg Opus (the last granule), and estimated from
 //! the file size at a typical bit rate otherwise.
 
-use gatecheck_schemas::multipart::Rope;
+use gatecheck_codecs::multipart::Rope;
 use gatecheck_schemas::rules::media::{
     parse_mp3, parse_mp4, parse_ogg_opus, parse_wav, parse_wav_head,
 };

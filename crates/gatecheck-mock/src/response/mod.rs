@@ -322,7 +322,7 @@ pub fn api_success_key(record: &KeyRecord) -> MockResponse {
 }
 
 /// A JSON answer whose body `write` appends to this thread's reused buffer (for the
-/// hand-written writers of [`gatecheck_schemas::json`]).
+/// hand-written writers: the typed records' `write_json`, [`gatecheck_codecs::json`]).
 pub fn json_written(status: u16, write: impl FnOnce(&mut Vec<u8>)) -> MockResponse {
     let Ok(body) = with_buffer(|buf| {
         write(buf);

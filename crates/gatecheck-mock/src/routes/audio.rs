@@ -29,7 +29,7 @@ use super::form;
 use crate::media::{self, SpeechFormat, Transcript};
 use crate::response::{self, MockResponse};
 use bytes::Bytes;
-use gatecheck_schemas::multipart::Rope;
+use gatecheck_codecs::multipart::Rope;
 use gatecheck_schemas::rules::media::{
     speech_sse_supported, transcription_diarizes, transcription_streams, DIARIZED_JSON,
     MAX_SPEECH_INPUT_CHARS, SPEECH_SPEED,
@@ -191,7 +191,9 @@ fn check_capable(cx: &Ctx, model: &str, translate: bool) -> Result<(), MockRespo
 /// named with an extension new-api cannot measure (`.mpga`, `.mpeg`, `.txt`) the duration
 /// measurement's 500 `count_token_failed`, before the spec's own extension list.
 fn audio_file(cx: &Ctx, file: Option<(String, Rope)>) -> Result<(Rope, String), MockResponse> {
-    use gatecheck_schemas::rules::media::{new_api_unmeasured, NEW_API_UNMEASURED_CODE};
+    use gatecheck_schemas::rules::media::{
+        new_api_unmeasured, NEW_API_UNMEASURED_CODE, NEW_API_UNMEASURED_STATUS,
+    };
     use gatecheck_schemas::rules::rejection::NEW_API_UPLOAD_CODES;
     let new_api = cx.profile() == gatecheck_schemas::Profile::NewApi;
     let Some((filename, bytes)) = file else {
@@ -208,7 +210,12 @@ fn audio_file(cx: &Ctx, file: Option<(String, Rope)>) -> Result<(Rope, String), 
     };
     if let Some(message) = new_api_unmeasured(&filename).filter(|_| new_api) {
         let code = Some(NEW_API_UNMEASURED_CODE);
-        return Err(response::v1_error(500, &message, code, None));
+        return Err(response::v1_error(
+            NEW_API_UNMEASURED_STATUS,
+            &message,
+            code,
+            None,
+        ));
     }
     let ext = filename
         .rsplit_once('.')

@@ -13,7 +13,7 @@ use crate::state::usage::{self, UsageEntry};
 use crate::state::{AuthedKey, Charge};
 use crate::tasks::video::VideoStore;
 use bytes::Bytes;
-use gatecheck_schemas::multipart::{Parts, Rope, Scan};
+use gatecheck_codecs::multipart::{Parts, Rope, Scan};
 use gatecheck_schemas::rules::quota::{price_quota_at, Usage};
 use gatecheck_schemas::rules::Rejection;
 use gatecheck_schemas::types::ModelCapabilities;
@@ -207,7 +207,7 @@ impl Ctx {
     }
 
     /// [`Ctx::read_body`] without joining the frames the body came in (an upload is read
-    /// where hyper put it: BENCHMARKS.md, issue 49), each frame handed to `on_frame` as it
+    /// where hyper put it: BENCHMARKS.md), each frame handed to `on_frame` as it
     /// arrives.
     async fn read_pieces(
         &self,

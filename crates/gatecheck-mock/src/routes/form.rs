@@ -3,7 +3,7 @@
 
 use super::ctx::Ctx;
 use crate::response::{self, MockResponse};
-use gatecheck_schemas::multipart::Rope;
+use gatecheck_codecs::multipart::Rope;
 use http::Request;
 use hyper::body::Incoming;
 

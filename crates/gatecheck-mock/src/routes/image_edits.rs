@@ -20,7 +20,7 @@ use crate::media::{self, Cache, Rgba};
 use crate::response::{self, MockResponse};
 use base64::Engine as _;
 use bytes::Bytes;
-use gatecheck_schemas::multipart::Rope;
+use gatecheck_codecs::multipart::Rope;
 use gatecheck_schemas::rules::image_edit::{
     edit_usage, edits_supported, is_image_part, missing_image, MASK_PART, MAX_EDIT_IMAGES,
     MSG_IMAGE_REQUIRED,

@@ -454,7 +454,7 @@ impl ImagesAnswer<'_> {
     /// The bytes `serde_json` writes for this answer (a test compares them), written by
     /// hand: the answer of every image generation.
     fn write_json(&self, out: &mut Vec<u8>) {
-        use gatecheck_schemas::json::{push_i64, push_str};
+        use gatecheck_codecs::json::{push_i64, push_str};
         out.extend_from_slice(b"{\"created\":");
         push_i64(out, self.created);
         out.extend_from_slice(b",\"background\":");

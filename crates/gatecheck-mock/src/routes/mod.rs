@@ -52,7 +52,7 @@
 //!
 //! 1. Read the body under the upload limit: [`Ctx::read_body`] (413 before reading it all)
 //!    or [`Ctx::read_multipart`] (the bounded body split into its parts,
-//!    [`gatecheck_schemas::multipart::Parts`]). Find `model` (required).
+//!    [`gatecheck_codecs::multipart::Parts`]). Find `model` (required).
 //! 2. Model limits: [`Ctx::check_model`] (403), then the model's capability. Steps 1 and 2
 //!    for a JSON body (speech, image generation): [`Ctx::json_model`]; for a `model`
 //!    found otherwise (multipart): [`Ctx::required_model`]. Video reads JSON, form or
@@ -91,6 +91,7 @@ pub(crate) mod kling;
 pub(crate) mod linger;
 pub(crate) mod midjourney;
 pub(crate) mod models;
+pub(crate) mod native;
 pub(crate) mod outcomes;
 pub(crate) mod platform;
 pub(crate) mod platform_veo;
@@ -190,15 +191,21 @@ pub(crate) async fn dispatch(
         Some(FaultKind::Delay { ms }) => {
             entry.fault = Some(format!("delay {ms}ms"));
             // At most MAX_HANG, as a hang: a fault of a million years is not a lost task. A
-            // reset ends the wait (the request goes on); a shutdown drops the request, so
-            // that stopping the mock never waits a delay out.
+            // shutdown drops the request, so that stopping the mock never waits a delay out.
+            // A reset ends the wait with 503 `mock_reset`, the handler not run: the request
+            // belongs to the state before the reset and must not change the fresh one.
             let wait = std::time::Duration::from_millis(ms).min(MAX_HANG);
-            if Box::pin(hold(&app, wait)).await == Held::Shutdown {
-                finish(&app, entry, started);
-                return Err(Dropped::Shutdown);
+            match Box::pin(hold(&app, wait)).await {
+                Held::Shutdown => {
+                    finish(&app, entry, started);
+                    return Err(Dropped::Shutdown);
+                }
+                Held::Reset => cut_by_reset(),
+                Held::Elapsed => {
+                    cx.at_ms = app.clock.now_ms();
+                    route(&mut cx, req, &method, path).await
+                }
             }
-            cx.at_ms = app.clock.now_ms();
-            route(&mut cx, req, &method, path).await
         }
         // Stream faults are picked by the streaming handlers (`pick` never returns them).
         Some(_) | None => route(&mut cx, req, &method, path).await,
@@ -282,6 +289,20 @@ fn status_fault(status: u16, retry_after: Option<u64>) -> MockResponse {
     }
     resp
 }
+
+/// The answer to a request a reset cut out of its `delay` fault: 503 `mock_reset`, no
+/// `Retry-After` (the request is not to be retried against the fresh state unasked).
+fn cut_by_reset() -> MockResponse {
+    response::v1_error(
+        503,
+        "the mock was reset while this request waited in a delay fault: it was not served",
+        Some(MOCK_RESET),
+        None,
+    )
+}
+
+/// The error code of [`cut_by_reset`].
+const MOCK_RESET: &str = "mock_reset";
 
 /// Finishes an answer (new-api's error shape in that profile, CORS, the request id) and
 /// journals it.
@@ -414,7 +435,7 @@ async fn admit(
     route: &Route,
 ) -> Result<Request<Incoming>, MockResponse> {
     match route.op {
-        Op::CreateKlingTask | Op::GetKlingTask => cx.admit_key(req.headers())?,
+        Op::CreateKlingTask | Op::GetKlingTask | Op::Native(_) => cx.admit_key(req.headers())?,
         Op::Mj(op) if op != MjOp::Image => {
             cx.key = Some(midjourney::authenticate(cx, req.headers())?);
         }
@@ -469,6 +490,7 @@ async fn serve(cx: &mut Ctx, req: Request<Incoming>, found: &Found<'_>) -> MockR
         Op::CreateKlingTask => Box::pin(kling::create(cx, req)).await,
         Op::GetKlingTask => video_unified::fetch(cx, found.param("task_id")),
         Op::Jimeng => Box::pin(jimeng::handle(cx, req)).await,
+        Op::Native(op) => Box::pin(native::serve(cx, req, op, found.param("task_id"))).await,
         Op::Mj(MjOp::Submit(name)) => Box::pin(midjourney::submit(cx, req, name)).await,
         Op::Mj(MjOp::Upload) => Box::pin(midjourney::upload(cx, req)).await,
         Op::Mj(MjOp::Swap) => Box::pin(midjourney::swap(cx, req)).await,

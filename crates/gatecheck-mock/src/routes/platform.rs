@@ -146,7 +146,7 @@ pub(crate) fn place(
         // The plugin's `decodeRequest` (the plugin era): 400 `plugin_request_invalid`.
         if let Err(message) = a.rules.refusal_in(cx.era(), &body) {
             return Err(response::json(
-                TASK_REFUSAL_STATUS,
+                gatecheck_schemas::rules::era::PLUGIN_REFUSAL_STATUS,
                 &gatecheck_schemas::rules::era::plugin_refusal_body(&message),
             ));
         }
@@ -326,6 +326,11 @@ impl RecordNow {
     /// The record's `data` (the upstream's own task).
     pub(crate) fn data(&self) -> &Value {
         &self.view.data
+    }
+
+    /// The row's failure reason.
+    pub(crate) fn fail_reason(&self) -> String {
+        self.view.fail_reason.clone()
     }
 
     /// Whether the row keeps a result URL.

@@ -16,10 +16,11 @@ use super::video_fields::Fields;
 use crate::response::{self, MockResponse};
 use crate::tasks::platforms::Adaptor;
 use crate::tasks::video::StoredVideo;
-use gatecheck_schemas::rules::era::plugin_refusal_body;
+use gatecheck_schemas::rules::era::{plugin_refusal_body, PLUGIN_REFUSAL_STATUS};
 use gatecheck_schemas::rules::openai_video::{
     artifact_gone_body, host_render, not_completed_body, plugin_content, seconds_within_limit,
-    BodyKind, HostRow, PluginContent, VideoBodies, CONTENT_ERROR_CACHE_CONTROL,
+    BodyKind, HostRow, PluginContent, VideoBodies, ARTIFACT_GONE_STATUS,
+    CONTENT_ERROR_CACHE_CONTROL, NOT_COMPLETED_STATUS,
 };
 use gatecheck_schemas::rules::platforms::Era;
 use gatecheck_schemas::rules::rejection::ACCEPTED;
@@ -38,7 +39,7 @@ fn body_of(f: &Fields) -> Map<String, Value> {
 
 /// The plugin's refusal of a body, 400 `plugin_request_invalid` (DECISIONS D-ERA-4).
 fn refused(message: &str) -> MockResponse {
-    response::json(400, &plugin_refusal_body(message))
+    response::json(PLUGIN_REFUSAL_STATUS, &plugin_refusal_body(message))
 }
 
 /// `POST /v1/videos` for a model platform `a`'s channel serves, in the plugin era (admitted).
@@ -108,8 +109,10 @@ pub(crate) fn content(cx: &Ctx, a: &Adaptor, t: &StoredVideo) -> Option<MockResp
         record.data(),
         record.has_result_url(),
     ) {
-        PluginContent::NotCompleted(s) => Some(content_error(400, &not_completed_body(s))),
-        PluginContent::Gone => Some(content_error(410, &artifact_gone_body())),
+        PluginContent::NotCompleted(s) => {
+            Some(content_error(NOT_COMPLETED_STATUS, &not_completed_body(s)))
+        }
+        PluginContent::Gone => Some(content_error(ARTIFACT_GONE_STATUS, &artifact_gone_body())),
         PluginContent::Served => None,
     }
 }

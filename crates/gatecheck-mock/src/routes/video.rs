@@ -24,15 +24,13 @@ use crate::tasks::video::StoredVideo;
 use gatecheck_schemas::rules::media::{parse_size, MAX_PROMPT_CHARS};
 use gatecheck_schemas::rules::quota::Usage;
 use gatecheck_schemas::rules::rejection::ACCEPTED;
-use gatecheck_schemas::rules::video::content_rejection;
+use gatecheck_schemas::rules::video::{content_rejection, POLL_AFTER_HEADER};
 use gatecheck_schemas::types::VideoStatus;
 use gatecheck_schemas::Profile;
 use http::{HeaderValue, Request};
 use hyper::body::Incoming;
 use serde_json::json;
 
-/// The polling hint header.
-pub const POLL_AFTER_HEADER: &str = "openai-poll-after-ms";
 /// [`POLL_AFTER_HEADER`] as a header name made at compile time (not parsed per poll).
 const POLL_AFTER_NAME: http::HeaderName = http::HeaderName::from_static(POLL_AFTER_HEADER);
 
@@ -172,7 +170,7 @@ pub(crate) fn create_from(
     if cx.plays_plugins() && prompt.trim().is_empty() {
         use gatecheck_schemas::rules::era;
         return Err(response::json(
-            400,
+            era::PLUGIN_REFUSAL_STATUS,
             &era::plugin_refusal_body(era::MSG_FIELD_PROMPT_REQUIRED),
         ));
     }

@@ -45,12 +45,12 @@ use tokio::sync::{mpsc, watch, Semaphore};
 /// body keeps a read buffer of up to this size while it lives: 100 stalled streams after an
 /// upload add ~44 MB with hyper's default, ~15 MB at 128 KiB, ~9 MB at 64 KiB
 /// (tests/stalled_streams.rs, bound 20 MB). 64 KiB cost the 1 MiB upload 42% of its
-/// requests/s (issue 49: 16 reads, 16 frames and 16 allocations per megabyte); 128 KiB is the
+/// requests/s (16 reads, 16 frames and 16 allocations per megabyte); 128 KiB is the
 /// largest that keeps the bound with room. With the upload read in place (no join, its
 /// boundaries found frame by frame) the cap is what is left of the gap: 60% of bare hyper
 /// here at 128 KiB, 65% at hyper's default, 71% at 256 KiB (~28 MB of stalled streams).
 /// Before changing it, run scripts/bench-guard and the stalled-streams test (BENCHMARKS.md,
-/// issue 49).
+/// "the upload's 42%").
 pub(crate) const CONNECTION_BUFFER: usize = 128 * 1024;
 
 /// How long shutdown waits for open connections to finish.

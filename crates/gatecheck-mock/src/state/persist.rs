@@ -61,7 +61,7 @@ pub(crate) fn load(path: &Path) -> io::Result<Option<StateSnapshot>> {
             _ => "is corrupt or truncated",
         };
         // serde's message without the content it would quote (a key's secret).
-        let why = gatecheck_schemas::recording::files::content_free(&e);
+        let why = gatecheck_recording::files::content_free(&e);
         io::Error::new(
             io::ErrorKind::InvalidData,
             format!(

@@ -183,8 +183,8 @@ async fn control_faults_delay_then_serve() {
     assert!(started.elapsed() >= Duration::from_millis(300));
 }
 
-/// A reset ends the wait of a request held by a `delay` fault (it is answered at once), and
-/// stopping the mock does not wait a delay out (issue 48 §4).
+/// A reset ends the wait of a request held by a `delay` fault (it is answered at once, 503
+/// `mock_reset`), and stopping the mock does not wait a delay out.
 #[tokio::test]
 async fn a_reset_or_a_stop_ends_a_delay_at_once() {
     let server = MockServer::start().await;
@@ -198,7 +198,7 @@ async fn a_reset_or_a_stop_ends_a_delay_at_once() {
     });
     tokio::time::sleep(Duration::from_millis(150)).await;
     server.reset();
-    assert_eq!(waiting.await.unwrap(), 200);
+    assert_eq!(waiting.await.unwrap(), 503);
     assert!(
         started.elapsed() < Duration::from_secs(2),
         "{:?}",
@@ -222,7 +222,7 @@ async fn a_reset_or_a_stop_ends_a_delay_at_once() {
 }
 
 /// A request a reset cuts out of its `delay` is answered, but not journaled: the reset journal
-/// holds only what arrived after the reset (issue 55 §2: the next test's `requests()` began
+/// holds only what arrived after the reset (a vitest suite's next test's `requests()` began
 /// with the previous test's cut `GET /v1/models`). So for any request in flight across a reset.
 #[tokio::test]
 async fn a_request_cut_out_of_its_delay_by_a_reset_is_not_in_the_fresh_journal() {
@@ -246,7 +246,11 @@ async fn a_request_cut_out_of_its_delay_by_a_reset_is_not_in_the_fresh_journal()
             .status,
         200
     );
-    assert_eq!(waiting.await.unwrap(), 200, "the cut request is answered");
+    assert_eq!(
+        waiting.await.unwrap(),
+        503,
+        "the cut request is answered, unserved"
+    );
     let journal = server.received_requests();
     assert!(journal.is_empty(), "a reset journal is empty: {journal:?}");
     let listed = http.get("/__mock/requests", &[]).await.json();
@@ -256,6 +260,38 @@ async fn a_request_cut_out_of_its_delay_by_a_reset_is_not_in_the_fresh_journal()
     let paths: Vec<&str> = journal.iter().map(|e| e.path.as_str()).collect();
     assert_eq!(paths, ["/api/models"], "only the request after the reset");
     assert_eq!(journal[0].fault, None);
+}
+
+/// A request a reset cuts out of its `delay` is not served: it belongs to the state before
+/// the reset, so a cut key creation leaves the fresh state as the fixtures have it.
+#[tokio::test]
+async fn a_request_cut_out_of_its_delay_by_a_reset_does_not_change_the_fresh_state() {
+    let server = MockServer::start().await;
+    let http = Http::new(server.uri());
+    let before = http.get("/__mock/keys", &[]).await.json();
+    server.inject(gatecheck_mock::Fault::delay(Duration::from_secs(5)).on("POST /api/token/"));
+    let waiting = tokio::spawn({
+        let http = http.clone();
+        async move {
+            let body = json!({"name": "cut-by-reset", "unlimited_quota": true});
+            http.json("POST", "/api/token/", &DEMO, body).await
+        }
+    });
+    // It has arrived and sits in its delay.
+    while http.get("/__mock/faults", &[]).await.json()[0]["fired"] == 0 {
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    server.reset();
+    let cut = waiting.await.unwrap();
+    assert_eq!(cut.status, 503);
+    assert_eq!(
+        cut.json()["error"]["code"],
+        "mock_reset",
+        "{:?}",
+        cut.json()
+    );
+    let after = http.get("/__mock/keys", &[]).await.json();
+    assert_eq!(after, before, "the cut creation made no key");
 }
 
 #[tokio::test]

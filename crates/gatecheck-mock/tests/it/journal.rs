@@ -88,7 +88,7 @@ async fn journal_holds_its_limit_after_100k_requests() {
 }
 
 /// The journal shows a request's headers (credentials redacted) and the parts of a multipart
-/// body: text parts by value, file parts by name, size and content type (issue 48).
+/// body: text parts by value, file parts by name, size and content type.
 #[tokio::test]
 async fn journal_records_headers_and_form_fields() {
     let server = MockServer::start().await;

@@ -13,6 +13,7 @@ mod media_images;
 mod media_util;
 mod media_video;
 mod midjourney;
+mod native_routes;
 mod openapi_bodies;
 mod openapi_gen;
 mod platforms;

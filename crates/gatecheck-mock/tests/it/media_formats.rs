@@ -182,7 +182,7 @@ fn transcripts_are_deterministic_and_subtitles_tile_the_duration() {
 #[test]
 fn transcripts_of_framed_uploads_are_those_of_the_joined_bytes() {
     use bytes::Bytes;
-    use gatecheck_schemas::multipart::Rope;
+    use gatecheck_codecs::multipart::Rope;
     let wav = media::wav(&media::tone(3_210, 24000, 1), 24000);
     // A WAV whose `data` chunk starts past the first 64 KiB (a 70 KiB `LIST` chunk first).
     let mut long_meta = wav[..12].to_vec();

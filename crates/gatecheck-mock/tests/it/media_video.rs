@@ -20,18 +20,6 @@ async fn virtual_server() -> MockServer {
         .await
 }
 
-async fn advance(server: &MockServer, seconds: f64) {
-    let resp = Http::new(server.uri())
-        .json(
-            "POST",
-            "/__mock/clock/advance",
-            &[],
-            json!({ "seconds": seconds }),
-        )
-        .await;
-    assert_eq!(resp.status, 200, "{}", resp.text());
-}
-
 fn task(resp: &Resp) -> VideoTask {
     serde_json::from_slice(&resp.body)
         .unwrap_or_else(|e| panic!("not a video task ({e}): {} {}", resp.status, resp.text()))

@@ -6,7 +6,7 @@
 
 use crate::media_util::*;
 use crate::support::*;
-use gatecheck_mock::{ClockMode, Fixtures, MockServer};
+use gatecheck_mock::MockServer;
 use gatecheck_schemas::rules::media::parse_mp4;
 use gatecheck_schemas::rules::platform_record::check_record;
 use gatecheck_schemas::rules::platforms::{gemini, vertex, Platform};
@@ -15,31 +15,6 @@ use gatecheck_schemas::Profile;
 use serde_json::{json, Value};
 
 const GENERATIONS: &str = "/v1/video/generations";
-
-async fn server(profile: Profile) -> MockServer {
-    MockServer::builder()
-        .profile(profile)
-        // The Go-adaptor era's expectations (new-api-adaptors; the plugin era: plugin_era.rs).
-        .era(gatecheck_schemas::Era::Adaptors)
-        .fixtures(Fixtures::embedded())
-        .clock(ClockMode::virtual_default())
-        .start()
-        .await
-}
-
-async fn control(server: &MockServer, path: &str, body: Value) -> Resp {
-    Http::new(server.uri()).json("POST", path, &[], body).await
-}
-
-async fn advance(server: &MockServer, seconds: f64) {
-    let r = control(
-        server,
-        "/__mock/clock/advance",
-        json!({ "seconds": seconds }),
-    )
-    .await;
-    assert_eq!(r.status, 200, "{}", r.text());
-}
 
 async fn get(server: &MockServer, path: &str) -> Value {
     let resp = get_with(server, path, KEY_ENABLED).await;
@@ -199,7 +174,7 @@ async fn lifecycle(server: &MockServer, p: &Platform, model: &str) {
 #[tokio::test]
 async fn gemini_and_vertex_on_the_clock_and_the_control_api_in_both_profiles() {
     for profile in [Profile::Documented, Profile::NewApi] {
-        let server = server(profile).await;
+        let server = adaptors_server(profile).await;
         lifecycle(&server, &gemini::PLATFORM, "veo-3.1-fast-generate-preview").await;
         lifecycle(&server, &vertex::PLATFORM, "veo-3.0-fast-generate-001").await;
     }
@@ -207,7 +182,7 @@ async fn gemini_and_vertex_on_the_clock_and_the_control_api_in_both_profiles() {
 
 #[tokio::test]
 async fn a_fetch_asks_veo_in_real_time_and_the_others_answer_their_record() {
-    let server = server(Profile::NewApi).await;
+    let server = adaptors_server(Profile::NewApi).await;
     let (veo, _) = submit(
         &server,
         "veo-3.1-fast-generate-preview",
@@ -240,7 +215,7 @@ async fn a_fetch_asks_veo_in_real_time_and_the_others_answer_their_record() {
 
 #[tokio::test]
 async fn metadata_overlays_the_veo_request() {
-    let server = server(Profile::NewApi).await;
+    let server = adaptors_server(Profile::NewApi).await;
     let extra = json!({"seconds": "4", "metadata": {"durationSeconds": 8}, "duration": 0});
     let (_, resp) = submit(&server, "veo-3.0-fast-generate-001", "a kite", extra).await;
     assert_eq!(
@@ -291,7 +266,7 @@ async fn succeeded(server: &MockServer, model: &str) -> String {
 #[tokio::test]
 async fn the_content_route_fails_as_new_api_when_its_upstream_does_in_both_profiles() {
     for profile in [Profile::Documented, Profile::NewApi] {
-        let server = server(profile).await;
+        let server = adaptors_server(profile).await;
         // Gemini: the stored operation has its `uri`, so `unreachable` fails the download.
         let g = succeeded(&server, "veo-3.1-fast-generate-preview").await;
         upstream(&server, &g, "unreachable").await;
@@ -326,7 +301,7 @@ async fn the_content_route_fails_as_new_api_when_its_upstream_does_in_both_profi
 
 #[tokio::test]
 async fn a_filtered_operation_is_a_success_without_a_video_and_survives_a_dump() {
-    let server = server(Profile::NewApi).await;
+    let server = adaptors_server(Profile::NewApi).await;
     let (g, _) = submit(
         &server,
         "veo-3.1-fast-generate-preview",

@@ -1,24 +1,15 @@
 //! The `new-api` profile in new-api's plugin era (DECISIONS D-ERA-2..6), against the same
 //! requests on `new-api-adaptors` (the Go adaptors, frozen) and `documented`.
 
-use super::support::{bearer, Http, KEY_ENABLED};
-use gatecheck_mock::{ClockMode, MockServer};
+use super::support::{bearer, named_server, Http, KEY_ENABLED};
 use gatecheck_schemas::rules::era;
 use gatecheck_schemas::NamedProfile;
 use serde_json::json;
 
-async fn server(named: NamedProfile) -> MockServer {
-    MockServer::builder()
-        .named_profile(named)
-        .clock(ClockMode::virtual_default())
-        .start()
-        .await
-}
-
 #[tokio::test]
 async fn the_plugin_era_renders_the_host_owned_task_and_serves_head() {
     for named in NamedProfile::ALL {
-        let server = server(named).await;
+        let server = named_server(named).await;
         let plugins = named == NamedProfile::NEW_API;
         assert_eq!(server.named_profile(), named);
         let http = Http::new(server.uri());
@@ -73,7 +64,7 @@ async fn the_plugin_era_renders_the_host_owned_task_and_serves_head() {
 #[tokio::test]
 async fn the_plugin_era_refuses_an_empty_prompt_and_forbids_caching_a_not_found() {
     for named in NamedProfile::ALL {
-        let server = server(named).await;
+        let server = named_server(named).await;
         let plugins = named == NamedProfile::NEW_API;
         let http = Http::new(server.uri());
         let auth = bearer(KEY_ENABLED);
@@ -90,10 +81,10 @@ async fn the_plugin_era_refuses_an_empty_prompt_and_forbids_caching_a_not_found(
         let body = r.json();
         assert_eq!(era::is_plugin_refusal(&body), plugins, "{named}: {body}");
         if plugins {
-            let message = body["error"]["message"].as_str().unwrap_or("");
-            assert!(
-                message.starts_with(era::MSG_FIELD_PROMPT_REQUIRED),
-                "{body}"
+            // The task error, as respondTaskError writes it (DECISIONS D-ERA-4).
+            assert_eq!(
+                body,
+                era::plugin_refusal_body(era::MSG_FIELD_PROMPT_REQUIRED)
             );
         }
         let nf = http.get("/v1/gatecheck-nothing", &h).await;

@@ -3,22 +3,13 @@
 //! render over the plugin's, the content route serves the plugin's artifact; the frozen
 //! `new-api-adaptors` profile keeps the adaptors' answers.
 
-use super::support::{bearer, Http, Resp, KEY_ENABLED};
-use gatecheck_mock::{ClockMode, MockServer};
+use super::support::{bearer, named_server, Http, Resp, KEY_ENABLED};
 use gatecheck_schemas::rules::openai_video::{named_status, MSG_JSON_OBJECT_REQUIRED};
 use gatecheck_schemas::rules::platforms::{all, Key, OTHER_RATIOS_HEADER};
 use gatecheck_schemas::rules::task::TaskStatus;
 use gatecheck_schemas::NamedProfile;
 use serde_json::{json, Value};
 use std::time::Duration;
-
-async fn server(named: NamedProfile) -> MockServer {
-    MockServer::builder()
-        .named_profile(named)
-        .clock(ClockMode::virtual_default())
-        .start()
-        .await
-}
 
 fn auth() -> String {
     bearer(KEY_ENABLED)
@@ -62,7 +53,7 @@ fn model(k: Key) -> &'static str {
 #[tokio::test]
 async fn post_v1_videos_runs_the_platforms_plugin_only_in_the_plugin_era() {
     for named in [NamedProfile::NEW_API, NamedProfile::NEW_API_ADAPTORS] {
-        let server = server(named).await;
+        let server = named_server(named).await;
         let http = Http::new(server.uri());
         let a = auth();
         let h = [("authorization", a.as_str())];
@@ -87,7 +78,7 @@ async fn post_v1_videos_runs_the_platforms_plugin_only_in_the_plugin_era() {
         for k in [Key::Vidu, Key::Hailuo] {
             let r = post_multipart(&http, &[("model", model(k)), ("prompt", "x")], None).await;
             assert_eq!(r.status, 400, "{k:?}: {}", r.text());
-            assert_eq!(r.json()["error"]["code"], "plugin_request_invalid");
+            assert_eq!(r.json()["code"], "plugin_request_invalid");
             assert!(r.text().contains(MSG_JSON_OBJECT_REQUIRED), "{}", r.text());
         }
         let doubao = [("model", model(Key::Doubao)), ("prompt", "x")];
@@ -103,7 +94,7 @@ async fn post_v1_videos_runs_the_platforms_plugin_only_in_the_plugin_era() {
 
 #[tokio::test]
 async fn the_generic_task_bills_its_seconds_and_takes_one_input_reference() {
-    let server = server(NamedProfile::NEW_API).await;
+    let server = named_server(NamedProfile::NEW_API).await;
     let http = Http::new(server.uri());
     let fields = [("model", "sora-2"), ("prompt", "a boat"), ("seconds", "8")];
     let ok = post_multipart(&http, &fields, Some("input_reference")).await;
@@ -129,7 +120,7 @@ async fn record_status(http: &Http, id: &str) -> TaskStatus {
 
 #[tokio::test]
 async fn every_platforms_task_is_the_hosts_render_and_its_plugins_content() {
-    let server = server(NamedProfile::NEW_API).await;
+    let server = named_server(NamedProfile::NEW_API).await;
     let http = Http::new(server.uri());
     let a = auth();
     let h = [("authorization", a.as_str())];
@@ -176,7 +167,7 @@ async fn every_platforms_task_is_the_hosts_render_and_its_plugins_content() {
 
 #[tokio::test]
 async fn the_adaptors_era_keeps_the_adaptors_render() {
-    let server = server(NamedProfile::NEW_API_ADAPTORS).await;
+    let server = named_server(NamedProfile::NEW_API_ADAPTORS).await;
     let http = Http::new(server.uri());
     let a = auth();
     let h = [("authorization", a.as_str())];
@@ -195,7 +186,7 @@ async fn the_adaptors_era_keeps_the_adaptors_render() {
 
 #[tokio::test]
 async fn a_filtered_veo_video_is_gone_in_the_plugin_era() {
-    let server = server(NamedProfile::NEW_API).await;
+    let server = named_server(NamedProfile::NEW_API).await;
     let http = Http::new(server.uri());
     let a = auth();
     let h = [("authorization", a.as_str())];

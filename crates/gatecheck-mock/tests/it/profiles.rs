@@ -3,19 +3,9 @@
 
 use crate::media_util::*;
 use crate::support::*;
-use gatecheck_mock::{ClockMode, MockServer, NewKey};
+use gatecheck_mock::{MockServer, NewKey};
 use gatecheck_schemas::Profile;
 use serde_json::{json, Value};
-
-async fn server(profile: Profile) -> MockServer {
-    MockServer::builder()
-        .profile(profile)
-        // The Go-adaptor era's expectations (new-api-adaptors; the plugin era: plugin_era.rs).
-        .era(gatecheck_schemas::Era::Adaptors)
-        .clock(ClockMode::virtual_default())
-        .start()
-        .await
-}
 
 fn error_of(resp: &Resp) -> Value {
     resp.json()["error"].clone()
@@ -37,7 +27,7 @@ fn assert_new_api_shape(resp: &Resp) {
 #[tokio::test]
 async fn na1_empty_model_limits_allow_all_in_documented_and_none_in_new_api() {
     for profile in [Profile::Documented, Profile::NewApi] {
-        let server = server(profile).await;
+        let server = adaptors_server(profile).await;
         let key = server.add_key(NewKey::new().model_limits(""));
         let r = get_with(&server, "/v1/models/sora-2", &key.key).await;
         match profile {
@@ -60,7 +50,7 @@ async fn na1_empty_model_limits_allow_all_in_documented_and_none_in_new_api() {
 #[tokio::test]
 async fn na2_key_refusals_share_one_message_in_new_api() {
     for profile in [Profile::Documented, Profile::NewApi] {
-        let server = server(profile).await;
+        let server = adaptors_server(profile).await;
         let mut messages = Vec::new();
         for key in [KEY_DISABLED, KEY_EXPIRED, KEY_EXHAUSTED, "nosuchkey000"] {
             let r = get_with(&server, "/v1/models", key).await;
@@ -103,15 +93,7 @@ async fn completed_and_errored(server: &MockServer) -> (Value, Value) {
         assert_eq!(r.status, 200, "{}", r.text());
         ids.push(r.json()["id"].as_str().unwrap_or_default().to_owned());
     }
-    let advanced = Http::new(server.uri())
-        .json(
-            "POST",
-            "/__mock/clock/advance",
-            &[],
-            json!({"seconds": 3600}),
-        )
-        .await;
-    assert_eq!(advanced.status, 200, "{}", advanced.text());
+    advance(server, 3600.0).await;
     let mut out = Vec::new();
     for id in &ids {
         let r = get_with(server, &format!("/v1/videos/{id}"), KEY_ENABLED).await;
@@ -124,7 +106,7 @@ async fn completed_and_errored(server: &MockServer) -> (Value, Value) {
 #[tokio::test]
 async fn na3_na4_video_url_and_error_status_only_in_documented() {
     for profile in [Profile::Documented, Profile::NewApi] {
-        let server = server(profile).await;
+        let server = adaptors_server(profile).await;
         let (done, errored) = completed_and_errored(&server).await;
         assert_eq!(done["status"], "completed");
         assert!(done["metadata"]["url"].is_string(), "{done}");
@@ -145,7 +127,7 @@ async fn na3_na4_video_url_and_error_status_only_in_documented() {
 #[tokio::test]
 async fn na5_unknown_model_is_400_documented_and_503_model_not_found_new_api() {
     for profile in [Profile::Documented, Profile::NewApi] {
-        let server = server(profile).await;
+        let server = adaptors_server(profile).await;
         let img = post_json(
             &server,
             "/v1/images/generations",
@@ -187,7 +169,7 @@ async fn na5_unknown_model_is_400_documented_and_503_model_not_found_new_api() {
 #[tokio::test]
 async fn na6_put_answer_masks_the_key_in_new_api() {
     for profile in [Profile::Documented, Profile::NewApi] {
-        let server = server(profile).await;
+        let server = adaptors_server(profile).await;
         let secret = server.key(1).expect("key 1").key;
         let v = put(&server, "", full(1)).await;
         assert_eq!(v["success"], true, "{v}");
@@ -212,7 +194,7 @@ async fn na6_put_answer_masks_the_key_in_new_api() {
 #[tokio::test]
 async fn na10_content_of_unknown_and_unfinished_tasks() {
     for profile in [Profile::Documented, Profile::NewApi] {
-        let server = server(profile).await;
+        let server = adaptors_server(profile).await;
         let unknown = get_with(
             &server,
             "/v1/videos/task_00000000000000000000000000000000/content",
@@ -252,7 +234,7 @@ async fn na10_content_of_unknown_and_unfinished_tasks() {
 #[tokio::test]
 async fn na11_unknown_status_and_negative_expiry_are_stored_only_in_new_api() {
     for profile in [Profile::Documented, Profile::NewApi] {
-        let server = server(profile).await;
+        let server = adaptors_server(profile).await;
         let status9 = put(&server, "?status_only=1", json!({"id": 1, "status": 9})).await;
         let mut body = full(1);
         body["expired_time"] = json!(-5);
@@ -276,7 +258,7 @@ async fn na11_unknown_status_and_negative_expiry_are_stored_only_in_new_api() {
 #[tokio::test]
 async fn na12_update_details() {
     for profile in [Profile::Documented, Profile::NewApi] {
-        let server = server(profile).await;
+        let server = adaptors_server(profile).await;
         // No group check on update in new-api.
         let mut body = full(1);
         body["group"] = json!("no-such-group");
@@ -319,7 +301,7 @@ async fn na12_update_details() {
 #[tokio::test]
 async fn na13_relay_errors_carry_an_empty_param_in_new_api() {
     for profile in [Profile::Documented, Profile::NewApi] {
-        let server = server(profile).await;
+        let server = adaptors_server(profile).await;
         let r = post_json(
             &server,
             "/v1/images/generations",
@@ -342,7 +324,7 @@ async fn na13_relay_errors_carry_an_empty_param_in_new_api() {
 #[tokio::test]
 async fn na13_error_bodies_and_ip_message() {
     for profile in [Profile::Documented, Profile::NewApi] {
-        let server = server(profile).await;
+        let server = adaptors_server(profile).await;
         let r = get_with(&server, "/v1/models", KEY_IP_RESTRICTED).await;
         assert_eq!(r.status, 403, "{}", r.text());
         let e = error_of(&r);
@@ -377,7 +359,7 @@ async fn na13_error_bodies_and_ip_message() {
 #[tokio::test]
 async fn na9_dall_e_size_defaults_to_1024_only_in_new_api() {
     for profile in [Profile::Documented, Profile::NewApi] {
-        let server = server(profile).await;
+        let server = adaptors_server(profile).await;
         let dalle = post_json(
             &server,
             "/v1/images/generations",
@@ -413,7 +395,7 @@ async fn na9_dall_e_size_defaults_to_1024_only_in_new_api() {
 #[tokio::test]
 async fn na9_na5_empty_size_default_quality_and_missing_model_in_new_api() {
     for profile in [Profile::Documented, Profile::NewApi] {
-        let server = server(profile).await;
+        let server = adaptors_server(profile).await;
         let empty = post_json(
             &server,
             "/v1/images/generations",
@@ -461,7 +443,7 @@ async fn na9_na5_empty_size_default_quality_and_missing_model_in_new_api() {
 async fn na15_audio_uploads_are_measured_before_the_relay_in_new_api() {
     let wav = wav_of(200);
     for profile in [Profile::Documented, Profile::NewApi] {
-        let server = server(profile).await;
+        let server = adaptors_server(profile).await;
         let send = |name: Option<&'static str>| {
             let mut parts: Vec<Part<'_>> = vec![("model", None, b"whisper-1")];
             if let Some(n) = name {
@@ -506,7 +488,7 @@ async fn na15_audio_uploads_are_measured_before_the_relay_in_new_api() {
 /// documented profile serves the list and the delete and keeps its not-found body.
 #[tokio::test]
 async fn d_route_new_api_route_table_and_not_found_body() {
-    let new_api = server(Profile::NewApi).await;
+    let new_api = adaptors_server(Profile::NewApi).await;
     let http = Http::new(new_api.uri());
     let auth = bearer(KEY_ENABLED);
     let cases = [
@@ -555,7 +537,7 @@ async fn d_route_new_api_route_table_and_not_found_body() {
     );
     assert_eq!(http.get("/v1/models", &[]).await.status, 401);
 
-    let documented = server(Profile::Documented).await;
+    let documented = adaptors_server(Profile::Documented).await;
     let http = Http::new(documented.uri());
     assert_eq!(
         http.get("/v1/videos", &[("authorization", &auth)])

@@ -128,15 +128,7 @@ async fn a_failed_video_task_is_refunded_in_full_once() {
         let price = (start.0 - charged.0) / 3;
         assert!(price > 0, "{profile:?}: sora-2 is charged at submit");
         assert_eq!(charged, (start.0 - 3 * price, start.1 + 3 * price));
-        let advanced = http
-            .json(
-                "POST",
-                "/__mock/clock/advance",
-                &[],
-                json!({"seconds": 600}),
-            )
-            .await;
-        assert_eq!(advanced.status, 200);
+        advance(&server, 600.0).await;
         for _ in 0..3 {
             for id in &ids {
                 let poll = http

@@ -1,4 +1,4 @@
-//! Connection hygiene and durability (issue 14): half-closed requests, IPv4-mapped loopback,
+//! Connection hygiene and durability: half-closed requests, IPv4-mapped loopback,
 //! stalled bodies, the connection limit, and the state file written through.
 
 use crate::support::*;
@@ -164,13 +164,6 @@ async fn connections_past_the_limit_wait_until_one_closes() {
         .unwrap();
     assert!(got.starts_with(b"HTTP/1.1 200"));
     drop(b);
-}
-
-fn temp_state(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("gatecheck-it-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir.join("state.json")
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -1,4 +1,4 @@
-//! The mock under attack (issue 38): the control API answers only a loopback `Host` (DNS
+//! The mock under attack: the control API answers only a loopback `Host` (DNS
 //! rebinding), a replay folder is never left, stalled streams stay small, and callback URLs
 //! never show their credentials.
 

@@ -1,4 +1,5 @@
-//! A small HTTP client and the fixture secrets.
+//! The helpers the mock's test modules share, each written once: a small HTTP client, the
+//! fixture secrets, the mocks the tests start and the virtual clock's step.
 
 #![allow(dead_code)]
 
@@ -174,4 +175,63 @@ pub fn full(id: i64) -> serde_json::Value {
         "unlimited_quota": false, "model_limits_enabled": false, "model_limits": "",
         "allow_ips": "", "group": "", "cross_group_retry": false
     })
+}
+
+/// A mock of `profile` in the Go-adaptor era (the `new-api-adaptors` expectations; the plugin
+/// era's are [`named_server`]'s) on the virtual clock, with the embedded fixtures.
+pub async fn adaptors_server(profile: gatecheck_schemas::Profile) -> gatecheck_mock::MockServer {
+    adaptors_server_with(profile, gatecheck_mock::Fixtures::embedded()).await
+}
+
+/// [`adaptors_server`] with `fixtures`.
+pub async fn adaptors_server_with(
+    profile: gatecheck_schemas::Profile,
+    fixtures: gatecheck_mock::Fixtures,
+) -> gatecheck_mock::MockServer {
+    gatecheck_mock::MockServer::builder()
+        .profile(profile)
+        .era(gatecheck_schemas::Era::Adaptors)
+        .fixtures(fixtures)
+        .clock(gatecheck_mock::ClockMode::virtual_default())
+        .start()
+        .await
+}
+
+/// A mock of the named profile (its profile and era) on the virtual clock.
+pub async fn named_server(named: gatecheck_schemas::NamedProfile) -> gatecheck_mock::MockServer {
+    gatecheck_mock::MockServer::builder()
+        .named_profile(named)
+        .clock(gatecheck_mock::ClockMode::virtual_default())
+        .start()
+        .await
+}
+
+/// A fresh `state.json` path in a new temporary directory of this process, named `name`.
+pub fn temp_state(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("gatecheck-it-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir.join("state.json")
+}
+
+/// `POST path` of the control API with the JSON `body`.
+pub async fn control(
+    server: &gatecheck_mock::MockServer,
+    path: &str,
+    body: serde_json::Value,
+) -> Resp {
+    Http::new(server.uri()).json("POST", path, &[], body).await
+}
+
+/// Moves the mock's virtual clock `seconds` on (`POST /__mock/clock/advance`); asserts 200.
+pub async fn advance(server: &gatecheck_mock::MockServer, seconds: f64) {
+    let resp = Http::new(server.uri())
+        .json(
+            "POST",
+            "/__mock/clock/advance",
+            &[],
+            serde_json::json!({ "seconds": seconds }),
+        )
+        .await;
+    assert_eq!(resp.status, 200, "{}", resp.text());
 }

@@ -13,13 +13,6 @@ fn builder() -> gatecheck_mock::MockServerBuilder {
     MockServer::builder().clock(ClockMode::virtual_default())
 }
 
-fn temp_state(name: &str) -> std::path::PathBuf {
-    let dir = std::env::temp_dir().join(format!("gatecheck-it-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir.join("state.json")
-}
-
 /// The ids of the tasks [`populate`] made.
 struct Made {
     mj: String,
@@ -60,15 +53,7 @@ async fn populate(server: &MockServer) -> Made {
     .await;
     let body = json!({"model": "sora-2", "prompt": "a cat", "seconds": "4"});
     let source = created(server, "/v1/videos", body).await;
-    let advanced = http
-        .json(
-            "POST",
-            "/__mock/clock/advance",
-            &[],
-            json!({"seconds": 120}),
-        )
-        .await;
-    assert_eq!(advanced.status, 200, "{}", advanced.text());
+    advance(server, 120.0).await;
     let remix = format!("/v1/videos/{source}/remix");
     let remix = created(server, &remix, json!({"prompt": "at night"})).await;
     Made {
@@ -232,7 +217,7 @@ async fn a_dump_loaded_into_a_fresh_mock_answers_the_same() {
     assert_eq!(answers(&fresh, &made).await, before);
 }
 
-/// A state file that a mock wrote before the tasks moved into one store (issue #41), made by
+/// A state file that a mock wrote before the tasks moved into one store, made by
 /// `gatecheck serve --seed 41 --clock virtual --state-file`: video tasks charged, refunded,
 /// deleted and remixed, a Kling and a Jimeng task with their route-table entries, a Kling
 /// callback still waiting, Midjourney tasks (one forced to fail) and a clock offset.

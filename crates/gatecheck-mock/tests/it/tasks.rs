@@ -14,28 +14,6 @@ use serde_json::{json, Value};
 
 const GENERATIONS: &str = "/v1/video/generations";
 
-async fn server(profile: Profile) -> MockServer {
-    MockServer::builder()
-        .profile(profile)
-        // The Go-adaptor era's expectations (new-api-adaptors; the plugin era: plugin_era.rs).
-        .era(gatecheck_schemas::Era::Adaptors)
-        .clock(ClockMode::virtual_default())
-        .start()
-        .await
-}
-
-async fn advance(server: &MockServer, seconds: f64) {
-    let resp = Http::new(server.uri())
-        .json(
-            "POST",
-            "/__mock/clock/advance",
-            &[],
-            json!({ "seconds": seconds }),
-        )
-        .await;
-    assert_eq!(resp.status, 200, "{}", resp.text());
-}
-
 /// `curl -H 'Authorization: Bearer KEY' BASE/v1/video/generations/ID`, judged by the rules.
 async fn fetch(server: &MockServer, id: &str) -> TaskDto {
     let resp = get_with(server, &format!("{GENERATIONS}/{id}"), KEY_ENABLED).await;
@@ -60,7 +38,7 @@ async fn create(server: &MockServer, path: &str, prompt: &str) -> Value {
 #[tokio::test]
 async fn unified_create_and_fetch_follow_the_clock_in_both_profiles() {
     for profile in [Profile::Documented, Profile::NewApi] {
-        let server = server(profile).await;
+        let server = adaptors_server(profile).await;
         let before = remain(&server);
         let v = create(&server, GENERATIONS, "a lighthouse at dawn").await;
         let id = v["id"].as_str().unwrap().to_owned();
@@ -104,7 +82,7 @@ async fn unified_create_and_fetch_follow_the_clock_in_both_profiles() {
 
 #[tokio::test]
 async fn unified_failed_task_reports_failure_and_reason() {
-    let server = server(Profile::NewApi).await;
+    let server = adaptors_server(Profile::NewApi).await;
     let v = create(&server, GENERATIONS, "a storm at sea [fail]").await;
     advance(&server, 300.0).await;
     let t = fetch(&server, v["id"].as_str().unwrap()).await;
@@ -115,7 +93,7 @@ async fn unified_failed_task_reports_failure_and_reason() {
 #[tokio::test]
 async fn unknown_or_foreign_ids_are_task_not_exist() {
     for profile in [Profile::Documented, Profile::NewApi] {
-        let server = server(profile).await;
+        let server = adaptors_server(profile).await;
         let v = create(&server, GENERATIONS, "mine").await;
         let id = v["id"].as_str().unwrap();
         let unknown = format!("{GENERATIONS}/task_00000000000000000000000000000000");
@@ -138,7 +116,7 @@ async fn unknown_or_foreign_ids_are_task_not_exist() {
 #[tokio::test]
 async fn remix_makes_a_charged_task_from_a_completed_one() {
     for profile in [Profile::Documented, Profile::NewApi] {
-        let server = server(profile).await;
+        let server = adaptors_server(profile).await;
         let source = create(&server, "/v1/videos", "a cat").await;
         let sid = source["id"].as_str().unwrap().to_owned();
         let remix = format!("/v1/videos/{sid}/remix");
@@ -197,7 +175,7 @@ const KLING: &str = "/kling/v1/videos/text2video";
 #[tokio::test]
 async fn kling_create_answers_new_apis_object_and_fetch_the_envelope() {
     for profile in [Profile::Documented, Profile::NewApi] {
-        let server = server(profile).await;
+        let server = adaptors_server(profile).await;
         let before = remain(&server);
         let body = json!({"model_name": "kling-v2-master", "prompt": "koi in the rain", "duration": "5", "aspect_ratio": "16:9"});
         let resp = post_json(&server, KLING, KEY_ENABLED, body).await;
@@ -251,7 +229,7 @@ async fn kling_create_answers_new_apis_object_and_fetch_the_envelope() {
 
 #[tokio::test]
 async fn kling_refusals() {
-    let server = server(Profile::NewApi).await;
+    let server = adaptors_server(Profile::NewApi).await;
     let before = remain(&server);
     let resp = post_json(
         &server,
@@ -296,7 +274,7 @@ async fn kling_refusals() {
 #[tokio::test]
 async fn jimeng_submit_and_get_result() {
     for profile in [Profile::Documented, Profile::NewApi] {
-        let server = server(profile).await;
+        let server = adaptors_server(profile).await;
         let submit = "/jimeng/?Action=CVSync2AsyncSubmitTask&Version=2022-08-31";
         let body = json!({"req_key": "jimeng_vgfm_t2v_l20", "prompt": "a paper boat"});
         let resp = post_json(&server, submit, KEY_ENABLED, body).await;
@@ -424,7 +402,7 @@ async fn wait_callbacks(
 #[tokio::test]
 async fn kling_callback_is_posted_once_when_the_task_ends() {
     use gatecheck_mock::callbacks::CallbackResult;
-    let server = server(Profile::NewApi).await;
+    let server = adaptors_server(Profile::NewApi).await;
     let (url, got) = receiver(200).await;
     let id = kling_with_callback(&server, &url).await;
     tokio::time::sleep(std::time::Duration::from_millis(200)).await;
@@ -453,7 +431,7 @@ async fn kling_callback_is_posted_once_when_the_task_ends() {
 #[tokio::test]
 async fn kling_callbacks_are_bounded_refused_off_loopback_and_retried() {
     use gatecheck_mock::callbacks::{CallbackResult, MAX_ATTEMPTS};
-    let server = server(Profile::Documented).await;
+    let server = adaptors_server(Profile::Documented).await;
     // Not loopback, not allowed: refused at once, never contacted.
     kling_with_callback(&server, "http://203.0.113.7/hook").await;
     let cbs = server.callbacks();
@@ -550,7 +528,7 @@ async fn a_waiting_kling_callback_survives_a_restart_and_is_sent_once() {
 /// With `poll_advance` on a virtual clock, a loop that sleeps for `openai-poll-after-ms`
 /// between polls (as the OpenAI SDKs' create-and-poll does) sees its video end in a fraction
 /// of a second without touching the clock; a test that moves the clock by hand between polls
-/// sees exactly the times it set (issue 48 §3).
+/// sees exactly the times it set.
 #[tokio::test]
 async fn polls_that_honour_the_hint_reach_completed_and_advances_by_hand_stay_exact() {
     let server = MockServer::builder()
@@ -611,5 +589,5 @@ async fn polls_that_honour_the_hint_reach_completed_and_advances_by_hand_stay_ex
 }
 
 async fn server_plain() -> MockServer {
-    server(Profile::Documented).await
+    adaptors_server(Profile::Documented).await
 }

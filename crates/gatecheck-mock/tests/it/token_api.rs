@@ -556,7 +556,7 @@ async fn token_update_expired_time_range() {
     }
 }
 
-// issue 55 §1, planted first: each answer follows the new-api source named (main 823e263).
+// Planted first: each answer follows the new-api source named (main 823e263).
 
 /// new-api's controller/token.go `GetAllTokens` and `GetToken` answer through
 /// `buildMaskedTokenResponse(s)` (model/token.go `GetMaskedKey`): the listing and one key show

@@ -1,4 +1,4 @@
-//! The logged-in user's routes beside the keys (issue 55 §1), in new-api's shapes (main
+//! The logged-in user's routes beside the keys, in new-api's shapes (main
 //! 823e263), by personal access token as the token routes: `GET /api/user/self`,
 //! `/api/user/self/groups`, `/api/user/models`, `/api/log/self`, `/api/log/self/stat`,
 //! `/api/data/self`. What they report agrees with what the mock charged.

@@ -55,15 +55,7 @@ async fn objects(profile: Profile) -> Vec<Value> {
         .await;
     assert_eq!(set.status, 200, "{}", set.text());
     for step in [6.0, 600.0] {
-        let advanced = http
-            .json(
-                "POST",
-                "/__mock/clock/advance",
-                &[],
-                json!({"seconds": step}),
-            )
-            .await;
-        assert_eq!(advanced.status, 200, "{}", advanced.text());
+        advance(&server, step).await;
         for id in &ids {
             let polled = http.get(&format!("/v1/videos/{id}"), &headers).await;
             assert_eq!(polled.status, 200, "{}", polled.text());

@@ -14,12 +14,13 @@ mod bodies;
 pub mod check;
 pub mod exceptions;
 mod midjourney;
+mod native;
 mod operations;
 mod response;
 mod tasks;
 mod user;
 
-use crate::routes::ROUTES;
+use crate::routes::table;
 use crate::schemas::{self, names, rewrite_refs, RefTarget, COMMON_DEFS};
 use serde_json::{json, Map, Value};
 
@@ -382,7 +383,7 @@ fn v1_error_responses() -> Value {
 /// Every route of the table, by path and method.
 fn paths() -> Value {
     let mut paths = Map::new();
-    for route in ROUTES {
+    for route in table() {
         let item = paths
             .entry(route.path.to_owned())
             .or_insert_with(|| json!({}));

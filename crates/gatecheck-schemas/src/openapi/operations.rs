@@ -46,6 +46,7 @@ pub(super) fn operation(route: &Route) -> Option<Value> {
         | Op::GetSelfLogStat
         | Op::GetSelfQuotaData => user_routes::user(id),
         Op::Mj(_) => super::midjourney::operation(id),
+        Op::Native(op) => super::native::operation(op),
         Op::RemixVideo
         | Op::CreateVideoGeneration
         | Op::GetVideoGeneration

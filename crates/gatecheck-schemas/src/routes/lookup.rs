@@ -1,9 +1,9 @@
-//! Resolving a request in [`ROUTES`]: [`lookup`] splits the path once and matches it against
+//! Resolving a request in the route table ([`super::table`]: `ROUTES` and the plugins' native routes): [`lookup`] splits the path once and matches it against
 //! the templates grouped by their number of segments (compiled once per process), answering
 //! the route with its path parameters, or the methods the path has; the other finders are thin
 //! wrappers over it, and [`path_matches`]/[`find_in`] are the plain scans a test compares it with.
 
-use super::{served_in_named, Route, ROUTES};
+use super::{served_in_named, table, Route};
 use crate::{Era, NamedProfile};
 
 /// The answer of [`lookup`]: the route serving a request, or what the table knows of its path.
@@ -19,7 +19,7 @@ pub enum Lookup<'p> {
 /// A matched route and the request's path segments, its parameters read from them.
 #[derive(Debug, Clone, Copy)]
 pub struct Found<'p> {
-    /// The row of [`ROUTES`].
+    /// The row of [`table`](super::table).
     pub route: &'static Route,
     template: &'static [Part<'static>],
     segments: [&'p str; MAX_SEGMENTS],
@@ -50,7 +50,7 @@ impl<'p> Found<'p> {
     }
 }
 
-/// More methods than one path of [`ROUTES`] is served with (a test checks it).
+/// More methods than one path of [`table`](super::table) is served with (a test checks it).
 pub(super) const MAX_ALLOWED: usize = 4;
 
 /// A request the table does not serve: the methods it serves at that path.
@@ -74,7 +74,7 @@ impl Miss {
     }
 }
 
-/// Resolves `method` and `path` (a request path, no query) in [`ROUTES`] for `profile`, once:
+/// Resolves `method` and `path` (a request path, no query) in [`table`](super::table) for `profile`, once:
 /// the first row serving both, with the path's parameters, or the methods served at the path.
 /// A route the profile does not serve ([`crate::routes::served_in`]) is a miss. Nothing is allocated: this
 /// runs on every request the mock serves.
@@ -169,7 +169,7 @@ pub fn find_route(method: &str, path: &str) -> Option<&'static Route> {
     find_route_in(crate::Profile::Documented, method, path)
 }
 
-/// More path segments than any template of [`ROUTES`] has (a test checks it).
+/// More path segments than any template of [`table`](super::table) has (a test checks it).
 pub(super) const MAX_SEGMENTS: usize = 8;
 
 /// A route with its template split into its non-empty segments.
@@ -182,7 +182,7 @@ pub(super) struct Compiled {
 pub(super) fn compiled() -> &'static [Vec<Compiled>] {
     static TABLE: std::sync::LazyLock<Vec<Vec<Compiled>>> = std::sync::LazyLock::new(|| {
         let mut by_len: Vec<Vec<Compiled>> = (0..MAX_SEGMENTS).map(|_| Vec::new()).collect();
-        for route in ROUTES {
+        for route in table() {
             let template: Vec<Part<'static>> = segments_of(route.path).map(Part::of).collect();
             if let Some(group) = by_len.get_mut(template.len()) {
                 group.push(Compiled { route, template });
@@ -275,7 +275,8 @@ impl<'a> Iterator for Segments<'a> {
     fn next(&mut self) -> Option<&'a str> {
         let bytes = self.rest.as_bytes();
         let start = bytes.iter().position(|&b| b != b'/')?;
-        let end = crate::scan::find_byte(&bytes[start..], b'/').map_or(bytes.len(), |i| start + i);
+        let end = gatecheck_codecs::scan::find_byte(&bytes[start..], b'/')
+            .map_or(bytes.len(), |i| start + i);
         // `start` and `end` are at `/` or the ends: ASCII boundaries.
         let segment = self.rest.get(start..end)?;
         self.rest = self.rest.get(end..).unwrap_or("");

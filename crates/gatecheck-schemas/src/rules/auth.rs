@@ -82,7 +82,7 @@ pub fn parse_bearer(header: &str) -> Option<&str> {
     }
     let value = value.strip_prefix("sk-").unwrap_or(value);
     // The key ends at its first `-` (this runs on every model request).
-    let value = match crate::scan::find_byte(value.as_bytes(), b'-') {
+    let value = match gatecheck_codecs::scan::find_byte(value.as_bytes(), b'-') {
         Some(end) => value.get(..end).unwrap_or(value),
         None => value,
     };

@@ -122,31 +122,33 @@ pub fn forbids_store(cache_control: Option<&str>) -> bool {
 
 /// The `code` of a plugin's `decodeRequest` refusal (jsplugin/adaptor.go@60a13c2e).
 pub const PLUGIN_REQUEST_INVALID: &str = "plugin_request_invalid";
+/// The status of a plugin's refusal (jsplugin/adaptor.go@60a13c2e `ValidateRequestAndSetAction`).
+pub const PLUGIN_REFUSAL_STATUS: u16 = 400;
 /// The `code` of a plugin's usage refusal (jsplugin/adaptor.go@60a13c2e).
 pub const PLUGIN_USAGE_INVALID: &str = "plugin_usage_invalid";
 /// The Sora plugin's refusal of an empty or missing prompt (plugins/tasks/sora/plugin.js
 /// @2f6bf06b `buildSubmitRequest`): the prompt check moved from the host into the plugins.
 pub const MSG_FIELD_PROMPT_REQUIRED: &str = "field prompt is required";
 
-/// A plugin's refusal on `POST /v1/videos`, 400, in the `/v1` error envelope the route's
-/// other refusals use (DECISIONS D-ERA-4: the envelope is not pinned to a main commit).
-/// Shared by every plugin's refusals (per platform: `rules::platforms`).
+/// A plugin's refusal on `POST /v1/videos`, 400, as new-api writes it: the task error
+/// `{code, message, data}` (controller/relay.go `respondTaskSubmissionError`: the plugin's
+/// `native.error` renders only a pinned native route, so a protocol endpoint falls through to
+/// `respondTaskError`, `c.JSON(status, taskErr)`; DECISIONS D-ERA-4). Shared by every
+/// plugin's refusals (per platform: `rules::platforms`).
 ///
 /// ```
 /// use gatecheck_schemas::rules::era::{is_plugin_refusal, plugin_refusal_body};
 /// let body = plugin_refusal_body("field prompt is required");
-/// assert_eq!(body["error"]["code"], "plugin_request_invalid");
+/// assert_eq!(body["code"], "plugin_request_invalid");
+/// assert_eq!(body["data"], serde_json::Value::Null);
 /// assert!(is_plugin_refusal(&body));
 /// assert!(!is_plugin_refusal(&serde_json::json!({"error": {"code": "invalid_request"}})));
 /// ```
 pub fn plugin_refusal_body(message: &str) -> Value {
     json!({
-        "error": {
-            "message": message,
-            "type": "new_api_error",
-            "param": "",
-            "code": PLUGIN_REQUEST_INVALID,
-        }
+        "code": PLUGIN_REQUEST_INVALID,
+        "message": message,
+        "data": null,
     })
 }
 

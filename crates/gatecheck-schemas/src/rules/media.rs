@@ -159,6 +159,8 @@ pub const NEW_API_MEASURED_EXTENSIONS: [&str; 13] = [
 
 /// new-api's code for an upload it could not measure (500, DECISIONS NA15).
 pub const NEW_API_UNMEASURED_CODE: &str = "count_token_failed";
+/// The status of new-api's refusal of an upload it could not measure (DECISIONS NA15).
+pub const NEW_API_UNMEASURED_STATUS: u16 = 500;
 
 /// new-api's refusal of an audio upload whose extension it cannot measure (the extension
 /// compared as given, with Go's `filepath.Ext`: case-sensitive), or `None`.

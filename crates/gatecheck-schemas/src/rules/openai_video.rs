@@ -266,6 +266,9 @@ pub fn plugin_content(
 /// The prefix of the content route's refusal of a task that is not SUCCESS
 /// (controller/video_proxy.go `VideoProxy`, both eras).
 pub const NOT_COMPLETED_PREFIX: &str = "Task is not completed yet, current status: ";
+/// The status of the content route's refusal of a task that is not SUCCESS
+/// ([`not_completed_body`]).
+pub const NOT_COMPLETED_STATUS: u16 = 400;
 
 /// `VideoProxy`'s 400 body for a row of status `status`: `{"error": {"message", "type":
 /// "invalid_request_error"}}`.
@@ -292,6 +295,9 @@ pub fn named_status(body: &Value) -> Option<TaskStatus> {
 
 /// The code of the content route's 410 (controller `writeTaskArtifactError`).
 pub const ARTIFACT_GONE: &str = "artifact_gone";
+/// The status of the content route's answer of a task with no artifact to serve
+/// ([`artifact_gone_body`]).
+pub const ARTIFACT_GONE_STATUS: u16 = 410;
 
 /// The 410 body of a task with no artifact to serve: `{"error": {"message": "Artifact content
 /// is no longer available", "type": "artifact_gone", "code": "artifact_gone"}}`.

@@ -4,15 +4,11 @@
 //! route with its channel type as `platform`.
 
 use crate::serve::{request, start};
-use std::path::Path;
-
-fn root() -> &'static Path {
-    Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
-}
+use crate::support::repo_root;
 
 /// The doc's section "Adding a video platform".
 fn section() -> String {
-    let doc = std::fs::read_to_string(root().join("docs/ARCHITECTURE.md")).expect("doc");
+    let doc = std::fs::read_to_string(repo_root().join("docs/ARCHITECTURE.md")).expect("doc");
     let start = doc
         .find("\n## Adding a video platform")
         .expect("the section");
@@ -39,7 +35,7 @@ fn each_quoted_snippet_stands_in_its_file() {
             .map(str::trim)
             .filter(|l| !l.is_empty())
             .collect();
-        let source = std::fs::read_to_string(root().join(file)).expect(file);
+        let source = std::fs::read_to_string(repo_root().join(file)).expect(file);
         let lines: Vec<&str> = source.lines().map(str::trim).collect();
         let found = lines
             .windows(snippet.len())

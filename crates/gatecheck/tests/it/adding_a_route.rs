@@ -3,18 +3,13 @@
 //! aside) in that file, and the route it describes is in the table and served.
 
 use crate::serve::{request, start};
+use crate::support::repo_root;
 use gatecheck_schemas::routes::{lookup, Lookup, Op};
 use gatecheck_schemas::Profile;
-use std::path::Path;
-
-/// The workspace root.
-fn root() -> &'static Path {
-    Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/../.."))
-}
 
 /// The doc's section "Adding a route".
 fn section() -> String {
-    let doc = std::fs::read_to_string(root().join("docs/ARCHITECTURE.md")).expect("doc");
+    let doc = std::fs::read_to_string(repo_root().join("docs/ARCHITECTURE.md")).expect("doc");
     let start = doc.find("\n## Adding a route").expect("the section");
     let rest = &doc[start + 1..];
     let end = rest[3..].find("\n## ").map_or(rest.len(), |i| i + 3);
@@ -50,7 +45,7 @@ fn each_quoted_snippet_stands_in_its_file() {
     let examples = examples(&section());
     assert_eq!(examples.len(), 3, "the row, the match arm and the handler");
     for (file, snippet) in examples {
-        let source = std::fs::read_to_string(root().join(&file)).expect(&file);
+        let source = std::fs::read_to_string(repo_root().join(&file)).expect(&file);
         let lines: Vec<&str> = source.lines().map(str::trim).collect();
         let found = lines
             .windows(snippet.len())

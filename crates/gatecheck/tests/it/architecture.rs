@@ -1,5 +1,5 @@
 //! The workspace's shape, read from its sources: no import circle between the files of a
-//! crate, and no function over [`MAX_FN_LINES`] lines (issue #31).
+//! crate, and no function over [`MAX_FN_LINES`] lines.
 //!
 //! The import graph is built from the text of every `crates/*/src/**/*.rs`: the `mod`
 //! declarations give each file its module path, and an arrow runs from a file to the file of
@@ -11,20 +11,13 @@
 //! parent: Rust makes the two one unit, the child sees the parent's private items), as in
 //! `farm-studio look`.
 
+use super::source_text::lex;
 use super::support::repo_root;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 /// The longest function allowed in `crates/*/src`, in lines from `fn` to its closing brace.
 const MAX_FN_LINES: usize = 100;
-
-/// Files allowed to stand in a circle: none since issue #31 cut the last ones. A circle passes
-/// only while all its files are listed; a listed file in no circle fails.
-const CIRCLE_ALLOWLIST: &[&str] = &[];
-
-/// Functions allowed over [`MAX_FN_LINES`]: none since issue #31 split the last ones
-/// (`(file, function)`; a listed function within the limit fails).
-const LONG_FN_ALLOWLIST: &[(&str, &str)] = &[];
 
 /// The workspace root.
 /// One source file: its path from the root, its crate's `src`, its module path, its lexed text.
@@ -91,110 +84,6 @@ fn module_of(rel: &Path) -> Vec<String> {
         parts.pop();
     }
     parts
-}
-
-/// `raw` with comments, string and char literals blanked (newlines kept, so lines count true).
-fn lex(raw: &str) -> String {
-    let c: Vec<char> = raw.chars().collect();
-    let mut out = String::with_capacity(raw.len());
-    let mut i = 0;
-    while i < c.len() {
-        let skip = literal_len(&c, i);
-        if skip == 0 {
-            out.push(c[i]);
-            i += 1;
-            continue;
-        }
-        for &ch in &c[i..(i + skip).min(c.len())] {
-            out.push(if ch == '\n' { '\n' } else { ' ' });
-        }
-        i += skip;
-    }
-    out
-}
-
-/// The length of the comment or literal that starts at `i`, or 0.
-fn literal_len(c: &[char], i: usize) -> usize {
-    let at = |k: usize| c.get(k).copied().unwrap_or('\0');
-    let word_before = i > 0 && (at(i - 1).is_alphanumeric() || at(i - 1) == '_');
-    match (at(i), at(i + 1)) {
-        ('/', '/') => c[i..]
-            .iter()
-            .position(|&x| x == '\n')
-            .unwrap_or(c.len() - i),
-        ('/', '*') => block_comment_len(c, i),
-        ('"', _) => quoted_len(c, i, '"'),
-        ('b', '"') if !word_before => 1 + quoted_len(c, i + 1, '"'),
-        ('r' | 'b', '#' | '"' | 'r') if !word_before => raw_string_len(c, i),
-        ('\'', '\\') => quoted_len(c, i, '\''),
-        ('\'', _) if at(i + 2) == '\'' => 3,
-        _ => 0,
-    }
-}
-
-/// A (nested) block comment from `i`.
-fn block_comment_len(c: &[char], i: usize) -> usize {
-    let (mut depth, mut k) = (0usize, i);
-    while k + 1 < c.len() {
-        if c[k] == '/' && c[k + 1] == '*' {
-            depth += 1;
-            k += 2;
-        } else if c[k] == '*' && c[k + 1] == '/' {
-            depth -= 1;
-            k += 2;
-            if depth == 0 {
-                return k - i;
-            }
-        } else {
-            k += 1;
-        }
-    }
-    c.len() - i
-}
-
-/// A literal from the quote at `i` to its closing `quote`, escapes skipped.
-fn quoted_len(c: &[char], i: usize, quote: char) -> usize {
-    let mut k = i + 1;
-    while k < c.len() {
-        match c[k] {
-            '\\' => k += 2,
-            x if x == quote => return k + 1 - i,
-            _ => k += 1,
-        }
-    }
-    c.len() - i
-}
-
-/// A raw string (`r"…"`, `r#"…"#`, `br#"…"#`) from `i`, or 0 when `i` starts none.
-fn raw_string_len(c: &[char], i: usize) -> usize {
-    let mut k = i;
-    if c.get(k) == Some(&'b') {
-        k += 1;
-    }
-    if c.get(k) != Some(&'r') {
-        return 0;
-    }
-    k += 1;
-    let hashes = c[k..].iter().take_while(|&&x| x == '#').count();
-    k += hashes;
-    if c.get(k) != Some(&'"') {
-        return 0;
-    }
-    k += 1;
-    while k < c.len() {
-        if c[k] == '"'
-            && c[k + 1..]
-                .iter()
-                .take(hashes)
-                .filter(|&&x| x == '#')
-                .count()
-                == hashes
-        {
-            return k + 1 + hashes - i;
-        }
-        k += 1;
-    }
-    c.len() - i
 }
 
 /// `text` without its inline `mod name { … }` blocks (blanked, lines kept).
@@ -519,24 +408,16 @@ fn no_import_circle_between_the_files_of_a_crate() {
     let sources = sources();
     assert!(sources.len() > 100, "read {} files", sources.len());
     let graph = import_graph(&sources);
-    let found = circles(&graph);
-    let allowed: BTreeSet<&str> = CIRCLE_ALLOWLIST.iter().copied().collect();
-    let mut problems = Vec::new();
-    for circle in &found {
-        if !circle.iter().all(|f| allowed.contains(f.as_str())) {
-            problems.push(format!(
-                "a new import circle of {} files:\n{}",
+    let problems: Vec<String> = circles(&graph)
+        .iter()
+        .map(|circle| {
+            format!(
+                "an import circle of {} files:\n{}",
                 circle.len(),
                 circle_arrows(&graph, circle)
-            ));
-        }
-    }
-    let in_circles: BTreeSet<&str> = found.iter().flatten().map(String::as_str).collect();
-    for stale in allowed.difference(&in_circles) {
-        problems.push(format!(
-            "{stale} is in no circle any more: remove it from CIRCLE_ALLOWLIST"
-        ));
-    }
+            )
+        })
+        .collect();
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 
@@ -573,40 +454,26 @@ fn functions(text: &str) -> Vec<(String, usize, usize)> {
 #[test]
 fn no_function_in_src_is_over_the_line_limit() {
     let mut problems = Vec::new();
-    let mut seen = BTreeSet::new();
     for s in sources() {
         for (name, line, lines) in functions(&s.text) {
-            let key = (s.path.as_str(), name.as_str());
-            let listed = LONG_FN_ALLOWLIST.contains(&key);
             if lines > MAX_FN_LINES {
-                if listed {
-                    seen.insert((s.path.clone(), name.clone()));
-                } else {
-                    problems.push(format!(
-                        "{}:{line}: fn {name} is {lines} lines (at most {MAX_FN_LINES}): split it into named steps",
-                        s.path
-                    ));
-                }
+                problems.push(format!(
+                    "{}:{line}: fn {name} is {lines} lines (at most {MAX_FN_LINES}): split it into named steps",
+                    s.path
+                ));
             }
-        }
-    }
-    for (path, name) in LONG_FN_ALLOWLIST {
-        if !seen.contains(&((*path).to_owned(), (*name).to_owned())) {
-            problems.push(format!(
-                "{path}: fn {name} is within {MAX_FN_LINES} lines now: remove it from LONG_FN_ALLOWLIST"
-            ));
         }
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 
-/// The most floors the mock may stand (issue #41), counted as `farm-studio look` counts them on
+/// The most floors the mock may stand, counted as `farm-studio look` counts them on
 /// `crates/gatecheck-mock/src`: each file at the top of `src/` is a room, each folder one room
 /// (its files together); a room stands one floor above every room it imports, a room that
 /// imports no other on floor 1.
 const MAX_MOCK_FLOORS: usize = 10;
 
-/// The most `.rs` files at the top of the mock's `src/` (issue #41): the rest stand in folders
+/// The most `.rs` files at the top of the mock's `src/`: the rest stand in folders
 /// named for their concern.
 const MAX_MOCK_TOP_FILES: usize = 15;
 
@@ -730,7 +597,7 @@ fn the_top_of_the_mock_src_holds_at_most_fifteen_files() {
     );
 }
 
-/// The runner's files that may name the mock: the embedded target alone (issue #41).
+/// The runner's files that may name the mock: the embedded target alone.
 const RUNNER_MOCK_USERS: &[&str] = &[
     "crates/gatecheck-conformance/src/sequence/embedded.rs",
     "crates/gatecheck-conformance/src/sequence/target.rs",
@@ -743,7 +610,8 @@ const CLI_INTERNALS_USERS: &[&str] = &["crates/gatecheck/src/cmd/serve.rs"];
 #[test]
 fn the_runner_names_the_mock_only_to_embed_it() {
     let mut problems = Vec::new();
-    for s in sources() {
+    let sources = sources();
+    for s in &sources {
         let names_mock = s.text.contains("gatecheck_mock");
         let internals = s.text.contains("gatecheck_mock::internals");
         if s.krate.contains("gatecheck-conformance")
@@ -758,6 +626,26 @@ fn the_runner_names_the_mock_only_to_embed_it() {
         let cli = s.path.starts_with("crates/gatecheck/src/");
         if internals && !(cli && CLI_INTERNALS_USERS.contains(&s.path.as_str())) {
             problems.push(format!("{} uses gatecheck_mock::internals", s.path));
+        }
+    }
+    // A listed file that no longer needs its exemption fails too.
+    for (list, name, word) in [
+        (RUNNER_MOCK_USERS, "RUNNER_MOCK_USERS", "gatecheck_mock"),
+        (
+            CLI_INTERNALS_USERS,
+            "CLI_INTERNALS_USERS",
+            "gatecheck_mock::internals",
+        ),
+    ] {
+        for listed in list {
+            if !sources
+                .iter()
+                .any(|s| s.path == *listed && s.text.contains(word))
+            {
+                problems.push(format!(
+                    "{listed} no longer names {word}: remove it from {name}"
+                ));
+            }
         }
     }
     let manifest =
@@ -775,11 +663,68 @@ fn the_runner_names_the_mock_only_to_embed_it() {
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 
-/// The runner's rooms (issue 46, section 5), as `farm-studio look` draws them on
+/// The runner's rooms, as `farm-studio look` draws them on
 /// `crates/gatecheck-conformance/src`: each folder one room, each top file one; none imports
 /// another that imports it back, so its folders stand in one direction (`run/` over
 /// `checks/` and `report/`, all three over the vocabulary in `vocab/`).
 #[test]
 fn the_runners_folders_import_one_way() {
     rooms_without_a_circle("crates/gatecheck-conformance/src/", "runner");
+}
+
+/// The crates' floors, bottom first (docs/ARCHITECTURE.md): each depends only on crates of
+/// the floors below it, so the codecs know no contract and the contract knows no server.
+const CRATE_FLOORS: &[&str] = &[
+    "gatecheck-codecs",
+    "gatecheck-schemas",
+    "gatecheck-recording",
+    "gatecheck-mock",
+    "gatecheck-conformance",
+    "gatecheck",
+];
+
+/// The gatecheck crates `manifest` names under `[dependencies]` (dev-dependencies left out).
+fn gatecheck_dependencies(manifest: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut in_deps = false;
+    for line in manifest.lines().map(str::trim) {
+        if line.starts_with('[') {
+            in_deps = line == "[dependencies]";
+        } else if in_deps && line.starts_with("gatecheck") {
+            let name = line.split(['=', '.', ' ']).next().unwrap_or("");
+            out.push(name.to_owned());
+        }
+    }
+    out
+}
+
+#[test]
+fn each_crate_depends_only_on_the_floors_below_it() {
+    let mut problems = Vec::new();
+    let mut on_disk: Vec<String> = std::fs::read_dir(repo_root().join("crates"))
+        .expect("crates/")
+        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+        .filter(|name| {
+            repo_root()
+                .join("crates")
+                .join(name)
+                .join("Cargo.toml")
+                .is_file()
+        })
+        .collect();
+    on_disk.sort();
+    let mut listed: Vec<String> = CRATE_FLOORS.iter().map(|s| (*s).to_owned()).collect();
+    listed.sort();
+    assert_eq!(on_disk, listed, "CRATE_FLOORS lists every crate of crates/");
+    for (floor, krate) in CRATE_FLOORS.iter().enumerate() {
+        let path = repo_root().join("crates").join(krate).join("Cargo.toml");
+        let manifest = std::fs::read_to_string(&path).expect("a crate's Cargo.toml");
+        for dep in gatecheck_dependencies(&manifest) {
+            match CRATE_FLOORS.iter().position(|c| *c == dep) {
+                Some(below) if below < floor => {}
+                _ => problems.push(format!("{krate} depends on {dep}, not a floor below it")),
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
 }

@@ -1,4 +1,4 @@
-//! docs/ARCHITECTURE.md matches the tree (issue #41): every folder and top file of each crate's
+//! docs/ARCHITECTURE.md matches the tree: every folder and top file of each crate's
 //! `src/` is named in that crate's section of the page, and every path the page names exists,
 //! the tree diagram's included.
 

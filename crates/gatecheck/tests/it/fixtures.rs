@@ -3,21 +3,11 @@
 //! pulled files hold no secret.
 
 use super::serve::{request, start};
-use super::support::gatecheck_command;
+use super::support::{gatecheck_command, repo_root, scratch};
 use serde_json::Value;
-use std::path::{Path, PathBuf};
-
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("gatecheck-pull-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    dir
-}
 
 fn repo_fixture(name: &str) -> Value {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../fixtures")
-        .join(name);
+    let path = repo_root().join("fixtures").join(name);
     serde_json::from_str(&std::fs::read_to_string(path).expect("fixture")).expect("JSON")
 }
 
@@ -46,7 +36,7 @@ fn catalog(base: &str, query: &str) -> Value {
 fn pulled_fixtures_serve_the_same_catalog_and_hold_no_secret() {
     // A deployment with its own catalog: a renamed, repriced model and one gatecheck does not
     // know.
-    let src = temp_dir("src");
+    let src = scratch("src");
     let mut cat = repo_fixture("catalog.json");
     let models = cat["models"].as_array_mut().expect("models");
     models[0]["name"] = "Deployment's own name".into();
@@ -58,7 +48,7 @@ fn pulled_fixtures_serve_the_same_catalog_and_hold_no_secret() {
     std::fs::write(src.join("catalog.json"), cat.to_string()).expect("write catalog");
     let deployment = start(&["--fixtures", src.to_str().expect("path")]);
 
-    let out_dir = temp_dir("out");
+    let out_dir = scratch("out");
     let accounts = repo_fixture("accounts.json");
     let token = accounts["accounts"][0]["access_token"]
         .as_str()

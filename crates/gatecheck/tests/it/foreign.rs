@@ -1,4 +1,4 @@
-//! The verdicts on LiteLLM, without LiteLLM (issue 32; docs/foreign-gateways.md): a replay
+//! The verdicts on LiteLLM, without LiteLLM (docs/foreign-gateways.md): a replay
 //! server answers from `fixtures/foreign/litellm/` (recorded by `scripts/foreign-gateway
 //! litellm --record fixtures/foreign/litellm`), `gatecheck check` runs against it with the
 //! recorded seed and flags and a placeholder key, and its verdicts must equal
@@ -18,19 +18,10 @@ const RERECORD: &str = "re-record with `scripts/foreign-gateway litellm --record
                         fixtures/foreign/litellm` (docs/foreign-gateways.md)";
 
 /// Checks newer than the recording, each with its issue; empty once re-recorded (the recording
-/// of 2026-11-28 holds every check; `images.edits.result` and `images.png-matches-size` are
+/// of 2026-12-08 holds every check; `images.edits.result` and `images.png-matches-size` are
 /// `not-observed` in the replay: their result URL is on the upstream's host, whose answers a
 /// recording of the target does not hold).
-const NOT_YET_RECORDED: &[&str] = &[
-    // the working key in the listing and alone (`GET /api/token/?p=1&size=100`).
-    "token.list.key-masked",
-    // the plugin era's HEAD of a video's content.
-    "video.content.head",
-    // the plugin era's billing ratios of a generic video task, and the dashboard auth's
-    // `New-Api-User` (DECISIONS D-ERA-10, D-AUTH-9).
-    "video.create.plugin-ratios",
-    "auth.token.user-header-ignored",
-];
+const NOT_YET_RECORDED: &[&str] = &[];
 
 fn recording_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/foreign/litellm")
@@ -59,8 +50,6 @@ fn replay_run(name: &str) -> Replayed {
     for check in NOT_YET_RECORDED {
         args.extend(["--skip".to_owned(), (*check).to_owned()]);
     }
-    // Recorded before the eras: judged as the Go adaptors' era, without its probes.
-    args.extend(["--era".to_owned(), "adaptors".to_owned()]);
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(1)
         .enable_all()

@@ -1,17 +1,9 @@
-//! Green means checked (issue 39): a run that lacks the credentials for most of the contract
+//! Green means checked: a run that lacks the credentials for most of the contract
 //! never exits 0, the exit codes agree everywhere they are written, and an output path that
 //! cannot be written stops the run before its first request.
 
-use super::support::{gatecheck, repo_root, text};
+use super::support::{gatecheck, repo_root, scratch, text};
 use gatecheck_conformance::exit;
-use std::path::PathBuf;
-
-/// A scratch directory of this test.
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("gatecheck-{name}-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("scratch dir");
-    dir
-}
 
 #[test]
 fn a_deployment_run_without_credentials_refuses_to_start() {

@@ -1,13 +1,13 @@
-//! The messages a person reads (issue 39): a verdict shown the same everywhere, the cause of
+//! The messages a person reads: a verdict shown the same everywhere, the cause of
 //! a stopped run first with a hint, skips grouped by cause, flags refused before anything
 //! starts, colour only on a terminal, repro lines that run as printed. Error messages and
 //! summaries are insta snapshots after their run-dependent parts (ports, times) are redacted.
 
-use super::support::{gatecheck, gatecheck_command, text};
+use super::support::{gatecheck, gatecheck_command, scratch, text};
 use std::collections::BTreeMap;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpListener;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
 /// Runs a command that must end by itself (a `serve` that should refuse to start): killed
@@ -29,19 +29,6 @@ fn gatecheck_ending(args: &[&str]) -> Output {
         std::thread::sleep(std::time::Duration::from_millis(20));
     }
     child.wait_with_output().expect("output")
-}
-
-fn temp_dir(name: &str) -> PathBuf {
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_nanos())
-        .unwrap_or(0);
-    let dir = std::env::temp_dir().join(format!(
-        "gatecheck-msg-{name}-{}-{nanos}",
-        std::process::id()
-    ));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    dir
 }
 
 /// The run's wall time (`·  2.4s  ·`) as `<time>`: the one part of a summary that moves.
@@ -74,7 +61,7 @@ fn closed_port_url() -> String {
 
 #[test]
 fn every_report_says_the_verdict_each_check_got() {
-    let dir = temp_dir("verdicts");
+    let dir = scratch("verdicts");
     let (json, junit) = (dir.join("r.json"), dir.join("j.xml"));
     let out = gatecheck(&[
         "check",
@@ -340,7 +327,7 @@ fn serve_logging(env: &[(&str, &str)], log: &Path) -> (std::process::Child, Stri
 #[test]
 fn serve_logs_without_colour_off_a_terminal_and_names_its_dashboard() {
     for env in [&[][..], &[("NO_COLOR", "1")]] {
-        let dir = temp_dir("log");
+        let dir = scratch("log");
         let log = dir.join("serve.log");
         let (mut child, banner) = serve_logging(env, &log);
         let base = banner
@@ -419,7 +406,7 @@ fn printed_repros_run_once_their_variables_are_exported() {
         return;
     }
     let served = super::serve::start(&["--profile", "new-api", "--clock", "virtual"]);
-    let dir = temp_dir("repros");
+    let dir = scratch("repros");
     let json = dir.join("report.json");
     let out = gatecheck(&[
         "check",
@@ -501,7 +488,7 @@ fn printed_repros_run_once_their_variables_are_exported() {
         ),
     ];
     // From another directory: the repro needs nothing but its variables.
-    let elsewhere = temp_dir("elsewhere");
+    let elsewhere = super::support::scratch("elsewhere");
     let mut uploads = 0;
     for r in &repros {
         let line = format!("{r} -o /dev/null -w '%{{http_code}}'");

@@ -1,4 +1,4 @@
-//! A video platform is one description and one hooks file (issue 54, docs/ARCHITECTURE.md
+//! A video platform is one description and one hooks file (docs/ARCHITECTURE.md
 //! "Adding a video platform"): no code outside a platform's own files and the registry names
 //! it. The test reads every `crates/*/src/**/*.rs` and the planted suites of the platforms,
 //! and finds each string literal that is a registered platform's name (`"vidu"`), its channel
@@ -6,6 +6,7 @@
 //! out. Each hit must stand in one of the platform's own files, the registry's, or a file of
 //! [`EXEMPT`] (with its reason); a listed exemption no longer needed fails too.
 
+use super::source_text::string_literals;
 use super::support::repo_root;
 use gatecheck_schemas::rules::platforms::{all, Platform, CHECK_PREFIX};
 use std::path::Path;
@@ -28,6 +29,8 @@ const EXEMPT: &[(&str, &str)] = &[
 const SUITES: &[&str] = &[
     "crates/gatecheck-conformance/tests/it/planted_platforms.rs",
     "crates/gatecheck-conformance/tests/it/planted_veo.rs",
+    "crates/gatecheck-conformance/tests/it/planted_native.rs",
+    "crates/gatecheck-conformance/tests/it/mutation_proxy/native.rs",
 ];
 
 /// The files a platform owns: its description and its hooks.
@@ -36,55 +39,6 @@ fn own_files(p: &Platform) -> [String; 2] {
         format!("crates/gatecheck-schemas/src/rules/platforms/{}.rs", p.name),
         format!("crates/gatecheck-mock/src/tasks/platforms/{}.rs", p.name),
     ]
-}
-
-/// The string literals of `text` (plain `"..."`, escapes kept as written), with their line;
-/// comments, char literals and raw strings are skipped.
-fn string_literals(text: &str) -> Vec<(usize, String)> {
-    let c: Vec<char> = text.chars().collect();
-    let (mut i, mut line, mut out) = (0, 1, Vec::new());
-    while i < c.len() {
-        match (c[i], c.get(i + 1).copied().unwrap_or('\0')) {
-            ('\n', _) => line += 1,
-            ('/', '/') => {
-                while i < c.len() && c[i] != '\n' {
-                    i += 1;
-                }
-                continue;
-            }
-            ('/', '*') => {
-                while i + 1 < c.len() && !(c[i] == '*' && c[i + 1] == '/') {
-                    line += usize::from(c[i] == '\n');
-                    i += 1;
-                }
-                i += 2;
-                continue;
-            }
-            ('\'', '\\') => {
-                i += c[i + 2..]
-                    .iter()
-                    .position(|&x| x == '\'')
-                    .map_or(1, |k| k + 3);
-                continue;
-            }
-            ('\'', _) if c.get(i + 2) == Some(&'\'') => {
-                i += 3;
-                continue;
-            }
-            ('"', _) => {
-                let (start, at) = (i + 1, line);
-                i += 1;
-                while i < c.len() && c[i] != '"' {
-                    line += usize::from(c[i] == '\n');
-                    i += if c[i] == '\\' { 2 } else { 1 };
-                }
-                out.push((at, c[start..i.min(c.len())].iter().collect()));
-            }
-            _ => {}
-        }
-        i += 1;
-    }
-    out
 }
 
 /// Every `.rs` file under `dir`, by its path from the root.
@@ -158,6 +112,11 @@ fn the_lexer_finds_literals_and_skips_comments() {
     let text = "// \"vidu\"\nlet a = \"52\"; /* \"35\" */ let b = 'x'; let c = \"a\\\"b\";";
     let found: Vec<_> = string_literals(text).into_iter().map(|(_, s)| s).collect();
     assert_eq!(found, ["52", "a\\\"b"]);
+    let raw: Vec<_> = string_literals("let r = r#\"{\"m\": 1}\"#; let b = b\"52\";")
+        .into_iter()
+        .map(|(_, s)| s)
+        .collect();
+    assert_eq!(raw, ["{\"m\": 1}", "52"]);
     assert_eq!(named("52").map(|p| p.name), Some("vidu"));
     assert_eq!(named("task.platform.ali").map(|p| p.name), Some("ali"));
     assert!(named("D-PLAT-52").is_none());

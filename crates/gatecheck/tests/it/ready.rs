@@ -197,7 +197,7 @@ fn running(pid: u32) -> bool {
 }
 
 /// `--exit-with-parent`: a mock whose parent is killed with SIGKILL stops within a second or
-/// so, and `--remove-on-exit` leaves no folder behind (issue 48 §4).
+/// so, and `--remove-on-exit` leaves no folder behind.
 #[cfg(unix)]
 #[test]
 fn a_mock_whose_parent_is_killed_exits_and_removes_its_folder() {

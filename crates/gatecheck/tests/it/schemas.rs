@@ -1,19 +1,9 @@
 //! Tests of `gatecheck schemas` (list, show, validate, openapi), spawning the binary.
 
-use super::support::gatecheck_command;
+use super::support::{gatecheck_command, scratch};
 use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Output, Stdio};
-
-/// A fresh directory for this test's files, under cargo's temporary directory for tests.
-fn scratch(test: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join("schemas-cli")
-        .join(test);
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("create scratch dir");
-    dir
-}
 
 /// Runs `gatecheck schemas <args>` in `dir`, feeding `stdin`.
 fn gatecheck(dir: &Path, args: &[&str], stdin: &[u8]) -> Output {

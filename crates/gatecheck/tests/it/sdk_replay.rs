@@ -1,4 +1,4 @@
-//! The official OpenAI Python SDK recorded and replayed (issue 28, docs/recording.md):
+//! The official OpenAI Python SDK recorded and replayed (docs/recording.md):
 //! `tests/sdk/test_sdk.py` runs every route through `gatecheck record --proxy` in front of
 //! `gatecheck serve --clock virtual`, then again against `gatecheck serve --replay DIR
 //! --replay-strict` (unmatched requests would get 404/501 and fail the script), and passes

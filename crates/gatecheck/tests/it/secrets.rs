@@ -111,7 +111,7 @@ fn runs_of(secret: &str, min: usize) -> Vec<&str> {
 }
 
 /// A key and an access token made of URL, JSON, HTML and XML metacharacters around
-/// alphanumeric runs (issue 55 §3): a target's answers and the runner's own requests cut such
+/// alphanumeric runs: a target's answers and the runner's own requests cut such
 /// a secret at `#`, `?`, `&` or `=`, decode its `+` and `%`, or escape its quotes, so the
 /// whole secret is never written, only its pieces. No piece of 8 or more alphanumerics (nor
 /// any encoding of the whole secret) may reach stdout, stderr, report.json, report.html or

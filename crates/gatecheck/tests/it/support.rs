@@ -1,5 +1,6 @@
-//! The helpers the CLI's test modules share, each written once: the repository's root, this
-//! build's `gatecheck` in a clean environment, and the text of a command's output.
+//! The helpers the CLI's test modules share, each written once: the repository's root, a
+//! fresh scratch directory, this build's `gatecheck` in a clean environment, and the text of a
+//! command's output.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -7,6 +8,18 @@ use std::process::{Command, Output};
 /// The repository's root (two levels above this crate).
 pub(crate) fn repo_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// A fresh, empty directory of this test process under cargo's temporary directory for tests,
+/// named by `tag` and a counter (two calls never share one).
+pub(crate) fn scratch(tag: &str) -> PathBuf {
+    static N: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+    let n = N.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("gatecheck-{tag}-{}-{n}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("create the scratch directory");
+    dir
 }
 
 /// Output bytes as text (lossy).

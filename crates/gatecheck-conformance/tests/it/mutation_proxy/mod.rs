@@ -2,7 +2,7 @@
 //! what passes through, for the mutation tests (`mutations.rs`) and the stream tests. This file
 //! holds the proxy (forwarding, and the bugs that need its whole exchange); each surface's
 //! bugs live in their own file (`keys.rs`, `audio.rs`, `images.rs`, `tasks.rs`, `streams.rs`,
-//! `routes.rs`, `plugins.rs`, and `bodies.rs` for the JSON rewrites several share), each with a `request`
+//! `routes.rs`, `plugins.rs`, `native.rs`, and `bodies.rs` for the JSON rewrites several share), each with a `request`
 //! side (the request changed, or answered in the upstream's place) and a `respond` side (the
 //! answer changed, or replaced). A bug is planted by one surface only, so the order in which
 //! [`REQUEST_SIDE`] and [`RESPONSE_SIDE`] ask them does not matter.
@@ -11,6 +11,7 @@ mod audio;
 mod bodies;
 mod images;
 mod keys;
+mod native;
 mod plugins;
 mod routes;
 mod streams;
@@ -80,8 +81,9 @@ const REQUEST_SIDE: [RequestSide; 6] = [
 /// The response side of each surface.
 type ResponseSide =
     fn(&Proxy, &Answer<'_>, &mut http::response::Parts, &mut Bytes) -> Option<Reply>;
-const RESPONSE_SIDE: [ResponseSide; 8] = [
+const RESPONSE_SIDE: [ResponseSide; 9] = [
     keys::respond,
+    native::respond,
     plugins::respond,
     images::respond,
     routes::respond,

@@ -59,7 +59,9 @@ pub(super) const INFERS_RATIO: &str =
 
 /// The rules one side goes without, and why.
 pub(super) const ONE_SIDED: &[(&str, Lacks, &str)] = &[
-    // DashScope's refusals (alierr47, D-PLAT-11).
+    // The plugins' native routes (D-ERA-15).
+    ("violations", Lacks::Mock, VALIDATOR),
+    // DashScope's refusals (D-PLAT-11).
     (
         "REQUEST_FIELDS",
         Lacks::Runner,
@@ -255,7 +257,7 @@ pub(super) const ONE_SIDED: &[(&str, Lacks, &str)] = &[
     ("crc32_ogg", Lacks::Runner, ENCODER),
     ("MAX_IMAGE_SIDE", Lacks::Runner, MEDIA_BOUND),
     ("MAX_IMAGE_PIXELS", Lacks::Runner, MEDIA_BOUND),
-    // Issue #31: the OpenAPI document's limits, which the mock's routes enforce.
+    // The OpenAPI document's limits, which the mock's routes enforce.
     (
         "MAX_PROMPT_CHARS",
         Lacks::Runner,
@@ -288,7 +290,7 @@ pub(super) const ONE_SIDED: &[(&str, Lacks, &str)] = &[
     ("state_at", Lacks::Runner, LIFECYCLE),
     ("shown_progress", Lacks::Runner, LIFECYCLE),
     ("one_ratio", Lacks::Mock, INFERS_RATIO),
-    // verdicts50: a run charged 0 throughout, asked once more on a key holding one unit.
+    // D-QUOTA-5: a run charged 0 throughout, asked once more on a key holding one unit.
     ("ZERO_CHARGE_PROBE_QUOTA", Lacks::Mock, INFERS_RATIO),
     ("ZeroCharge", Lacks::Mock, INFERS_RATIO),
     ("read_zero_charge", Lacks::Mock, INFERS_RATIO),
@@ -423,11 +425,11 @@ pub(super) const ONE_SIDED: &[(&str, Lacks, &str)] = &[
         "the route's path: the mock serves it through its row of the route table \
          (gatecheck_schemas::routes::ROUTES, which reads it) and matches no path itself",
     ),
-    // issue 46 section 6 (breaks46): task identity before form, a remix's source.
+    // Task identity before form, a remix's source.
     ("other_task_named", Lacks::Mock, VALIDATOR),
     ("says_no_such_task", Lacks::Mock, VALIDATOR),
-    // The video platforms behind the unified route (issue 47, rules::platforms).
-    // The registry (issue 54): the check ids are the runner's; the mock finds a platform by
+    // The video platforms behind the unified route (rules::platforms).
+    // The registry: the check ids are the runner's; the mock finds a platform by
     // its channel type, a name only in its tests and a throwaway platform's; the task
     // platforms outside the registry are the mock's dashboard and state dump.
     ("CHECK_PREFIX", Lacks::Mock, "the runner's check ids (`task.platform.<name>`); the mock has no checks"),

@@ -2,8 +2,8 @@
 //!
 //! - [`mod@format`]: the versioned recording format (`manifest.json`, one JSON file per
 //!   exchange) and its normalization, shared with the recorder in `gatecheck-conformance`
-//!   (defined in `gatecheck_schemas::recording`).
-//! - [`Matcher`] (also in `gatecheck_schemas::recording`): finds the recorded answer of a normalized request (method, path, normalized
+//!   (defined in `gatecheck_recording`).
+//! - [`Matcher`] (also in `gatecheck_recording`): finds the recorded answer of a normalized request (method, path, normalized
 //!   `Authorization`, normalized body or form), in recorded order, and names the closest
 //!   recorded request when none matches.
 //! - The replay front (`MockServerBuilder::replay`, `gatecheck serve --replay`): answers from
@@ -18,9 +18,9 @@ pub(crate) mod front;
 mod stories;
 
 pub(crate) use front::Front;
-/// The recording format, shared with the recorder (`gatecheck_schemas::recording`).
-pub use gatecheck_schemas::recording as format;
-pub use gatecheck_schemas::recording::{Gate, Matcher, Unmatched};
+/// The recording format, shared with the recorder (`gatecheck_recording`).
+pub use gatecheck_recording as format;
+pub use gatecheck_recording::{Gate, Matcher, Unmatched};
 
 use std::path::PathBuf;
 

@@ -80,6 +80,7 @@ pub const PLATFORM: Platform = Platform {
         ),
         render_error: Some(render_error),
         artifact: Some("/output/video_url"),
+        native: NATIVE,
         ..super::PluginFacts::same("plugins/tasks/alibaba/plugin.js@2f6bf06b")
     },
 };
@@ -467,4 +468,114 @@ pub fn is_relayed_refusal(status: u16, body: &Value) -> bool {
         INVALID_RESPONSE => status == 500 && message == "task_id is empty",
         _ => false,
     }
+}
+
+/// The plugin's native DashScope routes (`meta.routes` and `native`, plugin.js@2f6bf06b;
+/// DECISIONS D-ERA-11): the create answers `taskCreated`, the fetch `taskStatus`, a refusal
+/// `native.error`'s `{code, message, request_id:""}`.
+pub const NATIVE: super::native::Native = super::native::Native {
+    routes: &[
+        super::native::NativeRoute {
+            method: "POST",
+            path: "/ali/api/v1/services/aigc/video-generation/video-synthesis",
+            operation: super::native::NativeOperation::Submit,
+            renderer: "taskCreated",
+            operation_id: "aliCreateVideoSynthesis",
+            decode: Some(decode_create),
+            render: |task| {
+                let request_id = task.data["request_id"].as_str().unwrap_or("");
+                json!({"request_id": request_id,
+                    "output": {"task_id": task.task_id, "task_status": "PENDING"}})
+            },
+            id_pointer: "/output/task_id",
+            schema: dashscope_schema,
+            example: Some(|model, prompt| {
+                json!({"model": model, "input": {"prompt": prompt}, "parameters": {"duration": 5}})
+            }),
+        },
+        super::native::NativeRoute {
+            method: "GET",
+            path: "/ali/api/v1/tasks/{task_id}",
+            operation: super::native::NativeOperation::Query,
+            renderer: "taskStatus",
+            operation_id: "aliGetTask",
+            decode: None,
+            render: task_status,
+            id_pointer: "/output/task_id",
+            schema: dashscope_schema,
+            example: None,
+        },
+    ],
+    error: |code, message| json!({"code": code, "message": message, "request_id": ""}),
+    error_schema: || {
+        json!({"type": "object", "required": ["code", "message", "request_id"], "properties": {
+            "code": {"type": "string"}, "message": {"type": "string"},
+            "request_id": {"type": "string"}}})
+    },
+};
+
+/// `native.createVideoTask`: DashScope's body (`model`, `input.prompt`, `input.img_url`,
+/// `parameters.duration`, `parameters.size` or `resolution`) to the request the plugin
+/// submits (`{model, prompt, image, duration, size}`).
+///
+/// ```
+/// use gatecheck_schemas::rules::platforms::ali::decode_create;
+/// let body = serde_json::json!({"model": "wan2.7-t2v", "input": {"prompt": "a cat"}});
+/// assert_eq!(decode_create(&body).unwrap().model, "wan2.7-t2v");
+/// assert_eq!(decode_create(&serde_json::json!([1])).unwrap_err(), "JSON object required");
+/// ```
+pub fn decode_create(body: &Value) -> Result<super::native::NativeIntent, String> {
+    if !body.is_object() {
+        return Err("JSON object required".into());
+    }
+    let model = body["model"].as_str().unwrap_or("").to_owned();
+    let (input, parameters) = (&body["input"], &body["parameters"]);
+    let prompt = input["prompt"].as_str().unwrap_or("").to_owned();
+    let mut request = Map::new();
+    request.insert("model".into(), json!(model));
+    request.insert("prompt".into(), json!(prompt));
+    let size = parameters
+        .get("size")
+        .filter(|s| !s.is_null())
+        .or_else(|| parameters.get("resolution"));
+    let fields = [
+        ("image", input.get("img_url")),
+        ("duration", parameters.get("duration")),
+        ("size", size),
+    ];
+    for (key, value) in fields {
+        if let Some(v) = value.filter(|v| !v.is_null()) {
+            request.insert(key.into(), v.clone());
+        }
+    }
+    Ok(super::native::NativeIntent {
+        model,
+        prompt,
+        body: request,
+    })
+}
+
+/// `native.taskStatus`: the row's `data` (DashScope's task) with `output.task_id` the public
+/// task id.
+fn task_status(task: &super::native::NativeTask<'_>) -> Value {
+    let mut v = match task.data {
+        Value::Object(d) => Value::Object(d.clone()),
+        _ => json!({}),
+    };
+    let mut output = match &v["output"] {
+        Value::Object(o) => o.clone(),
+        _ => Map::new(),
+    };
+    output.insert("task_id".into(), json!(task.task_id));
+    v["output"] = Value::Object(output);
+    v
+}
+
+fn dashscope_schema() -> Value {
+    json!({"type": "object", "required": ["output"], "properties": {
+        "request_id": {"type": "string"},
+        "output": {"type": "object", "required": ["task_id", "task_status"], "properties": {
+            "task_id": {"type": "string", "minLength": 1},
+            "task_status": {"type": "string"},
+            "video_url": {"type": "string"}}}}})
 }

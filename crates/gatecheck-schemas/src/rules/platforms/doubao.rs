@@ -85,6 +85,7 @@ pub const PLATFORM: Platform = Platform {
         ),
         render_error: Some(render_error),
         artifact: Some("/content/video_url"),
+        native: NATIVE,
         ..super::PluginFacts::same("plugins/tasks/doubao/plugin.js@2f6bf06b")
     },
 };
@@ -231,4 +232,132 @@ pub fn render_error(data: &Value) -> Option<(String, String)> {
     }
     let text = |k: &str| data["error"][k].as_str().unwrap_or("").to_owned();
     Some((text("code"), text("message")))
+}
+
+/// The plugin's native Ark routes (`meta.routes` and `native`, plugin.js@2f6bf06b; DECISIONS
+/// D-ERA-11): the create answers `taskCreated`, the fetch `taskStatus`, a refusal
+/// `native.error`'s `{error:{code, message}}`.
+pub const NATIVE: super::native::Native = super::native::Native {
+    routes: &[
+        super::native::NativeRoute {
+            method: "POST",
+            path: "/doubao/api/v3/contents/generations/tasks",
+            operation: super::native::NativeOperation::Submit,
+            renderer: "taskCreated",
+            operation_id: "doubaoCreateTask",
+            decode: Some(decode_create),
+            render: task_created,
+            id_pointer: "/id",
+            schema: created_schema,
+            example: Some(|model, prompt| {
+                json!({"model": model, "content": [{"type": "text", "text": prompt}]})
+            }),
+        },
+        super::native::NativeRoute {
+            method: "GET",
+            path: "/doubao/api/v3/contents/generations/tasks/{task_id}",
+            operation: super::native::NativeOperation::Query,
+            renderer: "taskStatus",
+            operation_id: "doubaoGetTask",
+            decode: None,
+            render: task_status,
+            id_pointer: "/id",
+            schema: status_schema,
+            example: None,
+        },
+    ],
+    error: |code, message| json!({"error": {"code": code, "message": message}}),
+    error_schema: || {
+        json!({"type": "object", "required": ["error"], "properties": {"error": {
+            "type": "object", "required": ["code", "message"],
+            "properties": {"code": {"type": "string"}, "message": {"type": "string"}}}}})
+    },
+};
+
+/// `native.createTask`: Ark's body (`model`, `content` of `text` items and references,
+/// `duration`) to the request the plugin submits (`{model, prompt, metadata: body, seconds}`).
+///
+/// ```
+/// use gatecheck_schemas::rules::platforms::doubao::decode_create;
+/// let body = serde_json::json!({"model": "m", "content": [{"type": "text", "text": "a cat"}]});
+/// assert_eq!(decode_create(&body).unwrap().prompt, "a cat");
+/// assert_eq!(decode_create(&serde_json::json!({"model": "m"})).unwrap_err(), "content is required");
+/// ```
+pub fn decode_create(body: &Value) -> Result<super::native::NativeIntent, String> {
+    let Some(object) = body.as_object() else {
+        return Err("request body must be an object".into());
+    };
+    let model = super::native::trimmed(body, "model");
+    if model.is_empty() {
+        return Err("model is required".into());
+    }
+    let content = match body.get("content") {
+        None => &[][..],
+        Some(Value::Array(items)) => items.as_slice(),
+        Some(_) => return Err("content must be an array".into()),
+    };
+    let mut texts = Vec::new();
+    let mut reference = false;
+    for item in content.iter().filter(|i| i.is_object()) {
+        match (item["type"].as_str(), item["text"].as_str()) {
+            (Some("text"), Some(t)) => texts.push(t),
+            _ => reference = true,
+        }
+    }
+    if texts.is_empty() && !reference {
+        return Err("content is required".into());
+    }
+    let prompt: Vec<&str> = texts.into_iter().filter(|t| !t.trim().is_empty()).collect();
+    let mut request = Map::new();
+    request.insert("model".into(), json!(model));
+    request.insert("prompt".into(), json!(prompt.join("\n")));
+    request.insert("metadata".into(), Value::Object(object.clone()));
+    if let Some(seconds) = body.get("duration").and_then(Value::as_f64).filter(|s| *s > 0.0) {
+        request.insert("seconds".into(), json!(seconds));
+    }
+    Ok(super::native::NativeIntent {
+        model: model.to_owned(),
+        prompt: prompt.join("\n"),
+        body: request,
+    })
+}
+
+/// `native.taskCreated`: the row's `data` (Ark's create answer, `{id}`) with `id` the public
+/// task id; the mock's row keeps the whole Ark task, so only `id` is rendered.
+fn task_created(task: &super::native::NativeTask<'_>) -> Value {
+    json!({ "id": task.task_id })
+}
+
+/// `native.taskStatus`: the row's `data` (Ark's task) with `id` the public task id; a row
+/// without `data` renders its status in Ark's words.
+fn task_status(task: &super::native::NativeTask<'_>) -> Value {
+    use crate::rules::task::TaskStatus;
+    if let Value::Object(data) = task.data {
+        let mut v = data.clone();
+        v.insert("id".into(), json!(task.task_id));
+        return Value::Object(v);
+    }
+    let status = match task.status {
+        TaskStatus::InProgress => "running",
+        TaskStatus::Success => "succeeded",
+        TaskStatus::Failure => "failed",
+        _ => "queued",
+    };
+    let mut v = json!({ "id": task.task_id, "status": status });
+    if !task.fail_reason.is_empty() {
+        v["error"] = json!({ "message": task.fail_reason });
+    }
+    v
+}
+
+fn created_schema() -> Value {
+    json!({"type": "object", "required": ["id"], "properties": {"id": {"type": "string", "minLength": 1}}})
+}
+
+fn status_schema() -> Value {
+    json!({"type": "object", "required": ["id", "status"], "properties": {
+        "id": {"type": "string", "minLength": 1},
+        "status": {"type": "string"},
+        "content": {"type": "object", "properties": {"video_url": {"type": "string"}}},
+        "error": {"type": "object", "properties": {"code": {"type": "string"}, "message": {"type": "string"}}}}})
 }

@@ -62,6 +62,7 @@ registry! {
     vertex => Vertex,
 }
 
+pub mod native;
 pub mod veo;
 
 use super::openai_video::VideoBodies;
@@ -198,6 +199,9 @@ pub struct PluginFacts {
     /// The action `buildSubmitRequest` names for a request (the record's `action`); `None`:
     /// `rules::openai_video::image_or_text`.
     pub action: Option<ActionFn>,
+    /// `meta.routes` and `native`: the vendor routes the plugin declares, how each renders,
+    /// and its `native.error` ([`native::Native::NONE`]: none).
+    pub native: native::Native,
 }
 
 impl PluginFacts {
@@ -215,6 +219,7 @@ impl PluginFacts {
             render_error: None,
             artifact: None,
             action: None,
+            native: native::Native::NONE,
         }
     }
 }

@@ -124,7 +124,8 @@ pub fn plugin_content_failure(
     flags: &[&str],
 ) -> Option<(u16, serde_json::Value)> {
     if word == Some(FILTERED) {
-        return Some((410, crate::rules::openai_video::artifact_gone_body()));
+        use crate::rules::openai_video::{artifact_gone_body, ARTIFACT_GONE_STATUS};
+        return Some((ARTIFACT_GONE_STATUS, artifact_gone_body()));
     }
     if flags.contains(&UNREACHABLE) && p.plugins.artifact.is_some() {
         return Some((
@@ -165,7 +166,8 @@ pub fn upstream_content_failure(status: u16, body: &Value) -> Option<String> {
     // The plugin era's: no artifact of a filtered operation, or its download failed
     // (DECISIONS D-ERA-9).
     let code = e["code"].as_str();
-    if (status == 410 && code == Some(crate::rules::openai_video::ARTIFACT_GONE))
+    if (status == crate::rules::openai_video::ARTIFACT_GONE_STATUS
+        && code == Some(crate::rules::openai_video::ARTIFACT_GONE))
         || (status == 502 && code == Some(ARTIFACT_UPSTREAM_ERROR))
     {
         return e["message"].as_str().map(str::to_owned);
