@@ -26,7 +26,7 @@ use serde_json::Value;
 pub(crate) const CHECKS: &[Check] = &[Check {
     id: "task.native-routes",
     kind: Failure,
-    route: "the plugins' native routes (POST /doubao/api/v3/contents/generations/tasks, POST /ali/api/v1/services/aigc/video-generation/video-synthesis, ...)",
+    route: "the native routes the platforms' plugins declare (a submit, a fetch of {task_id})",
     spec: "DECISIONS D-ERA-15, D-ERA-16",
     title: "In new-api's plugin era, each native route a platform's plugin declares (Doubao's Ark, Ali's DashScope) submits a task in the vendor's own body and fetches it back: 200 in the declared body with the public `task_` id, the fetch the task asked for; an unknown task is 404 in the plugin's `native.error`. Skipped in the Go-adaptor era.",
     phase: Phase::Shared,
