@@ -227,7 +227,7 @@ pub async fn create_scratch_key(t: &Transport, name: &str) -> Result<KeyRecord, 
     let body = json!({
         "name": name,
         "expired_time": -1,
-        "remain_quota": 5_000_000,
+        "remain_quota": 6_000_000,
         "unlimited_quota": false,
         "model_limits_enabled": false,
         "model_limits": "",

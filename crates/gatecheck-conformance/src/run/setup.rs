@@ -56,7 +56,7 @@ pub(crate) fn placeholder_key(target: &Target) -> WorkKey {
     let rec: KeyRecord = serde_json::from_value(json!({
         "id": target.key_id.unwrap_or(0), "user_id": target.user_id.unwrap_or(0),
         "key": "", "status": KEY_STATUS_ENABLED, "name": "gatecheck-scratch", "created_time": 0, "accessed_time": 0,
-        "expired_time": -1, "remain_quota": 5000000, "unlimited_quota": false,
+        "expired_time": -1, "remain_quota": 6000000, "unlimited_quota": false,
         "model_limits_enabled": false, "model_limits": "", "allow_ips": "", "used_quota": 0,
         "group": "", "cross_group_retry": false
     }))

@@ -58,7 +58,7 @@ async fn without_the_signature_the_era_is_told_from_what_the_target_shows() {
     )
     .await;
     assert!(
-        era.starts_with("plugins") && era.contains("no-store"),
+        era.starts_with("plugins") && era.contains("a plugin route"),
         "{era}"
     );
     assert_eq!(head, Status::Passed, "{era}");

@@ -249,20 +249,21 @@ impl Proxy {
             crate::planted_billing::book(self.bug, seen, &self.billing, &mut rbody);
         }
         let rjson = || serde_json::from_slice::<Value>(&rbody).ok();
-        let message = rjson()
-            .and_then(|v| {
-                v.pointer("/error/message")
-                    .and_then(Value::as_str)
-                    .map(str::to_owned)
-            })
-            .unwrap_or_default();
-        let code = rjson()
-            .and_then(|v| {
-                v.pointer("/error/code")
-                    .and_then(Value::as_str)
-                    .map(str::to_owned)
-            })
-            .unwrap_or_default();
+        // A `/v1` error's, else a task error's (`{code, message, data}`) at the top level.
+        let error_field = |name: &str| {
+            rjson()
+                .and_then(|v| {
+                    v.get("error")
+                        .filter(|e| e.is_object())
+                        .unwrap_or(&v)
+                        .get(name)
+                        .and_then(Value::as_str)
+                        .map(str::to_owned)
+                })
+                .unwrap_or_default()
+        };
+        let message = error_field("message");
+        let code = error_field("code");
         // The message of an `/api/token/` failure (`{success:false, message}`).
         let api_message = rjson()
             .filter(|_| path.starts_with("/api/token"))

@@ -37,7 +37,10 @@ pub(super) fn respond(
                 && code == gatecheck_schemas::rules::era::PLUGIN_REQUEST_INVALID =>
         {
             if let Ok(mut v) = serde_json::from_slice::<Value>(_rbody) {
-                v["error"]["code"] = json!("invalid_request");
+                match v.get_mut("error").filter(|e| e.is_object()) {
+                    Some(e) => e["code"] = json!("invalid_request"),
+                    None => v["code"] = json!("invalid_request"),
+                }
                 *_rbody = Bytes::from(v.to_string());
             }
         }
