@@ -67,7 +67,7 @@ pub mod snapshot;
 pub mod terminal;
 mod vocab;
 
-pub use checks::CheckInfo;
+pub use checks::{CheckInfo, MockOnly};
 pub use evidence::{Evidence, Kind};
 pub use http::client::{Auth, Body, Client, ClientConfig, Exchange, Part, RequestSpec};
 pub use http::client_error::ClientError;
@@ -105,7 +105,7 @@ pub mod internals {
     pub use crate::http::sse::{SseEnd, SseEvent, SseLimits, SseParser, SseRead};
     pub use crate::http::transport::{Transport, TransportConfig, TransportError};
     pub use crate::redact::{truncate, REDACTED};
-    pub use crate::registry::{decision_id, find, markdown_table, text_list};
+    pub use crate::registry::{find, markdown_table, text_list};
     pub use crate::run::runner::{select_checks, ProgressFn};
     pub use crate::vocab::shard::InvalidShard;
 }

@@ -44,21 +44,21 @@ pub(crate) fn registry() -> &'static [Check] {
         ] {
             v.extend_from_slice(family);
         }
-        v.sort_by(|a, b| a.info.id.cmp(b.info.id));
+        v.sort_by(|a, b| a.id.cmp(b.id));
         v
     })
 }
 
 /// Every check of the registry, sorted by id.
 pub fn all_checks() -> Vec<CheckInfo> {
-    let mut all: Vec<CheckInfo> = registry().iter().map(|d| d.info).collect();
+    let mut all: Vec<CheckInfo> = registry().iter().map(Check::info).collect();
     all.sort_by(|a, b| a.id.cmp(b.id));
     all
 }
 
 /// The registry entry of `id`.
 pub fn find(id: &str) -> Option<CheckInfo> {
-    registry().iter().find(|d| d.info.id == id).map(|d| d.info)
+    registry().iter().find(|d| d.id == id).map(Check::info)
 }
 
 /// The registry as a Markdown table (the content of `docs/checks.md`).
@@ -93,53 +93,4 @@ pub fn text_list() -> String {
         ));
     }
     out
-}
-
-/// The DECISIONS section a deviation check cites, as its id in docs/DECISIONS.md: from the
-/// `DECISIONS: <section>` part of its spec reference, else from its id's area.
-///
-/// ```
-/// use gatecheck_conformance::internals::decision_id;
-/// assert_eq!(decision_id("video.content.mp4", "DECISIONS: Video tasks (content route)"), Some("D-VIDEO"));
-/// assert_eq!(decision_id("images.usage-consistent", "spec: Image generation result"), Some("D-MEDIA"));
-/// assert_eq!(decision_id("stream.speech", "DECISIONS: Streaming (SSE) D-STREAM-1"), Some("D-STREAM"));
-/// ```
-pub fn decision_id(id: &str, spec: &str) -> Option<&'static str> {
-    const SECTIONS: &[(&str, &str)] = &[
-        ("Identity and auth", "D-AUTH"),
-        ("Error bodies", "D-ERR"),
-        ("PUT /api/token/", "D-TOKEN"),
-        ("Video tasks", "D-VIDEO"),
-        ("Images, audio", "D-MEDIA"),
-        ("Catalog", "D-CATALOG"),
-        ("Quota and limits", "D-QUOTA"),
-        ("Streaming", "D-STREAM"),
-        ("Provider and unified task routes", "D-TASK"),
-        ("Model lists in other clients' shapes", "D-MODELS"),
-    ];
-    const AREAS: &[(&str, &str)] = &[
-        ("auth.", "D-AUTH"),
-        ("key.", "D-AUTH"),
-        ("v1.", "D-ERR"),
-        ("token.", "D-TOKEN"),
-        ("video.", "D-VIDEO"),
-        ("images.edits.", "D-EDIT"),
-        ("mj.", "D-MJ"),
-        ("images.", "D-MEDIA"),
-        ("audio.", "D-MEDIA"),
-        ("catalog.", "D-CATALOG"),
-        ("quota.", "D-QUOTA"),
-        ("stream.", "D-STREAM"),
-        ("task.", "D-TASK"),
-        ("models.", "D-MODELS"),
-    ];
-    if let Some(rest) = spec.split("DECISIONS: ").nth(1)
-        && let Some((_, d)) = SECTIONS.iter().find(|(name, _)| rest.starts_with(name))
-    {
-        return Some(d);
-    }
-    AREAS
-        .iter()
-        .find(|(prefix, _)| id.starts_with(prefix))
-        .map(|(_, d)| *d)
 }

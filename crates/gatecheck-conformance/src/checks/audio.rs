@@ -3,13 +3,16 @@
 use super::property::{for_all, for_each_value};
 use super::Kind::{Deviation, Failure};
 use super::{
-    accepted, def, is_unknown_model_rejection, is_validation_rejection, Check, CheckCtx, Halt,
-    Outcome, Pass, Phase,
+    accepted, is_unknown_model_rejection, is_validation_rejection, Check, CheckCtx, Halt, MockOnly,
+    Needs, Outcome, Pass, Phase,
 };
 use crate::generators::media;
 use crate::generators::strategies::{invalid_temperature, response_format, valid_temperature};
 use crate::http::client::{Exchange, Part, RequestSpec};
 use crate::http::transport::is_new_api_unknown_model;
+use crate::vocab::discovery::RouteFamily;
+use crate::vocab::skip::SkipCause;
+use gatecheck_schemas::decisions::id;
 use gatecheck_schemas::rules::media::MAX_UPLOAD_BYTES;
 use gatecheck_schemas::rules::media::{parse_mp3, parse_srt, parse_vtt, parse_wav};
 use gatecheck_schemas::rules::quota::Usage;
@@ -20,42 +23,153 @@ use proptest::prelude::*;
 use serde_json::{json, Value};
 
 pub(crate) const CHECKS: &[Check] = &[
-    def("audio.translation.json-text", Failure, "POST /v1/audio/translations", "spec: POST /v1/audio/translations (Response 200); Translation result",
-        "The default format answers 200 `application/json` with a string `text`.",
-        Phase::Shared, |c| Box::pin(json_text(c, "/v1/audio/translations"))),
-    def("audio.translation.response-formats", Failure, "POST /v1/audio/translations", "spec: POST /v1/audio/translations (response_format: json, text, srt, verbose_json, vtt)",
-        "Every `response_format`, with any temperature in [0, 1] and an optional English prompt, is accepted with 200; `json` carries `text`.",
-        Phase::Shared, |c| Box::pin(formats(c))),
-    def("audio.translation.format-bodies", Failure, "POST /v1/audio/translations", "spec: POST /v1/audio/translations (response_format: json, text, srt, verbose_json, vtt); DECISIONS: Images, audio (verbose_json)",
-        "`json` is JSON, `text` is text/plain and not JSON, `srt` cues and the `vtt` header parse (failures); `verbose_json` is valid against verbose-transcription (a deviation, D-MEDIA).",
-        Phase::Shared, |c| Box::pin(format_bodies(c))),
-    def("audio.translation.temperature-range", Failure, "POST /v1/audio/translations", "spec: POST /v1/audio/translations (temperature 0 to 1 inclusive); Limits",
-        "Temperatures at and within 0 and 1 are accepted; just past them are refused as bad requests.",
-        Phase::Shared, |c| Box::pin(temperature(c))),
-    def("audio.translation.file-formats", Failure, "POST /v1/audio/translations", "spec: POST /v1/audio/translations (file formats); Limits",
-        "Files named with each of the nine accepted extensions are accepted.",
-        Phase::Shared, |c| Box::pin(file_formats(c))),
-    def("audio.translation.bad-request-rejected", Failure, "POST /v1/audio/translations", "spec: POST /v1/audio/translations (file, model required); Errors (400)",
-        "A missing file or model, an unknown model, or a file of another format is refused as a bad request.",
-        Phase::Shared, |c| Box::pin(bad_request(c))),
-    def("audio.translation.empty-file-400", Deviation, "POST /v1/audio/translations", "DECISIONS: Images, audio (an empty file gives 400)",
-        "An empty audio file is refused as a bad request.",
-        Phase::Shared, |c| Box::pin(empty_file(c))),
-    def("audio.transcription.json-text", Deviation, "POST /v1/audio/transcriptions", "DECISIONS: Images, audio (transcriptions)",
-        "The transcription route answers 200 `application/json` with a string `text`.",
-        Phase::Shared, |c| Box::pin(json_text(c, "/v1/audio/transcriptions"))),
-    def("audio.speech.mp3", Failure, "POST /v1/audio/speech", "spec: POST /v1/audio/speech (With mp3 the Content-Type is audio/mpeg)",
-        "Speech in mp3 answers 200 `audio/mpeg` bytes that parse as MPEG audio frames.",
-        Phase::Shared, |c| Box::pin(speech_mp3(c))),
-    def("audio.speech.formats", Deviation, "POST /v1/audio/speech", "DECISIONS: Images, audio (speech formats)",
-        "Every decided speech format is accepted with an audio content type; wav is `audio/wav` and parses.",
-        Phase::Shared, |c| Box::pin(speech_formats(c))),
-    def("audio.speech.bad-request-rejected", Failure, "POST /v1/audio/speech", "spec: Errors (400 invalid text, voice, model)",
-        "An empty input, an unknown voice or a missing field is refused as a bad request.",
-        Phase::Shared, |c| Box::pin(speech_bad(c))),
-    def("audio.upload.too-large-413", Deviation, "POST /v1/audio/translations", "spec: Limits (uploads over the permitted size give 413); DECISIONS: 25 MiB",
-        "An upload over 25 MiB is answered 413.",
-        Phase::Shared, |c| Box::pin(too_large(c))),
+    Check {
+        id: "audio.translation.json-text",
+        kind: Failure,
+        route: "POST /v1/audio/translations",
+        spec: "spec: POST /v1/audio/translations (Response 200); Translation result",
+        title: "The default format answers 200 `application/json` with a string `text`.",
+        phase: Phase::Shared,
+        needs: Needs::All(&[RouteFamily::AudioTranslations]),
+        mock_only: None,
+        decision: None,
+        run: |c| Box::pin(json_text(c, "/v1/audio/translations")),
+    },
+    Check {
+        id: "audio.translation.response-formats",
+        kind: Failure,
+        route: "POST /v1/audio/translations",
+        spec: "spec: POST /v1/audio/translations (response_format: json, text, srt, verbose_json, vtt)",
+        title: "Every `response_format`, with any temperature in [0, 1] and an optional English prompt, is accepted with 200; `json` carries `text`.",
+        phase: Phase::Shared,
+        needs: Needs::All(&[RouteFamily::AudioTranslations]),
+        mock_only: None,
+        decision: None,
+        run: |c| Box::pin(formats(c)),
+    },
+    Check {
+        id: "audio.translation.format-bodies",
+        kind: Failure,
+        route: "POST /v1/audio/translations",
+        spec: "spec: POST /v1/audio/translations (response_format: json, text, srt, verbose_json, vtt); DECISIONS: Images, audio (verbose_json)",
+        title: "`json` is JSON, `text` is text/plain and not JSON, `srt` cues and the `vtt` header parse (failures); `verbose_json` is valid against verbose-transcription (a deviation, D-MEDIA).",
+        phase: Phase::Shared,
+        needs: Needs::All(&[RouteFamily::AudioTranslations]),
+        mock_only: None,
+        decision: None,
+        run: |c| Box::pin(format_bodies(c)),
+    },
+    Check {
+        id: "audio.translation.temperature-range",
+        kind: Failure,
+        route: "POST /v1/audio/translations",
+        spec: "spec: POST /v1/audio/translations (temperature 0 to 1 inclusive); Limits",
+        title: "Temperatures at and within 0 and 1 are accepted; just past them are refused as bad requests.",
+        phase: Phase::Shared,
+        needs: Needs::All(&[RouteFamily::AudioTranslations]),
+        mock_only: None,
+        decision: None,
+        run: |c| Box::pin(temperature(c)),
+    },
+    Check {
+        id: "audio.translation.file-formats",
+        kind: Failure,
+        route: "POST /v1/audio/translations",
+        spec: "spec: POST /v1/audio/translations (file formats); Limits",
+        title: "Files named with each of the nine accepted extensions are accepted.",
+        phase: Phase::Shared,
+        needs: Needs::All(&[RouteFamily::AudioTranslations]),
+        mock_only: None,
+        decision: None,
+        run: |c| Box::pin(file_formats(c)),
+    },
+    Check {
+        id: "audio.translation.bad-request-rejected",
+        kind: Failure,
+        route: "POST /v1/audio/translations",
+        spec: "spec: POST /v1/audio/translations (file, model required); Errors (400)",
+        title: "A missing file or model, an unknown model, or a file of another format is refused as a bad request.",
+        phase: Phase::Shared,
+        needs: Needs::All(&[RouteFamily::AudioTranslations]),
+        mock_only: None,
+        decision: None,
+        run: |c| Box::pin(bad_request(c)),
+    },
+    Check {
+        id: "audio.translation.empty-file-400",
+        kind: Deviation,
+        route: "POST /v1/audio/translations",
+        spec: "DECISIONS: Images, audio (an empty file gives 400)",
+        title: "An empty audio file is refused as a bad request.",
+        phase: Phase::Shared,
+        needs: Needs::All(&[RouteFamily::AudioTranslations]),
+        mock_only: None,
+        decision: Some(id::D_MEDIA),
+        run: |c| Box::pin(empty_file(c)),
+    },
+    Check {
+        id: "audio.transcription.json-text",
+        kind: Deviation,
+        route: "POST /v1/audio/transcriptions",
+        spec: "DECISIONS: Images, audio (transcriptions)",
+        title: "The transcription route answers 200 `application/json` with a string `text`.",
+        phase: Phase::Shared,
+        needs: Needs::All(&[RouteFamily::AudioTranscriptions]),
+        mock_only: None,
+        decision: Some(id::D_MEDIA),
+        run: |c| Box::pin(json_text(c, "/v1/audio/transcriptions")),
+    },
+    Check {
+        id: "audio.speech.mp3",
+        kind: Failure,
+        route: "POST /v1/audio/speech",
+        spec: "spec: POST /v1/audio/speech (With mp3 the Content-Type is audio/mpeg)",
+        title: "Speech in mp3 answers 200 `audio/mpeg` bytes that parse as MPEG audio frames.",
+        phase: Phase::Shared,
+        needs: Needs::All(&[RouteFamily::AudioSpeech]),
+        mock_only: None,
+        decision: None,
+        run: |c| Box::pin(speech_mp3(c)),
+    },
+    Check {
+        id: "audio.speech.formats",
+        kind: Deviation,
+        route: "POST /v1/audio/speech",
+        spec: "DECISIONS: Images, audio (speech formats)",
+        title: "Every decided speech format is accepted with an audio content type; wav is `audio/wav` and parses.",
+        phase: Phase::Shared,
+        needs: Needs::All(&[RouteFamily::AudioSpeech]),
+        mock_only: None,
+        decision: Some(id::D_MEDIA),
+        run: |c| Box::pin(speech_formats(c)),
+    },
+    Check {
+        id: "audio.speech.bad-request-rejected",
+        kind: Failure,
+        route: "POST /v1/audio/speech",
+        spec: "spec: Errors (400 invalid text, voice, model)",
+        title: "An empty input, an unknown voice or a missing field is refused as a bad request.",
+        phase: Phase::Shared,
+        needs: Needs::All(&[RouteFamily::AudioSpeech]),
+        mock_only: None,
+        decision: None,
+        run: |c| Box::pin(speech_bad(c)),
+    },
+    Check {
+        id: "audio.upload.too-large-413",
+        kind: Deviation,
+        route: "POST /v1/audio/translations",
+        spec: "spec: Limits (uploads over the permitted size give 413); DECISIONS: 25 MiB",
+        title: "An upload over 25 MiB is answered 413.",
+        phase: Phase::Shared,
+        needs: Needs::All(&[RouteFamily::AudioTranslations]),
+        mock_only: Some(MockOnly {
+            cause: SkipCause::UnsafeOnDeployment,
+            why: "not sent to real deployments (26 MiB upload)",
+        }),
+        decision: Some(id::D_MEDIA),
+        run: |c| Box::pin(too_large(c)),
+    },
 ];
 
 fn translation_model(ctx: &CheckCtx, route: &str) -> Result<String, Halt> {
@@ -237,7 +351,7 @@ async fn format_bodies(ctx: &CheckCtx) -> Outcome {
                 ) {
                     deviation.get_or_insert_with(|| {
                         ctx.deviate(
-                            "D-MEDIA",
+                            id::D_MEDIA,
                             format!("schema verbose-transcription: {e}"),
                             &spec,
                             Some(&ex),
@@ -358,7 +472,7 @@ fn unmeasured(ctx: &CheckCtx, ext: &str, spec: &RequestSpec, ex: &Exchange) -> R
     if !NEW_API_MEASURED_EXTENSIONS.contains(&ext) {
         return ctx
             .known_difference(
-                "NA15",
+                id::NA15,
                 format!(
                     "a .{ext} file was answered 500 {NEW_API_UNMEASURED_CODE}: new-api measures \
                  an upload's duration before relaying it and cannot measure a .{ext} file"
@@ -441,7 +555,7 @@ async fn bad_request(ctx: &CheckCtx) -> Outcome {
             let unknown = matches!(bad, BadUpload::UnknownModel);
             if unknown && is_new_api_unknown_model(&ex) {
                 return ctx.known_difference(
-                    "NA5",
+                    id::NA5,
                     "an unknown model was answered 503 model_not_found; the spec tells \
                      clients to retry 503, so a client with a typo in the model name retries \
                      forever (documented: 400)",
@@ -609,12 +723,6 @@ async fn speech_bad(ctx: &CheckCtx) -> Outcome {
 }
 
 async fn too_large(ctx: &CheckCtx) -> Outcome {
-    if ctx.env.mock.is_none() {
-        return Err(Halt::Skip(
-            crate::vocab::skip::SkipCause::UnsafeOnDeployment,
-            "not sent to real deployments (26 MiB upload)".into(),
-        ));
-    }
     let route = "/v1/audio/translations";
     let model = translation_model(ctx, route)?;
     // One MiB over the limit.

@@ -2,13 +2,14 @@
 
 use super::property::for_all;
 use super::Kind::{Deviation, Failure};
-use super::{def, for_all_routes, pass1, Check, CheckCtx, Halt, Outcome, Phase};
+use super::{for_all_routes, pass1, Check, CheckCtx, Halt, Needs, Outcome, Phase};
 use crate::generators::media;
 use crate::generators::strategies::{bad_auth, BadAuth};
 use crate::http::client::{Auth, Part, RequestSpec};
 use crate::http::key_api::full_update_body;
 use crate::redact::Secret;
 use crate::vocab::discovery::RouteFamily;
+use gatecheck_schemas::decisions::id;
 use gatecheck_schemas::rules::auth::{
     is_access_admitted, is_stateless_refusal, AccessRefusal, DashboardAuth,
 };
@@ -20,36 +21,126 @@ use proptest::prelude::*;
 use serde_json::{json, Value};
 
 pub(crate) const CHECKS: &[Check] = &[
-    def("auth.v1.missing-key-401", Failure, "/v1/*", "spec: Authentication, rule 1",
-        "A model request without `Authorization` is answered 401, on every model route.",
-        Phase::Shared, |c| Box::pin(missing_key(c))),
-    def("auth.v1.invalid-key-401", Failure, "/v1/*", "spec: Authentication, rule 1; Errors (401)",
-        "A model request with an unknown, empty or malformed key is answered 401.",
-        Phase::Shared, |c| Box::pin(invalid_key(c))),
-    def("auth.v1.wrong-scheme-401", Failure, "/v1/*", "spec: Authentication (Bearer <API_KEY>; rule 3)",
-        "A valid key sent under another scheme (`Basic`, `Token`) is answered 401.",
-        Phase::Shared, |c| Box::pin(wrong_scheme(c))),
-    def("auth.v1.bearer-case-insensitive", Deviation, "/v1/*", "DECISIONS: Identity and auth",
-        "The `Bearer` prefix is matched case-insensitively.",
-        Phase::Shared, |c| Box::pin(bearer_case(c))),
-    def("auth.v1.key-with-or-without-sk", Deviation, "/v1/*", "DECISIONS: Identity and auth",
-        "A key is accepted with and without its `sk-` prefix.",
-        Phase::Shared, |c| Box::pin(sk_prefix(c))),
-    def("auth.token.missing-token-401", Deviation, "PUT /api/token/", "DECISIONS: Identity and auth (/api/token/*)",
-        "`PUT /api/token/` without an access token is answered 401 with `{success:false, message}`.",
-        Phase::Shared, |c| Box::pin(token_missing(c))),
-    def("auth.token.wrong-token-rejected", Failure, "PUT /api/token/", "spec: Authentication (ACCESS_TOKEN); DECISIONS: wrong token",
-        "A wrong access token never succeeds (401, or 200 with `success:false`).",
-        Phase::Shared, |c| Box::pin(token_wrong(c))),
-    def("auth.token.raw-token-accepted", Failure, "PUT /api/token/", "spec: Authentication (the access token is sent raw, without Bearer)",
-        "The raw access token in `Authorization` is accepted by `PUT /api/token/`.",
-        Phase::Exclusive, |c| Box::pin(token_raw(c))),
-    def("auth.token.user-header-ignored", Deviation, "PUT /api/token/", "DECISIONS D-AUTH-9; P6, D-AUTH-7 (accepted)",
-        "Under `--expect new-api`: in the plugin era the access token is admitted without `New-Api-User` and with another user's (new-api since 31d70fca reads none); in the adaptors' era either generation passes. The documented expectation accepts both (P6, D-AUTH-7).",
-        Phase::Exclusive, |c| Box::pin(token_user_header(c))),
-    def("auth.token.bearer-token-accepted", Deviation, "PUT /api/token/", "DECISIONS: Identity and auth (a Bearer prefix is also accepted)",
-        "`Authorization: Bearer <ACCESS_TOKEN>` is also accepted by `PUT /api/token/`.",
-        Phase::Exclusive, |c| Box::pin(token_bearer(c))),
+    Check {
+        id: "auth.v1.missing-key-401",
+        kind: Failure,
+        route: "/v1/*",
+        spec: "spec: Authentication, rule 1",
+        title: "A model request without `Authorization` is answered 401, on every model route.",
+        phase: Phase::Shared,
+        needs: Needs::AnyModelRoute,
+        mock_only: None,
+        decision: None,
+        run: |c| Box::pin(missing_key(c)),
+    },
+    Check {
+        id: "auth.v1.invalid-key-401",
+        kind: Failure,
+        route: "/v1/*",
+        spec: "spec: Authentication, rule 1; Errors (401)",
+        title: "A model request with an unknown, empty or malformed key is answered 401.",
+        phase: Phase::Shared,
+        needs: Needs::AnyModelRoute,
+        mock_only: None,
+        decision: None,
+        run: |c| Box::pin(invalid_key(c)),
+    },
+    Check {
+        id: "auth.v1.wrong-scheme-401",
+        kind: Failure,
+        route: "/v1/*",
+        spec: "spec: Authentication (Bearer <API_KEY>; rule 3)",
+        title: "A valid key sent under another scheme (`Basic`, `Token`) is answered 401.",
+        phase: Phase::Shared,
+        needs: Needs::AnyModelRoute,
+        mock_only: None,
+        decision: None,
+        run: |c| Box::pin(wrong_scheme(c)),
+    },
+    Check {
+        id: "auth.v1.bearer-case-insensitive",
+        kind: Deviation,
+        route: "/v1/*",
+        spec: "DECISIONS: Identity and auth",
+        title: "The `Bearer` prefix is matched case-insensitively.",
+        phase: Phase::Shared,
+        needs: Needs::AnyModelRoute,
+        mock_only: None,
+        decision: Some(id::D_AUTH),
+        run: |c| Box::pin(bearer_case(c)),
+    },
+    Check {
+        id: "auth.v1.key-with-or-without-sk",
+        kind: Deviation,
+        route: "/v1/*",
+        spec: "DECISIONS: Identity and auth",
+        title: "A key is accepted with and without its `sk-` prefix.",
+        phase: Phase::Shared,
+        needs: Needs::AnyModelRoute,
+        mock_only: None,
+        decision: Some(id::D_AUTH),
+        run: |c| Box::pin(sk_prefix(c)),
+    },
+    Check {
+        id: "auth.token.missing-token-401",
+        kind: Deviation,
+        route: "PUT /api/token/",
+        spec: "DECISIONS: Identity and auth (/api/token/*)",
+        title: "`PUT /api/token/` without an access token is answered 401 with `{success:false, message}`.",
+        phase: Phase::Shared,
+        needs: Needs::All(&[RouteFamily::KeyUpdate]),
+        mock_only: None,
+        decision: Some(id::D_AUTH),
+        run: |c| Box::pin(token_missing(c)),
+    },
+    Check {
+        id: "auth.token.wrong-token-rejected",
+        kind: Failure,
+        route: "PUT /api/token/",
+        spec: "spec: Authentication (ACCESS_TOKEN); DECISIONS: wrong token",
+        title: "A wrong access token never succeeds (401, or 200 with `success:false`).",
+        phase: Phase::Shared,
+        needs: Needs::All(&[RouteFamily::KeyUpdate]),
+        mock_only: None,
+        decision: None,
+        run: |c| Box::pin(token_wrong(c)),
+    },
+    Check {
+        id: "auth.token.raw-token-accepted",
+        kind: Failure,
+        route: "PUT /api/token/",
+        spec: "spec: Authentication (the access token is sent raw, without Bearer)",
+        title: "The raw access token in `Authorization` is accepted by `PUT /api/token/`.",
+        phase: Phase::Exclusive,
+        needs: Needs::All(&[RouteFamily::KeyUpdate]),
+        mock_only: None,
+        decision: None,
+        run: |c| Box::pin(token_raw(c)),
+    },
+    Check {
+        id: "auth.token.user-header-ignored",
+        kind: Deviation,
+        route: "PUT /api/token/",
+        spec: "DECISIONS D-AUTH-9; P6, D-AUTH-7 (accepted)",
+        title: "Under `--expect new-api`: in the plugin era the access token is admitted without `New-Api-User` and with another user's (new-api since 31d70fca reads none); in the adaptors' era either generation passes. The documented expectation accepts both (P6, D-AUTH-7).",
+        phase: Phase::Exclusive,
+        needs: Needs::All(&[RouteFamily::KeyUpdate]),
+        mock_only: None,
+        decision: Some(id::D_AUTH),
+        run: |c| Box::pin(token_user_header(c)),
+    },
+    Check {
+        id: "auth.token.bearer-token-accepted",
+        kind: Deviation,
+        route: "PUT /api/token/",
+        spec: "DECISIONS: Identity and auth (a Bearer prefix is also accepted)",
+        title: "`Authorization: Bearer <ACCESS_TOKEN>` is also accepted by `PUT /api/token/`.",
+        phase: Phase::Exclusive,
+        needs: Needs::All(&[RouteFamily::KeyUpdate]),
+        mock_only: None,
+        decision: Some(id::D_AUTH),
+        run: |c| Box::pin(token_bearer(c)),
+    },
 ];
 
 /// The model routes, each with a request that is valid but for its auth.
@@ -332,7 +423,7 @@ async fn token_wrong(ctx: &CheckCtx) -> Outcome {
             // The plugin era's new-api is past 31d70fca: its stateless refusal (D-AUTH-9).
             if ctx.judges_plugins() && !is_stateless_refusal(ex.status.as_u16(), &v) {
                 return Err(ctx.deviate(
-                    "D-AUTH-9",
+                    id::D_AUTH_9,
                     format!(
                         "a wrong access token was refused {}, not 401 AUTH_UNAUTHORIZED (new-api since 31d70fca, every plugin-era version)",
                         super::answer_summary(&ex)
@@ -432,7 +523,7 @@ async fn token_user_header(ctx: &CheckCtx) -> Outcome {
             };
             let shown = if admitted { "admitted" } else { "refused" };
             return Err(ctx.deviate(
-                "D-AUTH-9",
+                id::D_AUTH_9,
                 format!(
                     "the access token {sent} was {shown}: {}",
                     super::answer_summary(&ex)

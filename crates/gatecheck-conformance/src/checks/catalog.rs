@@ -2,27 +2,74 @@
 
 use super::property::for_all;
 use super::Kind::{Deviation, Failure};
-use super::{accepted, def, Check, CheckCtx, Halt, Outcome, Pass, Phase};
+use super::{accepted, Check, CheckCtx, Halt, Needs, Outcome, Pass, Phase};
 use crate::http::client::RequestSpec;
+use crate::vocab::discovery::RouteFamily;
+use gatecheck_schemas::decisions::id;
 use gatecheck_schemas::types::{CatalogEnvelope, Endpoints};
 use serde_json::Value;
 
 pub(crate) const CHECKS: &[Check] = &[
-    def("catalog.envelope-schema", Failure, "GET /api/models", "spec: Model record (the catalog envelope)",
-        "The catalog answers 200 JSON `{success, page, page_size, total, data}` valid against catalog-envelope.",
-        Phase::Shared, |c| Box::pin(envelope(c))),
-    def("catalog.record-fields", Failure, "GET /api/models", "spec: Model record (code equal to id; endpoints in both forms; pricing)",
-        "Every record has `code` equal to `id`; string `endpoints` decode to a map of `{path, method}`; prices are numbers or null.",
-        Phase::Shared, |c| Box::pin(records(c))),
-    def("catalog.no-auth", Deviation, "GET /api/models", "DECISIONS: Catalog (needs no auth)",
-        "The catalog is served without credentials.",
-        Phase::Shared, |c| Box::pin(no_auth(c))),
-    def("catalog.paging", Deviation, "GET /api/models", "DECISIONS: Catalog (p, page_size)",
-        "Pages of any size hold at most `page_size` records, keep `total`, and together list every model once.",
-        Phase::Shared, |c| Box::pin(paging(c))),
-    def("catalog.filter", Deviation, "GET /api/models", "DECISIONS: Catalog (model_type, provider_code)",
-        "`model_type` and `provider_code` filter the records.",
-        Phase::Shared, |c| Box::pin(filter(c))),
+    Check {
+        id: "catalog.envelope-schema",
+        kind: Failure,
+        route: "GET /api/models",
+        spec: "spec: Model record (the catalog envelope)",
+        title: "The catalog answers 200 JSON `{success, page, page_size, total, data}` valid against catalog-envelope.",
+        phase: Phase::Shared,
+        needs: Needs::All(&[RouteFamily::Catalog]),
+        mock_only: None,
+        decision: None,
+        run: |c| Box::pin(envelope(c)),
+    },
+    Check {
+        id: "catalog.record-fields",
+        kind: Failure,
+        route: "GET /api/models",
+        spec: "spec: Model record (code equal to id; endpoints in both forms; pricing)",
+        title: "Every record has `code` equal to `id`; string `endpoints` decode to a map of `{path, method}`; prices are numbers or null.",
+        phase: Phase::Shared,
+        needs: Needs::All(&[RouteFamily::Catalog]),
+        mock_only: None,
+        decision: None,
+        run: |c| Box::pin(records(c)),
+    },
+    Check {
+        id: "catalog.no-auth",
+        kind: Deviation,
+        route: "GET /api/models",
+        spec: "DECISIONS: Catalog (needs no auth)",
+        title: "The catalog is served without credentials.",
+        phase: Phase::Shared,
+        needs: Needs::All(&[RouteFamily::Catalog]),
+        mock_only: None,
+        decision: Some(id::D_CATALOG),
+        run: |c| Box::pin(no_auth(c)),
+    },
+    Check {
+        id: "catalog.paging",
+        kind: Deviation,
+        route: "GET /api/models",
+        spec: "DECISIONS: Catalog (p, page_size)",
+        title: "Pages of any size hold at most `page_size` records, keep `total`, and together list every model once.",
+        phase: Phase::Shared,
+        needs: Needs::All(&[RouteFamily::Catalog]),
+        mock_only: None,
+        decision: Some(id::D_CATALOG),
+        run: |c| Box::pin(paging(c)),
+    },
+    Check {
+        id: "catalog.filter",
+        kind: Deviation,
+        route: "GET /api/models",
+        spec: "DECISIONS: Catalog (model_type, provider_code)",
+        title: "`model_type` and `provider_code` filter the records.",
+        phase: Phase::Shared,
+        needs: Needs::All(&[RouteFamily::Catalog]),
+        mock_only: None,
+        decision: Some(id::D_CATALOG),
+        run: |c| Box::pin(filter(c)),
+    },
 ];
 
 async fn envelope(ctx: &CheckCtx) -> Outcome {

@@ -144,10 +144,7 @@ mod tests {
             env.edit_models.len() >= 2,
             "the mock has a b64 and a url edit model"
         );
-        let ids: BTreeSet<&str> = crate::registry::registry()
-            .iter()
-            .map(|c| c.info.id)
-            .collect();
+        let ids: BTreeSet<&str> = crate::registry::registry().iter().map(|c| c.id).collect();
         for claim in CLAIMS {
             assert!(ids.contains(claim.check), "{} is not a check", claim.check);
             let claimed: BTreeSet<String> = (claim.claimed)(&env).into_iter().collect();

@@ -7,12 +7,14 @@
 use super::pixels::{decoded_png, judge_mask, KEPT_SHARE, KEPT_TOLERANCE};
 use super::property::for_all;
 use super::Kind::{Deviation, Failure};
-use super::{def, status_and_type, Check, CheckCtx, Halt, Outcome, Phase};
+use super::{status_and_type, Check, CheckCtx, Halt, Needs, Outcome, Phase};
 use crate::generators::media::png;
 use crate::http::client::{Exchange, Part, RequestSpec};
 use crate::http::elsewhere;
+use crate::vocab::discovery::RouteFamily;
 use base64::Engine;
 use gatecheck_codecs::png::Rgba;
+use gatecheck_schemas::decisions::id;
 use gatecheck_schemas::rules::image_edit::{
     edit_usage, edits_supported, missing_image, EDITS_PATH, MASK_PART,
 };
@@ -23,12 +25,30 @@ use gatecheck_schemas::Profile;
 use proptest::prelude::*;
 
 pub(crate) const CHECKS: &[Check] = &[
-    def("images.edits.result", Failure, "POST /v1/images/edits", "spec: Other routes (an image edit route exists; payload not shown); DECISIONS D-EDIT-1, D-EDIT-3, D-EDIT-6",
-        "A generated PNG (with or without a mask) edited by each image model that edits answers 200 JSON valid against image-result (else a deviation), with `n` items whose images (base64, or fetched from their URL: on the target, or on another host without the target's credentials; a URL that cannot be fetched is not observed) decode whole as PNGs and are not the upload unchanged; with a mask, something changed where it is transparent, and what it keeps (its opaque pixels, away from its edges) is the source's: 90% of those pixels within 24 of 255 per channel. Every run sends `n` 1 and 2, a mask and none, `image` and `image[]`, and each edit model (each default output), drawn cases on top. An image of another size than requested is a deviation (D-MEDIA).",
-        Phase::Shared, |c| Box::pin(result(c))),
-    def("images.edits.missing-image", Deviation, "POST /v1/images/edits", "spec: Other routes (an image edit route exists; payload not shown); DECISIONS D-EDIT-2",
-        "An edit without an image part is refused: 400 (documented), or new-api's 500 `convert_request_failed` (a known difference under the documented expectation).",
-        Phase::Shared, |c| Box::pin(missing(c))),
+    Check {
+        id: "images.edits.result",
+        kind: Failure,
+        route: "POST /v1/images/edits",
+        spec: "spec: Other routes (an image edit route exists; payload not shown); DECISIONS D-EDIT-1, D-EDIT-3, D-EDIT-6",
+        title: "A generated PNG (with or without a mask) edited by each image model that edits answers 200 JSON valid against image-result (else a deviation), with `n` items whose images (base64, or fetched from their URL: on the target, or on another host without the target's credentials; a URL that cannot be fetched is not observed) decode whole as PNGs and are not the upload unchanged; with a mask, something changed where it is transparent, and what it keeps (its opaque pixels, away from its edges) is the source's: 90% of those pixels within 24 of 255 per channel. Every run sends `n` 1 and 2, a mask and none, `image` and `image[]`, and each edit model (each default output), drawn cases on top. An image of another size than requested is a deviation (D-MEDIA).",
+        phase: Phase::Shared,
+        needs: Needs::All(&[RouteFamily::ImageEdits]),
+        mock_only: None,
+        decision: None,
+        run: |c| Box::pin(result(c)),
+    },
+    Check {
+        id: "images.edits.missing-image",
+        kind: Deviation,
+        route: "POST /v1/images/edits",
+        spec: "spec: Other routes (an image edit route exists; payload not shown); DECISIONS D-EDIT-2",
+        title: "An edit without an image part is refused: 400 (documented), or new-api's 500 `convert_request_failed` (a known difference under the documented expectation).",
+        phase: Phase::Shared,
+        needs: Needs::All(&[RouteFamily::ImageEdits]),
+        mock_only: None,
+        decision: Some(id::D_EDIT),
+        run: |c| Box::pin(missing(c)),
+    },
 ];
 
 /// An image model that edits: its id, sizes and default output (`b64_json` or `url`).
@@ -201,7 +221,7 @@ async fn judge_result(
     n: usize,
     source: Option<&Rgba>,
 ) -> Result<Vec<Rgba>, Halt> {
-    let row = "D-EDIT-3";
+    let row = id::D_EDIT_3;
     let deviate = |message: String| ctx.deviate(row, message, spec, Some(ex));
     let fail = |message: String| ctx.fail(format!("{message} (D-EDIT-6)"), spec, Some(ex));
     if !super::accepted(ex) || ex.content_type().as_deref() != Some("application/json") {
@@ -346,7 +366,7 @@ async fn missing(ctx: &CheckCtx) -> Outcome {
         ]);
     let ex = ctx.send(&spec, 0).await?;
     let status = ex.status.as_u16();
-    let row = "D-EDIT-2";
+    let row = id::D_EDIT_2;
     if is_admitted(status) {
         return Err(ctx.deviate(
             row,

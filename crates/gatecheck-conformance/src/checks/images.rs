@@ -2,11 +2,13 @@
 
 use super::property::for_all;
 use super::Kind::{Deviation, Failure};
-use super::{def, is_validation_rejection, Check, CheckCtx, Halt, Outcome, Pass, Phase};
+use super::{is_validation_rejection, Check, CheckCtx, Halt, Needs, Outcome, Pass, Phase};
 use crate::http::client::{Exchange, RequestSpec};
 use crate::http::elsewhere;
 use crate::http::transport::is_new_api_unknown_model;
+use crate::vocab::discovery::RouteFamily;
 use base64::Engine;
+use gatecheck_schemas::decisions::id;
 use gatecheck_schemas::rules::media::{default_image_size, distributor_model, parse_size};
 use gatecheck_schemas::rules::quota::Usage;
 use gatecheck_schemas::types::{ImageItem, ImageResult};
@@ -15,21 +17,66 @@ use proptest::prelude::*;
 use serde_json::json;
 
 pub(crate) const CHECKS: &[Check] = &[
-    def("images.result", Failure, "POST /v1/images/generations", "spec: Image generation result; POST /v1/images/generations (Response 200)",
-        "A valid request with a size the model accepts answers 200 JSON valid against image-result, each item with `b64_json` or `url`, and `size` as requested.",
-        Phase::Shared, |c| Box::pin(result(c))),
-    def("images.png-matches-size", Failure, "POST /v1/images/generations", "spec: Image generation result (b64_json: a base64 PNG); DECISIONS: Images, audio (the requested size)",
-        "Each result image (base64, or fetched from its URL: on the target, or on another host without the target's credentials; a URL that cannot be fetched is not observed) is a PNG (a failure otherwise); its pixel size is the requested one (a deviation, D-MEDIA: a model may round it).",
-        Phase::Shared, |c| Box::pin(png_size(c))),
-    def("images.usage-consistent", Deviation, "POST /v1/images/generations", "spec: Image generation result (usage)",
-        "`usage.total_tokens` is `input_tokens + output_tokens`, and each details sum matches.",
-        Phase::Shared, |c| Box::pin(usage(c))),
-    def("images.size-must-match-model", Failure, "POST /v1/images/generations", "spec: POST /v1/images/generations (size must be accepted by the selected model); Errors (400)",
-        "A size the model does not accept is refused as a bad request.",
-        Phase::Shared, |c| Box::pin(bad_size(c))),
-    def("images.missing-field-rejected", Failure, "POST /v1/images/generations", "spec: POST /v1/images/generations (model, prompt, size); Errors (400)",
-        "A request missing `model`, `prompt` or `size`, or with an empty prompt, is refused as a bad request.",
-        Phase::Shared, |c| Box::pin(missing_field(c))),
+    Check {
+        id: "images.result",
+        kind: Failure,
+        route: "POST /v1/images/generations",
+        spec: "spec: Image generation result; POST /v1/images/generations (Response 200)",
+        title: "A valid request with a size the model accepts answers 200 JSON valid against image-result, each item with `b64_json` or `url`, and `size` as requested.",
+        phase: Phase::Shared,
+        needs: Needs::All(&[RouteFamily::ImageGenerations]),
+        mock_only: None,
+        decision: None,
+        run: |c| Box::pin(result(c)),
+    },
+    Check {
+        id: "images.png-matches-size",
+        kind: Failure,
+        route: "POST /v1/images/generations",
+        spec: "spec: Image generation result (b64_json: a base64 PNG); DECISIONS: Images, audio (the requested size)",
+        title: "Each result image (base64, or fetched from its URL: on the target, or on another host without the target's credentials; a URL that cannot be fetched is not observed) is a PNG (a failure otherwise); its pixel size is the requested one (a deviation, D-MEDIA: a model may round it).",
+        phase: Phase::Shared,
+        needs: Needs::All(&[RouteFamily::ImageGenerations]),
+        mock_only: None,
+        decision: None,
+        run: |c| Box::pin(png_size(c)),
+    },
+    Check {
+        id: "images.usage-consistent",
+        kind: Deviation,
+        route: "POST /v1/images/generations",
+        spec: "spec: Image generation result (usage)",
+        title: "`usage.total_tokens` is `input_tokens + output_tokens`, and each details sum matches.",
+        phase: Phase::Shared,
+        needs: Needs::All(&[RouteFamily::ImageGenerations]),
+        mock_only: None,
+        decision: Some(id::D_MEDIA),
+        run: |c| Box::pin(usage(c)),
+    },
+    Check {
+        id: "images.size-must-match-model",
+        kind: Failure,
+        route: "POST /v1/images/generations",
+        spec: "spec: POST /v1/images/generations (size must be accepted by the selected model); Errors (400)",
+        title: "A size the model does not accept is refused as a bad request.",
+        phase: Phase::Shared,
+        needs: Needs::All(&[RouteFamily::ImageGenerations]),
+        mock_only: None,
+        decision: None,
+        run: |c| Box::pin(bad_size(c)),
+    },
+    Check {
+        id: "images.missing-field-rejected",
+        kind: Failure,
+        route: "POST /v1/images/generations",
+        spec: "spec: POST /v1/images/generations (model, prompt, size); Errors (400)",
+        title: "A request missing `model`, `prompt` or `size`, or with an empty prompt, is refused as a bad request.",
+        phase: Phase::Shared,
+        needs: Needs::All(&[RouteFamily::ImageGenerations]),
+        mock_only: None,
+        decision: None,
+        run: |c| Box::pin(missing_field(c)),
+    },
 ];
 
 fn image_models(ctx: &CheckCtx) -> Vec<(String, Vec<String>, String)> {
@@ -170,7 +217,7 @@ async fn png_size(ctx: &CheckCtx) -> Outcome {
                     n += 1;
                     deviation.get_or_insert_with(|| {
                         ctx.deviate(
-                            "D-MEDIA",
+                            id::D_MEDIA,
                             format!("a {}x{} PNG for size {size}", got.0, got.1),
                             spec,
                             Some(ex),
@@ -263,7 +310,7 @@ async fn bad_size(ctx: &CheckCtx) -> Outcome {
             let ex = ctx.send(&spec, 0).await?;
             if defaulted && ex.status.is_success() {
                 return ctx.known_difference(
-                    "NA9",
+                    id::NA9,
                     format!(
                         "a {model} request with an empty size was answered {} (new-api fills \
                          in 1024x1024): a client that sends no size gets an image it did not size",
@@ -318,7 +365,7 @@ async fn missing_field(ctx: &CheckCtx) -> Outcome {
             let ex = ctx.send(&spec, 0).await?;
             if defaulted && ex.status.is_success() {
                 return ctx.known_difference(
-                    "NA9",
+                    id::NA9,
                     format!(
                         "a {model} request without size was answered {} (new-api fills in \
                          1024x1024): a client that forgets size gets an image it did not size",
@@ -331,7 +378,7 @@ async fn missing_field(ctx: &CheckCtx) -> Outcome {
             if which == "model" && is_new_api_unknown_model(&ex) {
                 let routed = distributor_model("/v1/images/generations").unwrap_or_default();
                 return ctx.known_difference(
-                    "NA5",
+                    id::NA5,
                     format!(
                         "a request without model was answered {} model_not_found: new-api's \
                          distributor routes it by {routed}, which no channel serves here, and \

@@ -1,6 +1,8 @@
 //! What a check is, as the check list shows it: its [`CheckInfo`].
 
 use crate::evidence::Kind;
+use crate::vocab::discovery::Needs;
+use gatecheck_schemas::decisions::Id;
 use serde::Serialize;
 
 /// One row of the check list (`gatecheck check --list`, [`crate::all_checks`]).
@@ -16,4 +18,13 @@ pub struct CheckInfo {
     pub kind: Kind,
     /// The route family it exercises, e.g. `PUT /api/token/`.
     pub route: &'static str,
+    /// The route families the target must serve for it to run (not in the printed list).
+    #[serde(skip)]
+    pub needs: Needs,
+    /// Whether it runs only against the mock, and its skip elsewhere (not in the printed list).
+    #[serde(skip)]
+    pub mock_only: Option<super::MockOnly>,
+    /// The DECISIONS row a deviation of it cites (not in the printed list).
+    #[serde(skip)]
+    pub decision: Option<Id>,
 }

@@ -7,9 +7,11 @@
 
 use super::property::for_all;
 use super::Kind::{Deviation, Failure};
-use super::{def, status_and_type, Check, CheckCtx, Halt, Outcome, Pass, Phase};
+use super::{status_and_type, Check, CheckCtx, Halt, Needs, Outcome, Pass, Phase};
 use crate::http::client::{Auth, Exchange, RequestSpec};
 use crate::http::elsewhere;
+use crate::vocab::discovery::RouteFamily;
+use gatecheck_schemas::decisions::{id, Id};
 use gatecheck_schemas::rules::media::parse_png;
 use gatecheck_schemas::rules::midjourney::{
     check_record, check_result, model_for, parse_progress, status_rank, CODE_REQUEST_ERROR,
@@ -23,21 +25,66 @@ use serde_json::{json, Value};
 use std::time::Duration;
 
 pub(crate) const CHECKS: &[Check] = &[
-    def("mj.submit.imagine", Deviation, "POST /mj/submit/imagine", "spec: Other routes (provider image task routes exist; payloads not shown); DECISIONS D-MJ-2",
-        "An imagine with a generated prompt answers 200 `{code:1, description, result}` valid against mj-submit-answer, with the task id in `result`.",
-        Phase::Shared, |c| Box::pin(imagine(c))),
-    def("mj.auth.mj-api-secret", Deviation, "POST /mj/submit/imagine", "spec: Other routes; DECISIONS D-MJ-1",
-        "The key sent in `mj-api-secret` (no `Authorization`) is accepted as a Bearer key is; no key at all is refused 401.",
-        Phase::Shared, |c| Box::pin(secret_header(c))),
-    def("mj.task.lifecycle", Failure, "GET /mj/task/{id}/fetch", "spec: Other routes; DECISIONS D-MJ-4, D-MJ-5; failures D-TASK-10 to D-TASK-12",
-        "A submitted imagine, fetched until it ends, answers records valid against mj-task (a deviation otherwise); each is the task asked for, its status never goes back and its progress `NN%` never decreases, SUCCESS has `100%` and an `imageUrl` (failures otherwise); the image is a PNG served without a key (on another host, fetched without any credential; not observed when it cannot be); FAILURE has a `failReason`.",
-        Phase::Shared, |c| Box::pin(lifecycle(c))),
-    def("mj.task.unknown-id", Deviation, "GET /mj/task/{id}/fetch", "spec: Other routes; DECISIONS D-MJ-3",
-        "Fetching a task id that was never submitted answers 400 `{description:\"task_no_found \", type, code:4}`.",
-        Phase::Shared, |c| Box::pin(unknown_id(c))),
-    def("mj.submit.prompt-required", Deviation, "POST /mj/submit/imagine", "spec: Other routes; DECISIONS D-MJ-3",
-        "An imagine without a prompt is refused 400 with code 4 (`prompt_is_required`), and no task is made.",
-        Phase::Shared, |c| Box::pin(prompt_required(c))),
+    Check {
+        id: "mj.submit.imagine",
+        kind: Deviation,
+        route: "POST /mj/submit/imagine",
+        spec: "spec: Other routes (provider image task routes exist; payloads not shown); DECISIONS D-MJ-2",
+        title: "An imagine with a generated prompt answers 200 `{code:1, description, result}` valid against mj-submit-answer, with the task id in `result`.",
+        phase: Phase::Shared,
+        needs: Needs::All(&[RouteFamily::Midjourney]),
+        mock_only: None,
+        decision: Some(id::D_MJ),
+        run: |c| Box::pin(imagine(c)),
+    },
+    Check {
+        id: "mj.auth.mj-api-secret",
+        kind: Deviation,
+        route: "POST /mj/submit/imagine",
+        spec: "spec: Other routes; DECISIONS D-MJ-1",
+        title: "The key sent in `mj-api-secret` (no `Authorization`) is accepted as a Bearer key is; no key at all is refused 401.",
+        phase: Phase::Shared,
+        needs: Needs::All(&[RouteFamily::Midjourney]),
+        mock_only: None,
+        decision: Some(id::D_MJ),
+        run: |c| Box::pin(secret_header(c)),
+    },
+    Check {
+        id: "mj.task.lifecycle",
+        kind: Failure,
+        route: "GET /mj/task/{id}/fetch",
+        spec: "spec: Other routes; DECISIONS D-MJ-4, D-MJ-5; failures D-TASK-10 to D-TASK-12",
+        title: "A submitted imagine, fetched until it ends, answers records valid against mj-task (a deviation otherwise); each is the task asked for, its status never goes back and its progress `NN%` never decreases, SUCCESS has `100%` and an `imageUrl` (failures otherwise); the image is a PNG served without a key (on another host, fetched without any credential; not observed when it cannot be); FAILURE has a `failReason`.",
+        phase: Phase::Shared,
+        needs: Needs::All(&[RouteFamily::Midjourney]),
+        mock_only: None,
+        decision: None,
+        run: |c| Box::pin(lifecycle(c)),
+    },
+    Check {
+        id: "mj.task.unknown-id",
+        kind: Deviation,
+        route: "GET /mj/task/{id}/fetch",
+        spec: "spec: Other routes; DECISIONS D-MJ-3",
+        title: "Fetching a task id that was never submitted answers 400 `{description:\"task_no_found \", type, code:4}`.",
+        phase: Phase::Shared,
+        needs: Needs::All(&[RouteFamily::Midjourney]),
+        mock_only: None,
+        decision: Some(id::D_MJ),
+        run: |c| Box::pin(unknown_id(c)),
+    },
+    Check {
+        id: "mj.submit.prompt-required",
+        kind: Deviation,
+        route: "POST /mj/submit/imagine",
+        spec: "spec: Other routes; DECISIONS D-MJ-3",
+        title: "An imagine without a prompt is refused 400 with code 4 (`prompt_is_required`), and no task is made.",
+        phase: Phase::Shared,
+        needs: Needs::All(&[RouteFamily::Midjourney]),
+        mock_only: None,
+        decision: Some(id::D_MJ),
+        run: |c| Box::pin(prompt_required(c)),
+    },
 ];
 
 const IMAGINE: &str = "/mj/submit/imagine";
@@ -92,7 +139,7 @@ async fn imagine(ctx: &CheckCtx) -> Outcome {
             let v = ex.json().unwrap_or_default();
             if let Err(e) = gatecheck_schemas::validate("mj-submit-answer", &v) {
                 return Err(ctx.deviate(
-                    "D-MJ-2",
+                    id::D_MJ_2,
                     format!("{}: schema mj-submit-answer: {e}", status_and_type(&ex)),
                     &spec,
                     Some(&ex),
@@ -100,7 +147,7 @@ async fn imagine(ctx: &CheckCtx) -> Outcome {
             }
             if id.is_none() {
                 return Err(ctx.deviate(
-                    "D-MJ-2",
+                    id::D_MJ_2,
                     format!(
                         "an imagine was answered {} without code 1 and a task id",
                         status_and_type(&ex)
@@ -130,7 +177,7 @@ async fn secret_header(ctx: &CheckCtx) -> Outcome {
     let ex = ctx.send(&spec, price).await?;
     if accepted_id(&ex).is_none() {
         return Err(ctx.deviate(
-            "D-MJ-1",
+            id::D_MJ_1,
             format!(
                 "an imagine with the key in mj-api-secret was answered {}",
                 super::answer_summary(&ex)
@@ -143,7 +190,7 @@ async fn secret_header(ctx: &CheckCtx) -> Outcome {
     let ex = ctx.send(&anon, 0).await?;
     if !ctx.rejected_as(Rejection::MissingKey, ex.status.as_u16()) {
         return Err(ctx.deviate(
-            "D-MJ-1",
+            id::D_MJ_1,
             format!(
                 "an imagine without a key was answered {}",
                 super::answer_summary(&ex)
@@ -179,7 +226,7 @@ async fn lifecycle(ctx: &CheckCtx) -> Outcome {
         });
     let mut pace = super::pacing::Pacer::new(ctx, interval);
     let (mut rank, mut progress, mut polls) = (0u8, 0i64, 0u32);
-    let row = "D-MJ-4";
+    let row = id::D_MJ_4;
     loop {
         let fetch = RequestSpec::get(format!("/mj/task/{id}/fetch")).auth(auth.clone());
         let ex = ctx.send(&fetch, 0).await?;
@@ -228,7 +275,7 @@ async fn lifecycle(ctx: &CheckCtx) -> Outcome {
 /// D-TASK-12); any other broken rule of the record deviates citing `row`.
 fn judge_record(
     ctx: &CheckCtx,
-    row: &'static str,
+    row: Id,
     id: &str,
     v: &Value,
     (rank, progress): (u8, i64),
@@ -296,13 +343,13 @@ async fn image_served(
             note: None,
         }),
         Ok(_) => Err(ctx.deviate(
-            "D-MJ-5",
+            id::D_MJ_5,
             format!("the image URL answered {}", img.status),
             &fetch,
             Some(&img),
         )),
         Err(e) => Err(ctx.deviate(
-            "D-MJ-5",
+            id::D_MJ_5,
             format!(
                 "the image URL answered {}, not a PNG: {e}",
                 status_and_type(&img)
@@ -332,7 +379,7 @@ async fn unknown_id(ctx: &CheckCtx) -> Outcome {
             let ex = ctx.send(&spec, 0).await?;
             if !is_refusal(&ex, TASK_NO_FOUND) {
                 return Err(ctx.deviate(
-                    "D-MJ-3",
+                    id::D_MJ_3,
                     format!(
                         "an unknown task was answered {}, not 400 task_no_found",
                         super::answer_summary(&ex)
@@ -357,7 +404,7 @@ async fn prompt_required(ctx: &CheckCtx) -> Outcome {
         return super::pass1();
     }
     Err(ctx.deviate(
-        "D-MJ-3",
+        id::D_MJ_3,
         format!(
             "an imagine without a prompt was answered {}",
             super::answer_summary(&ex)

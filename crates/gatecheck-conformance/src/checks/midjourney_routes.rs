@@ -5,8 +5,10 @@
 
 use super::midjourney::{action_price, is_refusal, submit};
 use super::Kind::{Deviation, Failure};
-use super::{def, status_and_type, Check, CheckCtx, Halt, Outcome, Pass, Phase};
+use super::{status_and_type, Check, CheckCtx, Halt, Needs, Outcome, Pass, Phase};
 use crate::http::client::RequestSpec;
+use crate::vocab::discovery::RouteFamily;
+use gatecheck_schemas::decisions::id;
 use gatecheck_schemas::rules::midjourney::{
     ACTION_UPLOAD, CODE_REQUEST_ERROR, CODE_SUBMITTED, LIST_BODY_REFUSED,
 };
@@ -14,12 +16,30 @@ use gatecheck_schemas::rules::rejection::ACCEPTED;
 use serde_json::{json, Value};
 
 pub(crate) const CHECKS: &[Check] = &[
-    def("mj.task.list-by-condition", Failure, "POST /mj/task/list-by-condition", "spec: Other routes; DECISIONS D-MJ-8; failures D-TASK-10",
-        "After an imagine, `{ids: [<its id>, <an id never submitted>]}` answers 200 with exactly that task's record (valid against mj-task); a body whose `ids` is not a list is 400 `do_request_failed`. A list without the task, or with a task not asked for, fails; any other difference deviates.",
-        Phase::Shared, |c| Box::pin(list_by_condition(c))),
-    def("mj.submit.upload", Deviation, "POST /mj/submit/upload-discord-images", "spec: Other routes; DECISIONS D-MJ-8",
-        "An upload of one PNG data URL answers 200 `{code:1, result:[<one URL>]}`; an upload without images answers `code` 4 (the upstream's refusal, relayed with HTTP 200).",
-        Phase::Shared, |c| Box::pin(upload(c))),
+    Check {
+        id: "mj.task.list-by-condition",
+        kind: Failure,
+        route: "POST /mj/task/list-by-condition",
+        spec: "spec: Other routes; DECISIONS D-MJ-8; failures D-TASK-10",
+        title: "After an imagine, `{ids: [<its id>, <an id never submitted>]}` answers 200 with exactly that task's record (valid against mj-task); a body whose `ids` is not a list is 400 `do_request_failed`. A list without the task, or with a task not asked for, fails; any other difference deviates.",
+        phase: Phase::Shared,
+        needs: Needs::All(&[RouteFamily::Midjourney]),
+        mock_only: None,
+        decision: None,
+        run: |c| Box::pin(list_by_condition(c)),
+    },
+    Check {
+        id: "mj.submit.upload",
+        kind: Deviation,
+        route: "POST /mj/submit/upload-discord-images",
+        spec: "spec: Other routes; DECISIONS D-MJ-8",
+        title: "An upload of one PNG data URL answers 200 `{code:1, result:[<one URL>]}`; an upload without images answers `code` 4 (the upstream's refusal, relayed with HTTP 200).",
+        phase: Phase::Shared,
+        needs: Needs::All(&[RouteFamily::Midjourney]),
+        mock_only: None,
+        decision: Some(id::D_MJ),
+        run: |c| Box::pin(upload(c)),
+    },
 ];
 
 const LIST: &str = "/mj/task/list-by-condition";
@@ -72,7 +92,7 @@ async fn list_by_condition(ctx: &CheckCtx) -> Outcome {
             .map(|e| format!("schema mj-task: {e}")),
     };
     if let Some(problem) = wrong {
-        return Err(ctx.deviate("D-MJ-8", problem, &spec, Some(&ex)));
+        return Err(ctx.deviate(id::D_MJ_8, problem, &spec, Some(&ex)));
     }
     let bad = RequestSpec::post(LIST)
         .auth(auth)
@@ -80,7 +100,7 @@ async fn list_by_condition(ctx: &CheckCtx) -> Outcome {
     let ex = ctx.send(&bad, 0).await?;
     if !is_refusal(&ex, LIST_BODY_REFUSED) {
         return Err(ctx.deviate(
-            "D-MJ-8",
+            id::D_MJ_8,
             format!(
                 "a body whose ids is not a list was answered {}, not 400 {LIST_BODY_REFUSED}",
                 super::answer_summary(&ex)
@@ -137,7 +157,7 @@ async fn upload(ctx: &CheckCtx) -> Outcome {
         Some((CODE_SUBMITTED, result)) if one_url(&result) => {}
         _ => {
             return Err(ctx.deviate(
-                "D-MJ-8",
+                id::D_MJ_8,
                 format!(
                     "an upload of one PNG was answered {}, not code 1 with one URL",
                     status_and_type(&ex)
@@ -153,7 +173,7 @@ async fn upload(ctx: &CheckCtx) -> Outcome {
     let ex = ctx.send(&empty, 0).await?;
     if !matches!(upload_answer(&ex), Some((CODE_REQUEST_ERROR, _))) {
         return Err(ctx.deviate(
-            "D-MJ-8",
+            id::D_MJ_8,
             format!(
                 "an upload without images was answered {}, not the upstream's code 4",
                 super::answer_summary(&ex)

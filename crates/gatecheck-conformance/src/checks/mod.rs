@@ -5,6 +5,7 @@ mod artifacts;
 pub(crate) mod audio;
 pub(crate) mod auth;
 pub(crate) mod catalog;
+mod env;
 pub(crate) mod image_edits;
 pub(crate) mod images;
 mod info;
@@ -39,6 +40,7 @@ pub(crate) mod video_unified;
 pub(crate) use crate::evidence::status_text;
 pub use crate::evidence::{Evidence, Kind, Related};
 pub(crate) use artifacts::artifacts;
+pub(crate) use env::{Env, Learned};
 pub use info::CheckInfo;
 
 use crate::http::client::{Auth, Exchange, RequestSpec};
@@ -47,18 +49,16 @@ use crate::http::mock_control::{wall_now, MockControl};
 use crate::http::transport::{Transport, TransportError};
 use crate::redact::Redactor;
 use crate::vocab::config::RunnerConfig;
-use crate::vocab::discovery::{ModelsSource, RouteFamily, RouteProbe};
+pub(crate) use crate::vocab::discovery::Needs;
 use crate::vocab::skip::SkipCause;
 use futures_util::future::BoxFuture;
-use gatecheck_schemas::decisions::{self, Verdict};
+use gatecheck_schemas::decisions::{Id, Verdict};
 use gatecheck_schemas::rules::quota::{price_quota_at, Usage};
 use gatecheck_schemas::rules::rejection::{is_accepted, ACCEPTED};
 use gatecheck_schemas::rules::Rejection;
 use gatecheck_schemas::types::{ModelCapabilities, ModelRecord};
 use gatecheck_schemas::Profile;
 use serde_json::Value;
-use std::collections::BTreeMap;
-use std::net::IpAddr;
 use std::sync::Arc;
 
 /// When a check runs: with others in parallel, or alone because it changes the working key.
@@ -73,34 +73,60 @@ pub(crate) enum Phase {
 /// A check's function.
 pub(crate) type CheckFn = for<'a> fn(&'a CheckCtx) -> BoxFuture<'a, Outcome>;
 
-/// A check: its row of the check list ([`CheckInfo`]), when it runs, and its function.
+/// A check, as one value: its row of the check list (id, kind, route, spec reference, title),
+/// when it runs, what it needs of the target, the decision its deviations cite, and its
+/// function. A family file declares its checks as a `const CHECKS: &[Check]` of these
+/// (docs/ARCHITECTURE.md, "Adding a check"); the registry (`crate::registry`) lists the families.
 #[derive(Clone, Copy)]
 pub(crate) struct Check {
-    pub info: CheckInfo,
+    /// Stable id, `<family>.<what>`: the family names the file (`auth.*` in `auth.rs`).
+    pub id: &'static str,
+    /// What a broken rule is: a failure, or a deviation from a decision.
+    pub kind: Kind,
+    /// The route it exercises, as the check list prints it (`PUT /api/token/`).
+    pub route: &'static str,
+    /// Where the rule comes from: a section of the spec, or of DECISIONS.md.
+    pub spec: &'static str,
+    /// What it checks, in one sentence.
+    pub title: &'static str,
+    /// When it runs: with others, or alone because it changes the working key.
     pub phase: Phase,
+    /// The route families it needs the target to serve; without them it is skipped
+    /// (`route-not-served`) and not run.
+    pub needs: Needs,
+    /// Whether it runs only against the mock (its control API, or a request unsafe on a
+    /// deployment), and the skip it gets on any other target; the runner skips it there
+    /// without calling it.
+    pub mock_only: Option<MockOnly>,
+    /// The DECISIONS row (or section) a deviation of this check cites: every `Deviation`
+    /// check has one (a test holds it). `OffDecision` findings name their own row.
+    pub decision: Option<Id>,
+    /// The check's function.
     pub run: CheckFn,
 }
 
-/// Declares a check: `def(id, kind, route, spec, title, phase, fn)`.
-pub(crate) const fn def(
-    id: &'static str,
-    kind: Kind,
-    route: &'static str,
-    spec: &'static str,
-    title: &'static str,
-    phase: Phase,
-    run: CheckFn,
-) -> Check {
-    Check {
-        info: CheckInfo {
-            id,
-            title,
-            spec,
-            kind,
-            route,
-        },
-        phase,
-        run,
+/// Why a check runs only against the mock: the skip cause and message it gets elsewhere.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct MockOnly {
+    /// The cause of the skip (`mock-only`, `unsafe-on-deployment`).
+    pub cause: SkipCause,
+    /// Why, as the skip says it.
+    pub why: &'static str,
+}
+
+impl Check {
+    /// Its row of the check list.
+    pub const fn info(&self) -> CheckInfo {
+        CheckInfo {
+            id: self.id,
+            title: self.title,
+            spec: self.spec,
+            kind: self.kind,
+            route: self.route,
+            needs: self.needs,
+            mock_only: self.mock_only,
+            decision: self.decision,
+        }
     }
 }
 
@@ -114,7 +140,7 @@ pub(crate) enum Halt {
     Finding(Box<Evidence>),
     /// A finding that the target differs from a decision (the id) where the spec says "not
     /// shown": a deviation, whatever the check's kind.
-    OffDecision(Box<Evidence>, &'static str),
+    OffDecision(Box<Evidence>, Id),
     /// The check cannot run here, and why (missing credentials, no model...).
     Skip(SkipCause, String),
     /// The check cannot judge the answer it got (a 500 where it needed a refusal or an
@@ -148,60 +174,6 @@ pub(crate) fn pass1() -> Outcome {
 
 /// One image request, its answer, and the size it asked for.
 pub(crate) type ImageExchange = (RequestSpec, Exchange, String);
-
-/// What the runner learned about the target.
-#[derive(Debug)]
-pub(crate) struct Env {
-    /// The target as discovery left it: the user's, with the credentials it adopted from the
-    /// mock (access token, user id).
-    pub target: crate::http::target::Target,
-    pub mock: Option<MockControl>,
-    pub client_ip: Option<IpAddr>,
-    pub models: Vec<ModelRecord>,
-    pub caps: BTreeMap<String, ModelCapabilities>,
-    pub groups: Vec<String>,
-    pub key: Option<WorkKey>,
-    pub has_access_token: bool,
-    pub has_api_key: bool,
-    /// The observed video run, shared by the lifecycle checks.
-    pub video: tokio::sync::OnceCell<Arc<Result<video_run::VideoRun, Halt>>>,
-    /// The image results, shared by the image checks.
-    pub images: tokio::sync::OnceCell<Result<Vec<ImageExchange>, Halt>>,
-    /// What discovery decided about the target (for the report).
-    pub notes: Vec<String>,
-    /// The route families probed, and whether each is served (empty: not probed).
-    pub routes: Vec<RouteProbe>,
-    /// Where the models came from.
-    pub models_source: ModelsSource,
-    /// Why discovery found no model (`GET /api/models answered 404 Not Found, GET /v1/models
-    /// answered 500 ...`), when it found none.
-    pub no_models: Option<String>,
-    /// Requests sent while setting up the working key (counted in the report).
-    pub setup_requests: u64,
-    /// Shrink steps taken so far, all checks together (bounded by `--shrink-budget`).
-    pub shrink_spent: std::sync::atomic::AtomicU32,
-    /// Samples of the media the checks judged (for the HTML report).
-    pub media: crate::vocab::artifacts::SampleBox,
-    /// The video platforms' tasks followed (`platforms.rs`), with their platform, for the
-    /// HTML report.
-    pub platform_tasks: parking_lot::Mutex<Vec<crate::vocab::artifacts::TaskTimeline>>,
-    /// The ratio the working key's group is charged at (DECISIONS D-STREAM-7).
-    pub group_ratio: crate::http::pricing::GroupRatio,
-    /// The era of new-api's task layer answers are judged by, and how it was told.
-    pub era: crate::vocab::era::EraSeen,
-}
-
-impl Env {
-    /// The era of new-api's task layer answers are judged by.
-    pub fn era(&self) -> gatecheck_schemas::Era {
-        self.era.era
-    }
-
-    /// Whether the target serves `family` (true when discovery did not probe it).
-    pub fn serves(&self, family: RouteFamily) -> bool {
-        crate::vocab::discovery::serves(&self.routes, family)
-    }
-}
 
 /// An answer as people read it: its status with the reason phrase, and the error message of
 /// its body when it has one: `400 Bad Request ("Authentication Error, ...")`.
@@ -360,7 +332,7 @@ impl CheckCtx {
     /// A deviation from the decision `decision`, with the request and the answer as evidence.
     pub fn deviate(
         &self,
-        decision: &'static str,
+        decision: Id,
         message: impl Into<String>,
         spec: &RequestSpec,
         ex: Option<&Exchange>,
@@ -375,7 +347,7 @@ impl CheckCtx {
     /// row, and what the difference means for a client.
     pub fn known_difference(
         &self,
-        row: &'static str,
+        row: Id,
         message: impl Into<String>,
         spec: &RequestSpec,
         ex: Option<&Exchange>,
@@ -384,8 +356,8 @@ impl CheckCtx {
             return Ok(());
         }
         let message = format!("DECISIONS {row} (new-api's behaviour): {}", message.into());
-        match decisions::get(row).map(|d| d.verdict) {
-            Some(Verdict::Failure) => Err(self.fail(message, spec, ex)),
+        match row.verdict() {
+            Verdict::Failure => Err(self.fail(message, spec, ex)),
             _ => Err(self.deviate(row, message, spec, ex)),
         }
     }
@@ -495,7 +467,7 @@ impl CheckCtx {
     pub fn expect_rejection(
         &self,
         rejection: Rejection,
-        row: &'static str,
+        row: Id,
         what: &str,
         spec: &RequestSpec,
         ex: &Exchange,

@@ -3,9 +3,10 @@
 //! list of the same key lists, in its order.
 
 use super::Kind::Failure;
-use super::{def, pass1, Check, CheckCtx, Halt, Outcome, Phase};
+use super::{pass1, Check, CheckCtx, Halt, Needs, Outcome, Phase};
 use crate::http::client::Exchange;
 use crate::http::request::{Auth, RequestSpec};
+use gatecheck_schemas::decisions::id;
 use gatecheck_schemas::rules::model_lists::{
     rfc3339, ANTHROPIC_VERSION, GEMINI_MODELS_PATH, X_API_KEY, X_GOOG_API_KEY,
 };
@@ -13,12 +14,30 @@ use gatecheck_schemas::rules::Rejection;
 use serde_json::Value;
 
 pub(crate) const CHECKS: &[Check] = &[
-    def("models.anthropic-list", Failure, "GET /v1/models (x-api-key, anthropic-version)", "DECISIONS: Model lists in other clients' shapes (D-MODELS-1)",
-        "With `x-api-key` and `anthropic-version`, `/v1/models` answers Anthropic's list: the OpenAI list's models in its order, `created_at` their `created`, `first_id`/`last_id` its ends, `has_more` false.",
-        Phase::Shared, |c| Box::pin(anthropic(c))),
-    def("models.gemini-list", Failure, "GET /v1beta/models", "DECISIONS: Model lists in other clients' shapes (D-MODELS-3)",
-        "`/v1beta/models` with `x-goog-api-key` answers Gemini's list: the OpenAI list's models in its order, `name` the bare id.",
-        Phase::Shared, |c| Box::pin(gemini(c))),
+    Check {
+        id: "models.anthropic-list",
+        kind: Failure,
+        route: "GET /v1/models (x-api-key, anthropic-version)",
+        spec: "DECISIONS: Model lists in other clients' shapes (D-MODELS-1)",
+        title: "With `x-api-key` and `anthropic-version`, `/v1/models` answers Anthropic's list: the OpenAI list's models in its order, `created_at` their `created`, `first_id`/`last_id` its ends, `has_more` false.",
+        phase: Phase::Shared,
+        needs: Needs::Nothing,
+        mock_only: None,
+        decision: None,
+        run: |c| Box::pin(anthropic(c)),
+    },
+    Check {
+        id: "models.gemini-list",
+        kind: Failure,
+        route: "GET /v1beta/models",
+        spec: "DECISIONS: Model lists in other clients' shapes (D-MODELS-3)",
+        title: "`/v1beta/models` with `x-goog-api-key` answers Gemini's list: the OpenAI list's models in its order, `name` the bare id.",
+        phase: Phase::Shared,
+        needs: Needs::Nothing,
+        mock_only: None,
+        decision: None,
+        run: |c| Box::pin(gemini(c)),
+    },
 ];
 
 /// The working key's secret (the headers of other clients carry it raw).
@@ -88,7 +107,7 @@ async fn anthropic(ctx: &CheckCtx) -> Outcome {
     let v = ctx.json_200(&spec, &ex)?;
     if v.get("object").and_then(Value::as_str) == Some("list") {
         return Err(ctx.deviate(
-            "D-MODELS-1",
+            id::D_MODELS_1,
             "an Anthropic client was answered the OpenAI list",
             &spec,
             Some(&ex),
@@ -159,7 +178,7 @@ async fn gemini(ctx: &CheckCtx) -> Outcome {
     }
     if bare != got {
         return Err(ctx.deviate(
-            "D-MODELS-3",
+            id::D_MODELS_3,
             "the names carry Google's `models/` prefix; new-api answers the bare id",
             &spec,
             Some(&ex),

@@ -10,9 +10,10 @@
 //! adaptors' era, which routes none of them.
 
 use super::Kind::Failure;
-use super::{def, Check, CheckCtx, Halt, Outcome, Pass, Phase};
+use super::{Check, CheckCtx, Halt, Needs, Outcome, Pass, Phase};
 use crate::http::client::{Exchange, RequestSpec};
 use crate::vocab::skip::SkipCause;
+use gatecheck_schemas::decisions::id;
 use gatecheck_schemas::rules::platforms::native::{
     refusal, violations, NativeOperation, NativeRoute,
 };
@@ -22,15 +23,18 @@ use gatecheck_schemas::rules::video::is_task_id;
 use gatecheck_schemas::Era;
 use serde_json::Value;
 
-pub(crate) const CHECKS: &[Check] = &[def(
-    "task.native-routes",
-    Failure,
-    "the native routes the platforms' plugins declare (a submit, a fetch of {task_id})",
-    "DECISIONS D-ERA-15, D-ERA-16",
-    "In new-api's plugin era, each native route a platform's plugin declares (Doubao's Ark, Ali's DashScope) submits a task in the vendor's own body and fetches it back: 200 in the declared body with the public `task_` id, the fetch the task asked for; an unknown task is 404 in the plugin's `native.error`. Skipped in the Go-adaptor era.",
-    Phase::Shared,
-    |c| Box::pin(native_routes(c)),
-)];
+pub(crate) const CHECKS: &[Check] = &[Check {
+    id: "task.native-routes",
+    kind: Failure,
+    route: "the native routes the platforms' plugins declare (a submit, a fetch of {task_id})",
+    spec: "DECISIONS D-ERA-15, D-ERA-16",
+    title: "In new-api's plugin era, each native route a platform's plugin declares (Doubao's Ark, Ali's DashScope) submits a task in the vendor's own body and fetches it back: 200 in the declared body with the public `task_` id, the fetch the task asked for; an unknown task is 404 in the plugin's `native.error`. Skipped in the Go-adaptor era.",
+    phase: Phase::Shared,
+    needs: Needs::Nothing,
+    mock_only: None,
+    decision: None,
+    run: |c| Box::pin(native_routes(c)),
+}];
 
 /// The id of a task no key has.
 const UNKNOWN_TASK: &str = "task_gatecheckNoSuchNativeTask00";
@@ -190,7 +194,7 @@ async fn unknown_task(ctx: &CheckCtx, p: &Platform, query: &NativeRoute) -> Resu
         return Ok(());
     }
     Err(ctx.deviate(
-        "D-ERA-16",
+        id::D_ERA_16,
         format!(
             "an unknown task on {} {} was answered {}{}, not 404 in {}'s native.error",
             query.method,

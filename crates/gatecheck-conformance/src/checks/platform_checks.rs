@@ -5,7 +5,8 @@
 //! read, each get theirs: no list of platforms here.
 
 use super::Kind::Failure;
-use super::{def, platforms, platforms_native, platforms_veo, Check, CheckCtx, CheckFn, Phase};
+use super::{platforms, platforms_native, platforms_veo, Check, CheckCtx, CheckFn, Needs, Phase};
+use crate::vocab::discovery::RouteFamily;
 use gatecheck_schemas::rules::platforms::{
     all, by_check_id, is_realtime, task_rooms, unified, Platform,
 };
@@ -31,28 +32,37 @@ pub(crate) fn checks() -> Vec<Check> {
                 (ROUTE, |c| Box::pin(platforms::platform(c, platform_of(c))))
             };
             let id: &'static str = Box::leak(p.check_id().into_boxed_str());
-            def(
+            Check {
                 id,
-                Failure,
+                kind: Failure,
                 route,
-                p.check.spec,
-                p.check.title,
-                Phase::Shared,
+                spec: p.check.spec,
+                title: p.check.title,
+                phase: Phase::Shared,
+                // Both routes' checks create on the unified route (`POST /v1/video/generations`).
+                needs: Needs::All(&[RouteFamily::VideoGenerations]),
+                mock_only: None,
+                decision: None,
                 run,
-            )
+            }
         })
         .chain(task_rooms().map(|p| {
             let id: &'static str = Box::leak(p.check_id().into_boxed_str());
             let run: CheckFn = |c| Box::pin(platforms_native::native(c, platform_of(c)));
-            def(
+            Check {
                 id,
-                Failure,
-                NATIVE_ROUTE,
-                p.check.spec,
-                p.check.title,
-                Phase::Shared,
+                kind: Failure,
+                route: NATIVE_ROUTE,
+                spec: p.check.spec,
+                title: p.check.title,
+                phase: Phase::Shared,
+                // Each creates through `POST /v1/videos` (the OpenAI-video decoder); the
+                // native routes it also tries are judged by the check itself.
+                needs: Needs::All(&[RouteFamily::VideoCreate]),
+                mock_only: None,
+                decision: None,
                 run,
-            )
+            }
         }))
         .collect()
 }

@@ -16,6 +16,7 @@ use super::video_unified::{created_id, follow_with, GENERATIONS};
 use super::{accepted, CheckCtx, Halt, Outcome};
 use crate::http::client::{Exchange, RequestSpec};
 use crate::vocab::artifacts::{TaskTimeline, TimelinePoint};
+use gatecheck_schemas::decisions::id;
 use gatecheck_schemas::rules::platform_record::check_record_in;
 use gatecheck_schemas::rules::platforms::{
     by_default_model_in, is_failure_rule, Era, Platform, OTHER_RATIOS_HEADER,
@@ -73,7 +74,7 @@ async fn judge_refusal(ctx: &CheckCtx, p: &Platform, model: &str, price: i64) ->
         return Ok(());
     }
     Err(ctx.deviate(
-        "D-PLAT-23",
+        id::D_PLAT_23,
         format!(
             "a request {}'s plugin refuses (the plugin era) was answered {}, not 400 \
              plugin_request_invalid",
@@ -123,7 +124,8 @@ pub(crate) async fn submit(
     if let Some(m) = problem {
         return Err(ctx.deviate(p.decision, m, &spec, Some(&ex)));
     }
-    let ratios = announced_ratios(&ex).map_err(|m| ctx.deviate("D-PLAT-1", m, &spec, Some(&ex)))?;
+    let ratios =
+        announced_ratios(&ex).map_err(|m| ctx.deviate(id::D_PLAT_1, m, &spec, Some(&ex)))?;
     let expected = (p.ratios_in(ctx.env.era()))(body.as_object().unwrap_or(&Map::new()), model);
     Ok((id, Billing { ratios, expected }))
 }
@@ -233,7 +235,7 @@ pub(crate) fn judge_ratios(
             p.name,
             Value::Object(b.expected.clone())
         );
-        return Err(ctx.deviate("D-PLAT-9", m, spec, Some(ex)));
+        return Err(ctx.deviate(id::D_PLAT_9, m, spec, Some(ex)));
     }
     Ok(())
 }
@@ -397,7 +399,7 @@ pub(crate) async fn video(ctx: &CheckCtx, id: &str) -> Result<u32, Halt> {
     let v = ex.json().unwrap_or(Value::Null);
     if !accepted(&ex) {
         let m = format!("answered {}", super::answer_summary(&ex));
-        return Err(ctx.deviate("D-PLAT-5", m, &spec, Some(&ex)));
+        return Err(ctx.deviate(id::D_PLAT_5, m, &spec, Some(&ex)));
     }
     if v["id"] != id {
         return Err(ctx.fail(

@@ -18,6 +18,7 @@
 use super::{CheckCtx, Halt, Outcome, Pass};
 use crate::http::client::{Exchange, Part, RequestSpec};
 use crate::vocab::skip::SkipCause;
+use gatecheck_schemas::decisions::{id, Id};
 use gatecheck_schemas::rules::era::{is_plugin_refusal, MSG_FIELD_PROMPT_REQUIRED};
 use gatecheck_schemas::rules::openai_video::MSG_UNEXPECTED_FILE;
 use gatecheck_schemas::rules::platforms::{jimeng, kling, Era, Key, Platform};
@@ -29,7 +30,7 @@ use gatecheck_schemas::rules::video::is_task_id;
 use serde_json::{json, Value};
 
 /// The DECISIONS row of these judgments.
-const ROW: &str = "D-ERA-11";
+const ROW: Id = id::D_ERA_11;
 
 /// `task.platform.<name>` of platform `p` outside the unified route.
 pub(crate) async fn native(ctx: &CheckCtx, p: &'static Platform) -> Outcome {

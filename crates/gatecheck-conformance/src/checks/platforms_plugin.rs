@@ -14,6 +14,7 @@
 
 use super::{accepted, CheckCtx, Halt};
 use crate::http::client::{Exchange, Part, RequestSpec};
+use gatecheck_schemas::decisions::id;
 use gatecheck_schemas::rules::era::{is_plugin_refusal, PLUGIN_REFUSAL_STATUS};
 use gatecheck_schemas::rules::openai_video::{
     host_render, named_status, BodyKind, HostRow, NOT_COMPLETED_STATUS,
@@ -44,7 +45,7 @@ pub(crate) async fn decode(
         return Ok(1);
     }
     Err(ctx.deviate(
-        "D-ERA-10",
+        id::D_ERA_10,
         format!(
             "a multipart POST /v1/videos of a {} model was answered {}: its plugin decodes a \
              JSON object only (400 plugin_request_invalid)",
@@ -97,7 +98,7 @@ pub(crate) fn judge_early(
     }
     if ex.status.as_u16() != NOT_COMPLETED_STATUS {
         return Err(ctx.deviate(
-            "D-ERA-9",
+            id::D_ERA_9,
             format!(
                 "the content of an unfinished task was answered {}, not 400",
                 ex.status
@@ -111,7 +112,7 @@ pub(crate) fn judge_early(
         return Ok(());
     }
     Err(ctx.deviate(
-        "D-ERA-9",
+        id::D_ERA_9,
         format!(
             "the content refusal names status {}, which the {} record read after it ({}) does not explain (new-api names the row's own status)",
             named.map_or("none", TaskStatus::as_str),
@@ -151,7 +152,7 @@ pub(crate) fn judge_action(
     }
     match p.plugin_action_in(Era::Plugins, body) {
         Some(want) if t.action != want => Err(ctx.deviate(
-            "D-ERA-10",
+            id::D_ERA_10,
             format!(
                 "the record's action is {:?}, the {} plugin's name for this request {want:?}",
                 t.action, p.title
@@ -248,7 +249,7 @@ fn judge_render(
     };
     match problem {
         Some(m) => Err(ctx.deviate(
-            "D-ERA-8",
+            id::D_ERA_8,
             format!("/v1/videos/{{id}} shows {m} (the plugin era's host render)"),
             spec,
             Some(ex),
@@ -287,7 +288,7 @@ fn judge_ended_content(
         return Ok(());
     }
     Err(ctx.deviate(
-        "D-ERA-9",
+        id::D_ERA_9,
         format!(
             "the content of a failed task was answered {}, not 400 naming FAILURE",
             super::answer_summary(ex)

@@ -20,6 +20,7 @@ use super::video_unified::{interval, GENERATIONS};
 use super::{accepted, CheckCtx, Halt, Outcome, Pass};
 use crate::http::client::{Exchange, RequestSpec};
 use crate::vocab::artifacts::{TaskTimeline, TimelinePoint};
+use gatecheck_schemas::decisions::id;
 use gatecheck_schemas::names::TASK_REALTIME_ENVELOPE;
 use gatecheck_schemas::rules::platforms::veo::{
     upstream_content_failure, NO_KEY_MESSAGE, REALTIME_STATUSES,
@@ -53,11 +54,11 @@ fn judge_realtime(
     let status = d["status"].as_str().unwrap_or("").to_owned();
     if let Err(e) = gatecheck_schemas::validate(TASK_REALTIME_ENVELOPE, &v) {
         let m = format!("not new-api's real-time answer: schema {TASK_REALTIME_ENVELOPE}: {e}");
-        return Err(ctx.deviate("D-PLAT-22", m, spec, Some(ex)));
+        return Err(ctx.deviate(id::D_PLAT_22, m, spec, Some(ex)));
     }
     if !REALTIME_STATUSES.contains(&status.as_str()) || !d.is_object() {
         let m = format!("not new-api's real-time answer (status {})", d["status"]);
-        return Err(ctx.deviate("D-PLAT-22", m, spec, Some(ex)));
+        return Err(ctx.deviate(id::D_PLAT_22, m, spec, Some(ex)));
     }
     let back = prev.filter(|q| rank(q) > rank(&status) || (rank(q) == 2 && *q != status));
     if let Some(q) = back {
@@ -98,7 +99,7 @@ fn judge_stored(
         t.progress,
         p.name
     );
-    ctx.deviate("D-PLAT-22", m, spec, Some(ex))
+    ctx.deviate(id::D_PLAT_22, m, spec, Some(ex))
 }
 
 /// The schema of platform `p`'s `data` (the operation).

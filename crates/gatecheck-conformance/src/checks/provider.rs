@@ -9,8 +9,10 @@
 
 use super::video_unified::{created_id, follow};
 use super::Kind::{Deviation, Failure};
-use super::{def, Check, CheckCtx, Halt, Outcome, Phase};
+use super::{Check, CheckCtx, Halt, Needs, Outcome, Phase};
 use crate::http::client::{Exchange, RequestSpec};
+use crate::vocab::discovery::RouteFamily;
+use gatecheck_schemas::decisions::{id, Id};
 use gatecheck_schemas::rules::platforms;
 use gatecheck_schemas::rules::quota::Usage;
 use gatecheck_schemas::rules::task::{
@@ -24,22 +26,54 @@ use serde_json::{json, Value};
 const KLING: &str = "/kling/v1/videos/text2video";
 
 pub(crate) const CHECKS: &[Check] = &[
-    def("task.kling.create", Deviation, "POST /kling/v1/videos/text2video",
-        "DECISIONS: Provider and unified task routes D-TASK-6",
-        "A Kling task answers new-api's create object (`task_` id as `id` and `task_id`, `queued`), not Kling's `{code, data}` envelope.",
-        Phase::Shared, |c| Box::pin(kling_create(c))),
-    def("task.kling.envelope", Failure, "POST /kling/v1/videos/text2video, GET /kling/v1/videos/text2video/{task_id}",
-        "DECISIONS: Provider and unified task routes D-TASK-6; failures D-TASK-10 to D-TASK-12",
-        "Fetching a Kling task answers new-api's task envelope, followed to a terminal state. Another form deviates; a fetch answering another task, a state or progress going back (SUCCESS then IN_PROGRESS), or SUCCESS without `100%` and `result_url` fails.",
-        Phase::Shared, |c| Box::pin(kling_envelope(c))),
-    def("task.jimeng.submit-and-fetch", Failure, "POST /jimeng/",
-        "DECISIONS: Provider and unified task routes D-TASK-7; failures D-TASK-10 to D-TASK-12",
-        "`CVSync2AsyncSubmitTask` answers new-api's create object; `CVSync2AsyncGetResult` the task envelope, followed to a terminal state. Another form deviates; a fetch answering another task in any form (a new task made by the fetch included, after a submit whose own form deviates too), a state or progress going back, or SUCCESS without `100%` and `result_url` fails.",
-        Phase::Shared, |c| Box::pin(jimeng(c))),
-    def("task.jimeng.action-required", Deviation, "POST /jimeng/",
-        "DECISIONS: Provider and unified task routes D-TASK-7",
-        "A Jimeng request without `?Action=` is answered 400 `Action query parameter is required`.",
-        Phase::Shared, |c| Box::pin(jimeng_action_required(c))),
+    Check {
+        id: "task.kling.create",
+        kind: Deviation,
+        route: "POST /kling/v1/videos/text2video",
+        spec: "DECISIONS: Provider and unified task routes D-TASK-6",
+        title: "A Kling task answers new-api's create object (`task_` id as `id` and `task_id`, `queued`), not Kling's `{code, data}` envelope.",
+        phase: Phase::Shared,
+        needs: Needs::All(&[RouteFamily::Kling]),
+        mock_only: None,
+        decision: Some(id::D_TASK),
+        run: |c| Box::pin(kling_create(c)),
+    },
+    Check {
+        id: "task.kling.envelope",
+        kind: Failure,
+        route: "POST /kling/v1/videos/text2video, GET /kling/v1/videos/text2video/{task_id}",
+        spec: "DECISIONS: Provider and unified task routes D-TASK-6; failures D-TASK-10 to D-TASK-12",
+        title: "Fetching a Kling task answers new-api's task envelope, followed to a terminal state. Another form deviates; a fetch answering another task, a state or progress going back (SUCCESS then IN_PROGRESS), or SUCCESS without `100%` and `result_url` fails.",
+        phase: Phase::Shared,
+        needs: Needs::All(&[RouteFamily::Kling]),
+        mock_only: None,
+        decision: None,
+        run: |c| Box::pin(kling_envelope(c)),
+    },
+    Check {
+        id: "task.jimeng.submit-and-fetch",
+        kind: Failure,
+        route: "POST /jimeng/",
+        spec: "DECISIONS: Provider and unified task routes D-TASK-7; failures D-TASK-10 to D-TASK-12",
+        title: "`CVSync2AsyncSubmitTask` answers new-api's create object; `CVSync2AsyncGetResult` the task envelope, followed to a terminal state. Another form deviates; a fetch answering another task in any form (a new task made by the fetch included, after a submit whose own form deviates too), a state or progress going back, or SUCCESS without `100%` and `result_url` fails.",
+        phase: Phase::Shared,
+        needs: Needs::All(&[RouteFamily::Jimeng]),
+        mock_only: None,
+        decision: None,
+        run: |c| Box::pin(jimeng(c)),
+    },
+    Check {
+        id: "task.jimeng.action-required",
+        kind: Deviation,
+        route: "POST /jimeng/",
+        spec: "DECISIONS: Provider and unified task routes D-TASK-7",
+        title: "A Jimeng request without `?Action=` is answered 400 `Action query parameter is required`.",
+        phase: Phase::Shared,
+        needs: Needs::All(&[RouteFamily::Jimeng]),
+        mock_only: None,
+        decision: Some(id::D_TASK),
+        run: |c| Box::pin(jimeng_action_required(c)),
+    },
 ];
 
 /// The first video model of the run whose id or endpoints name `provider`, with its default
@@ -76,7 +110,7 @@ async fn send_priced(
 /// The created task's id, after the create-object rules (`row` on a deviation).
 fn new_api_object(
     ctx: &CheckCtx,
-    row: &'static str,
+    row: Id,
     spec: &RequestSpec,
     ex: &Exchange,
 ) -> Result<String, Halt> {
@@ -124,7 +158,7 @@ async fn kling_submit(ctx: &CheckCtx) -> Result<String, Halt> {
             "duration": seconds.to_string(), "aspect_ratio": "16:9",
         }));
     let ex = send_priced(ctx, &spec, &model, seconds).await?;
-    new_api_object(ctx, "D-TASK-6", &spec, &ex)
+    new_api_object(ctx, id::D_TASK_6, &spec, &ex)
 }
 
 async fn kling_create(ctx: &CheckCtx) -> Outcome {
@@ -135,7 +169,7 @@ async fn kling_create(ctx: &CheckCtx) -> Outcome {
 async fn kling_envelope(ctx: &CheckCtx) -> Outcome {
     let id = kling_submit(ctx).await?;
     let auth = ctx.model_auth()?;
-    follow(ctx, "D-TASK-6", &id, &|id| {
+    follow(ctx, id::D_TASK_6, &id, &|id| {
         RequestSpec::get(format!("{KLING}/{id}")).auth(auth.clone())
     })
     .await
@@ -158,8 +192,8 @@ async fn jimeng(ctx: &CheckCtx) -> Outcome {
             .auth(auth.clone())
             .json(json!({ "task_id": id }))
     };
-    match new_api_object(ctx, "D-TASK-7", &spec, &ex) {
-        Ok(id) => follow(ctx, "D-TASK-7", &id, &fetch).await,
+    match new_api_object(ctx, id::D_TASK_7, &spec, &ex) {
+        Ok(id) => follow(ctx, id::D_TASK_7, &id, &fetch).await,
         Err(Halt::OffDecision(deviation, row)) => {
             Err(fetch_after_deviation(ctx, (&spec, &ex), *deviation, row, &fetch).await)
         }
@@ -176,7 +210,7 @@ async fn fetch_after_deviation(
     ctx: &CheckCtx,
     (spec, ex): (&RequestSpec, &Exchange),
     deviation: crate::evidence::Evidence,
-    row: &'static str,
+    row: Id,
     fetch: &(dyn Fn(&str) -> RequestSpec + Sync),
 ) -> Halt {
     let named = ex.json().and_then(|v| other_task_named(&v, ""));
@@ -218,7 +252,7 @@ async fn jimeng_action_required(ctx: &CheckCtx) -> Outcome {
         .unwrap_or_default();
     if ex.status.as_u16() != TASK_REFUSAL_STATUS || !message.starts_with(MSG_ACTION_REQUIRED) {
         return Err(ctx.deviate(
-            "D-TASK-7",
+            id::D_TASK_7,
             format!(
                 "expected 400 {MSG_ACTION_REQUIRED:?}, got {}",
                 super::answer_summary(&ex)

@@ -3,9 +3,11 @@
 
 use super::key::{baseline, set_key};
 use super::Kind::{Deviation, Failure};
-use super::{def, Check, CheckCtx, Halt, Outcome, Pass, Phase};
+use super::{Check, CheckCtx, Halt, Needs, Outcome, Pass, Phase};
 use crate::http::client::{Auth, Exchange, RequestSpec};
 use crate::http::key_api::get_key;
+use crate::vocab::discovery::RouteFamily;
+use gatecheck_schemas::decisions::id;
 use gatecheck_schemas::rules::quota::{
     check_charge, one_ratio, read_zero_charge, Usage, ZeroCharge, ZERO_CHARGE_PROBE_QUOTA,
 };
@@ -14,18 +16,54 @@ use gatecheck_schemas::types::KeyRecord;
 use serde_json::json;
 
 pub(crate) const CHECKS: &[Check] = &[
-    def("quota.insufficient-403", Deviation, "/v1/images/generations", "DECISIONS: Identity and auth (pre_consume_token_quota_failed)",
-        "A key whose remaining quota is below the request's price (at the key's group ratio: `--group-ratio`, `GET /api/pricing`, else the charge of one such request) is answered 403 `pre_consume_token_quota_failed`.",
-        Phase::Exclusive, |c| Box::pin(insufficient(c))),
-    def("quota.charged", Failure, "/v1/images/generations + GET /api/token/{id}", "DECISIONS: Quota and limits",
-        "An accepted request adds its price (catalog price times the key's group ratio: `--group-ratio`, `GET /api/pricing`, else one ratio inferred from its two charges, which must agree) to `used_quota`, and takes it from `remain_quota` on a limited key (an unlimited key may keep it).",
-        Phase::Exclusive, |c| Box::pin(charged(c))),
-    def("quota.concurrent-atomic", Deviation, "/v1/images/generations", "DECISIONS: Quota and limits (consumption is atomic)",
-        "With quota for exactly k requests (priced at the key's group ratio: `--group-ratio`, `GET /api/pricing`, else the charge of one such request), k of 2k concurrent requests succeed and the quota ends at 0.",
-        Phase::Exclusive, |c| Box::pin(atomic(c))),
-    def("quota.refused-uncharged", Failure, "POST /v1/videos, POST /v1/images/generations + GET /api/token/{id}", "DECISIONS: Quota and limits D-QUOTA-4",
-        "A refused request (4xx: an empty prompt, an unknown model, a size the model does not make) keeps no charge: the key's `used_quota` does not grow and its `remain_quota` does not fall across it.",
-        Phase::Exclusive, |c| Box::pin(refused_uncharged(c))),
+    Check {
+        id: "quota.insufficient-403",
+        kind: Deviation,
+        route: "/v1/images/generations",
+        spec: "DECISIONS: Identity and auth (pre_consume_token_quota_failed)",
+        title: "A key whose remaining quota is below the request's price (at the key's group ratio: `--group-ratio`, `GET /api/pricing`, else the charge of one such request) is answered 403 `pre_consume_token_quota_failed`.",
+        phase: Phase::Exclusive,
+        needs: Needs::All(&[RouteFamily::ImageGenerations, RouteFamily::KeyUpdate]),
+        mock_only: None,
+        decision: Some(id::D_AUTH),
+        run: |c| Box::pin(insufficient(c)),
+    },
+    Check {
+        id: "quota.charged",
+        kind: Failure,
+        route: "/v1/images/generations + GET /api/token/{id}",
+        spec: "DECISIONS: Quota and limits",
+        title: "An accepted request adds its price (catalog price times the key's group ratio: `--group-ratio`, `GET /api/pricing`, else one ratio inferred from its two charges, which must agree) to `used_quota`, and takes it from `remain_quota` on a limited key (an unlimited key may keep it).",
+        phase: Phase::Exclusive,
+        needs: Needs::All(&[RouteFamily::ImageGenerations, RouteFamily::KeyUpdate]),
+        mock_only: None,
+        decision: None,
+        run: |c| Box::pin(charged(c)),
+    },
+    Check {
+        id: "quota.concurrent-atomic",
+        kind: Deviation,
+        route: "/v1/images/generations",
+        spec: "DECISIONS: Quota and limits (consumption is atomic)",
+        title: "With quota for exactly k requests (priced at the key's group ratio: `--group-ratio`, `GET /api/pricing`, else the charge of one such request), k of 2k concurrent requests succeed and the quota ends at 0.",
+        phase: Phase::Exclusive,
+        needs: Needs::All(&[RouteFamily::ImageGenerations, RouteFamily::KeyUpdate]),
+        mock_only: None,
+        decision: Some(id::D_QUOTA),
+        run: |c| Box::pin(atomic(c)),
+    },
+    Check {
+        id: "quota.refused-uncharged",
+        kind: Failure,
+        route: "POST /v1/videos, POST /v1/images/generations + GET /api/token/{id}",
+        spec: "DECISIONS: Quota and limits D-QUOTA-4",
+        title: "A refused request (4xx: an empty prompt, an unknown model, a size the model does not make) keeps no charge: the key's `used_quota` does not grow and its `remain_quota` does not fall across it.",
+        phase: Phase::Exclusive,
+        needs: Needs::All(&[RouteFamily::VideoCreate, RouteFamily::ImageGenerations, RouteFamily::KeyUpdate]),
+        mock_only: None,
+        decision: None,
+        run: |c| Box::pin(refused_uncharged(c)),
+    },
 ];
 
 /// The cheapest image request the catalog allows, with its price ([`CheckCtx::price`]: at the

@@ -8,19 +8,32 @@ use super::key::{baseline, set_key};
 use super::video_run::video_model;
 use super::video_unified::interval;
 use super::Kind::Failure;
-use super::{def, Check, CheckCtx, Halt, Outcome, Pass, Phase};
+use super::{Check, CheckCtx, Halt, MockOnly, Needs, Outcome, Pass, Phase};
 use crate::http::client::{Exchange, RequestSpec};
 use crate::http::key_api::get_key;
+use crate::vocab::discovery::RouteFamily;
 use crate::vocab::skip::SkipCause;
+use gatecheck_schemas::decisions::id;
 use gatecheck_schemas::rules::quota::Usage;
 use gatecheck_schemas::rules::refund::{judge_refund, RefundSeen};
 use gatecheck_schemas::types::KeyRecord;
 
 pub(crate) const CHECKS: &[Check] = &[
-    def("task.refund.failed", Failure, "POST /v1/videos, GET /v1/videos/{task_id}, GET /api/token/{id}",
-        "DECISIONS: Route table and early errors D-ROUTE-5; D-TASK-13",
-        "A task that fails gives its whole charge back to the key: `remain_quota` and `used_quota` as before the submit. A charge kept whole deviates (billing policy); books that do not balance fail.",
-        Phase::Exclusive, |c| Box::pin(failed_refunded(c))),
+    Check {
+        id: "task.refund.failed",
+        kind: Failure,
+        route: "POST /v1/videos, GET /v1/videos/{task_id}, GET /api/token/{id}",
+        spec: "DECISIONS: Route table and early errors D-ROUTE-5; D-TASK-13",
+        title: "A task that fails gives its whole charge back to the key: `remain_quota` and `used_quota` as before the submit. A charge kept whole deviates (billing policy); books that do not balance fail.",
+        phase: Phase::Exclusive,
+        needs: Needs::All(&[RouteFamily::VideoCreate, RouteFamily::VideoPoll, RouteFamily::KeyUpdate]),
+        mock_only: Some(MockOnly {
+            cause: SkipCause::MockOnly,
+            why: "only the mock can be asked for a task that fails (the fixture rule [fail])",
+        }),
+        decision: None,
+        run: |c| Box::pin(failed_refunded(c)),
+    },
 ];
 
 /// The key's `(remain_quota, used_quota)`.
@@ -58,12 +71,6 @@ async fn wait_end(ctx: &CheckCtx, id: &str) -> Result<(RequestSpec, Exchange, bo
 }
 
 async fn failed_refunded(ctx: &CheckCtx) -> Outcome {
-    if ctx.env.mock.is_none() {
-        return Err(Halt::Skip(
-            SkipCause::MockOnly,
-            "only the mock can be asked for a task that fails (the fixture rule [fail])".into(),
-        ));
-    }
     let base = baseline(ctx)?;
     let (model, seconds, _) = video_model(ctx)?;
     let price = ctx.price(
@@ -118,7 +125,7 @@ async fn failed_refunded(ctx: &CheckCtx) -> Outcome {
                 before.1,
                 after.1
             )),
-            "D-TASK-13",
+            id::D_TASK_13,
         )),
         RefundSeen::Unbalanced(m) => Err(Halt::Finding(ev(format!(
             "task {id} failed: {m} (DECISIONS D-TASK-13)"

@@ -8,8 +8,10 @@
 use super::video_run::video_model;
 use super::video_unified::{created_id, interval};
 use super::Kind::{Deviation, Failure};
-use super::{def, Check, CheckCtx, Halt, Outcome, Pass, Phase};
+use super::{Check, CheckCtx, Halt, Needs, Outcome, Pass, Phase};
 use crate::http::client::{Exchange, Part, RequestSpec};
+use crate::vocab::discovery::RouteFamily;
+use gatecheck_schemas::decisions::id;
 use gatecheck_schemas::rules::quota::Usage;
 use gatecheck_schemas::rules::task::{
     check_task_error, says_no_such_task, FAIL_TO_FETCH_TASK, INVALID_REQUEST,
@@ -21,22 +23,54 @@ use gatecheck_schemas::Profile;
 use serde_json::{json, Value};
 
 pub(crate) const CHECKS: &[Check] = &[
-    def("task.remix.completed", Failure, "POST /v1/videos/{video_id}/remix, GET /v1/videos/{task_id}",
-        "DECISIONS: Provider and unified task routes D-TASK-4; failures D-TASK-10",
-        "Remixing a completed task answers a new video task (`task_` id, `queued`) with the source's model and `remixed_from_video_id`, and polling the new id answers that task.",
-        Phase::Shared, |c| Box::pin(completed(c))),
-    def("task.remix.unknown-source", Failure, "POST /v1/videos/{video_id}/remix, GET /v1/videos/{task_id}",
-        "DECISIONS: Provider and unified task routes D-TASK-4; failures D-TASK-10",
-        "Remixing an unknown task answers 400 `{code:\"task_not_exist\", message:\"task_origin_not_exist\", data:null}` (another refusal deviates); a remix accepted while the target's own fetch of the source says there is no such task fails.",
-        Phase::Shared, |c| Box::pin(unknown_source(c))),
-    def("task.remix.blank-prompt", Deviation, "POST /v1/videos/{video_id}/remix",
-        "DECISIONS: Provider and unified task routes D-TASK-4",
-        "A remix without a prompt answers 400 `{code:\"invalid_request\", message:\"field prompt is required\", data:null}`.",
-        Phase::Shared, |c| Box::pin(blank_prompt(c))),
-    def("task.remix.not-completed", Deviation, "POST /v1/videos/{video_id}/remix",
-        "DECISIONS: Provider and unified task routes D-TASK-5",
-        "Remixing a task that is not completed is refused with new-api's `fail_to_fetch_task` task error.",
-        Phase::Shared, |c| Box::pin(not_completed(c))),
+    Check {
+        id: "task.remix.completed",
+        kind: Failure,
+        route: "POST /v1/videos/{video_id}/remix, GET /v1/videos/{task_id}",
+        spec: "DECISIONS: Provider and unified task routes D-TASK-4; failures D-TASK-10",
+        title: "Remixing a completed task answers a new video task (`task_` id, `queued`) with the source's model and `remixed_from_video_id`, and polling the new id answers that task.",
+        phase: Phase::Shared,
+        needs: Needs::All(&[RouteFamily::VideoCreate, RouteFamily::VideoPoll, RouteFamily::VideoRemix]),
+        mock_only: None,
+        decision: None,
+        run: |c| Box::pin(completed(c)),
+    },
+    Check {
+        id: "task.remix.unknown-source",
+        kind: Failure,
+        route: "POST /v1/videos/{video_id}/remix, GET /v1/videos/{task_id}",
+        spec: "DECISIONS: Provider and unified task routes D-TASK-4; failures D-TASK-10",
+        title: "Remixing an unknown task answers 400 `{code:\"task_not_exist\", message:\"task_origin_not_exist\", data:null}` (another refusal deviates); a remix accepted while the target's own fetch of the source says there is no such task fails.",
+        phase: Phase::Shared,
+        needs: Needs::All(&[RouteFamily::VideoCreate, RouteFamily::VideoPoll, RouteFamily::VideoRemix]),
+        mock_only: None,
+        decision: None,
+        run: |c| Box::pin(unknown_source(c)),
+    },
+    Check {
+        id: "task.remix.blank-prompt",
+        kind: Deviation,
+        route: "POST /v1/videos/{video_id}/remix",
+        spec: "DECISIONS: Provider and unified task routes D-TASK-4",
+        title: "A remix without a prompt answers 400 `{code:\"invalid_request\", message:\"field prompt is required\", data:null}`.",
+        phase: Phase::Shared,
+        needs: Needs::All(&[RouteFamily::VideoCreate, RouteFamily::VideoRemix]),
+        mock_only: None,
+        decision: Some(id::D_TASK),
+        run: |c| Box::pin(blank_prompt(c)),
+    },
+    Check {
+        id: "task.remix.not-completed",
+        kind: Deviation,
+        route: "POST /v1/videos/{video_id}/remix",
+        spec: "DECISIONS: Provider and unified task routes D-TASK-5",
+        title: "Remixing a task that is not completed is refused with new-api's `fail_to_fetch_task` task error.",
+        phase: Phase::Shared,
+        needs: Needs::All(&[RouteFamily::VideoCreate, RouteFamily::VideoRemix]),
+        mock_only: None,
+        decision: Some(id::D_TASK),
+        run: |c| Box::pin(not_completed(c)),
+    },
 ];
 
 /// A source task made on `POST /v1/videos`: its id and model.
@@ -124,7 +158,7 @@ async fn completed(ctx: &CheckCtx) -> Outcome {
         )));
     }
     let (spec, ex) = remix(ctx, &sid, "the same forest in snow (gatecheck)").await?;
-    let (id, v) = created_id(ctx, "D-TASK-4", &spec, &ex)?;
+    let (id, v) = created_id(ctx, id::D_TASK_4, &spec, &ex)?;
     let from = v
         .get("remixed_from_video_id")
         .and_then(Value::as_str)
@@ -152,7 +186,7 @@ async fn completed(ctx: &CheckCtx) -> Outcome {
         None
     };
     if let Some(p) = problem {
-        return Err(ctx.deviate("D-TASK-4", p, &spec, Some(&ex)));
+        return Err(ctx.deviate(id::D_TASK_4, p, &spec, Some(&ex)));
     }
     let polled = poll_answers(ctx, &id).await?;
     Ok(Pass {
@@ -224,7 +258,7 @@ async fn unknown_source(ctx: &CheckCtx) -> Outcome {
     }
     if ex.status.as_u16() != TASK_REFUSAL_STATUS {
         return Err(ctx.deviate(
-            "D-TASK-4",
+            id::D_TASK_4,
             format!(
                 "expected 400 task_not_exist, got {}",
                 super::answer_summary(&ex)
@@ -234,10 +268,10 @@ async fn unknown_source(ctx: &CheckCtx) -> Outcome {
         ));
     }
     check_task_error(&v, TASK_NOT_EXIST)
-        .map_err(|e| ctx.deviate("D-TASK-4", e.to_string(), &spec, Some(&ex)))?;
+        .map_err(|e| ctx.deviate(id::D_TASK_4, e.to_string(), &spec, Some(&ex)))?;
     if v["message"] != TASK_ORIGIN_NOT_EXIST {
         return Err(ctx.deviate(
-            "D-TASK-4",
+            id::D_TASK_4,
             format!(
                 "message {}, decided {TASK_ORIGIN_NOT_EXIST:?}",
                 v["message"]
@@ -258,7 +292,7 @@ async fn blank_prompt(ctx: &CheckCtx) -> Outcome {
         && v["message"] == REMIX_PROMPT_REQUIRED;
     if !ok {
         return Err(ctx.deviate(
-            "D-TASK-4",
+            id::D_TASK_4,
             format!(
                 "expected 400 {{code:{INVALID_REQUEST:?}, message:{REMIX_PROMPT_REQUIRED:?}}}, got {}",
                 super::answer_summary(&ex)
@@ -308,7 +342,7 @@ fn judge_not_completed(ctx: &CheckCtx, spec: &RequestSpec, ex: &Exchange) -> Res
     let v = ex.json().unwrap_or(Value::Null);
     if !ex.status.is_client_error() {
         return Err(ctx.deviate(
-            "D-TASK-5",
+            id::D_TASK_5,
             format!(
                 "a remix of a task that is not completed answered {}",
                 super::answer_summary(ex)
@@ -318,5 +352,5 @@ fn judge_not_completed(ctx: &CheckCtx, spec: &RequestSpec, ex: &Exchange) -> Res
         ));
     }
     check_task_error(&v, FAIL_TO_FETCH_TASK)
-        .map_err(|e| ctx.deviate("D-TASK-5", e.to_string(), spec, Some(ex)))
+        .map_err(|e| ctx.deviate(id::D_TASK_5, e.to_string(), spec, Some(ex)))
 }

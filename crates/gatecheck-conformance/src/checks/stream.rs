@@ -26,14 +26,16 @@ use super::audio::{price, upload};
 use super::pixels::decoded_png;
 use super::Kind::Failure;
 use super::{
-    accepted, answer_summary, def, is_validation_rejection, status_and_type, Check, CheckCtx, Halt,
-    Outcome, Pass, Phase,
+    accepted, answer_summary, is_validation_rejection, status_and_type, Check, CheckCtx, Halt,
+    Needs, Outcome, Pass, Phase,
 };
 use crate::generators::media;
 use crate::http::client::{Exchange, RequestSpec, StreamExchange};
 use crate::http::sse::{SseEnd, SseLimits, SseRead};
 use crate::redact::truncate;
+use crate::vocab::discovery::RouteFamily;
 use base64::Engine as _;
+use gatecheck_schemas::decisions::{id, Id};
 use gatecheck_schemas::rules::media::{
     parse_mp3, parse_size, parse_wav, speech_sse_supported, transcription_diarizes,
     transcription_streams, DIARIZED_JSON, MAX_PARTIAL_IMAGES,
@@ -43,24 +45,60 @@ use gatecheck_schemas::types::{stream_event_schema, StreamEvent, StreamUsage};
 use serde_json::{json, Value};
 
 pub(crate) const CHECKS: &[Check] = &[
-    def("stream.speech", Failure, "POST /v1/audio/speech", "DECISIONS: Streaming (SSE) D-STREAM-1, D-STREAM-6",
-        "With `stream_format: \"sse\"`, a model that may stream answers `text/event-stream`: `speech.audio.delta` events then exactly one `speech.audio.done`, last, each named as its type, ended within the stream deadline; the deltas concatenate to audio of the requested format and, where two non-streamed answers to the same input are identical, to that file; the done usage is its parts' sum and not zero. Schema constraints on optional fields are deviations.",
-        Phase::Shared, |c| Box::pin(speech(c))),
-    def("stream.speech.unsupported-model", super::Kind::Deviation, "POST /v1/audio/speech", "DECISIONS: Streaming (SSE) D-STREAM-1 (tts-1 and tts-1-hd may not stream)",
-        "`stream_format: \"sse\"` on a model that may not stream (tts-1, tts-1-hd) is refused as a bad request.",
-        Phase::Shared, |c| Box::pin(speech_refused(c))),
-    def("stream.transcription", Failure, "POST /v1/audio/transcriptions", "DECISIONS: Streaming (SSE) D-STREAM-2, D-STREAM-5, D-STREAM-6",
-        "With `stream=true`, a model that streams answers `text/event-stream`: `transcript.text.delta` events (and `transcript.text.segment` events, each with a unique id and start <= end) then exactly one `transcript.text.done`, last, each named as its type, ended within the stream deadline; the deltas concatenate to the done text; token usage is its parts' sum and not zero. A diarization model, when the catalog has one, is also asked for `response_format=diarized_json`: its stream has segments, each after its deltas (D-STREAM-5, deviations).",
-        Phase::Shared, |c| Box::pin(transcription(c))),
-    def("stream.images", Failure, "POST /v1/images/generations", "DECISIONS: Streaming (SSE) D-STREAM-3, D-STREAM-6",
-        "With `stream: true` and `partial_images: 2`, a b64_json model answers `text/event-stream`: at most 2 `image_generation.partial_image` events, indexed 0, 1, then exactly one `image_generation.completed`, last, each named as its type, ended within the stream deadline; every image decodes whole as a PNG of its declared size, each partial the size of the final image; the usage is not zero. A final image of another size than requested is a deviation (D-MEDIA).",
-        Phase::Shared, |c| Box::pin(images(c))),
+    Check {
+        id: "stream.speech",
+        kind: Failure,
+        route: "POST /v1/audio/speech",
+        spec: "DECISIONS: Streaming (SSE) D-STREAM-1, D-STREAM-6",
+        title: "With `stream_format: \"sse\"`, a model that may stream answers `text/event-stream`: `speech.audio.delta` events then exactly one `speech.audio.done`, last, each named as its type, ended within the stream deadline; the deltas concatenate to audio of the requested format and, where two non-streamed answers to the same input are identical, to that file; the done usage is its parts' sum and not zero. Schema constraints on optional fields are deviations.",
+        phase: Phase::Shared,
+        needs: Needs::All(&[RouteFamily::AudioSpeech]),
+        mock_only: None,
+        decision: None,
+        run: |c| Box::pin(speech(c)),
+    },
+    Check {
+        id: "stream.speech.unsupported-model",
+        kind: super::Kind::Deviation,
+        route: "POST /v1/audio/speech",
+        spec: "DECISIONS: Streaming (SSE) D-STREAM-1 (tts-1 and tts-1-hd may not stream)",
+        title: "`stream_format: \"sse\"` on a model that may not stream (tts-1, tts-1-hd) is refused as a bad request.",
+        phase: Phase::Shared,
+        needs: Needs::All(&[RouteFamily::AudioSpeech]),
+        mock_only: None,
+        decision: Some(id::D_STREAM),
+        run: |c| Box::pin(speech_refused(c)),
+    },
+    Check {
+        id: "stream.transcription",
+        kind: Failure,
+        route: "POST /v1/audio/transcriptions",
+        spec: "DECISIONS: Streaming (SSE) D-STREAM-2, D-STREAM-5, D-STREAM-6",
+        title: "With `stream=true`, a model that streams answers `text/event-stream`: `transcript.text.delta` events (and `transcript.text.segment` events, each with a unique id and start <= end) then exactly one `transcript.text.done`, last, each named as its type, ended within the stream deadline; the deltas concatenate to the done text; token usage is its parts' sum and not zero. A diarization model, when the catalog has one, is also asked for `response_format=diarized_json`: its stream has segments, each after its deltas (D-STREAM-5, deviations).",
+        phase: Phase::Shared,
+        needs: Needs::All(&[RouteFamily::AudioTranscriptions]),
+        mock_only: None,
+        decision: None,
+        run: |c| Box::pin(transcription(c)),
+    },
+    Check {
+        id: "stream.images",
+        kind: Failure,
+        route: "POST /v1/images/generations",
+        spec: "DECISIONS: Streaming (SSE) D-STREAM-3, D-STREAM-6",
+        title: "With `stream: true` and `partial_images: 2`, a b64_json model answers `text/event-stream`: at most 2 `image_generation.partial_image` events, indexed 0, 1, then exactly one `image_generation.completed`, last, each named as its type, ended within the stream deadline; every image decodes whole as a PNG of its declared size, each partial the size of the final image; the usage is not zero. A final image of another size than requested is a deviation (D-MEDIA).",
+        phase: Phase::Shared,
+        needs: Needs::All(&[RouteFamily::ImageGenerations]),
+        mock_only: None,
+        decision: None,
+        run: |c| Box::pin(images(c)),
+    },
 ];
 
 /// What a stream of one route is made of.
 struct Shape {
     /// The DECISIONS row the route's stream is decided by.
-    row: &'static str,
+    row: Id,
     /// What is streamed, for messages: `speech`.
     what: &'static str,
     /// The types of its delta events.
@@ -70,14 +108,14 @@ struct Shape {
 }
 
 const SPEECH: Shape = Shape {
-    row: "D-STREAM-1",
+    row: id::D_STREAM_1,
     what: "speech",
     deltas: &["speech.audio.delta"],
     terminal: "speech.audio.done",
 };
 
 const TRANSCRIPTION: Shape = Shape {
-    row: "D-STREAM-2",
+    row: id::D_STREAM_2,
     what: "transcriptions",
     deltas: &["transcript.text.delta", "transcript.text.segment"],
     terminal: "transcript.text.done",
@@ -85,14 +123,14 @@ const TRANSCRIPTION: Shape = Shape {
 
 /// A diarized transcription stream (`diarized_json`): the same events, decided by D-STREAM-5.
 const DIARIZED: Shape = Shape {
-    row: "D-STREAM-5",
+    row: id::D_STREAM_5,
     what: "diarized transcriptions",
     deltas: &["transcript.text.delta", "transcript.text.segment"],
     terminal: "transcript.text.done",
 };
 
 const IMAGES: Shape = Shape {
-    row: "D-STREAM-3",
+    row: id::D_STREAM_3,
     what: "image generations",
     deltas: &["image_generation.partial_image"],
     terminal: "image_generation.completed",
@@ -550,7 +588,7 @@ async fn speech_refused(ctx: &CheckCtx) -> Outcome {
         None => answer_summary(ex),
     };
     Err(ctx.deviate(
-        "D-STREAM-1",
+        id::D_STREAM_1,
         format!("{model} may not stream speech, but a request to stream it was answered: {how} (D-STREAM-1)"),
         &spec,
         Some(ex),

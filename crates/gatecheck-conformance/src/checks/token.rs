@@ -3,11 +3,13 @@
 use super::key::set_key;
 use super::property::for_all;
 use super::Kind::{Deviation, Failure};
-use super::{def, pass1, Check, CheckCtx, Halt, Outcome, Pass, Phase};
+use super::{pass1, Check, CheckCtx, Halt, Needs, Outcome, Pass, Phase};
 use crate::generators::strategies::{allowlist, ascii_name, long_name, valid_name};
 use crate::http::client::{Auth, Exchange, RequestSpec};
 use crate::http::key_api::{field_differences, full_update_body};
 use crate::http::mock_control::wall_now;
+use crate::vocab::discovery::RouteFamily;
+use gatecheck_schemas::decisions::id;
 use gatecheck_schemas::rules::token::{
     apply_update, is_valid_status, name_too_long, UpdateContext, UpdateFailure, IMPOSSIBLE_KEY_ID,
     MSG_NAME_TOO_LONG, MSG_NO_ACCESS_TO_GROUP,
@@ -21,57 +23,210 @@ use proptest::strategy::ValueTree;
 use serde_json::{json, Value};
 
 pub(crate) const CHECKS: &[Check] = &[
-    def("token.update.envelope", Failure, "PUT /api/token/", "spec: PUT /api/token/ (Response)",
-        "A successful update answers `{success:true, message:\"\", data:<key record>}` as JSON, valid against the schemas.",
-        Phase::Exclusive, |c| Box::pin(envelope(c))),
-    def("token.update.name-50-chars", Failure, "PUT /api/token/", "spec: API key record (name); Limits (50 Unicode characters)",
-        "Names of up to 50 Unicode characters (multi-byte letters and emoji included) are accepted and stored exactly.",
-        Phase::Exclusive, |c| Box::pin(name_ok(c))),
-    def("token.update.name-51-chars-rejected", Failure, "PUT /api/token/", "spec: Key update failures (token name is too long)",
-        "A name of 51 or more characters is refused with `success:false` and `token name is too long`.",
-        Phase::Exclusive, |c| Box::pin(name_long(c))),
-    def("token.update.given-fields-applied", Failure, "PUT /api/token/", "spec: PUT /api/token/ (the update replaces the given editable fields)",
-        "Every editable field given in the body is stored as given.",
-        Phase::Exclusive, |c| Box::pin(given_fields(c))),
-    def("token.update.allow-ips-forms", Failure, "PUT /api/token/", "spec: PUT /api/token/ (allow_ips: IPv4, IPv6, IPv4 CIDR, IPv6 CIDR; null or empty)",
-        "`allow_ips` lists of IPv4, IPv6 and CIDR entries, null and the empty string are accepted and stored.",
-        Phase::Exclusive, |c| Box::pin(allow_ips(c))),
-    def("token.update.expired-time-forms", Failure, "PUT /api/token/", "spec: Limits (expired_time: -1 or a Unix timestamp)",
-        "`expired_time` -1 and Unix timestamps are accepted and stored.",
-        Phase::Exclusive, |c| Box::pin(expired_time(c))),
-    def("token.update.expired-time-range", Failure, "PUT /api/token/", "spec: PUT /api/token/ (expired_time: Unix seconds; -1 for no expiry); Limits (expired_time)",
-        "An `expired_time` below -1 is refused with `success:false` and never stored.",
-        Phase::Exclusive, |c| Box::pin(expired_time_range(c))),
-    def("token.update.status-enum", Failure, "PUT /api/token/", "spec: PUT /api/token/ (status: one of 1, 2, 3, 4)",
-        "A `status` other than 1, 2, 3 or 4 is refused with `success:false` (with and without `status_only`) and never stored.",
-        Phase::Exclusive, |c| Box::pin(status_enum(c))),
-    def("token.update.omitted-fields-reset", Deviation, "PUT /api/token/", "DECISIONS: PUT /api/token/ (omitted fields reset to zero values)",
-        "Fields omitted from the body are reset to their zero values.",
-        Phase::Exclusive, |c| Box::pin(omitted_reset(c))),
-    def("token.update.status-applied", Failure, "PUT /api/token/", "spec: PUT /api/token/ (status is an editable field)",
-        "`status` in the body (without `status_only`) is applied.",
-        Phase::Exclusive, |c| Box::pin(status_applied(c))),
-    def("token.update.status-only", Deviation, "PUT /api/token/?status_only=1", "DECISIONS: PUT /api/token/ (status_only)",
-        "`?status_only=1` changes the status and nothing else.",
-        Phase::Exclusive, |c| Box::pin(status_only(c))),
-    def("token.update.negative-quota-rejected", Deviation, "PUT /api/token/", "DECISIONS: PUT /api/token/ (check 2)",
-        "A negative `remain_quota` on a limited key is refused with `Quota value cannot be negative`.",
-        Phase::Exclusive, |c| Box::pin(negative_quota(c))),
-    def("token.update.unknown-id-rejected", Deviation, "PUT /api/token/", "DECISIONS: PUT /api/token/ (check 3)",
-        "An unknown key id is refused with `success:false` (`record not found`).",
-        Phase::Shared, |c| Box::pin(unknown_id(c))),
-    def("token.update.bad-body-rejected", Failure, "PUT /api/token/", "spec: PUT /api/token/ (id required; field types)",
-        "A body without a valid `id`, with a field of the wrong type, or not JSON at all never succeeds.",
-        Phase::Exclusive, |c| Box::pin(bad_body(c))),
-    def("token.update.group-no-access", Failure, "PUT /api/token/", "spec: Key update failures (no access to group)",
-        "A group the account may not use is refused with a message containing `no access to group`.",
-        Phase::Exclusive, |c| Box::pin(group_no_access(c))),
-    def("token.update.group-allowed", Failure, "PUT /api/token/", "spec: PUT /api/token/ (group: empty for none; a non-empty value must be available to the account)",
-        "The empty group and every group available to the account are accepted and stored.",
-        Phase::Exclusive, |c| Box::pin(group_allowed(c))),
-    def("token.update.enable-expired-rejected", Deviation, "PUT /api/token/", "DECISIONS: PUT /api/token/ (check 5)",
-        "Enabling a key stored as expired with a past expiry is refused.",
-        Phase::Exclusive, |c| Box::pin(enable_expired(c))),
+    Check {
+        id: "token.update.envelope",
+        kind: Failure,
+        route: "PUT /api/token/",
+        spec: "spec: PUT /api/token/ (Response)",
+        title: "A successful update answers `{success:true, message:\"\", data:<key record>}` as JSON, valid against the schemas.",
+        phase: Phase::Exclusive,
+        needs: Needs::All(&[RouteFamily::KeyUpdate]),
+        mock_only: None,
+        decision: None,
+        run: |c| Box::pin(envelope(c)),
+    },
+    Check {
+        id: "token.update.name-50-chars",
+        kind: Failure,
+        route: "PUT /api/token/",
+        spec: "spec: API key record (name); Limits (50 Unicode characters)",
+        title: "Names of up to 50 Unicode characters (multi-byte letters and emoji included) are accepted and stored exactly.",
+        phase: Phase::Exclusive,
+        needs: Needs::All(&[RouteFamily::KeyUpdate]),
+        mock_only: None,
+        decision: None,
+        run: |c| Box::pin(name_ok(c)),
+    },
+    Check {
+        id: "token.update.name-51-chars-rejected",
+        kind: Failure,
+        route: "PUT /api/token/",
+        spec: "spec: Key update failures (token name is too long)",
+        title: "A name of 51 or more characters is refused with `success:false` and `token name is too long`.",
+        phase: Phase::Exclusive,
+        needs: Needs::All(&[RouteFamily::KeyUpdate]),
+        mock_only: None,
+        decision: None,
+        run: |c| Box::pin(name_long(c)),
+    },
+    Check {
+        id: "token.update.given-fields-applied",
+        kind: Failure,
+        route: "PUT /api/token/",
+        spec: "spec: PUT /api/token/ (the update replaces the given editable fields)",
+        title: "Every editable field given in the body is stored as given.",
+        phase: Phase::Exclusive,
+        needs: Needs::All(&[RouteFamily::KeyUpdate]),
+        mock_only: None,
+        decision: None,
+        run: |c| Box::pin(given_fields(c)),
+    },
+    Check {
+        id: "token.update.allow-ips-forms",
+        kind: Failure,
+        route: "PUT /api/token/",
+        spec: "spec: PUT /api/token/ (allow_ips: IPv4, IPv6, IPv4 CIDR, IPv6 CIDR; null or empty)",
+        title: "`allow_ips` lists of IPv4, IPv6 and CIDR entries, null and the empty string are accepted and stored.",
+        phase: Phase::Exclusive,
+        needs: Needs::All(&[RouteFamily::KeyUpdate]),
+        mock_only: None,
+        decision: None,
+        run: |c| Box::pin(allow_ips(c)),
+    },
+    Check {
+        id: "token.update.expired-time-forms",
+        kind: Failure,
+        route: "PUT /api/token/",
+        spec: "spec: Limits (expired_time: -1 or a Unix timestamp)",
+        title: "`expired_time` -1 and Unix timestamps are accepted and stored.",
+        phase: Phase::Exclusive,
+        needs: Needs::All(&[RouteFamily::KeyUpdate]),
+        mock_only: None,
+        decision: None,
+        run: |c| Box::pin(expired_time(c)),
+    },
+    Check {
+        id: "token.update.expired-time-range",
+        kind: Failure,
+        route: "PUT /api/token/",
+        spec: "spec: PUT /api/token/ (expired_time: Unix seconds; -1 for no expiry); Limits (expired_time)",
+        title: "An `expired_time` below -1 is refused with `success:false` and never stored.",
+        phase: Phase::Exclusive,
+        needs: Needs::All(&[RouteFamily::KeyUpdate]),
+        mock_only: None,
+        decision: None,
+        run: |c| Box::pin(expired_time_range(c)),
+    },
+    Check {
+        id: "token.update.status-enum",
+        kind: Failure,
+        route: "PUT /api/token/",
+        spec: "spec: PUT /api/token/ (status: one of 1, 2, 3, 4)",
+        title: "A `status` other than 1, 2, 3 or 4 is refused with `success:false` (with and without `status_only`) and never stored.",
+        phase: Phase::Exclusive,
+        needs: Needs::All(&[RouteFamily::KeyUpdate]),
+        mock_only: None,
+        decision: None,
+        run: |c| Box::pin(status_enum(c)),
+    },
+    Check {
+        id: "token.update.omitted-fields-reset",
+        kind: Deviation,
+        route: "PUT /api/token/",
+        spec: "DECISIONS: PUT /api/token/ (omitted fields reset to zero values)",
+        title: "Fields omitted from the body are reset to their zero values.",
+        phase: Phase::Exclusive,
+        needs: Needs::All(&[RouteFamily::KeyUpdate]),
+        mock_only: None,
+        decision: Some(id::D_TOKEN),
+        run: |c| Box::pin(omitted_reset(c)),
+    },
+    Check {
+        id: "token.update.status-applied",
+        kind: Failure,
+        route: "PUT /api/token/",
+        spec: "spec: PUT /api/token/ (status is an editable field)",
+        title: "`status` in the body (without `status_only`) is applied.",
+        phase: Phase::Exclusive,
+        needs: Needs::All(&[RouteFamily::KeyUpdate]),
+        mock_only: None,
+        decision: None,
+        run: |c| Box::pin(status_applied(c)),
+    },
+    Check {
+        id: "token.update.status-only",
+        kind: Deviation,
+        route: "PUT /api/token/?status_only=1",
+        spec: "DECISIONS: PUT /api/token/ (status_only)",
+        title: "`?status_only=1` changes the status and nothing else.",
+        phase: Phase::Exclusive,
+        needs: Needs::All(&[RouteFamily::KeyUpdate]),
+        mock_only: None,
+        decision: Some(id::D_TOKEN),
+        run: |c| Box::pin(status_only(c)),
+    },
+    Check {
+        id: "token.update.negative-quota-rejected",
+        kind: Deviation,
+        route: "PUT /api/token/",
+        spec: "DECISIONS: PUT /api/token/ (check 2)",
+        title: "A negative `remain_quota` on a limited key is refused with `Quota value cannot be negative`.",
+        phase: Phase::Exclusive,
+        needs: Needs::All(&[RouteFamily::KeyUpdate]),
+        mock_only: None,
+        decision: Some(id::D_TOKEN),
+        run: |c| Box::pin(negative_quota(c)),
+    },
+    Check {
+        id: "token.update.unknown-id-rejected",
+        kind: Deviation,
+        route: "PUT /api/token/",
+        spec: "DECISIONS: PUT /api/token/ (check 3)",
+        title: "An unknown key id is refused with `success:false` (`record not found`).",
+        phase: Phase::Shared,
+        needs: Needs::All(&[RouteFamily::KeyUpdate]),
+        mock_only: None,
+        decision: Some(id::D_TOKEN),
+        run: |c| Box::pin(unknown_id(c)),
+    },
+    Check {
+        id: "token.update.bad-body-rejected",
+        kind: Failure,
+        route: "PUT /api/token/",
+        spec: "spec: PUT /api/token/ (id required; field types)",
+        title: "A body without a valid `id`, with a field of the wrong type, or not JSON at all never succeeds.",
+        phase: Phase::Exclusive,
+        needs: Needs::All(&[RouteFamily::KeyUpdate]),
+        mock_only: None,
+        decision: None,
+        run: |c| Box::pin(bad_body(c)),
+    },
+    Check {
+        id: "token.update.group-no-access",
+        kind: Failure,
+        route: "PUT /api/token/",
+        spec: "spec: Key update failures (no access to group)",
+        title: "A group the account may not use is refused with a message containing `no access to group`.",
+        phase: Phase::Exclusive,
+        needs: Needs::All(&[RouteFamily::KeyUpdate]),
+        mock_only: None,
+        decision: None,
+        run: |c| Box::pin(group_no_access(c)),
+    },
+    Check {
+        id: "token.update.group-allowed",
+        kind: Failure,
+        route: "PUT /api/token/",
+        spec: "spec: PUT /api/token/ (group: empty for none; a non-empty value must be available to the account)",
+        title: "The empty group and every group available to the account are accepted and stored.",
+        phase: Phase::Exclusive,
+        needs: Needs::All(&[RouteFamily::KeyUpdate]),
+        mock_only: None,
+        decision: None,
+        run: |c| Box::pin(group_allowed(c)),
+    },
+    Check {
+        id: "token.update.enable-expired-rejected",
+        kind: Deviation,
+        route: "PUT /api/token/",
+        spec: "DECISIONS: PUT /api/token/ (check 5)",
+        title: "Enabling a key stored as expired with a past expiry is refused.",
+        phase: Phase::Exclusive,
+        needs: Needs::All(&[RouteFamily::KeyUpdate]),
+        mock_only: None,
+        decision: Some(id::D_TOKEN),
+        run: |c| Box::pin(enable_expired(c)),
+    },
 ];
 
 /// Sends `PUT /api/token/` (with `query`) and returns the request, answer and JSON body.
@@ -182,7 +337,7 @@ async fn name_ok(ctx: &CheckCtx) -> Outcome {
             );
             if name_too_long(&name, Profile::NewApi) && success(&v) == Some(false) {
                 return ctx.known_difference(
-                    "P1",
+                    id::P1,
                     format!("{what} was refused: new-api counts the 50 in bytes"),
                     &spec,
                     Some(&ex),
@@ -214,7 +369,7 @@ async fn name_long(ctx: &CheckCtx) -> Outcome {
             let new_api_msg = UpdateFailure::NameTooLong.message_in(Profile::NewApi);
             if success(&v) == Some(false) && msg.contains(&new_api_msg) {
                 return ctx.known_difference(
-                    "NA12",
+                    id::NA12,
                     format!(
                         "a name of {} characters was refused with {new_api_msg:?}, not \
                          `{MSG_NAME_TOO_LONG}`: a client matching the spec's message misses it",
@@ -394,7 +549,7 @@ async fn expect_value_refused(
             None => String::new(),
         };
         return ctx.known_difference(
-            "NA11",
+            id::NA11,
             format!(
                 "{what} was accepted{how}; the documented profile refuses it with \
                  success:false (the spec's range)"
@@ -539,7 +694,7 @@ async fn status_applied(ctx: &CheckCtx) -> Outcome {
                 got.status
             );
             if Some(got.status) == predicted(Profile::NewApi) {
-                ctx.known_difference("P4", message, &spec, Some(&ex))?;
+                ctx.known_difference(id::P4, message, &spec, Some(&ex))?;
                 continue;
             }
             return Err(ctx.fail(message, &spec, Some(&ex)));
@@ -632,7 +787,7 @@ async fn group_no_access(ctx: &CheckCtx) -> Outcome {
     if success(&v) == Some(true) {
         let _ = crate::http::key_api::put_record(&ctx.t, &b).await;
         ctx.known_difference(
-            "NA12",
+            id::NA12,
             format!(
                 "group {:?}, which the account may not use, was accepted: new-api checks no \
                  group on update",

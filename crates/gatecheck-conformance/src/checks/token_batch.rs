@@ -3,9 +3,10 @@
 //! batch delete is judged by the mock's tests, as a run never deletes a key it did not make.
 
 use super::Kind::Failure;
-use super::{def, pass1, Check, CheckCtx, Halt, Outcome, Phase};
+use super::{pass1, Check, CheckCtx, Halt, Needs, Outcome, Phase};
 use crate::http::client::Exchange;
 use crate::http::request::{Auth, RequestSpec};
+use crate::vocab::discovery::RouteFamily;
 use gatecheck_schemas::rules::auth::mask_key;
 use gatecheck_schemas::rules::token::IMPOSSIBLE_KEY_ID;
 use gatecheck_schemas::rules::token_batch::search_matches;
@@ -13,17 +14,44 @@ use gatecheck_schemas::Profile;
 use serde_json::{json, Value};
 
 pub(crate) const CHECKS: &[Check] = &[
-    def("token.batch.keys-own-only", Failure, "POST /api/token/batch/keys", "DECISIONS: PUT /api/token/ (D-TOKEN-8, the batch of full keys)",
-        "The full keys of the working key's id and an id no account holds are exactly the working key's own secret, under its id.",
-        Phase::Shared, |c| Box::pin(keys_own_only(c))),
-    def("token.batch.search-finds-key", Failure, "GET /api/token/search", "DECISIONS: PUT /api/token/ (D-TOKEN-6, the search)",
-        "A search by the working key's secret finds it, every item matches the search, and no item shows a full key.",
-        Phase::Shared, |c| Box::pin(search_finds_key(c))),
-    def("token.list.key-masked", Failure, "GET /api/token/, GET /api/token/{id}", "DECISIONS: NA6 (the key in the /api/token/ answers); D-TOKEN-5",
-        "The working key, in `GET /api/token/` and `GET /api/token/{id}`, shows its own key: masked (first 4, `**********`, last 4) or whole; a key that is neither (another key, or masked otherwise) fails, and so does the whole key when the run expects new-api, which masks it (controller/token.go GetAllTokens, GetToken).",
-        // Exclusive: its reads of the working key must not interleave with the shared checks'
-        // charges (a replay answers each identical GET in the order recorded).
-        Phase::Exclusive, |c| Box::pin(list_masks_key(c))),
+    Check {
+        id: "token.batch.keys-own-only",
+        kind: Failure,
+        route: "POST /api/token/batch/keys",
+        spec: "DECISIONS: PUT /api/token/ (D-TOKEN-8, the batch of full keys)",
+        title: "The full keys of the working key's id and an id no account holds are exactly the working key's own secret, under its id.",
+        phase: Phase::Shared,
+        needs: Needs::All(&[RouteFamily::KeyUpdate]),
+        mock_only: None,
+        decision: None,
+        run: |c| Box::pin(keys_own_only(c)),
+    },
+    Check {
+        id: "token.batch.search-finds-key",
+        kind: Failure,
+        route: "GET /api/token/search",
+        spec: "DECISIONS: PUT /api/token/ (D-TOKEN-6, the search)",
+        title: "A search by the working key's secret finds it, every item matches the search, and no item shows a full key.",
+        phase: Phase::Shared,
+        needs: Needs::All(&[RouteFamily::KeyUpdate]),
+        mock_only: None,
+        decision: None,
+        run: |c| Box::pin(search_finds_key(c)),
+    },
+    Check {
+        id: "token.list.key-masked",
+        kind: Failure,
+        route: "GET /api/token/, GET /api/token/{id}",
+        spec: "DECISIONS: NA6 (the key in the /api/token/ answers); D-TOKEN-5",
+        title: "The working key, in `GET /api/token/` and `GET /api/token/{id}`, shows its own key: masked (first 4, `**********`, last 4) or whole; a key that is neither (another key, or masked otherwise) fails, and so does the whole key when the run expects new-api, which masks it (controller/token.go GetAllTokens, GetToken).",
+        phase: // Exclusive: its reads of the working key must not interleave with the shared checks'
+            // charges (a replay answers each identical GET in the order recorded).
+            Phase::Exclusive,
+        needs: Needs::All(&[RouteFamily::KeyUpdate]),
+        mock_only: None,
+        decision: None,
+        run: |c| Box::pin(list_masks_key(c)),
+    },
 ];
 
 /// The stored form of a secret: without `sk-`.

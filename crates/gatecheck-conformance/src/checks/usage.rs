@@ -13,20 +13,30 @@
 use super::pixels::half_mask;
 use super::stream::{images_ask, speech_ask};
 use super::Kind::Failure;
-use super::{accepted, def, Check, CheckCtx, Halt, Outcome, Pass, Phase};
+use super::{accepted, Check, CheckCtx, Halt, Needs, Outcome, Pass, Phase};
 use crate::generators::media;
 use crate::http::client::{Exchange, Part, RequestSpec};
 use crate::http::key_api::get_key;
 use crate::http::sse::SseLimits;
+use crate::vocab::discovery::RouteFamily;
 use gatecheck_schemas::rules::image_edit::{edits_supported, EDITS_PATH, MASK_PART};
 use gatecheck_schemas::rules::media::transcription_streams;
 use gatecheck_schemas::rules::quota::{self as rules_quota, Usage};
 use serde_json::Value;
 
 pub(crate) const CHECKS: &[Check] = &[
-    def("usage.charged", Failure, "GET /api/token/{id} around each route that reports usage", "DECISIONS: Streaming (SSE) D-STREAM-7",
-        "The usage each route reports (the speech stream's `speech.audio.done`, the transcription stream's `transcript.text.done`, the image stream's `image_generation.completed`, an image edit's `usage`) is what the key is charged: its catalog price times the key's group ratio (`--group-ratio`, `GET /api/pricing`, else one ratio inferred from the run's charges, an image generation's included) is the growth of `used_quota` (within rounding), on models priced by tokens alone.",
-        Phase::Exclusive, |c| Box::pin(charged(c))),
+    Check {
+        id: "usage.charged",
+        kind: Failure,
+        route: "GET /api/token/{id} around each route that reports usage",
+        spec: "DECISIONS: Streaming (SSE) D-STREAM-7",
+        title: "The usage each route reports (the speech stream's `speech.audio.done`, the transcription stream's `transcript.text.done`, the image stream's `image_generation.completed`, an image edit's `usage`) is what the key is charged: its catalog price times the key's group ratio (`--group-ratio`, `GET /api/pricing`, else one ratio inferred from the run's charges, an image generation's included) is the growth of `used_quota` (within rounding), on models priced by tokens alone.",
+        phase: Phase::Exclusive,
+        needs: Needs::All(&[RouteFamily::KeyUpdate]),
+        mock_only: None,
+        decision: None,
+        run: |c| Box::pin(charged(c)),
+    },
 ];
 
 /// One route that reports usage (or the anchor, priced per request): its name, model, request

@@ -4,59 +4,75 @@
 use super::auth::model_routes;
 use super::property::for_all;
 use super::Kind::{Deviation, Failure};
-use super::{answered_as, def, Check, CheckCtx, Halt, Outcome, Phase};
+use super::{answered_as, Check, CheckCtx, Halt, Needs, Outcome, Phase};
 use crate::generators::media;
 use crate::http::client::{Part, RequestSpec};
 use crate::vocab::skip::SkipCause;
+use gatecheck_schemas::decisions::id;
 use gatecheck_schemas::rules::{route, Rejection};
 use serde_json::{json, Value};
 
 pub(crate) const CHECKS: &[Check] = &[
-    def(
-        "v1.validation-status-400",
-        Failure,
-        "/v1/audio/*, /v1/images/generations",
-        "spec: Errors (400: invalid prompt, text, file, model, voice, format, size)",
-        "Invalid requests on the audio and image routes are answered exactly 400.",
-        Phase::Shared,
-        |c| Box::pin(validation_400(c)),
-    ),
-    def(
-        "v1.unknown-path-404",
-        Failure,
-        "/v1/*",
-        "spec: Errors (404: wrong base URL or path)",
-        "A request to a path the service does not have is answered 404, with a `/v1` error body (DECISIONS D-ROUTE-3; another body deviates).",
-        Phase::Shared,
-        |c| Box::pin(unknown_path(c)),
-    ),
-    def(
-        "v1.unknown-subpath-404",
-        Failure,
-        "/v1/videos/{task_id}/*",
-        "spec: Errors (404: wrong base URL or path); DECISIONS D-TASK-15",
-        "A path under a task that exists but that the service does not have (`GET /v1/videos/{task_id}/<unknown>`) is answered 404, never as the poll of that task.",
-        Phase::Shared,
-        |c| Box::pin(unknown_subpath(c)),
-    ),
-    def(
-        "v1.error-body",
-        Deviation,
-        "/v1/*",
-        "DECISIONS: Error bodies",
-        "`/v1` errors are JSON `{error:{message, type, param, code}}` with type `new_api_error`.",
-        Phase::Shared,
-        |c| Box::pin(error_body(c)),
-    ),
-    def(
-        "v1.request-id-header",
-        Deviation,
-        "/v1/*",
-        "DECISIONS: Error bodies (X-Oneapi-Request-Id)",
-        "Every `/v1` response carries `X-Oneapi-Request-Id`.",
-        Phase::Shared,
-        |c| Box::pin(request_id(c)),
-    ),
+    Check {
+        id: "v1.validation-status-400",
+        kind: Failure,
+        route: "/v1/audio/*, /v1/images/generations",
+        spec: "spec: Errors (400: invalid prompt, text, file, model, voice, format, size)",
+        title: "Invalid requests on the audio and image routes are answered exactly 400.",
+        phase: Phase::Shared,
+        needs: Needs::AnyModelRoute,
+        mock_only: None,
+        decision: None,
+        run: |c| Box::pin(validation_400(c)),
+    },
+    Check {
+        id: "v1.unknown-path-404",
+        kind: Failure,
+        route: "/v1/*",
+        spec: "spec: Errors (404: wrong base URL or path)",
+        title: "A request to a path the service does not have is answered 404, with a `/v1` error body (DECISIONS D-ROUTE-3; another body deviates).",
+        phase: Phase::Shared,
+        needs: Needs::AnyModelRoute,
+        mock_only: None,
+        decision: None,
+        run: |c| Box::pin(unknown_path(c)),
+    },
+    Check {
+        id: "v1.unknown-subpath-404",
+        kind: Failure,
+        route: "/v1/videos/{task_id}/*",
+        spec: "spec: Errors (404: wrong base URL or path); DECISIONS D-TASK-15",
+        title: "A path under a task that exists but that the service does not have (`GET /v1/videos/{task_id}/<unknown>`) is answered 404, never as the poll of that task.",
+        phase: Phase::Shared,
+        needs: Needs::AnyModelRoute,
+        mock_only: None,
+        decision: None,
+        run: |c| Box::pin(unknown_subpath(c)),
+    },
+    Check {
+        id: "v1.error-body",
+        kind: Deviation,
+        route: "/v1/*",
+        spec: "DECISIONS: Error bodies",
+        title: "`/v1` errors are JSON `{error:{message, type, param, code}}` with type `new_api_error`.",
+        phase: Phase::Shared,
+        needs: Needs::AnyModelRoute,
+        mock_only: None,
+        decision: Some(id::D_ERR),
+        run: |c| Box::pin(error_body(c)),
+    },
+    Check {
+        id: "v1.request-id-header",
+        kind: Deviation,
+        route: "/v1/*",
+        spec: "DECISIONS: Error bodies (X-Oneapi-Request-Id)",
+        title: "Every `/v1` response carries `X-Oneapi-Request-Id`.",
+        phase: Phase::Shared,
+        needs: Needs::AnyModelRoute,
+        mock_only: None,
+        decision: Some(id::D_ERR),
+        run: |c| Box::pin(request_id(c)),
+    },
 ];
 
 async fn validation_400(ctx: &CheckCtx) -> Outcome {
@@ -115,7 +131,7 @@ async fn validation_400(ctx: &CheckCtx) -> Outcome {
                 let ex = ctx.send(&spec, 0).await?;
                 ctx.expect_rejection(
                     Rejection::MediaValidation,
-                    "P2",
+                    id::P2,
                     "a validation error",
                     &spec,
                     &ex,
@@ -196,7 +212,7 @@ async fn unknown_path(ctx: &CheckCtx) -> Outcome {
                     && !gatecheck_schemas::rules::era::forbids_store(ex.header("cache-control"))
                 {
                     return Err(ctx.deviate(
-                        "D-ERA-5",
+                        id::D_ERA_5,
                         format!(
                             "the plugin era's not-found answer forbids caching (Cache-Control: no-store); this one says {:?}",
                             ex.header("cache-control").unwrap_or("nothing")
@@ -234,7 +250,7 @@ fn not_found_body(
     match gatecheck_schemas::validate("v1-error", &body) {
         Ok(()) => Ok(()),
         Err(e) => Err(ctx.deviate(
-            "D-ROUTE-3",
+            id::D_ROUTE_3,
             format!(
                 "the 404 of an unknown path is {}, not a /v1 error body: {e}",
                 super::status_and_type(ex)

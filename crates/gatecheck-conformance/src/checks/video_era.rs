@@ -4,18 +4,38 @@
 //! a generic OpenAI-video task announces (D-ERA-10).
 
 use super::Kind::{Deviation, Failure};
-use super::{def, Check, CheckCtx, Halt, Outcome, Pass, Phase};
+use super::{Check, CheckCtx, Halt, Needs, Outcome, Pass, Phase};
 use crate::http::client::{Exchange, RequestSpec};
+use crate::vocab::discovery::RouteFamily;
 use crate::vocab::skip::SkipCause;
+use gatecheck_schemas::decisions::id;
 use gatecheck_schemas::Era;
 
 pub(crate) const CHECKS: &[Check] = &[
-    def("video.content.head", Failure, "HEAD /v1/videos/{task_id}/content", "DECISIONS D-ERA-6; RFC 9110 9.3.2 (HEAD)",
-        "In new-api's plugin era, HEAD of a completed task's content answers what GET answers (status, `Content-Type`, `Content-Length`) without a body; skipped in the Go-adaptor era, which does not route it.",
-        Phase::Shared, |c| Box::pin(head_content(c))),
-    def("video.create.plugin-ratios", Deviation, "POST /v1/videos", "DECISIONS D-ERA-10",
-        "In new-api's plugin era, the create answer's `X-New-Api-Other-Ratios` is the OpenAI-video plugin's `{\"seconds\": N}` for the seconds sent (no `size` ratio); judged under `--expect new-api`, skipped otherwise.",
-        Phase::Shared, |c| Box::pin(plugin_ratios(c))),
+    Check {
+        id: "video.content.head",
+        kind: Failure,
+        route: "HEAD /v1/videos/{task_id}/content",
+        spec: "DECISIONS D-ERA-6; RFC 9110 9.3.2 (HEAD)",
+        title: "In new-api's plugin era, HEAD of a completed task's content answers what GET answers (status, `Content-Type`, `Content-Length`) without a body; skipped in the Go-adaptor era, which does not route it.",
+        phase: Phase::Shared,
+        needs: Needs::Nothing,
+        mock_only: None,
+        decision: None,
+        run: |c| Box::pin(head_content(c)),
+    },
+    Check {
+        id: "video.create.plugin-ratios",
+        kind: Deviation,
+        route: "POST /v1/videos",
+        spec: "DECISIONS D-ERA-10",
+        title: "In new-api's plugin era, the create answer's `X-New-Api-Other-Ratios` is the OpenAI-video plugin's `{\"seconds\": N}` for the seconds sent (no `size` ratio); judged under `--expect new-api`, skipped otherwise.",
+        phase: Phase::Shared,
+        needs: Needs::All(&[RouteFamily::VideoCreate]),
+        mock_only: None,
+        decision: Some(id::D_VIDEO),
+        run: |c| Box::pin(plugin_ratios(c)),
+    },
 ];
 
 /// What HEAD shows that must agree with GET: the status, the media type and the length.
@@ -92,7 +112,7 @@ async fn plugin_ratios(ctx: &CheckCtx) -> Outcome {
             .and_then(|h| serde_json::from_str::<serde_json::Value>(h).ok());
         if got.as_ref() != Some(&want) {
             return Err(ctx.deviate(
-                "D-ERA-10",
+                id::D_ERA_10,
                 format!(
                     "the create answer's {OTHER_RATIOS_HEADER} is {}, the OpenAI-video plugin's {want} (its seconds alone)",
                     got.map_or_else(|| "absent".to_owned(), |g| g.to_string())

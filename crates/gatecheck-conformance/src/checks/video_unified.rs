@@ -9,8 +9,10 @@
 
 use super::video_run::video_model;
 use super::Kind::{Deviation, Failure};
-use super::{accepted, def, Check, CheckCtx, Halt, Outcome, Pass, Phase};
+use super::{accepted, Check, CheckCtx, Halt, Needs, Outcome, Pass, Phase};
 use crate::http::client::{Exchange, RequestSpec};
+use crate::vocab::discovery::RouteFamily;
+use gatecheck_schemas::decisions::{id, Id};
 use gatecheck_schemas::rules::quota::Usage;
 use gatecheck_schemas::rules::task::{
     check_envelope, check_envelope_transition, check_task_error, is_failure_rule, other_task_named,
@@ -25,18 +27,42 @@ use std::time::Duration;
 pub(crate) const GENERATIONS: &str = "/v1/video/generations";
 
 pub(crate) const CHECKS: &[Check] = &[
-    def("task.unified.create", Deviation, "POST /v1/video/generations",
-        "DECISIONS: Provider and unified task routes D-TASK-1",
-        "A task made on the unified route answers the OpenAI video object: `task_` + 32 letters and digits, `queued`, progress 0, the requested model.",
-        Phase::Shared, |c| Box::pin(unified_create(c))),
-    def("task.unified.envelope", Failure, "POST /v1/video/generations, GET /v1/video/generations/{task_id}",
-        "DECISIONS: Provider and unified task routes D-TASK-2; failures D-TASK-10 to D-TASK-12",
-        "Fetching a unified task answers new-api's envelope: upper-case status, `NN%` progress, times set when reached (a deviation otherwise); the task asked for, never going back between fetches, `100%` and a `result_url` once `SUCCESS` (failures otherwise).",
-        Phase::Shared, |c| Box::pin(unified_envelope(c))),
-    def("task.unified.unknown-id", Deviation, "GET /v1/video/generations/{task_id}",
-        "DECISIONS: Provider and unified task routes D-TASK-3",
-        "Fetching an unknown task id answers 400 `{code:\"task_not_exist\", message, data:null}`.",
-        Phase::Shared, |c| Box::pin(unknown_id(c))),
+    Check {
+        id: "task.unified.create",
+        kind: Deviation,
+        route: "POST /v1/video/generations",
+        spec: "DECISIONS: Provider and unified task routes D-TASK-1",
+        title: "A task made on the unified route answers the OpenAI video object: `task_` + 32 letters and digits, `queued`, progress 0, the requested model.",
+        phase: Phase::Shared,
+        needs: Needs::All(&[RouteFamily::VideoGenerations]),
+        mock_only: None,
+        decision: Some(id::D_TASK),
+        run: |c| Box::pin(unified_create(c)),
+    },
+    Check {
+        id: "task.unified.envelope",
+        kind: Failure,
+        route: "POST /v1/video/generations, GET /v1/video/generations/{task_id}",
+        spec: "DECISIONS: Provider and unified task routes D-TASK-2; failures D-TASK-10 to D-TASK-12",
+        title: "Fetching a unified task answers new-api's envelope: upper-case status, `NN%` progress, times set when reached (a deviation otherwise); the task asked for, never going back between fetches, `100%` and a `result_url` once `SUCCESS` (failures otherwise).",
+        phase: Phase::Shared,
+        needs: Needs::All(&[RouteFamily::VideoGenerations]),
+        mock_only: None,
+        decision: None,
+        run: |c| Box::pin(unified_envelope(c)),
+    },
+    Check {
+        id: "task.unified.unknown-id",
+        kind: Deviation,
+        route: "GET /v1/video/generations/{task_id}",
+        spec: "DECISIONS: Provider and unified task routes D-TASK-3",
+        title: "Fetching an unknown task id answers 400 `{code:\"task_not_exist\", message, data:null}`.",
+        phase: Phase::Shared,
+        needs: Needs::All(&[RouteFamily::VideoGenerations]),
+        mock_only: None,
+        decision: Some(id::D_TASK),
+        run: |c| Box::pin(unknown_id(c)),
+    },
 ];
 
 /// A task made with a JSON body on `path`: the request, the answer, the model asked for.
@@ -64,7 +90,7 @@ pub(crate) async fn create_json(
 /// The task id of a create answer that is a 200 video object, or the deviation citing `row`.
 pub(crate) fn created_id(
     ctx: &CheckCtx,
-    row: &'static str,
+    row: Id,
     spec: &RequestSpec,
     ex: &Exchange,
 ) -> Result<(String, Value), Halt> {
@@ -104,7 +130,7 @@ pub(crate) fn interval(ctx: &CheckCtx) -> Duration {
 async fn unified_create(ctx: &CheckCtx) -> Outcome {
     let (spec, ex, model) =
         create_json(ctx, GENERATIONS, "a lighthouse at dawn (gatecheck)").await?;
-    let (id, v) = created_id(ctx, "D-TASK-1", &spec, &ex)?;
+    let (id, v) = created_id(ctx, id::D_TASK_1, &spec, &ex)?;
     let problem = if !is_task_id(&id) {
         Some(format!("id {id:?} is not task_ + 32 letters and digits"))
     } else if v["status"] != "queued" || v["progress"] != 0 {
@@ -118,7 +144,7 @@ async fn unified_create(ctx: &CheckCtx) -> Outcome {
         None
     };
     match problem {
-        Some(p) => Err(ctx.deviate("D-TASK-1", p, &spec, Some(&ex))),
+        Some(p) => Err(ctx.deviate(id::D_TASK_1, p, &spec, Some(&ex))),
         None => super::pass1(),
     }
 }
@@ -126,7 +152,7 @@ async fn unified_create(ctx: &CheckCtx) -> Outcome {
 /// One fetch judged alone: the schema and the envelope rules.
 fn judge_fetch(
     ctx: &CheckCtx,
-    row: &'static str,
+    row: Id,
     spec: &RequestSpec,
     ex: &Exchange,
     id: &str,
@@ -171,13 +197,7 @@ fn judge_fetch(
 
 /// A broken envelope rule as its verdict: a failure where the rule has one right answer
 /// ([`is_failure_rule`]), a deviation citing `row` otherwise.
-fn judged(
-    ctx: &CheckCtx,
-    row: &'static str,
-    e: BrokenRule,
-    spec: &RequestSpec,
-    ex: &Exchange,
-) -> Halt {
+fn judged(ctx: &CheckCtx, row: Id, e: BrokenRule, spec: &RequestSpec, ex: &Exchange) -> Halt {
     if is_failure_rule(e.rule) {
         ctx.fail(
             format!("{e} (DECISIONS D-TASK-11, D-TASK-12)"),
@@ -191,9 +211,9 @@ fn judged(
 
 async fn unified_envelope(ctx: &CheckCtx) -> Outcome {
     let (spec, ex, _) = create_json(ctx, GENERATIONS, "a harbour at dusk (gatecheck)").await?;
-    let (id, _) = created_id(ctx, "D-TASK-1", &spec, &ex)?;
+    let (id, _) = created_id(ctx, id::D_TASK_1, &spec, &ex)?;
     let auth = ctx.model_auth()?;
-    follow(ctx, "D-TASK-2", &id, &|id| {
+    follow(ctx, id::D_TASK_2, &id, &|id| {
         RequestSpec::get(format!("{GENERATIONS}/{id}")).auth(auth.clone())
     })
     .await
@@ -204,7 +224,7 @@ async fn unified_envelope(ctx: &CheckCtx) -> Outcome {
 /// result fail, anything else deviates citing `row`.
 pub(crate) async fn follow(
     ctx: &CheckCtx,
-    row: &'static str,
+    row: Id,
     id: &str,
     fetch: &(dyn Fn(&str) -> RequestSpec + Sync),
 ) -> Outcome {
@@ -220,7 +240,7 @@ pub(crate) type RecordJudge<'a> =
 /// [`follow`], with `judge` run on every record.
 pub(crate) async fn follow_with(
     ctx: &CheckCtx,
-    row: &'static str,
+    row: Id,
     id: &str,
     fetch: &(dyn Fn(&str) -> RequestSpec + Sync),
     judge: &RecordJudge<'_>,
@@ -263,7 +283,7 @@ async fn unknown_id(ctx: &CheckCtx) -> Outcome {
     let v = ex.json().unwrap_or(Value::Null);
     if ex.status.as_u16() != TASK_REFUSAL_STATUS {
         return Err(ctx.deviate(
-            "D-TASK-3",
+            id::D_TASK_3,
             format!(
                 "expected 400 task_not_exist, got {}",
                 super::answer_summary(&ex)
@@ -273,6 +293,6 @@ async fn unknown_id(ctx: &CheckCtx) -> Outcome {
         ));
     }
     check_task_error(&v, TASK_NOT_EXIST)
-        .map_err(|e| ctx.deviate("D-TASK-3", e.to_string(), &spec, Some(&ex)))?;
+        .map_err(|e| ctx.deviate(id::D_TASK_3, e.to_string(), &spec, Some(&ex)))?;
     super::pass1()
 }

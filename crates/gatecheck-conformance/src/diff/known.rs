@@ -6,6 +6,7 @@
 
 use super::Difference;
 use gatecheck_schemas::decisions;
+use gatecheck_schemas::decisions::{id, Id};
 use gatecheck_schemas::rules::token::{MSG_NAME_TOO_LONG, MSG_NAME_TOO_LONG_NEW_API};
 use gatecheck_schemas::rules::video::OPENAI_NULLABLE_KEYS;
 use gatecheck_schemas::rules::Rejection;
@@ -68,7 +69,7 @@ pub(super) fn label(step: &str, differences: &mut [Difference]) -> Vec<KnownDiff
             Some(r) if !d.path.starts_with("/headers/") => Some(r),
             _ => known_row(step, d),
         };
-        let Some(row) = row.and_then(KnownDifference::row) else {
+        let Some(row) = row.and_then(|i| KnownDifference::row(i.as_str())) else {
             continue;
         };
         d.known = Some(row.id.to_owned());
@@ -84,20 +85,20 @@ pub(super) fn label(step: &str, differences: &mut [Difference]) -> Vec<KnownDiff
 /// give (a gateway's 500, say) is not explained by it. A step may have one row per answer: a
 /// status difference is explained by the row that gives the target's status, a body
 /// difference alone by the step's first row ([`whole_step_row`]).
-const WHOLE_STEP_ROWS: &[(&str, &str, Option<u16>)] = &[
-    ("token.update.name-20-multibyte", "P1", None),
-    ("video.poll.unknown-id-404", "P3", Some(400)),
-    ("token.update.status-without-status-only", "P4", None),
-    ("token.update.wrong-access-token", "P5", Some(200)),
-    ("token.update.missing-new-api-user", "P6", Some(401)),
+const WHOLE_STEP_ROWS: &[(&str, Id, Option<u16>)] = &[
+    ("token.update.name-20-multibyte", id::P1, None),
+    ("video.poll.unknown-id-404", id::P3, Some(400)),
+    ("token.update.status-without-status-only", id::P4, None),
+    ("token.update.wrong-access-token", id::P5, Some(200)),
+    ("token.update.missing-new-api-user", id::P6, Some(401)),
     // D-AUTH-9: since 31d70fca the dashboard auth refuses an unknown token 401
     // `AUTH_UNAUTHORIZED` and reads no `New-Api-User` (823e263 answers so; the frozen
     // `new-api-adaptors` profile plays the generation before it, P5 and P6).
-    ("token.update.wrong-access-token", "D-AUTH-9", Some(401)),
-    ("token.update.missing-new-api-user", "D-AUTH-9", Some(200)),
-    ("video.content.not-completed-400", "NA10", None),
-    ("golden.video.content-unknown", "NA10", None),
-    ("golden.token.group-denied", "NA12", None),
+    ("token.update.wrong-access-token", id::D_AUTH_9, Some(401)),
+    ("token.update.missing-new-api-user", id::D_AUTH_9, Some(200)),
+    ("video.content.not-completed-400", id::NA10, None),
+    ("golden.video.content-unknown", id::NA10, None),
+    ("golden.token.group-denied", id::NA12, None),
 ];
 
 /// Steps on an audio or image route, streamed or not, where P2 (a validation failure is 400 in
@@ -133,15 +134,16 @@ fn unknown_model_prefix() -> String {
 ///
 /// ```
 /// use gatecheck_conformance::diff::{known_row, Difference};
+/// use gatecheck_schemas::decisions::id;
 /// use serde_json::json;
 /// let d = Difference {
 ///     path: "/body/error/param".into(), left: Some(json!("size")), right: None, known: None,
 /// };
-/// assert_eq!(known_row("image.generate.bad-size-400", &d), Some("NA13"));
+/// assert_eq!(known_row("image.generate.bad-size-400", &d), Some(id::NA13));
 /// let d = Difference {
 ///     path: "/status".into(), left: Some(json!(400)), right: Some(json!(500)), known: None,
 /// };
-/// assert_eq!(known_row("image.generate.bad-size-400", &d), Some("P2"));
+/// assert_eq!(known_row("image.generate.bad-size-400", &d), Some(id::P2));
 /// let d = Difference {
 ///     path: "/body/data/0/name".into(), left: Some(json!("a")), right: Some(json!("b")),
 ///     known: None,
@@ -163,7 +165,7 @@ fn unknown_model_prefix() -> String {
 /// };
 /// assert_eq!(known_row("token.update.wrong-access-token", &d), None);
 /// ```
-pub fn known_row(step: &str, d: &Difference) -> Option<&'static str> {
+pub fn known_row(step: &str, d: &Difference) -> Option<Id> {
     // No row is about headers: both profiles send the same ones (a gateway that drops
     // `X-Oneapi-Request-Id` differs from both).
     if d.path.starts_with("/headers/") {
@@ -185,41 +187,43 @@ pub fn known_row(step: &str, d: &Difference) -> Option<&'static str> {
                 && status_left == documented(Rejection::MediaValidation)
                 && status_right == new_api(Rejection::MediaValidation) =>
         {
-            Some("P2")
+            Some(id::P2)
         }
         // NA5: an unknown model is 503 model_not_found, where the documented answer refuses it.
         "/status"
             if status_left == documented(Rejection::UnknownModel)
                 && status_right == new_api(Rejection::UnknownModel) =>
         {
-            Some("NA5")
+            Some(id::NA5)
         }
-        "/body/error/code" if right == Rejection::UnknownModel.code(Profile::NewApi) => Some("NA5"),
+        "/body/error/code" if right == Rejection::UnknownModel.code(Profile::NewApi) => {
+            Some(id::NA5)
+        }
         // D-TASK-2: new-api's poller writes `"100%"` on FAILURE, and its video object copies
         // it; the documented profile keeps a failed task at the progress it had.
         "/body/progress" if step.ends_with("failed") && d.right == Some(Value::from(100)) => {
-            Some("D-TASK-2")
+            Some(id::D_TASK_2)
         }
         // NA13: no `param` on the middleware's refusals and `param: ""` on the relay's errors,
         // `code` "" rather than null, the request id in the message.
-        "/body/error/param" if d.right.is_none() || right == Some("") => Some("NA13"),
-        "/body/error/code" if d.left == Some(Value::Null) && right == Some("") => Some("NA13"),
+        "/body/error/param" if d.right.is_none() || right == Some("") => Some(id::NA13),
+        "/body/error/code" if d.left == Some(Value::Null) && right == Some("") => Some(id::NA13),
         "/body/error/message" => message_row(step, left, right?),
         // NA12: new-api's capitalised name-length message.
         "/body/message"
             if left == Some(MSG_NAME_TOO_LONG) && right == Some(MSG_NAME_TOO_LONG_NEW_API) =>
         {
-            Some("NA12")
+            Some(id::NA12)
         }
         // NA3: no top-level video_url.
-        p if p.ends_with("/video_url") && d.right.is_none() => Some("NA3"),
+        p if p.ends_with("/video_url") && d.right.is_none() => Some(id::NA3),
         // D-STREAM-1: new-api re-emits each speech event without its `event:` line.
         p if step == "stream.speech.sse"
             && p.starts_with("/events/")
             && p.ends_with("/event")
             && d.right.is_none() =>
         {
-            Some("D-STREAM-1")
+            Some(id::D_STREAM_1)
         }
         // D-STREAM-3: new-api ends an image stream with `data: [DONE]`.
         p if step == "stream.images.partials"
@@ -227,7 +231,7 @@ pub fn known_row(step: &str, d: &Difference) -> Option<&'static str> {
             && d.left.is_none()
             && d.right == Some(serde_json::json!({"data": "[DONE]"})) =>
         {
-            Some("D-STREAM-3")
+            Some(id::D_STREAM_3)
         }
         // D-ROUTE-4: new-api leaves out OpenAI's video keys that are unset, and has no prompt.
         p if d.right.is_none()
@@ -237,12 +241,12 @@ pub fn known_row(step: &str, d: &Difference) -> Option<&'static str> {
                     && (d.left == Some(Value::Null) || *k == "prompt")
             }) =>
         {
-            Some("D-ROUTE-4")
+            Some(id::D_ROUTE_4)
         }
         // NA9: new-api fills in an image request's quality (`standard` for dall-e-3), and the
         // usage it bills follows that quality.
-        "/body/quality" if step.starts_with("image.generate") && right.is_some() => Some("NA9"),
-        p if step.starts_with("image.generate") && p.starts_with("/body/usage/") => Some("NA9"),
+        "/body/quality" if step.starts_with("image.generate") && right.is_some() => Some(id::NA9),
+        p if step.starts_with("image.generate") && p.starts_with("/body/usage/") => Some(id::NA9),
         // NA15: new-api measures an upload's audio before the relay: an extension it cannot
         // decode is its `count_token_failed` (a missing file `convert_request_failed`).
         "/body/error/code"
@@ -251,11 +255,11 @@ pub fn known_row(step: &str, d: &Difference) -> Option<&'static str> {
                     gatecheck_schemas::rules::rejection::NEW_API_UPLOAD_CODES.contains(&r)
                 }) =>
         {
-            Some("NA15")
+            Some(id::NA15)
         }
         // NA4: an erroring task reports `failed`.
         p if p.ends_with("/status") && left == Some("error") && right == Some("failed") => {
-            Some("NA4")
+            Some(id::NA4)
         }
         _ => None,
     }
@@ -264,7 +268,7 @@ pub fn known_row(step: &str, d: &Difference) -> Option<&'static str> {
 /// The row of [`WHOLE_STEP_ROWS`] that explains difference `d` of `step`: for the status, the
 /// row that gives the target's status; for a body path, the stateless auth's `code` (D-AUTH-9)
 /// or else the step's first row. `None` on a step with no such row.
-fn whole_step_row(step: &str, d: &Difference) -> Option<&'static str> {
+fn whole_step_row(step: &str, d: &Difference) -> Option<Id> {
     let mut rows = WHOLE_STEP_ROWS.iter().filter(|(s, ..)| *s == step);
     if d.path == "/status" {
         return rows
@@ -274,7 +278,7 @@ fn whole_step_row(step: &str, d: &Difference) -> Option<&'static str> {
     if d.path == "/body/code"
         && str_of(&d.right) == Some(gatecheck_schemas::rules::auth::AUTH_UNAUTHORIZED)
     {
-        return Some("D-AUTH-9");
+        return Some(id::D_AUTH_9);
     }
     rows.next().map(|(_, row, _)| *row)
 }
@@ -282,19 +286,19 @@ fn whole_step_row(step: &str, d: &Difference) -> Option<&'static str> {
 /// The row that explains an `/body/error/message` difference: new-api's request-id suffix
 /// (NA13), its invalid-key and IP-refusal texts (NA2, NA13), its unknown-model text (NA5), its
 /// upload measured before the relay (NA15).
-fn message_row(step: &str, left: Option<&str>, right: &str) -> Option<&'static str> {
+fn message_row(step: &str, left: Option<&str>, right: &str) -> Option<Id> {
     if left.is_some_and(|l| format!("{l}{REQUEST_ID_SUFFIX}") == right) {
-        Some("NA13")
+        Some(id::NA13)
     } else if right.starts_with(Rejection::InvalidKey.message(Profile::NewApi)) {
-        Some("NA2")
+        Some(id::NA2)
     } else if right.starts_with(Rejection::IpNotAllowed.message(Profile::NewApi)) {
-        Some("NA13")
+        Some(id::NA13)
     } else if right.starts_with(&unknown_model_prefix()) {
-        Some("NA5")
+        Some(id::NA5)
     } else if step.starts_with("audio.translation")
         && right.starts_with("error getting audio duration")
     {
-        Some("NA15")
+        Some(id::NA15)
     } else {
         None
     }

@@ -6,11 +6,11 @@ use crate::http::key_api::{put_record_traced, WorkKey};
 use crate::http::mock_control::wall_now;
 use crate::http::transport::{Transport, TransportConfig};
 use crate::redact::Redactor;
-use crate::registry::{decision_id, registry};
+use crate::registry::registry;
 use crate::report::{CheckResult, Report, SetupFailure, Status, Summary, TargetKind};
 use crate::run::setup::{cleanup, discover, offline_env, placeholder_key, KeyCleanup};
 use crate::vocab::config::RunnerConfig;
-use crate::vocab::discovery::{needs, unmet, DiscoveryReport};
+use crate::vocab::discovery::{unmet, DiscoveryReport};
 use crate::vocab::setup_error::SetupError;
 use crate::vocab::skip::SkipCause;
 use futures_util::stream::{self, StreamExt};
@@ -86,7 +86,7 @@ pub fn select_checks(config: &RunnerConfig) -> Result<Vec<&'static str>, RunErro
     let skip = globs(&config.scope.skip)?;
     let chosen: Vec<&'static str> = registry()
         .iter()
-        .map(|d| d.info.id)
+        .map(|d| d.id)
         .filter(|id| config.scope.only.is_empty() || only.is_match(id))
         .filter(|id| !skip.is_match(id))
         .collect();
@@ -186,7 +186,7 @@ impl Runner {
         // The checks.
         let defs: Vec<Check> = registry()
             .iter()
-            .filter(|d| selected.contains(&d.info.id))
+            .filter(|d| selected.contains(&d.id))
             .copied()
             .collect();
         let (done, interrupted) = self
@@ -383,7 +383,7 @@ fn setup_failed_report(
 ) -> Report {
     let checks = selected
         .iter()
-        .filter_map(|id| registry().iter().find(|d| d.info.id == *id))
+        .filter_map(|id| registry().iter().find(|d| d.id == *id))
         .map(|d| {
             not_run(
                 d,
@@ -416,7 +416,7 @@ fn in_order(
 ) -> Vec<CheckResult> {
     defs.iter()
         .map(|d| {
-            done.get(d.info.id).cloned().unwrap_or_else(|| {
+            done.get(d.id).cloned().unwrap_or_else(|| {
                 if interrupted {
                     not_run(d, SkipCause::Interrupted, "interrupted".into())
                 } else {
@@ -481,10 +481,10 @@ fn work_key_source(k: &crate::http::key_api::WorkKey) -> crate::report::WorkKeyS
 /// The result of a check that did not run.
 fn not_run(d: &Check, cause: SkipCause, why: String) -> CheckResult {
     CheckResult {
-        id: d.info.id.to_owned(),
-        title: d.info.title.to_owned(),
-        spec: d.info.spec.to_owned(),
-        kind: d.info.kind,
+        id: d.id.to_owned(),
+        title: d.title.to_owned(),
+        spec: d.spec.to_owned(),
+        kind: d.kind,
         status: Status::Skipped,
         cases: 0,
         duration_ms: 0,
@@ -506,12 +506,12 @@ async fn run_checks(
     total: usize,
 ) {
     let ctx_for = |d: &Check| CheckCtx {
-        check: d.info.id,
+        check: d.id,
         t: t.clone(),
         env: env.clone(),
         cfg: cfg.clone(),
         redactor: redactor.clone(),
-        seed: cfg.scope.seed.unwrap_or(0) ^ fnv1a(d.info.id.as_bytes()),
+        seed: cfg.scope.seed.unwrap_or(0) ^ fnv1a(d.id.as_bytes()),
     };
     let record = |r: CheckResult| {
         let n = {
@@ -525,7 +525,7 @@ async fn run_checks(
     };
     let mut runnable = Vec::new();
     for d in defs {
-        match unmet(&needs(d.info.id, d.info.route), &env.routes) {
+        match unmet(&d.needs, &env.routes) {
             Some(why) => record(not_run(d, SkipCause::RouteNotServed, why)),
             None => runnable.push(d),
         }
@@ -591,24 +591,27 @@ async fn put_back(t: &Transport, k: &WorkKey) -> Result<(), Halt> {
 
 fn leak_id(defs: &[Check], id: &str) -> &'static str {
     defs.iter()
-        .find(|d| d.info.id == id)
-        .map(|d| d.info.id)
+        .find(|d| d.id == id)
+        .map(|d| d.id)
         .unwrap_or("unknown")
 }
 
 async fn run_one(d: &Check, ctx: &CheckCtx) -> CheckResult {
     let start = Instant::now();
-    let outcome = (d.run)(ctx).await;
+    let outcome = match d.mock_only {
+        Some(m) if ctx.env.mock.is_none() => Err(Halt::Skip(m.cause, m.why.to_owned())),
+        _ => (d.run)(ctx).await,
+    };
     result_of(d, ctx, outcome, start)
 }
 
 /// The result of a check that ended with `outcome`, started at `start`.
 fn result_of(d: &Check, ctx: &CheckCtx, outcome: Outcome, start: Instant) -> CheckResult {
     let mut r = CheckResult {
-        id: d.info.id.to_owned(),
-        title: d.info.title.to_owned(),
-        spec: d.info.spec.to_owned(),
-        kind: d.info.kind,
+        id: d.id.to_owned(),
+        title: d.title.to_owned(),
+        spec: d.spec.to_owned(),
+        kind: d.kind,
         status: Status::Passed,
         cases: 0,
         duration_ms: 0,
@@ -631,10 +634,10 @@ fn result_of(d: &Check, ctx: &CheckCtx, outcome: Outcome, start: Instant) -> Che
         }
         Err(Halt::Finding(mut ev)) => {
             r.cases = ev.cases_run.max(1);
-            r.status = match d.info.kind {
+            r.status = match d.kind {
                 Kind::Failure => Status::Failed,
                 Kind::Deviation => {
-                    ev.decision = decision_id(d.info.id, d.info.spec).map(str::to_owned);
+                    ev.decision = d.decision.map(|i| i.as_str().to_owned());
                     Status::Deviation
                 }
             };
@@ -645,7 +648,7 @@ fn result_of(d: &Check, ctx: &CheckCtx, outcome: Outcome, start: Instant) -> Che
             // The verdict is a deviation, whatever the check's kind: every report says so.
             r.kind = Kind::Deviation;
             r.status = Status::Deviation;
-            ev.decision = Some(decision.to_owned());
+            ev.decision = Some(decision.as_str().to_owned());
             r.evidence = Some(*ev);
         }
         Err(Halt::SkipSeen(cause, mut ev)) => {

@@ -3,7 +3,7 @@
 //! control API, with `POST /api/token/`, or the named `--key-id`, snapshotted), and putting
 //! that key back at the end.
 
-use crate::checks::Env;
+use crate::checks::{Env, Learned};
 use crate::http::client::{Client, ClientConfig};
 use crate::http::key_api::{
     create_scratch_key, delete_key, get_key, is_masked, put_record, reveal_key, KeyOrigin, WorkKey,
@@ -27,7 +27,7 @@ use std::net::{IpAddr, Ipv4Addr};
 use std::time::Duration;
 
 pub(crate) fn offline_env(cfg: &RunnerConfig) -> Env {
-    Env {
+    Env::new(Learned {
         target: cfg.target.clone(),
         mock: None,
         client_ip: cfg.known.client_ip,
@@ -39,24 +39,17 @@ pub(crate) fn offline_env(cfg: &RunnerConfig) -> Env {
             .unwrap_or_else(known_capabilities),
         groups: Vec::new(),
         key: None,
-        has_access_token: cfg.target.access_token.is_some(),
-        has_api_key: cfg.target.api_key.is_some(),
-        video: Default::default(),
-        images: Default::default(),
         notes: vec!["offline dry run: the target was not reached".into()],
         routes: Vec::new(),
         models_source: ModelsSource::None,
         no_models: None,
         setup_requests: 0,
-        shrink_spent: Default::default(),
-        media: Default::default(),
-        platform_tasks: Default::default(),
         group_ratio: crate::http::pricing::GroupRatio::unknown("offline dry run"),
         era: match cfg.judging.era {
             crate::EraChoice::Fixed(era) => crate::vocab::era::EraSeen::named(era),
             crate::EraChoice::Auto => crate::vocab::era::EraSeen::untold("offline dry run"),
         },
-    }
+    })
 }
 
 pub(crate) fn placeholder_key(target: &Target) -> WorkKey {
@@ -220,8 +213,7 @@ async fn discover_rest(
         ),
         });
     }
-    Ok(Env {
-        has_api_key: target.api_key.is_some(),
+    Ok(Env::new(Learned {
         target,
         mock,
         client_ip,
@@ -229,20 +221,14 @@ async fn discover_rest(
         caps,
         groups,
         key,
-        has_access_token: has_token,
-        video: Default::default(),
-        images: Default::default(),
         notes,
         routes,
         models_source,
         no_models,
         setup_requests: kt.sent(),
-        shrink_spent: Default::default(),
-        media: Default::default(),
-        platform_tasks: Default::default(),
         group_ratio,
         era,
-    })
+    }))
 }
 
 /// Reads the mock's accounts: their access tokens become secrets, and the run's account

@@ -494,77 +494,16 @@ pub fn apply_model_options(
     }
 }
 
-/// The routes a check needs, from its id and its catalog route.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// The route families a check needs the target to serve (`Check::needs`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Needs {
     /// Nothing discovery decides (the `route.*` checks judge discovery itself).
     Nothing,
     /// Every one of these families.
-    All(Vec<RouteFamily>),
+    All(&'static [RouteFamily]),
     /// Any served model route: the rules that hold across routes (auth, error bodies) are
     /// probed on the routes the target serves.
     AnyModelRoute,
-}
-
-/// What check `id`, on catalog route `route`, needs of the target.
-///
-/// ```
-/// use gatecheck_conformance::discovery::{needs, Needs, RouteFamily};
-/// assert_eq!(needs("catalog.paging", "GET /api/models"), Needs::All(vec![RouteFamily::Catalog]));
-/// assert_eq!(needs("auth.v1.missing-key-401", "/v1/*"), Needs::AnyModelRoute);
-/// ```
-pub fn needs(id: &str, route: &str) -> Needs {
-    use RouteFamily as F;
-    if id.starts_with("route.") {
-        return Needs::Nothing;
-    }
-    if id.starts_with("auth.v1.") || id.starts_with("v1.") {
-        return Needs::AnyModelRoute;
-    }
-    let mut out = Vec::new();
-    let table: [(&str, F); 13] = [
-        ("/v1/audio/translations", F::AudioTranslations),
-        ("/v1/audio/speech", F::AudioSpeech),
-        ("/v1/audio/transcriptions", F::AudioTranscriptions),
-        ("/v1/images/generations", F::ImageGenerations),
-        ("/v1/images/edits", F::ImageEdits),
-        (" /mj/", F::Midjourney),
-        ("/api/models", F::Catalog),
-        ("/api/token/", F::KeyUpdate),
-        ("POST /v1/videos", F::VideoCreate),
-        ("/v1/video/generations", F::VideoGenerations),
-        ("/remix", F::VideoRemix),
-        ("/kling/", F::Kling),
-        ("/jimeng/", F::Jimeng),
-    ];
-    for (path, family) in table {
-        if route.contains(path) {
-            out.push(family);
-        }
-    }
-    if route.contains("GET /v1/videos/{task_id}") {
-        out.push(F::VideoPoll);
-        // Every poll check but the unknown-id one polls a task it created.
-        if id != "video.poll.unknown-id-404" {
-            out.push(F::VideoCreate);
-        }
-    }
-    // Key and quota checks put the working key in a state through the update route; the key
-    // checks probe admission on the video route.
-    if id.starts_with("key.") || id.starts_with("token.") || id.starts_with("auth.token.") {
-        out.push(F::KeyUpdate);
-    }
-    // The `key.routes.*` checks probe their own family only (its route above).
-    if id.starts_with("key.") && !id.starts_with("key.routes.") {
-        out.push(F::VideoCreate);
-    }
-    if id.starts_with("quota.") {
-        out.push(F::KeyUpdate);
-        out.push(F::ImageGenerations);
-    }
-    out.sort();
-    out.dedup();
-    Needs::All(out)
 }
 
 /// Why a check with these needs cannot run on a target with these probes: the routes it

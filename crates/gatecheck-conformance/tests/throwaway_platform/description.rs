@@ -3,6 +3,7 @@
 //! is this file under `crates/gatecheck-schemas/src/rules/platforms/` with its key a
 //! `Key::<Name>` of the registry's line; this one is added at run time, `Key::Extra`.
 
+use gatecheck_schemas::decisions::id;
 use gatecheck_schemas::rules::platforms::native::{
     Native, NativeIntent, NativeOperation, NativeRoute, NativeTask,
 };
@@ -50,7 +51,7 @@ pub const PLATFORM: Platform = Platform {
     state_pointer: "/phase",
     url_pointer: "/result/url",
     video_has_model: true,
-    decision: "D-PLAT-1",
+    decision: id::D_PLAT_1,
     data_schema: "throwaway-task-data",
     data_schema_text: include_str!("throwaway-task-data.json"),
     control_words: &[],

@@ -3,6 +3,7 @@
 //! them (`x-gatecheck-exceptions`), `scripts/peer-summary.py` matches Schemathesis' findings
 //! with them, and the mock's test `openapi_bodies` its refusals of generated bodies: one table.
 
+use crate::decisions::id;
 use serde_json::{json, Value};
 
 /// A known refusal: the D-OAS row and the texts its refusals name (any one of them, as a
@@ -10,7 +11,7 @@ use serde_json::{json, Value};
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct KnownRefusal {
     /// The DECISIONS.md row id (`D-OAS-4`).
-    pub row: &'static str,
+    pub row: crate::decisions::Id,
     /// What the refusal's body names; one is enough.
     pub reasons: &'static [&'static str],
 }
@@ -18,12 +19,12 @@ pub struct KnownRefusal {
 /// Every known refusal, by row.
 pub const KNOWN_REFUSALS: &[KnownRefusal] = &[
     KnownRefusal {
-        row: "D-OAS-1",
+        row: id::D_OAS_1,
         // The documented profile's message, then new-api's (NA10).
         reasons: &["the video is not ready", "Task is not completed yet"],
     },
     KnownRefusal {
-        row: "D-OAS-4",
+        row: id::D_OAS_4,
         reasons: &[
             "task_no_found",
             "midjourney_task_not_found",
@@ -36,11 +37,11 @@ pub const KNOWN_REFUSALS: &[KnownRefusal] = &[
         ],
     },
     KnownRefusal {
-        row: "D-OAS-5",
+        row: id::D_OAS_5,
         reasons: &["not a valid PNG"],
     },
     KnownRefusal {
-        row: "D-OAS-6",
+        row: id::D_OAS_6,
         reasons: &["bind_request_body_failed"],
     },
 ];
@@ -48,11 +49,12 @@ pub const KNOWN_REFUSALS: &[KnownRefusal] = &[
 /// The D-OAS row whose reason the refusal `body` names, if any.
 ///
 /// ```
+/// use gatecheck_schemas::decisions::id;
 /// use gatecheck_schemas::openapi::exceptions::known_refusal;
-/// assert_eq!(known_refusal(r#"{"code":"task_not_exist"}"#), Some("D-OAS-4"));
+/// assert_eq!(known_refusal(r#"{"code":"task_not_exist"}"#), Some(id::D_OAS_4));
 /// assert_eq!(known_refusal(r#"{"error":{"message":"n must be 1 when streaming"}}"#), None);
 /// ```
-pub fn known_refusal(body: &str) -> Option<&'static str> {
+pub fn known_refusal(body: &str) -> Option<crate::decisions::Id> {
     KNOWN_REFUSALS
         .iter()
         .find(|k| k.reasons.iter().any(|r| body.contains(r)))

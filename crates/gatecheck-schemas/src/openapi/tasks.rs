@@ -73,7 +73,7 @@ fn platform_list(keep: fn(&Platform) -> bool, item: fn(&Platform) -> String) -> 
 /// The create answer's description, naming every registered platform (DECISIONS D-PLAT-1).
 fn created_description() -> String {
     let types = platform_list(|_| true, |p| format!("{} `{}`", p.title, p.channel_type));
-    let rows = platform_list(|_| true, |p| p.decision.to_owned());
+    let rows = platform_list(|_| true, |p| p.decision.as_str().to_owned());
     format!(
         "The OpenAI-style video object of the new task (status `queued`, progress 0), as `POST /v1/videos` answers it (DECISIONS D-TASK-1). The channel that serves the model picks the platform by its type (DECISIONS D-PLAT-1): OpenAI/Sora `{}`, {types} (DECISIONS {rows}); a platform's task answers new-api's create object with `X-New-Api-Other-Ratios`, and a channel of a type no adaptor serves is 400 `invalid_api_platform`.",
         platforms::OPENAI_VIDEO.channel_type

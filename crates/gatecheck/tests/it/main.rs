@@ -1,5 +1,6 @@
 //! Integration tests of the `gatecheck` binary (one test binary; one module per subcommand).
 
+mod adding_a_check;
 mod adding_a_platform;
 mod adding_a_route;
 mod architecture;

@@ -12,8 +12,9 @@
 use super::{baseline, catalog_ids, set_key};
 use crate::checks::auth::refused;
 use crate::checks::Kind::Failure;
-use crate::checks::{answer_summary, def, Check, CheckCtx, Halt, Outcome, Pass, Phase};
+use crate::checks::{answer_summary, Check, CheckCtx, Halt, Needs, Outcome, Pass, Phase};
 use crate::http::client::{Auth, Exchange, Part, RequestSpec};
+use crate::vocab::discovery::RouteFamily;
 use gatecheck_schemas::rules::midjourney::{model_for, ACTION_UPLOAD};
 use gatecheck_schemas::rules::platforms;
 use gatecheck_schemas::rules::task::{JIMENG_GET_RESULT, JIMENG_SUBMIT};
@@ -28,27 +29,28 @@ const SPEC: &str = "spec: States (API key status), rules 1-3; API key record (mo
 const NO_TASK: &str = "task_00000000000000000000000000000000";
 
 macro_rules! family {
-    ($id:literal, $route:literal, $what:literal, $probes:path) => {
-        def($id, Failure, $route, SPEC,
-            concat!("Each key rule holds on ", $what, ": a disabled key, a key past its `expired_time`, a key with no quota left, a model outside enabled `model_limits` (where the request names a model) and a client outside `allow_ips` are refused (401 or 403) by one cheap probe each; a target that does not serve the family skips."),
-            Phase::Exclusive, |c| Box::pin(family(c, $probes)))
+    ($id:literal, $route:literal, [$($needs:ident),*], $what:literal, $probes:path) => {
+        Check { id: $id, kind: Failure, route: $route, spec: SPEC,
+            needs: Needs::All(&[$(RouteFamily::$needs),*]), mock_only: None, decision: None,
+            title: concat!("Each key rule holds on ", $what, ": a disabled key, a key past its `expired_time`, a key with no quota left, a model outside enabled `model_limits` (where the request names a model) and a client outside `allow_ips` are refused (401 or 403) by one cheap probe each; a target that does not serve the family skips."),
+            phase: Phase::Exclusive, run: |c| Box::pin(family(c, $probes)) }
     };
 }
 
 pub(crate) const CHECKS: &[Check] = &[
-    family!("key.routes.audio", "POST /v1/audio/translations", "the audio translation route (multipart, no file)", audio),
-    family!("key.routes.audio-speech", "POST /v1/audio/speech", "the speech route (empty input)", speech),
-    family!("key.routes.audio-stream", "POST /v1/audio/speech", "the speech route asked to stream (`stream_format: sse`, empty input)", speech_stream),
-    family!("key.routes.images", "POST /v1/images/generations", "the image generation route (empty prompt)", images),
-    family!("key.routes.images-stream", "POST /v1/images/generations", "the image generation route asked to stream (`stream: true`, empty prompt)", images_stream),
-    family!("key.routes.images-edits", "POST /v1/images/edits", "the image edit route (no image)", edits),
-    family!("key.routes.videos", "GET /v1/videos/{task_id}", "the OpenAI video task routes (the poll and `/content` of an unknown task)", videos),
-    family!("key.routes.remix", "POST /v1/videos/{video_id}/remix", "the remix route (an unknown source)", remix),
-    family!("key.routes.unified", "POST /v1/video/generations", "the unified video routes (a create with an empty prompt, the fetch of an unknown task)", unified),
-    family!("key.routes.kling", "POST /kling/v1/videos/text2video", "Kling's routes (a create with an empty prompt, the fetch of an unknown task)", kling),
-    family!("key.routes.jimeng", "POST /jimeng/", "Jimeng's route (a submit with an empty prompt, the result of an unknown task)", jimeng),
-    family!("key.routes.midjourney", "POST /mj/submit/imagine", "Midjourney's routes (an imagine with an empty prompt, an upload of no image, the fetch of an unknown task)", midjourney),
-    family!("key.routes.models", "GET /v1/models", "the key's model list (`GET /v1/models`; model limits filter it rather than refuse it)", models),
+    family!("key.routes.audio", "POST /v1/audio/translations", [AudioTranslations, KeyUpdate], "the audio translation route (multipart, no file)", audio),
+    family!("key.routes.audio-speech", "POST /v1/audio/speech", [AudioSpeech, KeyUpdate], "the speech route (empty input)", speech),
+    family!("key.routes.audio-stream", "POST /v1/audio/speech", [AudioSpeech, KeyUpdate], "the speech route asked to stream (`stream_format: sse`, empty input)", speech_stream),
+    family!("key.routes.images", "POST /v1/images/generations", [ImageGenerations, KeyUpdate], "the image generation route (empty prompt)", images),
+    family!("key.routes.images-stream", "POST /v1/images/generations", [ImageGenerations, KeyUpdate], "the image generation route asked to stream (`stream: true`, empty prompt)", images_stream),
+    family!("key.routes.images-edits", "POST /v1/images/edits", [KeyUpdate, ImageEdits], "the image edit route (no image)", edits),
+    family!("key.routes.videos", "GET /v1/videos/{task_id}", [VideoCreate, VideoPoll, KeyUpdate], "the OpenAI video task routes (the poll and `/content` of an unknown task)", videos),
+    family!("key.routes.remix", "POST /v1/videos/{video_id}/remix", [VideoCreate, KeyUpdate, VideoRemix], "the remix route (an unknown source)", remix),
+    family!("key.routes.unified", "POST /v1/video/generations", [KeyUpdate, VideoGenerations], "the unified video routes (a create with an empty prompt, the fetch of an unknown task)", unified),
+    family!("key.routes.kling", "POST /kling/v1/videos/text2video", [KeyUpdate, Kling], "Kling's routes (a create with an empty prompt, the fetch of an unknown task)", kling),
+    family!("key.routes.jimeng", "POST /jimeng/", [KeyUpdate, Jimeng], "Jimeng's route (a submit with an empty prompt, the result of an unknown task)", jimeng),
+    family!("key.routes.midjourney", "POST /mj/submit/imagine", [KeyUpdate, Midjourney], "Midjourney's routes (an imagine with an empty prompt, an upload of no image, the fetch of an unknown task)", midjourney),
+    family!("key.routes.models", "GET /v1/models", [KeyUpdate], "the key's model list (`GET /v1/models`; model limits filter it rather than refuse it)", models),
 ];
 
 /// One probe: the request without its key, and the model it names (the model-limits rule is

@@ -8,6 +8,7 @@ use crate::checks::property::for_all;
 use crate::checks::{CheckCtx, Halt, Outcome, Pass};
 use crate::generators::strategies::{allowlist, ascii_name};
 use crate::http::client::{Auth, Exchange, RequestSpec};
+use gatecheck_schemas::decisions::{id, Id};
 use gatecheck_schemas::rules::ip;
 use gatecheck_schemas::rules::key::{admit, model_allowed_in};
 use gatecheck_schemas::rules::token::{apply_update, UpdateContext, UpdateFailure};
@@ -148,20 +149,20 @@ pub(super) async fn state_machine(ctx: &CheckCtx) -> Outcome {
 /// ending there: which known difference a seed's draws meet first must not decide the verdict
 /// (a failure for NA1, a deviation for NA11). Each row has its own check, which judges it the
 /// same way on every seed.
-type Followed = std::sync::Mutex<std::collections::BTreeSet<&'static str>>;
+type Followed = std::sync::Mutex<std::collections::BTreeSet<Id>>;
 
 /// The checks that judge each row the state machine follows.
-const FOLLOWED_ROWS: [(&str, &str); 3] = [
-    ("NA1", "key.model-limits"),
+const FOLLOWED_ROWS: [(Id, &str); 3] = [
+    (id::NA1, "key.model-limits"),
     (
-        "NA11",
+        id::NA11,
         "token.update.expired-time-range, token.update.status-enum",
     ),
-    ("NA12", "token.update.group-no-access"),
+    (id::NA12, "token.update.group-no-access"),
 ];
 
 /// Notes that a step showed new-api's behaviour of `row`.
-fn follow(followed: &Followed, row: &'static str) {
+fn follow(followed: &Followed, row: Id) {
     followed
         .lock()
         .unwrap_or_else(std::sync::PoisonError::into_inner)
@@ -269,9 +270,9 @@ async fn check_update(
                 follow(
                     followed,
                     if matches!(f, UpdateFailure::NoAccessToGroup(_)) {
-                        "NA12"
+                        id::NA12
                     } else {
-                        "NA11"
+                        id::NA11
                     },
                 );
                 return stored_as_predicted(ctx, i, &model_rec, next, (&spec, &ex), &v);
@@ -361,7 +362,7 @@ async fn check_admission(
     if !skip_ip_unknown && was_refused == expected_ok && na1 && was_refused {
         // new-api refuses every model under an enabled, empty model_limits: followed, and
         // judged by key.model-limits.
-        follow(followed, "NA1");
+        follow(followed, id::NA1);
         return Ok(model_rec);
     }
     if !skip_ip_unknown && was_refused == expected_ok {

@@ -12,6 +12,7 @@
 use super::{state, Platform};
 use crate::rules::task::TaskStatus::{Failure, InProgress, Queued, Success};
 use serde_json::{json, Map, Value};
+use crate::decisions::id;
 
 /// Ali (DashScope): the Wan and HappyHorse models of new-api's Ali task adaptor's `ModelList`
 /// (constants.go@10d43aa5, in its order); Bailian-Kling (`kling/kling-v3-*`) is in no list and
@@ -52,7 +53,7 @@ pub const PLATFORM: Platform = Platform {
     state_pointer: "/output/task_status",
     url_pointer: "/output/video_url",
     video_has_model: true,
-    decision: "D-PLAT-8",
+    decision: id::D_PLAT_8,
     data_schema: crate::schemas::names::ALI_TASK_DATA,
     data_schema_text: include_str!("../../../schemas/ali-task-data.json"),
     control_words: &[],

@@ -11,6 +11,7 @@
 use super::{state, Platform};
 use crate::rules::task::TaskStatus::{Failure, InProgress, Queued, Success};
 use serde_json::{json, Map, Value};
+use crate::decisions::id;
 
 /// Doubao Seedance.
 pub const PLATFORM: Platform = Platform {
@@ -41,7 +42,7 @@ pub const PLATFORM: Platform = Platform {
     state_pointer: "/status",
     url_pointer: "/content/video_url",
     video_has_model: true,
-    decision: "D-PLAT-4",
+    decision: id::D_PLAT_4,
     data_schema: crate::schemas::names::DOUBAO_TASK_DATA,
     data_schema_text: include_str!("../../../schemas/doubao-task-data.json"),
     control_words: &[],

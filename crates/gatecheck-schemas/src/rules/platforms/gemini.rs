@@ -8,6 +8,7 @@
 //! `uri` with the key stored on the task.
 
 use super::{veo, Platform};
+use crate::decisions::id;
 
 /// Gemini Veo.
 pub const PLATFORM: Platform = Platform {
@@ -28,7 +29,7 @@ pub const PLATFORM: Platform = Platform {
     state_pointer: veo::OPERATION_STATE,
     url_pointer: "/response/generateVideoResponse/generatedSamples/0/video/uri",
     video_has_model: true,
-    decision: "D-PLAT-20",
+    decision: id::D_PLAT_20,
     data_schema: crate::schemas::names::GEMINI_OPERATION,
     data_schema_text: include_str!("../../../schemas/gemini-operation.json"),
     control_words: &[veo::UNREACHABLE, veo::NO_KEY],

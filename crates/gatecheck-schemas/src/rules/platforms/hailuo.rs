@@ -9,6 +9,7 @@
 
 use super::{state, Platform};
 use crate::rules::task::TaskStatus::{Failure, InProgress, Success};
+use crate::decisions::id;
 
 /// MiniMax / Hailuo.
 pub const PLATFORM: Platform = Platform {
@@ -42,7 +43,7 @@ pub const PLATFORM: Platform = Platform {
     state_pointer: "/status",
     url_pointer: "/file/download_url",
     video_has_model: true,
-    decision: "D-PLAT-3",
+    decision: id::D_PLAT_3,
     data_schema: crate::schemas::names::HAILUO_TASK_DATA,
     data_schema_text: include_str!("../../../schemas/hailuo-task-data.json"),
     control_words: &[],

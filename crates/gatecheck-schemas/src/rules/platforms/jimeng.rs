@@ -9,6 +9,7 @@
 
 use super::{state, Platform};
 use crate::rules::task::TaskStatus::{Failure, InProgress, Queued, Success};
+use crate::decisions::id;
 
 /// Jimeng.
 pub const PLATFORM: Platform = Platform {
@@ -30,7 +31,7 @@ pub const PLATFORM: Platform = Platform {
     state_pointer: "/data/status",
     url_pointer: "/data/video_url",
     video_has_model: true,
-    decision: "D-TASK-7",
+    decision: id::D_TASK_7,
     // Volcengine's task is judged by its own checks (`task.jimeng.*`), not by a `data` schema.
     data_schema: "",
     data_schema_text: "",

@@ -10,6 +10,7 @@
 
 use super::{state, Platform};
 use crate::rules::task::TaskStatus::{Failure, InProgress, Submitted, Success};
+use crate::decisions::id;
 
 /// Kling.
 pub const PLATFORM: Platform = Platform {
@@ -31,7 +32,7 @@ pub const PLATFORM: Platform = Platform {
     state_pointer: "/data/task_status",
     url_pointer: "/data/task_result/videos/0/url",
     video_has_model: true,
-    decision: "D-TASK-6",
+    decision: id::D_TASK_6,
     // Kling's task is judged by its own checks (`task.kling.*`), not by a `data` schema.
     data_schema: "",
     data_schema_text: "",

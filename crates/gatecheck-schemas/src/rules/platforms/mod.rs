@@ -140,7 +140,7 @@ pub struct Platform {
     /// DECISIONS D-PLAT-5).
     pub video_has_model: bool,
     /// The DECISIONS row of the platform.
-    pub decision: &'static str,
+    pub decision: crate::decisions::Id,
     /// The schema of the record's `data` (the upstream's own task; `schemas/<name>.json`).
     pub data_schema: &'static str,
     /// The adaptor's `EstimateBilling`: the `X-New-Api-Other-Ratios` of a submit, from the

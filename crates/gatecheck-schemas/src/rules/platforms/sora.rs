@@ -10,6 +10,7 @@ use super::{state, Platform};
 use crate::rules::openai_video::{seconds_within_limit, VideoBodies};
 use crate::rules::task::TaskStatus::{Failure, InProgress, Queued, Success, Unknown};
 use serde_json::{Map, Value};
+use crate::decisions::id;
 
 /// Sora / OpenAI video.
 pub const PLATFORM: Platform = Platform {
@@ -32,7 +33,7 @@ pub const PLATFORM: Platform = Platform {
     state_pointer: "/status",
     url_pointer: "/metadata/url",
     video_has_model: true,
-    decision: "D-TASK-1",
+    decision: id::D_TASK_1,
     // The video object is judged by the `video.*` checks and `video-task`, not a `data` schema.
     data_schema: "",
     data_schema_text: "",

@@ -8,6 +8,7 @@
 //! `bytesBase64Encoded` removed (`redactVideoResponseBody`) and `result_url` its proxy URL.
 
 use super::{veo, Platform};
+use crate::decisions::id;
 
 /// Vertex AI Veo.
 pub const PLATFORM: Platform = Platform {
@@ -30,7 +31,7 @@ pub const PLATFORM: Platform = Platform {
     // The video comes as base64, which new-api removes from `data`: no URL there.
     url_pointer: "",
     video_has_model: true,
-    decision: "D-PLAT-21",
+    decision: id::D_PLAT_21,
     data_schema: crate::schemas::names::VERTEX_OPERATION,
     data_schema_text: include_str!("../../../schemas/vertex-operation.json"),
     control_words: &[veo::UNREACHABLE],

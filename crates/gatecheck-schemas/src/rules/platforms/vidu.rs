@@ -8,6 +8,7 @@
 
 use super::{state, Platform};
 use crate::rules::task::TaskStatus::{Failure, InProgress, Submitted, Success};
+use crate::decisions::id;
 
 /// Vidu.
 pub const PLATFORM: Platform = Platform {
@@ -30,7 +31,7 @@ pub const PLATFORM: Platform = Platform {
     state_pointer: "/state",
     url_pointer: "/creations/0/url",
     video_has_model: false,
-    decision: "D-PLAT-2",
+    decision: id::D_PLAT_2,
     data_schema: crate::schemas::names::VIDU_TASK_DATA,
     data_schema_text: include_str!("../../../schemas/vidu-task-data.json"),
     control_words: &[],
