@@ -628,6 +628,11 @@ pub(super) const ONE_SIDED: &[(&str, Lacks, &str)] = &[
         "the runner's reading of a plugin's refusal; the mock writes it with plugin_refusal_body (DECISIONS D-ERA-4)",
     ),
     (
+        "plugin_refusal_message",
+        Lacks::Mock,
+        "the runner's reading of a plugin refusal's message, in the task error or the /v1 envelope; the mock writes the message with plugin_refusal_body (DECISIONS D-ERA-4)",
+    ),
+    (
         "PLUGIN_USAGE_INVALID",
         Lacks::Mock,
         "a plugin's usage refusal, which the mock's host does not raise (usage facts are the platform registry's); the runner accepts it as a plugin's refusal (DECISIONS D-ERA-4)",
