@@ -69,17 +69,8 @@ fn every_decision_named_in_prose_exists() {
 
 /// Ids that prose names though no row has them: tests of unknown ids, and `D-PRICE-1`, the old
 /// name of D-CATALOG-2 in the pricing and status schemas' descriptions (docs/schemas.md quotes
-/// them), and `D-ERA-11`, the native routes' row before it became D-ERA-15 and D-ERA-16, in the
-/// native operations' descriptions of the OpenAPI document and the comments beside them:
-/// renaming them changes the OpenAPI document, which the table's move leaves as is.
-const FICTIONAL: &[&str] = &[
-    "D-NOPE",
-    "D-PLAT-52",
-    "NA99",
-    "D-ERRORS",
-    "D-PRICE-1",
-    "D-ERA-11",
-];
+/// them): renaming it changes the OpenAPI document, which the table's move leaves as is.
+const FICTIONAL: &[&str] = &["D-NOPE", "D-PLAT-52", "NA99", "D-ERRORS", "D-PRICE-1"];
 
 /// Every word of `text` shaped like a decision id: `D-` and capitals, then an optional `-n`;
 /// `NA` and digits.

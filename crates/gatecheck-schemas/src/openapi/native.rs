@@ -1,5 +1,5 @@
 //! The operations of the native vendor routes the platforms' plugins declare
-//! (`rules::platforms::native`, DECISIONS D-ERA-11): each from its declaration, its answer the
+//! (`rules::platforms::native`, DECISIONS D-ERA-15): each from its declaration, its answer the
 //! plugin's renderer and its refusals the plugin's `native.error`. Served by the `new-api`
 //! profile's plugin era only.
 
@@ -20,7 +20,7 @@ pub(super) fn operation(op: NativeOp) -> Option<Value> {
     let (p, route) = op.route()?;
     let ok = json_response(
         &format!(
-            "The plugin's `native.{}`: {}'s own body, the public task id at `{}` (DECISIONS D-ERA-11).",
+            "The plugin's `native.{}`: {}'s own body, the public task id at `{}` (DECISIONS D-ERA-15).",
             route.renderer, p.title, route.id_pointer
         ),
         (route.schema)(),

@@ -472,7 +472,7 @@ pub fn is_relayed_refusal(status: u16, body: &Value) -> bool {
 }
 
 /// The plugin's native DashScope routes (`meta.routes` and `native`, plugin.js@2f6bf06b;
-/// DECISIONS D-ERA-11): the create answers `taskCreated`, the fetch `taskStatus`, a refusal
+/// DECISIONS D-ERA-15): the create answers `taskCreated`, the fetch `taskStatus`, a refusal
 /// `native.error`'s `{code, message, request_id:""}`.
 pub const NATIVE: super::native::Native = super::native::Native {
     routes: &[

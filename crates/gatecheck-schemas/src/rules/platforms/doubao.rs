@@ -236,7 +236,7 @@ pub fn render_error(data: &Value) -> Option<(String, String)> {
 }
 
 /// The plugin's native Ark routes (`meta.routes` and `native`, plugin.js@2f6bf06b; DECISIONS
-/// D-ERA-11): the create answers `taskCreated`, the fetch `taskStatus`, a refusal
+/// D-ERA-15): the create answers `taskCreated`, the fetch `taskStatus`, a refusal
 /// `native.error`'s `{error:{code, message}}`.
 pub const NATIVE: super::native::Native = super::native::Native {
     routes: &[
