@@ -146,7 +146,7 @@ fn vendor_body(
     spec: &RequestSpec,
     ex: &Exchange,
 ) -> Result<Value, Halt> {
-    if ex.status.as_u16() == 404 {
+    if ex.status == http::StatusCode::NOT_FOUND {
         return Err(ctx.fail(
             format!(
                 "{} {} is not served: the plugin era routes the native routes {}'s plugin declares ({})",

@@ -237,7 +237,10 @@ async fn openai_video(ctx: &CheckCtx, p: &Platform) -> Result<u32, Halt> {
         let ex = ctx.send(spec, price).await?;
         let v = ex.json().unwrap_or(Value::Null);
         let message = gatecheck_schemas::rules::era::plugin_refusal_message(&v);
-        if !(ex.status.as_u16() == 400 && is_plugin_refusal(&v) && message.starts_with(&want)) {
+        if !(ex.status.as_u16() == gatecheck_schemas::rules::era::PLUGIN_REFUSAL_STATUS
+            && is_plugin_refusal(&v)
+            && message.starts_with(&want))
+        {
             return Err(ctx.deviate(
                 ROW,
                 format!(
